@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "placedb",
+    products: [
+        .library(name: "PlaceKit", targets: ["PlaceKit"]),
+        .executable(name: "placedb", targets: ["placedb"]),
+        .executable(name: "placedb-bench", targets: ["placedb-bench"]),
+    ],
+    targets: [
+        // C libraries from Debian, as system-library targets.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // The only code that touches the SQLite C API.
+        .target(name: "SQLiteDB", dependencies: ["CSQLite"]),
+
+        // The public library: model, formats, import, store, queries.
+        .target(name: "PlaceKit", dependencies: ["SQLiteDB", "CZlib"]),
+
+        // The command line, as a library so tests can run it in-process.
+        .target(name: "PlaceDBCLI", dependencies: ["PlaceKit"]),
+        .executableTarget(name: "placedb", dependencies: ["PlaceDBCLI"]),
+        .executableTarget(name: "placedb-bench", dependencies: ["PlaceKit", "SQLiteDB"]),
+
+        .target(name: "PlaceKitTestSupport", dependencies: ["PlaceKit"], path: "Sources/PlaceKitTestSupport"),
+        .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "PlaceKitTestSupport"]),
+        .testTarget(name: "PlaceKitTests", dependencies: ["PlaceKit", "SQLiteDB", "PlaceKitTestSupport"]),
+        .testTarget(name: "PlaceDBCLITests", dependencies: ["PlaceDBCLI", "PlaceKit", "PlaceKitTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// Strict settings for every Swift target, in one place.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+    ]
+}

@@ -1,0 +1,110 @@
+/// The record formats `placedb import` reads.
+public enum InputFormat: String, Sendable, CaseIterable {
+    /// Places API (New) `Place` objects (camelCase).
+    case placesV1 = "places-v1"
+    /// Legacy Places web service results (snake_case).
+    case placesLegacy = "places-legacy"
+
+    /// Picks the format of one record: the envelope member it came from when
+    /// there is one (`places` is v1; `result`, `results`, `candidates` are
+    /// legacy), else its keys (`place_id` or `geometry` mean legacy).
+    static func detect(_ record: SourceRecord) -> InputFormat {
+        switch record.container {
+        case "places": return .placesV1
+        case "result", "results", "candidates": return .placesLegacy
+        default:
+            if record.value["place_id"] != nil || record.value["geometry"] != nil { return .placesLegacy }
+            return .placesV1
+        }
+    }
+}
+
+/// Why a record is not a place placedb can store.
+public struct DecodeError: Error, Sendable, Equatable {
+    public let message: String
+    /// The record's place ID, when it had one.
+    public let placeID: String?
+
+    init(_ message: String, placeID: String? = nil) {
+        self.message = message
+        self.placeID = placeID
+    }
+}
+
+/// A decoded record: the place, and the source's fields that have no
+/// Places API (New) counterpart (kept in the database, not in API output).
+public struct DecodedPlace: Sendable {
+    public var place: Place
+    public var extra: JSONObject
+    public var format: InputFormat
+}
+
+/// Decodes one record in `format` (nil: detect it).
+func decodeRecord(_ record: SourceRecord, format: InputFormat?) throws(DecodeError) -> DecodedPlace {
+    guard case .object(let object) = record.value else {
+        throw DecodeError("expected a place object, found \(record.value.kindDescription)")
+    }
+    if object["predictions"] != nil {
+        throw DecodeError("autocomplete predictions are not places (no location); import Place Details or search responses")
+    }
+    if let error = object["error"]?.objectValue {
+        let status = error["status"]?.stringValue ?? error["code"].map { "\($0)" } ?? "error"
+        throw DecodeError("an API error response (\(status): \(error["message"]?.stringValue ?? "no message")), not a place")
+    }
+    switch format ?? InputFormat.detect(record) {
+    case .placesV1: return try PlacesV1Decoder.decode(object)
+    case .placesLegacy: return try LegacyPlacesDecoder.decode(object)
+    }
+}
+
+// MARK: Checks shared by the decoders
+
+enum FieldCheck {
+    static func coordinate(latitude: JSONValue?, longitude: JSONValue?, path: String, placeID: String?) throws(DecodeError) -> Coordinate {
+        guard let latitude, let longitude else {
+            throw DecodeError("no location (\(path)): a place needs a coordinate", placeID: placeID)
+        }
+        guard let lat = latitude.doubleValue else {
+            throw DecodeError("\(path) latitude is \(latitude.kindDescription), expected a number", placeID: placeID)
+        }
+        guard let lng = longitude.doubleValue else {
+            throw DecodeError("\(path) longitude is \(longitude.kindDescription), expected a number", placeID: placeID)
+        }
+        guard (-90...90).contains(lat) else {
+            throw DecodeError("latitude \(formatNumber(lat)) is out of range [-90, 90]", placeID: placeID)
+        }
+        guard (-180...180).contains(lng) else {
+            throw DecodeError("longitude \(formatNumber(lng)) is out of range [-180, 180]", placeID: placeID)
+        }
+        return Coordinate(latitude: lat, longitude: lng)
+    }
+
+    static func formatNumber(_ d: Double) -> String {
+        var out: [UInt8] = []
+        JSONWriter.writeNumber(d, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Checks the JSON type of a field when it is present.
+    static func expect(_ object: JSONObject, _ key: String, _ kind: Kind, path: String? = nil, placeID: String?) throws(DecodeError) {
+        guard let value = object[key], value != .null else { return }
+        let ok: Bool
+        switch kind {
+        case .string: ok = value.stringValue != nil
+        case .number: ok = value.doubleValue != nil
+        case .integer: ok = value.intValue != nil
+        case .bool: ok = value.boolValue != nil
+        case .object: ok = value.objectValue != nil
+        case .array: ok = value.arrayValue != nil
+        case .stringArray: ok = value.arrayValue?.allSatisfy { $0.stringValue != nil } ?? false
+        }
+        if !ok {
+            throw DecodeError("\(path ?? key) is \(value.kindDescription), expected \(kind.rawValue)", placeID: placeID)
+        }
+    }
+
+    enum Kind: String {
+        case string = "a string", number = "a number", integer = "an integer", bool = "a boolean"
+        case object = "an object", array = "an array", stringArray = "an array of strings"
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+
+/// Legacy Places web service results (snake_case), normalized to the
+/// Places API (New) field names. Fields with no v1 counterpart (`id`,
+/// `reference`, `scope`, `alt_ids`, `icon`, ...) are kept as extras.
+enum LegacyPlacesDecoder {
+    static func decode(_ object: JSONObject) throws(DecodeError) -> DecodedPlace {
+        if let id = object["place_id"], id.stringValue == nil, id != .null {
+            throw DecodeError("place_id is \(id.kindDescription), expected a string")
+        }
+        guard let pid = object["place_id"]?.stringValue, !pid.isEmpty else {
+            throw DecodeError("no place ID (place_id)")
+        }
+        let geometry = object["geometry"]
+        if let geometry, geometry != .null, geometry.objectValue == nil {
+            throw DecodeError("geometry is \(geometry.kindDescription), expected an object", placeID: pid)
+        }
+        let location = geometry?["location"]
+        if let location, location != .null, location.objectValue == nil {
+            throw DecodeError("geometry.location is \(location.kindDescription), expected an object", placeID: pid)
+        }
+        let coordinate = try FieldCheck.coordinate(latitude: location?["lat"], longitude: location?["lng"], path: "geometry.location", placeID: pid)
+        try FieldCheck.expect(object, "name", .string, placeID: pid)
+        try FieldCheck.expect(object, "types", .stringArray, placeID: pid)
+        try FieldCheck.expect(object, "formatted_address", .string, placeID: pid)
+        try FieldCheck.expect(object, "rating", .number, placeID: pid)
+        try FieldCheck.expect(object, "user_ratings_total", .integer, placeID: pid)
+        try FieldCheck.expect(object, "utc_offset", .integer, placeID: pid)
+        try FieldCheck.expect(object, "business_status", .string, placeID: pid)
+        try FieldCheck.expect(object, "photos", .array, placeID: pid)
+        try FieldCheck.expect(object, "address_components", .array, placeID: pid)
+        try FieldCheck.expect(object, "opening_hours", .object, placeID: pid)
+        try FieldCheck.expect(object, "price_level", .integer, placeID: pid)
+
+        var doc = JSONObject()
+        var extra = JSONObject()
+        let language = object["language"]?.stringValue
+        for (key, value) in object {
+            if value == .null { continue }
+            switch key {
+            case "place_id": break
+            case "geometry":
+                doc["location"] = .null // placeholder keeps v1 order; set by Place
+                if let vp = value["viewport"], let v = viewport(vp) { doc["viewport"] = v }
+            case "name": doc["displayName"] = localized(value, language)
+            case "types": doc["types"] = value
+            case "formatted_address": doc["formattedAddress"] = value
+            case "vicinity": doc["shortFormattedAddress"] = value
+            case "adr_address": doc["adrFormatAddress"] = value
+            case "address_components":
+                doc["addressComponents"] = .array((value.arrayValue ?? []).map(addressComponent))
+            case "formatted_phone_number": doc["nationalPhoneNumber"] = value
+            case "international_phone_number": doc["internationalPhoneNumber"] = value
+            case "website": doc["websiteUri"] = value
+            case "url": doc["googleMapsUri"] = value
+            case "rating": doc["rating"] = value
+            case "user_ratings_total": doc["userRatingCount"] = value
+            case "price_level":
+                if let level = value.intValue, (0...4).contains(level) { doc["priceLevel"] = .string(priceLevels[level]) } else { extra[key] = value }
+            case "business_status": doc["businessStatus"] = value
+            case "permanently_closed":
+                if value.boolValue == true, object["business_status"] == nil { doc["businessStatus"] = "CLOSED_PERMANENTLY" }
+                extra[key] = value
+            case "utc_offset": doc["utcOffsetMinutes"] = value
+            case "opening_hours": doc["regularOpeningHours"] = openingHours(value)
+            case "current_opening_hours": doc["currentOpeningHours"] = openingHours(value)
+            case "secondary_opening_hours":
+                doc["regularSecondaryOpeningHours"] = .array((value.arrayValue ?? []).map(openingHours))
+            case "photos": doc["photos"] = .array((value.arrayValue ?? []).compactMap { photo($0, placeID: pid) })
+            case "reviews": doc["reviews"] = .array((value.arrayValue ?? []).map(review))
+            case "plus_code":
+                var pc = JSONObject()
+                if let g = value["global_code"] { pc["globalCode"] = g }
+                if let c = value["compound_code"] { pc["compoundCode"] = c }
+                doc["plusCode"] = .object(pc)
+            case "editorial_summary":
+                var es = JSONObject()
+                if let t = value["overview"] { es["text"] = t }
+                if let l = value["language"] { es["languageCode"] = l }
+                doc["editorialSummary"] = .object(es)
+            case "icon_mask_base_uri": doc["iconMaskBaseUri"] = value
+            case "icon_background_color": doc["iconBackgroundColor"] = value
+            case "wheelchair_accessible_entrance":
+                doc["accessibilityOptions"] = ["wheelchairAccessibleEntrance": value]
+            default:
+                if let v1 = booleanAttributes[key] { doc[v1] = value } else { extra[key] = value }
+            }
+        }
+        if doc["location"] == nil { doc["location"] = .null }
+        return DecodedPlace(place: Place(id: PlaceID(pid), coordinate: coordinate, document: doc), extra: extra, format: .placesLegacy)
+    }
+
+    static let priceLevels = ["PRICE_LEVEL_FREE", "PRICE_LEVEL_INEXPENSIVE", "PRICE_LEVEL_MODERATE", "PRICE_LEVEL_EXPENSIVE", "PRICE_LEVEL_VERY_EXPENSIVE"]
+
+    static let booleanAttributes: [String: String] = [
+        "curbside_pickup": "curbsidePickup", "delivery": "delivery", "dine_in": "dineIn",
+        "reservable": "reservable", "serves_beer": "servesBeer", "serves_breakfast": "servesBreakfast",
+        "serves_brunch": "servesBrunch", "serves_dinner": "servesDinner", "serves_lunch": "servesLunch",
+        "serves_vegetarian_food": "servesVegetarianFood", "serves_wine": "servesWine", "takeout": "takeout",
+    ]
+
+    static func localized(_ text: JSONValue, _ language: String?) -> JSONValue {
+        var o = JSONObject([("text", text)])
+        if let language { o["languageCode"] = .string(language) }
+        return .object(o)
+    }
+
+    static func latLng(_ v: JSONValue) -> JSONValue? {
+        guard let lat = v["lat"], let lng = v["lng"] else { return nil }
+        return ["latitude": lat, "longitude": lng]
+    }
+
+    static func viewport(_ v: JSONValue) -> JSONValue? {
+        guard let ne = v["northeast"].flatMap(latLng), let sw = v["southwest"].flatMap(latLng) else { return nil }
+        return ["low": sw, "high": ne]
+    }
+
+    static func addressComponent(_ c: JSONValue) -> JSONValue {
+        var o = JSONObject()
+        if let v = c["long_name"] { o["longText"] = v }
+        if let v = c["short_name"] { o["shortText"] = v }
+        if let v = c["types"] { o["types"] = v }
+        return .object(o)
+    }
+
+    /// Legacy `{"day": 1, "time": "0930", "date": "2024-01-01"}` -> v1 point.
+    static func point(_ p: JSONValue) -> JSONValue {
+        var o = JSONObject()
+        if let day = p["day"] { o["day"] = day }
+        if let time = p["time"]?.stringValue, time.count == 4, let hhmm = Int(time) {
+            o["hour"] = .int(Int64(hhmm / 100))
+            o["minute"] = .int(Int64(hhmm % 100))
+        }
+        if let date = p["date"]?.stringValue {
+            let parts = date.split(separator: "-").compactMap { Int64($0) }
+            if parts.count == 3 { o["date"] = ["year": .int(parts[0]), "month": .int(parts[1]), "day": .int(parts[2])] }
+        }
+        if let truncated = p["truncated"] { o["truncated"] = truncated }
+        return .object(o)
+    }
+
+    static func openingHours(_ h: JSONValue) -> JSONValue {
+        var o = JSONObject()
+        if let v = h["open_now"] { o["openNow"] = v }
+        if let periods = h["periods"]?.arrayValue {
+            o["periods"] = .array(periods.map { p in
+                var po = JSONObject()
+                if let open = p["open"] { po["open"] = point(open) }
+                if let close = p["close"] { po["close"] = point(close) }
+                return .object(po)
+            })
+        }
+        if let v = h["weekday_text"] { o["weekdayDescriptions"] = v }
+        if let v = h["type"] { o["secondaryHoursType"] = v }
+        if let v = h["special_days"]?.arrayValue {
+            o["specialDays"] = .array(v.map { d in
+                var so = JSONObject()
+                if let date = d["date"]?.stringValue {
+                    let parts = date.split(separator: "-").compactMap { Int64($0) }
+                    if parts.count == 3 { so["date"] = ["year": .int(parts[0]), "month": .int(parts[1]), "day": .int(parts[2])] }
+                }
+                return .object(so)
+            })
+        }
+        return .object(o)
+    }
+
+    /// `<a href="URI">Name</a>` -> (name, uri).
+    static func parseAttribution(_ html: String) -> JSONValue {
+        var o = JSONObject()
+        if let hrefStart = html.range(of: "href=\"") {
+            let rest = html[hrefStart.upperBound...]
+            if let q = rest.firstIndex(of: "\"") { o["uri"] = .string(String(rest[..<q])) }
+        }
+        if let gt = html.firstIndex(of: ">"), let lt = html[gt...].range(of: "</a>") {
+            o["displayName"] = .string(String(html[html.index(after: gt)..<lt.lowerBound]))
+        } else {
+            o["displayName"] = .string(html)
+        }
+        return .object(o)
+    }
+
+    static func photo(_ p: JSONValue, placeID: String) -> JSONValue? {
+        guard let ref = p["photo_reference"]?.stringValue else { return nil }
+        var o = JSONObject([("name", .string("places/\(placeID)/photos/\(ref)"))])
+        if let w = p["width"] { o["widthPx"] = w }
+        if let h = p["height"] { o["heightPx"] = h }
+        o["authorAttributions"] = .array((p["html_attributions"]?.arrayValue ?? []).compactMap(\.stringValue).map(parseAttribution))
+        return .object(o)
+    }
+
+    static func review(_ r: JSONValue) -> JSONValue {
+        var o = JSONObject()
+        if let v = r["rating"] { o["rating"] = v }
+        if let v = r["relative_time_description"] { o["relativePublishTimeDescription"] = v }
+        if let t = r["text"] {
+            var text = JSONObject([("text", t)])
+            if let l = r["language"] { text["languageCode"] = l }
+            o["text"] = .object(text)
+        }
+        var author = JSONObject()
+        if let v = r["author_name"] { author["displayName"] = v }
+        if let v = r["author_url"] { author["uri"] = v }
+        if let v = r["profile_photo_url"] { author["photoUri"] = v }
+        if !author.isEmpty { o["authorAttribution"] = .object(author) }
+        if let t = r["time"]?.intValue { o["publishTime"] = .string(RFC3339.string(fromUnixSeconds: Int64(t))) }
+        return .object(o)
+    }
+}
+
+/// RFC 3339 UTC timestamps without Foundation's formatter cost.
+enum RFC3339 {
+    static func string(fromUnixSeconds t: Int64) -> String {
+        // Civil-from-days (Howard Hinnant's algorithm).
+        let days = t >= 0 ? t / 86_400 : (t - 86_399) / 86_400
+        let secs = t - days * 86_400
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        func two(_ v: Int64) -> String { String(v).leftPadded(2) }
+        return "\(String(y).leftPadded(4))-\(two(m))-\(two(d))T\(two(secs / 3600)):\(two(secs % 3600 / 60)):\(two(secs % 60))Z"
+    }
+
+    static func now() -> String {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return string(fromUnixSeconds: Int64(ts.tv_sec))
+    }
+}

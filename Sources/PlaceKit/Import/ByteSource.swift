@@ -1,0 +1,84 @@
+import CZlib
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where an import reads its bytes: a file (gzip'd or not) or standard input.
+public enum InputSource: Sendable, Equatable, CustomStringConvertible {
+    case file(String)
+    case standardInput
+
+    /// `-` means standard input.
+    public init(argument: String) {
+        self = argument == "-" ? .standardInput : .file(argument)
+    }
+
+    /// The name used in messages: the path, or `<stdin>`.
+    public var description: String {
+        switch self {
+        case .file(let path): path
+        case .standardInput: "<stdin>"
+        }
+    }
+}
+
+/// Why an input could not be opened or read.
+public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable { case missing, unreadable }
+    public let kind: Kind
+    public let source: String
+    public let reason: String
+    public var description: String { "\(source): \(reason)" }
+}
+
+/// A stream of bytes, transparently gunzipped (zlib reads plain files as they are).
+final class ByteSource {
+    private let file: gzFile
+    let name: String
+    private(set) var totalSize: Int64?
+
+    init(_ source: InputSource) throws(InputError) {
+        name = source.description
+        switch source {
+        case .file(let path):
+            var st = stat()
+            guard stat(path, &st) == 0 else {
+                let reason = String(cString: strerror(errno))
+                throw InputError(kind: errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable, source: path, reason: "cannot open: \(reason.lowercased())")
+            }
+            if (st.st_mode & S_IFMT) == S_IFDIR {
+                throw InputError(kind: .unreadable, source: path, reason: "is a directory, not a file")
+            }
+            guard let f = gzopen(path, "rb") else {
+                throw InputError(kind: .unreadable, source: path, reason: "cannot open: \(String(cString: strerror(errno)).lowercased())")
+            }
+            file = f
+            totalSize = (st.st_mode & S_IFMT) == S_IFREG ? Int64(st.st_size) : nil
+        case .standardInput:
+            let fd = dup(0)
+            guard fd >= 0, let f = gzdopen(fd, "rb") else {
+                throw InputError(kind: .unreadable, source: "<stdin>", reason: "cannot read standard input")
+            }
+            file = f
+            totalSize = nil
+        }
+        gzbuffer(file, 1 << 17)
+    }
+
+    deinit { gzclose(file) }
+
+    /// Reads up to `count` bytes; 0 at the end. Throws on a read error or a
+    /// corrupt gzip stream.
+    func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(InputError) -> Int {
+        let n = gzread(file, buffer, UInt32(min(count, Int(Int32.max))))
+        if n < 0 {
+            var errnum: Int32 = 0
+            let message = gzerror(file, &errnum).map { String(cString: $0) } ?? "read error"
+            throw InputError(kind: .unreadable, source: name, reason: "cannot read: \(message)")
+        }
+        return Int(n)
+    }
+
+    /// Bytes of the underlying file consumed so far (compressed bytes for .gz).
+    var rawOffset: Int64 { Int64(gzoffset(file)) }
+}

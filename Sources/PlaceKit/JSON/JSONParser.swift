@@ -1,0 +1,349 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a JSON text could not be parsed, and at which byte of it.
+public struct JSONSyntaxError: Error, Sendable, Equatable {
+    public let message: String
+    /// Byte offset from the start of the parsed text.
+    public let offset: Int
+}
+
+/// A strict RFC 8259 parser over a contiguous UTF-8 buffer. It validates
+/// UTF-8 inside strings, rejects control characters and trailing garbage,
+/// and limits nesting depth so hostile input cannot exhaust the stack.
+struct JSONParser {
+    private let base: UnsafePointer<UInt8>
+    private let end: Int
+    private var pos = 0
+    private var depth = 0
+    static let maxDepth = 512
+
+    private init(_ buffer: UnsafeRawBufferPointer) {
+        // An empty buffer may have a nil base address; point at a static byte.
+        self.base = buffer.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) } ?? JSONParser.emptyByte
+        self.end = buffer.count
+    }
+
+    nonisolated(unsafe) private static let emptyByte: UnsafePointer<UInt8> = {
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        p.initialize(to: 0)
+        return UnsafePointer(p)
+    }()
+
+    /// Parses exactly one JSON value (surrounding white space allowed).
+    static func parse(_ buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(buffer)
+        parser.skipWhitespace()
+        guard parser.pos < parser.end else { throw JSONSyntaxError(message: "no JSON value", offset: 0) }
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        if parser.pos < parser.end {
+            throw parser.error("unexpected \(parser.describe(parser.base[parser.pos])) after the JSON value")
+        }
+        return value
+    }
+
+    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        do {
+            return try bytes.withUnsafeBytes { try parse($0) }
+        } catch let e as JSONSyntaxError {
+            throw e
+        } catch {
+            throw JSONSyntaxError(message: "\(error)", offset: 0)
+        }
+    }
+
+    static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        try parse(Array(text.utf8))
+    }
+
+    private func error(_ message: String) -> JSONSyntaxError { JSONSyntaxError(message: message, offset: pos) }
+
+    private func describe(_ byte: UInt8) -> String {
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x\(String(byte, radix: 16, uppercase: true).leftPadded(2))"
+    }
+
+    private mutating func skipWhitespace() {
+        while pos < end {
+            switch base[pos] {
+            case 0x20, 0x0A, 0x0D, 0x09: pos += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+        guard pos < end else { throw error("unexpected end of JSON text") }
+        switch base[pos] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        case let b: throw error("unexpected \(describe(b)) where a JSON value should start")
+        }
+    }
+
+    private mutating func expectLiteral(_ word: StaticString) throws(JSONSyntaxError) {
+        let n = word.utf8CodeUnitCount
+        if end - pos >= n && memcmp(base + pos, word.utf8Start, n) == 0 {
+            pos += n
+            return
+        }
+        throw error("invalid literal (expected \(word))")
+    }
+
+    private mutating func enter() throws(JSONSyntaxError) {
+        depth += 1
+        if depth > JSONParser.maxDepth { throw error("nesting deeper than \(JSONParser.maxDepth) levels") }
+    }
+
+    private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        pos += 1
+        var members: [(key: String, value: JSONValue)] = []
+        skipWhitespace()
+        if pos < end && base[pos] == UInt8(ascii: "}") {
+            pos += 1
+            depth -= 1
+            return .object(JSONObject(uniqueMembers: members))
+        }
+        var duplicate = false
+        while true {
+            skipWhitespace()
+            guard pos < end else { throw error("unexpected end of JSON text inside an object") }
+            guard base[pos] == UInt8(ascii: "\"") else { throw error("expected a member name in double quotes, found \(describe(base[pos]))") }
+            let key = try parseString()
+            skipWhitespace()
+            guard pos < end, base[pos] == UInt8(ascii: ":") else { throw error("expected ':' after member name \"\(key)\"") }
+            pos += 1
+            skipWhitespace()
+            let value = try parseValue()
+            if !duplicate && members.count < 64 {
+                duplicate = members.contains { $0.key == key }
+            }
+            members.append((key, value))
+            skipWhitespace()
+            guard pos < end else { throw error("unexpected end of JSON text inside an object") }
+            if base[pos] == UInt8(ascii: ",") { pos += 1; continue }
+            if base[pos] == UInt8(ascii: "}") { pos += 1; break }
+            throw error("expected ',' or '}' in an object, found \(describe(base[pos]))")
+        }
+        depth -= 1
+        if duplicate || members.count >= 64 {
+            // Last one wins, as in most parsers; keep the first position.
+            var object = JSONObject()
+            for m in members { object[m.key] = m.value }
+            return .object(object)
+        }
+        return .object(JSONObject(uniqueMembers: members))
+    }
+
+    private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        pos += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if pos < end && base[pos] == UInt8(ascii: "]") {
+            pos += 1
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue())
+            skipWhitespace()
+            guard pos < end else { throw error("unexpected end of JSON text inside an array") }
+            if base[pos] == UInt8(ascii: ",") { pos += 1; continue }
+            if base[pos] == UInt8(ascii: "]") { pos += 1; break }
+            throw error("expected ',' or ']' in an array, found \(describe(base[pos]))")
+        }
+        depth -= 1
+        return .array(elements)
+    }
+
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
+        pos += 1 // opening quote
+        let start = pos
+        // Fast path: no escapes, ASCII or valid UTF-8.
+        while pos < end {
+            let b = base[pos]
+            if b == UInt8(ascii: "\"") {
+                let s = try makeString(start, pos)
+                pos += 1
+                return s
+            }
+            if b == UInt8(ascii: "\\") { break }
+            if b < 0x20 { throw error("unescaped control character (\(describe(b))) in a string") }
+            pos += 1
+        }
+        guard pos < end else { throw JSONSyntaxError(message: "unterminated string", offset: start - 1) }
+        // Slow path with escapes.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(pos - start + 16)
+        bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: pos - start))
+        while pos < end {
+            let b = base[pos]
+            if b == UInt8(ascii: "\"") {
+                pos += 1
+                guard let s = String(validating: bytes, as: UTF8.self) else {
+                    throw JSONSyntaxError(message: "invalid UTF-8 in a string", offset: start)
+                }
+                return s
+            }
+            if b < 0x20 { throw error("unescaped control character (\(describe(b))) in a string") }
+            if b != UInt8(ascii: "\\") {
+                bytes.append(b)
+                pos += 1
+                continue
+            }
+            pos += 1
+            guard pos < end else { break }
+            let e = base[pos]
+            pos += 1
+            switch e {
+            case UInt8(ascii: "\""): bytes.append(0x22)
+            case UInt8(ascii: "\\"): bytes.append(0x5C)
+            case UInt8(ascii: "/"): bytes.append(0x2F)
+            case UInt8(ascii: "b"): bytes.append(0x08)
+            case UInt8(ascii: "f"): bytes.append(0x0C)
+            case UInt8(ascii: "n"): bytes.append(0x0A)
+            case UInt8(ascii: "r"): bytes.append(0x0D)
+            case UInt8(ascii: "t"): bytes.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try parseHex4()
+                if (0xD800...0xDBFF).contains(scalar) {
+                    // A high surrogate must be followed by \u and a low one.
+                    if end - pos >= 6 && base[pos] == UInt8(ascii: "\\") && base[pos + 1] == UInt8(ascii: "u") {
+                        pos += 2
+                        let low = try parseHex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid UTF-16 surrogate pair in \\u escape") }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else {
+                        throw error("lone UTF-16 surrogate in \\u escape")
+                    }
+                } else if (0xDC00...0xDFFF).contains(scalar) {
+                    throw error("lone UTF-16 surrogate in \\u escape")
+                }
+                guard let u = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
+                bytes.append(contentsOf: Array(String(Character(u)).utf8))
+            default:
+                throw JSONSyntaxError(message: "invalid escape \\\(Character(Unicode.Scalar(e)))", offset: pos - 2)
+            }
+        }
+        throw JSONSyntaxError(message: "unterminated string", offset: start - 1)
+    }
+
+    private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
+        guard end - pos >= 4 else { throw error("incomplete \\u escape") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let c = base[pos]
+            let d: UInt32
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - UInt8(ascii: "A") + 10)
+            default: throw error("invalid hex digit in \\u escape")
+            }
+            v = v << 4 | d
+            pos += 1
+        }
+        return v
+    }
+
+    private func makeString(_ from: Int, _ to: Int) throws(JSONSyntaxError) -> String {
+        let buffer = UnsafeBufferPointer(start: base + from, count: to - from)
+        var ascii = true
+        for b in buffer where b >= 0x80 { ascii = false; break }
+        if ascii { return String(decoding: buffer, as: UTF8.self) }
+        guard let s = String(validating: buffer, as: UTF8.self) else {
+            throw JSONSyntaxError(message: "invalid UTF-8 in a string", offset: from)
+        }
+        return s
+    }
+
+    private static let powersOf10: [Double] = (0...22).map { e in
+        var v = 1.0
+        for _ in 0..<e { v *= 10 }
+        return v
+    }
+
+    private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
+        let start = pos
+        var negative = false
+        if base[pos] == UInt8(ascii: "-") { negative = true; pos += 1 }
+        guard pos < end, base[pos] >= 0x30 && base[pos] <= 0x39 else { throw error("invalid number: a digit must follow '-'") }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        if base[pos] == UInt8(ascii: "0") {
+            pos += 1
+            if pos < end && base[pos] >= 0x30 && base[pos] <= 0x39 { throw error("invalid number: leading zero") }
+        } else {
+            while pos < end && base[pos] >= 0x30 && base[pos] <= 0x39 {
+                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(base[pos] - 0x30) }
+                digits += 1
+                pos += 1
+            }
+        }
+        var fractionDigits = 0
+        var isInteger = true
+        if pos < end && base[pos] == UInt8(ascii: ".") {
+            isInteger = false
+            pos += 1
+            guard pos < end, base[pos] >= 0x30 && base[pos] <= 0x39 else { throw error("invalid number: a digit must follow '.'") }
+            while pos < end && base[pos] >= 0x30 && base[pos] <= 0x39 {
+                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(base[pos] - 0x30); fractionDigits += 1 }
+                if mantissa != 0 || digits > 0 { digits += 1 }
+                pos += 1
+            }
+        }
+        var exponent = 0
+        var hasExponent = false
+        if pos < end && (base[pos] == UInt8(ascii: "e") || base[pos] == UInt8(ascii: "E")) {
+            isInteger = false
+            hasExponent = true
+            pos += 1
+            var expNegative = false
+            if pos < end && (base[pos] == UInt8(ascii: "+") || base[pos] == UInt8(ascii: "-")) {
+                expNegative = base[pos] == UInt8(ascii: "-")
+                pos += 1
+            }
+            guard pos < end, base[pos] >= 0x30 && base[pos] <= 0x39 else { throw error("invalid number: a digit must follow the exponent") }
+            while pos < end && base[pos] >= 0x30 && base[pos] <= 0x39 {
+                if exponent < 100_000 { exponent = exponent * 10 + Int(base[pos] - 0x30) }
+                pos += 1
+            }
+            if expNegative { exponent = -exponent }
+        }
+        if isInteger && digits <= 18 {
+            let v = Int64(mantissa)
+            return .int(negative ? -v : v)
+        }
+        // Exact fast path: mantissa and power of ten both exact in a Double.
+        if digits <= 15 && !hasExponent && fractionDigits <= 22 && mantissa < (1 << 53) {
+            var d = Double(mantissa) / JSONParser.powersOf10[fractionDigits]
+            if negative { d = -d }
+            return .double(d)
+        }
+        // General case: let the C library round correctly.
+        let length = pos - start
+        var text = [CChar](repeating: 0, count: length + 1)
+        for i in 0..<length { text[i] = CChar(bitPattern: base[start + i]) }
+        let d = strtod(text, nil)
+        guard d.isFinite else { throw JSONSyntaxError(message: "number out of range", offset: start) }
+        return .double(d)
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int, with pad: Character = "0") -> String {
+        count >= width ? self : String(repeating: pad, count: width - count) + self
+    }
+}

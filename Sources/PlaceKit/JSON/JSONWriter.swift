@@ -1,0 +1,94 @@
+/// Writes JSON text: compact for storage and pipes, indented for people.
+public struct JSONWriter: Sendable {
+    public var pretty: Bool
+    /// Sort object members by key (off: keep their order).
+    public var sortedKeys: Bool
+
+    public init(pretty: Bool = false, sortedKeys: Bool = false) {
+        self.pretty = pretty
+        self.sortedKeys = sortedKeys
+    }
+
+    public func string(_ value: JSONValue) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        write(value, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public func write(_ value: JSONValue, into out: inout [UInt8]) {
+        write(value, into: &out, indent: 0)
+    }
+
+    private func newline(_ out: inout [UInt8], _ indent: Int) {
+        guard pretty else { return }
+        out.append(0x0A)
+        for _ in 0..<indent { out.append(0x20); out.append(0x20) }
+    }
+
+    private func write(_ value: JSONValue, into out: inout [UInt8], indent: Int) {
+        switch value {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .double(let d): JSONWriter.writeNumber(d, into: &out)
+        case .string(let s): JSONWriter.writeString(s, into: &out)
+        case .array(let a):
+            out.append(UInt8(ascii: "["))
+            if a.isEmpty { out.append(UInt8(ascii: "]")); return }
+            for (i, element) in a.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(&out, indent + 1)
+                write(element, into: &out, indent: indent + 1)
+            }
+            newline(&out, indent)
+            out.append(UInt8(ascii: "]"))
+        case .object(let o):
+            out.append(UInt8(ascii: "{"))
+            if o.isEmpty { out.append(UInt8(ascii: "}")); return }
+            let members = sortedKeys ? o.members.sorted { $0.key < $1.key } : o.members
+            for (i, m) in members.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(&out, indent + 1)
+                JSONWriter.writeString(m.key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                if pretty { out.append(0x20) }
+                write(m.value, into: &out, indent: indent + 1)
+            }
+            newline(&out, indent)
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Shortest text that reads back as the same Double; integral values
+    /// within 2^53 without a fraction.
+    static func writeNumber(_ d: Double, into out: inout [UInt8]) {
+        guard d.isFinite else { out.append(contentsOf: "null".utf8); return }
+        if d == d.rounded(), abs(d) < 9_007_199_254_740_992 {
+            out.append(contentsOf: String(Int64(d)).utf8)
+        } else {
+            out.append(contentsOf: d.description.utf8)
+        }
+    }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    static func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "\""): out.append(0x5C); out.append(b)
+            case UInt8(ascii: "\\"): out.append(0x5C); out.append(b)
+            case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
+            case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
+            case 0x08: out.append(0x5C); out.append(UInt8(ascii: "b"))
+            case 0x0C: out.append(0x5C); out.append(UInt8(ascii: "f"))
+            case 0..<0x20:
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
+            default: out.append(b)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

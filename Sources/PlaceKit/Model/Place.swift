@@ -1,0 +1,167 @@
+/// A place identifier, as the source gave it (`ChIJ...`, `osm:node/42`, ...).
+public struct PlaceID: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+    public var description: String { rawValue }
+    /// The Places API resource name, `places/{id}`.
+    public var resourceName: String { "places/\(rawValue)" }
+    public static func < (a: PlaceID, b: PlaceID) -> Bool { a.rawValue < b.rawValue }
+
+    /// Accepts a bare ID or a `places/{id}` resource name.
+    public init(parsing text: String) {
+        if text.hasPrefix("places/"), !text.dropFirst(7).contains("/") {
+            rawValue = String(text.dropFirst(7))
+        } else {
+            rawValue = text
+        }
+    }
+}
+
+/// A WGS 84 position in degrees.
+public struct Coordinate: Sendable, Hashable, CustomStringConvertible {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// True when latitude is in [-90, 90] and longitude in [-180, 180].
+    public var isValid: Bool {
+        latitude.isFinite && longitude.isFinite && (-90...90).contains(latitude) && (-180...180).contains(longitude)
+    }
+
+    public var description: String { "\(latitude),\(longitude)" }
+
+    /// Parses `LAT,LNG` (as on the command line). Nil when malformed or out of range.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2,
+              let lat = Double(parts[0].trimmingSpaces), let lng = Double(parts[1].trimmingSpaces) else { return nil }
+        self.init(latitude: lat, longitude: lng)
+        guard isValid else { return nil }
+    }
+}
+
+/// Text with its language, as in `displayName`.
+public struct LocalizedText: Sendable, Hashable {
+    public var text: String
+    public var languageCode: String?
+    public init(text: String, languageCode: String? = nil) {
+        self.text = text
+        self.languageCode = languageCode
+    }
+}
+
+/// Whether a place operates.
+public enum BusinessStatus: String, Sendable, CaseIterable {
+    case operational = "OPERATIONAL"
+    case closedTemporarily = "CLOSED_TEMPORARILY"
+    case closedPermanently = "CLOSED_PERMANENTLY"
+    case futureOpening = "FUTURE_OPENING"
+}
+
+/// A photo's metadata and the attributions that must be shown with it.
+public struct PhotoMetadata: Sendable, Hashable {
+    /// `places/{id}/photos/{reference}`.
+    public var name: String
+    public var widthPx: Int?
+    public var heightPx: Int?
+    public var authorAttributions: [AuthorAttribution]
+}
+
+/// Who made a photo or a review.
+public struct AuthorAttribution: Sendable, Hashable {
+    public var displayName: String?
+    public var uri: String?
+    public var photoUri: String?
+}
+
+/// One part of a structured address.
+public struct AddressComponent: Sendable, Hashable {
+    public var longText: String
+    public var shortText: String?
+    public var types: [String]
+    public var languageCode: String?
+}
+
+/// A place: its ID, its coordinate and every field the source gave, in the
+/// Places API (New) shape (`document`). Typed properties read the document,
+/// so nothing a source said is lost in a narrower model.
+public struct Place: Sendable, Equatable {
+    public var id: PlaceID
+    public var coordinate: Coordinate
+    /// The place's fields by their Places API (New) names, without `name`
+    /// and `id` (derived from `id`).
+    public var document: JSONObject
+
+    public init(id: PlaceID, coordinate: Coordinate, document: JSONObject = JSONObject()) {
+        self.id = id
+        self.coordinate = coordinate
+        var document = document
+        document["name"] = nil
+        document["id"] = nil
+        document["location"] = .object(JSONObject([("latitude", .double(coordinate.latitude)), ("longitude", .double(coordinate.longitude))]))
+        self.document = document
+    }
+
+    public var displayName: LocalizedText? {
+        guard let o = document["displayName"]?.objectValue, let text = o["text"]?.stringValue else { return nil }
+        return LocalizedText(text: text, languageCode: o["languageCode"]?.stringValue)
+    }
+    public var types: [String] { document["types"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+    public var primaryType: String? { document["primaryType"]?.stringValue }
+    public var formattedAddress: String? { document["formattedAddress"]?.stringValue }
+    public var rating: Double? { document["rating"]?.doubleValue }
+    public var userRatingCount: Int? { document["userRatingCount"]?.intValue }
+    public var businessStatus: BusinessStatus? { document["businessStatus"]?.stringValue.flatMap(BusinessStatus.init(rawValue:)) }
+    public var utcOffsetMinutes: Int? { document["utcOffsetMinutes"]?.intValue }
+    /// IANA time zone name (`timeZone.id`).
+    public var timeZone: String? { document["timeZone"]?["id"]?.stringValue }
+    public var websiteUri: String? { document["websiteUri"]?.stringValue }
+    public var nationalPhoneNumber: String? { document["nationalPhoneNumber"]?.stringValue }
+    public var internationalPhoneNumber: String? { document["internationalPhoneNumber"]?.stringValue }
+    public var editorialSummary: LocalizedText? {
+        guard let o = document["editorialSummary"]?.objectValue, let text = o["text"]?.stringValue else { return nil }
+        return LocalizedText(text: text, languageCode: o["languageCode"]?.stringValue)
+    }
+    /// The raw `regularOpeningHours` object.
+    public var regularOpeningHours: JSONObject? { document["regularOpeningHours"]?.objectValue }
+    public var addressComponents: [AddressComponent] {
+        (document["addressComponents"]?.arrayValue ?? []).compactMap { c in
+            guard let long = c["longText"]?.stringValue else { return nil }
+            return AddressComponent(longText: long, shortText: c["shortText"]?.stringValue,
+                                    types: c["types"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+                                    languageCode: c["languageCode"]?.stringValue)
+        }
+    }
+    public var photos: [PhotoMetadata] {
+        (document["photos"]?.arrayValue ?? []).compactMap { p in
+            guard let name = p["name"]?.stringValue else { return nil }
+            let authors = (p["authorAttributions"]?.arrayValue ?? []).map {
+                AuthorAttribution(displayName: $0["displayName"]?.stringValue, uri: $0["uri"]?.stringValue, photoUri: $0["photoUri"]?.stringValue)
+            }
+            return PhotoMetadata(name: name, widthPx: p["widthPx"]?.intValue, heightPx: p["heightPx"]?.intValue, authorAttributions: authors)
+        }
+    }
+
+    /// The Places API (New) JSON of this place: `name`, `id`, then the
+    /// document's fields.
+    public var apiJSON: JSONObject {
+        var members: [(key: String, value: JSONValue)] = [("name", .string(id.resourceName)), ("id", .string(id.rawValue))]
+        members.append(contentsOf: document.members)
+        return JSONObject(uniqueMembers: members)
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: Substring {
+        var s = self
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}

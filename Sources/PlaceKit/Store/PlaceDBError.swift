@@ -1,0 +1,45 @@
+/// An error from placedb's library. `description` is one line: what failed,
+/// why, and where.
+public enum PlaceDBError: Error, Sendable, CustomStringConvertible {
+    /// No place has this ID.
+    case notFound(PlaceID)
+    /// The database file is missing, not a placedb database, or too new.
+    case database(path: String, reason: String)
+    /// An input file is missing or unreadable.
+    case input(InputError)
+    /// A record or the input's JSON is bad (file, line, record, place ID).
+    case badInput(ImportRejection)
+    /// A usage mistake in a library call (a bad mask, a bad option).
+    case invalidArgument(String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let id): "NOT_FOUND: no place with ID '\(id)'"
+        case .database(let path, let reason): "\(path): \(reason)"
+        case .input(let e): e.description
+        case .badInput(let r): r.description
+        case .invalidArgument(let m): m
+        }
+    }
+}
+
+/// A record (or part of an input) that was not imported, and why.
+public struct ImportRejection: Sendable, CustomStringConvertible {
+    /// The input's name (path or `<stdin>`).
+    public let input: String
+    public let line: Int
+    /// 1-based record index in the input, when known.
+    public let index: Int?
+    public let placeID: String?
+    public let reason: String
+    /// The record, for `--rejects` (compact JSON, or the raw line).
+    public let record: [UInt8]?
+
+    public var description: String {
+        var s = "\(input):\(line):"
+        if let index { s += " record \(index)" }
+        if let placeID { s += " (place '\(placeID)')" }
+        if index != nil || placeID != nil { s += ":" }
+        return s + " \(reason)"
+    }
+}

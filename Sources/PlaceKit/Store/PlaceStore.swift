@@ -1,0 +1,136 @@
+import SQLiteDB
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The placedb database file: one SpatiaLite file holding places, their
+/// types, and the provenance of each import. One owner at a time; open one
+/// store per thread or process.
+final class PlaceStore {
+    let db: Database
+    let path: String
+    let writable: Bool
+
+    /// The environment variable that names the default database.
+    static let environmentVariable = "PLACEDB_DATABASE"
+    /// The default file, in the working directory.
+    static let defaultPath = "places.sqlite"
+
+    /// Opens the database. A writable store loads SpatiaLite (its triggers
+    /// keep the spatial index) and creates or migrates the schema; a
+    /// read-only store needs neither and works where SpatiaLite is absent.
+    init(path: String, writable: Bool) throws {
+        self.path = path
+        self.writable = writable
+        if !writable {
+            var st = stat()
+            guard stat(path, &st) == 0 else {
+                throw PlaceDBError.database(path: path, reason: "no database here (run 'placedb import' first, or pass --db PATH)")
+            }
+        }
+        do {
+            db = try Database(path: path, mode: writable ? .create : .readOnly)
+        } catch let e as SQLiteError {
+            throw PlaceDBError.database(path: path, reason: "cannot open: \(e.message)")
+        }
+        do {
+            // Reading the schema version is the first access: a non-database
+            // file fails here with SQLITE_NOTADB.
+            let version = try Migrator.storedVersion(db)
+            if version > Schema.migrator.latestVersion {
+                throw PlaceDBError.database(path: path, reason: "schema version \(version) was written by a newer placedb; this one knows up to \(Schema.migrator.latestVersion)")
+            }
+            if writable {
+                try db.execute("PRAGMA journal_mode = WAL")
+                try db.execute("PRAGMA synchronous = NORMAL")
+                try db.execute("PRAGMA foreign_keys = ON")
+                try loadSpatiaLite()
+                if version == 0 {
+                    let tables = try db.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")?.int ?? 0
+                    let migrated = try db.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'schema_migration'")?.int ?? 0
+                    if tables > 0 && migrated == 0 {
+                        throw PlaceDBError.database(path: path, reason: "is an SQLite database but not a placedb one (it has other tables); choose another --db")
+                    }
+                }
+                try Schema.migrator.migrate(db)
+            } else {
+                if version == 0 {
+                    throw PlaceDBError.database(path: path, reason: "not a placedb database (no schema version; run 'placedb import' to create one)")
+                }
+                if version < Schema.migrator.latestVersion {
+                    throw PlaceDBError.database(path: path, reason: "schema version \(version) is older than this placedb's \(Schema.migrator.latestVersion); open it once for writing (placedb import) to upgrade")
+                }
+            }
+        } catch let e as SQLiteError {
+            throw PlaceDBError.database(path: path, reason: e.primaryCode == 26 ? "not an SQLite database" : e.description)
+        }
+    }
+
+    /// Where the database is when the caller names none: `PLACEDB_DATABASE`,
+    /// else `places.sqlite` in the working directory.
+    static func resolvePath(_ explicit: String?) -> String {
+        if let explicit, !explicit.isEmpty { return explicit }
+        if let env = getenv(environmentVariable), let s = String(validatingCString: env), !s.isEmpty { return s }
+        return defaultPath
+    }
+
+    private func loadSpatiaLite() throws {
+        do {
+            try db.loadExtension("mod_spatialite")
+        } catch let e as SQLiteError {
+            throw PlaceDBError.database(path: path, reason: "cannot load SpatiaLite (mod_spatialite: \(e.message)); install libsqlite3-mod-spatialite (Scripts/setup does)")
+        }
+    }
+
+    // MARK: Reading
+
+    /// The stored place, or nil.
+    func place(id: PlaceID) throws -> Place? {
+        let statement = try db.cachedStatement("SELECT place_id, doc FROM place WHERE place_id = ?")
+        try statement.bind([.text(id.rawValue)])
+        defer { try? statement.reset() }
+        guard let row = try statement.step() else { return nil }
+        return try decodeStored(row, docColumn: 1)
+    }
+
+    /// Rebuilds a Place from its stored document. A document that does not
+    /// parse (a file edited by hand) throws, never traps.
+    func decodeStored(_ row: Row, docColumn: Int) throws -> Place {
+        let id = PlaceID(row.string(0) ?? "")
+        let value: JSONValue
+        do {
+            value = try row.withBytes(docColumn) { try JSONParser.parse($0) }
+        } catch {
+            throw PlaceDBError.database(path: path, reason: "place '\(id)' has a corrupt stored document: \(error)")
+        }
+        guard case .object(let doc) = value,
+              let lat = doc["location"]?["latitude"]?.doubleValue, let lng = doc["location"]?["longitude"]?.doubleValue else {
+            throw PlaceDBError.database(path: path, reason: "place '\(id)' has a stored document without a location")
+        }
+        return Place(id: id, coordinate: Coordinate(latitude: lat, longitude: lng), document: doc)
+    }
+
+    var placeCount: Int {
+        get throws { try db.scalar("SELECT count(*) FROM place")?.int ?? 0 }
+    }
+}
+
+/// SpatiaLite's binary geometry for a point: 60 bytes, written here so the
+/// import does not call a SQL function per row (the format is documented in
+/// SpatiaLite's "BLOB-Geometry" page).
+enum SpatiaLiteBlob {
+    static func point(_ c: Coordinate, srid: Int32 = 4326) -> [UInt8] {
+        var b = [UInt8](repeating: 0, count: 60)
+        b[0] = 0x00
+        b[1] = 0x01 // little endian
+        withUnsafeBytes(of: srid.littleEndian) { for i in 0..<4 { b[2 + i] = $0[i] } }
+        let x = c.longitude, y = c.latitude
+        for (offset, v) in [(6, x), (14, y), (22, x), (30, y), (43, x), (51, y)] {
+            withUnsafeBytes(of: v.bitPattern.littleEndian) { for i in 0..<8 { b[offset + i] = $0[i] } }
+        }
+        b[38] = 0x7C
+        withUnsafeBytes(of: Int32(1).littleEndian) { for i in 0..<4 { b[39 + i] = $0[i] } }
+        b[59] = 0xFE
+        return b
+    }
+}

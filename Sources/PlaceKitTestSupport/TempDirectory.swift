@@ -1,0 +1,2 @@
+import PlaceKit
+public enum TestSupportPlaceholder {}

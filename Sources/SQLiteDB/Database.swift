@@ -1,0 +1,174 @@
+import CSQLite
+
+/// One SQLite connection. It owns its `sqlite3*` handle and closes it in
+/// `deinit`. A connection is not `Sendable`: keep it with one owner, and give
+/// each parallel reader its own connection.
+public final class Database {
+    /// How to open a file.
+    public enum Mode: Sendable {
+        case readOnly
+        case readWrite
+        /// Read-write, creating the file if it does not exist.
+        case create
+    }
+
+    /// The raw handle, for the few callers (extension loading) that need it.
+    let handle: OpaquePointer
+    /// The path the connection was opened on.
+    public let path: String
+    private var statementCache: [String: Statement] = [:]
+
+    /// Opens `path`. Throws when SQLite cannot open it.
+    public init(path: String, mode: Mode = .create) throws {
+        var db: OpaquePointer?
+        let flags: Int32
+        switch mode {
+        case .readOnly: flags = SQLITE_OPEN_READONLY
+        case .readWrite: flags = SQLITE_OPEN_READWRITE
+        case .create: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteError(extendedCode: rc, message: message)
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, 5_000)
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// The error SQLite holds now for this connection.
+    func lastError(code: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(extendedCode: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+            .withCodeIfMissing(code)
+    }
+
+    /// Runs one or more SQL statements that return no rows of interest.
+    public func execute(_ sql: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if rc != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(errorMessage)
+            throw SQLiteError(extendedCode: sqlite3_extended_errcode(handle), message: message, sql: sql)
+        }
+    }
+
+    /// Prepares a new statement.
+    public func prepare(_ sql: String) throws -> Statement {
+        try Statement(database: self, sql: sql)
+    }
+
+    /// A prepared statement kept for reuse on this connection, reset and with
+    /// its bindings cleared.
+    public func cachedStatement(_ sql: String) throws -> Statement {
+        if let statement = statementCache[sql] {
+            try statement.reset()
+            return statement
+        }
+        let statement = try prepare(sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Runs `sql` with `arguments` and returns the first column of the first
+    /// row, or nil when there is no row.
+    public func scalar(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> DatabaseValue? {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        defer { try? statement.reset() }
+        guard let row = try statement.step() else { return nil }
+        return row[0]
+    }
+
+    /// Runs `sql` with `arguments` and calls `body` for each row.
+    public func forEachRow(_ sql: String, _ arguments: [DatabaseValue] = [], _ body: (Row) throws -> Void) throws {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        defer { try? statement.reset() }
+        while let row = try statement.step() {
+            try body(row)
+        }
+    }
+
+    /// Runs `sql` with `arguments` for its effect.
+    public func run(_ sql: String, _ arguments: [DatabaseValue] = []) throws {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        defer { try? statement.reset() }
+        try statement.run()
+    }
+
+    /// The rowid of the last inserted row.
+    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// The number of rows changed by the last statement.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// True when a transaction is open.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs `body` inside a transaction: commits when it returns, rolls back
+    /// when it throws.
+    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+        try execute("BEGIN \(kind.rawValue) TRANSACTION")
+        do {
+            let result = try body()
+            try execute("COMMIT TRANSACTION")
+            return result
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK TRANSACTION") }
+            throw error
+        }
+    }
+
+    /// Runs `body` inside a savepoint, which nests inside a transaction.
+    public func savepoint<T>(_ name: String, _ body: () throws -> T) throws -> T {
+        try execute("SAVEPOINT \(name)")
+        do {
+            let result = try body()
+            try execute("RELEASE SAVEPOINT \(name)")
+            return result
+        } catch {
+            try? execute("ROLLBACK TO SAVEPOINT \(name)")
+            try? execute("RELEASE SAVEPOINT \(name)")
+            throw error
+        }
+    }
+
+    /// Loads a SQLite extension (a shared object such as `mod_spatialite`).
+    public func loadExtension(_ name: String, entryPoint: String? = nil) throws {
+        sqlite3_enable_load_extension(handle, 1)
+        defer { sqlite3_enable_load_extension(handle, 0) }
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_load_extension(handle, name, entryPoint, &errorMessage)
+        if rc != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? "cannot load extension \(name)"
+            sqlite3_free(errorMessage)
+            throw SQLiteError(extendedCode: rc, message: message)
+        }
+    }
+
+    /// SQLite's library version, e.g. "3.40.1".
+    public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+}
+
+/// How a transaction takes its locks.
+public enum TransactionKind: String, Sendable {
+    case deferred = "DEFERRED"
+    case immediate = "IMMEDIATE"
+    case exclusive = "EXCLUSIVE"
+}
+
+extension SQLiteError {
+    fileprivate func withCodeIfMissing(_ code: Int32) -> SQLiteError {
+        extendedCode == SQLITE_OK ? SQLiteError(extendedCode: code, message: message, sql: sql) : self
+    }
+}

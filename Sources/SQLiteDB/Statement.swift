@@ -1,0 +1,180 @@
+import CSQLite
+
+/// A value stored in or bound to SQLite.
+public enum DatabaseValue: Sendable, Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+
+    public var int64: Int64? {
+        switch self {
+        case .integer(let v): v
+        case .real(let v): Int64(exactly: v)
+        default: nil
+        }
+    }
+    public var int: Int? { int64.map { Int($0) } }
+    public var double: Double? {
+        switch self {
+        case .integer(let v): Double(v)
+        case .real(let v): v
+        default: nil
+        }
+    }
+    public var string: String? {
+        if case .text(let s) = self { return s }
+        return nil
+    }
+    public var blob: [UInt8]? {
+        if case .blob(let b) = self { return b }
+        return nil
+    }
+    public var isNull: Bool { self == .null }
+}
+
+extension DatabaseValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByNilLiteral {
+    public init(stringLiteral value: String) { self = .text(value) }
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    public init(floatLiteral value: Double) { self = .real(value) }
+    public init(nilLiteral: ()) { self = .null }
+}
+
+extension DatabaseValue {
+    public init(_ value: String?) { self = value.map { .text($0) } ?? .null }
+    public init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
+    public init(_ value: Int64?) { self = value.map { .integer($0) } ?? .null }
+    public init(_ value: Double?) { self = value.map { .real($0) } ?? .null }
+}
+
+/// A prepared statement. It owns its `sqlite3_stmt` and finalizes it in
+/// `deinit`. Reuse it with `bind` + `step`; it is reset before each binding.
+public final class Statement {
+    let handle: OpaquePointer
+    /// The SQL text, for error messages.
+    public let sql: String
+    private unowned let database: Database
+
+    init(database: Database, sql: String) throws {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else {
+            throw database.lastError(code: rc, sql: sql)
+        }
+        self.handle = stmt
+        self.sql = sql
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Resets the statement and clears its bindings.
+    public func reset() throws {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Binds `values` to parameters 1...n (after a reset).
+    public func bind(_ values: [DatabaseValue]) throws {
+        try reset()
+        let count = Int(sqlite3_bind_parameter_count(handle))
+        guard values.count == count else {
+            throw SQLiteError(extendedCode: SQLITE_RANGE, message: "statement takes \(count) arguments, got \(values.count)", sql: sql)
+        }
+        for (offset, value) in values.enumerated() {
+            try bind(value, at: Int32(offset + 1))
+        }
+    }
+
+    /// Binds one value to parameter `index` (1-based).
+    public func bind(_ value: DatabaseValue, at index: Int32) throws {
+        let rc: Int32
+        switch value {
+        case .null: rc = sqlite3_bind_null(handle, index)
+        case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
+        case .real(let v): rc = sqlite3_bind_double(handle, index, v)
+        case .text(let s): rc = sqlite3_bind_text(handle, index, s, -1, csqlite_transient())
+        case .blob(let b):
+            rc = b.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), csqlite_transient()) }
+        }
+        if rc != SQLITE_OK { throw database.lastError(code: rc, sql: sql) }
+    }
+
+    /// Binds UTF-8 bytes as text without building a `String`.
+    public func bindText(utf8 bytes: UnsafeRawBufferPointer, at index: Int32) throws {
+        let rc = sqlite3_bind_text(handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), csqlite_transient())
+        if rc != SQLITE_OK { throw database.lastError(code: rc, sql: sql) }
+    }
+
+    /// Steps once: the next row, or nil when done. Errors throw.
+    public func step() throws -> Row? {
+        let rc = sqlite3_step(handle)
+        switch rc {
+        case SQLITE_ROW: return Row(statement: self)
+        case SQLITE_DONE: return nil
+        default: throw database.lastError(code: rc, sql: sql)
+        }
+    }
+
+    /// Steps to completion, ignoring rows.
+    public func run() throws {
+        while try step() != nil {}
+    }
+
+    /// A throwing cursor over the rows.
+    public func cursor(_ arguments: [DatabaseValue] = []) throws -> RowCursor {
+        try bind(arguments)
+        return RowCursor(statement: self)
+    }
+
+    /// The column names of the result.
+    public var columnNames: [String] {
+        (0..<sqlite3_column_count(handle)).map { String(cString: sqlite3_column_name(handle, $0)) }
+    }
+}
+
+/// A throwing cursor: `while let row = try cursor.next() { ... }`.
+public struct RowCursor {
+    let statement: Statement
+    public mutating func next() throws -> Row? { try statement.step() }
+}
+
+/// The current row of a statement. Valid until the statement steps again.
+public struct Row {
+    let statement: Statement
+
+    public var count: Int { Int(sqlite3_column_count(statement.handle)) }
+
+    /// The value of column `index` (0-based).
+    public subscript(index: Int) -> DatabaseValue {
+        let h = statement.handle
+        let i = Int32(index)
+        switch sqlite3_column_type(h, i) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(h, i))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(h, i))
+        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(h, i)))
+        case SQLITE_BLOB:
+            let n = Int(sqlite3_column_bytes(h, i))
+            guard n > 0, let p = sqlite3_column_blob(h, i) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: p, count: n)))
+        default: return .null
+        }
+    }
+
+    public func isNull(_ index: Int) -> Bool { sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_NULL }
+    public func int64(_ index: Int) -> Int64 { sqlite3_column_int64(statement.handle, Int32(index)) }
+    public func double(_ index: Int) -> Double { sqlite3_column_double(statement.handle, Int32(index)) }
+    public func string(_ index: Int) -> String? {
+        guard let p = sqlite3_column_text(statement.handle, Int32(index)) else { return nil }
+        return String(cString: p)
+    }
+    /// Calls `body` with the raw bytes of a text or blob column, no copy.
+    public func withBytes<T>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let h = statement.handle
+        let i = Int32(index)
+        let p = sqlite3_column_blob(h, i)
+        let n = Int(sqlite3_column_bytes(h, i))
+        return try body(UnsafeRawBufferPointer(start: p, count: n))
+    }
+}

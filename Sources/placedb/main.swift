@@ -1,0 +1,3 @@
+import PlaceDBCLI
+import Foundation
+exit(CommandLineTool.main(arguments: Array(CommandLine.arguments.dropFirst())))
