@@ -1,2 +1,154 @@
 import PlaceKit
-public enum CommandLineTool { public static func main(arguments: [String]) -> Int32 { 0 } }
+
+/// placedb's command line. `main` takes the arguments (without the program
+/// name) and a console, so tests run it in-process.
+public enum CommandLineTool {
+    public static let version = "0.1.0"
+
+    static let commands: [CommandEntry] = [
+        CommandEntry(spec: ImportCommand.spec, run: ImportCommand.run),
+        CommandEntry(spec: PlaceCommand.spec, run: PlaceCommand.run),
+    ]
+
+    static let overview = """
+        OVERVIEW: placedb indexes place dumps (Google Places, GeoJSON, ...) into one SpatiaLite file and answers place queries from it, offline.
+
+        USAGE: placedb <command> [arguments] [options]
+
+        COMMANDS:
+        \(commands.map { CommandSpec.row($0.spec.name, $0.spec.abstract) }.joined(separator: "\n"))
+
+        OPTIONS:
+        \(CommandSpec.row("--version", "Show the version."))
+        \(CommandSpec.row("-h, --help", "Show this help; 'placedb <command> --help' for a command's."))
+
+        Exit codes: 0 ok, 1 not found or failure, 64 usage, 65 bad input data, 66 missing input.
+
+        """
+
+    public static func main(arguments: [String], console: any Console = StandardConsole()) -> Int32 {
+        var args = arguments
+        // Global options may come before the command name.
+        var leading: [String] = []
+        while let first = args.first, first.hasPrefix("-"), first != "-" {
+            if first == "--help" || first == "-h" || first == "--version" { break }
+            leading.append(args.removeFirst())
+            if !leading.last!.contains("="), let next = args.first, ["--db", "--output", "-o"].contains(leading.last!) {
+                leading.append(next)
+                args.removeFirst()
+            }
+        }
+        guard let name = args.first else {
+            if leading.isEmpty {
+                console.out(overview)
+                return ExitCode.success.rawValue
+            }
+            return usageError("no command given", usage: "placedb <command> [arguments] [options]", console: console)
+        }
+        args.removeFirst()
+        if name == "--help" || name == "-h" || name == "help" {
+            if let topic = args.first, let command = commands.first(where: { $0.spec.name == topic }) {
+                console.out(command.spec.help)
+            } else {
+                console.out(overview)
+            }
+            return ExitCode.success.rawValue
+        }
+        if name == "--version" {
+            console.out("placedb \(version)\n")
+            return ExitCode.success.rawValue
+        }
+        guard let command = commands.first(where: { $0.spec.name == name }) else {
+            var message = "unknown command '\(name)'"
+            if let s = ArgumentParser.closest(name, among: commands.map(\.spec.name)) { message += "; did you mean '\(s)'?" }
+            return usageError(message, usage: "placedb <command> [arguments] [options] (see 'placedb --help')", console: console)
+        }
+        let spec = command.spec
+        let parsed: ParsedArguments
+        do {
+            parsed = try ArgumentParser.parse(leading + args, spec: spec)
+        } catch {
+            return usageError(error.message, usage: spec.usage, console: console, command: spec.name)
+        }
+        if parsed.flag("--help") {
+            console.out(spec.help)
+            return ExitCode.success.rawValue
+        }
+        let context = CommandContext(console: console, arguments: parsed, spec: spec)
+        do {
+            return try command.run(context).rawValue
+        } catch let error as UsageError {
+            return usageError(error.message, usage: spec.usage, console: console, command: spec.name)
+        } catch let error as CommandFailure {
+            console.err("placedb \(spec.name): \(error.message)\n")
+            return error.code.rawValue
+        } catch let error as PlaceDBError {
+            console.err("placedb \(spec.name): \(error.description)\n")
+            return exitCode(for: error).rawValue
+        } catch {
+            console.err("placedb \(spec.name): \(error)\n")
+            return ExitCode.failure.rawValue
+        }
+    }
+
+    static func exitCode(for error: PlaceDBError) -> ExitCode {
+        switch error {
+        case .notFound: .failure
+        case .noDatabase: .noInput
+        case .database: .failure
+        case .input: .noInput
+        case .badInput: .dataError
+        case .invalidArgument: .usage
+        }
+    }
+
+    static func usageError(_ message: String, usage: String, console: any Console, command: String? = nil) -> Int32 {
+        console.err("placedb\(command.map { " \($0)" } ?? ""): \(message)\nUsage: \(usage)\n")
+        return ExitCode.usage.rawValue
+    }
+}
+
+/// A failure with a chosen exit code and a one-line message.
+struct CommandFailure: Error {
+    let code: ExitCode
+    let message: String
+}
+
+/// What a command gets to run with.
+struct CommandContext {
+    let console: any Console
+    let arguments: ParsedArguments
+    let spec: CommandSpec
+
+    enum OutputFormat { case json, text }
+
+    var output: OutputFormat {
+        switch arguments.value("--output") {
+        case "json": .json
+        case "text": .text
+        default: console.stdoutIsTerminal ? .text : .json
+        }
+    }
+
+    /// `--db`, else `PLACEDB_DATABASE`, else `places.sqlite`.
+    var databasePath: String {
+        if let db = arguments.value("--db"), !db.isEmpty { return db }
+        if let env = console.environment("PLACEDB_DATABASE"), !env.isEmpty { return env }
+        return "places.sqlite"
+    }
+
+    func writeJSON(_ value: JSONValue, pretty: Bool = true) {
+        console.out(JSONWriter(pretty: pretty).string(value) + "\n")
+    }
+}
+
+/// A command's interface and its body.
+struct CommandEntry: Sendable {
+    let spec: CommandSpec
+    let run: @Sendable (CommandContext) throws -> ExitCode
+}
+
+protocol Command {
+    static var spec: CommandSpec { get }
+    static func run(_ context: CommandContext) throws -> ExitCode
+}

@@ -1,2 +1,73 @@
-import PlaceKit
-public enum TestSupportPlaceholder {}
+import Foundation
+
+/// A temporary directory for one test, removed when the value is released.
+/// Each test makes its own (WAL leaves -wal/-shm files beside a database).
+public final class TempDirectory: @unchecked Sendable {
+    public let url: URL
+    public var path: String { url.path }
+
+    public init(_ label: String = "placedb-test") throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// The path of `name` inside the directory.
+    public func file(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Writes `text` to `name` and returns its path.
+    @discardableResult
+    public func write(_ name: String, _ text: String) throws -> String {
+        let path = file(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Writes raw bytes to `name` and returns its path.
+    @discardableResult
+    public func write(_ name: String, bytes: [UInt8]) throws -> String {
+        let path = file(name)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Writes `text` gzip-compressed (with the system's gzip) and returns its path.
+    @discardableResult
+    public func writeGzip(_ name: String, _ text: String) throws -> String {
+        let plain = try write(name + ".plain", text)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "gzip -c '\(plain)' > '\(file(name))'"]
+        try process.run()
+        process.waitUntilExit()
+        return file(name)
+    }
+}
+
+/// Where the shared real-data corpus is (../shared/data from the package
+/// root), or nil when absent: corpus tests skip then, saying so.
+public enum SharedData {
+    public static var root: URL? {
+        // Tests run with the package root as the working directory; fall back
+        // to this file's location for other runners.
+        let candidates = [
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("../shared/data"),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/data"),
+        ]
+        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("SOURCES.md").path) }?.standardizedFileURL
+    }
+
+    /// Every regular file under `relative` in the shared data, sorted.
+    public static func files(under relative: String, extension ext: String? = nil) -> [URL] {
+        guard let root else { return [] }
+        let dir = root.appendingPathComponent(relative)
+        guard let e = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        var out: [URL] = []
+        for case let url as URL in e where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            if let ext, url.pathExtension != ext { continue }
+            out.append(url)
+        }
+        return out.sorted { $0.path < $1.path }
+    }
+}

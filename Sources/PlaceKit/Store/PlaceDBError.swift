@@ -3,7 +3,9 @@
 public enum PlaceDBError: Error, Sendable, CustomStringConvertible {
     /// No place has this ID.
     case notFound(PlaceID)
-    /// The database file is missing, not a placedb database, or too new.
+    /// There is no database file at this path.
+    case noDatabase(path: String)
+    /// The database file is not a placedb database, is too new, or failed.
     case database(path: String, reason: String)
     /// An input file is missing or unreadable.
     case input(InputError)
@@ -15,6 +17,7 @@ public enum PlaceDBError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notFound(let id): "NOT_FOUND: no place with ID '\(id)'"
+        case .noDatabase(let path): "\(path): no database here (import something first, or pass --db PATH)"
         case .database(let path, let reason): "\(path): \(reason)"
         case .input(let e): e.description
         case .badInput(let r): r.description

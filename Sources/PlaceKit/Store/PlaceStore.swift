@@ -25,7 +25,7 @@ final class PlaceStore {
         if !writable {
             var st = stat()
             guard stat(path, &st) == 0 else {
-                throw PlaceDBError.database(path: path, reason: "no database here (run 'placedb import' first, or pass --db PATH)")
+                throw PlaceDBError.noDatabase(path: path)
             }
         }
         do {

@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the command line writes. The real one writes to the process's
+/// stdout/stderr; tests pass a `CapturedConsole`.
+public protocol Console: AnyObject {
+    func out(_ text: String)
+    func err(_ text: String)
+    /// True when stdout is a terminal (text output by default).
+    var stdoutIsTerminal: Bool { get }
+    /// True when stderr is a terminal (progress is shown).
+    var stderrIsTerminal: Bool { get }
+    /// The environment variables the tool reads (`PLACEDB_DATABASE`).
+    func environment(_ name: String) -> String?
+}
+
+/// The process's own streams.
+public final class StandardConsole: Console {
+    public init() {}
+    public func out(_ text: String) { Self.writeAll(1, text) }
+    public func err(_ text: String) { Self.writeAll(2, text) }
+
+    private static func writeAll(_ fd: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 { if errno == EINTR { continue } else { return } }
+                offset += n
+            }
+        }
+    }
+    public var stdoutIsTerminal: Bool { isatty(1) == 1 }
+    public var stderrIsTerminal: Bool { isatty(2) == 1 }
+    public func environment(_ name: String) -> String? { getenv(name).flatMap { String(validatingCString: $0) } }
+}
+
+/// Collects output in memory, for in-process tests.
+public final class CapturedConsole: Console {
+    public private(set) var stdout = ""
+    public private(set) var stderr = ""
+    public var stdoutIsTerminal: Bool
+    public var stderrIsTerminal: Bool
+    public var variables: [String: String]
+
+    public init(terminal: Bool = false, environment: [String: String] = [:]) {
+        stdoutIsTerminal = terminal
+        stderrIsTerminal = terminal
+        variables = environment
+    }
+    public func out(_ text: String) { stdout += text }
+    public func err(_ text: String) { stderr += text }
+    public func environment(_ name: String) -> String? { variables[name] }
+}
+
+/// The documented exit codes (README "Exit codes"), after BSD sysexits.
+public enum ExitCode: Int32, Sendable {
+    case success = 0
+    /// Not found, or a runtime failure.
+    case failure = 1
+    /// The command was called wrongly (EX_USAGE).
+    case usage = 64
+    /// The input data is bad (EX_DATAERR).
+    case dataError = 65
+    /// An input file is missing or unreadable (EX_NOINPUT).
+    case noInput = 66
+}
