@@ -71,7 +71,7 @@ enum ImportCommand: Command {
                 if showProgress { console.err("\r\u{1B}[K") }
                 total += summary
                 perInput.append(summaryJSON(summary, input: input.description, status: "ok"))
-                if files.count > 1 { console.err("placedb import: \(input.description): \(summaryText(summary))\n") }
+                if files.count > 1 && showProgress { console.err("placedb import: \(input.description): \(summaryText(summary))\n") }
             } catch {
                 if showProgress { console.err("\r\u{1B}[K") }
                 if case PlaceDBError.badInput(let r) = error, let rejectsFile, let record = r.record {
@@ -79,6 +79,7 @@ enum ImportCommand: Command {
                     fputc(0x0A, rejectsFile)
                 }
                 perInput.append(summaryJSON(ImportSummary(), input: input.description, status: "failed", error: "\(error)"))
+                console.err("placedb import: \(error)\n")
                 failure = error
                 break
             }
@@ -95,10 +96,13 @@ enum ImportCommand: Command {
             ])
         case .text:
             var line = "\(importer.databasePath): \(total.inputs) input\(total.inputs == 1 ? "" : "s") imported, \(summaryText(total))"
-            if failure != nil { line += " (stopped: see the error above)" }
+            if failure != nil { line += " (stopped at the error above)" }
             console.out(line + "\n")
         }
-        if let failure { throw failure }
+        if let failure {
+            if let e = failure as? PlaceDBError { return CommandLineTool.exitCode(for: e) }
+            return .failure
+        }
         return .success
     }
 

@@ -76,9 +76,16 @@ final class ByteSource {
             let message = gzerror(file, &errnum).map { String(cString: $0) } ?? "read error"
             throw InputError(kind: .unreadable, source: name, reason: "cannot read: \(message)")
         }
+        consumed += Int64(n)
         return Int(n)
     }
 
+    private var consumed: Int64 = 0
+
     /// Bytes of the underlying file consumed so far (compressed bytes for .gz).
-    var rawOffset: Int64 { Int64(gzoffset(file)) }
+    /// On a pipe zlib cannot tell, and this counts the bytes read instead.
+    var rawOffset: Int64 {
+        let offset = Int64(gzoffset(file))
+        return offset >= 0 ? offset : consumed
+    }
 }

@@ -182,6 +182,10 @@ public final class PlaceImporter {
     /// for an empty result.
     private func checkEnvelope(_ reader: RecordReader, name: String, records: Int) throws {
         let envelope = reader.envelope
+        if records == 0, envelope["predictions"] != nil {
+            throw PlaceDBError.badInput(ImportRejection(input: name, line: 1, index: nil, placeID: nil,
+                                                        reason: "autocomplete predictions are not places (no location); import Place Details or search responses", record: nil))
+        }
         if let status = envelope["status"]?.stringValue, status != "OK", status != "ZERO_RESULTS", records == 0 {
             let message = envelope["error_message"]?.stringValue.map { ": \($0)" } ?? ""
             throw PlaceDBError.badInput(ImportRejection(input: name, line: 1, index: nil, placeID: nil,

@@ -296,12 +296,14 @@ final class RecordReader {
                 let startLine = line
                 let length = try scanValueLength()
                 let value = try parseValue(length: length, recoverable: false)
-                try afterEnvelopeMember()
                 if key == "result" && !sawEnvelope, case .object = value {
                     sawEnvelope = true
-                    return makeRecord(value, line: startLine, container: "result")
+                    let record = makeRecord(value, line: startLine, container: "result")
+                    try afterEnvelopeMember()
+                    return record
                 }
                 envelope[key] = value
+                try afterEnvelopeMember()
             case .lines:
                 guard try peekValueStart() != nil else { state = .done; return nil }
                 let startLine = line
@@ -351,12 +353,15 @@ final class RecordReader {
 
     private func expandEnvelope(_ object: JSONObject, line: Int) -> [SourceRecord] {
         guard isEnvelope(object) else { return [] }
+        sawEnvelope = true
         var records: [SourceRecord] = []
         for (key, value) in object {
             if RecordReader.envelopeArrayKeys.contains(key), case .array(let elements) = value {
                 for e in elements { records.append(makeRecord(e, line: line, container: key)) }
             } else if key == "result", case .object = value {
                 records.append(makeRecord(value, line: line, container: key))
+            } else {
+                envelope[key] = value
             }
         }
         return records
@@ -374,6 +379,7 @@ final class RecordReader {
         while lines.count < 2 && start < available {
             guard let nl = memchr(buffer + pos + start, 0x0A, available - start) else {
                 if eof { lines.append(UnsafeRawBufferPointer(start: buffer + pos + start, count: available - start)) }
+                start = available
                 break
             }
             let end = nl.assumingMemoryBound(to: UInt8.self) - (buffer + pos)

@@ -62,3 +62,29 @@ enum Schema {
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).
     static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom"]
 }
+
+extension Schema {
+    /// The schema of placedb's own objects as SQL text, stable across runs:
+    /// what `Schemas/schema.sql` holds. SpatiaLite's metadata tables are
+    /// summarized by the geometry column they register.
+    static func dump(_ db: Database) throws -> String {
+        var lines = ["-- placedb database schema, version \(migrator.latestVersion) (golden file: a test compares it with what the migrations produce)", ""]
+        let owned = ownTables.map { "'\($0)'" }.joined(separator: ", ")
+        try db.forEachRow("""
+            SELECT type, name, sql FROM sqlite_master
+            WHERE tbl_name IN (\(owned)) AND sql IS NOT NULL
+            ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, name
+            """) { row in
+            lines.append("-- \(row.string(0) ?? ""): \(row.string(1) ?? "")")
+            lines.append((row.string(2) ?? "") + ";")
+            lines.append("")
+        }
+        try db.forEachRow("""
+            SELECT f_table_name, f_geometry_column, geometry_type, coord_dimension, srid, spatial_index_enabled
+            FROM geometry_columns ORDER BY f_table_name
+            """) { row in
+            lines.append("-- geometry_columns: \(row.string(0) ?? "").\(row.string(1) ?? "") type \(row.int64(2)) dimension \(row.int64(3)) srid \(row.int64(4)) spatial_index \(row.int64(5))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
