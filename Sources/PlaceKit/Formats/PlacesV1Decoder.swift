@@ -6,7 +6,7 @@ enum PlacesV1Decoder {
     static func decode(_ object: JSONObject) throws(DecodeError) -> DecodedPlace {
         // `id`, or the ID inside the resource name `places/{id}`.
         var idText = object["id"]?.stringValue
-        if idText == nil, let name = object["name"]?.stringValue, name.hasPrefix("places/") {
+        if idText == nil, let name = object["name"]?.stringValue, name.hasPrefix("places/"), !name.dropFirst(7).contains("/") {
             idText = String(name.dropFirst(7))
         }
         if let id = object["id"], id.stringValue == nil, id != .null {

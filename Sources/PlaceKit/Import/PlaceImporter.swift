@@ -76,7 +76,7 @@ public final class PlaceImporter {
     public init(databasePath: String? = nil, options: ImportOptions = ImportOptions()) throws {
         store = try PlaceStore(path: PlaceStore.resolvePath(databasePath), writable: true)
         self.options = options
-        writer = PlaceWriter(db: store.db, source: options.source)
+        writer = try PlaceWriter(db: store.db, source: options.source)
     }
 
     /// The database file's path.
@@ -113,6 +113,7 @@ public final class PlaceImporter {
         do {
             try store.db.transaction(.immediate) {
                 writer.timestamp = startedAt
+                try writer.beginBulk()
                 while true {
                     let record: SourceRecord
                     do {
@@ -160,6 +161,7 @@ public final class PlaceImporter {
                     }
                 }
                 if fatal == nil { try checkEnvelope(reader, name: source.name, records: summary.records) }
+                try writer.endBulk()
             }
         } catch let error as PlaceDBError {
             // Rolled back: the database is as it was before this input.

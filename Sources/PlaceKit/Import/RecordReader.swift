@@ -348,7 +348,15 @@ final class RecordReader {
     }
 
     private func isEnvelope(_ object: JSONObject) -> Bool {
-        object.keys.contains { RecordReader.envelopeArrayKeys.contains($0) || $0 == "result" } && object["id"] == nil && object["place_id"] == nil
+        var envelopeKey = false
+        for (key, _) in object {
+            switch key {
+            case "id", "place_id": return false
+            case "places", "results", "candidates", "result": envelopeKey = true
+            default: break
+            }
+        }
+        return envelopeKey
     }
 
     private func expandEnvelope(_ object: JSONObject, line: Int) -> [SourceRecord] {

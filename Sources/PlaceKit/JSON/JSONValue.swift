@@ -99,3 +99,15 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
     public init(nilLiteral: ()) { self = .null }
 }
+
+extension JSONValue {
+    /// Parses one JSON text (strict RFC 8259). Throws `JSONSyntaxError`.
+    public init(parsing text: String) throws {
+        self = try JSONParser.parse(text)
+    }
+
+    /// Parses one JSON text from UTF-8 bytes. Throws `JSONSyntaxError`.
+    public init(parsing bytes: [UInt8]) throws {
+        self = try JSONParser.parse(bytes)
+    }
+}

@@ -44,6 +44,9 @@ final class PlaceStore {
                 try db.execute("PRAGMA journal_mode = WAL")
                 try db.execute("PRAGMA synchronous = NORMAL")
                 try db.execute("PRAGMA foreign_keys = ON")
+                // 64 MiB of page cache: an import touches several B-trees
+                // (place, its place_id index, types, the R*Tree) at random.
+                try db.execute("PRAGMA cache_size = -65536")
                 try loadSpatiaLite()
                 if version == 0 {
                     let tables = try db.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")?.int ?? 0

@@ -1,7 +1,15 @@
 import SQLiteDB
 
-/// Writes decoded places with prepared statements: insert a new ID, update a
-/// changed one, leave an identical one alone (by a hash of what is stored).
+/// Writes decoded places with statements prepared once: insert a new ID,
+/// update a changed one, leave an identical one alone (by a hash of what is
+/// stored).
+///
+/// During an import the writer keeps SpatiaLite's spatial index itself:
+/// `beginBulk` sets SpatiaLite's per-row triggers on `place` aside (they run
+/// `RTreeAlign`, which parses SQL for every row) and `endBulk` puts them back
+/// verbatim, all inside the import's transaction, so no other connection
+/// ever sees the table without them and a failed import rolls back to the
+/// same triggers. `CheckSpatialIndex()` stays 1 (a test proves it).
 final class PlaceWriter {
     enum Outcome { case inserted, updated, unchanged }
 
@@ -10,10 +18,62 @@ final class PlaceWriter {
     /// The time written to first_seen / last_seen / updated_at (RFC 3339).
     var timestamp = RFC3339.now()
     private let jsonWriter = JSONWriter()
+    private var setAside: [(name: String, sql: String)] = []
+    private var wroteRows = false
+    private var bulk = false
 
-    init(db: Database, source: String) {
+    private let find: Statement
+    private let insert: Statement
+    private let update: Statement
+    private let deleteTypes: Statement
+    private let insertType: Statement
+    private let indexPoint: Statement
+
+    init(db: Database, source: String) throws {
         self.db = db
         self.source = source
+        find = try db.prepare("SELECT id, content_hash FROM place WHERE place_id = ?")
+        insert = try db.prepare("""
+            INSERT INTO place (name, primary_type, rating, rating_count, business_status, utc_offset_minutes,
+                time_zone, source, source_format, content_hash, doc, extra, geom, updated_at, first_seen, last_seen, place_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?14, ?14, ?14, ?)
+            """)
+        update = try db.prepare("""
+            UPDATE place SET name = ?, primary_type = ?, rating = ?, rating_count = ?, business_status = ?,
+                utc_offset_minutes = ?, time_zone = ?, source = ?, source_format = ?, content_hash = ?, doc = ?,
+                extra = ?, geom = ?, updated_at = ?, last_seen = ?14, removed_at = NULL
+            WHERE id = ?
+            """)
+        deleteTypes = try db.prepare("DELETE FROM place_type WHERE place = ?")
+        insertType = try db.prepare("INSERT INTO place_type (place, type) VALUES (?, ?)")
+        indexPoint = try db.prepare("INSERT OR REPLACE INTO idx_place_geom (pkid, xmin, xmax, ymin, ymax) VALUES (?1, ?2, ?2, ?3, ?3)")
+    }
+
+    /// Sets SpatiaLite's row triggers on `place` aside for a bulk write.
+    /// Call inside a transaction, and `endBulk` before it commits.
+    func beginBulk() throws {
+        precondition(db.isInTransaction, "beginBulk outside a transaction")
+        setAside = []
+        try db.forEachRow("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'place' AND name LIKE '%\\_place\\_geom' ESCAPE '\\' ORDER BY name") { row in
+            setAside.append((row.string(0) ?? "", row.string(1) ?? ""))
+        }
+        for t in setAside { try db.execute("DROP TRIGGER \"\(t.name)\"") }
+        wroteRows = false
+        bulk = true
+    }
+
+    /// Puts the triggers back and stamps SpatiaLite's geometry_columns_time.
+    func endBulk() throws {
+        for t in setAside { try db.execute(t.sql) }
+        setAside = []
+        bulk = false
+        if wroteRows {
+            try db.run("""
+                UPDATE geometry_columns_time SET last_insert = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
+                    last_update = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                WHERE lower(f_table_name) = 'place' AND lower(f_geometry_column) = 'geom'
+                """)
+        }
     }
 
     func upsert(_ decoded: DecodedPlace) throws -> Outcome {
@@ -31,49 +91,48 @@ final class PlaceWriter {
         hash.add(Array(source.utf8))
         let contentHash = Int64(bitPattern: hash.value)
 
-        let find = try db.cachedStatement("SELECT id, content_hash FROM place WHERE place_id = ?")
         try find.bind([.text(place.id.rawValue)])
         var existing: (rowid: Int64, hash: Int64)?
         if let row = try find.step() { existing = (row.int64(0), row.int64(1)) }
         try find.reset()
 
         if let existing, existing.hash == contentHash { return .unchanged }
+        wroteRows = true
 
-        let geometry = SpatiaLiteBlob.point(place.coordinate)
         let name = place.displayName?.text
         let primaryType = place.primaryType ?? place.types.first
         let columns: [DatabaseValue] = [
             DatabaseValue(name), DatabaseValue(primaryType), DatabaseValue(place.rating), DatabaseValue(place.userRatingCount),
-            DatabaseValue(place.businessStatus?.rawValue ?? place.document["businessStatus"]?.stringValue),
+            DatabaseValue(place.document["businessStatus"]?.stringValue),
             DatabaseValue(place.utcOffsetMinutes), DatabaseValue(place.timeZone),
             .text(source), .text(decoded.format.rawValue), .integer(contentHash),
             .text(String(decoding: doc, as: UTF8.self)), extra.isEmpty ? .null : .text(String(decoding: extra, as: UTF8.self)),
-            .blob(geometry), .text(timestamp),
+            .blob(SpatiaLiteBlob.point(place.coordinate)), .text(timestamp),
         ]
         let rowid: Int64
         let outcome: Outcome
         if let existing {
-            try db.run("""
-                UPDATE place SET name = ?, primary_type = ?, rating = ?, rating_count = ?, business_status = ?,
-                    utc_offset_minutes = ?, time_zone = ?, source = ?, source_format = ?, content_hash = ?, doc = ?,
-                    extra = ?, geom = ?, updated_at = ?, last_seen = ?14, removed_at = NULL
-                WHERE id = ?
-                """, columns + [.integer(existing.rowid)])
-            try db.run("DELETE FROM place_type WHERE place = ?", [.integer(existing.rowid)])
+            try update.bind(columns + [.integer(existing.rowid)])
+            try update.run()
+            try deleteTypes.bind([.integer(existing.rowid)])
+            try deleteTypes.run()
             rowid = existing.rowid
             outcome = .updated
         } else {
-            try db.run("""
-                INSERT INTO place (name, primary_type, rating, rating_count, business_status, utc_offset_minutes,
-                    time_zone, source, source_format, content_hash, doc, extra, geom, updated_at, first_seen, last_seen, place_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?14, ?14, ?14, ?)
-                """, columns + [.text(place.id.rawValue)])
+            try insert.bind(columns + [.text(place.id.rawValue)])
+            try insert.run()
             rowid = db.lastInsertedRowID
             outcome = .inserted
         }
+        if bulk {
+            let c = place.coordinate
+            try indexPoint.bind([.integer(rowid), .real(c.longitude), .real(c.latitude)])
+            try indexPoint.run()
+        }
         var seen = Set<String>()
         for type in place.types where seen.insert(type).inserted {
-            try db.run("INSERT INTO place_type (place, type) VALUES (?, ?)", [.integer(rowid), .text(type)])
+            try insertType.bind([.integer(rowid), .text(type)])
+            try insertType.run()
         }
         return outcome
     }

@@ -1,0 +1,242 @@
+import Foundation
+import Testing
+@testable import PlaceDBCLI
+import PlaceKit
+import PlaceKitTestSupport
+
+/// Runs placedb in-process with a captured console.
+struct CLI {
+    let dir: TempDirectory
+    var db: String { dir.file("places.sqlite") }
+
+    init() throws { dir = try TempDirectory("placedb-cli") }
+
+    @discardableResult
+    func run(_ args: [String], terminal: Bool = false, env: [String: String]? = nil) -> (code: Int32, out: String, err: String) {
+        let console = CapturedConsole(terminal: terminal, environment: env ?? ["PLACEDB_DATABASE": db])
+        let code = CommandLineTool.main(arguments: args, console: console)
+        return (code, console.stdout, console.stderr)
+    }
+
+    static let sample = """
+        {"id":"c1","displayName":{"text":"Café Un","languageCode":"fr"},"location":{"latitude":-33.8688,"longitude":151.2093},"types":["cafe","food"],"rating":4.5,"userRatingCount":120,"internationalPhoneNumber":"+61 2 5550 0000","websiteUri":"https://example.org/c1","regularOpeningHours":{"weekdayDescriptions":["Monday: 8:00 AM – 5:00 PM"]}}
+        {"id":"c2","displayName":{"text":"Two"},"location":{"latitude":46.5,"longitude":6.6},"types":["park"]}
+
+        """
+}
+
+@Suite("placedb command line")
+struct CommandLineToolTests {
+    @Test("import then place prints the Places API (New) shape")
+    func importThenPlace() throws {
+        let cli = try CLI()
+        let file = try cli.dir.write("in.ndjson", CLI.sample)
+        let imported = cli.run(["import", file])
+        #expect(imported.code == 0, "\(imported.err)")
+        let summary = try #require(try JSONValue(parsing: imported.out).objectValue)
+        #expect(summary["total"]?["inserted"] == .int(2))
+        #expect(summary["total"]?["changed"] == .bool(true))
+
+        let place = cli.run(["place", "c1"])
+        #expect(place.code == 0)
+        let json = try #require(try JSONValue(parsing: place.out).objectValue)
+        #expect(json.keys.prefix(2) == ["name", "id"])
+        #expect(json["name"] == .string("places/c1"))
+        #expect(json["displayName"]?["text"] == .string("Café Un"))
+        #expect(json["location"]?["latitude"] == .double(-33.8688))
+        #expect(json["rating"] == .double(4.5))
+    }
+
+    @Test("re-import reports that nothing changed")
+    func reimport() throws {
+        let cli = try CLI()
+        let file = try cli.dir.write("in.ndjson", CLI.sample)
+        cli.run(["import", file])
+        let again = cli.run(["import", file, "--output", "text"])
+        #expect(again.code == 0)
+        #expect(again.out.contains("0 inserted, 0 updated, 2 unchanged, 0 rejected"))
+        #expect(again.out.contains("nothing changed"))
+    }
+
+    @Test("--fields takes v1 paths, SDK synonyms and *", arguments: [
+        ("id,displayName", ["name", "id", "displayName"].filter { $0 != "name" }),
+        ("placeID,coordinate,phoneNumber,website", ["id", "location", "internationalPhoneNumber", "websiteUri"]),
+        ("name", ["name", "displayName"]),
+        ("openingHours,userRatingsTotal", ["regularOpeningHours", "userRatingCount"]),
+        ("location.latitude", ["location"]),
+    ])
+    func fieldMasks(mask: String, keys: [String]) throws {
+        let cli = try CLI()
+        cli.run(["import", try cli.dir.write("in.ndjson", CLI.sample)])
+        let r = cli.run(["place", "c1", "--fields", mask])
+        #expect(r.code == 0, "\(r.err)")
+        let json = try #require(try JSONValue(parsing: r.out).objectValue)
+        #expect(Set(json.keys) == Set(keys))
+        if mask == "location.latitude" {
+            #expect(json["location"]?.objectValue?.keys == ["latitude"])
+        }
+        let all = try #require(try JSONValue(parsing: cli.run(["place", "c1", "--fields=*"]).out).objectValue)
+        #expect(all.count > 6)
+    }
+
+    @Test("exit codes follow the README table")
+    func exitCodes() throws {
+        let cli = try CLI()
+        let good = try cli.dir.write("in.ndjson", CLI.sample)
+        #expect(cli.run(["place", "c1"]).code == 66, "no database yet is missing input")
+        #expect(cli.run(["import", good]).code == 0)
+        let notFound = cli.run(["place", "nope"])
+        #expect(notFound.code == 1)
+        #expect(notFound.err == "placedb place: NOT_FOUND: no place with ID 'nope'\n")
+        #expect(cli.run(["import", cli.dir.file("absent.json")]).code == 66)
+        let bad = try cli.dir.write("bad.json", #"{"id":"b","location":{"latitude":95,"longitude":0}}"#)
+        let badRun = cli.run(["import", bad])
+        #expect(badRun.code == 65)
+        #expect(badRun.err.contains("\(bad):1: record 1 (place 'b'): latitude 95 is out of range [-90, 90]"))
+        #expect(cli.run(["place"]).code == 64)
+        #expect(cli.run(["frobnicate"]).code == 64)
+        #expect(cli.run(["place", "c1", "--fields", "bogus"]).code == 64)
+        #expect(cli.run(["import", good, "--on-error", "maybe"]).code == 64)
+        #expect(cli.run(["--help"]).code == 0)
+        #expect(cli.run(["--version"]).code == 0)
+    }
+
+    @Test("an unknown option suggests the close one")
+    func suggestion() throws {
+        let cli = try CLI()
+        let r = cli.run(["place", "x", "--feilds", "id"])
+        #expect(r.code == 64)
+        #expect(r.err.contains("unknown option '--feilds'; did you mean '--fields'?"))
+        #expect(r.err.contains("Usage: placedb place ID [options]"))
+        let c = cli.run(["plcae", "x"])
+        #expect(c.err.contains("did you mean 'place'?"))
+    }
+
+    @Test("an unknown field lists the valid names")
+    func unknownField() throws {
+        let cli = try CLI()
+        let r = cli.run(["place", "x", "--fields", "id,colour"])
+        #expect(r.code == 64)
+        #expect(r.err.contains("unknown field 'colour'"))
+        #expect(r.err.contains("displayName"))
+        #expect(r.err.contains("phoneNumber"))
+    }
+
+    @Test("negative coordinates are values, not options")
+    func negativeNumbers() throws {
+        let parsed = try ArgumentParser.parse(["-33.8688,151.2093", "--db=x.sqlite", "-.5"], spec: PlaceCommand.spec)
+        #expect(parsed.positionals == ["-33.8688,151.2093", "-.5"])
+        #expect(parsed.value("--db") == "x.sqlite")
+    }
+
+    @Test("-- ends the options")
+    func doubleDash() throws {
+        let parsed = try ArgumentParser.parse(["--", "--fields"], spec: PlaceCommand.spec)
+        #expect(parsed.positionals == ["--fields"])
+    }
+
+    @Test("--db and PLACEDB_DATABASE choose the file, --db first")
+    func databaseChoice() throws {
+        let cli = try CLI()
+        let file = try cli.dir.write("in.ndjson", CLI.sample)
+        let other = cli.dir.file("other.sqlite")
+        #expect(cli.run(["import", file, "--db", other]).code == 0)
+        #expect(FileManager.default.fileExists(atPath: other))
+        #expect(!FileManager.default.fileExists(atPath: cli.db))
+        #expect(cli.run(["place", "c1"], env: ["PLACEDB_DATABASE": other]).code == 0)
+        #expect(cli.run(["--db", other, "place", "c1"], env: [:]).code == 0, "global option before the command")
+    }
+
+    @Test("text on a terminal, JSON when piped, --output overrides")
+    func outputFormats() throws {
+        let cli = try CLI()
+        cli.run(["import", try cli.dir.write("in.ndjson", CLI.sample)])
+        let tty = cli.run(["place", "c1"], terminal: true)
+        #expect(tty.out.hasPrefix("Café Un\n"))
+        #expect(tty.out.contains("-33.8688,151.2093"))
+        let forced = cli.run(["place", "c1", "--output", "json"], terminal: true)
+        #expect(forced.out.hasPrefix("{"))
+        let piped = cli.run(["place", "c1", "-o", "text"])
+        #expect(piped.out.hasPrefix("Café Un"))
+    }
+
+    @Test("--on-error skip with --rejects keeps the rejected records as NDJSON")
+    func rejectsFile() throws {
+        let cli = try CLI()
+        let input = try cli.dir.write("mixed.ndjson", """
+            {"id":"ok1","location":{"latitude":1,"longitude":2}}
+            {"id":"bad1","location":{"latitude":100,"longitude":2}}
+            {broken
+            {"id":"ok2","location":{"latitude":3,"longitude":4}}
+
+            """)
+        let rejects = cli.dir.file("rejects.ndjson")
+        let r = cli.run(["import", input, "--on-error", "skip", "--rejects", rejects, "--output", "text"])
+        #expect(r.code == 0)
+        #expect(r.out.contains("4 records: 2 inserted, 0 updated, 0 unchanged, 2 rejected"))
+        #expect(r.err.contains("mixed.ndjson:2: record 2 (place 'bad1'): latitude 100 is out of range"))
+        #expect(r.err.contains("mixed.ndjson:3: record 3: malformed JSON"))
+        let kept = try String(contentsOfFile: rejects, encoding: .utf8).split(separator: "\n")
+        #expect(kept.count == 2)
+        #expect(kept[1] == "{broken")
+        #expect(try JSONValue(parsing: String(kept[0]))["id"] == .string("bad1"))
+    }
+
+    @Test("help text matches the golden files", arguments: ["", "import", "place"])
+    func helpGolden(command: String) throws {
+        let cli = try CLI()
+        let r = cli.run(command.isEmpty ? ["--help"] : [command, "--help"])
+        #expect(r.code == 0)
+        #expect(r.err.isEmpty)
+        let name = "help\(command.isEmpty ? "" : "-" + command).txt"
+        let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)").path
+        if ProcessInfo.processInfo.environment["PLACEDB_RECORD_GOLDEN"] == "1" {
+            try r.out.write(toFile: golden, atomically: true, encoding: .utf8)
+        }
+        #expect(r.out == (try String(contentsOfFile: golden, encoding: .utf8)), "re-record on purpose: PLACEDB_RECORD_GOLDEN=1 swift test --filter helpGolden")
+    }
+}
+
+/// A few tests run the built binary end to end (stdin, exit status).
+@Suite("placedb binary")
+struct BinaryTests {
+    static let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../.build/debug/placedb").standardizedFileURL.path
+
+    func run(_ args: [String], stdin: String? = nil, dir: TempDirectory) throws -> (code: Int32, out: String, err: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.binary)
+        p.arguments = args
+        p.currentDirectoryURL = dir.url
+        var env = ProcessInfo.processInfo.environment
+        env["PLACEDB_DATABASE"] = nil
+        p.environment = env
+        let input = Pipe(), out = Pipe(), err = Pipe()
+        p.standardInput = input
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    @Test("- reads standard input into ./places.sqlite by default")
+    func stdinImport() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build placedb first (swift build)")
+        let dir = try TempDirectory()
+        let r = try run(["import", "-"], stdin: CLI.sample, dir: dir)
+        #expect(r.code == 0, "\(r.err)")
+        #expect(FileManager.default.fileExists(atPath: dir.file("places.sqlite")))
+        let place = try run(["place", "c2", "--fields", "displayName"], dir: dir)
+        #expect(place.code == 0)
+        #expect(place.out.contains("\"text\": \"Two\""))
+        let missing = try run(["place", "zzz"], dir: dir)
+        #expect(missing.code == 1)
+        #expect(missing.out.isEmpty)
+        #expect(missing.err.split(separator: "\n").count == 1)
+    }
+}

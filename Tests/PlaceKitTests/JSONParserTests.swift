@@ -1,0 +1,430 @@
+import Testing
+@testable import PlaceKit
+
+/// A small seeded generator (SplitMix64), so "random" inputs are the same on every run.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The error `JSONParser` throws for `bytes`, or nil when it parses.
+private func syntaxError(_ bytes: [UInt8]) -> JSONSyntaxError? {
+    do {
+        _ = try JSONParser.parse(bytes)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+private func syntaxError(_ text: String) -> JSONSyntaxError? { syntaxError(Array(text.utf8)) }
+
+@Suite("JSONParser")
+struct JSONParserTests {
+    // MARK: Values
+
+    @Test("parses every kind of JSON value")
+    func allValueKinds() throws {
+        let value = try JSONParser.parse(#"{"n":null,"t":true,"f":false,"i":42,"d":1.5,"s":"x","a":[1,"two",[]],"o":{"k":{}}}"#)
+        let expected: JSONValue = [
+            "n": nil, "t": true, "f": false, "i": 42, "d": 1.5, "s": "x",
+            "a": [1, "two", []], "o": ["k": [:]],
+        ]
+        #expect(value == expected)
+        #expect(value["n"] == .null)
+        #expect(value["t"] == .bool(true))
+        #expect(value["f"] == .bool(false))
+        #expect(value["i"] == .int(42))
+        #expect(value["d"] == .double(1.5))
+        #expect(value["s"] == .string("x"))
+        #expect(value["a"]?.arrayValue?.count == 3)
+        #expect(value["o"]?["k"]?.objectValue?.isEmpty == true)
+    }
+
+    @Test("parses scalars at the top level, with surrounding white space")
+    func topLevelScalars() throws {
+        #expect(try JSONParser.parse(" \t\r\n true \n") == .bool(true))
+        #expect(try JSONParser.parse("null") == .null)
+        #expect(try JSONParser.parse("\"text\"") == .string("text"))
+        #expect(try JSONParser.parse("-7") == .int(-7))
+    }
+
+    @Test("keeps integers as ints and numbers with a fraction or exponent as doubles")
+    func intsVersusDoubles() throws {
+        #expect(try JSONParser.parse("0") == .int(0))
+        #expect(try JSONParser.parse("42") == .int(42))
+        #expect(try JSONParser.parse("-42") == .int(-42))
+        #expect(try JSONParser.parse("123456789012345678") == .int(123_456_789_012_345_678))
+        #expect(try JSONParser.parse("1.0") == .double(1.0))
+        #expect(try JSONParser.parse("1E2") == .double(100))
+        #expect(try JSONParser.parse("37.4220541") == .double(37.4220541))
+        #expect(try JSONParser.parse("-122.08532419999999") == .double(-122.08532419999999))
+        #expect(try JSONParser.parse("1e-5") == .double(1e-5))
+        #expect(try JSONParser.parse("2.5e+3") == .double(2500))
+        #expect(try JSONParser.parse("0.000001") == .double(0.000001))
+    }
+
+    @Test("reads an integer too large for 64 bits as a double")
+    func hugeIntegerIsDouble() throws {
+        let value = try JSONParser.parse("12345678901234567890")
+        #expect(value == .double(12_345_678_901_234_567_890.0))
+        #expect(value.intValue == nil)
+        #expect(try JSONParser.parse("-12345678901234567890") == .double(-12_345_678_901_234_567_890.0))
+    }
+
+    @Test("reads numbers with many digits correctly rounded")
+    func manyDigitsCorrectlyRounded() throws {
+        #expect(try JSONParser.parse("0.1000000000000000055511151231257827") == .double(0.1))
+        #expect(try JSONParser.parse("3.141592653589793238462643383279") == .double(Double.pi))
+        #expect(try JSONParser.parse("1.7976931348623157e308") == .double(Double.greatestFiniteMagnitude))
+        #expect(try JSONParser.parse("5e-324") == .double(Double.leastNonzeroMagnitude))
+    }
+
+    @Test("refuses a number too large for a double, at the number's offset")
+    func numberOutOfRange() throws {
+        let error = try #require(syntaxError("[1, 1e400]"))
+        #expect(error.message == "number out of range")
+        #expect(error.offset == 4)
+    }
+
+    // MARK: Round trip through JSONWriter
+
+    @Test("round-trips random doubles exactly through JSONWriter and JSONParser")
+    func randomDoublesRoundTrip() throws {
+        var rng = SplitMix64(seed: 0x5EED_1234)
+        var checked = 0
+        while checked < 20_000 {
+            let d = Double(bitPattern: rng.next())
+            guard d.isFinite else { continue }
+            let text = JSONWriter().string(.double(d))
+            let back = try JSONParser.parse(text)
+            let parsed = try #require(back.doubleValue, "\(text) did not read back as a number")
+            #expect(parsed.bitPattern == d.bitPattern, "\(d) was written as \(text) and read back as \(parsed)")
+            checked += 1
+        }
+    }
+
+    @Test("round-trips random coordinates and edge-case doubles exactly")
+    func coordinatesRoundTrip() throws {
+        var rng = SplitMix64(seed: 42)
+        var values: [Double] = [
+            0.1, 1.0 / 3.0, 37.4220541, -122.08532419999999, 1e-5, 1e21, 1e22, 1e23, 123456.789e-300,
+            Double.pi, Double.ulpOfOne, Double.leastNonzeroMagnitude, Double.leastNormalMagnitude,
+            Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude,
+            9_007_199_254_740_992, 9_007_199_254_740_994, -9_007_199_254_740_992, 0.5, -0.5,
+        ]
+        for _ in 0..<5_000 {
+            values.append(Double.random(in: -90...90, using: &rng))
+            values.append(Double.random(in: -180...180, using: &rng))
+        }
+        for d in values {
+            let text = JSONWriter().string(.double(d))
+            let parsed = try #require(try JSONParser.parse(text).doubleValue)
+            #expect(parsed.bitPattern == d.bitPattern, "\(d) was written as \(text) and read back as \(parsed)")
+        }
+    }
+
+    @Test("writes integral doubles without a fraction, and they read back as the same value")
+    func integralDoubles() throws {
+        var rng = SplitMix64(seed: 7)
+        for _ in 0..<2_000 {
+            let d = Double(Int64.random(in: (1 - (1 << 53))..<(1 << 53), using: &rng))
+            let text = JSONWriter().string(.double(d))
+            #expect(!text.contains("."), "\(d) was written as \(text)")
+            let back = try JSONParser.parse(text)
+            #expect(back == .int(Int64(d)))
+            #expect(back.doubleValue == d)
+        }
+    }
+
+    @Test("writes non-finite doubles as null")
+    func nonFiniteIsNull() {
+        #expect(JSONWriter().string(.double(.infinity)) == "null")
+        #expect(JSONWriter().string(.double(-.infinity)) == "null")
+        #expect(JSONWriter().string(.double(.nan)) == "null")
+    }
+
+    @Test("round-trips a document with awkward strings through the writer, compact and pretty")
+    func documentRoundTrip() throws {
+        let value: JSONValue = [
+            "quote\"and\\backslash": "line\nbreak\ttab\rreturn\u{08}\u{0C}",
+            "controls": .string("\u{0}\u{1}\u{1F}\u{7F}"),
+            "unicode": "café 日本 😀",
+            "nested": ["list": [1, -2, 3.25, true, false, nil, [:], []]],
+        ]
+        for writer in [JSONWriter(), JSONWriter(pretty: true)] {
+            let text = writer.string(value)
+            #expect(try JSONParser.parse(text) == value, "did not round-trip: \(text)")
+        }
+    }
+
+    // MARK: JSONWriter output
+
+    @Test("writes compact JSON with members in their order")
+    func compactOutput() {
+        let value: JSONValue = ["z": [1, 2.5, "x"], "a": nil, "m": ["k": true]]
+        #expect(JSONWriter().string(value) == #"{"z":[1,2.5,"x"],"a":null,"m":{"k":true}}"#)
+    }
+
+    @Test("sorts members by key when asked")
+    func sortedOutput() {
+        let value: JSONValue = ["z": 1, "a": 2, "m": 3]
+        #expect(JSONWriter(sortedKeys: true).string(value) == #"{"a":2,"m":3,"z":1}"#)
+    }
+
+    @Test("indents pretty output by two spaces and keeps empty containers on one line")
+    func prettyOutput() {
+        let value: JSONValue = ["a": [1, 2], "b": [:], "c": []]
+        let expected = """
+        {
+          "a": [
+            1,
+            2
+          ],
+          "b": {},
+          "c": []
+        }
+        """
+        #expect(JSONWriter(pretty: true).string(value) == expected)
+    }
+
+    @Test("escapes quotes, backslashes and control characters in strings")
+    func writerEscapes() {
+        #expect(JSONWriter().string("a\"b\\c\nd\te\r\u{08}\u{0C}\u{1}\u{1F}") == #""a\"b\\c\nd\te\r\b\f\u0001\u001f""#)
+        #expect(JSONWriter().string("é/😀") == "\"é/😀\"")
+    }
+
+    // MARK: Strings and escapes
+
+    @Test("decodes every simple escape")
+    func simpleEscapes() throws {
+        #expect(try JSONParser.parse(#""\"\\\/\b\f\n\r\t""#) == .string("\"\\/\u{08}\u{0C}\n\r\t"))
+    }
+
+    @Test("decodes \\u escapes, upper and lower case, including NUL")
+    func unicodeEscapes() throws {
+        #expect(try JSONParser.parse(#""\u0041\u00e9\u00C9""#) == .string("AéÉ"))
+        #expect(try JSONParser.parse(#""a\u0000b""#) == .string("a\u{0}b"))
+        #expect(try JSONParser.parse(#""\u65E5\u672c""#) == .string("日本"))
+    }
+
+    @Test("joins a \\u surrogate pair into one scalar")
+    func surrogatePairs() throws {
+        #expect(try JSONParser.parse(#""\uD83D\uDE00""#) == .string("😀"))
+        #expect(try JSONParser.parse(#""x\ud834\udd1ey""#) == .string("x𝄞y"))
+    }
+
+    @Test("keeps raw UTF-8 text, with and without escapes beside it")
+    func rawUTF8() throws {
+        #expect(try JSONParser.parse("\"Zürich 東京 😀\"") == .string("Zürich 東京 😀"))
+        #expect(try JSONParser.parse("\"Zürich\\n東京\"") == .string("Zürich\n東京"))
+    }
+
+    // MARK: Errors and their offsets
+
+    @Test("refuses trailing garbage after the value, at the garbage")
+    func trailingGarbage() throws {
+        let error = try #require(syntaxError(#"{"a":1} x"#))
+        #expect(error.message == "unexpected 'x' after the JSON value")
+        #expect(error.offset == 8)
+        let second = try #require(syntaxError("[1] [2]"))
+        #expect(second.offset == 4)
+        let nul = try #require(syntaxError([0x31, 0x00]))
+        #expect(nul.message == "unexpected byte 0x00 after the JSON value")
+        #expect(nul.offset == 1)
+    }
+
+    @Test("refuses an unterminated string, at its opening quote")
+    func unterminatedString() throws {
+        let plain = try #require(syntaxError(#"["abc"#))
+        #expect(plain.message == "unterminated string")
+        #expect(plain.offset == 1)
+        let escaped = try #require(syntaxError(#"{"k": "a\"b"#))
+        #expect(escaped.message == "unterminated string")
+        #expect(escaped.offset == 6)
+        let trailingBackslash = try #require(syntaxError(#""ab\"#))
+        #expect(trailingBackslash.message == "unterminated string")
+        #expect(trailingBackslash.offset == 0)
+    }
+
+    @Test("refuses a raw control character in a string, at that character")
+    func controlCharacterInString() throws {
+        let tab = try #require(syntaxError("[\"a\tb\"]"))
+        #expect(tab.message == "unescaped control character (byte 0x09) in a string")
+        #expect(tab.offset == 3)
+        let newlineAfterEscape = try #require(syntaxError("\"\\n\nx\""))
+        #expect(newlineAfterEscape.message == "unescaped control character (byte 0x0A) in a string")
+        #expect(newlineAfterEscape.offset == 3)
+    }
+
+    @Test("refuses invalid UTF-8 in a string")
+    func invalidUTF8() throws {
+        let error = try #require(syntaxError([0x5B, 0x22, 0xFF, 0x22, 0x5D])) // ["\xFF"]
+        #expect(error.message == "invalid UTF-8 in a string")
+        #expect(error.offset == 2)
+        // A truncated multi-byte sequence, in the slow (escaped) path too.
+        let slow = try #require(syntaxError([0x22, 0x5C, 0x6E, 0xE6, 0x97, 0x22])) // "\n<E6 97>"
+        #expect(slow.message == "invalid UTF-8 in a string")
+        // An overlong encoding of '/' and an encoded surrogate are not UTF-8 either.
+        #expect(syntaxError([0x22, 0xC0, 0xAF, 0x22])?.message == "invalid UTF-8 in a string")
+        #expect(syntaxError([0x22, 0xED, 0xA0, 0x80, 0x22])?.message == "invalid UTF-8 in a string")
+    }
+
+    @Test("refuses a lone or mismatched UTF-16 surrogate escape")
+    func loneSurrogates() throws {
+        let high = try #require(syntaxError(#""\uD800""#))
+        #expect(high.message == "lone UTF-16 surrogate in \\u escape")
+        #expect((1...7).contains(high.offset))
+        let low = try #require(syntaxError(#""\uDC00x""#))
+        #expect(low.message == "lone UTF-16 surrogate in \\u escape")
+        #expect((1...7).contains(low.offset))
+        let highThenText = try #require(syntaxError(#""\uD83Dabcdefg""#))
+        #expect(highThenText.message == "lone UTF-16 surrogate in \\u escape")
+        let mismatched = try #require(syntaxError(#""\uD83D\u0041""#))
+        #expect(mismatched.message == "invalid UTF-16 surrogate pair in \\u escape")
+    }
+
+    @Test("refuses an unknown escape or a bad \\u escape, at the backslash")
+    func badEscapes() throws {
+        let unknown = try #require(syntaxError(#"["\x"]"#))
+        #expect(unknown.message == "invalid escape \\x")
+        #expect(unknown.offset == 2)
+        #expect(syntaxError(#""\u12G4""#)?.message == "invalid hex digit in \\u escape")
+        #expect(syntaxError(#""\u12"#)?.message == "incomplete \\u escape")
+    }
+
+    @Test("refuses a leading zero, at the digit after it")
+    func leadingZero() throws {
+        let error = try #require(syntaxError("01"))
+        #expect(error.message == "invalid number: leading zero")
+        #expect(error.offset == 1)
+        let negative = try #require(syntaxError("[-012]"))
+        #expect(negative.message == "invalid number: leading zero")
+        #expect(negative.offset == 3)
+        #expect(try JSONParser.parse("[0, -0.5, 0e1]") == [0, -0.5, 0.0])
+    }
+
+    @Test("refuses malformed numbers")
+    func malformedNumbers() {
+        #expect(syntaxError("-")?.message == "invalid number: a digit must follow '-'")
+        #expect(syntaxError("1.")?.message == "invalid number: a digit must follow '.'")
+        #expect(syntaxError("1e")?.message == "invalid number: a digit must follow the exponent")
+        #expect(syntaxError("1e+")?.offset == 3)
+        #expect(syntaxError("+1")?.message == "unexpected '+' where a JSON value should start")
+        #expect(syntaxError(".5") != nil)
+        #expect(syntaxError("NaN") != nil)
+    }
+
+    @Test("accepts nesting 512 levels deep and refuses 513, at the 513th bracket")
+    func nestingLimit() throws {
+        let ok = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
+        #expect(syntaxError(ok) == nil)
+        let deep = String(repeating: "[", count: 513) + String(repeating: "]", count: 513)
+        let error = try #require(syntaxError(deep))
+        #expect(error.message == "nesting deeper than 512 levels")
+        #expect(error.offset == 512)
+        let objects = String(repeating: #"{"a":"#, count: 513) + "1" + String(repeating: "}", count: 513)
+        let objectError = try #require(syntaxError(objects))
+        #expect(objectError.message == "nesting deeper than 512 levels")
+        #expect(objectError.offset == 512 * 5)
+        // Depth is released when a container closes: many siblings are fine.
+        let siblings = "[" + Array(repeating: String(repeating: "[", count: 300) + String(repeating: "]", count: 300), count: 4).joined(separator: ",") + "]"
+        #expect(syntaxError(siblings) == nil)
+    }
+
+    @Test("refuses empty and white-space-only input at offset 0")
+    func emptyInput() throws {
+        let empty = try #require(syntaxError(""))
+        #expect(empty.message == "no JSON value")
+        #expect(empty.offset == 0)
+        let blank = try #require(syntaxError(" \n\t\r "))
+        #expect(blank.message == "no JSON value")
+        #expect(blank.offset == 0)
+        #expect(syntaxError([UInt8]())?.message == "no JSON value")
+    }
+
+    @Test("refuses structural mistakes with a message naming what was found")
+    func structuralErrors() throws {
+        let trailingComma = try #require(syntaxError("[1,]"))
+        #expect(trailingComma.message == "unexpected ']' where a JSON value should start")
+        #expect(trailingComma.offset == 3)
+        let missingColon = try #require(syntaxError(#"{"a" 1}"#))
+        #expect(missingColon.message == #"expected ':' after member name "a""#)
+        #expect(missingColon.offset == 5)
+        let bareKey = try #require(syntaxError("{a:1}"))
+        #expect(bareKey.message == "expected a member name in double quotes, found 'a'")
+        #expect(bareKey.offset == 1)
+        let missingComma = try #require(syntaxError("[1 2]"))
+        #expect(missingComma.message == "expected ',' or ']' in an array, found '2'")
+        #expect(missingComma.offset == 3)
+        let unclosed = try #require(syntaxError(#"{"a":1"#))
+        #expect(unclosed.message == "unexpected end of JSON text inside an object")
+        #expect(unclosed.offset == 6)
+        let literal = try #require(syntaxError("[tru]"))
+        #expect(literal.message == "invalid literal (expected true)")
+        #expect(literal.offset == 1)
+    }
+
+    // MARK: Objects
+
+    @Test("lets the last of duplicate keys win, at the first key's position")
+    func duplicateKeys() throws {
+        let value = try JSONParser.parse(#"{"a":1,"b":2,"a":3}"#)
+        let object = try #require(value.objectValue)
+        #expect(object.keys == ["a", "b"])
+        #expect(object["a"] == .int(3))
+        #expect(object["b"] == .int(2))
+    }
+
+    @Test("lets the last duplicate win in a large object, past the first 64 members")
+    func duplicateKeysInLargeObject() throws {
+        var members = (0..<70).map { "\"k\($0)\":\($0)" }
+        members.append(#""k0":"last""#)
+        members.append(#""k69":"again""#)
+        let object = try #require(try JSONParser.parse("{" + members.joined(separator: ",") + "}").objectValue)
+        #expect(object.count == 70)
+        #expect(object.keys == (0..<70).map { "k\($0)" })
+        #expect(object["k0"] == "last")
+        #expect(object["k69"] == "again")
+        #expect(object["k35"] == .int(35))
+    }
+
+    @Test("keeps object members in their order")
+    func memberOrder() throws {
+        let object = try #require(try JSONParser.parse(#"{"z":1,"a":2,"m":3,"b":{"y":1,"x":2}}"#).objectValue)
+        #expect(object.keys == ["z", "a", "m", "b"])
+        #expect(object["b"]?.objectValue?.keys == ["y", "x"])
+        #expect(object.map(\.key) == ["z", "a", "m", "b"])
+        #expect(JSONWriter().string(.object(object)) == #"{"z":1,"a":2,"m":3,"b":{"y":1,"x":2}}"#)
+    }
+
+    @Test("compares objects by members in order")
+    func objectEquality() throws {
+        let ab = try JSONParser.parse(#"{"a":1,"b":2}"#)
+        let ba = try JSONParser.parse(#"{"b":2,"a":1}"#)
+        #expect(ab != ba)
+        #expect(ab == ["a": 1, "b": 2])
+    }
+
+    @Test("replaces an existing member in place and removes one set to nil")
+    func objectSubscript() {
+        var object = JSONObject([("a", 1), ("b", 2), ("c", 3)])
+        object["b"] = "two"
+        #expect(object.keys == ["a", "b", "c"])
+        #expect(object["b"] == "two")
+        object["a"] = nil
+        #expect(object.keys == ["b", "c"])
+        object["d"] = true
+        #expect(object.keys == ["b", "c", "d"])
+        let deduplicated = JSONObject([("x", 1), ("y", 2), ("x", 3)])
+        #expect(deduplicated.keys == ["x", "y"])
+        #expect(deduplicated["x"] == .int(3))
+    }
+}
