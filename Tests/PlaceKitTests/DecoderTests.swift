@@ -89,6 +89,8 @@ struct PlacesV1DecoderTests {
         #expect(notAResourceName.message == #"no place ID (id or name "places/{id}")"#)
         let empty = try #require(try decodeError(#"{"id":"","location":{"latitude":1,"longitude":2}}"#))
         #expect(empty.message == #"no place ID (id or name "places/{id}")"#)
+        let photoName = try #require(try decodeError(#"{"name":"places/ChIJ1/photos/ABC","location":{"latitude":1,"longitude":2}}"#))
+        #expect(photoName.message == #"no place ID (id or name "places/{id}")"#)
     }
 
     @Test("refuses an id that is not a string")

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import PlaceKitTestSupport
 @testable import PlaceKit
@@ -178,13 +179,28 @@ struct RecordReaderTests {
         #expect(r.envelope["status"] == "OK")
     }
 
-    @Test("reads a response with no results as no records, keeping its status")
-    func zeroResults() throws {
+    @Test("reads a response with no results as no records, keeping its status", arguments: ["\n", ""])
+    func zeroResults(ending: String) throws {
         let dir = try TempDirectory()
-        let r = try reader(try dir.write("zero.json", #"{"status":"ZERO_RESULTS","results":[]}"# + "\n"))
+        let r = try reader(try dir.write("zero.json", #"{"status":"ZERO_RESULTS","results":[]}"# + ending))
         #expect(try r.next() == nil)
         #expect(r.recordsRead == 0)
+        #expect(r.sawEnvelope)
         #expect(r.envelope["status"] == "ZERO_RESULTS")
+    }
+
+    @Test("reads a result that is the last member of its response as exactly one record",
+          arguments: [#"{"result":{"place_id":"p1"}}"# + "\n", #"{"result":{"place_id":"p1"}}"#,
+                      "{\n  \"html_attributions\": [],\n  \"result\": {\"place_id\": \"p1\"}\n}\n"])
+    func resultAsLastMember(text: String) throws {
+        let dir = try TempDirectory()
+        let r = try reader(try dir.write("details.json", text))
+        let records = try readAll(r)
+        try #require(records.count == 1)
+        #expect(records[0].value == ["place_id": "p1"])
+        #expect(records[0].container == "result")
+        #expect(records[0].index == 1)
+        #expect(r.sawEnvelope)
     }
 
     @Test("keeps a legacy error response without results as the envelope, not a record")
@@ -201,6 +217,10 @@ struct RecordReaderTests {
         #expect(try r.next() == nil)
         #expect(r.envelope["status"] == "REQUEST_DENIED")
         #expect(r.envelope["error_message"] == "The provided API key is invalid.")
+        let oneLine = try reader(try dir.write("denied-line.json", #"{"status":"REQUEST_DENIED","error_message":"bad key"}"#))
+        #expect(try oneLine.next() == nil)
+        #expect(oneLine.envelope["status"] == "REQUEST_DENIED")
+        #expect(oneLine.envelope["error_message"] == "bad key")
     }
 
     @Test("expands envelopes found on NDJSON lines")
@@ -217,6 +237,21 @@ struct RecordReaderTests {
         #expect(records.map(\.container) == ["results", "results", "places", nil])
         #expect(records.map(\.line) == [1, 1, 2, 3])
         #expect(records.map(\.index) == [1, 2, 3, 4])
+    }
+
+    @Test("keeps the other members of envelopes on NDJSON lines")
+    func envelopeMembersOnLines() throws {
+        let text = """
+        {"results":[{"place_id":"a"}],"status":"OK","next_page_token":"t1"}
+        {"results":[{"place_id":"b"}],"status":"OK"}
+
+        """
+        let dir = try TempDirectory()
+        let r = try reader(try dir.write("pages.ndjson", text))
+        #expect(try readAll(r).count == 2)
+        #expect(r.sawEnvelope)
+        #expect(r.envelope["status"] == "OK")
+        #expect(r.envelope["next_page_token"] == "t1")
     }
 
     // MARK: Arrays
@@ -329,6 +364,17 @@ struct RecordReaderTests {
         let records = try readAll(try dir.write("crlf.ndjson", "{\"id\":\"a\"}\r\n{\"id\":\"b\"}\r\n{\"id\":\"c\"}"))
         #expect(records.map(\.value) == [["id": "a"], ["id": "b"], ["id": "c"]])
         #expect(records.map(\.line) == [1, 2, 3])
+    }
+
+    @Test("reads an NDJSON line longer than the read buffer as one record")
+    func longLine() throws {
+        let big = String(repeating: "z", count: 3 << 20)
+        let text = "{\"id\":\"a\"}\n{\"id\":\"b\",\"blob\":\"\(big)\"}\n{\"id\":\"c\"}\n"
+        let dir = try TempDirectory()
+        let records = try readAll(try dir.write("long.ndjson", text))
+        #expect(records.map { $0.value["id"] } == ["a", "b", "c"])
+        #expect(records.map(\.line) == [1, 2, 3])
+        #expect(records[1].value["blob"]?.stringValue?.utf8.count == 3 << 20)
     }
 
     @Test("reports a malformed NDJSON line as recoverable and goes on with the next")
@@ -483,6 +529,26 @@ struct RecordReaderTests {
         #expect(gzipped.map(\.value) == plain.map(\.value))
         #expect(gzipped.map(\.line) == plain.map(\.line))
         #expect(gzipped.map(\.index) == plain.map(\.index))
+    }
+
+    @Test("reports a gzip file with a bad checksum as unreadable")
+    func corruptGzip() throws {
+        let text = (1...200).map { #"{"id":"p\#($0)"}"# }.joined(separator: "\n") + "\n"
+        let dir = try TempDirectory()
+        let gz = try dir.writeGzip("good.ndjson.gz", text)
+        let good = try readAll(gz)
+        #expect(good.count == 200)
+        var bytes = try #require(FileManager.default.contents(atPath: gz).map(Array.init))
+        try #require(bytes.count > 8)
+        bytes[bytes.count - 6] ^= 0xFF // inside the CRC-32 of the gzip trailer
+        let r = try reader(try dir.write("bad.ndjson.gz", bytes: bytes))
+        do {
+            while try r.next() != nil {}
+            Issue.record("a gzip file with a bad checksum read without an error")
+        } catch let error as InputError {
+            #expect(error.kind == .unreadable)
+            #expect(error.reason.contains("incorrect data check"))
+        }
     }
 
     @Test("refuses a missing file as missing and a directory as unreadable")

@@ -48,7 +48,7 @@ func decodeRecord(_ record: SourceRecord, format: InputFormat?) throws(DecodeErr
         throw DecodeError("autocomplete predictions are not places (no location); import Place Details or search responses")
     }
     if let error = object["error"]?.objectValue {
-        let status = error["status"]?.stringValue ?? error["code"].map { "\($0)" } ?? "error"
+        let status = error["status"]?.stringValue ?? error["code"]?.intValue.map(String.init) ?? "error"
         throw DecodeError("an API error response (\(status): \(error["message"]?.stringValue ?? "no message")), not a place")
     }
     switch format ?? InputFormat.detect(record) {

@@ -71,10 +71,13 @@ final class ByteSource {
     /// corrupt gzip stream.
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(InputError) -> Int {
         let n = gzread(file, buffer, UInt32(min(count, Int(Int32.max))))
-        if n < 0 {
-            var errnum: Int32 = 0
-            let message = gzerror(file, &errnum).map { String(cString: $0) } ?? "read error"
-            throw InputError(kind: .unreadable, source: name, reason: "cannot read: \(message)")
+        var errnum: Int32 = 0
+        let message = gzerror(file, &errnum).map { String(cString: $0) } ?? "read error"
+        // A truncated gzip stream ends with Z_BUF_ERROR, reported only here.
+        if n < 0 || (errnum != Z_OK && errnum != Z_STREAM_END) {
+            // zlib prefixes its message with the path; the path is ours to show.
+            let reason = message.hasPrefix(name + ": ") ? String(message.dropFirst(name.count + 2)) : message
+            throw InputError(kind: .unreadable, source: name, reason: "cannot read: \(reason)")
         }
         consumed += Int64(n)
         return Int(n)

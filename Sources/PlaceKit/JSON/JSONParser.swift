@@ -322,9 +322,13 @@ struct JSONParser {
             }
             if expNegative { exponent = -exponent }
         }
-        if isInteger && digits <= 18 {
-            let v = Int64(mantissa)
-            return .int(negative ? -v : v)
+        if isInteger && digits <= 19 {
+            // 19 digits fit in UInt64; keep it an Int64 when it fits one.
+            if negative {
+                if mantissa <= UInt64(Int64.max) + 1 { return .int(mantissa == UInt64(Int64.max) + 1 ? Int64.min : -Int64(mantissa)) }
+            } else if mantissa <= UInt64(Int64.max) {
+                return .int(Int64(mantissa))
+            }
         }
         // Exact fast path: mantissa and power of ten both exact in a Double.
         if digits <= 15 && !hasExponent && fractionDigits <= 22 && mantissa < (1 << 53) {

@@ -64,7 +64,9 @@ public struct JSONWriter: Sendable {
     /// within 2^53 without a fraction.
     static func writeNumber(_ d: Double, into out: inout [UInt8]) {
         guard d.isFinite else { out.append(contentsOf: "null".utf8); return }
-        if d == d.rounded(), abs(d) < 9_007_199_254_740_992 {
+        if d == 0 && d.sign == .minus {
+            out.append(contentsOf: "-0.0".utf8)
+        } else if d == d.rounded(), abs(d) < 9_007_199_254_740_992 {
             out.append(contentsOf: String(Int64(d)).utf8)
         } else {
             out.append(contentsOf: d.description.utf8)

@@ -74,8 +74,11 @@ public struct FieldMask: Sendable, Equatable, CustomStringConvertible {
         for item in items {
             var path = item
             if path.hasPrefix("places.") { path.removeFirst(7) }
-            let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
-            var top = parts[0]
+            let parts = path.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard let first = parts.first, !first.isEmpty, parts.count == 1 || !parts[1].isEmpty else {
+                throw FieldMaskError(unknown: item)
+            }
+            var top = first
             if !known.contains(top) {
                 guard let mapped = FieldMask.sdkSynonyms[top] else { throw FieldMaskError(unknown: item) }
                 top = mapped

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+@testable import PlaceKit
+import PlaceKitTestSupport
+
+/// Keeps Schemas/input/*.schema.json true to the decoders: for a set of
+/// records, the schema accepts exactly what the importer accepts. The test
+/// carries a small validator for the JSON Schema keywords those files use
+/// (type, required, properties, items, minimum, maximum, minLength, pattern
+/// as a prefix check, enum, $ref, oneOf, anyOf).
+@Suite("Input JSON Schemas")
+struct InputSchemaTests {
+    static let schemaDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Schemas/input").standardizedFileURL
+
+    struct Validator {
+        let root: JSONValue
+
+        func valid(_ value: JSONValue, _ schema: JSONValue) -> Bool {
+            if let ref = schema["$ref"]?.stringValue {
+                let name = String(ref.dropFirst("#/$defs/".count))
+                guard let target = root["$defs"]?[name] else { return false }
+                return valid(value, target)
+            }
+            if let type = schema["type"]?.stringValue {
+                let ok: Bool
+                switch type {
+                case "object": ok = value.objectValue != nil
+                case "array": ok = value.arrayValue != nil
+                case "string": ok = value.stringValue != nil
+                case "number": ok = value.doubleValue != nil
+                case "integer": ok = value.intValue != nil
+                default: ok = true
+                }
+                if !ok { return false }
+            }
+            if let required = schema["required"]?.arrayValue {
+                for key in required.compactMap(\.stringValue) where value[key] == nil { return false }
+            }
+            if let properties = schema["properties"]?.objectValue, let object = value.objectValue {
+                for (key, sub) in properties { if let v = object[key], !valid(v, sub) { return false } }
+            }
+            if let items = schema["items"], let array = value.arrayValue {
+                if !array.allSatisfy({ valid($0, items) }) { return false }
+            }
+            if let d = value.doubleValue {
+                if let min = schema["minimum"]?.doubleValue, d < min { return false }
+                if let max = schema["maximum"]?.doubleValue, d > max { return false }
+            }
+            if let s = value.stringValue {
+                if let n = schema["minLength"]?.intValue, s.count < n { return false }
+                if let p = schema["pattern"]?.stringValue, p.hasPrefix("^places/"), !(s.hasPrefix("places/") && !s.dropFirst(7).contains("/")) { return false }
+                if let e = schema["enum"]?.arrayValue, !e.contains(value) { return false }
+            }
+            if let oneOf = schema["oneOf"]?.arrayValue, oneOf.filter({ valid(value, $0) }).count != 1 { return false }
+            if let anyOf = schema["anyOf"]?.arrayValue, !anyOf.contains(where: { valid(value, $0) }) { return false }
+            return true
+        }
+    }
+
+    func validator(_ name: String) throws -> Validator {
+        let text = try String(contentsOf: Self.schemaDir.appendingPathComponent(name), encoding: .utf8)
+        let root = try JSONValue(parsing: text)
+        #expect(root["$schema"]?.stringValue == "https://json-schema.org/draft/2020-12/schema")
+        return Validator(root: root)
+    }
+
+    func importerAccepts(_ record: String, format: InputFormat) -> Bool {
+        guard let value = try? JSONValue(parsing: record) else { return false }
+        return (try? decodeRecord(SourceRecord(value: value, line: 1, index: 1, container: nil), format: format)) != nil
+    }
+
+    static let v1Records = [
+        #"{"id":"a","location":{"latitude":1,"longitude":2}}"#,
+        #"{"name":"places/a","location":{"latitude":1,"longitude":2},"displayName":{"text":"A"}}"#,
+        #"{"name":"places/a/photos/b","location":{"latitude":1,"longitude":2}}"#,
+        #"{"id":"a"}"#,
+        #"{"location":{"latitude":1,"longitude":2}}"#,
+        #"{"id":"a","location":{"latitude":91,"longitude":2}}"#,
+        #"{"id":"a","location":{"latitude":1,"longitude":181}}"#,
+        #"{"id":"a","location":{"latitude":"1","longitude":2}}"#,
+        #"{"id":"a","location":{"latitude":1,"longitude":2},"types":["x",1]}"#,
+        #"{"id":"a","location":{"latitude":1,"longitude":2},"userRatingCount":1.5}"#,
+        #"{"id":"a","location":{"latitude":1,"longitude":2},"displayName":{"languageCode":"en"}}"#,
+        #"{"id":"","location":{"latitude":1,"longitude":2}}"#,
+    ]
+
+    static let legacyRecords = [
+        #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}}}"#,
+        #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"price_level":4,"utc_offset":60}"#,
+        #"{"place_id":"a"}"#,
+        #"{"geometry":{"location":{"lat":1,"lng":2}}}"#,
+        #"{"place_id":"a","geometry":{}}"#,
+        #"{"place_id":"a","geometry":{"location":{"lat":-91,"lng":2}}}"#,
+        #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"types":"cafe"}"#,
+        #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"user_ratings_total":"12"}"#,
+    ]
+
+    @Test("the v1 schema accepts exactly the records the importer accepts", arguments: v1Records)
+    func v1(record: String) throws {
+        let v = try validator("places-v1.schema.json")
+        let value = try JSONValue(parsing: record)
+        #expect(v.valid(value, v.root) == importerAccepts(record, format: .placesV1), "\(record)")
+    }
+
+    @Test("the legacy schema accepts exactly the records the importer accepts", arguments: legacyRecords)
+    func legacy(record: String) throws {
+        let v = try validator("places-legacy.schema.json")
+        let value = try JSONValue(parsing: record)
+        #expect(v.valid(value, v.root) == importerAccepts(record, format: .placesLegacy), "\(record)")
+    }
+
+    @Test("the bundled demo sample conforms to the schemas")
+    func sample() throws {
+        let sampleDir = Self.schemaDir.appendingPathComponent("../../Scripts/sample").standardizedFileURL
+        let v1 = try validator("places-v1.schema.json")
+        let lines = try String(contentsOf: sampleDir.appendingPathComponent("lausanne-v1.ndjson"), encoding: .utf8).split(separator: "\n")
+        #expect(lines.count >= 20)
+        for line in lines { #expect(v1.valid(try JSONValue(parsing: String(line)), v1.root)) }
+        let legacy = try validator("places-legacy.schema.json")
+        let nearby = try JSONValue(parsing: String(contentsOf: sampleDir.appendingPathComponent("lausanne-legacy-nearby.json"), encoding: .utf8))
+        #expect(legacy.valid(nearby, legacy.root))
+    }
+}
