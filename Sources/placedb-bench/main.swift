@@ -1,146 +1,21 @@
-// placedb-bench: measures placedb on seeded generated data.
-//
-//   placedb-bench import [--records N] [--runs R] [--dir DIR]
-//
-// Generates N Places API (New) records as NDJSON (seeded, so every run sees
-// the same bytes), then runs the placedb binary beside this one to import
-// them into a fresh database, once to warm up and R timed times. Prints
-// places/s, MB/s, peak RSS (from wait4's rusage of the child) and database
-// bytes per place, with the minimum and median over the runs.
+// placedb-bench: measures placedb on seeded generated data. Each
+// subcommand is one benchmark; see `placedb-bench --help`.
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+let arguments = Array(CommandLine.arguments.dropFirst())
+let benchmarks: [(name: String, summary: String, run: ([String]) throws -> Void)] = [
+    ("import", "import N generated Places API (New) NDJSON records with the placedb binary", ImportBench.run),
+]
+
+guard let name = arguments.first, let bench = benchmarks.first(where: { $0.name == name }) else {
+    var usage = "usage: placedb-bench <benchmark> [options]\n\nbenchmarks:\n"
+    for b in benchmarks { usage += "  \(b.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(b.summary)\n" }
+    FileHandle.standardError.write(Data(usage.utf8))
+    exit(arguments.first == "--help" ? 0 : 64)
 }
-
-let types = [["cafe", "food"], ["restaurant", "food"], ["bakery", "store"], ["park"], ["museum", "tourist_attraction"],
-             ["pharmacy", "health", "store"], ["bar"], ["book_store", "store"], ["gym"], ["school"]]
-let words = ["Blue", "Corner", "Central", "Old", "River", "Garden", "Sun", "Lake", "North", "Market", "Station", "Hill"]
-
-/// Writes `count` compact v1 records to `path` (about 330 bytes each).
-func generate(count: Int, seed: UInt64, to path: String) throws {
-    FileManager.default.createFile(atPath: path, contents: nil)
-    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-    var rng = SplitMix64(state: seed)
-    var buffer = ""
-    buffer.reserveCapacity(1 << 20)
-    for i in 0..<count {
-        let lat = rng.unit() * 170 - 85
-        let lng = rng.unit() * 360 - 180
-        let t = types[rng.int(types.count)]
-        let name = "\(words[rng.int(words.count)]) \(words[rng.int(words.count)]) \(t[0].replacingOccurrences(of: "_", with: " ")) \(i)"
-        let rating = Double(10 + rng.int(41)) / 10
-        buffer += #"{"id":"gen-\#(String(i, radix: 36))-\#(rng.next() % 1_000_000)","displayName":{"text":"\#(name)","languageCode":"en"},"#
-        buffer += #""location":{"latitude":\#(lat),"longitude":\#(lng)},"types":["\#(t.joined(separator: "\",\""))","point_of_interest"],"#
-        buffer += #""primaryType":"\#(t[0])","formattedAddress":"\#(rng.int(999) + 1) \#(words[rng.int(words.count)]) Street, Town \#(rng.int(5000))","#
-        buffer += #""rating":\#(rating),"userRatingCount":\#(rng.int(5000)),"businessStatus":"OPERATIONAL"}"# + "\n"
-        if buffer.utf8.count > (1 << 20) - 1024 {
-            handle.write(Data(buffer.utf8))
-            buffer.removeAll(keepingCapacity: true)
-        }
-    }
-    handle.write(Data(buffer.utf8))
-    try handle.close()
-}
-
-struct RunResult {
-    let seconds: Double
-    let peakRSSBytes: Int
-    let status: Int32
-}
-
-/// Runs a program, returning wall time and the child's peak RSS.
-func spawn(_ program: String, _ args: [String]) throws -> RunResult {
-    var pid: pid_t = 0
-    let argv: [UnsafeMutablePointer<CChar>?] = ([program] + args).map { strdup($0) } + [nil]
-    defer { for p in argv { free(p) } }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    let start = Date()
-    let rc = posix_spawn(&pid, program, &actions, nil, argv, environ)
-    guard rc == 0 else { throw NSError(domain: "spawn", code: Int(rc), userInfo: [NSLocalizedDescriptionKey: "cannot run \(program): \(String(cString: strerror(rc)))"]) }
-    var status: Int32 = 0
-    var usage = rusage()
-    wait4(pid, &status, 0, &usage)
-    let seconds = Date().timeIntervalSince(start)
-    let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    return RunResult(seconds: seconds, peakRSSBytes: Int(usage.ru_maxrss) * 1024, status: exit)
-}
-
-func fileSize(_ path: String) -> Int {
-    ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue) ?? 0
-}
-
-func median(_ xs: [Double]) -> Double {
-    let s = xs.sorted()
-    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-}
-
-func option(_ name: String, _ args: [String]) -> String? {
-    guard let i = args.firstIndex(of: name), i + 1 < args.count else { return nil }
-    return args[i + 1]
-}
-
-func fmt(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", v) }
-
-let args = Array(CommandLine.arguments.dropFirst())
-guard args.first == "import" else {
-    FileHandle.standardError.write(Data("usage: placedb-bench import [--records N] [--runs R] [--dir DIR]\n".utf8))
-    exit(64)
-}
-let records = Int(option("--records", args) ?? "") ?? 1_000_000
-let runs = max(1, Int(option("--runs", args) ?? "") ?? 3)
-let dir = option("--dir", args) ?? "bench-out"
-try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-let placedb = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("placedb").path
-guard FileManager.default.isExecutableFile(atPath: placedb) else {
-    FileHandle.standardError.write(Data("placedb-bench: \(placedb) not found; build the placedb product first\n".utf8))
+do {
+    try bench.run(Array(arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("placedb-bench \(name): \(error)\n".utf8))
     exit(1)
 }
-
-let input = "\(dir)/places-v1-\(records).ndjson"
-if fileSize(input) == 0 {
-    FileHandle.standardError.write(Data("generating \(records) records into \(input)...\n".utf8))
-    try generate(count: records, seed: 20261130, to: input)
-}
-let inputBytes = fileSize(input)
-print("placedb-bench import: \(records) Places API (New) NDJSON records, \(fmt(Double(inputBytes) / 1e6)) MB, \(runs) timed runs after a warm-up")
-print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(fmt(Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824, 0)) GiB")
-
-var times: [Double] = []
-var peaks: [Int] = []
-var dbBytes = 0
-for run in 0...runs {
-    let db = "\(dir)/bench-\(run).sqlite"
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
-    let r = try spawn(placedb, ["import", input, "--db", db, "--output", "json"])
-    guard r.status == 0 else {
-        FileHandle.standardError.write(Data("placedb-bench: placedb import exited \(r.status)\n".utf8))
-        exit(1)
-    }
-    if run > 0 {
-        times.append(r.seconds)
-        peaks.append(r.peakRSSBytes)
-        dbBytes = fileSize(db) + fileSize(db + "-wal")
-    }
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
-}
-let best = times.min()!, med = median(times)
-print("")
-print("| tool | runs | seconds (min / median) | places/s (best) | MB/s (best) | peak RSS | DB bytes/place |")
-print("|---|---|---|---|---|---|---|")
-print("| placedb import (NDJSON v1) | \(runs) | \(fmt(best, 2)) / \(fmt(med, 2)) | \(Int(Double(records) / best)) | \(fmt(Double(inputBytes) / 1e6 / best)) | \(fmt(Double(peaks.max()!) / 1_048_576)) MiB | \(dbBytes / max(records, 1)) |")

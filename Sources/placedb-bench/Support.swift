@@ -1,0 +1,97 @@
+// Helpers shared by the benchmarks: a seeded generator, child processes with
+// their peak RSS, statistics and option parsing.
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct SplitMix64 {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+}
+
+let types = [["cafe", "food"], ["restaurant", "food"], ["bakery", "store"], ["park"], ["museum", "tourist_attraction"],
+             ["pharmacy", "health", "store"], ["bar"], ["book_store", "store"], ["gym"], ["school"]]
+let words = ["Blue", "Corner", "Central", "Old", "River", "Garden", "Sun", "Lake", "North", "Market", "Station", "Hill"]
+
+/// Writes `count` compact v1 records to `path` (about 330 bytes each).
+func generate(count: Int, seed: UInt64, to path: String) throws {
+    FileManager.default.createFile(atPath: path, contents: nil)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    var rng = SplitMix64(state: seed)
+    var buffer = ""
+    buffer.reserveCapacity(1 << 20)
+    for i in 0..<count {
+        let lat = rng.unit() * 170 - 85
+        let lng = rng.unit() * 360 - 180
+        let t = types[rng.int(types.count)]
+        let name = "\(words[rng.int(words.count)]) \(words[rng.int(words.count)]) \(t[0].replacingOccurrences(of: "_", with: " ")) \(i)"
+        let rating = Double(10 + rng.int(41)) / 10
+        buffer += #"{"id":"gen-\#(String(i, radix: 36))-\#(rng.next() % 1_000_000)","displayName":{"text":"\#(name)","languageCode":"en"},"#
+        buffer += #""location":{"latitude":\#(lat),"longitude":\#(lng)},"types":["\#(t.joined(separator: "\",\""))","point_of_interest"],"#
+        buffer += #""primaryType":"\#(t[0])","formattedAddress":"\#(rng.int(999) + 1) \#(words[rng.int(words.count)]) Street, Town \#(rng.int(5000))","#
+        buffer += #""rating":\#(rating),"userRatingCount":\#(rng.int(5000)),"businessStatus":"OPERATIONAL"}"# + "\n"
+        if buffer.utf8.count > (1 << 20) - 1024 {
+            handle.write(Data(buffer.utf8))
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+    handle.write(Data(buffer.utf8))
+    try handle.close()
+}
+
+struct RunResult {
+    let seconds: Double
+    let peakRSSBytes: Int
+    let status: Int32
+}
+
+/// Runs a program, returning wall time and the child's peak RSS.
+func spawn(_ program: String, _ args: [String]) throws -> RunResult {
+    var pid: pid_t = 0
+    let argv: [UnsafeMutablePointer<CChar>?] = ([program] + args).map { strdup($0) } + [nil]
+    defer { for p in argv { free(p) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    let start = Date()
+    let rc = posix_spawn(&pid, program, &actions, nil, argv, environ)
+    guard rc == 0 else { throw NSError(domain: "spawn", code: Int(rc), userInfo: [NSLocalizedDescriptionKey: "cannot run \(program): \(String(cString: strerror(rc)))"]) }
+    var status: Int32 = 0
+    var usage = rusage()
+    wait4(pid, &status, 0, &usage)
+    let seconds = Date().timeIntervalSince(start)
+    let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return RunResult(seconds: seconds, peakRSSBytes: Int(usage.ru_maxrss) * 1024, status: exit)
+}
+
+func fileSize(_ path: String) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue) ?? 0
+}
+
+func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+func option(_ name: String, _ args: [String]) -> String? {
+    guard let i = args.firstIndex(of: name), i + 1 < args.count else { return nil }
+    return args[i + 1]
+}
+
+func fmt(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", v) }
+
