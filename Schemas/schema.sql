@@ -1,4 +1,4 @@
--- placedb database schema, version 1 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 2 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -21,7 +21,7 @@ CREATE TABLE import_run (
     rejected INTEGER NOT NULL,
     options TEXT NOT NULL,
     error TEXT
-);
+, snapshot TEXT, revived INTEGER NOT NULL DEFAULT 0, duplicates INTEGER NOT NULL DEFAULT 0, removed INTEGER NOT NULL DEFAULT 0);
 
 -- table: place
 CREATE TABLE place (
@@ -58,6 +58,9 @@ CREATE TABLE schema_migration (
     name TEXT NOT NULL,
     applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
+
+-- index: place_by_source_seen
+CREATE INDEX place_by_source_seen ON place(source, last_seen) WHERE removed_at IS NULL;
 
 -- index: place_type_by_place
 CREATE INDEX place_type_by_place ON place_type(place);

@@ -4,16 +4,43 @@ public enum InputFormat: String, Sendable, CaseIterable {
     case placesV1 = "places-v1"
     /// Legacy Places web service results (snake_case).
     case placesLegacy = "places-legacy"
+    /// A GeoJSON Feature with a documented generic place in its properties.
+    case geojson = "geojson"
+    /// An OpenStreetMap feature as `osmium export` writes it.
+    case osm = "osm"
+    /// An Overture Maps place feature.
+    case overture = "overture"
 
     /// Picks the format of one record: the envelope member it came from when
     /// there is one (`places` is v1; `result`, `results`, `candidates` are
     /// legacy), else its keys (`place_id` or `geometry` mean legacy).
+    /// The source name places of this format are filed under by default.
+    public var defaultSource: String {
+        switch self {
+        case .placesV1, .placesLegacy: "google-places"
+        case .geojson: "geojson"
+        case .osm: "osm"
+        case .overture: "overture"
+        }
+    }
+
+    /// GeoJSON Features (`"type": "Feature"`, or members of `features`) are
+    /// OpenStreetMap when their properties carry `@type` and `@id`, Overture
+    /// when they carry `names` or Overture's `categories`+`sources`, else the
+    /// generic GeoJSON place.
     static func detect(_ record: SourceRecord) -> InputFormat {
         switch record.container {
         case "places": return .placesV1
         case "result", "results", "candidates": return .placesLegacy
         default:
-            if record.value["place_id"] != nil || record.value["geometry"] != nil { return .placesLegacy }
+            let value = record.value
+            if record.container == "features" || value["type"]?.stringValue == "Feature" {
+                let p = value["properties"]
+                if p?["@type"] != nil && p?["@id"] != nil { return .osm }
+                if p?["names"]?.objectValue != nil || (p?["categories"] != nil && p?["sources"] != nil) { return .overture }
+                return .geojson
+            }
+            if value["place_id"] != nil || value["geometry"] != nil { return .placesLegacy }
             return .placesV1
         }
     }
@@ -54,6 +81,9 @@ func decodeRecord(_ record: SourceRecord, format: InputFormat?) throws(DecodeErr
     switch format ?? InputFormat.detect(record) {
     case .placesV1: return try PlacesV1Decoder.decode(object)
     case .placesLegacy: return try LegacyPlacesDecoder.decode(object)
+    case .geojson: return try GeoJSONDecoders.decodeGeneric(object)
+    case .osm: return try GeoJSONDecoders.decodeOSM(object)
+    case .overture: return try GeoJSONDecoders.decodeOverture(object)
     }
 }
 

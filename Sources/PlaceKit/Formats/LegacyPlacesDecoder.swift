@@ -232,4 +232,12 @@ enum RFC3339 {
         clock_gettime(CLOCK_REALTIME, &ts)
         return string(fromUnixSeconds: Int64(ts.tv_sec))
     }
+
+    /// Now with milliseconds: distinct per import run, and ordered as text.
+    static func nowMilliseconds() -> String {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        let base = string(fromUnixSeconds: Int64(ts.tv_sec))
+        return String(base.dropLast()) + "." + String(ts.tv_nsec / 1_000_000).leftPadded(3) + "Z"
+    }
 }

@@ -17,13 +17,21 @@ public struct ImportOptions: Sendable {
     /// The record format; nil detects it per record.
     public var format: InputFormat?
     public var onError: OnError
-    /// The name the places are filed under (`source` column).
-    public var source: String
+    /// The name the places are filed under (`source` column); nil files
+    /// them under their format's family (`google-places`, `osm`, `overture`,
+    /// `geojson`).
+    public var source: String?
 
-    public init(format: InputFormat? = nil, onError: OnError = .stop, source: String = "google-places") {
+    /// A snapshot: the inputs are the complete current state of this
+    /// source; its places absent from them are marked removed by
+    /// `PlaceImporter.finishSnapshot()` (never deleted).
+    public var snapshot: String?
+
+    public init(format: InputFormat? = nil, onError: OnError = .stop, source: String? = nil, snapshot: String? = nil) {
         self.format = format
         self.onError = onError
-        self.source = source
+        self.source = snapshot ?? source
+        self.snapshot = snapshot
     }
 }
 
@@ -34,6 +42,12 @@ public struct ImportSummary: Sendable, Equatable {
     public var inserted = 0
     public var updated = 0
     public var unchanged = 0
+    /// Places that had been removed and came back.
+    public var revived = 0
+    /// Records whose ID this run had already written (the later one wins).
+    public var duplicates = 0
+    /// Places of a snapshot's source that the snapshot no longer has.
+    public var removed = 0
     public var rejected = 0
     public var bytes: Int64 = 0
     public var seconds: Double = 0
@@ -41,7 +55,7 @@ public struct ImportSummary: Sendable, Equatable {
     public init() {}
 
     /// True when the import changed nothing in the database.
-    public var changedNothing: Bool { inserted == 0 && updated == 0 }
+    public var changedNothing: Bool { inserted == 0 && updated == 0 && revived == 0 && removed == 0 }
 
     public static func += (a: inout ImportSummary, b: ImportSummary) {
         a.inputs += b.inputs
@@ -49,6 +63,9 @@ public struct ImportSummary: Sendable, Equatable {
         a.inserted += b.inserted
         a.updated += b.updated
         a.unchanged += b.unchanged
+        a.revived += b.revived
+        a.duplicates += b.duplicates
+        a.removed += b.removed
         a.rejected += b.rejected
         a.bytes += b.bytes
         a.seconds += b.seconds
@@ -77,6 +94,51 @@ public final class PlaceImporter {
         store = try PlaceStore(path: PlaceStore.resolvePath(databasePath), writable: true)
         self.options = options
         writer = try PlaceWriter(db: store.db, source: options.source)
+        lastTimestamp = runTimestamp
+        writer.snapshot = options.snapshot != nil
+    }
+
+    private var lastTimestamp: String
+
+    /// The time an input's rows get. A snapshot is one run: all its inputs
+    /// share `runTimestamp`. Otherwise each input is its own run, with a
+    /// time strictly after the previous one's (so "already written by this
+    /// run" means this input).
+    private func inputTimestamp() -> String {
+        if options.snapshot != nil { return runTimestamp }
+        var t = RFC3339.nowMilliseconds()
+        while t <= lastTimestamp {
+            usleep(1000)
+            t = RFC3339.nowMilliseconds()
+        }
+        lastTimestamp = t
+        return t
+    }
+
+    /// The time this importer was opened (RFC 3339, milliseconds). In a
+    /// snapshot every place written or seen gets it as `last_seen`.
+    public let runTimestamp = RFC3339.nowMilliseconds()
+
+    /// Completes a snapshot after all its inputs imported: marks the places
+    /// of the snapshot's source that this run did not see as removed (with
+    /// the run's time), and returns how many. Run it only when every input
+    /// succeeded: a partial snapshot must not remove anything.
+    public func finishSnapshot() throws -> Int {
+        guard let snapshot = options.snapshot else {
+            throw PlaceDBError.invalidArgument("finishSnapshot() needs ImportOptions.snapshot")
+        }
+        let started = Clock.now()
+        let removed = try store.db.transaction(.immediate) { () throws -> Int in
+            try store.db.run("""
+                UPDATE place SET removed_at = ? WHERE source = ? AND removed_at IS NULL AND last_seen < ?
+                """, [.text(runTimestamp), .text(snapshot), .text(runTimestamp)])
+            return store.db.changes
+        }
+        var s = ImportSummary()
+        s.removed = removed
+        s.seconds = Clock.now() - started
+        try recordRun(input: "snapshot \(snapshot)", formats: [], summary: s, status: "ok", startedAt: runTimestamp, error: nil)
+        return removed
     }
 
     /// The database file's path.
@@ -112,7 +174,7 @@ public final class PlaceImporter {
 
         do {
             try store.db.transaction(.immediate) {
-                writer.timestamp = startedAt
+                writer.timestamp = inputTimestamp()
                 try writer.beginBulk()
                 while true {
                     let record: SourceRecord
@@ -146,6 +208,8 @@ public final class PlaceImporter {
                         case .inserted: summary.inserted += 1
                         case .updated: summary.updated += 1
                         case .unchanged: summary.unchanged += 1
+                        case .revived: summary.revived += 1
+                        case .duplicate: summary.duplicates += 1
                         }
                     } catch let e as DecodeError {
                         summary.rejected += 1
@@ -202,15 +266,18 @@ public final class PlaceImporter {
         let options = JSONWriter().string([
             "format": self.options.format.map { .string($0.rawValue) } ?? "auto",
             "onError": .string(self.options.onError.rawValue),
-            "source": .string(self.options.source),
+            "source": self.options.source.map(JSONValue.string) ?? .null,
+            "snapshot": self.options.snapshot.map(JSONValue.string) ?? .null,
         ])
         try store.db.run("""
-            INSERT INTO import_run (input, format, source, status, started_at, finished_at, seconds, bytes, records, inserted, updated, unchanged, rejected, options, error)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.text(input), DatabaseValue(formats.map(\.rawValue).sorted().joined(separator: ",").nilIfEmpty), .text(self.options.source),
+            INSERT INTO import_run (input, format, source, status, started_at, finished_at, seconds, bytes, records, inserted, updated, unchanged, rejected, options, error,
+                snapshot, revived, duplicates, removed)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.text(input), DatabaseValue(formats.map(\.rawValue).sorted().joined(separator: ",").nilIfEmpty), .text(self.options.source ?? formats.map(\.defaultSource).sorted().first ?? "unknown"),
                   .text(status), .text(startedAt), .text(RFC3339.now()), .real(s.seconds), .integer(s.bytes),
                   .integer(Int64(s.records)), .integer(Int64(s.inserted)), .integer(Int64(s.updated)),
-                  .integer(Int64(s.unchanged)), .integer(Int64(s.rejected)), .text(options), DatabaseValue(error)])
+                  .integer(Int64(s.unchanged)), .integer(Int64(s.rejected)), .text(options), DatabaseValue(error),
+                  DatabaseValue(self.options.snapshot), .integer(Int64(s.revived)), .integer(Int64(s.duplicates)), .integer(Int64(s.removed))])
     }
 }
 

@@ -11,28 +11,39 @@ import SQLiteDB
 /// ever sees the table without them and a failed import rolls back to the
 /// same triggers. `CheckSpatialIndex()` stays 1 (a test proves it).
 final class PlaceWriter {
-    enum Outcome { case inserted, updated, unchanged }
+    enum Outcome {
+        case inserted, updated, unchanged
+        /// A removed place came back (its removal is cleared).
+        case revived
+        /// The same ID was already written by this run (the later record wins).
+        case duplicate
+    }
 
     private let db: Database
-    private let source: String
-    /// The time written to first_seen / last_seen / updated_at (RFC 3339).
-    var timestamp = RFC3339.now()
+    private let source: String?
+    /// The run's time, written to first_seen / last_seen / updated_at
+    /// (RFC 3339 with milliseconds: it also tells this run's rows apart).
+    var timestamp = RFC3339.nowMilliseconds()
+    /// In a snapshot, unchanged places are marked seen (last_seen) too.
+    var snapshot = false
     private let jsonWriter = JSONWriter()
     private var setAside: [(name: String, sql: String)] = []
     private var wroteRows = false
     private var bulk = false
 
     private let find: Statement
+    private let touch: Statement
     private let insert: Statement
     private let update: Statement
     private let deleteTypes: Statement
     private let insertType: Statement
     private let indexPoint: Statement
 
-    init(db: Database, source: String) throws {
+    init(db: Database, source: String?) throws {
         self.db = db
         self.source = source
-        find = try db.prepare("SELECT id, content_hash FROM place WHERE place_id = ?")
+        find = try db.prepare("SELECT id, content_hash, removed_at IS NOT NULL, last_seen FROM place WHERE place_id = ?")
+        touch = try db.prepare("UPDATE place SET last_seen = ?, removed_at = NULL WHERE id = ?")
         insert = try db.prepare("""
             INSERT INTO place (name, primary_type, rating, rating_count, business_status, utc_offset_minutes,
                 time_zone, source, source_format, content_hash, doc, extra, geom, updated_at, first_seen, last_seen, place_id)
@@ -88,15 +99,25 @@ final class PlaceWriter {
         hash.add([0])
         hash.add(extra)
         hash.add(Array(decoded.format.rawValue.utf8))
+        let source = self.source ?? decoded.format.defaultSource
         hash.add(Array(source.utf8))
         let contentHash = Int64(bitPattern: hash.value)
 
         try find.bind([.text(place.id.rawValue)])
-        var existing: (rowid: Int64, hash: Int64)?
-        if let row = try find.step() { existing = (row.int64(0), row.int64(1)) }
+        var existing: (rowid: Int64, hash: Int64, removed: Bool, duplicate: Bool)?
+        if let row = try find.step() {
+            existing = (row.int64(0), row.int64(1), row.int64(2) != 0, row.string(3) == timestamp)
+        }
         try find.reset()
 
-        if let existing, existing.hash == contentHash { return .unchanged }
+        if let existing, existing.hash == contentHash {
+            if existing.duplicate { return .duplicate }
+            if existing.removed || snapshot {
+                try touch.bind([.text(timestamp), .integer(existing.rowid)])
+                try touch.run()
+            }
+            return existing.removed ? .revived : .unchanged
+        }
         wroteRows = true
 
         let name = place.displayName?.text
@@ -117,7 +138,7 @@ final class PlaceWriter {
             try deleteTypes.bind([.integer(existing.rowid)])
             try deleteTypes.run()
             rowid = existing.rowid
-            outcome = .updated
+            outcome = existing.duplicate ? .duplicate : existing.removed ? .revived : .updated
         } else {
             try insert.bind(columns + [.text(place.id.rawValue)])
             try insert.run()

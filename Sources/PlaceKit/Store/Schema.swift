@@ -57,6 +57,13 @@ enum Schema {
                 error TEXT
             );
             """),
+        Migration(version: 2, name: "snapshot and duplicate counts in import_run", sql: """
+            ALTER TABLE import_run ADD COLUMN snapshot TEXT;
+            ALTER TABLE import_run ADD COLUMN revived INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE import_run ADD COLUMN duplicates INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE import_run ADD COLUMN removed INTEGER NOT NULL DEFAULT 0;
+            CREATE INDEX place_by_source_seen ON place(source, last_seen) WHERE removed_at IS NULL;
+            """),
     ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).
