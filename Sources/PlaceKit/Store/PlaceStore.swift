@@ -113,6 +113,16 @@ final class PlaceStore {
         return Place(id: id, coordinate: Coordinate(latitude: lat, longitude: lng), document: doc)
     }
 
+    /// The source fields a place's record had beyond the Places API (New)
+    /// ones (`osm` tags, `overture` details, legacy `reference`, ...).
+    func extra(id: String) throws -> JSONObject? {
+        var out: JSONObject?
+        try db.forEachRow("SELECT extra FROM place WHERE place_id = ? AND extra IS NOT NULL", [.text(id)]) { row in
+            out = try row.withBytes(0) { try JSONParser.parse($0) }.objectValue
+        }
+        return out
+    }
+
     var placeCount: Int {
         get throws { try db.scalar("SELECT count(*) FROM place")?.int ?? 0 }
     }
