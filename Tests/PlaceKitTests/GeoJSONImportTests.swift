@@ -174,7 +174,7 @@ struct SnapshotTests {
     func state(_ id: String) throws -> (removedAt: String?, firstSeen: String, lastSeen: String, source: String) {
         let store = try PlacesClient(databasePath: db).store
         var out: (String?, String, String, String)?
-        try store.db.forEachRow("SELECT removed_at, first_seen, last_seen, source FROM place WHERE place_id = ?", [.text(id)]) { r in
+        try store.db.forEachRow("SELECT removed_at, first_seen, last_seen, source FROM place_history WHERE place_id = ?", [.text(id)]) { r in
             out = (r.string(0), r.string(1) ?? "", r.string(2) ?? "", r.string(3) ?? "")
         }
         return try #require(out)

@@ -94,51 +94,37 @@ public final class PlaceImporter {
         store = try PlaceStore(path: PlaceStore.resolvePath(databasePath), writable: true)
         self.options = options
         writer = try PlaceWriter(db: store.db, source: options.source)
-        lastTimestamp = runTimestamp
         writer.snapshot = options.snapshot != nil
     }
 
-    private var lastTimestamp: String
-
-    /// The time an input's rows get. A snapshot is one run: all its inputs
-    /// share `runTimestamp`. Otherwise each input is its own run, with a
-    /// time strictly after the previous one's (so "already written by this
-    /// run" means this input).
-    private func inputTimestamp() -> String {
-        if options.snapshot != nil { return runTimestamp }
-        var t = RFC3339.nowMilliseconds()
-        while t <= lastTimestamp {
-            usleep(1000)
-            t = RFC3339.nowMilliseconds()
-        }
-        lastTimestamp = t
-        return t
-    }
-
-    /// The time this importer was opened (RFC 3339, milliseconds). In a
-    /// snapshot every place written or seen gets it as `last_seen`.
-    public let runTimestamp = RFC3339.nowMilliseconds()
+    /// The first run of this importer: in a snapshot, every place of the
+    /// source that no run since has seen is gone.
+    private var firstRun: Int64?
 
     /// Completes a snapshot after all its inputs imported: marks the places
-    /// of the snapshot's source that this run did not see as removed (with
-    /// the run's time), and returns how many. Run it only when every input
-    /// succeeded: a partial snapshot must not remove anything.
+    /// of the snapshot's source that its runs did not see as removed (by a
+    /// run of its own, so the time is kept), and returns how many. Call it
+    /// only when every input succeeded: a partial snapshot must not remove
+    /// anything.
     public func finishSnapshot() throws -> Int {
         guard let snapshot = options.snapshot else {
             throw PlaceDBError.invalidArgument("finishSnapshot() needs ImportOptions.snapshot")
         }
         let started = Clock.now()
-        let removed = try store.db.transaction(.immediate) { () throws -> Int in
+        let startedAt = RFC3339.nowMilliseconds()
+        return try store.db.transaction(.immediate) { () throws -> Int in
+            let run = try beginRun(input: "snapshot \(snapshot)", startedAt: startedAt)
+            // With no input run at all, every place of the source is older.
+            let seenSince = firstRun ?? run
             try store.db.run("""
-                UPDATE place SET removed_at = ? WHERE source = ? AND removed_at IS NULL AND last_seen < ?
-                """, [.text(runTimestamp), .text(snapshot), .text(runTimestamp)])
-            return store.db.changes
+                UPDATE place SET removed_run = ? WHERE source = ? AND removed_run IS NULL AND last_run < ?
+                """, [.integer(run), .text(snapshot), .integer(seenSince)])
+            var s = ImportSummary()
+            s.removed = store.db.changes
+            s.seconds = Clock.now() - started
+            try finishRun(run, formats: [], summary: s, status: "ok", error: nil)
+            return s.removed
         }
-        var s = ImportSummary()
-        s.removed = removed
-        s.seconds = Clock.now() - started
-        try recordRun(input: "snapshot \(snapshot)", formats: [], summary: s, status: "ok", startedAt: runTimestamp, error: nil)
-        return removed
     }
 
     /// The database file's path.
@@ -153,7 +139,7 @@ public final class PlaceImporter {
                             progress: ((ImportProgress) -> Void)? = nil,
                             reject: ((ImportRejection) -> Void)? = nil) throws -> ImportSummary {
         let started = Clock.now()
-        let startedAt = RFC3339.now()
+        let startedAt = RFC3339.nowMilliseconds()
         let source: ByteSource
         do {
             source = try ByteSource(input)
@@ -174,7 +160,8 @@ public final class PlaceImporter {
 
         do {
             try store.db.transaction(.immediate) {
-                writer.timestamp = inputTimestamp()
+                let run = try beginRun(input: source.name, startedAt: startedAt)
+                writer.run = run
                 try writer.beginBulk()
                 while true {
                     let record: SourceRecord
@@ -226,20 +213,22 @@ public final class PlaceImporter {
                 }
                 if fatal == nil { try checkEnvelope(reader, name: source.name, records: summary.records) }
                 try writer.endBulk()
+                summary.bytes = reader.bytesRead
+                summary.seconds = Clock.now() - started
+                try finishRun(run, formats: formats, summary: summary, status: fatal == nil ? "ok" : "failed", error: fatal?.description)
+                if firstRun == nil { firstRun = run }
             }
         } catch let error as PlaceDBError {
             // Rolled back: the database is as it was before this input.
             let failed = ImportSummary(records: summary.records, rejected: summary.rejected,
                                        bytes: reader.bytesRead, seconds: Clock.now() - started)
-            try? recordRun(input: source.name, formats: formats, summary: failed, status: "failed",
-                           startedAt: startedAt, error: error.description)
+            _ = try? store.db.transaction(.immediate) {
+                let run = try beginRun(input: source.name, startedAt: startedAt)
+                try finishRun(run, formats: formats, summary: failed, status: "failed", error: error.description)
+            }
             throw error
         }
-        summary.bytes = reader.bytesRead
-        summary.seconds = Clock.now() - started
         report()
-        try recordRun(input: source.name, formats: formats, summary: summary, status: fatal == nil ? "ok" : "failed",
-                      startedAt: startedAt, error: fatal?.description)
         if let fatal { throw PlaceDBError.badInput(fatal) }
         return summary
     }
@@ -262,7 +251,9 @@ public final class PlaceImporter {
         }
     }
 
-    private func recordRun(input: String, formats: Set<InputFormat>, summary s: ImportSummary, status: String, startedAt: String, error: String?) throws {
+    /// Inserts a `running` import_run row and returns its id; the places
+    /// this run writes point at it.
+    private func beginRun(input: String, startedAt: String) throws -> Int64 {
         let options = JSONWriter().string([
             "format": self.options.format.map { .string($0.rawValue) } ?? "auto",
             "onError": .string(self.options.onError.rawValue),
@@ -270,14 +261,22 @@ public final class PlaceImporter {
             "snapshot": self.options.snapshot.map(JSONValue.string) ?? .null,
         ])
         try store.db.run("""
-            INSERT INTO import_run (input, format, source, status, started_at, finished_at, seconds, bytes, records, inserted, updated, unchanged, rejected, options, error,
-                snapshot, revived, duplicates, removed)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.text(input), DatabaseValue(formats.map(\.rawValue).sorted().joined(separator: ",").nilIfEmpty), .text(self.options.source ?? formats.map(\.defaultSource).sorted().first ?? "unknown"),
-                  .text(status), .text(startedAt), .text(RFC3339.now()), .real(s.seconds), .integer(s.bytes),
+            INSERT INTO import_run (input, source, snapshot, status, started_at, options) VALUES (?, ?, ?, 'running', ?, ?)
+            """, [.text(input), DatabaseValue(self.options.source), DatabaseValue(self.options.snapshot), .text(startedAt), .text(options)])
+        return store.db.lastInsertedRowID
+    }
+
+    private func finishRun(_ run: Int64, formats: Set<InputFormat>, summary s: ImportSummary, status: String, error: String?) throws {
+        try store.db.run("""
+            UPDATE import_run SET format = ?, source = coalesce(source, ?), status = ?, finished_at = ?, seconds = ?, bytes = ?,
+                records = ?, inserted = ?, updated = ?, unchanged = ?, revived = ?, duplicates = ?, removed = ?, rejected = ?, error = ?
+            WHERE id = ?
+            """, [DatabaseValue(formats.map(\.rawValue).sorted().joined(separator: ",").nilIfEmpty),
+                  DatabaseValue(formats.map(\.defaultSource).sorted().first),
+                  .text(status), .text(RFC3339.nowMilliseconds()), .real(s.seconds), .integer(s.bytes),
                   .integer(Int64(s.records)), .integer(Int64(s.inserted)), .integer(Int64(s.updated)),
-                  .integer(Int64(s.unchanged)), .integer(Int64(s.rejected)), .text(options), DatabaseValue(error),
-                  DatabaseValue(self.options.snapshot), .integer(Int64(s.revived)), .integer(Int64(s.duplicates)), .integer(Int64(s.removed))])
+                  .integer(Int64(s.unchanged)), .integer(Int64(s.revived)), .integer(Int64(s.duplicates)),
+                  .integer(Int64(s.removed)), .integer(Int64(s.rejected)), DatabaseValue(error), .integer(run)])
     }
 }
 

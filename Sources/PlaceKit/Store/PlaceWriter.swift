@@ -2,7 +2,8 @@ import SQLiteDB
 
 /// Writes decoded places with statements prepared once: insert a new ID,
 /// update a changed one, leave an identical one alone (by a hash of what is
-/// stored).
+/// stored). Each row points at the import runs that first saw, last saw and
+/// last changed it.
 ///
 /// During an import the writer keeps SpatiaLite's spatial index itself:
 /// `beginBulk` sets SpatiaLite's per-row triggers on `place` aside (they run
@@ -21,43 +22,44 @@ final class PlaceWriter {
 
     private let db: Database
     private let source: String?
-    /// The run's time, written to first_seen / last_seen / updated_at
-    /// (RFC 3339 with milliseconds: it also tells this run's rows apart).
-    var timestamp = RFC3339.nowMilliseconds()
-    /// In a snapshot, unchanged places are marked seen (last_seen) too.
+    /// The import run (import_run.id) the rows are written for.
+    var run: Int64 = 0
+    /// In a snapshot, unchanged places are marked seen (last_run) too.
     var snapshot = false
     private let jsonWriter = JSONWriter()
     private var setAside: [(name: String, sql: String)] = []
     private var wroteRows = false
     private var bulk = false
+    private var doc: [UInt8] = []
+    private var extra: [UInt8] = []
 
     private let find: Statement
     private let touch: Statement
     private let insert: Statement
     private let update: Statement
-    private let deleteTypes: Statement
+    private let deleteType: Statement
     private let insertType: Statement
     private let indexPoint: Statement
+    private let oldDoc: Statement
 
     init(db: Database, source: String?) throws {
         self.db = db
         self.source = source
-        find = try db.prepare("SELECT id, content_hash, removed_at IS NOT NULL, last_seen FROM place WHERE place_id = ?")
-        touch = try db.prepare("UPDATE place SET last_seen = ?, removed_at = NULL WHERE id = ?")
+        find = try db.prepare("SELECT id, content_hash, removed_run IS NOT NULL, last_run FROM place WHERE place_id = ?")
+        touch = try db.prepare("UPDATE place SET last_run = ?, removed_run = NULL WHERE id = ?")
+        let columns = "name, primary_type, rating, rating_count, business_status, utc_offset_minutes, time_zone, source, content_hash, doc, extra, geom"
         insert = try db.prepare("""
-            INSERT INTO place (name, primary_type, rating, rating_count, business_status, utc_offset_minutes,
-                time_zone, source, source_format, content_hash, doc, extra, geom, updated_at, first_seen, last_seen, place_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?14, ?14, ?14, ?)
+            INSERT INTO place (\(columns), updated_run, first_run, last_run, place_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, ?13, ?14)
             """)
         update = try db.prepare("""
-            UPDATE place SET name = ?, primary_type = ?, rating = ?, rating_count = ?, business_status = ?,
-                utc_offset_minutes = ?, time_zone = ?, source = ?, source_format = ?, content_hash = ?, doc = ?,
-                extra = ?, geom = ?, updated_at = ?, last_seen = ?14, removed_at = NULL
-            WHERE id = ?
+            UPDATE place SET (\(columns), updated_run, last_run, removed_run) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, NULL)
+            WHERE id = ?14
             """)
-        deleteTypes = try db.prepare("DELETE FROM place_type WHERE place = ?")
-        insertType = try db.prepare("INSERT INTO place_type (place, type) VALUES (?, ?)")
+        deleteType = try db.prepare("DELETE FROM place_type WHERE type = ? AND place = ?")
+        insertType = try db.prepare("INSERT OR IGNORE INTO place_type (type, place) VALUES (?, ?)")
         indexPoint = try db.prepare("INSERT OR REPLACE INTO idx_place_geom (pkid, xmin, xmax, ymin, ymax) VALUES (?1, ?2, ?2, ?3, ?3)")
+        oldDoc = try db.prepare("SELECT doc FROM place WHERE id = ?")
     }
 
     /// Sets SpatiaLite's row triggers on `place` aside for a bulk write.
@@ -89,83 +91,127 @@ final class PlaceWriter {
 
     func upsert(_ decoded: DecodedPlace) throws -> Outcome {
         let place = decoded.place
-        var doc: [UInt8] = []
-        doc.reserveCapacity(512)
-        jsonWriter.write(.object(place.document), into: &doc)
-        var extra: [UInt8] = []
+        // The stored document leaves out what the row already holds: the ID
+        // (and name) and the location (the geometry).
+        doc.removeAll(keepingCapacity: true)
+        jsonWriter.writeObject(place.document, skipping: "location", into: &doc)
+        extra.removeAll(keepingCapacity: true)
         if !decoded.extra.isEmpty { jsonWriter.write(.object(decoded.extra), into: &extra) }
+        let source = self.source ?? decoded.format.defaultSource
         var hash = FNV1a()
         hash.add(doc)
-        hash.add([0])
+        hash.add(UInt8(0))
         hash.add(extra)
-        hash.add(Array(decoded.format.rawValue.utf8))
-        let source = self.source ?? decoded.format.defaultSource
-        hash.add(Array(source.utf8))
+        hash.add(UInt8(0))
+        hash.add(source.utf8)
+        hash.add(place.coordinate.latitude.bitPattern)
+        hash.add(place.coordinate.longitude.bitPattern)
         let contentHash = Int64(bitPattern: hash.value)
 
-        try find.bind([.text(place.id.rawValue)])
+        try find.reset()
+        try find.bind(.text(place.id.rawValue), at: 1)
         var existing: (rowid: Int64, hash: Int64, removed: Bool, duplicate: Bool)?
         if let row = try find.step() {
-            existing = (row.int64(0), row.int64(1), row.int64(2) != 0, row.string(3) == timestamp)
+            existing = (row.int64(0), row.int64(1), row.int64(2) != 0, row.int64(3) == run)
         }
         try find.reset()
 
         if let existing, existing.hash == contentHash {
             if existing.duplicate { return .duplicate }
             if existing.removed || snapshot {
-                try touch.bind([.text(timestamp), .integer(existing.rowid)])
+                try touch.reset()
+                try touch.bind(.integer(run), at: 1)
+                try touch.bind(.integer(existing.rowid), at: 2)
                 try touch.run()
             }
             return existing.removed ? .revived : .unchanged
         }
         wroteRows = true
 
-        let name = place.displayName?.text
-        let primaryType = place.primaryType ?? place.types.first
-        let columns: [DatabaseValue] = [
-            DatabaseValue(name), DatabaseValue(primaryType), DatabaseValue(place.rating), DatabaseValue(place.userRatingCount),
-            DatabaseValue(place.document["businessStatus"]?.stringValue),
-            DatabaseValue(place.utcOffsetMinutes), DatabaseValue(place.timeZone),
-            .text(source), .text(decoded.format.rawValue), .integer(contentHash),
-            .text(String(decoding: doc, as: UTF8.self)), extra.isEmpty ? .null : .text(String(decoding: extra, as: UTF8.self)),
-            .blob(SpatiaLiteBlob.point(place.coordinate)), .text(timestamp),
-        ]
+        let statement = existing == nil ? insert : update
+        try statement.reset()
+        try statement.bind(DatabaseValue(place.displayName?.text), at: 1)
+        try statement.bind(DatabaseValue(place.primaryType ?? place.types.first), at: 2)
+        try statement.bind(DatabaseValue(place.rating), at: 3)
+        try statement.bind(DatabaseValue(place.userRatingCount), at: 4)
+        try statement.bind(DatabaseValue(place.document["businessStatus"]?.stringValue), at: 5)
+        try statement.bind(DatabaseValue(place.utcOffsetMinutes), at: 6)
+        try statement.bind(DatabaseValue(place.timeZone), at: 7)
+        try statement.bind(.text(source), at: 8)
+        try statement.bind(.integer(contentHash), at: 9)
+        try doc.withUnsafeBytes { try statement.bindText(utf8: $0, at: 10) }
+        if extra.isEmpty {
+            try statement.bind(.null, at: 11)
+        } else {
+            try extra.withUnsafeBytes { try statement.bindText(utf8: $0, at: 11) }
+        }
+        try statement.bind(.blob(SpatiaLiteBlob.point(place.coordinate)), at: 12)
+        try statement.bind(.integer(run), at: 13)
+
         let rowid: Int64
         let outcome: Outcome
+        var oldTypes: [String] = []
         if let existing {
-            try update.bind(columns + [.integer(existing.rowid)])
-            try update.run()
-            try deleteTypes.bind([.integer(existing.rowid)])
-            try deleteTypes.run()
+            try statement.bind(.integer(existing.rowid), at: 14)
+            oldTypes = try storedTypes(existing.rowid)
+            try statement.run()
             rowid = existing.rowid
             outcome = existing.duplicate ? .duplicate : existing.removed ? .revived : .updated
         } else {
-            try insert.bind(columns + [.text(place.id.rawValue)])
-            try insert.run()
+            try statement.bind(.text(place.id.rawValue), at: 14)
+            try statement.run()
             rowid = db.lastInsertedRowID
             outcome = .inserted
         }
         if bulk {
             let c = place.coordinate
-            try indexPoint.bind([.integer(rowid), .real(c.longitude), .real(c.latitude)])
+            try indexPoint.reset()
+            try indexPoint.bind(.integer(rowid), at: 1)
+            try indexPoint.bind(.real(c.longitude), at: 2)
+            try indexPoint.bind(.real(c.latitude), at: 3)
             try indexPoint.run()
         }
-        var seen = Set<String>()
-        for type in place.types where seen.insert(type).inserted {
-            try insertType.bind([.integer(rowid), .text(type)])
+        let types = place.types
+        for old in oldTypes where !types.contains(old) {
+            try deleteType.reset()
+            try deleteType.bind(.text(old), at: 1)
+            try deleteType.bind(.integer(rowid), at: 2)
+            try deleteType.run()
+        }
+        for type in types where !oldTypes.contains(type) {
+            try insertType.reset()
+            try insertType.bind(.text(type), at: 1)
+            try insertType.bind(.integer(rowid), at: 2)
             try insertType.run()
         }
         return outcome
+    }
+
+    /// The types of a stored place, read from its document.
+    private func storedTypes(_ rowid: Int64) throws -> [String] {
+        try oldDoc.reset()
+        try oldDoc.bind(.integer(rowid), at: 1)
+        defer { try? oldDoc.reset() }
+        guard let row = try oldDoc.step() else { return [] }
+        let value = try row.withBytes(0) { try JSONParser.parse($0) }
+        return value["types"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 }
 
 /// 64-bit FNV-1a, to tell whether a record changed.
 struct FNV1a {
     private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-    mutating func add(_ bytes: [UInt8]) {
+    mutating func add<S: Sequence<UInt8>>(_ bytes: S) {
         for b in bytes {
             value ^= UInt64(b)
             value = value &* 0x0000_0100_0000_01B3
         }
+    }
+    mutating func add(_ byte: UInt8) {
+        value ^= UInt64(byte)
+        value = value &* 0x0000_0100_0000_01B3
+    }
+    mutating func add(_ word: UInt64) {
+        withUnsafeBytes(of: word.littleEndian) { add($0) }
     }
 }
