@@ -147,14 +147,19 @@ public final class PlaceImporter {
             throw PlaceDBError.input(error)
         }
         let reader = RecordReader(source: source)
+        let producer = RecordProducer(reader: reader, name: source.name, format: options.format, source: options.source)
+        producer.start()
+        defer { producer.stopAndWait() }
         var summary = ImportSummary()
         summary.inputs = 1
         var formats = Set<InputFormat>()
         var fatal: ImportRejection?
         var lastProgress = started
+        var bytesRead: Int64 = 0
+        var recordsRead = 0
 
         func report() {
-            progress?(ImportProgress(input: source.name, records: reader.recordsRead, bytes: reader.bytesRead,
+            progress?(ImportProgress(input: source.name, records: recordsRead, bytes: bytesRead,
                                      totalBytes: source.totalSize, seconds: Clock.now() - started))
         }
 
@@ -163,57 +168,51 @@ public final class PlaceImporter {
                 let run = try beginRun(input: source.name, startedAt: startedAt)
                 writer.run = run
                 try writer.beginBulk()
-                while true {
-                    let record: SourceRecord
-                    do {
-                        guard let next = try reader.next() else { break }
-                        record = next
-                    } catch let e as RecordReadError {
-                        let rejection = ImportRejection(input: source.name, line: e.line, index: e.index, placeID: nil, reason: e.message, record: e.rawLine)
-                        if e.recoverable && options.onError == .skip {
-                            summary.records += 1
-                            summary.rejected += 1
+                consume: while let batch = producer.queue.pop() {
+                    for item in batch.items {
+                        summary.records += 1
+                        switch item {
+                        case .place(let place):
+                            formats.insert(place.format)
+                            switch try writer.write(place) {
+                            case .inserted: summary.inserted += 1
+                            case .updated: summary.updated += 1
+                            case .unchanged: summary.unchanged += 1
+                            case .revived: summary.revived += 1
+                            case .duplicate: summary.duplicates += 1
+                            }
+                        case .rejected(let rejection, let recoverable):
+                            if !recoverable && rejection.index == nil {
+                                // The JSON cannot be read past this point; no record was lost here.
+                                summary.records -= 1
+                            } else {
+                                summary.rejected += 1
+                            }
+                            if options.onError == .stop { throw PlaceDBError.badInput(rejection) }
+                            if !recoverable {
+                                // Skip mode keeps what came before the unreadable part.
+                                fatal = rejection
+                                break consume
+                            }
                             reject?(rejection)
-                            continue
+                        case .failed(let error):
+                            summary.records -= 1
+                            if let e = error as? InputError { throw PlaceDBError.input(e) }
+                            throw error
                         }
-                        if e.recoverable { summary.records += 1; summary.rejected += 1 }
-                        if options.onError == .skip {
-                            // The rest of the input cannot be read: keep what
-                            // came before it, then report the failure.
-                            fatal = rejection
-                            break
-                        }
-                        throw PlaceDBError.badInput(rejection)
-                    } catch let e as InputError {
-                        throw PlaceDBError.input(e)
                     }
-                    summary.records += 1
-                    do {
-                        let decoded = try decodeRecord(record, format: options.format)
-                        formats.insert(decoded.format)
-                        switch try writer.upsert(decoded) {
-                        case .inserted: summary.inserted += 1
-                        case .updated: summary.updated += 1
-                        case .unchanged: summary.unchanged += 1
-                        case .revived: summary.revived += 1
-                        case .duplicate: summary.duplicates += 1
-                        }
-                    } catch let e as DecodeError {
-                        summary.rejected += 1
-                        let rejection = ImportRejection(input: source.name, line: record.line, index: record.index,
-                                                        placeID: e.placeID, reason: e.message,
-                                                        record: JSONWriter().stringBytes(record.value))
-                        if options.onError == .stop { throw PlaceDBError.badInput(rejection) }
-                        reject?(rejection)
-                    }
-                    if progress != nil, summary.records % 1024 == 0 {
+                    bytesRead = batch.bytesRead
+                    recordsRead = batch.recordsRead
+                    if progress != nil {
                         let now = Clock.now()
                         if now - lastProgress >= 1 { lastProgress = now; report() }
                     }
                 }
-                if fatal == nil { try checkEnvelope(reader, name: source.name, records: summary.records) }
+                if fatal == nil {
+                    try checkEnvelope(envelope: producer.envelope, sawEnvelope: producer.sawEnvelope, name: source.name, records: summary.records)
+                }
                 try writer.endBulk()
-                summary.bytes = reader.bytesRead
+                summary.bytes = bytesRead
                 summary.seconds = Clock.now() - started
                 try finishRun(run, formats: formats, summary: summary, status: fatal == nil ? "ok" : "failed", error: fatal?.description)
                 if firstRun == nil { firstRun = run }
@@ -221,7 +220,7 @@ public final class PlaceImporter {
         } catch let error as PlaceDBError {
             // Rolled back: the database is as it was before this input.
             let failed = ImportSummary(records: summary.records, rejected: summary.rejected,
-                                       bytes: reader.bytesRead, seconds: Clock.now() - started)
+                                       bytes: bytesRead, seconds: Clock.now() - started)
             _ = try? store.db.transaction(.immediate) {
                 let run = try beginRun(input: source.name, startedAt: startedAt)
                 try finishRun(run, formats: formats, summary: failed, status: "failed", error: error.description)
@@ -235,8 +234,7 @@ public final class PlaceImporter {
 
     /// A legacy response whose `status` is an error is reported, not taken
     /// for an empty result.
-    private func checkEnvelope(_ reader: RecordReader, name: String, records: Int) throws {
-        let envelope = reader.envelope
+    private func checkEnvelope(envelope: JSONObject, sawEnvelope: Bool, name: String, records: Int) throws {
         if records == 0, envelope["predictions"] != nil {
             throw PlaceDBError.badInput(ImportRejection(input: name, line: 1, index: nil, placeID: nil,
                                                         reason: "autocomplete predictions are not places (no location); import Place Details or search responses", record: nil))
@@ -246,7 +244,7 @@ public final class PlaceImporter {
             throw PlaceDBError.badInput(ImportRejection(input: name, line: 1, index: nil, placeID: nil,
                                                         reason: "the response is an API error (\(status)\(message)), it holds no places", record: nil))
         }
-        if records == 0, !reader.sawEnvelope, envelope.isEmpty == false, envelope["status"] == nil {
+        if records == 0, !sawEnvelope, envelope.isEmpty == false, envelope["status"] == nil {
             throw PlaceDBError.badInput(ImportRejection(input: name, line: 1, index: nil, placeID: nil, reason: "no places found in the input", record: nil))
         }
     }

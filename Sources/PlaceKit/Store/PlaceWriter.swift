@@ -26,12 +26,9 @@ final class PlaceWriter {
     var run: Int64 = 0
     /// In a snapshot, unchanged places are marked seen (last_run) too.
     var snapshot = false
-    private let jsonWriter = JSONWriter()
     private var setAside: [(name: String, sql: String)] = []
     private var wroteRows = false
     private var bulk = false
-    private var doc: [UInt8] = []
-    private var extra: [UInt8] = []
 
     private let find: Statement
     private let touch: Statement
@@ -90,26 +87,13 @@ final class PlaceWriter {
     }
 
     func upsert(_ decoded: DecodedPlace) throws -> Outcome {
-        let place = decoded.place
-        // The stored document leaves out what the row already holds: the ID
-        // (and name) and the location (the geometry).
-        doc.removeAll(keepingCapacity: true)
-        jsonWriter.writeObject(place.document, skipping: "location", into: &doc)
-        extra.removeAll(keepingCapacity: true)
-        if !decoded.extra.isEmpty { jsonWriter.write(.object(decoded.extra), into: &extra) }
-        let source = self.source ?? decoded.format.defaultSource
-        var hash = FNV1a()
-        hash.add(doc)
-        hash.add(UInt8(0))
-        hash.add(extra)
-        hash.add(UInt8(0))
-        hash.add(source.utf8)
-        hash.add(place.coordinate.latitude.bitPattern)
-        hash.add(place.coordinate.longitude.bitPattern)
-        let contentHash = Int64(bitPattern: hash.value)
+        try write(PreparedPlace(decoded, source: source))
+    }
 
+    func write(_ place: PreparedPlace) throws -> Outcome {
+        let contentHash = place.contentHash
         try find.reset()
-        try find.bind(.text(place.id.rawValue), at: 1)
+        try find.bind(.text(place.id), at: 1)
         var existing: (rowid: Int64, hash: Int64, removed: Bool, duplicate: Bool)?
         if let row = try find.step() {
             existing = (row.int64(0), row.int64(1), row.int64(2) != 0, row.int64(3) == run)
@@ -130,20 +114,20 @@ final class PlaceWriter {
 
         let statement = existing == nil ? insert : update
         try statement.reset()
-        try statement.bind(DatabaseValue(place.displayName?.text), at: 1)
-        try statement.bind(DatabaseValue(place.primaryType ?? place.types.first), at: 2)
+        try statement.bind(DatabaseValue(place.name), at: 1)
+        try statement.bind(DatabaseValue(place.primaryType), at: 2)
         try statement.bind(DatabaseValue(place.rating), at: 3)
-        try statement.bind(DatabaseValue(place.userRatingCount), at: 4)
-        try statement.bind(DatabaseValue(place.document["businessStatus"]?.stringValue), at: 5)
+        try statement.bind(DatabaseValue(place.ratingCount), at: 4)
+        try statement.bind(DatabaseValue(place.businessStatus), at: 5)
         try statement.bind(DatabaseValue(place.utcOffsetMinutes), at: 6)
         try statement.bind(DatabaseValue(place.timeZone), at: 7)
-        try statement.bind(.text(source), at: 8)
+        try statement.bind(.text(place.source), at: 8)
         try statement.bind(.integer(contentHash), at: 9)
-        try doc.withUnsafeBytes { try statement.bindText(utf8: $0, at: 10) }
-        if extra.isEmpty {
+        try place.doc.withUnsafeBytes { try statement.bindText(utf8: $0, at: 10) }
+        if place.extra.isEmpty {
             try statement.bind(.null, at: 11)
         } else {
-            try extra.withUnsafeBytes { try statement.bindText(utf8: $0, at: 11) }
+            try place.extra.withUnsafeBytes { try statement.bindText(utf8: $0, at: 11) }
         }
         try statement.bind(.blob(SpatiaLiteBlob.point(place.coordinate)), at: 12)
         try statement.bind(.integer(run), at: 13)
@@ -158,7 +142,7 @@ final class PlaceWriter {
             rowid = existing.rowid
             outcome = existing.duplicate ? .duplicate : existing.removed ? .revived : .updated
         } else {
-            try statement.bind(.text(place.id.rawValue), at: 14)
+            try statement.bind(.text(place.id), at: 14)
             try statement.run()
             rowid = db.lastInsertedRowID
             outcome = .inserted
