@@ -48,6 +48,19 @@ CREATE TABLE place (
     extra TEXT
 , "geom" POINT NOT NULL DEFAULT '');
 
+-- table: place_alias
+CREATE TABLE place_alias (
+    id INTEGER PRIMARY KEY,
+    alias_id TEXT NOT NULL,
+    place_id TEXT NOT NULL,
+    reason TEXT NOT NULL CHECK (reason IN ('moved', 'redrawn', 'renumbered', 'merged', 'split', 'requested', 'deprecated', 'explicit')),
+    source TEXT,
+    confidence REAL NOT NULL DEFAULT 1 CHECK (confidence > 0 AND confidence <= 1),
+    evidence TEXT,
+    run INTEGER NOT NULL,
+    UNIQUE (alias_id, place_id)
+);
+
 -- table: place_type
 CREATE TABLE place_type (
     type TEXT NOT NULL,
@@ -61,6 +74,9 @@ CREATE TABLE schema_migration (
     name TEXT NOT NULL,
     applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
+
+-- index: place_alias_by_place
+CREATE INDEX place_alias_by_place ON place_alias(place_id);
 
 -- view: place_history
 CREATE VIEW place_history AS

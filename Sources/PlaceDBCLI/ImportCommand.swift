@@ -17,6 +17,9 @@ enum ImportCommand: Command {
             OptionSpec("--rejects", value: "FILE", help: "Write each rejected record to FILE as one NDJSON line."),
             OptionSpec("--source", value: "NAME", help: "The source name the places are filed under (default: by format: google-places, osm, overture, geojson)."),
             OptionSpec("--snapshot", value: "SOURCE", help: "The files are the complete current state of SOURCE: its places absent from them are marked removed (never deleted); a place that comes back is revived."),
+            OptionSpec("--match-radius", value: "METERS", help: "Snapshot: link a removed place to an added one within this distance (default 150)."),
+            OptionSpec("--match-threshold", value: "SCORE", help: "Snapshot: the least match score in 0...1 that records an alias (default 0.7)."),
+            OptionSpec("--no-match", help: "Snapshot: record no aliases from removed to added places."),
         ],
         discussion: """
             Each file is imported in one transaction. Re-importing a file changes nothing; a
@@ -46,6 +49,20 @@ enum ImportCommand: Command {
             }
             options.source = snapshot
             options.snapshot = snapshot
+        }
+        if args.flag("--no-match") {
+            options.matching = nil
+        } else {
+            var matching = MatchOptions()
+            if let r = args.value("--match-radius") {
+                guard let v = Double(r), v > 0, v <= 100_000 else { throw UsageError(message: "--match-radius takes metres in (0, 100000], got '\(r)'") }
+                matching.radiusMeters = v
+            }
+            if let t = args.value("--match-threshold") {
+                guard let v = Double(t), v > 0, v <= 1 else { throw UsageError(message: "--match-threshold takes a score in (0, 1], got '\(t)'") }
+                matching.threshold = v
+            }
+            options.matching = matching
         }
         var rejectsFile: UnsafeMutablePointer<FILE>?
         if let path = args.value("--rejects") {
@@ -97,6 +114,7 @@ enum ImportCommand: Command {
         if failure == nil, options.snapshot != nil {
             do {
                 total.removed = try importer.finishSnapshot()
+                total.linked = importer.lastSnapshotLinks
             } catch {
                 console.err("placedb import: \(error)\n")
                 failure = error
@@ -129,7 +147,7 @@ enum ImportCommand: Command {
     static func summaryText(_ s: ImportSummary, snapshot: Bool = false) -> String {
         var text = "\(s.records) records: "
         if snapshot {
-            text += "\(s.inserted) added, \(s.updated) changed, \(s.unchanged) unchanged, \(s.removed) removed, \(s.rejected) rejected"
+            text += "\(s.inserted) added, \(s.updated) changed, \(s.unchanged) unchanged, \(s.removed) removed (\(s.linked) linked by alias), \(s.rejected) rejected"
         } else {
             text += "\(s.inserted) inserted, \(s.updated) updated, \(s.unchanged) unchanged, \(s.rejected) rejected"
         }
@@ -152,6 +170,7 @@ enum ImportCommand: Command {
         o["revived"] = .int(Int64(s.revived))
         o["duplicates"] = .int(Int64(s.duplicates))
         o["removed"] = .int(Int64(s.removed))
+        o["linked"] = .int(Int64(s.linked))
         o["rejected"] = .int(Int64(s.rejected))
         o["changed"] = .bool(!s.changedNothing)
         o["bytes"] = .int(s.bytes)

@@ -64,6 +64,15 @@ public struct DecodedPlace: Sendable {
     public var place: Place
     public var extra: JSONObject
     public var format: InputFormat
+    /// IDs the record says stand for this place (or for where it went).
+    public var aliases: [AliasEdge] = []
+
+    init(place: Place, extra: JSONObject, format: InputFormat, aliases: [AliasEdge] = []) {
+        self.place = place
+        self.extra = extra
+        self.format = format
+        self.aliases = aliases
+    }
 }
 
 /// Decodes one record in `format` (nil: detect it).
@@ -77,6 +86,27 @@ func decodeRecord(_ record: SourceRecord, format: InputFormat?) throws(DecodeErr
     if let error = object["error"]?.objectValue {
         let status = error["status"]?.stringValue ?? error["code"]?.intValue.map(String.init) ?? "error"
         throw DecodeError("an API error response (\(status): \(error["message"]?.stringValue ?? "no message")), not a place")
+    }
+    // A response filed under the ID that was requested:
+    // {"requestedId": "...", "place": {...}} (v1) or {"requestedId": "...", "result": {...}} (legacy).
+    if let requested = object["requestedId"] {
+        guard let requestedID = requested.stringValue, !requestedID.isEmpty else {
+            throw DecodeError("requestedId is \(requested.kindDescription), expected a non-empty string")
+        }
+        let inner: SourceRecord
+        if let place = object["place"], place.objectValue != nil {
+            inner = SourceRecord(value: place, line: record.line, index: record.index, container: "places")
+        } else if let result = object["result"], result.objectValue != nil {
+            inner = SourceRecord(value: result, line: record.line, index: record.index, container: "result")
+        } else {
+            throw DecodeError("a requestedId record needs a \"place\" (Places API (New)) or \"result\" (legacy) object")
+        }
+        var decoded = try decodeRecord(inner, format: format)
+        let id = decoded.place.id.rawValue
+        if requestedID != id {
+            decoded.aliases.append(AliasEdge(aliasID: requestedID, placeID: id, reason: .requested))
+        }
+        return decoded
     }
     switch format ?? InputFormat.detect(record) {
     case .placesV1: return try PlacesV1Decoder.decode(object)

@@ -87,7 +87,21 @@ enum LegacyPlacesDecoder {
             }
         }
         if doc["location"] == nil { doc["location"] = .null }
-        return DecodedPlace(place: Place(id: PlaceID(pid), coordinate: coordinate, document: doc), extra: extra, format: .placesLegacy)
+        // Deprecated IDs of the same place: the 40-hex `id`, the long
+        // `reference` (equal to place_id in current responses) and `alt_ids`.
+        var aliases: [AliasEdge] = []
+        for key in ["id", "reference"] {
+            if let old = object[key]?.stringValue, !old.isEmpty, old != pid {
+                aliases.append(AliasEdge(aliasID: old, placeID: pid, reason: .deprecated))
+            }
+        }
+        for alt in object["alt_ids"]?.arrayValue ?? [] {
+            if let old = alt["place_id"]?.stringValue, !old.isEmpty, old != pid {
+                aliases.append(AliasEdge(aliasID: old, placeID: pid, reason: .deprecated))
+            }
+        }
+        return DecodedPlace(place: Place(id: PlaceID(pid), coordinate: coordinate, document: doc), extra: extra,
+                            format: .placesLegacy, aliases: aliases)
     }
 
     static let priceLevels = ["PRICE_LEVEL_FREE", "PRICE_LEVEL_INEXPENSIVE", "PRICE_LEVEL_MODERATE", "PRICE_LEVEL_EXPENSIVE", "PRICE_LEVEL_VERY_EXPENSIVE"]

@@ -18,6 +18,7 @@ struct PreparedPlace: Sendable {
     let timeZone: String?
     let types: [String]
     let format: InputFormat
+    let aliases: [AliasEdge]
 
     init(_ decoded: DecodedPlace, source fixedSource: String?) {
         let place = decoded.place
@@ -53,6 +54,7 @@ struct PreparedPlace: Sendable {
         self.utcOffsetMinutes = place.utcOffsetMinutes
         self.timeZone = place.timeZone
         self.format = decoded.format
+        self.aliases = decoded.aliases
     }
 }
 

@@ -26,6 +26,9 @@ public struct ImportOptions: Sendable {
     /// source; its places absent from them are marked removed by
     /// `PlaceImporter.finishSnapshot()` (never deleted).
     public var snapshot: String?
+    /// How a snapshot links removed places to added ones; nil records no
+    /// snapshot aliases.
+    public var matching: MatchOptions? = MatchOptions()
 
     public init(format: InputFormat? = nil, onError: OnError = .stop, source: String? = nil, snapshot: String? = nil) {
         self.format = format
@@ -48,6 +51,8 @@ public struct ImportSummary: Sendable, Equatable {
     public var duplicates = 0
     /// Places of a snapshot's source that the snapshot no longer has.
     public var removed = 0
+    /// Alias edges a snapshot recorded from removed places to added ones.
+    public var linked = 0
     public var rejected = 0
     public var bytes: Int64 = 0
     public var seconds: Double = 0
@@ -114,6 +119,7 @@ public final class PlaceImporter {
         let startedAt = RFC3339.nowMilliseconds()
         return try store.db.transaction(.immediate) { () throws -> Int in
             let run = try beginRun(input: "snapshot \(snapshot)", startedAt: startedAt)
+            writer.run = run
             // With no input run at all, every place of the source is older.
             let seenSince = firstRun ?? run
             try store.db.run("""
@@ -121,10 +127,41 @@ public final class PlaceImporter {
                 """, [.integer(run), .text(snapshot), .integer(seenSince)])
             var s = ImportSummary()
             s.removed = store.db.changes
+            if let matching = options.matching, s.removed > 0 {
+                s.linked = try linkSnapshot(source: snapshot, removedRun: run, seenSince: seenSince, options: matching)
+            }
             s.seconds = Clock.now() - started
             try finishRun(run, formats: [], summary: s, status: "ok", error: nil)
+            lastSnapshotLinks = s.linked
             return s.removed
         }
+    }
+
+    /// Alias edges the last `finishSnapshot` recorded.
+    public private(set) var lastSnapshotLinks = 0
+
+    /// Links the places this snapshot removed to the ones it added.
+    private func linkSnapshot(source: String, removedRun: Int64, seenSince: Int64, options matching: MatchOptions) throws -> Int {
+        let columns = "p.id, p.place_id, p.name, p.geom, p.doc, p.primary_type"
+        let removed = try SnapshotMatcher.load(store.db, "SELECT \(columns) FROM place p WHERE p.removed_run = ?", [.integer(removedRun)])
+        let added = try SnapshotMatcher.load(store.db, """
+            SELECT \(columns) FROM place p WHERE p.source = ? AND p.first_run >= ? AND p.removed_run IS NULL
+            """, [.text(source), .integer(seenSince)])
+        let before = try store.db.scalar("SELECT count(*) FROM place WHERE source = ? AND first_run < ?", [.text(source), .integer(seenSince)])?.int ?? 0
+        var edges = SnapshotMatcher(options: matching).match(removed: removed, added: added, renumbering: false)
+        // Most of the source re-keyed at once, and found again: a renumbering,
+        // not many separate moves.
+        let relinked = Set(edges.map(\.aliasID)).count
+        if before > 0, Double(removed.count) >= 0.5 * Double(before), Double(relinked) >= 0.8 * Double(removed.count) {
+            edges = edges.map { e in
+                var e = e
+                if e.reason == .moved || e.reason == .redrawn { e.reason = .renumbered }
+                return e
+            }
+        }
+        var linked = 0
+        for edge in edges where try writer.record(edge, source: source) { linked += 1 }
+        return linked
     }
 
     /// The database file's path.
@@ -246,6 +283,28 @@ public final class PlaceImporter {
         }
         if records == 0, !sawEnvelope, envelope.isEmpty == false, envelope["status"] == nil {
             throw PlaceDBError.badInput(ImportRejection(input: name, line: 1, index: nil, placeID: nil, reason: "no places found in the input", record: nil))
+        }
+    }
+
+    /// Records alias edges in one run of their own; returns the counts.
+    func recordAliases(_ edges: [AliasEdge], input: String, source: String) throws -> AliasImportSummary {
+        let started = Clock.now()
+        let startedAt = RFC3339.nowMilliseconds()
+        return try store.db.transaction(.immediate) { () throws -> AliasImportSummary in
+            let run = try beginRun(input: input, startedAt: startedAt)
+            writer.run = run
+            var summary = AliasImportSummary()
+            for edge in edges {
+                summary.records += 1
+                if try writer.record(edge, source: source) { summary.added += 1 } else { summary.unchanged += 1 }
+            }
+            var s = ImportSummary()
+            s.records = summary.records
+            s.inserted = summary.added
+            s.unchanged = summary.unchanged
+            s.seconds = Clock.now() - started
+            try finishRun(run, formats: [], summary: s, status: "ok", error: nil)
+            return summary
         }
     }
 

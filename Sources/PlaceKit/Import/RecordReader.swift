@@ -351,7 +351,7 @@ final class RecordReader {
         var envelopeKey = false
         for (key, _) in object {
             switch key {
-            case "id", "place_id": return false
+            case "id", "place_id", "requestedId": return false
             case "places", "results", "candidates", "features", "result": envelopeKey = true
             default: break
             }

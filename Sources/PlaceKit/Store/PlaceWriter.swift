@@ -57,6 +57,28 @@ final class PlaceWriter {
         insertType = try db.prepare("INSERT OR IGNORE INTO place_type (type, place) VALUES (?, ?)")
         indexPoint = try db.prepare("INSERT OR REPLACE INTO idx_place_geom (pkid, xmin, xmax, ymin, ymax) VALUES (?1, ?2, ?2, ?3, ?3)")
         oldDoc = try db.prepare("SELECT doc FROM place WHERE id = ?")
+        insertAlias = try db.prepare("""
+            INSERT INTO place_alias (alias_id, place_id, reason, source, confidence, evidence, run)
+            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (alias_id, place_id) DO NOTHING
+            """)
+    }
+
+    private let insertAlias: Statement
+
+    /// Records an alias edge once (the first record of an edge is kept, so
+    /// history is never rewritten). True when it was new.
+    @discardableResult
+    func record(_ edge: AliasEdge, source: String?) throws -> Bool {
+        try insertAlias.reset()
+        try insertAlias.bind(.text(edge.aliasID), at: 1)
+        try insertAlias.bind(.text(edge.placeID), at: 2)
+        try insertAlias.bind(.text(edge.reason.rawValue), at: 3)
+        try insertAlias.bind(DatabaseValue(source), at: 4)
+        try insertAlias.bind(.real(edge.confidence), at: 5)
+        try insertAlias.bind(DatabaseValue(edge.evidence.map { JSONWriter().string($0) }), at: 6)
+        try insertAlias.bind(.integer(run), at: 7)
+        try insertAlias.run()
+        return db.changes > 0
     }
 
     /// Sets SpatiaLite's row triggers on `place` aside for a bulk write.
@@ -122,6 +144,7 @@ final class PlaceWriter {
     }
 
     func write(_ place: PreparedPlace) throws -> Outcome {
+        for edge in place.aliases { try record(edge, source: place.source) }
         let contentHash = place.contentHash
         try find.reset()
         try find.bind(.text(place.id), at: 1)

@@ -62,6 +62,21 @@ enum Schema {
                 PRIMARY KEY (type, place)
             ) WITHOUT ROWID;
 
+            -- Every ID ever seen that is not (or no longer) a place's own:
+            -- an edge from an alias to the ID it stands for, with why.
+            CREATE TABLE place_alias (
+                id INTEGER PRIMARY KEY,
+                alias_id TEXT NOT NULL,
+                place_id TEXT NOT NULL,
+                reason TEXT NOT NULL CHECK (reason IN ('moved', 'redrawn', 'renumbered', 'merged', 'split', 'requested', 'deprecated', 'explicit')),
+                source TEXT,
+                confidence REAL NOT NULL DEFAULT 1 CHECK (confidence > 0 AND confidence <= 1),
+                evidence TEXT,
+                run INTEGER NOT NULL,
+                UNIQUE (alias_id, place_id)
+            );
+            CREATE INDEX place_alias_by_place ON place_alias(place_id);
+
             -- The run references as times, for people and tools.
             CREATE VIEW place_history AS
             SELECT p.id, p.place_id, p.name, p.source,
@@ -76,7 +91,7 @@ enum Schema {
     ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).
-    static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history"]
+    static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history", "place_alias"]
 }
 
 extension Schema {
