@@ -1,4 +1,4 @@
-// placedb-bench import [--records N] [--runs R] [--dir DIR] [--no-ogr2ogr]
+// placedb-bench import [--records N] [--runs R] [--dir DIR] [--no-ogr2ogr] [--only geojson|ndjson]
 //
 // Generates N seeded places twice over, as Places API (New) NDJSON and as a
 // GeoJSON FeatureCollection, then imports them into fresh databases, once to
@@ -34,6 +34,9 @@ enum ImportBench {
             Tool(label: "placedb import (GeoJSON)", input: geojson) { (placedb, ["import", geojson, "--db", $0, "--output", "json"]) },
             Tool(label: "placedb import (NDJSON Places API (New))", input: ndjson) { (placedb, ["import", ndjson, "--db", $0, "--output", "json"]) },
         ]
+        if let only = option("--only", args) {
+            tools = tools.filter { $0.input.hasSuffix(only == "ndjson" ? ".ndjson" : ".geojson") }
+        }
         let ogr2ogr = "/usr/bin/ogr2ogr"
         if !args.contains("--no-ogr2ogr") {
             if FileManager.default.isExecutableFile(atPath: ogr2ogr) {
