@@ -1,4 +1,4 @@
--- placedb database schema, version 1 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 2 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -23,6 +23,18 @@ CREATE TABLE import_run (
     error TEXT
 );
 
+-- table: photo_image
+CREATE TABLE photo_image (
+    name TEXT PRIMARY KEY,
+    reference TEXT NOT NULL,
+    format TEXT NOT NULL CHECK (format IN ('jpeg', 'png', 'webp', 'gif')),
+    width INTEGER NOT NULL CHECK (width > 0),
+    height INTEGER NOT NULL CHECK (height > 0),
+    bytes BLOB NOT NULL,
+    source TEXT,
+    added_at TEXT NOT NULL
+);
+
 -- table: place
 CREATE TABLE place (
     id INTEGER PRIMARY KEY,
@@ -45,6 +57,15 @@ CREATE TABLE place (
     extra TEXT
 , "geom" POINT NOT NULL DEFAULT '');
 
+-- table: place_photo
+CREATE TABLE place_photo (
+    place INTEGER NOT NULL REFERENCES place(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    reference TEXT NOT NULL,
+    PRIMARY KEY (place, position)
+) WITHOUT ROWID;
+
 -- table: place_type
 CREATE TABLE place_type (
     place INTEGER NOT NULL REFERENCES place(id) ON DELETE CASCADE,
@@ -58,6 +79,12 @@ CREATE TABLE schema_migration (
     name TEXT NOT NULL,
     applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
+
+-- index: photo_image_by_reference
+CREATE INDEX photo_image_by_reference ON photo_image(reference);
+
+-- index: place_photo_by_reference
+CREATE INDEX place_photo_by_reference ON place_photo(reference);
 
 -- index: place_type_by_place
 CREATE INDEX place_type_by_place ON place_type(place);

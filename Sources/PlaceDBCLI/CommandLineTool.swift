@@ -99,6 +99,8 @@ public enum CommandLineTool {
         case .input: .noInput
         case .badInput: .dataError
         case .invalidArgument: .usage
+        case .photoNotFound: .failure
+        case .badImage: .dataError
         }
     }
 

@@ -51,10 +51,14 @@ func decodeRecord(_ record: SourceRecord, format: InputFormat?) throws(DecodeErr
         let status = error["status"]?.stringValue ?? error["code"]?.intValue.map(String.init) ?? "error"
         throw DecodeError("an API error response (\(status): \(error["message"]?.stringValue ?? "no message")), not a place")
     }
+    var decoded: DecodedPlace
     switch format ?? InputFormat.detect(record) {
-    case .placesV1: return try PlacesV1Decoder.decode(object)
-    case .placesLegacy: return try LegacyPlacesDecoder.decode(object)
+    case .placesV1: decoded = try PlacesV1Decoder.decode(object)
+    case .placesLegacy: decoded = try LegacyPlacesDecoder.decode(object)
     }
+    // Rules every format shares, applied once here.
+    decoded.place.capPhotos()
+    return decoded
 }
 
 // MARK: Checks shared by the decoders

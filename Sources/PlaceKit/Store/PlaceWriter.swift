@@ -28,6 +28,8 @@ final class PlaceWriter {
     private let deleteTypes: Statement
     private let insertType: Statement
     private let indexPoint: Statement
+    private let deletePhotos: Statement
+    private let insertPhoto: Statement
 
     init(db: Database, source: String) throws {
         self.db = db
@@ -47,6 +49,8 @@ final class PlaceWriter {
         deleteTypes = try db.prepare("DELETE FROM place_type WHERE place = ?")
         insertType = try db.prepare("INSERT INTO place_type (place, type) VALUES (?, ?)")
         indexPoint = try db.prepare("INSERT OR REPLACE INTO idx_place_geom (pkid, xmin, xmax, ymin, ymax) VALUES (?1, ?2, ?2, ?3, ?3)")
+        deletePhotos = try db.prepare("DELETE FROM place_photo WHERE place = ?")
+        insertPhoto = try db.prepare("INSERT INTO place_photo (place, position, name, reference) VALUES (?, ?, ?, ?)")
     }
 
     /// Sets SpatiaLite's row triggers on `place` aside for a bulk write.
@@ -116,6 +120,8 @@ final class PlaceWriter {
             try update.run()
             try deleteTypes.bind([.integer(existing.rowid)])
             try deleteTypes.run()
+            try deletePhotos.bind([.integer(existing.rowid)])
+            try deletePhotos.run()
             rowid = existing.rowid
             outcome = .updated
         } else {
@@ -133,6 +139,13 @@ final class PlaceWriter {
         for type in place.types where seen.insert(type).inserted {
             try insertType.bind([.integer(rowid), .text(type)])
             try insertType.run()
+        }
+        // The photo index (names and references of `photos[]`, in order),
+        // which `photo add` resolves references against.
+        for (position, photo) in (place.document["photos"]?.arrayValue ?? []).enumerated() {
+            guard let name = photo["name"]?.stringValue else { continue }
+            try insertPhoto.bind([.integer(rowid), .integer(Int64(position)), .text(name), .text(PhotoName.reference(of: name))])
+            try insertPhoto.run()
         }
         return outcome
     }
