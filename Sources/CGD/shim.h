@@ -8,11 +8,11 @@
 
 // libgd reports problems through one process-wide callback that prints to
 // stderr by default. placedb's library never prints, so PlaceKit installs
-// this handler instead: it keeps the last message of each thread, which the
-// caller clears before a libgd call and reads after it to put libgd's
-// reason in its one-line error. Only PlaceKit's GDImage.swift calls these
-// (each Swift file that did would get its own copy of the buffer).
-// (A function-local static: Swift's importer emits it with the function.)
+// this handler instead. It keeps, per thread, the first message since the
+// caller cleared the buffer before a libgd call; the caller reads it after
+// the call to put libgd's reason in its one-line error. Only PlaceKit's
+// GDImage.swift calls these (each Swift file that did would get its own
+// copy of the buffer: a function-local static, emitted with the function).
 static inline char *cgd_last_error_buffer(void) {
     static _Thread_local char buffer[256];
     return buffer;
@@ -21,7 +21,9 @@ static inline char *cgd_last_error_buffer(void) {
 static inline void cgd_error_handler(int priority, const char *format, va_list args) {
     // Errors and warnings only (GD_ERROR = 3, GD_WARNING = 4); notices and
     // debug output are dropped.
-    if (priority > GD_WARNING || format == NULL) return;
+    // The first message of a call is kept: it names the cause (libpng's
+    // "IDAT: CRC error"), the ones after it only the unwinding.
+    if (priority > GD_WARNING || format == NULL || cgd_last_error_buffer()[0] != 0) return;
     vsnprintf(cgd_last_error_buffer(), 256, format, args);
 }
 

@@ -211,6 +211,7 @@ struct PhotoImageTests {
         let jpeg = TestImages.make(width: 300, height: 200, format: .jpeg, pattern: .noise(seed: 1))
         let png = TestImages.make(width: 300, height: 200, format: .png, pattern: .noise(seed: 2))
         let webp = TestImages.make(width: 300, height: 200, format: .webp, pattern: .noise(seed: 3))
+        let gif = TestImages.make(width: 300, height: 200, format: .gif, pattern: .noise(seed: 4))
         var damagedPNG = png
         for i in stride(from: png.count / 2, to: png.count / 2 + 64, by: 1) { damagedPNG[i] ^= 0x5A }
         var bomb: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
@@ -221,8 +222,11 @@ struct PhotoImageTests {
             ("random bytes", rng.bytes(5000), "not a JPEG, PNG, WebP or GIF image"),
             ("random bytes behind a JPEG signature", [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + rng.bytes(5000), "corrupt JPEG"),
             ("random bytes behind a PNG header", Array(png.prefix(33)) + rng.bytes(5000), "corrupt PNG"),
-            ("a PNG with damaged pixel data", damagedPNG, "corrupt PNG"),
-            ("a truncated WebP", Array(webp.prefix(webp.count / 2)), "corrupt WebP"),
+            ("a PNG with damaged pixel data", damagedPNG, "corrupt PNG image: libgd cannot decode it (libpng"),
+            ("a truncated WebP", Array(webp.prefix(webp.count / 2)), "corrupt WebP image: the file has \(webp.count / 2) bytes, its RIFF header says \(webp.count)"),
+            ("a WebP with damaged data", Array(webp.prefix(40)) + rng.bytes(webp.count - 40), "corrupt WebP"),
+            ("a truncated GIF", Array(gif.prefix(gif.count * 9 / 10)), "corrupt GIF image: its blocks end before the trailer"),
+            ("a GIF without its trailer", Array(gif.dropLast()), "corrupt GIF"),
             ("an empty file", [], "empty"),
             ("a header announcing 30000 x 30000 pixels", bomb, "900.0 megapixels"),
             ("text", Array("hello, world\n".utf8), "not a JPEG, PNG, WebP or GIF image"),

@@ -30,7 +30,8 @@ final class GDImage {
 
     /// libgd's message without its module prefixes and trailing newline:
     /// "gd-jpeg, libjpeg: recoverable error: Premature end of JPEG file\n"
-    /// becomes "libjpeg: Premature end of JPEG file".
+    /// becomes "libjpeg: Premature end of JPEG file", "gd-png: fatal libpng
+    /// error: IDAT: CRC error" becomes "libpng: IDAT: CRC error".
     static func cleanMessage(_ raw: String) -> String {
         var s = Substring(raw)
         while let last = s.last, last == "\n" || last == " " || last == "\r" { s.removeLast() }
@@ -38,8 +39,8 @@ final class GDImage {
             s = s.dropFirst(prefix.count)
         }
         var text = String(s)
-        for noise in ["recoverable error: ", "fatal error: ", "error: "] {
-            text = text.replacingOccurrences(of: noise, with: "")
+        for (noise, replacement) in [("fatal libpng error: ", "libpng: "), ("recoverable error: ", ""), ("fatal error: ", ""), ("error: ", "")] {
+            text = text.replacingOccurrences(of: noise, with: replacement)
         }
         return text
     }

@@ -164,6 +164,50 @@ struct ImageHeader: Equatable {
         return nil
     }
 
+    /// The size a RIFF (WebP) file says it has: its size field plus the 8
+    /// bytes before it.
+    static func riffSize(_ b: UnsafeRawBufferPointer) -> Int? {
+        guard b.count >= 8 else { return nil }
+        return (Int(b[4]) | Int(b[5]) << 8 | Int(b[6]) << 16 | Int(b[7]) << 24) + 8
+    }
+
+    /// True when a GIF's blocks run to its trailer (0x3B). libgd decodes a
+    /// truncated GIF without a word, so placedb walks the blocks itself:
+    /// extensions and image data are chains of length-prefixed sub-blocks.
+    static func gifIsComplete(_ b: UnsafeRawBufferPointer) -> Bool {
+        guard b.count >= 13 else { return false }
+        var i = 13
+        if b[10] & 0x80 != 0 { i += 3 << (Int(b[10] & 0x07) + 1) } // global colour table
+        func skipSubBlocks() -> Bool {
+            while i < b.count {
+                let n = Int(b[i])
+                i += 1
+                if n == 0 { return true }
+                i += n
+            }
+            return false
+        }
+        while i < b.count {
+            switch b[i] {
+            case 0x3B:
+                return true
+            case 0x21: // extension: introducer, label, sub-blocks
+                i += 2
+                guard skipSubBlocks() else { return false }
+            case 0x2C: // image descriptor, local colour table, LZW code size, sub-blocks
+                guard i + 10 <= b.count else { return false }
+                let flags = b[i + 9]
+                i += 10
+                if flags & 0x80 != 0 { i += 3 << (Int(flags & 0x07) + 1) }
+                i += 1
+                guard skipSubBlocks() else { return false }
+            default:
+                return false
+            }
+        }
+        return false
+    }
+
     /// The orientation tag (0x0112) of IFD0 in an APP1 `Exif` payload.
     static func exifOrientation(_ p: UnsafeRawBufferPointer) -> Int? {
         guard p.count >= 14, Array(p[0..<6]) == [0x45, 0x78, 0x69, 0x66, 0, 0] else { return nil }

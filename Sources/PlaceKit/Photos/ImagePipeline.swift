@@ -26,6 +26,15 @@ enum ImagePipeline {
     /// Reads the header and refuses what placedb will not decode.
     static func header(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> ImageHeader {
         let header = try ImageHeader.read(bytes).get()
+        // libgd decodes a truncated GIF without a word and says only "cannot
+        // allocate temporary buffer" for a truncated WebP: placedb checks
+        // both containers itself.
+        if header.format == .gif && !ImageHeader.gifIsComplete(bytes) {
+            throw ImageError("corrupt GIF image: its blocks end before the trailer (truncated or malformed)")
+        }
+        if header.format == .webp, let declared = ImageHeader.riffSize(bytes), bytes.count < declared {
+            throw ImageError("corrupt WebP image: the file has \(bytes.count) bytes, its RIFF header says \(declared) (truncated)")
+        }
         if bytes.count > PhotoLimits.maxFileBytes {
             throw ImageError("the image is \(bytes.count) bytes, more than the \(PhotoLimits.maxFileBytes / 1024 / 1024) MiB placedb stores")
         }
