@@ -182,13 +182,13 @@ struct CommandLineToolTests {
         #expect(try JSONValue(parsing: String(kept[0]))["id"] == .string("bad1"))
     }
 
-    @Test("help text matches the golden files", arguments: ["", "import", "place"])
+    @Test("help text matches the golden files", arguments: ["", "import", "place", "photos", "photo", "photo add", "photo fetch"])
     func helpGolden(command: String) throws {
         let cli = try CLI()
-        let r = cli.run(command.isEmpty ? ["--help"] : [command, "--help"])
+        let r = cli.run(command.isEmpty ? ["--help"] : command.split(separator: " ").map(String.init) + ["--help"])
         #expect(r.code == 0)
         #expect(r.err.isEmpty)
-        let name = "help\(command.isEmpty ? "" : "-" + command).txt"
+        let name = "help\(command.isEmpty ? "" : "-" + command.replacingOccurrences(of: " ", with: "-")).txt"
         let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)").path
         if ProcessInfo.processInfo.environment["PLACEDB_RECORD_GOLDEN"] == "1" {
             try r.out.write(toFile: golden, atomically: true, encoding: .utf8)
