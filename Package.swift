@@ -23,7 +23,7 @@ let package = Package(
         // The command line, as a library so tests can run it in-process.
         .target(name: "PlaceDBCLI", dependencies: ["PlaceKit"]),
         .executableTarget(name: "placedb", dependencies: ["PlaceDBCLI"]),
-        .executableTarget(name: "placedb-bench", dependencies: ["PlaceKit", "SQLiteDB"]),
+        .executableTarget(name: "placedb-bench", dependencies: ["PlaceKit", "SQLiteDB", "CGD"]),
 
         .target(name: "PlaceKitTestSupport", dependencies: ["PlaceKit", "CGD"], path: "Sources/PlaceKitTestSupport"),
         .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "PlaceKitTestSupport"]),

@@ -5,6 +5,7 @@ import Foundation
 let arguments = Array(CommandLine.arguments.dropFirst())
 let benchmarks: [(name: String, summary: String, run: ([String]) throws -> Void)] = [
     ("import", "import N generated Places API (New) NDJSON records with the placedb binary", ImportBench.run),
+    ("photo", "add a generated camera-size JPEG and fetch it at several maximum sizes", PhotoBench.run),
 ]
 
 guard let name = arguments.first, let bench = benchmarks.first(where: { $0.name == name }) else {
