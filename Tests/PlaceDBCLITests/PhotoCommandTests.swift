@@ -190,24 +190,7 @@ extension CLI {
 @Suite("placedb binary: photos")
 struct PhotoBinaryTests {
     func run(_ args: [String], stdin: [UInt8] = [], dir: TempDirectory) throws -> (code: Int32, out: [UInt8], err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: BinaryTests.binary)
-        p.arguments = args
-        p.currentDirectoryURL = dir.url
-        var env = ProcessInfo.processInfo.environment
-        env["PLACEDB_DATABASE"] = nil
-        p.environment = env
-        let input = Pipe(), out = Pipe(), err = Pipe()
-        p.standardInput = input
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        input.fileHandleForWriting.write(Data(stdin))
-        try input.fileHandleForWriting.close()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, [UInt8](o), String(decoding: e, as: UTF8.self))
+        try BinaryTests.run(args, stdin: stdin, dir: dir)
     }
 
     @Test("photo add - reads the image from stdin; photo fetch -o - writes it to stdout")
