@@ -168,6 +168,19 @@ struct PhotoCommandTests {
         #expect(try CLI().run(["photo", "fetch", "x", "-o", "-"], terminal: true).err.contains("refusing to write image bytes to a terminal"))
     }
 
+    @Test("photo commands on a database that does not exist exit 66 and create nothing")
+    func noDatabase() throws {
+        let cli = try CLI()
+        let image = try cli.dir.write("i.png", bytes: TestImages.make(width: 2, height: 2, format: .png))
+        for args in [["photo", "add", "someReference-0001", image], ["photo", "add", "--dir", cli.dir.path],
+                     ["photo", "fetch", "someReference-0001", "-o", cli.dir.file("o.png")], ["photos", "c1"]] {
+            let r = cli.run(args)
+            #expect(r.code == 66, "\(args): \(r.err)")
+            #expect(r.err.contains("no database here"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: cli.db))
+    }
+
     @Test("help reaches the group and its subcommands")
     func groupHelp() throws {
         let cli = try CLI()

@@ -453,9 +453,16 @@ struct PhotoStoreTests {
         #expect(throws: PlaceDBError.self) { try PhotoImporter(databasePath: db.path).addImages(inDirectory: images.file("absent")) }
     }
 
-    @Test("a missing or directory image file is missing input")
+    @Test("a missing or directory image file, or a missing database, is missing input")
     func missingFile() throws {
         let db = try PhotoDB()
+        let absent = db.dir.file("absent.sqlite")
+        #expect {
+            _ = try PhotoImporter(databasePath: absent)
+        } throws: { error in
+            guard case PlaceDBError.noDatabase = error else { return false }
+            return !FileManager.default.fileExists(atPath: absent)
+        }
         let importer = try PhotoImporter(databasePath: db.path)
         for path in [db.dir.file("absent.jpg"), db.dir.path] {
             #expect {

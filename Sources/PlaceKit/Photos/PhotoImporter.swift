@@ -46,10 +46,15 @@ public enum PhotoDirectoryEntry: Sendable {
 public final class PhotoImporter {
     let store: PlaceStore
 
-    /// Opens (creating or migrating) the database at `databasePath` (nil:
-    /// `PLACEDB_DATABASE`, else `places.sqlite`).
+    /// Opens (migrating) the database at `databasePath` (nil:
+    /// `PLACEDB_DATABASE`, else `places.sqlite`). The database must exist:
+    /// images belong to the photos of imported places
+    /// (`PlaceDBError.noDatabase` otherwise).
     public init(databasePath: String? = nil) throws {
-        store = try PlaceStore(path: PlaceStore.resolvePath(databasePath), writable: true)
+        let path = PlaceStore.resolvePath(databasePath)
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw PlaceDBError.noDatabase(path: path) }
+        store = try PlaceStore(path: path, writable: true)
     }
 
     /// The database file's path.
