@@ -224,7 +224,7 @@ struct PhotoImageTests {
             ("random bytes behind a PNG header", Array(png.prefix(33)) + rng.bytes(5000), "corrupt PNG"),
             ("a PNG with damaged pixel data", damagedPNG, "corrupt PNG image: libgd cannot decode it (libpng"),
             ("a truncated WebP", Array(webp.prefix(webp.count / 2)), "corrupt WebP image: the file has \(webp.count / 2) bytes, its RIFF header says \(webp.count)"),
-            ("a WebP with damaged data", Array(webp.prefix(40)) + rng.bytes(webp.count - 40), "corrupt WebP"),
+            ("a WebP with damaged data", Array(webp.prefix(40)) + rng.bytes(webp.count - 40), "corrupt WebP image: libgd cannot decode it (libwebp cannot decode the data)"),
             ("a truncated GIF", Array(gif.prefix(gif.count * 9 / 10)), "corrupt GIF image: its blocks end before the trailer"),
             ("a GIF without its trailer", Array(gif.dropLast()), "corrupt GIF"),
             ("an empty file", [], "empty"),
@@ -249,6 +249,36 @@ struct PhotoImageTests {
             #expect(!message.contains("\n"))
         }
         #expect(try db.imageCount() == 0)
+    }
+
+    @Test("damaged images are refused or decode, never crash (seeded mutations)", arguments: ImageFormat.allCases)
+    func mutations(format: ImageFormat) throws {
+        let db = try PhotoDB()
+        let source = TestImages.make(width: 120, height: 80, format: format, pattern: .noise(seed: 9))
+        var rng = SeededBytes(seed: 2026)
+        var refused = 0
+        for round in 0..<40 {
+            var bytes = source
+            let pick = rng.bytes(4).map(Int.init)
+            switch round % 3 {
+            case 0: bytes = Array(bytes.prefix(pick[0] * bytes.count / 256))
+            case 1:
+                for (i, b) in rng.bytes(8).enumerated() { bytes[(pick[i % 4] * 131 + i * 977) % bytes.count] = b }
+            default:
+                let start = pick[1] * bytes.count / 256
+                let run = rng.bytes(min(64, bytes.count - start))
+                bytes.replaceSubrange(start..<start + run.count, with: run)
+            }
+            do {
+                try db.add(PhotoDB.refs[0], bytes)
+                // Accepted: it must then fetch and scale.
+                let image = try db.fetch(PhotoDB.refs[0], 30, 30)
+                #expect(image.width <= 30 && image.height <= 30)
+            } catch PlaceDBError.badImage {
+                refused += 1
+            }
+        }
+        #expect(refused > 0, "no mutation was refused: the corrupt-image checks are not running")
     }
 
     @Test("a maximum of 0, below 0 or above 4800 is a usage error", arguments: [(0, 100), (100, 0), (4801, 100), (100, 4801), (-5, 10), (Int.max, 1)])

@@ -54,7 +54,7 @@ final class GDImage {
         }
         let data = UnsafeMutableRawPointer(mutating: base)
         let size = Int32(bytes.count)
-        let (decoded, message) = call { () -> gdImagePtr? in
+        let (decoded, libgdMessage) = call { () -> gdImagePtr? in
             switch format {
             case .jpeg: gdImageCreateFromJpegPtrEx(size, data, 0) // 0: report warnings
             case .png: gdImageCreateFromPngPtr(size, data)
@@ -62,6 +62,9 @@ final class GDImage {
             case .webp: gdImageCreateFromWebpPtr(size, data)
             }
         }
+        // libgd says "cannot allocate temporary buffer" when libwebp
+        // refuses the data (WebPDecodeARGB returned NULL): say what happened.
+        let message = format == .webp && libgdMessage.contains("cannot allocate temporary buffer") ? "libwebp cannot decode the data" : libgdMessage
         guard let decoded else {
             throw ImageError("corrupt \(format) image: libgd cannot decode it" + (message.isEmpty ? "" : " (\(message))"))
         }
