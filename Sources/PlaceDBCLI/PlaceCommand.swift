@@ -21,8 +21,21 @@ enum PlaceCommand: Command {
             throw UsageError(message: error.description)
         }
         let client = try PlacesClient(databasePath: context.databasePath)
-        let place = try client.fetchPlace(id: PlaceID(parsing: context.arguments.positionals[0]), fields: mask)
-        let json = place.apiJSON(fields: mask)
+        let requested = PlaceID(parsing: context.arguments.positionals[0])
+        // An old ID gives the current place, with its current id, as the
+        // Places API does; the answer says which ID was asked for.
+        let resolution = try client.resolvePlaceID(requested)
+        guard let current = resolution.placeID else { throw PlaceDBError.notFound(requested) }
+        let place = try client.fetchPlace(id: PlaceID(current), fields: mask, followAliases: false)
+        var json = place.apiJSON(fields: mask)
+        if resolution.status == .moved {
+            json["requestedId"] = .string(requested.rawValue)
+            let reasons = resolution.chain.map(\.reason.rawValue).joined(separator: ", ")
+            context.console.err("placedb place: '\(requested)' resolved to '\(current)' (\(reasons))\n")
+        } else if resolution.status == .removed {
+            json["removedAt"] = resolution.removedAt.map(JSONValue.string) ?? .null
+            context.console.err("placedb place: '\(current)' was removed\(resolution.removedAt.map { " at \($0)" } ?? ""); this is its last record\n")
+        }
         switch context.output {
         case .json: context.writeJSON(.object(json))
         case .text: context.console.out(TextTable.place(json))

@@ -18,8 +18,15 @@ public final class Database {
     public let path: String
     private var statementCache: [String: Statement] = [:]
 
+    /// Process-wide SQLite settings, applied once before the first connection.
+    private static let configured: Bool = {
+        _ = csqlite_disable_memstatus()
+        return true
+    }()
+
     /// Opens `path`. Throws when SQLite cannot open it.
     public init(path: String, mode: Mode = .create) throws {
+        _ = Database.configured
         var db: OpaquePointer?
         let flags: Int32
         switch mode {

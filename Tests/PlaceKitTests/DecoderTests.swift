@@ -323,15 +323,18 @@ struct LegacyPlacesDecoderTests {
         #expect(LegacyPlacesDecoder.decodeEntities("a&#1114112;b") == "a&#1114112;b", "beyond Unicode")
     }
 
-    @Test("keeps at most 10 photos, in order, from either format", arguments: InputFormat.allCases)
+    @Test("keeps at most 10 photos, in order, from any format", arguments: [InputFormat.placesV1, .placesLegacy, .geojson])
     func photoCap(format: InputFormat) throws {
         let refs = (1...12).map { "REF\($0)" }
+        let v1Photos = "[" + refs.map { #"{"name":"places/P/photos/\#($0)","widthPx":1}"# }.joined(separator: ",") + "]"
         let json: String
         switch format {
-        case .placesV1:
-            json = #"{"id":"P","location":{"latitude":1,"longitude":2},"photos":["# + refs.map { #"{"name":"places/P/photos/\#($0)","widthPx":1}"# }.joined(separator: ",") + "]}"
         case .placesLegacy:
             json = #"{"place_id":"P","geometry":{"location":{"lat":1,"lng":2}},"photos":["# + refs.map { #"{"photo_reference":"\#($0)","width":1}"# }.joined(separator: ",") + "]}"
+        case .geojson:
+            json = #"{"type":"Feature","geometry":{"type":"Point","coordinates":[2,1]},"properties":{"id":"P","photos":\#(v1Photos)}}"#
+        default:
+            json = #"{"id":"P","location":{"latitude":1,"longitude":2},"photos":\#(v1Photos)}"#
         }
         let decoded = try decode(json, format: format)
         #expect(decoded.place.photos.map(\.name) == refs.prefix(10).map { "places/P/photos/\($0)" })

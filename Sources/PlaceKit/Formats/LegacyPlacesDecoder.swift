@@ -87,7 +87,21 @@ enum LegacyPlacesDecoder {
             }
         }
         if doc["location"] == nil { doc["location"] = .null }
-        return DecodedPlace(place: Place(id: PlaceID(pid), coordinate: coordinate, document: doc), extra: extra, format: .placesLegacy)
+        // Deprecated IDs of the same place: the 40-hex `id`, the long
+        // `reference` (equal to place_id in current responses) and `alt_ids`.
+        var aliases: [AliasEdge] = []
+        for key in ["id", "reference"] {
+            if let old = object[key]?.stringValue, !old.isEmpty, old != pid {
+                aliases.append(AliasEdge(aliasID: old, placeID: pid, reason: .deprecated))
+            }
+        }
+        for alt in object["alt_ids"]?.arrayValue ?? [] {
+            if let old = alt["place_id"]?.stringValue, !old.isEmpty, old != pid {
+                aliases.append(AliasEdge(aliasID: old, placeID: pid, reason: .deprecated))
+            }
+        }
+        return DecodedPlace(place: Place(id: PlaceID(pid), coordinate: coordinate, document: doc), extra: extra,
+                            format: .placesLegacy, aliases: aliases)
     }
 
     static let priceLevels = ["PRICE_LEVEL_FREE", "PRICE_LEVEL_INEXPENSIVE", "PRICE_LEVEL_MODERATE", "PRICE_LEVEL_EXPENSIVE", "PRICE_LEVEL_VERY_EXPENSIVE"]
@@ -284,5 +298,13 @@ enum RFC3339 {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return string(fromUnixSeconds: Int64(ts.tv_sec))
+    }
+
+    /// Now with milliseconds: distinct per import run, and ordered as text.
+    static func nowMilliseconds() -> String {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        let base = string(fromUnixSeconds: Int64(ts.tv_sec))
+        return String(base.dropLast()) + "." + String(ts.tv_nsec / 1_000_000).leftPadded(3) + "Z"
     }
 }

@@ -9,7 +9,8 @@ extension PhotoMetadata {
 extension PlacesClient {
     /// The photos of a place, as the Places SDK's `lookUpPhotos(forPlaceID:)`
     /// lists them: at most ten, in the source's order, each with the author
-    /// attributions that must be shown with it. Throws
+    /// attributions that must be shown with it. An ID that moved gives the
+    /// photos of the place it resolves to, as `fetchPlace` does. Throws
     /// `PlaceDBError.notFound` for an unknown place.
     ///
     /// ```swift
@@ -20,8 +21,7 @@ extension PlacesClient {
     /// }
     /// ```
     public func lookUpPhotos(placeID: PlaceID) throws -> [PhotoMetadata] {
-        guard let place = try store.place(id: placeID) else { throw PlaceDBError.notFound(placeID) }
-        return Array(place.photos.prefix(PhotoLimits.maxPhotosPerPlace))
+        Array(try fetchPlace(id: placeID).photos.prefix(PhotoLimits.maxPhotosPerPlace))
     }
 
     /// The photo's local image scaled down to fit `maxSize` (aspect ratio
