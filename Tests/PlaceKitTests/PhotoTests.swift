@@ -364,6 +364,16 @@ struct PhotoStoreTests {
         #expect(try PlacesClient(databasePath: db.path).lookUpPhotos(placeID: PlaceID(parsing: "places/P1")).count == 3)
     }
 
+    @Test("an ID that moved lists the photos of the place it resolves to")
+    func followsAliases() throws {
+        let old = #"{"id":"old","location":{"latitude":1,"longitude":2},"businessStatus":"CLOSED_PERMANENTLY","movedPlaceId":"P1","photos":[{"name":"places/old/photos/oldPhotoReference-1"}]}"#
+        let db = try PhotoDB(places: [PhotoDB.place("P1", refs: PhotoDB.refs), old])
+        let client = try PlacesClient(databasePath: db.path)
+        #expect(try client.lookUpPhotos(placeID: "old").map(\.name) == PhotoDB.refs.map { "places/P1/photos/\($0)" })
+        // The old place's own photo is still named and stored by its name.
+        #expect(try db.add("oldPhotoReference-1", TestImages.make(width: 2, height: 2, format: .png)).name == "places/old/photos/oldPhotoReference-1")
+    }
+
     @Test("import keeps the first 10 photos of a place in either format, and indexes them")
     func capAtImport() throws {
         let refs = (1...12).map { String(format: "capReference%02d-abcdef", $0) }
