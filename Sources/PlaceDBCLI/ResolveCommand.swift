@@ -31,16 +31,27 @@ enum ResolveCommand {
             var out = ""
             out.reserveCapacity(1 << 16)
             let writer = JSONWriter()
-            while let line = readLine(strippingNewline: true) {
-                let id = String(line.drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed())
-                if id.isEmpty { continue }
-                let r = try client.resolvePlaceID(PlaceID(parsing: id))
-                if r.status == .notFound { missing = true }
-                out += writer.string(r.json)
-                out += "\n"
-                if out.utf8.count > 60_000 { context.console.out(out); out.removeAll(keepingCapacity: true) }
+            // Chunks of IDs, each resolved in one read transaction.
+            var chunk: [PlaceID] = []
+            func flush() throws {
+                for r in try client.resolvePlaceIDs(chunk) {
+                    if r.status == .notFound { missing = true }
+                    out += writer.string(r.json)
+                    out += "\n"
+                }
+                chunk.removeAll(keepingCapacity: true)
+                context.console.out(out)
+                out.removeAll(keepingCapacity: true)
             }
-            context.console.out(out)
+            while let line = readLine(strippingNewline: true) {
+                var id = Substring(line)
+                while let f = id.first, f == " " || f == "\t" || f == "\r" { id.removeFirst() }
+                while let l = id.last, l == " " || l == "\t" || l == "\r" { id.removeLast() }
+                if id.isEmpty { continue }
+                chunk.append(PlaceID(parsing: String(id)))
+                if chunk.count == 4096 { try flush() }
+            }
+            try flush()
         } else {
             let results = try args.positionals.map { try client.resolvePlaceID(PlaceID(parsing: $0)) }
             missing = results.contains { $0.status == .notFound }

@@ -116,6 +116,9 @@ public final class Database {
     /// The rowid of the last inserted row.
     public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// Rows changed by this connection since it opened.
+    public var totalChanges: Int { Int(sqlite3_total_changes(handle)) }
+
     /// The number of rows changed by the last statement.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 

@@ -220,3 +220,33 @@ struct SnapshotTests {
         #expect(try state("osm:node/2").removedAt == nil)
     }
 }
+
+@Suite("Spatial index maintenance")
+struct SpatialIndexTests {
+    @Test("a bulk-built R*Tree, then incremental inserts, updates and duplicates, stays valid")
+    func bulkThenIncremental() throws {
+        let dir = try TempDirectory()
+        let db = dir.file("places.sqlite")
+        var lines: [String] = []
+        var rng = SystemRandomNumberGenerator()
+        for i in 0..<3000 {
+            lines.append(Fixtures.v1("p\(i)", "P\(i)", lat: Double.random(in: -89...89, using: &rng), lng: Double.random(in: -179...179, using: &rng)))
+        }
+        // Duplicates with new points inside the same input.
+        for i in 0..<50 { lines.append(Fixtures.v1("p\(i)", "P\(i) moved", lat: Double(i), lng: Double(-i))) }
+        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("a.ndjson", lines.joined(separator: "\n"))))
+        // The read-only client cannot use SpatiaLite functions; check with a writable connection.
+        let importer = try PlaceImporter(databasePath: db)
+        #expect(try importer.store.db.scalar("SELECT rtreecheck('idx_place_geom')")?.string == "ok")
+        #expect(try importer.store.db.scalar("SELECT count(*) FROM idx_place_geom")?.int == 3000)
+        #expect(try importer.store.db.scalar("SELECT count(*) FROM idx_place_geom WHERE pkid = (SELECT id FROM place WHERE place_id = 'p7') AND xmin <= -7 AND xmax >= -7 AND ymin <= 7 AND ymax >= 7")?.int == 1)
+        // A second input goes through incremental inserts and updates.
+        var more: [String] = []
+        for i in 2900..<3500 { more.append(Fixtures.v1("p\(i)", "Q\(i)", lat: Double(i % 170) - 85, lng: Double(i % 350) - 175)) }
+        _ = try importer.importInput(.file(try dir.write("b.ndjson", more.joined(separator: "\n"))))
+        #expect(try importer.store.db.scalar("SELECT rtreecheck('idx_place_geom')")?.string == "ok")
+        #expect(try importer.store.db.scalar("SELECT count(*) FROM idx_place_geom")?.int == 3500)
+        let spatialite = try Tool.run("spatialite", [db, "SELECT CheckSpatialIndex()"])
+        if spatialite.status == 0 { #expect(spatialite.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1") }
+    }
+}

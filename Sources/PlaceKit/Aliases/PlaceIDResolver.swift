@@ -74,43 +74,100 @@ final class PlaceIDResolver {
     private let edges: Statement
     static let maxHops = 64
 
-    init(db: Database) throws {
-        self.db = db
-        findPlace = try db.prepare("""
-            SELECT p.removed_run IS NOT NULL, p.name, p.geom, r.started_at FROM place p
-            LEFT JOIN import_run r ON r.id = p.removed_run WHERE p.place_id = ?
-            """)
-        edges = try db.prepare("""
-            SELECT a.place_id, a.reason, a.source, a.confidence, r.started_at, a.evidence FROM place_alias a
-            LEFT JOIN import_run r ON r.id = a.run WHERE a.alias_id = ?
-            ORDER BY a.confidence DESC, a.run DESC, a.place_id
-            """)
+    private let runTime: Statement
+    private var runTimes: [Int64: String] = [:]
+
+    /// Hashes of every alias ID: an ID without outgoing edges (most
+    /// lookups) skips the edge query. Rebuilt when another connection has
+    /// written (SQLite's data_version moved); a false positive only costs a
+    /// query.
+    private var aliasKeys = Set<UInt64>()
+    private var keysVersion: Int64 = -1
+    private var keysChanges: Int = -1
+    private let dataVersion: Statement
+    private let aliasIDs: Statement
+
+    static func key(_ id: String) -> UInt64 {
+        var h = FNV1a()
+        h.add(id.utf8)
+        return h.value
     }
 
-    private struct PlaceRow { let removed: Bool; let name: String?; let location: Coordinate?; let removedAt: String? }
+    /// Brings the alias-ID hashes up to date with the database.
+    func refreshAliasKeys() throws {
+        try dataVersion.reset()
+        let version = try dataVersion.step()?.int64(0) ?? 0
+        try dataVersion.reset()
+        // data_version tracks other connections; total_changes this one's.
+        let changes = db.totalChanges
+        guard version != keysVersion || changes != keysChanges else { return }
+        var keys = Set<UInt64>()
+        try aliasIDs.reset()
+        while let row = try aliasIDs.step() {
+            keys.insert(row.withBytes(0) { bytes in
+                var h = FNV1a()
+                h.add(bytes)
+                return h.value
+            })
+        }
+        try aliasIDs.reset()
+        aliasKeys = keys
+        keysVersion = version
+        keysChanges = changes
+    }
+
+    init(db: Database) throws {
+        self.db = db
+        findPlace = try db.prepare("SELECT removed_run, name, geom FROM place WHERE place_id = ?")
+        edges = try db.prepare("SELECT place_id, reason, source, confidence, run, evidence FROM place_alias WHERE alias_id = ?")
+        runTime = try db.prepare("SELECT started_at FROM import_run WHERE id = ?")
+        dataVersion = try db.prepare("PRAGMA data_version")
+        aliasIDs = try db.prepare("SELECT alias_id FROM place_alias")
+    }
+
+    private struct PlaceRow { let removedRun: Int64?; let name: String?; let location: Coordinate? }
+
+    /// The time of an import run (few, so kept once read).
+    private func time(of run: Int64?) throws -> String? {
+        guard let run else { return nil }
+        if let t = runTimes[run] { return t }
+        try runTime.reset()
+        try runTime.bind(.integer(run), at: 1)
+        defer { try? runTime.reset() }
+        let t = try runTime.step()?.string(0)
+        if let t { runTimes[run] = t }
+        return t
+    }
 
     private func place(_ id: String) throws -> PlaceRow? {
         try findPlace.reset()
         try findPlace.bind(.text(id), at: 1)
         defer { try? findPlace.reset() }
         guard let row = try findPlace.step() else { return nil }
-        return PlaceRow(removed: row.int64(0) != 0, name: row.string(1),
-                        location: row.withBytes(2) { SpatiaLiteBlob.coordinate($0) }, removedAt: row.string(3))
+        return PlaceRow(removedRun: row.isNull(0) ? nil : row.int64(0), name: row.string(1),
+                        location: row.withBytes(2) { SpatiaLiteBlob.coordinate($0) })
     }
 
+    /// Edges out of `id`, best first: confidence, then the latest run, then ID.
     private func outgoing(_ id: String) throws -> [AliasHop] {
+        if !aliasKeys.contains(Self.key(id)) { return [] }
         try edges.reset()
         try edges.bind(.text(id), at: 1)
         defer { try? edges.reset() }
-        var out: [AliasHop] = []
+        var rows: [(hop: AliasHop, run: Int64)] = []
         while let row = try edges.step() {
             let evidence = row.isNull(5) ? nil : try? row.withBytes(5) { try JSONParser.parse($0) }
-            out.append(AliasHop(from: id, to: row.string(0) ?? "", reason: AliasReason(rawValue: row.string(1) ?? "") ?? .explicit,
-                                source: row.string(2), confidence: row.double(3), recordedAt: row.string(4), evidence: evidence))
+            let run = row.int64(4)
+            rows.append((AliasHop(from: id, to: row.string(0) ?? "", reason: AliasReason(rawValue: row.string(1) ?? "") ?? .explicit,
+                                  source: row.string(2), confidence: row.double(3), recordedAt: try time(of: run), evidence: evidence), run))
         }
-        return out
+        if rows.count > 1 {
+            rows.sort { ($0.hop.confidence, $0.run, $1.hop.to) > ($1.hop.confidence, $1.run, $0.hop.to) }
+        }
+        return rows.map(\.hop)
     }
 
+    /// Resolves one ID (call `refreshAliasKeys` first, once per batch).
     func resolve(_ requested: String) throws -> PlaceIDResolution {
         var current = requested
         var visited: [String] = [requested]
@@ -121,7 +178,7 @@ final class PlaceIDResolver {
         while chain.count < Self.maxHops {
             var out = try outgoing(current)
             // A current place is where the walk ends, unless it moved.
-            if let r = row, !r.removed { out = out.filter { $0.reason == .moved } }
+            if let r = row, r.removedRun == nil { out = out.filter { $0.reason == .moved } }
             if out.isEmpty { break }
             let fresh = out.filter { !visited.contains($0.to) }
             guard let next = fresh.first else {
@@ -140,14 +197,14 @@ final class PlaceIDResolver {
         }
         let status: ResolutionStatus
         switch row {
-        case let r? where !r.removed: status = chain.isEmpty ? .current : .moved
+        case let r? where r.removedRun == nil: status = chain.isEmpty ? .current : .moved
         case .some: status = .removed
         case nil: status = .notFound
         }
         return PlaceIDResolution(requestedID: requested, status: status,
                                  placeID: row == nil ? nil : current, chain: chain,
                                  displayName: row?.name, location: row?.location,
-                                 removedAt: status == .removed ? row?.removedAt : nil,
+                                 removedAt: status == .removed ? try time(of: row?.removedRun) : nil,
                                  alternatives: status == .moved ? alternatives : [], cycle: cycle)
     }
 }

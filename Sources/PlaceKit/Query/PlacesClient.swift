@@ -28,7 +28,28 @@ public final class PlacesClient {
         guard let resolver else {
             throw PlaceDBError.database(path: store.path, reason: "cannot prepare the alias queries")
         }
+        if !store.db.isInTransaction { try resolver.refreshAliasKeys() }
         return try resolver.resolve(id.rawValue)
+    }
+
+    /// Resolves many IDs in one read transaction: one consistent view of
+    /// the database, and no locking per ID (several times faster than
+    /// calling `resolvePlaceID` in a loop).
+    public func resolvePlaceIDs(_ ids: [PlaceID]) throws -> [PlaceIDResolution] {
+        try read {
+            guard let resolver else {
+                throw PlaceDBError.database(path: store.path, reason: "cannot prepare the alias queries")
+            }
+            try resolver.refreshAliasKeys()
+            return try ids.map { try resolver.resolve($0.rawValue) }
+        }
+    }
+
+    /// Runs `body` in one read transaction (a consistent snapshot; SQLite
+    /// takes its locks once instead of per query).
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        if store.db.isInTransaction { return try body() }
+        return try store.db.transaction(.deferred, body)
     }
 
     /// Every alias edge recorded, oldest first (for audits and evaluations).
