@@ -1,4 +1,4 @@
--- placedb database schema, version 1 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 2 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -25,6 +25,18 @@ CREATE TABLE import_run (
     rejected INTEGER NOT NULL DEFAULT 0,
     options TEXT NOT NULL DEFAULT '{}',
     error TEXT
+);
+
+-- table: photo_image
+CREATE TABLE photo_image (
+    name TEXT PRIMARY KEY,
+    reference TEXT NOT NULL,
+    format TEXT NOT NULL CHECK (format IN ('jpeg', 'png', 'webp', 'gif')),
+    width INTEGER NOT NULL CHECK (width > 0),
+    height INTEGER NOT NULL CHECK (height > 0),
+    bytes BLOB NOT NULL,
+    source TEXT,
+    added_at TEXT NOT NULL
 );
 
 -- table: place
@@ -61,6 +73,15 @@ CREATE TABLE place_alias (
     UNIQUE (alias_id, place_id)
 );
 
+-- table: place_photo
+CREATE TABLE place_photo (
+    place INTEGER NOT NULL REFERENCES place(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    reference TEXT NOT NULL,
+    PRIMARY KEY (place, position)
+) WITHOUT ROWID;
+
 -- table: place_type
 CREATE TABLE place_type (
     type TEXT NOT NULL,
@@ -75,8 +96,14 @@ CREATE TABLE schema_migration (
     applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 
+-- index: photo_image_by_reference
+CREATE INDEX photo_image_by_reference ON photo_image(reference);
+
 -- index: place_alias_by_place
 CREATE INDEX place_alias_by_place ON place_alias(place_id);
+
+-- index: place_photo_by_reference
+CREATE INDEX place_photo_by_reference ON place_photo(reference);
 
 -- view: place_history
 CREATE VIEW place_history AS

@@ -7,6 +7,7 @@ let benchmarks: [(name: String, summary: String, run: ([String]) throws -> Void)
     ("import", "import N generated places (GeoJSON, NDJSON) with placedb and ogr2ogr", ImportBench.run),
     ("resolve", "batch-resolve IDs against N places with A aliases", ResolveBench.run),
     ("aliases-eval", "link the OSM snapshots' ID changes and compare with osm/derived", AliasEval.run),
+    ("photo", "add a generated camera-size JPEG and fetch it at several maximum sizes", PhotoBench.run),
 ]
 
 guard let name = arguments.first, let bench = benchmarks.first(where: { $0.name == name }) else {

@@ -108,13 +108,17 @@ func decodeRecord(_ record: SourceRecord, format: InputFormat?) throws(DecodeErr
         }
         return decoded
     }
+    var decoded: DecodedPlace
     switch format ?? InputFormat.detect(record) {
-    case .placesV1: return try PlacesV1Decoder.decode(object)
-    case .placesLegacy: return try LegacyPlacesDecoder.decode(object)
-    case .geojson: return try GeoJSONDecoders.decodeGeneric(object)
-    case .osm: return try GeoJSONDecoders.decodeOSM(object)
-    case .overture: return try GeoJSONDecoders.decodeOverture(object)
+    case .placesV1: decoded = try PlacesV1Decoder.decode(object)
+    case .placesLegacy: decoded = try LegacyPlacesDecoder.decode(object)
+    case .geojson: decoded = try GeoJSONDecoders.decodeGeneric(object)
+    case .osm: decoded = try GeoJSONDecoders.decodeOSM(object)
+    case .overture: decoded = try GeoJSONDecoders.decodeOverture(object)
     }
+    // Rules every format shares, applied once here.
+    decoded.place.capPhotos()
+    return decoded
 }
 
 // MARK: Checks shared by the decoders

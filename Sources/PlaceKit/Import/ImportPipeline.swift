@@ -19,6 +19,9 @@ struct PreparedPlace: Sendable {
     let types: [String]
     let format: InputFormat
     let aliases: [AliasEdge]
+    /// `photos[]` with a name: position in the array, name, reference (for
+    /// the `place_photo` index).
+    let photos: [(position: Int, name: String, reference: String)]
 
     init(_ decoded: DecodedPlace, source fixedSource: String?) {
         let place = decoded.place
@@ -55,6 +58,9 @@ struct PreparedPlace: Sendable {
         self.timeZone = place.timeZone
         self.format = decoded.format
         self.aliases = decoded.aliases
+        self.photos = (place.document["photos"]?.arrayValue ?? []).enumerated().compactMap { position, photo in
+            photo["name"]?.stringValue.map { (position, $0, PhotoName.reference(of: $0)) }
+        }
     }
 }
 

@@ -38,6 +38,8 @@ final class PlaceWriter {
     private let insertType: Statement
     private let indexPoint: Statement
     private let oldDoc: Statement
+    private let deletePhotos: Statement
+    private let insertPhoto: Statement
 
     init(db: Database, source: String?) throws {
         self.db = db
@@ -56,6 +58,8 @@ final class PlaceWriter {
         deleteType = try db.prepare("DELETE FROM place_type WHERE type = ? AND place = ?")
         insertType = try db.prepare("INSERT OR IGNORE INTO place_type (type, place) VALUES (?, ?)")
         indexPoint = try db.prepare("INSERT OR REPLACE INTO idx_place_geom (pkid, xmin, xmax, ymin, ymax) VALUES (?1, ?2, ?2, ?3, ?3)")
+        deletePhotos = try db.prepare("DELETE FROM place_photo WHERE place = ?")
+        insertPhoto = try db.prepare("INSERT INTO place_photo (place, position, name, reference) VALUES (?, ?, ?, ?)")
         oldDoc = try db.prepare("SELECT doc FROM place WHERE id = ?")
         insertAlias = try db.prepare("""
             INSERT INTO place_alias (alias_id, place_id, reason, source, confidence, evidence, run)
@@ -207,6 +211,9 @@ final class PlaceWriter {
             try statement.bind(.integer(existing.rowid), at: 14)
             oldTypes = try storedTypes(existing.rowid)
             try statement.run()
+            try deletePhotos.reset()
+            try deletePhotos.bind(.integer(existing.rowid), at: 1)
+            try deletePhotos.run()
             rowid = existing.rowid
             outcome = existing.duplicate ? .duplicate : existing.removed ? .revived : .updated
         } else {
@@ -232,6 +239,16 @@ final class PlaceWriter {
             try insertType.bind(.text(type), at: 1)
             try insertType.bind(.integer(rowid), at: 2)
             try insertType.run()
+        }
+        // The photo index (names and references of `photos[]`, in order),
+        // which `photo add` resolves references against.
+        for photo in place.photos {
+            try insertPhoto.reset()
+            try insertPhoto.bind(.integer(rowid), at: 1)
+            try insertPhoto.bind(.integer(Int64(photo.position)), at: 2)
+            try insertPhoto.bind(.text(photo.name), at: 3)
+            try insertPhoto.bind(.text(photo.reference), at: 4)
+            try insertPhoto.run()
         }
         return outcome
     }

@@ -88,10 +88,40 @@ enum Schema {
             JOIN import_run u ON u.id = p.updated_run
             LEFT JOIN import_run r ON r.id = p.removed_run;
             """),
+        Migration(version: 2, name: "photo metadata index and local photo images", sql: """
+            CREATE TABLE place_photo (
+                place INTEGER NOT NULL REFERENCES place(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                name TEXT NOT NULL,
+                reference TEXT NOT NULL,
+                PRIMARY KEY (place, position)
+            ) WITHOUT ROWID;
+            CREATE INDEX place_photo_by_reference ON place_photo(reference);
+
+            CREATE TABLE photo_image (
+                name TEXT PRIMARY KEY,
+                reference TEXT NOT NULL,
+                format TEXT NOT NULL CHECK (format IN ('jpeg', 'png', 'webp', 'gif')),
+                width INTEGER NOT NULL CHECK (width > 0),
+                height INTEGER NOT NULL CHECK (height > 0),
+                bytes BLOB NOT NULL,
+                source TEXT,
+                added_at TEXT NOT NULL
+            );
+            CREATE INDEX photo_image_by_reference ON photo_image(reference);
+
+            INSERT INTO place_photo (place, position, name, reference)
+            SELECT p.id, j.key, json_extract(j.value, '$.name'),
+                   CASE WHEN instr(json_extract(j.value, '$.name'), '/photos/') > 0
+                        THEN substr(json_extract(j.value, '$.name'), instr(json_extract(j.value, '$.name'), '/photos/') + 8)
+                        ELSE json_extract(j.value, '$.name') END
+            FROM place p, json_each(CASE WHEN json_valid(p.doc) THEN p.doc ELSE '{}' END, '$.photos') j
+            WHERE j.key < 10 AND json_type(j.value, '$.name') = 'text';
+            """),
     ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).
-    static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history", "place_alias"]
+    static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history", "place_alias", "place_photo", "photo_image"]
 }
 
 extension Schema {
