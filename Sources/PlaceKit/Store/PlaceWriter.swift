@@ -105,11 +105,11 @@ final class PlaceWriter {
     }
 
     /// Points waiting for the R*Tree, a chunk at a time (memory bounded by
-    /// the chunk, 32 bytes a point). In Hilbert-curve order: an empty tree is
+    /// the chunk: 512 Ki points of 32 bytes). In Hilbert-curve order: an empty tree is
     /// built whole from them (RTreeBulkLoader); otherwise they are inserted
     /// in that order, which keeps the tree's pages hot.
     private var pendingIndex: [IndexEntry] = []
-    static let indexChunk = 1 << 20
+    static let indexChunk = 1 << 19
     private var duplicatesInChunk = false
 
     private func flushIndex() throws {
@@ -127,7 +127,10 @@ final class PlaceWriter {
         // An empty tree is built whole, packed, from the sorted points.
         let loader = RTreeBulkLoader(db: db, table: "idx_place_geom")
         if try loader.isEmpty() {
-            try loader.load(pendingIndex.map { ($0.rowid, $0.coordinate.longitude, $0.coordinate.latitude) })
+            try loader.load(count: pendingIndex.count) { i in
+                let e = pendingIndex[i]
+                return (e.rowid, e.coordinate.longitude, e.coordinate.latitude)
+            }
             pendingIndex.removeAll(keepingCapacity: true)
             return
         }

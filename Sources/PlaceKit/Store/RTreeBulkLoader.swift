@@ -35,73 +35,79 @@ struct RTreeBulkLoader {
         try db.scalar("SELECT NOT EXISTS (SELECT 1 FROM \"\(table)_rowid\")")?.int == 1
     }
 
-    /// Builds the tree from `points` (rowid, x, y), already in Hilbert order.
-    func load(_ points: [(id: Int64, x: Double, y: Double)]) throws {
-        guard !points.isEmpty else { return }
+    /// Builds the tree from `count` points, `point(i)` giving the i-th
+    /// (rowid, x, y) in Hilbert order. Leaves are written as they fill, so
+    /// memory holds only one node per 51 points above the leaves.
+    func load(count: Int, point: (Int) -> (id: Int64, x: Double, y: Double)) throws {
+        guard count > 0 else { return }
         guard let nodeSize = try db.scalar("SELECT length(data) FROM \"\(table)_node\" WHERE nodeno = 1")?.int, nodeSize >= 4 + 24 * 3 else {
             throw SQLiteError(extendedCode: 1, message: "\(table) has no readable root node")
         }
         let fanout = (nodeSize - 4) / 24
-        var level: [Entry] = points.map { p in
-            Entry(id: p.id, minX: Self.down(p.x), maxX: Self.up(p.x), minY: Self.down(p.y), maxY: Self.up(p.y))
-        }
-        // Levels bottom up; node numbers are given top down afterwards so
-        // the root is node 1.
-        var levels: [[[Entry]]] = []
-        repeat {
-            var nodes: [[Entry]] = []
-            var i = 0
-            while i < level.count {
-                nodes.append(Array(level[i..<min(i + fanout, level.count)]))
-                i += fanout
-            }
-            levels.append(nodes)
-            level = nodes.map { cells in
-                var e = Entry(id: 0, minX: cells[0].minX, maxX: cells[0].maxX, minY: cells[0].minY, maxY: cells[0].maxY)
-                for c in cells.dropFirst() {
-                    e.minX = min(e.minX, c.minX); e.maxX = max(e.maxX, c.maxX)
-                    e.minY = min(e.minY, c.minY); e.maxY = max(e.maxY, c.maxY)
-                }
-                return e
-            }
-        } while levels.last!.count > 1
-        // Number the nodes: root 1, then each level below in order.
-        var numbers: [[Int64]] = Array(repeating: [], count: levels.count)
-        var next: Int64 = 1
-        for depth in stride(from: levels.count - 1, through: 0, by: -1) {
-            numbers[depth] = levels[depth].indices.map { _ in defer { next += 1 }; return next }
-        }
         try db.execute("DELETE FROM \"\(table)_node\"; DELETE FROM \"\(table)_parent\"; DELETE FROM \"\(table)_rowid\";")
         let insertNode = try db.prepare("INSERT INTO \"\(table)_node\" (nodeno, data) VALUES (?, ?)")
         let insertParent = try db.prepare("INSERT INTO \"\(table)_parent\" (nodeno, parentnode) VALUES (?, ?)")
         let insertRowid = try db.prepare("INSERT INTO \"\(table)_rowid\" (rowid, nodeno) VALUES (?, ?)")
         var blob = [UInt8](repeating: 0, count: nodeSize)
-        for depth in 0..<levels.count {
-            for (n, cells) in levels[depth].enumerated() {
-                let nodeno = numbers[depth][n]
-                for k in blob.indices { blob[k] = 0 }
-                if depth == levels.count - 1 { Self.put16(&blob, 0, UInt16(levels.count - 1)) }
-                Self.put16(&blob, 2, UInt16(cells.count))
-                for (c, cell) in cells.enumerated() {
-                    let o = 4 + c * 24
-                    // A leaf cell holds the rowid; an inner cell its child's number.
-                    let id = depth == 0 ? cell.id : numbers[depth - 1][n * fanout + c]
-                    Self.put64(&blob, o, UInt64(bitPattern: id))
-                    Self.put32(&blob, o + 8, cell.minX.bitPattern)
-                    Self.put32(&blob, o + 12, cell.maxX.bitPattern)
-                    Self.put32(&blob, o + 16, cell.minY.bitPattern)
-                    Self.put32(&blob, o + 20, cell.maxY.bitPattern)
-                    if depth == 0 {
-                        try insertRowid.bind([.integer(cell.id), .integer(nodeno)])
-                        try insertRowid.run()
-                    } else {
-                        try insertParent.bind([.integer(id), .integer(nodeno)])
-                        try insertParent.run()
-                    }
-                }
-                try insertNode.bind([.integer(nodeno), .blob(blob)])
-                try insertNode.run()
+        // The root is node 1; every other node gets the next number as it is
+        // written, leaves first.
+        var nextNumber: Int64 = 2
+        let levelCount = { () -> Int in
+            var n = count, levels = 1
+            while n > fanout { n = (n + fanout - 1) / fanout; levels += 1 }
+            return levels
+        }()
+
+        /// Writes one node; returns its number and bounds (an Entry whose id is the number).
+        func write(_ cells: ArraySlice<Entry>, depth: Int) throws -> Entry {
+            let isRoot = depth == levelCount - 1
+            let nodeno: Int64 = isRoot ? 1 : nextNumber
+            if !isRoot { nextNumber += 1 }
+            for k in blob.indices { blob[k] = 0 }
+            if isRoot { Self.put16(&blob, 0, UInt16(depth)) }
+            Self.put16(&blob, 2, UInt16(cells.count))
+            var bounds = Entry(id: nodeno, minX: .infinity, maxX: -.infinity, minY: .infinity, maxY: -.infinity)
+            for (c, cell) in cells.enumerated() {
+                let o = 4 + c * 24
+                Self.put64(&blob, o, UInt64(bitPattern: cell.id))
+                Self.put32(&blob, o + 8, cell.minX.bitPattern)
+                Self.put32(&blob, o + 12, cell.maxX.bitPattern)
+                Self.put32(&blob, o + 16, cell.minY.bitPattern)
+                Self.put32(&blob, o + 20, cell.maxY.bitPattern)
+                bounds.minX = min(bounds.minX, cell.minX); bounds.maxX = max(bounds.maxX, cell.maxX)
+                bounds.minY = min(bounds.minY, cell.minY); bounds.maxY = max(bounds.maxY, cell.maxY)
+                // A leaf cell holds a rowid; an inner cell a child's number.
+                let statement = depth == 0 ? insertRowid : insertParent
+                try statement.bind([.integer(cell.id), .integer(nodeno)])
+                try statement.run()
             }
+            try insertNode.bind([.integer(nodeno), .blob(blob)])
+            try insertNode.run()
+            return bounds
+        }
+
+        var level: [Entry] = []
+        level.reserveCapacity(count / fanout + 1)
+        var leaf: [Entry] = []
+        leaf.reserveCapacity(fanout)
+        for i in 0..<count {
+            let p = point(i)
+            leaf.append(Entry(id: p.id, minX: Self.down(p.x), maxX: Self.up(p.x), minY: Self.down(p.y), maxY: Self.up(p.y)))
+            if leaf.count == fanout || i == count - 1 {
+                level.append(try write(leaf[...], depth: 0))
+                leaf.removeAll(keepingCapacity: true)
+            }
+        }
+        var depth = 1
+        while depth < levelCount {
+            var upper: [Entry] = []
+            var i = 0
+            while i < level.count {
+                upper.append(try write(level[i..<min(i + fanout, level.count)], depth: depth))
+                i += fanout
+            }
+            level = upper
+            depth += 1
         }
     }
 
