@@ -16,6 +16,7 @@ enum ImportCommand: Command {
                        choices: OnError.allCases.map(\.rawValue)),
             OptionSpec("--rejects", value: "FILE", help: "Write each rejected record to FILE as one NDJSON line."),
             OptionSpec("--source", value: "NAME", help: "The source name the places are filed under (default: google-places)."),
+            OptionSpec("--time-zone", value: "ZONE", help: "IANA time zone (Europe/Zurich) for the places that have neither timeZone nor utcOffsetMinutes (OpenStreetMap, Overture), so their hours can be read; stored with where it came from."),
         ],
         discussion: """
             Each file is imported in one transaction. Re-importing a file changes nothing; a
@@ -36,6 +37,12 @@ enum ImportCommand: Command {
         if let source = args.value("--source") {
             guard !source.isEmpty else { throw UsageError(message: "--source needs a non-empty name") }
             options.source = source
+        }
+        if let zone = args.value("--time-zone") {
+            guard ImportOptions.isValidTimeZone(zone) else {
+                throw UsageError(message: "unknown time zone '\(zone)' for '--time-zone': expected an IANA name such as Europe/Zurich or America/New_York")
+            }
+            options.timeZone = zone
         }
         var rejectsFile: UnsafeMutablePointer<FILE>?
         if let path = args.value("--rejects") {

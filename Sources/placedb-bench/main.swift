@@ -5,6 +5,7 @@ import Foundation
 let arguments = Array(CommandLine.arguments.dropFirst())
 let benchmarks: [(name: String, summary: String, run: ([String]) throws -> Void)] = [
     ("import", "import N generated Places API (New) NDJSON records with the placedb binary", ImportBench.run),
+    ("osm-hours", "share of OpenStreetMap opening_hours values placedb evaluates, the forms left, and parse/evaluate speed", OSMHoursBench.run),
 ]
 
 guard let name = arguments.first, let bench = benchmarks.first(where: { $0.name == name }) else {

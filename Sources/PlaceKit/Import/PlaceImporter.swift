@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteDB
 #if canImport(Glibc)
 import Glibc
@@ -19,11 +20,30 @@ public struct ImportOptions: Sendable {
     public var onError: OnError
     /// The name the places are filed under (`source` column).
     public var source: String
+    /// An IANA time zone (`Europe/Zurich`) for the places that have neither
+    /// `timeZone` nor `utcOffsetMinutes` (OpenStreetMap and Overture give
+    /// none; a regional extract is usually one zone). Stored as their
+    /// `timeZone`, with `time_zone_source` 'import-option'.
+    public var timeZone: String?
 
-    public init(format: InputFormat? = nil, onError: OnError = .stop, source: String = "google-places") {
+    public init(format: InputFormat? = nil, onError: OnError = .stop, source: String = "google-places", timeZone: String? = nil) {
         self.format = format
         self.onError = onError
         self.source = source
+        self.timeZone = timeZone
+    }
+
+    /// Gives the place the import's time zone when it has no zone and no offset.
+    func applyTimeZone(to place: inout Place) {
+        guard let timeZone, place.timeZone == nil, place.utcOffsetMinutes == nil else { return }
+        place.document["timeZone"] = ["id": .string(timeZone)]
+        place.timeZoneSource = .importOption
+    }
+
+    /// True for an IANA name Foundation knows (`Europe/Zurich`, `UTC`).
+    public static func isValidTimeZone(_ name: String) -> Bool {
+        guard TimeZone(identifier: name) != nil else { return false }
+        return TimeZone.knownTimeZoneIdentifiers.contains(name) || name == "UTC" || name == "GMT" || name.hasPrefix("Etc/")
     }
 }
 
@@ -74,6 +94,9 @@ public final class PlaceImporter {
 
     /// Opens (creating or migrating) the database at `databasePath`.
     public init(databasePath: String? = nil, options: ImportOptions = ImportOptions()) throws {
+        if let zone = options.timeZone, !ImportOptions.isValidTimeZone(zone) {
+            throw PlaceDBError.invalidArgument("unknown time zone '\(zone)': expected an IANA name such as Europe/Zurich or America/New_York")
+        }
         store = try PlaceStore(path: PlaceStore.resolvePath(databasePath), writable: true)
         self.options = options
         writer = try PlaceWriter(db: store.db, source: options.source)
@@ -140,7 +163,8 @@ public final class PlaceImporter {
                     }
                     summary.records += 1
                     do {
-                        let decoded = try decodeRecord(record, format: options.format)
+                        var decoded = try decodeRecord(record, format: options.format)
+                        options.applyTimeZone(to: &decoded.place)
                         formats.insert(decoded.format)
                         switch try writer.upsert(decoded) {
                         case .inserted: summary.inserted += 1
@@ -199,11 +223,13 @@ public final class PlaceImporter {
     }
 
     private func recordRun(input: String, formats: Set<InputFormat>, summary s: ImportSummary, status: String, startedAt: String, error: String?) throws {
-        let options = JSONWriter().string([
-            "format": self.options.format.map { .string($0.rawValue) } ?? "auto",
-            "onError": .string(self.options.onError.rawValue),
-            "source": .string(self.options.source),
+        var settings = JSONObject([
+            ("format", .string(self.options.format?.rawValue ?? "auto")),
+            ("onError", .string(self.options.onError.rawValue)),
+            ("source", .string(self.options.source)),
         ])
+        if let zone = self.options.timeZone { settings["timeZone"] = .string(zone) }
+        let options = JSONWriter().string(.object(settings))
         try store.db.run("""
             INSERT INTO import_run (input, format, source, status, started_at, finished_at, seconds, bytes, records, inserted, updated, unchanged, rejected, options, error)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)

@@ -89,16 +89,17 @@ final class PlaceStore {
 
     /// The stored place, or nil.
     func place(id: PlaceID) throws -> Place? {
-        let statement = try db.cachedStatement("SELECT place_id, doc FROM place WHERE place_id = ?")
+        let statement = try db.cachedStatement("SELECT place_id, doc, time_zone_source FROM place WHERE place_id = ?")
         try statement.bind([.text(id.rawValue)])
         defer { try? statement.reset() }
         guard let row = try statement.step() else { return nil }
-        return try decodeStored(row, docColumn: 1)
+        return try decodeStored(row, docColumn: 1, timeZoneSourceColumn: 2)
     }
 
-    /// Rebuilds a Place from its stored document. A document that does not
-    /// parse (a file edited by hand) throws, never traps.
-    func decodeStored(_ row: Row, docColumn: Int) throws -> Place {
+    /// Rebuilds a Place from its stored document (and `time_zone_source`,
+    /// when the query selected it). A document that does not parse (a file
+    /// edited by hand) throws, never traps.
+    func decodeStored(_ row: Row, docColumn: Int, timeZoneSourceColumn: Int? = nil) throws -> Place {
         let id = PlaceID(row.string(0) ?? "")
         let value: JSONValue
         do {
@@ -110,7 +111,9 @@ final class PlaceStore {
               let lat = doc["location"]?["latitude"]?.doubleValue, let lng = doc["location"]?["longitude"]?.doubleValue else {
             throw PlaceDBError.database(path: path, reason: "place '\(id)' has a stored document without a location")
         }
-        return Place(id: id, coordinate: Coordinate(latitude: lat, longitude: lng), document: doc)
+        var place = Place(id: id, coordinate: Coordinate(latitude: lat, longitude: lng), document: doc)
+        if let column = timeZoneSourceColumn { place.timeZoneSource = row.string(column).flatMap(TimeZoneSource.init(rawValue:)) }
+        return place
     }
 
     var placeCount: Int {

@@ -35,13 +35,13 @@ final class PlaceWriter {
         find = try db.prepare("SELECT id, content_hash FROM place WHERE place_id = ?")
         insert = try db.prepare("""
             INSERT INTO place (name, primary_type, rating, rating_count, business_status, utc_offset_minutes,
-                time_zone, source, source_format, content_hash, doc, extra, geom, updated_at, first_seen, last_seen, place_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?14, ?14, ?14, ?)
+                time_zone, source, source_format, content_hash, doc, extra, geom, updated_at, time_zone_source, first_seen, last_seen, place_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?14, ?15, ?14, ?14, ?)
             """)
         update = try db.prepare("""
             UPDATE place SET name = ?, primary_type = ?, rating = ?, rating_count = ?, business_status = ?,
                 utc_offset_minutes = ?, time_zone = ?, source = ?, source_format = ?, content_hash = ?, doc = ?,
-                extra = ?, geom = ?, updated_at = ?, last_seen = ?14, removed_at = NULL
+                extra = ?, geom = ?, updated_at = ?, time_zone_source = ?, last_seen = ?14, removed_at = NULL
             WHERE id = ?
             """)
         deleteTypes = try db.prepare("DELETE FROM place_type WHERE place = ?")
@@ -89,6 +89,9 @@ final class PlaceWriter {
         hash.add(extra)
         hash.add(Array(decoded.format.rawValue.utf8))
         hash.add(Array(source.utf8))
+        // Where the zone came from (a source's zone replacing an --time-zone one is a change).
+        let zoneSource = place.timeZoneSource ?? (place.timeZone != nil ? .data : nil)
+        if let zoneSource { hash.add(Array(zoneSource.rawValue.utf8)) }
         let contentHash = Int64(bitPattern: hash.value)
 
         try find.bind([.text(place.id.rawValue)])
@@ -107,7 +110,7 @@ final class PlaceWriter {
             DatabaseValue(place.utcOffsetMinutes), DatabaseValue(place.timeZone),
             .text(source), .text(decoded.format.rawValue), .integer(contentHash),
             .text(String(decoding: doc, as: UTF8.self)), extra.isEmpty ? .null : .text(String(decoding: extra, as: UTF8.self)),
-            .blob(SpatiaLiteBlob.point(place.coordinate)), .text(timestamp),
+            .blob(SpatiaLiteBlob.point(place.coordinate)), .text(timestamp), DatabaseValue(zoneSource?.rawValue),
         ]
         let rowid: Int64
         let outcome: Outcome

@@ -57,6 +57,10 @@ enum Schema {
                 error TEXT
             );
             """),
+        Migration(version: 2, name: "where each place's time zone came from", sql: """
+            ALTER TABLE place ADD COLUMN time_zone_source TEXT CHECK (time_zone_source IN ('data', 'import-option'));
+            UPDATE place SET time_zone_source = 'data' WHERE time_zone IS NOT NULL;
+            """),
     ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).
