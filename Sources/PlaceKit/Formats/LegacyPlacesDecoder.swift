@@ -250,20 +250,11 @@ enum LegacyPlacesDecoder {
 /// RFC 3339 UTC timestamps without Foundation's formatter cost.
 enum RFC3339 {
     static func string(fromUnixSeconds t: Int64) -> String {
-        // Civil-from-days (Howard Hinnant's algorithm).
         let days = t >= 0 ? t / 86_400 : (t - 86_399) / 86_400
         let secs = t - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        let date = LocalDate(dayNumber: Int(days))
         func two(_ v: Int64) -> String { String(v).leftPadded(2) }
-        return "\(String(y).leftPadded(4))-\(two(m))-\(two(d))T\(two(secs / 3600)):\(two(secs % 3600 / 60)):\(two(secs % 60))Z"
+        return "\(date)T\(two(secs / 3600)):\(two(secs % 3600 / 60)):\(two(secs % 60))Z"
     }
 
     static func now() -> String {
