@@ -12,19 +12,20 @@ let package = Package(
         // C libraries from Debian, as system-library targets.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
 
         // The only code that touches the SQLite C API.
         .target(name: "SQLiteDB", dependencies: ["CSQLite"]),
 
         // The public library: model, formats, import, store, queries.
-        .target(name: "PlaceKit", dependencies: ["SQLiteDB", "CZlib"]),
+        .target(name: "PlaceKit", dependencies: ["SQLiteDB", "CZlib", "CGD"]),
 
         // The command line, as a library so tests can run it in-process.
         .target(name: "PlaceDBCLI", dependencies: ["PlaceKit"]),
         .executableTarget(name: "placedb", dependencies: ["PlaceDBCLI"]),
-        .executableTarget(name: "placedb-bench", dependencies: ["PlaceKit", "SQLiteDB"]),
+        .executableTarget(name: "placedb-bench", dependencies: ["PlaceKit", "SQLiteDB", "CGD"]),
 
-        .target(name: "PlaceKitTestSupport", dependencies: ["PlaceKit"], path: "Sources/PlaceKitTestSupport"),
+        .target(name: "PlaceKitTestSupport", dependencies: ["PlaceKit", "CGD"], path: "Sources/PlaceKitTestSupport"),
         .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "PlaceKitTestSupport"]),
         .testTarget(name: "PlaceKitTests", dependencies: ["PlaceKit", "SQLiteDB", "PlaceKitTestSupport"]),
         .testTarget(name: "PlaceDBCLITests", dependencies: ["PlaceDBCLI", "PlaceKit", "PlaceKitTestSupport"]),

@@ -1,4 +1,4 @@
--- placedb database schema, version 2 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 3 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -8,19 +8,35 @@ CREATE TABLE import_run (
     id INTEGER PRIMARY KEY,
     input TEXT NOT NULL,
     format TEXT,
-    source TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
+    source TEXT,
+    snapshot TEXT,
+    status TEXT NOT NULL CHECK (status IN ('running', 'ok', 'failed')),
     started_at TEXT NOT NULL,
-    finished_at TEXT NOT NULL,
-    seconds REAL NOT NULL,
-    bytes INTEGER NOT NULL,
-    records INTEGER NOT NULL,
-    inserted INTEGER NOT NULL,
-    updated INTEGER NOT NULL,
-    unchanged INTEGER NOT NULL,
-    rejected INTEGER NOT NULL,
-    options TEXT NOT NULL,
+    finished_at TEXT,
+    seconds REAL NOT NULL DEFAULT 0,
+    bytes INTEGER NOT NULL DEFAULT 0,
+    records INTEGER NOT NULL DEFAULT 0,
+    inserted INTEGER NOT NULL DEFAULT 0,
+    updated INTEGER NOT NULL DEFAULT 0,
+    unchanged INTEGER NOT NULL DEFAULT 0,
+    revived INTEGER NOT NULL DEFAULT 0,
+    duplicates INTEGER NOT NULL DEFAULT 0,
+    removed INTEGER NOT NULL DEFAULT 0,
+    rejected INTEGER NOT NULL DEFAULT 0,
+    options TEXT NOT NULL DEFAULT '{}',
     error TEXT
+);
+
+-- table: photo_image
+CREATE TABLE photo_image (
+    name TEXT PRIMARY KEY,
+    reference TEXT NOT NULL,
+    format TEXT NOT NULL CHECK (format IN ('jpeg', 'png', 'webp', 'gif')),
+    width INTEGER NOT NULL CHECK (width > 0),
+    height INTEGER NOT NULL CHECK (height > 0),
+    bytes BLOB NOT NULL,
+    source TEXT,
+    added_at TEXT NOT NULL
 );
 
 -- table: place
@@ -35,20 +51,41 @@ CREATE TABLE place (
     utc_offset_minutes INTEGER,
     time_zone TEXT,
     source TEXT NOT NULL,
-    source_format TEXT NOT NULL,
-    first_seen TEXT NOT NULL,
-    last_seen TEXT NOT NULL,
-    updated_at TEXT NOT NULL,
-    removed_at TEXT,
+    first_run INTEGER NOT NULL,
+    last_run INTEGER NOT NULL,
+    updated_run INTEGER NOT NULL,
+    removed_run INTEGER,
     content_hash INTEGER NOT NULL,
     doc TEXT NOT NULL,
     extra TEXT
 , "geom" POINT NOT NULL DEFAULT '', time_zone_source TEXT CHECK (time_zone_source IN ('data', 'import-option')));
 
+-- table: place_alias
+CREATE TABLE place_alias (
+    id INTEGER PRIMARY KEY,
+    alias_id TEXT NOT NULL,
+    place_id TEXT NOT NULL,
+    reason TEXT NOT NULL CHECK (reason IN ('moved', 'redrawn', 'renumbered', 'merged', 'split', 'requested', 'deprecated', 'explicit')),
+    source TEXT,
+    confidence REAL NOT NULL DEFAULT 1 CHECK (confidence > 0 AND confidence <= 1),
+    evidence TEXT,
+    run INTEGER NOT NULL,
+    UNIQUE (alias_id, place_id)
+);
+
+-- table: place_photo
+CREATE TABLE place_photo (
+    place INTEGER NOT NULL REFERENCES place(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    reference TEXT NOT NULL,
+    PRIMARY KEY (place, position)
+) WITHOUT ROWID;
+
 -- table: place_type
 CREATE TABLE place_type (
-    place INTEGER NOT NULL REFERENCES place(id) ON DELETE CASCADE,
     type TEXT NOT NULL,
+    place INTEGER NOT NULL,
     PRIMARY KEY (type, place)
 ) WITHOUT ROWID;
 
@@ -59,8 +96,25 @@ CREATE TABLE schema_migration (
     applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 
--- index: place_type_by_place
-CREATE INDEX place_type_by_place ON place_type(place);
+-- index: photo_image_by_reference
+CREATE INDEX photo_image_by_reference ON photo_image(reference);
+
+-- index: place_alias_by_place
+CREATE INDEX place_alias_by_place ON place_alias(place_id);
+
+-- index: place_photo_by_reference
+CREATE INDEX place_photo_by_reference ON place_photo(reference);
+
+-- view: place_history
+CREATE VIEW place_history AS
+SELECT p.id, p.place_id, p.name, p.source,
+       f.started_at AS first_seen, l.started_at AS last_seen,
+       u.started_at AS updated_at, r.started_at AS removed_at
+FROM place p
+JOIN import_run f ON f.id = p.first_run
+JOIN import_run l ON l.id = p.last_run
+JOIN import_run u ON u.id = p.updated_run
+LEFT JOIN import_run r ON r.id = p.removed_run;
 
 -- trigger: ggi_place_geom
 CREATE TRIGGER "ggi_place_geom" BEFORE INSERT ON "place"

@@ -7,4 +7,10 @@
 static inline sqlite3_destructor_type csqlite_transient(void) {
     return (sqlite3_destructor_type)-1;
 }
+// sqlite3_config is variadic, which Swift cannot call: one wrapper per use.
+// Memory statistics take a global mutex on every allocation; placedb does
+// not read them. Must run before SQLite initializes.
+static inline int csqlite_disable_memstatus(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
 #endif

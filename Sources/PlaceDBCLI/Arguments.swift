@@ -42,7 +42,16 @@ struct CommandSpec: Sendable {
         OptionSpec("--help", short: "h", help: "Show help for this command."),
     ]
 
-    var allOptions: [OptionSpec] { options + CommandSpec.globalOptions }
+    /// The command's options, then the global ones. A command option's
+    /// short name wins over a global one's (`photo fetch -o FILE`), whose
+    /// long name stays.
+    var allOptions: [OptionSpec] {
+        let shorts = Set(options.compactMap(\.short))
+        return options + CommandSpec.globalOptions.map { global in
+            guard let short = global.short, shorts.contains(short) else { return global }
+            return OptionSpec(global.name, value: global.value, help: global.help, repeatable: global.repeatable, choices: global.choices)
+        }
+    }
 
     var usage: String {
         var parts = ["placedb", name]

@@ -9,7 +9,32 @@ public enum CommandLineTool {
         CommandEntry(spec: ImportCommand.spec, run: ImportCommand.run),
         CommandEntry(spec: PlaceCommand.spec, run: PlaceCommand.run),
         CommandEntry(spec: OpenCommand.spec, run: OpenCommand.run),
+        CommandEntry(spec: ResolveCommand.spec, run: ResolveCommand.run),
+        CommandEntry(spec: AliasCommand.spec, run: AliasCommand.run),
+        CommandEntry(spec: PhotosCommand.spec, run: PhotosCommand.run),
+        CommandEntry(spec: PhotoAddCommand.spec, run: PhotoAddCommand.run),
+        CommandEntry(spec: PhotoFetchCommand.spec, run: PhotoFetchCommand.run),
     ]
+
+    /// The commands of a group (`photo` -> `photo add`, `photo fetch`).
+    static func subcommands(of group: String) -> [CommandEntry] {
+        commands.filter { $0.spec.name.hasPrefix(group + " ") }
+    }
+
+    static func groupHelp(_ group: String) -> String {
+        let subs = subcommands(of: group)
+        return """
+            OVERVIEW: placedb \(group) commands.
+
+            USAGE: placedb \(group) <subcommand> [arguments] [options]
+
+            SUBCOMMANDS:
+            \(subs.map { CommandSpec.row(String($0.spec.name.dropFirst(group.count + 1)), $0.spec.abstract) }.joined(separator: "\n"))
+
+            See 'placedb \(group) <subcommand> --help' for a subcommand's arguments and options.
+
+            """
+    }
 
     static let overview = """
         OVERVIEW: placedb indexes place dumps (Google Places, GeoJSON, ...) into one SpatiaLite file and answers place queries from it, offline.
@@ -23,7 +48,7 @@ public enum CommandLineTool {
         \(CommandSpec.row("--version", "Show the version."))
         \(CommandSpec.row("-h, --help", "Show this help; 'placedb <command> --help' for a command's."))
 
-        Exit codes: 0 ok, 1 not found or failure, 64 usage, 65 bad input data, 66 missing input.
+        Exit codes: 0 ok, 1 not found or failure, 64 usage, 65 bad input data (or a corrupt image), 66 missing input.
 
         """
 
@@ -39,7 +64,7 @@ public enum CommandLineTool {
                 args.removeFirst()
             }
         }
-        guard let name = args.first else {
+        guard var name = args.first else {
             if leading.isEmpty {
                 console.out(overview)
                 return ExitCode.success.rawValue
@@ -48,8 +73,11 @@ public enum CommandLineTool {
         }
         args.removeFirst()
         if name == "--help" || name == "-h" || name == "help" {
-            if let topic = args.first, let command = commands.first(where: { $0.spec.name == topic }) {
+            let topic = args.prefix(while: { !$0.hasPrefix("-") }).joined(separator: " ")
+            if let command = commands.first(where: { $0.spec.name == topic }) {
                 console.out(command.spec.help)
+            } else if !topic.isEmpty, !subcommands(of: topic).isEmpty {
+                console.out(groupHelp(topic))
             } else {
                 console.out(overview)
             }
@@ -59,9 +87,29 @@ public enum CommandLineTool {
             console.out("placedb \(version)\n")
             return ExitCode.success.rawValue
         }
+        let group = subcommands(of: name)
+        if !group.isEmpty {
+            // A command group: the next word names the subcommand.
+            let names = group.map { String($0.spec.name.dropFirst(name.count + 1)) }
+            guard let sub = args.first, !sub.hasPrefix("-") else {
+                if let first = args.first, first == "--help" || first == "-h" {
+                    console.out(groupHelp(name))
+                    return ExitCode.success.rawValue
+                }
+                return usageError("missing subcommand (\(names.joined(separator: ", ")))", usage: "placedb \(name) <subcommand> [arguments] [options]", console: console, command: name)
+            }
+            guard names.contains(sub) else {
+                var message = "unknown subcommand '\(sub)'"
+                if let s = ArgumentParser.closest(sub, among: names) { message += "; did you mean '\(s)'?" }
+                return usageError(message, usage: "placedb \(name) <subcommand> [arguments] [options] (see 'placedb \(name) --help')", console: console, command: name)
+            }
+            name += " " + sub
+            args.removeFirst()
+        }
         guard let command = commands.first(where: { $0.spec.name == name }) else {
             var message = "unknown command '\(name)'"
-            if let s = ArgumentParser.closest(name, among: commands.map(\.spec.name)) { message += "; did you mean '\(s)'?" }
+            let words = commands.map { String($0.spec.name.split(separator: " ")[0]) }
+            if let s = ArgumentParser.closest(name, among: Array(Set(words)).sorted()) { message += "; did you mean '\(s)'?" }
             return usageError(message, usage: "placedb <command> [arguments] [options] (see 'placedb --help')", console: console)
         }
         let spec = command.spec
@@ -83,6 +131,8 @@ public enum CommandLineTool {
         } catch let error as CommandFailure {
             console.err("placedb \(spec.name): \(error.message)\n")
             return error.code.rawValue
+        } catch PlaceDBError.invalidArgument(let message) {
+            return usageError(message, usage: spec.usage, console: console, command: spec.name)
         } catch let error as PlaceDBError {
             console.err("placedb \(spec.name): \(error.description)\n")
             return exitCode(for: error).rawValue
@@ -100,6 +150,8 @@ public enum CommandLineTool {
         case .input: .noInput
         case .badInput: .dataError
         case .invalidArgument: .usage
+        case .photoNotFound: .failure
+        case .badImage: .dataError
         }
     }
 

@@ -6,6 +6,8 @@ import Glibc
 /// stdout/stderr; tests pass a `CapturedConsole`.
 public protocol Console: AnyObject {
     func out(_ text: String)
+    /// Writes bytes to stdout as they are (an image for `photo fetch -o -`).
+    func outBytes(_ bytes: [UInt8])
     func err(_ text: String)
     /// True when stdout is a terminal (text output by default).
     var stdoutIsTerminal: Bool { get }
@@ -20,16 +22,20 @@ public final class StandardConsole: Console {
     public init() {}
     public func out(_ text: String) { Self.writeAll(1, text) }
     public func err(_ text: String) { Self.writeAll(2, text) }
+    public func outBytes(_ bytes: [UInt8]) { bytes.withUnsafeBytes { Self.writeAll(1, $0) } }
 
     private static func writeAll(_ fd: Int32, _ text: String) {
         var text = text
-        text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 { if errno == EINTR { continue } else { return } }
-                offset += n
-            }
+        text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+    }
+
+    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) {
+        guard let base = buffer.baseAddress else { return }
+        var offset = 0
+        while offset < buffer.count {
+            let n = write(fd, base + offset, buffer.count - offset)
+            if n < 0 { if errno == EINTR { continue } else { return } }
+            offset += n
         }
     }
     public var stdoutIsTerminal: Bool { isatty(1) == 1 }
@@ -40,6 +46,8 @@ public final class StandardConsole: Console {
 /// Collects output in memory, for in-process tests.
 public final class CapturedConsole: Console {
     public private(set) var stdout = ""
+    /// Everything written to stdout, text and bytes, in order.
+    public private(set) var stdoutBytes: [UInt8] = []
     public private(set) var stderr = ""
     public var stdoutIsTerminal: Bool
     public var stderrIsTerminal: Bool
@@ -50,7 +58,11 @@ public final class CapturedConsole: Console {
         stderrIsTerminal = terminal
         variables = environment
     }
-    public func out(_ text: String) { stdout += text }
+    public func out(_ text: String) {
+        stdout += text
+        stdoutBytes += Array(text.utf8)
+    }
+    public func outBytes(_ bytes: [UInt8]) { stdoutBytes += bytes }
     public func err(_ text: String) { stderr += text }
     public func environment(_ name: String) -> String? { variables[name] }
 }

@@ -7,7 +7,7 @@ import Glibc
 enum ImportCommand: Command {
     static let spec = CommandSpec(
         name: "import",
-        abstract: "Import place dumps (Places API (New), legacy Places web service; JSON, NDJSON, .gz) into the database.",
+        abstract: "Import place dumps (Google Places API (New) and legacy, GeoJSON, OpenStreetMap, Overture; JSON, NDJSON, GeoJSON-seq, .gz).",
         arguments: [ArgumentSpec(name: "FILE", help: "A dump to import; - reads standard input. Gzip'd files are read directly.", variadic: true)],
         options: [
             OptionSpec("--input-format", value: "FORMAT", help: "Record format (default: auto, detected per record).",
@@ -15,15 +15,20 @@ enum ImportCommand: Command {
             OptionSpec("--on-error", value: "MODE", help: "stop: the first bad record stops the import and that file's changes are rolled back (default). skip: import the valid records and report the rejected ones.",
                        choices: OnError.allCases.map(\.rawValue)),
             OptionSpec("--rejects", value: "FILE", help: "Write each rejected record to FILE as one NDJSON line."),
-            OptionSpec("--source", value: "NAME", help: "The source name the places are filed under (default: google-places)."),
+            OptionSpec("--source", value: "NAME", help: "The source name the places are filed under (default: by format: google-places, osm, overture, geojson)."),
+            OptionSpec("--snapshot", value: "SOURCE", help: "The files are the complete current state of SOURCE: its places absent from them are marked removed (never deleted); a place that comes back is revived."),
+            OptionSpec("--match-radius", value: "METERS", help: "Snapshot: link a removed place to an added one within this distance (default 150)."),
+            OptionSpec("--match-threshold", value: "SCORE", help: "Snapshot: the least match score in 0...1 that records an alias (default 0.7)."),
+            OptionSpec("--no-match", help: "Snapshot: record no aliases from removed to added places."),
             OptionSpec("--time-zone", value: "ZONE", help: "IANA time zone (Europe/Zurich) for the places that have neither timeZone nor utcOffsetMinutes (OpenStreetMap, Overture), so their hours can be read; stored with where it came from."),
         ],
         discussion: """
             Each file is imported in one transaction. Re-importing a file changes nothing; a
             newer record for an ID replaces the stored one. The summary (stdout) counts
-            inserted, updated, unchanged and rejected records. Bad input exits 65, a missing
-            file 66; with the default --on-error stop the database stays as it was before
-            the failing file (files before it stay imported).
+            inserted, updated, unchanged and rejected records (and revived, duplicate and,
+            for a snapshot, removed places). Bad input exits 65, a missing file 66; with the
+            default --on-error stop the database stays as it was before the failing file
+            (files before it stay imported) and a snapshot removes nothing.
             """)
 
     static func run(_ context: CommandContext) throws -> ExitCode {
@@ -43,6 +48,28 @@ enum ImportCommand: Command {
                 throw UsageError(message: "unknown time zone '\(zone)' for '--time-zone': expected an IANA name such as Europe/Zurich or America/New_York")
             }
             options.timeZone = zone
+        }
+        if let snapshot = args.value("--snapshot") {
+            guard !snapshot.isEmpty else { throw UsageError(message: "--snapshot needs a non-empty source name") }
+            if let source = options.source, source != snapshot {
+                throw UsageError(message: "--source '\(source)' and --snapshot '\(snapshot)' disagree: a snapshot files its places under its own name")
+            }
+            options.source = snapshot
+            options.snapshot = snapshot
+        }
+        if args.flag("--no-match") {
+            options.matching = nil
+        } else {
+            var matching = MatchOptions()
+            if let r = args.value("--match-radius") {
+                guard let v = Double(r), v > 0, v <= 100_000 else { throw UsageError(message: "--match-radius takes metres in (0, 100000], got '\(r)'") }
+                matching.radiusMeters = v
+            }
+            if let t = args.value("--match-threshold") {
+                guard let v = Double(t), v > 0, v <= 1 else { throw UsageError(message: "--match-threshold takes a score in (0, 1], got '\(t)'") }
+                matching.threshold = v
+            }
+            options.matching = matching
         }
         var rejectsFile: UnsafeMutablePointer<FILE>?
         if let path = args.value("--rejects") {
@@ -91,6 +118,15 @@ enum ImportCommand: Command {
                 break
             }
         }
+        if failure == nil, options.snapshot != nil {
+            do {
+                total.removed = try importer.finishSnapshot()
+                total.linked = importer.lastSnapshotLinks
+            } catch {
+                console.err("placedb import: \(error)\n")
+                failure = error
+            }
+        }
         if reportedRejections > maxReported {
             console.err("placedb import: \(reportedRejections - maxReported) more rejected records not shown\(args.value("--rejects").map { " (all are in \($0))" } ?? "")\n")
         }
@@ -102,7 +138,9 @@ enum ImportCommand: Command {
                 "inputs": .array(perInput),
             ])
         case .text:
-            var line = "\(importer.databasePath): \(total.inputs) input\(total.inputs == 1 ? "" : "s") imported, \(summaryText(total))"
+            var line = "\(importer.databasePath): \(total.inputs) input\(total.inputs == 1 ? "" : "s") imported"
+            if let snapshot = options.snapshot { line += " as snapshot '\(snapshot)'" }
+            line += ", \(summaryText(total, snapshot: options.snapshot != nil))"
             if failure != nil { line += " (stopped at the error above)" }
             console.out(line + "\n")
         }
@@ -113,8 +151,15 @@ enum ImportCommand: Command {
         return .success
     }
 
-    static func summaryText(_ s: ImportSummary) -> String {
-        var text = "\(s.records) records: \(s.inserted) inserted, \(s.updated) updated, \(s.unchanged) unchanged, \(s.rejected) rejected"
+    static func summaryText(_ s: ImportSummary, snapshot: Bool = false) -> String {
+        var text = "\(s.records) records: "
+        if snapshot {
+            text += "\(s.inserted) added, \(s.updated) changed, \(s.unchanged) unchanged, \(s.removed) removed (\(s.linked) linked by alias), \(s.rejected) rejected"
+        } else {
+            text += "\(s.inserted) inserted, \(s.updated) updated, \(s.unchanged) unchanged, \(s.rejected) rejected"
+        }
+        if s.revived > 0 { text += ", \(s.revived) revived" }
+        if s.duplicates > 0 { text += ", \(s.duplicates) duplicate\(s.duplicates == 1 ? "" : "s") (same ID again; the last kept)" }
         let rate = s.seconds > 0 ? Int(Double(s.records) / s.seconds) : s.records
         text += " (\(formatBytes(s.bytes)) in \(formatSeconds(s.seconds)), \(rate) records/s)"
         if s.changedNothing && s.records > 0 { text += "; nothing changed" }
@@ -129,6 +174,10 @@ enum ImportCommand: Command {
         o["inserted"] = .int(Int64(s.inserted))
         o["updated"] = .int(Int64(s.updated))
         o["unchanged"] = .int(Int64(s.unchanged))
+        o["revived"] = .int(Int64(s.revived))
+        o["duplicates"] = .int(Int64(s.duplicates))
+        o["removed"] = .int(Int64(s.removed))
+        o["linked"] = .int(Int64(s.linked))
         o["rejected"] = .int(Int64(s.rejected))
         o["changed"] = .bool(!s.changedNothing)
         o["bytes"] = .int(s.bytes)

@@ -30,8 +30,21 @@ enum PlaceCommand: Command {
         let mask = try parseMask(maskText)
         let time = try OpenCommand.queryTime(context.arguments.value("--at"))
         let client = try PlacesClient(databasePath: context.databasePath)
-        let place = try client.fetchPlace(id: PlaceID(parsing: context.arguments.positionals[0]))
+        let requested = PlaceID(parsing: context.arguments.positionals[0])
+        // An old ID gives the current place, with its current id, as the
+        // Places API does; the answer says which ID was asked for.
+        let resolution = try client.resolvePlaceID(requested)
+        guard let current = resolution.placeID else { throw PlaceDBError.notFound(requested) }
+        let place = try client.fetchPlace(id: PlaceID(current), followAliases: false)
         var json = mask.map { place.apiJSON(fields: $0) } ?? JSONObject()
+        if resolution.status == .moved {
+            json["requestedId"] = .string(requested.rawValue)
+            let reasons = resolution.chain.map(\.reason.rawValue).joined(separator: ", ")
+            context.console.err("placedb place: '\(requested)' resolved to '\(current)' (\(reasons))\n")
+        } else if resolution.status == .removed {
+            json["removedAt"] = resolution.removedAt.map(JSONValue.string) ?? .null
+            context.console.err("placedb place: '\(current)' was removed\(resolution.removedAt.map { " at \($0)" } ?? ""); this is its last record\n")
+        }
         if openNow, let isOpen = place.isOpen(at: time).isOpen { json["openNow"] = .bool(isOpen) }
         switch context.output {
         case .json: context.writeJSON(.object(json))

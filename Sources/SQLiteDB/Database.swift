@@ -18,8 +18,15 @@ public final class Database {
     public let path: String
     private var statementCache: [String: Statement] = [:]
 
+    /// Process-wide SQLite settings, applied once before the first connection.
+    private static let configured: Bool = {
+        _ = csqlite_disable_memstatus()
+        return true
+    }()
+
     /// Opens `path`. Throws when SQLite cannot open it.
     public init(path: String, mode: Mode = .create) throws {
+        _ = Database.configured
         var db: OpaquePointer?
         let flags: Int32
         switch mode {
@@ -108,6 +115,9 @@ public final class Database {
 
     /// The rowid of the last inserted row.
     public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by this connection since it opened.
+    public var totalChanges: Int { Int(sqlite3_total_changes(handle)) }
 
     /// The number of rows changed by the last statement.
     public var changes: Int { Int(sqlite3_changes(handle)) }

@@ -1,13 +1,20 @@
-// placedb-bench import [--records N] [--runs R] [--dir DIR]
+// placedb-bench import [--records N] [--runs R] [--dir DIR] [--no-ogr2ogr] [--only geojson|ndjson]
 //
-// Generates N Places API (New) records as NDJSON (seeded, so every run sees
-// the same bytes), then runs the placedb binary beside this one to import
-// them into a fresh database, once to warm up and R timed times. Prints
-// places/s, MB/s, peak RSS (from wait4's rusage of the child) and database
-// bytes per place, with the minimum and median over the runs.
+// Generates N seeded places twice over, as Places API (New) NDJSON and as a
+// GeoJSON FeatureCollection, then imports them into fresh databases, once to
+// warm up and R timed times each: placedb (the binary beside this one) on
+// both files, and GDAL's `ogr2ogr -f SQLite -dsco SPATIALITE=YES` (with its
+// spatial index) on the GeoJSON. Prints places/s, MB/s, peak RSS (wait4's
+// rusage of the child) and database bytes per place, min and median.
 import Foundation
 
 enum ImportBench {
+    struct Tool {
+        let label: String
+        let input: String
+        let command: (_ db: String) -> (String, [String])
+    }
+
     static func run(_ args: [String]) throws {
         let records = Int(option("--records", args) ?? "") ?? 1_000_000
         let runs = max(1, Int(option("--runs", args) ?? "") ?? 3)
@@ -17,37 +24,54 @@ enum ImportBench {
         guard FileManager.default.isExecutableFile(atPath: placedb) else {
             throw BenchError(message: "\(placedb) not found; build the placedb product first")
         }
-
-        let input = "\(dir)/places-v1-\(records).ndjson"
-        if fileSize(input) == 0 {
-            FileHandle.standardError.write(Data("generating \(records) records into \(input)...\n".utf8))
-            try generate(count: records, seed: 20261130, to: input)
+        let ndjson = "\(dir)/places-\(records).ndjson"
+        let geojson = "\(dir)/places-\(records).geojson"
+        if fileSize(ndjson) == 0 || fileSize(geojson) == 0 {
+            FileHandle.standardError.write(Data("generating \(records) places into \(ndjson) and \(geojson)...\n".utf8))
+            try generate(count: records, seed: 20261130, ndjson: ndjson, geojson: geojson)
         }
-        let inputBytes = fileSize(input)
-        print("placedb-bench import: \(records) Places API (New) NDJSON records, \(fmt(Double(inputBytes) / 1e6)) MB, \(runs) timed runs after a warm-up")
-        print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(fmt(Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824, 0)) GiB")
-
-        var times: [Double] = []
-        var peaks: [Int] = []
-        var dbBytes = 0
-        for run in 0...runs {
-            let db = "\(dir)/bench-\(run).sqlite"
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
-            let r = try spawn(placedb, ["import", input, "--db", db, "--output", "json"])
-            guard r.status == 0 else {
-                throw BenchError(message: "placedb import exited \(r.status)")
-            }
-            if run > 0 {
-                times.append(r.seconds)
-                peaks.append(r.peakRSSBytes)
-                dbBytes = fileSize(db) + fileSize(db + "-wal")
-            }
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+        var tools = [
+            Tool(label: "placedb import (GeoJSON)", input: geojson) { (placedb, ["import", geojson, "--db", $0, "--output", "json"]) },
+            Tool(label: "placedb import (NDJSON Places API (New))", input: ndjson) { (placedb, ["import", ndjson, "--db", $0, "--output", "json"]) },
+        ]
+        if let only = option("--only", args) {
+            tools = tools.filter { $0.input.hasSuffix(only == "ndjson" ? ".ndjson" : ".geojson") }
         }
-        let best = times.min()!, med = median(times)
+        let ogr2ogr = "/usr/bin/ogr2ogr"
+        if !args.contains("--no-ogr2ogr") {
+            if FileManager.default.isExecutableFile(atPath: ogr2ogr) {
+                tools.append(Tool(label: "ogr2ogr -f SQLite -dsco SPATIALITE=YES (GeoJSON)", input: geojson) {
+                    (ogr2ogr, ["-f", "SQLite", "-dsco", "SPATIALITE=YES", $0, geojson])
+                })
+            } else {
+                print("ogr2ogr not found (Scripts/setup installs gdal-bin): its row is left out")
+            }
+        }
+        print("placedb-bench import: \(records) generated places (seed 20261130), \(runs) timed runs after a warm-up, each into a fresh database")
+        print("inputs: GeoJSON \(fmt(Double(fileSize(geojson)) / 1e6)) MB, NDJSON \(fmt(Double(fileSize(ndjson)) / 1e6)) MB; machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(fmt(Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824, 0)) GiB")
         print("")
-        print("| tool | runs | seconds (min / median) | places/s (best) | MB/s (best) | peak RSS | DB bytes/place |")
-        print("|---|---|---|---|---|---|---|")
-        print("| placedb import (NDJSON v1) | \(runs) | \(fmt(best, 2)) / \(fmt(med, 2)) | \(Int(Double(records) / best)) | \(fmt(Double(inputBytes) / 1e6 / best)) | \(fmt(Double(peaks.max()!) / 1_048_576)) MiB | \(dbBytes / max(records, 1)) |")
+        print("| tool | seconds (min / median) | places/s (best) | MB/s (best) | peak RSS (max) | DB bytes/place |")
+        print("|---|---|---|---|---|---|")
+        for tool in tools {
+            var times: [Double] = []
+            var peaks: [Int] = []
+            var dbBytes = 0
+            for run in 0...runs {
+                let db = "\(dir)/bench-\(run).sqlite"
+                for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+                let (program, arguments) = tool.command(db)
+                let r = try spawn(program, arguments)
+                guard r.status == 0 else { throw BenchError(message: "\(tool.label) exited \(r.status)") }
+                if run > 0 {
+                    times.append(r.seconds)
+                    peaks.append(r.peakRSSBytes)
+                    dbBytes = fileSize(db) + fileSize(db + "-wal")
+                }
+                for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+            }
+            let best = times.min()!, med = median(times)
+            let inputBytes = fileSize(tool.input)
+            print("| \(tool.label) | \(fmt(best, 2)) / \(fmt(med, 2)) | \(Int(Double(records) / best)) | \(fmt(Double(inputBytes) / 1e6 / best)) | \(fmt(Double(peaks.max()!) / 1_048_576)) MiB | \(dbBytes / max(records, 1)) |")
+        }
     }
 }

@@ -18,34 +18,66 @@ struct SplitMix64 {
     mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
 
-let types = [["cafe", "food"], ["restaurant", "food"], ["bakery", "store"], ["park"], ["museum", "tourist_attraction"],
-             ["pharmacy", "health", "store"], ["bar"], ["book_store", "store"], ["gym"], ["school"]]
+let categories = ["cafe", "restaurant", "bakery", "park", "museum", "pharmacy", "bar", "book_store", "gym", "school", "supermarket", "hotel"]
 let words = ["Blue", "Corner", "Central", "Old", "River", "Garden", "Sun", "Lake", "North", "Market", "Station", "Hill"]
 
-/// Writes `count` compact v1 records to `path` (about 330 bytes each).
-func generate(count: Int, seed: UInt64, to path: String) throws {
-    FileManager.default.createFile(atPath: path, contents: nil)
-    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+/// One generated place: the same values go to every format.
+struct GeneratedPlace {
+    let id: String
+    let name: String
+    let category: String
+    let latitude: Double
+    let longitude: Double
+    let rating: Double
+    let ratingCount: Int
+
+    static func make(_ i: Int, _ rng: inout SplitMix64) -> GeneratedPlace {
+        let category = categories[rng.int(categories.count)]
+        return GeneratedPlace(
+            id: "gen-\(String(i, radix: 36))-\(rng.next() % 100_000)",
+            name: "\(words[rng.int(words.count)]) \(words[rng.int(words.count)]) \(category.replacingOccurrences(of: "_", with: " ")) \(i)",
+            category: category,
+            latitude: rng.unit() * 170 - 85,
+            longitude: rng.unit() * 360 - 180,
+            rating: Double(10 + rng.int(41)) / 10,
+            ratingCount: rng.int(5000))
+    }
+
+    /// A Places API (New) record, one NDJSON line.
+    var placesV1: String {
+        #"{"id":"\#(id)","displayName":{"text":"\#(name)"},"location":{"latitude":\#(latitude),"longitude":\#(longitude)},"types":["\#(category)"],"rating":\#(rating),"userRatingCount":\#(ratingCount)}"#
+    }
+
+    /// A generic GeoJSON place feature (placedb's documented properties).
+    var feature: String {
+        #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(longitude),\#(latitude)]},"properties":{"id":"\#(id)","name":"\#(name)","category":"\#(category)","rating":\#(rating),"userRatingCount":\#(ratingCount)}}"#
+    }
+}
+
+/// Writes the same `count` seeded places as Places API (New) NDJSON and as
+/// one GeoJSON FeatureCollection.
+func generate(count: Int, seed: UInt64, ndjson: String, geojson: String) throws {
+    for path in [ndjson, geojson] { FileManager.default.createFile(atPath: path, contents: nil) }
+    let v1 = try FileHandle(forWritingTo: URL(fileURLWithPath: ndjson))
+    let geo = try FileHandle(forWritingTo: URL(fileURLWithPath: geojson))
     var rng = SplitMix64(state: seed)
-    var buffer = ""
-    buffer.reserveCapacity(1 << 20)
+    var a = "", b = #"{"type":"FeatureCollection","features":["# + "\n"
+    a.reserveCapacity(1 << 20)
+    b.reserveCapacity(1 << 20)
     for i in 0..<count {
-        let lat = rng.unit() * 170 - 85
-        let lng = rng.unit() * 360 - 180
-        let t = types[rng.int(types.count)]
-        let name = "\(words[rng.int(words.count)]) \(words[rng.int(words.count)]) \(t[0].replacingOccurrences(of: "_", with: " ")) \(i)"
-        let rating = Double(10 + rng.int(41)) / 10
-        buffer += #"{"id":"gen-\#(String(i, radix: 36))-\#(rng.next() % 1_000_000)","displayName":{"text":"\#(name)","languageCode":"en"},"#
-        buffer += #""location":{"latitude":\#(lat),"longitude":\#(lng)},"types":["\#(t.joined(separator: "\",\""))","point_of_interest"],"#
-        buffer += #""primaryType":"\#(t[0])","formattedAddress":"\#(rng.int(999) + 1) \#(words[rng.int(words.count)]) Street, Town \#(rng.int(5000))","#
-        buffer += #""rating":\#(rating),"userRatingCount":\#(rng.int(5000)),"businessStatus":"OPERATIONAL"}"# + "\n"
-        if buffer.utf8.count > (1 << 20) - 1024 {
-            handle.write(Data(buffer.utf8))
-            buffer.removeAll(keepingCapacity: true)
+        let p = GeneratedPlace.make(i, &rng)
+        a += p.placesV1 + "\n"
+        b += p.feature + (i + 1 < count ? ",\n" : "\n")
+        if a.utf8.count > (1 << 20) - 1024 {
+            v1.write(Data(a.utf8)); a.removeAll(keepingCapacity: true)
+            geo.write(Data(b.utf8)); b.removeAll(keepingCapacity: true)
         }
     }
-    handle.write(Data(buffer.utf8))
-    try handle.close()
+    b += "]}\n"
+    v1.write(Data(a.utf8))
+    geo.write(Data(b.utf8))
+    try v1.close()
+    try geo.close()
 }
 
 struct RunResult {
@@ -62,6 +94,7 @@ func spawn(_ program: String, _ args: [String]) throws -> RunResult {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     defer { posix_spawn_file_actions_destroy(&actions) }
     let start = Date()
     let rc = posix_spawn(&pid, program, &actions, nil, argv, environ)

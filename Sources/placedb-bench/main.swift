@@ -4,7 +4,10 @@ import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let benchmarks: [(name: String, summary: String, run: ([String]) throws -> Void)] = [
-    ("import", "import N generated Places API (New) NDJSON records with the placedb binary", ImportBench.run),
+    ("import", "import N generated places (GeoJSON, NDJSON) with placedb and ogr2ogr", ImportBench.run),
+    ("resolve", "batch-resolve IDs against N places with A aliases", ResolveBench.run),
+    ("aliases-eval", "link the OSM snapshots' ID changes and compare with osm/derived", AliasEval.run),
+    ("photo", "add a generated camera-size JPEG and fetch it at several maximum sizes", PhotoBench.run),
     ("osm-hours", "share of OpenStreetMap opening_hours values placedb evaluates, the forms left, and parse/evaluate speed", OSMHoursBench.run),
 ]
 

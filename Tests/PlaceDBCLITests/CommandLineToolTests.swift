@@ -182,13 +182,13 @@ struct CommandLineToolTests {
         #expect(try JSONValue(parsing: String(kept[0]))["id"] == .string("bad1"))
     }
 
-    @Test("help text matches the golden files", arguments: ["", "import", "place", "open"])
+    @Test("help text matches the golden files", arguments: ["", "import", "place", "open", "resolve", "alias", "photos", "photo", "photo add", "photo fetch"])
     func helpGolden(command: String) throws {
         let cli = try CLI()
-        let r = cli.run(command.isEmpty ? ["--help"] : [command, "--help"])
+        let r = cli.run(command.isEmpty ? ["--help"] : command.split(separator: " ").map(String.init) + ["--help"])
         #expect(r.code == 0)
         #expect(r.err.isEmpty)
-        let name = "help\(command.isEmpty ? "" : "-" + command).txt"
+        let name = "help\(command.isEmpty ? "" : "-" + command.replacingOccurrences(of: " ", with: "-")).txt"
         let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)").path
         if ProcessInfo.processInfo.environment["PLACEDB_RECORD_GOLDEN"] == "1" {
             try r.out.write(toFile: golden, atomically: true, encoding: .utf8)
@@ -204,6 +204,12 @@ struct BinaryTests {
         .appendingPathComponent("../../.build/debug/placedb").standardizedFileURL.path
 
     func run(_ args: [String], stdin: String? = nil, dir: TempDirectory) throws -> (code: Int32, out: String, err: String) {
+        let r = try Self.run(args, stdin: Array((stdin ?? "").utf8), dir: dir)
+        return (r.code, String(decoding: r.out, as: UTF8.self), r.err)
+    }
+
+    /// Runs the binary in `dir` with `stdin`; stdout as bytes (images).
+    static func run(_ args: [String], stdin: [UInt8], dir: TempDirectory) throws -> (code: Int32, out: [UInt8], err: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Self.binary)
         p.arguments = args
@@ -216,12 +222,12 @@ struct BinaryTests {
         p.standardOutput = out
         p.standardError = err
         try p.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        input.fileHandleForWriting.write(Data(stdin))
         try input.fileHandleForWriting.close()
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        return (p.terminationStatus, [UInt8](o), String(decoding: e, as: UTF8.self))
     }
 
     @Test("- reads standard input into ./places.sqlite by default")

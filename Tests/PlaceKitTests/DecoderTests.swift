@@ -278,7 +278,7 @@ struct LegacyPlacesDecoderTests {
             "name": "places/ChIJlegacy/photos/REF123",
             "widthPx": 4032,
             "heightPx": 3024,
-            "authorAttributions": [["uri": "https://maps.google.com/maps/contrib/101", "displayName": "Jane Doe"]],
+            "authorAttributions": [["displayName": "Jane Doe", "uri": "https://maps.google.com/maps/contrib/101"]],
         ]]
         #expect(decoded.place.document["photos"] == expected)
         let photo = try #require(decoded.place.photos.first)
@@ -292,6 +292,52 @@ struct LegacyPlacesDecoderTests {
     func photoEdgeCases() throws {
         let decoded = try decode(#"{"place_id":"P","geometry":{"location":{"lat":1,"lng":2}},"photos":[{"width":1},{"photo_reference":"R","html_attributions":["Someone"]}]}"#)
         #expect(decoded.place.document["photos"] == [["name": "places/P/photos/R", "authorAttributions": [["displayName": "Someone"]]]])
+    }
+
+    @Test("decodes HTML entities in attributions and keeps the photo's maps link")
+    func photoAttributionEntities() throws {
+        let decoded = try decode(#"""
+            {"place_id":"P","geometry":{"location":{"lat":1,"lng":2}},"photos":[{"photo_reference":"R","width":10,"height":20,
+             "html_attributions":["<a href=\"https://maps.google.com/maps/contrib/7/photos\">Nick&#39;s Bar &amp; Grill &lt;3 &#x263A;</a>", "From a Google User", "<a href='https://x.example/a?b=1&amp;c=2'>Single</a>"],
+             "view_in_maps_url":"https://www.google.com/maps/place//data=!3m4"}]}
+            """#)
+        let expected: JSONValue = [[
+            "name": "places/P/photos/R",
+            "widthPx": 10,
+            "heightPx": 20,
+            "authorAttributions": [
+                ["displayName": "Nick's Bar & Grill <3 \u{263A}", "uri": "https://maps.google.com/maps/contrib/7/photos"],
+                ["displayName": "From a Google User"],
+                ["displayName": "Single", "uri": "https://x.example/a?b=1&c=2"],
+            ],
+            "googleMapsUri": "https://www.google.com/maps/place//data=!3m4",
+        ]]
+        #expect(decoded.place.document["photos"] == expected)
+        #expect(decoded.extra["photos"] == nil)
+    }
+
+    @Test("an unknown or unterminated entity is kept as written")
+    func entitiesLeftAlone() {
+        #expect(LegacyPlacesDecoder.decodeEntities("Tom &nbsp; Jerry &amp") == "Tom &nbsp; Jerry &amp")
+        #expect(LegacyPlacesDecoder.decodeEntities("&#xZZ; & ;") == "&#xZZ; & ;")
+        #expect(LegacyPlacesDecoder.decodeEntities("a&#1114112;b") == "a&#1114112;b", "beyond Unicode")
+    }
+
+    @Test("keeps at most 10 photos, in order, from any format", arguments: [InputFormat.placesV1, .placesLegacy, .geojson])
+    func photoCap(format: InputFormat) throws {
+        let refs = (1...12).map { "REF\($0)" }
+        let v1Photos = "[" + refs.map { #"{"name":"places/P/photos/\#($0)","widthPx":1}"# }.joined(separator: ",") + "]"
+        let json: String
+        switch format {
+        case .placesLegacy:
+            json = #"{"place_id":"P","geometry":{"location":{"lat":1,"lng":2}},"photos":["# + refs.map { #"{"photo_reference":"\#($0)","width":1}"# }.joined(separator: ",") + "]}"
+        case .geojson:
+            json = #"{"type":"Feature","geometry":{"type":"Point","coordinates":[2,1]},"properties":{"id":"P","photos":\#(v1Photos)}}"#
+        default:
+            json = #"{"id":"P","location":{"latitude":1,"longitude":2},"photos":\#(v1Photos)}"#
+        }
+        let decoded = try decode(json, format: format)
+        #expect(decoded.place.photos.map(\.name) == refs.prefix(10).map { "places/P/photos/\($0)" })
     }
 
     @Test("maps reviews, with the Unix time as an RFC 3339 publish time")

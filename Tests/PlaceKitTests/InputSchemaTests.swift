@@ -21,18 +21,22 @@ struct InputSchemaTests {
                 guard let target = root["$defs"]?[name] else { return false }
                 return valid(value, target)
             }
-            if let type = schema["type"]?.stringValue {
-                let ok: Bool
-                switch type {
-                case "object": ok = value.objectValue != nil
-                case "array": ok = value.arrayValue != nil
-                case "string": ok = value.stringValue != nil
-                case "number": ok = value.doubleValue != nil
-                case "integer": ok = value.intValue != nil
-                default: ok = true
+            if let type = schema["type"] {
+                let names = type.arrayValue?.compactMap(\.stringValue) ?? [type.stringValue ?? ""]
+                let ok = names.contains { name in
+                    switch name {
+                    case "object": value.objectValue != nil
+                    case "array": value.arrayValue != nil
+                    case "string": value.stringValue != nil
+                    case "number": value.doubleValue != nil
+                    case "integer": value.intValue != nil
+                    case "null": value == .null
+                    default: true
+                    }
                 }
                 if !ok { return false }
             }
+            if let e = schema["enum"]?.arrayValue, !e.contains(value) { return false }
             if let required = schema["required"]?.arrayValue {
                 for key in required.compactMap(\.stringValue) where value[key] == nil { return false }
             }
@@ -55,7 +59,6 @@ struct InputSchemaTests {
                         return false
                     }
                 }
-                if let e = schema["enum"]?.arrayValue, !e.contains(value) { return false }
             }
             if let oneOf = schema["oneOf"]?.arrayValue, oneOf.filter({ valid(value, $0) }).count != 1 { return false }
             if let anyOf = schema["anyOf"]?.arrayValue, !anyOf.contains(where: { valid(value, $0) }) { return false }
@@ -124,6 +127,29 @@ struct InputSchemaTests {
         let v = try validator("places-legacy.schema.json")
         let value = try JSONValue(parsing: record)
         #expect(v.valid(value, v.root) == importerAccepts(record, format: .placesLegacy), "\(record)")
+    }
+
+    static let featureRecords: [(schema: String, format: InputFormat, record: String)] = [
+        ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g1","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"G","category":"cafe"}}"#),
+        ("geojson-place.schema.json", .geojson, #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"id":7,"types":["a","b"],"rating":4}}"#),
+        ("geojson-place.schema.json", .geojson, #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"no id"}}"#),
+        ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g2","properties":{"name":"no geometry"}}"#),
+        ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g3","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"types":"cafe"}}"#),
+        ("osm.schema.json", .osm, GeoFixtures.osmNode(1, "N")),
+        ("osm.schema.json", .osm, GeoFixtures.osmWay(2, "W")),
+        ("osm.schema.json", .osm, #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"@type":"node","name":"no id"}}"#),
+        ("osm.schema.json", .osm, #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"@type":"changeset","@id":1}}"#),
+        ("overture.schema.json", .overture, GeoFixtures.overture),
+        ("overture.schema.json", .overture, #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"names":{"primary":"no id"}}}"#),
+    ]
+
+    @Test("the GeoJSON schemas accept the features the importer accepts and refuse the ones without ID or geometry",
+          arguments: featureRecords.indices)
+    func features(index: Int) throws {
+        let (name, format, record) = Self.featureRecords[index]
+        let v = try validator(name)
+        let value = try JSONValue(parsing: record)
+        #expect(v.valid(value, v.root) == importerAccepts(record, format: format), "\(name): \(record)")
     }
 
     @Test("the bundled demo sample conforms to the schemas")

@@ -238,7 +238,7 @@ struct PlaceImporterTests {
         let db = try importer().store.db
         var rows: [(String, String, Int, String)] = []
         try db.forEachRow("SELECT input, status, inserted, source FROM import_run ORDER BY id") { r in
-            rows.append((r.string(0)!, r.string(1)!, Int(r.int64(2)), r.string(3)!))
+            rows.append((r.string(0) ?? "", r.string(1) ?? "", Int(r.int64(2)), r.string(3) ?? "(none)"))
         }
         #expect(rows.count == 2)
         #expect(rows[0] == (path, "ok", 1, "my-source"))

@@ -56,6 +56,23 @@ struct TimeZoneImportTests {
         #expect(options.contains(#""timeZone":"Europe/Zurich""#))
     }
 
+    @Test("an OpenStreetMap feature's opening_hours become its regular hours, read in the import's zone")
+    func osmFeature() throws {
+        let dir = try TempDirectory()
+        let db = dir.file("places.sqlite")
+        let line = #"{"type":"Feature","geometry":{"type":"Point","coordinates":[11.57,48.14]},"properties":{"@type":"node","@id":42,"@version":3,"name":"Bäckerei","shop":"bakery","opening_hours":"Mo-Sa 07:00-12:30; PH off"}}"#
+        let file = try dir.write("munich.geojsonseq", "\u{1E}" + line + "\n")
+        _ = try PlaceImporter(databasePath: db, options: ImportOptions(timeZone: "Europe/Berlin")).importInput(.file(file))
+        let place = try PlacesClient(databasePath: db).fetchPlace(id: "osm:node/42")
+        #expect(place.document["regularOpeningHours"]?[OSMOpeningHours.jsonKey] == "Mo-Sa 07:00-12:30; PH off")
+        #expect(place.openingHours?.periods?.count == 6)
+        let s = place.isOpen(at: F.at("2026-03-30T08:00:00Z"))
+        #expect(s.state == .open, "10:00 CEST on a Monday")
+        #expect(s.nextCloseTime == F.at("2026-03-30T10:30:00Z"))
+        #expect(s.timeZoneSource == .importOption)
+        #expect(s.hours == "regularOpeningHours (OpenStreetMap opening_hours)")
+    }
+
     @Test("without the option nothing gets a zone; re-importing with it is an update, with it again nothing changes")
     func reimport() throws {
         let dir = try TempDirectory()
@@ -89,18 +106,19 @@ struct TimeZoneImportTests {
         #expect(ImportOptions.isValidTimeZone(zone))
     }
 
-    @Test("a version-1 database is upgraded: places with a zone get the source 'data'")
+    @Test("a database from before the time zone source is upgraded: places with a zone get the source 'data'")
     func migration() throws {
         let dir = try TempDirectory()
         let path = dir.file("places.sqlite")
         do {
             let db = try Database(path: path, mode: .create)
             try db.loadExtension("mod_spatialite")
-            try Migrator(application: "placedb", migrations: [Schema.migrator.migrations[0]]).migrate(db)
+            let before = Array(Schema.migrator.migrations.prefix { !$0.sql.contains("time_zone_source") })
+            try Migrator(application: "placedb", migrations: before).migrate(db)
             let blob = SpatiaLiteBlob.point(Coordinate(latitude: 46.5, longitude: 6.6))
             try db.run("""
-                INSERT INTO place (place_id, time_zone, source, source_format, first_seen, last_seen, updated_at, content_hash, doc, geom)
-                VALUES ('old', 'Europe/Zurich', 'google-places', 'places-v1', 'x', 'x', 'x', 0, '{"location":{"latitude":46.5,"longitude":6.6},"timeZone":{"id":"Europe/Zurich"}}', ?)
+                INSERT INTO place (place_id, time_zone, source, first_run, last_run, updated_run, content_hash, doc, geom)
+                VALUES ('old', 'Europe/Zurich', 'google-places', 1, 1, 1, 0, '{"timeZone":{"id":"Europe/Zurich"}}', ?)
                 """, [.blob(blob)])
         }
         _ = try PlaceImporter(databasePath: path)

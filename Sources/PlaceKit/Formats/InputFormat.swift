@@ -4,16 +4,43 @@ public enum InputFormat: String, Sendable, CaseIterable {
     case placesV1 = "places-v1"
     /// Legacy Places web service results (snake_case).
     case placesLegacy = "places-legacy"
+    /// A GeoJSON Feature with a documented generic place in its properties.
+    case geojson = "geojson"
+    /// An OpenStreetMap feature as `osmium export` writes it.
+    case osm = "osm"
+    /// An Overture Maps place feature.
+    case overture = "overture"
 
     /// Picks the format of one record: the envelope member it came from when
     /// there is one (`places` is v1; `result`, `results`, `candidates` are
     /// legacy), else its keys (`place_id` or `geometry` mean legacy).
+    /// The source name places of this format are filed under by default.
+    public var defaultSource: String {
+        switch self {
+        case .placesV1, .placesLegacy: "google-places"
+        case .geojson: "geojson"
+        case .osm: "osm"
+        case .overture: "overture"
+        }
+    }
+
+    /// GeoJSON Features (`"type": "Feature"`, or members of `features`) are
+    /// OpenStreetMap when their properties carry `@type` and `@id`, Overture
+    /// when they carry `names` or Overture's `categories`+`sources`, else the
+    /// generic GeoJSON place.
     static func detect(_ record: SourceRecord) -> InputFormat {
         switch record.container {
         case "places": return .placesV1
         case "result", "results", "candidates": return .placesLegacy
         default:
-            if record.value["place_id"] != nil || record.value["geometry"] != nil { return .placesLegacy }
+            let value = record.value
+            if record.container == "features" || value["type"]?.stringValue == "Feature" {
+                let p = value["properties"]
+                if p?["@type"] != nil && p?["@id"] != nil { return .osm }
+                if p?["names"]?.objectValue != nil || (p?["categories"] != nil && p?["sources"] != nil) { return .overture }
+                return .geojson
+            }
+            if value["place_id"] != nil || value["geometry"] != nil { return .placesLegacy }
             return .placesV1
         }
     }
@@ -37,6 +64,15 @@ public struct DecodedPlace: Sendable {
     public var place: Place
     public var extra: JSONObject
     public var format: InputFormat
+    /// IDs the record says stand for this place (or for where it went).
+    public var aliases: [AliasEdge] = []
+
+    init(place: Place, extra: JSONObject, format: InputFormat, aliases: [AliasEdge] = []) {
+        self.place = place
+        self.extra = extra
+        self.format = format
+        self.aliases = aliases
+    }
 }
 
 /// Decodes one record in `format` (nil: detect it).
@@ -51,10 +87,38 @@ func decodeRecord(_ record: SourceRecord, format: InputFormat?) throws(DecodeErr
         let status = error["status"]?.stringValue ?? error["code"]?.intValue.map(String.init) ?? "error"
         throw DecodeError("an API error response (\(status): \(error["message"]?.stringValue ?? "no message")), not a place")
     }
-    switch format ?? InputFormat.detect(record) {
-    case .placesV1: return try PlacesV1Decoder.decode(object)
-    case .placesLegacy: return try LegacyPlacesDecoder.decode(object)
+    // A response filed under the ID that was requested:
+    // {"requestedId": "...", "place": {...}} (v1) or {"requestedId": "...", "result": {...}} (legacy).
+    if let requested = object["requestedId"] {
+        guard let requestedID = requested.stringValue, !requestedID.isEmpty else {
+            throw DecodeError("requestedId is \(requested.kindDescription), expected a non-empty string")
+        }
+        let inner: SourceRecord
+        if let place = object["place"], place.objectValue != nil {
+            inner = SourceRecord(value: place, line: record.line, index: record.index, container: "places")
+        } else if let result = object["result"], result.objectValue != nil {
+            inner = SourceRecord(value: result, line: record.line, index: record.index, container: "result")
+        } else {
+            throw DecodeError("a requestedId record needs a \"place\" (Places API (New)) or \"result\" (legacy) object")
+        }
+        var decoded = try decodeRecord(inner, format: format)
+        let id = decoded.place.id.rawValue
+        if requestedID != id {
+            decoded.aliases.append(AliasEdge(aliasID: requestedID, placeID: id, reason: .requested))
+        }
+        return decoded
     }
+    var decoded: DecodedPlace
+    switch format ?? InputFormat.detect(record) {
+    case .placesV1: decoded = try PlacesV1Decoder.decode(object)
+    case .placesLegacy: decoded = try LegacyPlacesDecoder.decode(object)
+    case .geojson: decoded = try GeoJSONDecoders.decodeGeneric(object)
+    case .osm: decoded = try GeoJSONDecoders.decodeOSM(object)
+    case .overture: decoded = try GeoJSONDecoders.decodeOverture(object)
+    }
+    // Rules every format shares, applied once here.
+    decoded.place.capPhotos()
+    return decoded
 }
 
 // MARK: Checks shared by the decoders

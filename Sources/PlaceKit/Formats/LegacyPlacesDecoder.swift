@@ -98,7 +98,21 @@ enum LegacyPlacesDecoder {
             }
         }
         if doc["location"] == nil { doc["location"] = .null }
-        return DecodedPlace(place: Place(id: PlaceID(pid), coordinate: coordinate, document: doc), extra: extra, format: .placesLegacy)
+        // Deprecated IDs of the same place: the 40-hex `id`, the long
+        // `reference` (equal to place_id in current responses) and `alt_ids`.
+        var aliases: [AliasEdge] = []
+        for key in ["id", "reference"] {
+            if let old = object[key]?.stringValue, !old.isEmpty, old != pid {
+                aliases.append(AliasEdge(aliasID: old, placeID: pid, reason: .deprecated))
+            }
+        }
+        for alt in object["alt_ids"]?.arrayValue ?? [] {
+            if let old = alt["place_id"]?.stringValue, !old.isEmpty, old != pid {
+                aliases.append(AliasEdge(aliasID: old, placeID: pid, reason: .deprecated))
+            }
+        }
+        return DecodedPlace(place: Place(id: PlaceID(pid), coordinate: coordinate, document: doc), extra: extra,
+                            format: .placesLegacy, aliases: aliases)
     }
 
     static let priceLevels = ["PRICE_LEVEL_FREE", "PRICE_LEVEL_INEXPENSIVE", "PRICE_LEVEL_MODERATE", "PRICE_LEVEL_EXPENSIVE", "PRICE_LEVEL_VERY_EXPENSIVE"]
@@ -204,27 +218,80 @@ enum LegacyPlacesDecoder {
         return .object(o)
     }
 
-    /// `<a href="URI">Name</a>` -> (name, uri).
+    /// An `html_attributions` entry, `<a href="URI">Name</a>`, as a v1
+    /// author attribution `{displayName, uri}`; HTML entities (`&amp;`,
+    /// `&#39;`, ...) are decoded. Text without a link is the name.
     static func parseAttribution(_ html: String) -> JSONValue {
         var o = JSONObject()
-        if let hrefStart = html.range(of: "href=\"") {
-            let rest = html[hrefStart.upperBound...]
-            if let q = rest.firstIndex(of: "\"") { o["uri"] = .string(String(rest[..<q])) }
+        var name = Substring(html)
+        var uri: String?
+        if let open = html.range(of: "<a "), let gt = html[open.upperBound...].firstIndex(of: ">"),
+           let close = html[gt...].range(of: "</a>") {
+            uri = attribute("href", in: html[open.upperBound..<gt]).map(decodeEntities)
+            name = html[html.index(after: gt)..<close.lowerBound]
         }
-        if let gt = html.firstIndex(of: ">"), let lt = html[gt...].range(of: "</a>") {
-            o["displayName"] = .string(String(html[html.index(after: gt)..<lt.lowerBound]))
-        } else {
-            o["displayName"] = .string(html)
-        }
+        o["displayName"] = .string(decodeEntities(name.trimmingSpaces))
+        if let uri, !uri.isEmpty { o["uri"] = .string(uri) }
         return .object(o)
     }
 
+    /// The value of `name="..."` (or `'...'`) in a tag's attributes.
+    static func attribute(_ name: String, in tag: Substring) -> Substring? {
+        guard let r = tag.range(of: name + "=") else { return nil }
+        let rest = tag[r.upperBound...]
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        let value = rest.dropFirst()
+        guard let end = value.firstIndex(of: quote) else { return nil }
+        return value[..<end]
+    }
+
+    /// Decodes the HTML entities Google's attributions use: the five named
+    /// XML ones and numeric `&#39;` / `&#x27;`. Anything else stays as is.
+    static func decodeEntities<S: StringProtocol>(_ text: S) -> String {
+        guard text.contains("&") else { return String(text) }
+        var out = ""
+        var i = text.startIndex
+        while i < text.endIndex {
+            let c = text[i]
+            if c == "&", let semi = text[i...].prefix(12).firstIndex(of: ";") {
+                let entity = text[text.index(after: i)..<semi]
+                var scalar: Unicode.Scalar?
+                switch entity {
+                case "amp": scalar = "&"
+                case "lt": scalar = "<"
+                case "gt": scalar = ">"
+                case "quot": scalar = "\""
+                case "apos": scalar = "'"
+                default:
+                    if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
+                        scalar = UInt32(entity.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
+                    } else if entity.hasPrefix("#") {
+                        scalar = UInt32(entity.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init)
+                    }
+                }
+                if let scalar {
+                    out.unicodeScalars.append(scalar)
+                    i = text.index(after: semi)
+                    continue
+                }
+            }
+            out.append(c)
+            i = text.index(after: i)
+        }
+        return out
+    }
+
+    /// A legacy photo as a v1 `Photo`: `name` = places/{id}/photos/{photo_reference},
+    /// `widthPx`, `heightPx`, `authorAttributions` (from `html_attributions`)
+    /// and `googleMapsUri` (from `view_in_maps_url`). A photo without a
+    /// reference cannot be named and is dropped.
     static func photo(_ p: JSONValue, placeID: String) -> JSONValue? {
-        guard let ref = p["photo_reference"]?.stringValue else { return nil }
+        guard let ref = p["photo_reference"]?.stringValue, !ref.isEmpty else { return nil }
         var o = JSONObject([("name", .string("places/\(placeID)/photos/\(ref)"))])
-        if let w = p["width"] { o["widthPx"] = w }
-        if let h = p["height"] { o["heightPx"] = h }
+        if let w = p["width"]?.intValue { o["widthPx"] = .int(Int64(w)) }
+        if let h = p["height"]?.intValue { o["heightPx"] = .int(Int64(h)) }
         o["authorAttributions"] = .array((p["html_attributions"]?.arrayValue ?? []).compactMap(\.stringValue).map(parseAttribution))
+        if let url = p["view_in_maps_url"]?.stringValue { o["googleMapsUri"] = .string(url) }
         return .object(o)
     }
 
@@ -261,5 +328,13 @@ enum RFC3339 {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return string(fromUnixSeconds: Int64(ts.tv_sec))
+    }
+
+    /// Now with milliseconds: distinct per import run, and ordered as text.
+    static func nowMilliseconds() -> String {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        let base = string(fromUnixSeconds: Int64(ts.tv_sec))
+        return String(base.dropLast()) + "." + String(ts.tv_nsec / 1_000_000).leftPadded(3) + "Z"
     }
 }

@@ -42,7 +42,14 @@ enum PlacesV1Decoder {
         for (key, value) in object where key != "id" && key != "name" {
             if knownFields.contains(key) { document.append((key, value)) } else { extra.append((key, value)) }
         }
+        var aliases: [AliasEdge] = []
+        // A permanently closed place that moved points at where it went.
+        let movedTo = object["movedPlaceId"]?.stringValue
+            ?? object["movedPlace"]?.stringValue.map { PlaceID(parsing: $0).rawValue }
+        if let movedTo, !movedTo.isEmpty, movedTo != pid {
+            aliases.append(AliasEdge(aliasID: pid, placeID: movedTo, reason: .moved))
+        }
         return DecodedPlace(place: Place(id: PlaceID(pid), coordinate: coordinate, document: JSONObject(document)),
-                            extra: JSONObject(extra), format: .placesV1)
+                            extra: JSONObject(extra), format: .placesV1, aliases: aliases)
     }
 }

@@ -18,18 +18,29 @@ public struct ImportOptions: Sendable {
     /// The record format; nil detects it per record.
     public var format: InputFormat?
     public var onError: OnError
-    /// The name the places are filed under (`source` column).
-    public var source: String
+    /// The name the places are filed under (`source` column); nil files
+    /// them under their format's family (`google-places`, `osm`, `overture`,
+    /// `geojson`).
+    public var source: String?
+
+    /// A snapshot: the inputs are the complete current state of this
+    /// source; its places absent from them are marked removed by
+    /// `PlaceImporter.finishSnapshot()` (never deleted).
+    public var snapshot: String?
+    /// How a snapshot links removed places to added ones; nil records no
+    /// snapshot aliases.
+    public var matching: MatchOptions? = MatchOptions()
     /// An IANA time zone (`Europe/Zurich`) for the places that have neither
     /// `timeZone` nor `utcOffsetMinutes` (OpenStreetMap and Overture give
     /// none; a regional extract is usually one zone). Stored as their
     /// `timeZone`, with `time_zone_source` 'import-option'.
     public var timeZone: String?
 
-    public init(format: InputFormat? = nil, onError: OnError = .stop, source: String = "google-places", timeZone: String? = nil) {
+    public init(format: InputFormat? = nil, onError: OnError = .stop, source: String? = nil, snapshot: String? = nil, timeZone: String? = nil) {
         self.format = format
         self.onError = onError
-        self.source = source
+        self.source = snapshot ?? source
+        self.snapshot = snapshot
         self.timeZone = timeZone
     }
 
@@ -54,6 +65,14 @@ public struct ImportSummary: Sendable, Equatable {
     public var inserted = 0
     public var updated = 0
     public var unchanged = 0
+    /// Places that had been removed and came back.
+    public var revived = 0
+    /// Records whose ID this run had already written (the later one wins).
+    public var duplicates = 0
+    /// Places of a snapshot's source that the snapshot no longer has.
+    public var removed = 0
+    /// Alias edges a snapshot recorded from removed places to added ones.
+    public var linked = 0
     public var rejected = 0
     public var bytes: Int64 = 0
     public var seconds: Double = 0
@@ -61,7 +80,7 @@ public struct ImportSummary: Sendable, Equatable {
     public init() {}
 
     /// True when the import changed nothing in the database.
-    public var changedNothing: Bool { inserted == 0 && updated == 0 }
+    public var changedNothing: Bool { inserted == 0 && updated == 0 && revived == 0 && removed == 0 }
 
     public static func += (a: inout ImportSummary, b: ImportSummary) {
         a.inputs += b.inputs
@@ -69,6 +88,9 @@ public struct ImportSummary: Sendable, Equatable {
         a.inserted += b.inserted
         a.updated += b.updated
         a.unchanged += b.unchanged
+        a.revived += b.revived
+        a.duplicates += b.duplicates
+        a.removed += b.removed
         a.rejected += b.rejected
         a.bytes += b.bytes
         a.seconds += b.seconds
@@ -100,6 +122,69 @@ public final class PlaceImporter {
         store = try PlaceStore(path: PlaceStore.resolvePath(databasePath), writable: true)
         self.options = options
         writer = try PlaceWriter(db: store.db, source: options.source)
+        writer.snapshot = options.snapshot != nil
+    }
+
+    /// The first run of this importer: in a snapshot, every place of the
+    /// source that no run since has seen is gone.
+    private var firstRun: Int64?
+
+    /// Completes a snapshot after all its inputs imported: marks the places
+    /// of the snapshot's source that its runs did not see as removed (by a
+    /// run of its own, so the time is kept), and returns how many. Call it
+    /// only when every input succeeded: a partial snapshot must not remove
+    /// anything.
+    public func finishSnapshot() throws -> Int {
+        guard let snapshot = options.snapshot else {
+            throw PlaceDBError.invalidArgument("finishSnapshot() needs ImportOptions.snapshot")
+        }
+        let started = Clock.now()
+        let startedAt = RFC3339.nowMilliseconds()
+        return try store.db.transaction(.immediate) { () throws -> Int in
+            let run = try beginRun(input: "snapshot \(snapshot)", startedAt: startedAt)
+            writer.run = run
+            // With no input run at all, every place of the source is older.
+            let seenSince = firstRun ?? run
+            try store.db.run("""
+                UPDATE place SET removed_run = ? WHERE source = ? AND removed_run IS NULL AND last_run < ?
+                """, [.integer(run), .text(snapshot), .integer(seenSince)])
+            var s = ImportSummary()
+            s.removed = store.db.changes
+            if let matching = options.matching, s.removed > 0 {
+                s.linked = try linkSnapshot(source: snapshot, removedRun: run, seenSince: seenSince, options: matching)
+            }
+            s.seconds = Clock.now() - started
+            try finishRun(run, formats: [], summary: s, status: "ok", error: nil)
+            lastSnapshotLinks = s.linked
+            return s.removed
+        }
+    }
+
+    /// Alias edges the last `finishSnapshot` recorded.
+    public private(set) var lastSnapshotLinks = 0
+
+    /// Links the places this snapshot removed to the ones it added.
+    private func linkSnapshot(source: String, removedRun: Int64, seenSince: Int64, options matching: MatchOptions) throws -> Int {
+        let columns = "p.id, p.place_id, p.name, p.geom, p.doc, p.primary_type"
+        let removed = try SnapshotMatcher.load(store.db, "SELECT \(columns) FROM place p WHERE p.removed_run = ?", [.integer(removedRun)])
+        let added = try SnapshotMatcher.load(store.db, """
+            SELECT \(columns) FROM place p WHERE p.source = ? AND p.first_run >= ? AND p.removed_run IS NULL
+            """, [.text(source), .integer(seenSince)])
+        let before = try store.db.scalar("SELECT count(*) FROM place WHERE source = ? AND first_run < ?", [.text(source), .integer(seenSince)])?.int ?? 0
+        var edges = SnapshotMatcher(options: matching).match(removed: removed, added: added, renumbering: false)
+        // Most of the source re-keyed at once, and found again: a renumbering,
+        // not many separate moves.
+        let relinked = Set(edges.map(\.aliasID)).count
+        if before > 0, Double(removed.count) >= 0.5 * Double(before), Double(relinked) >= 0.8 * Double(removed.count) {
+            edges = edges.map { e in
+                var e = e
+                if e.reason == .moved || e.reason == .redrawn { e.reason = .renumbered }
+                return e
+            }
+        }
+        var linked = 0
+        for edge in edges where try writer.record(edge, source: source) { linked += 1 }
+        return linked
     }
 
     /// The database file's path.
@@ -114,7 +199,7 @@ public final class PlaceImporter {
                             progress: ((ImportProgress) -> Void)? = nil,
                             reject: ((ImportRejection) -> Void)? = nil) throws -> ImportSummary {
         let started = Clock.now()
-        let startedAt = RFC3339.now()
+        let startedAt = RFC3339.nowMilliseconds()
         let source: ByteSource
         do {
             source = try ByteSource(input)
@@ -122,92 +207,94 @@ public final class PlaceImporter {
             throw PlaceDBError.input(error)
         }
         let reader = RecordReader(source: source)
+        let producer = RecordProducer(reader: reader, name: source.name, format: options.format, source: options.source, options: options)
+        producer.start()
+        defer { producer.stopAndWait() }
         var summary = ImportSummary()
         summary.inputs = 1
         var formats = Set<InputFormat>()
         var fatal: ImportRejection?
         var lastProgress = started
+        var bytesRead: Int64 = 0
+        var recordsRead = 0
 
         func report() {
-            progress?(ImportProgress(input: source.name, records: reader.recordsRead, bytes: reader.bytesRead,
+            progress?(ImportProgress(input: source.name, records: recordsRead, bytes: bytesRead,
                                      totalBytes: source.totalSize, seconds: Clock.now() - started))
         }
 
         do {
             try store.db.transaction(.immediate) {
-                writer.timestamp = startedAt
+                let run = try beginRun(input: source.name, startedAt: startedAt)
+                writer.run = run
                 try writer.beginBulk()
-                while true {
-                    let record: SourceRecord
-                    do {
-                        guard let next = try reader.next() else { break }
-                        record = next
-                    } catch let e as RecordReadError {
-                        let rejection = ImportRejection(input: source.name, line: e.line, index: e.index, placeID: nil, reason: e.message, record: e.rawLine)
-                        if e.recoverable && options.onError == .skip {
-                            summary.records += 1
-                            summary.rejected += 1
+                consume: while let batch = producer.queue.pop() {
+                    for item in batch.items {
+                        summary.records += 1
+                        switch item {
+                        case .place(let place):
+                            formats.insert(place.format)
+                            switch try writer.write(place) {
+                            case .inserted: summary.inserted += 1
+                            case .updated: summary.updated += 1
+                            case .unchanged: summary.unchanged += 1
+                            case .revived: summary.revived += 1
+                            case .duplicate: summary.duplicates += 1
+                            }
+                        case .rejected(let rejection, let recoverable):
+                            if !recoverable && rejection.index == nil {
+                                // The JSON cannot be read past this point; no record was lost here.
+                                summary.records -= 1
+                            } else {
+                                summary.rejected += 1
+                            }
+                            if options.onError == .stop { throw PlaceDBError.badInput(rejection) }
+                            if !recoverable {
+                                // Skip mode keeps what came before the unreadable part.
+                                fatal = rejection
+                                break consume
+                            }
                             reject?(rejection)
-                            continue
+                        case .failed(let error):
+                            summary.records -= 1
+                            if let e = error as? InputError { throw PlaceDBError.input(e) }
+                            throw error
                         }
-                        if e.recoverable { summary.records += 1; summary.rejected += 1 }
-                        if options.onError == .skip {
-                            // The rest of the input cannot be read: keep what
-                            // came before it, then report the failure.
-                            fatal = rejection
-                            break
-                        }
-                        throw PlaceDBError.badInput(rejection)
-                    } catch let e as InputError {
-                        throw PlaceDBError.input(e)
                     }
-                    summary.records += 1
-                    do {
-                        var decoded = try decodeRecord(record, format: options.format)
-                        options.applyTimeZone(to: &decoded.place)
-                        formats.insert(decoded.format)
-                        switch try writer.upsert(decoded) {
-                        case .inserted: summary.inserted += 1
-                        case .updated: summary.updated += 1
-                        case .unchanged: summary.unchanged += 1
-                        }
-                    } catch let e as DecodeError {
-                        summary.rejected += 1
-                        let rejection = ImportRejection(input: source.name, line: record.line, index: record.index,
-                                                        placeID: e.placeID, reason: e.message,
-                                                        record: JSONWriter().stringBytes(record.value))
-                        if options.onError == .stop { throw PlaceDBError.badInput(rejection) }
-                        reject?(rejection)
-                    }
-                    if progress != nil, summary.records % 1024 == 0 {
+                    bytesRead = batch.bytesRead
+                    recordsRead = batch.recordsRead
+                    if progress != nil {
                         let now = Clock.now()
                         if now - lastProgress >= 1 { lastProgress = now; report() }
                     }
                 }
-                if fatal == nil { try checkEnvelope(reader, name: source.name, records: summary.records) }
+                if fatal == nil {
+                    try checkEnvelope(envelope: producer.envelope, sawEnvelope: producer.sawEnvelope, name: source.name, records: summary.records)
+                }
                 try writer.endBulk()
+                summary.bytes = bytesRead
+                summary.seconds = Clock.now() - started
+                try finishRun(run, formats: formats, summary: summary, status: fatal == nil ? "ok" : "failed", error: fatal?.description)
+                if firstRun == nil { firstRun = run }
             }
         } catch let error as PlaceDBError {
             // Rolled back: the database is as it was before this input.
             let failed = ImportSummary(records: summary.records, rejected: summary.rejected,
-                                       bytes: reader.bytesRead, seconds: Clock.now() - started)
-            try? recordRun(input: source.name, formats: formats, summary: failed, status: "failed",
-                           startedAt: startedAt, error: error.description)
+                                       bytes: bytesRead, seconds: Clock.now() - started)
+            _ = try? store.db.transaction(.immediate) {
+                let run = try beginRun(input: source.name, startedAt: startedAt)
+                try finishRun(run, formats: formats, summary: failed, status: "failed", error: error.description)
+            }
             throw error
         }
-        summary.bytes = reader.bytesRead
-        summary.seconds = Clock.now() - started
         report()
-        try recordRun(input: source.name, formats: formats, summary: summary, status: fatal == nil ? "ok" : "failed",
-                      startedAt: startedAt, error: fatal?.description)
         if let fatal { throw PlaceDBError.badInput(fatal) }
         return summary
     }
 
     /// A legacy response whose `status` is an error is reported, not taken
     /// for an empty result.
-    private func checkEnvelope(_ reader: RecordReader, name: String, records: Int) throws {
-        let envelope = reader.envelope
+    private func checkEnvelope(envelope: JSONObject, sawEnvelope: Bool, name: String, records: Int) throws {
         if records == 0, envelope["predictions"] != nil {
             throw PlaceDBError.badInput(ImportRejection(input: name, line: 1, index: nil, placeID: nil,
                                                         reason: "autocomplete predictions are not places (no location); import Place Details or search responses", record: nil))
@@ -217,26 +304,61 @@ public final class PlaceImporter {
             throw PlaceDBError.badInput(ImportRejection(input: name, line: 1, index: nil, placeID: nil,
                                                         reason: "the response is an API error (\(status)\(message)), it holds no places", record: nil))
         }
-        if records == 0, !reader.sawEnvelope, envelope.isEmpty == false, envelope["status"] == nil {
+        if records == 0, !sawEnvelope, envelope.isEmpty == false, envelope["status"] == nil {
             throw PlaceDBError.badInput(ImportRejection(input: name, line: 1, index: nil, placeID: nil, reason: "no places found in the input", record: nil))
         }
     }
 
-    private func recordRun(input: String, formats: Set<InputFormat>, summary s: ImportSummary, status: String, startedAt: String, error: String?) throws {
+    /// Records alias edges in one run of their own; returns the counts.
+    func recordAliases(_ edges: [AliasEdge], input: String, source: String) throws -> AliasImportSummary {
+        let started = Clock.now()
+        let startedAt = RFC3339.nowMilliseconds()
+        return try store.db.transaction(.immediate) { () throws -> AliasImportSummary in
+            let run = try beginRun(input: input, startedAt: startedAt)
+            writer.run = run
+            var summary = AliasImportSummary()
+            for edge in edges {
+                summary.records += 1
+                if try writer.record(edge, source: source) { summary.added += 1 } else { summary.unchanged += 1 }
+            }
+            var s = ImportSummary()
+            s.records = summary.records
+            s.inserted = summary.added
+            s.unchanged = summary.unchanged
+            s.seconds = Clock.now() - started
+            try finishRun(run, formats: [], summary: s, status: "ok", error: nil)
+            return summary
+        }
+    }
+
+    /// Inserts a `running` import_run row and returns its id; the places
+    /// this run writes point at it.
+    private func beginRun(input: String, startedAt: String) throws -> Int64 {
         var settings = JSONObject([
             ("format", .string(self.options.format?.rawValue ?? "auto")),
             ("onError", .string(self.options.onError.rawValue)),
-            ("source", .string(self.options.source)),
+            ("source", self.options.source.map(JSONValue.string) ?? .null),
+            ("snapshot", self.options.snapshot.map(JSONValue.string) ?? .null),
         ])
         if let zone = self.options.timeZone { settings["timeZone"] = .string(zone) }
         let options = JSONWriter().string(.object(settings))
         try store.db.run("""
-            INSERT INTO import_run (input, format, source, status, started_at, finished_at, seconds, bytes, records, inserted, updated, unchanged, rejected, options, error)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.text(input), DatabaseValue(formats.map(\.rawValue).sorted().joined(separator: ",").nilIfEmpty), .text(self.options.source),
-                  .text(status), .text(startedAt), .text(RFC3339.now()), .real(s.seconds), .integer(s.bytes),
+            INSERT INTO import_run (input, source, snapshot, status, started_at, options) VALUES (?, ?, ?, 'running', ?, ?)
+            """, [.text(input), DatabaseValue(self.options.source), DatabaseValue(self.options.snapshot), .text(startedAt), .text(options)])
+        return store.db.lastInsertedRowID
+    }
+
+    private func finishRun(_ run: Int64, formats: Set<InputFormat>, summary s: ImportSummary, status: String, error: String?) throws {
+        try store.db.run("""
+            UPDATE import_run SET format = ?, source = coalesce(source, ?), status = ?, finished_at = ?, seconds = ?, bytes = ?,
+                records = ?, inserted = ?, updated = ?, unchanged = ?, revived = ?, duplicates = ?, removed = ?, rejected = ?, error = ?
+            WHERE id = ?
+            """, [DatabaseValue(formats.map(\.rawValue).sorted().joined(separator: ",").nilIfEmpty),
+                  DatabaseValue(formats.map(\.defaultSource).sorted().first),
+                  .text(status), .text(RFC3339.nowMilliseconds()), .real(s.seconds), .integer(s.bytes),
                   .integer(Int64(s.records)), .integer(Int64(s.inserted)), .integer(Int64(s.updated)),
-                  .integer(Int64(s.unchanged)), .integer(Int64(s.rejected)), .text(options), DatabaseValue(error)])
+                  .integer(Int64(s.unchanged)), .integer(Int64(s.revived)), .integer(Int64(s.duplicates)),
+                  .integer(Int64(s.removed)), .integer(Int64(s.rejected)), DatabaseValue(error), .integer(run)])
     }
 }
 

@@ -40,7 +40,7 @@ public struct RecordReadError: Error, Sendable {
 ///   separators 0x1E are white space). After the first value, each line is one
 ///   record, so a malformed line can be skipped.
 final class RecordReader {
-    static let envelopeArrayKeys: Set<String> = ["places", "results", "candidates"]
+    static let envelopeArrayKeys: Set<String> = ["places", "results", "candidates", "features"]
     static let chunkSize = 1 << 20
     /// A single record larger than this is refused (memory stays bounded).
     static let maxRecordBytes = 64 << 20
@@ -351,8 +351,8 @@ final class RecordReader {
         var envelopeKey = false
         for (key, _) in object {
             switch key {
-            case "id", "place_id": return false
-            case "places", "results", "candidates", "result": envelopeKey = true
+            case "id", "place_id", "requestedId": return false
+            case "places", "results", "candidates", "features", "result": envelopeKey = true
             default: break
             }
         }

@@ -20,6 +20,20 @@ public struct JSONWriter: Sendable {
         write(value, into: &out, indent: 0)
     }
 
+    /// Writes an object without one of its members (compact only).
+    func writeObject(_ o: JSONObject, skipping skipped: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        for m in o.members where m.key != skipped {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            JSONWriter.writeString(m.key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            write(m.value, into: &out, indent: 0)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
     private func newline(_ out: inout [UInt8], _ indent: Int) {
         guard pretty else { return }
         out.append(0x0A)

@@ -18,10 +18,65 @@ public final class PlacesClient {
     /// The number of places stored.
     public func placeCount() throws -> Int { try store.placeCount }
 
+    private lazy var resolver: PlaceIDResolver? = try? PlaceIDResolver(db: store.db)
+
+    /// What became of a place ID: CURRENT, MOVED (with the chain of alias
+    /// hops, each with its reason, source, confidence and date), REMOVED
+    /// (a tombstone with its date) or NOT_FOUND. Cycles are detected and
+    /// reported, never followed.
+    public func resolvePlaceID(_ id: PlaceID) throws -> PlaceIDResolution {
+        guard let resolver else {
+            throw PlaceDBError.database(path: store.path, reason: "cannot prepare the alias queries")
+        }
+        if !store.db.isInTransaction { try resolver.refreshAliasKeys() }
+        return try resolver.resolve(id.rawValue)
+    }
+
+    /// Resolves many IDs in one read transaction: one consistent view of
+    /// the database, and no locking per ID (several times faster than
+    /// calling `resolvePlaceID` in a loop).
+    public func resolvePlaceIDs(_ ids: [PlaceID]) throws -> [PlaceIDResolution] {
+        try read {
+            guard let resolver else {
+                throw PlaceDBError.database(path: store.path, reason: "cannot prepare the alias queries")
+            }
+            try resolver.refreshAliasKeys()
+            return try ids.map { try resolver.resolve($0.rawValue) }
+        }
+    }
+
+    /// Runs `body` in one read transaction (a consistent snapshot; SQLite
+    /// takes its locks once instead of per query).
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        if store.db.isInTransaction { return try body() }
+        return try store.db.transaction(.deferred, body)
+    }
+
+    /// Every alias edge recorded, oldest first (for audits and evaluations).
+    public func aliasEdges() throws -> [AliasEdge] {
+        var out: [AliasEdge] = []
+        try store.db.forEachRow("SELECT alias_id, place_id, reason, confidence, evidence FROM place_alias ORDER BY id") { row in
+            let evidence = row.isNull(4) ? nil : try? row.withBytes(4) { try JSONParser.parse($0) }
+            out.append(AliasEdge(aliasID: row.string(0) ?? "", placeID: row.string(1) ?? "",
+                                 reason: AliasReason(rawValue: row.string(2) ?? "") ?? .explicit,
+                                 confidence: row.double(3), evidence: evidence))
+        }
+        return out
+    }
+
     /// The place with this ID, with only the fields of `fields` in its
-    /// document. Throws `PlaceDBError.notFound` for an unknown ID.
-    public func fetchPlace(id: PlaceID, fields: FieldMask = .all) throws -> Place {
-        guard var place = try store.place(id: id) else { throw PlaceDBError.notFound(id) }
+    /// document. With `followAliases` (the default), an old ID gives the
+    /// current place it resolves to, with its current `id`, as the Places
+    /// API does; a removed place gives its last record. Throws
+    /// `PlaceDBError.notFound` when nothing is known of the ID.
+    public func fetchPlace(id: PlaceID, fields: FieldMask = .all, followAliases: Bool = true) throws -> Place {
+        var target = id
+        if followAliases {
+            let resolution = try resolvePlaceID(id)
+            guard let placeID = resolution.placeID else { throw PlaceDBError.notFound(id) }
+            target = PlaceID(placeID)
+        }
+        guard var place = try store.place(id: target) else { throw PlaceDBError.notFound(id) }
         if !fields.isAll {
             var masked = fields.apply(to: place.document)
             // The coordinate is always known to the Place value; the

@@ -13,6 +13,11 @@ public enum PlaceDBError: Error, Sendable, CustomStringConvertible {
     case badInput(ImportRejection)
     /// A usage mistake in a library call (a bad mask, a bad option).
     case invalidArgument(String)
+    /// No photo has this name or reference, or the photo has no local image.
+    case photoNotFound(String)
+    /// An image is corrupt, truncated, too large, or in a format placedb
+    /// does not read (the message names the file or photo).
+    case badImage(String)
 
     public var description: String {
         switch self {
@@ -22,6 +27,8 @@ public enum PlaceDBError: Error, Sendable, CustomStringConvertible {
         case .input(let e): e.description
         case .badInput(let r): r.description
         case .invalidArgument(let m): m
+        case .photoNotFound(let m): "NOT_FOUND: \(m)"
+        case .badImage(let m): m
         }
     }
 }

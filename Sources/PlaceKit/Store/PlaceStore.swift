@@ -57,6 +57,10 @@ final class PlaceStore {
                 }
                 try Schema.migrator.migrate(db)
             } else {
+                // Readers: a larger cache and memory-mapped reads make random
+                // lookups (IDs, aliases) cheap; a read-only map is safe.
+                try db.execute("PRAGMA cache_size = -32768")
+                try db.execute("PRAGMA mmap_size = 1073741824")
                 if version == 0 {
                     throw PlaceDBError.database(path: path, reason: "not a placedb database (no schema version; run 'placedb import' to create one)")
                 }
@@ -89,17 +93,17 @@ final class PlaceStore {
 
     /// The stored place, or nil.
     func place(id: PlaceID) throws -> Place? {
-        let statement = try db.cachedStatement("SELECT place_id, doc, time_zone_source FROM place WHERE place_id = ?")
+        let statement = try db.cachedStatement("SELECT place_id, doc, geom, time_zone_source FROM place WHERE place_id = ?")
         try statement.bind([.text(id.rawValue)])
         defer { try? statement.reset() }
         guard let row = try statement.step() else { return nil }
-        return try decodeStored(row, docColumn: 1, timeZoneSourceColumn: 2)
+        return try decodeStored(row, docColumn: 1, geometryColumn: 2, timeZoneSourceColumn: 3)
     }
 
-    /// Rebuilds a Place from its stored document (and `time_zone_source`,
-    /// when the query selected it). A document that does not parse (a file
-    /// edited by hand) throws, never traps.
-    func decodeStored(_ row: Row, docColumn: Int, timeZoneSourceColumn: Int? = nil) throws -> Place {
+    /// Rebuilds a Place from its stored document and geometry (and
+    /// `time_zone_source`, when the query selected it). A row that does not
+    /// decode (a file edited by hand) throws, never traps.
+    func decodeStored(_ row: Row, docColumn: Int, geometryColumn: Int, timeZoneSourceColumn: Int? = nil) throws -> Place {
         let id = PlaceID(row.string(0) ?? "")
         let value: JSONValue
         do {
@@ -107,13 +111,25 @@ final class PlaceStore {
         } catch {
             throw PlaceDBError.database(path: path, reason: "place '\(id)' has a corrupt stored document: \(error)")
         }
-        guard case .object(let doc) = value,
-              let lat = doc["location"]?["latitude"]?.doubleValue, let lng = doc["location"]?["longitude"]?.doubleValue else {
-            throw PlaceDBError.database(path: path, reason: "place '\(id)' has a stored document without a location")
+        guard case .object(let doc) = value else {
+            throw PlaceDBError.database(path: path, reason: "place '\(id)' has a stored document that is not an object")
         }
-        var place = Place(id: id, coordinate: Coordinate(latitude: lat, longitude: lng), document: doc)
+        guard let coordinate = row.withBytes(geometryColumn, { SpatiaLiteBlob.coordinate($0) }) else {
+            throw PlaceDBError.database(path: path, reason: "place '\(id)' has no readable point geometry")
+        }
+        var place = Place(id: id, coordinate: coordinate, document: doc)
         if let column = timeZoneSourceColumn { place.timeZoneSource = row.string(column).flatMap(TimeZoneSource.init(rawValue:)) }
         return place
+    }
+
+    /// The source fields a place's record had beyond the Places API (New)
+    /// ones (`osm` tags, `overture` details, legacy `reference`, ...).
+    func extra(id: String) throws -> JSONObject? {
+        var out: JSONObject?
+        try db.forEachRow("SELECT extra FROM place WHERE place_id = ? AND extra IS NOT NULL", [.text(id)]) { row in
+            out = try row.withBytes(0) { try JSONParser.parse($0) }.objectValue
+        }
+        return out
     }
 
     var placeCount: Int {
@@ -138,5 +154,23 @@ enum SpatiaLiteBlob {
         withUnsafeBytes(of: Int32(1).littleEndian) { for i in 0..<4 { b[39 + i] = $0[i] } }
         b[59] = 0xFE
         return b
+    }
+
+    /// The point of a SpatiaLite POINT blob (either byte order), or nil when
+    /// the bytes are not one.
+    static func coordinate(_ b: UnsafeRawBufferPointer) -> Coordinate? {
+        guard b.count == 60, b[0] == 0x00, b[38] == 0x7C, b[59] == 0xFE, b[1] == 0x01 || b[1] == 0x00 else { return nil }
+        let little = b[1] == 0x01
+        func u32(_ o: Int) -> UInt32 {
+            let v = b.loadUnaligned(fromByteOffset: o, as: UInt32.self)
+            return little ? UInt32(littleEndian: v) : UInt32(bigEndian: v)
+        }
+        func f64(_ o: Int) -> Double {
+            let v = b.loadUnaligned(fromByteOffset: o, as: UInt64.self)
+            return Double(bitPattern: little ? UInt64(littleEndian: v) : UInt64(bigEndian: v))
+        }
+        guard u32(39) == 1 else { return nil }
+        let c = Coordinate(latitude: f64(51), longitude: f64(43))
+        return c.isValid ? c : nil
     }
 }

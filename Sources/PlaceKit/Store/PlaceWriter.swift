@@ -2,7 +2,8 @@ import SQLiteDB
 
 /// Writes decoded places with statements prepared once: insert a new ID,
 /// update a changed one, leave an identical one alone (by a hash of what is
-/// stored).
+/// stored). Each row points at the import runs that first saw, last saw and
+/// last changed it.
 ///
 /// During an import the writer keeps SpatiaLite's spatial index itself:
 /// `beginBulk` sets SpatiaLite's per-row triggers on `place` aside (they run
@@ -11,42 +12,77 @@ import SQLiteDB
 /// ever sees the table without them and a failed import rolls back to the
 /// same triggers. `CheckSpatialIndex()` stays 1 (a test proves it).
 final class PlaceWriter {
-    enum Outcome { case inserted, updated, unchanged }
+    enum Outcome {
+        case inserted, updated, unchanged
+        /// A removed place came back (its removal is cleared).
+        case revived
+        /// The same ID was already written by this run (the later record wins).
+        case duplicate
+    }
 
     private let db: Database
-    private let source: String
-    /// The time written to first_seen / last_seen / updated_at (RFC 3339).
-    var timestamp = RFC3339.now()
-    private let jsonWriter = JSONWriter()
+    private let source: String?
+    /// The import run (import_run.id) the rows are written for.
+    var run: Int64 = 0
+    /// In a snapshot, unchanged places are marked seen (last_run) too.
+    var snapshot = false
     private var setAside: [(name: String, sql: String)] = []
     private var wroteRows = false
     private var bulk = false
 
     private let find: Statement
+    private let touch: Statement
     private let insert: Statement
     private let update: Statement
-    private let deleteTypes: Statement
+    private let deleteType: Statement
     private let insertType: Statement
     private let indexPoint: Statement
+    private let oldDoc: Statement
+    private let deletePhotos: Statement
+    private let insertPhoto: Statement
 
-    init(db: Database, source: String) throws {
+    init(db: Database, source: String?) throws {
         self.db = db
         self.source = source
-        find = try db.prepare("SELECT id, content_hash FROM place WHERE place_id = ?")
+        find = try db.prepare("SELECT id, content_hash, removed_run IS NOT NULL, last_run FROM place WHERE place_id = ?")
+        touch = try db.prepare("UPDATE place SET last_run = ?, removed_run = NULL WHERE id = ?")
+        let columns = "name, primary_type, rating, rating_count, business_status, utc_offset_minutes, time_zone, source, content_hash, doc, extra, geom"
         insert = try db.prepare("""
-            INSERT INTO place (name, primary_type, rating, rating_count, business_status, utc_offset_minutes,
-                time_zone, source, source_format, content_hash, doc, extra, geom, updated_at, time_zone_source, first_seen, last_seen, place_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?14, ?15, ?14, ?14, ?)
+            INSERT INTO place (\(columns), updated_run, first_run, last_run, place_id, time_zone_source)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, ?13, ?14, ?15)
             """)
         update = try db.prepare("""
-            UPDATE place SET name = ?, primary_type = ?, rating = ?, rating_count = ?, business_status = ?,
-                utc_offset_minutes = ?, time_zone = ?, source = ?, source_format = ?, content_hash = ?, doc = ?,
-                extra = ?, geom = ?, updated_at = ?, time_zone_source = ?, last_seen = ?14, removed_at = NULL
-            WHERE id = ?
+            UPDATE place SET (\(columns), updated_run, last_run, removed_run, time_zone_source) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, NULL, ?15)
+            WHERE id = ?14
             """)
-        deleteTypes = try db.prepare("DELETE FROM place_type WHERE place = ?")
-        insertType = try db.prepare("INSERT INTO place_type (place, type) VALUES (?, ?)")
+        deleteType = try db.prepare("DELETE FROM place_type WHERE type = ? AND place = ?")
+        insertType = try db.prepare("INSERT OR IGNORE INTO place_type (type, place) VALUES (?, ?)")
         indexPoint = try db.prepare("INSERT OR REPLACE INTO idx_place_geom (pkid, xmin, xmax, ymin, ymax) VALUES (?1, ?2, ?2, ?3, ?3)")
+        deletePhotos = try db.prepare("DELETE FROM place_photo WHERE place = ?")
+        insertPhoto = try db.prepare("INSERT INTO place_photo (place, position, name, reference) VALUES (?, ?, ?, ?)")
+        oldDoc = try db.prepare("SELECT doc FROM place WHERE id = ?")
+        insertAlias = try db.prepare("""
+            INSERT INTO place_alias (alias_id, place_id, reason, source, confidence, evidence, run)
+            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (alias_id, place_id) DO NOTHING
+            """)
+    }
+
+    private let insertAlias: Statement
+
+    /// Records an alias edge once (the first record of an edge is kept, so
+    /// history is never rewritten). True when it was new.
+    @discardableResult
+    func record(_ edge: AliasEdge, source: String?) throws -> Bool {
+        try insertAlias.reset()
+        try insertAlias.bind(.text(edge.aliasID), at: 1)
+        try insertAlias.bind(.text(edge.placeID), at: 2)
+        try insertAlias.bind(.text(edge.reason.rawValue), at: 3)
+        try insertAlias.bind(DatabaseValue(source), at: 4)
+        try insertAlias.bind(.real(edge.confidence), at: 5)
+        try insertAlias.bind(DatabaseValue(edge.evidence.map { JSONWriter().string($0) }), at: 6)
+        try insertAlias.bind(.integer(run), at: 7)
+        try insertAlias.run()
+        return db.changes > 0
     }
 
     /// Sets SpatiaLite's row triggers on `place` aside for a bulk write.
@@ -62,8 +98,53 @@ final class PlaceWriter {
         bulk = true
     }
 
+    private struct IndexEntry {
+        let rowid: Int64
+        let coordinate: Coordinate
+        var key: UInt64 = 0
+    }
+
+    /// Points waiting for the R*Tree, a chunk at a time (memory bounded by
+    /// the chunk, 32 bytes a point). In Hilbert-curve order: an empty tree is
+    /// built whole from them (RTreeBulkLoader); otherwise they are inserted
+    /// in that order, which keeps the tree's pages hot.
+    private var pendingIndex: [IndexEntry] = []
+    static let indexChunk = 1 << 20
+    private var duplicatesInChunk = false
+
+    private func flushIndex() throws {
+        guard !pendingIndex.isEmpty else { return }
+        // A place written twice in the chunk (a duplicate ID) keeps its last point.
+        if duplicatesInChunk {
+            var seen = Set<Int64>()
+            pendingIndex = pendingIndex.reversed().filter { seen.insert($0.rowid).inserted }
+            duplicatesInChunk = false
+        }
+        for i in pendingIndex.indices {
+            pendingIndex[i].key = Hilbert.key(pendingIndex[i].coordinate)
+        }
+        pendingIndex.sort { $0.key < $1.key }
+        // An empty tree is built whole, packed, from the sorted points.
+        let loader = RTreeBulkLoader(db: db, table: "idx_place_geom")
+        if try loader.isEmpty() {
+            try loader.load(pendingIndex.map { ($0.rowid, $0.coordinate.longitude, $0.coordinate.latitude) })
+            pendingIndex.removeAll(keepingCapacity: true)
+            return
+        }
+        for e in pendingIndex {
+            try indexPoint.reset()
+            try indexPoint.bind(.integer(e.rowid), at: 1)
+            try indexPoint.bind(.real(e.coordinate.longitude), at: 2)
+            try indexPoint.bind(.real(e.coordinate.latitude), at: 3)
+            try indexPoint.run()
+        }
+        pendingIndex.removeAll(keepingCapacity: true)
+    }
+
     /// Puts the triggers back and stamps SpatiaLite's geometry_columns_time.
     func endBulk() throws {
+        try flushIndex()
+        pendingIndex = []
         for t in setAside { try db.execute(t.sql) }
         setAside = []
         bulk = false
@@ -77,77 +158,153 @@ final class PlaceWriter {
     }
 
     func upsert(_ decoded: DecodedPlace) throws -> Outcome {
-        let place = decoded.place
-        var doc: [UInt8] = []
-        doc.reserveCapacity(512)
-        jsonWriter.write(.object(place.document), into: &doc)
-        var extra: [UInt8] = []
-        if !decoded.extra.isEmpty { jsonWriter.write(.object(decoded.extra), into: &extra) }
-        var hash = FNV1a()
-        hash.add(doc)
-        hash.add([0])
-        hash.add(extra)
-        hash.add(Array(decoded.format.rawValue.utf8))
-        hash.add(Array(source.utf8))
-        // Where the zone came from (a source's zone replacing an --time-zone one is a change).
-        let zoneSource = place.timeZoneSource ?? (place.timeZone != nil ? .data : nil)
-        if let zoneSource { hash.add(Array(zoneSource.rawValue.utf8)) }
-        let contentHash = Int64(bitPattern: hash.value)
+        try write(PreparedPlace(decoded, source: source))
+    }
 
-        try find.bind([.text(place.id.rawValue)])
-        var existing: (rowid: Int64, hash: Int64)?
-        if let row = try find.step() { existing = (row.int64(0), row.int64(1)) }
+    func write(_ place: PreparedPlace) throws -> Outcome {
+        for edge in place.aliases { try record(edge, source: place.source) }
+        let contentHash = place.contentHash
+        try find.reset()
+        try find.bind(.text(place.id), at: 1)
+        var existing: (rowid: Int64, hash: Int64, removed: Bool, duplicate: Bool)?
+        if let row = try find.step() {
+            existing = (row.int64(0), row.int64(1), row.int64(2) != 0, row.int64(3) == run)
+        }
         try find.reset()
 
-        if let existing, existing.hash == contentHash { return .unchanged }
+        if let existing, existing.hash == contentHash {
+            if existing.duplicate { return .duplicate }
+            if existing.removed || snapshot {
+                try touch.reset()
+                try touch.bind(.integer(run), at: 1)
+                try touch.bind(.integer(existing.rowid), at: 2)
+                try touch.run()
+            }
+            return existing.removed ? .revived : .unchanged
+        }
         wroteRows = true
 
-        let name = place.displayName?.text
-        let primaryType = place.primaryType ?? place.types.first
-        let columns: [DatabaseValue] = [
-            DatabaseValue(name), DatabaseValue(primaryType), DatabaseValue(place.rating), DatabaseValue(place.userRatingCount),
-            DatabaseValue(place.document["businessStatus"]?.stringValue),
-            DatabaseValue(place.utcOffsetMinutes), DatabaseValue(place.timeZone),
-            .text(source), .text(decoded.format.rawValue), .integer(contentHash),
-            .text(String(decoding: doc, as: UTF8.self)), extra.isEmpty ? .null : .text(String(decoding: extra, as: UTF8.self)),
-            .blob(SpatiaLiteBlob.point(place.coordinate)), .text(timestamp), DatabaseValue(zoneSource?.rawValue),
-        ]
+        let statement = existing == nil ? insert : update
+        try statement.reset()
+        try statement.bind(DatabaseValue(place.name), at: 1)
+        try statement.bind(DatabaseValue(place.primaryType), at: 2)
+        try statement.bind(DatabaseValue(place.rating), at: 3)
+        try statement.bind(DatabaseValue(place.ratingCount), at: 4)
+        try statement.bind(DatabaseValue(place.businessStatus), at: 5)
+        try statement.bind(DatabaseValue(place.utcOffsetMinutes), at: 6)
+        try statement.bind(DatabaseValue(place.timeZone), at: 7)
+        try statement.bind(.text(place.source), at: 8)
+        try statement.bind(.integer(contentHash), at: 9)
+        try place.doc.withUnsafeBytes { try statement.bindText(utf8: $0, at: 10) }
+        if place.extra.isEmpty {
+            try statement.bind(.null, at: 11)
+        } else {
+            try place.extra.withUnsafeBytes { try statement.bindText(utf8: $0, at: 11) }
+        }
+        try statement.bind(.blob(SpatiaLiteBlob.point(place.coordinate)), at: 12)
+        try statement.bind(.integer(run), at: 13)
+        try statement.bind(DatabaseValue(place.timeZoneSource?.rawValue), at: 15)
+
         let rowid: Int64
         let outcome: Outcome
+        var oldTypes: [String] = []
         if let existing {
-            try update.bind(columns + [.integer(existing.rowid)])
-            try update.run()
-            try deleteTypes.bind([.integer(existing.rowid)])
-            try deleteTypes.run()
+            try statement.bind(.integer(existing.rowid), at: 14)
+            oldTypes = try storedTypes(existing.rowid)
+            try statement.run()
+            try deletePhotos.reset()
+            try deletePhotos.bind(.integer(existing.rowid), at: 1)
+            try deletePhotos.run()
             rowid = existing.rowid
-            outcome = .updated
+            outcome = existing.duplicate ? .duplicate : existing.removed ? .revived : .updated
         } else {
-            try insert.bind(columns + [.text(place.id.rawValue)])
-            try insert.run()
+            try statement.bind(.text(place.id), at: 14)
+            try statement.run()
             rowid = db.lastInsertedRowID
             outcome = .inserted
         }
         if bulk {
-            let c = place.coordinate
-            try indexPoint.bind([.integer(rowid), .real(c.longitude), .real(c.latitude)])
-            try indexPoint.run()
+            if existing != nil { duplicatesInChunk = true }
+            pendingIndex.append(IndexEntry(rowid: rowid, coordinate: place.coordinate))
+            if pendingIndex.count >= Self.indexChunk { try flushIndex() }
         }
-        var seen = Set<String>()
-        for type in place.types where seen.insert(type).inserted {
-            try insertType.bind([.integer(rowid), .text(type)])
+        let types = place.types
+        for old in oldTypes where !types.contains(old) {
+            try deleteType.reset()
+            try deleteType.bind(.text(old), at: 1)
+            try deleteType.bind(.integer(rowid), at: 2)
+            try deleteType.run()
+        }
+        for type in types where !oldTypes.contains(type) {
+            try insertType.reset()
+            try insertType.bind(.text(type), at: 1)
+            try insertType.bind(.integer(rowid), at: 2)
             try insertType.run()
         }
+        // The photo index (names and references of `photos[]`, in order),
+        // which `photo add` resolves references against.
+        for photo in place.photos {
+            try insertPhoto.reset()
+            try insertPhoto.bind(.integer(rowid), at: 1)
+            try insertPhoto.bind(.integer(Int64(photo.position)), at: 2)
+            try insertPhoto.bind(.text(photo.name), at: 3)
+            try insertPhoto.bind(.text(photo.reference), at: 4)
+            try insertPhoto.run()
+        }
         return outcome
+    }
+
+    /// The types of a stored place, read from its document.
+    private func storedTypes(_ rowid: Int64) throws -> [String] {
+        try oldDoc.reset()
+        try oldDoc.bind(.integer(rowid), at: 1)
+        defer { try? oldDoc.reset() }
+        guard let row = try oldDoc.step() else { return [] }
+        let value = try row.withBytes(0) { try JSONParser.parse($0) }
+        return value["types"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+}
+
+/// Positions along a Hilbert curve over longitude/latitude (2^16 cells a
+/// side): points close on the curve are close on the map.
+enum Hilbert {
+    static func key(_ c: Coordinate) -> UInt64 {
+        let n: UInt32 = 1 << 16
+        var x = UInt32(min(Double(n - 1), max(0, (c.longitude + 180) / 360 * Double(n))))
+        var y = UInt32(min(Double(n - 1), max(0, (c.latitude + 90) / 180 * Double(n))))
+        var d: UInt64 = 0
+        var s = n / 2
+        while s > 0 {
+            let rx: UInt32 = (x & s) > 0 ? 1 : 0
+            let ry: UInt32 = (y & s) > 0 ? 1 : 0
+            d += UInt64(s) * UInt64(s) * UInt64((3 * rx) ^ ry)
+            if ry == 0 {
+                if rx == 1 {
+                    x = n - 1 - x
+                    y = n - 1 - y
+                }
+                swap(&x, &y)
+            }
+            s /= 2
+        }
+        return d
     }
 }
 
 /// 64-bit FNV-1a, to tell whether a record changed.
 struct FNV1a {
     private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-    mutating func add(_ bytes: [UInt8]) {
+    mutating func add<S: Sequence<UInt8>>(_ bytes: S) {
         for b in bytes {
             value ^= UInt64(b)
             value = value &* 0x0000_0100_0000_01B3
         }
+    }
+    mutating func add(_ byte: UInt8) {
+        value ^= UInt64(byte)
+        value = value &* 0x0000_0100_0000_01B3
+    }
+    mutating func add(_ word: UInt64) {
+        withUnsafeBytes(of: word.littleEndian) { add($0) }
     }
 }

@@ -8,6 +8,32 @@ enum Schema {
         Migration(version: 1, name: "places with SpatiaLite point geometry", sql: """
             SELECT InitSpatialMetadata(0, 'WGS84');
 
+            -- One row per import of one input (and per snapshot completion).
+            -- Places point at the runs that first saw, last saw, last changed
+            -- and removed them: 1-3 bytes a reference instead of a timestamp.
+            CREATE TABLE import_run (
+                id INTEGER PRIMARY KEY,
+                input TEXT NOT NULL,
+                format TEXT,
+                source TEXT,
+                snapshot TEXT,
+                status TEXT NOT NULL CHECK (status IN ('running', 'ok', 'failed')),
+                started_at TEXT NOT NULL,
+                finished_at TEXT,
+                seconds REAL NOT NULL DEFAULT 0,
+                bytes INTEGER NOT NULL DEFAULT 0,
+                records INTEGER NOT NULL DEFAULT 0,
+                inserted INTEGER NOT NULL DEFAULT 0,
+                updated INTEGER NOT NULL DEFAULT 0,
+                unchanged INTEGER NOT NULL DEFAULT 0,
+                revived INTEGER NOT NULL DEFAULT 0,
+                duplicates INTEGER NOT NULL DEFAULT 0,
+                removed INTEGER NOT NULL DEFAULT 0,
+                rejected INTEGER NOT NULL DEFAULT 0,
+                options TEXT NOT NULL DEFAULT '{}',
+                error TEXT
+            );
+
             CREATE TABLE place (
                 id INTEGER PRIMARY KEY,
                 place_id TEXT NOT NULL UNIQUE,
@@ -19,11 +45,10 @@ enum Schema {
                 utc_offset_minutes INTEGER,
                 time_zone TEXT,
                 source TEXT NOT NULL,
-                source_format TEXT NOT NULL,
-                first_seen TEXT NOT NULL,
-                last_seen TEXT NOT NULL,
-                updated_at TEXT NOT NULL,
-                removed_at TEXT,
+                first_run INTEGER NOT NULL,
+                last_run INTEGER NOT NULL,
+                updated_run INTEGER NOT NULL,
+                removed_run INTEGER,
                 content_hash INTEGER NOT NULL,
                 doc TEXT NOT NULL,
                 extra TEXT
@@ -32,39 +57,75 @@ enum Schema {
             SELECT CreateSpatialIndex('place', 'geom');
 
             CREATE TABLE place_type (
-                place INTEGER NOT NULL REFERENCES place(id) ON DELETE CASCADE,
                 type TEXT NOT NULL,
+                place INTEGER NOT NULL,
                 PRIMARY KEY (type, place)
             ) WITHOUT ROWID;
-            CREATE INDEX place_type_by_place ON place_type(place);
 
-            CREATE TABLE import_run (
+            -- Every ID ever seen that is not (or no longer) a place's own:
+            -- an edge from an alias to the ID it stands for, with why.
+            CREATE TABLE place_alias (
                 id INTEGER PRIMARY KEY,
-                input TEXT NOT NULL,
-                format TEXT,
-                source TEXT NOT NULL,
-                status TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
-                started_at TEXT NOT NULL,
-                finished_at TEXT NOT NULL,
-                seconds REAL NOT NULL,
-                bytes INTEGER NOT NULL,
-                records INTEGER NOT NULL,
-                inserted INTEGER NOT NULL,
-                updated INTEGER NOT NULL,
-                unchanged INTEGER NOT NULL,
-                rejected INTEGER NOT NULL,
-                options TEXT NOT NULL,
-                error TEXT
+                alias_id TEXT NOT NULL,
+                place_id TEXT NOT NULL,
+                reason TEXT NOT NULL CHECK (reason IN ('moved', 'redrawn', 'renumbered', 'merged', 'split', 'requested', 'deprecated', 'explicit')),
+                source TEXT,
+                confidence REAL NOT NULL DEFAULT 1 CHECK (confidence > 0 AND confidence <= 1),
+                evidence TEXT,
+                run INTEGER NOT NULL,
+                UNIQUE (alias_id, place_id)
             );
+            CREATE INDEX place_alias_by_place ON place_alias(place_id);
+
+            -- The run references as times, for people and tools.
+            CREATE VIEW place_history AS
+            SELECT p.id, p.place_id, p.name, p.source,
+                   f.started_at AS first_seen, l.started_at AS last_seen,
+                   u.started_at AS updated_at, r.started_at AS removed_at
+            FROM place p
+            JOIN import_run f ON f.id = p.first_run
+            JOIN import_run l ON l.id = p.last_run
+            JOIN import_run u ON u.id = p.updated_run
+            LEFT JOIN import_run r ON r.id = p.removed_run;
             """),
-        Migration(version: 2, name: "where each place's time zone came from", sql: """
+        Migration(version: 2, name: "photo metadata index and local photo images", sql: """
+            CREATE TABLE place_photo (
+                place INTEGER NOT NULL REFERENCES place(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                name TEXT NOT NULL,
+                reference TEXT NOT NULL,
+                PRIMARY KEY (place, position)
+            ) WITHOUT ROWID;
+            CREATE INDEX place_photo_by_reference ON place_photo(reference);
+
+            CREATE TABLE photo_image (
+                name TEXT PRIMARY KEY,
+                reference TEXT NOT NULL,
+                format TEXT NOT NULL CHECK (format IN ('jpeg', 'png', 'webp', 'gif')),
+                width INTEGER NOT NULL CHECK (width > 0),
+                height INTEGER NOT NULL CHECK (height > 0),
+                bytes BLOB NOT NULL,
+                source TEXT,
+                added_at TEXT NOT NULL
+            );
+            CREATE INDEX photo_image_by_reference ON photo_image(reference);
+
+            INSERT INTO place_photo (place, position, name, reference)
+            SELECT p.id, j.key, json_extract(j.value, '$.name'),
+                   CASE WHEN instr(json_extract(j.value, '$.name'), '/photos/') > 0
+                        THEN substr(json_extract(j.value, '$.name'), instr(json_extract(j.value, '$.name'), '/photos/') + 8)
+                        ELSE json_extract(j.value, '$.name') END
+            FROM place p, json_each(CASE WHEN json_valid(p.doc) THEN p.doc ELSE '{}' END, '$.photos') j
+            WHERE j.key < 10 AND json_type(j.value, '$.name') = 'text';
+            """),
+        Migration(version: 3, name: "where each place's time zone came from", sql: """
             ALTER TABLE place ADD COLUMN time_zone_source TEXT CHECK (time_zone_source IN ('data', 'import-option'));
             UPDATE place SET time_zone_source = 'data' WHERE time_zone IS NOT NULL;
             """),
     ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).
-    static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom"]
+    static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history", "place_alias", "place_photo", "photo_image"]
 }
 
 extension Schema {
@@ -77,7 +138,7 @@ extension Schema {
         try db.forEachRow("""
             SELECT type, name, sql FROM sqlite_master
             WHERE tbl_name IN (\(owned)) AND sql IS NOT NULL
-            ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, name
+            ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'view' THEN 2 ELSE 3 END, name
             """) { row in
             lines.append("-- \(row.string(0) ?? ""): \(row.string(1) ?? "")")
             lines.append((row.string(2) ?? "") + ";")

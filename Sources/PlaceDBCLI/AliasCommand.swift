@@ -1,0 +1,44 @@
+import PlaceKit
+
+/// `placedb alias import FILE...`: explicit alias edges.
+enum AliasCommand {
+    static let spec = CommandSpec(
+        name: "alias",
+        abstract: "Manage place ID aliases: 'placedb alias import FILE...' records old-ID -> new-ID edges from CSV or NDJSON.",
+        arguments: [ArgumentSpec(name: "import", help: "The action (import)."),
+                    ArgumentSpec(name: "FILE", help: "CSV with a header (old_id,new_id,reason[,confidence]) or NDJSON ({\"oldId\",\"newId\",\"reason\",\"confidence\"}); - reads standard input; .gz read directly.", variadic: true)],
+        options: [
+            OptionSpec("--source", value: "NAME", help: "The source the edges are filed under (default: alias-file)."),
+        ],
+        discussion: """
+            reason is one of: \(AliasReason.allCases.map(\.rawValue).joined(separator: ", ")) (default explicit);
+            confidence is in (0, 1] (default 1). Each file is one transaction: a bad line (exit 65,
+            file:line and why) records nothing of that file. An edge already known is kept as
+            first recorded.
+            """)
+
+    static func run(_ context: CommandContext) throws -> ExitCode {
+        var args = context.arguments.positionals
+        guard let action = args.first else { throw UsageError(message: "missing action (import)") }
+        guard action == "import" else { throw UsageError(message: "unknown action '\(action)'; expected: import") }
+        args.removeFirst()
+        guard !args.isEmpty else { throw UsageError(message: "missing FILE") }
+        var options = ImportOptions()
+        options.source = context.arguments.value("--source") ?? "alias-file"
+        let importer = try PlaceImporter(databasePath: context.databasePath, options: options)
+        var total = AliasImportSummary()
+        for file in args {
+            let s = try importer.importAliases(InputSource(argument: file))
+            total.records += s.records
+            total.added += s.added
+            total.unchanged += s.unchanged
+        }
+        switch context.output {
+        case .json:
+            context.writeJSON(["records": .int(Int64(total.records)), "added": .int(Int64(total.added)), "unchanged": .int(Int64(total.unchanged))])
+        case .text:
+            context.console.out("\(importer.databasePath): \(total.records) alias records: \(total.added) added, \(total.unchanged) already known\n")
+        }
+        return .success
+    }
+}

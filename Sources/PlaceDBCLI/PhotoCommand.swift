@@ -1,0 +1,225 @@
+import PlaceKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How photo names are matched, shown in both subcommands' help.
+private let photoNameHelp = """
+    A photo is named by its full name places/{placeID}/photos/{reference} (as 'placedb photos'
+    lists it), by its reference alone, or by a unique prefix of the reference of at least 12
+    characters (a Places API (New) reference is about 430 characters, longer than a file name).
+    """
+
+/// `placedb photo add NAME FILE` / `placedb photo add --dir DIR`.
+enum PhotoAddCommand: Command {
+    static let spec = CommandSpec(
+        name: "photo add",
+        abstract: "Add a local image for a photo (or a directory of images named by reference) to the database.",
+        arguments: [
+            ArgumentSpec(name: "NAME", help: "The photo: places/{id}/photos/{reference}, the reference, or a unique prefix of it.", optional: true),
+            ArgumentSpec(name: "FILE", help: "A JPEG, PNG, WebP or GIF image; - reads standard input.", optional: true),
+        ],
+        options: [
+            OptionSpec("--dir", value: "DIR", help: "Add every .jpg, .jpeg, .png, .webp and .gif file in DIR (not subdirectories); a file's name without its extension is the photo's reference or a unique prefix of it."),
+        ],
+        discussion: """
+            Images are stored in the database file (table photo_image), as the bytes given, so the
+            database stays one file. Each image is decoded when added: a corrupt or truncated file
+            exits 65. The photo must be listed by an imported place (else NOT_FOUND, exit 1).
+            Adding another image for a photo replaces it; the same bytes change nothing.
+
+            \(photoNameHelp)
+
+            With --dir, every file is tried (each in its own transaction); failures are reported
+            on stderr, and the exit code is that of the first failing file (0 when none failed).
+            """)
+
+    static func run(_ context: CommandContext) throws -> ExitCode {
+        let args = context.arguments
+        let dir = args.value("--dir")
+        if let dir {
+            guard args.positionals.isEmpty else { throw UsageError(message: "give either NAME FILE or --dir DIR, not both") }
+            guard !dir.isEmpty else { throw UsageError(message: "--dir needs a directory") }
+        } else {
+            guard args.positionals.count == 2 else {
+                throw UsageError(message: args.positionals.isEmpty ? "missing NAME FILE (or --dir DIR)" : args.positionals.count == 1 ? "missing FILE after NAME" : "expected NAME FILE, got \(args.positionals.count) arguments")
+            }
+        }
+        let importer = try PhotoImporter(databasePath: context.databasePath)
+        let console = context.console
+        var entries: [PhotoDirectoryEntry] = []
+        if let dir {
+            entries = try importer.addImages(inDirectory: dir) { entry in
+                if case .failed(let file, let error) = entry {
+                    let message = error.description.hasPrefix(file) ? error.description : "\(file): \(error.description)"
+                    console.err("placedb photo add: \(message)\n")
+                }
+            }
+        } else {
+            let added = try importer.addImage(forPhoto: args.positionals[0], file: InputSource(argument: args.positionals[1]))
+            entries = [.added(added)]
+        }
+        var counts: [String: Int] = ["added": 0, "replaced": 0, "unchanged": 0, "failed": 0, "ignored": 0]
+        var firstFailure: PlaceDBError?
+        var list: [JSONValue] = []
+        var lines: [String] = []
+        for entry in entries {
+            switch entry {
+            case .added(let a):
+                counts[a.outcome.rawValue, default: 0] += 1
+                list.append(.object(JSONObject([
+                    ("name", .string(a.name)), ("file", .string(a.source)), ("status", .string(a.outcome.rawValue)),
+                    ("format", .string(a.format.rawValue)), ("widthPx", .int(Int64(a.width))), ("heightPx", .int(Int64(a.height))),
+                    ("bytes", .int(Int64(a.byteCount))),
+                ])))
+                lines.append("\(a.name): \(a.outcome.rawValue), \(a.width) x \(a.height) \(a.format), \(ImportCommand.formatBytes(Int64(a.byteCount))) (from \(a.source))")
+            case .failed(let file, let error):
+                counts["failed", default: 0] += 1
+                if firstFailure == nil { firstFailure = error }
+                list.append(.object(JSONObject([("file", .string(file)), ("status", "failed"), ("error", .string(error.description))])))
+            case .ignored(let file):
+                counts["ignored", default: 0] += 1
+                list.append(.object(JSONObject([("file", .string(file)), ("status", "ignored")])))
+            }
+        }
+        switch context.output {
+        case .json:
+            var o = JSONObject([("database", .string(importer.databasePath))])
+            for key in ["added", "replaced", "unchanged", "failed", "ignored"] { o[key] = .int(Int64(counts[key] ?? 0)) }
+            o["images"] = .array(list)
+            context.writeJSON(.object(o))
+        case .text:
+            if let dir {
+                lines.append("\(dir): \(entries.count) file\(entries.count == 1 ? "" : "s"): \(counts["added"]!) added, \(counts["replaced"]!) replaced, \(counts["unchanged"]!) unchanged, \(counts["failed"]!) failed, \(counts["ignored"]!) ignored (not an image file name)")
+            }
+            console.out(lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n"))
+        }
+        if let firstFailure { return CommandLineTool.exitCode(for: firstFailure) }
+        return .success
+    }
+}
+
+/// `placedb photo fetch NAME [--max-width W] [--max-height H] -o FILE`.
+enum PhotoFetchCommand: Command {
+    static let spec = CommandSpec(
+        name: "photo fetch",
+        abstract: "Write a photo's local image scaled down to fit a maximum size (aspect ratio kept, never enlarged).",
+        arguments: [ArgumentSpec(name: "NAME", help: "The photo: places/{id}/photos/{reference}, the reference, or a unique prefix of it.")],
+        options: [
+            OptionSpec("--max-width", value: "W", help: "Maximum width in pixels, 1 to 4800 (default: 4800)."),
+            OptionSpec("--max-height", value: "H", help: "Maximum height in pixels, 1 to 4800 (default: 4800)."),
+            OptionSpec("--out", short: "o", value: "FILE", help: "Where to write the image; - writes it to standard output (not a terminal)."),
+            OptionSpec("--format", value: "FORMAT", help: "Image format (default: from FILE's extension, else the stored image's).",
+                       choices: ImageFormat.allCases.map(\.rawValue)),
+        ],
+        discussion: """
+            The image keeps its aspect ratio: the side that limits gets its maximum, the other is
+            rounded to the nearest pixel. An image that already fits, in its own format, is written
+            as stored, byte for byte. Reads JPEG, PNG, WebP and GIF; writes the same (JPEG and WebP
+            at quality 85). With -o FILE the result (size, format) is printed on stdout.
+
+            \(photoNameHelp)
+
+            A photo without a local image exits 1 (NOT_FOUND), a size of 0 or above 4800 exits 64,
+            a corrupt stored image 65.
+            """)
+
+    static func run(_ context: CommandContext) throws -> ExitCode {
+        let args = context.arguments
+        guard args.positionals.count == 1 else {
+            throw UsageError(message: args.positionals.isEmpty ? "missing photo NAME" : "expected one photo NAME, got \(args.positionals.count)")
+        }
+        let maxWidth = try pixels(args.value("--max-width"), option: "--max-width")
+        let maxHeight = try pixels(args.value("--max-height"), option: "--max-height")
+        do {
+            try PhotoLimits.checkMaxSize(width: maxWidth, height: maxHeight)
+        } catch {
+            throw UsageError(message: error.description)
+        }
+        guard let out = args.value("--out"), !out.isEmpty else {
+            throw UsageError(message: "missing -o FILE (where to write the image; -o - writes to standard output)")
+        }
+        if out == "-" && context.console.stdoutIsTerminal {
+            throw UsageError(message: "refusing to write image bytes to a terminal; redirect standard output or give -o FILE")
+        }
+        var format = args.value("--format").flatMap(ImageFormat.init(rawValue:))
+        if out != "-" {
+            let base = out.split(separator: "/").last.map(String.init) ?? out
+            if let dot = base.lastIndex(of: "."), dot != base.startIndex {
+                let ext = String(base[base.index(after: dot)...])
+                guard let byExtension = ImageFormat(fileExtension: ext) else {
+                    if format == nil {
+                        throw UsageError(message: "cannot tell the image format from '\(out)' (.jpg, .jpeg, .png, .webp, .gif); pass --format")
+                    }
+                    return try fetch(context, name: args.positionals[0], maxWidth: maxWidth, maxHeight: maxHeight, format: format, out: out)
+                }
+                if let format, format != byExtension {
+                    throw UsageError(message: "--format \(format.rawValue) does not match the extension of '\(out)'")
+                }
+                format = byExtension
+            }
+        }
+        return try fetch(context, name: args.positionals[0], maxWidth: maxWidth, maxHeight: maxHeight, format: format, out: out)
+    }
+
+    static func fetch(_ context: CommandContext, name: String, maxWidth: Int, maxHeight: Int, format: ImageFormat?, out: String) throws -> ExitCode {
+        let client = try PlacesClient(databasePath: context.databasePath)
+        let metadata = try client.photoMetadata(named: name)
+        let image = try client.fetchPhoto(metadata, maxSize: (width: maxWidth, height: maxHeight), format: format)
+        if out == "-" {
+            context.console.outBytes(image.data)
+            return .success
+        }
+        try writeFile(out, image.data)
+        let stored = try client.localImage(for: metadata)
+        switch context.output {
+        case .json:
+            var o = JSONObject([
+                ("name", .string(metadata.name)), ("file", .string(out)), ("format", .string(image.format.rawValue)),
+                ("widthPx", .int(Int64(image.width))), ("heightPx", .int(Int64(image.height))), ("bytes", .int(Int64(image.data.count))),
+            ])
+            if let stored { o["storedImage"] = PhotosCommand.localImageJSON(stored) }
+            context.writeJSON(.object(o))
+        case .text:
+            var line = "\(out): \(image.width) x \(image.height) \(image.format), \(ImportCommand.formatBytes(Int64(image.data.count)))"
+            if let stored { line += " (stored: \(stored.width) x \(stored.height) \(stored.format))" }
+            context.console.out(line + "\n")
+        }
+        return .success
+    }
+
+    static func pixels(_ value: String?, option: String) throws -> Int {
+        guard let value else { return PhotoLimits.maxPixelSize }
+        guard let n = Int(value) else { throw UsageError(message: "\(option) needs a whole number of pixels (1 to \(PhotoLimits.maxPixelSize)), got '\(value)'") }
+        return n
+    }
+
+    /// Writes `bytes` to a temporary file beside `path`, then renames it, so
+    /// a failed write never leaves half an image under the name asked for.
+    static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+        let temporary = path + ".placedb-\(getpid()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else {
+            throw CommandFailure(code: .failure, message: "\(path): cannot write: \(String(cString: strerror(errno)).lowercased())")
+        }
+        var failure: Int32 = 0
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += n
+            }
+        }
+        if close(fd) != 0 && failure == 0 { failure = errno }
+        if failure == 0 && rename(temporary, path) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temporary)
+            throw CommandFailure(code: .failure, message: "\(path): cannot write: \(String(cString: strerror(failure)).lowercased())")
+        }
+    }
+}

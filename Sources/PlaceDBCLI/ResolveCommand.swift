@@ -1,0 +1,83 @@
+import PlaceKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `placedb resolve ID... | --batch`: what became of place IDs.
+enum ResolveCommand {
+    static let spec = CommandSpec(
+        name: "resolve",
+        abstract: "Resolve place IDs to current places: CURRENT, MOVED (with the chain of alias hops), REMOVED or NOT_FOUND.",
+        arguments: [ArgumentSpec(name: "ID", help: "A place ID, current or old (places/ID accepted).", variadic: true, optional: true)],
+        options: [
+            OptionSpec("--batch", help: "Read IDs from standard input, one a line; write one JSON line per ID, in order."),
+        ],
+        discussion: """
+            Each answer has requestedId, status, placeId (the current one), chain (each hop with
+            reason, source, confidence and date), the place's displayName and location, and
+            removedAt, alternatives (a split) or cycle (a loop met and not followed) when they
+            apply. Exit 0 when every ID was found (CURRENT, MOVED or REMOVED), 1 when one was
+            NOT_FOUND.
+            """)
+
+    static func run(_ context: CommandContext) throws -> ExitCode {
+        let args = context.arguments
+        let batch = args.flag("--batch")
+        if batch && !args.positionals.isEmpty { throw UsageError(message: "give IDs as arguments or with --batch on standard input, not both") }
+        if !batch && args.positionals.isEmpty { throw UsageError(message: "missing ID (or --batch to read IDs from standard input)") }
+        let client = try PlacesClient(databasePath: context.databasePath)
+        var missing = false
+        if batch {
+            var out = ""
+            out.reserveCapacity(1 << 16)
+            let writer = JSONWriter()
+            // Chunks of IDs, each resolved in one read transaction.
+            var chunk: [PlaceID] = []
+            func flush() throws {
+                for r in try client.resolvePlaceIDs(chunk) {
+                    if r.status == .notFound { missing = true }
+                    out += writer.string(r.json)
+                    out += "\n"
+                }
+                chunk.removeAll(keepingCapacity: true)
+                context.console.out(out)
+                out.removeAll(keepingCapacity: true)
+            }
+            while let line = readLine(strippingNewline: true) {
+                var id = Substring(line)
+                while let f = id.first, f == " " || f == "\t" || f == "\r" { id.removeFirst() }
+                while let l = id.last, l == " " || l == "\t" || l == "\r" { id.removeLast() }
+                if id.isEmpty { continue }
+                chunk.append(PlaceID(parsing: String(id)))
+                if chunk.count == 4096 { try flush() }
+            }
+            try flush()
+        } else {
+            let results = try args.positionals.map { try client.resolvePlaceID(PlaceID(parsing: $0)) }
+            missing = results.contains { $0.status == .notFound }
+            switch context.output {
+            case .json:
+                if results.count == 1 { context.writeJSON(results[0].json) } else { context.writeJSON(["results": .array(results.map(\.json))]) }
+            case .text:
+                context.console.out(results.map(text).joined(separator: "\n"))
+            }
+        }
+        return missing ? .failure : .success
+    }
+
+    static func text(_ r: PlaceIDResolution) -> String {
+        var lines = ["\(r.requestedID): \(r.status.rawValue)" + (r.placeID.map { $0 == r.requestedID ? "" : " -> \($0)" } ?? "")]
+        if let name = r.displayName { lines[0] += "  \(name)" }
+        if let loc = r.location { lines[0] += "  \(loc)" }
+        for hop in r.chain {
+            var h = "  \(hop.from) -> \(hop.to)  \(hop.reason.rawValue), confidence \(hop.confidence)"
+            if let s = hop.source { h += ", source \(s)" }
+            if let t = hop.recordedAt { h += ", \(t)" }
+            lines.append(h)
+        }
+        if let removed = r.removedAt { lines.append("  removed \(removed)") }
+        if !r.alternatives.isEmpty { lines.append("  also: \(r.alternatives.joined(separator: ", "))") }
+        if !r.cycle.isEmpty { lines.append("  cycle: \(r.cycle.joined(separator: " -> ")) (not followed)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

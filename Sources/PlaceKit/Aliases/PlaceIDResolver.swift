@@ -1,0 +1,210 @@
+import SQLiteDB
+
+/// What became of a place ID.
+public enum ResolutionStatus: String, Sendable {
+    /// The ID is a current place.
+    case current = "CURRENT"
+    /// The ID stands for another, current place (chain says how).
+    case moved = "MOVED"
+    /// The ID (or where its chain ends) is a place that was removed.
+    case removed = "REMOVED"
+    /// Nothing is known of the ID (or its chain leads nowhere).
+    case notFound = "NOT_FOUND"
+}
+
+/// One hop of a resolution: `from` stands for `to`.
+public struct AliasHop: Sendable, Equatable {
+    public let from: String
+    public let to: String
+    public let reason: AliasReason
+    public let source: String?
+    public let confidence: Double
+    /// When the edge was recorded (its import run's time).
+    public let recordedAt: String?
+    public let evidence: JSONValue?
+}
+
+/// The answer for one ID: its status, the current ID, and the chain of hops.
+public struct PlaceIDResolution: Sendable, Equatable {
+    public let requestedID: String
+    public let status: ResolutionStatus
+    /// The current place's ID (CURRENT, MOVED), the removed place's (REMOVED).
+    public let placeID: String?
+    public let chain: [AliasHop]
+    public let displayName: String?
+    public let location: Coordinate?
+    /// When the place the chain ends at was removed (REMOVED).
+    public let removedAt: String?
+    /// Other places a split alias also leads to, best first.
+    public let alternatives: [String]
+    /// The IDs of a cycle met on the way (the walk stopped there), else empty.
+    public let cycle: [String]
+
+    /// The Places-API-style JSON of this answer.
+    public var json: JSONValue {
+        var o = JSONObject()
+        o["requestedId"] = .string(requestedID)
+        o["status"] = .string(status.rawValue)
+        if let placeID { o["placeId"] = .string(placeID) }
+        o["chain"] = .array(chain.map { hop in
+            var h = JSONObject()
+            h["from"] = .string(hop.from)
+            h["to"] = .string(hop.to)
+            h["reason"] = .string(hop.reason.rawValue)
+            if let s = hop.source { h["source"] = .string(s) }
+            h["confidence"] = .double(hop.confidence)
+            if let r = hop.recordedAt { h["recordedAt"] = .string(r) }
+            if let e = hop.evidence { h["evidence"] = e }
+            return .object(h)
+        })
+        if let displayName { o["displayName"] = ["text": .string(displayName)] }
+        if let location { o["location"] = ["latitude": .double(location.latitude), "longitude": .double(location.longitude)] }
+        if let removedAt { o["removedAt"] = .string(removedAt) }
+        if !alternatives.isEmpty { o["alternatives"] = .array(alternatives.map(JSONValue.string)) }
+        if !cycle.isEmpty { o["cycle"] = .array(cycle.map(JSONValue.string)) }
+        return .object(o)
+    }
+}
+
+/// Follows alias edges to a live place with prepared statements; detects
+/// cycles; never loops.
+final class PlaceIDResolver {
+    private let db: Database
+    private let findPlace: Statement
+    private let edges: Statement
+    static let maxHops = 64
+
+    private let runTime: Statement
+    private var runTimes: [Int64: String] = [:]
+
+    /// Hashes of every alias ID: an ID without outgoing edges (most
+    /// lookups) skips the edge query. Rebuilt when another connection has
+    /// written (SQLite's data_version moved); a false positive only costs a
+    /// query.
+    private var aliasKeys = Set<UInt64>()
+    private var keysVersion: Int64 = -1
+    private var keysChanges: Int = -1
+    private let dataVersion: Statement
+    private let aliasIDs: Statement
+
+    static func key(_ id: String) -> UInt64 {
+        var h = FNV1a()
+        h.add(id.utf8)
+        return h.value
+    }
+
+    /// Brings the alias-ID hashes up to date with the database.
+    func refreshAliasKeys() throws {
+        try dataVersion.reset()
+        let version = try dataVersion.step()?.int64(0) ?? 0
+        try dataVersion.reset()
+        // data_version tracks other connections; total_changes this one's.
+        let changes = db.totalChanges
+        guard version != keysVersion || changes != keysChanges else { return }
+        var keys = Set<UInt64>()
+        try aliasIDs.reset()
+        while let row = try aliasIDs.step() {
+            keys.insert(row.withBytes(0) { bytes in
+                var h = FNV1a()
+                h.add(bytes)
+                return h.value
+            })
+        }
+        try aliasIDs.reset()
+        aliasKeys = keys
+        keysVersion = version
+        keysChanges = changes
+    }
+
+    init(db: Database) throws {
+        self.db = db
+        findPlace = try db.prepare("SELECT removed_run, name, geom FROM place WHERE place_id = ?")
+        edges = try db.prepare("SELECT place_id, reason, source, confidence, run, evidence FROM place_alias WHERE alias_id = ?")
+        runTime = try db.prepare("SELECT started_at FROM import_run WHERE id = ?")
+        dataVersion = try db.prepare("PRAGMA data_version")
+        aliasIDs = try db.prepare("SELECT alias_id FROM place_alias")
+    }
+
+    private struct PlaceRow { let removedRun: Int64?; let name: String?; let location: Coordinate? }
+
+    /// The time of an import run (few, so kept once read).
+    private func time(of run: Int64?) throws -> String? {
+        guard let run else { return nil }
+        if let t = runTimes[run] { return t }
+        try runTime.reset()
+        try runTime.bind(.integer(run), at: 1)
+        defer { try? runTime.reset() }
+        let t = try runTime.step()?.string(0)
+        if let t { runTimes[run] = t }
+        return t
+    }
+
+    private func place(_ id: String) throws -> PlaceRow? {
+        try findPlace.reset()
+        try findPlace.bind(.text(id), at: 1)
+        defer { try? findPlace.reset() }
+        guard let row = try findPlace.step() else { return nil }
+        return PlaceRow(removedRun: row.isNull(0) ? nil : row.int64(0), name: row.string(1),
+                        location: row.withBytes(2) { SpatiaLiteBlob.coordinate($0) })
+    }
+
+    /// Edges out of `id`, best first: confidence, then the latest run, then ID.
+    private func outgoing(_ id: String) throws -> [AliasHop] {
+        if !aliasKeys.contains(Self.key(id)) { return [] }
+        try edges.reset()
+        try edges.bind(.text(id), at: 1)
+        defer { try? edges.reset() }
+        var rows: [(hop: AliasHop, run: Int64)] = []
+        while let row = try edges.step() {
+            let evidence = row.isNull(5) ? nil : try? row.withBytes(5) { try JSONParser.parse($0) }
+            let run = row.int64(4)
+            rows.append((AliasHop(from: id, to: row.string(0) ?? "", reason: AliasReason(rawValue: row.string(1) ?? "") ?? .explicit,
+                                  source: row.string(2), confidence: row.double(3), recordedAt: try time(of: run), evidence: evidence), run))
+        }
+        if rows.count > 1 {
+            rows.sort { ($0.hop.confidence, $0.run, $1.hop.to) > ($1.hop.confidence, $1.run, $0.hop.to) }
+        }
+        return rows.map(\.hop)
+    }
+
+    /// Resolves one ID (call `refreshAliasKeys` first, once per batch).
+    func resolve(_ requested: String) throws -> PlaceIDResolution {
+        var current = requested
+        var visited: [String] = [requested]
+        var chain: [AliasHop] = []
+        var alternatives: [String] = []
+        var cycle: [String] = []
+        var row = try place(current)
+        while chain.count < Self.maxHops {
+            var out = try outgoing(current)
+            // A current place is where the walk ends, unless it moved.
+            if let r = row, r.removedRun == nil { out = out.filter { $0.reason == .moved } }
+            if out.isEmpty { break }
+            let fresh = out.filter { !visited.contains($0.to) }
+            guard let next = fresh.first else {
+                // Every way on leads back: report the loop, do not follow it.
+                let loopStart = visited.firstIndex(of: out[0].to) ?? 0
+                cycle = Array(visited[loopStart...]) + [out[0].to]
+                break
+            }
+            if chain.isEmpty || alternatives.isEmpty {
+                alternatives = fresh.dropFirst().map(\.to)
+            }
+            chain.append(next)
+            visited.append(next.to)
+            current = next.to
+            row = try place(current)
+        }
+        let status: ResolutionStatus
+        switch row {
+        case let r? where r.removedRun == nil: status = chain.isEmpty ? .current : .moved
+        case .some: status = .removed
+        case nil: status = .notFound
+        }
+        return PlaceIDResolution(requestedID: requested, status: status,
+                                 placeID: row == nil ? nil : current, chain: chain,
+                                 displayName: row?.name, location: row?.location,
+                                 removedAt: status == .removed ? try time(of: row?.removedRun) : nil,
+                                 alternatives: status == .moved ? alternatives : [], cycle: cycle)
+    }
+}

@@ -1,0 +1,243 @@
+/// GeoJSON Features: OpenStreetMap POIs as `osmium export` writes them,
+/// Overture Maps places, and a documented generic place. Each becomes a
+/// Place whose location lies on or inside the feature's geometry and whose
+/// viewport is the geometry's box.
+enum GeoJSONDecoders {
+    /// The parts every feature has.
+    struct Feature {
+        let object: JSONObject
+        let properties: JSONObject
+        let geometry: GeoJSONGeometry
+        let placeID: String
+    }
+
+    static func feature(_ object: JSONObject, id: (JSONObject, JSONObject) throws(DecodeError) -> String) throws(DecodeError) -> Feature {
+        let properties: JSONObject
+        switch object["properties"] {
+        case .object(let p)?: properties = p
+        case .null?, nil: properties = JSONObject()
+        case let other?: throw DecodeError("properties is \(other.kindDescription), expected an object")
+        }
+        let placeID = try id(object, properties)
+        guard let geometryValue = object["geometry"], geometryValue != .null else {
+            throw DecodeError("no geometry: a place needs a location", placeID: placeID)
+        }
+        let geometry = try GeoJSONGeometry.parse(geometryValue, placeID: placeID)
+        return Feature(object: object, properties: properties, geometry: geometry, placeID: placeID)
+    }
+
+    /// location and viewport from the geometry.
+    static func place(_ f: Feature, document: JSONObject) -> Place {
+        var doc = document
+        if let box = f.geometry.viewport {
+            doc["viewport"] = ["low": latLng(box.low), "high": latLng(box.high)]
+        }
+        return Place(id: PlaceID(f.placeID), coordinate: f.geometry.representativePoint, document: doc)
+    }
+
+    static func latLng(_ c: Coordinate) -> JSONValue {
+        ["latitude": .double(c.latitude), "longitude": .double(c.longitude)]
+    }
+
+    static func idString(_ v: JSONValue?) -> String? {
+        switch v {
+        case .string(let s)?: return s.isEmpty ? nil : s
+        case .int(let i)?: return String(i)
+        default: return nil
+        }
+    }
+
+    static func typesDocument(_ types: [String], into doc: inout JSONObject) {
+        guard !types.isEmpty else { return }
+        doc["types"] = .array(types.map(JSONValue.string))
+        doc["primaryType"] = .string(types[0])
+    }
+
+    // MARK: OpenStreetMap (osmium export)
+
+    static func decodeOSM(_ object: JSONObject) throws(DecodeError) -> DecodedPlace {
+        let f = try feature(object) { (_, p) throws(DecodeError) -> String in
+            guard let type = p["@type"]?.stringValue, ["node", "way", "relation", "area"].contains(type) else {
+                throw DecodeError("OpenStreetMap feature without a valid @type (node, way or relation)")
+            }
+            guard let id = p["@id"]?.intValue else {
+                throw DecodeError("OpenStreetMap feature without a numeric @id")
+            }
+            return "osm:\(type)/\(id)"
+        }
+        var tags = JSONObject()
+        var meta = JSONObject()
+        for (k, v) in f.properties {
+            if k.hasPrefix("@") { meta[String(k.dropFirst())] = v } else { tags[k] = v }
+        }
+        var doc = JSONObject()
+        var extra = JSONObject()
+        if let name = tags["name"]?.stringValue { doc["displayName"] = ["text": .string(name)] }
+        var localized = JSONObject()
+        for (k, v) in tags where k.hasPrefix("name:") { localized[String(k.dropFirst(5))] = v }
+        typesDocument(OSMTypeMapping.types(tags), into: &doc)
+        if let address = osmAddress(tags) {
+            doc["formattedAddress"] = .string(address.formatted)
+            doc["addressComponents"] = .array(address.components)
+        }
+        if let phone = (tags["phone"] ?? tags["contact:phone"])?.stringValue {
+            doc["internationalPhoneNumber"] = .string(String(phone.split(separator: ";").first ?? Substring(phone)).trimmingSpacesString)
+        }
+        if let web = (tags["website"] ?? tags["contact:website"] ?? tags["url"])?.stringValue { doc["websiteUri"] = .string(web) }
+        if let hours = tags["opening_hours"]?.stringValue { doc["regularOpeningHours"] = OSMOpeningHours.regularOpeningHours(hours) }
+        var osm = JSONObject()
+        if let t = meta["type"] { osm["type"] = t }
+        if let i = meta["id"] { osm["id"] = i }
+        if let v = meta["version"] { osm["version"] = v }
+        if let ts = meta["timestamp"] {
+            if let seconds = ts.intValue { osm["timestamp"] = .string(RFC3339.string(fromUnixSeconds: Int64(seconds))) } else { osm["timestamp"] = ts }
+        }
+        for (k, v) in meta where !["type", "id", "version", "timestamp"].contains(k) { osm[k] = v }
+        osm["tags"] = .object(tags)
+        extra["osm"] = .object(osm)
+        if !localized.isEmpty { extra["localizedNames"] = .object(localized) }
+        return DecodedPlace(place: place(f, document: doc), extra: extra, format: .osm)
+    }
+
+    static func osmAddress(_ tags: JSONObject) -> (formatted: String, components: [JSONValue])? {
+        func tag(_ k: String) -> String? { tags["addr:\(k)"]?.stringValue }
+        guard tag("street") != nil || tag("housenumber") != nil || tag("city") != nil || tag("postcode") != nil || tag("full") != nil else { return nil }
+        var components: [JSONValue] = []
+        func component(_ text: String?, _ type: String) {
+            if let text { components.append(["longText": .string(text), "shortText": .string(text), "types": [.string(type)]]) }
+        }
+        component(tag("housenumber"), "street_number")
+        component(tag("street") ?? tag("place"), "route")
+        component(tag("postcode"), "postal_code")
+        component(tag("city"), "locality")
+        component(tag("country"), "country")
+        if let full = tag("full") { return (full, components) }
+        let street = [tag("street") ?? tag("place"), tag("housenumber")].compactMap { $0 }.joined(separator: " ")
+        let town = [tag("postcode"), tag("city")].compactMap { $0 }.joined(separator: " ")
+        let formatted = [street, town, tag("country") ?? ""].filter { !$0.isEmpty }.joined(separator: ", ")
+        return (formatted, components)
+    }
+
+    // MARK: Overture Maps places
+
+    static func decodeOverture(_ object: JSONObject) throws(DecodeError) -> DecodedPlace {
+        let f = try feature(object) { (o, p) throws(DecodeError) -> String in
+            guard let id = idString(o["id"]) ?? idString(p["id"]) else { throw DecodeError("Overture place without an id") }
+            return id
+        }
+        let p = f.properties
+        var doc = JSONObject()
+        var extra = JSONObject()
+        let names = p["names"]
+        if let primary = names?["primary"]?.stringValue { doc["displayName"] = ["text": .string(primary)] }
+        if let common = names?["common"]?.objectValue, !common.isEmpty { extra["localizedNames"] = .object(common) }
+        var categories: [String] = []
+        if let primary = p["categories"]?["primary"]?.stringValue { categories.append(primary) }
+        for alt in p["categories"]?["alternate"]?.arrayValue ?? [] { if let s = alt.stringValue { categories.append(s) } }
+        if categories.isEmpty, let primary = p["taxonomy"]?["primary"]?.stringValue { categories.append(primary) }
+        if categories.isEmpty, let basic = p["basic_category"]?.stringValue { categories.append(basic) }
+        var types: [String] = []
+        for c in categories {
+            let t = OvertureCategories.placesType(c)
+            if !types.contains(t) { types.append(t) }
+        }
+        if !types.isEmpty && !types.contains("point_of_interest") { types.append("point_of_interest") }
+        typesDocument(types, into: &doc)
+        switch p["operating_status"]?.stringValue {
+        case "open"?: doc["businessStatus"] = "OPERATIONAL"
+        case "temporarily_closed"?: doc["businessStatus"] = "CLOSED_TEMPORARILY"
+        case "permanently_closed"?, "closed"?: doc["businessStatus"] = "CLOSED_PERMANENTLY"
+        default: break
+        }
+        if let address = p["addresses"]?.arrayValue?.first {
+            let parts = ["freeform", "locality", "postcode", "region", "country"].compactMap { address[$0]?.stringValue }
+            if !parts.isEmpty { doc["formattedAddress"] = .string(parts.joined(separator: ", ")) }
+            var components: [JSONValue] = []
+            for (key, type) in [("locality", "locality"), ("postcode", "postal_code"), ("region", "administrative_area_level_1"), ("country", "country")] {
+                if let v = address[key]?.stringValue { components.append(["longText": .string(v), "shortText": .string(v), "types": [.string(type)]]) }
+            }
+            if !components.isEmpty { doc["addressComponents"] = .array(components) }
+        }
+        if let web = p["websites"]?.arrayValue?.first?.stringValue { doc["websiteUri"] = .string(web) }
+        if let phone = p["phones"]?.arrayValue?.first?.stringValue { doc["internationalPhoneNumber"] = .string(phone) }
+        var overture = JSONObject()
+        for key in ["confidence", "categories", "taxonomy", "basic_category", "brand", "sources", "socials", "emails", "websites", "phones", "addresses", "version", "operating_status", "names"] {
+            if let v = p[key], v != .null { overture[key] = v }
+        }
+        extra["overture"] = .object(overture)
+        return DecodedPlace(place: place(f, document: doc), extra: extra, format: .overture)
+    }
+
+    // MARK: Generic GeoJSON place
+
+    /// properties: `id` (or the feature's `id`), `name` (or `displayName`),
+    /// `types` (array) or `category` (string) or `categories` (array); other
+    /// properties that are Places API (New) field names go to the document,
+    /// the rest is kept apart.
+    static func decodeGeneric(_ object: JSONObject) throws(DecodeError) -> DecodedPlace {
+        let f = try feature(object) { (o, p) throws(DecodeError) -> String in
+            guard let id = idString(p["id"]) ?? idString(o["id"]) else {
+                throw DecodeError("GeoJSON feature without an id (properties.id or the feature's id)")
+            }
+            return id
+        }
+        let p = f.properties
+        var doc = JSONObject()
+        var rest = JSONObject()
+        if let name = p["name"]?.stringValue {
+            doc["displayName"] = ["text": .string(name)]
+        } else if let dn = p["displayName"] {
+            if let text = dn.stringValue { doc["displayName"] = ["text": .string(text)] } else if dn.objectValue != nil { doc["displayName"] = dn }
+        }
+        var types: [String] = []
+        if let t = p["types"] {
+            guard let list = t.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
+                throw DecodeError("properties.types is \(t.kindDescription == "an array" ? "not an array of strings" : t.kindDescription), expected an array of strings", placeID: f.placeID)
+            }
+            types = list.compactMap(\.stringValue)
+        } else if let c = p["category"]?.stringValue {
+            types = [c]
+        } else if let cs = p["categories"]?.arrayValue {
+            types = cs.compactMap(\.stringValue)
+        }
+        typesDocument(types, into: &doc)
+        if let primary = p["primaryType"]?.stringValue { doc["primaryType"] = .string(primary) }
+        for (k, v) in p where !["id", "name", "displayName", "types", "category", "categories", "primaryType"].contains(k) {
+            if PlacesV1Decoder.knownFields.contains(k) && k != "location" && k != "viewport" { doc[k] = v } else { rest[k] = v }
+        }
+        try FieldCheck.expect(doc, "rating", .number, placeID: f.placeID)
+        try FieldCheck.expect(doc, "userRatingCount", .integer, placeID: f.placeID)
+        var extra = JSONObject()
+        if !rest.isEmpty { extra["properties"] = .object(rest) }
+        return DecodedPlace(place: place(f, document: doc), extra: extra, format: .geojson)
+    }
+}
+
+/// Overture category codes -> Places API (New) types: the same name where
+/// the Places vocabulary has it, else a parent that fits.
+enum OvertureCategories {
+    static let direct: [String: String] = [
+        "eat_and_drink": "food", "food_and_drink": "food", "accommodation": "lodging", "coffee_shop": "coffee_shop",
+        "cafe": "cafe", "bar": "bar", "pub": "pub", "hotel": "hotel", "motel": "motel", "hostel": "hostel",
+        "supermarket": "supermarket", "grocery_store": "grocery_store", "convenience_store": "convenience_store",
+        "bakery": "bakery", "pharmacy": "pharmacy", "hospital": "hospital", "dentist": "dentist", "doctor": "doctor",
+        "gas_station": "gas_station", "parking": "parking", "bank": "bank", "atm": "atm", "school": "school",
+        "park": "park", "museum": "museum", "art_gallery": "art_gallery", "library": "library", "gym": "gym",
+        "casual_eatery": "restaurant", "fast_food_restaurant": "fast_food_restaurant", "beauty_salon": "beauty_salon",
+        "hair_salon": "hair_salon", "clothing_store": "clothing_store", "shopping": "store", "retail": "store",
+        "professional_services": "point_of_interest", "church_cathedral": "church", "mosque": "mosque",
+        "place_of_worship": "place_of_worship", "landmark_and_historical_building": "historical_landmark",
+        "airport": "airport", "train_station": "train_station", "bus_station": "bus_station",
+    ]
+
+    static func placesType(_ category: String) -> String {
+        if let t = direct[category] { return t }
+        if category.hasSuffix("_restaurant") { return category }
+        if category.hasSuffix("_store") || category.hasSuffix("_shop") { return category }
+        return category
+    }
+}
+
+extension String {
+    var trimmingSpacesString: String { String(Substring(self).trimmingSpaces) }
+}

@@ -1,0 +1,224 @@
+import Foundation
+
+/// A place ready to be written: everything the writer needs, computed off
+/// the writing thread (decoding, the stored document, its hash).
+struct PreparedPlace: Sendable {
+    let id: String
+    let coordinate: Coordinate
+    let doc: [UInt8]
+    let extra: [UInt8]
+    let contentHash: Int64
+    let source: String
+    let name: String?
+    let primaryType: String?
+    let rating: Double?
+    let ratingCount: Int?
+    let businessStatus: String?
+    let utcOffsetMinutes: Int?
+    let timeZone: String?
+    /// Where `timeZone` came from (nil without one).
+    let timeZoneSource: TimeZoneSource?
+    let types: [String]
+    let format: InputFormat
+    let aliases: [AliasEdge]
+    /// `photos[]` with a name: position in the array, name, reference (for
+    /// the `place_photo` index).
+    let photos: [(position: Int, name: String, reference: String)]
+
+    init(_ decoded: DecodedPlace, source fixedSource: String?) {
+        let place = decoded.place
+        let writer = JSONWriter()
+        var doc: [UInt8] = []
+        doc.reserveCapacity(256)
+        // The stored document leaves out what the row already holds: the ID
+        // and the location (the geometry).
+        writer.writeObject(place.document, skipping: "location", into: &doc)
+        var extra: [UInt8] = []
+        if !decoded.extra.isEmpty { writer.write(.object(decoded.extra), into: &extra) }
+        let source = fixedSource ?? decoded.format.defaultSource
+        var hash = FNV1a()
+        hash.add(doc)
+        hash.add(UInt8(0))
+        hash.add(extra)
+        hash.add(UInt8(0))
+        hash.add(source.utf8)
+        hash.add(place.coordinate.latitude.bitPattern)
+        hash.add(place.coordinate.longitude.bitPattern)
+        // Where the zone came from: a source's zone replacing an --time-zone one is a change.
+        let zoneSource = place.timeZoneSource ?? (place.timeZone != nil ? .data : nil)
+        if let zoneSource { hash.add(zoneSource.rawValue.utf8) }
+        self.timeZoneSource = zoneSource
+        self.id = place.id.rawValue
+        self.coordinate = place.coordinate
+        self.doc = doc
+        self.extra = extra
+        self.contentHash = Int64(bitPattern: hash.value)
+        self.source = source
+        self.name = place.displayName?.text
+        self.types = place.types
+        self.primaryType = place.primaryType ?? types.first
+        self.rating = place.rating
+        self.ratingCount = place.userRatingCount
+        self.businessStatus = place.document["businessStatus"]?.stringValue
+        self.utcOffsetMinutes = place.utcOffsetMinutes
+        self.timeZone = place.timeZone
+        self.format = decoded.format
+        self.aliases = decoded.aliases
+        self.photos = (place.document["photos"]?.arrayValue ?? []).enumerated().compactMap { position, photo in
+            photo["name"]?.stringValue.map { (position, $0, PhotoName.reference(of: $0)) }
+        }
+    }
+}
+
+/// What the reading thread hands the writing thread, in input order.
+enum PipelineItem: Sendable {
+    case place(PreparedPlace)
+    /// A record that is not a place (decode error, or a bad NDJSON line).
+    case rejected(ImportRejection, recoverable: Bool)
+    /// The input cannot be read further.
+    case failed(any Error & Sendable)
+}
+
+/// A bounded, closable queue between two threads.
+final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var items: [Element] = []
+    private let capacity: Int
+    private var closed = false
+    private var cancelled = false
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// Blocks while full. False when the consumer cancelled.
+    func push(_ element: Element) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while items.count >= capacity && !cancelled { condition.wait() }
+        if cancelled { return false }
+        items.append(element)
+        condition.broadcast()
+        return true
+    }
+
+    /// Blocks while empty; nil once closed and drained.
+    func pop() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        while items.isEmpty && !closed { condition.wait() }
+        if items.isEmpty { return nil }
+        let e = items.removeFirst()
+        condition.broadcast()
+        return e
+    }
+
+    /// The producer is done.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The consumer stops: pushes fail from now on.
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        items.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+/// Reads and decodes an input on its own thread, handing batches of
+/// prepared places to the importer's writing thread: decoding and SQLite
+/// run on two cores at once, memory bounded by the queue.
+final class RecordProducer: @unchecked Sendable {
+    struct Batch: Sendable {
+        var items: [PipelineItem] = []
+        /// Input bytes consumed when the batch was made (for progress).
+        var bytesRead: Int64 = 0
+        var recordsRead = 0
+    }
+
+    private let reader: RecordReader
+    private let format: InputFormat?
+    private let source: String?
+    private let name: String
+    let queue = BoundedQueue<Batch>(capacity: 8)
+    private let finished = DispatchSemaphore(value: 0)
+    static let batchSize = 256
+    /// Set by the reading thread when the input ended: the envelope the
+    /// reader saw, for the importer's final checks.
+    private(set) var envelope = JSONObject()
+    private(set) var sawEnvelope = false
+
+    private let options: ImportOptions
+
+    init(reader: RecordReader, name: String, format: InputFormat?, source: String?, options: ImportOptions = ImportOptions()) {
+        self.reader = reader
+        self.name = name
+        self.format = format
+        self.source = source
+        self.options = options
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            self.run()
+            self.finished.signal()
+        }
+        thread.name = "placedb-reader"
+        thread.stackSize = 4 << 20
+        thread.start()
+    }
+
+    /// Stops the reading thread and waits for it.
+    func stopAndWait() {
+        queue.cancel()
+        finished.wait()
+        finished.signal()
+    }
+
+    private func run() {
+        var batch = Batch()
+        func flush() -> Bool {
+            batch.bytesRead = reader.bytesRead
+            batch.recordsRead = reader.recordsRead
+            let ok = queue.push(batch)
+            batch = Batch()
+            batch.items.reserveCapacity(Self.batchSize)
+            return ok
+        }
+        defer { queue.close() }
+        while true {
+            do {
+                guard let record = try reader.next() else { break }
+                do {
+                    var decoded = try decodeRecord(record, format: format)
+                    options.applyTimeZone(to: &decoded.place)
+                    batch.items.append(.place(PreparedPlace(decoded, source: source)))
+                } catch let e as DecodeError {
+                    let rejection = ImportRejection(input: name, line: record.line, index: record.index, placeID: e.placeID,
+                                                    reason: e.message, record: JSONWriter().stringBytes(record.value))
+                    batch.items.append(.rejected(rejection, recoverable: true))
+                }
+            } catch let e as RecordReadError {
+                let rejection = ImportRejection(input: name, line: e.line, index: e.index, placeID: nil, reason: e.message, record: e.rawLine)
+                batch.items.append(.rejected(rejection, recoverable: e.recoverable))
+                if !e.recoverable { _ = flush(); return }
+            } catch let e as InputError {
+                batch.items.append(.failed(e))
+                _ = flush()
+                return
+            } catch {
+                batch.items.append(.failed(PlaceDBError.invalidArgument("\(name): \(error)")))
+                _ = flush()
+                return
+            }
+            if batch.items.count >= Self.batchSize, !flush() { return }
+        }
+        envelope = reader.envelope
+        sawEnvelope = reader.sawEnvelope
+        _ = flush()
+    }
+}

@@ -1,0 +1,46 @@
+/// Why one place ID stands for another.
+public enum AliasReason: String, Sendable, CaseIterable, Codable {
+    /// The place moved (`movedPlaceId`), or a snapshot found it again nearby.
+    case moved
+    /// The same place drawn anew (an OSM node redrawn as a building way).
+    case redrawn
+    /// The whole source was re-keyed (a bulk renumbering).
+    case renumbered
+    /// Several old IDs became one place.
+    case merged
+    /// One old ID became several places.
+    case split
+    /// A response filed under a requested ID that differs from the ID it carries.
+    case requested
+    /// A deprecated ID of the same place (legacy `id`, `reference`, `alt_ids`).
+    case deprecated
+    /// Given in an alias file (`placedb alias import`).
+    case explicit
+}
+
+/// An edge from an alias ID to the ID it stands for.
+public struct AliasEdge: Sendable, Hashable {
+    public var aliasID: String
+    public var placeID: String
+    public var reason: AliasReason
+    /// 0 < confidence <= 1.
+    public var confidence: Double
+    /// Why, as JSON (a matcher's scores), when there is more to say.
+    public var evidence: JSONValue?
+
+    public init(aliasID: String, placeID: String, reason: AliasReason, confidence: Double = 1, evidence: JSONValue? = nil) {
+        self.aliasID = aliasID
+        self.placeID = placeID
+        self.reason = reason
+        self.confidence = confidence
+        self.evidence = evidence
+    }
+
+    public static func == (a: AliasEdge, b: AliasEdge) -> Bool {
+        a.aliasID == b.aliasID && a.placeID == b.placeID && a.reason == b.reason && a.confidence == b.confidence
+    }
+    public func hash(into h: inout Hasher) {
+        h.combine(aliasID)
+        h.combine(placeID)
+    }
+}

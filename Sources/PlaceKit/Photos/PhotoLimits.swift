@@ -1,0 +1,79 @@
+/// The limits of the photo service placedb stands in for, and its own.
+public enum PhotoLimits {
+    /// A place lists at most this many photos (the Places SDK's and API's
+    /// limit). Import keeps the first ten, in the source's order.
+    public static let maxPhotosPerPlace = 10
+    /// `fetchPhoto` returns images at most this many pixels wide and high,
+    /// and a requested maximum must be in 1...4800.
+    public static let maxPixelSize = 4800
+    /// A stored image may have at most this many pixels (64 megapixels,
+    /// e.g. 9248 x 6920): larger ones are refused before decoding, so a
+    /// hostile header cannot make libgd allocate gigabytes.
+    public static let maxSourcePixels = 64_000_000
+    /// A stored image file may be at most this large (50 MiB).
+    public static let maxFileBytes = 50 * 1024 * 1024
+    /// The shortest reference prefix that names a photo (`photo add`,
+    /// `photo fetch`): long enough not to match by accident.
+    public static let minReferencePrefix = 12
+
+    /// Checks a requested maximum size: each side in 1...4800. Throws
+    /// `PlaceDBError.invalidArgument` naming the side and the range.
+    public static func checkMaxSize(width: Int, height: Int) throws(PlaceDBError) {
+        for (side, value) in [("width", width), ("height", height)] where !(1...maxPixelSize).contains(value) {
+            throw PlaceDBError.invalidArgument("maximum \(side) \(value) is out of range: photos are fetched at 1 to \(maxPixelSize) pixels")
+        }
+    }
+}
+
+extension Place {
+    /// Keeps at most `PhotoLimits.maxPhotosPerPlace` photos, in order. Every
+    /// decoder's output goes through it (`decodeRecord`), so each format
+    /// gets the same cap.
+    mutating func capPhotos() {
+        guard case .array(let photos)? = document["photos"], photos.count > PhotoLimits.maxPhotosPerPlace else { return }
+        document["photos"] = .array(Array(photos.prefix(PhotoLimits.maxPhotosPerPlace)))
+    }
+}
+
+/// Photo resource names, `places/{placeID}/photos/{reference}`.
+enum PhotoName {
+    /// The reference: what follows the first `/photos/` (the whole name
+    /// when it has none). The migration's SQL backfill computes the same.
+    static func reference(of name: String) -> String {
+        guard let r = name.range(of: "/photos/") else { return name }
+        return String(name[r.upperBound...])
+    }
+
+    /// How a user named a photo: a full name, or a reference (exact, or a
+    /// unique prefix of at least `minReferencePrefix` characters).
+    enum Query: Equatable {
+        case name(String)
+        case reference(String)
+
+        /// Parses `places/{id}/photos/{ref}` (a trailing `/media`, as in the
+        /// API's media resource name, is dropped) or a bare reference.
+        init(parsing text: String) throws(PlaceDBError) {
+            var text = text
+            if text.hasPrefix("places/") {
+                if text.hasSuffix("/media") { text.removeLast(6) }
+                guard let r = text.range(of: "/photos/"), r.lowerBound > text.index(text.startIndex, offsetBy: 7),
+                      !text[r.upperBound...].isEmpty, !text[r.upperBound...].contains("/") else {
+                    throw PlaceDBError.invalidArgument("'\(text)' is not a photo name: expected places/{placeID}/photos/{reference} or a bare reference")
+                }
+                self = .name(text)
+            } else {
+                guard !text.isEmpty, !text.contains("/") else {
+                    throw PlaceDBError.invalidArgument("'\(text)' is not a photo name: expected places/{placeID}/photos/{reference} or a bare reference")
+                }
+                self = .reference(text)
+            }
+        }
+
+        var text: String {
+            switch self {
+            case .name(let n): n
+            case .reference(let r): r
+            }
+        }
+    }
+}

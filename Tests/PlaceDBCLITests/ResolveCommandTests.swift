@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+@testable import PlaceDBCLI
+import PlaceKit
+import PlaceKitTestSupport
+
+@Suite("placedb resolve, alias import and place with old IDs")
+struct ResolveCommandTests {
+    func setUp() throws -> CLI {
+        let cli = try CLI()
+        let places = try cli.dir.write("p.ndjson", """
+            {"id":"old","displayName":{"text":"Old"},"location":{"latitude":1,"longitude":2},"businessStatus":"CLOSED_PERMANENTLY","movedPlaceId":"new"}
+            {"id":"new","displayName":{"text":"New"},"location":{"latitude":1.5,"longitude":2.5}}
+
+            """)
+        #expect(cli.run(["import", places]).code == 0)
+        let aliases = try cli.dir.write("a.csv", "old_id,new_id,reason\nolder,old,renumbered\n")
+        let r = cli.run(["alias", "import", aliases, "--output", "text"])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.out.contains("1 alias records: 1 added"))
+        return cli
+    }
+
+    @Test("resolve prints status, current ID and the chain")
+    func resolve() throws {
+        let cli = try setUp()
+        let r = cli.run(["resolve", "older"])
+        #expect(r.code == 0)
+        let json = try JSONValue(parsing: r.out)
+        #expect(json["status"] == .string("MOVED"))
+        #expect(json["placeId"] == .string("new"))
+        #expect(json["chain"]?.arrayValue?.compactMap { $0["reason"]?.stringValue } == ["renumbered", "moved"])
+        #expect(json["displayName"]?["text"] == .string("New"))
+        let text = cli.run(["resolve", "older", "nope", "-o", "text"])
+        #expect(text.code == 1, "a NOT_FOUND ID exits 1")
+        #expect(text.out.contains("older: MOVED -> new"))
+        #expect(text.out.contains("nope: NOT_FOUND"))
+    }
+
+    @Test("place with an old ID answers with the current place and says which ID was asked for")
+    func placeFollows() throws {
+        let cli = try setUp()
+        let r = cli.run(["place", "older", "--fields", "id,displayName"])
+        #expect(r.code == 0)
+        let json = try JSONValue(parsing: r.out)
+        #expect(json["id"] == .string("new"))
+        #expect(json["requestedId"] == .string("older"))
+        #expect(r.err.contains("'older' resolved to 'new' (renumbered, moved)"))
+    }
+
+    @Test("bad usage and bad alias files exit 64 and 65")
+    func errors() throws {
+        let cli = try setUp()
+        #expect(cli.run(["resolve"]).code == 64)
+        #expect(cli.run(["alias", "export", "x"]).code == 64)
+        let bad = try cli.dir.write("bad.csv", "old_id,new_id,reason\na,b,wormhole\n")
+        let r = cli.run(["alias", "import", bad])
+        #expect(r.code == 65)
+        #expect(r.err.contains("bad.csv:2: unknown reason 'wormhole'"))
+    }
+}
+
+@Suite("placedb resolve --batch")
+struct ResolveBatchTests {
+    @Test("--batch reads IDs from stdin and writes one JSON line per ID, in order")
+    func batch() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: BinaryTests.binary), "build placedb first (swift build)")
+        let dir = try TempDirectory()
+        let places = try dir.write("p.ndjson", """
+            {"id":"a","location":{"latitude":1,"longitude":2},"movedPlaceId":"b"}
+            {"id":"b","location":{"latitude":1,"longitude":2}}
+
+            """)
+        #expect(try Tool.run(BinaryTests.binary, ["import", places, "--db", dir.file("db.sqlite")]).status == 0)
+        let input = try dir.write("ids.txt", "b\na\n\nmissing\nplaces/a\n")
+        let r = try Tool.run("sh", ["-c", "'\(BinaryTests.binary)' resolve --batch --db '\(dir.file("db.sqlite"))' < '\(input)'"])
+        #expect(r.status == 1)
+        let lines = r.stdout.split(separator: "\n").map { try? JSONValue(parsing: String($0)) }
+        #expect(lines.count == 4)
+        #expect(lines.map { $0?["status"]?.stringValue } == ["CURRENT", "MOVED", "NOT_FOUND", "MOVED"])
+        #expect(lines.map { $0?["requestedId"]?.stringValue } == ["b", "a", "missing", "a"])
+    }
+}

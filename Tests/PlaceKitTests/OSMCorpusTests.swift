@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import PlaceKit
+import PlaceKitTestSupport
+
+/// Every OpenStreetMap export under ../shared/data/osm/poi and osm/poi-nwr
+/// (real `osmium export` output) imports with zero rejects, and each place
+/// matches its source feature: ID from @type/@id, name, and a location that
+/// is the node itself or lies on or inside the way's or relation's geometry
+/// (checked here with an independent ray-casting test).
+@Suite("OpenStreetMap corpus (../shared/data/osm)")
+struct OSMCorpusTests {
+    static let files = SharedData.files(under: "osm/poi", extension: "geojsonseq") + SharedData.files(under: "osm/poi-nwr", extension: "geojsonseq")
+
+    @Test("the shared OSM corpus is present (skips the corpus tests when absent)")
+    func present() {
+        guard SharedData.root != nil else {
+            print("SKIP: ../shared/data is absent; the OSM corpus tests check nothing here")
+            return
+        }
+        #expect(Self.files.count >= 20)
+    }
+
+    typealias Ring = [(x: Double, y: Double)]
+
+    static func rings(_ geometry: [String: Any]) -> (points: Ring, areas: [[Ring]], lines: [Ring]) {
+        func pos(_ a: Any) -> (Double, Double) {
+            let p = a as! [NSNumber]
+            return (p[0].doubleValue, p[1].doubleValue)
+        }
+        let coords = geometry["coordinates"]
+        switch geometry["type"] as? String {
+        case "Point": return ([pos(coords!)], [], [])
+        case "LineString":
+            let line = (coords as! [Any]).map(pos)
+            if line.count >= 4, line.first! == line.last! { return ([], [[line]], [line]) }
+            return ([], [], [line])
+        case "MultiPolygon":
+            let polys = (coords as! [[[Any]]]).map { $0.map { $0.map(pos) } }
+            return ([], polys, polys.flatMap { $0 })
+        case "Polygon":
+            let rings = (coords as! [[Any]]).map { $0.map(pos) }
+            return ([], [rings], rings)
+        default: return ([], [], [])
+        }
+    }
+
+    static func inside(_ p: (Double, Double), _ polygon: [Ring]) -> Bool {
+        var odd = false
+        for ring in polygon {
+            for i in 0..<(ring.count - 1) {
+                let a = ring[i], b = ring[i + 1]
+                if (a.y > p.1) != (b.y > p.1) {
+                    let x = a.x + (p.1 - a.y) / (b.y - a.y) * (b.x - a.x)
+                    if p.0 < x { odd.toggle() }
+                }
+            }
+        }
+        return odd
+    }
+
+    static func onLine(_ p: (Double, Double), _ line: Ring) -> Bool {
+        for i in 0..<(line.count - 1) {
+            let a = line[i], b = line[i + 1]
+            let dx = b.x - a.x, dy = b.y - a.y
+            let l2 = dx * dx + dy * dy
+            let t = l2 > 0 ? max(0, min(1, ((p.0 - a.x) * dx + (p.1 - a.y) * dy) / l2)) : 0
+            if hypot(p.0 - (a.x + t * dx), p.1 - (a.y + t * dy)) < 1e-9 { return true }
+        }
+        return false
+    }
+
+    @Test("every OSM export imports with zero rejects and each place matches its feature", arguments: files)
+    func file(_ url: URL) throws {
+        let dir = try TempDirectory()
+        let db = dir.file("places.sqlite")
+        let summary = try PlaceImporter(databasePath: db).importInput(.file(url.path))
+        #expect(summary.rejected == 0)
+
+        var features: [String: [[String: Any]]] = [:]
+        var order: [String] = []
+        let text = try String(contentsOf: url, encoding: .utf8)
+        for line in text.split(separator: "\n") {
+            let json = String(line).trimmingCharacters(in: CharacterSet(charactersIn: "\u{1E}"))
+            guard !json.isEmpty else { continue }
+            let f = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
+            let p = f["properties"] as! [String: Any]
+            let id = "osm:\(p["@type"] as! String)/\((p["@id"] as! NSNumber).int64Value)"
+            if features[id] == nil { order.append(id) }
+            features[id, default: []].append(f)
+        }
+        #expect(summary.records == features.values.reduce(0) { $0 + $1.count })
+        #expect(summary.inserted == features.count)
+
+        let client = try PlacesClient(databasePath: db)
+        #expect(try client.placeCount() == features.count)
+        for id in order {
+            let place = try client.fetchPlace(id: PlaceID(id))
+            let versions = features[id]!
+            let props = versions.last!["properties"] as! [String: Any]
+            #expect(place.displayName?.text == props["name"] as? String, "\(id) name")
+            let p = (place.coordinate.longitude, place.coordinate.latitude)
+            let matches = versions.contains { f in
+                let g = Self.rings(f["geometry"] as! [String: Any])
+                if let point = g.points.first { return abs(point.x - p.0) < 1e-12 && abs(point.y - p.1) < 1e-12 }
+                return g.areas.contains { Self.inside(p, $0) } || g.lines.contains { Self.onLine(p, $0) }
+            }
+            #expect(matches, "\(url.lastPathComponent): \(id) at \(p) is not on or inside its geometry")
+        }
+    }
+}
