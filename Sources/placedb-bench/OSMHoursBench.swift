@@ -19,7 +19,7 @@ enum OSMHoursBench {
         for v in values { coverage.add(v) }
         print("placedb-bench osm-hours: \(values.count) opening_hours values (\(coverage.distinctValues) distinct) in \(root)/poi and \(root)/poi-nwr")
         print("")
-        print("evaluated: \(coverage.evaluated) of \(coverage.values) values (\(fmt(100 * coverage.share))%), \(coverage.distinctEvaluated) of \(coverage.distinctValues) distinct (\(fmt(100 * coverage.distinctShare))%)")
+        print("evaluated: \(coverage.evaluated) of \(coverage.values) values (\(fmt(100 * coverage.share))%), \(coverage.distinctEvaluated) of \(coverage.distinctValues) distinct (\(fmt(100 * coverage.distinctShare))%); \(coverage.distinctWithUndecidedHours) distinct evaluated values leave some hours of the week UNKNOWN (a range past midnight read two ways)")
         print("")
         print("| form left (UNKNOWN) | values | distinct | examples |")
         print("|---|---|---|---|")
@@ -43,7 +43,13 @@ enum OSMHoursBench {
             Place(id: "bench", coordinate: Coordinate(latitude: 0, longitude: 0),
                   document: JSONObject([("timeZone", ["id": .string(zurich)]), ("regularOpeningHours", OSMOpeningHours.regularOpeningHours(v))]))
         }
-        var parseTimes: [Double] = [], evalTimes: [Double] = []
+        // The same weeks as Places API (New) periods alone (the weekly values).
+        let periodPlaces: [Place] = values.compactMap { v in
+            guard case .supported(let parsed) = OSMOpeningHours.parse(v), let periods = parsed.weeklyPeriods else { return nil }
+            return Place(id: "bench", coordinate: Coordinate(latitude: 0, longitude: 0),
+                         document: JSONObject([("timeZone", ["id": .string(zurich)]), ("regularOpeningHours", ["periods": .array(periods.map(\.json))])]))
+        }
+        var parseTimes: [Double] = [], evalTimes: [Double] = [], periodTimes: [Double] = []
         var open = 0
         for run in 0...runs {
             let t0 = Date()
@@ -53,9 +59,12 @@ enum OSMHoursBench {
             open = 0
             for p in places where p.isOpen(at: at).state == .open { open += 1 }
             let t2 = Date()
+            for p in periodPlaces { _ = p.isOpen(at: at) }
+            let t3 = Date()
             if run > 0 {
                 parseTimes.append(t1.timeIntervalSince(t0))
                 evalTimes.append(t2.timeIntervalSince(t1))
+                periodTimes.append(t3.timeIntervalSince(t2))
             }
             precondition(supported == coverage.evaluated)
         }
@@ -63,7 +72,8 @@ enum OSMHoursBench {
         print("| step | runs | seconds (min / median) | values/s (best) |")
         print("|---|---|---|---|")
         print("| OSMOpeningHours.parse | \(runs) | \(fmt(parseTimes.min()!, 4)) / \(fmt(median(parseTimes), 4)) | \(Int(Double(values.count) / parseTimes.min()!)) |")
-        print("| place.isOpen(at:) (parse + evaluate, \(zurich)) | \(runs) | \(fmt(evalTimes.min()!, 4)) / \(fmt(median(evalTimes), 4)) | \(Int(Double(values.count) / evalTimes.min()!)) |")
+        print("| place.isOpen(at:) on the OSM text (parse + evaluate, \(zurich)) | \(runs) | \(fmt(evalTimes.min()!, 4)) / \(fmt(median(evalTimes), 4)) | \(Int(Double(values.count) / evalTimes.min()!)) |")
+        print("| place.isOpen(at:) on v1 periods (\(periodPlaces.count) weekly values) | \(runs) | \(fmt(periodTimes.min()!, 4)) / \(fmt(median(periodTimes), 4)) | \(Int(Double(periodPlaces.count) / periodTimes.min()!)) |")
         print("")
         print("(\(open) of \(values.count) places open at 2026-03-29T10:00:00Z, a Sunday, the day Europe/Zurich moves to summer time)")
     }

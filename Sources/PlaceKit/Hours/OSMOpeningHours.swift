@@ -120,9 +120,10 @@ public enum OSMOpeningHours {
             return (kept.intersection(spilled).ranges, kept.symmetricDifference(spilled).ranges)
         }
 
-        /// True when some day of the week has minutes the two readings
-        /// disagree on (no date ranges assumed).
-        var hasAmbiguousMidnight: Bool {
+        /// True when some day of a week (the first of 2024) has hours the two
+        /// readings of a range past midnight disagree on: those hours are
+        /// UNKNOWN.
+        public var hasUndecidedHours: Bool {
             let sunday = LocalDate(year: 2024, month: 1, day: 7)!
             return (0..<7).contains { !day(sunday.adding(days: $0)).unknown.isEmpty }
         }
@@ -699,6 +700,9 @@ extension OSMOpeningHours {
         public private(set) var evaluated = 0
         public private(set) var distinctValues = 0
         public private(set) var distinctEvaluated = 0
+        /// Distinct evaluated values with some hours of the week left
+        /// UNKNOWN (a range past midnight read two ways).
+        public private(set) var distinctWithUndecidedHours = 0
         /// Values left, by form: (count, distinct values, up to 3 examples).
         public private(set) var left: [UnsupportedForm: (count: Int, distinct: Int, examples: [String])] = [:]
         private var seenSupported: Set<String> = []
@@ -712,10 +716,11 @@ extension OSMOpeningHours {
             if let form = seenLeft[value] { left[form]!.count += 1; return }
             distinctValues += 1
             switch OSMOpeningHours.parse(value) {
-            case .supported:
+            case .supported(let parsed):
                 seenSupported.insert(value)
                 evaluated += 1
                 distinctEvaluated += 1
+                if parsed.hasUndecidedHours { distinctWithUndecidedHours += 1 }
             case .unsupported(let u):
                 seenLeft[value] = u.form
                 var entry = left[u.form] ?? (0, 0, [])

@@ -25,7 +25,8 @@ public struct HoursPoint: Sendable, Hashable {
     /// Minutes since Sunday 00:00.
     var minuteOfWeek: Int { day * 1440 + minuteOfDay }
 
-    var json: JSONValue {
+    /// The point as Places API (New) JSON.
+    public var json: JSONValue {
         var o = JSONObject()
         if let date { o["date"] = date.json }
         o["day"] = .int(Int64(day))
@@ -57,7 +58,8 @@ public struct OpeningPeriod: Sendable, Hashable {
         return length
     }
 
-    var json: JSONValue {
+    /// The period as Places API (New) JSON.
+    public var json: JSONValue {
         var o = JSONObject([("open", open.json)])
         if let close { o["close"] = close.json }
         return .object(o)
