@@ -104,13 +104,18 @@ struct GoogleHoursCorpusTests {
         #expect(closed >= 3)
     }
 
+    /// A file of the shared corpus; nil (saying so) when the corpus is absent.
+    static func shared(_ relative: String) -> URL? {
+        guard let root = SharedData.root else {
+            print("SKIP: ../shared/data is absent; \(relative) is not checked here")
+            return nil
+        }
+        return root.appendingPathComponent(relative)
+    }
+
     @Test("the always-open legacy example is open at any time, with no closing time")
     func alwaysOpenExample() throws {
-        guard let root = SharedData.root else {
-            print("SKIP: ../shared/data is absent")
-            return
-        }
-        let url = root.appendingPathComponent("google/legacy/openapi-spec-examples/maps_http_places_details_always_open_response.json")
+        guard let url = Self.shared("google/legacy/openapi-spec-examples/maps_http_places_details_always_open_response.json") else { return }
         let response = try JSONValue(parsing: Array(Data(contentsOf: url)))
         // The example is only the hours: give it an ID, a location and an offset.
         var result = try #require(response["result"]?.objectValue)
@@ -131,11 +136,7 @@ struct GoogleHoursCorpusTests {
 
     @Test("legacy current_opening_hours with dates import as v1 dated periods and decide within their seven days")
     func legacyCurrentHours() throws {
-        guard let root = SharedData.root else {
-            print("SKIP: ../shared/data is absent")
-            return
-        }
-        let url = root.appendingPathComponent("google/legacy/java-client-fixtures/PlaceDetailsResponse.json")
+        guard let url = Self.shared("google/legacy/java-client-fixtures/PlaceDetailsResponse.json") else { return }
         let (place, _) = try Self.decode(url)
         #expect(place.utcOffsetMinutes == 660)
         let current = try #require(place.currentOpeningHours)

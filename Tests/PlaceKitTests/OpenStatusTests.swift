@@ -59,17 +59,19 @@ struct OpenStatusTests {
     func weekWrap() throws {
         let place = try F.place(#""timeZone":{"id":"UTC"},"regularOpeningHours":{"periods":[\#(F.period(6, "22:00", 0, "02:00"))]}"#)
         // 2026-03-28 is a Saturday.
-        let sunday = place.isOpen(at: F.at("2026-03-29T01:00:00Z"))
-        #expect(sunday.state == .open)
-        #expect(sunday.nextCloseTime == F.at("2026-03-29T02:00:00Z"))
-        #expect(sunday.nextOpenTime == F.at("2026-04-04T22:00:00Z"))
-        let saturday = place.isOpen(at: F.at("2026-03-28T21:59:59Z"))
-        #expect(saturday.state == .closed)
-        #expect(saturday.nextOpenTime == F.at("2026-03-28T22:00:00Z"))
-        #expect(saturday.nextCloseTime == F.at("2026-03-29T02:00:00Z"))
-        let after = place.isOpen(at: F.at("2026-03-29T02:00:00Z"))
-        #expect(after.state == .closed, "the close time itself is closed")
-        #expect(after.nextOpenTime == F.at("2026-04-04T22:00:00Z"))
+        Self.expect(place, at: "2026-03-29T01:00:00Z", .open, close: "2026-03-29T02:00:00Z", open: "2026-04-04T22:00:00Z")
+        Self.expect(place, at: "2026-03-28T21:59:59Z", .closed, close: "2026-03-29T02:00:00Z", open: "2026-03-28T22:00:00Z")
+        // The close time itself is closed.
+        Self.expect(place, at: "2026-03-29T02:00:00Z", .closed, close: "2026-04-05T02:00:00Z", open: "2026-04-04T22:00:00Z")
+    }
+
+    /// The state and both next times at `time` (RFC 3339 instants).
+    static func expect(_ place: Place, at time: String, _ state: OpenStatus.State, close: String?, open: String?,
+                       sourceLocation: SourceLocation = #_sourceLocation) {
+        let s = place.isOpen(at: F.at(time))
+        #expect(s.state == state, "at \(time): \(s)", sourceLocation: sourceLocation)
+        #expect(s.nextCloseTime == close.map(F.at), "nextCloseTime at \(time)", sourceLocation: sourceLocation)
+        #expect(s.nextOpenTime == open.map(F.at), "nextOpenTime at \(time)", sourceLocation: sourceLocation)
     }
 
     @Test("several periods a day and one past midnight")
@@ -77,15 +79,9 @@ struct OpenStatusTests {
         let periods = [F.period(1, "11:30", 1, "14:00"), F.period(1, "18:00", 2, "01:30")].joined(separator: ",")
         let place = try F.place(#""utcOffsetMinutes":0,"regularOpeningHours":{"periods":[\#(periods)]}"#)
         // 2026-03-30 is a Monday.
-        #expect(place.isOpen(at: F.at("2026-03-30T12:00:00Z")).state == .open)
-        let gap = place.isOpen(at: F.at("2026-03-30T15:00:00Z"))
-        #expect(gap.state == .closed)
-        #expect(gap.nextOpenTime == F.at("2026-03-30T18:00:00Z"))
-        #expect(gap.nextCloseTime == F.at("2026-03-31T01:30:00Z"))
-        let night = place.isOpen(at: F.at("2026-03-31T01:00:00Z"))
-        #expect(night.state == .open)
-        #expect(night.nextCloseTime == F.at("2026-03-31T01:30:00Z"))
-        #expect(night.nextOpenTime == F.at("2026-04-06T11:30:00Z"))
+        Self.expect(place, at: "2026-03-30T12:00:00Z", .open, close: "2026-03-30T14:00:00Z", open: "2026-03-30T18:00:00Z")
+        Self.expect(place, at: "2026-03-30T15:00:00Z", .closed, close: "2026-03-31T01:30:00Z", open: "2026-03-30T18:00:00Z")
+        Self.expect(place, at: "2026-03-31T01:00:00Z", .open, close: "2026-03-31T01:30:00Z", open: "2026-04-06T11:30:00Z")
     }
 
     @Test("daylight saving in Europe/Zurich: 2026-03-29 loses an hour, 2026-10-25 gains one")
