@@ -1,4 +1,4 @@
-// placedb-bench import [--records N] [--runs R] [--dir DIR] [--no-ogr2ogr] [--only geojson|ndjson]
+// placedb-bench import [--records N] [--runs R] [--dir DIR] [--no-ogr2ogr] [--only geojson|ndjson] [--no-warmup]
 //
 // Generates N seeded places twice over, as Places API (New) NDJSON and as a
 // GeoJSON FeatureCollection, then imports them into fresh databases, once to
@@ -47,7 +47,7 @@ enum ImportBench {
                 print("ogr2ogr not found (Scripts/setup installs gdal-bin): its row is left out")
             }
         }
-        print("placedb-bench import: \(records) generated places (seed 20261130), \(runs) timed runs after a warm-up, each into a fresh database")
+        print("placedb-bench import: \(records) generated places (seed 20261130), \(runs) timed runs\(args.contains("--no-warmup") ? "" : " after a warm-up"), each into a fresh database")
         print("inputs: GeoJSON \(fmt(Double(fileSize(geojson)) / 1e6)) MB, NDJSON \(fmt(Double(fileSize(ndjson)) / 1e6)) MB; machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(fmt(Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824, 0)) GiB")
         print("")
         print("| tool | seconds (min / median) | places/s (best) | MB/s (best) | peak RSS (max) | DB bytes/place |")
@@ -56,7 +56,8 @@ enum ImportBench {
             var times: [Double] = []
             var peaks: [Int] = []
             var dbBytes = 0
-            for run in 0...runs {
+            let first = args.contains("--no-warmup") ? 1 : 0
+            for run in first...runs {
                 let db = "\(dir)/bench-\(run).sqlite"
                 for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: db + suffix) }
                 let (program, arguments) = tool.command(db)
