@@ -1,4 +1,4 @@
--- placedb database schema, version 2 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 3 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -58,7 +58,7 @@ CREATE TABLE place (
     content_hash INTEGER NOT NULL,
     doc TEXT NOT NULL,
     extra TEXT
-, "geom" POINT NOT NULL DEFAULT '');
+, "geom" POINT NOT NULL DEFAULT '', time_zone_source TEXT CHECK (time_zone_source IN ('data', 'import-option')));
 
 -- table: place_alias
 CREATE TABLE place_alias (

@@ -8,6 +8,7 @@ public enum CommandLineTool {
     static let commands: [CommandEntry] = [
         CommandEntry(spec: ImportCommand.spec, run: ImportCommand.run),
         CommandEntry(spec: PlaceCommand.spec, run: PlaceCommand.run),
+        CommandEntry(spec: OpenCommand.spec, run: OpenCommand.run),
         CommandEntry(spec: ResolveCommand.spec, run: ResolveCommand.run),
         CommandEntry(spec: AliasCommand.spec, run: AliasCommand.run),
         CommandEntry(spec: PhotosCommand.spec, run: PhotosCommand.run),

@@ -20,6 +20,7 @@ enum ImportCommand: Command {
             OptionSpec("--match-radius", value: "METERS", help: "Snapshot: link a removed place to an added one within this distance (default 150)."),
             OptionSpec("--match-threshold", value: "SCORE", help: "Snapshot: the least match score in 0...1 that records an alias (default 0.7)."),
             OptionSpec("--no-match", help: "Snapshot: record no aliases from removed to added places."),
+            OptionSpec("--time-zone", value: "ZONE", help: "IANA time zone (Europe/Zurich) for the places that have neither timeZone nor utcOffsetMinutes (OpenStreetMap, Overture), so their hours can be read; stored with where it came from."),
         ],
         discussion: """
             Each file is imported in one transaction. Re-importing a file changes nothing; a
@@ -41,6 +42,12 @@ enum ImportCommand: Command {
         if let source = args.value("--source") {
             guard !source.isEmpty else { throw UsageError(message: "--source needs a non-empty name") }
             options.source = source
+        }
+        if let zone = args.value("--time-zone") {
+            guard ImportOptions.isValidTimeZone(zone) else {
+                throw UsageError(message: "unknown time zone '\(zone)' for '--time-zone': expected an IANA name such as Europe/Zurich or America/New_York")
+            }
+            options.timeZone = zone
         }
         if let snapshot = args.value("--snapshot") {
             guard !snapshot.isEmpty else { throw UsageError(message: "--snapshot needs a non-empty source name") }

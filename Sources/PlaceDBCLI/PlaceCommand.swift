@@ -1,3 +1,4 @@
+import Foundation
 import PlaceKit
 
 /// `placedb place ID [--fields MASK]`: Place Details from the database.
@@ -7,27 +8,35 @@ enum PlaceCommand: Command {
         abstract: "Print one place by ID (Place Details), in the Places API (New) JSON shape.",
         arguments: [ArgumentSpec(name: "ID", help: "A place ID, or its resource name places/ID.")],
         options: [
-            OptionSpec("--fields", value: "MASK", help: "Comma-separated field mask: v1 paths (id,displayName,location,...), the Places SDK's names (name, placeID, coordinate, phoneNumber, website, openingHours, ...), or * (default: all)."),
+            OptionSpec("--fields", value: "MASK", help: "Comma-separated field mask: v1 paths (id,displayName,location,...), the Places SDK's names (name, placeID, coordinate, phoneNumber, website, openingHours, ...), or * (default: all). openNow adds whether the place is open now (or at --at), computed at query time."),
+            OptionSpec("--at", value: "TIME", help: "Add openNow for this time (RFC 3339; without an offset, the wall clock at the place). See 'placedb open'."),
         ])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         guard context.arguments.positionals.count == 1 else {
             throw UsageError(message: context.arguments.positionals.isEmpty ? "missing place ID" : "expected one place ID, got \(context.arguments.positionals.count)")
         }
-        let mask: FieldMask
-        do {
-            mask = try context.arguments.value("--fields").map { try FieldMask(parsing: $0) } ?? .all
-        } catch let error as FieldMaskError {
-            throw UsageError(message: error.description)
+        // `openNow` is computed, not stored: take it out of the mask (a mask
+        // of only `openNow` prints only it).
+        var maskText = context.arguments.value("--fields")
+        var openNow = context.arguments.value("--at") != nil
+        if let text = maskText {
+            let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            if items.contains("openNow") {
+                openNow = true
+                maskText = items.filter { $0 != "openNow" }.joined(separator: ",")
+            }
         }
+        let mask = try parseMask(maskText)
+        let time = try OpenCommand.queryTime(context.arguments.value("--at"))
         let client = try PlacesClient(databasePath: context.databasePath)
         let requested = PlaceID(parsing: context.arguments.positionals[0])
         // An old ID gives the current place, with its current id, as the
         // Places API does; the answer says which ID was asked for.
         let resolution = try client.resolvePlaceID(requested)
         guard let current = resolution.placeID else { throw PlaceDBError.notFound(requested) }
-        let place = try client.fetchPlace(id: PlaceID(current), fields: mask, followAliases: false)
-        var json = place.apiJSON(fields: mask)
+        let place = try client.fetchPlace(id: PlaceID(current), followAliases: false)
+        var json = mask.map { place.apiJSON(fields: $0) } ?? JSONObject()
         if resolution.status == .moved {
             json["requestedId"] = .string(requested.rawValue)
             let reasons = resolution.chain.map(\.reason.rawValue).joined(separator: ", ")
@@ -36,11 +45,24 @@ enum PlaceCommand: Command {
             json["removedAt"] = resolution.removedAt.map(JSONValue.string) ?? .null
             context.console.err("placedb place: '\(current)' was removed\(resolution.removedAt.map { " at \($0)" } ?? ""); this is its last record\n")
         }
+        if openNow, let isOpen = place.isOpen(at: time).isOpen { json["openNow"] = .bool(isOpen) }
         switch context.output {
         case .json: context.writeJSON(.object(json))
         case .text: context.console.out(TextTable.place(json))
         }
         return .success
+    }
+
+    /// The mask: nil for an empty one (only computed fields asked for),
+    /// every field when none is given; an unknown field is a usage error.
+    static func parseMask(_ text: String?) throws(UsageError) -> FieldMask? {
+        guard let text else { return .all }
+        if text.isEmpty { return nil }
+        do {
+            return try FieldMask(parsing: text)
+        } catch {
+            throw UsageError(message: error.description)
+        }
     }
 }
 

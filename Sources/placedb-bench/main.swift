@@ -8,6 +8,7 @@ let benchmarks: [(name: String, summary: String, run: ([String]) throws -> Void)
     ("resolve", "batch-resolve IDs against N places with A aliases", ResolveBench.run),
     ("aliases-eval", "link the OSM snapshots' ID changes and compare with osm/derived", AliasEval.run),
     ("photo", "add a generated camera-size JPEG and fetch it at several maximum sizes", PhotoBench.run),
+    ("osm-hours", "share of OpenStreetMap opening_hours values placedb evaluates, the forms left, and parse/evaluate speed", OSMHoursBench.run),
 ]
 
 guard let name = arguments.first, let bench = benchmarks.first(where: { $0.name == name }) else {

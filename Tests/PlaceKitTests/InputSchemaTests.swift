@@ -7,7 +7,7 @@ import PlaceKitTestSupport
 /// records, the schema accepts exactly what the importer accepts. The test
 /// carries a small validator for the JSON Schema keywords those files use
 /// (type, required, properties, items, minimum, maximum, minLength, pattern
-/// as a prefix check, enum, $ref, oneOf, anyOf).
+/// (the places/ one as a prefix check), enum, $ref, oneOf, anyOf).
 @Suite("Input JSON Schemas")
 struct InputSchemaTests {
     static let schemaDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Schemas/input").standardizedFileURL
@@ -52,7 +52,13 @@ struct InputSchemaTests {
             }
             if let s = value.stringValue {
                 if let n = schema["minLength"]?.intValue, s.count < n { return false }
-                if let p = schema["pattern"]?.stringValue, p.hasPrefix("^places/"), !(s.hasPrefix("places/") && !s.dropFirst(7).contains("/")) { return false }
+                if let p = schema["pattern"]?.stringValue {
+                    if p.hasPrefix("^places/") {
+                        if !(s.hasPrefix("places/") && !s.dropFirst(7).contains("/")) { return false }
+                    } else if s.range(of: p, options: .regularExpression) == nil {
+                        return false
+                    }
+                }
             }
             if let oneOf = schema["oneOf"]?.arrayValue, oneOf.filter({ valid(value, $0) }).count != 1 { return false }
             if let anyOf = schema["anyOf"]?.arrayValue, !anyOf.contains(where: { valid(value, $0) }) { return false }
@@ -96,6 +102,17 @@ struct InputSchemaTests {
         #"{"place_id":"a","geometry":{"location":{"lat":-91,"lng":2}}}"#,
         #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"types":"cafe"}"#,
         #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"user_ratings_total":"12"}"#,
+        #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"opening_hours":{"periods":[{"open":{"day":1,"time":"0830"},"close":{"day":2,"time":"0100"}}]}}"#,
+        #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"opening_hours":{"periods":[{"open":{"day":0,"time":"0000"}}]}}"#,
+        #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"current_opening_hours":{"periods":[{"open":{"day":1,"time":"0830","date":"2023-04-03"},"close":{"day":1,"time":"1730","date":"2023-04-03"}}],"special_days":[{"date":"2023-04-03","exceptional_hours":true}]}}"#,
+        #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"secondary_opening_hours":[{"type":"DELIVERY","periods":[{"open":{"day":1,"time":"1100"},"close":{"day":1,"time":"2200"}}]}]}"#,
+        #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"opening_hours":{"periods":[{"open":{"day":1,"time":"8:30"}}]}}"#,
+        #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"opening_hours":{"periods":[{"open":{"day":7,"time":"0830"}}]}}"#,
+        #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"opening_hours":{"periods":[{"open":{"day":1}}]}}"#,
+        #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"opening_hours":{"periods":[{"close":{"day":1,"time":"0830"}}]}}"#,
+        #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"current_opening_hours":{"periods":[{"open":{"day":1,"time":"0830","date":"3 April"}}]}}"#,
+        #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"current_opening_hours":[]}"#,
+        #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"secondary_opening_hours":{}}"#,
     ]
 
     @Test("the v1 schema accepts exactly the records the importer accepts", arguments: v1Records)

@@ -84,6 +84,7 @@ enum GeoJSONDecoders {
             doc["internationalPhoneNumber"] = .string(String(phone.split(separator: ";").first ?? Substring(phone)).trimmingSpacesString)
         }
         if let web = (tags["website"] ?? tags["contact:website"] ?? tags["url"])?.stringValue { doc["websiteUri"] = .string(web) }
+        if let hours = tags["opening_hours"]?.stringValue { doc["regularOpeningHours"] = OSMOpeningHours.regularOpeningHours(hours) }
         var osm = JSONObject()
         if let t = meta["type"] { osm["type"] = t }
         if let i = meta["id"] { osm["id"] = i }

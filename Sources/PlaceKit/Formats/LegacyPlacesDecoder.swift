@@ -30,6 +30,8 @@ enum LegacyPlacesDecoder {
         try FieldCheck.expect(object, "photos", .array, placeID: pid)
         try FieldCheck.expect(object, "address_components", .array, placeID: pid)
         try FieldCheck.expect(object, "opening_hours", .object, placeID: pid)
+        try FieldCheck.expect(object, "current_opening_hours", .object, placeID: pid)
+        try FieldCheck.expect(object, "secondary_opening_hours", .array, placeID: pid)
         try FieldCheck.expect(object, "price_level", .integer, placeID: pid)
 
         var doc = JSONObject()
@@ -62,10 +64,19 @@ enum LegacyPlacesDecoder {
                 if value.boolValue == true, object["business_status"] == nil { doc["businessStatus"] = "CLOSED_PERMANENTLY" }
                 extra[key] = value
             case "utc_offset": doc["utcOffsetMinutes"] = value
-            case "opening_hours": doc["regularOpeningHours"] = openingHours(value)
-            case "current_opening_hours": doc["currentOpeningHours"] = openingHours(value)
+            case "opening_hours": doc["regularOpeningHours"] = try openingHours(value, key, placeID: pid)
+            case "current_opening_hours": doc["currentOpeningHours"] = try openingHours(value, key, placeID: pid)
             case "secondary_opening_hours":
-                doc["regularSecondaryOpeningHours"] = .array((value.arrayValue ?? []).map(openingHours))
+                // The next seven days, with dates (v1's current secondary
+                // hours); an entry without dates is a plain week.
+                var current: [JSONValue] = [], regular: [JSONValue] = []
+                for (i, entry) in (value.arrayValue ?? []).enumerated() {
+                    let hours = try openingHours(entry, "\(key)[\(i)]", placeID: pid)
+                    let dated = hours["periods"]?.arrayValue?.contains { $0["open"]?["date"] != nil } ?? false
+                    if dated { current.append(hours) } else { regular.append(hours) }
+                }
+                if !current.isEmpty { doc["currentSecondaryOpeningHours"] = .array(current) }
+                if !regular.isEmpty { doc["regularSecondaryOpeningHours"] = .array(regular) }
             case "photos": doc["photos"] = .array((value.arrayValue ?? []).compactMap { photo($0, placeID: pid) })
             case "reviews": doc["reviews"] = .array((value.arrayValue ?? []).map(review))
             case "plus_code":
@@ -137,44 +148,72 @@ enum LegacyPlacesDecoder {
         return .object(o)
     }
 
-    /// Legacy `{"day": 1, "time": "0930", "date": "2024-01-01"}` -> v1 point.
-    static func point(_ p: JSONValue) -> JSONValue {
+    /// Legacy `{"day": 1, "time": "0930", "date": "2024-01-01"}` -> v1 point
+    /// `{"date": {...}, "day": 1, "hour": 9, "minute": 30}`. A time that is
+    /// not HHMM, a day outside 0-6 or a malformed date is refused: read any
+    /// other way it would move the hours.
+    static func point(_ p: JSONValue, _ path: String, placeID: String) throws(DecodeError) -> JSONValue {
+        guard let object = p.objectValue else { throw DecodeError("\(path) is \(p.kindDescription), expected an object", placeID: placeID) }
         var o = JSONObject()
-        if let day = p["day"] { o["day"] = day }
-        if let time = p["time"]?.stringValue, time.count == 4, let hhmm = Int(time) {
-            o["hour"] = .int(Int64(hhmm / 100))
-            o["minute"] = .int(Int64(hhmm % 100))
+        if let dateValue = object["date"], dateValue != .null {
+            guard let text = dateValue.stringValue, let date = legacyDate(text) else {
+                throw DecodeError("\(path).date \(JSONWriter().string(dateValue)) is not a date YYYY-MM-DD", placeID: placeID)
+            }
+            o["date"] = date
         }
-        if let date = p["date"]?.stringValue {
-            let parts = date.split(separator: "-").compactMap { Int64($0) }
-            if parts.count == 3 { o["date"] = ["year": .int(parts[0]), "month": .int(parts[1]), "day": .int(parts[2])] }
+        guard let day = object["day"]?.intValue, (0...6).contains(day) else {
+            throw DecodeError("\(path).day \(object["day"].map { JSONWriter().string($0) } ?? "(absent)") is not a weekday 0-6", placeID: placeID)
         }
-        if let truncated = p["truncated"] { o["truncated"] = truncated }
+        o["day"] = .int(Int64(day))
+        let timeValue = object["time"]
+        guard let time = timeValue?.stringValue, time.utf8.count == 4, time.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+              let hhmm = Int(time), hhmm / 100 <= 24, hhmm % 100 <= 59, hhmm <= 2400 else {
+            throw DecodeError("\(path).time \(timeValue.map { JSONWriter().string($0) } ?? "(absent)") is not a time HHMM", placeID: placeID)
+        }
+        o["hour"] = .int(Int64(hhmm / 100))
+        o["minute"] = .int(Int64(hhmm % 100))
+        if let truncated = object["truncated"] { o["truncated"] = truncated }
         return .object(o)
     }
 
-    static func openingHours(_ h: JSONValue) -> JSONValue {
+    /// `2023-04-03` -> `{"year": 2023, "month": 4, "day": 3}`; nil when malformed.
+    static func legacyDate(_ text: String) -> JSONValue? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), let date = LocalDate(year: y, month: m, day: d) else { return nil }
+        return date.json
+    }
+
+    static func openingHours(_ h: JSONValue, _ path: String, placeID: String) throws(DecodeError) -> JSONValue {
+        guard h.objectValue != nil else { throw DecodeError("\(path) is \(h.kindDescription), expected an object", placeID: placeID) }
         var o = JSONObject()
         if let v = h["open_now"] { o["openNow"] = v }
-        if let periods = h["periods"]?.arrayValue {
-            o["periods"] = .array(periods.map { p in
+        if let periodsValue = h["periods"], periodsValue != .null {
+            guard let periods = periodsValue.arrayValue else {
+                throw DecodeError("\(path).periods is \(periodsValue.kindDescription), expected an array", placeID: placeID)
+            }
+            var out: [JSONValue] = []
+            for (i, p) in periods.enumerated() {
                 var po = JSONObject()
-                if let open = p["open"] { po["open"] = point(open) }
-                if let close = p["close"] { po["close"] = point(close) }
-                return .object(po)
-            })
+                guard let open = p["open"], open != .null else { throw DecodeError("\(path).periods[\(i)] has no open time", placeID: placeID) }
+                po["open"] = try point(open, "\(path).periods[\(i)].open", placeID: placeID)
+                if let close = p["close"], close != .null { po["close"] = try point(close, "\(path).periods[\(i)].close", placeID: placeID) }
+                out.append(.object(po))
+            }
+            o["periods"] = .array(out)
         }
         if let v = h["weekday_text"] { o["weekdayDescriptions"] = v }
         if let v = h["type"] { o["secondaryHoursType"] = v }
         if let v = h["special_days"]?.arrayValue {
-            o["specialDays"] = .array(v.map { d in
-                var so = JSONObject()
-                if let date = d["date"]?.stringValue {
-                    let parts = date.split(separator: "-").compactMap { Int64($0) }
-                    if parts.count == 3 { so["date"] = ["year": .int(parts[0]), "month": .int(parts[1]), "day": .int(parts[2])] }
+            // v1 lists only the days with exceptional hours.
+            var days: [JSONValue] = []
+            for (i, d) in v.enumerated() where d["exceptional_hours"]?.boolValue != false {
+                guard let text = d["date"]?.stringValue, let date = legacyDate(text) else {
+                    throw DecodeError("\(path).special_days[\(i)].date is not a date YYYY-MM-DD", placeID: placeID)
                 }
-                return .object(so)
-            })
+                days.append(["date": date])
+            }
+            if !days.isEmpty { o["specialDays"] = .array(days) }
         }
         return .object(o)
     }
@@ -278,20 +317,11 @@ enum LegacyPlacesDecoder {
 /// RFC 3339 UTC timestamps without Foundation's formatter cost.
 enum RFC3339 {
     static func string(fromUnixSeconds t: Int64) -> String {
-        // Civil-from-days (Howard Hinnant's algorithm).
         let days = t >= 0 ? t / 86_400 : (t - 86_399) / 86_400
         let secs = t - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        let date = LocalDate(dayNumber: Int(days))
         func two(_ v: Int64) -> String { String(v).leftPadded(2) }
-        return "\(String(y).leftPadded(4))-\(two(m))-\(two(d))T\(two(secs / 3600)):\(two(secs % 3600 / 60)):\(two(secs % 60))Z"
+        return "\(date)T\(two(secs / 3600)):\(two(secs % 3600 / 60)):\(two(secs % 60))Z"
     }
 
     static func now() -> String {

@@ -16,6 +16,8 @@ struct PreparedPlace: Sendable {
     let businessStatus: String?
     let utcOffsetMinutes: Int?
     let timeZone: String?
+    /// Where `timeZone` came from (nil without one).
+    let timeZoneSource: TimeZoneSource?
     let types: [String]
     let format: InputFormat
     let aliases: [AliasEdge]
@@ -42,6 +44,10 @@ struct PreparedPlace: Sendable {
         hash.add(source.utf8)
         hash.add(place.coordinate.latitude.bitPattern)
         hash.add(place.coordinate.longitude.bitPattern)
+        // Where the zone came from: a source's zone replacing an --time-zone one is a change.
+        let zoneSource = place.timeZoneSource ?? (place.timeZone != nil ? .data : nil)
+        if let zoneSource { hash.add(zoneSource.rawValue.utf8) }
+        self.timeZoneSource = zoneSource
         self.id = place.id.rawValue
         self.coordinate = place.coordinate
         self.doc = doc
@@ -146,11 +152,14 @@ final class RecordProducer: @unchecked Sendable {
     private(set) var envelope = JSONObject()
     private(set) var sawEnvelope = false
 
-    init(reader: RecordReader, name: String, format: InputFormat?, source: String?) {
+    private let options: ImportOptions
+
+    init(reader: RecordReader, name: String, format: InputFormat?, source: String?, options: ImportOptions = ImportOptions()) {
         self.reader = reader
         self.name = name
         self.format = format
         self.source = source
+        self.options = options
     }
 
     func start() {
@@ -185,7 +194,8 @@ final class RecordProducer: @unchecked Sendable {
             do {
                 guard let record = try reader.next() else { break }
                 do {
-                    let decoded = try decodeRecord(record, format: format)
+                    var decoded = try decodeRecord(record, format: format)
+                    options.applyTimeZone(to: &decoded.place)
                     batch.items.append(.place(PreparedPlace(decoded, source: source)))
                 } catch let e as DecodeError {
                     let rejection = ImportRejection(input: name, line: record.line, index: record.index, placeID: e.placeID,

@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteDB
 #if canImport(Glibc)
 import Glibc
@@ -29,12 +30,31 @@ public struct ImportOptions: Sendable {
     /// How a snapshot links removed places to added ones; nil records no
     /// snapshot aliases.
     public var matching: MatchOptions? = MatchOptions()
+    /// An IANA time zone (`Europe/Zurich`) for the places that have neither
+    /// `timeZone` nor `utcOffsetMinutes` (OpenStreetMap and Overture give
+    /// none; a regional extract is usually one zone). Stored as their
+    /// `timeZone`, with `time_zone_source` 'import-option'.
+    public var timeZone: String?
 
-    public init(format: InputFormat? = nil, onError: OnError = .stop, source: String? = nil, snapshot: String? = nil) {
+    public init(format: InputFormat? = nil, onError: OnError = .stop, source: String? = nil, snapshot: String? = nil, timeZone: String? = nil) {
         self.format = format
         self.onError = onError
         self.source = snapshot ?? source
         self.snapshot = snapshot
+        self.timeZone = timeZone
+    }
+
+    /// Gives the place the import's time zone when it has no zone and no offset.
+    func applyTimeZone(to place: inout Place) {
+        guard let timeZone, place.timeZone == nil, place.utcOffsetMinutes == nil else { return }
+        place.document["timeZone"] = ["id": .string(timeZone)]
+        place.timeZoneSource = .importOption
+    }
+
+    /// True for an IANA name Foundation knows (`Europe/Zurich`, `UTC`).
+    public static func isValidTimeZone(_ name: String) -> Bool {
+        guard TimeZone(identifier: name) != nil else { return false }
+        return TimeZone.knownTimeZoneIdentifiers.contains(name) || name == "UTC" || name == "GMT" || name.hasPrefix("Etc/")
     }
 }
 
@@ -96,6 +116,9 @@ public final class PlaceImporter {
 
     /// Opens (creating or migrating) the database at `databasePath`.
     public init(databasePath: String? = nil, options: ImportOptions = ImportOptions()) throws {
+        if let zone = options.timeZone, !ImportOptions.isValidTimeZone(zone) {
+            throw PlaceDBError.invalidArgument("unknown time zone '\(zone)': expected an IANA name such as Europe/Zurich or America/New_York")
+        }
         store = try PlaceStore(path: PlaceStore.resolvePath(databasePath), writable: true)
         self.options = options
         writer = try PlaceWriter(db: store.db, source: options.source)
@@ -184,7 +207,7 @@ public final class PlaceImporter {
             throw PlaceDBError.input(error)
         }
         let reader = RecordReader(source: source)
-        let producer = RecordProducer(reader: reader, name: source.name, format: options.format, source: options.source)
+        let producer = RecordProducer(reader: reader, name: source.name, format: options.format, source: options.source, options: options)
         producer.start()
         defer { producer.stopAndWait() }
         var summary = ImportSummary()
@@ -311,12 +334,14 @@ public final class PlaceImporter {
     /// Inserts a `running` import_run row and returns its id; the places
     /// this run writes point at it.
     private func beginRun(input: String, startedAt: String) throws -> Int64 {
-        let options = JSONWriter().string([
-            "format": self.options.format.map { .string($0.rawValue) } ?? "auto",
-            "onError": .string(self.options.onError.rawValue),
-            "source": self.options.source.map(JSONValue.string) ?? .null,
-            "snapshot": self.options.snapshot.map(JSONValue.string) ?? .null,
+        var settings = JSONObject([
+            ("format", .string(self.options.format?.rawValue ?? "auto")),
+            ("onError", .string(self.options.onError.rawValue)),
+            ("source", self.options.source.map(JSONValue.string) ?? .null),
+            ("snapshot", self.options.snapshot.map(JSONValue.string) ?? .null),
         ])
+        if let zone = self.options.timeZone { settings["timeZone"] = .string(zone) }
+        let options = JSONWriter().string(.object(settings))
         try store.db.run("""
             INSERT INTO import_run (input, source, snapshot, status, started_at, options) VALUES (?, ?, ?, 'running', ?, ?)
             """, [.text(input), DatabaseValue(self.options.source), DatabaseValue(self.options.snapshot), .text(startedAt), .text(options)])

@@ -97,6 +97,9 @@ public struct Place: Sendable, Equatable {
     /// The place's fields by their Places API (New) names, without `name`
     /// and `id` (derived from `id`).
     public var document: JSONObject
+    /// Where `timeZone` came from, for a place read from a database: the
+    /// source's data, or `placedb import --time-zone`. Not part of the document.
+    public var timeZoneSource: TimeZoneSource?
 
     public init(id: PlaceID, coordinate: Coordinate, document: JSONObject = JSONObject()) {
         self.id = id

@@ -93,16 +93,17 @@ final class PlaceStore {
 
     /// The stored place, or nil.
     func place(id: PlaceID) throws -> Place? {
-        let statement = try db.cachedStatement("SELECT place_id, doc, geom FROM place WHERE place_id = ?")
+        let statement = try db.cachedStatement("SELECT place_id, doc, geom, time_zone_source FROM place WHERE place_id = ?")
         try statement.bind([.text(id.rawValue)])
         defer { try? statement.reset() }
         guard let row = try statement.step() else { return nil }
-        return try decodeStored(row, docColumn: 1, geometryColumn: 2)
+        return try decodeStored(row, docColumn: 1, geometryColumn: 2, timeZoneSourceColumn: 3)
     }
 
-    /// Rebuilds a Place from its stored document and geometry. A row that
-    /// does not decode (a file edited by hand) throws, never traps.
-    func decodeStored(_ row: Row, docColumn: Int, geometryColumn: Int) throws -> Place {
+    /// Rebuilds a Place from its stored document and geometry (and
+    /// `time_zone_source`, when the query selected it). A row that does not
+    /// decode (a file edited by hand) throws, never traps.
+    func decodeStored(_ row: Row, docColumn: Int, geometryColumn: Int, timeZoneSourceColumn: Int? = nil) throws -> Place {
         let id = PlaceID(row.string(0) ?? "")
         let value: JSONValue
         do {
@@ -116,7 +117,9 @@ final class PlaceStore {
         guard let coordinate = row.withBytes(geometryColumn, { SpatiaLiteBlob.coordinate($0) }) else {
             throw PlaceDBError.database(path: path, reason: "place '\(id)' has no readable point geometry")
         }
-        return Place(id: id, coordinate: coordinate, document: doc)
+        var place = Place(id: id, coordinate: coordinate, document: doc)
+        if let column = timeZoneSourceColumn { place.timeZoneSource = row.string(column).flatMap(TimeZoneSource.init(rawValue:)) }
+        return place
     }
 
     /// The source fields a place's record had beyond the Places API (New)

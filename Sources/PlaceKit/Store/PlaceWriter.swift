@@ -48,11 +48,11 @@ final class PlaceWriter {
         touch = try db.prepare("UPDATE place SET last_run = ?, removed_run = NULL WHERE id = ?")
         let columns = "name, primary_type, rating, rating_count, business_status, utc_offset_minutes, time_zone, source, content_hash, doc, extra, geom"
         insert = try db.prepare("""
-            INSERT INTO place (\(columns), updated_run, first_run, last_run, place_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, ?13, ?14)
+            INSERT INTO place (\(columns), updated_run, first_run, last_run, place_id, time_zone_source)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, ?13, ?14, ?15)
             """)
         update = try db.prepare("""
-            UPDATE place SET (\(columns), updated_run, last_run, removed_run) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, NULL)
+            UPDATE place SET (\(columns), updated_run, last_run, removed_run, time_zone_source) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, NULL, ?15)
             WHERE id = ?14
             """)
         deleteType = try db.prepare("DELETE FROM place_type WHERE type = ? AND place = ?")
@@ -206,6 +206,7 @@ final class PlaceWriter {
         }
         try statement.bind(.blob(SpatiaLiteBlob.point(place.coordinate)), at: 12)
         try statement.bind(.integer(run), at: 13)
+        try statement.bind(DatabaseValue(place.timeZoneSource?.rawValue), at: 15)
 
         let rowid: Int64
         let outcome: Outcome

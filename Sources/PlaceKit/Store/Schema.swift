@@ -118,6 +118,10 @@ enum Schema {
             FROM place p, json_each(CASE WHEN json_valid(p.doc) THEN p.doc ELSE '{}' END, '$.photos') j
             WHERE j.key < 10 AND json_type(j.value, '$.name') = 'text';
             """),
+        Migration(version: 3, name: "where each place's time zone came from", sql: """
+            ALTER TABLE place ADD COLUMN time_zone_source TEXT CHECK (time_zone_source IN ('data', 'import-option'));
+            UPDATE place SET time_zone_source = 'data' WHERE time_zone IS NOT NULL;
+            """),
     ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).

@@ -1,0 +1,511 @@
+import Foundation
+
+/// Whether a place is open at a time: OPEN, CLOSED or UNKNOWN (the data
+/// cannot decide: no hours, no time zone or offset, malformed or
+/// unsupported hours), with the reason, as the Places SDK's `isOpen`.
+public struct OpenStatus: Sendable, Equatable, CustomStringConvertible {
+    public enum State: String, Sendable, CaseIterable {
+        case open = "OPEN"
+        case closed = "CLOSED"
+        case unknown = "UNKNOWN"
+    }
+
+    public var state: State
+    /// Why, in one line.
+    public var reason: String
+    /// When the place next opens: after `nextCloseTime` when it is open.
+    /// Nil when the data does not say (or it never opens again).
+    public var nextOpenTime: Date?
+    /// When the place next closes: after `nextOpenTime` when it is closed.
+    /// Nil when the data does not say (or it never closes).
+    public var nextCloseTime: Date?
+    /// The hours that decided (`currentOpeningHours`, `regularOpeningHours`,
+    /// `currentSecondaryOpeningHours[DELIVERY]`, ...), or nil.
+    public var hours: String?
+    /// The clock the hours were read with: an IANA zone or `UTC+03:30`.
+    public var timeZone: String?
+    /// Where that clock came from.
+    public var timeZoneSource: ClockSource?
+    /// The instant asked about (nil for a wall-clock time at a place whose
+    /// clock is unknown).
+    public var at: Date?
+    /// The time asked about, as the wall clock at the place (RFC 3339 with
+    /// the place's offset), when the clock is known.
+    public var localTime: String?
+    /// Caveats (public holidays not known offline, a fixed UTC offset, ...).
+    public var notes: [String] = []
+    /// The descriptions of the hours that decided (kept from the source, or
+    /// generated in English).
+    public var weekdayDescriptions: [String] = []
+
+    /// true, false, or nil when unknown.
+    public var isOpen: Bool? {
+        switch state {
+        case .open: true
+        case .closed: false
+        case .unknown: nil
+        }
+    }
+
+    public var description: String { "\(state.rawValue): \(reason)" }
+
+    init(_ state: State, _ reason: String) {
+        self.state = state
+        self.reason = reason
+    }
+}
+
+/// Where a place's clock came from.
+public enum ClockSource: String, Sendable {
+    /// The source's `timeZone` (IANA).
+    case timeZone = "timeZone"
+    /// `placedb import --time-zone`, for a record that had no zone and no offset.
+    case importOption = "import --time-zone"
+    /// The source's `utcOffsetMinutes` (a fixed offset: right only while it holds).
+    case utcOffset = "utcOffsetMinutes"
+}
+
+extension Place {
+    /// The place's clock: its `timeZone` when Foundation knows it, else its
+    /// `utcOffsetMinutes`; nil when it has neither.
+    public var clock: PlaceClock? { resolveClock().clock }
+
+    func resolveClock() -> (clock: PlaceClock?, source: ClockSource?, note: String?) {
+        var note: String?
+        if let id = timeZone {
+            if let c = PlaceClock(zoneIdentifier: id) {
+                return (c, timeZoneSource == .importOption ? .importOption : .timeZone, nil)
+            }
+            note = "time zone '\(id)' is unknown to this system"
+        }
+        if let minutes = utcOffsetMinutes, let c = PlaceClock(utcOffsetMinutes: minutes) {
+            return (c, .utcOffset, note)
+        }
+        return (nil, nil, note)
+    }
+
+    /// Whether the place is open at `date`, from its current and regular
+    /// opening hours, business status and time zone.
+    public func isOpen(at date: Date = Date()) -> OpenStatus {
+        HoursEvaluator(place: self, secondary: nil).evaluate(.instant(date))
+    }
+
+    /// Whether the secondary hours of `secondaryHoursType` (delivery,
+    /// takeout, drive-through, ...) are active at `date`.
+    public func isOpen(at date: Date, secondaryHoursType: SecondaryHoursType) -> OpenStatus {
+        HoursEvaluator(place: self, secondary: secondaryHoursType).evaluate(.instant(date))
+    }
+
+    /// Whether the place (or its secondary hours) is open at an instant or
+    /// at a wall-clock time at the place.
+    public func isOpen(at time: HoursQueryTime, secondaryHoursType: SecondaryHoursType? = nil) -> OpenStatus {
+        HoursEvaluator(place: self, secondary: secondaryHoursType).evaluate(time)
+    }
+}
+
+/// Turns a place's hours into open intervals on the time line and answers
+/// from them.
+struct HoursEvaluator {
+    let place: Place
+    let secondary: SecondaryHoursType?
+
+    var regularField: String { secondary == nil ? "regularOpeningHours" : "regularSecondaryOpeningHours" }
+    var currentField: String { secondary == nil ? "currentOpeningHours" : "currentSecondaryOpeningHours" }
+    func label(_ field: String) -> String { secondary.map { "\(field)[\($0.rawValue)]" } ?? field }
+
+    func evaluate(_ time: HoursQueryTime) -> OpenStatus {
+        let (clock, clockSource, clockNote) = place.resolveClock()
+        var status = decide(time, clock: clock)
+        if case .instant(let d) = time { status.at = d }
+        if let clock {
+            status.timeZone = clock.description
+            status.timeZoneSource = clockSource
+            let unix = unixTime(time, clock)
+            status.localTime = clock.rfc3339(unix: unix)
+            if status.at == nil { status.at = Date(timeIntervalSince1970: TimeInterval(unix)) }
+            if clockSource == .utcOffset, status.state != .unknown {
+                status.notes.append("read with the fixed offset \(clock) (utcOffsetMinutes): on dates with another offset (daylight saving) the answer may be an hour off")
+            }
+        }
+        if let clockNote { status.notes.append(clockNote) }
+        return status
+    }
+
+    func unixTime(_ time: HoursQueryTime, _ clock: PlaceClock) -> Int64 {
+        switch time {
+        case .instant(let d): Int64(d.timeIntervalSince1970.rounded(.down))
+        case .local(let wall): clock.unix(at: wall)
+        }
+    }
+
+    func decide(_ time: HoursQueryTime, clock: PlaceClock?) -> OpenStatus {
+        // Business status first: it needs no clock.
+        switch place.businessStatus {
+        case .closedPermanently?:
+            return OpenStatus(.closed, "the place is permanently closed (businessStatus CLOSED_PERMANENTLY)")
+        case .closedTemporarily?:
+            return OpenStatus(.closed, "the place is temporarily closed (businessStatus CLOSED_TEMPORARILY)")
+        default: break
+        }
+        var openingDate: LocalDate?
+        var futureNote: String?
+        if place.businessStatus == .futureOpening {
+            guard let date = LocalDate(json: place.document["openingDate"]) else {
+                return OpenStatus(.closed, "the place has not opened yet (businessStatus FUTURE_OPENING, no openingDate)")
+            }
+            // Before the opening date on any clock? (UTC+14 is the earliest.)
+            let before: Bool?
+            switch (time, clock) {
+            case (.local(let wall), _): before = wall.date < date
+            case (.instant(let d), let clock?): before = clock.local(atUnix: Int64(d.timeIntervalSince1970.rounded(.down))).date < date
+            case (.instant(let d), nil):
+                let t = Int64(d.timeIntervalSince1970.rounded(.down))
+                if t < Int64(date.dayNumber) * 86_400 - 14 * 3600 { before = true } else if t >= Int64(date.dayNumber + 1) * 86_400 + 12 * 3600 { before = false } else { before = nil }
+            }
+            if before == true {
+                var s = OpenStatus(.closed, "the place opens on \(date) (businessStatus FUTURE_OPENING)")
+                if let clock, let hours = try? schedule(clock: clock) {
+                    let start = clock.unix(at: LocalDateTime(date: date, secondOfDay: 0))
+                    let t = Timeline(hours, clock: clock, around: start, days: hours.horizonDays)
+                    if t.isOpen(start) {
+                        s.nextOpenTime = Date(timeIntervalSince1970: TimeInterval(start))
+                        s.nextCloseTime = t.end(ofOpenAt: start).map { Date(timeIntervalSince1970: TimeInterval($0)) }
+                    } else if let next = t.nextOpen(after: start) {
+                        s.nextOpenTime = Date(timeIntervalSince1970: TimeInterval(next.start))
+                        s.nextCloseTime = next.end.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+                    }
+                }
+                return s
+            }
+            if before == nil && clock == nil {
+                return OpenStatus(.unknown, "the place opens on \(date) (FUTURE_OPENING), and without its time zone or UTC offset the local date is unknown")
+            }
+            openingDate = date
+            futureNote = "the source listed the place as opening on \(date) (FUTURE_OPENING)"
+        }
+        guard let clock else {
+            return OpenStatus(.unknown, "the place has no time zone or UTC offset, so its local time is unknown (import with --time-zone ZONE)")
+        }
+        let hours: Schedule
+        do throws(ScheduleError) {
+            hours = try schedule(clock: clock)
+        } catch {
+            return OpenStatus(.unknown, error.message)
+        }
+        let t = unixTime(time, clock)
+        var status = answer(hours, clock: clock, at: t)
+        if let futureNote, openingDate != nil { status.notes.append(futureNote) }
+        return status
+    }
+
+    // MARK: Schedules
+
+    /// A place's hours of one kind, ready to lay on the time line.
+    struct Schedule {
+        /// Weekly hours (regular periods or OSM rules); nil when absent.
+        var base: BaseHours?
+        var baseField: String
+        /// Current hours placed on the calendar, with the dates they cover.
+        var current: CurrentHours?
+        var currentField: String
+        var notes: [String] = []
+        var baseDescriptions: [String] = []
+        var currentDescriptions: [String] = []
+
+        var horizonDays: Int {
+            if case .osm(let parsed)? = base, parsed.hasDateRanges { return 370 }
+            return 8
+        }
+    }
+
+    enum BaseHours {
+        /// Ranges opening on each weekday (0 = Sunday), in minutes.
+        case weekly([[(start: Int, end: Int)]])
+        case alwaysOpen
+        case osm(OSMOpeningHours.Parsed)
+
+        /// The ranges that open on `date` (minutes from its midnight; an end
+        /// may pass midnight), and the ranges of that day the hours leave
+        /// undecided.
+        func day(_ date: LocalDate) -> (open: [(start: Int, end: Int)], unknown: [(start: Int, end: Int)]) {
+            switch self {
+            case .weekly(let byDay): (byDay[date.weekday], [])
+            case .alwaysOpen: ([(0, 1440)], [])
+            case .osm(let parsed): parsed.day(date)
+            }
+        }
+    }
+
+    struct CurrentHours {
+        /// First and last date covered.
+        var first: LocalDate
+        var last: LocalDate
+        /// Wall-clock ranges.
+        var ranges: [(from: LocalDateTime, to: LocalDateTime)]
+        var specialDays: [LocalDate]
+    }
+
+    struct ScheduleError: Error { let message: String }
+
+    func schedule(clock: PlaceClock) throws(ScheduleError) -> Schedule {
+        let regular: OpeningHours?
+        let current: OpeningHours?
+        do throws(HoursDataError) {
+            if let type = secondary {
+                regular = try place.secondary(regularField, type)?.get()
+                current = try place.secondary(currentField, type)?.get()
+            } else {
+                regular = try place.document[regularField]?.objectValue.map { (o) throws(HoursDataError) in try OpeningHours(json: o, path: regularField) }
+                current = try place.document[currentField]?.objectValue.map { (o) throws(HoursDataError) in try OpeningHours(json: o, path: currentField) }
+            }
+        } catch {
+            throw ScheduleError(message: "the hours cannot be read: \(error.message)")
+        }
+        var s = Schedule(base: nil, baseField: label(regularField), current: nil, currentField: label(currentField))
+        s.baseDescriptions = regular?.weekdayDescriptions ?? []
+        s.currentDescriptions = current?.weekdayDescriptions ?? []
+        if let regular {
+            if let osm = regular.osm {
+                s.base = .osm(osm)
+                s.baseField = label(regularField) + " (OpenStreetMap opening_hours)"
+                if osm.mentionsPublicHolidays {
+                    s.notes.append("public holidays are not known offline: the answer assumes a working day (the hours have PH rules)")
+                }
+            } else if let periods = regular.periods {
+                if periods.count == 1, periods[0].close == nil {
+                    s.base = .alwaysOpen
+                } else {
+                    var byDay = [[(start: Int, end: Int)]](repeating: [], count: 7)
+                    for p in periods {
+                        guard let length = p.weeklyLength else { continue }
+                        byDay[p.open.day].append((p.open.minuteOfDay, p.open.minuteOfDay + length))
+                    }
+                    s.base = .weekly(byDay)
+                }
+            }
+        }
+        if let current, current.periods != nil {
+            if let placed = Self.place(current) {
+                s.current = placed
+            } else if regular?.periods == nil && regular?.osm == nil {
+                throw ScheduleError(message: "\(label(currentField)) has no dates, so it cannot be placed in time, and there are no regular hours")
+            }
+        }
+        if s.base == nil && s.current == nil {
+            let what = secondary.map { "no \($0.rawValue) hours (\(label(regularField)), \(label(currentField)))" } ?? "no opening hours (regularOpeningHours, currentOpeningHours)"
+            throw ScheduleError(message: "the place has \(what)")
+        }
+        return s
+    }
+
+    /// Current hours on the calendar: the seven days they cover are known
+    /// from a truncated start or end (the API cuts periods at the edges of
+    /// the seven days), else from the dates they name.
+    static func place(_ hours: OpeningHours) -> CurrentHours? {
+        guard let periods = hours.periods else { return nil }
+        var dates: [LocalDate] = hours.specialDays
+        for p in periods {
+            guard let od = p.open.date else { return nil }
+            dates.append(od)
+            if let close = p.close {
+                guard let cd = close.date else { return nil }
+                dates.append(cd)
+            }
+        }
+        guard var first = dates.min(), var last = dates.max() else { return nil }
+        if let start = periods.first(where: { $0.open.truncated })?.open.date {
+            first = min(first, start)
+            last = max(last, start.adding(days: 6))
+        }
+        if let end = periods.first(where: { $0.close?.truncated == true })?.close?.date {
+            last = max(last, end)
+            first = min(first, end.adding(days: -6))
+        }
+        var ranges: [(from: LocalDateTime, to: LocalDateTime)] = []
+        let windowStart = LocalDateTime(date: first, secondOfDay: 0)
+        let windowEnd = LocalDateTime(date: last.adding(days: 1), secondOfDay: 0)
+        for p in periods {
+            let from = p.open.truncated ? windowStart : LocalDateTime(date: p.open.date!, secondOfDay: p.open.minuteOfDay * 60)
+            guard let close = p.close else {
+                ranges.append((from, windowEnd))
+                continue
+            }
+            var to = close.truncated ? windowEnd : LocalDateTime(date: close.date!, secondOfDay: close.minuteOfDay * 60)
+            if to.wallSeconds <= from.wallSeconds { to = LocalDateTime(wallSeconds: to.wallSeconds + 7 * 86_400) }
+            ranges.append((from, to))
+        }
+        return CurrentHours(first: first, last: last, ranges: ranges, specialDays: hours.specialDays)
+    }
+
+    // MARK: Answering
+
+    func answer(_ hours: Schedule, clock: PlaceClock, at t: Int64) -> OpenStatus {
+        var timeline = Timeline(hours, clock: clock, around: t, days: 8)
+        let local = clock.local(atUnix: t)
+        let inWindow = hours.current.map { local.date >= $0.first && local.date <= $0.last } ?? false
+        let field = inWindow ? hours.currentField : hours.baseField
+        func date(_ u: Int64?) -> Date? { u.map { Date(timeIntervalSince1970: TimeInterval($0)) } }
+        func at(_ u: Int64) -> String {
+            let l = clock.local(atUnix: u)
+            let hm = "\(String(l.secondOfDay / 3600).leftPadded(2)):\(String(l.secondOfDay / 60 % 60).leftPadded(2))"
+            return l.date == local.date ? hm : "\(LocalDate.weekdayNames[l.date.weekday]) \(l.date) \(hm)"
+        }
+
+        var status: OpenStatus
+        guard timeline.isKnown(t) else {
+            var s = OpenStatus(.unknown, "")
+            if case .osm(let parsed)? = hours.base, !inWindow {
+                s.reason = "the OpenStreetMap opening_hours \(quoted(parsed.text)) can be read two ways here: a range past midnight from the day before, which a ';' rule for this day may replace (\(hours.baseField))"
+                s.hours = hours.baseField
+            } else if let c = hours.current {
+                s.reason = "\(local.date) is outside the dates \(hours.currentField) covers (\(c.first) to \(c.last)) and there are no regular hours"
+            } else {
+                s.reason = "the hours do not cover \(local.date)"
+            }
+            return s
+        }
+        if timeline.isOpen(t) {
+            var end = timeline.end(ofOpenAt: t)
+            if end == nil, hours.horizonDays > 8 {
+                timeline = Timeline(hours, clock: clock, around: t, days: hours.horizonDays)
+                end = timeline.end(ofOpenAt: t)
+            }
+            status = OpenStatus(.open, "")
+            status.nextCloseTime = date(end)
+            if let end {
+                let start = timeline.start(ofOpenAt: t)
+                let since = start.map { "since \(at($0)) " } ?? ""
+                status.reason = "open \(since)until \(at(end)) (\(field))"
+                if let next = timeline.nextOpen(after: end) { status.nextOpenTime = date(next.start) }
+            } else if timeline.isOpenThroughout {
+                status.reason = "open 24 hours (\(field))"
+            } else {
+                status.reason = "open; the hours do not say until when (\(field))"
+            }
+        } else {
+            status = OpenStatus(.closed, "")
+            var next = timeline.nextOpen(after: t)
+            if next == nil, hours.horizonDays > 8 {
+                timeline = Timeline(hours, clock: clock, around: t, days: hours.horizonDays)
+                next = timeline.nextOpen(after: t)
+            }
+            if let next {
+                status.nextOpenTime = date(next.start)
+                status.nextCloseTime = date(next.end)
+                status.reason = "closed; opens \(at(next.start)) (\(field))"
+            } else if timeline.neverOpens {
+                status.reason = "closed; the hours list no opening periods (\(field))"
+            } else if timeline.knownUntilEnd {
+                status.reason = "closed; no opening in the \(timeline.days) days the search looked at (\(field))"
+            } else {
+                status.reason = "closed; the hours do not say when it opens next (\(field))"
+            }
+        }
+        status.hours = field
+        status.notes = hours.notes
+        status.weekdayDescriptions = inWindow && !hours.currentDescriptions.isEmpty ? hours.currentDescriptions : hours.baseDescriptions
+        if inWindow, let special = hours.current?.specialDays, special.contains(local.date) {
+            status.notes.append("\(local.date) is a special day with exceptional hours (\(hours.currentField))")
+        }
+        return status
+    }
+}
+
+/// Open intervals and the spans the hours decide, in Unix seconds, over
+/// some days around a time.
+struct Timeline {
+    private(set) var open: [(start: Int64, end: Int64)] = []
+    private(set) var known: [(start: Int64, end: Int64)] = []
+    let days: Int
+    private let rangeEnd: Int64
+    let neverOpens: Bool
+
+    init(_ s: HoursEvaluator.Schedule, clock: PlaceClock, around t: Int64, days: Int) {
+        self.days = days
+        let today = clock.local(atUnix: t).date
+        // Start far enough back for periods up to a week long to reach t.
+        let first = today.adding(days: -8), last = today.adding(days: days)
+        let rangeStart = clock.unix(at: LocalDateTime(date: first, secondOfDay: 0))
+        rangeEnd = clock.unix(at: LocalDateTime(date: last.adding(days: 1), secondOfDay: 0))
+        var window: (start: Int64, end: Int64)?
+        if let c = s.current {
+            window = (clock.unix(at: LocalDateTime(date: c.first, secondOfDay: 0)),
+                      clock.unix(at: LocalDateTime(date: c.last.adding(days: 1), secondOfDay: 0)))
+        }
+        var intervals: [(Int64, Int64)] = []
+        if let base = s.base {
+            known.append((rangeStart, rangeEnd))
+            var d = first
+            var undecided: [(Int64, Int64)] = []
+            while d <= last {
+                let day = base.day(d)
+                for (list, isOpen) in [(day.open, true), (day.unknown, false)] {
+                    for r in list {
+                        let a = clock.unix(at: LocalDateTime(date: d, secondOfDay: r.start * 60))
+                        let b = clock.unix(at: LocalDateTime(date: d, secondOfDay: r.end * 60))
+                        guard b > a else { continue }
+                        // Regular hours give way to current hours inside their dates.
+                        var pieces: [(Int64, Int64)] = [(a, b)]
+                        if let w = window { pieces = [(a, min(b, w.start)), (max(a, w.end), b)].filter { $0.1 > $0.0 } }
+                        if isOpen { intervals += pieces } else { undecided += pieces }
+                    }
+                }
+                d = d.adding(days: 1)
+            }
+            for u in undecided { known = Timeline.subtract(u, from: known) }
+        }
+        if let c = s.current, let w = window {
+            if s.base == nil { known.append(w) }
+            for r in c.ranges {
+                let a = max(clock.unix(at: r.from), w.start), b = min(clock.unix(at: r.to), w.end)
+                if b > a { intervals.append((a, b)) }
+            }
+        }
+        let end = rangeEnd
+        intervals = intervals.map { (max($0.0, rangeStart), min($0.1, end)) }.filter { $0.1 > $0.0 }
+        intervals.sort { $0.0 < $1.0 }
+        for iv in intervals {
+            if let last = open.last, iv.0 <= last.end { open[open.count - 1].end = max(last.end, iv.1) } else { open.append((iv.0, iv.1)) }
+        }
+        known.sort { $0.start < $1.start }
+        neverOpens = open.isEmpty
+    }
+
+    static func subtract(_ hole: (Int64, Int64), from spans: [(start: Int64, end: Int64)]) -> [(start: Int64, end: Int64)] {
+        spans.flatMap { s -> [(start: Int64, end: Int64)] in
+            guard hole.1 > s.start && hole.0 < s.end else { return [s] }
+            return [(s.start, hole.0), (hole.1, s.end)].filter { $0.1 > $0.0 }.map { (start: $0.0, end: $0.1) }
+        }
+    }
+
+    func isKnown(_ t: Int64) -> Bool { known.contains { $0.start <= t && t < $0.end } }
+    func isOpen(_ t: Int64) -> Bool { open.contains { $0.start <= t && t < $0.end } }
+
+    /// The end of the open interval holding `t`, when the hours decide it
+    /// (not the edge of what they cover).
+    func end(ofOpenAt t: Int64) -> Int64? {
+        guard let iv = open.first(where: { $0.start <= t && t < $0.end }) else { return nil }
+        return isKnown(iv.end) && iv.end < rangeEnd ? iv.end : nil
+    }
+
+    /// The start of the open interval holding `t`, when it starts in the
+    /// span the hours decide.
+    func start(ofOpenAt t: Int64) -> Int64? {
+        guard let iv = open.first(where: { $0.start <= t && t < $0.end }) else { return nil }
+        return known.contains(where: { $0.start < iv.start && iv.start < $0.end }) ? iv.start : nil
+    }
+
+    /// The next opening after `t`, when every moment between is decided.
+    func nextOpen(after t: Int64) -> (start: Int64, end: Int64?)? {
+        guard let iv = open.first(where: { $0.start > t }) else { return nil }
+        guard let span = known.first(where: { $0.start <= t && t < $0.end }), iv.start < span.end else { return nil }
+        let end: Int64? = isKnown(iv.end) && iv.end < rangeEnd ? iv.end : nil
+        return (iv.start, end)
+    }
+
+    /// Open over the whole range looked at (always open).
+    var isOpenThroughout: Bool { open.count == 1 && known.count == 1 && open[0].start <= known[0].start && open[0].end >= known[0].end }
+
+    /// The hours decide everything up to the end of the range.
+    var knownUntilEnd: Bool { known.last.map { $0.end >= rangeEnd } ?? false }
+}

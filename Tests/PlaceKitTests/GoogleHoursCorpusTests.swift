@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+@testable import PlaceKit
+import PlaceKitTestSupport
+
+/// Opening hours on real Google responses from ../shared/data/google. The
+/// Tehran captures carry Google's own answer (`openNow`, `nextOpenTime`,
+/// `nextCloseTime`) at the scraper's `timestamp`: placedb must give the same
+/// from the periods alone.
+@Suite("Opening hours on the Google corpus (../shared/data/google)")
+struct GoogleHoursCorpusTests {
+    typealias F = HoursFixtures
+
+    static let tehran = SharedData.files(under: "google/v1/third-party-captures/tehran-restaurants", extension: "json")
+
+    static func decode(_ url: URL) throws -> (place: Place, raw: JSONObject) {
+        var value = try JSONValue(parsing: Array(Data(contentsOf: url)))
+        if let result = value["result"] { value = result } // a legacy Place Details response
+        let decoded = try decodeRecord(SourceRecord(value: value, line: 1, index: 1, container: nil), format: nil)
+        return (decoded.place, value.objectValue ?? JSONObject())
+    }
+
+    /// Google's answer in `hours` (`openNow`, next times) against ours.
+    static func check(_ place: Place, against hours: JSONObject, at t: Date, _ label: String) {
+        let s = place.isOpen(at: t)
+        guard let openNow = hours["openNow"]?.boolValue else { return }
+        #expect(s.isOpen == openNow, "\(label): Google says openNow \(openNow), placedb \(s)")
+        if openNow, let close = hours["nextCloseTime"]?.stringValue {
+            #expect(s.nextCloseTime?.rfc3339UTC == close, "\(label): nextCloseTime")
+        }
+        if !openNow, let open = hours["nextOpenTime"]?.stringValue {
+            #expect(s.nextOpenTime?.rfc3339UTC == open, "\(label): nextOpenTime")
+        }
+    }
+
+    @Test("Tehran places at +03:30 agree with Google's openNow and next open/close times, from current hours, regular hours, and the offset alone")
+    func tehran() throws {
+        guard !Self.tehran.isEmpty else {
+            print("SKIP: ../shared/data/google is absent; the Tehran opening hours are not checked here")
+            return
+        }
+        var checked = 0, pastMidnight = 0
+        for url in Self.tehran {
+            let (place, raw) = try Self.decode(url)
+            guard let ts = raw["timestamp"]?.intValue, let current = raw["currentOpeningHours"]?.objectValue,
+                  let regular = raw["regularOpeningHours"]?.objectValue, current["openNow"] != nil else { continue }
+            let t = Date(timeIntervalSince1970: TimeInterval(ts))
+            let name = url.lastPathComponent
+            #expect(place.utcOffsetMinutes == 210)
+            Self.check(place, against: current, at: t, "\(name) current")
+            // Regular hours alone.
+            var regularOnly = place
+            regularOnly.document["currentOpeningHours"] = nil
+            Self.check(regularOnly, against: regular, at: t, "\(name) regular")
+            // The half-hour offset alone (Iran keeps +03:30 all year now).
+            var offsetOnly = place
+            offsetOnly.document["timeZone"] = nil
+            let s = offsetOnly.isOpen(at: t)
+            #expect(s.timeZone == "UTC+03:30")
+            Self.check(offsetOnly, against: current, at: t, "\(name) utcOffsetMinutes")
+            // The descriptions Google wrote are the ones placedb generates.
+            let periods = try #require(place.openingHours?.periods)
+            #expect(WeekdayDescriptions.generate(periods) == regular["weekdayDescriptions"]?.arrayValue?.compactMap(\.stringValue), "\(name) weekdayDescriptions")
+            if periods.contains(where: { $0.close != nil && $0.close!.day != $0.open.day }) { pastMidnight += 1 }
+            checked += 1
+        }
+        #expect(checked >= 40, "Tehran places with Google's answer: \(checked)")
+        #expect(pastMidnight >= 5, "places open past midnight: \(pastMidnight)")
+    }
+
+    @Test("a Tehran place open past midnight closes at 00:15 local, then opens at 12:15")
+    func pastMidnight() throws {
+        guard let url = Self.tehran.first(where: { $0.lastPathComponent == "2017118511925782531.json" }) else {
+            print("SKIP: ../shared/data/google is absent")
+            return
+        }
+        let place = try Self.decode(url).place
+        let open = place.isOpen(at: F.at("2025-12-07T20:40:00Z")) // 00:10 on the 8th
+        #expect(open.state == .open)
+        #expect(open.nextCloseTime == F.at("2025-12-07T20:45:00Z"))
+        let closed = place.isOpen(at: F.at("2025-12-07T20:50:00Z"))
+        #expect(closed.state == .closed)
+        #expect(closed.nextOpenTime == F.at("2025-12-08T08:45:00Z"))
+        // Past the seven days of current hours: the regular week.
+        let later = place.isOpen(at: F.local("2026-01-10T00:05"))
+        #expect(later.state == .open)
+        #expect(later.hours == "regularOpeningHours")
+        #expect(later.localTime == "2026-01-10T00:05:00+03:30")
+    }
+
+    @Test("temporarily closed Tehran places are CLOSED")
+    func tehranClosed() throws {
+        guard !Self.tehran.isEmpty else {
+            print("SKIP: ../shared/data/google is absent")
+            return
+        }
+        var closed = 0
+        for url in Self.tehran {
+            let (place, raw) = try Self.decode(url)
+            guard raw["businessStatus"]?.stringValue == "CLOSED_TEMPORARILY" else { continue }
+            #expect(place.isOpen(at: F.at("2025-12-07T12:00:00Z")).state == .closed)
+            closed += 1
+        }
+        #expect(closed >= 3)
+    }
+
+    /// A file of the shared corpus; nil (saying so) when the corpus is absent.
+    static func shared(_ relative: String) -> URL? {
+        guard let root = SharedData.root else {
+            print("SKIP: ../shared/data is absent; \(relative) is not checked here")
+            return nil
+        }
+        return root.appendingPathComponent(relative)
+    }
+
+    @Test("the always-open legacy example is open at any time, with no closing time")
+    func alwaysOpenExample() throws {
+        guard let url = Self.shared("google/legacy/openapi-spec-examples/maps_http_places_details_always_open_response.json") else { return }
+        let response = try JSONValue(parsing: Array(Data(contentsOf: url)))
+        // The example is only the hours: give it an ID, a location and an offset.
+        var result = try #require(response["result"]?.objectValue)
+        result["place_id"] = "always-open"
+        result["geometry"] = ["location": ["lat": 0, "lng": 0]]
+        result["utc_offset"] = 600
+        let place = try decodeRecord(SourceRecord(value: .object(result), line: 1, index: 1, container: nil), format: .placesLegacy).place
+        let hours = try #require(place.openingHours)
+        #expect(hours.periods == [OpeningPeriod(open: HoursPoint(day: 0, hour: 0, minute: 0), close: nil)])
+        #expect(hours.weekdayDescriptionsFromSource)
+        #expect(hours.weekdayDescriptions == WeekdayDescriptions.generate(hours.periods!), "Google's text is what placedb writes")
+        for t in ["2026-03-29T01:30:00Z", "2026-07-04T12:00:00Z", "2030-01-01T00:00:00Z"] {
+            let s = place.isOpen(at: F.at(t))
+            #expect(s.state == .open)
+            #expect(s.nextCloseTime == nil)
+        }
+    }
+
+    @Test("legacy current_opening_hours with dates import as v1 dated periods and decide within their seven days")
+    func legacyCurrentHours() throws {
+        guard let url = Self.shared("google/legacy/java-client-fixtures/PlaceDetailsResponse.json") else { return }
+        let (place, _) = try Self.decode(url)
+        #expect(place.utcOffsetMinutes == 660)
+        let current = try #require(place.currentOpeningHours)
+        #expect(current.isDated)
+        #expect(current.periods?.first?.open == HoursPoint(day: 1, hour: 8, minute: 30, date: LocalDate(year: 2023, month: 4, day: 3)))
+        // Monday 2023-04-03 11:00 at +11:00.
+        let s = place.isOpen(at: F.at("2023-04-03T00:00:00Z"))
+        #expect(s.state == .open)
+        #expect(s.hours == "currentOpeningHours")
+        #expect(s.nextCloseTime == F.at("2023-04-03T06:30:00Z"))
+        // Saturday 2023-04-01: closed, opens Monday 08:30.
+        let weekend = place.isOpen(at: F.at("2023-04-01T01:00:00Z"))
+        #expect(weekend.state == .closed)
+        #expect(weekend.nextOpenTime == F.at("2023-04-02T21:30:00Z"))
+        // A week later the regular hours answer.
+        #expect(place.isOpen(at: F.at("2023-04-12T00:00:00Z")).hours == "regularOpeningHours")
+    }
+}
