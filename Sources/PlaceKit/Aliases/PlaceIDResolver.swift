@@ -169,6 +169,15 @@ final class PlaceIDResolver {
 
     /// Resolves one ID (call `refreshAliasKeys` first, once per batch).
     func resolve(_ requested: String) throws -> PlaceIDResolution {
+        // Most IDs are no alias of anything: one lookup answers them.
+        if !aliasKeys.contains(Self.key(requested)) {
+            let row = try place(requested)
+            let status: ResolutionStatus = row == nil ? .notFound : row!.removedRun == nil ? .current : .removed
+            return PlaceIDResolution(requestedID: requested, status: status, placeID: row == nil ? nil : requested, chain: [],
+                                     displayName: row?.name, location: row?.location,
+                                     removedAt: status == .removed ? try time(of: row?.removedRun) : nil,
+                                     alternatives: [], cycle: [])
+        }
         var current = requested
         var visited: [String] = [requested]
         var chain: [AliasHop] = []
