@@ -1,0 +1,443 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A place's business status as the index keeps it (one byte).
+enum StatusCode: UInt8 {
+    case unknown = 0, operational, closedTemporarily, closedPermanently, futureOpening, other
+
+    init(_ text: String?) {
+        switch text {
+        case nil: self = .unknown
+        case "OPERATIONAL": self = .operational
+        case "CLOSED_TEMPORARILY": self = .closedTemporarily
+        case "CLOSED_PERMANENTLY": self = .closedPermanently
+        case "FUTURE_OPENING": self = .futureOpening
+        default: self = .other
+        }
+    }
+
+    var businessStatus: BusinessStatus? {
+        switch self {
+        case .operational: .operational
+        case .closedTemporarily: .closedTemporarily
+        case .closedPermanently: .closedPermanently
+        case .futureOpening: .futureOpening
+        case .unknown, .other: nil
+        }
+    }
+}
+
+/// Places read from the database, in load order, before the index is built.
+struct PlaceIndexInput {
+    var rowids: [Int64] = []
+    var latitudes: [Double] = []
+    var longitudes: [Double] = []
+    var typeCodes: [UInt16] = []
+    var statuses: [UInt8] = []
+    var sourceCodes: [UInt16] = []
+    var ratingCounts: [Int32] = []
+    /// Index into `viewports`, or -1.
+    var viewportIndexes: [Int32] = []
+    var viewports: [GeoRect] = []
+    /// Interned primary types (code 0 is "no type") and sources.
+    var types = Interner()
+    var sources = Interner()
+
+    var count: Int { rowids.count }
+
+    mutating func reserve(_ n: Int) {
+        rowids.reserveCapacity(n)
+        latitudes.reserveCapacity(n)
+        longitudes.reserveCapacity(n)
+        typeCodes.reserveCapacity(n)
+        statuses.reserveCapacity(n)
+        sourceCodes.reserveCapacity(n)
+        ratingCounts.reserveCapacity(n)
+        viewportIndexes.reserveCapacity(n)
+    }
+}
+
+/// Strings (or their UTF-8 bytes) to small integer codes. Code 0 is nil.
+struct Interner {
+    private(set) var names: [String?] = [nil]
+    private var codes: [String: UInt16] = [:]
+    /// The last bytes seen and their code: columns such as `source` repeat.
+    private var lastBytes: [UInt8] = []
+    private var lastCode: UInt16 = 0
+
+    func name(_ code: UInt16) -> String? { Int(code) < names.count ? names[Int(code)] : nil }
+
+    mutating func code(_ s: String?) -> UInt16 {
+        guard let s else { return 0 }
+        if let c = codes[s] { return c }
+        // 65,535 distinct values at most; beyond that, share the last code
+        // (never reached by real type vocabularies).
+        guard names.count < Int(UInt16.max) else { return UInt16(names.count - 1) }
+        let c = UInt16(names.count)
+        names.append(s)
+        codes[s] = c
+        return c
+    }
+
+    mutating func code(bytes: UnsafeRawBufferPointer, isNull: Bool) -> UInt16 {
+        if isNull { return 0 }
+        if bytes.count == lastBytes.count, lastCode != 0, lastBytes.withUnsafeBytes({ $0.elementsEqual(bytes) }) {
+            return lastCode
+        }
+        let s = String(decoding: bytes, as: UTF8.self)
+        let c = code(s)
+        lastBytes = Array(bytes)
+        lastCode = c
+        return c
+    }
+}
+
+/// A fixed-size set of slots.
+struct SlotSet {
+    private var words: [UInt64]
+    init(count: Int) { words = Array(repeating: 0, count: (count + 63) / 64) }
+    @inline(__always) func contains(_ i: Int) -> Bool { words[i >> 6] & (1 << UInt64(i & 63)) != 0 }
+    @inline(__always) mutating func insert(_ i: Int) { words[i >> 6] |= 1 << UInt64(i & 63) }
+    mutating func formUnion(_ other: SlotSet) { for i in words.indices { words[i] |= other.words[i] } }
+    var byteCount: Int { words.capacity * 8 }
+}
+
+/// A neighbour found by the index: its slot and exact great-circle distance.
+struct IndexHit: Equatable {
+    var meters: Double
+    var slot: Int32
+}
+
+/// The in-memory spatial index: a k-d tree over the places' unit vectors
+/// (earth-centred directions), so there is no special case at the
+/// antimeridian or the poles. Nodes keep tight bounding boxes; pruning uses
+/// the chord from the query to a box, a lower bound on the great-circle
+/// distance to everything inside it, widened by a margin far above rounding.
+/// Every surviving candidate is measured with `haversineMeters`, the same
+/// function a brute-force scan uses, so results are exact under the sphere.
+///
+/// Places are stored struct-of-arrays in tree order; a slot is a position in
+/// that order. Not thread-safe (queries reuse scratch buffers).
+final class PlaceIndex {
+    struct Node {
+        var minX, minY, minZ: Double
+        var maxX, maxY, maxZ: Double
+        var begin: Int32
+        var end: Int32
+        /// The right child (the left one follows the node), or -1 for a leaf.
+        var right: Int32
+        /// The largest footprint radius below this node, in meters.
+        var maxExtent: Float
+    }
+
+    static let leafSize = 8
+
+    let rowids: [Int64]
+    let latitudes: [Double]
+    let longitudes: [Double]
+    private let xs: [Double]
+    private let ys: [Double]
+    private let zs: [Double]
+    let typeCodes: [UInt16]
+    let statuses: [UInt8]
+    let sourceCodes: [UInt16]
+    let ratingCounts: [Int32]
+    let viewportIndexes: [Int32]
+    let viewports: [GeoRect]
+    /// Footprint radius per slot (meters): how far from its location a
+    /// visitor of the place may stand. Set by the likelihood model.
+    let extents: [Float]
+    let types: Interner
+    let sources: Interner
+    private let nodes: [Node]
+
+    // Query scratch, reused.
+    private var heapBounds: [Double] = []
+    private var heapNodes: [Int32] = []
+    /// rowid -> slot, built on first use (type filters).
+    private var slotOfRowid: [Int64: Int32]?
+    /// Slots per place type, loaded on first use.
+    var typeSlotCache: [String: SlotSet] = [:]
+
+    var count: Int { rowids.count }
+
+    /// Builds the tree. `extent(i)` is the footprint radius of input place i.
+    init(_ input: PlaceIndexInput, extent: (Int) -> Double) {
+        let n = input.count
+        var xs = [Double](repeating: 0, count: n), ys = xs, zs = xs
+        for i in 0..<n {
+            let v = UnitVector(latitude: input.latitudes[i], longitude: input.longitudes[i])
+            xs[i] = v.x
+            ys[i] = v.y
+            zs[i] = v.z
+        }
+        var perm = (0..<n).map { Int32($0) }
+        var nodes: [Node] = []
+        nodes.reserveCapacity(max(1, 2 * n / Self.leafSize + 2))
+        if n > 0 {
+            var builder = TreeBuilder(xs: xs, ys: ys, zs: zs)
+            perm.withUnsafeMutableBufferPointer { p in
+                _ = builder.build(p, 0, n, into: &nodes)
+            }
+        }
+        func reorder<T>(_ a: [T]) -> [T] { perm.map { a[Int($0)] } }
+        rowids = reorder(input.rowids)
+        latitudes = reorder(input.latitudes)
+        longitudes = reorder(input.longitudes)
+        self.xs = reorder(xs)
+        self.ys = reorder(ys)
+        self.zs = reorder(zs)
+        typeCodes = reorder(input.typeCodes)
+        statuses = reorder(input.statuses)
+        sourceCodes = reorder(input.sourceCodes)
+        ratingCounts = reorder(input.ratingCounts)
+        viewportIndexes = reorder(input.viewportIndexes)
+        viewports = input.viewports
+        let extents = perm.map { Float(extent(Int($0))) }
+        self.extents = extents
+        types = input.types
+        sources = input.sources
+        // Largest extent per node, bottom-up (children follow their parent).
+        for i in stride(from: nodes.count - 1, through: 0, by: -1) {
+            if nodes[i].right < 0 {
+                var m: Float = 0
+                for s in Int(nodes[i].begin)..<Int(nodes[i].end) { m = max(m, extents[s]) }
+                nodes[i].maxExtent = m
+            } else {
+                nodes[i].maxExtent = max(nodes[i + 1].maxExtent, nodes[Int(nodes[i].right)].maxExtent)
+            }
+        }
+        self.nodes = nodes
+    }
+
+    /// Bytes held by the index (arrays and tree), for reports.
+    var byteCount: Int {
+        rowids.capacity * 8 + (latitudes.capacity + longitudes.capacity + xs.capacity + ys.capacity + zs.capacity) * 8
+            + typeCodes.capacity * 2 + statuses.capacity + sourceCodes.capacity * 2 + ratingCounts.capacity * 4
+            + viewportIndexes.capacity * 4 + viewports.capacity * MemoryLayout<GeoRect>.stride + extents.capacity * 4
+            + nodes.capacity * MemoryLayout<Node>.stride + (slotOfRowid?.capacity ?? 0) * 16
+            + typeSlotCache.values.reduce(0) { $0 + $1.byteCount }
+    }
+
+    func coordinate(_ slot: Int) -> Coordinate { Coordinate(latitude: latitudes[slot], longitude: longitudes[slot]) }
+    func viewport(_ slot: Int) -> GeoRect? {
+        let v = viewportIndexes[slot]
+        return v < 0 ? nil : viewports[Int(v)]
+    }
+
+    /// The slot of a database row, or nil when the index does not hold it.
+    func slot(ofRowid rowid: Int64) -> Int32? {
+        if slotOfRowid == nil {
+            var map = [Int64: Int32](minimumCapacity: count)
+            for (i, r) in rowids.enumerated() { map[r] = Int32(i) }
+            slotOfRowid = map
+        }
+        return slotOfRowid![rowid]
+    }
+
+    // MARK: Queries
+
+    @inline(__always)
+    private func boxChord2(_ node: Node, _ q: UnitVector) -> Double {
+        let dx = max(node.minX - q.x, 0, q.x - node.maxX)
+        let dy = max(node.minY - q.y, 0, q.y - node.maxY)
+        let dz = max(node.minZ - q.z, 0, q.z - node.maxZ)
+        return dx * dx + dy * dy + dz * dz
+    }
+
+    /// The `k` places nearest to `center` that `accept` lets through, within
+    /// `maxMeters`, ascending by distance. Places tied with the k-th one are
+    /// all included (so the caller can break ties by place ID); the result
+    /// may therefore hold more than `k` hits.
+    func nearest(to center: Coordinate, k: Int, maxMeters: Double = .infinity, accept: ((Int) -> Bool)? = nil) -> [IndexHit] {
+        guard k > 0, !nodes.isEmpty else { return [] }
+        let q = UnitVector(latitude: center.latitude, longitude: center.longitude)
+        let qLat = center.latitude, qLng = center.longitude
+        var best: [IndexHit] = []
+        best.reserveCapacity(k + 4)
+        var kth = maxMeters
+        var limit2 = Chord.squaredThreshold(meters: maxMeters)
+        heapBounds.removeAll(keepingCapacity: true)
+        heapNodes.removeAll(keepingCapacity: true)
+        nodes.withUnsafeBufferPointer { nodes in
+            xs.withUnsafeBufferPointer { xs in
+            ys.withUnsafeBufferPointer { ys in
+            zs.withUnsafeBufferPointer { zs in
+            latitudes.withUnsafeBufferPointer { lats in
+            longitudes.withUnsafeBufferPointer { lngs in
+                push(boxChord2(nodes[0], q), 0)
+                while let (bound, n) = popMin() {
+                    if bound > limit2 { break }
+                    let node = nodes[Int(n)]
+                    if node.right >= 0 {
+                        let l = Int(n) + 1, r = Int(node.right)
+                        let bl = boxChord2(nodes[l], q), br = boxChord2(nodes[r], q)
+                        if bl <= limit2 { push(bl, Int32(l)) }
+                        if br <= limit2 { push(br, Int32(r)) }
+                        continue
+                    }
+                    for s in Int(node.begin)..<Int(node.end) {
+                        let dx = xs[s] - q.x, dy = ys[s] - q.y, dz = zs[s] - q.z
+                        if dx * dx + dy * dy + dz * dz > limit2 { continue }
+                        if let accept, !accept(s) { continue }
+                        let d = haversineMeters(qLat, qLng, lats[s], lngs[s])
+                        if d > kth { continue }
+                        // Insert after any equal distances (stable).
+                        var lo = 0, hi = best.count
+                        while lo < hi {
+                            let mid = (lo + hi) >> 1
+                            if best[mid].meters <= d { lo = mid + 1 } else { hi = mid }
+                        }
+                        best.insert(IndexHit(meters: d, slot: Int32(s)), at: lo)
+                        if best.count >= k {
+                            let newKth = best[k - 1].meters
+                            var keep = best.count
+                            while keep > k && best[keep - 1].meters > newKth { keep -= 1 }
+                            if keep < best.count { best.removeLast(best.count - keep) }
+                            if newKth < kth {
+                                kth = newKth
+                                limit2 = Chord.squaredThreshold(meters: kth)
+                            }
+                        }
+                    }
+                }
+            }}}}}
+        }
+        return best
+    }
+
+    /// Every place whose footprint may come within `meters` of `center`:
+    /// distance minus its extent (when `useExtents`) at most `meters`.
+    /// Unordered.
+    func within(_ center: Coordinate, meters: Double, useExtents: Bool, accept: ((Int) -> Bool)? = nil) -> [IndexHit] {
+        guard !nodes.isEmpty, meters >= 0 else { return [] }
+        let q = UnitVector(latitude: center.latitude, longitude: center.longitude)
+        var out: [IndexHit] = []
+        var stack: [Int32] = [0]
+        nodes.withUnsafeBufferPointer { nodes in
+            while let n = stack.popLast() {
+                let node = nodes[Int(n)]
+                let reach = meters + (useExtents ? Double(node.maxExtent) : 0)
+                if boxChord2(node, q) > Chord.squaredThreshold(meters: reach) { continue }
+                if node.right >= 0 {
+                    stack.append(node.right)
+                    stack.append(n + 1)
+                    continue
+                }
+                for s in Int(node.begin)..<Int(node.end) {
+                    let d = haversineMeters(center.latitude, center.longitude, latitudes[s], longitudes[s])
+                    let e = useExtents ? Double(extents[s]) : 0
+                    if d - e > meters { continue }
+                    if let accept, !accept(s) { continue }
+                    out.append(IndexHit(meters: d, slot: Int32(s)))
+                }
+            }
+        }
+        return out
+    }
+
+    // Min-heap of (bound, node).
+    @inline(__always)
+    private func push(_ bound: Double, _ node: Int32) {
+        heapBounds.append(bound)
+        heapNodes.append(node)
+        var i = heapBounds.count - 1
+        while i > 0 {
+            let parent = (i - 1) >> 1
+            if heapBounds[parent] <= heapBounds[i] { break }
+            heapBounds.swapAt(parent, i)
+            heapNodes.swapAt(parent, i)
+            i = parent
+        }
+    }
+
+    @inline(__always)
+    private func popMin() -> (Double, Int32)? {
+        guard let lastBound = heapBounds.popLast(), let lastNode = heapNodes.popLast() else { return nil }
+        if heapBounds.isEmpty { return (lastBound, lastNode) }
+        let top = (heapBounds[0], heapNodes[0])
+        heapBounds[0] = lastBound
+        heapNodes[0] = lastNode
+        var i = 0
+        let n = heapBounds.count
+        while true {
+            let l = 2 * i + 1
+            if l >= n { break }
+            var m = l
+            if l + 1 < n && heapBounds[l + 1] < heapBounds[l] { m = l + 1 }
+            if heapBounds[i] <= heapBounds[m] { break }
+            heapBounds.swapAt(i, m)
+            heapNodes.swapAt(i, m)
+            i = m
+        }
+        return top
+    }
+}
+
+/// Builds the k-d tree: median splits on the axis of largest spread.
+private struct TreeBuilder {
+    let xs: [Double]
+    let ys: [Double]
+    let zs: [Double]
+
+    @inline(__always)
+    func value(_ i: Int32, _ axis: Int) -> Double {
+        switch axis {
+        case 0: xs[Int(i)]
+        case 1: ys[Int(i)]
+        default: zs[Int(i)]
+        }
+    }
+
+    /// Appends the node for perm[begin..<end] and its subtree; returns its index.
+    @discardableResult
+    mutating func build(_ perm: UnsafeMutableBufferPointer<Int32>, _ begin: Int, _ end: Int, into nodes: inout [PlaceIndex.Node]) -> Int32 {
+        var minX = Double.infinity, minY = Double.infinity, minZ = Double.infinity
+        var maxX = -Double.infinity, maxY = -Double.infinity, maxZ = -Double.infinity
+        for p in begin..<end {
+            let i = Int(perm[p])
+            let x = xs[i], y = ys[i], z = zs[i]
+            minX = min(minX, x); maxX = max(maxX, x)
+            minY = min(minY, y); maxY = max(maxY, y)
+            minZ = min(minZ, z); maxZ = max(maxZ, z)
+        }
+        let index = Int32(nodes.count)
+        nodes.append(PlaceIndex.Node(minX: minX, minY: minY, minZ: minZ, maxX: maxX, maxY: maxY, maxZ: maxZ,
+                                     begin: Int32(begin), end: Int32(end), right: -1, maxExtent: 0))
+        if end - begin <= PlaceIndex.leafSize { return index }
+        let spreads = [maxX - minX, maxY - minY, maxZ - minZ]
+        let axis = spreads[0] >= spreads[1] ? (spreads[0] >= spreads[2] ? 0 : 2) : (spreads[1] >= spreads[2] ? 1 : 2)
+        let mid = (begin + end) / 2
+        select(perm, begin, end, mid, axis)
+        build(perm, begin, mid, into: &nodes)
+        let right = build(perm, mid, end, into: &nodes)
+        nodes[Int(index)].right = right
+        return index
+    }
+
+    /// Quickselect: perm[k] gets the element of rank k on `axis`, smaller
+    /// ones before it, larger ones after.
+    func select(_ perm: UnsafeMutableBufferPointer<Int32>, _ begin: Int, _ end: Int, _ k: Int, _ axis: Int) {
+        var lo = begin, hi = end - 1
+        while lo < hi {
+            // Median of three as pivot.
+            let mid = lo + (hi - lo) / 2
+            let a = value(perm[lo], axis), b = value(perm[mid], axis), c = value(perm[hi], axis)
+            let pivot = max(min(a, b), min(max(a, b), c))
+            var i = lo, j = hi
+            while i <= j {
+                while value(perm[i], axis) < pivot { i += 1 }
+                while value(perm[j], axis) > pivot { j -= 1 }
+                if i <= j {
+                    perm.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j { hi = j } else if k >= i { lo = i } else { return }
+        }
+    }
+}

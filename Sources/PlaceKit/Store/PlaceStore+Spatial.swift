@@ -1,0 +1,173 @@
+import SQLiteDB
+
+/// Reading places for the spatial index, with plain SQLite: the `place`
+/// columns queries rank on, the point from SpatiaLite's geometry blob,
+/// SpatiaLite's R*Tree `idx_place_geom` for regions, and `place_extent` (the
+/// viewports, an R*Tree kept by triggers) for footprints.
+extension PlaceStore {
+    static let spatialColumns = "p.id, p.geom, p.primary_type, p.rating_count, p.business_status, p.source"
+
+    /// The largest rowid in `place` (0 when empty): an instant size estimate.
+    func maxRowid() throws -> Int64 {
+        try db.scalar("SELECT max(id) FROM place")?.int64 ?? 0
+    }
+
+    /// SQLite's data version for this connection: it changes when another
+    /// connection commits, so a cached index can tell it is stale.
+    func dataVersion() throws -> Int64 {
+        try db.scalar("PRAGMA data_version")?.int64 ?? 0
+    }
+
+    /// Every live place (not removed), for the full in-memory index.
+    func loadAllPlaces() throws -> PlaceIndexInput {
+        var input = PlaceIndexInput()
+        let estimate = Int(try maxRowid())
+        input.reserve(min(estimate, 50_000_000))
+        // Viewports first, by rowid (a dense table when rowids are dense).
+        var viewportOfRowid: [Int64: Int32] = [:]
+        try db.forEachRow("SELECT id, west, east, south, north FROM place_extent") { row in
+            viewportOfRowid[row.int64(0)] = Int32(input.viewports.count)
+            input.viewports.append(Self.rect(row, 1))
+        }
+        try db.forEachRow("SELECT \(Self.spatialColumns) FROM place p WHERE p.removed_at IS NULL") { row in
+            try append(row, to: &input, viewport: viewportOfRowid[row.int64(0)] ?? -1)
+        }
+        return input
+    }
+
+    /// The live places whose points fall in `rects`, and those whose
+    /// viewport meets `extentRects`. `typeFilter` is an SQL condition on `p`
+    /// (`TypeFilter.sql`) with its arguments.
+    func loadPlaces(in rects: [GeoRect], extentRects: [GeoRect] = [], typeFilter: (sql: String, arguments: [DatabaseValue])? = nil) throws -> PlaceIndexInput {
+        var input = PlaceIndexInput()
+        var seen = Set<Int64>()
+        let filter = typeFilter.map { " AND \($0.sql)" } ?? ""
+        let byPoint = """
+            SELECT \(Self.spatialColumns), e.west, e.east, e.south, e.north
+            FROM idx_place_geom r JOIN place p ON p.id = r.pkid LEFT JOIN place_extent e ON e.id = p.id
+            WHERE r.xmin <= ?4 AND r.xmax >= ?2 AND r.ymin <= ?3 AND r.ymax >= ?1 AND p.removed_at IS NULL\(filter)
+            """
+        for rect in rects {
+            try db.forEachRow(byPoint, rectArguments(rect) + (typeFilter?.arguments ?? [])) { row in
+                guard seen.insert(row.int64(0)).inserted else { return }
+                try appendWithViewport(row, to: &input)
+            }
+        }
+        if extentRects.isEmpty { return input }
+        // Viewports crossing the antimeridian are stored with east + 360, so
+        // each rectangle is also tried shifted by a turn.
+        let byExtent = """
+            SELECT \(Self.spatialColumns), e.west, e.east, e.south, e.north
+            FROM place_extent e JOIN place p ON p.id = e.id
+            WHERE e.west <= ?4 AND e.east >= ?2 AND e.south <= ?3 AND e.north >= ?1 AND p.removed_at IS NULL\(filter)
+            """
+        for rect in extentRects {
+            for shift in [0.0, 360.0] {
+                let shifted = GeoRect(south: rect.south, west: rect.west + shift, north: rect.north, east: rect.east + shift)
+                try db.forEachRow(byExtent, rectArguments(shifted) + (typeFilter?.arguments ?? [])) { row in
+                    guard seen.insert(row.int64(0)).inserted else { return }
+                    try appendWithViewport(row, to: &input)
+                }
+            }
+        }
+        return input
+    }
+
+    /// The rowids of the places that have `type` among their types.
+    func rowids(ofType type: String, _ body: (Int64) -> Void) throws {
+        try db.forEachRow("SELECT place FROM place_type WHERE type = ?", [.text(type)]) { body($0.int64(0)) }
+    }
+
+    /// The place ID and stored document of row `rowid` (nil when it is
+    /// gone), not yet parsed.
+    func storedPlace(rowid: Int64) throws -> StoredPlace? {
+        let statement = try db.cachedStatement("SELECT place_id, doc FROM place WHERE id = ?")
+        try statement.bind([.integer(rowid)])
+        defer { try? statement.reset() }
+        guard let row = try statement.step() else { return nil }
+        return StoredPlace(id: PlaceID(row.string(0) ?? ""), doc: row.withBytes(1) { Array($0) })
+    }
+
+    /// The place of a stored row.
+    func decode(_ stored: StoredPlace) throws -> Place {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(stored.doc)
+        } catch {
+            throw PlaceDBError.database(path: path, reason: "place '\(stored.id)' has a corrupt stored document: \(error)")
+        }
+        guard case .object(let doc) = value,
+              let lat = doc["location"]?["latitude"]?.doubleValue, let lng = doc["location"]?["longitude"]?.doubleValue else {
+            throw PlaceDBError.database(path: path, reason: "place '\(stored.id)' has a stored document without a location")
+        }
+        return Place(id: stored.id, coordinate: Coordinate(latitude: lat, longitude: lng), document: doc)
+    }
+
+    // MARK: Rows
+
+    private func rectArguments(_ r: GeoRect) -> [DatabaseValue] {
+        [.real(r.south), .real(r.west), .real(r.north), .real(r.east)]
+    }
+
+    private static func rect(_ row: Row, _ first: Int) -> GeoRect {
+        var east = row.double(first + 1)
+        if east > 180 { east -= 360 }
+        return GeoRect(south: row.double(first + 2), west: row.double(first), north: row.double(first + 3), east: east)
+    }
+
+    private func appendWithViewport(_ row: Row, to input: inout PlaceIndexInput) throws {
+        var viewport: Int32 = -1
+        if !row.isNull(6) {
+            viewport = Int32(input.viewports.count)
+            input.viewports.append(Self.rect(row, 6))
+        }
+        try append(row, to: &input, viewport: viewport)
+    }
+
+    /// Appends one row of `spatialColumns`.
+    private func append(_ row: Row, to input: inout PlaceIndexInput, viewport: Int32) throws {
+        let rowid = row.int64(0)
+        guard let point = row.withBytes(1, { SpatiaLiteBlob.decodePoint($0) }) else {
+            throw PlaceDBError.database(path: path, reason: "place row \(rowid) has a geometry that is not a SpatiaLite point")
+        }
+        let typeNull = row.isNull(2), sourceNull = row.isNull(5)
+        let typeCode = row.withBytes(2) { input.types.code(bytes: $0, isNull: typeNull) }
+        let sourceCode = row.withBytes(5) { input.sources.code(bytes: $0, isNull: sourceNull) }
+        input.rowids.append(rowid)
+        input.latitudes.append(point.latitude)
+        input.longitudes.append(point.longitude)
+        input.typeCodes.append(typeCode)
+        input.ratingCounts.append(row.isNull(3) ? 0 : Int32(clamping: row.int64(3)))
+        input.statuses.append(row.isNull(4) ? StatusCode.unknown.rawValue : StatusCode(row.string(4)).rawValue)
+        input.sourceCodes.append(sourceCode)
+        input.viewportIndexes.append(viewport)
+    }
+}
+
+/// A place row as stored: its ID and its document's JSON bytes.
+struct StoredPlace {
+    let id: PlaceID
+    let doc: [UInt8]
+}
+
+extension SpatiaLiteBlob {
+    /// The coordinate of a SpatiaLite point blob (either byte order), or nil
+    /// when the bytes are not one.
+    static func decodePoint(_ b: UnsafeRawBufferPointer) -> Coordinate? {
+        guard b.count >= 60, b[0] == 0x00, b[1] == 0x00 || b[1] == 0x01, b[38] == 0x7C, b[b.count - 1] == 0xFE else { return nil }
+        let little = b[1] == 0x01
+        func u32(_ o: Int) -> UInt32 {
+            var v: UInt32 = 0
+            for i in 0..<4 { v |= UInt32(b[o + i]) << (little ? 8 * i : 8 * (3 - i)) }
+            return v
+        }
+        func f64(_ o: Int) -> Double {
+            var v: UInt64 = 0
+            for i in 0..<8 { v |= UInt64(b[o + i]) << (little ? 8 * i : 8 * (7 - i)) }
+            return Double(bitPattern: v)
+        }
+        guard u32(39) == 1 else { return nil } // class POINT (XY)
+        let c = Coordinate(latitude: f64(51), longitude: f64(43))
+        return c.isValid ? c : nil
+    }
+}
