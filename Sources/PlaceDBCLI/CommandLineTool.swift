@@ -8,6 +8,8 @@ public enum CommandLineTool {
     static let commands: [CommandEntry] = [
         CommandEntry(spec: ImportCommand.spec, run: ImportCommand.run),
         CommandEntry(spec: PlaceCommand.spec, run: PlaceCommand.run),
+        CommandEntry(spec: NearbyCommand.spec, run: NearbyCommand.run),
+        CommandEntry(spec: CurrentCommand.spec, run: CurrentCommand.run),
     ]
 
     static let overview = """

@@ -172,6 +172,41 @@ public struct LikelihoodExplanation: Sendable, Equatable {
     public var weight: Double
 }
 
+extension LikelihoodExplanation {
+    /// `x` rounded to `digits` significant digits, for JSON people read.
+    static func significant(_ x: Double) -> Double { rounded(x, digits: 4) }
+
+    static func rounded(_ x: Double, digits: Int) -> Double {
+        guard x != 0, x.isFinite else { return x }
+        let scale = pow(10, Double(digits - 1) - floor(log10(abs(x))))
+        let r = (x * scale).rounded() / scale
+        return r.isFinite ? r : x
+    }
+
+    /// The explanation as JSON (the `explain` object of `placedb current`).
+    public var json: JSONObject {
+        let s = Self.significant
+        var factors = JSONObject([
+            ("type", .double(s(typeFactor))), ("popularity", .double(s(popularityFactor))),
+            ("source", .double(s(sourceFactor))), ("businessStatus", .double(s(statusFactor))),
+            ("hours", .double(s(hoursFactor))),
+        ])
+        if let openNow { factors["openNow"] = JSONValue.bool(openNow) }
+        return JSONObject([
+            ("distanceMeters", .double((distanceMeters * 100).rounded() / 100)),
+            ("footprint", .object(JSONObject([
+                ("from", .string(footprint)),
+                ("halfWidthMeters", .double(s(footprintHalfWidth))), ("halfHeightMeters", .double(s(footprintHalfHeight))),
+                ("centerEastMeters", .double(s(footprintOffsetEast))), ("centerNorthMeters", .double(s(footprintOffsetNorth))),
+            ]))),
+            ("densityPerSquareMeter", .double(s(density))),
+            ("factors", .object(factors)),
+            ("prior", .double(s(prior))),
+            ("weight", .double(s(weight))),
+        ])
+    }
+}
+
 /// A place and the probability that the visitor is at it.
 public struct PlaceLikelihood: Sendable, Equatable {
     public var place: Place

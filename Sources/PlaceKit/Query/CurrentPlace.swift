@@ -51,6 +51,97 @@ extension PlacesClient {
 
     public func findPlaceLikelihoods(_ request: CurrentPlaceRequest, fields: FieldMask = .all, explain: Bool = false) throws -> PlaceLikelihoodList {
         try request.validate()
+        let plan = MaskPlan(fields)
+        return try store.reading {
+            let run = try runModel(request)
+            var listed: [PlaceLikelihood] = []
+            for i in try listedCandidates(run, request) {
+                let c = run.candidates[i]
+                let place: Place
+                if let p = run.decoded[i] {
+                    place = p.masked(fields)
+                } else if let p = try store.place(rowid: c.rowid, plan: plan, coordinate: c.coordinate) {
+                    place = p
+                } else {
+                    continue
+                }
+                listed.append(PlaceLikelihood(place: place, likelihood: c.weight / run.total,
+                                              explanation: explain ? Self.explanation(c, run, fix: request.location) : nil))
+            }
+            return PlaceLikelihoodList(placeLikelihoods: listed, noneLikelihood: run.model.noneDensity / run.total, sigmaMeters: run.sigma,
+                                       searchRadiusMeters: run.reach, candidateCount: run.candidates.count)
+        }
+    }
+
+    /// The same answer as `findPlaceLikelihoods`, as compact JSON:
+    /// `{"placeLikelihoods": [{"place": {...}, "likelihood": 0.42}, ...]}`,
+    /// likelihoods rounded down to 6 decimals (so they still sum to at most
+    /// 1); with `explain`, each item's `explain` object and a top-level one.
+    /// Written straight from the stored documents where the mask allows.
+    public func findPlaceLikelihoodsJSON(_ request: CurrentPlaceRequest, fields: FieldMask = .all, explain: Bool = false) throws -> [UInt8] {
+        try request.validate()
+        let plan = MaskPlan(fields)
+        return try store.reading {
+            let run = try runModel(request)
+            var out: [UInt8] = []
+            out.reserveCapacity(4096)
+            PlaceJSON.append(#"{"placeLikelihoods":["#, into: &out)
+            var first = true
+            for i in try listedCandidates(run, request) {
+                let c = run.candidates[i]
+                var item: [UInt8] = []
+                PlaceJSON.append(#"{"place":"#, into: &item)
+                if let p = run.decoded[i] {
+                    JSONWriter().write(.object(p.apiJSON(fields: fields)), into: &item)
+                } else if try !store.writePlaceJSON(rowid: c.rowid, plan: plan, into: &item) {
+                    continue
+                }
+                PlaceJSON.append(#","likelihood":"#, into: &item)
+                JSONWriter.writeNumber(Self.roundedLikelihood(c.weight / run.total), into: &item)
+                if explain {
+                    PlaceJSON.append(#","explain":"#, into: &item)
+                    JSONWriter().write(.object(Self.explanation(c, run, fix: request.location).json), into: &item)
+                }
+                item.append(UInt8(ascii: "}"))
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                out.append(contentsOf: item)
+            }
+            out.append(UInt8(ascii: "]"))
+            if explain {
+                PlaceJSON.append(#","explain":"#, into: &out)
+                let s = LikelihoodExplanation.significant
+                JSONWriter().write(.object(JSONObject([
+                    ("accuracyMeters", .double(request.accuracyMeters)),
+                    ("sigmaMeters", .double(s(run.sigma))),
+                    ("searchRadiusMeters", .double(s(run.reach))),
+                    ("candidates", .int(Int64(run.candidates.count))),
+                    ("noneLikelihood", .double(Self.roundedLikelihood(run.model.noneDensity / run.total))),
+                ])), into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+            return out
+        }
+    }
+
+    /// A likelihood for output: rounded down to 6 decimals.
+    public static func roundedLikelihood(_ p: Double) -> Double { (p * 1e6).rounded(.down) / 1e6 }
+
+    /// The model's work for one query.
+    struct ModelRun {
+        var model: LikelihoodModel
+        var index: PlaceIndex
+        var tables: ModelTables
+        var sigma: Double
+        var reach: Double
+        var candidates: [Candidate]
+        /// Places decoded (all fields) to check their opening hours.
+        var decoded: [Int: Place]
+        /// Weights plus the none-of-these density.
+        var total: Double
+    }
+
+    private func runModel(_ request: CurrentPlaceRequest) throws -> ModelRun {
         let model = engine.model
         let sigma = model.sigma(accuracy: request.accuracyMeters)
         let reach = model.cutoffSigmas * sigma
@@ -80,8 +171,7 @@ extension PlacesClient {
         if let time = request.time, !candidates.isEmpty {
             let order = candidates.indices.sorted { candidates[$0].weight > candidates[$1].weight }
             for i in order.prefix(max(model.hoursCandidates, request.maxResultCount)) {
-                guard let stored = try store.storedPlace(rowid: candidates[i].rowid) else { continue }
-                let place = try store.decode(stored)
+                guard let place = try store.place(rowid: candidates[i].rowid, plan: MaskPlan(.all), coordinate: candidates[i].coordinate) else { continue }
                 decoded[i] = place
                 if let open = model.isOpen(place, time) {
                     candidates[i].openNow = open
@@ -93,95 +183,130 @@ extension PlacesClient {
             }
         }
         let total = candidates.reduce(model.noneDensity) { $0 + $1.weight }
-
-        // Most likely first; equal weights by place ID.
-        let order = candidates.indices.sorted { candidates[$0].weight > candidates[$1].weight || (candidates[$0].weight == candidates[$1].weight && candidates[$0].rowid < candidates[$1].rowid) }
-        var out: [PlaceLikelihood] = []
-        let included = Set(request.includedTypes)
-        var i = 0
-        while i < order.count && out.count < request.maxResultCount {
-            var j = i
-            while j < order.count && candidates[order[j]].weight == candidates[order[i]].weight { j += 1 }
-            var group: [(index: Int, stored: StoredPlace?)] = []
-            for k in order[i..<j] { group.append((k, decoded[k] == nil ? try store.storedPlace(rowid: candidates[k].rowid) : nil)) }
-            func id(_ g: (index: Int, stored: StoredPlace?)) -> PlaceID { decoded[g.index]?.id ?? g.stored?.id ?? PlaceID("") }
-            if group.count > 1 { group.sort { id($0) < id($1) } }
-            for g in group where out.count < request.maxResultCount {
-                let place: Place
-                if let p = decoded[g.index] { place = p } else if let s = g.stored { place = try store.decode(s) } else { continue }
-                if !included.isEmpty && !place.types.contains(where: included.contains) { continue }
-                let c = candidates[g.index]
-                out.append(PlaceLikelihood(place: place.masked(fields), likelihood: c.weight / total,
-                                           explanation: explain ? c.explanation : nil))
-            }
-            i = j
-        }
-        return PlaceLikelihoodList(placeLikelihoods: out, noneLikelihood: model.noneDensity / total, sigmaMeters: sigma,
-                                   searchRadiusMeters: reach, candidateCount: candidates.count)
+        return ModelRun(model: model, index: index, tables: tables, sigma: sigma, reach: reach, candidates: candidates, decoded: decoded, total: total)
     }
 
-    /// A place that may be where the visitor is, with its model factors.
+    /// The candidates to list, most likely first (equal likelihoods by
+    /// place ID), with the request's type filter, at most its count.
+    private func listedCandidates(_ run: ModelRun, _ request: CurrentPlaceRequest) throws -> [Int] {
+        let c = run.candidates
+        let k = request.maxResultCount
+        func before(_ a: Int, _ b: Int) -> Bool { c[a].weight > c[b].weight || (c[a].weight == c[b].weight && c[a].rowid < c[b].rowid) }
+        if request.includedTypes.isEmpty {
+            // The k best and those tied with the k-th, without sorting all.
+            var top: [Int] = []
+            top.reserveCapacity(k + 1)
+            for i in c.indices {
+                if top.count >= k && c[i].weight < c[top[k - 1]].weight { continue }
+                var lo = 0, hi = top.count
+                while lo < hi {
+                    let mid = (lo + hi) >> 1
+                    if before(top[mid], i) { lo = mid + 1 } else { hi = mid }
+                }
+                top.insert(i, at: lo)
+                if top.count > k {
+                    let kth = c[top[k - 1]].weight
+                    while top.count > k && c[top[top.count - 1]].weight < kth { top.removeLast() }
+                }
+            }
+            return try breakTies(top, count: k, rowid: { c[$0].rowid }) { c[$0].weight == c[$1].weight }
+        }
+        let order = c.indices.sorted(by: before)
+        var kept: [Int] = []
+        for i in order {
+            if kept.count >= k, let last = kept.last, c[i].weight != c[last].weight { break }
+            if try store.hasAnyType(rowid: c[i].rowid, request.includedTypes) { kept.append(i) }
+        }
+        return try breakTies(kept, count: k, rowid: { c[$0].rowid }) { c[$0].weight == c[$1].weight }
+    }
+
+    /// A place that may be where the visitor is.
     struct Candidate {
         var rowid: Int64
+        var slot: Int32
+        var coordinate: Coordinate
+        var meters: Double
+        var density: Double
+        /// The prior without the hours factor.
+        var prior: Double
         var weight: Double
         var hoursFactor = 1.0
         var openNow: Bool?
-        var base: LikelihoodExplanation
+    }
 
-        var explanation: LikelihoodExplanation {
-            var e = base
-            e.hoursFactor = hoursFactor
-            e.openNow = openNow
-            e.prior = base.prior * hoursFactor
-            e.weight = weight
-            return e
+    /// A footprint in the plane of the fix (meters east and north of it).
+    struct Footprint {
+        var centerEast: Double
+        var centerNorth: Double
+        var halfWidth: Double
+        var halfHeight: Double
+        var fromViewport: Bool
+    }
+
+    /// The footprint of the place in `slot`, seen from `fix`: its viewport
+    /// when the index kept it as the footprint, else a square of the area
+    /// of its type's disc around its location. Offsets keep exact
+    /// great-circle distances, with directions from the local plane.
+    static func footprint(slot: Int, meters: Double, in index: PlaceIndex, tables: ModelTables, fix: Coordinate) -> Footprint {
+        let perDegree = Earth.meanRadius * Earth.radiansPerDegree
+        let cosFix = cos(fix.latitude * Earth.radiansPerDegree)
+        func offset(_ lat: Double, _ lng: Double, _ d: Double) -> (Double, Double) {
+            var dl = lng - fix.longitude
+            if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
+            let e = dl * cosFix * perDegree, n = (lat - fix.latitude) * perDegree
+            let h = (e * e + n * n).squareRoot()
+            return h > 0 ? (e * d / h, n * d / h) : (0, 0)
         }
+        if let v = index.viewport(slot) {
+            var east = v.east
+            if east < v.west { east += 360 }
+            var midLng = (v.west + east) / 2
+            if midLng > 180 { midLng -= 360 }
+            let midLat = (v.south + v.north) / 2
+            let (cx, cy) = offset(midLat, midLng, haversineMeters(fix.latitude, fix.longitude, midLat, midLng))
+            return Footprint(centerEast: cx, centerNorth: cy,
+                             halfWidth: (east - v.west) / 2 * perDegree * cos(midLat * Earth.radiansPerDegree),
+                             halfHeight: (v.north - v.south) / 2 * perDegree, fromViewport: true)
+        }
+        let (cx, cy) = offset(index.latitudes[slot], index.longitudes[slot], meters)
+        let half = ModelTables.halfSide(radius: tables.typeRadius[Int(index.typeCodes[slot])])
+        return Footprint(centerEast: cx, centerNorth: cy, halfWidth: half, halfHeight: half, fromViewport: false)
     }
 
     /// The model for one place, or nil when it cannot be a candidate.
     private func evaluate(slot: Int, meters: Double, in index: PlaceIndex, tables: ModelTables, model: LikelihoodModel,
                           sigma: Double, reach: Double, fix: Coordinate) -> Candidate? {
-        let status = StatusCode(rawValue: index.statuses[slot]) ?? .other
-        if status == .closedPermanently { return nil }
-        let typeCode = Int(index.typeCodes[slot])
-        let typeFactor = tables.typeFactor[typeCode]
+        let status = index.statuses[slot]
+        if status == StatusCode.closedPermanently.rawValue { return nil }
+        let typeFactor = tables.typeFactor[Int(index.typeCodes[slot])]
         if typeFactor <= 0 { return nil }
-        let location = index.coordinate(slot)
-        let cx, cy, hw, hh: Double
-        let kind: String
-        if let v = ModelTables.usableViewport(index.viewport(slot), latitude: location.latitude, longitude: location.longitude, model: model) {
-            var east = v.east
-            if east < v.west { east += 360 }
-            var midLng = (v.west + east) / 2
-            if midLng > 180 { midLng -= 360 }
-            let center = Coordinate(latitude: (v.south + v.north) / 2, longitude: midLng)
-            let d = fix.distance(to: center), b = fix.bearing(to: center)
-            (cx, cy) = (d * sin(b), d * cos(b))
-            let perDegree = Earth.meanRadius * Earth.radiansPerDegree
-            hw = (east - v.west) / 2 * perDegree * cos(center.latitude * Earth.radiansPerDegree)
-            hh = (v.north - v.south) / 2 * perDegree
-            kind = "viewport"
-        } else {
-            let b = fix.bearing(to: location)
-            (cx, cy) = (meters * sin(b), meters * cos(b))
-            hw = ModelTables.halfSide(radius: tables.typeRadius[typeCode])
-            hh = hw
-            kind = "type"
-        }
-        let gapX = max(abs(cx) - hw, 0), gapY = max(abs(cy) - hh, 0)
-        if (gapX * gapX + gapY * gapY).squareRoot() > reach { return nil }
-        let density = NormalBox.density(center: cx, half: hw, sigma: sigma) * NormalBox.density(center: cy, half: hh, sigma: sigma)
-        let popularity = model.popularityFactor(Int(index.ratingCounts[slot]))
-        let statusFactor = model.statusFactor(status.businessStatus)
-        let sourceFactor = tables.sourceFactor[Int(index.sourceCodes[slot])]
-        let prior = typeFactor * popularity * statusFactor * sourceFactor
+        let f = Self.footprint(slot: slot, meters: meters, in: index, tables: tables, fix: fix)
+        let gapX = max(abs(f.centerEast) - f.halfWidth, 0), gapY = max(abs(f.centerNorth) - f.halfHeight, 0)
+        if gapX * gapX + gapY * gapY > reach * reach { return nil }
+        let density = NormalBox.density(center: f.centerEast, half: f.halfWidth, sigma: sigma)
+            * NormalBox.density(center: f.centerNorth, half: f.halfHeight, sigma: sigma)
+        let prior = typeFactor * model.popularityFactor(Int(index.ratingCounts[slot]))
+            * model.statusFactor((StatusCode(rawValue: status) ?? .other).businessStatus)
+            * tables.sourceFactor[Int(index.sourceCodes[slot])]
         let weight = prior * density
         guard weight > 0 else { return nil }
-        let explanation = LikelihoodExplanation(
-            distanceMeters: meters, footprint: kind, footprintHalfWidth: hw, footprintHalfHeight: hh,
-            footprintOffsetEast: cx, footprintOffsetNorth: cy, density: density, typeFactor: typeFactor,
-            popularityFactor: popularity, sourceFactor: sourceFactor, statusFactor: statusFactor, hoursFactor: 1,
-            openNow: nil, prior: prior, weight: weight)
-        return Candidate(rowid: index.rowids[slot], weight: weight, base: explanation)
+        return Candidate(rowid: index.rowids[slot], slot: Int32(slot), coordinate: index.coordinate(slot), meters: meters,
+                         density: density, prior: prior, weight: weight)
+    }
+
+    /// Every factor behind a candidate's weight.
+    static func explanation(_ c: Candidate, _ run: ModelRun, fix: Coordinate) -> LikelihoodExplanation {
+        let slot = Int(c.slot)
+        let f = footprint(slot: slot, meters: c.meters, in: run.index, tables: run.tables, fix: fix)
+        let status = StatusCode(rawValue: run.index.statuses[slot]) ?? .other
+        return LikelihoodExplanation(
+            distanceMeters: c.meters, footprint: f.fromViewport ? "viewport" : "type",
+            footprintHalfWidth: f.halfWidth, footprintHalfHeight: f.halfHeight,
+            footprintOffsetEast: f.centerEast, footprintOffsetNorth: f.centerNorth, density: c.density,
+            typeFactor: run.tables.typeFactor[Int(run.index.typeCodes[slot])],
+            popularityFactor: run.model.popularityFactor(Int(run.index.ratingCounts[slot])),
+            sourceFactor: run.tables.sourceFactor[Int(run.index.sourceCodes[slot])],
+            statusFactor: run.model.statusFactor(status.businessStatus), hoursFactor: c.hoursFactor, openNow: c.openNow,
+            prior: c.prior * c.hoursFactor, weight: c.weight)
     }
 }

@@ -78,6 +78,48 @@ extension PlacesClient {
     /// places never appear.
     public func searchNearby(_ request: NearbySearchRequest, fields: FieldMask = .all) throws -> [NearbyPlace] {
         try request.validate()
+        let plan = MaskPlan(fields)
+        return try store.reading {
+            try orderedHits(request).map { hit in
+                guard let place = try store.place(rowid: hit.rowid, plan: plan, coordinate: hit.coordinate) else {
+                    throw PlaceDBError.database(path: store.path, reason: "place row \(hit.rowid) vanished during the query")
+                }
+                return NearbyPlace(place: place, distanceMeters: hit.meters)
+            }
+        }
+    }
+
+    /// The same answer as `searchNearby`, as compact JSON in the Places API
+    /// (New) response shape, `{"places": [...]}`, each place with its
+    /// `distanceMeters` (to the centimeter). Written straight from the
+    /// stored documents, not decoded where the mask allows: for servers and
+    /// `--batch`.
+    public func searchNearbyJSON(_ request: NearbySearchRequest, fields: FieldMask = .all) throws -> [UInt8] {
+        try request.validate()
+        let plan = MaskPlan(fields)
+        return try store.reading {
+            var out: [UInt8] = []
+            out.reserveCapacity(4096)
+            PlaceJSON.append(#"{"places":["#, into: &out)
+            for (i, hit) in try orderedHits(request).enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                _ = try store.writePlaceJSON(rowid: hit.rowid, plan: plan, extra: [("distanceMeters", (hit.meters * 100).rounded() / 100)], into: &out)
+            }
+            PlaceJSON.append("]}", into: &out)
+            return out
+        }
+    }
+
+    /// A hit with what it is ranked by (the place ID breaks ties).
+    struct RankedHit {
+        var rowid: Int64
+        var meters: Double
+        var popularity: Int32
+        var coordinate: Coordinate
+    }
+
+    /// The first `maxResultCount` hits in rank order, ties by place ID.
+    private func orderedHits(_ request: NearbySearchRequest) throws -> [RankedHit] {
         let started = Clock.now()
         let hits: [RankedHit]
         if let loaded = try engine.indexForQuery() {
@@ -87,14 +129,7 @@ extension PlacesClient {
             hits = try searchRegion(request)
             engine.charge(Clock.now() - started)
         }
-        return try finish(hits, count: request.maxResultCount, fields: fields)
-    }
-
-    /// A hit with what it is ranked by (the place ID breaks ties later).
-    struct RankedHit {
-        var rowid: Int64
-        var meters: Double
-        var popularity: Int32
+        return try breakTies(hits, count: request.maxResultCount, rowid: \.rowid) { $0.popularity == $1.popularity && $0.meters == $1.meters }
     }
 
     private func rank(_ request: NearbySearchRequest, in index: PlaceIndex, accept: ((Int) -> Bool)?) -> [RankedHit] {
@@ -102,15 +137,18 @@ extension PlacesClient {
         switch request.rankPreference {
         case .distance:
             return index.nearest(to: request.center, k: k, maxMeters: request.radiusMeters ?? .infinity, accept: accept).map {
-                RankedHit(rowid: index.rowids[Int($0.slot)], meters: $0.meters, popularity: 0)
+                RankedHit(rowid: index.rowids[Int($0.slot)], meters: $0.meters, popularity: 0, coordinate: index.coordinate(Int($0.slot)))
             }
         case .popularity:
             let all = index.within(request.center, meters: request.radiusMeters!, useExtents: false, accept: accept).map {
-                RankedHit(rowid: index.rowids[Int($0.slot)], meters: $0.meters, popularity: index.ratingCounts[Int($0.slot)])
+                RankedHit(rowid: index.rowids[Int($0.slot)], meters: $0.meters, popularity: index.ratingCounts[Int($0.slot)],
+                          coordinate: index.coordinate(Int($0.slot)))
             }
-            return Self.topWithTies(all, k: k) { a, b in
-                a.popularity != b.popularity ? a.popularity > b.popularity : a.meters < b.meters
-            } same: { a, b in a.popularity == b.popularity && a.meters == b.meters }
+            let sorted = all.sorted { a, b in a.popularity != b.popularity ? a.popularity > b.popularity : a.meters < b.meters }
+            guard sorted.count > k else { return sorted }
+            var end = k
+            while end < sorted.count && sorted[end].popularity == sorted[k - 1].popularity && sorted[end].meters == sorted[k - 1].meters { end += 1 }
+            return Array(sorted[..<end])
         }
     }
 
@@ -138,33 +176,24 @@ extension PlacesClient {
         }
     }
 
-    /// The first `k` of `hits` under `before`, plus all tied with the k-th.
-    static func topWithTies(_ hits: [RankedHit], k: Int, before: (RankedHit, RankedHit) -> Bool, same: (RankedHit, RankedHit) -> Bool) -> [RankedHit] {
-        let sorted = hits.sorted(by: before)
-        guard sorted.count > k else { return sorted }
-        var end = k
-        while end < sorted.count && same(sorted[end], sorted[k - 1]) { end += 1 }
-        return Array(sorted[..<end])
-    }
-
-    /// Reads the hits' places, breaks ties by place ID, keeps `count`.
-    private func finish(_ hits: [RankedHit], count: Int, fields: FieldMask) throws -> [NearbyPlace] {
-        var rows: [(hit: RankedHit, stored: StoredPlace)] = []
-        rows.reserveCapacity(hits.count)
-        for hit in hits {
-            guard let stored = try store.storedPlace(rowid: hit.rowid) else { continue }
-            rows.append((hit, stored))
-        }
-        // Hits arrive in rank order; this only reorders equal ranks by ID.
-        rows.sort { a, b in
-            if a.hit.popularity != b.hit.popularity { return a.hit.popularity > b.hit.popularity }
-            if a.hit.meters != b.hit.meters { return a.hit.meters < b.hit.meters }
-            return a.stored.id < b.stored.id
-        }
-        var out: [NearbyPlace] = []
-        out.reserveCapacity(min(count, rows.count))
-        for (hit, stored) in rows.prefix(count) {
-            out.append(NearbyPlace(place: try store.decode(stored).masked(fields), distanceMeters: hit.meters))
+    /// Hits in rank order with runs of equal rank ordered by place ID,
+    /// cut to `count`. Only tied hits have their IDs read.
+    func breakTies<H>(_ hits: [H], count: Int, rowid: (H) -> Int64, same: (H, H) -> Bool) throws -> [H] {
+        var out: [H] = []
+        out.reserveCapacity(min(count, hits.count))
+        var i = 0
+        while i < hits.count && out.count < count {
+            var j = i + 1
+            while j < hits.count && same(hits[j], hits[i]) { j += 1 }
+            if j - i == 1 {
+                out.append(hits[i])
+            } else {
+                var run: [(PlaceID, H)] = []
+                for h in hits[i..<j] { run.append((try store.placeID(rowid: rowid(h)) ?? PlaceID(""), h)) }
+                run.sort { $0.0 < $1.0 }
+                out.append(contentsOf: run.prefix(count - out.count).map(\.1))
+            }
+            i = j
         }
         return out
     }

@@ -94,9 +94,9 @@ final class SpatialEngine {
     func build(_ input: PlaceIndexInput) -> (index: PlaceIndex, tables: ModelTables) {
         let tables = ModelTables(model: model, types: input.types, sources: input.sources)
         let index = PlaceIndex(input) { i in
-            tables.extent(model: model, type: input.typeCodes[i], status: input.statuses[i],
-                          latitude: input.latitudes[i], longitude: input.longitudes[i],
-                          viewport: input.viewportIndexes[i] < 0 ? nil : input.viewports[Int(input.viewportIndexes[i])])
+            tables.footprint(model: model, type: input.typeCodes[i], status: input.statuses[i],
+                             latitude: input.latitudes[i], longitude: input.longitudes[i],
+                             viewport: input.viewportIndexes[i] < 0 ? nil : input.viewports[Int(input.viewportIndexes[i])])
         }
         return (index, tables)
     }
@@ -191,12 +191,6 @@ struct ModelTables {
     /// Half the side of the square footprint of a type radius (equal area).
     static func halfSide(radius: Double) -> Double { radius * Double.pi.squareRoot() / 2 }
 
-    /// Whether a viewport is used as the footprint of a place at (lat, lng).
-    static func usableViewport(_ v: GeoRect?, latitude: Double, longitude: Double, model: LikelihoodModel) -> GeoRect? {
-        guard let v else { return nil }
-        return viewportReach(v, latitude: latitude, longitude: longitude) <= model.maxViewportRadius ? v : nil
-    }
-
     /// The farthest corner of `v` from (lat, lng), in meters.
     static func viewportReach(_ v: GeoRect, latitude: Double, longitude: Double) -> Double {
         var m = 0.0
@@ -206,15 +200,18 @@ struct ModelTables {
         return m
     }
 
-    /// The footprint radius an index keeps for pruning: how far from its
-    /// location a visitor may stand (with slack for the local projection).
-    func extent(model: LikelihoodModel, type: UInt16, status: UInt8, latitude: Double, longitude: Double, viewport: GeoRect?) -> Double {
-        if typeFactor[Int(type)] == 0 || status == StatusCode.closedPermanently.rawValue { return 0 }
+    /// The footprint an index keeps for a place: how far from its location
+    /// a visitor may stand (with slack for the local projection), and
+    /// whether its viewport is the footprint (not when it reaches farther
+    /// than `maxViewportRadius`: a city's viewport is not where one stands).
+    func footprint(model: LikelihoodModel, type: UInt16, status: UInt8, latitude: Double, longitude: Double,
+                   viewport: GeoRect?) -> (extent: Double, viewport: Bool) {
+        if typeFactor[Int(type)] == 0 || status == StatusCode.closedPermanently.rawValue { return (0, false) }
         if let v = viewport {
             let reach = Self.viewportReach(v, latitude: latitude, longitude: longitude)
-            if reach <= model.maxViewportRadius { return reach * 1.01 + 1 }
+            if reach <= model.maxViewportRadius { return (reach * 1.01 + 1, true) }
         }
-        return Self.halfSide(radius: typeRadius[Int(type)]) * 2.0.squareRoot() * 1.01 + 1
+        return (Self.halfSide(radius: typeRadius[Int(type)]) * 2.0.squareRoot() * 1.01 + 1, false)
     }
 
     /// The largest extent a place without a usable viewport can have.

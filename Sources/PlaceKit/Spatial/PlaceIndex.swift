@@ -19,6 +19,18 @@ enum StatusCode: UInt8 {
         }
     }
 
+    /// From the column's UTF-8 bytes, without making a string.
+    init(bytes b: UnsafeRawBufferPointer) {
+        func equals(_ s: StaticString) -> Bool {
+            s.utf8CodeUnitCount == b.count && s.withUTF8Buffer { $0.elementsEqual(b) }
+        }
+        if equals("OPERATIONAL") { self = .operational }
+        else if equals("CLOSED_TEMPORARILY") { self = .closedTemporarily }
+        else if equals("CLOSED_PERMANENTLY") { self = .closedPermanently }
+        else if equals("FUTURE_OPENING") { self = .futureOpening }
+        else { self = .other }
+    }
+
     var businessStatus: BusinessStatus? {
         switch self {
         case .operational: .operational
@@ -63,35 +75,53 @@ struct PlaceIndexInput {
 /// Strings (or their UTF-8 bytes) to small integer codes. Code 0 is nil.
 struct Interner {
     private(set) var names: [String?] = [nil]
-    private var codes: [String: UInt16] = [:]
-    /// The last bytes seen and their code: columns such as `source` repeat.
-    private var lastBytes: [UInt8] = []
-    private var lastCode: UInt16 = 0
+    private var bytes: [[UInt8]] = [[]]
+    /// Open addressing over FNV-1a hashes of the bytes: code or 0.
+    private var table = [UInt16](repeating: 0, count: 64)
 
     func name(_ code: UInt16) -> String? { Int(code) < names.count ? names[Int(code)] : nil }
 
+    private static func hash(_ b: UnsafeRawBufferPointer) -> Int {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for x in b { h = (h ^ UInt64(x)) &* 0x0000_0100_0000_01B3 }
+        return Int(truncatingIfNeeded: h ^ (h >> 29))
+    }
+
     mutating func code(_ s: String?) -> UInt16 {
         guard let s else { return 0 }
-        if let c = codes[s] { return c }
+        var copy = s
+        return copy.withUTF8 { code(bytes: UnsafeRawBufferPointer($0), isNull: false) }
+    }
+
+    mutating func code(bytes b: UnsafeRawBufferPointer, isNull: Bool) -> UInt16 {
+        if isNull { return 0 }
+        let mask = table.count - 1
+        var i = Self.hash(b) & mask
+        while true {
+            let c = table[i]
+            if c == 0 { break }
+            if bytes[Int(c)].count == b.count && bytes[Int(c)].elementsEqual(b) { return c }
+            i = (i + 1) & mask
+        }
         // 65,535 distinct values at most; beyond that, share the last code
         // (never reached by real type vocabularies).
         guard names.count < Int(UInt16.max) else { return UInt16(names.count - 1) }
         let c = UInt16(names.count)
-        names.append(s)
-        codes[s] = c
+        names.append(String(decoding: b, as: UTF8.self))
+        bytes.append(Array(b))
+        table[i] = c
+        if names.count * 2 > table.count { rehash() }
         return c
     }
 
-    mutating func code(bytes: UnsafeRawBufferPointer, isNull: Bool) -> UInt16 {
-        if isNull { return 0 }
-        if bytes.count == lastBytes.count, lastCode != 0, lastBytes.withUnsafeBytes({ $0.elementsEqual(bytes) }) {
-            return lastCode
+    private mutating func rehash() {
+        table = [UInt16](repeating: 0, count: table.count * 2)
+        let mask = table.count - 1
+        for c in 1..<bytes.count {
+            var i = bytes[c].withUnsafeBytes { Self.hash($0) } & mask
+            while table[i] != 0 { i = (i + 1) & mask }
+            table[i] = UInt16(c)
         }
-        let s = String(decoding: bytes, as: UTF8.self)
-        let c = code(s)
-        lastBytes = Array(bytes)
-        lastCode = c
-        return c
     }
 }
 
@@ -164,40 +194,46 @@ final class PlaceIndex {
 
     var count: Int { rowids.count }
 
-    /// Builds the tree. `extent(i)` is the footprint radius of input place i.
-    init(_ input: PlaceIndexInput, extent: (Int) -> Double) {
+    /// Builds the tree. `footprint(i)` gives input place i's footprint
+    /// radius and whether its viewport is that footprint.
+    init(_ input: PlaceIndexInput, footprint: (Int) -> (extent: Double, viewport: Bool)) {
         let n = input.count
-        var xs = [Double](repeating: 0, count: n), ys = xs, zs = xs
+        var points = [TreeBuilder.Point]()
+        points.reserveCapacity(n)
         for i in 0..<n {
             let v = UnitVector(latitude: input.latitudes[i], longitude: input.longitudes[i])
-            xs[i] = v.x
-            ys[i] = v.y
-            zs[i] = v.z
+            points.append(TreeBuilder.Point(x: v.x, y: v.y, z: v.z, index: Int32(i)))
         }
-        var perm = (0..<n).map { Int32($0) }
         var nodes: [Node] = []
         nodes.reserveCapacity(max(1, 2 * n / Self.leafSize + 2))
         if n > 0 {
-            var builder = TreeBuilder(xs: xs, ys: ys, zs: zs)
-            perm.withUnsafeMutableBufferPointer { p in
-                _ = builder.build(p, 0, n, into: &nodes)
+            points.withUnsafeMutableBufferPointer { p in
+                var builder = TreeBuilder(points: p)
+                _ = builder.build(0, n, into: &nodes)
             }
         }
+        let perm = points.map(\.index)
         func reorder<T>(_ a: [T]) -> [T] { perm.map { a[Int($0)] } }
         rowids = reorder(input.rowids)
         latitudes = reorder(input.latitudes)
         longitudes = reorder(input.longitudes)
-        self.xs = reorder(xs)
-        self.ys = reorder(ys)
-        self.zs = reorder(zs)
+        xs = points.map(\.x)
+        ys = points.map(\.y)
+        zs = points.map(\.z)
         typeCodes = reorder(input.typeCodes)
         statuses = reorder(input.statuses)
         sourceCodes = reorder(input.sourceCodes)
         ratingCounts = reorder(input.ratingCounts)
-        viewportIndexes = reorder(input.viewportIndexes)
         viewports = input.viewports
-        let extents = perm.map { Float(extent(Int($0))) }
+        var extents = [Float](repeating: 0, count: n)
+        var viewportIndexes = [Int32](repeating: -1, count: n)
+        for (slot, i) in perm.enumerated() {
+            let f = footprint(Int(i))
+            extents[slot] = Float(f.extent)
+            if f.viewport { viewportIndexes[slot] = input.viewportIndexes[Int(i)] }
+        }
         self.extents = extents
+        self.viewportIndexes = viewportIndexes
         types = input.types
         sources = input.sources
         // Largest extent per node, bottom-up (children follow their parent).
@@ -260,23 +296,32 @@ final class PlaceIndex {
         best.reserveCapacity(k + 4)
         var kth = maxMeters
         var limit2 = Chord.squaredThreshold(meters: maxMeters)
-        heapBounds.removeAll(keepingCapacity: true)
-        heapNodes.removeAll(keepingCapacity: true)
+        // The scratch heap moves into a local for the query (no exclusivity
+        // checks on the class's storage in the loop) and back after.
+        var heap = NodeHeap(bounds: heapBounds, nodes: heapNodes)
+        heapBounds = []
+        heapNodes = []
+        defer {
+            heapBounds = heap.bounds
+            heapNodes = heap.nodes
+        }
+        heap.bounds.removeAll(keepingCapacity: true)
+        heap.nodes.removeAll(keepingCapacity: true)
         nodes.withUnsafeBufferPointer { nodes in
             xs.withUnsafeBufferPointer { xs in
             ys.withUnsafeBufferPointer { ys in
             zs.withUnsafeBufferPointer { zs in
             latitudes.withUnsafeBufferPointer { lats in
             longitudes.withUnsafeBufferPointer { lngs in
-                push(boxChord2(nodes[0], q), 0)
-                while let (bound, n) = popMin() {
+                heap.push(boxChord2(nodes[0], q), 0)
+                while let (bound, n) = heap.popMin() {
                     if bound > limit2 { break }
                     let node = nodes[Int(n)]
                     if node.right >= 0 {
                         let l = Int(n) + 1, r = Int(node.right)
                         let bl = boxChord2(nodes[l], q), br = boxChord2(nodes[r], q)
-                        if bl <= limit2 { push(bl, Int32(l)) }
-                        if br <= limit2 { push(br, Int32(r)) }
+                        if bl <= limit2 { heap.push(bl, Int32(l)) }
+                        if br <= limit2 { heap.push(br, Int32(r)) }
                         continue
                     }
                     for s in Int(node.begin)..<Int(node.end) {
@@ -339,100 +384,130 @@ final class PlaceIndex {
         return out
     }
 
-    // Min-heap of (bound, node).
+}
+
+/// A min-heap of (lower bound, node) for best-first search.
+private struct NodeHeap {
+    var bounds: [Double]
+    var nodes: [Int32]
+
     @inline(__always)
-    private func push(_ bound: Double, _ node: Int32) {
-        heapBounds.append(bound)
-        heapNodes.append(node)
-        var i = heapBounds.count - 1
+    mutating func push(_ bound: Double, _ node: Int32) {
+        bounds.append(bound)
+        nodes.append(node)
+        var i = bounds.count - 1
         while i > 0 {
             let parent = (i - 1) >> 1
-            if heapBounds[parent] <= heapBounds[i] { break }
-            heapBounds.swapAt(parent, i)
-            heapNodes.swapAt(parent, i)
+            if bounds[parent] <= bounds[i] { break }
+            bounds.swapAt(parent, i)
+            nodes.swapAt(parent, i)
             i = parent
         }
     }
 
     @inline(__always)
-    private func popMin() -> (Double, Int32)? {
-        guard let lastBound = heapBounds.popLast(), let lastNode = heapNodes.popLast() else { return nil }
-        if heapBounds.isEmpty { return (lastBound, lastNode) }
-        let top = (heapBounds[0], heapNodes[0])
-        heapBounds[0] = lastBound
-        heapNodes[0] = lastNode
+    mutating func popMin() -> (Double, Int32)? {
+        guard let lastBound = bounds.popLast(), let lastNode = nodes.popLast() else { return nil }
+        if bounds.isEmpty { return (lastBound, lastNode) }
+        let top = (bounds[0], nodes[0])
+        bounds[0] = lastBound
+        nodes[0] = lastNode
         var i = 0
-        let n = heapBounds.count
+        let n = bounds.count
         while true {
             let l = 2 * i + 1
             if l >= n { break }
             var m = l
-            if l + 1 < n && heapBounds[l + 1] < heapBounds[l] { m = l + 1 }
-            if heapBounds[i] <= heapBounds[m] { break }
-            heapBounds.swapAt(i, m)
-            heapNodes.swapAt(i, m)
+            if l + 1 < n && bounds[l + 1] < bounds[l] { m = l + 1 }
+            if bounds[i] <= bounds[m] { break }
+            bounds.swapAt(i, m)
+            nodes.swapAt(i, m)
             i = m
         }
         return top
     }
 }
 
-/// Builds the k-d tree: median splits on the axis of largest spread.
+/// Builds the k-d tree: median splits on the axis of largest spread (from
+/// a sample of the points), tight bounding boxes bottom-up. The points move
+/// with the partitioning, so every pass reads memory in order.
 private struct TreeBuilder {
-    let xs: [Double]
-    let ys: [Double]
-    let zs: [Double]
+    struct Point {
+        var x: Double
+        var y: Double
+        var z: Double
+        var index: Int32
+    }
+
+    let points: UnsafeMutableBufferPointer<Point>
 
     @inline(__always)
-    func value(_ i: Int32, _ axis: Int) -> Double {
+    func value(_ p: Int, _ axis: Int) -> Double {
         switch axis {
-        case 0: xs[Int(i)]
-        case 1: ys[Int(i)]
-        default: zs[Int(i)]
+        case 0: points[p].x
+        case 1: points[p].y
+        default: points[p].z
         }
     }
 
-    /// Appends the node for perm[begin..<end] and its subtree; returns its index.
-    @discardableResult
-    mutating func build(_ perm: UnsafeMutableBufferPointer<Int32>, _ begin: Int, _ end: Int, into nodes: inout [PlaceIndex.Node]) -> Int32 {
-        var minX = Double.infinity, minY = Double.infinity, minZ = Double.infinity
-        var maxX = -Double.infinity, maxY = -Double.infinity, maxZ = -Double.infinity
-        for p in begin..<end {
-            let i = Int(perm[p])
-            let x = xs[i], y = ys[i], z = zs[i]
-            minX = min(minX, x); maxX = max(maxX, x)
-            minY = min(minY, y); maxY = max(maxY, y)
-            minZ = min(minZ, z); maxZ = max(maxZ, z)
-        }
+    /// Appends the node for points[begin..<end] and its subtree; returns its index.
+    mutating func build(_ begin: Int, _ end: Int, into nodes: inout [PlaceIndex.Node]) -> Int32 {
         let index = Int32(nodes.count)
-        nodes.append(PlaceIndex.Node(minX: minX, minY: minY, minZ: minZ, maxX: maxX, maxY: maxY, maxZ: maxZ,
+        nodes.append(PlaceIndex.Node(minX: 0, minY: 0, minZ: 0, maxX: 0, maxY: 0, maxZ: 0,
                                      begin: Int32(begin), end: Int32(end), right: -1, maxExtent: 0))
-        if end - begin <= PlaceIndex.leafSize { return index }
-        let spreads = [maxX - minX, maxY - minY, maxZ - minZ]
-        let axis = spreads[0] >= spreads[1] ? (spreads[0] >= spreads[2] ? 0 : 2) : (spreads[1] >= spreads[2] ? 1 : 2)
+        if end - begin <= PlaceIndex.leafSize {
+            var minX = Double.infinity, minY = Double.infinity, minZ = Double.infinity
+            var maxX = -Double.infinity, maxY = -Double.infinity, maxZ = -Double.infinity
+            for p in begin..<end {
+                let q = points[p]
+                minX = min(minX, q.x); maxX = max(maxX, q.x)
+                minY = min(minY, q.y); maxY = max(maxY, q.y)
+                minZ = min(minZ, q.z); maxZ = max(maxZ, q.z)
+            }
+            nodes[Int(index)].minX = minX; nodes[Int(index)].maxX = maxX
+            nodes[Int(index)].minY = minY; nodes[Int(index)].maxY = maxY
+            nodes[Int(index)].minZ = minZ; nodes[Int(index)].maxZ = maxZ
+            return index
+        }
+        // The axis of largest spread, from at most 256 evenly spaced points.
+        let step = max(1, (end - begin) / 256)
+        var lo = (Double.infinity, Double.infinity, Double.infinity), hi = (-Double.infinity, -Double.infinity, -Double.infinity)
+        var p = begin
+        while p < end {
+            let q = points[p]
+            lo = (min(lo.0, q.x), min(lo.1, q.y), min(lo.2, q.z))
+            hi = (max(hi.0, q.x), max(hi.1, q.y), max(hi.2, q.z))
+            p += step
+        }
+        let spreads = (hi.0 - lo.0, hi.1 - lo.1, hi.2 - lo.2)
+        let axis = spreads.0 >= spreads.1 ? (spreads.0 >= spreads.2 ? 0 : 2) : (spreads.1 >= spreads.2 ? 1 : 2)
         let mid = (begin + end) / 2
-        select(perm, begin, end, mid, axis)
-        build(perm, begin, mid, into: &nodes)
-        let right = build(perm, mid, end, into: &nodes)
+        select(begin, end, mid, axis)
+        _ = build(begin, mid, into: &nodes)
+        let right = build(mid, end, into: &nodes)
+        let l = nodes[Int(index) + 1], r = nodes[Int(right)]
         nodes[Int(index)].right = right
+        nodes[Int(index)].minX = min(l.minX, r.minX); nodes[Int(index)].maxX = max(l.maxX, r.maxX)
+        nodes[Int(index)].minY = min(l.minY, r.minY); nodes[Int(index)].maxY = max(l.maxY, r.maxY)
+        nodes[Int(index)].minZ = min(l.minZ, r.minZ); nodes[Int(index)].maxZ = max(l.maxZ, r.maxZ)
         return index
     }
 
-    /// Quickselect: perm[k] gets the element of rank k on `axis`, smaller
+    /// Quickselect: points[k] gets the element of rank k on `axis`, smaller
     /// ones before it, larger ones after.
-    func select(_ perm: UnsafeMutableBufferPointer<Int32>, _ begin: Int, _ end: Int, _ k: Int, _ axis: Int) {
+    func select(_ begin: Int, _ end: Int, _ k: Int, _ axis: Int) {
         var lo = begin, hi = end - 1
         while lo < hi {
             // Median of three as pivot.
             let mid = lo + (hi - lo) / 2
-            let a = value(perm[lo], axis), b = value(perm[mid], axis), c = value(perm[hi], axis)
+            let a = value(lo, axis), b = value(mid, axis), c = value(hi, axis)
             let pivot = max(min(a, b), min(max(a, b), c))
             var i = lo, j = hi
             while i <= j {
-                while value(perm[i], axis) < pivot { i += 1 }
-                while value(perm[j], axis) > pivot { j -= 1 }
+                while value(i, axis) < pivot { i += 1 }
+                while value(j, axis) > pivot { j -= 1 }
                 if i <= j {
-                    perm.swapAt(i, j)
+                    points.swapAt(i, j)
                     i += 1
                     j -= 1
                 }

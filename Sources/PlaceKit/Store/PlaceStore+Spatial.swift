@@ -7,6 +7,21 @@ import SQLiteDB
 extension PlaceStore {
     static let spatialColumns = "p.id, p.geom, p.primary_type, p.rating_count, p.business_status, p.source"
 
+    /// Runs `body` in one read transaction, so its statements share one
+    /// snapshot and take the file's locks once.
+    func reading<T>(_ body: () throws -> T) throws -> T {
+        if db.isInTransaction { return try body() }
+        try db.cachedStatement("BEGIN DEFERRED").run()
+        do {
+            let result = try body()
+            try db.cachedStatement("COMMIT").run()
+            return result
+        } catch {
+            try? db.cachedStatement("ROLLBACK").run()
+            throw error
+        }
+    }
+
     /// The largest rowid in `place` (0 when empty): an instant size estimate.
     func maxRowid() throws -> Int64 {
         try db.scalar("SELECT max(id) FROM place")?.int64 ?? 0
@@ -23,14 +38,19 @@ extension PlaceStore {
         var input = PlaceIndexInput()
         let estimate = Int(try maxRowid())
         input.reserve(min(estimate, 50_000_000))
-        // Viewports first, by rowid (a dense table when rowids are dense).
-        var viewportOfRowid: [Int64: Int32] = [:]
+        // Viewports first, sorted by rowid to merge with the rows, which
+        // come in rowid order.
+        var extents: [(rowid: Int64, rect: GeoRect)] = []
         try db.forEachRow("SELECT id, west, east, south, north FROM place_extent") { row in
-            viewportOfRowid[row.int64(0)] = Int32(input.viewports.count)
-            input.viewports.append(Self.rect(row, 1))
+            extents.append((row.int64(0), Self.rect(row, 1)))
         }
-        try db.forEachRow("SELECT \(Self.spatialColumns) FROM place p WHERE p.removed_at IS NULL") { row in
-            try append(row, to: &input, viewport: viewportOfRowid[row.int64(0)] ?? -1)
+        extents.sort { $0.rowid < $1.rowid }
+        input.viewports = extents.map(\.rect)
+        var next = 0
+        try db.forEachRow("SELECT \(Self.spatialColumns) FROM place p WHERE p.removed_at IS NULL ORDER BY p.id") { row in
+            let rowid = row.int64(0)
+            while next < extents.count && extents[next].rowid < rowid { next += 1 }
+            try append(row, to: &input, viewport: next < extents.count && extents[next].rowid == rowid ? Int32(next) : -1)
         }
         return input
     }
@@ -78,29 +98,73 @@ extension PlaceStore {
         try db.forEachRow("SELECT place FROM place_type WHERE type = ?", [.text(type)]) { body($0.int64(0)) }
     }
 
-    /// The place ID and stored document of row `rowid` (nil when it is
-    /// gone), not yet parsed.
-    func storedPlace(rowid: Int64) throws -> StoredPlace? {
+    /// Calls `body` with the place ID and the stored document's bytes of
+    /// row `rowid` (valid only inside `body`); nil when the row is gone.
+    func withStoredRow<T>(rowid: Int64, _ body: (PlaceID, UnsafeRawBufferPointer) throws -> T) throws -> T? {
         let statement = try db.cachedStatement("SELECT place_id, doc FROM place WHERE id = ?")
-        try statement.bind([.integer(rowid)])
+        try statement.bind(.integer(rowid), at: 1)
         defer { try? statement.reset() }
         guard let row = try statement.step() else { return nil }
-        return StoredPlace(id: PlaceID(row.string(0) ?? ""), doc: row.withBytes(1) { Array($0) })
+        return try row.withBytes(1) { try body(PlaceID(row.string(0) ?? ""), $0) }
     }
 
-    /// The place of a stored row.
-    func decode(_ stored: StoredPlace) throws -> Place {
-        let value: JSONValue
+    /// The place ID of row `rowid`.
+    func placeID(rowid: Int64) throws -> PlaceID? {
+        let statement = try db.cachedStatement("SELECT place_id FROM place WHERE id = ?")
+        try statement.bind(.integer(rowid), at: 1)
+        defer { try? statement.reset() }
+        guard let row = try statement.step(), let id = row.string(0) else { return nil }
+        return PlaceID(id)
+    }
+
+    /// Whether row `rowid` has any of `types` among its types.
+    func hasAnyType(rowid: Int64, _ types: [String]) throws -> Bool {
+        let statement = try db.cachedStatement("SELECT 1 FROM place_type WHERE type = ? AND place = ?")
+        for t in types {
+            try statement.bind([.text(t), .integer(rowid)])
+            defer { try? statement.reset() }
+            if try statement.step() != nil { return true }
+        }
+        return false
+    }
+
+    /// The place of row `rowid` with the fields of `plan` (the others are
+    /// skipped, not decoded). `coordinate` (from the geometry) saves reading
+    /// the document's location.
+    func place(rowid: Int64, plan: MaskPlan, coordinate: Coordinate? = nil) throws -> Place? {
+        try withStoredRow(rowid: rowid) { id, doc in try decode(id: id, doc: doc, plan: plan, coordinate: coordinate) }
+    }
+
+    func decode(id: PlaceID, doc bytes: UnsafeRawBufferPointer, plan: MaskPlan, coordinate: Coordinate?) throws -> Place {
+        var doc: JSONObject
         do {
-            value = try JSONParser.parse(stored.doc)
+            doc = try PlaceJSON.decode(bytes, plan: plan, withLocation: coordinate == nil)
         } catch {
-            throw PlaceDBError.database(path: path, reason: "place '\(stored.id)' has a corrupt stored document: \(error)")
+            throw PlaceDBError.database(path: path, reason: "place '\(id)' has a corrupt stored document: \(error)")
         }
-        guard case .object(let doc) = value,
-              let lat = doc["location"]?["latitude"]?.doubleValue, let lng = doc["location"]?["longitude"]?.doubleValue else {
-            throw PlaceDBError.database(path: path, reason: "place '\(stored.id)' has a stored document without a location")
+        var c = coordinate
+        if c == nil, let lat = doc["location"]?["latitude"]?.doubleValue, let lng = doc["location"]?["longitude"]?.doubleValue {
+            c = Coordinate(latitude: lat, longitude: lng)
         }
-        return Place(id: stored.id, coordinate: Coordinate(latitude: lat, longitude: lng), document: doc)
+        guard let c else {
+            throw PlaceDBError.database(path: path, reason: "place '\(id)' has a stored document without a location")
+        }
+        return Place(id: id, coordinate: c, document: doc).masked(plan.fields)
+    }
+
+    /// Writes the Places API (New) JSON of row `rowid` with the fields of
+    /// `plan` (as `Place.apiJSON(fields:)`, compact) straight from the
+    /// stored document, then `extra` members; false when the row is gone.
+    func writePlaceJSON(rowid: Int64, plan: MaskPlan, extra: [(String, Double)] = [], into out: inout [UInt8]) throws -> Bool {
+        let written: Bool? = try withStoredRow(rowid: rowid) { id, doc in
+            do {
+                try PlaceJSON.write(id: id, doc: doc, plan: plan, extra: extra, into: &out)
+            } catch let e as JSONSyntaxError {
+                throw PlaceDBError.database(path: path, reason: "place '\(id)' has a corrupt stored document: \(e)")
+            }
+            return true
+        }
+        return written != nil
     }
 
     // MARK: Rows
@@ -138,16 +202,10 @@ extension PlaceStore {
         input.longitudes.append(point.longitude)
         input.typeCodes.append(typeCode)
         input.ratingCounts.append(row.isNull(3) ? 0 : Int32(clamping: row.int64(3)))
-        input.statuses.append(row.isNull(4) ? StatusCode.unknown.rawValue : StatusCode(row.string(4)).rawValue)
+        input.statuses.append(row.isNull(4) ? StatusCode.unknown.rawValue : row.withBytes(4) { StatusCode(bytes: $0) }.rawValue)
         input.sourceCodes.append(sourceCode)
         input.viewportIndexes.append(viewport)
     }
-}
-
-/// A place row as stored: its ID and its document's JSON bytes.
-struct StoredPlace {
-    let id: PlaceID
-    let doc: [UInt8]
 }
 
 extension SpatiaLiteBlob {
