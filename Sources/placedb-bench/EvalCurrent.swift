@@ -52,14 +52,32 @@ enum EvalCurrent {
         try features.map { writer.string($0.record) }.joined(separator: "\n").appending("\n").write(toFile: ndjson, atomically: true, encoding: .utf8)
         let summary = try PlaceImporter(databasePath: db, options: ImportOptions(source: "osm")).importInput(.file(ndjson))
         let client = try PlacesClient(databasePath: db, spatialIndex: .memory)
+        // Sensitivity runs: --model noneDensity=1e-7,footprintScale=0.5,...
+        if let settings = option("--model", args) {
+            var model = client.likelihoodModel
+            for pair in settings.split(separator: ",") {
+                let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                guard kv.count == 2, let v = Double(kv[1]) else { throw BenchError(message: "--model: expected key=number, got '\(pair)'") }
+                switch kv[0] {
+                case "noneDensity": model.noneDensity = v
+                case "defaultFootprintRadius": model.defaultFootprintRadius = v
+                case "footprintScale": model.footprintRadius = model.footprintRadius.mapValues { $0 * v }; model.defaultFootprintRadius *= v
+                case "maxViewportRadius": model.maxViewportRadius = v
+                case "cutoffSigmas": model.cutoffSigmas = v
+                default: throw BenchError(message: "--model: unknown setting '\(kv[0])'")
+                }
+            }
+            client.likelihoodModel = model
+        }
         try client.loadSpatialIndex()
+        let showBins = args.contains("--bins")
 
         print("placedb-bench eval-current: \(features.count) places (\(features.filter(\.hasExtent).count) with extent), \(fixes) fixes per place and accuracy, seed \(seed)")
         for (file, n, e) in perRegion { print("  \(file): \(n) places, \(e) ways/relations") }
         print("  imported \(summary.inserted) records into \(db)")
         print("")
-        print("| accuracy | method | top-1 | top-5 | mean log-lik | ECE | top-1 nodes | top-1 with extent | fixes |")
-        print("|---|---|---|---|---|---|---|---|---|")
+        print("| accuracy | method | top-1 | top-5 | mean log-lik | ECE | top-1 nodes | top-1 with extent | top-1 extent ≥ 50 m | fixes |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
 
         let idOnly = try FieldMask(parsing: "id")
         for accuracy in accuracies {
@@ -75,19 +93,25 @@ enum EvalCurrent {
 
                     let result = try client.findPlaceLikelihoods(location: fix, accuracy: accuracy, fields: idOnly, limit: 1000)
                     let ranked = result.placeLikelihoods.map { ($0.place.id.rawValue, $0.likelihood) }
-                    model.add(ranked, truth: truth, extent: feature.hasExtent)
+                    let large = feature.extentMeters >= 50
+                    model.add(ranked, truth: truth, extent: feature.hasExtent, large: large)
 
                     let near = try client.searchNearby(NearbySearchRequest(center: fix, maxResultCount: 5), fields: idOnly)
-                    nearest.add(near.map { ($0.place.id.rawValue, 1.0) }, truth: truth, extent: feature.hasExtent, deterministic: true)
+                    nearest.add(near.map { ($0.place.id.rawValue, 1.0) }, truth: truth, extent: feature.hasExtent, large: large, deterministic: true)
 
                     let within = try client.searchNearby(NearbySearchRequest(center: fix, radiusMeters: 5 * sigma, maxResultCount: 1000), fields: idOnly)
                     let weights = within.map { exp(-0.5 * ($0.distanceMeters / sigma) * ($0.distanceMeters / sigma)) }
                     let sum = weights.reduce(0, +)
-                    distance.add(zip(within, weights).map { ($0.place.id.rawValue, sum > 0 ? $1 / sum : 0) }, truth: truth, extent: feature.hasExtent)
+                    distance.add(zip(within, weights).map { ($0.place.id.rawValue, sum > 0 ? $1 / sum : 0) }, truth: truth, extent: feature.hasExtent, large: large)
                 }
             }
             for (name, s) in [("placedb model", model), ("nearest place", nearest), ("distance-only", distance)] {
-                print("| \(Int(accuracy)) m | \(name) | \(pct(s.top1)) | \(pct(s.top5)) | \(s.deterministic ? "—" : fmt(s.meanLogLikelihood, 3)) | \(fmt(s.ece, 3)) | \(pct(s.top1Nodes)) | \(pct(s.top1Extent)) | \(s.count) |")
+                print("| \(Int(accuracy)) m | \(name) | \(pct(s.top1)) | \(pct(s.top5)) | \(s.deterministic ? "—" : fmt(s.meanLogLikelihood, 3)) | \(fmt(s.ece, 3)) | \(pct(s.top1Nodes)) | \(pct(s.top1Extent)) | \(pct(s.top1Large)) | \(s.count) |")
+                if showBins && !s.deterministic {
+                    print("|  | reliability: " + s.bins.enumerated().filter { $0.element.n > 0 }.map { i, b in
+                        "\(i * 10)-\(i * 10 + 10)%: n \(b.n) conf \(fmt(100 * b.confidence / Double(b.n)))% acc \(fmt(100 * Double(b.correct) / Double(b.n)))%"
+                    }.joined(separator: "; ") + " |")
+                }
             }
         }
         print("")
@@ -107,19 +131,23 @@ enum EvalCurrent {
     struct Scores {
         var count = 0
         var hits1 = 0, hits5 = 0
-        var nodes = 0, nodeHits = 0, extents = 0, extentHits = 0
+        var nodes = 0, nodeHits = 0, extents = 0, extentHits = 0, larges = 0, largeHits = 0
         var logLikelihood = 0.0
         var deterministic = false
         /// Per confidence bin: (count, correct, sum of confidences).
         var bins = Array(repeating: (n: 0, correct: 0, confidence: 0.0), count: 10)
 
         /// `ranked`: (place ID, probability), most likely first.
-        mutating func add(_ ranked: [(String, Double)], truth: String, extent: Bool, deterministic: Bool = false) {
+        mutating func add(_ ranked: [(String, Double)], truth: String, extent: Bool, large: Bool, deterministic: Bool = false) {
             self.deterministic = deterministic
             count += 1
             let top1 = ranked.first?.0 == truth
             if top1 { hits1 += 1 }
             if ranked.prefix(5).contains(where: { $0.0 == truth }) { hits5 += 1 }
+            if large {
+                larges += 1
+                if top1 { largeHits += 1 }
+            }
             if extent {
                 extents += 1
                 if top1 { extentHits += 1 }
@@ -140,6 +168,7 @@ enum EvalCurrent {
         var top5: Double { Double(hits5) / Double(max(count, 1)) }
         var top1Nodes: Double { Double(nodeHits) / Double(max(nodes, 1)) }
         var top1Extent: Double { Double(extentHits) / Double(max(extents, 1)) }
+        var top1Large: Double { Double(largeHits) / Double(max(larges, 1)) }
         var meanLogLikelihood: Double { logLikelihood / Double(max(count, 1)) }
         var ece: Double {
             bins.reduce(0) { $0 + ($1.n == 0 ? 0 : abs(Double($1.correct) - $1.confidence)) } / Double(max(count, 1))

@@ -24,6 +24,12 @@ struct OSMFeature {
     /// The bounding box of a way or relation (nil for a node).
     let viewport: (south: Double, west: Double, north: Double, east: Double)?
 
+    /// The diagonal of the bounding box in meters (0 for a node).
+    var extentMeters: Double {
+        guard let v = viewport else { return 0 }
+        return Coordinate(latitude: v.south, longitude: v.west).distance(to: Coordinate(latitude: v.north, longitude: v.east))
+    }
+
     var hasExtent: Bool {
         if case .point = shape { return false }
         return true

@@ -15,7 +15,8 @@ import Foundation
 /// - **Footprint**: the visitor stands anywhere in the place, uniformly: in
 ///   its viewport when it has one (up to `maxViewportRadius`), else in a
 ///   square of the area of a disc whose radius comes from its primary type
-///   (`footprintRadius`: a cafe 10 m, a park 100 m, an airport 1.5 km). The
+///   (`footprintRadius`: a cafe 2 m, a hotel 5 m, a park 100 m, an airport
+///   1.5 km). The
 ///   density of the fix is the box convolved with the error: a product of
 ///   differences of normal CDFs along each axis.
 /// - **Prior** `w(i)`, a product of factors: type (`typeFactors`: 0 for what
@@ -30,24 +31,25 @@ import Foundation
 ///   at no listed place; it dominates where no place is near the fix.
 ///
 /// Candidates are the places whose footprint comes within `cutoffSigmas` σ
-/// of the fix; beyond that a density is below e^−12.5 of its peak.
+/// of the fix; beyond that a density is below e^−8 of its peak.
 public struct LikelihoodModel: Sendable {
     /// The probability that the true position is within `accuracy` of the
     /// fix (0.68: one standard deviation's worth in one dimension, the
     /// Android convention).
     public var accuracyProbability = 0.68
-    /// Candidates lie within this many σ of the fix (plus their footprint).
-    public var cutoffSigmas = 5.0
+    /// Candidates lie within this many σ of the fix (plus their footprint);
+    /// a 2-D normal puts e^-8 (0.03%) of its mass farther out.
+    public var cutoffSigmas = 4.0
     /// Accuracies are clamped to this range, in meters.
     public var accuracyRange: ClosedRange<Double> = 1...100_000
     /// The density of "none of these" visits, per square meter.
-    public var noneDensity = 1e-6
+    public var noneDensity = 1e-7
     /// Prior factor by primary type; types not listed have 1.
     public var typeFactors: [String: Double] = LikelihoodModel.defaultTypeFactors
     /// Footprint radius in meters by primary type, for places without a
     /// usable viewport; other types get `defaultFootprintRadius`.
     public var footprintRadius: [String: Double] = LikelihoodModel.defaultFootprintRadius
-    public var defaultFootprintRadius = 10.0
+    public var defaultFootprintRadius = 2.0
     /// Viewports reaching farther than this from the place (meters) are not
     /// taken as its footprint (a city's viewport is not where one stands).
     public var maxViewportRadius = 20_000.0
@@ -85,7 +87,7 @@ public struct LikelihoodModel: Sendable {
     }
 
     func popularityFactor(_ ratingCount: Int) -> Double {
-        pow(1 + Double(max(0, ratingCount)) / popularityScale, popularityExponent)
+        ratingCount <= 0 ? 1 : pow(1 + Double(ratingCount) / popularityScale, popularityExponent)
     }
 
     func statusFactor(_ status: BusinessStatus?) -> Double {
@@ -121,27 +123,28 @@ public struct LikelihoodModel: Sendable {
         return t
     }()
 
-    /// Typical radius (meters) of a place of each type, where one may stand.
+    /// Radius (meters) of where a visitor may stand at a place of each type
+    /// that has no usable viewport. A shop's or a cafe's location marks it
+    /// to within a couple of meters (phone fixes err by more), so small
+    /// places are near-points; buildings get a few meters; grounds (parks,
+    /// campuses, stadiums, airports) keep their size.
     public static let defaultFootprintRadius: [String: Double] = [
-        "atm": 3, "bus_stop": 8, "taxi_stand": 8, "public_bathroom": 5, "vending_machine": 2,
-        "cafe": 8, "coffee_shop": 8, "bakery": 8, "bar": 10, "pub": 10, "restaurant": 12, "fast_food_restaurant": 10,
-        "meal_takeaway": 8, "ice_cream_shop": 6, "store": 10, "clothing_store": 10, "convenience_store": 10,
-        "pharmacy": 10, "bank": 12, "post_office": 15, "doctor": 10, "dentist": 10, "corporate_office": 15,
-        "supermarket": 30, "grocery_store": 25, "department_store": 45, "home_improvement_store": 45,
-        "furniture_store": 35, "electronics_store": 20, "shopping_mall": 100, "market": 40,
-        "lodging": 25, "hotel": 25, "hostel": 15, "guest_house": 12, "campground": 100, "rv_park": 80,
-        "school": 60, "primary_school": 50, "secondary_school": 70, "preschool": 25, "university": 250,
-        "hospital": 100, "museum": 40, "art_gallery": 20, "library": 25, "city_hall": 30, "courthouse": 30,
-        "police": 20, "fire_station": 20, "embassy": 20, "church": 20, "place_of_worship": 20, "mosque": 20,
-        "synagogue": 15, "hindu_temple": 15, "movie_theater": 30, "performing_arts_theater": 35,
-        "park": 100, "national_park": 2000, "playground": 20, "garden": 40, "botanical_garden": 120, "zoo": 200,
-        "amusement_park": 250, "aquarium": 60, "stadium": 120, "arena": 70, "sports_complex": 60,
-        "athletic_field": 50, "golf_course": 400, "swimming_pool": 20, "gym": 20, "cemetery": 120, "marina": 80,
-        "beach": 150, "ski_resort": 600, "tourist_attraction": 30, "historical_landmark": 20, "monument": 10,
-        "visitor_center": 15, "tourist_information_center": 10, "train_station": 80, "transit_station": 40,
-        "bus_station": 30, "subway_station": 30, "light_rail_station": 20, "ferry_terminal": 40, "airport": 1500,
-        "parking": 30, "gas_station": 25, "car_wash": 15, "car_repair": 15, "car_dealer": 30,
-        "locality": 2000, "sublocality": 800, "neighborhood": 500, "natural_feature": 300,
+        // Buildings one walks around in.
+        "supermarket": 8, "grocery_store": 5, "department_store": 12, "home_improvement_store": 12,
+        "furniture_store": 10, "electronics_store": 4, "market": 10, "lodging": 5, "hotel": 5, "hostel": 3,
+        "guest_house": 3, "preschool": 5, "library": 5, "city_hall": 6, "courthouse": 6, "police": 4,
+        "fire_station": 4, "embassy": 4, "church": 5, "place_of_worship": 5, "mosque": 5, "synagogue": 4,
+        "hindu_temple": 4, "movie_theater": 8, "performing_arts_theater": 9, "museum": 10, "art_gallery": 4,
+        "gym": 5, "swimming_pool": 8, "car_wash": 4, "car_repair": 4, "car_dealer": 8, "gas_station": 8,
+        "tourist_attraction": 5, "historical_landmark": 5, "visitor_center": 4, "bus_station": 10,
+        "subway_station": 10, "light_rail_station": 6, "transit_station": 10, "ferry_terminal": 12, "parking": 10,
+        // Grounds.
+        "school": 40, "primary_school": 35, "secondary_school": 50, "university": 200, "hospital": 60,
+        "shopping_mall": 80, "train_station": 60, "campground": 80, "rv_park": 60, "park": 100,
+        "national_park": 2000, "playground": 15, "garden": 30, "botanical_garden": 100, "zoo": 150,
+        "amusement_park": 200, "aquarium": 40, "stadium": 100, "arena": 60, "sports_complex": 50,
+        "athletic_field": 40, "golf_course": 300, "cemetery": 100, "marina": 60, "beach": 120, "ski_resort": 500,
+        "airport": 1500, "locality": 2000, "sublocality": 800, "neighborhood": 500, "natural_feature": 300,
     ]
 }
 

@@ -163,7 +163,7 @@ final class PlaceIndex {
         var maxExtent: Float
     }
 
-    static let leafSize = 8
+    static let leafSize = 16
 
     let rowids: [Int64]
     let latitudes: [Double]
@@ -366,13 +366,17 @@ final class PlaceIndex {
             while let n = stack.popLast() {
                 let node = nodes[Int(n)]
                 let reach = meters + (useExtents ? Double(node.maxExtent) : 0)
-                if boxChord2(node, q) > Chord.squaredThreshold(meters: reach) { continue }
+                let limit2 = Chord.squaredThreshold(meters: reach)
+                if boxChord2(node, q) > limit2 { continue }
                 if node.right >= 0 {
                     stack.append(node.right)
                     stack.append(n + 1)
                     continue
                 }
                 for s in Int(node.begin)..<Int(node.end) {
+                    // The chord rules out most points without trigonometry.
+                    let dx = xs[s] - q.x, dy = ys[s] - q.y, dz = zs[s] - q.z
+                    if dx * dx + dy * dy + dz * dz > limit2 { continue }
                     let d = haversineMeters(center.latitude, center.longitude, latitudes[s], longitudes[s])
                     let e = useExtents ? Double(extents[s]) : 0
                     if d - e > meters { continue }
