@@ -1,4 +1,4 @@
--- placedb database schema, version 3 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 4 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -72,6 +72,9 @@ CREATE TABLE place_alias (
     run INTEGER NOT NULL,
     UNIQUE (alias_id, place_id)
 );
+
+-- table: place_extent
+CREATE VIRTUAL TABLE place_extent USING rtree(id, west, east, south, north);
 
 -- table: place_photo
 CREATE TABLE place_photo (
@@ -152,6 +155,41 @@ CREATE TRIGGER "giu_place_geom" AFTER UPDATE OF "geom" ON "place"
 FOR EACH ROW BEGIN
 DELETE FROM "idx_place_geom" WHERE pkid=NEW.ROWID;
 SELECT RTreeAlign('idx_place_geom', NEW.ROWID, NEW."geom");
+END;
+
+-- trigger: place_extent_delete
+CREATE TRIGGER place_extent_delete AFTER DELETE ON place
+BEGIN
+    DELETE FROM place_extent WHERE id = OLD.id;
+END;
+
+-- trigger: place_extent_insert
+CREATE TRIGGER place_extent_insert AFTER INSERT ON place
+WHEN instr(NEW.doc, '"viewport"') > 0
+BEGIN
+    INSERT OR REPLACE INTO place_extent (id, west, east, south, north)
+    SELECT id, v ->> 1, CASE WHEN (v ->> 3) < (v ->> 1) THEN (v ->> 3) + 360 ELSE v ->> 3 END, v ->> 0, v ->> 2
+    FROM (SELECT NEW.id AS id, json_extract(NEW.doc, '$.viewport.low.latitude', '$.viewport.low.longitude',
+                                                     '$.viewport.high.latitude', '$.viewport.high.longitude') AS v)
+    WHERE typeof(v ->> 0) IN ('integer', 'real') AND typeof(v ->> 1) IN ('integer', 'real')
+      AND typeof(v ->> 2) IN ('integer', 'real') AND typeof(v ->> 3) IN ('integer', 'real')
+      AND (v ->> 0) BETWEEN -90 AND 90 AND (v ->> 2) BETWEEN -90 AND 90 AND (v ->> 0) <= (v ->> 2)
+      AND (v ->> 1) BETWEEN -180 AND 180 AND (v ->> 3) BETWEEN -180 AND 180;
+END;
+
+-- trigger: place_extent_update
+CREATE TRIGGER place_extent_update AFTER UPDATE OF doc ON place
+BEGIN
+    DELETE FROM place_extent WHERE id = OLD.id;
+    INSERT OR REPLACE INTO place_extent (id, west, east, south, north)
+    SELECT id, v ->> 1, CASE WHEN (v ->> 3) < (v ->> 1) THEN (v ->> 3) + 360 ELSE v ->> 3 END, v ->> 0, v ->> 2
+    FROM (SELECT NEW.id AS id, json_extract(NEW.doc, '$.viewport.low.latitude', '$.viewport.low.longitude',
+                                                     '$.viewport.high.latitude', '$.viewport.high.longitude') AS v
+          WHERE instr(NEW.doc, '"viewport"') > 0)
+    WHERE typeof(v ->> 0) IN ('integer', 'real') AND typeof(v ->> 1) IN ('integer', 'real')
+      AND typeof(v ->> 2) IN ('integer', 'real') AND typeof(v ->> 3) IN ('integer', 'real')
+      AND (v ->> 0) BETWEEN -90 AND 90 AND (v ->> 2) BETWEEN -90 AND 90 AND (v ->> 0) <= (v ->> 2)
+      AND (v ->> 1) BETWEEN -180 AND 180 AND (v ->> 3) BETWEEN -180 AND 180;
 END;
 
 -- trigger: tmd_place_geom

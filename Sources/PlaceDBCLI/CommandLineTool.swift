@@ -14,6 +14,8 @@ public enum CommandLineTool {
         CommandEntry(spec: PhotosCommand.spec, run: PhotosCommand.run),
         CommandEntry(spec: PhotoAddCommand.spec, run: PhotoAddCommand.run),
         CommandEntry(spec: PhotoFetchCommand.spec, run: PhotoFetchCommand.run),
+        CommandEntry(spec: NearbyCommand.spec, run: NearbyCommand.run),
+        CommandEntry(spec: CurrentCommand.spec, run: CurrentCommand.run),
     ]
 
     /// The commands of a group (`photo` -> `photo add`, `photo fetch`).

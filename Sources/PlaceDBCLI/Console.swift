@@ -15,6 +15,13 @@ public protocol Console: AnyObject {
     var stderrIsTerminal: Bool { get }
     /// The environment variables the tool reads (`PLACEDB_DATABASE`).
     func environment(_ name: String) -> String?
+    /// The next line of standard input without its newline (`--batch`),
+    /// or nil at its end.
+    func readInputLine() -> String?
+}
+
+extension Console {
+    public func readInputLine() -> String? { readLine(strippingNewline: true) }
 }
 
 /// The process's own streams.
@@ -52,11 +59,15 @@ public final class CapturedConsole: Console {
     public var stdoutIsTerminal: Bool
     public var stderrIsTerminal: Bool
     public var variables: [String: String]
+    /// What standard input holds, line by line.
+    public var inputLines: [String]
 
-    public init(terminal: Bool = false, environment: [String: String] = [:]) {
+    public init(terminal: Bool = false, environment: [String: String] = [:], input: String = "") {
         stdoutIsTerminal = terminal
         stderrIsTerminal = terminal
         variables = environment
+        inputLines = input.isEmpty ? [] : input.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if inputLines.last == "" { inputLines.removeLast() }
     }
     public func out(_ text: String) {
         stdout += text
@@ -65,6 +76,7 @@ public final class CapturedConsole: Console {
     public func outBytes(_ bytes: [UInt8]) { stdoutBytes += bytes }
     public func err(_ text: String) { stderr += text }
     public func environment(_ name: String) -> String? { variables[name] }
+    public func readInputLine() -> String? { inputLines.isEmpty ? nil : inputLines.removeFirst() }
 }
 
 /// The documented exit codes (README "Exit codes"), after BSD sysexits.

@@ -84,16 +84,19 @@ struct RunResult {
     let seconds: Double
     let peakRSSBytes: Int
     let status: Int32
+    /// User + system CPU seconds of the child.
+    var cpuSeconds: Double = 0
 }
 
 /// Runs a program, returning wall time and the child's peak RSS.
-func spawn(_ program: String, _ args: [String]) throws -> RunResult {
+func spawn(_ program: String, _ args: [String], stdin: String? = nil, stdout: String = "/dev/null") throws -> RunResult {
     var pid: pid_t = 0
     let argv: [UnsafeMutablePointer<CChar>?] = ([program] + args).map { strdup($0) } + [nil]
     defer { for p in argv { free(p) } }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    if let stdin { posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0) }
+    posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     defer { posix_spawn_file_actions_destroy(&actions) }
     let start = Date()
@@ -104,7 +107,8 @@ func spawn(_ program: String, _ args: [String]) throws -> RunResult {
     wait4(pid, &status, 0, &usage)
     let seconds = Date().timeIntervalSince(start)
     let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    return RunResult(seconds: seconds, peakRSSBytes: Int(usage.ru_maxrss) * 1024, status: exit)
+    let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    return RunResult(seconds: seconds, peakRSSBytes: Int(usage.ru_maxrss) * 1024, status: exit, cpuSeconds: cpu)
 }
 
 func fileSize(_ path: String) -> Int {

@@ -46,6 +46,137 @@ struct JSONParser {
         return value
     }
 
+    /// One member of an object, located in its text.
+    struct MemberSpan {
+        /// The name's bytes between the quotes (escapes not decoded).
+        var name: Range<Int>
+        /// The member from its name's opening quote to its value's end.
+        var member: Range<Int>
+        /// True when the name holds a backslash escape.
+        var nameEscaped: Bool
+    }
+
+    /// The members of a JSON object, located but not built (their nesting
+    /// and strings are followed).
+    static func memberSpans(_ buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> [MemberSpan] {
+        var parser = JSONParser(buffer)
+        parser.skipWhitespace()
+        guard parser.pos < parser.end, parser.base[parser.pos] == UInt8(ascii: "{") else {
+            throw parser.error("expected a JSON object")
+        }
+        parser.pos += 1
+        var out: [MemberSpan] = []
+        out.reserveCapacity(16)
+        parser.skipWhitespace()
+        if parser.pos < parser.end && parser.base[parser.pos] == UInt8(ascii: "}") {
+            parser.pos += 1
+        } else {
+            while true {
+                parser.skipWhitespace()
+                guard parser.pos < parser.end, parser.base[parser.pos] == UInt8(ascii: "\"") else {
+                    throw parser.error("expected a member name in double quotes")
+                }
+                let quote = parser.pos
+                try parser.skipString()
+                let name = (quote + 1)..<(parser.pos - 1)
+                var escaped = false
+                for i in name where parser.base[i] == UInt8(ascii: "\\") { escaped = true; break }
+                parser.skipWhitespace()
+                guard parser.pos < parser.end, parser.base[parser.pos] == UInt8(ascii: ":") else { throw parser.error("expected ':' after a member name") }
+                parser.pos += 1
+                parser.skipWhitespace()
+                try parser.skipValue()
+                out.append(MemberSpan(name: name, member: quote..<parser.pos, nameEscaped: escaped))
+                parser.skipWhitespace()
+                guard parser.pos < parser.end else { throw parser.error("unexpected end of JSON text inside an object") }
+                if parser.base[parser.pos] == UInt8(ascii: ",") { parser.pos += 1; continue }
+                if parser.base[parser.pos] == UInt8(ascii: "}") { parser.pos += 1; break }
+                throw parser.error("expected ',' or '}' in an object, found \(parser.describe(parser.base[parser.pos]))")
+            }
+        }
+        parser.skipWhitespace()
+        if parser.pos < parser.end { throw parser.error("unexpected \(parser.describe(parser.base[parser.pos])) after the JSON value") }
+        return out
+    }
+
+    /// The decoded name of a member located by `memberSpans`.
+    static func memberName(_ buffer: UnsafeRawBufferPointer, _ span: MemberSpan) throws(JSONSyntaxError) -> String {
+        if !span.nameEscaped { return String(decoding: UnsafeRawBufferPointer(rebasing: buffer[span.name]), as: UTF8.self) }
+        var parser = JSONParser(buffer)
+        parser.pos = span.name.lowerBound - 1
+        return try parser.parseString()
+    }
+
+    /// The value of a member located by `memberSpans`, parsed.
+    static func memberValue(_ buffer: UnsafeRawBufferPointer, _ span: MemberSpan) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(buffer)
+        parser.pos = span.name.upperBound + 1
+        parser.skipWhitespace()
+        parser.pos += 1 // the colon
+        parser.skipWhitespace()
+        return try parser.parseValue()
+    }
+
+    /// Moves past one value without building it.
+    private mutating func skipValue() throws(JSONSyntaxError) {
+        guard pos < end else { throw error("unexpected end of JSON text") }
+        switch base[pos] {
+        case UInt8(ascii: "\""):
+            try skipString()
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var nesting = 0
+            while pos < end {
+                switch base[pos] {
+                case UInt8(ascii: "\""):
+                    try skipString()
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    nesting += 1
+                    if nesting > JSONParser.maxDepth { throw error("nesting deeper than \(JSONParser.maxDepth) levels") }
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    nesting -= 1
+                    if nesting == 0 {
+                        pos += 1
+                        return
+                    }
+                default:
+                    break
+                }
+                pos += 1
+            }
+            throw error("unexpected end of JSON text inside a value")
+        default:
+            let start = pos
+            while pos < end {
+                switch base[pos] {
+                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: break
+                default:
+                    pos += 1
+                    continue
+                }
+                break
+            }
+            if pos == start { throw error("unexpected \(describe(base[pos])) where a JSON value should start") }
+        }
+    }
+
+    private mutating func skipString() throws(JSONSyntaxError) {
+        let start = pos
+        pos += 1
+        while pos < end {
+            switch base[pos] {
+            case UInt8(ascii: "\""):
+                pos += 1
+                return
+            case UInt8(ascii: "\\"):
+                pos += 2
+            default:
+                pos += 1
+            }
+        }
+        throw JSONSyntaxError(message: "unterminated string", offset: start)
+    }
+
     static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         do {
             return try bytes.withUnsafeBytes { try parse($0) }
@@ -114,7 +245,11 @@ struct JSONParser {
             depth -= 1
             return .object(JSONObject(uniqueMembers: members))
         }
+        members.reserveCapacity(8)
         var duplicate = false
+        // A 64-bit sketch of the names seen: most names never collide in
+        // it, so most need no comparison with the others.
+        var seen: UInt64 = 0
         while true {
             skipWhitespace()
             guard pos < end else { throw error("unexpected end of JSON text inside an object") }
@@ -126,7 +261,10 @@ struct JSONParser {
             skipWhitespace()
             let value = try parseValue()
             if !duplicate && members.count < 64 {
-                duplicate = members.contains { $0.key == key }
+                let u = key.utf8
+                let bit: UInt64 = 1 << UInt64((u.count &* 7 &+ Int(u.first ?? 0) &* 3 &+ Int(u.last ?? 0)) & 63)
+                if seen & bit != 0 { duplicate = members.contains { $0.key == key } }
+                seen |= bit
             }
             members.append((key, value))
             skipWhitespace()

@@ -91,19 +91,28 @@ public struct JSONWriter: Sendable {
 
     static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): out.append(0x5C); out.append(b)
-            case UInt8(ascii: "\\"): out.append(0x5C); out.append(b)
-            case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
-            case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
-            case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
-            case 0x08: out.append(0x5C); out.append(UInt8(ascii: "b"))
-            case 0x0C: out.append(0x5C); out.append(UInt8(ascii: "f"))
-            case 0..<0x20:
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
-            default: out.append(b)
+        var s = s
+        s.withUTF8 { u in
+            // Copy runs that need no escape in one go.
+            var run = 0
+            for i in 0..<u.count {
+                let b = u[i]
+                if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") { continue }
+                if i > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: u[run..<i])) }
+                run = i + 1
+                switch b {
+                case UInt8(ascii: "\""): out.append(0x5C); out.append(b)
+                case UInt8(ascii: "\\"): out.append(0x5C); out.append(b)
+                case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
+                case 0x08: out.append(0x5C); out.append(UInt8(ascii: "b"))
+                case 0x0C: out.append(0x5C); out.append(UInt8(ascii: "f"))
+                default:
+                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
+                }
             }
+            if run < u.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: u[run...])) }
         }
         out.append(UInt8(ascii: "\""))
     }

@@ -5,12 +5,38 @@
 /// `Sendable`: give each thread its own client.
 public final class PlacesClient {
     let store: PlaceStore
+    let engine: SpatialEngine
 
     /// Opens the database at `databasePath` (nil: `PLACEDB_DATABASE`, else
     /// `places.sqlite` in the working directory).
-    public init(databasePath: String? = nil) throws {
+    public init(databasePath: String? = nil, spatialIndex: SpatialIndexMode = .automatic) throws {
         store = try PlaceStore(path: PlaceStore.resolvePath(databasePath), writable: false)
+        engine = SpatialEngine(store: store)
+        engine.mode = spatialIndex
     }
+
+    /// Where nearby and current-place queries find candidates.
+    public var spatialIndexMode: SpatialIndexMode {
+        get { engine.mode }
+        set { engine.mode = newValue }
+    }
+
+    /// The current-place model (changing it drops a loaded index, whose
+    /// footprints depend on it).
+    public var likelihoodModel: LikelihoodModel {
+        get { engine.model }
+        set { engine.model = newValue }
+    }
+
+    /// Loads the in-memory spatial index now (it is otherwise loaded when
+    /// the mode calls for it) and says what it holds.
+    @discardableResult
+    public func loadSpatialIndex() throws -> SpatialIndexStatistics {
+        try engine.loadFull().statistics
+    }
+
+    /// The loaded in-memory index, if any.
+    public var spatialIndexStatistics: SpatialIndexStatistics? { engine.full?.statistics }
 
     /// The database file's path.
     public var databasePath: String { store.path }
@@ -76,15 +102,10 @@ public final class PlacesClient {
             guard let placeID = resolution.placeID else { throw PlaceDBError.notFound(id) }
             target = PlaceID(placeID)
         }
-        guard var place = try store.place(id: target) else { throw PlaceDBError.notFound(id) }
-        if !fields.isAll {
-            var masked = fields.apply(to: place.document)
-            // The coordinate is always known to the Place value; the
-            // document shows `location` only when asked for.
-            masked["name"] = nil
-            place.document = masked
-        }
-        return place
+        guard let place = try store.place(id: target) else { throw PlaceDBError.notFound(id) }
+        // The coordinate is always known to the Place value; the document
+        // shows `location` only when asked for.
+        return place.masked(fields)
     }
 }
 

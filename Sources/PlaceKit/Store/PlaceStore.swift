@@ -57,10 +57,11 @@ final class PlaceStore {
                 }
                 try Schema.migrator.migrate(db)
             } else {
-                // Readers: a larger cache and memory-mapped reads make random
-                // lookups (IDs, aliases) cheap; a read-only map is safe.
+                // Readers: a larger cache, and the file mapped: queries read
+                // rows at random, and mapped pages cost no read() each (a
+                // read-only map is safe).
                 try db.execute("PRAGMA cache_size = -32768")
-                try db.execute("PRAGMA mmap_size = 1073741824")
+                try db.execute("PRAGMA mmap_size = 4294967296")
                 if version == 0 {
                     throw PlaceDBError.database(path: path, reason: "not a placedb database (no schema version; run 'placedb import' to create one)")
                 }

@@ -1,0 +1,136 @@
+import PlaceKit
+
+/// `--batch`: NDJSON requests on standard input, one compact JSON answer
+/// line per request line, in order. A bad line gets an error line (the
+/// Google API error shape) in its place and the batch goes on; the exit code
+/// is then 65. A database failure ends the batch (exit 1).
+enum Batch {
+    static func run(_ context: CommandContext, answer: (JSONObject) throws -> [UInt8]) throws -> ExitCode {
+        if context.arguments.value("--output") == "text" {
+            throw UsageError(message: "--batch writes NDJSON; --output text is not available with it")
+        }
+        let console = context.console
+        let writer = JSONWriter()
+        var line = 0
+        var failed = 0
+        while let text = console.readInputLine() {
+            line += 1
+            var reply: [UInt8]
+            do {
+                var bytes = Array(text.utf8)
+                // RFC 7464 record separators and surrounding white space.
+                while let first = bytes.first, first == 0x1E || first == 0x20 || first == 0x09 { bytes.removeFirst() }
+                while let last = bytes.last, last == 0x0D || last == 0x20 || last == 0x09 { bytes.removeLast() }
+                if bytes.isEmpty { throw PlaceDBError.invalidArgument("empty line; expected a JSON object") }
+                let value: JSONValue
+                do {
+                    value = try JSONValue(parsing: bytes)
+                } catch let e as JSONSyntaxError {
+                    throw PlaceDBError.invalidArgument("not JSON: \(e.message) at byte \(e.offset + 1)")
+                }
+                guard case .object(let request) = value else {
+                    throw PlaceDBError.invalidArgument("expected a JSON object, got \(value.kindDescription)")
+                }
+                reply = try answer(request)
+            } catch PlaceDBError.invalidArgument(let message) {
+                failed += 1
+                reply = Array(writer.string(errorLine("line \(line): \(message)")).utf8)
+            } catch let e as UsageError {
+                failed += 1
+                reply = Array(writer.string(errorLine("line \(line): \(e.message)")).utf8)
+            }
+            reply.append(0x0A)
+            console.out(String(decoding: reply, as: UTF8.self))
+        }
+        if failed > 0 {
+            console.err("placedb \(context.spec.name): \(failed) of \(line) request line\(line == 1 ? "" : "s") failed; each has an error line in the output\n")
+            return .dataError
+        }
+        return .success
+    }
+
+    /// `{"error": {"code": 400, "message": ..., "status": "INVALID_ARGUMENT"}}`.
+    static func errorLine(_ message: String) -> JSONValue {
+        ["error": ["code": 400, "message": .string(message), "status": "INVALID_ARGUMENT"]]
+    }
+
+    /// Options that describe a single query and so cannot go with --batch.
+    static func refuse(_ names: [String], with context: CommandContext) throws {
+        if !context.arguments.positionals.isEmpty {
+            throw UsageError(message: "--batch reads its queries from standard input; drop '\(context.arguments.positionals[0])'")
+        }
+        for name in names where context.arguments.values[name] != nil {
+            throw UsageError(message: "--batch reads its queries from standard input; \(name) belongs in each request line")
+        }
+    }
+}
+
+/// Reading option values shared by the query commands.
+enum QueryOptions {
+    static func coordinate(_ context: CommandContext) throws -> Coordinate {
+        let p = context.arguments.positionals
+        guard p.count == 1 else {
+            throw UsageError(message: p.isEmpty ? "missing LAT,LNG" : "expected one LAT,LNG, got \(p.count) arguments")
+        }
+        guard let c = Coordinate(parsing: p[0]) else {
+            throw UsageError(message: "invalid coordinate '\(p[0])'; expected LAT,LNG in degrees, latitude -90...90, longitude -180...180 (e.g. -33.8688,151.2093)")
+        }
+        return c
+    }
+
+    static func number(_ context: CommandContext, _ name: String) throws -> Double? {
+        guard let text = context.arguments.value(name) else { return nil }
+        guard let v = Double(text), v.isFinite, v > 0 else {
+            throw UsageError(message: "invalid value '\(text)' for '\(name)'; expected a positive number of meters")
+        }
+        return v
+    }
+
+    static func limit(_ context: CommandContext, default d: Int) throws -> Int {
+        guard let text = context.arguments.value("--limit") else { return d }
+        guard let v = Int(text), (1...NearbySearchRequest.maxResultLimit).contains(v) else {
+            throw UsageError(message: "invalid value '\(text)' for '--limit'; expected an integer in 1...\(NearbySearchRequest.maxResultLimit)")
+        }
+        return v
+    }
+
+    static func fields(_ context: CommandContext) throws -> FieldMask {
+        do {
+            return try context.arguments.value("--fields").map { try FieldMask(parsing: $0) } ?? .all
+        } catch let error as FieldMaskError {
+            throw UsageError(message: error.description)
+        }
+    }
+
+    /// Runs a request's validation, turning its complaint into a usage error.
+    static func validate(_ check: () throws(PlaceDBError) -> Void) throws {
+        do {
+            try check()
+        } catch {
+            if case .invalidArgument(let message) = error { throw UsageError(message: message) }
+            throw error
+        }
+    }
+
+    /// A distance for people: "12 m", "1.4 km".
+    static func distance(_ m: Double) -> String {
+        m < 1000 ? "\(Int(m.rounded())) m" : "\((m / 100).rounded() / 10) km"
+    }
+
+    /// `x` rounded to `digits` significant digits (for JSON people read).
+    static func significant(_ x: Double, _ digits: Int = 4) -> Double {
+        guard x != 0, x.isFinite else { return x }
+        let scale = pow10(digits - 1 - Int(floor(log10(abs(x)))))
+        return (x * scale).rounded() / scale
+    }
+
+    private static func pow10(_ e: Int) -> Double {
+        var v = 1.0
+        if e >= 0 { for _ in 0..<e { v *= 10 } } else { for _ in 0..<(-e) { v /= 10 } }
+        return v
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,91 @@
+import Foundation
+import PlaceKit
+
+/// `placedb current LAT,LNG`: where the visitor most likely is (Current Place).
+enum CurrentCommand: Command {
+    static let spec = CommandSpec(
+        name: "current",
+        abstract: "Estimate which place a location fix is at (Current Place): places with likelihoods.",
+        arguments: [ArgumentSpec(name: "LAT,LNG", help: "The fix in degrees, e.g. 46.5176,6.6260.", optional: true)],
+        options: [
+            OptionSpec("--accuracy", value: "M", help: "The fix's horizontal accuracy in meters: the radius holding the true position with 68% probability, as Android reports it (default: 20)."),
+            OptionSpec("--at", value: "TIME", help: "When the visitor is there, RFC 3339 (2026-05-01T12:30:00+02:00) or 'now'; opening hours then count (default: hours unused)."),
+            OptionSpec("--type", value: "T", help: "List only places with T among their types (likelihoods are unchanged).", repeatable: true),
+            OptionSpec("--limit", value: "N", help: "At most N places (default 10, at most 1000)."),
+            OptionSpec("--fields", value: "MASK", help: "Field mask of each place, as for 'placedb place' (default: all)."),
+            OptionSpec("--explain", help: "Show every factor of the model for every place listed, and the none-of-these mass."),
+            OptionSpec("--batch", help: "Read queries as NDJSON on standard input ({\"location\": {\"latitude\": .., \"longitude\": ..}, \"accuracyMeters\": .., \"time\": ..}); write one {\"placeLikelihoods\": [...]} line per query."),
+        ],
+        discussion: """
+            Likelihoods are in 0..1, most likely first, and sum to at most 1: the rest is the mass of
+            "none of these". The model (README "Current place") weighs the fix's error, each place's
+            footprint (viewport, or a size by type), a prior from type, popularity, source, business
+            status and, with --at, opening hours.
+            """)
+
+    static func run(_ context: CommandContext) throws -> ExitCode {
+        let fields = try QueryOptions.fields(context)
+        let explain = context.arguments.flag("--explain")
+        // A batch loads the in-memory index at once (its queries are many);
+        // a single query reads only its region.
+        let batch = context.arguments.flag("--batch")
+        let client = try PlacesClient(databasePath: context.databasePath, spatialIndex: batch ? .memory : .automatic)
+        if batch {
+            try Batch.refuse(["--accuracy", "--at", "--type", "--limit"], with: context)
+            return try Batch.run(context) { body in
+                try client.findPlaceLikelihoodsJSON(CurrentPlaceRequest(json: body), fields: fields, explain: explain)
+            }
+        }
+        var request = CurrentPlaceRequest(location: try QueryOptions.coordinate(context), accuracyMeters: try QueryOptions.number(context, "--accuracy") ?? 20)
+        if let at = context.arguments.value("--at") {
+            if at == "now" {
+                request.time = Date()
+            } else {
+                guard let t = CurrentPlaceRequest.parseTime(at) else {
+                    throw UsageError(message: "invalid value '\(at)' for '--at'; expected an RFC 3339 time such as 2026-05-01T12:30:00+02:00, or now")
+                }
+                request.time = t
+            }
+        }
+        request.includedTypes = context.arguments.all("--type")
+        request.maxResultCount = try QueryOptions.limit(context, default: 10)
+        try QueryOptions.validate(request.validate)
+        switch context.output {
+        case .json:
+            context.writeJSON(try JSONValue(parsing: client.findPlaceLikelihoodsJSON(request, fields: fields, explain: explain)))
+        case .text:
+            let result = try client.findPlaceLikelihoods(request, fields: fields, explain: explain)
+            context.console.out(text(result, fix: request.location, explain: explain))
+        }
+        return .success
+    }
+
+    static func text(_ result: PlaceLikelihoodList, fix: Coordinate, explain: Bool) -> String {
+        var lines: [String] = []
+        if result.placeLikelihoods.isEmpty { lines.append("no places near this fix") }
+        for l in result.placeLikelihoods {
+            let p = l.place
+            let name = p.displayName?.text ?? p.id.rawValue
+            let type = p.primaryType ?? p.types.first
+            let distance = QueryOptions.distance(fix.distance(to: p.coordinate))
+            lines.append("\(format(l.likelihood))  \(name) (\(type.map { "\($0), " } ?? "")\(distance))  \(p.id)")
+            if explain, let e = l.explanation {
+                let s = { (x: Double) in "\(QueryOptions.significant(x, 3))" }
+                lines.append("        density \(s(e.density))/m2 x prior \(s(e.prior)) (type \(s(e.typeFactor)), popularity \(s(e.popularityFactor)), source \(s(e.sourceFactor)), status \(s(e.statusFactor)), hours \(s(e.hoursFactor))\(e.openNow.map { $0 ? " open" : " closed" } ?? ""))")
+                lines.append("        footprint from \(e.footprint): \(s(2 * e.footprintHalfWidth)) m x \(s(2 * e.footprintHalfHeight)) m, centre \(s(e.footprintOffsetEast)) m east, \(s(e.footprintOffsetNorth)) m north of the fix")
+            }
+        }
+        lines.append("\(format(result.noneLikelihood))  (none of these)")
+        if explain {
+            lines.append("fix error sigma \(QueryOptions.significant(result.sigmaMeters, 3)) m per axis; candidates within \(QueryOptions.distance(result.searchRadiusMeters)) of their footprints: \(result.candidateCount)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func format(_ p: Double) -> String {
+        let r = PlacesClient.roundedLikelihood(p)
+        var s = "\((r * 10_000).rounded(.down) / 10_000)"
+        while s.count < 6 { s += "0" }
+        return s
+    }
+}

@@ -1,0 +1,256 @@
+import Foundation
+
+/// The current-place model: how likely the visitor is at each nearby place,
+/// given a location fix and its horizontal accuracy.
+///
+/// For place i and fix z, `likelihood(i) = w(i) p(z | i) / (ρ + Σ_j w(j) p(z | j))`
+/// and the "none of these" mass is `ρ / (ρ + Σ_j w(j) p(z | j))`, so the list
+/// sums to at most 1. The parts:
+///
+/// - **Fix error** `p(z | i)`: the fix is the visitor's position plus a 2-D
+///   normal error with the same standard deviation σ on each axis. The
+///   accuracy is read as the radius of the 68% circle (Android's
+///   `Location.getAccuracy()` convention; iOS documents a radius too), so
+///   σ = accuracy / √(−2 ln 0.32) ≈ accuracy / 1.51.
+/// - **Footprint**: the visitor stands anywhere in the place, uniformly: in
+///   its viewport when it has one (up to `maxViewportRadius`), else in a
+///   square of the area of a disc whose radius comes from its primary type
+///   (`footprintRadius`: a cafe 2 m, a hotel 5 m, a park 100 m, an airport
+///   1.5 km). The
+///   density of the fix is the box convolved with the error: a product of
+///   differences of normal CDFs along each axis.
+/// - **Prior** `w(i)`, a product of factors: type (`typeFactors`: 0 for what
+///   one cannot be at, such as a country, a route or a postal code; small for
+///   a locality or a neighbourhood), popularity (`(1 + ratingCount /
+///   popularityScale) ^ popularityExponent`), source confidence
+///   (`sourceWeights`, by the `source` a place was imported under), business
+///   status (`closedTemporarilyFactor`; CLOSED_PERMANENTLY is never a
+///   candidate), and opening hours at the query time when known
+///   (`closedFactor` when closed; see `isOpen`).
+/// - **None of these** `ρ` (`noneDensity`, per square meter): the visitor is
+///   at no listed place; it dominates where no place is near the fix.
+///
+/// Candidates are the places whose footprint comes within `cutoffSigmas` σ
+/// of the fix; beyond that a density is below e^−8 of its peak.
+public struct LikelihoodModel: Sendable {
+    /// The probability that the true position is within `accuracy` of the
+    /// fix (0.68: one standard deviation's worth in one dimension, the
+    /// Android convention).
+    public var accuracyProbability = 0.68
+    /// Candidates lie within this many σ of the fix (plus their footprint);
+    /// a 2-D normal puts e^-8 (0.03%) of its mass farther out.
+    public var cutoffSigmas = 4.0
+    /// Accuracies are clamped to this range, in meters.
+    public var accuracyRange: ClosedRange<Double> = 1...100_000
+    /// The density of "none of these" visits, per square meter.
+    public var noneDensity = 1e-7
+    /// Prior factor by primary type; types not listed have 1.
+    public var typeFactors: [String: Double] = LikelihoodModel.defaultTypeFactors
+    /// Footprint radius in meters by primary type, for places without a
+    /// usable viewport; other types get `defaultFootprintRadius`.
+    public var footprintRadius: [String: Double] = LikelihoodModel.defaultFootprintRadius
+    public var defaultFootprintRadius = 2.0
+    /// Viewports reaching farther than this from the place (meters) are not
+    /// taken as its footprint (a city's viewport is not where one stands).
+    public var maxViewportRadius = 20_000.0
+    public var popularityScale = 25.0
+    public var popularityExponent = 0.25
+    /// Prior factor by import source (`placedb import --source`); others 1.
+    public var sourceWeights: [String: Double] = [:]
+    public var closedTemporarilyFactor = 0.05
+    public var futureOpeningFactor = 0.05
+    /// Prior factor for a place that is closed at the query time.
+    public var closedFactor = 0.2
+    /// How many of the most likely candidates have their opening hours
+    /// checked (the rest count as unknown; their mass is small).
+    public var hoursCandidates = 20
+    /// Whether a place is open at a time: true, false, or nil when unknown
+    /// (no hours). The default knows nothing; wire it to the hours engine.
+    public var isOpen: @Sendable (Place, Date) -> Bool? = { _, _ in nil }
+
+    public init() {}
+
+    /// σ of each axis of the fix error for `accuracy` meters.
+    public func sigma(accuracy: Double) -> Double {
+        let a = min(max(accuracy, accuracyRange.lowerBound), accuracyRange.upperBound)
+        return a / (-2 * log(1 - accuracyProbability)).squareRoot()
+    }
+
+    func typeFactor(_ type: String?) -> Double {
+        guard let type else { return 1 }
+        return typeFactors[type] ?? 1
+    }
+
+    func radius(forType type: String?) -> Double {
+        guard let type else { return defaultFootprintRadius }
+        return footprintRadius[type] ?? defaultFootprintRadius
+    }
+
+    func popularityFactor(_ ratingCount: Int) -> Double {
+        ratingCount <= 0 ? 1 : pow(1 + Double(ratingCount) / popularityScale, popularityExponent)
+    }
+
+    func statusFactor(_ status: BusinessStatus?) -> Double {
+        switch status {
+        case .closedPermanently: 0
+        case .closedTemporarily: closedTemporarilyFactor
+        case .futureOpening: futureOpeningFactor
+        case .operational, nil: 1
+        }
+    }
+
+    func sourceFactor(_ source: String?) -> Double {
+        guard let source else { return 1 }
+        return sourceWeights[source] ?? 1
+    }
+
+    /// Types one cannot be "at": none or little of the mass.
+    public static let defaultTypeFactors: [String: Double] = {
+        var t: [String: Double] = [:]
+        for none in ["country", "continent", "political", "postal_code", "postal_code_prefix", "postal_code_suffix",
+                     "postal_town", "route", "plus_code", "geocode", "street_number", "archipelago",
+                     "administrative_area_level_1", "administrative_area_level_2", "administrative_area_level_3",
+                     "administrative_area_level_4", "administrative_area_level_5", "administrative_area_level_6",
+                     "administrative_area_level_7", "school_district"] {
+            t[none] = 0
+        }
+        for little in ["locality", "sublocality", "sublocality_level_1", "sublocality_level_2", "sublocality_level_3",
+                       "sublocality_level_4", "sublocality_level_5", "neighborhood", "colloquial_area",
+                       "natural_feature", "street_address", "intersection"] {
+            t[little] = 0.05
+        }
+        for part in ["premise", "subpremise", "floor", "room"] { t[part] = 0.3 }
+        return t
+    }()
+
+    /// Radius (meters) of where a visitor may stand at a place of each type
+    /// that has no usable viewport. A shop's or a cafe's location marks it
+    /// to within a couple of meters (phone fixes err by more), so small
+    /// places are near-points; buildings get a few meters; grounds (parks,
+    /// campuses, stadiums, airports) keep their size.
+    public static let defaultFootprintRadius: [String: Double] = [
+        // Buildings one walks around in.
+        "supermarket": 8, "grocery_store": 5, "department_store": 12, "home_improvement_store": 12,
+        "furniture_store": 10, "electronics_store": 4, "market": 10, "lodging": 5, "hotel": 5, "hostel": 3,
+        "guest_house": 3, "preschool": 5, "library": 5, "city_hall": 6, "courthouse": 6, "police": 4,
+        "fire_station": 4, "embassy": 4, "church": 5, "place_of_worship": 5, "mosque": 5, "synagogue": 4,
+        "hindu_temple": 4, "movie_theater": 8, "performing_arts_theater": 9, "museum": 10, "art_gallery": 4,
+        "gym": 5, "swimming_pool": 8, "car_wash": 4, "car_repair": 4, "car_dealer": 8, "gas_station": 8,
+        "tourist_attraction": 5, "historical_landmark": 5, "visitor_center": 4, "bus_station": 10,
+        "subway_station": 10, "light_rail_station": 6, "transit_station": 10, "ferry_terminal": 12, "parking": 10,
+        // Grounds.
+        "school": 40, "primary_school": 35, "secondary_school": 50, "university": 200, "hospital": 60,
+        "shopping_mall": 80, "train_station": 60, "campground": 80, "rv_park": 60, "park": 100,
+        "national_park": 2000, "playground": 15, "garden": 30, "botanical_garden": 100, "zoo": 150,
+        "amusement_park": 200, "aquarium": 40, "stadium": 100, "arena": 60, "sports_complex": 50,
+        "athletic_field": 40, "golf_course": 300, "cemetery": 100, "marina": 60, "beach": 120, "ski_resort": 500,
+        "airport": 1500, "locality": 2000, "sublocality": 800, "neighborhood": 500, "natural_feature": 300,
+    ]
+}
+
+/// Why a candidate got its likelihood: every factor of the model.
+public struct LikelihoodExplanation: Sendable, Equatable {
+    /// Great-circle distance from the fix to the place's location.
+    public var distanceMeters: Double
+    /// "viewport" or "type" (the footprint's source).
+    public var footprint: String
+    /// Half the footprint's width (east-west) and height (north-south), m.
+    public var footprintHalfWidth: Double
+    public var footprintHalfHeight: Double
+    /// The footprint's centre relative to the fix (east, north), in meters.
+    public var footprintOffsetEast: Double
+    public var footprintOffsetNorth: Double
+    /// p(fix | place), per square meter.
+    public var density: Double
+    public var typeFactor: Double
+    public var popularityFactor: Double
+    public var sourceFactor: Double
+    public var statusFactor: Double
+    /// 1 when open or unknown, `closedFactor` when closed; `openNow` says which.
+    public var hoursFactor: Double
+    public var openNow: Bool?
+    /// The product of the factors.
+    public var prior: Double
+    /// prior × density: the unnormalized likelihood.
+    public var weight: Double
+}
+
+extension LikelihoodExplanation {
+    /// `x` rounded to `digits` significant digits, for JSON people read.
+    static func significant(_ x: Double) -> Double { rounded(x, digits: 4) }
+
+    static func rounded(_ x: Double, digits: Int) -> Double {
+        guard x != 0, x.isFinite else { return x }
+        let scale = pow(10, Double(digits - 1) - floor(log10(abs(x))))
+        let r = (x * scale).rounded() / scale
+        return r.isFinite ? r : x
+    }
+
+    /// The explanation as JSON (the `explain` object of `placedb current`).
+    public var json: JSONObject {
+        let s = Self.significant
+        var factors = JSONObject([
+            ("type", .double(s(typeFactor))), ("popularity", .double(s(popularityFactor))),
+            ("source", .double(s(sourceFactor))), ("businessStatus", .double(s(statusFactor))),
+            ("hours", .double(s(hoursFactor))),
+        ])
+        if let openNow { factors["openNow"] = JSONValue.bool(openNow) }
+        return JSONObject([
+            ("distanceMeters", .double((distanceMeters * 100).rounded() / 100)),
+            ("footprint", .object(JSONObject([
+                ("from", .string(footprint)),
+                ("halfWidthMeters", .double(s(footprintHalfWidth))), ("halfHeightMeters", .double(s(footprintHalfHeight))),
+                ("centerEastMeters", .double(s(footprintOffsetEast))), ("centerNorthMeters", .double(s(footprintOffsetNorth))),
+            ]))),
+            ("densityPerSquareMeter", .double(s(density))),
+            ("factors", .object(factors)),
+            ("prior", .double(s(prior))),
+            ("weight", .double(s(weight))),
+        ])
+    }
+}
+
+/// A place and the probability that the visitor is at it.
+public struct PlaceLikelihood: Sendable, Equatable {
+    public var place: Place
+    /// In 0...1; the list's likelihoods sum to at most 1.
+    public var likelihood: Double
+    /// Filled when asked for (`explain: true`).
+    public var explanation: LikelihoodExplanation?
+}
+
+/// The answer to a current-place query.
+public struct PlaceLikelihoodList: Sendable {
+    /// Most likely first (ties by place ID).
+    public var placeLikelihoods: [PlaceLikelihood]
+    /// The probability that the visitor is at none of the listed places'
+    /// candidates (1 − the sum over all candidates).
+    public var noneLikelihood: Double
+    /// σ of the fix error on each axis, in meters.
+    public var sigmaMeters: Double
+    /// How far from the fix candidates were sought (footprints aside).
+    public var searchRadiusMeters: Double
+    /// Places that got a likelihood (before `limit` and type filters).
+    public var candidateCount: Int
+}
+
+/// One axis of a footprint: the fix's density along it.
+enum NormalBox {
+    /// P(a < Z < b) for a standard normal Z, accurate in the tails.
+    static func mass(_ a: Double, _ b: Double) -> Double {
+        let s = 1 / 2.0.squareRoot()
+        if a >= 0 { return 0.5 * (erfc(a * s) - erfc(b * s)) }
+        if b <= 0 { return 0.5 * (erfc(-b * s) - erfc(-a * s)) }
+        return 1 - 0.5 * erfc(-a * s) - 0.5 * erfc(b * s)
+    }
+
+    /// The density at 0 of a uniform interval [center ± half] plus normal
+    /// error of deviation `sigma`.
+    static func density(center: Double, half: Double, sigma: Double) -> Double {
+        if half < 1e-6 * sigma {
+            let u = center / sigma
+            return exp(-0.5 * u * u) / (sigma * (2 * Double.pi).squareRoot())
+        }
+        return mass((center - half) / sigma, (center + half) / sigma) / (2 * half)
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+
+/// How nearby results are ordered.
+public enum RankPreference: String, Sendable, CaseIterable {
+    /// Nearest first (ties by place ID).
+    case distance = "DISTANCE"
+    /// Most rated first (`userRatingCount`), then nearest, then by place ID.
+    /// Needs a radius.
+    case popularity = "POPULARITY"
+}
+
+/// A nearby search, as the Places API (New) `searchNearby` request.
+public struct NearbySearchRequest: Sendable, Equatable {
+    public var center: Coordinate
+    /// Only places within this many meters; nil: no limit (the k nearest).
+    public var radiusMeters: Double?
+    /// Places with any of these among their types (empty: any type).
+    public var includedTypes: [String]
+    /// Places with none of these among their types.
+    public var excludedTypes: [String]
+    /// Places whose primary type is one of these (empty: any).
+    public var includedPrimaryTypes: [String]
+    public var excludedPrimaryTypes: [String]
+    /// 1...`maxResultLimit`.
+    public var maxResultCount: Int
+    public var rankPreference: RankPreference
+
+    public static let maxResultLimit = 1000
+
+    public init(center: Coordinate, radiusMeters: Double? = nil, includedTypes: [String] = [], excludedTypes: [String] = [],
+                includedPrimaryTypes: [String] = [], excludedPrimaryTypes: [String] = [],
+                maxResultCount: Int = 20, rankPreference: RankPreference = .distance) {
+        self.center = center
+        self.radiusMeters = radiusMeters
+        self.includedTypes = includedTypes
+        self.excludedTypes = excludedTypes
+        self.includedPrimaryTypes = includedPrimaryTypes
+        self.excludedPrimaryTypes = excludedPrimaryTypes
+        self.maxResultCount = maxResultCount
+        self.rankPreference = rankPreference
+    }
+
+    /// Throws `PlaceDBError.invalidArgument` naming what is wrong.
+    public func validate() throws(PlaceDBError) {
+        guard center.isValid else {
+            throw .invalidArgument("center \(center.latitude),\(center.longitude) is out of range (latitude -90...90, longitude -180...180)")
+        }
+        if let r = radiusMeters, !(r.isFinite && r > 0) {
+            throw .invalidArgument("radius \(r) must be a positive number of meters")
+        }
+        guard (1...Self.maxResultLimit).contains(maxResultCount) else {
+            throw .invalidArgument("maxResultCount \(maxResultCount) must be in 1...\(Self.maxResultLimit)")
+        }
+        if rankPreference == .popularity && radiusMeters == nil {
+            throw .invalidArgument("ranking by popularity needs a radius")
+        }
+        for t in includedTypes + excludedTypes + includedPrimaryTypes + excludedPrimaryTypes where t.isEmpty {
+            throw .invalidArgument("an empty place type in a type filter")
+        }
+    }
+
+    var typeFilter: TypeFilter {
+        TypeFilter(includedTypes: includedTypes, excludedTypes: excludedTypes,
+                   includedPrimaryTypes: includedPrimaryTypes, excludedPrimaryTypes: excludedPrimaryTypes)
+    }
+}
+
+/// A nearby result: the place and its great-circle distance from the center.
+public struct NearbyPlace: Sendable, Equatable {
+    public var place: Place
+    public var distanceMeters: Double
+}
+
+extension PlacesClient {
+    /// The places near `request.center`, nearest first (or most popular),
+    /// with `fields` of each. Distances are great-circle meters on the
+    /// sphere (`Coordinate.distance(to:)`); ties go by place ID; removed
+    /// places never appear.
+    public func searchNearby(_ request: NearbySearchRequest, fields: FieldMask = .all) throws -> [NearbyPlace] {
+        try request.validate()
+        let plan = MaskPlan(fields)
+        return try store.reading {
+            try orderedHits(request).map { hit in
+                guard let place = try store.place(rowid: hit.rowid, plan: plan, coordinate: hit.coordinate) else {
+                    throw PlaceDBError.database(path: store.path, reason: "place row \(hit.rowid) vanished during the query")
+                }
+                return NearbyPlace(place: place, distanceMeters: hit.meters)
+            }
+        }
+    }
+
+    /// The same answer as `searchNearby`, as compact JSON in the Places API
+    /// (New) response shape, `{"places": [...]}`, each place with its
+    /// `distanceMeters` (to the centimeter). Written straight from the
+    /// stored documents, not decoded where the mask allows: for servers and
+    /// `--batch`.
+    public func searchNearbyJSON(_ request: NearbySearchRequest, fields: FieldMask = .all) throws -> [UInt8] {
+        try request.validate()
+        let plan = MaskPlan(fields)
+        return try store.reading {
+            var out: [UInt8] = []
+            out.reserveCapacity(4096)
+            PlaceJSON.append(#"{"places":["#, into: &out)
+            for (i, hit) in try orderedHits(request).enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                _ = try store.writePlaceJSON(rowid: hit.rowid, plan: plan, extra: [("distanceMeters", (hit.meters * 100).rounded() / 100)], into: &out)
+            }
+            PlaceJSON.append("]}", into: &out)
+            return out
+        }
+    }
+
+    /// A hit with what it is ranked by (the place ID breaks ties).
+    struct RankedHit {
+        var rowid: Int64
+        var meters: Double
+        var popularity: Int32
+        var coordinate: Coordinate
+    }
+
+    /// The first `maxResultCount` hits in rank order, ties by place ID.
+    private func orderedHits(_ request: NearbySearchRequest) throws -> [RankedHit] {
+        let started = Clock.now()
+        let hits: [RankedHit]
+        if let loaded = try engine.indexForQuery() {
+            let accept = try engine.typeFilter(request.typeFilter, in: loaded.index)
+            hits = rank(request, in: loaded.index, accept: accept)
+        } else {
+            hits = try searchRegion(request)
+            engine.charge(Clock.now() - started)
+        }
+        return try breakTies(hits, count: request.maxResultCount, rowid: \.rowid) { $0.popularity == $1.popularity && $0.meters == $1.meters }
+    }
+
+    private func rank(_ request: NearbySearchRequest, in index: PlaceIndex, accept: ((Int) -> Bool)?) -> [RankedHit] {
+        let k = request.maxResultCount
+        switch request.rankPreference {
+        case .distance:
+            return index.nearest(to: request.center, k: k, maxMeters: request.radiusMeters ?? .infinity, accept: accept).map {
+                RankedHit(rowid: index.rowids[Int($0.slot)], meters: $0.meters, popularity: 0, coordinate: index.coordinate(Int($0.slot)))
+            }
+        case .popularity:
+            let all = index.within(request.center, meters: request.radiusMeters!, useExtents: false, accept: accept).map {
+                RankedHit(rowid: index.rowids[Int($0.slot)], meters: $0.meters, popularity: index.ratingCounts[Int($0.slot)],
+                          coordinate: index.coordinate(Int($0.slot)))
+            }
+            let sorted = all.sorted { a, b in a.popularity != b.popularity ? a.popularity > b.popularity : a.meters < b.meters }
+            guard sorted.count > k else { return sorted }
+            var end = k
+            while end < sorted.count && sorted[end].popularity == sorted[k - 1].popularity && sorted[end].meters == sorted[k - 1].meters { end += 1 }
+            return Array(sorted[..<end])
+        }
+    }
+
+    /// The same search over the places read from the R*Tree around the
+    /// center. Without a radius the region grows until it holds the k-th
+    /// nearest place's whole circle.
+    private func searchRegion(_ request: NearbySearchRequest) throws -> [RankedHit] {
+        let filterSQL = request.typeFilter.sql
+        if let radius = request.radiusMeters {
+            let input = try store.loadPlaces(in: GeoRect.covering(center: request.center, meters: radius), typeFilter: filterSQL)
+            return rank(request, in: engine.build(input).index, accept: nil)
+        }
+        var reach = 500.0
+        while true {
+            let rects = GeoRect.covering(center: request.center, meters: reach)
+            let input = try store.loadPlaces(in: rects, typeFilter: filterSQL)
+            let hits = rank(request, in: engine.build(input).index, accept: nil)
+            let wholeWorld = rects == [.world]
+            if wholeWorld || (hits.count >= request.maxResultCount && hits[request.maxResultCount - 1].meters <= reach) {
+                return hits
+            }
+            // Grow by the density seen so far (at least doubling, at most 16x).
+            let grow = (2 * Double(request.maxResultCount) / max(Double(input.count), 0.5)).squareRoot()
+            reach = min(reach * min(16, max(2, grow)), Double.pi * Earth.meanRadius)
+        }
+    }
+
+    /// Hits in rank order with runs of equal rank ordered by place ID,
+    /// cut to `count`. Only tied hits have their IDs read.
+    func breakTies<H>(_ hits: [H], count: Int, rowid: (H) -> Int64, same: (H, H) -> Bool) throws -> [H] {
+        var out: [H] = []
+        out.reserveCapacity(min(count, hits.count))
+        var i = 0
+        while i < hits.count && out.count < count {
+            var j = i + 1
+            while j < hits.count && same(hits[j], hits[i]) { j += 1 }
+            if j - i == 1 {
+                out.append(hits[i])
+            } else {
+                var run: [(PlaceID, H)] = []
+                for h in hits[i..<j] { run.append((try store.placeID(rowid: rowid(h)) ?? PlaceID(""), h)) }
+                run.sort { $0.0 < $1.0 }
+                out.append(contentsOf: run.prefix(count - out.count).map(\.1))
+            }
+            i = j
+        }
+        return out
+    }
+}
+
+extension Place {
+    /// This place with only the fields of `fields` in its document (the
+    /// coordinate stays on the value).
+    func masked(_ fields: FieldMask) -> Place {
+        if fields.isAll { return self }
+        var copy = self
+        var masked = fields.apply(to: document)
+        masked["name"] = nil
+        copy.document = masked
+        return copy
+    }
+}

@@ -1,0 +1,156 @@
+/// A field mask prepared for reading stored documents: which top-level
+/// members to keep, matched on their bytes.
+struct MaskPlan {
+    let fields: FieldMask
+    /// `name` and `id` (derived from the place ID, not stored).
+    let name: Bool
+    let id: Bool
+    /// Kept document members: name bytes, name, sub-paths (empty: whole).
+    let keys: [(bytes: [UInt8], name: String, sub: Set<String>)]
+
+    init(_ fields: FieldMask) {
+        self.fields = fields
+        name = fields.includes("name")
+        id = fields.includes("id")
+        keys = fields.isAll ? [] : fields.paths.filter { $0.key != "name" && $0.key != "id" }
+            .map { (Array($0.key.utf8), $0.key, $0.value) }.sorted { $0.name < $1.name }
+    }
+
+    /// The kept key whose name has these bytes, or nil.
+    func key(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        for (i, k) in keys.enumerated() where k.bytes.count == bytes.count && k.bytes.elementsEqual(bytes) { return i }
+        return nil
+    }
+
+    static func isDerived(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        (bytes.count == 4 && bytes.elementsEqual("name".utf8)) || (bytes.count == 2 && bytes.elementsEqual("id".utf8))
+    }
+}
+
+/// Writes a stored place as Places API (New) JSON without decoding it:
+/// the stored document is compact JSON written by `JSONWriter`, so its
+/// members' bytes are what re-encoding them would give. Only members the
+/// field mask cuts into (`location.latitude`) are decoded and re-encoded.
+enum PlaceJSON {
+    static func write(id: PlaceID, doc: UnsafeRawBufferPointer, location: Coordinate?, plan: MaskPlan, extra: [(String, Double)],
+                      into out: inout [UInt8]) throws {
+        var first = true
+        func member(_ key: String) {
+            out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            first = false
+            JSONWriter.writeString(key, into: &out)
+            out.append(UInt8(ascii: ":"))
+        }
+        if plan.name {
+            member("name")
+            JSONWriter.writeString(id.resourceName, into: &out)
+        }
+        if plan.id {
+            member("id")
+            JSONWriter.writeString(id.rawValue, into: &out)
+        }
+        if plan.fields.isAll || !plan.keys.isEmpty {
+            // Runs of kept members are copied in one go.
+            var run: Range<Int>?
+            func flush() {
+                if let r = run {
+                    out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+                    first = false
+                    out.append(contentsOf: UnsafeRawBufferPointer(rebasing: doc[r]))
+                    run = nil
+                }
+            }
+            for span in try JSONParser.memberSpans(doc) {
+                let nameBytes = UnsafeRawBufferPointer(rebasing: doc[span.name])
+                var keep: Bool
+                var sub: Set<String> = []
+                if span.nameEscaped {
+                    let key = try JSONParser.memberName(doc, span)
+                    if key == "name" || key == "id" {
+                        keep = false
+                    } else if plan.fields.isAll {
+                        keep = true
+                    } else if let s = plan.fields.paths[key] {
+                        keep = true
+                        sub = s
+                    } else {
+                        keep = false
+                    }
+                } else if MaskPlan.isDerived(nameBytes) {
+                    keep = false
+                } else if plan.fields.isAll {
+                    keep = true
+                } else if let k = plan.key(nameBytes) {
+                    keep = true
+                    sub = plan.keys[k].sub
+                } else {
+                    keep = false
+                }
+                if keep && sub.isEmpty {
+                    if let r = run, doc[r.upperBound..<span.member.lowerBound].allSatisfy({ $0 == UInt8(ascii: ",") || $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+                        run = r.lowerBound..<span.member.upperBound
+                    } else {
+                        flush()
+                        run = span.member
+                    }
+                    continue
+                }
+                flush()
+                if keep {
+                    // The mask cuts into this member: decode and re-encode it.
+                    let key = try JSONParser.memberName(doc, span)
+                    if let kept = plan.fields.apply(to: JSONObject([(key, try JSONParser.memberValue(doc, span))]))[key] {
+                        member(key)
+                        JSONWriter().write(kept, into: &out)
+                    }
+                }
+            }
+            flush()
+        }
+        // The stored document leaves the location to the geometry; it comes
+        // last, where Place puts it.
+        if let location, plan.fields.includes("location") {
+            let value: JSONValue = ["latitude": .double(location.latitude), "longitude": .double(location.longitude)]
+            if let kept = plan.fields.apply(to: JSONObject([("location", value)]))["location"] {
+                member("location")
+                JSONWriter().write(kept, into: &out)
+            }
+        }
+        for (key, value) in extra {
+            member(key)
+            JSONWriter.writeNumber(value, into: &out)
+        }
+        if first { out.append(UInt8(ascii: "{")) }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Decodes the members of a stored document the plan keeps (all when
+    /// the mask is `*`), plus `location` when `withLocation`.
+    static func decode(_ doc: UnsafeRawBufferPointer, plan: MaskPlan, withLocation: Bool) throws(JSONSyntaxError) -> JSONObject {
+        if plan.fields.isAll {
+            guard case .object(let o) = try JSONParser.parse(doc) else { throw JSONSyntaxError(message: "not a JSON object", offset: 0) }
+            return o
+        }
+        if plan.keys.isEmpty && !withLocation { return JSONObject() }
+        var members: [(String, JSONValue)] = []
+        for span in try JSONParser.memberSpans(doc) {
+            let nameBytes = UnsafeRawBufferPointer(rebasing: doc[span.name])
+            if span.nameEscaped {
+                let key = try JSONParser.memberName(doc, span)
+                if plan.fields.paths[key] != nil || (withLocation && key == "location") {
+                    members.append((key, try JSONParser.memberValue(doc, span)))
+                }
+            } else if let k = plan.key(nameBytes) {
+                members.append((plan.keys[k].name, try JSONParser.memberValue(doc, span)))
+            } else if withLocation && nameBytes.elementsEqual("location".utf8) {
+                members.append(("location", try JSONParser.memberValue(doc, span)))
+            }
+        }
+        return JSONObject(members)
+    }
+
+    /// Appends literal JSON text.
+    static func append(_ literal: StaticString, into out: inout [UInt8]) {
+        literal.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+}

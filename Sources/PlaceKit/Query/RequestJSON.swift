@@ -1,0 +1,162 @@
+import Foundation
+
+extension NearbySearchRequest {
+    /// Reads a Places API (New) `searchNearby` request body:
+    /// `locationRestriction.circle.center` / `.radius`, `includedTypes`,
+    /// `excludedTypes`, `includedPrimaryTypes`, `excludedPrimaryTypes`,
+    /// `maxResultCount`, `rankPreference` (`DISTANCE`, `POPULARITY`;
+    /// unspecified is DISTANCE here). `languageCode` and `regionCode` are
+    /// accepted and ignored; other keys are refused.
+    public init(json: JSONObject) throws(PlaceDBError) {
+        try RequestReader.checkKeys(json, allowed: ["locationRestriction", "includedTypes", "excludedTypes", "includedPrimaryTypes",
+                                                    "excludedPrimaryTypes", "maxResultCount", "rankPreference", "languageCode", "regionCode"])
+        guard let restriction = json["locationRestriction"] else {
+            throw .invalidArgument("locationRestriction.circle is required")
+        }
+        guard let circle = restriction["circle"]?.objectValue else {
+            throw .invalidArgument("locationRestriction.circle must be an object with center and radius")
+        }
+        let center = try RequestReader.coordinate(circle["center"], "locationRestriction.circle.center")
+        var radius: Double?
+        if let r = circle["radius"] {
+            guard let v = r.doubleValue else { throw .invalidArgument("locationRestriction.circle.radius must be a number, not \(r.kindDescription)") }
+            radius = v
+        }
+        var rank = RankPreference.distance
+        if let r = json["rankPreference"] {
+            switch r.stringValue {
+            case "DISTANCE", "RANK_PREFERENCE_UNSPECIFIED": rank = .distance
+            case "POPULARITY": rank = .popularity
+            default: throw .invalidArgument("rankPreference must be DISTANCE or POPULARITY, not \(JSONWriter().string(r))")
+            }
+        }
+        self.init(center: center, radiusMeters: radius,
+                  includedTypes: try RequestReader.strings(json["includedTypes"], "includedTypes"),
+                  excludedTypes: try RequestReader.strings(json["excludedTypes"], "excludedTypes"),
+                  includedPrimaryTypes: try RequestReader.strings(json["includedPrimaryTypes"], "includedPrimaryTypes"),
+                  excludedPrimaryTypes: try RequestReader.strings(json["excludedPrimaryTypes"], "excludedPrimaryTypes"),
+                  maxResultCount: try RequestReader.int(json["maxResultCount"], "maxResultCount") ?? 20,
+                  rankPreference: rank)
+        try validate()
+    }
+}
+
+extension CurrentPlaceRequest {
+    /// Parses an RFC 3339 time (`2026-05-01T12:30:00Z`, `...+02:00`, with
+    /// optional fractional seconds). Nil when malformed.
+    public static func parseTime(_ text: String) -> Date? { RFC3339.date(text) }
+
+    /// Reads `{"location": {"latitude": .., "longitude": ..},
+    /// "accuracyMeters": .., "time": "RFC 3339"}`, with optional
+    /// `includedTypes` and `maxResultCount`.
+    public init(json: JSONObject, defaultAccuracy: Double = 20) throws(PlaceDBError) {
+        try RequestReader.checkKeys(json, allowed: ["location", "accuracyMeters", "time", "includedTypes", "maxResultCount"])
+        let location = try RequestReader.coordinate(json["location"], "location")
+        var accuracy = defaultAccuracy
+        if let a = json["accuracyMeters"] {
+            guard let v = a.doubleValue else { throw .invalidArgument("accuracyMeters must be a number, not \(a.kindDescription)") }
+            accuracy = v
+        }
+        var time: Date?
+        if let t = json["time"] {
+            guard let s = t.stringValue, let d = RFC3339.date(s) else {
+                throw .invalidArgument("time must be an RFC 3339 timestamp such as 2026-05-01T12:30:00Z, not \(JSONWriter().string(t))")
+            }
+            time = d
+        }
+        self.init(location: location, accuracyMeters: accuracy, time: time,
+                  includedTypes: try RequestReader.strings(json["includedTypes"], "includedTypes"),
+                  maxResultCount: try RequestReader.int(json["maxResultCount"], "maxResultCount") ?? 10)
+        try validate()
+    }
+}
+
+/// Typed reads of request fields, each failure naming the field.
+enum RequestReader {
+    static func checkKeys(_ o: JSONObject, allowed: Set<String>) throws(PlaceDBError) {
+        for key in o.keys where !allowed.contains(key) {
+            throw .invalidArgument("unknown field '\(key)'; expected \(allowed.sorted().joined(separator: ", "))")
+        }
+    }
+
+    static func coordinate(_ v: JSONValue?, _ name: String) throws(PlaceDBError) -> Coordinate {
+        guard let v else { throw .invalidArgument("\(name) is required") }
+        guard let lat = v["latitude"]?.doubleValue, let lng = v["longitude"]?.doubleValue else {
+            throw .invalidArgument("\(name) must be {\"latitude\": number, \"longitude\": number}")
+        }
+        return Coordinate(latitude: lat, longitude: lng)
+    }
+
+    static func strings(_ v: JSONValue?, _ name: String) throws(PlaceDBError) -> [String] {
+        guard let v else { return [] }
+        guard let a = v.arrayValue else { throw .invalidArgument("\(name) must be an array of strings, not \(v.kindDescription)") }
+        var out: [String] = []
+        for e in a {
+            guard let s = e.stringValue else { throw .invalidArgument("\(name) must be an array of strings; found \(e.kindDescription)") }
+            out.append(s)
+        }
+        return out
+    }
+
+    static func int(_ v: JSONValue?, _ name: String) throws(PlaceDBError) -> Int? {
+        guard let v else { return nil }
+        guard let i = v.intValue else { throw .invalidArgument("\(name) must be an integer, not \(JSONWriter().string(v))") }
+        return i
+    }
+}
+
+extension RFC3339 {
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)` (a space or lower-case
+    /// `t` for the `T` too). Nil when malformed.
+    static func date(_ text: String) -> Date? {
+        let b = Array(text.utf8)
+        func digits(_ at: Int, _ n: Int) -> Int? {
+            guard at + n <= b.count else { return nil }
+            var v = 0
+            for i in at..<(at + n) {
+                guard b[i] >= 48 && b[i] <= 57 else { return nil }
+                v = v * 10 + Int(b[i] - 48)
+            }
+            return v
+        }
+        guard b.count >= 20, let year = digits(0, 4), b[4] == 45, let month = digits(5, 2), b[7] == 45, let day = digits(8, 2),
+              [84, 116, 32].contains(b[10]), let hour = digits(11, 2), b[13] == 58, let minute = digits(14, 2), b[16] == 58,
+              let second = digits(17, 2),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        var i = 19
+        var fraction = 0.0
+        if i < b.count && b[i] == 46 {
+            i += 1
+            var scale = 0.1
+            let start = i
+            while i < b.count && b[i] >= 48 && b[i] <= 57 {
+                fraction += Double(b[i] - 48) * scale
+                scale /= 10
+                i += 1
+            }
+            if i == start { return nil }
+        }
+        guard i < b.count else { return nil }
+        var offset = 0
+        if b[i] == 90 || b[i] == 122 {
+            i += 1
+        } else if b[i] == 43 || b[i] == 45 {
+            guard let oh = digits(i + 1, 2), i + 3 < b.count, b[i + 3] == 58, let om = digits(i + 4, 2), oh < 24, om < 60 else { return nil }
+            offset = (oh * 60 + om) * 60 * (b[i] == 45 ? -1 : 1)
+            i += 6
+        } else {
+            return nil
+        }
+        guard i == b.count else { return nil }
+        // Days from civil (Howard Hinnant's algorithm).
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+}

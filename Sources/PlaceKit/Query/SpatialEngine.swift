@@ -1,0 +1,222 @@
+import Foundation
+import SQLiteDB
+
+/// Where spatial queries find their candidates.
+public enum SpatialIndexMode: Sendable, Equatable {
+    /// Start with `database` and switch to `memory` once the time spent on
+    /// queries reaches what loading the whole index is expected to cost
+    /// (the ski-rental rule: never more than twice the better choice).
+    case automatic
+    /// Load every live place into the in-memory k-d tree once (about a
+    /// second per million places), then answer in microseconds.
+    case memory
+    /// Read only the region around each query through the R*Trees (plain
+    /// SQLite): no load time, about a millisecond per query.
+    case database
+}
+
+/// Facts about the loaded in-memory index.
+public struct SpatialIndexStatistics: Sendable {
+    public var places: Int
+    /// Bytes held by the index's arrays and tree.
+    public var bytes: Int
+    public var loadSeconds: Double
+}
+
+/// The state behind `PlacesClient`'s spatial queries: the in-memory index
+/// when loaded, the time spent on regional queries, the model.
+final class SpatialEngine {
+    let store: PlaceStore
+    var mode: SpatialIndexMode = .automatic
+    var model = LikelihoodModel() {
+        didSet { full = nil }
+    }
+    /// The whole database in memory, with the data version it was read at.
+    private(set) var full: LoadedIndex?
+    private var dataVersion: Int64?
+    private var regionalSeconds = 0.0
+    private var estimatedLoadSeconds: Double?
+
+    struct LoadedIndex {
+        let index: PlaceIndex
+        let tables: ModelTables
+        let statistics: SpatialIndexStatistics
+    }
+
+    init(store: PlaceStore) {
+        self.store = store
+    }
+
+    /// Drops a cached index when another connection changed the database.
+    private func checkFreshness() throws {
+        let version = try store.dataVersion()
+        if let dataVersion, dataVersion != version {
+            full = nil
+            estimatedLoadSeconds = nil
+        }
+        dataVersion = version
+    }
+
+    /// The index to answer from: the full one (loading it if the mode says
+    /// so), or nil for a regional query.
+    func indexForQuery() throws -> LoadedIndex? {
+        try checkFreshness()
+        if let full { return full }
+        switch mode {
+        case .database: return nil
+        case .memory: return try loadFull()
+        case .automatic:
+            if estimatedLoadSeconds == nil {
+                // About a microsecond per place (measured at 1M).
+                estimatedLoadSeconds = Double(try store.maxRowid()) * 1.0e-6
+            }
+            return regionalSeconds >= estimatedLoadSeconds! ? try loadFull() : nil
+        }
+    }
+
+    /// Counts time spent answering from the database (for `automatic`).
+    func charge(_ seconds: Double) { regionalSeconds += seconds }
+
+    @discardableResult
+    func loadFull() throws -> LoadedIndex {
+        if let full { return full }
+        let started = Clock.now()
+        let input = try store.loadAllPlaces()
+        let built = build(input)
+        let loaded = LoadedIndex(index: built.index, tables: built.tables,
+                                 statistics: SpatialIndexStatistics(places: built.index.count, bytes: built.index.byteCount,
+                                                                    loadSeconds: Clock.now() - started))
+        full = loaded
+        return loaded
+    }
+
+    /// Builds an index over `input` with the model's footprints.
+    func build(_ input: PlaceIndexInput) -> (index: PlaceIndex, tables: ModelTables) {
+        let tables = ModelTables(model: model, types: input.types, sources: input.sources)
+        let index = PlaceIndex(input) { i in
+            tables.footprint(model: model, type: input.typeCodes[i], status: input.statuses[i],
+                             latitude: input.latitudes[i], longitude: input.longitudes[i],
+                             viewport: input.viewportIndexes[i] < 0 ? nil : input.viewports[Int(input.viewportIndexes[i])])
+        }
+        return (index, tables)
+    }
+
+    // MARK: Type filters
+
+    /// A predicate on slots of `index` for type filters, or nil for none.
+    /// Loads each type's places once per index.
+    func typeFilter(_ filter: TypeFilter, in index: PlaceIndex) throws -> ((Int) -> Bool)? {
+        if filter.isEmpty { return nil }
+        func slots(_ types: [String]) throws -> SlotSet? {
+            if types.isEmpty { return nil }
+            var union = SlotSet(count: index.count)
+            for type in types {
+                if index.typeSlotCache[type] == nil {
+                    var set = SlotSet(count: index.count)
+                    try store.rowids(ofType: type) { rowid in
+                        if let s = index.slot(ofRowid: rowid) { set.insert(Int(s)) }
+                    }
+                    index.typeSlotCache[type] = set
+                }
+                union.formUnion(index.typeSlotCache[type]!)
+            }
+            return union
+        }
+        let included = try slots(filter.includedTypes)
+        let excluded = try slots(filter.excludedTypes)
+        let includedPrimary = Set(filter.includedPrimaryTypes)
+        let excludedPrimary = Set(filter.excludedPrimaryTypes)
+        let primaryNames = index.types
+        return { slot in
+            if let included, !included.contains(slot) { return false }
+            if let excluded, excluded.contains(slot) { return false }
+            if !includedPrimary.isEmpty || !excludedPrimary.isEmpty {
+                let name = primaryNames.name(index.typeCodes[slot])
+                if !includedPrimary.isEmpty && !(name.map(includedPrimary.contains) ?? false) { return false }
+                if let name, excludedPrimary.contains(name) { return false }
+            }
+            return true
+        }
+    }
+}
+
+/// Type restrictions of a nearby search.
+struct TypeFilter: Equatable {
+    var includedTypes: [String] = []
+    var excludedTypes: [String] = []
+    var includedPrimaryTypes: [String] = []
+    var excludedPrimaryTypes: [String] = []
+
+    var isEmpty: Bool {
+        includedTypes.isEmpty && excludedTypes.isEmpty && includedPrimaryTypes.isEmpty && excludedPrimaryTypes.isEmpty
+    }
+
+    /// The same filter as an SQL condition on `p`, arguments numbered from 5.
+    var sql: (sql: String, arguments: [DatabaseValue])? {
+        if isEmpty { return nil }
+        var parts: [String] = []
+        var arguments: [DatabaseValue] = []
+        func list(_ types: [String]) -> String {
+            types.map { t in
+                arguments.append(.text(t))
+                return "?\(4 + arguments.count)"
+            }.joined(separator: ", ")
+        }
+        if !includedTypes.isEmpty {
+            parts.append("EXISTS (SELECT 1 FROM place_type t WHERE t.place = p.id AND t.type IN (\(list(includedTypes))))")
+        }
+        if !excludedTypes.isEmpty {
+            parts.append("NOT EXISTS (SELECT 1 FROM place_type t WHERE t.place = p.id AND t.type IN (\(list(excludedTypes))))")
+        }
+        if !includedPrimaryTypes.isEmpty { parts.append("p.primary_type IN (\(list(includedPrimaryTypes)))") }
+        if !excludedPrimaryTypes.isEmpty {
+            parts.append("(p.primary_type IS NULL OR p.primary_type NOT IN (\(list(excludedPrimaryTypes))))")
+        }
+        return (parts.joined(separator: " AND "), arguments)
+    }
+}
+
+/// The model's per-type and per-source numbers, by the index's codes.
+struct ModelTables {
+    let typeFactor: [Double]
+    let typeRadius: [Double]
+    let sourceFactor: [Double]
+
+    init(model: LikelihoodModel, types: Interner, sources: Interner) {
+        typeFactor = types.names.map { model.typeFactor($0) }
+        typeRadius = types.names.map { model.radius(forType: $0) }
+        sourceFactor = sources.names.map { model.sourceFactor($0) }
+    }
+
+    /// Half the side of the square footprint of a type radius (equal area).
+    static func halfSide(radius: Double) -> Double { radius * Double.pi.squareRoot() / 2 }
+
+    /// The farthest corner of `v` from (lat, lng), in meters.
+    static func viewportReach(_ v: GeoRect, latitude: Double, longitude: Double) -> Double {
+        var m = 0.0
+        for (la, ln) in [(v.south, v.west), (v.south, v.east), (v.north, v.west), (v.north, v.east)] {
+            m = max(m, haversineMeters(latitude, longitude, la, ln))
+        }
+        return m
+    }
+
+    /// The footprint an index keeps for a place: how far from its location
+    /// a visitor may stand (with slack for the local projection), and
+    /// whether its viewport is the footprint (not when it reaches farther
+    /// than `maxViewportRadius`: a city's viewport is not where one stands).
+    func footprint(model: LikelihoodModel, type: UInt16, status: UInt8, latitude: Double, longitude: Double,
+                   viewport: GeoRect?) -> (extent: Double, viewport: Bool) {
+        if typeFactor[Int(type)] == 0 || status == StatusCode.closedPermanently.rawValue { return (0, false) }
+        if let v = viewport {
+            let reach = Self.viewportReach(v, latitude: latitude, longitude: longitude)
+            if reach <= model.maxViewportRadius { return (reach * 1.01 + 1, true) }
+        }
+        return (Self.halfSide(radius: typeRadius[Int(type)]) * 2.0.squareRoot() * 1.01 + 1, false)
+    }
+
+    /// The largest extent a place without a usable viewport can have.
+    static func maxTypeExtent(_ model: LikelihoodModel) -> Double {
+        let r = max(model.defaultFootprintRadius, model.footprintRadius.values.max() ?? 0)
+        return halfSide(radius: r) * 2.0.squareRoot() * 1.01 + 1
+    }
+}

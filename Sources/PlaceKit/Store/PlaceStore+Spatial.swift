@@ -1,0 +1,219 @@
+import SQLiteDB
+
+/// Reading places for the spatial index, with plain SQLite: the `place`
+/// columns queries rank on, the point from SpatiaLite's geometry blob,
+/// SpatiaLite's R*Tree `idx_place_geom` for regions, and `place_extent` (the
+/// viewports, an R*Tree kept by triggers) for footprints.
+extension PlaceStore {
+    static let spatialColumns = "p.id, p.geom, p.primary_type, p.rating_count, p.business_status, p.source"
+
+    /// Runs `body` in one read transaction, so its statements share one
+    /// snapshot and take the file's locks once.
+    func reading<T>(_ body: () throws -> T) throws -> T {
+        if db.isInTransaction { return try body() }
+        try db.cachedStatement("BEGIN DEFERRED").run()
+        do {
+            let result = try body()
+            try db.cachedStatement("COMMIT").run()
+            return result
+        } catch {
+            try? db.cachedStatement("ROLLBACK").run()
+            throw error
+        }
+    }
+
+    /// The largest rowid in `place` (0 when empty): an instant size estimate.
+    func maxRowid() throws -> Int64 {
+        try db.scalar("SELECT max(id) FROM place")?.int64 ?? 0
+    }
+
+    /// SQLite's data version for this connection: it changes when another
+    /// connection commits, so a cached index can tell it is stale.
+    func dataVersion() throws -> Int64 {
+        try db.scalar("PRAGMA data_version")?.int64 ?? 0
+    }
+
+    /// Every live place (not removed), for the full in-memory index.
+    func loadAllPlaces() throws -> PlaceIndexInput {
+        var input = PlaceIndexInput()
+        let estimate = Int(try maxRowid())
+        input.reserve(min(estimate, 50_000_000))
+        // Viewports first, sorted by rowid to merge with the rows, which
+        // come in rowid order.
+        var extents: [(rowid: Int64, rect: GeoRect)] = []
+        try db.forEachRow("SELECT id, west, east, south, north FROM place_extent") { row in
+            extents.append((row.int64(0), Self.rect(row, 1)))
+        }
+        extents.sort { $0.rowid < $1.rowid }
+        input.viewports = extents.map(\.rect)
+        var next = 0
+        try db.forEachRow("SELECT \(Self.spatialColumns) FROM place p WHERE p.removed_run IS NULL ORDER BY p.id") { row in
+            let rowid = row.int64(0)
+            while next < extents.count && extents[next].rowid < rowid { next += 1 }
+            try append(row, to: &input, viewport: next < extents.count && extents[next].rowid == rowid ? Int32(next) : -1)
+        }
+        return input
+    }
+
+    /// The live places whose points fall in `rects`, and those whose
+    /// viewport meets `extentRects`. `typeFilter` is an SQL condition on `p`
+    /// (`TypeFilter.sql`) with its arguments.
+    func loadPlaces(in rects: [GeoRect], extentRects: [GeoRect] = [], typeFilter: (sql: String, arguments: [DatabaseValue])? = nil) throws -> PlaceIndexInput {
+        var input = PlaceIndexInput()
+        var seen = Set<Int64>()
+        let filter = typeFilter.map { " AND \($0.sql)" } ?? ""
+        let byPoint = """
+            SELECT \(Self.spatialColumns), e.west, e.east, e.south, e.north
+            FROM idx_place_geom r JOIN place p ON p.id = r.pkid LEFT JOIN place_extent e ON e.id = p.id
+            WHERE r.xmin <= ?4 AND r.xmax >= ?2 AND r.ymin <= ?3 AND r.ymax >= ?1 AND p.removed_run IS NULL\(filter)
+            """
+        for rect in rects {
+            try db.forEachRow(byPoint, rectArguments(rect) + (typeFilter?.arguments ?? [])) { row in
+                guard seen.insert(row.int64(0)).inserted else { return }
+                try appendWithViewport(row, to: &input)
+            }
+        }
+        if extentRects.isEmpty { return input }
+        // Viewports crossing the antimeridian are stored with east + 360, so
+        // each rectangle is also tried shifted by a turn.
+        let byExtent = """
+            SELECT \(Self.spatialColumns), e.west, e.east, e.south, e.north
+            FROM place_extent e JOIN place p ON p.id = e.id
+            WHERE e.west <= ?4 AND e.east >= ?2 AND e.south <= ?3 AND e.north >= ?1 AND p.removed_run IS NULL\(filter)
+            """
+        for rect in extentRects {
+            for shift in [0.0, 360.0] {
+                let shifted = GeoRect(south: rect.south, west: rect.west + shift, north: rect.north, east: rect.east + shift)
+                try db.forEachRow(byExtent, rectArguments(shifted) + (typeFilter?.arguments ?? [])) { row in
+                    guard seen.insert(row.int64(0)).inserted else { return }
+                    try appendWithViewport(row, to: &input)
+                }
+            }
+        }
+        return input
+    }
+
+    /// The rowids of the places that have `type` among their types.
+    func rowids(ofType type: String, _ body: (Int64) -> Void) throws {
+        try db.forEachRow("SELECT place FROM place_type WHERE type = ?", [.text(type)]) { body($0.int64(0)) }
+    }
+
+    /// Calls `body` with the place ID and the stored document's bytes of
+    /// row `rowid` (valid only inside `body`); nil when the row is gone.
+    /// The document holds no location: the point comes from the geometry.
+    func withStoredRow<T>(rowid: Int64, _ body: (PlaceID, UnsafeRawBufferPointer, Coordinate?) throws -> T) throws -> T? {
+        let statement = try db.cachedStatement("SELECT place_id, doc, geom FROM place WHERE id = ?")
+        try statement.bind(.integer(rowid), at: 1)
+        defer { try? statement.reset() }
+        guard let row = try statement.step() else { return nil }
+        let coordinate = row.withBytes(2) { SpatiaLiteBlob.coordinate($0) }
+        return try row.withBytes(1) { try body(PlaceID(row.string(0) ?? ""), $0, coordinate) }
+    }
+
+    /// The place ID of row `rowid`.
+    func placeID(rowid: Int64) throws -> PlaceID? {
+        let statement = try db.cachedStatement("SELECT place_id FROM place WHERE id = ?")
+        try statement.bind(.integer(rowid), at: 1)
+        defer { try? statement.reset() }
+        guard let row = try statement.step(), let id = row.string(0) else { return nil }
+        return PlaceID(id)
+    }
+
+    /// Whether row `rowid` has any of `types` among its types.
+    func hasAnyType(rowid: Int64, _ types: [String]) throws -> Bool {
+        let statement = try db.cachedStatement("SELECT 1 FROM place_type WHERE type = ? AND place = ?")
+        for t in types {
+            try statement.bind([.text(t), .integer(rowid)])
+            defer { try? statement.reset() }
+            if try statement.step() != nil { return true }
+        }
+        return false
+    }
+
+    /// The place of row `rowid` with the fields of `plan` (the others are
+    /// skipped, not decoded). `coordinate` (from the geometry) saves reading
+    /// the document's location.
+    func place(rowid: Int64, plan: MaskPlan, coordinate: Coordinate? = nil) throws -> Place? {
+        try withStoredRow(rowid: rowid) { id, doc, stored in try decode(id: id, doc: doc, plan: plan, coordinate: coordinate ?? stored) }
+    }
+
+    func decode(id: PlaceID, doc bytes: UnsafeRawBufferPointer, plan: MaskPlan, coordinate: Coordinate?) throws -> Place {
+        var doc: JSONObject
+        do {
+            doc = try PlaceJSON.decode(bytes, plan: plan, withLocation: coordinate == nil)
+        } catch {
+            throw PlaceDBError.database(path: path, reason: "place '\(id)' has a corrupt stored document: \(error)")
+        }
+        var c = coordinate
+        if c == nil, let lat = doc["location"]?["latitude"]?.doubleValue, let lng = doc["location"]?["longitude"]?.doubleValue {
+            c = Coordinate(latitude: lat, longitude: lng)
+        }
+        guard let c else {
+            throw PlaceDBError.database(path: path, reason: "place '\(id)' has a stored document without a location")
+        }
+        return Place(id: id, coordinate: c, document: doc).masked(plan.fields)
+    }
+
+    /// Writes the Places API (New) JSON of row `rowid` with the fields of
+    /// `plan` (as `Place.apiJSON(fields:)`, compact) straight from the
+    /// stored document, then `extra` members; false when the row is gone.
+    func writePlaceJSON(rowid: Int64, plan: MaskPlan, extra: [(String, Double)] = [], into out: inout [UInt8]) throws -> Bool {
+        let written: Bool? = try withStoredRow(rowid: rowid) { id, doc, coordinate in
+            do {
+                try PlaceJSON.write(id: id, doc: doc, location: coordinate, plan: plan, extra: extra, into: &out)
+            } catch let e as JSONSyntaxError {
+                throw PlaceDBError.database(path: path, reason: "place '\(id)' has a corrupt stored document: \(e)")
+            }
+            return true
+        }
+        return written != nil
+    }
+
+    // MARK: Rows
+
+    private func rectArguments(_ r: GeoRect) -> [DatabaseValue] {
+        [.real(r.south), .real(r.west), .real(r.north), .real(r.east)]
+    }
+
+    private static func rect(_ row: Row, _ first: Int) -> GeoRect {
+        var east = row.double(first + 1)
+        if east > 180 { east -= 360 }
+        return GeoRect(south: row.double(first + 2), west: row.double(first), north: row.double(first + 3), east: east)
+    }
+
+    private func appendWithViewport(_ row: Row, to input: inout PlaceIndexInput) throws {
+        var viewport: Int32 = -1
+        if !row.isNull(6) {
+            viewport = Int32(input.viewports.count)
+            input.viewports.append(Self.rect(row, 6))
+        }
+        try append(row, to: &input, viewport: viewport)
+    }
+
+    /// Appends one row of `spatialColumns`.
+    private func append(_ row: Row, to input: inout PlaceIndexInput, viewport: Int32) throws {
+        let rowid = row.int64(0)
+        guard let point = row.withBytes(1, { SpatiaLiteBlob.decodePoint($0) }) else {
+            throw PlaceDBError.database(path: path, reason: "place row \(rowid) has a geometry that is not a SpatiaLite point")
+        }
+        let typeNull = row.isNull(2), sourceNull = row.isNull(5)
+        let typeCode = row.withBytes(2) { input.types.code(bytes: $0, isNull: typeNull) }
+        let sourceCode = row.withBytes(5) { input.sources.code(bytes: $0, isNull: sourceNull) }
+        input.rowids.append(rowid)
+        input.latitudes.append(point.latitude)
+        input.longitudes.append(point.longitude)
+        input.typeCodes.append(typeCode)
+        input.ratingCounts.append(row.isNull(3) ? 0 : Int32(clamping: row.int64(3)))
+        input.statuses.append(row.isNull(4) ? StatusCode.unknown.rawValue : row.withBytes(4) { StatusCode(bytes: $0) }.rawValue)
+        input.sourceCodes.append(sourceCode)
+        input.viewportIndexes.append(viewport)
+    }
+}
+
+extension SpatiaLiteBlob {
+    /// The coordinate of a SpatiaLite point blob (either byte order), or nil
+    /// when the bytes are not one.
+    static func decodePoint(_ b: UnsafeRawBufferPointer) -> Coordinate? {
+        coordinate(b)
+    }
+}

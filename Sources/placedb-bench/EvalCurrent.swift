@@ -1,0 +1,177 @@
+// placedb-bench eval-current [--data DIR] [--fixes N] [--seed S] [--dir DIR]
+//                            [--regions a,b,...] [--accuracies 5,20,65,300]
+//
+// Simulated visits on real POIs: every named OSM POI of the newest snapshot
+// of each region in DIR (default ../shared/data/osm/poi-nwr) becomes a
+// Places API (New) record (osm:{type}/{id}, a tag->type mapping, location
+// inside the polygon, viewport = bounding box) imported with PlaceImporter.
+// For each place and accuracy, N visitors stand at uniformly random points
+// of it (the node; inside the polygons of a way or relation; along an open
+// way), and a fix is drawn around each from the error model (a 2-D normal,
+// accuracy = 68% radius). The fix is then answered by placedb's model and by
+// two baselines in the same run: the nearest place, and a distance-only
+// confidence (exp(-d^2 / 2 sigma^2) over the places within 5 sigma,
+// normalized). Reported: top-1 and top-5 accuracy, mean log-likelihood of
+// the true place (probabilities floored at 1e-6), and the expected
+// calibration error of the top-1 confidence (10 equal bins).
+import Foundation
+import PlaceKit
+
+enum EvalCurrent {
+    static func run(_ args: [String]) throws {
+        let dataDir = option("--data", args) ?? "../shared/data/osm/poi-nwr"
+        let fixes = max(1, Int(option("--fixes", args) ?? "") ?? 3)
+        let seed = UInt64(option("--seed", args) ?? "") ?? 2026
+        let dir = option("--dir", args) ?? "bench-out"
+        let accuracies = (option("--accuracies", args) ?? "5,20,65,300").split(separator: ",").compactMap { Double($0) }
+        let wanted = option("--regions", args).map { Set($0.split(separator: ",").map(String.init)) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+
+        // The newest snapshot of each region (older ones mostly repeat it).
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: dataDir))?.filter { $0.hasSuffix(".geojsonseq") }.sorted() ?? []
+        guard !files.isEmpty else { throw BenchError(message: "\(dataDir): no .geojsonseq files (the shared OSM data is absent)") }
+        var newest: [String: String] = [:]
+        for f in files {
+            let region = String(f.prefix { !$0.isNumber }.dropLast())
+            if let w = wanted, !w.contains(region) { continue }
+            if let old = newest[region], old > f { continue }
+            newest[region] = f
+        }
+        var features: [OSMFeature] = []
+        var perRegion: [(String, Int, Int)] = []
+        for (region, file) in newest.sorted(by: { $0.key < $1.key }) {
+            let fs = try OSMReader.read("\(dataDir)/\(file)")
+            perRegion.append((file, fs.count, fs.filter(\.hasExtent).count))
+            features += fs
+        }
+
+        // Import them.
+        let ndjson = "\(dir)/eval-osm.ndjson", db = "\(dir)/eval-osm.sqlite"
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+        let writer = JSONWriter()
+        try features.map { writer.string($0.record) }.joined(separator: "\n").appending("\n").write(toFile: ndjson, atomically: true, encoding: .utf8)
+        let summary = try PlaceImporter(databasePath: db, options: ImportOptions(source: "osm")).importInput(.file(ndjson))
+        let client = try PlacesClient(databasePath: db, spatialIndex: .memory)
+        // Sensitivity runs: --model noneDensity=1e-7,footprintScale=0.5,...
+        if let settings = option("--model", args) {
+            var model = client.likelihoodModel
+            for pair in settings.split(separator: ",") {
+                let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                guard kv.count == 2, let v = Double(kv[1]) else { throw BenchError(message: "--model: expected key=number, got '\(pair)'") }
+                switch kv[0] {
+                case "noneDensity": model.noneDensity = v
+                case "defaultFootprintRadius": model.defaultFootprintRadius = v
+                case "footprintScale": model.footprintRadius = model.footprintRadius.mapValues { $0 * v }; model.defaultFootprintRadius *= v
+                case "maxViewportRadius": model.maxViewportRadius = v
+                case "cutoffSigmas": model.cutoffSigmas = v
+                default: throw BenchError(message: "--model: unknown setting '\(kv[0])'")
+                }
+            }
+            client.likelihoodModel = model
+        }
+        try client.loadSpatialIndex()
+        let showBins = args.contains("--bins")
+
+        print("placedb-bench eval-current: \(features.count) places (\(features.filter(\.hasExtent).count) with extent), \(fixes) fixes per place and accuracy, seed \(seed)")
+        for (file, n, e) in perRegion { print("  \(file): \(n) places, \(e) ways/relations") }
+        print("  imported \(summary.inserted) records into \(db)")
+        print("")
+        print("| accuracy | method | top-1 | top-5 | mean log-lik | ECE | top-1 nodes | top-1 with extent | top-1 extent ≥ 50 m | fixes |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
+
+        let idOnly = try FieldMask(parsing: "id")
+        for accuracy in accuracies {
+            var rng = SplitMix64(state: seed &+ UInt64(accuracy * 1000))
+            let sigma = client.likelihoodModel.sigma(accuracy: accuracy)
+            var model = Scores(), nearest = Scores(), distance = Scores()
+            for feature in features {
+                for _ in 0..<fixes {
+                    let visitor = feature.visitor(&rng)
+                    let (e, n) = BenchPlaces.gaussianPair(&rng)
+                    let fix = offset(visitor, east: e * sigma, north: n * sigma)
+                    let truth = feature.id
+
+                    let result = try client.findPlaceLikelihoods(location: fix, accuracy: accuracy, fields: idOnly, limit: 1000)
+                    let ranked = result.placeLikelihoods.map { ($0.place.id.rawValue, $0.likelihood) }
+                    let large = feature.extentMeters >= 50
+                    model.add(ranked, truth: truth, extent: feature.hasExtent, large: large)
+
+                    let near = try client.searchNearby(NearbySearchRequest(center: fix, maxResultCount: 5), fields: idOnly)
+                    nearest.add(near.map { ($0.place.id.rawValue, 1.0) }, truth: truth, extent: feature.hasExtent, large: large, deterministic: true)
+
+                    let within = try client.searchNearby(NearbySearchRequest(center: fix, radiusMeters: 5 * sigma, maxResultCount: 1000), fields: idOnly)
+                    let weights = within.map { exp(-0.5 * ($0.distanceMeters / sigma) * ($0.distanceMeters / sigma)) }
+                    let sum = weights.reduce(0, +)
+                    distance.add(zip(within, weights).map { ($0.place.id.rawValue, sum > 0 ? $1 / sum : 0) }, truth: truth, extent: feature.hasExtent, large: large)
+                }
+            }
+            for (name, s) in [("placedb model", model), ("nearest place", nearest), ("distance-only", distance)] {
+                print("| \(Int(accuracy)) m | \(name) | \(pct(s.top1)) | \(pct(s.top5)) | \(s.deterministic ? "—" : fmt(s.meanLogLikelihood, 3)) | \(fmt(s.ece, 3)) | \(pct(s.top1Nodes)) | \(pct(s.top1Extent)) | \(pct(s.top1Large)) | \(s.count) |")
+                if showBins && !s.deterministic {
+                    print("|  | reliability: " + s.bins.enumerated().filter { $0.element.n > 0 }.map { i, b in
+                        "\(i * 10)-\(i * 10 + 10)%: n \(b.n) conf \(fmt(100 * b.confidence / Double(b.n)))% acc \(fmt(100 * Double(b.correct) / Double(b.n)))%"
+                    }.joined(separator: "; ") + " |")
+                }
+            }
+        }
+        print("")
+        print("Nearest place answers with certainty, so its ECE is 1 - top-1 and it has no log-likelihood.")
+    }
+
+    static func offset(_ c: Coordinate, east: Double, north: Double) -> Coordinate {
+        let perDegree = Earth.meanRadius * Double.pi / 180
+        var lng = c.longitude + east / (perDegree * max(0.01, cos(c.latitude * Double.pi / 180)))
+        lng = lng > 180 ? lng - 360 : (lng < -180 ? lng + 360 : lng)
+        return Coordinate(latitude: min(90, max(-90, c.latitude + north / perDegree)), longitude: lng)
+    }
+
+    static func pct(_ x: Double) -> String { fmt(100 * x) + "%" }
+
+    /// Accuracy, likelihood and calibration of one method.
+    struct Scores {
+        var count = 0
+        var hits1 = 0, hits5 = 0
+        var nodes = 0, nodeHits = 0, extents = 0, extentHits = 0, larges = 0, largeHits = 0
+        var logLikelihood = 0.0
+        var deterministic = false
+        /// Per confidence bin: (count, correct, sum of confidences).
+        var bins = Array(repeating: (n: 0, correct: 0, confidence: 0.0), count: 10)
+
+        /// `ranked`: (place ID, probability), most likely first.
+        mutating func add(_ ranked: [(String, Double)], truth: String, extent: Bool, large: Bool, deterministic: Bool = false) {
+            self.deterministic = deterministic
+            count += 1
+            let top1 = ranked.first?.0 == truth
+            if top1 { hits1 += 1 }
+            if ranked.prefix(5).contains(where: { $0.0 == truth }) { hits5 += 1 }
+            if large {
+                larges += 1
+                if top1 { largeHits += 1 }
+            }
+            if extent {
+                extents += 1
+                if top1 { extentHits += 1 }
+            } else {
+                nodes += 1
+                if top1 { nodeHits += 1 }
+            }
+            let p = ranked.first { $0.0 == truth }?.1 ?? 0
+            logLikelihood += log(max(p, 1e-6))
+            let confidence = ranked.first?.1 ?? 0
+            let bin = min(9, Int(confidence * 10))
+            bins[bin].n += 1
+            bins[bin].confidence += confidence
+            if top1 { bins[bin].correct += 1 }
+        }
+
+        var top1: Double { Double(hits1) / Double(max(count, 1)) }
+        var top5: Double { Double(hits5) / Double(max(count, 1)) }
+        var top1Nodes: Double { Double(nodeHits) / Double(max(nodes, 1)) }
+        var top1Extent: Double { Double(extentHits) / Double(max(extents, 1)) }
+        var top1Large: Double { Double(largeHits) / Double(max(larges, 1)) }
+        var meanLogLikelihood: Double { logLikelihood / Double(max(count, 1)) }
+        var ece: Double {
+            bins.reduce(0) { $0 + ($1.n == 0 ? 0 : abs(Double($1.correct) - $1.confidence)) } / Double(max(count, 1))
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+@testable import PlaceDBCLI
+import PlaceKit
+import PlaceKitTestSupport
+
+/// Places around (46.52, 6.63) for the query commands.
+let queryPlaces = """
+    {"id":"cafe","displayName":{"text":"Café du Lac"},"location":{"latitude":46.5201,"longitude":6.6301},"types":["cafe","food"],"primaryType":"cafe","userRatingCount":10}
+    {"id":"bar","displayName":{"text":"Bar"},"location":{"latitude":46.5205,"longitude":6.6305},"types":["bar"],"primaryType":"bar","userRatingCount":500}
+    {"id":"park","displayName":{"text":"Parc"},"location":{"latitude":46.521,"longitude":6.631},"types":["park"],"primaryType":"park","viewport":{"low":{"latitude":46.5205,"longitude":6.6302},"high":{"latitude":46.5215,"longitude":6.6318}}}
+    {"id":"far","displayName":{"text":"Far"},"location":{"latitude":46.6,"longitude":6.7},"types":["cafe"]}
+
+    """
+
+@Suite("placedb nearby and current")
+struct QueryCommandTests {
+    func cli() throws -> CLI {
+        let cli = try CLI()
+        let r = cli.run(["import", try cli.dir.write("places.ndjson", queryPlaces)])
+        #expect(r.code == 0, "\(r.err)")
+        return cli
+    }
+
+    func run(_ cli: CLI, _ args: [String], input: String) -> (code: Int32, out: String, err: String) {
+        let console = CapturedConsole(environment: ["PLACEDB_DATABASE": cli.db], input: input)
+        let code = CommandLineTool.main(arguments: args, console: console)
+        return (code, console.stdout, console.stderr)
+    }
+
+    @Test("nearby prints the places nearest first with their distances")
+    func nearbyJSON() throws {
+        let cli = try cli()
+        let r = cli.run(["nearby", "46.52,6.63", "--limit", "3", "--fields", "id,displayName"])
+        #expect(r.code == 0, "\(r.err)")
+        let places = try #require(try JSONValue(parsing: r.out)["places"]?.arrayValue)
+        #expect(places.compactMap { $0["id"]?.stringValue } == ["cafe", "bar", "park"])
+        let d = places.compactMap { $0["distanceMeters"]?.doubleValue }
+        #expect(d == d.sorted() && d.count == 3 && d[0] > 10 && d[0] < 20)
+        #expect(places[0]["displayName"]?["text"] == "Café du Lac")
+        #expect(places[0]["location"] == nil)
+    }
+
+    @Test("nearby filters by radius and type, and ranks by popularity")
+    func nearbyOptions() throws {
+        let cli = try cli()
+        func ids(_ args: [String]) throws -> [String] {
+            let r = cli.run(["nearby", "46.52,6.63", "--fields", "id"] + args)
+            #expect(r.code == 0, "\(r.err)")
+            return try JSONValue(parsing: r.out)["places"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+        }
+        #expect(try ids(["--radius", "100"]) == ["cafe", "bar"])
+        #expect(try ids(["--type", "food", "--type", "park"]) == ["cafe", "park"])
+        #expect(try ids(["--exclude-type", "cafe"]) == ["bar", "park"])
+        #expect(try ids(["--radius", "1000", "--rank", "popularity"]) == ["bar", "cafe", "park"])
+        let text = cli.run(["nearby", "46.52,6.63", "--limit", "1", "--output", "text"])
+        #expect(text.out == "     13 m  Café du Lac (cafe)  cafe\n")
+    }
+
+    @Test("current prints likelihoods that sum to at most 1, with every factor under --explain")
+    func currentJSON() throws {
+        let cli = try cli()
+        let r = cli.run(["current", "46.5201,6.6301", "--accuracy", "10", "--fields", "id", "--explain"])
+        #expect(r.code == 0, "\(r.err)")
+        let json = try JSONValue(parsing: r.out)
+        let items = try #require(json["placeLikelihoods"]?.arrayValue)
+        #expect(items.first?["place"]?["id"] == "cafe")
+        let ps = items.compactMap { $0["likelihood"]?.doubleValue }
+        #expect(ps.reduce(0, +) <= 1 && ps.allSatisfy { (0...1).contains($0) } && ps == ps.sorted(by: >))
+        let explain = try #require(items.first?["explain"]?.objectValue)
+        for key in ["distanceMeters", "footprint", "densityPerSquareMeter", "factors", "prior", "weight"] { #expect(explain[key] != nil, "\(key)") }
+        for key in ["type", "popularity", "source", "businessStatus", "hours"] { #expect(explain["factors"]?[key] != nil, "\(key)") }
+        #expect(json["explain"]?["noneLikelihood"]?.doubleValue != nil)
+        #expect(json["explain"]?["sigmaMeters"]?.doubleValue.map { abs($0 - 10 / 1.5096) < 0.01 } == true)
+        let text = cli.run(["current", "46.5201,6.6301", "--accuracy", "10", "--output", "text"])
+        #expect(text.out.hasPrefix("0.9"))
+        #expect(text.out.contains("Café du Lac (cafe, 0 m)  cafe"))
+        #expect(text.out.contains("(none of these)"))
+        #expect(cli.run(["current", "46.5201,6.6301", "--at", "2026-05-01T12:00:00+02:00"]).code == 0)
+        #expect(cli.run(["current", "46.5201,6.6301", "--at", "now"]).code == 0)
+    }
+
+    @Test("bad query arguments are usage errors (64), a missing database 66", arguments: [
+        (["nearby"], 64, "missing LAT,LNG"),
+        (["nearby", "91,0"], 64, "invalid coordinate '91,0'"),
+        (["nearby", "1,2", "--radius", "-5"], 64, "expected a positive number of meters"),
+        (["nearby", "1,2", "--limit", "0"], 64, "expected an integer in 1...1000"),
+        (["nearby", "1,2", "--rank", "popularity"], 64, "needs a radius"),
+        (["nearby", "1,2", "--rank", "nearest"], 64, "expected one of: distance, popularity"),
+        (["current", "1,2", "--accuracy", "0"], 64, "expected a positive number of meters"),
+        (["current", "1,2", "--at", "yesterday"], 64, "invalid value 'yesterday' for '--at'"),
+        (["current", "1,2", "--batch"], 64, "--batch reads its queries from standard input"),
+        (["nearby", "--batch", "--radius", "5"], 64, "--radius belongs in each request line"),
+        (["nearby", "--batch", "--output", "text"], 64, "--output text is not available"),
+    ])
+    func usageErrors(args: [String], code: Int32, message: String) throws {
+        let cli = try cli()
+        let r = cli.run(args)
+        #expect(r.code == code)
+        #expect(r.err.contains(message), "\(r.err)")
+        #expect(r.out.isEmpty)
+        let missing = try CLI().run(["nearby", "1,2"])
+        #expect(missing.code == 66)
+    }
+
+    @Test("--batch answers each line in order; a bad line gets an error line and exit 65")
+    func batch() throws {
+        let cli = try cli()
+        let nearby = run(cli, ["nearby", "--batch", "--fields", "id"], input: """
+            {"locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":100}},"maxResultCount":1}
+            {"locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63}}},"includedTypes":["park"]}
+            not json
+            {"locationRestriction":{"circle":{"center":{"latitude":146.52,"longitude":6.63}}}}
+            \u{1E}{"locationRestriction":{"circle":{"center":{"latitude":46.6,"longitude":6.7},"radius":10}},"rankPreference":"POPULARITY"}
+
+            """)
+        #expect(nearby.code == 65)
+        let lines = nearby.out.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        #expect(lines.count == 5)
+        let meters = (Coordinate(latitude: 46.52, longitude: 6.63).distance(to: Coordinate(latitude: 46.5201, longitude: 6.6301)) * 100).rounded() / 100
+        #expect(lines[0] == #"{"places":[{"id":"cafe","distanceMeters":\#(meters)}]}"#)
+        #expect(try JSONValue(parsing: lines[1])["places"]?.arrayValue?.first?["id"] == "park")
+        #expect(lines[2].hasPrefix(#"{"error":{"code":400,"message":"line 3: not JSON"#))
+        #expect(lines[3].contains("line 4: center 146.52,6.63 is out of range"))
+        #expect(try JSONValue(parsing: lines[4])["places"]?.arrayValue?.first?["id"] == "far")
+        #expect(nearby.err == "placedb nearby: 2 of 5 request lines failed; each has an error line in the output\n")
+
+        let current = run(cli, ["current", "--batch", "--fields", "id"], input: """
+            {"location":{"latitude":46.5201,"longitude":6.6301},"accuracyMeters":10}
+            {"location":{"latitude":46.5201,"longitude":6.6301},"accuracyMeters":10,"time":"2026-05-01T12:00:00Z","maxResultCount":1}
+            {"location":{"latitude":46.5201,"longitude":6.6301},"accuracy":10}
+
+            """)
+        #expect(current.code == 65)
+        let out = current.out.split(separator: "\n").map(String.init)
+        #expect(out.count == 3)
+        #expect(try JSONValue(parsing: out[0])["placeLikelihoods"]?.arrayValue?.first?["place"]?["id"] == "cafe")
+        #expect(try JSONValue(parsing: out[1])["placeLikelihoods"]?.arrayValue?.count == 1)
+        #expect(out[2].contains("line 3: unknown field 'accuracy'"))
+
+        let clean = run(cli, ["current", "--batch"], input: #"{"location":{"latitude":1,"longitude":1}}"# + "\n")
+        #expect(clean.code == 0)
+        #expect(clean.out == #"{"placeLikelihoods":[]}"# + "\n")
+    }
+}

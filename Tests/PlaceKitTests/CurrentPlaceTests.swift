@@ -1,0 +1,292 @@
+import Foundation
+import Testing
+@testable import PlaceKit
+import PlaceKitTestSupport
+import SQLiteDB
+
+/// Builds a small database from inline Places API (New) records.
+func placesDatabase(_ records: [String]) throws -> (TempDirectory, String) {
+    let dir = try TempDirectory("placedb-current")
+    let file = try dir.write("in.ndjson", records.joined(separator: "\n") + "\n")
+    let path = dir.file("places.sqlite")
+    _ = try PlaceImporter(databasePath: path).importInput(.file(file))
+    return (dir, path)
+}
+
+/// A record at `meters` east (and `north`) of (46.5, 6.6).
+func record(_ id: String, east: Double = 0, north: Double = 0, type: String = "cafe", ratings: Int? = nil,
+            status: String? = nil, viewport: (halfEast: Double, halfNorth: Double)? = nil, extra: String = "") -> String {
+    let perDegLat = Earth.meanRadius * Double.pi / 180
+    let perDegLng = perDegLat * cos(46.5 * Double.pi / 180)
+    let lat = 46.5 + north / perDegLat, lng = 6.6 + east / perDegLng
+    var s = #"{"id":"\#(id)","displayName":{"text":"\#(id)"},"location":{"latitude":\#(lat),"longitude":\#(lng)},"types":["\#(type)","point_of_interest"],"primaryType":"\#(type)""#
+    if let ratings { s += #","userRatingCount":\#(ratings)"# }
+    if let status { s += #","businessStatus":"\#(status)""# }
+    if let v = viewport {
+        s += #","viewport":{"low":{"latitude":\#(lat - v.halfNorth / perDegLat),"longitude":\#(lng - v.halfEast / perDegLng)},"high":{"latitude":\#(lat + v.halfNorth / perDegLat),"longitude":\#(lng + v.halfEast / perDegLng)}}"#
+    }
+    return s + extra + "}"
+}
+
+let origin = Coordinate(latitude: 46.5, longitude: 6.6)
+
+func at(east: Double, north: Double = 0) -> Coordinate {
+    let perDegLat = Earth.meanRadius * Double.pi / 180
+    return Coordinate(latitude: 46.5 + north / perDegLat, longitude: 6.6 + east / (perDegLat * cos(46.5 * Double.pi / 180)))
+}
+
+@Suite("Current place")
+struct CurrentPlaceTests {
+    static let modes: [SpatialIndexMode] = [.memory, .database]
+
+    @Test("likelihoods are in 0...1, sorted, and sum with none-of-these to 1", arguments: modes)
+    func sumsToOne(mode: SpatialIndexMode) throws {
+        let (dir, path) = try placesDatabase((0..<30).map { record("p\($0)", east: Double($0 % 6) * 25, north: Double($0 / 6) * 25, ratings: $0 * 7) })
+        _ = dir
+        let client = try PlacesClient(databasePath: path, spatialIndex: mode)
+        for accuracy in [5.0, 20, 65, 300, 3000] {
+            let r = try client.findPlaceLikelihoods(location: at(east: 40, north: 30), accuracy: accuracy, limit: 1000)
+            let ps = r.placeLikelihoods.map(\.likelihood)
+            #expect(ps.allSatisfy { (0...1).contains($0) })
+            #expect(ps == ps.sorted(by: >))
+            #expect(abs(ps.reduce(0, +) + r.noneLikelihood - 1) < 1e-9, "accuracy \(accuracy)")
+            #expect(r.noneLikelihood > 0)
+        }
+    }
+
+    @Test("a precise fix picks the place it is on; an approximate one spreads the mass")
+    func preciseAndApproximate() throws {
+        let (dir, path) = try placesDatabase((0..<20).map { record("p\($0)", east: Double($0) * 40) })
+        _ = dir
+        let client = try PlacesClient(databasePath: path)
+        let precise = try client.findPlaceLikelihoods(location: at(east: 201), accuracy: 5)
+        #expect(precise.placeLikelihoods.first?.place.id == "p5")
+        #expect(precise.placeLikelihoods.first!.likelihood > 0.95)
+        let approximate = try client.findPlaceLikelihoods(location: at(east: 201), accuracy: 3000, limit: 20)
+        #expect(approximate.placeLikelihoods.count == 20)
+        #expect(approximate.placeLikelihoods.first!.likelihood < 0.1)
+        #expect(approximate.candidateCount == 20)
+    }
+
+    @Test("standing in a park beats the cafe nearer to the fix: footprints count")
+    func footprintBeatsNearest() throws {
+        let (dir, path) = try placesDatabase([
+            record("park", type: "park", viewport: (150, 100)),
+            record("cafe", east: 120, north: 60),
+        ])
+        _ = dir
+        let client = try PlacesClient(databasePath: path)
+        // 100 m east and 20 m south of the park's centre, inside it; the
+        // cafe's point is nearer (82 m) than the park's (102 m).
+        let fix = at(east: 100, north: -20)
+        let r = try client.findPlaceLikelihoods(location: fix, accuracy: 10, explain: true)
+        #expect(r.placeLikelihoods.first?.place.id == "park")
+        let park = try #require(r.placeLikelihoods.first?.explanation)
+        #expect(park.footprint == "viewport")
+        #expect(abs(park.footprintHalfWidth - 150) < 1 && abs(park.footprintHalfHeight - 100) < 1)
+        #expect(r.placeLikelihoods.first!.likelihood > 0.9)
+        let nearest = try client.searchNearby(NearbySearchRequest(center: fix, maxResultCount: 1))
+        #expect(nearest.first?.place.id == "cafe", "the nearest-place answer differs")
+    }
+
+    @Test("CLOSED_PERMANENTLY never appears, CLOSED_TEMPORARILY rarely, types one cannot be at get little or nothing")
+    func priors() throws {
+        let (dir, path) = try placesDatabase([
+            record("open", east: 5),
+            record("gone", east: 5, north: 1, status: "CLOSED_PERMANENTLY"),
+            record("paused", east: 5, north: -1, status: "CLOSED_TEMPORARILY"),
+            record("country", type: "country"),
+            record("street", east: 2, type: "route"),
+            record("town", east: -2, type: "locality"),
+        ])
+        _ = dir
+        let client = try PlacesClient(databasePath: path)
+        let r = try client.findPlaceLikelihoods(location: origin, accuracy: 10, explain: true)
+        let byID = Dictionary(uniqueKeysWithValues: r.placeLikelihoods.map { ($0.place.id.rawValue, $0) })
+        #expect(byID["gone"] == nil)
+        #expect(byID["country"] == nil)
+        #expect(byID["street"] == nil)
+        let open = try #require(byID["open"]), paused = try #require(byID["paused"]), town = try #require(byID["town"])
+        #expect(paused.likelihood < open.likelihood * 0.1)
+        #expect(paused.explanation?.statusFactor == 0.05)
+        #expect(town.likelihood < open.likelihood * 0.1)
+        #expect(r.placeLikelihoods.first?.place.id == "open")
+    }
+
+    @Test("popularity raises the prior of an otherwise equal place")
+    func popularity() throws {
+        let (dir, path) = try placesDatabase([record("quiet", east: 10, ratings: 0), record("busy", east: -10, ratings: 2000)])
+        _ = dir
+        let r = try PlacesClient(databasePath: path).findPlaceLikelihoods(location: origin, accuracy: 20, explain: true)
+        #expect(r.placeLikelihoods.map(\.place.id.rawValue) == ["busy", "quiet"])
+        let busy = try #require(r.placeLikelihoods.first?.explanation)
+        #expect(abs(busy.popularityFactor - pow(1 + 2000 / 25.0, 0.25)) < 1e-12)
+        #expect(abs(busy.prior * busy.density - busy.weight) <= 1e-12 * busy.weight)
+    }
+
+    @Test("opening hours count through the isOpen hook when a time is given")
+    func hoursHook() throws {
+        let (dir, path) = try placesDatabase([record("a", east: 8), record("b", east: -8)])
+        _ = dir
+        let client = try PlacesClient(databasePath: path)
+        let noon = try #require(CurrentPlaceRequest.parseTime("2026-05-01T12:00:00Z"))
+        let before = try client.findPlaceLikelihoods(location: origin, accuracy: 10, at: noon)
+        #expect(abs(before.placeLikelihoods[0].likelihood - before.placeLikelihoods[1].likelihood) < 1e-9, "unknown hours change nothing")
+        var model = LikelihoodModel()
+        model.isOpen = { place, time in time == noon ? place.id != "a" : nil }
+        client.likelihoodModel = model
+        let r = try client.findPlaceLikelihoods(location: origin, accuracy: 10, at: noon, explain: true)
+        #expect(r.placeLikelihoods.map(\.place.id.rawValue) == ["b", "a"])
+        #expect(r.placeLikelihoods[1].explanation?.openNow == false)
+        #expect(r.placeLikelihoods[1].explanation?.hoursFactor == model.closedFactor)
+        #expect(abs(r.placeLikelihoods[1].likelihood / r.placeLikelihoods[0].likelihood - model.closedFactor) < 1e-9)
+        let withoutTime = try client.findPlaceLikelihoods(location: origin, accuracy: 10)
+        #expect(abs(withoutTime.placeLikelihoods[0].likelihood - withoutTime.placeLikelihoods[1].likelihood) < 1e-9)
+    }
+
+    @Test("a type filter lists fewer places without raising their likelihoods")
+    func typeFilter() throws {
+        let (dir, path) = try placesDatabase([record("cafe", east: 3), record("bar", east: -3, type: "bar")])
+        _ = dir
+        let client = try PlacesClient(databasePath: path)
+        let all = try client.findPlaceLikelihoods(location: origin, accuracy: 20)
+        let bars = try client.findPlaceLikelihoods(location: origin, accuracy: 20, includedTypes: ["bar"])
+        #expect(bars.placeLikelihoods.map(\.place.id.rawValue) == ["bar"])
+        #expect(bars.placeLikelihoods[0].likelihood == all.placeLikelihoods.first { $0.place.id == "bar" }?.likelihood)
+    }
+
+    @Test("memory and database modes give the same likelihoods at random fixes")
+    func modesAgree() throws {
+        let db = try GeneratedDatabase(count: 2000, seed: 3)
+        let memory = try PlacesClient(databasePath: db.path, spatialIndex: .memory)
+        let database = try PlacesClient(databasePath: db.path, spatialIndex: .database)
+        var rng = TestRandom(seed: 8)
+        var compared = 0
+        for q in 0..<300 {
+            let p = db.places[rng.int(db.places.count)].coordinate
+            let fix = Coordinate(latitude: min(90, max(-90, p.latitude + rng.normal() * 0.0005)), longitude: max(-180, min(180, p.longitude + rng.normal() * 0.0005)))
+            let accuracy = [5.0, 20, 65, 300, 2000][q % 5]
+            let a = try memory.findPlaceLikelihoods(location: fix, accuracy: accuracy, fields: try FieldMask(parsing: "id"), limit: 20)
+            let b = try database.findPlaceLikelihoods(location: fix, accuracy: accuracy, fields: try FieldMask(parsing: "id"), limit: 20)
+            #expect(a.placeLikelihoods.map(\.place.id) == b.placeLikelihoods.map(\.place.id), "fix \(fix) accuracy \(accuracy)")
+            #expect(zip(a.placeLikelihoods, b.placeLikelihoods).allSatisfy { abs($0.likelihood - $1.likelihood) < 1e-12 })
+            #expect(a.candidateCount == b.candidateCount)
+            compared += a.placeLikelihoods.count
+        }
+        #expect(compared > 300)
+    }
+
+    @Test("a viewport across the antimeridian is a footprint on both sides", arguments: modes)
+    func antimeridianViewport(mode: SpatialIndexMode) throws {
+        let (dir, path) = try placesDatabase([
+            #"{"id":"island","location":{"latitude":-16.5,"longitude":179.999},"types":["park"],"viewport":{"low":{"latitude":-16.502,"longitude":179.998},"high":{"latitude":-16.498,"longitude":-179.998}}}"#,
+        ])
+        _ = dir
+        let client = try PlacesClient(databasePath: path, spatialIndex: mode)
+        let r = try client.findPlaceLikelihoods(location: Coordinate(latitude: -16.501, longitude: -179.9985), accuracy: 20, explain: true)
+        #expect(r.placeLikelihoods.map(\.place.id.rawValue) == ["island"])
+        #expect(r.placeLikelihoods.first?.explanation?.footprint == "viewport")
+        #expect(r.placeLikelihoods.first!.likelihood > 0.5)
+    }
+
+    @Test("the 68% accuracy convention: sigma = accuracy / sqrt(-2 ln 0.32)")
+    func accuracyConvention() {
+        let model = LikelihoodModel()
+        let sigma = model.sigma(accuracy: 20)
+        #expect(abs(sigma - 20 / 1.509596) < 1e-4)
+        // A 2-D normal of that sigma puts 68% of its mass within 20 m.
+        #expect(abs((1 - exp(-20 * 20 / (2 * sigma * sigma))) - 0.68) < 1e-12)
+    }
+
+    @Test("the box density matches numeric integration, far into the tails")
+    func boxDensity() {
+        for (center, half, sigma) in [(0.0, 10.0, 3.0), (25, 10, 3), (-7, 0.5, 20), (60, 5, 4), (0, 1e-9, 2)] {
+            var sum = 0.0
+            let steps = 20_000
+            let lo = center - half, width = 2 * half
+            for i in 0..<steps {
+                let x = lo + (Double(i) + 0.5) / Double(steps) * width
+                sum += exp(-0.5 * x * x / (sigma * sigma)) / (sigma * (2 * Double.pi).squareRoot())
+            }
+            let numeric = sum / Double(steps)
+            let d = NormalBox.density(center: center, half: half, sigma: sigma)
+            #expect(d > 0)
+            #expect(abs(d - numeric) <= 1e-6 * numeric + 1e-300, "center \(center) half \(half) sigma \(sigma): \(d) vs \(numeric)")
+        }
+    }
+
+    @Test("bad queries are refused with a reason")
+    func badQueries() throws {
+        let (dir, path) = try placesDatabase([record("a")])
+        _ = dir
+        let client = try PlacesClient(databasePath: path)
+        #expect { try client.findPlaceLikelihoods(location: origin, accuracy: 0) } throws: { "\($0)".contains("accuracy 0.0 must be a positive number") }
+        #expect { try client.findPlaceLikelihoods(location: Coordinate(latitude: 0, longitude: 200), accuracy: 5) } throws: { "\($0)".contains("out of range") }
+        #expect { try client.findPlaceLikelihoods(location: origin, accuracy: .nan) } throws: { "\($0)".contains("positive") }
+    }
+}
+
+@Suite("Responses as JSON")
+struct ResponseJSONTests {
+    static let masks = ["*", "id", "name", "id,displayName,location", "location.latitude,types", "photos.name", "displayName.text,viewport", "rating,userRatingCount"]
+
+    /// A database whose documents have nested members, photos (with a
+    /// nested "name"), escapes and viewports.
+    func rich() throws -> (TempDirectory, String) {
+        var records: [String] = []
+        for i in 0..<40 {
+            let extra: String = #","rating":4.\#(i % 10),"formattedAddress":"Rue \"\#(i)\" \\ Lausanne","photos":[{"name":"places/r\#(i)/photos/x","widthPx":10}],"addressComponents":[{"longText":"Lausanne","types":["locality"]}]"#
+            let east = Double(i % 8) * 15, north = Double(i / 8) * 15
+            let viewport: (halfEast: Double, halfNorth: Double)? = i % 3 == 0 ? (30, 20) : nil
+            records.append(record("r\(i)", east: east, north: north, type: i % 3 == 0 ? "park" : "cafe", ratings: i, viewport: viewport, extra: extra))
+        }
+        return try placesDatabase(records)
+    }
+
+    @Test("searchNearbyJSON is the searchNearby answer, byte-copied documents included", arguments: masks)
+    func nearby(mask: String) throws {
+        let (dir, path) = try rich()
+        _ = dir
+        let client = try PlacesClient(databasePath: path)
+        let fields = try FieldMask(parsing: mask)
+        for (i, radius) in [nil, 30.0, 500].enumerated() {
+            let request = NearbySearchRequest(center: at(east: Double(i) * 20, north: 11), radiusMeters: radius, maxResultCount: 7)
+            let decoded = try client.searchNearby(request, fields: fields)
+            let expected: JSONValue = ["places": .array(decoded.map { r in
+                var o = r.place.apiJSON(fields: fields)
+                o["distanceMeters"] = .double((r.distanceMeters * 100).rounded() / 100)
+                return .object(o)
+            })]
+            let json = try JSONValue(parsing: client.searchNearbyJSON(request, fields: fields))
+            #expect(JSONWriter(sortedKeys: false).string(json) == JSONWriter().string(expected), "mask \(mask)")
+            #expect(decoded.count > 0)
+        }
+    }
+
+    @Test("findPlaceLikelihoodsJSON is the findPlaceLikelihoods answer", arguments: masks)
+    func current(mask: String) throws {
+        let (dir, path) = try rich()
+        _ = dir
+        let client = try PlacesClient(databasePath: path)
+        let fields = try FieldMask(parsing: mask)
+        for explain in [false, true] {
+            let request = CurrentPlaceRequest(location: at(east: 31, north: 17), accuracyMeters: 25)
+            let decoded = try client.findPlaceLikelihoods(request, fields: fields, explain: explain)
+            var expected = JSONObject([("placeLikelihoods", .array(decoded.placeLikelihoods.map { l in
+                var o = JSONObject([("place", .object(l.place.apiJSON(fields: fields))), ("likelihood", .double(PlacesClient.roundedLikelihood(l.likelihood)))])
+                if explain { o["explain"] = .object(l.explanation!.json) }
+                return .object(o)
+            }))])
+            if explain {
+                expected["explain"] = .object(JSONObject([
+                    ("accuracyMeters", 25), ("sigmaMeters", .double(LikelihoodExplanation.significant(decoded.sigmaMeters))),
+                    ("searchRadiusMeters", .double(LikelihoodExplanation.significant(decoded.searchRadiusMeters))),
+                    ("candidates", .int(Int64(decoded.candidateCount))), ("noneLikelihood", .double(PlacesClient.roundedLikelihood(decoded.noneLikelihood))),
+                ]))
+            }
+            let json = try JSONValue(parsing: client.findPlaceLikelihoodsJSON(request, fields: fields, explain: explain))
+            #expect(JSONWriter().string(json) == JSONWriter().string(.object(expected)), "mask \(mask) explain \(explain)")
+            #expect(decoded.placeLikelihoods.count > 1)
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import PlaceKit
+import PlaceKitTestSupport
+import SQLiteDB
+
+@Suite("Geodesy")
+struct GeodesyTests {
+    @Test("haversine distances on the mean-radius sphere")
+    func knownDistances() {
+        let r = Earth.meanRadius
+        let degree = r * Double.pi / 180
+        #expect(abs(Coordinate(latitude: 0, longitude: 0).distance(to: Coordinate(latitude: 0, longitude: 1)) - degree) < 1e-6)
+        #expect(abs(Coordinate(latitude: 0, longitude: 179.5).distance(to: Coordinate(latitude: 0, longitude: -179.5)) - degree) < 1e-6)
+        #expect(abs(Coordinate(latitude: 90, longitude: 0).distance(to: Coordinate(latitude: -90, longitude: 0)) - Double.pi * r) < 1e-6)
+        #expect(abs(Coordinate(latitude: 89, longitude: 0).distance(to: Coordinate(latitude: 89, longitude: 180)) - 2 * degree) < 1e-6)
+        let a = Coordinate(latitude: 46.5197, longitude: 6.6323), b = Coordinate(latitude: -33.8688, longitude: 151.2093)
+        #expect(a.distance(to: b) == b.distance(to: a))
+    }
+
+    @Test("the rectangles covering a circle hold every point of it, across the antimeridian and the poles")
+    func coveringRectangles() {
+        var rng = TestRandom(seed: 12)
+        for _ in 0..<2000 {
+            let center = [Coordinate(latitude: rng.uniform(-90, 90), longitude: rng.uniform(-180, 180)),
+                          Coordinate(latitude: rng.uniform(-10, 10), longitude: rng.int(2) == 0 ? rng.uniform(179, 180) : rng.uniform(-180, -179)),
+                          Coordinate(latitude: rng.uniform(88, 90) * (rng.int(2) == 0 ? 1 : -1), longitude: rng.uniform(-180, 180))][rng.int(3)]
+            let meters = pow(10, rng.uniform(0, 7))
+            let rects = GeoRect.covering(center: center, meters: meters)
+            #expect(rects.allSatisfy { $0.west <= $0.east && $0.south <= $0.north && $0.west >= -180 && $0.east <= 180 })
+            // Points at the circle's edge, in every direction.
+            for k in 0..<16 {
+                let bearing = Double(k) / 16 * 2 * Double.pi
+                let p = destination(center, meters: meters * 0.999999, bearing: bearing)
+                let inside = rects.contains { p.latitude >= $0.south && p.latitude <= $0.north && p.longitude >= $0.west && p.longitude <= $0.east }
+                #expect(inside, "center \(center) radius \(meters) bearing \(bearing): \(p) not in \(rects)")
+            }
+        }
+        #expect(GeoRect.covering(center: Coordinate(latitude: 0, longitude: 179.99), meters: 5000).count == 2)
+        #expect(GeoRect.covering(center: Coordinate(latitude: 89.99, longitude: 0), meters: 5000).first?.west == -180)
+    }
+
+    /// The point `meters` from `c` along `bearing` (radians) on the sphere.
+    func destination(_ c: Coordinate, meters: Double, bearing: Double) -> Coordinate {
+        let d = meters / Earth.meanRadius
+        let p1 = c.latitude * Double.pi / 180, l1 = c.longitude * Double.pi / 180
+        let p2 = asin(sin(p1) * cos(d) + cos(p1) * sin(d) * cos(bearing))
+        var l2 = l1 + atan2(sin(bearing) * sin(d) * cos(p1), cos(d) - sin(p1) * sin(p2))
+        l2 = atan2(sin(l2), cos(l2))
+        return Coordinate(latitude: p2 * 180 / Double.pi, longitude: l2 * 180 / Double.pi)
+    }
+
+    @Test("RFC 3339 times, with offsets and fractions, and what is refused", arguments: [
+        ("2026-05-01T12:30:00Z", 1_777_638_600.0),
+        ("2026-05-01T14:30:00+02:00", 1_777_638_600.0),
+        ("2026-05-01t12:30:00.25z", 1_777_638_600.25),
+        ("1969-12-31T23:59:59-00:00", -1.0),
+    ])
+    func rfc3339(text: String, seconds: Double) {
+        #expect(CurrentPlaceRequest.parseTime(text)?.timeIntervalSince1970 == seconds)
+    }
+
+    @Test("malformed times are nil", arguments: ["2026-05-01", "2026-13-01T00:00:00Z", "2026-05-01T12:30:00", "2026-05-01T12:30:00+0200", "noon"])
+    func badTimes(text: String) {
+        #expect(CurrentPlaceRequest.parseTime(text) == nil)
+    }
+}
+
+@Suite("Place extents")
+struct PlaceExtentTests {
+    @Test("triggers keep place_extent in step with the documents' viewports")
+    func triggers() throws {
+        let dir = try TempDirectory()
+        let path = dir.file("places.sqlite")
+        let v1 = try dir.write("a.ndjson", #"{"id":"a","location":{"latitude":1,"longitude":2},"viewport":{"low":{"latitude":0.5,"longitude":1.5},"high":{"latitude":1.5,"longitude":2.5}}}"# + "\n"
+            + #"{"id":"fiji","location":{"latitude":-17,"longitude":179.99},"viewport":{"low":{"latitude":-17.1,"longitude":179.9},"high":{"latitude":-16.9,"longitude":-179.9}}}"# + "\n")
+        let importer = try PlaceImporter(databasePath: path)
+        _ = try importer.importInput(.file(v1))
+        let db = importer.store.db
+        func extent(_ id: String) throws -> [Double]? {
+            var out: [Double]?
+            try db.forEachRow("SELECT west, east, south, north FROM place_extent WHERE id = (SELECT id FROM place WHERE place_id = ?)", [.text(id)]) { row in
+                out = (0..<4).map { Double(Float(row.double($0))) }
+            }
+            return out
+        }
+        let a = try #require(try extent("a"))
+        #expect(abs(a[0] - 1.5) < 1e-5 && abs(a[1] - 2.5) < 1e-5 && abs(a[2] - 0.5) < 1e-5 && abs(a[3] - 1.5) < 1e-5)
+        let fiji = try #require(try extent("fiji"))
+        #expect(abs(fiji[1] - 180.1) < 1e-4, "a viewport across the antimeridian is stored with east + 360")
+        let v2 = try dir.write("b.ndjson", #"{"id":"a","location":{"latitude":1,"longitude":2}}"# + "\n")
+        _ = try importer.importInput(.file(v2))
+        #expect(try extent("a") == nil, "a new version without a viewport drops the extent")
+        try db.execute("DELETE FROM place WHERE place_id = 'fiji'")
+        #expect(try db.scalar("SELECT count(*) FROM place_extent")?.int == 0)
+    }
+
+    @Test("migrating a version 1 database fills place_extent from the stored viewports")
+    func migrationBackfills() throws {
+        let dir = try TempDirectory()
+        let path = dir.file("places.sqlite")
+        do {
+            let db = try Database(path: path)
+            try db.loadExtension("mod_spatialite")
+            try Migrator(application: "placedb", migrations: [Schema.migrator.migrations[0]]).migrate(db)
+            try db.execute("""
+                INSERT INTO import_run (id, input, status, started_at) VALUES (1, 'test', 'ok', '2026-01-01T00:00:00Z');
+                INSERT INTO place (place_id, source, first_run, last_run, updated_run, content_hash, doc, geom)
+                VALUES ('old', 'test', 1, 1, 1, 0,
+                        '{"viewport":{"low":{"latitude":0.999,"longitude":1.999},"high":{"latitude":1.001,"longitude":2.001}}}',
+                        MakePoint(2, 1, 4326))
+                """)
+        }
+        let importer = try PlaceImporter(databasePath: path)
+        #expect(try Migrator.storedVersion(importer.store.db) == Schema.migrator.latestVersion)
+        #expect(try importer.store.db.scalar("SELECT count(*) FROM place_extent")?.int == 1)
+        let client = try PlacesClient(databasePath: path)
+        let r = try client.findPlaceLikelihoods(location: Coordinate(latitude: 1.0008, longitude: 2.0008), accuracy: 10, explain: true)
+        #expect(r.placeLikelihoods.first?.explanation?.footprint == "viewport")
+    }
+}
