@@ -142,6 +142,10 @@ enum NearbyBench {
         try measure("nearby k=10, memory index, fields id", queries) { i in
             _ = try memory.searchNearby(NearbySearchRequest(center: points[i], maxResultCount: k), fields: idOnly)
         }
+        let typical = try FieldMask(parsing: "id,displayName,location,types,rating")
+        try measure("nearby k=10, memory index, fields id,displayName,location,types,rating", queries) { i in
+            _ = try memory.searchNearby(NearbySearchRequest(center: points[i], maxResultCount: k), fields: typical)
+        }
         try measure("nearby k=10, memory index, all fields", queries) { i in
             _ = try memory.searchNearby(NearbySearchRequest(center: points[i], maxResultCount: k), fields: all)
         }

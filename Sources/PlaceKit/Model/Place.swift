@@ -111,6 +111,26 @@ public struct Place: Sendable, Equatable {
         self.document = document
     }
 
+    /// A place from a document read back from the database: the same as
+    /// `init(id:coordinate:document:)`, in one pass over the members when
+    /// (as placedb writes them) they hold no `name` or `id` and their
+    /// location is the coordinate.
+    init(id: PlaceID, coordinate: Coordinate, storedDocument document: JSONObject) {
+        var clean = true
+        var locationMatches = false
+        for (key, value) in document {
+            switch key {
+            case "name", "id": clean = false
+            case "location":
+                locationMatches = value["latitude"]?.doubleValue == coordinate.latitude && value["longitude"]?.doubleValue == coordinate.longitude
+            default: break
+            }
+        }
+        self.id = id
+        self.coordinate = coordinate
+        self.document = clean && locationMatches ? document : Place(id: id, coordinate: coordinate, document: document).document
+    }
+
     public var displayName: LocalizedText? {
         guard let o = document["displayName"]?.objectValue, let text = o["text"]?.stringValue else { return nil }
         return LocalizedText(text: text, languageCode: o["languageCode"]?.stringValue)

@@ -288,13 +288,16 @@ final class PlaceIndex {
     /// `maxMeters`, ascending by distance. Places tied with the k-th one are
     /// all included (so the caller can break ties by place ID); the result
     /// may therefore hold more than `k` hits.
+    ///
+    /// The search ranks by chord (no trigonometry), keeping every point
+    /// whose chord is within 2e-12 (13 µm) of the k-th, far more than the
+    /// two formulas can disagree by; the survivors are then measured with
+    /// `haversineMeters` and ranked by it.
     func nearest(to center: Coordinate, k: Int, maxMeters: Double = .infinity, accept: ((Int) -> Bool)? = nil) -> [IndexHit] {
         guard k > 0, !nodes.isEmpty else { return [] }
         let q = UnitVector(latitude: center.latitude, longitude: center.longitude)
-        let qLat = center.latitude, qLng = center.longitude
-        var best: [IndexHit] = []
-        best.reserveCapacity(k + 4)
-        var kth = maxMeters
+        var best: [(c2: Double, slot: Int32)] = []
+        best.reserveCapacity(k + 8)
         var limit2 = Chord.squaredThreshold(meters: maxMeters)
         // The scratch heap moves into a local for the query (no exclusivity
         // checks on the class's storage in the loop) and back after.
@@ -311,8 +314,6 @@ final class PlaceIndex {
             xs.withUnsafeBufferPointer { xs in
             ys.withUnsafeBufferPointer { ys in
             zs.withUnsafeBufferPointer { zs in
-            latitudes.withUnsafeBufferPointer { lats in
-            longitudes.withUnsafeBufferPointer { lngs in
                 heap.push(boxChord2(nodes[0], q), 0)
                 while let (bound, n) = heap.popMin() {
                     if bound > limit2 { break }
@@ -326,32 +327,40 @@ final class PlaceIndex {
                     }
                     for s in Int(node.begin)..<Int(node.end) {
                         let dx = xs[s] - q.x, dy = ys[s] - q.y, dz = zs[s] - q.z
-                        if dx * dx + dy * dy + dz * dz > limit2 { continue }
+                        let c2 = dx * dx + dy * dy + dz * dz
+                        if c2 > limit2 { continue }
                         if let accept, !accept(s) { continue }
-                        let d = haversineMeters(qLat, qLng, lats[s], lngs[s])
-                        if d > kth { continue }
-                        // Insert after any equal distances (stable).
                         var lo = 0, hi = best.count
                         while lo < hi {
                             let mid = (lo + hi) >> 1
-                            if best[mid].meters <= d { lo = mid + 1 } else { hi = mid }
+                            if best[mid].c2 <= c2 { lo = mid + 1 } else { hi = mid }
                         }
-                        best.insert(IndexHit(meters: d, slot: Int32(s)), at: lo)
+                        best.insert((c2, Int32(s)), at: lo)
                         if best.count >= k {
-                            let newKth = best[k - 1].meters
-                            var keep = best.count
-                            while keep > k && best[keep - 1].meters > newKth { keep -= 1 }
-                            if keep < best.count { best.removeLast(best.count - keep) }
-                            if newKth < kth {
-                                kth = newKth
-                                limit2 = Chord.squaredThreshold(meters: kth)
-                            }
+                            let c = best[k - 1].c2.squareRoot() + 2e-12
+                            let keep2 = c * c
+                            while best.count > k && best[best.count - 1].c2 > keep2 { best.removeLast() }
+                            limit2 = min(limit2, keep2)
                         }
                     }
                 }
-            }}}}}
+            }}}
         }
-        return best
+        // Exact distances for the survivors; the k nearest and their ties.
+        var hits: [IndexHit] = []
+        hits.reserveCapacity(best.count)
+        for b in best {
+            let d = haversineMeters(center.latitude, center.longitude, latitudes[Int(b.slot)], longitudes[Int(b.slot)])
+            if d <= maxMeters { hits.append(IndexHit(meters: d, slot: b.slot)) }
+        }
+        hits.sort { $0.meters < $1.meters }
+        if hits.count > k {
+            let kth = hits[k - 1].meters
+            var end = k
+            while end < hits.count && hits[end].meters == kth { end += 1 }
+            hits.removeLast(hits.count - end)
+        }
+        return hits
     }
 
     /// Every place whose footprint may come within `meters` of `center`:

@@ -151,7 +151,7 @@ extension PlaceStore {
         guard let c else {
             throw PlaceDBError.database(path: path, reason: "place '\(id)' has a stored document without a location")
         }
-        return Place(id: id, coordinate: c, document: doc).masked(plan.fields)
+        return Place(id: id, coordinate: c, storedDocument: doc).masked(plan.fields)
     }
 
     /// Writes the Places API (New) JSON of row `rowid` with the fields of
