@@ -4,12 +4,14 @@ import SQLiteDB
 /// update a changed one, leave an identical one alone (by a hash of what is
 /// stored).
 ///
-/// During an import the writer keeps SpatiaLite's spatial index itself:
-/// `beginBulk` sets SpatiaLite's per-row triggers on `place` aside (they run
-/// `RTreeAlign`, which parses SQL for every row) and `endBulk` puts them back
-/// verbatim, all inside the import's transaction, so no other connection
-/// ever sees the table without them and a failed import rolls back to the
-/// same triggers. `CheckSpatialIndex()` stays 1 (a test proves it).
+/// During an import the writer keeps SpatiaLite's spatial index and
+/// `place_extent` itself: `beginBulk` sets the per-row triggers on `place`
+/// aside (SpatiaLite's run `RTreeAlign`, which parses SQL for every row;
+/// placedb's own `place_extent_*` ones search each document for a viewport)
+/// and `endBulk` puts them back verbatim, all inside the import's
+/// transaction, so no other connection ever sees the table without them and
+/// a failed import rolls back to the same triggers. `CheckSpatialIndex()`
+/// stays 1 (a test proves it).
 final class PlaceWriter {
     enum Outcome { case inserted, updated, unchanged }
 
@@ -28,6 +30,8 @@ final class PlaceWriter {
     private let deleteTypes: Statement
     private let insertType: Statement
     private let indexPoint: Statement
+    private let indexExtent: Statement
+    private let dropExtent: Statement
 
     init(db: Database, source: String) throws {
         self.db = db
@@ -47,6 +51,8 @@ final class PlaceWriter {
         deleteTypes = try db.prepare("DELETE FROM place_type WHERE place = ?")
         insertType = try db.prepare("INSERT INTO place_type (place, type) VALUES (?, ?)")
         indexPoint = try db.prepare("INSERT OR REPLACE INTO idx_place_geom (pkid, xmin, xmax, ymin, ymax) VALUES (?1, ?2, ?2, ?3, ?3)")
+        indexExtent = try db.prepare("INSERT OR REPLACE INTO place_extent (id, west, east, south, north) VALUES (?, ?, ?, ?, ?)")
+        dropExtent = try db.prepare("DELETE FROM place_extent WHERE id = ?")
     }
 
     /// Sets SpatiaLite's row triggers on `place` aside for a bulk write.
@@ -54,7 +60,10 @@ final class PlaceWriter {
     func beginBulk() throws {
         precondition(db.isInTransaction, "beginBulk outside a transaction")
         setAside = []
-        try db.forEachRow("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'place' AND name LIKE '%\\_place\\_geom' ESCAPE '\\' ORDER BY name") { row in
+        try db.forEachRow("""
+            SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'place'
+              AND (name LIKE '%\\_place\\_geom' ESCAPE '\\' OR name LIKE 'place\\_extent\\_%' ESCAPE '\\') ORDER BY name
+            """) { row in
             setAside.append((row.string(0) ?? "", row.string(1) ?? ""))
         }
         for t in setAside { try db.execute("DROP TRIGGER \"\(t.name)\"") }
@@ -128,6 +137,14 @@ final class PlaceWriter {
             let c = place.coordinate
             try indexPoint.bind([.integer(rowid), .real(c.longitude), .real(c.latitude)])
             try indexPoint.run()
+            // What the place_extent triggers would store.
+            if let v = Self.extent(place.document["viewport"]) {
+                try indexExtent.bind([.integer(rowid), .real(v.west), .real(v.east), .real(v.south), .real(v.north)])
+                try indexExtent.run()
+            } else if outcome == .updated {
+                try dropExtent.bind([.integer(rowid)])
+                try dropExtent.run()
+            }
         }
         var seen = Set<String>()
         for type in place.types where seen.insert(type).inserted {
@@ -135,6 +152,18 @@ final class PlaceWriter {
             try insertType.run()
         }
         return outcome
+    }
+}
+
+extension PlaceWriter {
+    /// A viewport as `place_extent` stores it (the rule of migration 2's
+    /// triggers): four numbers in range with south <= north; a viewport
+    /// across the antimeridian gets east + 360.
+    static func extent(_ viewport: JSONValue?) -> (west: Double, east: Double, south: Double, north: Double)? {
+        guard let s = viewport?["low"]?["latitude"]?.doubleValue, let w = viewport?["low"]?["longitude"]?.doubleValue,
+              let n = viewport?["high"]?["latitude"]?.doubleValue, let e = viewport?["high"]?["longitude"]?.doubleValue,
+              (-90...90).contains(s), (-90...90).contains(n), s <= n, (-180...180).contains(w), (-180...180).contains(e) else { return nil }
+        return (w, e < w ? e + 360 : e, s, n)
     }
 }
 
