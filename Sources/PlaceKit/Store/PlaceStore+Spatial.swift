@@ -149,7 +149,8 @@ extension PlaceStore {
         guard let c else {
             throw PlaceDBError.database(path: path, reason: "place '\(id)' has a stored document without a location")
         }
-        return Place(id: id, coordinate: c, storedDocument: doc).masked(plan.fields)
+        let place = Place(id: id, coordinate: c, storedDocument: doc)
+        return plan.fields.isAll ? place : place.masked(plan.fields)
     }
 
     /// Writes the Places API (New) JSON of row `rowid` with the fields of

@@ -156,9 +156,9 @@ final class PlaceWriter {
 }
 
 extension PlaceWriter {
-    /// A viewport as `place_extent` stores it (the rule of migration 2's
-    /// triggers): four numbers in range with south <= north; a viewport
-    /// across the antimeridian gets east + 360.
+    /// A viewport as `place_extent` stores it (the rule of the
+    /// `place_viewport` view its triggers read): four numbers in range with
+    /// south <= north; a viewport across the antimeridian gets east + 360.
     static func extent(_ viewport: JSONValue?) -> (west: Double, east: Double, south: Double, north: Double)? {
         guard let s = viewport?["low"]?["latitude"]?.doubleValue, let w = viewport?["low"]?["longitude"]?.doubleValue,
               let n = viewport?["high"]?["latitude"]?.doubleValue, let e = viewport?["high"]?["longitude"]?.doubleValue,
