@@ -149,8 +149,17 @@ extension PlaceStore {
         guard let c else {
             throw PlaceDBError.database(path: path, reason: "place '\(id)' has a stored document without a location")
         }
-        let place = Place(id: id, coordinate: c, storedDocument: doc)
-        return plan.fields.isAll ? place : place.masked(plan.fields)
+        if plan.fields.isAll { return Place(id: id, coordinate: c, storedDocument: doc) }
+        if plan.keys.allSatisfy({ $0.sub.isEmpty }) {
+            // Whole members only: keep them as they are (the location from
+            // the geometry when asked for, as the Place initializer does).
+            var kept: [(key: String, value: JSONValue)] = []
+            for m in doc.members where plan.keys.contains(where: { $0.name == m.key }) {
+                kept.append(m.key == "location" ? (m.key, Place.locationValue(c)) : m)
+            }
+            return Place(id: id, coordinate: c, maskedDocument: JSONObject(uniqueMembers: kept))
+        }
+        return Place(id: id, coordinate: c, storedDocument: doc).masked(plan.fields)
     }
 
     /// Writes the Places API (New) JSON of row `rowid` with the fields of
