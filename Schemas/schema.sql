@@ -119,6 +119,18 @@ JOIN import_run l ON l.id = p.last_run
 JOIN import_run u ON u.id = p.updated_run
 LEFT JOIN import_run r ON r.id = p.removed_run;
 
+-- view: place_viewport
+CREATE VIEW place_viewport AS
+SELECT id, v ->> 1 AS west, CASE WHEN (v ->> 3) < (v ->> 1) THEN (v ->> 3) + 360 ELSE v ->> 3 END AS east,
+       v ->> 0 AS south, v ->> 2 AS north
+FROM (SELECT id, json_extract(doc, '$.viewport.low.latitude', '$.viewport.low.longitude',
+                                   '$.viewport.high.latitude', '$.viewport.high.longitude') AS v
+      FROM place WHERE instr(doc, '"viewport"') > 0)
+WHERE typeof(v ->> 0) IN ('integer', 'real') AND typeof(v ->> 1) IN ('integer', 'real')
+  AND typeof(v ->> 2) IN ('integer', 'real') AND typeof(v ->> 3) IN ('integer', 'real')
+  AND (v ->> 0) BETWEEN -90 AND 90 AND (v ->> 2) BETWEEN -90 AND 90 AND (v ->> 0) <= (v ->> 2)
+  AND (v ->> 1) BETWEEN -180 AND 180 AND (v ->> 3) BETWEEN -180 AND 180;
+
 -- trigger: ggi_place_geom
 CREATE TRIGGER "ggi_place_geom" BEFORE INSERT ON "place"
 FOR EACH ROW BEGIN
@@ -168,28 +180,15 @@ CREATE TRIGGER place_extent_insert AFTER INSERT ON place
 WHEN instr(NEW.doc, '"viewport"') > 0
 BEGIN
     INSERT OR REPLACE INTO place_extent (id, west, east, south, north)
-    SELECT id, v ->> 1, CASE WHEN (v ->> 3) < (v ->> 1) THEN (v ->> 3) + 360 ELSE v ->> 3 END, v ->> 0, v ->> 2
-    FROM (SELECT NEW.id AS id, json_extract(NEW.doc, '$.viewport.low.latitude', '$.viewport.low.longitude',
-                                                     '$.viewport.high.latitude', '$.viewport.high.longitude') AS v)
-    WHERE typeof(v ->> 0) IN ('integer', 'real') AND typeof(v ->> 1) IN ('integer', 'real')
-      AND typeof(v ->> 2) IN ('integer', 'real') AND typeof(v ->> 3) IN ('integer', 'real')
-      AND (v ->> 0) BETWEEN -90 AND 90 AND (v ->> 2) BETWEEN -90 AND 90 AND (v ->> 0) <= (v ->> 2)
-      AND (v ->> 1) BETWEEN -180 AND 180 AND (v ->> 3) BETWEEN -180 AND 180;
+    SELECT id, west, east, south, north FROM place_viewport WHERE id = NEW.id;
 END;
 
 -- trigger: place_extent_update
 CREATE TRIGGER place_extent_update AFTER UPDATE OF doc ON place
 BEGIN
     DELETE FROM place_extent WHERE id = OLD.id;
-    INSERT OR REPLACE INTO place_extent (id, west, east, south, north)
-    SELECT id, v ->> 1, CASE WHEN (v ->> 3) < (v ->> 1) THEN (v ->> 3) + 360 ELSE v ->> 3 END, v ->> 0, v ->> 2
-    FROM (SELECT NEW.id AS id, json_extract(NEW.doc, '$.viewport.low.latitude', '$.viewport.low.longitude',
-                                                     '$.viewport.high.latitude', '$.viewport.high.longitude') AS v
-          WHERE instr(NEW.doc, '"viewport"') > 0)
-    WHERE typeof(v ->> 0) IN ('integer', 'real') AND typeof(v ->> 1) IN ('integer', 'real')
-      AND typeof(v ->> 2) IN ('integer', 'real') AND typeof(v ->> 3) IN ('integer', 'real')
-      AND (v ->> 0) BETWEEN -90 AND 90 AND (v ->> 2) BETWEEN -90 AND 90 AND (v ->> 0) <= (v ->> 2)
-      AND (v ->> 1) BETWEEN -180 AND 180 AND (v ->> 3) BETWEEN -180 AND 180;
+    INSERT INTO place_extent (id, west, east, south, north)
+    SELECT id, west, east, south, north FROM place_viewport WHERE id = NEW.id;
 END;
 
 -- trigger: tmd_place_geom

@@ -116,21 +116,4 @@ enum QueryOptions {
     static func distance(_ m: Double) -> String {
         m < 1000 ? "\(Int(m.rounded())) m" : "\((m / 100).rounded() / 10) km"
     }
-
-    /// `x` rounded to `digits` significant digits (for JSON people read).
-    static func significant(_ x: Double, _ digits: Int = 4) -> Double {
-        guard x != 0, x.isFinite else { return x }
-        let scale = pow10(digits - 1 - Int(floor(log10(abs(x)))))
-        return (x * scale).rounded() / scale
-    }
-
-    private static func pow10(_ e: Int) -> Double {
-        var v = 1.0
-        if e >= 0 { for _ in 0..<e { v *= 10 } } else { for _ in 0..<(-e) { v /= 10 } }
-        return v
-    }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -70,14 +70,14 @@ enum CurrentCommand: Command {
             let distance = QueryOptions.distance(fix.distance(to: p.coordinate))
             lines.append("\(format(l.likelihood))  \(name) (\(type.map { "\($0), " } ?? "")\(distance))  \(p.id)")
             if explain, let e = l.explanation {
-                let s = { (x: Double) in "\(QueryOptions.significant(x, 3))" }
+                let s = { (x: Double) in String(format: "%.3g", x) }
                 lines.append("        density \(s(e.density))/m2 x prior \(s(e.prior)) (type \(s(e.typeFactor)), popularity \(s(e.popularityFactor)), source \(s(e.sourceFactor)), status \(s(e.statusFactor)), hours \(s(e.hoursFactor))\(e.openNow.map { $0 ? " open" : " closed" } ?? ""))")
                 lines.append("        footprint from \(e.footprint): \(s(2 * e.footprintHalfWidth)) m x \(s(2 * e.footprintHalfHeight)) m, centre \(s(e.footprintOffsetEast)) m east, \(s(e.footprintOffsetNorth)) m north of the fix")
             }
         }
         lines.append("\(format(result.noneLikelihood))  (none of these)")
         if explain {
-            lines.append("fix error sigma \(QueryOptions.significant(result.sigmaMeters, 3)) m per axis; candidates within \(QueryOptions.distance(result.searchRadiusMeters)) of their footprints: \(result.candidateCount)")
+            lines.append("fix error sigma \(String(format: "%.3g", result.sigmaMeters)) m per axis; candidates within \(QueryOptions.distance(result.searchRadiusMeters)) of their footprints: \(result.candidateCount)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -76,14 +76,16 @@ enum EvalCurrent {
         for (file, n, e) in perRegion { print("  \(file): \(n) places, \(e) ways/relations") }
         print("  imported \(summary.inserted) records into \(db)")
         print("")
-        print("| accuracy | method | top-1 | top-5 | mean log-lik | ECE | top-1 nodes | top-1 with extent | top-1 extent ≥ 50 m | fixes |")
-        print("|---|---|---|---|---|---|---|---|---|---|")
+        print("| accuracy | method | top-1 | top-5 | mean log-lik | ECE | top-1 nodes | top-1 with extent | top-1 extent ≥ 50 m | vs nearest (fixes won / lost) | fixes |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
 
         let idOnly = try FieldMask(parsing: "id")
         for accuracy in accuracies {
             var rng = SplitMix64(state: seed &+ UInt64(accuracy * 1000))
             let sigma = client.likelihoodModel.sigma(accuracy: accuracy)
             var model = Scores(), nearest = Scores(), distance = Scores()
+            // Fixes the model answers right and nearest place wrong, and the reverse.
+            var wins = 0, losses = 0
             for feature in features {
                 for _ in 0..<fixes {
                     let visitor = feature.visitor(&rng)
@@ -97,6 +99,9 @@ enum EvalCurrent {
                     model.add(ranked, truth: truth, extent: feature.hasExtent, large: large)
 
                     let near = try client.searchNearby(NearbySearchRequest(center: fix, maxResultCount: 5), fields: idOnly)
+                    let modelRight = ranked.first?.0 == truth, nearestRight = near.first?.place.id.rawValue == truth
+                    if modelRight && !nearestRight { wins += 1 }
+                    if nearestRight && !modelRight { losses += 1 }
                     nearest.add(near.map { ($0.place.id.rawValue, 1.0) }, truth: truth, extent: feature.hasExtent, large: large, deterministic: true)
 
                     let within = try client.searchNearby(NearbySearchRequest(center: fix, radiusMeters: 5 * sigma, maxResultCount: 1000), fields: idOnly)
@@ -106,7 +111,8 @@ enum EvalCurrent {
                 }
             }
             for (name, s) in [("placedb model", model), ("nearest place", nearest), ("distance-only", distance)] {
-                print("| \(Int(accuracy)) m | \(name) | \(pct(s.top1)) | \(pct(s.top5)) | \(s.deterministic ? "—" : fmt(s.meanLogLikelihood, 3)) | \(fmt(s.ece, 3)) | \(pct(s.top1Nodes)) | \(pct(s.top1Extent)) | \(pct(s.top1Large)) | \(s.count) |")
+                let versus = name == "placedb model" ? "+\(wins) / −\(losses)" : ""
+                print("| \(Int(accuracy)) m | \(name) | \(pct(s.top1)) | \(pct(s.top5)) | \(s.deterministic ? "—" : fmt(s.meanLogLikelihood, 3)) | \(fmt(s.ece, 3)) | \(pct(s.top1Nodes)) | \(pct(s.top1Extent)) | \(pct(s.top1Large)) | \(versus) | \(s.count) |")
                 if showBins && !s.deterministic {
                     print("|  | reliability: " + s.bins.enumerated().filter { $0.element.n > 0 }.map { i, b in
                         "\(i * 10)-\(i * 10 + 10)%: n \(b.n) conf \(fmt(100 * b.confidence / Double(b.n)))% acc \(fmt(100 * Double(b.correct) / Double(b.n)))%"
@@ -116,6 +122,7 @@ enum EvalCurrent {
         }
         print("")
         print("Nearest place answers with certainty, so its ECE is 1 - top-1 and it has no log-likelihood.")
+        print("Extent: ways and relations (polygons, or lines for open ways); ≥ 50 m: their bounding box's diagonal.")
     }
 
     static func offset(_ c: Coordinate, east: Double, north: Double) -> Coordinate {
@@ -125,7 +132,7 @@ enum EvalCurrent {
         return Coordinate(latitude: min(90, max(-90, c.latitude + north / perDegree)), longitude: lng)
     }
 
-    static func pct(_ x: Double) -> String { fmt(100 * x) + "%" }
+    static func pct(_ x: Double) -> String { fmt(100 * x, 2) + "%" }
 
     /// Accuracy, likelihood and calibration of one method.
     struct Scores {

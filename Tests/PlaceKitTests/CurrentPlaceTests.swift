@@ -144,6 +144,36 @@ struct CurrentPlaceTests {
         #expect(abs(withoutTime.placeLikelihoods[0].likelihood - withoutTime.placeLikelihoods[1].likelihood) < 1e-9)
     }
 
+    @Test("by default the hours engine decides: a place closed at --at weighs less, in its own time zone")
+    func hoursEngine() throws {
+        func hours(_ open: Int, _ close: Int) -> String {
+            let periods = (0..<7).map { #"{"open":{"day":\#($0),"hour":\#(open),"minute":0},"close":{"day":\#($0),"hour":\#(close),"minute":0}}"# }
+            return #","utcOffsetMinutes":120,"regularOpeningHours":{"periods":[\#(periods.joined(separator: ","))]}"#
+        }
+        let (dir, path) = try placesDatabase([
+            record("evening", east: 8, extra: hours(18, 23)),
+            record("daytime", east: -8, extra: hours(8, 20)),
+            record("paused", north: 8, status: "CLOSED_TEMPORARILY", extra: hours(18, 23)),
+        ])
+        _ = dir
+        let client = try PlacesClient(databasePath: path)
+        // 12:00 UTC is 14:00 at the places (UTC+2): only "daytime" is open.
+        let noon = try #require(CurrentPlaceRequest.parseTime("2026-05-01T12:00:00Z"))
+        let r = try client.findPlaceLikelihoods(location: origin, accuracy: 10, at: noon, explain: true)
+        let byID = Dictionary(uniqueKeysWithValues: r.placeLikelihoods.map { ($0.place.id.rawValue, $0) })
+        let evening = try #require(byID["evening"]?.explanation), daytime = try #require(byID["daytime"]?.explanation)
+        #expect(daytime.openNow == true && daytime.hoursFactor == 1)
+        #expect(evening.openNow == false && evening.hoursFactor == client.likelihoodModel.closedFactor)
+        #expect(r.placeLikelihoods.first?.place.id == "daytime")
+        // Its status already counts: hours do not weigh it down twice.
+        let paused = try #require(byID["paused"]?.explanation)
+        #expect(paused.hoursFactor == 1 && paused.statusFactor == 0.05)
+        // 19:00 UTC is 21:00 there: now the evening place is the open one.
+        let night = try #require(CurrentPlaceRequest.parseTime("2026-05-01T19:00:00Z"))
+        let later = try client.findPlaceLikelihoods(location: origin, accuracy: 10, at: night)
+        #expect(later.placeLikelihoods.first?.place.id == "evening")
+    }
+
     @Test("a type filter lists fewer places without raising their likelihoods")
     func typeFilter() throws {
         let (dir, path) = try placesDatabase([record("cafe", east: 3), record("bar", east: -3, type: "bar")])

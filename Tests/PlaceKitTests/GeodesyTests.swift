@@ -95,6 +95,34 @@ struct PlaceExtentTests {
         #expect(try db.scalar("SELECT count(*) FROM place_extent")?.int == 0)
     }
 
+    @Test("an import stores the same extents as the triggers would", arguments: [
+        #"{"low":{"latitude":1,"longitude":2},"high":{"latitude":1.5,"longitude":2.5}}"#,
+        #"{"low":{"latitude":-17.1,"longitude":179.9},"high":{"latitude":-16.9,"longitude":-179.9}}"#,
+        #"{"low":{"latitude":2,"longitude":2},"high":{"latitude":1,"longitude":3}}"#,
+        #"{"low":{"latitude":"1","longitude":2},"high":{"latitude":1.5,"longitude":2.5}}"#,
+        #"{"low":{"latitude":1,"longitude":-181},"high":{"latitude":1.5,"longitude":2.5}}"#,
+        #"{"low":{"latitude":1,"longitude":2}}"#,
+    ])
+    func bulkMatchesTriggers(viewport: String) throws {
+        let dir = try TempDirectory()
+        let path = dir.file("places.sqlite")
+        let file = try dir.write("a.ndjson", #"{"id":"a","location":{"latitude":1.2,"longitude":2.2},"viewport":\#(viewport)}"# + "\n")
+        let importer = try PlaceImporter(databasePath: path)
+        _ = try importer.importInput(.file(file))
+        let db = importer.store.db
+        func rows() throws -> [[Double]] {
+            var out: [[Double]] = []
+            try db.forEachRow("SELECT west, east, south, north FROM place_extent") { row in out.append((0..<4).map { row.double($0) }) }
+            return out
+        }
+        let bulk = try rows()
+        try db.execute("UPDATE place SET doc = doc")
+        #expect(try rows() == bulk)
+        try db.execute("DELETE FROM place_extent")
+        try db.execute("UPDATE place SET doc = doc")
+        #expect(try rows() == bulk, "the update trigger rebuilds what the import wrote")
+    }
+
     @Test("migrating a version 1 database fills place_extent from the stored viewports")
     func migrationBackfills() throws {
         let dir = try TempDirectory()

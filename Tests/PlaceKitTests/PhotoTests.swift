@@ -535,7 +535,7 @@ struct PhotoStoreTests {
             // Undo the later migrations too (3: time_zone_source).
             try store.db.execute("ALTER TABLE place DROP COLUMN time_zone_source")
             // (4: place_extent and its triggers.)
-            try store.db.execute("DROP TRIGGER IF EXISTS place_extent_insert; DROP TRIGGER IF EXISTS place_extent_update; DROP TRIGGER IF EXISTS place_extent_delete; DROP TABLE place_extent")
+            try store.db.execute("DROP TRIGGER IF EXISTS place_extent_insert; DROP TRIGGER IF EXISTS place_extent_update; DROP TRIGGER IF EXISTS place_extent_delete; DROP TABLE place_extent; DROP VIEW place_viewport")
         }
         #expect(throws: PlaceDBError.self, "a read-only client refuses the old version") { try PlacesClient(databasePath: db.path) }
         #expect(try rows(PhotoImporter(databasePath: db.path).store) == written)

@@ -24,6 +24,8 @@ struct PreparedPlace: Sendable {
     /// `photos[]` with a name: position in the array, name, reference (for
     /// the `place_photo` index).
     let photos: [(position: Int, name: String, reference: String)]
+    /// The viewport as `place_extent` stores it (nil without a usable one).
+    let extent: (west: Double, east: Double, south: Double, north: Double)?
 
     init(_ decoded: DecodedPlace, source fixedSource: String?) {
         let place = decoded.place
@@ -64,6 +66,7 @@ struct PreparedPlace: Sendable {
         self.timeZone = place.timeZone
         self.format = decoded.format
         self.aliases = decoded.aliases
+        self.extent = PlaceWriter.extent(place.document["viewport"])
         self.photos = (place.document["photos"]?.arrayValue ?? []).enumerated().compactMap { position, photo in
             photo["name"]?.stringValue.map { (position, $0, PhotoName.reference(of: $0)) }
         }

@@ -23,13 +23,6 @@ extension Coordinate {
         haversineMeters(latitude, longitude, other.latitude, other.longitude)
     }
 
-    /// The initial bearing towards `other`, in radians clockwise from north.
-    func bearing(to other: Coordinate) -> Double {
-        let r = Earth.radiansPerDegree
-        let p1 = latitude * r, p2 = other.latitude * r
-        let dl = (other.longitude - longitude) * r
-        return atan2(sin(dl) * cos(p2), cos(p1) * sin(p2) - sin(p1) * cos(p2) * cos(dl))
-    }
 }
 
 /// Haversine distance in meters between two positions in degrees. The one
@@ -74,12 +67,6 @@ enum Chord {
     static func fromMeters(_ meters: Double) -> Double {
         let half = min(max(meters, 0) / (2 * Earth.meanRadius), Double.pi / 2)
         return 2 * sin(half)
-    }
-
-    /// The arc in meters of a chord of length `chord`.
-    @inline(__always)
-    static func toMeters(_ chord: Double) -> Double {
-        2 * Earth.meanRadius * asin(min(1, max(0, chord) * 0.5))
     }
 
     /// A squared-chord threshold that keeps everything within `meters`,

@@ -64,9 +64,25 @@ public struct LikelihoodModel: Sendable {
     /// How many of the most likely candidates have their opening hours
     /// checked (the rest count as unknown; their mass is small).
     public var hoursCandidates = 20
-    /// Whether a place is open at a time: true, false, or nil when unknown
-    /// (no hours). The default knows nothing; wire it to the hours engine.
-    public var isOpen: @Sendable (Place, Date) -> Bool? = { _, _ in nil }
+    /// Whether a place is open at a time: true, false, or nil when unknown.
+    /// The default asks the hours engine (`Place.isOpen(at:)`: current and
+    /// regular opening hours in the place's time zone); a place whose
+    /// business status already weighs it down (closed temporarily, future
+    /// opening) is not counted twice.
+    public var isOpen: @Sendable (Place, Date) -> Bool? = LikelihoodModel.openFromHours
+
+    /// The default `isOpen`.
+    public static let openFromHours: @Sendable (Place, Date) -> Bool? = { place, date in
+        switch place.businessStatus {
+        case .closedTemporarily?, .futureOpening?, .closedPermanently?: return nil
+        default: break
+        }
+        switch place.isOpen(at: date).state {
+        case .open: return true
+        case .closed: return false
+        case .unknown: return nil
+        }
+    }
 
     public init() {}
 

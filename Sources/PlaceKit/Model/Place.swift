@@ -107,8 +107,13 @@ public struct Place: Sendable, Equatable {
         var document = document
         document["name"] = nil
         document["id"] = nil
-        document["location"] = .object(JSONObject([("latitude", .double(coordinate.latitude)), ("longitude", .double(coordinate.longitude))]))
+        document["location"] = Place.locationValue(coordinate)
         self.document = document
+    }
+
+    /// `{"latitude": .., "longitude": ..}`.
+    static func locationValue(_ c: Coordinate) -> JSONValue {
+        .object(JSONObject(uniqueMembers: [("latitude", .double(c.latitude)), ("longitude", .double(c.longitude))]))
     }
 
     /// A place from a document read back from the database: the same as
@@ -129,6 +134,14 @@ public struct Place: Sendable, Equatable {
         self.id = id
         self.coordinate = coordinate
         self.document = clean && locationMatches ? document : Place(id: id, coordinate: coordinate, document: document).document
+    }
+
+    /// A place whose document was already cut to a field mask (it may
+    /// lack `location`; it holds no `name` or `id`).
+    init(id: PlaceID, coordinate: Coordinate, maskedDocument document: JSONObject) {
+        self.id = id
+        self.coordinate = coordinate
+        self.document = document
     }
 
     public var displayName: LocalizedText? {

@@ -125,13 +125,15 @@ enum PlaceJSON {
     }
 
     /// Decodes the members of a stored document the plan keeps (all when
-    /// the mask is `*`), plus `location` when `withLocation`.
+    /// the mask is `*`), plus `location` when `withLocation`. A small
+    /// document is parsed whole (that is faster than locating its members);
+    /// in a large one only the kept members are.
     static func decode(_ doc: UnsafeRawBufferPointer, plan: MaskPlan, withLocation: Bool) throws(JSONSyntaxError) -> JSONObject {
-        if plan.fields.isAll {
+        if plan.keys.isEmpty && !withLocation && !plan.fields.isAll { return JSONObject() }
+        if plan.fields.isAll || doc.count < 2048 {
             guard case .object(let o) = try JSONParser.parse(doc) else { throw JSONSyntaxError(message: "not a JSON object", offset: 0) }
             return o
         }
-        if plan.keys.isEmpty && !withLocation { return JSONObject() }
         var members: [(String, JSONValue)] = []
         for span in try JSONParser.memberSpans(doc) {
             let nameBytes = UnsafeRawBufferPointer(rebasing: doc[span.name])

@@ -8,17 +8,6 @@ import Darwin
 enum StatusCode: UInt8 {
     case unknown = 0, operational, closedTemporarily, closedPermanently, futureOpening, other
 
-    init(_ text: String?) {
-        switch text {
-        case nil: self = .unknown
-        case "OPERATIONAL": self = .operational
-        case "CLOSED_TEMPORARILY": self = .closedTemporarily
-        case "CLOSED_PERMANENTLY": self = .closedPermanently
-        case "FUTURE_OPENING": self = .futureOpening
-        default: self = .other
-        }
-    }
-
     /// From the column's UTF-8 bytes, without making a string.
     init(bytes b: UnsafeRawBufferPointer) {
         func equals(_ s: StaticString) -> Bool {
@@ -85,12 +74,6 @@ struct Interner {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for x in b { h = (h ^ UInt64(x)) &* 0x0000_0100_0000_01B3 }
         return Int(truncatingIfNeeded: h ^ (h >> 29))
-    }
-
-    mutating func code(_ s: String?) -> UInt16 {
-        guard let s else { return 0 }
-        var copy = s
-        return copy.withUTF8 { code(bytes: UnsafeRawBufferPointer($0), isNull: false) }
     }
 
     mutating func code(bytes b: UnsafeRawBufferPointer, isNull: Bool) -> UInt16 {

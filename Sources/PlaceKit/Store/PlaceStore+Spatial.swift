@@ -151,6 +151,18 @@ extension PlaceStore {
         guard let c else {
             throw PlaceDBError.database(path: path, reason: "place '\(id)' has a stored document without a location")
         }
+        if plan.fields.isAll { return Place(id: id, coordinate: c, storedDocument: doc) }
+        if plan.keys.allSatisfy({ $0.sub.isEmpty }) {
+            // Whole members only: keep them as they are (the location from
+            // the geometry when asked for, as the Place initializer does).
+            var kept: [(key: String, value: JSONValue)] = []
+            for m in doc.members where m.key != "location" && plan.keys.contains(where: { $0.name == m.key }) {
+                kept.append(m)
+            }
+            // Stored documents leave the location to the geometry; it comes last, as Place puts it.
+            if plan.keys.contains(where: { $0.name == "location" }) { kept.append(("location", Place.locationValue(c))) }
+            return Place(id: id, coordinate: c, maskedDocument: JSONObject(uniqueMembers: kept))
+        }
         return Place(id: id, coordinate: c, storedDocument: doc).masked(plan.fields)
     }
 

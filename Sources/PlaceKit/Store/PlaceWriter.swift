@@ -5,12 +5,14 @@ import SQLiteDB
 /// stored). Each row points at the import runs that first saw, last saw and
 /// last changed it.
 ///
-/// During an import the writer keeps SpatiaLite's spatial index itself:
-/// `beginBulk` sets SpatiaLite's per-row triggers on `place` aside (they run
-/// `RTreeAlign`, which parses SQL for every row) and `endBulk` puts them back
-/// verbatim, all inside the import's transaction, so no other connection
-/// ever sees the table without them and a failed import rolls back to the
-/// same triggers. `CheckSpatialIndex()` stays 1 (a test proves it).
+/// During an import the writer keeps SpatiaLite's spatial index and
+/// `place_extent` itself: `beginBulk` sets the per-row triggers on `place`
+/// aside (SpatiaLite's run `RTreeAlign`, which parses SQL for every row;
+/// placedb's own `place_extent_*` ones search each document for a viewport)
+/// and `endBulk` puts them back verbatim, all inside the import's
+/// transaction, so no other connection ever sees the table without them and
+/// a failed import rolls back to the same triggers. `CheckSpatialIndex()`
+/// stays 1 (a test proves it).
 final class PlaceWriter {
     enum Outcome {
         case inserted, updated, unchanged
@@ -40,6 +42,8 @@ final class PlaceWriter {
     private let oldDoc: Statement
     private let deletePhotos: Statement
     private let insertPhoto: Statement
+    private let indexExtent: Statement
+    private let dropExtent: Statement
 
     init(db: Database, source: String?) throws {
         self.db = db
@@ -58,6 +62,8 @@ final class PlaceWriter {
         deleteType = try db.prepare("DELETE FROM place_type WHERE type = ? AND place = ?")
         insertType = try db.prepare("INSERT OR IGNORE INTO place_type (type, place) VALUES (?, ?)")
         indexPoint = try db.prepare("INSERT OR REPLACE INTO idx_place_geom (pkid, xmin, xmax, ymin, ymax) VALUES (?1, ?2, ?2, ?3, ?3)")
+        indexExtent = try db.prepare("INSERT OR REPLACE INTO place_extent (id, west, east, south, north) VALUES (?, ?, ?, ?, ?)")
+        dropExtent = try db.prepare("DELETE FROM place_extent WHERE id = ?")
         deletePhotos = try db.prepare("DELETE FROM place_photo WHERE place = ?")
         insertPhoto = try db.prepare("INSERT INTO place_photo (place, position, name, reference) VALUES (?, ?, ?, ?)")
         oldDoc = try db.prepare("SELECT doc FROM place WHERE id = ?")
@@ -90,7 +96,10 @@ final class PlaceWriter {
     func beginBulk() throws {
         precondition(db.isInTransaction, "beginBulk outside a transaction")
         setAside = []
-        try db.forEachRow("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'place' AND name LIKE '%\\_place\\_geom' ESCAPE '\\' ORDER BY name") { row in
+        try db.forEachRow("""
+            SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'place'
+              AND (name LIKE '%\\_place\\_geom' ESCAPE '\\' OR name LIKE 'place\\_extent\\_%' ESCAPE '\\') ORDER BY name
+            """) { row in
             setAside.append((row.string(0) ?? "", row.string(1) ?? ""))
         }
         for t in setAside { try db.execute("DROP TRIGGER \"\(t.name)\"") }
@@ -230,6 +239,16 @@ final class PlaceWriter {
             if existing != nil { duplicatesInChunk = true }
             pendingIndex.append(IndexEntry(rowid: rowid, coordinate: place.coordinate))
             if pendingIndex.count >= Self.indexChunk { try flushIndex() }
+            // What the place_extent triggers would store.
+            if let v = place.extent {
+                try indexExtent.reset()
+                try indexExtent.bind([.integer(rowid), .real(v.west), .real(v.east), .real(v.south), .real(v.north)])
+                try indexExtent.run()
+            } else if existing != nil {
+                try dropExtent.reset()
+                try dropExtent.bind([.integer(rowid)])
+                try dropExtent.run()
+            }
         }
         let types = place.types
         for old in oldTypes where !types.contains(old) {
@@ -291,6 +310,18 @@ enum Hilbert {
             s /= 2
         }
         return d
+    }
+}
+
+extension PlaceWriter {
+    /// A viewport as `place_extent` stores it (the rule of the
+    /// `place_viewport` view its triggers read): four numbers in range with
+    /// south <= north; a viewport across the antimeridian gets east + 360.
+    static func extent(_ viewport: JSONValue?) -> (west: Double, east: Double, south: Double, north: Double)? {
+        guard let s = viewport?["low"]?["latitude"]?.doubleValue, let w = viewport?["low"]?["longitude"]?.doubleValue,
+              let n = viewport?["high"]?["latitude"]?.doubleValue, let e = viewport?["high"]?["longitude"]?.doubleValue,
+              (-90...90).contains(s), (-90...90).contains(n), s <= n, (-180...180).contains(w), (-180...180).contains(e) else { return nil }
+        return (w, e < w ? e + 360 : e, s, n)
     }
 }
 

@@ -125,8 +125,11 @@ enum Schema {
         Migration(version: 4, name: "place extents (viewports) in an R*Tree for current-place queries", sql: """
             CREATE VIRTUAL TABLE place_extent USING rtree(id, west, east, south, north);
 
-            INSERT INTO place_extent (id, west, east, south, north)
-            SELECT id, v ->> 1, CASE WHEN (v ->> 3) < (v ->> 1) THEN (v ->> 3) + 360 ELSE v ->> 3 END, v ->> 0, v ->> 2
+            -- The usable viewport of each place that has one: four numbers in
+            -- range, south <= north; east + 360 when it crosses the antimeridian.
+            CREATE VIEW place_viewport AS
+            SELECT id, v ->> 1 AS west, CASE WHEN (v ->> 3) < (v ->> 1) THEN (v ->> 3) + 360 ELSE v ->> 3 END AS east,
+                   v ->> 0 AS south, v ->> 2 AS north
             FROM (SELECT id, json_extract(doc, '$.viewport.low.latitude', '$.viewport.low.longitude',
                                                '$.viewport.high.latitude', '$.viewport.high.longitude') AS v
                   FROM place WHERE instr(doc, '"viewport"') > 0)
@@ -135,31 +138,20 @@ enum Schema {
               AND (v ->> 0) BETWEEN -90 AND 90 AND (v ->> 2) BETWEEN -90 AND 90 AND (v ->> 0) <= (v ->> 2)
               AND (v ->> 1) BETWEEN -180 AND 180 AND (v ->> 3) BETWEEN -180 AND 180;
 
+            INSERT INTO place_extent (id, west, east, south, north) SELECT id, west, east, south, north FROM place_viewport;
+
             CREATE TRIGGER place_extent_insert AFTER INSERT ON place
             WHEN instr(NEW.doc, '"viewport"') > 0
             BEGIN
                 INSERT OR REPLACE INTO place_extent (id, west, east, south, north)
-                SELECT id, v ->> 1, CASE WHEN (v ->> 3) < (v ->> 1) THEN (v ->> 3) + 360 ELSE v ->> 3 END, v ->> 0, v ->> 2
-                FROM (SELECT NEW.id AS id, json_extract(NEW.doc, '$.viewport.low.latitude', '$.viewport.low.longitude',
-                                                                 '$.viewport.high.latitude', '$.viewport.high.longitude') AS v)
-                WHERE typeof(v ->> 0) IN ('integer', 'real') AND typeof(v ->> 1) IN ('integer', 'real')
-                  AND typeof(v ->> 2) IN ('integer', 'real') AND typeof(v ->> 3) IN ('integer', 'real')
-                  AND (v ->> 0) BETWEEN -90 AND 90 AND (v ->> 2) BETWEEN -90 AND 90 AND (v ->> 0) <= (v ->> 2)
-                  AND (v ->> 1) BETWEEN -180 AND 180 AND (v ->> 3) BETWEEN -180 AND 180;
+                SELECT id, west, east, south, north FROM place_viewport WHERE id = NEW.id;
             END;
 
             CREATE TRIGGER place_extent_update AFTER UPDATE OF doc ON place
             BEGIN
                 DELETE FROM place_extent WHERE id = OLD.id;
-                INSERT OR REPLACE INTO place_extent (id, west, east, south, north)
-                SELECT id, v ->> 1, CASE WHEN (v ->> 3) < (v ->> 1) THEN (v ->> 3) + 360 ELSE v ->> 3 END, v ->> 0, v ->> 2
-                FROM (SELECT NEW.id AS id, json_extract(NEW.doc, '$.viewport.low.latitude', '$.viewport.low.longitude',
-                                                                 '$.viewport.high.latitude', '$.viewport.high.longitude') AS v
-                      WHERE instr(NEW.doc, '"viewport"') > 0)
-                WHERE typeof(v ->> 0) IN ('integer', 'real') AND typeof(v ->> 1) IN ('integer', 'real')
-                  AND typeof(v ->> 2) IN ('integer', 'real') AND typeof(v ->> 3) IN ('integer', 'real')
-                  AND (v ->> 0) BETWEEN -90 AND 90 AND (v ->> 2) BETWEEN -90 AND 90 AND (v ->> 0) <= (v ->> 2)
-                  AND (v ->> 1) BETWEEN -180 AND 180 AND (v ->> 3) BETWEEN -180 AND 180;
+                INSERT INTO place_extent (id, west, east, south, north)
+                SELECT id, west, east, south, north FROM place_viewport WHERE id = NEW.id;
             END;
 
             CREATE TRIGGER place_extent_delete AFTER DELETE ON place
@@ -170,7 +162,7 @@ enum Schema {
     ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).
-    static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history", "place_alias", "place_photo", "photo_image", "place_extent"]
+    static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history", "place_alias", "place_photo", "photo_image", "place_extent", "place_viewport"]
 }
 
 extension Schema {
