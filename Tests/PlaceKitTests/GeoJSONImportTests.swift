@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PlaceKit
 import PlaceKitTestSupport
+import SQLiteDB
 
 /// Our own small GeoJSON fixtures (OSM-, Overture- and generic-shaped).
 enum GeoFixtures {
@@ -248,5 +249,45 @@ struct SpatialIndexTests {
         #expect(try importer.store.db.scalar("SELECT count(*) FROM idx_place_geom")?.int == 3500)
         let spatialite = try Tool.run("spatialite", [db, "SELECT CheckSpatialIndex()"])
         if spatialite.status == 0 { #expect(spatialite.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1") }
+    }
+
+    @Test("a fresh import spills sorted runs to disk and builds the same R*Tree as one in-memory chunk", arguments: [1, 97, 700, 5000])
+    func spilledRuns(chunk: Int) throws {
+        let dir = try TempDirectory()
+        var lines: [String] = []
+        var rng = TestRandom(seed: 7)
+        for i in 0..<2000 {
+            lines.append(Fixtures.v1("p\(i)", "P\(i)", lat: rng.unit() * 178 - 89, lng: rng.unit() * 358 - 179))
+            // Rewrites: some of a place written long before (its first point
+            // is in an earlier run), some just before (the same chunk), some twice.
+            if i % 150 == 149 { lines.append(Fixtures.v1("p\(i - 140)", "moved", lat: Double(i % 80), lng: Double(-(i % 170)))) }
+            if i % 333 == 5 { lines.append(Fixtures.v1("p\(i)", "again", lat: -Double(i % 80), lng: Double(i % 170))) }
+            if i % 500 == 7 { lines.append(Fixtures.v1("p\(i - 6)", "moved twice", lat: 1.5, lng: 2.5)) }
+        }
+        let input = try dir.write("in.ndjson", lines.joined(separator: "\n"))
+        func tree(_ name: String, chunk: Int) throws -> [[DatabaseValue]] {
+            var options = ImportOptions()
+            options.indexChunk = chunk
+            let path = dir.file(name)
+            _ = try PlaceImporter(databasePath: path, options: options).importInput(.file(input))
+            let store = try PlaceImporter(databasePath: path).store
+            #expect(try store.db.scalar("SELECT rtreecheck('idx_place_geom')")?.string == "ok")
+            // Every place has exactly its own final point in the tree.
+            #expect(try store.db.scalar("""
+                SELECT count(*) FROM place p JOIN idx_place_geom i ON i.pkid = p.id
+                WHERE i.xmin <= ST_X(p.geom) AND i.xmax >= ST_X(p.geom) AND i.ymin <= ST_Y(p.geom) AND i.ymax >= ST_Y(p.geom)
+                """)?.int == 2000)
+            #expect(try store.db.scalar("SELECT count(*) FROM idx_place_geom")?.int == 2000)
+            var rows: [[DatabaseValue]] = []
+            try store.db.forEachRow("SELECT pkid, xmin, xmax, ymin, ymax FROM idx_place_geom ORDER BY pkid") { row in
+                rows.append((0..<5).map { row[$0] })
+            }
+            return rows
+        }
+        let whole = try tree("whole.sqlite", chunk: 1 << 19)
+        #expect(try tree("runs.sqlite", chunk: chunk) == whole)
+        // The runs' temporary files are unlinked: nothing is left beside the database.
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".placedb-index") }
+        #expect(left.isEmpty)
     }
 }

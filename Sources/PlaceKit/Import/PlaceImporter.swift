@@ -35,6 +35,9 @@ public struct ImportOptions: Sendable {
     /// none; a regional extract is usually one zone). Stored as their
     /// `timeZone`, with `time_zone_source` 'import-option'.
     public var timeZone: String?
+    /// Points per Hilbert-sorted chunk of the spatial index (tests make it
+    /// small to exercise the spilled runs).
+    var indexChunk = PlaceWriter.defaultIndexChunk
 
     public init(format: InputFormat? = nil, onError: OnError = .stop, source: String? = nil, snapshot: String? = nil, timeZone: String? = nil) {
         self.format = format
@@ -121,7 +124,7 @@ public final class PlaceImporter {
         }
         store = try PlaceStore(path: PlaceStore.resolvePath(databasePath), writable: true)
         self.options = options
-        writer = try PlaceWriter(db: store.db, source: options.source)
+        writer = try PlaceWriter(db: store.db, source: options.source, indexChunk: options.indexChunk)
         writer.snapshot = options.snapshot != nil
     }
 

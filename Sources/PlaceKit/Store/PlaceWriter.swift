@@ -45,8 +45,9 @@ final class PlaceWriter {
     private let indexExtent: Statement
     private let dropExtent: Statement
 
-    init(db: Database, source: String?) throws {
+    init(db: Database, source: String?, indexChunk: Int = PlaceWriter.defaultIndexChunk) throws {
         self.db = db
+        self.indexChunk = max(1, indexChunk)
         self.source = source
         find = try db.prepare("SELECT id, content_hash, removed_run IS NOT NULL, last_run FROM place WHERE place_id = ?")
         touch = try db.prepare("UPDATE place SET last_run = ?, removed_run = NULL WHERE id = ?")
@@ -105,58 +106,102 @@ final class PlaceWriter {
         for t in setAside { try db.execute("DROP TRIGGER \"\(t.name)\"") }
         wroteRows = false
         bulk = true
+        buildTreeWhole = try RTreeBulkLoader(db: db, table: "idx_place_geom").isEmpty()
+        rewritten = [:]
+        spilledRewrites = 0
+        runs = nil
     }
 
-    private struct IndexEntry {
-        let rowid: Int64
-        let coordinate: Coordinate
-        var key: UInt64 = 0
-    }
-
-    /// Points waiting for the R*Tree, a chunk at a time (memory bounded by
-    /// the chunk: 512 Ki points of 32 bytes). In Hilbert-curve order: an empty tree is
-    /// built whole from them (RTreeBulkLoader); otherwise they are inserted
-    /// in that order, which keeps the tree's pages hot.
-    private var pendingIndex: [IndexEntry] = []
-    static let indexChunk = 1 << 19
+    /// Points waiting for the R*Tree, a chunk at a time (512 Ki points of
+    /// 32 bytes), sorted along a Hilbert curve. Into an empty tree (a fresh
+    /// import) each full chunk is spilled as a sorted run (`PointRuns`) and
+    /// the tree is built whole from their merge at the end
+    /// (`RTreeBulkLoader`): memory stays bounded by the chunk at any size.
+    /// Into a tree that has points the chunk is inserted in curve order,
+    /// which keeps the tree's pages hot.
+    private var pendingIndex: [IndexPoint] = []
+    static let defaultIndexChunk = 1 << 19
+    private let indexChunk: Int
     private var duplicatesInChunk = false
+    /// Whether the R*Tree was empty when the bulk write began (then it is built whole).
+    private var buildTreeWhole = false
+    private var runs: PointRuns?
+    /// Rows written twice in a whole-tree build: their final points, put in
+    /// after the build (their earlier points are left out of it).
+    private var rewritten: [Int64: Coordinate] = [:]
+    /// Spilled points left out of the build because their row was written again.
+    private var spilledRewrites = 0
+    /// The first rowid appended to `pendingIndex` since it was last flushed.
+    private var chunkStart: Int64 = .max
 
-    private func flushIndex() throws {
-        guard !pendingIndex.isEmpty else { return }
-        // A place written twice in the chunk (a duplicate ID) keeps its last point.
-        if duplicatesInChunk {
+    private func flushIndex(final: Bool) throws {
+        if buildTreeWhole {
+            pendingIndex.removeAll { rewritten[$0.rowid] != nil }
+        } else if duplicatesInChunk {
+            // A place written twice in the chunk keeps its last point.
             var seen = Set<Int64>()
             pendingIndex = pendingIndex.reversed().filter { seen.insert($0.rowid).inserted }
             duplicatesInChunk = false
         }
-        for i in pendingIndex.indices {
-            pendingIndex[i].key = Hilbert.key(pendingIndex[i].coordinate)
-        }
-        pendingIndex.sort { $0.key < $1.key }
-        // An empty tree is built whole, packed, from the sorted points.
-        let loader = RTreeBulkLoader(db: db, table: "idx_place_geom")
-        if try loader.isEmpty() {
-            try loader.load(count: pendingIndex.count) { i in
-                let e = pendingIndex[i]
-                return (e.rowid, e.coordinate.longitude, e.coordinate.latitude)
+        chunkStart = .max
+        pendingIndex.sort { $0.key < $1.key || ($0.key == $1.key && $0.rowid < $1.rowid) }
+        defer { pendingIndex.removeAll(keepingCapacity: !final) }
+        guard buildTreeWhole else {
+            for e in pendingIndex {
+                try indexPoint.reset()
+                try indexPoint.bind(.integer(e.rowid), at: 1)
+                try indexPoint.bind(.real(e.longitude), at: 2)
+                try indexPoint.bind(.real(e.latitude), at: 3)
+                try indexPoint.run()
             }
-            pendingIndex.removeAll(keepingCapacity: true)
             return
         }
-        for e in pendingIndex {
+        if !final {
+            if runs == nil { runs = PointRuns(directory: Self.directory(of: db.path)) }
+            try runs!.spill(pendingIndex)
+            return
+        }
+        let loader = RTreeBulkLoader(db: db, table: "idx_place_geom")
+        if let runs, !runs.isEmpty {
+            try runs.spill(pendingIndex)
+            pendingIndex = []
+            // The runs' merge feeds the loader in curve order.
+            let rewritten = self.rewritten
+            try loader.load(streaming: runs.count - spilledRewrites) { emit in
+                try runs.merge { p in
+                    if rewritten[p.rowid] == nil { try emit(p.rowid, p.longitude, p.latitude) }
+                }
+            }
+        } else if !pendingIndex.isEmpty {
+            try loader.load(count: pendingIndex.count) { i in
+                let e = pendingIndex[i]
+                return (e.rowid, e.longitude, e.latitude)
+            }
+        }
+        runs = nil
+        // The rows written twice, with their last points.
+        for (rowid, c) in rewritten.sorted(by: { $0.key < $1.key }) {
             try indexPoint.reset()
-            try indexPoint.bind(.integer(e.rowid), at: 1)
-            try indexPoint.bind(.real(e.coordinate.longitude), at: 2)
-            try indexPoint.bind(.real(e.coordinate.latitude), at: 3)
+            try indexPoint.bind(.integer(rowid), at: 1)
+            try indexPoint.bind(.real(c.longitude), at: 2)
+            try indexPoint.bind(.real(c.latitude), at: 3)
             try indexPoint.run()
         }
-        pendingIndex.removeAll(keepingCapacity: true)
+        rewritten = [:]
+        spilledRewrites = 0
+    }
+
+    /// The directory of a database file (where the index's temporary runs go).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// Puts the triggers back and stamps SpatiaLite's geometry_columns_time.
     func endBulk() throws {
-        try flushIndex()
+        try flushIndex(final: true)
         pendingIndex = []
+        runs = nil
         for t in setAside { try db.execute(t.sql) }
         setAside = []
         bulk = false
@@ -236,9 +281,17 @@ final class PlaceWriter {
             outcome = .inserted
         }
         if bulk {
-            if existing != nil { duplicatesInChunk = true }
-            pendingIndex.append(IndexEntry(rowid: rowid, coordinate: place.coordinate))
-            if pendingIndex.count >= Self.indexChunk { try flushIndex() }
+            let c = place.coordinate
+            if buildTreeWhole && existing != nil {
+                // Written earlier in this import (the tree was empty): its
+                // point goes in after the build, and its earlier one stays out.
+                if rewritten.updateValue(c, forKey: rowid) == nil && rowid < chunkStart { spilledRewrites += 1 }
+            } else {
+                if existing != nil { duplicatesInChunk = true }
+                if pendingIndex.isEmpty { chunkStart = rowid }
+                pendingIndex.append(IndexPoint(key: Hilbert.key(c), rowid: rowid, longitude: c.longitude, latitude: c.latitude))
+                if pendingIndex.count >= indexChunk { try flushIndex(final: false) }
+            }
             // What the place_extent triggers would store.
             if let v = place.extent {
                 try indexExtent.reset()

@@ -39,6 +39,17 @@ struct RTreeBulkLoader {
     /// (rowid, x, y) in Hilbert order. Leaves are written as they fill, so
     /// memory holds only one node per 51 points above the leaves.
     func load(count: Int, point: (Int) -> (id: Int64, x: Double, y: Double)) throws {
+        try load(streaming: count) { emit in
+            for i in 0..<count {
+                let p = point(i)
+                try emit(p.id, p.x, p.y)
+            }
+        }
+    }
+
+    /// Builds the tree from exactly `count` points that `produce` hands to
+    /// its `emit` (rowid, x, y) in Hilbert order.
+    func load(streaming count: Int, produce: (_ emit: (Int64, Double, Double) throws -> Void) throws -> Void) throws {
         guard count > 0 else { return }
         guard let nodeSize = try db.scalar("SELECT length(data) FROM \"\(table)_node\" WHERE nodeno = 1")?.int, nodeSize >= 4 + 24 * 3 else {
             throw SQLiteError(extendedCode: 1, message: "\(table) has no readable root node")
@@ -90,13 +101,20 @@ struct RTreeBulkLoader {
         level.reserveCapacity(count / fanout + 1)
         var leaf: [Entry] = []
         leaf.reserveCapacity(fanout)
-        for i in 0..<count {
-            let p = point(i)
-            leaf.append(Entry(id: p.id, minX: Self.down(p.x), maxX: Self.up(p.x), minY: Self.down(p.y), maxY: Self.up(p.y)))
-            if leaf.count == fanout || i == count - 1 {
+        var emitted = 0
+        try produce { id, x, y in
+            guard emitted < count else {
+                throw SQLiteError(extendedCode: 1, message: "\(table): more points than the \(count) announced")
+            }
+            leaf.append(Entry(id: id, minX: Self.down(x), maxX: Self.up(x), minY: Self.down(y), maxY: Self.up(y)))
+            emitted += 1
+            if leaf.count == fanout || emitted == count {
                 level.append(try write(leaf[...], depth: 0))
                 leaf.removeAll(keepingCapacity: true)
             }
+        }
+        guard emitted == count else {
+            throw SQLiteError(extendedCode: 1, message: "\(table): \(emitted) points of the \(count) announced")
         }
         var depth = 1
         while depth < levelCount {

@@ -1,0 +1,145 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A point waiting for the R*Tree, with its place on the Hilbert curve.
+struct IndexPoint {
+    var key: UInt64
+    let rowid: Int64
+    let longitude: Double
+    let latitude: Double
+}
+
+/// Hilbert-sorted runs of index points spilled to unlinked temporary files
+/// beside the database, merged back in one stream: an external merge sort,
+/// so a fresh import of any size builds its R*Tree whole while memory holds
+/// one chunk and one read buffer per run. The files are unlinked as they are
+/// made, so a killed import leaves nothing behind.
+final class PointRuns {
+    enum Failure: Error, CustomStringConvertible {
+        case io(String)
+        var description: String { switch self { case .io(let m): m } }
+    }
+
+    private let directory: String
+    private var files: [Int32] = []
+    private var lengths: [Int] = []
+    /// Points spilled so far.
+    private(set) var count = 0
+
+    init(directory: String) {
+        self.directory = directory
+    }
+
+    deinit {
+        for fd in files { close(fd) }
+    }
+
+    var isEmpty: Bool { files.isEmpty }
+
+    /// Writes one sorted run.
+    func spill(_ points: [IndexPoint]) throws {
+        guard !points.isEmpty else { return }
+        var template = Array("\(directory)/.placedb-index-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            throw Failure.io("cannot create a temporary file in \(directory) for the spatial index: \(String(cString: strerror(errno)))")
+        }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        files.append(fd)
+        let bytes = points.count * MemoryLayout<IndexPoint>.stride
+        try points.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < bytes {
+                let n = write(fd, raw.baseAddress! + offset, bytes - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw Failure.io("cannot write the spatial index's temporary file in \(directory): \(String(cString: strerror(errno)))")
+                }
+                offset += n
+            }
+        }
+        lengths.append(points.count)
+        count += points.count
+    }
+
+    /// Calls `body` with every spilled point in Hilbert order (ties by rowid).
+    func merge(_ body: (IndexPoint) throws -> Void) throws {
+        let block = 4096
+        var readers: [Reader] = []
+        for (fd, n) in zip(files, lengths) { readers.append(Reader(fd: fd, count: n, block: block)) }
+        for r in readers { try r.refill() }
+        // A binary min-heap of reader indices by their current point.
+        var heap: [Int] = []
+        func less(_ a: Int, _ b: Int) -> Bool {
+            let p = readers[a].current, q = readers[b].current
+            return p.key < q.key || (p.key == q.key && p.rowid < q.rowid)
+        }
+        func siftDown(_ start: Int) {
+            var i = start
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var m = i
+                if l < heap.count && less(heap[l], heap[m]) { m = l }
+                if r < heap.count && less(heap[r], heap[m]) { m = r }
+                if m == i { return }
+                heap.swapAt(i, m)
+                i = m
+            }
+        }
+        heap = readers.indices.filter { readers[$0].hasCurrent }
+        for i in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(i) }
+        while let top = heap.first {
+            try body(readers[top].current)
+            try readers[top].advance()
+            if !readers[top].hasCurrent {
+                heap[0] = heap[heap.count - 1]
+                heap.removeLast()
+            }
+            if !heap.isEmpty { siftDown(0) }
+        }
+    }
+
+    /// Reads one run back a block at a time.
+    private final class Reader {
+        let fd: Int32
+        var remaining: Int
+        var buffer: [IndexPoint] = []
+        var position = 0
+        let block: Int
+        var fileOffset = 0
+
+        init(fd: Int32, count: Int, block: Int) {
+            self.fd = fd
+            self.remaining = count
+            self.block = block
+        }
+
+        var hasCurrent: Bool { position < buffer.count }
+        var current: IndexPoint { buffer[position] }
+
+        func advance() throws {
+            position += 1
+            if position == buffer.count { try refill() }
+        }
+
+        func refill() throws {
+            let n = min(block, remaining)
+            buffer = [IndexPoint](repeating: IndexPoint(key: 0, rowid: 0, longitude: 0, latitude: 0), count: n)
+            position = 0
+            guard n > 0 else { return }
+            let bytes = n * MemoryLayout<IndexPoint>.stride
+            try buffer.withUnsafeMutableBytes { raw in
+                var got = 0
+                while got < bytes {
+                    let r = pread(fd, raw.baseAddress! + got, bytes - got, off_t(fileOffset + got))
+                    if r < 0 && errno == EINTR { continue }
+                    guard r > 0 else { throw Failure.io("cannot read back the spatial index's temporary file: \(r < 0 ? String(cString: strerror(errno)) : "it is shorter than written")") }
+                    got += r
+                }
+            }
+            fileOffset += bytes
+            remaining -= n
+        }
+    }
+}
