@@ -16,11 +16,6 @@ struct IndexPoint {
 /// one chunk and one read buffer per run. The files are unlinked as they are
 /// made, so a killed import leaves nothing behind.
 final class PointRuns {
-    enum Failure: Error, CustomStringConvertible {
-        case io(String)
-        var description: String { switch self { case .io(let m): m } }
-    }
-
     private let directory: String
     private var files: [Int32] = []
     private var lengths: [Int] = []
@@ -43,7 +38,7 @@ final class PointRuns {
         var template = Array("\(directory)/.placedb-index-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw Failure.io("cannot create a temporary file in \(directory) for the spatial index: \(String(cString: strerror(errno)))")
+            throw PlaceDBError.database(path: directory, reason: "cannot create a temporary file for the spatial index: \(String(cString: strerror(errno)))")
         }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         files.append(fd)
@@ -54,7 +49,7 @@ final class PointRuns {
                 let n = write(fd, raw.baseAddress! + offset, bytes - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw Failure.io("cannot write the spatial index's temporary file in \(directory): \(String(cString: strerror(errno)))")
+                    throw PlaceDBError.database(path: directory, reason: "cannot write the spatial index's temporary file: \(String(cString: strerror(errno)))")
                 }
                 offset += n
             }
@@ -65,7 +60,7 @@ final class PointRuns {
 
     /// Calls `body` with every spilled point in Hilbert order (ties by rowid).
     func merge(_ body: (IndexPoint) throws -> Void) throws {
-        let block = 4096
+        let block = 1024
         var readers: [Reader] = []
         for (fd, n) in zip(files, lengths) { readers.append(Reader(fd: fd, count: n, block: block)) }
         for r in readers { try r.refill() }
@@ -134,7 +129,9 @@ final class PointRuns {
                 while got < bytes {
                     let r = pread(fd, raw.baseAddress! + got, bytes - got, off_t(fileOffset + got))
                     if r < 0 && errno == EINTR { continue }
-                    guard r > 0 else { throw Failure.io("cannot read back the spatial index's temporary file: \(r < 0 ? String(cString: strerror(errno)) : "it is shorter than written")") }
+                    guard r > 0 else {
+                        throw PlaceDBError.database(path: "(temporary file)", reason: "cannot read back the spatial index's run: \(r < 0 ? String(cString: strerror(errno)) : "it is shorter than written")")
+                    }
                     got += r
                 }
             }
