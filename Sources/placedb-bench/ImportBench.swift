@@ -1,9 +1,10 @@
-// placedb-bench import [--records N] [--runs R] [--dir DIR] [--no-ogr2ogr] [--only geojson|ndjson] [--no-warmup]
+// placedb-bench import [--records N] [--runs R] [--dir DIR] [--no-ogr2ogr] [--only geojson|ndjson|compact] [--no-warmup]
 //
-// Generates N seeded places twice over, as Places API (New) NDJSON and as a
-// GeoJSON FeatureCollection, then imports them into fresh databases, once to
-// warm up and R timed times each: placedb (the binary beside this one) on
-// both files, and GDAL's `ogr2ogr -f SQLite -dsco SPATIALITE=YES` (with its
+// Generates N seeded places three times over, as Places API (New) NDJSON, as
+// a GeoJSON FeatureCollection and as compact NDJSON records (ID, name,
+// location, one type), then imports them into fresh databases, once to warm
+// up and R timed times each: placedb (the binary beside this one) on the
+// three files, and GDAL's `ogr2ogr -f SQLite -dsco SPATIALITE=YES` (with its
 // spatial index) on the GeoJSON. Prints places/s, MB/s, peak RSS (wait4's
 // rusage of the child) and database bytes per place, min and median.
 import Foundation
@@ -26,16 +27,19 @@ enum ImportBench {
         }
         let ndjson = "\(dir)/places-\(records).ndjson"
         let geojson = "\(dir)/places-\(records).geojson"
-        if fileSize(ndjson) == 0 || fileSize(geojson) == 0 {
-            FileHandle.standardError.write(Data("generating \(records) places into \(ndjson) and \(geojson)...\n".utf8))
-            try generate(count: records, seed: 20261130, ndjson: ndjson, geojson: geojson)
+        let compact = "\(dir)/places-\(records)-compact.ndjson"
+        if fileSize(ndjson) == 0 || fileSize(geojson) == 0 || fileSize(compact) == 0 {
+            FileHandle.standardError.write(Data("generating \(records) places into \(ndjson), \(geojson) and \(compact)...\n".utf8))
+            try generate(count: records, seed: 20261130, ndjson: ndjson, geojson: geojson, compact: compact)
         }
         var tools = [
             Tool(label: "placedb import (GeoJSON)", input: geojson) { (placedb, ["import", geojson, "--db", $0, "--output", "json"]) },
             Tool(label: "placedb import (NDJSON Places API (New))", input: ndjson) { (placedb, ["import", ndjson, "--db", $0, "--output", "json"]) },
+            Tool(label: "placedb import (compact NDJSON: id, name, location, type)", input: compact) { (placedb, ["import", compact, "--db", $0, "--output", "json"]) },
         ]
         if let only = option("--only", args) {
-            tools = tools.filter { $0.input.hasSuffix(only == "ndjson" ? ".ndjson" : ".geojson") }
+            let wanted = only == "compact" ? compact : only == "ndjson" ? ndjson : geojson
+            tools = tools.filter { $0.input == wanted }
         }
         let ogr2ogr = "/usr/bin/ogr2ogr"
         if !args.contains("--no-ogr2ogr") {

@@ -22,7 +22,9 @@ enum ResolveBench {
         for i in 0..<places { ids.append(GeneratedPlace.make(i, &rng).id) }
         if fileSize(db) == 0 {
             let ndjson = "\(dir)/places-\(places).ndjson", geojson = "\(dir)/places-\(places).geojson"
-            if fileSize(ndjson) == 0 { try generate(count: places, seed: 20261130, ndjson: ndjson, geojson: geojson) }
+            if fileSize(ndjson) == 0 {
+                try generate(count: places, seed: 20261130, ndjson: ndjson, geojson: geojson, compact: "\(dir)/places-\(places)-compact.ndjson")
+            }
             FileHandle.standardError.write(Data("building \(db)...\n".utf8))
             let importer = try PlaceImporter(databasePath: db)
             _ = try importer.importInput(.file(ndjson))

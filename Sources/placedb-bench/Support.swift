@@ -48,6 +48,11 @@ struct GeneratedPlace {
         #"{"id":"\#(id)","displayName":{"text":"\#(name)"},"location":{"latitude":\#(latitude),"longitude":\#(longitude)},"types":["\#(category)"],"rating":\#(rating),"userRatingCount":\#(ratingCount)}"#
     }
 
+    /// A compact Places API (New) record: ID, name, location and type only.
+    var compact: String {
+        #"{"id":"\#(id)","displayName":{"text":"\#(name)"},"location":{"latitude":\#(latitude),"longitude":\#(longitude)},"types":["\#(category)"]}"#
+    }
+
     /// A generic GeoJSON place feature (placedb's documented properties).
     var feature: String {
         #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(longitude),\#(latitude)]},"properties":{"id":"\#(id)","name":"\#(name)","category":"\#(category)","rating":\#(rating),"userRatingCount":\#(ratingCount)}}"#
@@ -56,28 +61,34 @@ struct GeneratedPlace {
 
 /// Writes the same `count` seeded places as Places API (New) NDJSON and as
 /// one GeoJSON FeatureCollection.
-func generate(count: Int, seed: UInt64, ndjson: String, geojson: String) throws {
-    for path in [ndjson, geojson] { FileManager.default.createFile(atPath: path, contents: nil) }
+func generate(count: Int, seed: UInt64, ndjson: String, geojson: String, compact: String) throws {
+    for path in [ndjson, geojson, compact] { FileManager.default.createFile(atPath: path, contents: nil) }
     let v1 = try FileHandle(forWritingTo: URL(fileURLWithPath: ndjson))
     let geo = try FileHandle(forWritingTo: URL(fileURLWithPath: geojson))
+    let small = try FileHandle(forWritingTo: URL(fileURLWithPath: compact))
     var rng = SplitMix64(state: seed)
-    var a = "", b = #"{"type":"FeatureCollection","features":["# + "\n"
+    var a = "", b = #"{"type":"FeatureCollection","features":["# + "\n", c = ""
     a.reserveCapacity(1 << 20)
     b.reserveCapacity(1 << 20)
+    c.reserveCapacity(1 << 20)
     for i in 0..<count {
         let p = GeneratedPlace.make(i, &rng)
         a += p.placesV1 + "\n"
         b += p.feature + (i + 1 < count ? ",\n" : "\n")
+        c += p.compact + "\n"
         if a.utf8.count > (1 << 20) - 1024 {
             v1.write(Data(a.utf8)); a.removeAll(keepingCapacity: true)
             geo.write(Data(b.utf8)); b.removeAll(keepingCapacity: true)
+            small.write(Data(c.utf8)); c.removeAll(keepingCapacity: true)
         }
     }
     b += "]}\n"
     v1.write(Data(a.utf8))
     geo.write(Data(b.utf8))
+    small.write(Data(c.utf8))
     try v1.close()
     try geo.close()
+    try small.close()
 }
 
 struct RunResult {

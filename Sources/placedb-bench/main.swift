@@ -3,14 +3,21 @@
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let benchmarks: [(name: String, summary: String, run: ([String]) throws -> Void)] = [
-    ("import", "import N generated places (GeoJSON, NDJSON) with placedb and ogr2ogr", ImportBench.run),
-    ("resolve", "batch-resolve IDs against N places with A aliases", ResolveBench.run),
-    ("aliases-eval", "link the OSM snapshots' ID changes and compare with osm/derived", AliasEval.run),
-    ("photo", "add a generated camera-size JPEG and fetch it at several maximum sizes", PhotoBench.run),
-    ("osm-hours", "share of OpenStreetMap opening_hours values placedb evaluates, the forms left, and parse/evaluate speed", OSMHoursBench.run),
-    ("nearby", "nearby and current-place queries: recall, latency, index load, SpatiaLite SQL, --batch", NearbyBench.run),
-    ("eval-current", "simulated visits on OSM POIs: the current-place model against nearest-place baselines", EvalCurrent.run),
+let benchmarks: [(name: String, summary: String, options: String, run: ([String]) throws -> Void)] = [
+    ("import", "import N generated places (GeoJSON, NDJSON, compact NDJSON) with placedb and ogr2ogr",
+     "[--records N] [--runs R] [--dir DIR] [--no-ogr2ogr] [--only geojson|ndjson|compact] [--no-warmup]", ImportBench.run),
+    ("resolve", "batch-resolve IDs against N places with A aliases",
+     "[--places N] [--aliases A] [--ids Q] [--runs R] [--dir DIR]", ResolveBench.run),
+    ("aliases-eval", "link the OSM snapshots' ID changes and compare with osm/derived",
+     "[--data DIR] [--threshold S] [--radius M]", AliasEval.run),
+    ("photo", "add a generated camera-size JPEG and fetch it at several maximum sizes",
+     "[--width W] [--height H] [--runs R] [--dir DIR]", PhotoBench.run),
+    ("osm-hours", "share of OpenStreetMap opening_hours values placedb evaluates, the forms left, and parse/evaluate speed",
+     "[--data DIR] [--runs R] [--list]", OSMHoursBench.run),
+    ("nearby", "nearby and current-place queries: recall, latency, index load, SpatiaLite SQL, --batch",
+     "[--places N] [--queries Q] [--recall-queries Q] [--runs R] [--batch-lines B] [--dir DIR] [--geonames PATH|none]", NearbyBench.run),
+    ("eval-current", "simulated visits on OSM POIs: the current-place model against nearest-place baselines",
+     "[--data DIR] [--fixes N] [--seed S] [--dir DIR] [--regions a,b,...] [--accuracies 5,20,65,300] [--model k=v,...] [--bins]", EvalCurrent.run),
 ]
 
 guard let name = arguments.first, let bench = benchmarks.first(where: { $0.name == name }) else {
@@ -18,6 +25,10 @@ guard let name = arguments.first, let bench = benchmarks.first(where: { $0.name 
     for b in benchmarks { usage += "  \(b.name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(b.summary)\n" }
     FileHandle.standardError.write(Data(usage.utf8))
     exit(arguments.first == "--help" ? 0 : 64)
+}
+if arguments.contains("--help") || arguments.contains("-h") {
+    print("usage: placedb-bench \(bench.name) \(bench.options)\n\n\(bench.summary)")
+    exit(0)
 }
 do {
     try bench.run(Array(arguments.dropFirst()))
