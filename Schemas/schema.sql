@@ -1,4 +1,4 @@
--- placedb database schema, version 4 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 5 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -58,7 +58,7 @@ CREATE TABLE place (
     content_hash INTEGER NOT NULL,
     doc TEXT NOT NULL,
     extra TEXT
-, "geom" POINT NOT NULL DEFAULT '', time_zone_source TEXT CHECK (time_zone_source IN ('data', 'import-option')));
+, "geom" POINT NOT NULL DEFAULT '', time_zone_source TEXT CHECK (time_zone_source IN ('data', 'import-option')), doc_layout INTEGER);
 
 -- table: place_alias
 CREATE TABLE place_alias (

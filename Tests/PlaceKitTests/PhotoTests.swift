@@ -534,6 +534,8 @@ struct PhotoStoreTests {
             try store.db.execute("DROP TABLE photo_image; DROP TABLE place_photo; DELETE FROM schema_migration WHERE version >= 2; PRAGMA user_version = 1")
             // Undo the later migrations too (3: time_zone_source).
             try store.db.execute("ALTER TABLE place DROP COLUMN time_zone_source")
+            // (5: doc_layout; this test reads only the photos.)
+            try store.db.execute("ALTER TABLE place DROP COLUMN doc_layout")
             // (4: place_extent and its triggers.)
             try store.db.execute("DROP TRIGGER IF EXISTS place_extent_insert; DROP TRIGGER IF EXISTS place_extent_update; DROP TRIGGER IF EXISTS place_extent_delete; DROP TABLE place_extent; DROP VIEW place_viewport")
         }

@@ -6,6 +6,8 @@ struct PreparedPlace: Sendable {
     let id: String
     let coordinate: Coordinate
     let doc: [UInt8]
+    /// Which members the columns stand for (`StoredDocument`); 0: none.
+    let docLayout: Int64
     let extra: [UInt8]
     let contentHash: Int64
     let source: String
@@ -32,15 +34,28 @@ struct PreparedPlace: Sendable {
         let writer = JSONWriter()
         var doc: [UInt8] = []
         doc.reserveCapacity(256)
-        // The stored document leaves out what the row already holds: the ID
-        // and the location (the geometry).
-        writer.writeObject(place.document, skipping: "location", into: &doc)
+        // The stored document leaves out what the row already holds: the ID,
+        // the location (the geometry), and the members the columns repeat
+        // (StoredDocument).
+        let columns = StoredDocument.Columns(name: place.displayName?.text, primaryType: place.primaryType ?? place.types.first,
+                                             rating: place.rating, ratingCount: place.userRatingCount)
+        let layout = StoredDocument.write(place.document, columns: columns, into: &doc)
         var extra: [UInt8] = []
         if !decoded.extra.isEmpty { writer.write(.object(decoded.extra), into: &extra) }
         let source = fixedSource ?? decoded.format.defaultSource
         var hash = FNV1a()
         hash.add(doc)
         hash.add(UInt8(0))
+        if layout != 0 {
+            // What the layout puts back, so any change to it is a change.
+            hash.add(UInt64(bitPattern: layout))
+            hash.add((columns.name ?? "").utf8)
+            hash.add(UInt8(0))
+            hash.add((columns.primaryType ?? "").utf8)
+            hash.add(UInt8(0))
+            hash.add((columns.rating ?? -1).bitPattern)
+            hash.add(UInt64(bitPattern: Int64(columns.ratingCount ?? -1)))
+        }
         hash.add(extra)
         hash.add(UInt8(0))
         hash.add(source.utf8)
@@ -53,6 +68,7 @@ struct PreparedPlace: Sendable {
         self.id = place.id.rawValue
         self.coordinate = place.coordinate
         self.doc = doc
+        self.docLayout = layout
         self.extra = extra
         self.contentHash = Int64(bitPattern: hash.value)
         self.source = source

@@ -34,6 +34,13 @@ public struct JSONWriter: Sendable {
         out.append(UInt8(ascii: "}"))
     }
 
+    /// Writes one member, `"key":value` (compact only).
+    func writeMember(_ key: String, _ value: JSONValue, into out: inout [UInt8]) {
+        JSONWriter.writeString(key, into: &out)
+        out.append(UInt8(ascii: ":"))
+        write(value, into: &out, indent: 0)
+    }
+
     private func newline(_ out: inout [UInt8], _ indent: Int) {
         guard pretty else { return }
         out.append(0x0A)

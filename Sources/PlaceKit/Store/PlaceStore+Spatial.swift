@@ -102,12 +102,17 @@ extension PlaceStore {
     /// row `rowid` (valid only inside `body`); nil when the row is gone.
     /// The document holds no location: the point comes from the geometry.
     func withStoredRow<T>(rowid: Int64, _ body: (PlaceID, UnsafeRawBufferPointer, Coordinate?) throws -> T) throws -> T? {
-        let statement = try db.cachedStatement("SELECT place_id, doc, geom FROM place WHERE id = ?")
+        let statement = try db.cachedStatement("SELECT place_id, doc, geom, \(StoredDocument.readColumns) FROM place WHERE id = ?")
         try statement.bind(.integer(rowid), at: 1)
         defer { try? statement.reset() }
         guard let row = try statement.step() else { return nil }
         let coordinate = row.withBytes(2) { SpatiaLiteBlob.coordinate($0) }
-        return try row.withBytes(1) { try body(PlaceID(row.string(0) ?? ""), $0, coordinate) }
+        let id = PlaceID(row.string(0) ?? "")
+        do {
+            return try StoredDocument.withDocument(row, docColumn: 1, layoutColumn: 3) { try body(id, $0, coordinate) }
+        } catch let e as JSONSyntaxError {
+            throw PlaceDBError.database(path: path, reason: "place '\(id)' has a corrupt stored document: \(e)")
+        }
     }
 
     /// The place ID of row `rowid`.

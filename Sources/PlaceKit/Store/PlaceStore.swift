@@ -94,21 +94,22 @@ final class PlaceStore {
 
     /// The stored place, or nil.
     func place(id: PlaceID) throws -> Place? {
-        let statement = try db.cachedStatement("SELECT place_id, doc, geom, time_zone_source FROM place WHERE place_id = ?")
+        let statement = try db.cachedStatement("SELECT place_id, doc, geom, time_zone_source, \(StoredDocument.readColumns) FROM place WHERE place_id = ?")
         try statement.bind([.text(id.rawValue)])
         defer { try? statement.reset() }
         guard let row = try statement.step() else { return nil }
-        return try decodeStored(row, docColumn: 1, geometryColumn: 2, timeZoneSourceColumn: 3)
+        return try decodeStored(row, docColumn: 1, geometryColumn: 2, timeZoneSourceColumn: 3, layoutColumn: 4)
     }
 
-    /// Rebuilds a Place from its stored document and geometry (and
+    /// Rebuilds a Place from its stored document (put back whole:
+    /// `StoredDocument`) and geometry (and
     /// `time_zone_source`, when the query selected it). A row that does not
     /// decode (a file edited by hand) throws, never traps.
-    func decodeStored(_ row: Row, docColumn: Int, geometryColumn: Int, timeZoneSourceColumn: Int? = nil) throws -> Place {
+    func decodeStored(_ row: Row, docColumn: Int, geometryColumn: Int, timeZoneSourceColumn: Int? = nil, layoutColumn: Int) throws -> Place {
         let id = PlaceID(row.string(0) ?? "")
         let value: JSONValue
         do {
-            value = try row.withBytes(docColumn) { try JSONParser.parse($0) }
+            value = try StoredDocument.withDocument(row, docColumn: docColumn, layoutColumn: layoutColumn) { try JSONParser.parse($0) }
         } catch {
             throw PlaceDBError.database(path: path, reason: "place '\(id)' has a corrupt stored document: \(error)")
         }

@@ -53,11 +53,11 @@ final class PlaceWriter {
         touch = try db.prepare("UPDATE place SET last_run = ?, removed_run = NULL WHERE id = ?")
         let columns = "name, primary_type, rating, rating_count, business_status, utc_offset_minutes, time_zone, source, content_hash, doc, extra, geom"
         insert = try db.prepare("""
-            INSERT INTO place (\(columns), updated_run, first_run, last_run, place_id, time_zone_source)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, ?13, ?14, ?15)
+            INSERT INTO place (\(columns), updated_run, first_run, last_run, place_id, time_zone_source, doc_layout)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, ?13, ?14, ?15, ?16)
             """)
         update = try db.prepare("""
-            UPDATE place SET (\(columns), updated_run, last_run, removed_run, time_zone_source) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, NULL, ?15)
+            UPDATE place SET (\(columns), updated_run, last_run, removed_run, time_zone_source, doc_layout) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, NULL, ?15, ?16)
             WHERE id = ?14
             """)
         deleteType = try db.prepare("DELETE FROM place_type WHERE type = ? AND place = ?")
@@ -261,6 +261,7 @@ final class PlaceWriter {
         try statement.bind(.blob(SpatiaLiteBlob.point(place.coordinate)), at: 12)
         try statement.bind(.integer(run), at: 13)
         try statement.bind(DatabaseValue(place.timeZoneSource?.rawValue), at: 15)
+        try statement.bind(place.docLayout == 0 ? .null : .integer(place.docLayout), at: 16)
 
         let rowid: Int64
         let outcome: Outcome

@@ -159,6 +159,12 @@ enum Schema {
                 DELETE FROM place_extent WHERE id = OLD.id;
             END;
             """),
+        Migration(version: 5, name: "documents without the members the columns repeat", sql: """
+            -- Which members of doc the columns stand for, and where they stood
+            -- (4 bits each: displayName, primaryType, rating, userRatingCount;
+            -- position + 1, 0 = in doc). NULL or 0: doc is whole.
+            ALTER TABLE place ADD COLUMN doc_layout INTEGER;
+            """),
     ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).

@@ -1,0 +1,107 @@
+/// How a place's document is stored: without `location` (the geometry holds
+/// it) and without the members that `place`'s columns repeat exactly
+/// (`displayName` when it is only `{"text": name}`, `primaryType`, `rating`,
+/// `userRatingCount`). `place.doc_layout` says which were left out and where
+/// they stood: 4 bits per member (in `columnMembers` order), the member's
+/// position among the document's members plus one, 0 when it is stored. A
+/// read puts them back where they were, so documents come back byte for
+/// byte; rows without a layout (NULL or 0) hold the whole document.
+enum StoredDocument {
+    /// The members the columns can stand for, in layout order.
+    static let columnMembers = ["displayName", "primaryType", "rating", "userRatingCount"]
+
+    /// The values of `place`'s columns that stand for the members.
+    struct Columns: Sendable {
+        var name: String?
+        var primaryType: String?
+        var rating: Double?
+        var ratingCount: Int?
+    }
+
+    /// The member `k` of `columnMembers` as the columns give it back.
+    static func value(_ k: Int, _ c: Columns) -> JSONValue? {
+        switch k {
+        case 0: c.name.map { .object(JSONObject(uniqueMembers: [("text", .string($0))])) }
+        case 1: c.primaryType.map { .string($0) }
+        case 2: c.rating.map { .double($0) }
+        case 3: c.ratingCount.map { .int(Int64($0)) }
+        default: nil
+        }
+    }
+
+    /// Writes `document` as stored (without `location` and the members the
+    /// columns give back exactly) and returns its layout.
+    static func write(_ document: JSONObject, columns: Columns, into out: inout [UInt8]) -> Int64 {
+        let writer = JSONWriter()
+        var layout: Int64 = 0
+        var position = 0
+        var first = true
+        out.append(UInt8(ascii: "{"))
+        for m in document.members where m.key != "location" {
+            defer { position += 1 }
+            if position < 15, let k = columnMembers.firstIndex(of: m.key), value(k, columns) == m.value,
+               !(k == 2 && m.value.doubleValue == 0) {  // a zero rating may come back as -0 or 0: kept
+                layout |= Int64(position + 1) << Int64(4 * k)
+                continue
+            }
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            writer.writeMember(m.key, m.value, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return layout
+    }
+
+    /// The whole document from the stored bytes, the layout and the columns.
+    static func restore(_ stored: UnsafeRawBufferPointer, layout: Int64, columns: Columns) throws -> [UInt8] {
+        var slots: [(position: Int, k: Int)] = []
+        for k in columnMembers.indices {
+            let p = Int((layout >> Int64(4 * k)) & 0xF)
+            if p > 0 { slots.append((p - 1, k)) }
+        }
+        slots.sort { $0.position < $1.position }
+        let spans = try JSONParser.memberSpans(stored)
+        let writer = JSONWriter()
+        var out: [UInt8] = []
+        out.reserveCapacity(stored.count + 64)
+        out.append(UInt8(ascii: "{"))
+        var next = 0, slot = 0
+        for position in 0..<(spans.count + slots.count) {
+            if position > 0 { out.append(UInt8(ascii: ",")) }
+            if slot < slots.count && slots[slot].position == position {
+                guard let v = value(slots[slot].k, columns) else {
+                    throw JSONSyntaxError(message: "doc_layout names \(columnMembers[slots[slot].k]) but its column is NULL", offset: 0)
+                }
+                writer.writeMember(columnMembers[slots[slot].k], v, into: &out)
+                slot += 1
+            } else if next < spans.count {
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: stored[spans[next].member]))
+                next += 1
+            } else {
+                throw JSONSyntaxError(message: "doc_layout places a member past the document's end", offset: 0)
+            }
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+}
+
+import SQLiteDB
+
+extension StoredDocument {
+    /// The columns a read selects after `doc` to put a document back whole.
+    static let readColumns = "doc_layout, name, primary_type, rating, rating_count"
+
+    /// Calls `body` with the whole document of a row whose `doc` is at
+    /// `docColumn` and `readColumns` start at `layoutColumn`.
+    static func withDocument<T>(_ row: Row, docColumn: Int, layoutColumn: Int, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+        let layout = row.isNull(layoutColumn) ? 0 : row.int64(layoutColumn)
+        guard layout != 0 else { return try row.withBytes(docColumn, body) }
+        let c = layoutColumn
+        let columns = Columns(name: row.string(c + 1), primaryType: row.string(c + 2),
+                              rating: row.isNull(c + 3) ? nil : row.double(c + 3),
+                              ratingCount: row.isNull(c + 4) ? nil : Int(row.int64(c + 4)))
+        let whole = try row.withBytes(docColumn) { try restore($0, layout: layout, columns: columns) }
+        return try whole.withUnsafeBytes(body)
+    }
+}
