@@ -287,6 +287,13 @@ final class PlaceWriter {
                 // Written earlier in this import (the tree was empty): its
                 // point goes in after the build, and its earlier one stays out.
                 if rewritten.updateValue(c, forKey: rowid) == nil && rowid < chunkStart { spilledRewrites += 1 }
+                if rewritten.count > max(1, indexChunk / 2) {
+                    // Many rows written twice (an input repeated in itself):
+                    // build the tree from what came so far and go on with
+                    // inserts, so memory stays bounded.
+                    try flushIndex(final: true)
+                    buildTreeWhole = false
+                }
             } else {
                 if existing != nil { duplicatesInChunk = true }
                 if pendingIndex.isEmpty { chunkStart = rowid }
