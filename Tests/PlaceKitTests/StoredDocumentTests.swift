@@ -23,8 +23,7 @@ struct StoredDocumentTests {
     func roundTrip(text: String) throws {
         guard case .object(let document) = try JSONValue(parsing: text) else { Issue.record("not an object"); return }
         let place = Place(id: "p", coordinate: Coordinate(latitude: 1, longitude: 2), document: document)
-        let columns = StoredDocument.Columns(name: place.displayName?.text, primaryType: place.primaryType ?? place.types.first,
-                                             rating: place.rating, ratingCount: place.userRatingCount)
+        let columns = StoredDocument.Columns(place)
         var stored: [UInt8] = []
         let layout = StoredDocument.write(place.document, columns: columns, into: &stored)
         var whole: [UInt8] = []
@@ -40,8 +39,7 @@ struct StoredDocumentTests {
             guard case .object(let d) = try JSONValue(parsing: text) else { return -1 }
             let place = Place(id: "p", coordinate: Coordinate(latitude: 1, longitude: 2), document: d)
             var out: [UInt8] = []
-            return StoredDocument.write(place.document, columns: .init(name: place.displayName?.text, primaryType: place.primaryType ?? place.types.first,
-                                                                        rating: place.rating, ratingCount: place.userRatingCount), into: &out)
+            return StoredDocument.write(place.document, columns: StoredDocument.Columns(place), into: &out)
         }
         // displayName at 0, primaryType at 2, rating at 3, userRatingCount at 4 (nibbles hold position + 1).
         #expect(try layout(Self.documents[0]) == 0x5431)

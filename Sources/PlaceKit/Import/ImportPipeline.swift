@@ -5,6 +5,9 @@ import Foundation
 struct PreparedPlace: Sendable {
     let id: String
     let coordinate: Coordinate
+    /// The location's place on the Hilbert curve the spatial index is
+    /// sorted by (computed here, off the writing thread).
+    let hilbertKey: UInt64
     let doc: [UInt8]
     /// Which members the columns stand for (`StoredDocument`); 0: none.
     let docLayout: Int64
@@ -37,8 +40,7 @@ struct PreparedPlace: Sendable {
         // The stored document leaves out what the row already holds: the ID,
         // the location (the geometry), and the members the columns repeat
         // (StoredDocument).
-        let columns = StoredDocument.Columns(name: place.displayName?.text, primaryType: place.primaryType ?? place.types.first,
-                                             rating: place.rating, ratingCount: place.userRatingCount)
+        let columns = StoredDocument.Columns(place)
         let layout = StoredDocument.write(place.document, columns: columns, into: &doc)
         var extra: [UInt8] = []
         if !decoded.extra.isEmpty { writer.write(.object(decoded.extra), into: &extra) }
@@ -67,16 +69,17 @@ struct PreparedPlace: Sendable {
         self.timeZoneSource = zoneSource
         self.id = place.id.rawValue
         self.coordinate = place.coordinate
+        self.hilbertKey = Hilbert.key(place.coordinate)
         self.doc = doc
         self.docLayout = layout
         self.extra = extra
         self.contentHash = Int64(bitPattern: hash.value)
         self.source = source
-        self.name = place.displayName?.text
+        self.name = columns.name
         self.types = place.types
-        self.primaryType = place.primaryType ?? types.first
-        self.rating = place.rating
-        self.ratingCount = place.userRatingCount
+        self.primaryType = columns.primaryType
+        self.rating = columns.rating
+        self.ratingCount = columns.ratingCount
         self.businessStatus = place.document["businessStatus"]?.stringValue
         self.utcOffsetMinutes = place.utcOffsetMinutes
         self.timeZone = place.timeZone

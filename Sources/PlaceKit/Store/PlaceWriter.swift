@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteDB
 
 /// Writes decoded places with statements prepared once: insert a new ID,
@@ -147,24 +148,18 @@ final class PlaceWriter {
         pendingIndex.sort { $0.key < $1.key || ($0.key == $1.key && $0.rowid < $1.rowid) }
         defer { pendingIndex.removeAll(keepingCapacity: !final) }
         guard buildTreeWhole else {
-            for e in pendingIndex {
-                try indexPoint.reset()
-                try indexPoint.bind(.integer(e.rowid), at: 1)
-                try indexPoint.bind(.real(e.longitude), at: 2)
-                try indexPoint.bind(.real(e.latitude), at: 3)
-                try indexPoint.run()
-            }
+            for e in pendingIndex { try insertPoint(e.rowid, longitude: e.longitude, latitude: e.latitude) }
             return
         }
         if !final {
-            if runs == nil { runs = PointRuns(directory: Self.directory(of: db.path)) }
+            if runs == nil { runs = PointRuns(directory: URL(fileURLWithPath: db.path).deletingLastPathComponent().path) }
             try runs!.spill(pendingIndex)
             return
         }
         let loader = RTreeBulkLoader(db: db, table: "idx_place_geom")
         if let runs, !runs.isEmpty {
             try runs.spill(pendingIndex)
-            pendingIndex = []
+            pendingIndex = []  // its memory is not needed for the merge
             // The runs' merge feeds the loader in curve order.
             let rewritten = self.rewritten
             try loader.load(streaming: runs.count - spilledRewrites) { emit in
@@ -181,27 +176,24 @@ final class PlaceWriter {
         runs = nil
         // The rows written twice, with their last points.
         for (rowid, c) in rewritten.sorted(by: { $0.key < $1.key }) {
-            try indexPoint.reset()
-            try indexPoint.bind(.integer(rowid), at: 1)
-            try indexPoint.bind(.real(c.longitude), at: 2)
-            try indexPoint.bind(.real(c.latitude), at: 3)
-            try indexPoint.run()
+            try insertPoint(rowid, longitude: c.longitude, latitude: c.latitude)
         }
         rewritten = [:]
         spilledRewrites = 0
     }
 
-    /// The directory of a database file (where the index's temporary runs go).
-    static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
+    /// One point into the R*Tree (replacing the row's earlier one).
+    private func insertPoint(_ rowid: Int64, longitude: Double, latitude: Double) throws {
+        try indexPoint.reset()
+        try indexPoint.bind(.integer(rowid), at: 1)
+        try indexPoint.bind(.real(longitude), at: 2)
+        try indexPoint.bind(.real(latitude), at: 3)
+        try indexPoint.run()
     }
 
     /// Puts the triggers back and stamps SpatiaLite's geometry_columns_time.
     func endBulk() throws {
         try flushIndex(final: true)
-        pendingIndex = []
-        runs = nil
         for t in setAside { try db.execute(t.sql) }
         setAside = []
         bulk = false
@@ -297,7 +289,7 @@ final class PlaceWriter {
             } else {
                 if existing != nil { duplicatesInChunk = true }
                 if pendingIndex.isEmpty { chunkStart = rowid }
-                pendingIndex.append(IndexPoint(key: Hilbert.key(c), rowid: rowid, longitude: c.longitude, latitude: c.latitude))
+                pendingIndex.append(IndexPoint(key: place.hilbertKey, rowid: rowid, longitude: c.longitude, latitude: c.latitude))
                 if pendingIndex.count >= indexChunk { try flushIndex(final: false) }
             }
             // What the place_extent triggers would store.

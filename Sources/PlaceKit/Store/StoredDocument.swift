@@ -16,6 +16,20 @@ enum StoredDocument {
         var primaryType: String?
         var rating: Double?
         var ratingCount: Int?
+
+        init(name: String?, primaryType: String?, rating: Double?, ratingCount: Int?) {
+            self.name = name
+            self.primaryType = primaryType
+            self.rating = rating
+            self.ratingCount = ratingCount
+        }
+
+        /// The columns `place` gets: its name, its primary type (else its
+        /// first type), rating and rating count.
+        init(_ place: Place) {
+            self.init(name: place.displayName?.text, primaryType: place.primaryType ?? place.types.first,
+                      rating: place.rating, ratingCount: place.userRatingCount)
+        }
     }
 
     /// The member `k` of `columnMembers` as the columns give it back.
