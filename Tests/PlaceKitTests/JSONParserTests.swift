@@ -1,19 +1,6 @@
 import Testing
 @testable import PlaceKit
 
-/// A small seeded generator (SplitMix64), so "random" inputs are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The error `JSONParser` throws for `bytes`, or nil when it parses.
 private func syntaxError(_ bytes: [UInt8]) -> JSONSyntaxError? {
     do {
@@ -98,7 +85,7 @@ struct JSONParserTests {
 
     @Test("round-trips random doubles exactly through JSONWriter and JSONParser")
     func randomDoublesRoundTrip() throws {
-        var rng = SplitMix64(seed: 0x5EED_1234)
+        var rng = TestRandom(seed: 0x5EED_1234)
         var checked = 0
         while checked < 20_000 {
             let d = Double(bitPattern: rng.next())
@@ -113,7 +100,7 @@ struct JSONParserTests {
 
     @Test("round-trips random coordinates and edge-case doubles exactly")
     func coordinatesRoundTrip() throws {
-        var rng = SplitMix64(seed: 42)
+        var rng = TestRandom(seed: 42)
         var values: [Double] = [
             0.1, 1.0 / 3.0, 37.4220541, -122.08532419999999, 1e-5, 1e21, 1e22, 1e23, 123456.789e-300,
             Double.pi, Double.ulpOfOne, Double.leastNonzeroMagnitude, Double.leastNormalMagnitude,
@@ -133,7 +120,7 @@ struct JSONParserTests {
 
     @Test("writes integral doubles without a fraction, and they read back as the same value")
     func integralDoubles() throws {
-        var rng = SplitMix64(seed: 7)
+        var rng = TestRandom(seed: 7)
         for _ in 0..<2_000 {
             let d = Double(Int64.random(in: (1 - (1 << 53))..<(1 << 53), using: &rng))
             let text = JSONWriter().string(.double(d))

@@ -4,8 +4,9 @@ import Testing
 import PlaceKitTestSupport
 import SQLiteDB
 
-/// A seeded generator for test data (SplitMix64).
-struct TestRandom {
+/// A seeded generator for test data (SplitMix64), so "random" inputs are
+/// the same on every run.
+struct TestRandom: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

@@ -207,7 +207,7 @@ struct PhotoImageTests {
 
     /// Bad images, each refused when added.
     static func corruptImages() -> [(String, [UInt8], String)] {
-        var rng = SeededBytes(seed: 42)
+        var rng = TestRandom(seed: 42)
         let jpeg = TestImages.make(width: 300, height: 200, format: .jpeg, pattern: .noise(seed: 1))
         let png = TestImages.make(width: 300, height: 200, format: .png, pattern: .noise(seed: 2))
         let webp = TestImages.make(width: 300, height: 200, format: .webp, pattern: .noise(seed: 3))
@@ -255,7 +255,7 @@ struct PhotoImageTests {
     func mutations(format: ImageFormat) throws {
         let db = try PhotoDB()
         let source = TestImages.make(width: 120, height: 80, format: format, pattern: .noise(seed: 9))
-        var rng = SeededBytes(seed: 2026)
+        var rng = TestRandom(seed: 2026)
         var refused = 0
         for round in 0..<40 {
             var bytes = source
@@ -336,19 +336,9 @@ func expectColor(_ got: (red: Int, green: Int, blue: Int), _ want: (red: Int, gr
     #expect(ok, "\(label): got \(got), want \(want)", sourceLocation: sourceLocation)
 }
 
-/// Seeded bytes (SplitMix64), so a failing case can be replayed.
-struct SeededBytes {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func bytes(_ n: Int) -> [UInt8] {
-        (0..<n).map { _ in
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return UInt8(truncatingIfNeeded: z ^ (z >> 31))
-        }
-    }
+extension TestRandom {
+    /// Seeded bytes, so a failing case can be replayed.
+    mutating func bytes(_ n: Int) -> [UInt8] { (0..<n).map { _ in UInt8(truncatingIfNeeded: next()) } }
 }
 
 @Suite("Photo metadata and the local photo store")
