@@ -101,6 +101,42 @@ public final class Statement {
         if rc != SQLITE_OK { throw database.lastError(code: rc, sql: sql) }
     }
 
+    /// Binds a string's UTF-8 as text (nil: NULL) without the C string a
+    /// `DatabaseValue.text` makes (SQLite copies the bytes).
+    public func bind(text: String?, at index: Int32) throws {
+        guard var text else { return try bindNull(at: index) }
+        try text.withUTF8 { try bindText(utf8: UnsafeRawBufferPointer($0), at: index) }
+    }
+
+    public func bind(integer: Int64?, at index: Int32) throws {
+        guard let integer else { return try bindNull(at: index) }
+        let rc = sqlite3_bind_int64(handle, index, integer)
+        if rc != SQLITE_OK { throw database.lastError(code: rc, sql: sql) }
+    }
+
+    public func bind(real: Double?, at index: Int32) throws {
+        guard let real else { return try bindNull(at: index) }
+        let rc = sqlite3_bind_double(handle, index, real)
+        if rc != SQLITE_OK { throw database.lastError(code: rc, sql: sql) }
+    }
+
+    public func bindNull(at index: Int32) throws {
+        let rc = sqlite3_bind_null(handle, index)
+        if rc != SQLITE_OK { throw database.lastError(code: rc, sql: sql) }
+    }
+
+    /// Binds bytes as a blob (SQLite copies them).
+    public func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws {
+        let rc = sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), csqlite_transient())
+        if rc != SQLITE_OK { throw database.lastError(code: rc, sql: sql) }
+    }
+
+    /// Resets the statement to run again, keeping its bindings (for a
+    /// statement whose every parameter is bound again before each run).
+    public func rewind() {
+        sqlite3_reset(handle)
+    }
+
     /// Binds UTF-8 bytes as text without building a `String`.
     public func bindText(utf8 bytes: UnsafeRawBufferPointer, at index: Int32) throws {
         let rc = sqlite3_bind_text(handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), csqlite_transient())

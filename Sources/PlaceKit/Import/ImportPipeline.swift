@@ -1,8 +1,9 @@
 import Foundation
 
 /// A place ready to be written: everything the writer needs, computed off
-/// the writing thread (decoding, the stored document, its hash).
-struct PreparedPlace: Sendable {
+/// the writing thread (decoding, the stored document, its hash). A class:
+/// handing it over and back retains one reference, not each of its fields.
+final class PreparedPlace: Sendable {
     let id: String
     let coordinate: Coordinate
     /// The location's place on the Hilbert curve the spatial index is

@@ -70,7 +70,10 @@ public struct JSONObject: Sendable, Equatable, Sequence {
 
     public subscript(key: String) -> JSONValue? {
         get {
-            for m in members where m.key == key { return m.value }
+            // Lengths first: most members' names differ in length, and
+            // comparing two counts is cheaper than comparing two strings.
+            let length = key.utf8.count
+            for m in members where m.key.utf8.count == length && m.key == key { return m.value }
             return nil
         }
         set {

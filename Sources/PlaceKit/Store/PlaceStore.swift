@@ -144,18 +144,39 @@ final class PlaceStore {
 /// SpatiaLite's "BLOB-Geometry" page).
 enum SpatiaLiteBlob {
     static func point(_ c: Coordinate, srid: Int32 = 4326) -> [UInt8] {
-        var b = [UInt8](repeating: 0, count: 60)
+        [UInt8](unsafeUninitializedCapacity: pointSize) { b, count in
+            write(c, srid: srid, into: UnsafeMutableRawBufferPointer(b))
+            count = pointSize
+        }
+    }
+
+    /// The blob's size: header 39 bytes, class, the point, end marker.
+    static let pointSize = 60
+
+    /// Calls `body` with the POINT blob of `c`, built on the stack.
+    static func withPoint<R>(_ c: Coordinate, srid: Int32 = 4326, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withUnsafeTemporaryAllocation(byteCount: pointSize, alignment: 8) { b in
+            write(c, srid: srid, into: b)
+            return try body(UnsafeRawBufferPointer(b))
+        }
+    }
+
+    /// Writes the little-endian POINT blob of `c` into the first 60 bytes of `b`.
+    private static func write(_ c: Coordinate, srid: Int32, into b: UnsafeMutableRawBufferPointer) {
+        let x = c.longitude.bitPattern.littleEndian, y = c.latitude.bitPattern.littleEndian
         b[0] = 0x00
         b[1] = 0x01 // little endian
-        withUnsafeBytes(of: srid.littleEndian) { for i in 0..<4 { b[2 + i] = $0[i] } }
-        let x = c.longitude, y = c.latitude
-        for (offset, v) in [(6, x), (14, y), (22, x), (30, y), (43, x), (51, y)] {
-            withUnsafeBytes(of: v.bitPattern.littleEndian) { for i in 0..<8 { b[offset + i] = $0[i] } }
-        }
+        b.storeBytes(of: srid.littleEndian, toByteOffset: 2, as: Int32.self)
+        // The MBR (min x, min y, max x, max y) is the point itself.
+        b.storeBytes(of: x, toByteOffset: 6, as: UInt64.self)
+        b.storeBytes(of: y, toByteOffset: 14, as: UInt64.self)
+        b.storeBytes(of: x, toByteOffset: 22, as: UInt64.self)
+        b.storeBytes(of: y, toByteOffset: 30, as: UInt64.self)
         b[38] = 0x7C
-        withUnsafeBytes(of: Int32(1).littleEndian) { for i in 0..<4 { b[39 + i] = $0[i] } }
+        b.storeBytes(of: Int32(1).littleEndian, toByteOffset: 39, as: Int32.self)
+        b.storeBytes(of: x, toByteOffset: 43, as: UInt64.self)
+        b.storeBytes(of: y, toByteOffset: 51, as: UInt64.self)
         b[59] = 0xFE
-        return b
     }
 
     /// The point of a SpatiaLite POINT blob (either byte order), or nil when

@@ -156,7 +156,8 @@ final class PlaceWriter {
             try runs!.spill(pendingIndex)
             return
         }
-        let loader = RTreeBulkLoader(db: db, table: "idx_place_geom")
+        var loader = RTreeBulkLoader(db: db, table: "idx_place_geom")
+        loader.rowidChunk = indexChunk
         if let runs, !runs.isEmpty {
             try runs.spill(pendingIndex)
             pendingIndex = []  // its memory is not needed for the merge
@@ -213,13 +214,13 @@ final class PlaceWriter {
     func write(_ place: PreparedPlace) throws -> Outcome {
         for edge in place.aliases { try record(edge, source: place.source) }
         let contentHash = place.contentHash
-        try find.reset()
-        try find.bind(.text(place.id), at: 1)
+        find.rewind()
+        try find.bind(text: place.id, at: 1)
         var existing: (rowid: Int64, hash: Int64, removed: Bool, duplicate: Bool)?
         if let row = try find.step() {
             existing = (row.int64(0), row.int64(1), row.int64(2) != 0, row.int64(3) == run)
         }
-        try find.reset()
+        find.rewind()
 
         if let existing, existing.hash == contentHash {
             if existing.duplicate { return .duplicate }
@@ -234,32 +235,34 @@ final class PlaceWriter {
         wroteRows = true
 
         let statement = existing == nil ? insert : update
-        try statement.reset()
-        try statement.bind(DatabaseValue(place.name), at: 1)
-        try statement.bind(DatabaseValue(place.primaryType), at: 2)
-        try statement.bind(DatabaseValue(place.rating), at: 3)
-        try statement.bind(DatabaseValue(place.ratingCount), at: 4)
-        try statement.bind(DatabaseValue(place.businessStatus), at: 5)
-        try statement.bind(DatabaseValue(place.utcOffsetMinutes), at: 6)
-        try statement.bind(DatabaseValue(place.timeZone), at: 7)
-        try statement.bind(.text(place.source), at: 8)
-        try statement.bind(.integer(contentHash), at: 9)
+        // Every parameter is bound again for each row, from the place's own
+        // storage (no per-row C strings or arrays).
+        statement.rewind()
+        try statement.bind(text: place.name, at: 1)
+        try statement.bind(text: place.primaryType, at: 2)
+        try statement.bind(real: place.rating, at: 3)
+        try statement.bind(integer: place.ratingCount.map(Int64.init), at: 4)
+        try statement.bind(text: place.businessStatus, at: 5)
+        try statement.bind(integer: place.utcOffsetMinutes.map(Int64.init), at: 6)
+        try statement.bind(text: place.timeZone, at: 7)
+        try statement.bind(text: place.source, at: 8)
+        try statement.bind(integer: contentHash, at: 9)
         try place.doc.withUnsafeBytes { try statement.bindText(utf8: $0, at: 10) }
         if place.extra.isEmpty {
-            try statement.bind(.null, at: 11)
+            try statement.bindNull(at: 11)
         } else {
             try place.extra.withUnsafeBytes { try statement.bindText(utf8: $0, at: 11) }
         }
-        try statement.bind(.blob(SpatiaLiteBlob.point(place.coordinate)), at: 12)
-        try statement.bind(.integer(run), at: 13)
-        try statement.bind(DatabaseValue(place.timeZoneSource?.rawValue), at: 15)
-        try statement.bind(place.docLayout == 0 ? .null : .integer(place.docLayout), at: 16)
+        try SpatiaLiteBlob.withPoint(place.coordinate) { try statement.bindBlob($0, at: 12) }
+        try statement.bind(integer: run, at: 13)
+        try statement.bind(text: place.timeZoneSource?.rawValue, at: 15)
+        try statement.bind(integer: place.docLayout == 0 ? nil : place.docLayout, at: 16)
 
         let rowid: Int64
         let outcome: Outcome
         var oldTypes: [String] = []
         if let existing {
-            try statement.bind(.integer(existing.rowid), at: 14)
+            try statement.bind(integer: existing.rowid, at: 14)
             oldTypes = try storedTypes(existing.rowid)
             try statement.run()
             try deletePhotos.reset()
@@ -268,7 +271,7 @@ final class PlaceWriter {
             rowid = existing.rowid
             outcome = existing.duplicate ? .duplicate : existing.removed ? .revived : .updated
         } else {
-            try statement.bind(.text(place.id), at: 14)
+            try statement.bind(text: place.id, at: 14)
             try statement.run()
             rowid = db.lastInsertedRowID
             outcome = .inserted
@@ -311,9 +314,9 @@ final class PlaceWriter {
             try deleteType.run()
         }
         for type in types where !oldTypes.contains(type) {
-            try insertType.reset()
-            try insertType.bind(.text(type), at: 1)
-            try insertType.bind(.integer(rowid), at: 2)
+            insertType.rewind()
+            try insertType.bind(text: type, at: 1)
+            try insertType.bind(integer: rowid, at: 2)
             try insertType.run()
         }
         // The photo index (names and references of `photos[]`, in order),

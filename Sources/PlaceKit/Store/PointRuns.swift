@@ -10,20 +10,32 @@ struct IndexPoint {
     let latitude: Double
 }
 
-/// Hilbert-sorted runs of index points spilled to unlinked temporary files
+/// Hilbert-sorted runs of index points (ties by rowid).
+typealias PointRuns = SortedRuns<IndexPoint>
+
+extension SortedRuns where Element == IndexPoint {
+    convenience init(directory: String) {
+        self.init(directory: directory) { p, q in p.key < q.key || (p.key == q.key && p.rowid < q.rowid) }
+    }
+}
+
+/// Sorted runs of fixed-size values spilled to unlinked temporary files
 /// beside the database, merged back in one stream: an external merge sort,
 /// so a fresh import of any size builds its R*Tree whole while memory holds
 /// one chunk and one read buffer per run. The files are unlinked as they are
 /// made, so a killed import leaves nothing behind.
-final class PointRuns {
+final class SortedRuns<Element: BitwiseCopyable> {
     private let directory: String
+    /// The order each run is sorted in and the merge follows.
+    let less: (Element, Element) -> Bool
     private var files: [Int32] = []
     private var lengths: [Int] = []
     /// Points spilled so far.
     private(set) var count = 0
 
-    init(directory: String) {
+    init(directory: String, less: @escaping (Element, Element) -> Bool) {
         self.directory = directory
+        self.less = less
     }
 
     deinit {
@@ -32,8 +44,8 @@ final class PointRuns {
 
     var isEmpty: Bool { files.isEmpty }
 
-    /// Writes one sorted run.
-    func spill(_ points: [IndexPoint]) throws {
+    /// Writes one run, sorted by `less`.
+    func spill(_ points: [Element]) throws {
         guard !points.isEmpty else { return }
         var template = Array("\(directory)/.placedb-index-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -42,7 +54,7 @@ final class PointRuns {
         }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         files.append(fd)
-        let bytes = points.count * MemoryLayout<IndexPoint>.stride
+        let bytes = points.count * MemoryLayout<Element>.stride
         try points.withUnsafeBytes { raw in
             var offset = 0
             while offset < bytes {
@@ -58,25 +70,23 @@ final class PointRuns {
         count += points.count
     }
 
-    /// Calls `body` with every spilled point in Hilbert order (ties by rowid).
-    func merge(_ body: (IndexPoint) throws -> Void) throws {
-        let block = 1024
+    /// Calls `body` with every spilled value in order.
+    func merge(_ body: (Element) throws -> Void) throws {
+        let block = 32 << 10 / MemoryLayout<Element>.stride
         var readers: [Reader] = []
         for (fd, n) in zip(files, lengths) { readers.append(Reader(fd: fd, count: n, block: block)) }
         for r in readers { try r.refill() }
-        // A binary min-heap of reader indices by their current point.
+        // A binary min-heap of reader indices by their current value.
         var heap: [Int] = []
-        func less(_ a: Int, _ b: Int) -> Bool {
-            let p = readers[a].current, q = readers[b].current
-            return p.key < q.key || (p.key == q.key && p.rowid < q.rowid)
-        }
+        let order = less
+        func before(_ a: Int, _ b: Int) -> Bool { order(readers[a].current, readers[b].current) }
         func siftDown(_ start: Int) {
             var i = start
             while true {
                 let l = 2 * i + 1, r = l + 1
                 var m = i
-                if l < heap.count && less(heap[l], heap[m]) { m = l }
-                if r < heap.count && less(heap[r], heap[m]) { m = r }
+                if l < heap.count && before(heap[l], heap[m]) { m = l }
+                if r < heap.count && before(heap[r], heap[m]) { m = r }
                 if m == i { return }
                 heap.swapAt(i, m)
                 i = m
@@ -99,7 +109,7 @@ final class PointRuns {
     private final class Reader {
         let fd: Int32
         var remaining: Int
-        var buffer: [IndexPoint] = []
+        var buffer: [Element] = []
         var position = 0
         let block: Int
         var fileOffset = 0
@@ -111,7 +121,7 @@ final class PointRuns {
         }
 
         var hasCurrent: Bool { position < buffer.count }
-        var current: IndexPoint { buffer[position] }
+        var current: Element { buffer[position] }
 
         func advance() throws {
             position += 1
@@ -120,11 +130,11 @@ final class PointRuns {
 
         func refill() throws {
             let n = min(block, remaining)
-            buffer = [IndexPoint](repeating: IndexPoint(key: 0, rowid: 0, longitude: 0, latitude: 0), count: n)
             position = 0
-            guard n > 0 else { return }
-            let bytes = n * MemoryLayout<IndexPoint>.stride
-            try buffer.withUnsafeMutableBytes { raw in
+            guard n > 0 else { buffer = []; return }
+            let bytes = n * MemoryLayout<Element>.stride
+            buffer = try [Element](unsafeUninitializedCapacity: n) { b, initialized in
+                let raw = UnsafeMutableRawBufferPointer(b)
                 var got = 0
                 while got < bytes {
                     let r = pread(fd, raw.baseAddress! + got, bytes - got, off_t(fileOffset + got))
@@ -134,6 +144,7 @@ final class PointRuns {
                     }
                     got += r
                 }
+                initialized = n
             }
             fileOffset += bytes
             remaining -= n

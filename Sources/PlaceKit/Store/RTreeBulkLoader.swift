@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteDB
 
 /// Builds an empty SQLite R*Tree in one pass from points sorted along a
@@ -8,10 +9,23 @@ import SQLiteDB
 /// bounds (min rounded down, max rounded up, as the module does). Packed
 /// full; the module inserts into it as usual afterwards. `rtreecheck()` and
 /// SpatiaLite's CheckSpatialIndex() accept the result (tests check both).
+///
+/// The `_rowid` table (each point's leaf) is written in rowid order, not in
+/// the curve's: the pairs are sorted a chunk at a time and, past one chunk,
+/// spilled as sorted runs beside the database and merged, so its B-tree is
+/// appended to instead of being inserted into at random.
 struct RTreeBulkLoader {
     let db: Database
     /// The R*Tree's name (`idx_place_geom`).
     let table: String
+
+    /// `_rowid` pairs held in memory before a sorted run is spilled.
+    var rowidChunk = 1 << 18
+
+    init(db: Database, table: String) {
+        self.db = db
+        self.table = table
+    }
 
     struct Entry {
         let id: Int64
@@ -60,6 +74,18 @@ struct RTreeBulkLoader {
         let insertParent = try db.prepare("INSERT INTO \"\(table)_parent\" (nodeno, parentnode) VALUES (?, ?)")
         let insertRowid = try db.prepare("INSERT INTO \"\(table)_rowid\" (rowid, nodeno) VALUES (?, ?)")
         var blob = [UInt8](repeating: 0, count: nodeSize)
+        // (rowid, leaf) pairs for `_rowid`, written in rowid order at the end.
+        var pairs: [RowidNode] = []
+        var pairRuns: SortedRuns<RowidNode>?
+        let byRowid: (RowidNode, RowidNode) -> Bool = { $0.rowid < $1.rowid }
+        func spillPairs() throws {
+            pairs.sort(by: byRowid)
+            if pairRuns == nil {
+                pairRuns = SortedRuns(directory: URL(fileURLWithPath: db.path).deletingLastPathComponent().path, less: byRowid)
+            }
+            try pairRuns!.spill(pairs)
+            pairs.removeAll(keepingCapacity: true)
+        }
         // The root is node 1; every other node gets the next number as it is
         // written, leaves first.
         var nextNumber: Int64 = 2
@@ -88,11 +114,19 @@ struct RTreeBulkLoader {
                 bounds.minX = min(bounds.minX, cell.minX); bounds.maxX = max(bounds.maxX, cell.maxX)
                 bounds.minY = min(bounds.minY, cell.minY); bounds.maxY = max(bounds.maxY, cell.maxY)
                 // A leaf cell holds a rowid; an inner cell a child's number.
-                let statement = depth == 0 ? insertRowid : insertParent
-                try statement.bind([.integer(cell.id), .integer(nodeno)])
-                try statement.run()
+                if depth == 0 {
+                    pairs.append(RowidNode(rowid: cell.id, nodeno: nodeno))
+                    if pairs.count >= rowidChunk { try spillPairs() }
+                } else {
+                    insertParent.rewind()
+                    try insertParent.bind(integer: cell.id, at: 1)
+                    try insertParent.bind(integer: nodeno, at: 2)
+                    try insertParent.run()
+                }
             }
-            try insertNode.bind([.integer(nodeno), .blob(blob)])
+            insertNode.rewind()
+            try insertNode.bind(integer: nodeno, at: 1)
+            try blob.withUnsafeBytes { try insertNode.bindBlob($0, at: 2) }
             try insertNode.run()
             return bounds
         }
@@ -116,6 +150,20 @@ struct RTreeBulkLoader {
         guard emitted == count else {
             throw SQLiteError(extendedCode: 1, message: "\(table): \(emitted) points of the \(count) announced")
         }
+        func insert(_ p: RowidNode) throws {
+            insertRowid.rewind()
+            try insertRowid.bind(integer: p.rowid, at: 1)
+            try insertRowid.bind(integer: p.nodeno, at: 2)
+            try insertRowid.run()
+        }
+        if let runs = pairRuns {
+            try spillPairs()
+            pairs = []
+            try runs.merge(insert)
+        } else {
+            pairs.sort(by: byRowid)
+            for p in pairs { try insert(p) }
+        }
         var depth = 1
         while depth < levelCount {
             var upper: [Entry] = []
@@ -127,6 +175,12 @@ struct RTreeBulkLoader {
             level = upper
             depth += 1
         }
+    }
+
+    /// A point's rowid and the leaf node holding it.
+    struct RowidNode {
+        let rowid: Int64
+        let nodeno: Int64
     }
 
     static func put16(_ b: inout [UInt8], _ o: Int, _ v: UInt16) {
