@@ -251,6 +251,72 @@ struct SpatialIndexTests {
         if spatialite.status == 0 { #expect(spatialite.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1") }
     }
 
+    @Test("sorted runs merge every value in order, also past the open-run limit (merged into one on the way)", arguments: [2, 5, 1000])
+    func sortedRuns(maxRuns: Int) throws {
+        let dir = try TempDirectory()
+        let runs = SortedRuns<PendingTypeRows.Pair>(directory: dir.path) { $0.bits < $1.bits }
+        runs.maxRuns = maxRuns
+        var rng = TestRandom(seed: 3)
+        var all: [UInt64] = []
+        for _ in 0..<23 {
+            let chunk = (0..<(1 + Int(rng.unit() * 700))).map { _ in PendingTypeRows.Pair(rowid: Int64(rng.unit() * 1e9), code: UInt32(rng.unit() * 100)) }
+            all += chunk.map(\.bits)
+            try runs.spill(chunk.sorted { $0.bits < $1.bits })
+        }
+        var merged: [UInt64] = []
+        try runs.merge { merged.append($0.bits) }
+        #expect(merged == all.sorted())
+        #expect(runs.count == all.count)
+    }
+
+    @Test("a fresh import writes place_type at its end, in key order, and each place keeps exactly its last record's types", arguments: [1, 3, 50, 5000])
+    func deferredTypeRows(chunk: Int) throws {
+        let dir = try TempDirectory()
+        let vocabulary = ["cafe", "bakery", "museum", "park", "restaurant", "bar", "école", "Zoo", "zoo"]
+        var rng = TestRandom(seed: 11)
+        var expected: [String: Set<String>] = [:]
+        var lines: [String] = []
+        func add(_ id: String, _ types: [String]) {
+            lines.append(Fixtures.v1(id, "N \(lines.count)", lat: rng.unit() * 170 - 85, lng: rng.unit() * 350 - 175, types: types))
+            expected[id] = Set(types)
+        }
+        for i in 0..<400 {
+            let n = 1 + Int(rng.unit() * 3)
+            add("p\(i)", (0..<n).map { _ in vocabulary[Int(rng.unit() * Double(vocabulary.count))] })
+            // Rewrites: the same types (only the name changes), other types,
+            // one written three times; some long after, some right after.
+            if i % 7 == 3 { add("p\(i)", Array(expected["p\(i)"]!)) }
+            if i % 11 == 5 { add("p\(i - 5)", ["bar", vocabulary[i % vocabulary.count]]) }
+            if i % 97 == 50 { add("p\(i - 40)", ["museum"]); add("p\(i - 40)", ["park", "cafe"]) }
+        }
+        let input = try dir.write("in.ndjson", lines.joined(separator: "\n"))
+        var options = ImportOptions()
+        options.indexChunk = chunk
+        let path = dir.file("places.sqlite")
+        let importer = try PlaceImporter(databasePath: path, options: options)
+        let summary = try importer.importInput(.file(input))
+        #expect(summary.inserted == 400)
+        func stored() throws -> [String: Set<String>] {
+            var got: [String: Set<String>] = [:]
+            try importer.store.db.forEachRow("SELECT p.place_id, t.type FROM place_type t JOIN place p ON p.id = t.place") { row in
+                got[row.string(0)!, default: []].insert(row.string(1)!)
+            }
+            return got
+        }
+        #expect(try stored() == expected)
+        #expect(try importer.store.db.scalar("SELECT count(*) FROM place_type WHERE place NOT IN (SELECT id FROM place)")?.int == 0)
+        // A second import goes through the direct path: types replaced, not added to.
+        var more: [String] = []
+        for i in stride(from: 0, to: 400, by: 9) {
+            more.append(Fixtures.v1("p\(i)", "changed", types: ["library"]))
+            expected["p\(i)"] = ["library"]
+        }
+        _ = try importer.importInput(.file(try dir.write("more.ndjson", more.joined(separator: "\n"))))
+        #expect(try stored() == expected)
+        // The runs' temporary files are unlinked: nothing is left beside the database.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".placedb-index") }.isEmpty)
+    }
+
     @Test("a fresh import spills sorted runs to disk and builds the same R*Tree as one in-memory chunk", arguments: [1, 97, 700, 5000])
     func spilledRuns(chunk: Int) throws {
         let dir = try TempDirectory()

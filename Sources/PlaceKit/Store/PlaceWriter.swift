@@ -32,6 +32,10 @@ final class PlaceWriter {
     private var setAside: [(name: String, sql: String)] = []
     private var wroteRows = false
     private var bulk = false
+    /// The place table was empty when the bulk write began: insert first.
+    private var insertFirst = false
+    /// In a fresh import, `place_type` rows wait to be written in key order.
+    private var pendingTypes: PendingTypeRows?
 
     private let find: Statement
     private let touch: Statement
@@ -108,6 +112,9 @@ final class PlaceWriter {
         wroteRows = false
         bulk = true
         buildTreeWhole = try RTreeBulkLoader(db: db, table: "idx_place_geom").isEmpty()
+        insertFirst = try db.scalar("SELECT NOT EXISTS (SELECT 1 FROM place)")?.int == 1
+        // Pairs of 8 bytes, half a chunk: 2 MiB.
+        pendingTypes = insertFirst ? PendingTypeRows(db: db, insert: insertType, chunk: indexChunk / 2) : nil
         rewritten = [:]
         spilledRewrites = 0
         runs = nil
@@ -195,9 +202,12 @@ final class PlaceWriter {
     /// Puts the triggers back and stamps SpatiaLite's geometry_columns_time.
     func endBulk() throws {
         try flushIndex(final: true)
+        try pendingTypes?.flush()
+        pendingTypes = nil
         for t in setAside { try db.execute(t.sql) }
         setAside = []
         bulk = false
+        insertFirst = false
         if wroteRows {
             try db.run("""
                 UPDATE geometry_columns_time SET last_insert = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
@@ -214,6 +224,21 @@ final class PlaceWriter {
     func write(_ place: PreparedPlace) throws -> Outcome {
         for edge in place.aliases { try record(edge, source: place.source) }
         let contentHash = place.contentHash
+        if insertFirst {
+            // The table was empty when this import began, so almost every ID
+            // is new: insert, and let the unique index on place_id say when
+            // one is not (then the statement is undone and the lookup below
+            // decides, as for any import).
+            wroteRows = true
+            try bindRow(insert, place, contentHash)
+            try insert.bind(text: place.id, at: 14)
+            do {
+                try insert.run()
+                return try writeRest(place, rowid: db.lastInsertedRowID, existing: nil, oldTypes: [], outcome: .inserted)
+            } catch let error as SQLiteError where error.extendedCode == Self.uniqueConstraintFailed {
+                insert.rewind()
+            }
+        }
         find.rewind()
         try find.bind(text: place.id, at: 1)
         var existing: (rowid: Int64, hash: Int64, removed: Bool, duplicate: Bool)?
@@ -235,8 +260,36 @@ final class PlaceWriter {
         wroteRows = true
 
         let statement = existing == nil ? insert : update
-        // Every parameter is bound again for each row, from the place's own
-        // storage (no per-row C strings or arrays).
+        try bindRow(statement, place, contentHash)
+
+        let rowid: Int64
+        let outcome: Outcome
+        var oldTypes: [String] = []
+        if let existing {
+            try statement.bind(integer: existing.rowid, at: 14)
+            oldTypes = try storedTypes(existing.rowid)
+            try statement.run()
+            try deletePhotos.reset()
+            try deletePhotos.bind(.integer(existing.rowid), at: 1)
+            try deletePhotos.run()
+            rowid = existing.rowid
+            outcome = existing.duplicate ? .duplicate : existing.removed ? .revived : .updated
+        } else {
+            try statement.bind(text: place.id, at: 14)
+            try statement.run()
+            rowid = db.lastInsertedRowID
+            outcome = .inserted
+        }
+        return try writeRest(place, rowid: rowid, existing: existing.map { ($0.rowid, $0.duplicate) }, oldTypes: oldTypes, outcome: outcome)
+    }
+
+    /// SQLITE_CONSTRAINT_UNIQUE (a macro Swift does not import).
+    static let uniqueConstraintFailed: Int32 = 2067
+
+    /// Binds the row's columns (all but 14, the ID or rowid) to `insert` or
+    /// `update`. Every parameter is bound again for each row, from the
+    /// place's own storage (no per-row C strings or arrays).
+    private func bindRow(_ statement: Statement, _ place: PreparedPlace, _ contentHash: Int64) throws {
         statement.rewind()
         try statement.bind(text: place.name, at: 1)
         try statement.bind(text: place.primaryType, at: 2)
@@ -257,25 +310,11 @@ final class PlaceWriter {
         try statement.bind(integer: run, at: 13)
         try statement.bind(text: place.timeZoneSource?.rawValue, at: 15)
         try statement.bind(integer: place.docLayout == 0 ? nil : place.docLayout, at: 16)
+    }
 
-        let rowid: Int64
-        let outcome: Outcome
-        var oldTypes: [String] = []
-        if let existing {
-            try statement.bind(integer: existing.rowid, at: 14)
-            oldTypes = try storedTypes(existing.rowid)
-            try statement.run()
-            try deletePhotos.reset()
-            try deletePhotos.bind(.integer(existing.rowid), at: 1)
-            try deletePhotos.run()
-            rowid = existing.rowid
-            outcome = existing.duplicate ? .duplicate : existing.removed ? .revived : .updated
-        } else {
-            try statement.bind(text: place.id, at: 14)
-            try statement.run()
-            rowid = db.lastInsertedRowID
-            outcome = .inserted
-        }
+    /// What follows the row: its point and extent, its types, its photos.
+    private func writeRest(_ place: PreparedPlace, rowid: Int64, existing: (rowid: Int64, duplicate: Bool)?,
+                           oldTypes: [String], outcome: Outcome) throws -> Outcome {
         if bulk {
             let c = place.coordinate
             if buildTreeWhole && existing != nil {
@@ -307,18 +346,36 @@ final class PlaceWriter {
             }
         }
         let types = place.types
+        if let pendingTypes {
+            if existing == nil, try pendingTypes.add(rowid: rowid, types: types) {
+                return try writePhotos(place, rowid: rowid, outcome: outcome)
+            }
+            // Written again (or too large to defer): its types go in now, all
+            // of them (the earlier ones may be only pending, and are stale).
+            pendingTypes.markRewritten(rowid)
+        }
+        let insertAll = pendingTypes != nil
         for old in oldTypes where !types.contains(old) {
             try deleteType.reset()
             try deleteType.bind(.text(old), at: 1)
             try deleteType.bind(.integer(rowid), at: 2)
             try deleteType.run()
         }
-        for type in types where !oldTypes.contains(type) {
+        for type in types where insertAll || !oldTypes.contains(type) {
             insertType.rewind()
             try insertType.bind(text: type, at: 1)
             try insertType.bind(integer: rowid, at: 2)
             try insertType.run()
         }
+        if let pendingTypes, pendingTypes.tooManyRewrites {
+            // Many rows written twice: write the pending rows, go on directly.
+            try pendingTypes.flush()
+            self.pendingTypes = nil
+        }
+        return try writePhotos(place, rowid: rowid, outcome: outcome)
+    }
+
+    private func writePhotos(_ place: PreparedPlace, rowid: Int64, outcome: Outcome) throws -> Outcome {
         // The photo index (names and references of `photos[]`, in order),
         // which `photo add` resolves references against.
         for photo in place.photos {

@@ -27,7 +27,7 @@ extension SortedRuns where Element == IndexPoint {
 final class SortedRuns<Element: BitwiseCopyable> {
     private let directory: String
     /// The order each run is sorted in and the merge follows.
-    let less: (Element, Element) -> Bool
+    var less: (Element, Element) -> Bool
     private var files: [Int32] = []
     private var lengths: [Int] = []
     /// Points spilled so far.
@@ -44,30 +44,66 @@ final class SortedRuns<Element: BitwiseCopyable> {
 
     var isEmpty: Bool { files.isEmpty }
 
+    /// Runs kept apart at most; past this they are merged into one first
+    /// (so open files stay few however large the input).
+    var maxRuns = 256
+
     /// Writes one run, sorted by `less`.
     func spill(_ points: [Element]) throws {
         guard !points.isEmpty else { return }
+        if files.count >= maxRuns { try compact() }
+        let fd = try newFile()
+        files.append(fd)
+        try points.withUnsafeBytes { try write(fd, $0) }
+        lengths.append(points.count)
+        count += points.count
+    }
+
+    /// Merges every run into one.
+    private func compact() throws {
+        let fd = try newFile()
+        var buffer: [Element] = []
+        let block = 32 << 10 / MemoryLayout<Element>.stride
+        buffer.reserveCapacity(block)
+        do {
+            try merge { e in
+                buffer.append(e)
+                if buffer.count == block {
+                    try buffer.withUnsafeBytes { try write(fd, $0) }
+                    buffer.removeAll(keepingCapacity: true)
+                }
+            }
+            try buffer.withUnsafeBytes { try write(fd, $0) }
+        } catch {
+            close(fd)
+            throw error
+        }
+        for old in files { close(old) }
+        files = [fd]
+        lengths = [count]
+    }
+
+    /// A temporary file beside the database, already unlinked.
+    private func newFile() throws -> Int32 {
         var template = Array("\(directory)/.placedb-index-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
             throw PlaceDBError.database(path: directory, reason: "cannot create a temporary file for the spatial index: \(String(cString: strerror(errno)))")
         }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        files.append(fd)
-        let bytes = points.count * MemoryLayout<Element>.stride
-        try points.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < bytes {
-                let n = write(fd, raw.baseAddress! + offset, bytes - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw PlaceDBError.database(path: directory, reason: "cannot write the spatial index's temporary file: \(String(cString: strerror(errno)))")
-                }
-                offset += n
+        return fd
+    }
+
+    private func write(_ fd: Int32, _ raw: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < raw.count {
+            let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw PlaceDBError.database(path: directory, reason: "cannot write the spatial index's temporary file: \(String(cString: strerror(errno)))")
             }
+            offset += n
         }
-        lengths.append(points.count)
-        count += points.count
     }
 
     /// Calls `body` with every spilled value in order.
