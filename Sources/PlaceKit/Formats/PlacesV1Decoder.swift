@@ -37,8 +37,10 @@ enum PlacesV1Decoder {
         try FieldCheck.expect(object, "regularOpeningHours", .object, placeID: pid)
         try FieldCheck.expect(object, "timeZone", .object, placeID: pid)
 
-        var document: [(String, JSONValue)] = []
-        var extra: [(String, JSONValue)] = []
+        // The members of a parsed object have unique names already.
+        var document: [(key: String, value: JSONValue)] = []
+        var extra: [(key: String, value: JSONValue)] = []
+        document.reserveCapacity(object.count)
         for (key, value) in object where key != "id" && key != "name" {
             if knownFields.contains(key) { document.append((key, value)) } else { extra.append((key, value)) }
         }
@@ -49,7 +51,7 @@ enum PlacesV1Decoder {
         if let movedTo, !movedTo.isEmpty, movedTo != pid {
             aliases.append(AliasEdge(aliasID: pid, placeID: movedTo, reason: .moved))
         }
-        return DecodedPlace(place: Place(id: PlaceID(pid), coordinate: coordinate, document: JSONObject(document)),
-                            extra: JSONObject(extra), format: .placesV1, aliases: aliases)
+        return DecodedPlace(place: Place(id: PlaceID(pid), coordinate: coordinate, document: JSONObject(uniqueMembers: document)),
+                            extra: JSONObject(uniqueMembers: extra), format: .placesV1, aliases: aliases)
     }
 }

@@ -73,8 +73,11 @@ public struct JSONObject: Sendable, Equatable, Sequence {
             // Lengths first: most members' names differ in length, and
             // comparing two counts is cheaper than comparing two strings.
             let length = key.utf8.count
-            for m in members where m.key.utf8.count == length && m.key == key { return m.value }
-            return nil
+            // Through the buffer: members are compared in place, not copied.
+            return members.withUnsafeBufferPointer { b in
+                for i in b.indices where b[i].key.utf8.count == length && b[i].key == key { return b[i].value }
+                return nil
+            }
         }
         set {
             if let i = members.firstIndex(where: { $0.key == key }) {

@@ -34,7 +34,7 @@ final class PlaceWriter {
     private var bulk = false
     /// The place table was empty when the bulk write began: insert first.
     private var insertFirst = false
-    /// In a fresh import, `place_type` rows wait to be written in key order.
+    /// In a fresh import, `place_type` rows wait to be written in key order, a chunk at a time.
     private var pendingTypes: PendingTypeRows?
 
     private let find: Statement
@@ -113,8 +113,8 @@ final class PlaceWriter {
         bulk = true
         buildTreeWhole = try RTreeBulkLoader(db: db, table: "idx_place_geom").isEmpty()
         insertFirst = try db.scalar("SELECT NOT EXISTS (SELECT 1 FROM place)")?.int == 1
-        // Pairs of 8 bytes, half a chunk: 2 MiB.
-        pendingTypes = insertFirst ? PendingTypeRows(db: db, insert: insertType, chunk: indexChunk / 2) : nil
+        // Pairs of 16 bytes, a quarter of a chunk: 2 MiB.
+        pendingTypes = insertFirst ? PendingTypeRows(insert: insertType, chunk: indexChunk / 4) : nil
         rewritten = [:]
         spilledRewrites = 0
         runs = nil
@@ -347,12 +347,13 @@ final class PlaceWriter {
         }
         let types = place.types
         if let pendingTypes {
-            if existing == nil, try pendingTypes.add(rowid: rowid, types: types) {
+            if existing == nil {
+                try pendingTypes.add(rowid: rowid, types: types)
                 return try writePhotos(place, rowid: rowid, outcome: outcome)
             }
-            // Written again (or too large to defer): its types go in now, all
-            // of them (the earlier ones may be only pending, and are stale).
-            pendingTypes.markRewritten(rowid)
+            // Written again: its types go in now, all of them (the earlier
+            // ones may be still waiting, and are stale).
+            try pendingTypes.markRewritten(rowid)
         }
         let insertAll = pendingTypes != nil
         for old in oldTypes where !types.contains(old) {
@@ -366,11 +367,6 @@ final class PlaceWriter {
             try insertType.bind(text: type, at: 1)
             try insertType.bind(integer: rowid, at: 2)
             try insertType.run()
-        }
-        if let pendingTypes, pendingTypes.tooManyRewrites {
-            // Many rows written twice: write the pending rows, go on directly.
-            try pendingTypes.flush()
-            self.pendingTypes = nil
         }
         return try writePhotos(place, rowid: rowid, outcome: outcome)
     }
@@ -403,24 +399,28 @@ final class PlaceWriter {
 /// Positions along a Hilbert curve over longitude/latitude (2^16 cells a
 /// side): points close on the curve are close on the map.
 enum Hilbert {
+    /// The curve's index of the cell holding `c`. Reads the cell's bits from
+    /// the top, two at a time, keeping the orientation of the sub-square as
+    /// two flags (axes swapped; both axes mirrored: the two commute), so no
+    /// branch depends on the data.
     static func key(_ c: Coordinate) -> UInt64 {
-        let n: UInt32 = 1 << 16
-        var x = UInt32(min(Double(n - 1), max(0, (c.longitude + 180) / 360 * Double(n))))
-        var y = UInt32(min(Double(n - 1), max(0, (c.latitude + 90) / 180 * Double(n))))
+        let n = Double(1 << 16)
+        let x = UInt32(min(n - 1, max(0, (c.longitude + 180) / 360 * n)))
+        let y = UInt32(min(n - 1, max(0, (c.latitude + 90) / 180 * n)))
         var d: UInt64 = 0
-        var s = n / 2
-        while s > 0 {
-            let rx: UInt32 = (x & s) > 0 ? 1 : 0
-            let ry: UInt32 = (y & s) > 0 ? 1 : 0
-            d += UInt64(s) * UInt64(s) * UInt64((3 * rx) ^ ry)
-            if ry == 0 {
-                if rx == 1 {
-                    x = n - 1 - x
-                    y = n - 1 - y
-                }
-                swap(&x, &y)
-            }
-            s /= 2
+        var swapped: UInt32 = 0, mirrored: UInt32 = 0
+        for level in stride(from: 15, through: 0, by: -1) {
+            var rx = (x >> UInt32(level)) & 1 ^ mirrored
+            var ry = (y >> UInt32(level)) & 1 ^ mirrored
+            let t = (rx ^ ry) & swapped
+            rx ^= t
+            ry ^= t
+            d = d << 2 | UInt64((3 * rx) ^ ry)
+            // The two lower quadrants turn: the left one is swapped, the
+            // right one swapped and mirrored.
+            let turn = ry ^ 1
+            mirrored ^= turn & rx
+            swapped ^= turn
         }
         return d
     }
