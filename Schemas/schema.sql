@@ -1,4 +1,4 @@
--- placedb database schema, version 5 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 6 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -75,6 +75,23 @@ CREATE TABLE place_alias (
 
 -- table: place_extent
 CREATE VIRTUAL TABLE place_extent USING rtree(id, west, east, south, north);
+
+-- table: place_footprint
+CREATE TABLE place_footprint (
+    -- Where a visitor may stand, as the source drew it (GeoJSON,
+    -- OpenStreetMap, Overture areas and ways), simplified to at
+    -- most 64 vertices. Places without one use their viewport or
+    -- a size by type.
+    id INTEGER PRIMARY KEY REFERENCES place(id) ON DELETE CASCADE,
+    -- m², of the stored rings (0 for lines).
+    area REAL NOT NULL,
+    -- Little-endian: kind (1 byte: 1 area, 2 lines), a 0 byte,
+    -- part count (UInt16), each part's vertex count (UInt16),
+    -- then each vertex as Float32 meters east, north of the
+    -- place's location. Rings (first vertex not repeated) run
+    -- counter-clockwise around areas, clockwise around holes.
+    shape BLOB NOT NULL
+);
 
 -- table: place_photo
 CREATE TABLE place_photo (

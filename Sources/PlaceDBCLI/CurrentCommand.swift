@@ -19,8 +19,8 @@ enum CurrentCommand: Command {
         discussion: """
             Likelihoods are in 0..1, most likely first, and sum to at most 1: the rest is the mass of
             "none of these". The model (README "Current place") weighs the fix's error, each place's
-            footprint (viewport, or a size by type), a prior from type, popularity, source, business
-            status and, with --at, opening hours.
+            footprint (its polygon or lines, else its viewport, else a size by type), a prior from type,
+            popularity, source, business status and, with --at, opening hours.
             """)
 
     static func run(_ context: CommandContext) throws -> ExitCode {
@@ -72,7 +72,9 @@ enum CurrentCommand: Command {
             if explain, let e = l.explanation {
                 let s = { (x: Double) in String(format: "%.3g", x) }
                 lines.append("        density \(s(e.density))/m2 x prior \(s(e.prior)) (type \(s(e.typeFactor)), popularity \(s(e.popularityFactor)), source \(s(e.sourceFactor)), status \(s(e.statusFactor)), hours \(s(e.hoursFactor))\(e.openNow.map { $0 ? " open" : " closed" } ?? ""))")
-                lines.append("        footprint from \(e.footprint): \(s(2 * e.footprintHalfWidth)) m x \(s(2 * e.footprintHalfHeight)) m, centre \(s(e.footprintOffsetEast)) m east, \(s(e.footprintOffsetNorth)) m north of the fix")
+                // A polygon or a line: its size, then its box.
+                let size = e.footprintLength.map { "\(s($0)) m long, in " } ?? (e.footprint == "polygon" ? "\(s(e.footprintArea)) m2 in " : "")
+                lines.append("        footprint from \(e.footprint): \(size)\(s(2 * e.footprintHalfWidth)) m x \(s(2 * e.footprintHalfHeight)) m, centre \(s(e.footprintOffsetEast)) m east, \(s(e.footprintOffsetNorth)) m north of the fix")
             }
         }
         lines.append("\(format(result.noneLikelihood))  (none of these)")

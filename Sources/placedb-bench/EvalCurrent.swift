@@ -1,10 +1,11 @@
 // placedb-bench eval-current [--data DIR] [--fixes N] [--seed S] [--dir DIR]
-//                            [--regions a,b,...] [--accuracies 5,20,65,300]
+//                            [--regions a,b,...] [--accuracies 5,20,65,300] [--bins] [--breakdown]
 //
 // Simulated visits on real POIs: every named OSM POI of the newest snapshot
-// of each region in DIR (default ../shared/data/osm/poi-nwr) becomes a
-// Places API (New) record (osm:{type}/{id}, a tag->type mapping, location
-// inside the polygon, viewport = bounding box) imported with PlaceImporter.
+// of each region in DIR (default ../shared/data/osm/poi-nwr) is imported as
+// `placedb import` reads the file (its GeoJSON feature, through the OSM
+// decoder: osm:{type}/{id}, types from its tags, location inside the
+// polygon, viewport = bounding box, footprint = the polygons or lines).
 // For each place and accuracy, N visitors stand at uniformly random points
 // of it (the node; inside the polygons of a way or relation; along an open
 // way), and a fix is drawn around each from the error model (a 2-D normal,
@@ -45,12 +46,14 @@ enum EvalCurrent {
             features += fs
         }
 
-        // Import them.
-        let ndjson = "\(dir)/eval-osm.ndjson", db = "\(dir)/eval-osm.sqlite"
+        // Import them: the chosen features as a GeoJSON text sequence, read
+        // by placedb's own OSM path (each ID once: a closed way as its area).
+        let geojsonseq = "\(dir)/eval-osm.geojsonseq", db = "\(dir)/eval-osm.sqlite"
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
         let writer = JSONWriter()
-        try features.map { writer.string($0.record) }.joined(separator: "\n").appending("\n").write(toFile: ndjson, atomically: true, encoding: .utf8)
-        let summary = try PlaceImporter(databasePath: db, options: ImportOptions(source: "osm")).importInput(.file(ndjson))
+        try features.map { "\u{1E}" + writer.string($0.feature) }.joined(separator: "\n").appending("\n")
+            .write(toFile: geojsonseq, atomically: true, encoding: .utf8)
+        let summary = try PlaceImporter(databasePath: db, options: ImportOptions(onError: .skip, source: "osm")).importInput(.file(geojsonseq))
         let client = try PlacesClient(databasePath: db, spatialIndex: .memory)
         // Sensitivity runs: --model noneDensity=1e-7,footprintScale=0.5,...
         if let settings = option("--model", args) {
@@ -71,10 +74,12 @@ enum EvalCurrent {
         }
         try client.loadSpatialIndex()
         let showBins = args.contains("--bins")
+        let showBreakdown = args.contains("--breakdown")
+        let byID = Dictionary(features.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
 
         print("placedb-bench eval-current: \(features.count) places (\(features.filter(\.hasExtent).count) with extent), \(fixes) fixes per place and accuracy, seed \(seed)")
         for (file, n, e) in perRegion { print("  \(file): \(n) places, \(e) ways/relations") }
-        print("  imported \(summary.inserted) records into \(db)")
+        print("  imported \(summary.inserted) places into \(db) (\(summary.rejected) rejected) through placedb's OSM GeoJSON path")
         print("")
         print("| accuracy | method | top-1 | top-5 | mean log-lik | ECE | top-1 nodes | top-1 with extent | top-1 extent ≥ 50 m | vs nearest (fixes won / lost) | fixes |")
         print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -86,6 +91,9 @@ enum EvalCurrent {
             var model = Scores(), nearest = Scores(), distance = Scores()
             // Fixes the model answers right and nearest place wrong, and the reverse.
             var wins = 0, losses = 0
+            var breakdown: [String: Breakdown] = [:]
+            var queryTimes: [Double] = []
+            queryTimes.reserveCapacity(features.count * fixes)
             for feature in features {
                 for _ in 0..<fixes {
                     let visitor = feature.visitor(&rng)
@@ -93,7 +101,9 @@ enum EvalCurrent {
                     let fix = offset(visitor, east: e * sigma, north: n * sigma)
                     let truth = feature.id
 
+                    let started = NearbyBench.now()
                     let result = try client.findPlaceLikelihoods(location: fix, accuracy: accuracy, fields: idOnly, limit: 1000)
+                    queryTimes.append(NearbyBench.now() - started)
                     let ranked = result.placeLikelihoods.map { ($0.place.id.rawValue, $0.likelihood) }
                     let large = feature.extentMeters >= 50
                     model.add(ranked, truth: truth, extent: feature.hasExtent, large: large)
@@ -102,6 +112,11 @@ enum EvalCurrent {
                     let modelRight = ranked.first?.0 == truth, nearestRight = near.first?.place.id.rawValue == truth
                     if modelRight && !nearestRight { wins += 1 }
                     if nearestRight && !modelRight { losses += 1 }
+                    if showBreakdown {
+                        breakdown[Breakdown.bucket(feature), default: Breakdown()].add(
+                            modelRight: modelRight, nearestRight: nearestRight,
+                            modelPick: ranked.first.flatMap { byID[$0.0] }, nearestPick: near.first.flatMap { byID[$0.place.id.rawValue] })
+                    }
                     nearest.add(near.map { ($0.place.id.rawValue, 1.0) }, truth: truth, extent: feature.hasExtent, large: large, deterministic: true)
 
                     let within = try client.searchNearby(NearbySearchRequest(center: fix, radiusMeters: 5 * sigma, maxResultCount: 1000), fields: idOnly)
@@ -119,6 +134,17 @@ enum EvalCurrent {
                     }.joined(separator: "; ") + " |")
                 }
             }
+            queryTimes.sort()
+            print("|  | model queries (findPlaceLikelihoods, limit 1000, fields id): median \(fmt(1e6 * queryTimes[queryTimes.count / 2], 1)) µs, mean \(fmt(1e6 * queryTimes.reduce(0, +) / Double(queryTimes.count), 1)) µs |")
+            if showBreakdown {
+                print("|  | by the true place (bounding-box diagonal): fixes, model top-1, nearest top-1; where only one is right, what the other picked |")
+                for name in Breakdown.order {
+                    guard let b = breakdown[name] else { continue }
+                    print("|  | \(name): \(b.n) fixes, model \(pct(Double(b.model) / Double(b.n))), nearest \(pct(Double(b.nearest) / Double(b.n))); "
+                        + "model only \(b.modelOnly) (nearest picked \(b.nearestPicked.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))), "
+                        + "nearest only \(b.nearestOnly) (model picked \(b.modelPicked.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))) |")
+                }
+            }
         }
         print("")
         print("Nearest place answers with certainty, so its ECE is 1 - top-1 and it has no log-likelihood.")
@@ -133,6 +159,40 @@ enum EvalCurrent {
     }
 
     static func pct(_ x: Double) -> String { fmt(100 * x, 2) + "%" }
+
+    /// Top-1 by the kind and size of the true place (`--breakdown`).
+    struct Breakdown {
+        var n = 0, model = 0, nearest = 0, modelOnly = 0, nearestOnly = 0
+        /// What the other method picked where only one was right, by bucket.
+        var nearestPicked: [String: Int] = [:], modelPicked: [String: Int] = [:]
+
+        static let order = ["node", "line", "area < 20 m", "area 20-50 m", "area 50-200 m", "area ≥ 200 m"]
+
+        static func bucket(_ f: OSMFeature?) -> String {
+            guard let f else { return "none" }
+            switch f.shape {
+            case .point: return "node"
+            case .line: return "line"
+            case .polygons:
+                let d = f.extentMeters
+                return d < 20 ? "area < 20 m" : d < 50 ? "area 20-50 m" : d < 200 ? "area 50-200 m" : "area ≥ 200 m"
+            }
+        }
+
+        mutating func add(modelRight: Bool, nearestRight: Bool, modelPick: OSMFeature?, nearestPick: OSMFeature?) {
+            n += 1
+            if modelRight { model += 1 }
+            if nearestRight { nearest += 1 }
+            if modelRight && !nearestRight {
+                modelOnly += 1
+                nearestPicked[Self.bucket(nearestPick), default: 0] += 1
+            }
+            if nearestRight && !modelRight {
+                nearestOnly += 1
+                modelPicked[Self.bucket(modelPick), default: 0] += 1
+            }
+        }
+    }
 
     /// Accuracy, likelihood and calibration of one method.
     struct Scores {

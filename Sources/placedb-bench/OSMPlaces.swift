@@ -1,6 +1,7 @@
 // OpenStreetMap POIs from `osmium export` GeoJSON text sequences (RFC 8142),
 // as places for the current-place evaluation: the feature's geometry (to put
-// simulated visitors in it) and its Places API (New) record (to import).
+// simulated visitors in it) and the feature itself (for placedb to import,
+// as `placedb import` reads it).
 import Foundation
 import PlaceKit
 
@@ -16,7 +17,8 @@ struct OSMFeature {
 
     let id: String
     let name: String
-    let types: [String]
+    /// The GeoJSON feature as the file has it.
+    let feature: JSONValue
     let shape: Shape
     /// Where the place is said to be: the node, or a point inside the
     /// largest polygon (on the line for a line).
@@ -33,18 +35,6 @@ struct OSMFeature {
     var hasExtent: Bool {
         if case .point = shape { return false }
         return true
-    }
-
-    /// The Places API (New) record placedb imports.
-    var record: JSONValue {
-        var o = JSONObject([("id", .string(id)), ("displayName", ["text": .string(name)]),
-                            ("location", ["latitude": .double(location.latitude), "longitude": .double(location.longitude)]),
-                            ("types", .array(types.map { .string($0) })), ("primaryType", .string(types[0]))])
-        if let v = viewport {
-            o["viewport"] = ["low": ["latitude": .double(v.south), "longitude": .double(v.west)],
-                             "high": ["latitude": .double(v.north), "longitude": .double(v.east)]]
-        }
-        return .object(o)
     }
 
     /// A point uniformly at random in the feature: on the node, inside its
@@ -168,7 +158,7 @@ enum OSMReader {
             } else {
                 order.append(id)
             }
-            byID[id] = make(id: id, name: name, types: placeTypes(props), shape: shape)
+            byID[id] = make(id: id, name: name, feature: feature, shape: shape)
         }
         return order.compactMap { byID[$0] }
     }
@@ -195,10 +185,10 @@ enum OSMReader {
         }
     }
 
-    static func make(id: String, name: String, types: [String], shape: OSMFeature.Shape) -> OSMFeature {
+    static func make(id: String, name: String, feature: JSONValue, shape: OSMFeature.Shape) -> OSMFeature {
         switch shape {
         case .point(let c):
-            return OSMFeature(id: id, name: name, types: types, shape: shape, location: c, viewport: nil)
+            return OSMFeature(id: id, name: name, feature: feature, shape: shape, location: c, viewport: nil)
         case .line(let pts):
             let frame = LocalFrame(pts)
             let xy = pts.map(frame.project)
@@ -215,9 +205,9 @@ enum OSMReader {
                 }
                 half -= l
             }
-            return OSMFeature(id: id, name: name, types: types, shape: shape, location: at, viewport: bbox(pts))
+            return OSMFeature(id: id, name: name, feature: feature, shape: shape, location: at, viewport: bbox(pts))
         case .polygons(let polys):
-            return OSMFeature(id: id, name: name, types: types, shape: shape, location: pointInside(polys), viewport: bbox(polys.flatMap { $0.first ?? [] }))
+            return OSMFeature(id: id, name: name, feature: feature, shape: shape, location: pointInside(polys), viewport: bbox(polys.flatMap { $0.first ?? [] }))
         }
     }
 
@@ -260,81 +250,5 @@ enum OSMReader {
         }
         guard let b = best else { return frame.unproject(outer[0]) }
         return frame.unproject(((b.0 + b.1) / 2, centroid.1))
-    }
-
-    /// A simple mapping from OSM tags to Places API types: the specific
-    /// type first, then a group, then point_of_interest and establishment.
-    static func placeTypes(_ tags: JSONObject) -> [String] {
-        func tag(_ k: String) -> String? { tags[k]?.stringValue }
-        var specific: String?
-        var group: String?
-        if let v = tag("amenity") {
-            let map: [String: (String, String?)] = [
-                "restaurant": ("restaurant", "food"), "cafe": ("cafe", "food"), "fast_food": ("fast_food_restaurant", "food"),
-                "bar": ("bar", nil), "pub": ("pub", nil), "biergarten": ("bar", nil), "nightclub": ("night_club", nil),
-                "ice_cream": ("ice_cream_shop", "food"), "bank": ("bank", "finance"), "atm": ("atm", "finance"),
-                "pharmacy": ("pharmacy", "health"), "parking": ("parking", nil), "fuel": ("gas_station", nil),
-                "place_of_worship": ("place_of_worship", nil), "school": ("school", nil), "kindergarten": ("preschool", nil),
-                "university": ("university", nil), "college": ("university", nil), "library": ("library", nil),
-                "theatre": ("performing_arts_theater", nil), "cinema": ("movie_theater", nil), "arts_centre": ("cultural_center", nil),
-                "hospital": ("hospital", "health"), "clinic": ("doctor", "health"), "doctors": ("doctor", "health"),
-                "dentist": ("dentist", "health"), "post_office": ("post_office", nil), "police": ("police", nil),
-                "fire_station": ("fire_station", nil), "townhall": ("city_hall", nil), "embassy": ("embassy", nil),
-                "marketplace": ("market", nil), "bus_station": ("bus_station", "transit_station"), "taxi": ("taxi_stand", nil),
-                "toilets": ("public_bathroom", nil), "community_centre": ("community_center", nil), "car_rental": ("car_rental", nil),
-                "veterinary": ("veterinary_care", nil), "fountain": ("tourist_attraction", nil),
-            ]
-            if let m = map[v] { (specific, group) = (m.0, m.1) }
-        }
-        if specific == nil, let v = tag("shop") {
-            let map: [String: String] = [
-                "supermarket": "supermarket", "convenience": "convenience_store", "clothes": "clothing_store", "shoes": "shoe_store",
-                "bakery": "bakery", "books": "book_store", "jewelry": "jewelry_store", "mall": "shopping_mall",
-                "department_store": "department_store", "furniture": "furniture_store", "hardware": "home_improvement_store",
-                "doityourself": "home_improvement_store", "electronics": "electronics_store", "mobile_phone": "electronics_store",
-                "computer": "electronics_store", "hifi": "electronics_store", "florist": "florist", "alcohol": "liquor_store",
-                "wine": "liquor_store", "hairdresser": "hair_salon", "beauty": "beauty_salon", "cosmetics": "beauty_salon",
-                "perfumery": "beauty_salon", "car": "car_dealer", "car_repair": "car_repair", "bicycle": "bicycle_store",
-                "butcher": "grocery_store", "greengrocer": "grocery_store", "deli": "grocery_store",
-            ]
-            specific = map[v] ?? "store"
-            group = "store"
-        }
-        if specific == nil, let v = tag("tourism") {
-            let map: [String: (String, String?)] = [
-                "hotel": ("hotel", "lodging"), "guest_house": ("guest_house", "lodging"), "hostel": ("hostel", "lodging"),
-                "motel": ("motel", "lodging"), "apartment": ("lodging", nil), "alpine_hut": ("lodging", nil), "wilderness_hut": ("lodging", nil),
-                "camp_site": ("campground", "lodging"), "museum": ("museum", nil), "gallery": ("art_gallery", nil),
-                "attraction": ("tourist_attraction", nil), "artwork": ("tourist_attraction", nil), "viewpoint": ("tourist_attraction", nil),
-                "information": ("tourist_information_center", nil), "picnic_site": ("park", nil), "zoo": ("zoo", nil),
-                "theme_park": ("amusement_park", nil),
-            ]
-            if let m = map[v] { (specific, group) = (m.0, m.1) } else { specific = "tourist_attraction" }
-        }
-        if specific == nil, let v = tag("leisure") {
-            let map: [String: String] = [
-                "park": "park", "garden": "garden", "pitch": "athletic_field", "track": "athletic_field", "sports_centre": "sports_complex",
-                "playground": "playground", "fitness_centre": "gym", "nature_reserve": "national_park", "stadium": "stadium",
-                "swimming_pool": "swimming_pool", "golf_course": "golf_course", "marina": "marina",
-            ]
-            specific = map[v] ?? "point_of_interest"
-        }
-        if specific == nil, let v = tag("healthcare") {
-            let map = ["pharmacy": "pharmacy", "dentist": "dentist", "doctor": "doctor", "hospital": "hospital", "clinic": "doctor"]
-            specific = map[v] ?? "health"
-            group = "health"
-        }
-        if specific == nil, let v = tag("office") {
-            let map = ["government": "local_government_office", "diplomatic": "embassy", "lawyer": "lawyer", "estate_agent": "real_estate_agency"]
-            specific = map[v] ?? "corporate_office"
-        }
-        if specific == nil, tag("craft") != nil { specific = "store" }
-        if specific == nil, let v = tag("historic") {
-            specific = ["monument": "monument", "memorial": "monument", "castle": "historical_landmark"][v] ?? "historical_landmark"
-        }
-        var types = [specific ?? "point_of_interest"]
-        if let group, group != types[0] { types.append(group) }
-        for t in ["point_of_interest", "establishment"] where !types.contains(t) { types.append(t) }
-        return types
     }
 }

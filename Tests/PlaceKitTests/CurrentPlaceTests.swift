@@ -245,6 +245,38 @@ struct CurrentPlaceTests {
         }
     }
 
+    @Test("the L-shaped building is picked inside its polygon, not in the notch its box covers", arguments: modes)
+    func polygonFootprint(mode: SpatialIndexMode) throws {
+        let dir = try TempDirectory("placedb-current")
+        let path = dir.file("places.sqlite")
+        // The L (700 m², its box 40 m x 40 m) and a cafe in its notch.
+        let cafe = at(east: 30, north: 30)
+        let input = try dir.write("in.geojson", polygonFeature("building", [lShape], type: "museum") + "\n"
+            + #"{"type":"Feature","id":"cafe","geometry":{"type":"Point","coordinates":[\#(cafe.longitude),\#(cafe.latitude)]},"properties":{"name":"cafe","types":["cafe"]}}"# + "\n")
+        _ = try PlaceImporter(databasePath: path).importInput(.file(input))
+        let client = try PlacesClient(databasePath: path, spatialIndex: mode)
+
+        // In its upright arm: the building, from its polygon.
+        let inside = try client.findPlaceLikelihoods(location: at(east: 5, north: 30), accuracy: 5, explain: true)
+        #expect(inside.placeLikelihoods.first?.place.id == "building")
+        #expect(inside.placeLikelihoods.first!.likelihood > 0.9)
+        let e = try #require(inside.placeLikelihoods.first?.explanation)
+        #expect(e.footprint == "polygon")
+        #expect(abs(e.footprintArea - 700) < 1)
+        #expect(abs(e.footprintHalfWidth - 20) < 0.1 && abs(e.footprintHalfHeight - 20) < 0.1)
+        #expect(abs(e.footprintOffsetEast - 15) < 0.1 && abs(e.footprintOffsetNorth + 10) < 0.1)
+        let json = try #require(e.json["footprint"]?.objectValue)
+        #expect(json["from"]?.stringValue == "polygon")
+        #expect(json["areaSquareMeters"]?.doubleValue == 700)
+
+        // In the notch, 6 m from the cafe and 14 m from the building's walls,
+        // but inside its box (which would weigh 1/1600 m² there): the cafe.
+        let notch = try client.findPlaceLikelihoods(location: at(east: 24, north: 24), accuracy: 5)
+        #expect(notch.placeLikelihoods.first?.place.id == "cafe")
+        let building = notch.placeLikelihoods.first { $0.place.id == "building" }?.likelihood ?? 0
+        #expect(building < 0.01)
+    }
+
     @Test("bad queries are refused with a reason")
     func badQueries() throws {
         let (dir, path) = try placesDatabase([record("a")])

@@ -528,6 +528,8 @@ struct PhotoStoreTests {
             try store.db.execute("ALTER TABLE place DROP COLUMN doc_layout")
             // (4: place_extent and its triggers.)
             try store.db.execute("DROP TRIGGER IF EXISTS place_extent_insert; DROP TRIGGER IF EXISTS place_extent_update; DROP TRIGGER IF EXISTS place_extent_delete; DROP TABLE place_extent; DROP VIEW place_viewport")
+            // (6: place_footprint.)
+            try store.db.execute("DROP TABLE place_footprint")
         }
         #expect(throws: PlaceDBError.self, "a read-only client refuses the old version") { try PlacesClient(databasePath: db.path) }
         #expect(try rows(PhotoImporter(databasePath: db.path).store) == written)

@@ -1,7 +1,8 @@
 /// GeoJSON Features: OpenStreetMap POIs as `osmium export` writes them,
 /// Overture Maps places, and a documented generic place. Each becomes a
-/// Place whose location lies on or inside the feature's geometry and whose
-/// viewport is the geometry's box.
+/// Place whose location lies on or inside the feature's geometry, whose
+/// viewport is the geometry's box and whose footprint is the geometry
+/// simplified (`FootprintShape`).
 enum GeoJSONDecoders {
     /// The parts every feature has.
     struct Feature {
@@ -26,13 +27,16 @@ enum GeoJSONDecoders {
         return Feature(object: object, properties: properties, geometry: geometry, placeID: placeID)
     }
 
-    /// location and viewport from the geometry.
-    static func place(_ f: Feature, document: JSONObject) -> Place {
+    /// location, viewport and footprint from the geometry.
+    static func decoded(_ f: Feature, document: JSONObject, extra: JSONObject, format: InputFormat) -> DecodedPlace {
         var doc = document
         if let box = f.geometry.viewport {
             doc["viewport"] = ["low": latLng(box.low), "high": latLng(box.high)]
         }
-        return Place(id: PlaceID(f.placeID), coordinate: f.geometry.representativePoint, document: doc)
+        let location = f.geometry.representativePoint
+        var decoded = DecodedPlace(place: Place(id: PlaceID(f.placeID), coordinate: location, document: doc), extra: extra, format: format)
+        decoded.footprint = FootprintShape.make(f.geometry, origin: location)
+        return decoded
     }
 
     static func latLng(_ c: Coordinate) -> JSONValue {
@@ -96,7 +100,7 @@ enum GeoJSONDecoders {
         osm["tags"] = .object(tags)
         extra["osm"] = .object(osm)
         if !localized.isEmpty { extra["localizedNames"] = .object(localized) }
-        return DecodedPlace(place: place(f, document: doc), extra: extra, format: .osm)
+        return decoded(f, document: doc, extra: extra, format: .osm)
     }
 
     static func osmAddress(_ tags: JSONObject) -> (formatted: String, components: [JSONValue])? {
@@ -165,7 +169,7 @@ enum GeoJSONDecoders {
             if let v = p[key], v != .null { overture[key] = v }
         }
         extra["overture"] = .object(overture)
-        return DecodedPlace(place: place(f, document: doc), extra: extra, format: .overture)
+        return decoded(f, document: doc, extra: extra, format: .overture)
     }
 
     // MARK: Generic GeoJSON place
@@ -209,7 +213,7 @@ enum GeoJSONDecoders {
         try FieldCheck.expect(doc, "userRatingCount", .integer, placeID: f.placeID)
         var extra = JSONObject()
         if !rest.isEmpty { extra["properties"] = .object(rest) }
-        return DecodedPlace(place: place(f, document: doc), extra: extra, format: .geojson)
+        return decoded(f, document: doc, extra: extra, format: .geojson)
     }
 }
 

@@ -66,6 +66,8 @@ public struct DecodedPlace: Sendable {
     public var format: InputFormat
     /// IDs the record says stand for this place (or for where it went).
     public var aliases: [AliasEdge] = []
+    /// The area or lines the source drew, simplified (GeoJSON formats); nil for points.
+    var footprint: FootprintShape?
 
     init(place: Place, extra: JSONObject, format: InputFormat, aliases: [AliasEdge] = []) {
         self.place = place

@@ -32,6 +32,8 @@ final class PreparedPlace: Sendable {
     let photos: [(position: Int, name: String, reference: String)]
     /// The viewport as `place_extent` stores it (nil without a usable one).
     let extent: (west: Double, east: Double, south: Double, north: Double)?
+    /// The footprint as `place_footprint` stores it (nil for points).
+    let footprint: (area: Double, shape: [UInt8])?
 
     init(_ decoded: DecodedPlace, source fixedSource: String?) {
         let place = decoded.place
@@ -67,6 +69,13 @@ final class PreparedPlace: Sendable {
         // Where the zone came from: a source's zone replacing an --time-zone one is a change.
         let zoneSource = place.timeZoneSource ?? (place.timeZone != nil ? .data : nil)
         if let zoneSource { hash.add(zoneSource.rawValue.utf8) }
+        // Only places with a footprint hash one, so point places keep their hashes.
+        let footprint = decoded.footprint.map { (area: $0.area, shape: $0.blob) }
+        if let footprint {
+            hash.add(UInt8(1))
+            hash.add(footprint.shape)
+        }
+        self.footprint = footprint
         self.timeZoneSource = zoneSource
         self.id = place.id.rawValue
         self.coordinate = place.coordinate

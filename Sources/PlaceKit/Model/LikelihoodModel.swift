@@ -168,11 +168,18 @@ public struct LikelihoodModel: Sendable {
 public struct LikelihoodExplanation: Sendable, Equatable {
     /// Great-circle distance from the fix to the place's location.
     public var distanceMeters: Double
-    /// "viewport" or "type" (the footprint's source).
+    /// The footprint's source: "polygon" (the stored area), "line" (the
+    /// stored lines of an open way), "viewport" or "type".
     public var footprint: String
-    /// Half the footprint's width (east-west) and height (north-south), m.
+    /// Half the footprint's width (east-west) and height (north-south), m
+    /// (of its box, for a polygon or a line).
     public var footprintHalfWidth: Double
     public var footprintHalfHeight: Double
+    /// The footprint's area in m² (a polygon's own; a box's for the
+    /// others; 0 for lines).
+    public var footprintArea: Double
+    /// The length of a line footprint, m (nil for the others).
+    public var footprintLength: Double?
     /// The footprint's centre relative to the fix (east, north), in meters.
     public var footprintOffsetEast: Double
     public var footprintOffsetNorth: Double
@@ -211,13 +218,16 @@ extension LikelihoodExplanation {
             ("hours", .double(s(hoursFactor))),
         ])
         if let openNow { factors["openNow"] = JSONValue.bool(openNow) }
+        var shape = JSONObject([
+            ("from", .string(footprint)),
+            ("halfWidthMeters", .double(s(footprintHalfWidth))), ("halfHeightMeters", .double(s(footprintHalfHeight))),
+            ("centerEastMeters", .double(s(footprintOffsetEast))), ("centerNorthMeters", .double(s(footprintOffsetNorth))),
+            ("areaSquareMeters", .double(s(footprintArea))),
+        ])
+        if let footprintLength { shape["lengthMeters"] = .double(s(footprintLength)) }
         return JSONObject([
             ("distanceMeters", .double((distanceMeters * 100).rounded() / 100)),
-            ("footprint", .object(JSONObject([
-                ("from", .string(footprint)),
-                ("halfWidthMeters", .double(s(footprintHalfWidth))), ("halfHeightMeters", .double(s(footprintHalfHeight))),
-                ("centerEastMeters", .double(s(footprintOffsetEast))), ("centerNorthMeters", .double(s(footprintOffsetNorth))),
-            ]))),
+            ("footprint", .object(shape)),
             ("densityPerSquareMeter", .double(s(density))),
             ("factors", .object(factors)),
             ("prior", .double(s(prior))),

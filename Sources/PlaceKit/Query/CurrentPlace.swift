@@ -234,19 +234,26 @@ extension PlacesClient {
         var openNow: Bool?
     }
 
-    /// A footprint in the plane of the fix (meters east and north of it).
+    /// A footprint in the plane of the fix (meters east and north of it):
+    /// its box, and its stored shape when it has one.
     struct Footprint {
         var centerEast: Double
         var centerNorth: Double
         var halfWidth: Double
         var halfHeight: Double
-        var fromViewport: Bool
+        var from: FootprintSource
+        /// The shape (index into the index's `shapes`) and where the place's
+        /// location, its origin, lies from the fix.
+        var shape: Int?
+        var originEast = 0.0
+        var originNorth = 0.0
     }
 
-    /// The footprint of the place in `slot`, seen from `fix`: its viewport
-    /// when the index kept it as the footprint, else a square of the area
-    /// of its type's disc around its location. Offsets keep exact
-    /// great-circle distances, with directions from the local plane.
+    /// The footprint of the place in `slot`, seen from `fix`: its stored
+    /// shape or its viewport when the index kept one as the footprint, else
+    /// a square of the area of its type's disc around its location. Offsets
+    /// keep exact great-circle distances, with directions from the local
+    /// plane.
     static func footprint(slot: Int, meters: Double, in index: PlaceIndex, tables: ModelTables, fix: Coordinate) -> Footprint {
         let perDegree = Earth.meanRadius * Earth.radiansPerDegree
         let cosFix = cos(fix.latitude * Earth.radiansPerDegree)
@@ -257,6 +264,13 @@ extension PlacesClient {
             let h = (e * e + n * n).squareRoot()
             return h > 0 ? (e * d / h, n * d / h) : (0, 0)
         }
+        if let s = index.shape(slot) {
+            let (ox, oy) = offset(index.latitudes[slot], index.longitudes[slot], meters)
+            let info = index.shapes.infos[s]
+            let w = Double(info.west), e = Double(info.east), so = Double(info.south), n = Double(info.north)
+            return Footprint(centerEast: ox + (w + e) / 2, centerNorth: oy + (so + n) / 2, halfWidth: (e - w) / 2, halfHeight: (n - so) / 2,
+                             from: .shape, shape: s, originEast: ox, originNorth: oy)
+        }
         if let v = index.viewport(slot) {
             var east = v.east
             if east < v.west { east += 360 }
@@ -266,11 +280,11 @@ extension PlacesClient {
             let (cx, cy) = offset(midLat, midLng, haversineMeters(fix.latitude, fix.longitude, midLat, midLng))
             return Footprint(centerEast: cx, centerNorth: cy,
                              halfWidth: (east - v.west) / 2 * perDegree * cos(midLat * Earth.radiansPerDegree),
-                             halfHeight: (v.north - v.south) / 2 * perDegree, fromViewport: true)
+                             halfHeight: (v.north - v.south) / 2 * perDegree, from: .viewport)
         }
         let (cx, cy) = offset(index.latitudes[slot], index.longitudes[slot], meters)
         let half = ModelTables.halfSide(radius: tables.typeRadius[Int(index.typeCodes[slot])])
-        return Footprint(centerEast: cx, centerNorth: cy, halfWidth: half, halfHeight: half, fromViewport: false)
+        return Footprint(centerEast: cx, centerNorth: cy, halfWidth: half, halfHeight: half, from: .type)
     }
 
     /// The model for one place, or nil when it cannot be a candidate.
@@ -283,8 +297,14 @@ extension PlacesClient {
         let f = Self.footprint(slot: slot, meters: meters, in: index, tables: tables, fix: fix)
         let gapX = max(abs(f.centerEast) - f.halfWidth, 0), gapY = max(abs(f.centerNorth) - f.halfHeight, 0)
         if gapX * gapX + gapY * gapY > reach * reach { return nil }
-        let density = NormalBox.density(center: f.centerEast, half: f.halfWidth, sigma: sigma)
-            * NormalBox.density(center: f.centerNorth, half: f.halfHeight, sigma: sigma)
+        let density: Double
+        if let shape = f.shape {
+            // The polygons (or lines) themselves, not their box.
+            density = index.shapes.density(shape, east: f.originEast, north: f.originNorth, sigma: sigma)
+        } else {
+            density = NormalBox.density(center: f.centerEast, half: f.halfWidth, sigma: sigma)
+                * NormalBox.density(center: f.centerNorth, half: f.halfHeight, sigma: sigma)
+        }
         let prior = typeFactor * model.popularityFactor(Int(index.ratingCounts[slot]))
             * model.statusFactor((StatusCode(rawValue: status) ?? .other).businessStatus)
             * tables.sourceFactor[Int(index.sourceCodes[slot])]
@@ -294,14 +314,27 @@ extension PlacesClient {
                          density: density, prior: prior, weight: weight)
     }
 
+    /// Where a footprint came from, as `--explain` says it: "polygon",
+    /// "line", "viewport" or "type".
+    static func footprintName(_ f: Footprint, _ index: PlaceIndex) -> String {
+        switch f.from {
+        case .shape: index.shapes.infos[f.shape!].kind == .area ? "polygon" : "line"
+        case .viewport: "viewport"
+        case .type: "type"
+        }
+    }
+
     /// Every factor behind a candidate's weight.
     static func explanation(_ c: Candidate, _ run: ModelRun, fix: Coordinate) -> LikelihoodExplanation {
         let slot = Int(c.slot)
         let f = footprint(slot: slot, meters: c.meters, in: run.index, tables: run.tables, fix: fix)
         let status = StatusCode(rawValue: run.index.statuses[slot]) ?? .other
         return LikelihoodExplanation(
-            distanceMeters: c.meters, footprint: f.fromViewport ? "viewport" : "type",
+            distanceMeters: c.meters, footprint: Self.footprintName(f, run.index),
             footprintHalfWidth: f.halfWidth, footprintHalfHeight: f.halfHeight,
+            footprintArea: f.shape.map { run.index.shapes.infos[$0].kind == .area ? run.index.shapes.infos[$0].size : 0 }
+                ?? 4 * f.halfWidth * f.halfHeight,
+            footprintLength: f.shape.flatMap { run.index.shapes.infos[$0].kind == .lines ? run.index.shapes.infos[$0].size : nil },
             footprintOffsetEast: f.centerEast, footprintOffsetNorth: f.centerNorth, density: c.density,
             typeFactor: run.tables.typeFactor[Int(run.index.typeCodes[slot])],
             popularityFactor: run.model.popularityFactor(Int(run.index.ratingCounts[slot])),

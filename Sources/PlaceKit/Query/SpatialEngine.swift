@@ -96,7 +96,8 @@ final class SpatialEngine {
         let index = PlaceIndex(input) { i in
             tables.footprint(model: model, type: input.typeCodes[i], status: input.statuses[i],
                              latitude: input.latitudes[i], longitude: input.longitudes[i],
-                             viewport: input.viewportIndexes[i] < 0 ? nil : input.viewports[Int(input.viewportIndexes[i])])
+                             viewport: input.viewportIndexes[i] < 0 ? nil : input.viewports[Int(input.viewportIndexes[i])],
+                             shapeReach: input.shapeIndexes[i] < 0 ? nil : input.shapes.infos[Int(input.shapeIndexes[i])].reach)
         }
         return (index, tables)
     }
@@ -201,17 +202,20 @@ struct ModelTables {
     }
 
     /// The footprint an index keeps for a place: how far from its location
-    /// a visitor may stand (with slack for the local projection), and
-    /// whether its viewport is the footprint (not when it reaches farther
-    /// than `maxViewportRadius`: a city's viewport is not where one stands).
+    /// a visitor may stand (with slack for the local projection), and what
+    /// the footprint is: its stored shape (polygons or lines; `shapeReach`
+    /// is its farthest vertex), else its viewport, else a square by type.
+    /// Neither a shape nor a viewport reaching farther than
+    /// `maxViewportRadius` is taken (a city is not where one stands).
     func footprint(model: LikelihoodModel, type: UInt16, status: UInt8, latitude: Double, longitude: Double,
-                   viewport: GeoRect?) -> (extent: Double, viewport: Bool) {
-        if typeFactor[Int(type)] == 0 || status == StatusCode.closedPermanently.rawValue { return (0, false) }
+                   viewport: GeoRect?, shapeReach: Double? = nil) -> (extent: Double, from: FootprintSource) {
+        if typeFactor[Int(type)] == 0 || status == StatusCode.closedPermanently.rawValue { return (0, .type) }
+        if let reach = shapeReach, reach <= model.maxViewportRadius { return (reach * 1.01 + 1, .shape) }
         if let v = viewport {
             let reach = Self.viewportReach(v, latitude: latitude, longitude: longitude)
-            if reach <= model.maxViewportRadius { return (reach * 1.01 + 1, true) }
+            if reach <= model.maxViewportRadius { return (reach * 1.01 + 1, .viewport) }
         }
-        return (Self.halfSide(radius: typeRadius[Int(type)]) * 2.0.squareRoot() * 1.01 + 1, false)
+        return (Self.halfSide(radius: typeRadius[Int(type)]) * 2.0.squareRoot() * 1.01 + 1, .type)
     }
 
     /// The largest extent a place without a usable viewport can have.

@@ -31,6 +31,16 @@ enum StatusCode: UInt8 {
     }
 }
 
+/// What a place's footprint in the index is.
+enum FootprintSource: UInt8 {
+    /// A square of its type's size around its location.
+    case type
+    /// Its viewport.
+    case viewport
+    /// Its stored polygons or lines (`place_footprint`).
+    case shape
+}
+
 /// Places read from the database, in load order, before the index is built.
 struct PlaceIndexInput {
     var rowids: [Int64] = []
@@ -43,6 +53,9 @@ struct PlaceIndexInput {
     /// Index into `viewports`, or -1.
     var viewportIndexes: [Int32] = []
     var viewports: [GeoRect] = []
+    /// Index into `shapes` (the stored footprint), or -1.
+    var shapeIndexes: [Int32] = []
+    var shapes = ShapeTable()
     /// Interned primary types (code 0 is "no type") and sources.
     var types = Interner()
     var sources = Interner()
@@ -58,6 +71,7 @@ struct PlaceIndexInput {
         sourceCodes.reserveCapacity(n)
         ratingCounts.reserveCapacity(n)
         viewportIndexes.reserveCapacity(n)
+        shapeIndexes.reserveCapacity(n)
     }
 }
 
@@ -160,6 +174,10 @@ final class PlaceIndex {
     let ratingCounts: [Int32]
     let viewportIndexes: [Int32]
     let viewports: [GeoRect]
+    /// The stored footprint of each slot that has it as its footprint
+    /// (index into `shapes`), or -1.
+    let shapeIndexes: [Int32]
+    let shapes: ShapeTable
     /// Footprint radius per slot (meters): how far from its location a
     /// visitor of the place may stand. Set by the likelihood model.
     let extents: [Float]
@@ -178,8 +196,9 @@ final class PlaceIndex {
     var count: Int { rowids.count }
 
     /// Builds the tree. `footprint(i)` gives input place i's footprint
-    /// radius and whether its viewport is that footprint.
-    init(_ input: PlaceIndexInput, footprint: (Int) -> (extent: Double, viewport: Bool)) {
+    /// radius and what its footprint is (its stored shape, its viewport, or
+    /// a size by type).
+    init(_ input: PlaceIndexInput, footprint: (Int) -> (extent: Double, from: FootprintSource)) {
         let n = input.count
         var points = [TreeBuilder.Point]()
         points.reserveCapacity(n)
@@ -210,13 +229,20 @@ final class PlaceIndex {
         viewports = input.viewports
         var extents = [Float](repeating: 0, count: n)
         var viewportIndexes = [Int32](repeating: -1, count: n)
+        var shapeIndexes = [Int32](repeating: -1, count: n)
         for (slot, i) in perm.enumerated() {
             let f = footprint(Int(i))
             extents[slot] = Float(f.extent)
-            if f.viewport { viewportIndexes[slot] = input.viewportIndexes[Int(i)] }
+            switch f.from {
+            case .viewport: viewportIndexes[slot] = input.viewportIndexes[Int(i)]
+            case .shape: shapeIndexes[slot] = input.shapeIndexes[Int(i)]
+            case .type: break
+            }
         }
         self.extents = extents
         self.viewportIndexes = viewportIndexes
+        self.shapeIndexes = shapeIndexes
+        shapes = input.shapes
         types = input.types
         sources = input.sources
         // Largest extent per node, bottom-up (children follow their parent).
@@ -237,6 +263,7 @@ final class PlaceIndex {
         rowids.capacity * 8 + (latitudes.capacity + longitudes.capacity + xs.capacity + ys.capacity + zs.capacity) * 8
             + typeCodes.capacity * 2 + statuses.capacity + sourceCodes.capacity * 2 + ratingCounts.capacity * 4
             + viewportIndexes.capacity * 4 + viewports.capacity * MemoryLayout<GeoRect>.stride + extents.capacity * 4
+            + shapeIndexes.capacity * 4 + shapes.byteCount
             + nodes.capacity * MemoryLayout<Node>.stride + (slotOfRowid?.capacity ?? 0) * 16
             + typeSlotCache.values.reduce(0) { $0 + $1.byteCount }
     }
@@ -245,6 +272,11 @@ final class PlaceIndex {
     func viewport(_ slot: Int) -> GeoRect? {
         let v = viewportIndexes[slot]
         return v < 0 ? nil : viewports[Int(v)]
+    }
+    /// The slot's stored footprint (index into `shapes`), when it is its footprint.
+    func shape(_ slot: Int) -> Int? {
+        let s = shapeIndexes[slot]
+        return s < 0 ? nil : Int(s)
     }
 
     /// The slot of a database row, or nil when the index does not hold it.

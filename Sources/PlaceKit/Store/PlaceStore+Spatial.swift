@@ -2,8 +2,9 @@ import SQLiteDB
 
 /// Reading places for the spatial index, with plain SQLite: the `place`
 /// columns queries rank on, the point from SpatiaLite's geometry blob,
-/// SpatiaLite's R*Tree `idx_place_geom` for regions, and `place_extent` (the
-/// viewports, an R*Tree kept by triggers) for footprints.
+/// SpatiaLite's R*Tree `idx_place_geom` for regions, `place_extent` (the
+/// viewports, an R*Tree kept by triggers) and `place_footprint` (the stored
+/// polygons and lines) for footprints.
 extension PlaceStore {
     static let spatialColumns = "p.id, p.geom, p.primary_type, p.rating_count, p.business_status, p.source"
 
@@ -46,11 +47,19 @@ extension PlaceStore {
         }
         extents.sort { $0.rowid < $1.rowid }
         input.viewports = extents.map(\.rect)
-        var next = 0
+        // Footprints come in rowid order (the table's key).
+        var shapeRowids: [Int64] = []
+        try db.forEachRow("SELECT id, shape FROM place_footprint ORDER BY id") { row in
+            shapeRowids.append(row.int64(0))
+            try appendShape(row, 1, rowid: row.int64(0), to: &input)
+        }
+        var next = 0, nextShape = 0
         try db.forEachRow("SELECT \(Self.spatialColumns) FROM place p WHERE p.removed_run IS NULL ORDER BY p.id") { row in
             let rowid = row.int64(0)
             while next < extents.count && extents[next].rowid < rowid { next += 1 }
-            try append(row, to: &input, viewport: next < extents.count && extents[next].rowid == rowid ? Int32(next) : -1)
+            while nextShape < shapeRowids.count && shapeRowids[nextShape] < rowid { nextShape += 1 }
+            try append(row, to: &input, viewport: next < extents.count && extents[next].rowid == rowid ? Int32(next) : -1,
+                       shape: nextShape < shapeRowids.count && shapeRowids[nextShape] == rowid ? Int32(nextShape) : -1)
         }
         return input
     }
@@ -63,8 +72,9 @@ extension PlaceStore {
         var seen = Set<Int64>()
         let filter = typeFilter.map { " AND \($0.sql)" } ?? ""
         let byPoint = """
-            SELECT \(Self.spatialColumns), e.west, e.east, e.south, e.north
+            SELECT \(Self.spatialColumns), e.west, e.east, e.south, e.north, f.shape
             FROM idx_place_geom r JOIN place p ON p.id = r.pkid LEFT JOIN place_extent e ON e.id = p.id
+            LEFT JOIN place_footprint f ON f.id = p.id
             WHERE r.xmin <= ?4 AND r.xmax >= ?2 AND r.ymin <= ?3 AND r.ymax >= ?1 AND p.removed_run IS NULL\(filter)
             """
         for rect in rects {
@@ -75,10 +85,11 @@ extension PlaceStore {
         }
         if extentRects.isEmpty { return input }
         // Viewports crossing the antimeridian are stored with east + 360, so
-        // each rectangle is also tried shifted by a turn.
+        // each rectangle is also tried shifted by a turn. A stored footprint
+        // lies in its place's viewport (both come from the geometry).
         let byExtent = """
-            SELECT \(Self.spatialColumns), e.west, e.east, e.south, e.north
-            FROM place_extent e JOIN place p ON p.id = e.id
+            SELECT \(Self.spatialColumns), e.west, e.east, e.south, e.north, f.shape
+            FROM place_extent e JOIN place p ON p.id = e.id LEFT JOIN place_footprint f ON f.id = p.id
             WHERE e.west <= ?4 AND e.east >= ?2 AND e.south <= ?3 AND e.north >= ?1 AND p.removed_run IS NULL\(filter)
             """
         for rect in extentRects {
@@ -204,11 +215,24 @@ extension PlaceStore {
             viewport = Int32(input.viewports.count)
             input.viewports.append(Self.rect(row, 6))
         }
-        try append(row, to: &input, viewport: viewport)
+        var shape: Int32 = -1
+        if !row.isNull(10) {
+            shape = Int32(input.shapes.count)
+            try appendShape(row, 10, rowid: row.int64(0), to: &input)
+        }
+        try append(row, to: &input, viewport: viewport, shape: shape)
+    }
+
+    /// Appends the footprint blob in column `column` to the input's shapes.
+    private func appendShape(_ row: Row, _ column: Int, rowid: Int64, to input: inout PlaceIndexInput) throws {
+        guard let shape = row.withBytes(column, { FootprintShape(blob: $0) }) else {
+            throw PlaceDBError.database(path: path, reason: "place row \(rowid) has a footprint shape that is not one (place_footprint.shape)")
+        }
+        input.shapes.append(shape)
     }
 
     /// Appends one row of `spatialColumns`.
-    private func append(_ row: Row, to input: inout PlaceIndexInput, viewport: Int32) throws {
+    private func append(_ row: Row, to input: inout PlaceIndexInput, viewport: Int32, shape: Int32) throws {
         let rowid = row.int64(0)
         guard let point = row.withBytes(1, { SpatiaLiteBlob.decodePoint($0) }) else {
             throw PlaceDBError.database(path: path, reason: "place row \(rowid) has a geometry that is not a SpatiaLite point")
@@ -224,6 +248,7 @@ extension PlaceStore {
         input.statuses.append(row.isNull(4) ? StatusCode.unknown.rawValue : row.withBytes(4) { StatusCode(bytes: $0) }.rawValue)
         input.sourceCodes.append(sourceCode)
         input.viewportIndexes.append(viewport)
+        input.shapeIndexes.append(shape)
     }
 }
 

@@ -49,6 +49,8 @@ final class PlaceWriter {
     private let insertPhoto: Statement
     private let indexExtent: Statement
     private let dropExtent: Statement
+    private let insertFootprint: Statement
+    private let dropFootprint: Statement
 
     init(db: Database, source: String?, indexChunk: Int = PlaceWriter.defaultIndexChunk) throws {
         self.db = db
@@ -70,6 +72,8 @@ final class PlaceWriter {
         indexPoint = try db.prepare("INSERT OR REPLACE INTO idx_place_geom (pkid, xmin, xmax, ymin, ymax) VALUES (?1, ?2, ?2, ?3, ?3)")
         indexExtent = try db.prepare("INSERT OR REPLACE INTO place_extent (id, west, east, south, north) VALUES (?, ?, ?, ?, ?)")
         dropExtent = try db.prepare("DELETE FROM place_extent WHERE id = ?")
+        insertFootprint = try db.prepare("INSERT OR REPLACE INTO place_footprint (id, area, shape) VALUES (?, ?, ?)")
+        dropFootprint = try db.prepare("DELETE FROM place_footprint WHERE id = ?")
         deletePhotos = try db.prepare("DELETE FROM place_photo WHERE place = ?")
         insertPhoto = try db.prepare("INSERT INTO place_photo (place, position, name, reference) VALUES (?, ?, ?, ?)")
         oldDoc = try db.prepare("SELECT doc FROM place WHERE id = ?")
@@ -344,6 +348,17 @@ final class PlaceWriter {
                 try dropExtent.bind([.integer(rowid)])
                 try dropExtent.run()
             }
+        }
+        // The footprint: written with the row, dropped when a rewrite has none
+        // (a new place without one costs no statement).
+        if let footprint = place.footprint {
+            try insertFootprint.reset()
+            try insertFootprint.bind([.integer(rowid), .real(footprint.area), .blob(footprint.shape)])
+            try insertFootprint.run()
+        } else if existing != nil {
+            try dropFootprint.reset()
+            try dropFootprint.bind([.integer(rowid)])
+            try dropFootprint.run()
         }
         let types = place.types
         if let pendingTypes {

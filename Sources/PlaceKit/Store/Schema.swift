@@ -165,10 +165,27 @@ enum Schema {
             -- position + 1, 0 = in doc). NULL or 0: doc is whole.
             ALTER TABLE place ADD COLUMN doc_layout INTEGER;
             """),
+        Migration(version: 6, name: "place footprints: the simplified polygons or lines of areas and ways", sql: """
+            CREATE TABLE place_footprint (
+                -- Where a visitor may stand, as the source drew it (GeoJSON,
+                -- OpenStreetMap, Overture areas and ways), simplified to at
+                -- most 64 vertices. Places without one use their viewport or
+                -- a size by type.
+                id INTEGER PRIMARY KEY REFERENCES place(id) ON DELETE CASCADE,
+                -- m², of the stored rings (0 for lines).
+                area REAL NOT NULL,
+                -- Little-endian: kind (1 byte: 1 area, 2 lines), a 0 byte,
+                -- part count (UInt16), each part's vertex count (UInt16),
+                -- then each vertex as Float32 meters east, north of the
+                -- place's location. Rings (first vertex not repeated) run
+                -- counter-clockwise around areas, clockwise around holes.
+                shape BLOB NOT NULL
+            );
+            """),
     ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).
-    static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history", "place_alias", "place_photo", "photo_image", "place_extent", "place_viewport"]
+    static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history", "place_alias", "place_photo", "photo_image", "place_extent", "place_viewport", "place_footprint"]
 }
 
 extension Schema {

@@ -1,0 +1,59 @@
+/// The footprint shapes of an index, packed in a few flat arrays (no
+/// allocation per shape): shape i is `infos[i]`, its parts' vertex counts
+/// and its vertices slices of the shared arrays.
+struct ShapeTable {
+    struct Info {
+        var kind: FootprintShape.Kind
+        var firstPart: Int32
+        var partCount: Int32
+        /// The first vertex (index into `coordinates` / 2).
+        var firstVertex: Int32
+        var vertexCount: Int32
+        /// Area (m²) of an area, length (m) of lines.
+        var size: Double
+        /// The farthest vertex from the place's location, meters.
+        var reach: Double
+        /// The vertices' box, meters from the place's location.
+        var west: Float, east: Float, south: Float, north: Float
+    }
+
+    private(set) var infos: [Info] = []
+    private(set) var partCounts: [UInt16] = []
+    private(set) var coordinates: [Float] = []
+
+    var count: Int { infos.count }
+
+    /// Appends a shape; returns its index.
+    @discardableResult
+    mutating func append(_ shape: FootprintShape) -> Int32 {
+        let b = shape.bounds
+        infos.append(Info(kind: shape.kind, firstPart: Int32(partCounts.count), partCount: Int32(shape.partCounts.count),
+                          firstVertex: Int32(coordinates.count / 2), vertexCount: Int32(shape.vertexCount),
+                          size: shape.kind == .area ? shape.area : shape.length, reach: shape.reach,
+                          west: Float(b.west), east: Float(b.east), south: Float(b.south), north: Float(b.north)))
+        partCounts.append(contentsOf: shape.partCounts)
+        coordinates.append(contentsOf: shape.coordinates)
+        return Int32(infos.count - 1)
+    }
+
+    /// p(fix | visitor uniformly in shape `i`), per m², the place's
+    /// location lying `east`, `north` meters from the fix.
+    func density(_ i: Int, east: Double, north: Double, sigma: Double) -> Double {
+        let info = infos[i]
+        guard info.size > 0 else { return 0 }
+        return coordinates.withUnsafeBufferPointer { c in
+            partCounts.withUnsafeBufferPointer { p in
+                let vertices = UnsafeBufferPointer(rebasing: c[2 * Int(info.firstVertex)..<2 * Int(info.firstVertex + info.vertexCount)])
+                let parts = UnsafeBufferPointer(rebasing: p[Int(info.firstPart)..<Int(info.firstPart + info.partCount)])
+                switch info.kind {
+                case .area: return NormalShape.mass(vertices, parts, east: east, north: north, sigma: sigma) / info.size
+                case .lines: return NormalShape.lineIntegral(vertices, parts, east: east, north: north, sigma: sigma) / info.size
+                }
+            }
+        }
+    }
+
+    var byteCount: Int {
+        infos.capacity * MemoryLayout<Info>.stride + partCounts.capacity * 2 + coordinates.capacity * 4
+    }
+}
