@@ -266,6 +266,7 @@ public final class PlaceImporter {
                     }
                     bytesRead = batch.bytesRead
                     recordsRead = batch.recordsRead
+                    producer.recycle(batch)
                     if progress != nil {
                         let now = Clock.now()
                         if now - lastProgress >= 1 { lastProgress = now; report() }
