@@ -117,8 +117,8 @@ final class PlaceWriter {
         bulk = true
         buildTreeWhole = try RTreeBulkLoader(db: db, table: "idx_place_geom").isEmpty()
         insertFirst = try db.scalar("SELECT NOT EXISTS (SELECT 1 FROM place)")?.int == 1
-        // Pairs of 16 bytes, a quarter of a chunk: 2 MiB.
-        pendingTypes = insertFirst ? PendingTypeRows(insert: insertType, chunk: indexChunk / 4) : nil
+        // Pairs of 16 bytes, an eighth of a chunk: 1 MiB.
+        pendingTypes = insertFirst ? PendingTypeRows(insert: insertType, chunk: indexChunk / 8) : nil
         rewritten = [:]
         spilledRewrites = 0
         runs = nil
@@ -168,7 +168,8 @@ final class PlaceWriter {
             return
         }
         var loader = RTreeBulkLoader(db: db, table: "idx_place_geom")
-        loader.rowidChunk = indexChunk
+        // (rowid, leaf) pairs of 16 bytes, a quarter of a chunk: 2 MiB.
+        loader.rowidChunk = max(1, indexChunk / 4)
         if let runs, !runs.isEmpty {
             try runs.spill(pendingIndex)
             pendingIndex = []  // its memory is not needed for the merge
