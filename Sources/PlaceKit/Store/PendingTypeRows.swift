@@ -18,7 +18,7 @@ final class PendingTypeRows {
         let code: Int32
     }
 
-    private let insert: Statement
+    private let insert: MultiRowInsert
     private let chunk: Int
     private var names: [String] = []
     private var codes: [String: Int32] = [:]
@@ -26,8 +26,8 @@ final class PendingTypeRows {
     /// Rows whose types were written directly; their waiting pairs are stale.
     private var rewritten = Set<Int64>()
 
-    init(insert: Statement, chunk: Int) {
-        self.insert = insert
+    init(db: Database, chunk: Int) throws {
+        insert = try MultiRowInsert(db: db, verb: "INSERT OR IGNORE", into: "place_type", columns: ["type", "place"])
         self.chunk = max(1, chunk)
     }
 
@@ -61,11 +61,10 @@ final class PendingTypeRows {
             let ra = rank[Int(a.code)], rb = rank[Int(b.code)]
             return ra < rb || (ra == rb && a.rowid < b.rowid)
         }
-        for p in pairs where !rewritten.contains(p.rowid) {
-            insert.rewind()
-            try insert.bind(text: names[Int(p.code)], at: 1)
-            try insert.bind(integer: p.rowid, at: 2)
-            try insert.run()
+        if !rewritten.isEmpty { pairs.removeAll { rewritten.contains($0.rowid) } }
+        try insert.insert(count: pairs.count) { statement, i, first in
+            try statement.bind(text: names[Int(pairs[i].code)], at: first)
+            try statement.bind(integer: pairs[i].rowid, at: first + 1)
         }
         pairs.removeAll(keepingCapacity: true)
         rewritten = []

@@ -118,7 +118,7 @@ final class PlaceWriter {
         buildTreeWhole = try RTreeBulkLoader(db: db, table: "idx_place_geom").isEmpty()
         insertFirst = try db.scalar("SELECT NOT EXISTS (SELECT 1 FROM place)")?.int == 1
         // Pairs of 16 bytes, an eighth of a chunk: 1 MiB.
-        pendingTypes = insertFirst ? PendingTypeRows(insert: insertType, chunk: indexChunk / 8) : nil
+        pendingTypes = insertFirst ? try PendingTypeRows(db: db, chunk: indexChunk / 8) : nil
         rewritten = [:]
         spilledRewrites = 0
         runs = nil

@@ -72,7 +72,7 @@ struct RTreeBulkLoader {
         try db.execute("DELETE FROM \"\(table)_node\"; DELETE FROM \"\(table)_parent\"; DELETE FROM \"\(table)_rowid\";")
         let insertNode = try db.prepare("INSERT INTO \"\(table)_node\" (nodeno, data) VALUES (?, ?)")
         let insertParent = try db.prepare("INSERT INTO \"\(table)_parent\" (nodeno, parentnode) VALUES (?, ?)")
-        let insertRowid = try db.prepare("INSERT INTO \"\(table)_rowid\" (rowid, nodeno) VALUES (?, ?)")
+        let insertRowids = try MultiRowInsert(db: db, into: "\"\(table)_rowid\"", columns: ["rowid", "nodeno"])
         var blob = [UInt8](repeating: 0, count: nodeSize)
         // (rowid, leaf) pairs for `_rowid`, written in rowid order at the end.
         var pairs: [RowidNode] = []
@@ -150,19 +150,28 @@ struct RTreeBulkLoader {
         guard emitted == count else {
             throw SQLiteError(extendedCode: 1, message: "\(table): \(emitted) points of the \(count) announced")
         }
-        func insert(_ p: RowidNode) throws {
-            insertRowid.rewind()
-            try insertRowid.bind(integer: p.rowid, at: 1)
-            try insertRowid.bind(integer: p.nodeno, at: 2)
-            try insertRowid.run()
+        func insert(_ batch: [RowidNode]) throws {
+            try insertRowids.insert(count: batch.count) { statement, i, first in
+                try statement.bind(integer: batch[i].rowid, at: first)
+                try statement.bind(integer: batch[i].nodeno, at: first + 1)
+            }
         }
         if let runs = pairRuns {
             try spillPairs()
             pairs = []
-            try runs.merge(insert)
+            var batch: [RowidNode] = []
+            batch.reserveCapacity(insertRowids.rowsPerStatement)
+            try runs.merge { p in
+                batch.append(p)
+                if batch.count == insertRowids.rowsPerStatement {
+                    try insert(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            try insert(batch)
         } else {
             pairs.sort(by: byRowid)
-            for p in pairs { try insert(p) }
+            try insert(pairs)
         }
         var depth = 1
         while depth < levelCount {
