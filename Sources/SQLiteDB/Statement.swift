@@ -89,16 +89,16 @@ public final class Statement {
 
     /// Binds one value to parameter `index` (1-based).
     public func bind(_ value: DatabaseValue, at index: Int32) throws {
-        let rc: Int32
         switch value {
-        case .null: rc = sqlite3_bind_null(handle, index)
-        case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
-        case .real(let v): rc = sqlite3_bind_double(handle, index, v)
-        case .text(let s): rc = sqlite3_bind_text(handle, index, s, -1, csqlite_transient())
-        case .blob(let b):
-            rc = b.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), csqlite_transient()) }
+        case .null: try bindNull(at: index)
+        case .integer(let v): try bind(integer: v, at: index)
+        case .real(let v): try bind(real: v, at: index)
+        case .text(let s):
+            // As a C string (up to the first NUL), as it always was.
+            let rc = sqlite3_bind_text(handle, index, s, -1, csqlite_transient())
+            if rc != SQLITE_OK { throw database.lastError(code: rc, sql: sql) }
+        case .blob(let b): try b.withUnsafeBytes { try bindBlob($0, at: index) }
         }
-        if rc != SQLITE_OK { throw database.lastError(code: rc, sql: sql) }
     }
 
     /// Binds a string's UTF-8 as text (nil: NULL) without the C string a

@@ -115,7 +115,7 @@ struct TimeZoneImportTests {
             try db.loadExtension("mod_spatialite")
             let before = Array(Schema.migrator.migrations.prefix { !$0.sql.contains("time_zone_source") })
             try Migrator(application: "placedb", migrations: before).migrate(db)
-            let blob = SpatiaLiteBlob.point(Coordinate(latitude: 46.5, longitude: 6.6))
+            let blob = SpatiaLiteBlob.withPoint(Coordinate(latitude: 46.5, longitude: 6.6)) { Array($0) }
             try db.run("""
                 INSERT INTO place (place_id, time_zone, source, first_run, last_run, updated_run, content_hash, doc, geom)
                 VALUES ('old', 'Europe/Zurich', 'google-places', 1, 1, 1, 0, '{"timeZone":{"id":"Europe/Zurich"}}', ?)

@@ -143,13 +143,6 @@ final class PlaceStore {
 /// import does not call a SQL function per row (the format is documented in
 /// SpatiaLite's "BLOB-Geometry" page).
 enum SpatiaLiteBlob {
-    static func point(_ c: Coordinate, srid: Int32 = 4326) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: pointSize) { b, count in
-            write(c, srid: srid, into: UnsafeMutableRawBufferPointer(b))
-            count = pointSize
-        }
-    }
-
     /// The blob's size: header 39 bytes, class, the point, end marker.
     static let pointSize = 60
 

@@ -156,14 +156,14 @@ final class PlaceWriter {
             duplicatesInChunk = false
         }
         chunkStart = .max
-        pendingIndex.sort { $0.key < $1.key || ($0.key == $1.key && $0.rowid < $1.rowid) }
+        pendingIndex.sort(by: IndexPoint.curveOrder)
         defer { pendingIndex.removeAll(keepingCapacity: !final) }
         guard buildTreeWhole else {
             for e in pendingIndex { try insertPoint(e.rowid, longitude: e.longitude, latitude: e.latitude) }
             return
         }
         if !final {
-            if runs == nil { runs = PointRuns(directory: URL(fileURLWithPath: db.path).deletingLastPathComponent().path) }
+            if runs == nil { runs = PointRuns(besideDatabase: db, less: IndexPoint.curveOrder) }
             try runs!.spill(pendingIndex)
             return
         }
@@ -239,7 +239,7 @@ final class PlaceWriter {
             try insert.bind(text: place.id, at: 14)
             do {
                 try insert.run()
-                return try writeRest(place, rowid: db.lastInsertedRowID, existing: nil, oldTypes: [], outcome: .inserted)
+                return try writeRest(place, rowid: db.lastInsertedRowID, isRewrite: false, oldTypes: [], outcome: .inserted)
             } catch let error as SQLiteError where error.extendedCode == Self.uniqueConstraintFailed {
                 insert.rewind()
             }
@@ -285,7 +285,7 @@ final class PlaceWriter {
             rowid = db.lastInsertedRowID
             outcome = .inserted
         }
-        return try writeRest(place, rowid: rowid, existing: existing.map { ($0.rowid, $0.duplicate) }, oldTypes: oldTypes, outcome: outcome)
+        return try writeRest(place, rowid: rowid, isRewrite: existing != nil, oldTypes: oldTypes, outcome: outcome)
     }
 
     /// SQLITE_CONSTRAINT_UNIQUE (a macro Swift does not import).
@@ -318,11 +318,13 @@ final class PlaceWriter {
     }
 
     /// What follows the row: its point and extent, its types, its photos.
-    private func writeRest(_ place: PreparedPlace, rowid: Int64, existing: (rowid: Int64, duplicate: Bool)?,
+    /// `isRewrite`: the row existed before this write (its old extent,
+    /// footprint and types are replaced).
+    private func writeRest(_ place: PreparedPlace, rowid: Int64, isRewrite: Bool,
                            oldTypes: [String], outcome: Outcome) throws -> Outcome {
         if bulk {
             let c = place.coordinate
-            if buildTreeWhole && existing != nil {
+            if buildTreeWhole && isRewrite {
                 // Written earlier in this import (the tree was empty): its
                 // point goes in after the build, and its earlier one stays out.
                 if rewritten.updateValue(c, forKey: rowid) == nil && rowid < chunkStart { spilledRewrites += 1 }
@@ -334,7 +336,7 @@ final class PlaceWriter {
                     buildTreeWhole = false
                 }
             } else {
-                if existing != nil { duplicatesInChunk = true }
+                if isRewrite { duplicatesInChunk = true }
                 if pendingIndex.isEmpty { chunkStart = rowid }
                 pendingIndex.append(IndexPoint(key: place.hilbertKey, rowid: rowid, longitude: c.longitude, latitude: c.latitude))
                 if pendingIndex.count >= indexChunk { try flushIndex(final: false) }
@@ -344,7 +346,7 @@ final class PlaceWriter {
                 try indexExtent.reset()
                 try indexExtent.bind([.integer(rowid), .real(v.west), .real(v.east), .real(v.south), .real(v.north)])
                 try indexExtent.run()
-            } else if existing != nil {
+            } else if isRewrite {
                 try dropExtent.reset()
                 try dropExtent.bind([.integer(rowid)])
                 try dropExtent.run()
@@ -356,14 +358,14 @@ final class PlaceWriter {
             try insertFootprint.reset()
             try insertFootprint.bind([.integer(rowid), .real(footprint.area), .blob(footprint.shape)])
             try insertFootprint.run()
-        } else if existing != nil {
+        } else if isRewrite {
             try dropFootprint.reset()
             try dropFootprint.bind([.integer(rowid)])
             try dropFootprint.run()
         }
         let types = place.types
         if let pendingTypes {
-            if existing == nil {
+            if !isRewrite {
                 try pendingTypes.add(rowid: rowid, types: types)
                 return try writePhotos(place, rowid: rowid, outcome: outcome)
             }

@@ -1,3 +1,5 @@
+import Foundation
+import SQLiteDB
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,12 +12,21 @@ struct IndexPoint {
     let latitude: Double
 }
 
-/// Hilbert-sorted runs of index points (ties by rowid).
+extension IndexPoint {
+    /// Along the Hilbert curve, ties by rowid: the order chunks are sorted,
+    /// spilled and merged in.
+    static func curveOrder(_ p: IndexPoint, _ q: IndexPoint) -> Bool {
+        p.key < q.key || (p.key == q.key && p.rowid < q.rowid)
+    }
+}
+
+/// Hilbert-sorted runs of index points (`IndexPoint.curveOrder`).
 typealias PointRuns = SortedRuns<IndexPoint>
 
-extension SortedRuns where Element == IndexPoint {
-    convenience init(directory: String) {
-        self.init(directory: directory) { p, q in p.key < q.key || (p.key == q.key && p.rowid < q.rowid) }
+extension SortedRuns {
+    /// Runs in the directory of `db`'s file (where its free space is).
+    convenience init(besideDatabase db: Database, less: @escaping (Element, Element) -> Bool) {
+        self.init(directory: URL(fileURLWithPath: db.path).deletingLastPathComponent().path, less: less)
     }
 }
 

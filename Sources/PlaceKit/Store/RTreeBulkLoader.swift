@@ -1,4 +1,3 @@
-import Foundation
 import SQLiteDB
 
 /// Builds an empty SQLite R*Tree in one pass from points sorted along a
@@ -81,7 +80,7 @@ struct RTreeBulkLoader {
         func spillPairs() throws {
             pairs.sort(by: byRowid)
             if pairRuns == nil {
-                pairRuns = SortedRuns(directory: URL(fileURLWithPath: db.path).deletingLastPathComponent().path, less: byRowid)
+                pairRuns = SortedRuns(besideDatabase: db, less: byRowid)
             }
             try pairRuns!.spill(pairs)
             pairs.removeAll(keepingCapacity: true)
