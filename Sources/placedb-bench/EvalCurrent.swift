@@ -14,7 +14,11 @@
 // confidence (exp(-d^2 / 2 sigma^2) over the places within 5 sigma,
 // normalized). Reported: top-1 and top-5 accuracy, mean log-likelihood of
 // the true place (probabilities floored at 1e-6), and the expected
-// calibration error of the top-1 confidence (10 equal bins).
+// calibration error of the top-1 confidence (10 equal bins), and the fixes
+// the model gets right where nearest place does not and the reverse (all, and
+// those of places with extent). `--model key=value,...` changes the model's
+// settings for a sensitivity run (noneDensity, defaultFootprintRadius,
+// footprintScale, maxViewportRadius, cutoffSigmas, extentFactor).
 import Foundation
 import PlaceKit
 
@@ -67,6 +71,7 @@ enum EvalCurrent {
                 case "footprintScale": model.footprintRadius = model.footprintRadius.mapValues { $0 * v }; model.defaultFootprintRadius *= v
                 case "maxViewportRadius": model.maxViewportRadius = v
                 case "cutoffSigmas": model.cutoffSigmas = v
+                case "extentFactor": model.extentFactor = v
                 default: throw BenchError(message: "--model: unknown setting '\(kv[0])'")
                 }
             }
@@ -90,7 +95,7 @@ enum EvalCurrent {
             let sigma = client.likelihoodModel.sigma(accuracy: accuracy)
             var model = Scores(), nearest = Scores(), distance = Scores()
             // Fixes the model answers right and nearest place wrong, and the reverse.
-            var wins = 0, losses = 0
+            var wins = 0, losses = 0, extentWins = 0, extentLosses = 0
             var breakdown: [String: Breakdown] = [:]
             var queryTimes: [Double] = []
             queryTimes.reserveCapacity(features.count * fixes)
@@ -110,8 +115,8 @@ enum EvalCurrent {
 
                     let near = try client.searchNearby(NearbySearchRequest(center: fix, maxResultCount: 5), fields: idOnly)
                     let modelRight = ranked.first?.0 == truth, nearestRight = near.first?.place.id.rawValue == truth
-                    if modelRight && !nearestRight { wins += 1 }
-                    if nearestRight && !modelRight { losses += 1 }
+                    if modelRight && !nearestRight { wins += 1; if feature.hasExtent { extentWins += 1 } }
+                    if nearestRight && !modelRight { losses += 1; if feature.hasExtent { extentLosses += 1 } }
                     if showBreakdown {
                         breakdown[Breakdown.bucket(feature), default: Breakdown()].add(
                             modelRight: modelRight, nearestRight: nearestRight,
@@ -126,7 +131,7 @@ enum EvalCurrent {
                 }
             }
             for (name, s) in [("placedb model", model), ("nearest place", nearest), ("distance-only", distance)] {
-                let versus = name == "placedb model" ? "+\(wins) / −\(losses)" : ""
+                let versus = name == "placedb model" ? "+\(wins) / −\(losses); with extent +\(extentWins) / −\(extentLosses)" : ""
                 print("| \(Int(accuracy)) m | \(name) | \(pct(s.top1)) | \(pct(s.top5)) | \(s.deterministic ? "—" : fmt(s.meanLogLikelihood, 3)) | \(fmt(s.ece, 3)) | \(pct(s.top1Nodes)) | \(pct(s.top1Extent)) | \(pct(s.top1Large)) | \(versus) | \(s.count) |")
                 if showBins && !s.deterministic {
                     print("|  | reliability: " + s.bins.enumerated().filter { $0.element.n > 0 }.map { i, b in

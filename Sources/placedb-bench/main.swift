@@ -17,7 +17,7 @@ let benchmarks: [(name: String, summary: String, options: String, run: ([String]
     ("nearby", "nearby and current-place queries: recall, latency, index load, SpatiaLite SQL, --batch",
      "[--places N] [--queries Q] [--recall-queries Q] [--runs R] [--batch-lines B] [--dir DIR] [--geonames PATH|none]", NearbyBench.run),
     ("eval-current", "simulated visits on OSM POIs: the current-place model against nearest-place baselines",
-     "[--data DIR] [--fixes N] [--seed S] [--dir DIR] [--regions a,b,...] [--accuracies 5,20,65,300] [--model k=v,...] [--bins]", EvalCurrent.run),
+     "[--data DIR] [--fixes N] [--seed S] [--dir DIR] [--regions a,b,...] [--accuracies 5,20,65,300] [--model k=v,...] [--bins] [--breakdown]", EvalCurrent.run),
 ]
 
 guard let name = arguments.first, let bench = benchmarks.first(where: { $0.name == name }) else {

@@ -277,6 +277,30 @@ struct CurrentPlaceTests {
         #expect(building < 0.01)
     }
 
+    @Test("extentFactor weighs places with a stored shape, and only them; --explain shows it")
+    func extentFactor() throws {
+        let dir = try TempDirectory("placedb-current")
+        let path = dir.file("places.sqlite")
+        let cafe = at(east: 30, north: 30)
+        let input = try dir.write("in.geojson", polygonFeature("building", [lShape], type: "museum") + "\n"
+            + #"{"type":"Feature","id":"cafe","geometry":{"type":"Point","coordinates":[\#(cafe.longitude),\#(cafe.latitude)]},"properties":{"name":"cafe","types":["cafe"]}}"# + "\n")
+        _ = try PlaceImporter(databasePath: path).importInput(.file(input))
+        let client = try PlacesClient(databasePath: path, spatialIndex: .memory)
+        func weights() throws -> [String: LikelihoodExplanation] {
+            let r = try client.findPlaceLikelihoods(location: at(east: 22, north: 20), accuracy: 20, explain: true)
+            return Dictionary(uniqueKeysWithValues: r.placeLikelihoods.map { ($0.place.id.rawValue, $0.explanation!) })
+        }
+        let plain = try weights()
+        #expect(plain["building"]?.extentFactor == 1 && plain["building"]?.json["factors"]?["extent"] == nil)
+        client.likelihoodModel.extentFactor = 3
+        let weighed = try weights()
+        let b0 = try #require(plain["building"]), b1 = try #require(weighed["building"])
+        let c0 = try #require(plain["cafe"]), c1 = try #require(weighed["cafe"])
+        #expect(abs(b1.weight / b0.weight - 3) < 1e-9)
+        #expect(c1.weight == c0.weight && c1.extentFactor == 1)
+        #expect(b1.extentFactor == 3 && b1.json["factors"]?["extent"]?.doubleValue == 3)
+    }
+
     @Test("bad queries are refused with a reason")
     func badQueries() throws {
         let (dir, path) = try placesDatabase([record("a")])

@@ -25,8 +25,9 @@ import Foundation
 ///   popularityScale) ^ popularityExponent`), source confidence
 ///   (`sourceWeights`, by the `source` a place was imported under), business
 ///   status (`closedTemporarilyFactor`; CLOSED_PERMANENTLY is never a
-///   candidate), and opening hours at the query time when known
-///   (`closedFactor` when closed; see `isOpen`).
+///   candidate), opening hours at the query time when known
+///   (`closedFactor` when closed; see `isOpen`), and whether the place has
+///   a stored shape (`extentFactor`, 1 by default).
 /// - **None of these** `ρ` (`noneDensity`, per square meter): the visitor is
 ///   at no listed place; it dominates where no place is near the fix.
 ///
@@ -58,6 +59,13 @@ public struct LikelihoodModel: Sendable {
     /// Prior factor by import source (`placedb import --source`); others 1.
     public var sourceWeights: [String: Double] = [:]
     public var closedTemporarilyFactor = 0.05
+    /// Prior factor for a place with a stored footprint (the polygons or
+    /// lines of an OSM way or relation, an Overture or GeoJSON area): more
+    /// than 1 says such places draw more visits than points do. 1 by
+    /// default: with visits spread evenly over places, every other value
+    /// loses top-1 overall; the evaluation's `--model extentFactor=`
+    /// measures the trade (README, Performance).
+    public var extentFactor = 1.0
     public var futureOpeningFactor = 0.05
     /// Prior factor for a place that is closed at the query time.
     public var closedFactor = 0.2
@@ -189,6 +197,8 @@ public struct LikelihoodExplanation: Sendable, Equatable {
     public var popularityFactor: Double
     public var sourceFactor: Double
     public var statusFactor: Double
+    /// `extentFactor` for a place with a stored shape, else 1.
+    public var extentFactor: Double = 1
     /// 1 when open or unknown, `closedFactor` when closed; `openNow` says which.
     public var hoursFactor: Double
     public var openNow: Bool?
@@ -218,6 +228,8 @@ extension LikelihoodExplanation {
             ("hours", .double(s(hoursFactor))),
         ])
         if let openNow { factors["openNow"] = JSONValue.bool(openNow) }
+        // Only when the model weighs shapes at all (LikelihoodModel.extentFactor ≠ 1).
+        if extentFactor != 1 { factors["extent"] = .double(s(extentFactor)) }
         var shape = JSONObject([
             ("from", .string(footprint)),
             ("halfWidthMeters", .double(s(footprintHalfWidth))), ("halfHeightMeters", .double(s(footprintHalfHeight))),

@@ -308,6 +308,7 @@ extension PlacesClient {
         let prior = typeFactor * model.popularityFactor(Int(index.ratingCounts[slot]))
             * model.statusFactor((StatusCode(rawValue: status) ?? .other).businessStatus)
             * tables.sourceFactor[Int(index.sourceCodes[slot])]
+            * (f.shape != nil ? model.extentFactor : 1)
         let weight = prior * density
         guard weight > 0 else { return nil }
         return Candidate(rowid: index.rowids[slot], slot: Int32(slot), coordinate: index.coordinate(slot), meters: meters,
@@ -339,7 +340,8 @@ extension PlacesClient {
             typeFactor: run.tables.typeFactor[Int(run.index.typeCodes[slot])],
             popularityFactor: run.model.popularityFactor(Int(run.index.ratingCounts[slot])),
             sourceFactor: run.tables.sourceFactor[Int(run.index.sourceCodes[slot])],
-            statusFactor: run.model.statusFactor(status.businessStatus), hoursFactor: c.hoursFactor, openNow: c.openNow,
+            statusFactor: run.model.statusFactor(status.businessStatus),
+            extentFactor: f.shape != nil ? run.model.extentFactor : 1, hoursFactor: c.hoursFactor, openNow: c.openNow,
             prior: c.prior * c.hoursFactor, weight: c.weight)
     }
 }
