@@ -21,14 +21,85 @@ struct SchemaTests {
         #expect(dump == golden, "schema drifted: re-record on purpose with PLACEDB_RECORD_GOLDEN=1 swift test --filter SchemaTests")
     }
 
-    @Test("a new database records its schema version and is in WAL mode")
+    @Test("a new database is built under a temporary name, then has its name, its schema version and WAL mode")
     func versionAndWAL() throws {
         let dir = try TempDirectory()
-        let importer = try PlaceImporter(databasePath: dir.file("places.sqlite"))
-        let db = importer.store.db
+        let path = dir.file("places.sqlite")
+        var importer: PlaceImporter? = try PlaceImporter(databasePath: path)
+        #expect(importer?.databasePath == path)
+        #expect(importer?.store.path == "\(path).new-\(getpid())")
+        #expect(!FileManager.default.fileExists(atPath: path), "a reader could open the half-built file")
+        #expect(try importer?.store.db.scalar("PRAGMA journal_mode")?.string == "delete")
+        importer = nil
+        let db = try Database(path: path, mode: .readOnly)
         #expect(try Migrator.storedVersion(db) == Schema.migrator.latestVersion)
         #expect(try db.scalar("PRAGMA journal_mode")?.string == "wal")
         #expect(try db.scalar("SELECT count(*) FROM schema_migration")?.int == Schema.migrator.migrations.count)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".new-") } == [])
+    }
+
+    @Test("after its first input a new database is at its name in WAL mode, and the next inputs write through the WAL")
+    func newDatabaseAfterFirstInput() throws {
+        let dir = try TempDirectory()
+        let path = dir.file("places.sqlite")
+        let importer = try PlaceImporter(databasePath: path)
+        let first = try dir.write("a.ndjson", #"{"id":"a","location":{"latitude":1,"longitude":2}}"# + "\n")
+        let second = try dir.write("b.ndjson", #"{"id":"b","location":{"latitude":3,"longitude":4}}"# + "\n")
+        #expect(try importer.importInput(.file(first)).inserted == 1)
+        #expect(importer.store.path == path)
+        #expect(try importer.store.db.scalar("PRAGMA journal_mode")?.string == "wal")
+        // A reader sees the first input while the importer is still open.
+        #expect(try PlacesClient(databasePath: path).fetchPlace(id: "a").id == "a")
+        #expect(try importer.importInput(.file(second)).inserted == 1)
+        #expect(try PlacesClient(databasePath: path).fetchPlace(id: "b").id == "b")
+        #expect(!FileManager.default.fileExists(atPath: "\(path).new-\(getpid())"))
+    }
+
+    @Test("a failed first input still leaves the new database at its name, with the failed run")
+    func newDatabaseAfterFailedInput() throws {
+        let dir = try TempDirectory()
+        let path = dir.file("places.sqlite")
+        let importer = try PlaceImporter(databasePath: path)
+        let bad = try dir.write("bad.ndjson", #"{"id":"a","location":{"latitude":1,"longitude":2}}"# + "\n{\"id\": \n")
+        #expect(throws: PlaceDBError.self) { try importer.importInput(.file(bad)) }
+        let db = try Database(path: path, mode: .readOnly)
+        #expect(try db.scalar("SELECT count(*) FROM place")?.int == 0)
+        #expect(try db.scalar("SELECT status FROM import_run")?.string == "failed")
+    }
+
+    @Test("a new database never replaces a file that appeared at its name meanwhile; the error says where the import is")
+    func newDatabaseRace() throws {
+        let dir = try TempDirectory()
+        let path = dir.file("places.sqlite")
+        let importer = try PlaceImporter(databasePath: path)
+        try "someone else's".write(toFile: path, atomically: false, encoding: .utf8)
+        let input = try dir.write("a.ndjson", #"{"id":"a","location":{"latitude":1,"longitude":2}}"# + "\n")
+        do {
+            _ = try importer.importInput(.file(input))
+            Issue.record("the import moved its database over another file")
+        } catch let error as PlaceDBError {
+            #expect("\(error)".contains("another process created it") && "\(error)".contains(".new-\(getpid())"), "\(error)")
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "someone else's")
+        let kept = try Database(path: "\(path).new-\(getpid())", mode: .readOnly)
+        #expect(try kept.scalar("SELECT count(*) FROM place")?.int == 1)
+    }
+
+    @Test("the temporary file of a killed import into a new database is removed by the next one; a live one's is kept")
+    func abandonedTemporaryRemoved() throws {
+        let dir = try TempDirectory()
+        let path = dir.file("places.sqlite")
+        // A process number that is not running (pid_max is at most 4194304).
+        guard let gone = (4_000_000..<4_194_304).reversed().first(where: { kill(pid_t($0), 0) != 0 && errno == ESRCH }) else {
+            Issue.record("no unused process number found"); return
+        }
+        let abandoned = "\(path).new-\(gone)", live = "\(path).new-1"
+        for file in [abandoned, abandoned + "-journal", live] { try "x".write(toFile: file, atomically: false, encoding: .utf8) }
+        _ = try PlaceImporter(databasePath: path)
+        #expect(!FileManager.default.fileExists(atPath: abandoned))
+        #expect(!FileManager.default.fileExists(atPath: abandoned + "-journal"))
+        #expect(FileManager.default.fileExists(atPath: live), "process 1 is running: its file is not abandoned")
+        #expect(FileManager.default.fileExists(atPath: path))
     }
 
     @Test("a database from a newer placedb is refused with a clear message")

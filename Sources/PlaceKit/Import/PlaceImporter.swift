@@ -112,20 +112,85 @@ public struct ImportProgress: Sendable {
 /// Imports place dumps into a placedb database: reader -> decoder -> writer,
 /// one transaction per input. The library never prints: it reports through
 /// the callbacks and the returned summary.
+///
+/// A database that does not exist yet is built under a temporary name beside
+/// it (`FILE.new-PID`, with a rollback journal: see `PlaceStore`) and moved
+/// to its name when the first operation (an input, a snapshot's end, alias
+/// edges) is done, in WAL mode like any other. Until then no reader can open
+/// a half-built file, and a killed first import leaves no database at all
+/// (its temporary file is removed by the next import into that name).
 public final class PlaceImporter {
-    let store: PlaceStore
+    /// The open connection and its writer (nil only after a failed move).
+    private var session: (store: PlaceStore, writer: PlaceWriter)?
     public let options: ImportOptions
-    private let writer: PlaceWriter
+    /// Where a new database goes when its first operation is done.
+    private var newDatabasePath: String?
+
+    var store: PlaceStore { session!.store }
+    private var writer: PlaceWriter { session!.writer }
 
     /// Opens (creating or migrating) the database at `databasePath`.
     public init(databasePath: String? = nil, options: ImportOptions = ImportOptions()) throws {
         if let zone = options.timeZone, !ImportOptions.isValidTimeZone(zone) {
             throw PlaceDBError.invalidArgument("unknown time zone '\(zone)': expected an IANA name such as Europe/Zurich or America/New_York")
         }
-        store = try PlaceStore(path: PlaceStore.resolvePath(databasePath), writable: true)
         self.options = options
-        writer = try PlaceWriter(db: store.db, source: options.source, indexChunk: options.indexChunk)
+        let path = PlaceStore.resolvePath(databasePath)
+        if let temporary = NewDatabase.temporaryPath(for: path) {
+            NewDatabase.removeAbandoned(besides: path)
+            newDatabasePath = path
+            session = try Self.open(temporary, rollbackJournal: true, options: options)
+        } else {
+            session = try Self.open(path, rollbackJournal: false, options: options)
+        }
+    }
+
+    deinit {
+        // A new database nothing was imported into still gets its name.
+        try? settle()
+    }
+
+    private static func open(_ path: String, rollbackJournal: Bool, options: ImportOptions) throws -> (store: PlaceStore, writer: PlaceWriter) {
+        let store = try PlaceStore(path: path, writable: true, rollbackJournal: rollbackJournal)
+        let writer = try PlaceWriter(db: store.db, source: options.source, indexChunk: options.indexChunk)
         writer.snapshot = options.snapshot != nil
+        return (store, writer)
+    }
+
+    /// Runs one operation, then settles a new database (also when the
+    /// operation failed: its failed run is recorded in it, as in any other).
+    private func settling<T>(_ operation: () throws -> T) throws -> T {
+        if session == nil {
+            throw PlaceDBError.database(path: databasePath, reason: "no open database: it could not be moved to its name")
+        }
+        let result: T
+        do {
+            result = try operation()
+        } catch {
+            try? settle()
+            throw error
+        }
+        try settle()
+        return result
+    }
+
+    /// A new database, after its first operation: switched to WAL, closed,
+    /// moved to its name (never over a file that appeared there meanwhile),
+    /// and opened there.
+    private func settle() throws {
+        guard let path = newDatabasePath, let (store, _) = session else { return }
+        newDatabasePath = nil
+        let temporary = store.path
+        try store.db.execute("PRAGMA journal_mode = WAL")
+        session = nil
+        do {
+            try NewDatabase.move(temporary, to: path)
+        } catch {
+            // Keep working in the temporary file; the error says where it is.
+            session = try? Self.open(temporary, rollbackJournal: false, options: options)
+            throw error
+        }
+        session = try Self.open(path, rollbackJournal: false, options: options)
     }
 
     /// The first run of this importer: in a snapshot, every place of the
@@ -138,6 +203,10 @@ public final class PlaceImporter {
     /// only when every input succeeded: a partial snapshot must not remove
     /// anything.
     public func finishSnapshot() throws -> Int {
+        try settling { try finishSnapshotRun() }
+    }
+
+    private func finishSnapshotRun() throws -> Int {
         guard let snapshot = options.snapshot else {
             throw PlaceDBError.invalidArgument("finishSnapshot() needs ImportOptions.snapshot")
         }
@@ -191,7 +260,7 @@ public final class PlaceImporter {
     }
 
     /// The database file's path.
-    public var databasePath: String { store.path }
+    public var databasePath: String { newDatabasePath ?? session?.store.path ?? "" }
 
     /// Imports one input. With `.stop`, the first bad record throws
     /// `PlaceDBError.badInput` and the input's changes are rolled back. With
@@ -201,6 +270,11 @@ public final class PlaceImporter {
     public func importInput(_ input: InputSource,
                             progress: ((ImportProgress) -> Void)? = nil,
                             reject: ((ImportRejection) -> Void)? = nil) throws -> ImportSummary {
+        try settling { try importOne(input, progress: progress, reject: reject) }
+    }
+
+    private func importOne(_ input: InputSource, progress: ((ImportProgress) -> Void)?,
+                           reject: ((ImportRejection) -> Void)?) throws -> ImportSummary {
         let started = Clock.now()
         let startedAt = RFC3339.nowMilliseconds()
         let source: ByteSource
@@ -315,6 +389,10 @@ public final class PlaceImporter {
 
     /// Records alias edges in one run of their own; returns the counts.
     func recordAliases(_ edges: [AliasEdge], input: String, source: String) throws -> AliasImportSummary {
+        try settling { try recordAliasRun(edges, input: input, source: source) }
+    }
+
+    private func recordAliasRun(_ edges: [AliasEdge], input: String, source: String) throws -> AliasImportSummary {
         let started = Clock.now()
         let startedAt = RFC3339.nowMilliseconds()
         return try store.db.transaction(.immediate) { () throws -> AliasImportSummary in
@@ -395,5 +473,58 @@ enum Clock {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
+
+/// The temporary file a new database is built in (`PlaceImporter`).
+enum NewDatabase {
+    static let marker = ".new-"
+
+    /// `FILE.new-PID` when nothing is at `path` (and it names a file, not
+    /// an SQLite URI or `:memory:`); nil when a file is there.
+    static func temporaryPath(for path: String) -> String? {
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return nil }
+        var st = stat()
+        guard stat(path, &st) != 0, errno == ENOENT else { return nil }
+        return "\(path)\(marker)\(getpid())"
+    }
+
+    /// Removes the temporary files of killed imports into `path`: those
+    /// whose process is gone (with their journals).
+    static func removeAbandoned(besides path: String) {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        let prefix = url.lastPathComponent + marker
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            var rest = name.dropFirst(prefix.count)
+            if rest.hasSuffix("-journal") { rest = rest.dropLast("-journal".count) }
+            guard let pid = Int32(rest), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink("\(directory)/\(name)")
+        }
+    }
+
+    /// Gives the finished temporary file its name: a hard link, so a file
+    /// that appeared at `path` meanwhile is never replaced, then the
+    /// temporary name goes.
+    static func move(_ temporary: String, to path: String) throws {
+        if link(temporary, path) == 0 {
+            unlink(temporary)
+            return
+        }
+        var error = errno
+        if error == EPERM || error == ENOTSUP {
+            // A file system without hard links: rename, if the name is still free.
+            if access(path, F_OK) != 0 {
+                if rename(temporary, path) == 0 { return }
+                error = errno
+            } else {
+                error = EEXIST
+            }
+        }
+        let reason = error == EEXIST
+            ? "another process created it during this import; the imported database is in \(temporary)"
+            : "cannot move \(temporary) to it: \(String(cString: strerror(error)))"
+        throw PlaceDBError.database(path: path, reason: reason)
     }
 }

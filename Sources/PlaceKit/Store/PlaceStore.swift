@@ -19,7 +19,14 @@ final class PlaceStore {
     /// Opens the database. A writable store loads SpatiaLite (its triggers
     /// keep the spatial index) and creates or migrates the schema; a
     /// read-only store needs neither and works where SpatiaLite is absent.
-    init(path: String, writable: Bool) throws {
+    ///
+    /// `rollbackJournal` (for a new file that no one else can see yet:
+    /// `PlaceImporter` builds a new database under a temporary name) writes
+    /// with a rollback journal instead of the WAL. Pages past the file's
+    /// size at the transaction's start are not journaled, so a bulk import
+    /// writes each page once, where the WAL writes it twice (the log, then
+    /// the checkpoint) and reads it back once.
+    init(path: String, writable: Bool, rollbackJournal: Bool = false) throws {
         self.path = path
         self.writable = writable
         if !writable {
@@ -41,7 +48,7 @@ final class PlaceStore {
                 throw PlaceDBError.database(path: path, reason: "schema version \(version) was written by a newer placedb; this one knows up to \(Schema.migrator.latestVersion)")
             }
             if writable {
-                try db.execute("PRAGMA journal_mode = WAL")
+                try db.execute(rollbackJournal ? "PRAGMA journal_mode = DELETE" : "PRAGMA journal_mode = WAL")
                 try db.execute("PRAGMA synchronous = NORMAL")
                 try db.execute("PRAGMA foreign_keys = ON")
                 // 64 MiB of page cache: an import touches several B-trees
