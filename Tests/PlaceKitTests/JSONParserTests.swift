@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import PlaceKit
 
@@ -64,6 +65,51 @@ struct JSONParserTests {
         #expect(value == .double(12_345_678_901_234_567_890.0))
         #expect(value.intValue == nil)
         #expect(try JSONParser.parse("-12345678901234567890") == .double(-12_345_678_901_234_567_890.0))
+    }
+
+    @Test("every number reads as strtod reads it, bit for bit: coordinates, random digits, exponents, halfway cases")
+    func numbersMatchStrtod() throws {
+        var rng = TestRandom(seed: 8142)
+        var texts: [String] = [
+            // Halfway between two Doubles, exactly (2^53 + 1, and 2^54 + 2 scaled by 10^k).
+            "9007199254740993", "9007199254740993.0", "18014398509481986e-1", "1.8014398509481986e16",
+            "9007199254740995", "-9007199254740993.0", "0.0", "-0.0", "0e10", "-0e-10",
+            "123456789012345678.9", "1234567890123456789", "0.1", "0.3", "2.5e-27", "9.999999999999999999e27",
+            "1e-28", "1e28", "4.35e-27", "179769313486231570e291", "2.2250738585072011e-308",
+        ]
+        for _ in 0..<100_000 {
+            // Coordinates as they are written (%.17g of a random double), and random digit strings.
+            let d = rng.uniform(-180, 180)
+            texts.append("\(d)")
+            let digits = Int(rng.next() % 19) + 1
+            var mantissa = ""
+            for i in 0..<digits { mantissa.append(Character(UnicodeScalar(UInt8(i == 0 ? 49 + rng.next() % 9 : 48 + rng.next() % 10)))) }
+            let point = Int(rng.next() % UInt64(digits + 1))
+            let exponent = Int(rng.next() % 71) - 35
+            let withPoint = point == digits ? mantissa : String(mantissa.prefix(point).isEmpty ? "0" : mantissa.prefix(point)) + "." + mantissa.dropFirst(point)
+            texts.append(withPoint + "e\(exponent)")
+            texts.append(withPoint)
+        }
+        var mismatches: [String] = []
+        for text in texts {
+            guard case .double(let parsed)? = try? JSONParser.parse(text) else {
+                if case .int? = try? JSONParser.parse(text) { continue }
+                mismatches.append("\(text): not a number"); continue
+            }
+            let expected = strtod(text, nil)
+            if parsed.bitPattern != expected.bitPattern { mismatches.append("\(text): \(parsed) != \(expected)") }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.count) differ, e.g. \(mismatches.prefix(5))")
+    }
+
+    @Test("the extended-precision path declines near a Double halfway point and outside its exponents")
+    func extendedPathDeclines() {
+        #expect(JSONParser.extendedDouble(9_007_199_254_740_993, exponent: 0) == nil)
+        #expect(JSONParser.extendedDouble(1, exponent: 28) == nil)
+        #expect(JSONParser.extendedDouble(1, exponent: -28) == nil)
+        #if arch(x86_64)
+        #expect(JSONParser.extendedDouble(101_117_394_312_321_66, exponent: -15) == 10.111739431232166)
+        #endif
     }
 
     @Test("reads numbers with many digits correctly rounded")

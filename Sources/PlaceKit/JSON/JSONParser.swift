@@ -413,6 +413,40 @@ struct JSONParser {
         return v
     }
 
+    #if arch(x86_64) && !os(Windows) && !os(Android)
+    /// 10^0 ... 10^27, each exact in a Float80 (5^27 < 2^64).
+    private static let powersOf10Extended: [Float80] = (0...27).map { e in
+        var v: Float80 = 1
+        for _ in 0..<e { v *= 10 }
+        return v
+    }
+    #endif
+
+    /// `mantissa` × 10^`exponent` correctly rounded to a Double, or nil when
+    /// this path cannot promise it (the caller then asks strtod). Coordinates
+    /// carry 17 significant digits, past the exact Double path, and glibc's
+    /// strtod takes its multi-precision path for many of them. Here the
+    /// mantissa (at most 19 digits) and 10^|exponent| (at most 27) are exact
+    /// in x87 extended precision, so one multiplication or division rounds
+    /// once to 64 bits; rounding that to a Double's 53 is the correct
+    /// rounding of the exact value unless the 64-bit result lies within one
+    /// of its units of a Double halfway point (its low 11 bits 0x3FF, 0x400
+    /// or 0x401), which is left to strtod.
+    @inline(__always)
+    static func extendedDouble(_ mantissa: UInt64, exponent: Int) -> Double? {
+        #if arch(x86_64) && !os(Windows) && !os(Android)
+        guard exponent >= -27 && exponent <= 27 else { return nil }
+        if mantissa == 0 { return 0 }
+        var x = Float80(mantissa)
+        x = exponent < 0 ? x / powersOf10Extended[-exponent] : x * powersOf10Extended[exponent]
+        let low = x.significandBitPattern & 0x7FF
+        if low >= 0x3FF && low <= 0x401 { return nil }
+        return Double(x)
+        #else
+        return nil
+        #endif
+    }
+
     private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
         let start = pos
         var negative = false
@@ -473,6 +507,9 @@ struct JSONParser {
             var d = Double(mantissa) / JSONParser.powersOf10[fractionDigits]
             if negative { d = -d }
             return .double(d)
+        }
+        if digits <= 19, let d = Self.extendedDouble(mantissa, exponent: exponent - fractionDigits) {
+            return .double(negative ? -d : d)
         }
         // General case: let the C library round correctly.
         let length = pos - start
