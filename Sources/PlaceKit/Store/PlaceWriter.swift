@@ -173,9 +173,10 @@ final class PlaceWriter {
         if let runs, !runs.isEmpty {
             try runs.spill(pendingIndex)
             pendingIndex = []  // its memory is not needed for the merge
-            // The runs' merge feeds the loader in curve order.
+            // The runs' merge feeds the loader in curve order, on a thread
+            // of its own (the runs are used there alone until it is done).
             let rewritten = self.rewritten
-            try loader.load(streaming: runs.count - spilledRewrites) { emit in
+            try loader.load(concurrently: runs.count - spilledRewrites) { emit in
                 try runs.merge { p in
                     if rewritten[p.rowid] == nil { try emit(p.rowid, p.longitude, p.latitude) }
                 }

@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteDB
 
 /// Builds an empty SQLite R*Tree in one pass from points sorted along a
@@ -61,55 +62,162 @@ struct RTreeBulkLoader {
     }
 
     /// Builds the tree from exactly `count` points that `produce` hands to
-    /// its `emit` (rowid, x, y) in Hilbert order.
+    /// its `emit` (rowid, x, y) in Hilbert order, on this thread.
     func load(streaming count: Int, produce: (_ emit: (Int64, Double, Double) throws -> Void) throws -> Void) throws {
         guard count > 0 else { return }
+        var builder = try prepare(count: count)
+        let writer = try Writer(db: db, table: table)
+        try builder.build(produce: produce) { try writer.apply($0) }
+    }
+
+    /// The same, with the points' production and the nodes' making on a
+    /// thread of its own, handing nodes and `_rowid` pairs to this thread,
+    /// which writes them: at the end of an import the reading thread is
+    /// idle, and merging runs, packing nodes and sorting pairs is about half
+    /// of the tree's build. `produce` runs only on that thread.
+    func load(concurrently count: Int, produce: @escaping (_ emit: (Int64, Double, Double) throws -> Void) throws -> Void) throws {
+        guard count > 0 else { return }
+        let builder = try prepare(count: count)
+        let writer = try Writer(db: db, table: table)
+        let queue = BoundedQueue<Output>(capacity: 64)
+        let finished = DispatchSemaphore(value: 0)
+        let work = UncheckedSendable(builder), points = UncheckedSendable(produce)
+        let thread = Thread {
+            var builder = work.value
+            let produce = points.value
+            do {
+                try builder.build(produce: produce) { output in
+                    if !queue.push(output) { throw Stopped() }
+                }
+            } catch is Stopped {
+            } catch {
+                _ = queue.push(.failed(error as? SQLiteError ?? SQLiteError(extendedCode: 10, message: "\(error)")))
+            }
+            queue.close()
+            finished.signal()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+        defer { finished.wait() }
+        do {
+            while let output = queue.pop() { try writer.apply(output) }
+        } catch {
+            queue.cancel()
+            throw error
+        }
+    }
+
+    private struct Stopped: Error {}
+
+    /// The builder for `count` points, sized from the tree's root node.
+    private func prepare(count: Int) throws -> Builder {
         guard let nodeSize = try db.scalar("SELECT length(data) FROM \"\(table)_node\" WHERE nodeno = 1")?.int, nodeSize >= 4 + 24 * 3 else {
             throw SQLiteError(extendedCode: 1, message: "\(table) has no readable root node")
         }
-        let fanout = (nodeSize - 4) / 24
         try db.execute("DELETE FROM \"\(table)_node\"; DELETE FROM \"\(table)_parent\"; DELETE FROM \"\(table)_rowid\";")
-        let insertNode = try db.prepare("INSERT INTO \"\(table)_node\" (nodeno, data) VALUES (?, ?)")
-        let insertParent = try db.prepare("INSERT INTO \"\(table)_parent\" (nodeno, parentnode) VALUES (?, ?)")
-        let insertRowids = try MultiRowInsert(db: db, into: "\"\(table)_rowid\"", columns: ["rowid", "nodeno"])
-        var blob = [UInt8](repeating: 0, count: nodeSize)
-        // (rowid, leaf) pairs for `_rowid`, written in rowid order at the end.
-        var pairs: [RowidNode] = []
-        var pairRuns: SortedRuns<RowidNode>?
-        let byRowid: (RowidNode, RowidNode) -> Bool = { $0.rowid < $1.rowid }
-        func spillPairs() throws {
-            pairs.sort(by: byRowid)
-            if pairRuns == nil {
-                pairRuns = SortedRuns(besideDatabase: db, less: byRowid)
-            }
-            try pairRuns!.spill(pairs)
-            pairs.removeAll(keepingCapacity: true)
+        return Builder(table: table, count: count, nodeSize: nodeSize, rowidChunk: rowidChunk,
+                       pairRuns: SortedRuns(besideDatabase: db, less: { $0.rowid < $1.rowid }))
+    }
+
+    /// What the builder hands to the writer.
+    enum Output: Sendable {
+        /// A node's number and its blob.
+        case node(Int64, [UInt8])
+        /// (child, parent) node numbers, for `_parent`.
+        case parents([Int64])
+        /// `_rowid` pairs, in rowid order.
+        case rowids([RowidNode])
+        case failed(SQLiteError)
+    }
+
+    /// Writes the builder's output into the shadow tables (the database's thread).
+    private struct Writer {
+        let insertNode: Statement
+        let insertParent: Statement
+        let insertRowids: MultiRowInsert
+
+        init(db: Database, table: String) throws {
+            insertNode = try db.prepare("INSERT INTO \"\(table)_node\" (nodeno, data) VALUES (?, ?)")
+            insertParent = try db.prepare("INSERT INTO \"\(table)_parent\" (nodeno, parentnode) VALUES (?, ?)")
+            insertRowids = try MultiRowInsert(db: db, into: "\"\(table)_rowid\"", columns: ["rowid", "nodeno"])
         }
+
+        func apply(_ output: Output) throws {
+            switch output {
+            case .node(let nodeno, let blob):
+                insertNode.rewind()
+                try insertNode.bind(integer: nodeno, at: 1)
+                try blob.withUnsafeBytes { try insertNode.bindBlob($0, at: 2) }
+                try insertNode.run()
+            case .parents(let pairs):
+                for k in stride(from: 0, to: pairs.count, by: 2) {
+                    insertParent.rewind()
+                    try insertParent.bind(integer: pairs[k], at: 1)
+                    try insertParent.bind(integer: pairs[k + 1], at: 2)
+                    try insertParent.run()
+                }
+            case .rowids(let batch):
+                try insertRowids.insert(count: batch.count) { statement, i, first in
+                    try statement.bind(integer: batch[i].rowid, at: first)
+                    try statement.bind(integer: batch[i].nodeno, at: first + 1)
+                }
+            case .failed(let error):
+                throw error
+            }
+        }
+    }
+
+    /// Packs the points into nodes, leaves first, and pairs each point with
+    /// its leaf; touches no database (it may run on another thread).
+    private struct Builder {
+        let table: String
+        let count: Int
+        let fanout: Int
+        let levelCount: Int
+        let rowidChunk: Int
+        /// (rowid, leaf) pairs for `_rowid`, written in rowid order at the end.
+        var pairs: [RowidNode] = []
+        let pairRuns: SortedRuns<RowidNode>
         // The root is node 1; every other node gets the next number as it is
         // written, leaves first.
         var nextNumber: Int64 = 2
-        let levelCount = { () -> Int in
+        var blob: [UInt8]
+
+        init(table: String, count: Int, nodeSize: Int, rowidChunk: Int, pairRuns: SortedRuns<RowidNode>) {
+            self.table = table
+            self.count = count
+            self.rowidChunk = max(1, rowidChunk)
+            self.pairRuns = pairRuns
+            fanout = (nodeSize - 4) / 24
             var n = count, levels = 1
             while n > fanout { n = (n + fanout - 1) / fanout; levels += 1 }
-            return levels
-        }()
+            levelCount = levels
+            blob = [UInt8](repeating: 0, count: nodeSize)
+        }
 
-        /// Writes one node; returns its number and bounds (an Entry whose id is the number).
-        func write(_ cells: ArraySlice<Entry>, depth: Int) throws -> Entry {
+        mutating func spillPairs() throws {
+            pairs.sort { $0.rowid < $1.rowid }
+            try pairRuns.spill(pairs)
+            pairs.removeAll(keepingCapacity: true)
+        }
+
+        /// Makes one node; returns its number and bounds (an Entry whose id is the number).
+        mutating func node(_ cells: ArraySlice<Entry>, depth: Int, _ out: (Output) throws -> Void) throws -> Entry {
             let isRoot = depth == levelCount - 1
             let nodeno: Int64 = isRoot ? 1 : nextNumber
             if !isRoot { nextNumber += 1 }
             for k in blob.indices { blob[k] = 0 }
-            if isRoot { Self.put16(&blob, 0, UInt16(depth)) }
-            Self.put16(&blob, 2, UInt16(cells.count))
+            if isRoot { RTreeBulkLoader.put16(&blob, 0, UInt16(depth)) }
+            RTreeBulkLoader.put16(&blob, 2, UInt16(cells.count))
             var bounds = Entry(id: nodeno, minX: .infinity, maxX: -.infinity, minY: .infinity, maxY: -.infinity)
+            var parents: [Int64] = []
             for (c, cell) in cells.enumerated() {
                 let o = 4 + c * 24
-                Self.put64(&blob, o, UInt64(bitPattern: cell.id))
-                Self.put32(&blob, o + 8, cell.minX.bitPattern)
-                Self.put32(&blob, o + 12, cell.maxX.bitPattern)
-                Self.put32(&blob, o + 16, cell.minY.bitPattern)
-                Self.put32(&blob, o + 20, cell.maxY.bitPattern)
+                RTreeBulkLoader.put64(&blob, o, UInt64(bitPattern: cell.id))
+                RTreeBulkLoader.put32(&blob, o + 8, cell.minX.bitPattern)
+                RTreeBulkLoader.put32(&blob, o + 12, cell.maxX.bitPattern)
+                RTreeBulkLoader.put32(&blob, o + 16, cell.minY.bitPattern)
+                RTreeBulkLoader.put32(&blob, o + 20, cell.maxY.bitPattern)
                 bounds.minX = min(bounds.minX, cell.minX); bounds.maxX = max(bounds.maxX, cell.maxX)
                 bounds.minY = min(bounds.minY, cell.minY); bounds.maxY = max(bounds.maxY, cell.maxY)
                 // A leaf cell holds a rowid; an inner cell a child's number.
@@ -117,71 +225,72 @@ struct RTreeBulkLoader {
                     pairs.append(RowidNode(rowid: cell.id, nodeno: nodeno))
                     if pairs.count >= rowidChunk { try spillPairs() }
                 } else {
-                    insertParent.rewind()
-                    try insertParent.bind(integer: cell.id, at: 1)
-                    try insertParent.bind(integer: nodeno, at: 2)
-                    try insertParent.run()
+                    parents.append(cell.id)
+                    parents.append(nodeno)
                 }
             }
-            insertNode.rewind()
-            try insertNode.bind(integer: nodeno, at: 1)
-            try blob.withUnsafeBytes { try insertNode.bindBlob($0, at: 2) }
-            try insertNode.run()
+            if !parents.isEmpty { try out(.parents(parents)) }
+            try out(.node(nodeno, blob))
             return bounds
         }
 
-        var level: [Entry] = []
-        level.reserveCapacity(count / fanout + 1)
-        var leaf: [Entry] = []
-        leaf.reserveCapacity(fanout)
-        var emitted = 0
-        try produce { id, x, y in
-            guard emitted < count else {
-                throw SQLiteError(extendedCode: 1, message: "\(table): more points than the \(count) announced")
-            }
-            leaf.append(Entry(id: id, minX: Self.down(x), maxX: Self.up(x), minY: Self.down(y), maxY: Self.up(y)))
-            emitted += 1
-            if leaf.count == fanout || emitted == count {
-                level.append(try write(leaf[...], depth: 0))
-                leaf.removeAll(keepingCapacity: true)
-            }
-        }
-        guard emitted == count else {
-            throw SQLiteError(extendedCode: 1, message: "\(table): \(emitted) points of the \(count) announced")
-        }
-        func insert(_ batch: [RowidNode]) throws {
-            try insertRowids.insert(count: batch.count) { statement, i, first in
-                try statement.bind(integer: batch[i].rowid, at: first)
-                try statement.bind(integer: batch[i].nodeno, at: first + 1)
-            }
-        }
-        if let runs = pairRuns {
-            try spillPairs()
-            pairs = []
-            var batch: [RowidNode] = []
-            batch.reserveCapacity(insertRowids.rowsPerStatement)
-            try runs.merge { p in
-                batch.append(p)
-                if batch.count == insertRowids.rowsPerStatement {
-                    try insert(batch)
-                    batch.removeAll(keepingCapacity: true)
+        mutating func build(produce: (_ emit: (Int64, Double, Double) throws -> Void) throws -> Void,
+                            _ out: (Output) throws -> Void) throws {
+            var level: [Entry] = []
+            level.reserveCapacity(count / fanout + 1)
+            var leaf: [Entry] = []
+            leaf.reserveCapacity(fanout)
+            var emitted = 0
+            try withoutActuallyEscaping(out) { out in
+                try produce { id, x, y in
+                    guard emitted < count else {
+                        throw SQLiteError(extendedCode: 1, message: "\(table): more points than the \(count) announced")
+                    }
+                    leaf.append(Entry(id: id, minX: RTreeBulkLoader.down(x), maxX: RTreeBulkLoader.up(x),
+                                      minY: RTreeBulkLoader.down(y), maxY: RTreeBulkLoader.up(y)))
+                    emitted += 1
+                    if leaf.count == fanout || emitted == count {
+                        level.append(try node(leaf[...], depth: 0, out))
+                        leaf.removeAll(keepingCapacity: true)
+                    }
                 }
             }
-            try insert(batch)
-        } else {
-            pairs.sort(by: byRowid)
-            try insert(pairs)
-        }
-        var depth = 1
-        while depth < levelCount {
-            var upper: [Entry] = []
-            var i = 0
-            while i < level.count {
-                upper.append(try write(level[i..<min(i + fanout, level.count)], depth: depth))
-                i += fanout
+            guard emitted == count else {
+                throw SQLiteError(extendedCode: 1, message: "\(table): \(emitted) points of the \(count) announced")
             }
-            level = upper
-            depth += 1
+            // `_rowid` in rowid order: the pairs of one chunk sorted, or the
+            // merge of the spilled runs.
+            let batchSize = 4096
+            if pairRuns.isEmpty {
+                pairs.sort { $0.rowid < $1.rowid }
+                for k in stride(from: 0, to: pairs.count, by: batchSize) {
+                    try out(.rowids(Array(pairs[k..<min(k + batchSize, pairs.count)])))
+                }
+            } else {
+                try spillPairs()
+                pairs = []
+                var batch: [RowidNode] = []
+                batch.reserveCapacity(batchSize)
+                try pairRuns.merge { p in
+                    batch.append(p)
+                    if batch.count == batchSize {
+                        try out(.rowids(batch))
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                }
+                if !batch.isEmpty { try out(.rowids(batch)) }
+            }
+            var depth = 1
+            while depth < levelCount {
+                var upper: [Entry] = []
+                var i = 0
+                while i < level.count {
+                    upper.append(try node(level[i..<min(i + fanout, level.count)], depth: depth, out))
+                    i += fanout
+                }
+                level = upper
+                depth += 1
+            }
         }
     }
 
@@ -200,4 +309,10 @@ struct RTreeBulkLoader {
     static func put64(_ b: inout [UInt8], _ o: Int, _ v: UInt64) {
         for i in 0..<8 { b[o + i] = UInt8((v >> (56 - 8 * UInt64(i))) & 0xFF) }
     }
+}
+
+/// A value handed over to one other thread, which alone uses it from then on.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
