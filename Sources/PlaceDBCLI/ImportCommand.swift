@@ -28,7 +28,9 @@ enum ImportCommand: Command {
             inserted, updated, unchanged and rejected records (and revived, duplicate and,
             for a snapshot, removed places). Bad input exits 65, a missing file 66; with the
             default --on-error stop the database stays as it was before the failing file
-            (files before it stay imported) and a snapshot removes nothing.
+            (files before it stay imported) and a snapshot removes nothing. A database that
+            does not exist yet is written as DB.new-PID and takes its name when the first
+            file is done.
             """)
 
     static func run(_ context: CommandContext) throws -> ExitCode {
