@@ -245,16 +245,21 @@ struct CurrentPlaceTests {
         }
     }
 
-    @Test("the L-shaped building is picked inside its polygon, not in the notch its box covers", arguments: modes)
-    func polygonFootprint(mode: SpatialIndexMode) throws {
+    /// The L-shaped building (700 m², its box 40 m x 40 m) and a cafe in its notch.
+    func buildingAndCafe(_ mode: SpatialIndexMode) throws -> (TempDirectory, PlacesClient) {
         let dir = try TempDirectory("placedb-current")
         let path = dir.file("places.sqlite")
-        // The L (700 m², its box 40 m x 40 m) and a cafe in its notch.
         let cafe = at(east: 30, north: 30)
         let input = try dir.write("in.geojson", polygonFeature("building", [lShape], type: "museum") + "\n"
             + #"{"type":"Feature","id":"cafe","geometry":{"type":"Point","coordinates":[\#(cafe.longitude),\#(cafe.latitude)]},"properties":{"name":"cafe","types":["cafe"]}}"# + "\n")
         _ = try PlaceImporter(databasePath: path).importInput(.file(input))
-        let client = try PlacesClient(databasePath: path, spatialIndex: mode)
+        return (dir, try PlacesClient(databasePath: path, spatialIndex: mode))
+    }
+
+    @Test("the L-shaped building is picked inside its polygon, not in the notch its box covers", arguments: modes)
+    func polygonFootprint(mode: SpatialIndexMode) throws {
+        let (dir, client) = try buildingAndCafe(mode)
+        defer { withExtendedLifetime(dir) {} }
 
         // In its upright arm: the building, from its polygon.
         let inside = try client.findPlaceLikelihoods(location: at(east: 5, north: 30), accuracy: 5, explain: true)
@@ -279,13 +284,8 @@ struct CurrentPlaceTests {
 
     @Test("extentFactor weighs places with a stored shape, and only them; --explain shows it")
     func extentFactor() throws {
-        let dir = try TempDirectory("placedb-current")
-        let path = dir.file("places.sqlite")
-        let cafe = at(east: 30, north: 30)
-        let input = try dir.write("in.geojson", polygonFeature("building", [lShape], type: "museum") + "\n"
-            + #"{"type":"Feature","id":"cafe","geometry":{"type":"Point","coordinates":[\#(cafe.longitude),\#(cafe.latitude)]},"properties":{"name":"cafe","types":["cafe"]}}"# + "\n")
-        _ = try PlaceImporter(databasePath: path).importInput(.file(input))
-        let client = try PlacesClient(databasePath: path, spatialIndex: .memory)
+        let (dir, client) = try buildingAndCafe(.memory)
+        defer { withExtendedLifetime(dir) {} }
         func weights() throws -> [String: LikelihoodExplanation] {
             let r = try client.findPlaceLikelihoods(location: at(east: 22, north: 20), accuracy: 20, explain: true)
             return Dictionary(uniqueKeysWithValues: r.placeLikelihoods.map { ($0.place.id.rawValue, $0.explanation!) })

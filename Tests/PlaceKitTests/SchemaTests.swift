@@ -38,11 +38,16 @@ struct SchemaTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".new-") } == [])
     }
 
-    @Test("after its first input a new database is at its name in WAL mode, and the next inputs write through the WAL")
-    func newDatabaseAfterFirstInput() throws {
+    /// An importer into a database that does not exist yet.
+    func newDatabase() throws -> (dir: TempDirectory, path: String, importer: PlaceImporter) {
         let dir = try TempDirectory()
         let path = dir.file("places.sqlite")
-        let importer = try PlaceImporter(databasePath: path)
+        return (dir, path, try PlaceImporter(databasePath: path))
+    }
+
+    @Test("after its first input a new database is at its name in WAL mode, and the next inputs write through the WAL")
+    func newDatabaseAfterFirstInput() throws {
+        let (dir, path, importer) = try newDatabase()
         let first = try dir.write("a.ndjson", #"{"id":"a","location":{"latitude":1,"longitude":2}}"# + "\n")
         let second = try dir.write("b.ndjson", #"{"id":"b","location":{"latitude":3,"longitude":4}}"# + "\n")
         #expect(try importer.importInput(.file(first)).inserted == 1)
@@ -57,9 +62,7 @@ struct SchemaTests {
 
     @Test("a failed first input still leaves the new database at its name, with the failed run")
     func newDatabaseAfterFailedInput() throws {
-        let dir = try TempDirectory()
-        let path = dir.file("places.sqlite")
-        let importer = try PlaceImporter(databasePath: path)
+        let (dir, path, importer) = try newDatabase()
         let bad = try dir.write("bad.ndjson", #"{"id":"a","location":{"latitude":1,"longitude":2}}"# + "\n{\"id\": \n")
         #expect(throws: PlaceDBError.self) { try importer.importInput(.file(bad)) }
         let db = try Database(path: path, mode: .readOnly)
@@ -69,9 +72,7 @@ struct SchemaTests {
 
     @Test("a new database never replaces a file that appeared at its name meanwhile; the error says where the import is")
     func newDatabaseRace() throws {
-        let dir = try TempDirectory()
-        let path = dir.file("places.sqlite")
-        let importer = try PlaceImporter(databasePath: path)
+        let (dir, path, importer) = try newDatabase()
         try "someone else's".write(toFile: path, atomically: false, encoding: .utf8)
         let input = try dir.write("a.ndjson", #"{"id":"a","location":{"latitude":1,"longitude":2}}"# + "\n")
         do {
