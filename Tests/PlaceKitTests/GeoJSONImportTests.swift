@@ -306,6 +306,21 @@ struct SpatialIndexTests {
         #expect(runs.count == all.count)
     }
 
+
+    @Test("the (rowid, leaf) radix sort orders like a comparison sort: small, dense, sparse and huge rowids, and reused room")
+    func rowidRadixSort() {
+        var rng = TestRandom(seed: 21)
+        var scratch: [RTreeBulkLoader.RowidNode] = []
+        for (count, maxRowid) in [(0, 10), (5, 10), (300, 400), (131_072, 1_000_000), (4000, 1 << 40), (70_000, Int64.max / 2), (131_072, 3_000_000)] as [(Int, Int64)] {
+            var rowids = Set<Int64>()
+            while rowids.count < count { rowids.insert(Int64.random(in: 1...max(Int64(count), maxRowid), using: &rng)) }
+            var pairs = rowids.shuffled(using: &rng).map { RTreeBulkLoader.RowidNode(rowid: $0, nodeno: $0 % 977) }
+            let expected = pairs.sorted { $0.rowid < $1.rowid }
+            RTreeBulkLoader.RowidNode.sortByRowid(&pairs, scratch: &scratch)
+            #expect(pairs.map(\.rowid) == expected.map(\.rowid), "\(count) pairs up to \(maxRowid)")
+            #expect(pairs.map(\.nodeno) == expected.map(\.nodeno))
+        }
+    }
     @Test("a fresh import writes place_type a chunk at a time in key order, and each place keeps exactly its last record's types", arguments: [1, 3, 50, 5000])
     func deferredTypeRows(chunk: Int) throws {
         let dir = try TempDirectory()

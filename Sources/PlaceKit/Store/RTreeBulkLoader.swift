@@ -195,8 +195,11 @@ struct RTreeBulkLoader {
             blob = [UInt8](repeating: 0, count: nodeSize)
         }
 
+        /// Room for the pairs' radix sort.
+        var scratch: [RowidNode] = []
+
         mutating func spillPairs() throws {
-            pairs.sort { $0.rowid < $1.rowid }
+            RowidNode.sortByRowid(&pairs, scratch: &scratch)
             try pairRuns.spill(pairs)
             pairs.removeAll(keepingCapacity: true)
         }
@@ -262,7 +265,7 @@ struct RTreeBulkLoader {
             // merge of the spilled runs.
             let batchSize = 4096
             if pairRuns.isEmpty {
-                pairs.sort { $0.rowid < $1.rowid }
+                RowidNode.sortByRowid(&pairs, scratch: &scratch)
                 for k in stride(from: 0, to: pairs.count, by: batchSize) {
                     try out(.rowids(Array(pairs[k..<min(k + batchSize, pairs.count)])))
                 }
@@ -298,6 +301,45 @@ struct RTreeBulkLoader {
     struct RowidNode {
         let rowid: Int64
         let nodeno: Int64
+
+        /// Sorts by rowid (the rowids are distinct): a least-significant-digit
+        /// radix sort, 11 bits a pass and only as many passes as the largest
+        /// rowid needs (two up to 4 Mi places), through `scratch`. It took
+        /// the (rowid, leaf) pairs' sort from a fifth of the tree builder's
+        /// time to a twentieth. Negative rowids (never made by an import)
+        /// go to a comparison sort.
+        static func sortByRowid(_ a: inout [RowidNode], scratch: inout [RowidNode]) {
+            var bits: UInt64 = 0
+            var negative = false
+            for p in a { bits |= UInt64(bitPattern: p.rowid); if p.rowid < 0 { negative = true } }
+            guard a.count > 256, !negative else {
+                a.sort { $0.rowid < $1.rowid }
+                return
+            }
+            if scratch.count != a.count { scratch = a }
+            let radix = 11, mask: UInt64 = (1 << 11) - 1
+            var counts = [Int](repeating: 0, count: 1 << radix)
+            var shift: UInt64 = 0
+            while shift < 64 && bits >> shift != 0 {
+                for k in counts.indices { counts[k] = 0 }
+                a.withUnsafeBufferPointer { source in
+                    for p in source { counts[Int((UInt64(bitPattern: p.rowid) >> shift) & mask)] += 1 }
+                }
+                var start = 0
+                for k in counts.indices { let c = counts[k]; counts[k] = start; start += c }
+                a.withUnsafeBufferPointer { source in
+                    scratch.withUnsafeMutableBufferPointer { target in
+                        for p in source {
+                            let digit = Int((UInt64(bitPattern: p.rowid) >> shift) & mask)
+                            target[counts[digit]] = p
+                            counts[digit] += 1
+                        }
+                    }
+                }
+                swap(&a, &scratch)
+                shift += UInt64(radix)
+            }
+        }
     }
 
     static func put16(_ b: inout [UInt8], _ o: Int, _ v: UInt16) {
