@@ -57,9 +57,29 @@ final class PendingTypeRows {
         let sorted = names.indices.sorted { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }
         var rank = [Int32](repeating: 0, count: names.count)
         for (r, code) in sorted.enumerated() { rank[code] = Int32(r) }
-        pairs.sort { a, b in
-            let ra = rank[Int(a.code)], rb = rank[Int(b.code)]
-            return ra < rb || (ra == rb && a.rowid < b.rowid)
+        var inRowidOrder = true
+        for k in pairs.indices.dropFirst() where pairs[k].rowid < pairs[k - 1].rowid {
+            inRowidOrder = false
+            break
+        }
+        if inRowidOrder && !pairs.isEmpty {
+            // The usual case (a fresh import's rowids only grow): a stable
+            // counting sort by type keeps each type's rows in rowid order.
+            var next = [Int](repeating: 0, count: names.count + 1)
+            for p in pairs { next[Int(rank[Int(p.code)]) + 1] += 1 }
+            for r in 1..<next.count { next[r] += next[r - 1] }
+            var sorted = pairs
+            for p in pairs {
+                let r = Int(rank[Int(p.code)])
+                sorted[next[r]] = p
+                next[r] += 1
+            }
+            pairs = sorted
+        } else {
+            pairs.sort { a, b in
+                let ra = rank[Int(a.code)], rb = rank[Int(b.code)]
+                return ra < rb || (ra == rb && a.rowid < b.rowid)
+            }
         }
         if !rewritten.isEmpty { pairs.removeAll { rewritten.contains($0.rowid) } }
         try insert.insert(count: pairs.count) { statement, i, first in
