@@ -346,6 +346,10 @@ public final class PlaceImporter {
                         if now - lastProgress >= 1 { lastProgress = now; report() }
                     }
                 }
+                if newDatabasePath != nil {
+                    // The input is read; the tree's build and the commit are left.
+                    NewDatabase.startWriteback(store.path)
+                }
                 if fatal == nil {
                     try checkEnvelope(envelope: producer.envelope, sawEnvelope: producer.sawEnvelope, name: source.name, records: summary.records)
                 }
@@ -502,6 +506,21 @@ enum NewDatabase {
             guard let pid = Int32(rest), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
             unlink("\(directory)/\(name)")
         }
+    }
+
+    /// Starts writing the file's dirty pages to disk on a thread of its own
+    /// (an `fdatasync` through a descriptor of its own), so that the commit's
+    /// sync, a moment later, finds little left to write (at 1M places it
+    /// waited 0.19 s). Writing pages early is what the kernel may do any
+    /// time; SQLite's own syncs still order what must be ordered.
+    static func startWriteback(_ path: String) {
+        let thread = Thread {
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return }
+            _ = fdatasync(fd)
+            close(fd)
+        }
+        thread.start()
     }
 
     /// Gives the finished temporary file its name: a hard link, so a file
