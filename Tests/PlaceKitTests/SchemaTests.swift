@@ -86,6 +86,18 @@ struct SchemaTests {
         #expect(try kept.scalar("SELECT count(*) FROM place")?.int == 1)
     }
 
+    @Test("a new database that cannot be created is reported under its own name")
+    func newDatabaseInMissingDirectory() throws {
+        let dir = try TempDirectory()
+        let path = dir.file("no/such/places.sqlite")
+        do {
+            _ = try PlaceImporter(databasePath: path)
+            Issue.record("a database was created in a missing directory")
+        } catch let error as PlaceDBError {
+            #expect("\(error)".contains(path) && !"\(error)".contains(".new-"), "\(error)")
+        }
+    }
+
     @Test("the temporary file of a killed import into a new database is removed by the next one; a live one's is kept")
     func abandonedTemporaryRemoved() throws {
         let dir = try TempDirectory()

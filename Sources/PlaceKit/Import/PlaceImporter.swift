@@ -139,7 +139,12 @@ public final class PlaceImporter {
         if let temporary = NewDatabase.temporaryPath(for: path) {
             NewDatabase.removeAbandoned(besides: path)
             newDatabasePath = path
-            session = try Self.open(temporary, rollbackJournal: true, options: options)
+            do {
+                session = try Self.open(temporary, rollbackJournal: true, options: options)
+            } catch PlaceDBError.database(_, let reason) {
+                // Say it of the name the user gave (a missing directory, say).
+                throw PlaceDBError.database(path: path, reason: reason)
+            }
         } else {
             session = try Self.open(path, rollbackJournal: false, options: options)
         }
