@@ -184,9 +184,10 @@ public final class PlaceImporter {
     /// and opened there.
     private func settle() throws {
         guard let path = newDatabasePath, let (store, _) = session else { return }
-        newDatabasePath = nil
         let temporary = store.path
+        // Should this fail, the database is still the new one, settled later.
         try store.db.execute("PRAGMA journal_mode = WAL")
+        newDatabasePath = nil
         session = nil
         do {
             try NewDatabase.move(temporary, to: path)

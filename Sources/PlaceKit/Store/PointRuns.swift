@@ -38,7 +38,7 @@ extension SortedRuns {
 final class SortedRuns<Element: BitwiseCopyable> {
     private let directory: String
     /// The order each run is sorted in and the merge follows.
-    var less: (Element, Element) -> Bool
+    let less: (Element, Element) -> Bool
     private var files: [Int32] = []
     private var lengths: [Int] = []
     /// Points spilled so far.
