@@ -141,7 +141,7 @@ extension PlacesClient {
         var total: Double
     }
 
-    private func runModel(_ request: CurrentPlaceRequest) throws -> ModelRun {
+    func runModel(_ request: CurrentPlaceRequest) throws -> ModelRun {
         let model = engine.model
         let sigma = model.sigma(accuracy: request.accuracyMeters)
         let reach = model.cutoffSigmas * sigma
@@ -188,7 +188,7 @@ extension PlacesClient {
 
     /// The candidates to list, most likely first (equal likelihoods by
     /// place ID), with the request's type filter, at most its count.
-    private func listedCandidates(_ run: ModelRun, _ request: CurrentPlaceRequest) throws -> [Int] {
+    func listedCandidates(_ run: ModelRun, _ request: CurrentPlaceRequest) throws -> [Int] {
         let c = run.candidates
         let k = request.maxResultCount
         func before(_ a: Int, _ b: Int) -> Bool { c[a].weight > c[b].weight || (c[a].weight == c[b].weight && c[a].rowid < c[b].rowid) }

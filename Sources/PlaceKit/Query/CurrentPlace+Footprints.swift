@@ -1,0 +1,122 @@
+import Foundation
+
+/// A footprint as the current-place model used it for one place, in meters
+/// east and north of the fix (the local plane the model works in): the
+/// place's stored polygons (holes kept) or lines, or the box it fell back
+/// to (its viewport or its type's size).
+public struct FootprintOutline: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        /// Closed rings: outer rings counter-clockwise, holes clockwise.
+        case polygon
+        /// Open polylines (an open OSM way).
+        case line
+        /// A box: its one ring runs south-west, south-east, north-east, north-west.
+        case box
+    }
+
+    /// A point of the plane: meters east and north of the fix.
+    public struct Point: Sendable, Equatable {
+        public var east: Double
+        public var north: Double
+        public init(east: Double, north: Double) {
+            self.east = east
+            self.north = north
+        }
+    }
+
+    public var kind: Kind
+    /// Where the footprint came from, as `--explain` names it: "polygon",
+    /// "line", "viewport" or "type".
+    public var source: String
+    /// The rings of a polygon or a box, or the lines of a line.
+    public var parts: [[Point]]
+    /// The place's own location in the plane.
+    public var location: Point
+
+    /// The box around every part: west, east, south, north.
+    public var bounds: (west: Double, east: Double, south: Double, north: Double) {
+        var b = (west: Double.infinity, east: -Double.infinity, south: Double.infinity, north: -Double.infinity)
+        for p in parts.joined() {
+            b.west = min(b.west, p.east); b.east = max(b.east, p.east)
+            b.south = min(b.south, p.north); b.north = max(b.north, p.north)
+        }
+        return b
+    }
+}
+
+/// What the current-place model saw for one fix: its answer and, for each
+/// place listed, the footprint it weighed (same order).
+public struct CurrentPlaceScene: Sendable {
+    public var request: CurrentPlaceRequest
+    public var result: PlaceLikelihoodList
+    /// `footprints[i]` belongs to `result.placeLikelihoods[i]`.
+    public var footprints: [FootprintOutline]
+}
+
+extension PlacesClient {
+    /// The answer of `findPlaceLikelihoods` with the footprint the model
+    /// used for each place listed (for a picture of it: `placedb current
+    /// --svg`).
+    public func findPlaceLikelihoodScene(_ request: CurrentPlaceRequest, fields: FieldMask = .all) throws -> CurrentPlaceScene {
+        try request.validate()
+        let plan = MaskPlan(fields)
+        return try store.reading {
+            let run = try runModel(request)
+            var listed: [PlaceLikelihood] = []
+            var outlines: [FootprintOutline] = []
+            for i in try listedCandidates(run, request) {
+                let c = run.candidates[i]
+                let place: Place
+                if let p = run.decoded[i] {
+                    place = p.masked(fields)
+                } else if let p = try store.place(rowid: c.rowid, plan: plan, coordinate: c.coordinate) {
+                    place = p
+                } else {
+                    continue
+                }
+                listed.append(PlaceLikelihood(place: place, likelihood: c.weight / run.total))
+                outlines.append(Self.outline(c, run, fix: request.location))
+            }
+            let result = PlaceLikelihoodList(placeLikelihoods: listed, noneLikelihood: run.model.noneDensity / run.total, sigmaMeters: run.sigma,
+                                             searchRadiusMeters: run.reach, candidateCount: run.candidates.count)
+            return CurrentPlaceScene(request: request, result: result, footprints: outlines)
+        }
+    }
+
+    /// The footprint of a candidate as `evaluate` weighed it.
+    static func outline(_ c: Candidate, _ run: ModelRun, fix: Coordinate) -> FootprintOutline {
+        let f = footprint(slot: Int(c.slot), meters: c.meters, in: run.index, tables: run.tables, fix: fix)
+        let source = footprintName(f, run.index)
+        if let s = f.shape {
+            let shapes = run.index.shapes
+            let info = shapes.infos[s]
+            var parts: [[FootprintOutline.Point]] = []
+            var vertex = Int(info.firstVertex)
+            for p in Int(info.firstPart)..<Int(info.firstPart + info.partCount) {
+                let n = Int(shapes.partCounts[p])
+                parts.append((vertex..<vertex + n).map {
+                    FootprintOutline.Point(east: f.originEast + Double(shapes.coordinates[2 * $0]), north: f.originNorth + Double(shapes.coordinates[2 * $0 + 1]))
+                })
+                vertex += n
+            }
+            return FootprintOutline(kind: info.kind == .area ? .polygon : .line, source: source, parts: parts,
+                                    location: .init(east: f.originEast, north: f.originNorth))
+        }
+        let w = f.centerEast - f.halfWidth, e = f.centerEast + f.halfWidth
+        let s = f.centerNorth - f.halfHeight, n = f.centerNorth + f.halfHeight
+        let ring = [FootprintOutline.Point(east: w, north: s), .init(east: e, north: s), .init(east: e, north: n), .init(east: w, north: n)]
+        // The place's location as `footprint` measured it (its exact distance).
+        let location: FootprintOutline.Point
+        if f.from == .type {
+            location = .init(east: f.centerEast, north: f.centerNorth)
+        } else {
+            let perDegree = Earth.meanRadius * Earth.radiansPerDegree
+            var dl = c.coordinate.longitude - fix.longitude
+            if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
+            let east = dl * cos(fix.latitude * Earth.radiansPerDegree) * perDegree, north = (c.coordinate.latitude - fix.latitude) * perDegree
+            let h = (east * east + north * north).squareRoot()
+            location = h > 0 ? .init(east: east * c.meters / h, north: north * c.meters / h) : .init(east: 0, north: 0)
+        }
+        return FootprintOutline(kind: .box, source: source, parts: [ring], location: location)
+    }
+}
