@@ -90,4 +90,6 @@ public enum ExitCode: Int32, Sendable {
     case dataError = 65
     /// An input file is missing or unreadable (EX_NOINPUT).
     case noInput = 66
+    /// An output file cannot be written (EX_IOERR).
+    case ioError = 74
 }

@@ -14,6 +14,7 @@ enum CurrentCommand: Command {
             OptionSpec("--limit", value: "N", help: "At most N places (default 10, at most 1000)."),
             OptionSpec("--fields", value: "MASK", help: "Field mask of each place, as for 'placedb place' (default: all)."),
             OptionSpec("--explain", help: "Show every factor of the model for every place listed, and the none-of-these mass."),
+            OptionSpec("--svg", value: "FILE", help: "Also draw what the model saw into FILE, a self-contained SVG: the fix and its 68% circle, each place's footprint to scale, shaded by likelihood and labelled, a scale bar; written whole or not at all (exit 74 when it cannot be; docs/current-place-svg.md)."),
             OptionSpec("--batch", help: "Read queries as NDJSON on standard input ({\"location\": {\"latitude\": .., \"longitude\": ..}, \"accuracyMeters\": .., \"time\": ..}); write one {\"placeLikelihoods\": [...]} line per query."),
         ],
         discussion: """
@@ -31,6 +32,7 @@ enum CurrentCommand: Command {
         let batch = context.arguments.flag("--batch")
         let client = try PlacesClient(databasePath: context.databasePath, spatialIndex: batch ? .memory : .automatic)
         if batch {
+            if context.arguments.value("--svg") != nil { throw UsageError(message: "--svg draws one query; it cannot be used with --batch") }
             try Batch.refuse(["--accuracy", "--at", "--type", "--limit"], with: context)
             return try Batch.run(context) { body in
                 try client.findPlaceLikelihoodsJSON(CurrentPlaceRequest(json: body), fields: fields, explain: explain)
@@ -50,6 +52,12 @@ enum CurrentCommand: Command {
         request.includedTypes = context.arguments.all("--type")
         request.maxResultCount = try QueryOptions.limit(context, default: 10)
         try QueryOptions.validate(request.validate)
+        if let svg = context.arguments.value("--svg") {
+            guard !svg.isEmpty else { throw UsageError(message: "--svg needs a file name") }
+            try OutputFile.check(svg, option: "--svg", databasePath: context.databasePath)
+            let scene = try client.findPlaceLikelihoodScene(request)
+            try OutputFile.write(Array(scene.svg().utf8), to: svg, option: "--svg", databasePath: context.databasePath)
+        }
         switch context.output {
         case .json:
             context.writeJSON(try JSONValue(parsing: client.findPlaceLikelihoodsJSON(request, fields: fields, explain: explain)))
