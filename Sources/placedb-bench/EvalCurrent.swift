@@ -1,5 +1,6 @@
 // placedb-bench eval-current [--data DIR] [--fixes N] [--seed S] [--dir DIR]
 //                            [--regions a,b,...] [--accuracies 5,20,65,300] [--bins] [--breakdown]
+//                            [--svg-dir DIR]
 //
 // Simulated visits on real POIs: every named OSM POI of the newest snapshot
 // of each region in DIR (default ../shared/data/osm/poi-nwr) is imported as
@@ -19,6 +20,8 @@
 // those of places with extent). `--model key=value,...` changes the model's
 // settings for a sensitivity run (noneDensity, defaultFootprintRadius,
 // footprintScale, maxViewportRadius, cutoffSigmas, extentFactor).
+// `--svg-dir DIR` also draws the reliability diagram and top-1 by accuracy
+// into DIR/current-reliability-osm.svg and DIR/current-top1-osm.svg.
 import Foundation
 import PlaceKit
 
@@ -90,6 +93,7 @@ enum EvalCurrent {
         print("|---|---|---|---|---|---|---|---|---|---|---|")
 
         let idOnly = try FieldMask(parsing: "id")
+        var charted: [(accuracy: Double, methods: [(String, Scores)])] = []
         for accuracy in accuracies {
             var rng = SplitMix64(state: seed &+ UInt64(accuracy * 1000))
             let sigma = client.likelihoodModel.sigma(accuracy: accuracy)
@@ -139,6 +143,7 @@ enum EvalCurrent {
                     }.joined(separator: "; ") + " |")
                 }
             }
+            charted.append((accuracy, [("placedb model", model), ("nearest place", nearest), ("distance-only", distance)]))
             queryTimes.sort()
             print("|  | model queries (findPlaceLikelihoods, limit 1000, fields id): median \(fmt(1e6 * queryTimes[queryTimes.count / 2], 1)) µs, mean \(fmt(1e6 * queryTimes.reduce(0, +) / Double(queryTimes.count), 1)) µs |")
             if showBreakdown {
@@ -154,6 +159,28 @@ enum EvalCurrent {
         print("")
         print("Nearest place answers with certainty, so its ECE is 1 - top-1 and it has no log-likelihood.")
         print("Extent: ways and relations (polygons, or lines for open ways); ≥ 50 m: their bounding box's diagonal.")
+        if let svgDir = option("--svg-dir", args) {
+            try writeCharts(charted, dir: svgDir, name: "osm",
+                            subtitle: "Simulated visits to \(features.count) OSM POIs of \(perRegion.count) regions, \(fixes) fixes per place and accuracy, seed \(seed)")
+        }
+    }
+
+    /// The reliability diagram and top-1 by accuracy of a run, as
+    /// DIR/current-reliability-NAME.svg and DIR/current-top1-NAME.svg
+    /// (nearest place answers with certainty: it has no reliability curve).
+    static func writeCharts(_ rows: [(accuracy: Double, methods: [(String, Scores)])], dir: String, name: String, subtitle: String) throws {
+        let categories = rows.map { "\(SVGWriter.number($0.accuracy)) m" }
+        let panels = rows.map { row in
+            EvalCharts.Panel(title: "accuracy \(SVGWriter.number(row.accuracy)) m", methods: row.methods.filter { !$0.1.deterministic }.map { method, s in
+                EvalCharts.Calibration(method: method, ece: s.ece, bins: s.bins.map { EvalCharts.Bin(n: $0.n, correct: $0.correct, confidenceSum: $0.confidence) })
+            })
+        }
+        try EvalCharts.write(EvalCharts.reliability(title: "Current place: calibration (\(name))", subtitle: subtitle, panels: panels),
+                             dir: dir, name: "current-reliability-\(name).svg")
+        let methods = rows.first?.methods.map(\.0) ?? []
+        let series = methods.enumerated().map { i, method in EvalCharts.Series(name: method, values: rows.map { $0.methods[i].1.top1 }) }
+        try EvalCharts.write(EvalCharts.top1(title: "Current place: top-1 by accuracy (\(name))", subtitle: subtitle, categories: categories, series: series),
+                             dir: dir, name: "current-top1-\(name).svg")
     }
 
     static func offset(_ c: Coordinate, east: Double, north: Double) -> Coordinate {
