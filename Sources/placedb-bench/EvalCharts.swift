@@ -50,7 +50,7 @@ enum EvalCharts {
     /// answers), the diagonal of perfect calibration, the ECE in the
     /// legend, and under it the share of answers per bin.
     static func reliability(title: String, subtitle: String, panels: [Panel]) -> String {
-        let plot = 200.0, gap = 56.0, left = 48.0, top = 92.0
+        let plot = 200.0, gap = 56.0, left = 48.0, top = 112.0
         let perRow = min(max(panels.count, 1), 4)
         let rows = (panels.count + perRow - 1) / perRow
         let histogram = 36.0, legend = 16.0 * Double(panels.map(\.methods.count).max() ?? 0)
