@@ -132,7 +132,10 @@ struct OpenStatusTests {
         #expect(s.timeZone == "UTC+01:00")
         #expect(s.timeZoneSource == .utcOffset)
         #expect(s.notes.contains { $0.contains("fixed offset") })
-        let unknownZone = try F.place(#""utcOffsetMinutes":60,"timeZone":{"id":"Mars/Olympus_Mons"},"regularOpeningHours":{"periods":[\#(F.daily("08:00", "18:00"))]}"#)
+        // Import refuses a zone this system does not know; a database built
+        // on a system with a newer tz database may still hold one.
+        var unknownZone = try F.place(#""utcOffsetMinutes":60,"regularOpeningHours":{"periods":[\#(F.daily("08:00", "18:00"))]}"#)
+        unknownZone.document["timeZone"] = ["id": "Mars/Olympus_Mons"]
         let u = unknownZone.isOpen(at: F.at("2026-01-05T10:00:00Z"))
         #expect(u.state == .open)
         #expect(u.notes.contains { $0.contains("Mars/Olympus_Mons") })

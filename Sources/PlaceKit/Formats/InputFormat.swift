@@ -119,6 +119,7 @@ func decodeRecord(_ record: SourceRecord, format: InputFormat?) throws(DecodeErr
     case .overture: decoded = try GeoJSONDecoders.decodeOverture(object)
     }
     // Rules every format shares, applied once here.
+    try FieldCheck.clockAndCounts(decoded)
     decoded.place.capPhotos()
     return decoded
 }
@@ -166,6 +167,50 @@ enum FieldCheck {
         }
         if !ok {
             throw DecodeError("\(path ?? key) is \(value.kindDescription), expected \(kind.rawValue)", placeID: placeID)
+        }
+    }
+
+    /// The members whose values the hours and likelihood code compute
+    /// with, checked for every format: `utcOffsetMinutes` within ±18 hours
+    /// (the range of real UTC offsets, and of an ISO 8601 offset),
+    /// `timeZone.id` a zone of the IANA database this system knows, and
+    /// `userRatingCount` in 0...2^31-1 (the API's int32). A value outside
+    /// rejects the record (exit 65, or into --rejects with --on-error
+    /// skip), as an out-of-range latitude does: docs/reliability.md.
+    static func clockAndCounts(_ decoded: DecodedPlace) throws(DecodeError) {
+        let doc = decoded.place.document
+        let pid = decoded.place.id.rawValue
+        let legacy = decoded.format == .placesLegacy
+        if let value = doc["utcOffsetMinutes"], value != .null {
+            let name = legacy ? "utc_offset" : "utcOffsetMinutes"
+            guard let minutes = value.intValue, (-maxOffsetMinutes...maxOffsetMinutes).contains(minutes) else {
+                throw DecodeError("\(name) \(numberText(value)) is out of range [-\(maxOffsetMinutes), \(maxOffsetMinutes)] (minutes; a UTC offset is within ±18 hours)", placeID: pid)
+            }
+        }
+        if let zone = doc["timeZone"], zone != .null {
+            guard let id = zone["id"]?.stringValue else {
+                throw DecodeError("timeZone.id is \(zone["id"]?.kindDescription ?? "missing"), expected a string (an IANA time zone such as Europe/Zurich)", placeID: pid)
+            }
+            guard ImportOptions.isValidTimeZone(id) else {
+                throw DecodeError("timeZone.id '\(id.prefix(64))' is not a time zone this system knows (expected an IANA name such as Europe/Zurich)", placeID: pid)
+            }
+        }
+        if let value = doc["userRatingCount"], value != .null {
+            let name = legacy ? "user_ratings_total" : "userRatingCount"
+            guard let count = value.intValue, (0...Int(Int32.max)).contains(count) else {
+                throw DecodeError("\(name) \(numberText(value)) is out of range [0, \(Int32.max)]", placeID: pid)
+            }
+        }
+    }
+
+    /// ±18 hours, in minutes.
+    static let maxOffsetMinutes = 18 * 60
+
+    private static func numberText(_ value: JSONValue) -> String {
+        switch value {
+        case .int(let i): String(i)
+        case .double(let d): formatNumber(d)
+        default: value.kindDescription
         }
     }
 

@@ -128,7 +128,9 @@ public struct PlaceClock: Sendable, CustomStringConvertible {
 
     /// A fixed offset; nil when outside ±18 hours.
     public init?(utcOffsetMinutes: Int) {
-        guard abs(utcOffsetMinutes) <= 18 * 60 else { return nil }
+        // A range test, not abs(): abs(Int.min) traps, and a stored value
+        // may be anything.
+        guard (-18 * 60...18 * 60).contains(utcOffsetMinutes) else { return nil }
         kind = .fixedOffset(minutes: utcOffsetMinutes)
         zone = nil
     }
@@ -144,7 +146,7 @@ public struct PlaceClock: Sendable, CustomStringConvertible {
     /// `+03:30`, `-05:00`, `+00:00`.
     static func offsetText(seconds: Int) -> String {
         let sign = seconds < 0 ? "-" : "+"
-        let m = abs(seconds) / 60
+        let m = seconds.magnitude / 60
         return "\(sign)\(String(m / 60).leftPadded(2)):\(String(m % 60).leftPadded(2))"
     }
 

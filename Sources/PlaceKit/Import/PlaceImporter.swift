@@ -56,9 +56,13 @@ public struct ImportOptions: Sendable {
 
     /// True for an IANA name Foundation knows (`Europe/Zurich`, `UTC`).
     public static func isValidTimeZone(_ name: String) -> Bool {
-        guard TimeZone(identifier: name) != nil else { return false }
-        return TimeZone.knownTimeZoneIdentifiers.contains(name) || name == "UTC" || name == "GMT" || name.hasPrefix("Etc/")
+        if knownZones.contains(name) { return true }
+        return (name == "UTC" || name == "GMT" || name.hasPrefix("Etc/")) && TimeZone(identifier: name) != nil
     }
+
+    /// The IANA zones Foundation knows here, looked up once (every record
+    /// with a `timeZone` is checked against them).
+    private static let knownZones = Set(TimeZone.knownTimeZoneIdentifiers)
 }
 
 /// Counts of one import (of one input, or of several added up).

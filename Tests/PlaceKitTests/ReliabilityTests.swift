@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import PlaceKit
+import PlaceKitTestSupport
+
+/// Issue 15: values that crashed, and inputs that were accepted silently.
+@Suite("Reliability")
+struct ReliabilityTests {
+    // MARK: UTC offsets, time zones and rating counts
+
+    @Test("a fixed offset outside ±18 hours is no clock, and Int.min does not trap", arguments: [Int.min, Int.max, -18 * 60 - 1, 18 * 60 + 1])
+    func offsetOutOfRange(minutes: Int) {
+        #expect(PlaceClock(utcOffsetMinutes: minutes) == nil)
+    }
+
+    @Test("the edges of ±18 hours are clocks")
+    func offsetEdges() throws {
+        #expect(try #require(PlaceClock(utcOffsetMinutes: -18 * 60)).description == "UTC-18:00")
+        #expect(try #require(PlaceClock(utcOffsetMinutes: 18 * 60)).description == "UTC+18:00")
+    }
+
+    @Test("hours evaluation is total on a stored offset of Int64.min (a database written before the import checked it)")
+    func storedMinimumOffset() throws {
+        let doc = try #require(try JSONValue(parsing: #"{"utcOffsetMinutes":-9223372036854775808,"regularOpeningHours":{"periods":[{"open":{"day":0,"hour":0,"minute":0}}]}}"#).objectValue)
+        let place = Place(id: PlaceID("p"), coordinate: Coordinate(latitude: 1, longitude: 2), document: doc)
+        let status = place.isOpen(at: Date(timeIntervalSince1970: 1_780_000_000))
+        #expect(status.timeZone == nil)
+    }
+
+    static let badMembers: [(record: String, message: String)] = [
+        (#"{"id":"a","location":{"latitude":1,"longitude":2},"utcOffsetMinutes":-9223372036854775808}"#,
+         "utcOffsetMinutes -9223372036854775808 is out of range [-1080, 1080]"),
+        (#"{"id":"b","location":{"latitude":1,"longitude":2},"utcOffsetMinutes":1e18}"#,
+         "utcOffsetMinutes 1e+18 is out of range [-1080, 1080]"),
+        (#"{"id":"c","location":{"latitude":1,"longitude":2},"utcOffsetMinutes":1081}"#,
+         "utcOffsetMinutes 1081 is out of range [-1080, 1080]"),
+        (#"{"place_id":"d","geometry":{"location":{"lat":1,"lng":2}},"utc_offset":-9223372036854775808}"#,
+         "utc_offset -9223372036854775808 is out of range [-1080, 1080]"),
+        (#"{"id":"e","location":{"latitude":1,"longitude":2},"timeZone":{"id":"Mars/Base"}}"#,
+         "timeZone.id 'Mars/Base' is not a time zone this system knows"),
+        (#"{"id":"f","location":{"latitude":1,"longitude":2},"timeZone":{"version":"2024a"}}"#,
+         "timeZone.id is missing, expected a string"),
+        (#"{"id":"g","location":{"latitude":1,"longitude":2},"userRatingCount":9223372036854775807}"#,
+         "userRatingCount 9223372036854775807 is out of range [0, 2147483647]"),
+        (#"{"id":"h","location":{"latitude":1,"longitude":2},"userRatingCount":-1}"#,
+         "userRatingCount -1 is out of range [0, 2147483647]"),
+        (#"{"place_id":"i","geometry":{"location":{"lat":1,"lng":2}},"user_ratings_total":2147483648}"#,
+         "user_ratings_total 2147483648 is out of range [0, 2147483647]"),
+        (#"{"type":"Feature","geometry":{"type":"Point","coordinates":[2,1]},"properties":{"id":"j","userRatingCount":-5}}"#,
+         "userRatingCount -5 is out of range [0, 2147483647]"),
+    ]
+
+    @Test("an offset, zone or rating count out of range rejects the record, saying which", arguments: badMembers)
+    func outOfRangeMembersReject(record: String, message: String) throws {
+        let source = SourceRecord(value: try JSONValue(parsing: record), line: 1, index: 1, container: nil)
+        #expect {
+            _ = try decodeRecord(source, format: nil)
+        } throws: { error in
+            let e = error as? DecodeError
+            return e?.message.hasPrefix(message) == true && e?.placeID != nil
+        }
+    }
+
+    @Test("real offsets, zones and counts import")
+    func validMembersImport() throws {
+        for record in [#"{"id":"a","location":{"latitude":1,"longitude":2},"utcOffsetMinutes":-600,"timeZone":{"id":"Pacific/Honolulu"},"userRatingCount":2147483647}"#,
+                       #"{"id":"b","location":{"latitude":1,"longitude":2},"utcOffsetMinutes":840,"timeZone":{"id":"UTC"},"userRatingCount":0}"#] {
+            let source = SourceRecord(value: try JSONValue(parsing: record), line: 1, index: 1, container: nil)
+            #expect(throws: Never.self) { _ = try decodeRecord(source, format: nil) }
+        }
+    }
+
+    @Test("with --on-error skip the bad records are rejected and the good ones kept")
+    func importSkipsBadMembers() throws {
+        let dir = try TempDirectory()
+        let lines = Self.badMembers.map(\.record).filter { !$0.contains("Feature") } + [#"{"id":"ok","location":{"latitude":1,"longitude":2},"utcOffsetMinutes":60}"#]
+        let file = try dir.write("in.ndjson", lines.joined(separator: "\n") + "\n")
+        var reasons: [String] = []
+        let summary = try PlaceImporter(databasePath: dir.file("p.sqlite"), options: ImportOptions(onError: .skip))
+            .importInput(.file(file), reject: { reasons.append($0.reason) })
+        #expect(summary.inserted == 1)
+        #expect(summary.rejected == lines.count - 1)
+        #expect(reasons.count == lines.count - 1)
+    }
+
+    // MARK: Popularity
+
+    @Test("the popularity factor stops growing at popularityCap ratings")
+    func popularityCap() {
+        let model = LikelihoodModel()
+        let top = model.popularityFactor(model.popularityCap)
+        #expect(model.popularityFactor(Int(Int32.max)) == top)
+        #expect(model.popularityFactor(Int.max) == top)
+        #expect(top < 10)
+        #expect(model.popularityFactor(120_959) < top)
+    }
+
+    @Test("one place with 2^31 ratings does not take a neighbourhood's likelihood")
+    func popularityNeighbourhood() throws {
+        var records = (0..<10).map { record("n\($0)", east: Double($0 % 5) * 4 - 8, north: Double($0 / 5) * 4 - 2, ratings: 100) }
+        records.append(record("huge", east: 0, ratings: Int(Int32.max)))
+        let (dir, path) = try placesDatabase(records)
+        _ = dir
+        let r = try PlacesClient(databasePath: path).findPlaceLikelihoods(location: origin, accuracy: 10, limit: 20, explain: true)
+        let huge = try #require(r.placeLikelihoods.first { $0.place.id == "huge" })
+        #expect(huge.likelihood < 0.5, "likelihood \(huge.likelihood)")
+        #expect(try #require(huge.explanation).popularityFactor < 10)
+    }
+}
