@@ -185,9 +185,11 @@ struct CommandContext {
         }
     }
 
-    /// `--db`, else `PLACEDB_DATABASE`, else `places.sqlite`.
+    /// `--db`, else `PLACEDB_DATABASE`, else `places.sqlite`. An empty
+    /// `--db ""` stays empty, for the library to refuse (exit 64) rather
+    /// than fall back to the default.
     var databasePath: String {
-        if let db = arguments.value("--db"), !db.isEmpty { return db }
+        if let db = arguments.value("--db") { return db }
         if let env = console.environment("PLACEDB_DATABASE"), !env.isEmpty { return env }
         return "places.sqlite"
     }

@@ -1,4 +1,7 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One SQLite connection. It owns its `sqlite3*` handle and closes it in
 /// `deinit`. A connection is not `Sendable`: keep it with one owner, and give
@@ -10,6 +13,12 @@ public final class Database {
         case readWrite
         /// Read-write, creating the file if it does not exist.
         case create
+        /// Read-only, taking the file as one no one changes (SQLite's
+        /// `immutable=1`): no locks, no WAL index (`-shm`), nothing
+        /// created beside it, and a `-wal` file is not read. For a file in
+        /// a read-only directory or on a full or read-only medium, where
+        /// `readOnly` cannot create the WAL index.
+        case immutable
     }
 
     /// The raw handle, for the few callers (extension loading) that need it.
@@ -33,8 +42,10 @@ public final class Database {
         case .readOnly: flags = SQLITE_OPEN_READONLY
         case .readWrite: flags = SQLITE_OPEN_READWRITE
         case .create: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .immutable: flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
         }
-        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
+        let name = mode == .immutable ? Database.fileURI(path, query: "immutable=1") : path
+        let rc = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             if let db { sqlite3_close_v2(db) }
@@ -44,6 +55,31 @@ public final class Database {
         self.path = path
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, 5_000)
+    }
+
+    /// `path` as an absolute `file:` URI with `query`, every byte that is
+    /// not a plain path character percent-encoded (`?`, `#`, `%`, spaces).
+    static func fileURI(_ path: String, query: String) -> String {
+        var absolute = path
+        if !path.hasPrefix("/") {
+            var buffer = [CChar](repeating: 0, count: 4096)
+            if getcwd(&buffer, buffer.count) != nil {
+                let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                absolute = cwd + (cwd.hasSuffix("/") ? "" : "/") + path
+            }
+        }
+        var uri = "file:"
+        let hex = Array("0123456789ABCDEF".utf8)
+        for b in absolute.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                uri.unicodeScalars.append(Unicode.Scalar(b))
+            default:
+                uri += "%" + String(decoding: [hex[Int(b >> 4)], hex[Int(b & 15)]], as: UTF8.self)
+            }
+        }
+        return uri + "?" + query
     }
 
     deinit {

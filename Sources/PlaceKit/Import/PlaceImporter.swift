@@ -139,7 +139,7 @@ public final class PlaceImporter {
             throw PlaceDBError.invalidArgument("unknown time zone '\(zone)': expected an IANA name such as Europe/Zurich or America/New_York")
         }
         self.options = options
-        let path = PlaceStore.resolvePath(databasePath)
+        let path = try PlaceStore.resolvePath(databasePath)
         if let temporary = NewDatabase.temporaryPath(for: path) {
             NewDatabase.removeAbandoned(besides: path)
             newDatabasePath = path

@@ -51,7 +51,7 @@ public final class PhotoImporter {
     /// images belong to the photos of imported places
     /// (`PlaceDBError.noDatabase` otherwise).
     public init(databasePath: String? = nil) throws {
-        let path = PlaceStore.resolvePath(databasePath)
+        let path = try PlaceStore.resolvePath(databasePath)
         var st = stat()
         guard stat(path, &st) == 0 else { throw PlaceDBError.noDatabase(path: path) }
         store = try PlaceStore(path: path, writable: true)

@@ -10,7 +10,7 @@ public final class PlacesClient {
     /// Opens the database at `databasePath` (nil: `PLACEDB_DATABASE`, else
     /// `places.sqlite` in the working directory).
     public init(databasePath: String? = nil, spatialIndex: SpatialIndexMode = .automatic) throws {
-        store = try PlaceStore(path: PlaceStore.resolvePath(databasePath), writable: false)
+        store = try PlaceStore(path: try PlaceStore.resolvePath(databasePath), writable: false)
         engine = SpatialEngine(store: store)
         engine.mode = spatialIndex
     }

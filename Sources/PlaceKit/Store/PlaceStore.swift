@@ -7,7 +7,7 @@ import Glibc
 /// types, and the provenance of each import. One owner at a time; open one
 /// store per thread or process.
 final class PlaceStore {
-    let db: Database
+    private(set) var db: Database
     let path: String
     let writable: Bool
 
@@ -43,7 +43,16 @@ final class PlaceStore {
         do {
             // Reading the schema version is the first access: a non-database
             // file fails here with SQLITE_NOTADB.
-            let version = try Migrator.storedVersion(db)
+            var version: Int
+            do {
+                version = try Migrator.storedVersion(db)
+            } catch let e as SQLiteError where !writable && [8, 10, 14].contains(e.primaryCode) {
+                // A reader that cannot create the WAL index (a read-only
+                // directory or file, a full disk): read the file as
+                // immutable, which writes nothing beside it.
+                db = try Self.openImmutable(path, after: e)
+                version = try Migrator.storedVersion(db)
+            }
             if version > Schema.migrator.latestVersion {
                 throw PlaceDBError.database(path: path, reason: "schema version \(version) was written by a newer placedb; this one knows up to \(Schema.migrator.latestVersion)")
             }
@@ -81,12 +90,46 @@ final class PlaceStore {
         }
     }
 
+    /// The immutable reader's connection, when the file has no WAL content
+    /// it would miss (a `-wal` file with frames: committed changes not yet
+    /// copied into the database, which only a writer can fold in).
+    private static func openImmutable(_ path: String, after error: SQLiteError) throws -> Database {
+        var st = stat()
+        if stat(path + "-wal", &st) == 0 && st.st_size > 0 {
+            throw PlaceDBError.database(path: path, reason: "cannot open for reading: \(error.message), and \(path)-wal holds changes a read-only reader cannot see without the WAL index; open it once where it can be written (any placedb import) to fold them in")
+        }
+        do {
+            return try Database(path: path, mode: .immutable)
+        } catch let e as SQLiteError {
+            throw PlaceDBError.database(path: path, reason: "cannot open for reading: \(e.message)")
+        }
+    }
+
     /// Where the database is when the caller names none: `PLACEDB_DATABASE`,
-    /// else `places.sqlite` in the working directory.
-    static func resolvePath(_ explicit: String?) -> String {
-        if let explicit, !explicit.isEmpty { return explicit }
-        if let env = getenv(environmentVariable), let s = String(validatingCString: env), !s.isEmpty { return s }
-        return defaultPath
+    /// else `places.sqlite` in the working directory. A database is a file:
+    /// an empty path, `:memory:` and SQLite URIs (`file:...`) are refused
+    /// (an in-memory database would keep nothing).
+    static func resolvePath(_ explicit: String?) throws(PlaceDBError) -> String {
+        let path: String
+        if let explicit {
+            path = explicit
+        } else if let env = getenv(environmentVariable), let s = String(validatingCString: env), !s.isEmpty {
+            path = s
+        } else {
+            path = defaultPath
+        }
+        try checkPath(path)
+        return path
+    }
+
+    /// Refuses what SQLite would not read as a plain file name.
+    static func checkPath(_ path: String) throws(PlaceDBError) {
+        if path.isEmpty {
+            throw .invalidArgument("the database path is empty: give a file path (--db places.sqlite)")
+        }
+        if path == ":memory:" || path.lowercased().hasPrefix("file:") {
+            throw .invalidArgument("'\(path.prefix(200))' is not a database file path (in-memory databases and SQLite URIs are refused: nothing would be kept); give a file path, ./\(path.prefix(200)) for a file named so")
+        }
     }
 
     private func loadSpatiaLite() throws {
