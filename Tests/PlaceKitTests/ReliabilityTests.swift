@@ -106,4 +106,79 @@ struct ReliabilityTests {
         #expect(huge.likelihood < 0.5, "likelihood \(huge.likelihood)")
         #expect(try #require(huge.explanation).popularityFactor < 10)
     }
+
+    // MARK: Alias chains and alias files
+
+    @Test("a chain of 200 hops resolves to the live place at its end, and a stored ID is never NOT_FOUND", arguments: [65, 200])
+    func longChain(hops: Int) throws {
+        let dir = try TempDirectory()
+        let db = dir.file("p.sqlite")
+        let places = try dir.write("p.ndjson", #"{"id":"end","location":{"latitude":1,"longitude":2}}"# + "\n")
+        _ = try PlaceImporter(databasePath: db).importInput(.file(places))
+        var csv = "old_id,new_id,reason\n"
+        for i in 0..<hops { csv += "a\(i),\(i == hops - 1 ? "end" : "a\(i + 1)"),moved\n" }
+        _ = try PlaceImporter(databasePath: db).importAliases(.file(try dir.write("a.csv", csv)))
+        let client = try PlacesClient(databasePath: db)
+        let r = try client.resolvePlaceID(PlaceID("a0"))
+        #expect(r.status == .moved)
+        #expect(r.placeID == "end")
+        #expect(r.chain.count == hops)
+        let batch = try client.resolvePlaceIDs([PlaceID("a0"), PlaceID("a\(hops / 2)")])
+        #expect(batch.allSatisfy { $0.status == .moved && $0.placeID == "end" })
+    }
+
+    @Test("a long chain that loops reports the cycle, not NOT_FOUND for where it went")
+    func longCycle() throws {
+        let dir = try TempDirectory()
+        let db = dir.file("p.sqlite")
+        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("p.ndjson", #"{"id":"x","location":{"latitude":1,"longitude":2}}"# + "\n")))
+        var csv = "old_id,new_id\n"
+        for i in 0..<100 { csv += "c\(i),c\((i + 1) % 100)\n" }
+        _ = try PlaceImporter(databasePath: db).importAliases(.file(try dir.write("a.csv", csv)))
+        let r = try PlacesClient(databasePath: db).resolvePlaceID(PlaceID("c0"))
+        #expect(r.status == .notFound)
+        #expect(r.cycle.count == 101)
+    }
+
+    static func aliasError(_ input: InputSource, dir: TempDirectory) throws -> String {
+        var message = ""
+        #expect {
+            _ = try PlaceImporter(databasePath: dir.file("p.sqlite")).importAliases(input)
+        } throws: { error in
+            message = "\(error)"
+            guard case PlaceDBError.badInput = error else { return false }
+            return true
+        }
+        return message
+    }
+
+    @Test("an alias line is capped at 64 KiB and the error quotes none of it")
+    func aliasLineCap() throws {
+        let dir = try TempDirectory()
+        let long = try dir.write("long.csv", "old_id,new_id\n" + String(repeating: "a", count: 200_000) + ",b\n")
+        let m = try Self.aliasError(.file(long), dir: dir)
+        #expect(m.contains("long.csv:2: a line is longer than 64 KiB"))
+        #expect(m.count < 300)
+    }
+
+    @Test("/dev/zero as an alias file fails at once on its first line")
+    func aliasDevZero() throws {
+        try #require(FileManager.default.fileExists(atPath: "/dev/zero"))
+        let dir = try TempDirectory()
+        let m = try Self.aliasError(.file("/dev/zero"), dir: dir)
+        #expect(m.hasPrefix("/dev/zero:1:"))
+        #expect(m.count < 300)
+    }
+
+    @Test("echoed values in alias errors are short and on one line")
+    func aliasEchoExcerpt() throws {
+        let dir = try TempDirectory()
+        let header = try dir.write("h.csv", "x\u{1B}[31m," + String(repeating: "y", count: 5000) + "\n")
+        let reason = try dir.write("r.csv", "old_id,new_id,reason\na,b,\u{1B}]0;pwned\u{07}" + String(repeating: "z", count: 5000) + "\n")
+        for file in [header, reason] {
+            let m = try Self.aliasError(.file(file), dir: dir)
+            #expect(m.count < 400, "\(m.count)")
+            #expect(!m.unicodeScalars.contains { $0.properties.generalCategory == .control })
+        }
+    }
 }

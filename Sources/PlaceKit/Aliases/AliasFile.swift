@@ -16,28 +16,39 @@ enum AliasFileReader {
     static let oldNames = ["old_id", "oldid", "alias_id", "aliasid", "from"]
     static let newNames = ["new_id", "newid", "place_id", "placeid", "to"]
 
-    /// Every line of a source, with its number, without the newline.
-    static func lines(_ source: ByteSource) throws -> [(number: Int, text: String)] {
-        var out: [(Int, String)] = []
+    /// The longest line read (two IDs, a reason and a confidence need a
+    /// few hundred bytes; a legacy reference is about 430).
+    static let maxLineBytes = 64 << 10
+
+    struct AliasFileError: Error { let line: Int; let message: String }
+
+    /// Calls `body` with each line of a source, its number and its text
+    /// (without the newline or a trailing CR), streaming: at most one line
+    /// is held, and a line longer than `maxLineBytes` throws as soon as it
+    /// gets there (`/dev/zero` fails after 64 KiB, not at 7.5 GB).
+    static func forEachLine(_ source: ByteSource, _ body: (Int, String) throws -> Void) throws {
         var pending: [UInt8] = []
         var number = 1
-        let chunk = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 1)
+        let size = 1 << 16
+        let chunk = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 1)
         defer { chunk.deallocate() }
         while true {
-            let n = try source.read(into: chunk, count: 1 << 16)
+            let n = try source.read(into: chunk, count: size)
             if n == 0 { break }
             for b in UnsafeRawBufferPointer(start: chunk, count: n) {
                 if b == 0x0A {
-                    out.append((number, try text(pending, number)))
+                    try body(number, text(pending, number))
                     pending.removeAll(keepingCapacity: true)
                     number += 1
                 } else {
+                    guard pending.count < maxLineBytes else {
+                        throw AliasFileError(line: number, message: "a line is longer than \(maxLineBytes >> 10) KiB (an alias line holds two IDs; is this an alias file?)")
+                    }
                     pending.append(b)
                 }
             }
         }
-        if !pending.isEmpty { out.append((number, try text(pending, number))) }
-        return out
+        if !pending.isEmpty { try body(number, text(pending, number)) }
     }
 
     private static func text(_ bytes: [UInt8], _ line: Int) throws -> String {
@@ -47,15 +58,47 @@ enum AliasFileReader {
         return s
     }
 
-    struct AliasFileError: Error { let line: Int; let message: String }
-
-    /// Parses all edges; the first bad line throws with its number.
-    static func edges(_ lines: [(number: Int, text: String)]) throws -> [(line: Int, edge: AliasEdge)] {
-        let content = lines.filter { !$0.text.trimmingSpacesString.isEmpty }
-        guard let first = content.first else { throw AliasFileError(line: 1, message: "empty alias file") }
+    /// Parses every edge of a source, streaming; the first bad line throws
+    /// with its number. Values quoted in messages are cut to a short,
+    /// one-line excerpt.
+    static func edges(_ source: ByteSource) throws -> [(line: Int, edge: AliasEdge)] {
         var out: [(Int, AliasEdge)] = []
-        if first.text.hasPrefix("{") || first.text.hasPrefix("\u{1E}") {
-            for (number, text) in content {
+        var parser: LineParser?
+        try forEachLine(source) { number, text in
+            if text.trimmingSpacesString.isEmpty { return }
+            if let parser {
+                out.append((number, try parser.edge(number, text)))
+            } else {
+                parser = try LineParser(first: text, number: number)
+                if parser!.isJSON { out.append((number, try parser!.edge(number, text))) }
+            }
+        }
+        guard parser != nil else { throw AliasFileError(line: 1, message: "empty alias file") }
+        return out
+    }
+
+    /// Reads lines in the form the first one set: NDJSON, or CSV under
+    /// the header it names.
+    struct LineParser {
+        let isJSON: Bool
+        var oldColumn = 0, newColumn = 0
+        var reasonColumn: Int?, confidenceColumn: Int?
+
+        init(first: String, number: Int) throws {
+            isJSON = first.hasPrefix("{") || first.hasPrefix("\u{1E}")
+            if isJSON { return }
+            let header = csvFields(first).map { $0.lowercased().trimmingSpacesString }
+            guard let o = header.firstIndex(where: oldNames.contains), let n = header.firstIndex(where: newNames.contains) else {
+                throw AliasFileError(line: number, message: "the CSV header must name an old-ID column (old_id) and a new-ID column (new_id); found: \(quoted(header.joined(separator: ",")))")
+            }
+            oldColumn = o
+            newColumn = n
+            reasonColumn = header.firstIndex(of: "reason")
+            confidenceColumn = header.firstIndex(of: "confidence")
+        }
+
+        func edge(_ number: Int, _ text: String) throws -> AliasEdge {
+            if isJSON {
                 let value: JSONValue
                 do { value = try JSONParser.parse(text) } catch { throw AliasFileError(line: number, message: "malformed JSON: \(error.message)") }
                 guard let o = value.objectValue else { throw AliasFileError(line: number, message: "expected a JSON object") }
@@ -68,39 +111,29 @@ enum AliasFileReader {
                     guard let d = c.doubleValue else { throw AliasFileError(line: number, message: "confidence is \(c.kindDescription), expected a number") }
                     confidence = d
                 } else { confidence = nil }
-                out.append((number, try edge(old: field(["oldId", "aliasId", "from", "old_id"]), new: field(["newId", "placeId", "to", "new_id"]),
-                                             reason: field(["reason"]), confidence: confidence, line: number)))
+                return try AliasFileReader.edge(old: field(["oldId", "aliasId", "from", "old_id"]), new: field(["newId", "placeId", "to", "new_id"]),
+                                                reason: field(["reason"]), confidence: confidence, line: number)
             }
-            return out
-        }
-        let header = csvFields(first.text).map { $0.lowercased().trimmingSpacesString }
-        guard let oldColumn = header.firstIndex(where: oldNames.contains), let newColumn = header.firstIndex(where: newNames.contains) else {
-            throw AliasFileError(line: first.number, message: "the CSV header must name an old-ID column (old_id) and a new-ID column (new_id); found: \(header.joined(separator: ","))")
-        }
-        let reasonColumn = header.firstIndex(of: "reason")
-        let confidenceColumn = header.firstIndex(of: "confidence")
-        for (number, text) in content.dropFirst() {
             let f = csvFields(text)
             func at(_ i: Int?) -> String? { i.flatMap { $0 < f.count ? f[$0].trimmingSpacesString : nil }.flatMap { $0.isEmpty ? nil : $0 } }
             var confidence: Double?
             if let c = at(confidenceColumn) {
-                guard let d = Double(c) else { throw AliasFileError(line: number, message: "confidence '\(c)' is not a number") }
+                guard let d = Double(c) else { throw AliasFileError(line: number, message: "confidence \(quoted(c)) is not a number") }
                 confidence = d
             }
-            out.append((number, try edge(old: at(oldColumn), new: at(newColumn), reason: at(reasonColumn), confidence: confidence, line: number)))
+            return try AliasFileReader.edge(old: at(oldColumn), new: at(newColumn), reason: at(reasonColumn), confidence: confidence, line: number)
         }
-        return out
     }
 
     static func edge(old: String?, new: String?, reason: String?, confidence: Double?, line: Int) throws -> AliasEdge {
         guard let old else { throw AliasFileError(line: line, message: "no old ID") }
         guard let new else { throw AliasFileError(line: line, message: "no new ID") }
         let oldID = PlaceID(parsing: old).rawValue, newID = PlaceID(parsing: new).rawValue
-        guard oldID != newID else { throw AliasFileError(line: line, message: "'\(oldID)' would be an alias of itself") }
+        guard oldID != newID else { throw AliasFileError(line: line, message: "\(quoted(oldID)) would be an alias of itself") }
         let r: AliasReason
         if let reason {
             guard let parsed = AliasReason(rawValue: reason.lowercased()) else {
-                throw AliasFileError(line: line, message: "unknown reason '\(reason)'; one of: \(AliasReason.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw AliasFileError(line: line, message: "unknown reason \(quoted(reason)); one of: \(AliasReason.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             r = parsed
         } else {
@@ -146,7 +179,7 @@ extension PlaceImporter {
         do { source = try ByteSource(input) } catch { throw PlaceDBError.input(error) }
         let parsed: [(line: Int, edge: AliasEdge)]
         do {
-            parsed = try AliasFileReader.edges(AliasFileReader.lines(source))
+            parsed = try AliasFileReader.edges(source)
         } catch let e as AliasFileReader.AliasFileError {
             throw PlaceDBError.badInput(ImportRejection(input: source.name, line: e.line, index: nil, placeID: nil, reason: e.message, record: nil))
         } catch let e as InputError {

@@ -67,12 +67,13 @@ public struct PlaceIDResolution: Sendable, Equatable {
 }
 
 /// Follows alias edges to a live place with prepared statements; detects
-/// cycles; never loops.
+/// cycles; never loops. Chains of any length are followed: every hop goes
+/// to an ID not visited yet, so a walk ends after at most as many hops as
+/// there are alias edges.
 final class PlaceIDResolver {
     private let db: Database
     private let findPlace: Statement
     private let edges: Statement
-    static let maxHops = 64
 
     private let runTime: Statement
     private var runTimes: [Int64: String] = [:]
@@ -180,16 +181,17 @@ final class PlaceIDResolver {
         }
         var current = requested
         var visited: [String] = [requested]
+        var seen: Set<String> = [requested]
         var chain: [AliasHop] = []
         var alternatives: [String] = []
         var cycle: [String] = []
         var row = try place(current)
-        while chain.count < Self.maxHops {
+        while true {
             var out = try outgoing(current)
             // A current place is where the walk ends, unless it moved.
             if let r = row, r.removedRun == nil { out = out.filter { $0.reason == .moved } }
             if out.isEmpty { break }
-            let fresh = out.filter { !visited.contains($0.to) }
+            let fresh = out.filter { !seen.contains($0.to) }
             guard let next = fresh.first else {
                 // Every way on leads back: report the loop, do not follow it.
                 let loopStart = visited.firstIndex(of: out[0].to) ?? 0
@@ -201,6 +203,7 @@ final class PlaceIDResolver {
             }
             chain.append(next)
             visited.append(next.to)
+            seen.insert(next.to)
             current = next.to
             row = try place(current)
         }
