@@ -50,11 +50,21 @@ public enum CommandLineTool {
         \(CommandSpec.row("--version", "Show the version."))
         \(CommandSpec.row("-h, --help", "Show this help; 'placedb <command> --help' for a command's."))
 
-        Exit codes: 0 ok, 1 not found or failure, 64 usage, 65 bad input data (or a corrupt image), 66 missing input.
+        Exit codes: 0 ok, 1 not found or failure, 64 usage, 65 bad input data (or a corrupt image), 66 missing input, 74 output not written.
 
         """
 
     public static func main(arguments: [String], console: any Console = StandardConsole()) -> Int32 {
+        var name: String?
+        var code = run(arguments: arguments, console: console, command: &name)
+        if let failure = console.finishOutput() {
+            console.err("placedb\(name.map { " \($0)" } ?? ""): cannot write to standard output: \(failure)\n")
+            if code == ExitCode.success.rawValue { code = ExitCode.ioError.rawValue }
+        }
+        return code
+    }
+
+    private static func run(arguments: [String], console: any Console, command commandName: inout String?) -> Int32 {
         var args = arguments
         // Global options may come before the command name.
         var leading: [String] = []
@@ -115,6 +125,7 @@ public enum CommandLineTool {
             return usageError(message, usage: "placedb <command> [arguments] [options] (see 'placedb --help')", console: console)
         }
         let spec = command.spec
+        commandName = spec.name
         let parsed: ParsedArguments
         do {
             parsed = try ArgumentParser.parse(leading + args, spec: spec)

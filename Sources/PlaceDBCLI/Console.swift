@@ -18,35 +18,73 @@ public protocol Console: AnyObject {
     /// The next line of standard input without its newline (`--batch`),
     /// or nil at its end.
     func readInputLine() -> String?
+    /// Why writing to stdout failed (the first failure: `no space left on
+    /// device`), checking the final close too; nil when every write went
+    /// through. The tool then exits 74.
+    func finishOutput() -> String?
 }
 
 extension Console {
     public func readInputLine() -> String? { readLine(strippingNewline: true) }
 }
 
-/// The process's own streams.
+/// The process's own streams. Writes go straight to the descriptors (no
+/// buffer), and each is checked: after the first failed write to stdout
+/// the rest are dropped and `finishOutput()` reports it.
 public final class StandardConsole: Console {
-    public init() {}
-    public func out(_ text: String) { Self.writeAll(1, text) }
-    public func err(_ text: String) { Self.writeAll(2, text) }
-    public func outBytes(_ bytes: [UInt8]) { bytes.withUnsafeBytes { Self.writeAll(1, $0) } }
+    private let output: Int32
+    private let error: Int32
+    private var outputFailure: Int32 = 0
 
-    private static func writeAll(_ fd: Int32, _ text: String) {
-        var text = text
-        text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+    /// `output` and `error` are the descriptors written (stdout and stderr
+    /// by default).
+    public init(output: Int32 = 1, error: Int32 = 2) {
+        self.output = output
+        self.error = error
     }
 
-    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) {
-        guard let base = buffer.baseAddress else { return }
+    public func out(_ text: String) {
+        var text = text
+        text.withUTF8 { writeOutput(UnsafeRawBufferPointer($0)) }
+    }
+    public func outBytes(_ bytes: [UInt8]) { bytes.withUnsafeBytes { writeOutput($0) } }
+    public func err(_ text: String) {
+        // Nowhere to report a failure to write a diagnostic.
+        var text = text
+        text.withUTF8 { _ = Self.writeAll(error, UnsafeRawBufferPointer($0)) }
+    }
+
+    private func writeOutput(_ buffer: UnsafeRawBufferPointer) {
+        guard outputFailure == 0 else { return }
+        outputFailure = Self.writeAll(output, buffer)
+    }
+
+    public func finishOutput() -> String? {
+        if outputFailure == 0 {
+            // Closing a duplicate reports what a file system defers to the
+            // close (NFS) without closing stdout itself.
+            let copy = dup(output)
+            if copy >= 0 && close(copy) != 0 && errno != EINTR { outputFailure = errno }
+        }
+        return outputFailure == 0 ? nil : String(cString: strerror(outputFailure)).lowercased()
+    }
+
+    /// Writes all of `buffer`; 0, or the errno of the failure.
+    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int32 {
+        guard let base = buffer.baseAddress else { return 0 }
         var offset = 0
         while offset < buffer.count {
             let n = write(fd, base + offset, buffer.count - offset)
-            if n < 0 { if errno == EINTR { continue } else { return } }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
             offset += n
         }
+        return 0
     }
-    public var stdoutIsTerminal: Bool { isatty(1) == 1 }
-    public var stderrIsTerminal: Bool { isatty(2) == 1 }
+    public var stdoutIsTerminal: Bool { isatty(output) == 1 }
+    public var stderrIsTerminal: Bool { isatty(error) == 1 }
     public func environment(_ name: String) -> String? { getenv(name).flatMap { String(validatingCString: $0) } }
 }
 
@@ -61,6 +99,9 @@ public final class CapturedConsole: Console {
     public var variables: [String: String]
     /// What standard input holds, line by line.
     public var inputLines: [String]
+    /// When set, stdout fails as a full disk does after this many bytes
+    /// (what was written before stays).
+    public var stdoutCapacity: Int?
 
     public init(terminal: Bool = false, environment: [String: String] = [:], input: String = "") {
         stdoutIsTerminal = terminal
@@ -70,10 +111,20 @@ public final class CapturedConsole: Console {
         if inputLines.last == "" { inputLines.removeLast() }
     }
     public func out(_ text: String) {
+        guard fits(text.utf8.count) else { return }
         stdout += text
         stdoutBytes += Array(text.utf8)
     }
-    public func outBytes(_ bytes: [UInt8]) { stdoutBytes += bytes }
+    public func outBytes(_ bytes: [UInt8]) {
+        guard fits(bytes.count) else { return }
+        stdoutBytes += bytes
+    }
+    private var outputFailed = false
+    private func fits(_ count: Int) -> Bool {
+        if let capacity = stdoutCapacity, stdoutBytes.count + count > capacity { outputFailed = true }
+        return !outputFailed
+    }
+    public func finishOutput() -> String? { outputFailed ? "no space left on device" : nil }
     public func err(_ text: String) { stderr += text }
     public func environment(_ name: String) -> String? { variables[name] }
     public func readInputLine() -> String? { inputLines.isEmpty ? nil : inputLines.removeFirst() }
@@ -90,6 +141,7 @@ public enum ExitCode: Int32, Sendable {
     case dataError = 65
     /// An input file is missing or unreadable (EX_NOINPUT).
     case noInput = 66
-    /// An output file cannot be written (EX_IOERR).
+    /// An output could not be written: stdout, `--rejects`, `-o FILE`,
+    /// `--svg FILE` (EX_IOERR).
     case ioError = 74
 }

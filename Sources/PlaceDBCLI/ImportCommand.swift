@@ -73,14 +73,17 @@ enum ImportCommand: Command {
             }
             options.matching = matching
         }
-        var rejectsFile: UnsafeMutablePointer<FILE>?
-        if let path = args.value("--rejects") {
-            guard let f = fopen(path, "w") else {
-                throw CommandFailure(code: .failure, message: "\(path): cannot write the rejects file: \(String(cString: strerror(errno)).lowercased())")
-            }
-            rejectsFile = f
+        // An input that is the database would be read while it is written.
+        let database = OutputFile.identity(context.databasePath)
+        for file in files where file != "-" && database != nil && OutputFile.identity(file) == database {
+            throw UsageError(message: "the input '\(file)' is the database '\(context.databasePath)' itself")
         }
-        defer { if let rejectsFile { fclose(rejectsFile) } }
+        var rejectsFile: RejectsFile?
+        if let path = args.value("--rejects") {
+            // Checked before opening: opening truncates.
+            try OutputFile.check(path, option: "--rejects", databasePath: context.databasePath, inputs: files)
+            rejectsFile = try RejectsFile(path: path)
+        }
 
         let importer = try PlaceImporter(databasePath: context.databasePath, options: options)
         let console = context.console
@@ -99,10 +102,7 @@ enum ImportCommand: Command {
                 } : nil, reject: { rejection in
                     reportedRejections += 1
                     if reportedRejections <= maxReported { console.err("placedb import: rejected: \(rejection.description)\n") }
-                    if let rejectsFile, let record = rejection.record {
-                        record.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, rejectsFile) }
-                        fputc(0x0A, rejectsFile)
-                    }
+                    if let rejectsFile, let record = rejection.record { rejectsFile.write(record) }
                 })
                 if showProgress { console.err("\r\u{1B}[K") }
                 total += summary
@@ -110,10 +110,7 @@ enum ImportCommand: Command {
                 if files.count > 1 && showProgress { console.err("placedb import: \(input.description): \(summaryText(summary))\n") }
             } catch {
                 if showProgress { console.err("\r\u{1B}[K") }
-                if case PlaceDBError.badInput(let r) = error, let rejectsFile, let record = r.record {
-                    record.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, rejectsFile) }
-                    fputc(0x0A, rejectsFile)
-                }
+                if case PlaceDBError.badInput(let r) = error, let rejectsFile, let record = r.record { rejectsFile.write(record) }
                 perInput.append(summaryJSON(ImportSummary(), input: input.description, status: "failed", error: "\(error)"))
                 console.err("placedb import: \(error)\n")
                 failure = error
@@ -146,11 +143,13 @@ enum ImportCommand: Command {
             if failure != nil { line += " (stopped at the error above)" }
             console.out(line + "\n")
         }
+        let rejectsFailure = rejectsFile?.finish()
+        if let rejectsFailure { console.err("placedb import: \(rejectsFailure)\n") }
         if let failure {
             if let e = failure as? PlaceDBError { return CommandLineTool.exitCode(for: e) }
             return .failure
         }
-        return .success
+        return rejectsFailure == nil ? .success : .ioError
     }
 
     static func summaryText(_ s: ImportSummary, snapshot: Bool = false) -> String {

@@ -1,84 +1,187 @@
+#if canImport(Glibc)
 import Glibc
+#endif
 
-/// Writes a file a command was asked to produce (`current --svg FILE`), by
-/// the house rules: under a temporary name beside it, then renamed, so a
-/// failure never leaves half a file under the name asked for; never over
-/// something that is not a regular file (a FIFO or a character device such
-/// as /dev/null is written into, not replaced); never over the database.
-/// A failure is one line and exit 74 (EX_IOERR); the database named as the
-/// output is a usage error (64).
+/// The files the command line writes (`import --rejects`, `photo fetch -o`,
+/// `current --svg`): never one of the command's inputs or its database,
+/// written through devices, FIFOs and symbolic links as a shell redirection
+/// would, replaced atomically only when a regular file (or nothing) is
+/// there, and every write and close checked. A refused output is a usage
+/// error (64); a failed write is one line and exit 74 (EX_IOERR).
+/// docs/reliability.md has the rules.
 enum OutputFile {
-    /// Refuses `path` when it is the database (or one of its -wal, -shm or
-    /// -journal files) or names a directory or another kind of file that
-    /// cannot be written; call before the work, so a refused output costs
-    /// nothing.
-    static func check(_ path: String, option: String, databasePath: String) throws {
+    /// A file's identity: the same device and inode is the same file,
+    /// whatever the names (`in.ndjson`, `./in.ndjson`, a hard link, a
+    /// symbolic link to it).
+    struct Identity: Equatable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    /// The identity of the file at `path` (symbolic links followed); nil
+    /// when there is none.
+    static func identity(_ path: String) -> Identity? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return Identity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+    }
+
+    /// The identity of what standard input reads (`< in.ndjson`).
+    static func standardInputIdentity() -> Identity? {
+        var st = stat()
+        guard fstat(0, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Identity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+    }
+
+    /// Refuses `path` (given as `option`) before any work, so a refused
+    /// output costs nothing:
+    /// - the same file as one of `inputs` (`-`: what standard input reads)
+    ///   or the database (or its -wal, -shm or -journal file): usage, 64,
+    ///   since opening it for writing would destroy what is about to be
+    ///   read (only a regular file can be destroyed so: reading /dev/null
+    ///   while writing it harms nothing);
+    /// - a directory, or a file that is neither regular, a FIFO nor a
+    ///   character device: 74.
+    static func check(_ path: String, option: String, databasePath: String?, inputs: [String] = []) throws {
         var out = stat()
         guard stat(path, &out) == 0 else { return }
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            var db = stat()
-            if stat(databasePath + suffix, &db) == 0 && db.st_dev == out.st_dev && db.st_ino == out.st_ino {
-                throw UsageError(message: "\(option) '\(path)' is the database\(suffix.isEmpty ? "" : " (its \(suffix.dropFirst()) file)"); give another file")
+        let kind = out.st_mode & S_IFMT
+        if kind == S_IFREG {
+            let identity = Identity(device: UInt64(out.st_dev), inode: UInt64(out.st_ino))
+            for input in inputs where (input == "-" ? standardInputIdentity() : Self.identity(input)) == identity {
+                throw UsageError(message: "\(option) '\(path)' is the same file as the input '\(input)': writing it would destroy the input before it is read; give another file")
+            }
+            if let databasePath {
+                for suffix in ["", "-wal", "-shm", "-journal"] where Self.identity(databasePath + suffix) == identity {
+                    throw UsageError(message: "\(option) '\(path)' is the database\(suffix.isEmpty ? "" : " (its \(suffix.dropFirst()) file)"); give another file")
+                }
             }
         }
-        switch out.st_mode & S_IFMT {
+        switch kind {
         case S_IFREG, S_IFIFO, S_IFCHR: return
         case S_IFDIR: throw CommandFailure(code: .ioError, message: "\(path): cannot write: is a directory")
         default: throw CommandFailure(code: .ioError, message: "\(path): cannot write: not a regular file, FIFO or character device; refusing to replace it")
         }
     }
 
-    static func write(_ bytes: [UInt8], to path: String, option: String, databasePath: String) throws {
-        try check(path, option: option, databasePath: databasePath)
+    /// The message for errno `code`, lower-cased as the tool's messages are.
+    static func reason(_ code: Int32) -> String { String(cString: strerror(code)).lowercased() }
+
+    /// Checks `path` (`check`), then writes `bytes` to it whole or not at
+    /// all, as far as the file system allows:
+    /// - an existing FIFO or character device (`/dev/null`, `/dev/full`,
+    ///   `/dev/stdout`, a pipe), also through a symbolic link, is opened and
+    ///   written, never replaced;
+    /// - a symbolic link to a regular file is followed (the file it points
+    ///   to is replaced; the link stays); one to a file that does not exist
+    ///   is refused;
+    /// - a regular file, or no file, gets a temporary file beside it that
+    ///   is renamed over it once written and closed, keeping an existing
+    ///   file's permissions; a failed write leaves the old file as it was.
+    static func write(_ bytes: [UInt8], to path: String, option: String, databasePath: String?, inputs: [String] = []) throws {
+        try check(path, option: option, databasePath: databasePath, inputs: inputs)
+        var st = stat()
+        let exists = stat(path, &st) == 0 // through any symbolic link
+        if exists && (st.st_mode & S_IFMT) != S_IFREG {
+            // A FIFO or a device: write into it, as `> path` would.
+            let fd = open(path, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw failure(path, errno) }
+            var error = writeAll(fd, bytes)
+            if close(fd) != 0 && error == 0 { error = errno }
+            if error != 0 { throw failure(path, error) }
+            return
+        }
+        // A regular file or nothing: replace the file a link points to.
         var target = path
-        var info = stat()
-        if stat(path, &info) == 0 {
-            if info.st_mode & S_IFMT != S_IFREG {
-                // A FIFO or a device: write into it.
-                try writeAll(bytes, path: path, flags: O_WRONLY, shown: path)
-                return
+        var link = stat()
+        if lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK {
+            guard exists, let resolved = realpath(path, nil) else {
+                throw CommandFailure(code: .ioError, message: "\(path): cannot write: it is a symbolic link to a file that does not exist")
             }
-            // Through a symbolic link: replace the file it names, not the link.
-            if let real = realpath(path, nil) {
-                target = String(cString: real)
-                free(real)
-            }
+            target = String(cString: resolved)
+            free(resolved)
         }
         let temporary = target + ".placedb-\(getpid()).tmp"
-        do {
-            try writeAll(bytes, path: temporary, flags: O_WRONLY | O_CREAT | O_EXCL, shown: path)
-        } catch {
-            unlink(temporary)
-            throw error
-        }
-        if rename(temporary, target) != 0 {
-            let e = errno
-            unlink(temporary)
-            throw failure(path, e)
-        }
-    }
-
-    private static func writeAll(_ bytes: [UInt8], path: String, flags: Int32, shown: String) throws {
-        let fd = open(path, flags | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure(shown, errno) }
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failure(path, errno) }
         var error: Int32 = 0
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    error = errno
-                    return
-                }
-                offset += n
-            }
-        }
+        if exists && fchmod(fd, st.st_mode & 0o7777) != 0 { error = errno }
+        if error == 0 { error = writeAll(fd, bytes) }
         if close(fd) != 0 && error == 0 { error = errno }
-        if error != 0 { throw failure(shown, error) }
+        if error == 0 && rename(temporary, target) != 0 { error = errno }
+        if error != 0 {
+            unlink(temporary)
+            throw failure(path, error)
+        }
     }
 
     private static func failure(_ path: String, _ code: Int32) -> CommandFailure {
-        CommandFailure(code: .ioError, message: "\(path): cannot write: \(String(cString: strerror(code)).lowercased())")
+        CommandFailure(code: .ioError, message: "\(path): cannot write: \(reason(code))")
+    }
+
+    /// Writes all of `bytes` to `fd`; returns 0 or the errno of the failure.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32 {
+        bytes.withUnsafeBytes { writeAll(fd, $0) }
+    }
+
+    static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int32 {
+        guard let base = buffer.baseAddress else { return 0 }
+        var offset = 0
+        while offset < buffer.count {
+            let n = Glibc.write(fd, base + offset, buffer.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += n
+        }
+        return 0
+    }
+}
+
+/// `import --rejects FILE`: one NDJSON line per rejected record. The file
+/// is opened (truncated) only after it was checked not to be an input or
+/// the database; after the first failed write the rest are counted as
+/// lost, and `finish()` reports it (exit 74).
+final class RejectsFile {
+    let path: String
+    private var fd: Int32
+    private var failure: Int32 = 0
+    /// Records not written (whole) because of `failure`.
+    private(set) var lost = 0
+
+    init(path: String) throws {
+        self.path = path
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw CommandFailure(code: .ioError, message: "\(path): cannot write the rejects file: \(OutputFile.reason(errno))")
+        }
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
+
+    /// Appends `record` and a newline, with one write (unbuffered: a
+    /// record is known written, or not).
+    func write(_ record: [UInt8]) {
+        guard fd >= 0, failure == 0 else {
+            lost += 1
+            return
+        }
+        let result = OutputFile.writeAll(fd, record + [0x0A])
+        if result != 0 {
+            failure = result
+            lost += 1
+        }
+    }
+
+    /// Closes the file; the one-line message of the first failure (of a
+    /// write or the close), or nil.
+    func finish() -> String? {
+        if fd >= 0 {
+            if close(fd) != 0 && failure == 0 { failure = errno }
+            fd = -1
+        }
+        guard failure != 0 else { return nil }
+        return "\(path): cannot write the rejects file: \(OutputFile.reason(failure))" + (lost > 0 ? " (\(lost) rejected record\(lost == 1 ? "" : "s") not written; they are still in the input)" : "")
     }
 }

@@ -163,6 +163,9 @@ enum PhotoFetchCommand: Command {
     }
 
     static func fetch(_ context: CommandContext, name: String, maxWidth: Int, maxHeight: Int, format: ImageFormat?, out: String) throws -> ExitCode {
+        if out != "-" {
+            try OutputFile.check(out, option: "-o", databasePath: context.databasePath)
+        }
         let client = try PlacesClient(databasePath: context.databasePath)
         let metadata = try client.photoMetadata(named: name)
         let image = try client.fetchPhoto(metadata, maxSize: (width: maxWidth, height: maxHeight), format: format)
@@ -170,7 +173,7 @@ enum PhotoFetchCommand: Command {
             context.console.outBytes(image.data)
             return .success
         }
-        try writeFile(out, image.data)
+        try OutputFile.write(image.data, to: out, option: "-o", databasePath: context.databasePath)
         let stored = try client.localImage(for: metadata)
         switch context.output {
         case .json:
@@ -192,34 +195,5 @@ enum PhotoFetchCommand: Command {
         guard let value else { return PhotoLimits.maxPixelSize }
         guard let n = Int(value) else { throw UsageError(message: "\(option) needs a whole number of pixels (1 to \(PhotoLimits.maxPixelSize)), got '\(value)'") }
         return n
-    }
-
-    /// Writes `bytes` to a temporary file beside `path`, then renames it, so
-    /// a failed write never leaves half an image under the name asked for.
-    static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
-        let temporary = path + ".placedb-\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else {
-            throw CommandFailure(code: .failure, message: "\(path): cannot write: \(String(cString: strerror(errno)).lowercased())")
-        }
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += n
-            }
-        }
-        if close(fd) != 0 && failure == 0 { failure = errno }
-        if failure == 0 && rename(temporary, path) != 0 { failure = errno }
-        if failure != 0 {
-            unlink(temporary)
-            throw CommandFailure(code: .failure, message: "\(path): cannot write: \(String(cString: strerror(failure)).lowercased())")
-        }
     }
 }

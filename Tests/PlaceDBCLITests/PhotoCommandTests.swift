@@ -107,7 +107,7 @@ struct PhotoCommandTests {
         (["photo", "fetch", CLI.refA], 64, "missing -o FILE"),
         (["photo", "fetch", CLI.refA, "-o", "x.bmp"], 64, "cannot tell the image format from"),
         (["photo", "fetch", CLI.refA, "-o", "x.jpg", "--format", "png"], 64, "--format png does not match the extension of"),
-        (["photo", "fetch", CLI.refA, "-o", "NODIR/x.jpg"], 1, "cannot write: no such file or directory"),
+        (["photo", "fetch", CLI.refA, "-o", "NODIR/x.jpg"], 74, "cannot write: no such file or directory"),
         (["photo", "add", CLI.refA], 64, "missing FILE after NAME"),
         (["photo", "add", CLI.refA, "IMAGE", "--dir", "."], 64, "give either NAME FILE or --dir DIR, not both"),
         (["photo", "add", "a/b", "IMAGE"], 64, "'a/b' is not a photo name"),

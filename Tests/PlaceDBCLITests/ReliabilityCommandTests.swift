@@ -111,4 +111,170 @@ struct ReliabilityCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: cli.db)) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: cli.dir.path).sorted() == ["in.ndjson", "places.sqlite"])
     }
+
+    // MARK: Items 2 and 3: writing over what must not be replaced
+
+    /// A database whose photo c1/refA has a 40 x 30 PNG.
+    static func photoCLI() throws -> CLI {
+        let cli = try CLI().withPhotos()
+        let image = try cli.dir.write("a.png", bytes: TestImages.make(width: 40, height: 30, format: .png))
+        #expect(cli.run(["photo", "add", CLI.refA, image]).code == 0)
+        return cli
+    }
+
+    @Test("photo fetch -o a FIFO writes into it and leaves it a FIFO")
+    func fetchIntoFIFO() throws {
+        let cli = try Self.photoCLI()
+        let fifo = cli.dir.file("pipe.png")
+        try #require(mkfifo(fifo, 0o644) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        try #require(reader >= 0)
+        defer { close(reader) }
+        let r = cli.run(["photo", "fetch", CLI.refA, "-o", fifo])
+        #expect(r.code == 0, "\(r.err)")
+        var st = stat()
+        #expect(lstat(fifo, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO, "the FIFO was replaced")
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let n = read(reader, &buffer, buffer.count)
+        #expect(n > 8 && Array(buffer.prefix(4)) == [0x89, 0x50, 0x4E, 0x47], "the image went into the FIFO")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.dir.path).allSatisfy { !$0.contains(".tmp") })
+    }
+
+    @Test("photo fetch -o a symbolic link writes the file it points to; the link stays")
+    func fetchThroughSymlink() throws {
+        let cli = try Self.photoCLI()
+        let sub = cli.dir.file("elsewhere")
+        try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+        let target = try cli.dir.write("elsewhere/real.png", "old")
+        chmod(target, 0o600)
+        let link = cli.dir.file("link.png")
+        try #require(symlink("elsewhere/real.png", link) == 0)
+        let r = cli.run(["photo", "fetch", CLI.refA, "-o", link])
+        #expect(r.code == 0, "\(r.err)")
+        var st = stat()
+        #expect(lstat(link, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK, "the link was replaced")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: target)))
+        #expect(bytes.prefix(4) == [0x89, 0x50, 0x4E, 0x47])
+        #expect(stat(target, &st) == 0 && st.st_mode & 0o777 == 0o600, "the file keeps its permissions")
+    }
+
+    @Test("photo fetch -o a dangling symbolic link is refused (74) and creates nothing")
+    func fetchDanglingSymlink() throws {
+        let cli = try Self.photoCLI()
+        let link = cli.dir.file("dangling.png")
+        try #require(symlink("missing/real.png", link) == 0)
+        let r = cli.run(["photo", "fetch", CLI.refA, "-o", link])
+        #expect(r.code == 74)
+        #expect(r.err.contains("symbolic link to a file that does not exist"))
+    }
+
+    @Test("--rejects naming an input, by any name, is refused (64) before the input is touched")
+    func rejectsIsInput() throws {
+        let cli = try CLI()
+        let text = CLI.sample + "{broken\n"
+        let file = try cli.dir.write("in.ndjson", text)
+        try FileManager.default.createDirectory(atPath: cli.dir.file("sub"), withIntermediateDirectories: true)
+        try #require(link(file, cli.dir.file("hard.ndjson")) == 0)
+        for rejects in [file, cli.dir.path + "/sub/../in.ndjson", cli.dir.file("hard.ndjson")] {
+            let r = cli.run(["import", file, "--on-error", "skip", "--rejects", rejects])
+            #expect(r.code == 64, "\(rejects): \(r.err)")
+            #expect(r.err.contains("is the same file as the input"))
+            #expect(try String(contentsOfFile: file, encoding: .utf8) == text)
+        }
+        #expect(!FileManager.default.fileExists(atPath: cli.db), "nothing imported")
+    }
+
+    @Test("--rejects or photo fetch -o naming the database is refused (64); the database is unchanged")
+    func outputIsDatabase() throws {
+        let cli = try Self.photoCLI()
+        let before = try Data(contentsOf: URL(fileURLWithPath: cli.db))
+        let file = try cli.dir.write("in.ndjson", CLI.sample)
+        let r = cli.run(["import", file, "--rejects", cli.db, "--on-error", "skip"])
+        #expect(r.code == 64, "\(r.err)")
+        #expect(r.err.contains("--rejects '\(cli.db)' is the database; give another file"))
+        let f = cli.run(["photo", "fetch", CLI.refA, "-o", cli.db, "--format", "png"])
+        #expect(f.code == 64, "\(f.err)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cli.db)) == before)
+        #expect(cli.run(["import", cli.db]).code == 64, "the database as an input")
+    }
+
+    // MARK: Item 4: every write checked
+
+    @Test("a full stdout exits 74 with one line, for data, help and images")
+    func fullStdoutInProcess() throws {
+        let cli = try Self.photoCLI()
+        for args in [["place", "c1"], ["nearby", "46.5,6.6", "--radius", "1000"], ["--help"], ["photo", "fetch", CLI.refA, "-o", "-"]] {
+            let console = CapturedConsole(environment: ["PLACEDB_DATABASE": cli.db])
+            console.stdoutCapacity = 10
+            let code = CommandLineTool.main(arguments: args, console: console)
+            #expect(code == 74, "\(args)")
+            #expect(console.stderr.hasSuffix("cannot write to standard output: no space left on device\n"), "\(args): \(console.stderr)")
+        }
+    }
+
+    /// Runs the binary with stdout on `/dev/full`.
+    static func runToFull(_ args: [String], dir: TempDirectory) throws -> (code: Int32, err: String)? {
+        guard let full = FileHandle(forWritingAtPath: "/dev/full") else { return nil }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: BinaryTests.binary)
+        p.arguments = args
+        p.currentDirectoryURL = dir.url
+        var env = ProcessInfo.processInfo.environment
+        env["PLACEDB_DATABASE"] = nil
+        p.environment = env
+        let err = Pipe()
+        p.standardOutput = full
+        p.standardError = err
+        try p.run()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: e, as: UTF8.self))
+    }
+
+    @Test("the binary with stdout on /dev/full exits 74 naming standard output")
+    func devFullStdout() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: BinaryTests.binary), "build placedb first (swift build)")
+        let cli = try Self.photoCLI()
+        for args in [["place", "c1"], ["import", try cli.dir.write("more.ndjson", CLI.sample)], ["photo", "fetch", CLI.refA, "-o", "-"], ["--version"]] {
+            guard let r = try Self.runToFull(args + (args[0] == "--version" ? [] : ["--db", "places.sqlite"]), dir: cli.dir) else {
+                Issue.record("/dev/full is missing: cannot check a full stdout")
+                return
+            }
+            #expect(r.code == 74, "\(args): \(r.err)")
+            #expect(r.err.contains("cannot write to standard output: no space left on device"), "\(args): \(r.err)")
+            #expect(r.err.split(separator: "\n").count == 1, "\(args): one line")
+        }
+    }
+
+    @Test("--rejects on a full device exits 74 saying how many rejected records were not written")
+    func rejectsOnFullDevice() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else {
+            Issue.record("/dev/full is missing")
+            return
+        }
+        let cli = try CLI()
+        let file = try cli.dir.write("in.ndjson", CLI.sample + "{broken\n" + #"{"id":"x"}"# + "\n")
+        let link = cli.dir.file("rejects.ndjson")
+        try #require(symlink("/dev/full", link) == 0)
+        let r = cli.run(["import", file, "--on-error", "skip", "--rejects", link])
+        #expect(r.code == 74, "\(r.err)")
+        #expect(r.err.contains("\(link): cannot write the rejects file: no space left on device (2 rejected records not written"))
+        #expect(cli.run(["place", "c2"]).code == 0, "the valid records are imported")
+    }
+
+    @Test("photo fetch -o through a link to /dev/full exits 74; the link stays")
+    func fetchToFullDevice() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else {
+            Issue.record("/dev/full is missing")
+            return
+        }
+        let cli = try Self.photoCLI()
+        let link = cli.dir.file("full.png")
+        try #require(symlink("/dev/full", link) == 0)
+        let r = cli.run(["photo", "fetch", CLI.refA, "-o", link])
+        #expect(r.code == 74, "\(r.err)")
+        #expect(r.err.contains("cannot write: no space left on device"))
+        var st = stat()
+        #expect(lstat(link, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK)
+    }
 }
