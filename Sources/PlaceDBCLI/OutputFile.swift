@@ -182,6 +182,6 @@ final class RejectsFile {
             fd = -1
         }
         guard failure != 0 else { return nil }
-        return "\(path): cannot write the rejects file: \(OutputFile.reason(failure))" + (lost > 0 ? " (\(lost) rejected record\(lost == 1 ? "" : "s") not written; they are still in the input)" : "")
+        return "\(path): cannot write the rejects file: \(OutputFile.reason(failure))" + (lost > 0 ? " (\(lost) rejected record\(lost == 1 ? " was" : "s were") not written; the input still has \(lost == 1 ? "it" : "them"))" : "")
     }
 }

@@ -61,10 +61,11 @@ struct ReliabilityTests {
         }
     }
 
-    @Test("real offsets, zones and counts import")
+    @Test("real offsets, zones (Asia/Kolkata, a link ICU does not list) and counts import")
     func validMembersImport() throws {
         for record in [#"{"id":"a","location":{"latitude":1,"longitude":2},"utcOffsetMinutes":-600,"timeZone":{"id":"Pacific/Honolulu"},"userRatingCount":2147483647}"#,
-                       #"{"id":"b","location":{"latitude":1,"longitude":2},"utcOffsetMinutes":840,"timeZone":{"id":"UTC"},"userRatingCount":0}"#] {
+                       #"{"id":"b","location":{"latitude":1,"longitude":2},"utcOffsetMinutes":840,"timeZone":{"id":"UTC"},"userRatingCount":0}"#,
+                       #"{"id":"c","location":{"latitude":1,"longitude":2},"utcOffsetMinutes":330,"timeZone":{"id":"Asia/Kolkata"}}"#] {
             let source = SourceRecord(value: try JSONValue(parsing: record), line: 1, index: 1, container: nil)
             #expect(throws: Never.self) { _ = try decodeRecord(source, format: nil) }
         }

@@ -57,7 +57,12 @@ public struct ImportOptions: Sendable {
     /// True for an IANA name Foundation knows (`Europe/Zurich`, `UTC`).
     public static func isValidTimeZone(_ name: String) -> Bool {
         if knownZones.contains(name) { return true }
-        return (name == "UTC" || name == "GMT" || name.hasPrefix("Etc/")) && TimeZone(identifier: name) != nil
+        if name == "UTC" || name == "GMT" || name.hasPrefix("Etc/") { return TimeZone(identifier: name) != nil }
+        // A link of the tz database the list does not name (ICU lists
+        // Asia/Calcutta, not Asia/Kolkata): known when Foundation opens it
+        // under that very name (GMT+1 opens as GMT+0100, europe/zurich not
+        // at all).
+        return TimeZone(identifier: name)?.identifier == name
     }
 
     /// The IANA zones Foundation knows here, looked up once (every record
