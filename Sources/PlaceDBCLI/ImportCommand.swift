@@ -14,7 +14,7 @@ enum ImportCommand: Command {
                        choices: ["auto"] + InputFormat.allCases.map(\.rawValue)),
             OptionSpec("--on-error", value: "MODE", help: "stop: the first bad record stops the import and that file's changes are rolled back (default). skip: import the valid records and report the rejected ones.",
                        choices: OnError.allCases.map(\.rawValue)),
-            OptionSpec("--rejects", value: "FILE", help: "Write each rejected record to FILE as one NDJSON line."),
+            OptionSpec("--rejects", value: "FILE", help: "Write each rejected record to FILE as one NDJSON line (not an input or the database: 64; a failed write exits 74)."),
             OptionSpec("--source", value: "NAME", help: "The source name the places are filed under (default: by format: google-places, osm, overture, geojson)."),
             OptionSpec("--snapshot", value: "SOURCE", help: "The files are the complete current state of SOURCE: its places absent from them are marked removed (never deleted); a place that comes back is revived."),
             OptionSpec("--match-radius", value: "METERS", help: "Snapshot: link a removed place to an added one within this distance (default 150)."),

@@ -121,7 +121,8 @@ enum PhotoFetchCommand: Command {
             \(photoNameHelp)
 
             A photo without a local image exits 1 (NOT_FOUND), a size of 0 or above 4800 exits 64,
-            a corrupt stored image 65.
+            a corrupt stored image 65, a FILE (or standard output) that cannot be written 74. FILE
+            may not be the database (64); a symbolic link is followed, a device or FIFO written into.
             """)
 
     static func run(_ context: CommandContext) throws -> ExitCode {
