@@ -3,6 +3,7 @@ import Testing
 @testable import PlaceDBCLI
 import PlaceKit
 import PlaceKitTestSupport
+import SQLiteDB
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,6 +23,27 @@ struct ReliabilityCommandTests {
         #expect(r.err.contains("utcOffsetMinutes -9223372036854775808 is out of range"))
         #expect(r.err.contains("(place 'x')"))
         #expect(cli.run(["open", "x", "--at", "2026-03-30T12:00:00Z"]).code != 0)
+    }
+
+    @Test("a database holding utcOffsetMinutes Int64.min (stored before the check) answers open, openNow, current --at and all 201 --batch lines")
+    func storedMinimumOffsetAnswers() throws {
+        let cli = try CLI()
+        let file = try cli.dir.write("in.ndjson", #"{"id":"old","location":{"latitude":46.5,"longitude":6.6},"types":["cafe"],"utcOffsetMinutes":60,"regularOpeningHours":{"periods":[{"open":{"day":1,"hour":8,"minute":0},"close":{"day":1,"hour":17,"minute":0}}]}}"# + "\n")
+        #expect(cli.run(["import", file]).code == 0)
+        do {
+            let db = try Database(path: cli.db, mode: .readWrite)
+            try db.execute(#"UPDATE place SET doc = replace(doc, '"utcOffsetMinutes":60', '"utcOffsetMinutes":-9223372036854775808'), utc_offset_minutes = -9223372036854775808"#)
+            #expect(try db.scalar("SELECT count(*) FROM place WHERE doc LIKE '%-9223372036854775808%'")?.int == 1)
+        }
+        let open = cli.run(["open", "old", "--at", "2026-03-30T12:00:00Z"])
+        #expect(open.code == 0, "\(open.err)")
+        #expect(open.out.contains("UNKNOWN"))
+        #expect(cli.run(["place", "old", "--fields", "openNow"]).code == 0)
+        #expect(cli.run(["current", "46.5,6.6", "--accuracy", "20", "--at", "2026-03-30T12:00:00Z"]).code == 0)
+        let line = #"{"location":{"latitude":46.5,"longitude":6.6},"accuracyMeters":20,"time":"2026-03-30T12:00:00Z"}"#
+        let console = CapturedConsole(environment: ["PLACEDB_DATABASE": cli.db], input: Array(repeating: line, count: 201).joined(separator: "\n") + "\n")
+        #expect(CommandLineTool.main(arguments: ["current", "--batch"], console: console) == 0, "\(console.stderr)")
+        #expect(console.stdout.split(separator: "\n").count == 201)
     }
 
     // MARK: Item 5: a database path is a file path
