@@ -122,10 +122,13 @@ struct FieldMaskTests {
         #expect(try FieldMask(parsing: "location.latitude,location.longitude").paths == ["location": ["latitude", "longitude"]])
     }
 
-    @Test("drops a field whose sub-path matches nothing")
+    @Test("drops a field whose sub-path holds nothing in this place, and refuses one the API does not define")
     func subPathMatchingNothing() throws {
-        let mask = try FieldMask(parsing: "rating,displayName.nothing")
-        #expect(mask.apply(to: place) == object(["rating": 4.5]))
+        let mask = try FieldMask(parsing: "rating,displayName.languageCode")
+        var plain = place
+        plain["displayName"] = ["text": "x"]
+        #expect(mask.apply(to: plain) == object(["rating": 4.5]))
+        #expect(throws: FieldMaskError.self) { try FieldMask(parsing: "rating,displayName.nothing") }
     }
 
     @Test("refuses an unknown name, listing the valid ones")

@@ -531,7 +531,7 @@ struct RecordReaderTests {
         #expect(gzipped.map(\.index) == plain.map(\.index))
     }
 
-    @Test("reports a gzip file with a bad checksum as unreadable")
+    @Test("reports a gzip file with a bad checksum as corrupt")
     func corruptGzip() throws {
         let text = (1...200).map { #"{"id":"p\#($0)"}"# }.joined(separator: "\n") + "\n"
         let dir = try TempDirectory()
@@ -546,7 +546,7 @@ struct RecordReaderTests {
             while try r.next() != nil {}
             Issue.record("a gzip file with a bad checksum read without an error")
         } catch let error as InputError {
-            #expect(error.kind == .unreadable)
+            #expect(error.kind == .corrupt)
             #expect(error.reason.contains("incorrect data check"))
         }
     }

@@ -11,7 +11,7 @@ struct RegressionTests {
         #expect(throws: FieldMaskError.self) { _ = try FieldMask(parsing: mask) }
     }
 
-    @Test("a truncated gzip file is an unreadable input, never a silent short read")
+    @Test("a truncated gzip file is corrupt input (65), never a silent short read")
     func truncatedGzip() throws {
         let dir = try TempDirectory()
         var text = ""
@@ -25,7 +25,7 @@ struct RegressionTests {
                 _ = try importer.importInput(.file(truncated))
             } throws: { error in
                 guard case PlaceDBError.input(let e) = error else { return false }
-                return e.kind == .unreadable && e.reason.contains("unexpected end of file") && !e.reason.contains(truncated)
+                return e.kind == .corrupt && e.reason.contains("unexpected end of file") && !e.reason.contains(truncated)
             }
         }
     }

@@ -121,6 +121,7 @@ func decodeRecord(_ record: SourceRecord, format: InputFormat?) throws(DecodeErr
     // Rules every format shares, applied once here.
     try FieldCheck.clockAndCounts(decoded)
     decoded.place.capPhotos()
+    try decoded.place.checkPhotoNames()
     return decoded
 }
 

@@ -221,8 +221,14 @@ public enum HoursQueryTime: Sendable, Equatable {
     /// Parses RFC 3339: `2026-03-29T10:00:00+02:00` or `...Z` is an instant;
     /// without an offset (`2026-03-29T10:00`, seconds optional) it is the
     /// wall-clock time at the place. `T` may be `t` or a space; a fraction
-    /// of a second is accepted and dropped. Nil when malformed.
+    /// of a second is accepted and dropped. `now` is the current instant.
+    /// Nil when malformed. The one reader of times (`open`, `place` and
+    /// `current` `--at`, a `current --batch` line's `time`).
     public init?(parsing text: String) {
+        if text == "now" {
+            self = .instant(Date())
+            return
+        }
         let b = Array(text.utf8)
         func digits(_ at: Int, _ n: Int) -> Int? {
             guard at + n <= b.count else { return nil }

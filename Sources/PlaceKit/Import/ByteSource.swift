@@ -24,7 +24,11 @@ public enum InputSource: Sendable, Equatable, CustomStringConvertible {
 
 /// Why an input could not be opened or read.
 public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable { case missing, unreadable }
+    /// `missing`: no such file. `unreadable`: it cannot be opened or read
+    /// (permissions, a directory, an I/O error). `corrupt`: it reads, but
+    /// its gzip stream is corrupt or truncated: bad input data, like a
+    /// corrupt image.
+    public enum Kind: Sendable { case missing, unreadable, corrupt }
     public let kind: Kind
     public let source: String
     public let reason: String
@@ -77,7 +81,14 @@ final class ByteSource {
         if n < 0 || (errnum != Z_OK && errnum != Z_STREAM_END) {
             // zlib prefixes its message with the path; the path is ours to show.
             let reason = message.hasPrefix(name + ": ") ? String(message.dropFirst(name.count + 2)) : message
-            throw InputError(kind: .unreadable, source: name, reason: "cannot read: \(reason)")
+            switch errnum {
+            case Z_DATA_ERROR:
+                throw InputError(kind: .corrupt, source: name, reason: "corrupt gzip stream: \(reason)")
+            case Z_BUF_ERROR:
+                throw InputError(kind: .corrupt, source: name, reason: "truncated gzip stream: \(reason)")
+            default:
+                throw InputError(kind: .unreadable, source: name, reason: "cannot read: \(reason)")
+            }
         }
         consumed += Int64(n)
         return Int(n)

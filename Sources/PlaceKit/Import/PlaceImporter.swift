@@ -145,6 +145,7 @@ public final class PlaceImporter {
         }
         self.options = options
         let path = try PlaceStore.resolvePath(databasePath)
+        try NewDatabase.refuseDanglingLink(path)
         if let temporary = NewDatabase.temporaryPath(for: path) {
             NewDatabase.removeAbandoned(besides: path)
             newDatabasePath = path
@@ -274,6 +275,17 @@ public final class PlaceImporter {
         return linked
     }
 
+    /// The counts of the last input `importInput` read, also when it threw:
+    /// with `.skip`, an input whose JSON cannot be read past some point
+    /// throws after committing the records before that point, and these
+    /// are their counts. When the input was rolled back instead
+    /// (`lastInputCommitted` false), nothing of it is kept: the counts say
+    /// how far it was read (records, rejected), with nothing inserted.
+    public private(set) var lastInputSummary = ImportSummary()
+    /// True when the last input's transaction was committed (it succeeded,
+    /// or it kept what came before an unreadable part).
+    public private(set) var lastInputCommitted = false
+
     /// The database file's path.
     public var databasePath: String { newDatabasePath ?? session?.store.path ?? "" }
 
@@ -292,6 +304,8 @@ public final class PlaceImporter {
                            reject: ((ImportRejection) -> Void)?) throws -> ImportSummary {
         let started = Clock.now()
         let startedAt = RFC3339.nowMilliseconds()
+        lastInputSummary = ImportSummary()
+        lastInputCommitted = false
         let source: ByteSource
         do {
             source = try ByteSource(input)
@@ -344,6 +358,8 @@ public final class PlaceImporter {
                             if !recoverable {
                                 // Skip mode keeps what came before the unreadable part.
                                 fatal = rejection
+                                bytesRead = batch.bytesRead
+                                recordsRead = batch.recordsRead
                                 break consume
                             }
                             reject?(rejection)
@@ -382,8 +398,11 @@ public final class PlaceImporter {
                 let run = try beginRun(input: source.name, startedAt: startedAt)
                 try finishRun(run, formats: formats, summary: failed, status: "failed", error: error.description)
             }
+            lastInputSummary = failed
             throw error
         }
+        lastInputSummary = summary
+        lastInputCommitted = true
         report()
         if let fatal { throw PlaceDBError.badInput(fatal) }
         return summary
@@ -506,6 +525,19 @@ enum NewDatabase {
         var st = stat()
         guard stat(path, &st) != 0, errno == ENOENT else { return nil }
         return "\(path)\(marker)\(getpid())"
+    }
+
+    /// A symbolic link whose target does not exist is refused before any
+    /// work: the new database could not take that name (the link is there)
+    /// and writing through it to create its target would be a guess.
+    static func refuseDanglingLink(_ path: String) throws {
+        var st = stat()
+        guard !path.isEmpty, lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK else { return }
+        guard stat(path, &st) != 0, errno == ENOENT else { return }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink(path, &buffer, buffer.count - 1)
+        let target = n > 0 ? String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
+        throw PlaceDBError.database(path: path, reason: "is a symbolic link to '\(target)', which does not exist (a dangling link); remove the link, or pass the path of the database itself with --db")
     }
 
     /// Removes the temporary files of killed imports into `path`: those

@@ -89,6 +89,19 @@ public struct FieldMask: Sendable, Equatable, CustomStringConvertible {
                 paths["displayName"] = []
             }
             if parts.count == 2 {
+                guard FieldMask.subPaths.contains(top + "." + parts[1]) else {
+                    // Name the deepest known part and what it holds.
+                    var known = top
+                    for component in parts[1].split(separator: ".", omittingEmptySubsequences: false) {
+                        guard FieldMask.subPaths.contains(known + "." + component) else { break }
+                        known += "." + component
+                    }
+                    let children = FieldMask.subPaths.filter { $0.hasPrefix(known + ".") && !$0.dropFirst(known.count + 1).contains(".") }
+                        .map { String($0.dropFirst(known.count + 1)) }.sorted()
+                    throw FieldMaskError(unknown: item, detail: children.isEmpty
+                        ? "\(known) has no sub-fields"
+                        : "the sub-fields of \(known) are \(children.joined(separator: ", "))")
+                }
                 if paths[top] != Set<String>() { paths[top, default: []].insert(parts[1]) }
             } else {
                 paths[top] = []
@@ -159,7 +172,17 @@ public struct FieldMask: Sendable, Equatable, CustomStringConvertible {
 /// An unknown field name in a mask.
 public struct FieldMaskError: Error, Sendable, Equatable, CustomStringConvertible {
     public let unknown: String
+    /// What is wrong with a sub-path (`location.latitude.foo`); nil for an
+    /// unknown field, whose message lists the valid ones.
+    public var detail: String?
+
+    public init(unknown: String, detail: String? = nil) {
+        self.unknown = unknown
+        self.detail = detail
+    }
+
     public var description: String {
-        "unknown field '\(unknown)' in --fields; valid fields: *, \(FieldMask.validNames.joined(separator: ", "))"
+        if let detail { return "unknown field '\(unknown)' in --fields: \(detail)" }
+        return "unknown field '\(unknown)' in --fields; valid fields: *, \(FieldMask.validNames.joined(separator: ", "))"
     }
 }

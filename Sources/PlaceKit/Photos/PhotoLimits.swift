@@ -35,6 +35,31 @@ extension Place {
     }
 }
 
+extension Place {
+    /// Refuses photos the photo commands could not name: every photo is an
+    /// object whose `name` is `places/{this place's ID}/photos/{reference}`,
+    /// the reference non-empty and without `/` (so never `..` paths, an
+    /// empty name, or a photo filed under another place). Every decoder's
+    /// output goes through it (`decodeRecord`).
+    func checkPhotoNames() throws(DecodeError) {
+        guard case .array(let photos)? = document["photos"] else { return }
+        let prefix = "places/\(id.rawValue)/photos/"
+        for (i, photo) in photos.enumerated() {
+            guard let object = photo.objectValue else {
+                throw DecodeError("photos[\(i)] is \(photo.kindDescription), expected an object", placeID: id.rawValue)
+            }
+            guard let name = object["name"]?.stringValue else {
+                let what = object["name"].map { "is \($0.kindDescription)" } ?? "is missing"
+                throw DecodeError("photos[\(i)].name \(what), expected a string \(prefix){reference}", placeID: id.rawValue)
+            }
+            let reference = name.hasPrefix(prefix) ? name.dropFirst(prefix.count) : nil
+            guard let reference, !reference.isEmpty, !reference.contains("/"), PhotoName.reference(of: name) == reference else {
+                throw DecodeError("photos[\(i)].name '\(name.count > 120 ? name.prefix(117) + "..." : name)' is not a photo of this place: expected \(prefix){reference}, the reference non-empty and without '/'", placeID: id.rawValue)
+            }
+        }
+    }
+}
+
 /// Photo resource names, `places/{placeID}/photos/{reference}`.
 enum PhotoName {
     /// The reference: what follows the first `/photos/` (the whole name

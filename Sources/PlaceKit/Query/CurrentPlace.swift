@@ -6,8 +6,25 @@ public struct CurrentPlaceRequest: Sendable, Equatable {
     /// The fix's horizontal accuracy in meters: the radius of the circle
     /// holding the true position with 68% probability.
     public var accuracyMeters: Double
-    /// When the visitor is there (opening hours count); nil: hours unused.
+    /// When the visitor is there (opening hours count); nil: hours unused
+    /// (unless `localTime` is set).
     public var time: Date?
+    /// A wall-clock time instead of an instant: each place's hours are read
+    /// at this time in the place's own zone (a place with no zone or offset
+    /// counts as unknown). Used when `time` is nil.
+    public var localTime: LocalDateTime?
+
+    /// `time` or `localTime`, as `open --at` reads them.
+    public var at: HoursQueryTime? {
+        get { time.map(HoursQueryTime.instant) ?? localTime.map(HoursQueryTime.local) }
+        set {
+            switch newValue {
+            case .instant(let d)?: time = d; localTime = nil
+            case .local(let wall)?: time = nil; localTime = wall
+            case nil: time = nil; localTime = nil
+            }
+        }
+    }
     /// Only list places with any of these types (likelihoods are still
     /// computed over every place, so they do not grow).
     public var includedTypes: [String]
@@ -168,11 +185,19 @@ extension PlacesClient {
 
         // Opening hours of the most likely candidates, when a time is given.
         var decoded: [Int: Place] = [:]
-        if let time = request.time, !candidates.isEmpty {
+        if let at = request.at, !candidates.isEmpty {
             let order = candidates.indices.sorted { candidates[$0].weight > candidates[$1].weight }
             for i in order.prefix(max(model.hoursCandidates, request.maxResultCount)) {
                 guard let place = try store.place(rowid: candidates[i].rowid, plan: MaskPlan(.all), coordinate: candidates[i].coordinate) else { continue }
                 decoded[i] = place
+                let time: Date
+                switch at {
+                case .instant(let d): time = d
+                case .local(let wall):
+                    // The wall clock at this place; without a clock its hours are unknown.
+                    guard let clock = place.clock else { continue }
+                    time = Date(timeIntervalSince1970: TimeInterval(clock.unix(at: wall)))
+                }
                 if let open = model.isOpen(place, time) {
                     candidates[i].openNow = open
                     if !open {

@@ -43,7 +43,8 @@ extension NearbySearchRequest {
 
 extension CurrentPlaceRequest {
     /// Parses an RFC 3339 time (`2026-05-01T12:30:00Z`, `...+02:00`, with
-    /// optional fractional seconds). Nil when malformed.
+    /// optional fractional seconds) as an instant. Nil when malformed or
+    /// without an offset (see `HoursQueryTime(parsing:)` for wall-clock times).
     public static func parseTime(_ text: String) -> Date? { RFC3339.date(text) }
 
     /// Reads `{"location": {"latitude": .., "longitude": ..},
@@ -57,16 +58,17 @@ extension CurrentPlaceRequest {
             guard let v = a.doubleValue else { throw .invalidArgument("accuracyMeters must be a number, not \(a.kindDescription)") }
             accuracy = v
         }
-        var time: Date?
+        var at: HoursQueryTime?
         if let t = json["time"] {
-            guard let s = t.stringValue, let d = RFC3339.date(s) else {
-                throw .invalidArgument("time must be an RFC 3339 timestamp such as 2026-05-01T12:30:00Z, not \(JSONWriter().string(t))")
+            guard let s = t.stringValue, let parsed = HoursQueryTime(parsing: s) else {
+                throw .invalidArgument("time must be an RFC 3339 time such as 2026-05-01T12:30:00Z, 2026-05-01T12:30 (the wall clock at each place) or now, not \(JSONWriter().string(t))")
             }
-            time = d
+            at = parsed
         }
-        self.init(location: location, accuracyMeters: accuracy, time: time,
+        self.init(location: location, accuracyMeters: accuracy,
                   includedTypes: try RequestReader.strings(json["includedTypes"], "includedTypes"),
                   maxResultCount: try RequestReader.int(json["maxResultCount"], "maxResultCount") ?? 10)
+        self.at = at
         try validate()
     }
 }
