@@ -37,7 +37,7 @@ enum AliasCommand {
         case .json:
             context.writeJSON(["records": .int(Int64(total.records)), "added": .int(Int64(total.added)), "unchanged": .int(Int64(total.unchanged))])
         case .text:
-            context.console.out("\(importer.databasePath): \(total.records) alias records: \(total.added) added, \(total.unchanged) already known\n")
+            context.console.outLine("\(importer.databasePath): \(total.records) alias records: \(total.added) added, \(total.unchanged) already known")
         }
         return .success
     }

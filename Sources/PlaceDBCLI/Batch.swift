@@ -43,7 +43,7 @@ enum Batch {
             console.out(String(decoding: reply, as: UTF8.self))
         }
         if failed > 0 {
-            console.err("placedb \(context.spec.name): \(failed) of \(line) request line\(line == 1 ? "" : "s") failed; each has an error line in the output\n")
+            console.errLine("placedb \(context.spec.name): \(failed) of \(line) request line\(line == 1 ? "" : "s") failed; each has an error line in the output")
             return .dataError
         }
         return .success
@@ -78,9 +78,21 @@ enum QueryOptions {
         return c
     }
 
+    /// `--at TIME` of `open`, `place` and `current`, all read alike
+    /// (`HoursQueryTime(parsing:)`): RFC 3339 with an offset or Z is an
+    /// instant, without one the wall clock at the place, `now` the current
+    /// instant. Nil when not given; malformed is a usage error.
+    static func time(_ text: String?) throws -> HoursQueryTime? {
+        guard let text else { return nil }
+        guard let time = HoursQueryTime(parsing: text) else {
+            throw UsageError(message: "invalid time '\(text)' for '--at': expected RFC 3339 such as 2026-03-29T10:00:00+02:00, 2026-03-29T08:00:00Z, 2026-03-29T10:00 (the wall clock at the place), or now")
+        }
+        return time
+    }
+
     static func number(_ context: CommandContext, _ name: String) throws -> Double? {
         guard let text = context.arguments.value(name) else { return nil }
-        guard let v = Double(text), v.isFinite, v > 0 else {
+        guard let v = Coordinate.decimal(text), v > 0 else {
             throw UsageError(message: "invalid value '\(text)' for '\(name)'; expected a positive number of meters")
         }
         return v

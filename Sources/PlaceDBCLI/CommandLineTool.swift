@@ -58,7 +58,7 @@ public enum CommandLineTool {
         var name: String?
         var code = run(arguments: arguments, console: console, command: &name)
         if let failure = console.finishOutput() {
-            console.err("placedb\(name.map { " \($0)" } ?? ""): cannot write to standard output: \(failure)\n")
+            console.errLine("placedb\(name.map { " \($0)" } ?? ""): cannot write to standard output: \(failure)")
             if code == ExitCode.success.rawValue { code = ExitCode.ioError.rawValue }
         }
         return code
@@ -142,15 +142,15 @@ public enum CommandLineTool {
         } catch let error as UsageError {
             return usageError(error.message, usage: spec.usage, console: console, command: spec.name)
         } catch let error as CommandFailure {
-            console.err("placedb \(spec.name): \(error.message)\n")
+            console.errLine("placedb \(spec.name): \(error.message)")
             return error.code.rawValue
         } catch PlaceDBError.invalidArgument(let message) {
             return usageError(message, usage: spec.usage, console: console, command: spec.name)
         } catch let error as PlaceDBError {
-            console.err("placedb \(spec.name): \(error.description)\n")
+            console.errLine("placedb \(spec.name): \(error.description)")
             return exitCode(for: error).rawValue
         } catch {
-            console.err("placedb \(spec.name): \(error)\n")
+            console.errLine("placedb \(spec.name): \(error)")
             return ExitCode.failure.rawValue
         }
     }
@@ -160,7 +160,7 @@ public enum CommandLineTool {
         case .notFound: .failure
         case .noDatabase: .noInput
         case .database: .failure
-        case .input: .noInput
+        case .input(let e): e.kind == .corrupt ? .dataError : .noInput
         case .badInput: .dataError
         case .invalidArgument: .usage
         case .photoNotFound: .failure
@@ -169,7 +169,8 @@ public enum CommandLineTool {
     }
 
     static func usageError(_ message: String, usage: String, console: any Console, command: String? = nil) -> Int32 {
-        console.err("placedb\(command.map { " \($0)" } ?? ""): \(message)\nUsage: \(usage)\n")
+        console.errLine("placedb\(command.map { " \($0)" } ?? ""): \(message)")
+        console.errLine("Usage: \(usage)")
         return ExitCode.usage.rawValue
     }
 }

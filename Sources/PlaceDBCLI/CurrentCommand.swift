@@ -9,7 +9,7 @@ enum CurrentCommand: Command {
         arguments: [ArgumentSpec(name: "LAT,LNG", help: "The fix in degrees, e.g. 46.5176,6.6260.", optional: true)],
         options: [
             OptionSpec("--accuracy", value: "M", help: "The fix's horizontal accuracy in meters: the radius holding the true position with 68% probability, as Android reports it (default: 20)."),
-            OptionSpec("--at", value: "TIME", help: "When the visitor is there, RFC 3339 (2026-05-01T12:30:00+02:00) or 'now'; opening hours then count (default: hours unused)."),
+            OptionSpec("--at", value: "TIME", help: "When the visitor is there; opening hours then count (default: hours unused). RFC 3339 with an offset (2026-05-01T12:30:00+02:00) is that instant; without one (2026-05-01T12:30) the wall clock at each place; or now."),
             OptionSpec("--type", value: "T", help: "List only places with T among their types (likelihoods are unchanged).", repeatable: true),
             OptionSpec("--limit", value: "N", help: "At most N places (default 10, at most 1000)."),
             OptionSpec("--fields", value: "MASK", help: "Field mask of each place, as for 'placedb place' (default: all)."),
@@ -39,16 +39,7 @@ enum CurrentCommand: Command {
             }
         }
         var request = CurrentPlaceRequest(location: try QueryOptions.coordinate(context), accuracyMeters: try QueryOptions.number(context, "--accuracy") ?? 20)
-        if let at = context.arguments.value("--at") {
-            if at == "now" {
-                request.time = Date()
-            } else {
-                guard let t = CurrentPlaceRequest.parseTime(at) else {
-                    throw UsageError(message: "invalid value '\(at)' for '--at'; expected an RFC 3339 time such as 2026-05-01T12:30:00+02:00, or now")
-                }
-                request.time = t
-            }
-        }
+        request.at = try QueryOptions.time(context.arguments.value("--at"))
         request.includedTypes = context.arguments.all("--type")
         request.maxResultCount = try QueryOptions.limit(context, default: 10)
         try QueryOptions.validate(request.validate)
@@ -89,7 +80,7 @@ enum CurrentCommand: Command {
         if explain {
             lines.append("fix error sigma \(String(format: "%.3g", result.sigmaMeters)) m per axis; candidates within \(QueryOptions.distance(result.searchRadiusMeters)) of their footprints: \(result.candidateCount)")
         }
-        return lines.joined(separator: "\n") + "\n"
+        return HumanText.lines(lines)
     }
 
     static func format(_ p: Double) -> String {

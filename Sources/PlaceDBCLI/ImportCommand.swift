@@ -59,16 +59,22 @@ enum ImportCommand: Command {
             options.source = snapshot
             options.snapshot = snapshot
         }
+        if options.snapshot == nil {
+            // Matching belongs to a snapshot; alone it would be ignored.
+            for name in ["--match-radius", "--match-threshold", "--no-match"] where args.values[name] != nil {
+                throw UsageError(message: "\(name) applies to a snapshot import; add --snapshot SOURCE or drop it")
+            }
+        }
         if args.flag("--no-match") {
             options.matching = nil
         } else {
             var matching = MatchOptions()
             if let r = args.value("--match-radius") {
-                guard let v = Double(r), v > 0, v <= 100_000 else { throw UsageError(message: "--match-radius takes metres in (0, 100000], got '\(r)'") }
+                guard let v = Coordinate.decimal(r), v > 0, v <= 100_000 else { throw UsageError(message: "--match-radius takes metres in (0, 100000], got '\(r)'") }
                 matching.radiusMeters = v
             }
             if let t = args.value("--match-threshold") {
-                guard let v = Double(t), v > 0, v <= 1 else { throw UsageError(message: "--match-threshold takes a score in (0, 1], got '\(t)'") }
+                guard let v = Coordinate.decimal(t), v > 0, v <= 1 else { throw UsageError(message: "--match-threshold takes a score in (0, 1], got '\(t)'") }
                 matching.threshold = v
             }
             options.matching = matching
@@ -91,6 +97,7 @@ enum ImportCommand: Command {
         var total = ImportSummary()
         var perInput: [JSONValue] = []
         var failure: (any Error)?
+        var partial = false
         var reportedRejections = 0
         let maxReported = 100
 
@@ -98,21 +105,30 @@ enum ImportCommand: Command {
             let input = InputSource(argument: file)
             do {
                 let summary = try importer.importInput(input, progress: showProgress ? { p in
-                    console.err("\r\u{1B}[K" + progressLine(p))
+                    console.err("\r\u{1B}[K" + HumanText.escape(progressLine(p)))
                 } : nil, reject: { rejection in
                     reportedRejections += 1
-                    if reportedRejections <= maxReported { console.err("placedb import: rejected: \(rejection.description)\n") }
+                    if reportedRejections <= maxReported { console.errLine("placedb import: rejected: \(rejection.description)") }
                     if let rejectsFile, let record = rejection.record { rejectsFile.write(record) }
                 })
                 if showProgress { console.err("\r\u{1B}[K") }
                 total += summary
                 perInput.append(summaryJSON(summary, input: input.description, status: "ok"))
-                if files.count > 1 && showProgress { console.err("placedb import: \(input.description): \(summaryText(summary))\n") }
+                if files.count > 1 && showProgress { console.errLine("placedb import: \(input.description): \(summaryText(summary))") }
             } catch {
                 if showProgress { console.err("\r\u{1B}[K") }
                 if case PlaceDBError.badInput(let r) = error, let rejectsFile, let record = r.record { rejectsFile.write(record) }
-                perInput.append(summaryJSON(ImportSummary(), input: input.description, status: "failed", error: "\(error)"))
-                console.err("placedb import: \(error)\n")
+                // Report what the failed input left: with --on-error skip, the
+                // records before an unreadable part are kept (committed).
+                var left = importer.lastInputSummary
+                if importer.lastInputCommitted {
+                    total += left
+                    partial = true
+                } else {
+                    left.inputs = 0
+                }
+                perInput.append(summaryJSON(left, input: input.description, status: importer.lastInputCommitted ? "partial" : "failed", error: "\(error)"))
+                console.errLine("placedb import: \(error)")
                 failure = error
                 break
             }
@@ -122,12 +138,12 @@ enum ImportCommand: Command {
                 total.removed = try importer.finishSnapshot()
                 total.linked = importer.lastSnapshotLinks
             } catch {
-                console.err("placedb import: \(error)\n")
+                console.errLine("placedb import: \(error)")
                 failure = error
             }
         }
         if reportedRejections > maxReported {
-            console.err("placedb import: \(reportedRejections - maxReported) more rejected records not shown\(args.value("--rejects").map { " (all are in \($0))" } ?? "")\n")
+            console.errLine("placedb import: \(reportedRejections - maxReported) more rejected records not shown\(args.value("--rejects").map { " (all are in \($0))" } ?? "")")
         }
         switch context.output {
         case .json:
@@ -140,11 +156,13 @@ enum ImportCommand: Command {
             var line = "\(importer.databasePath): \(total.inputs) input\(total.inputs == 1 ? "" : "s") imported"
             if let snapshot = options.snapshot { line += " as snapshot '\(snapshot)'" }
             line += ", \(summaryText(total, snapshot: options.snapshot != nil))"
-            if failure != nil { line += " (stopped at the error above)" }
-            console.out(line + "\n")
+            if failure != nil {
+                line += partial ? " (stopped at the error above; the records before it are kept)" : " (stopped at the error above)"
+            }
+            console.outLine(line)
         }
         let rejectsFailure = rejectsFile?.finish()
-        if let rejectsFailure { console.err("placedb import: \(rejectsFailure)\n") }
+        if let rejectsFailure { console.errLine("placedb import: \(rejectsFailure)") }
         if let failure {
             if let e = failure as? PlaceDBError { return CommandLineTool.exitCode(for: e) }
             return .failure

@@ -46,11 +46,11 @@ enum NearbyCommand: Command {
             context.writeJSON(try JSONValue(parsing: client.searchNearbyJSON(request, fields: fields)))
         case .text:
             let results = try client.searchNearby(request, fields: fields)
-            if results.isEmpty { context.console.out("no places found\n") }
+            if results.isEmpty { context.console.outLine("no places found") }
             for r in results {
                 let name = r.place.displayName?.text ?? r.place.id.rawValue
                 let type = r.place.primaryType ?? r.place.types.first
-                context.console.out("\(QueryOptions.distance(r.distanceMeters).leftPad(9))  \(name)\(type.map { " (\($0))" } ?? "")  \(r.place.id)\n")
+                context.console.outLine("\(QueryOptions.distance(r.distanceMeters).leftPad(9))  \(name)\(type.map { " (\($0))" } ?? "")  \(r.place.id)")
             }
         }
         return .success

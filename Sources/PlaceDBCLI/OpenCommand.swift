@@ -9,7 +9,7 @@ enum OpenCommand: Command {
         abstract: "Say whether a place is open at a time (OPEN, CLOSED or UNKNOWN), why, and when it next opens and closes.",
         arguments: [ArgumentSpec(name: "ID", help: "A place ID, or its resource name places/ID.")],
         options: [
-            OptionSpec("--at", value: "TIME", help: "The time to ask about (default: now). RFC 3339 with an offset or Z (2026-03-29T10:00:00+02:00) is that instant; without one (2026-03-29T10:00) it is the wall-clock time at the place, in the place's own time zone."),
+            OptionSpec("--at", value: "TIME", help: "The time to ask about (default: now). RFC 3339 with an offset or Z (2026-03-29T10:00:00+02:00) is that instant; without one (2026-03-29T10:00) it is the wall-clock time at the place, in the place's own time zone; now is the current instant."),
             OptionSpec("--hours", value: "KIND", help: "Which hours: regular (the place's opening hours, the default) or a secondary hours type.",
                        choices: ["regular"] + SecondaryHoursType.allKnown.map(\.rawValue)),
         ],
@@ -45,11 +45,7 @@ enum OpenCommand: Command {
 
     /// `--at`: absent is now; a malformed time is a usage error.
     static func queryTime(_ text: String?) throws -> HoursQueryTime {
-        guard let text else { return .instant(Date()) }
-        guard let time = HoursQueryTime(parsing: text) else {
-            throw UsageError(message: "invalid time '\(text)' for '--at': expected RFC 3339 such as 2026-03-29T10:00:00+02:00, 2026-03-29T08:00:00Z, or 2026-03-29T10:00 (the wall clock at the place)")
-        }
-        return time
+        try QueryOptions.time(text) ?? .instant(Date())
     }
 
     static func json(_ place: Place, _ s: OpenStatus, time: HoursQueryTime, secondary: SecondaryHoursType?) -> JSONObject {
@@ -89,6 +85,6 @@ enum OpenCommand: Command {
         if let h = s.hours { row("hours", h) }
         for (i, d) in s.weekdayDescriptions.enumerated() { row(i == 0 ? "weekdays" : "", d) }
         for (i, n) in s.notes.enumerated() { row(i == 0 ? "notes" : "", n) }
-        return lines.joined(separator: "\n") + "\n"
+        return HumanText.lines(lines)
     }
 }

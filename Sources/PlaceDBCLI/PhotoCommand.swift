@@ -52,7 +52,7 @@ enum PhotoAddCommand: Command {
             entries = try importer.addImages(inDirectory: dir) { entry in
                 if case .failed(let file, let error) = entry {
                     let message = error.description.hasPrefix(file) ? error.description : "\(file): \(error.description)"
-                    console.err("placedb photo add: \(message)\n")
+                    console.errLine("placedb photo add: \(message)")
                 }
             }
         } else {
@@ -92,7 +92,7 @@ enum PhotoAddCommand: Command {
             if let dir {
                 lines.append("\(dir): \(entries.count) file\(entries.count == 1 ? "" : "s"): \(counts["added"]!) added, \(counts["replaced"]!) replaced, \(counts["unchanged"]!) unchanged, \(counts["failed"]!) failed, \(counts["ignored"]!) ignored (not an image file name)")
             }
-            console.out(lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n"))
+            console.out(HumanText.lines(lines))
         }
         if let firstFailure { return CommandLineTool.exitCode(for: firstFailure) }
         return .success
@@ -187,7 +187,7 @@ enum PhotoFetchCommand: Command {
         case .text:
             var line = "\(out): \(image.width) x \(image.height) \(image.format), \(ImportCommand.formatBytes(Int64(image.data.count)))"
             if let stored { line += " (stored: \(stored.width) x \(stored.height) \(stored.format))" }
-            context.console.out(line + "\n")
+            context.console.outLine(line)
         }
         return .success
     }

@@ -83,6 +83,6 @@ enum PhotosCommand: Command {
                 lines.append(by)
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return HumanText.lines(lines)
     }
 }

@@ -9,7 +9,7 @@ enum PlaceCommand: Command {
         arguments: [ArgumentSpec(name: "ID", help: "A place ID, or its resource name places/ID.")],
         options: [
             OptionSpec("--fields", value: "MASK", help: "Comma-separated field mask: v1 paths (id,displayName,location,...), the Places SDK's names (name, placeID, coordinate, phoneNumber, website, openingHours, ...), or * (default: all). openNow adds whether the place is open now (or at --at), computed at query time."),
-            OptionSpec("--at", value: "TIME", help: "Add openNow for this time (RFC 3339; without an offset, the wall clock at the place). See 'placedb open'."),
+            OptionSpec("--at", value: "TIME", help: "Add openNow for this time (RFC 3339; without an offset, the wall clock at the place; or now). See 'placedb open'."),
         ])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
@@ -40,10 +40,10 @@ enum PlaceCommand: Command {
         if resolution.status == .moved {
             json["requestedId"] = .string(requested.rawValue)
             let reasons = resolution.chain.map(\.reason.rawValue).joined(separator: ", ")
-            context.console.err("placedb place: '\(requested)' resolved to '\(current)' (\(reasons))\n")
+            context.console.errLine("placedb place: '\(requested)' resolved to '\(current)' (\(reasons))")
         } else if resolution.status == .removed {
             json["removedAt"] = resolution.removedAt.map(JSONValue.string) ?? .null
-            context.console.err("placedb place: '\(current)' was removed\(resolution.removedAt.map { " at \($0)" } ?? ""); this is its last record\n")
+            context.console.errLine("placedb place: '\(current)' was removed\(resolution.removedAt.map { " at \($0)" } ?? ""); this is its last record")
         }
         if openNow, let isOpen = place.isOpen(at: time).isOpen { json["openNow"] = .bool(isOpen) }
         switch context.output {
@@ -76,7 +76,7 @@ enum TextTable {
         for (key, value) in json where key != "displayName" {
             lines.append("  " + key.padding(width) + render(key, value))
         }
-        return lines.joined(separator: "\n") + "\n"
+        return HumanText.lines(lines)
     }
 
     static func render(_ key: String, _ value: JSONValue) -> String {

@@ -10,14 +10,14 @@ enum ResolveCommand {
         abstract: "Resolve place IDs to current places: CURRENT, MOVED (with the chain of alias hops), REMOVED or NOT_FOUND.",
         arguments: [ArgumentSpec(name: "ID", help: "A place ID, current or old (places/ID accepted).", variadic: true, optional: true)],
         options: [
-            OptionSpec("--batch", help: "Read IDs from standard input, one a line; write one JSON line per ID, in order."),
+            OptionSpec("--batch", help: "Read IDs from standard input, one a line; write one JSON line per line, in order (a blank line gets an error line, and exit 65)."),
         ],
         discussion: """
             Each answer has requestedId, status, placeId (the current one), chain (each hop with
             reason, source, confidence and date), the place's displayName and location, and
             removedAt, alternatives (a split) or cycle (a loop met and not followed) when they
             apply. Exit 0 when every ID was found (CURRENT, MOVED or REMOVED), 1 when one was
-            NOT_FOUND.
+            NOT_FOUND, 65 when a --batch line was blank.
             """)
 
     static func run(_ context: CommandContext) throws -> ExitCode {
@@ -32,26 +32,42 @@ enum ResolveCommand {
             out.reserveCapacity(1 << 16)
             let writer = JSONWriter()
             // Chunks of IDs, each resolved in one read transaction.
-            var chunk: [PlaceID] = []
+            // A blank line gets an error line in its place, so that answer N
+            // is always that of input line N.
+            var chunk: [PlaceID?] = []
+            var lineNumber = 0
+            var blank = 0
             func flush() throws {
-                for r in try client.resolvePlaceIDs(chunk) {
-                    if r.status == .notFound { missing = true }
-                    out += writer.string(r.json)
+                var results = try client.resolvePlaceIDs(chunk.compactMap { $0 })[...]
+                for (i, id) in chunk.enumerated() {
+                    if id == nil {
+                        let number = lineNumber - chunk.count + i + 1
+                        out += writer.string(Batch.errorLine("line \(number): empty line; expected a place ID"))
+                    } else {
+                        let r = results.removeFirst()
+                        if r.status == .notFound { missing = true }
+                        out += writer.string(r.json)
+                    }
                     out += "\n"
                 }
                 chunk.removeAll(keepingCapacity: true)
                 context.console.out(out)
                 out.removeAll(keepingCapacity: true)
             }
-            while let line = readLine(strippingNewline: true) {
+            while let line = context.console.readInputLine() {
+                lineNumber += 1
                 var id = Substring(line)
                 while let f = id.first, f == " " || f == "\t" || f == "\r" { id.removeFirst() }
                 while let l = id.last, l == " " || l == "\t" || l == "\r" { id.removeLast() }
-                if id.isEmpty { continue }
-                chunk.append(PlaceID(parsing: String(id)))
+                if id.isEmpty { blank += 1 }
+                chunk.append(id.isEmpty ? nil : PlaceID(parsing: String(id)))
                 if chunk.count == 4096 { try flush() }
             }
             try flush()
+            if blank > 0 {
+                context.console.errLine("placedb resolve: \(blank) of \(lineNumber) lines were blank; each has an error line in the output")
+                return .dataError
+            }
         } else {
             let results = try args.positionals.map { try client.resolvePlaceID(PlaceID(parsing: $0)) }
             missing = results.contains { $0.status == .notFound }
@@ -78,6 +94,6 @@ enum ResolveCommand {
         if let removed = r.removedAt { lines.append("  removed \(removed)") }
         if !r.alternatives.isEmpty { lines.append("  also: \(r.alternatives.joined(separator: ", "))") }
         if !r.cycle.isEmpty { lines.append("  cycle: \(r.cycle.joined(separator: " -> ")) (not followed)") }
-        return lines.joined(separator: "\n") + "\n"
+        return HumanText.lines(lines)
     }
 }

@@ -88,7 +88,7 @@ struct QueryCommandTests {
         (["nearby", "1,2", "--rank", "popularity"], 64, "needs a radius"),
         (["nearby", "1,2", "--rank", "nearest"], 64, "expected one of: distance, popularity"),
         (["current", "1,2", "--accuracy", "0"], 64, "expected a positive number of meters"),
-        (["current", "1,2", "--at", "yesterday"], 64, "invalid value 'yesterday' for '--at'"),
+        (["current", "1,2", "--at", "yesterday"], 64, "invalid time 'yesterday' for '--at'"),
         (["current", "1,2", "--batch"], 64, "--batch reads its queries from standard input"),
         (["nearby", "--batch", "--radius", "5"], 64, "--radius belongs in each request line"),
         (["nearby", "--batch", "--output", "text"], 64, "--output text is not available"),

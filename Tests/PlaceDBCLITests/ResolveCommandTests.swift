@@ -62,7 +62,7 @@ struct ResolveCommandTests {
 
 @Suite("placedb resolve --batch")
 struct ResolveBatchTests {
-    @Test("--batch reads IDs from stdin and writes one JSON line per ID, in order")
+    @Test("--batch reads IDs from stdin and writes one JSON line per line, in order (a blank one an error line)")
     func batch() throws {
         try #require(FileManager.default.isExecutableFile(atPath: BinaryTests.binary), "build placedb first (swift build)")
         let dir = try TempDirectory()
@@ -74,10 +74,11 @@ struct ResolveBatchTests {
         #expect(try Tool.run(BinaryTests.binary, ["import", places, "--db", dir.file("db.sqlite")]).status == 0)
         let input = try dir.write("ids.txt", "b\na\n\nmissing\nplaces/a\n")
         let r = try Tool.run("sh", ["-c", "'\(BinaryTests.binary)' resolve --batch --db '\(dir.file("db.sqlite"))' < '\(input)'"])
-        #expect(r.status == 1)
+        #expect(r.status == 65)
         let lines = r.stdout.split(separator: "\n").map { try? JSONValue(parsing: String($0)) }
-        #expect(lines.count == 4)
-        #expect(lines.map { $0?["status"]?.stringValue } == ["CURRENT", "MOVED", "NOT_FOUND", "MOVED"])
-        #expect(lines.map { $0?["requestedId"]?.stringValue } == ["b", "a", "missing", "a"])
+        #expect(lines.count == 5)
+        #expect(lines.map { $0?["status"]?.stringValue } == ["CURRENT", "MOVED", "INVALID_ARGUMENT", "NOT_FOUND", "MOVED"].map { $0 == "INVALID_ARGUMENT" ? nil : $0 })
+        #expect(lines[2]?["error"]?["status"] == "INVALID_ARGUMENT")
+        #expect(lines.map { $0?["requestedId"]?.stringValue } == ["b", "a", nil, "missing", "a"])
     }
 }
