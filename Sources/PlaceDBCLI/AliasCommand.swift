@@ -25,7 +25,9 @@ enum AliasCommand {
         guard !args.isEmpty else { throw UsageError(message: "missing FILE") }
         var options = ImportOptions()
         options.source = context.arguments.value("--source") ?? "alias-file"
-        let importer = try PlaceImporter(databasePath: context.databasePath, options: options)
+        let importer = try PlaceImporter(databasePath: context.databasePath, options: options, waiting: { pid in
+            context.console.errLine("placedb alias import: waiting for another import\(pid.map { " (process \($0))" } ?? "") into \(context.databasePath) to finish")
+        })
         var total = AliasImportSummary()
         for file in args {
             let s = try importer.importAliases(InputSource(argument: file))

@@ -91,8 +91,10 @@ enum ImportCommand: Command {
             rejectsFile = try RejectsFile(path: path)
         }
 
-        let importer = try PlaceImporter(databasePath: context.databasePath, options: options)
         let console = context.console
+        let importer = try PlaceImporter(databasePath: context.databasePath, options: options, waiting: { pid in
+            console.errLine("placedb import: waiting for another import\(pid.map { " (process \($0))" } ?? "") into \(context.databasePath) to finish")
+        })
         let showProgress = console.stderrIsTerminal
         var total = ImportSummary()
         var perInput: [JSONValue] = []

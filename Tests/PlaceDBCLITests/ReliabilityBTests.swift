@@ -3,6 +3,9 @@ import Testing
 @testable import PlaceDBCLI
 import PlaceKit
 import PlaceKitTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Issue 15, items 9 to 16 (docs/reliability-b.md): honest summaries,
 /// escaped human text, clear database errors, one parser for times and
@@ -243,5 +246,103 @@ struct ReliabilityBTests {
         }
         #expect(cli.run(["import", cli.dir.file("absent.ndjson.gz")]).code == 66)
         #expect(cli.run(["import", gz]).code == 0)
+    }
+}
+
+/// Two imports into one database, and a first import on a full disk: the
+/// built binary, since these are about processes and files.
+@Suite("reliability: concurrent imports and failed first imports", .serialized)
+struct ImportConcurrencyTests {
+    static let binary = BinaryTests.binary
+
+    static func start(_ args: [String], in dir: TempDirectory, shell: String? = nil) throws -> (process: Process, err: Pipe) {
+        let p = Process()
+        if let shell {
+            p.executableURL = URL(fileURLWithPath: "/bin/sh")
+            p.arguments = ["-c", shell + " exec \"$0\" \"$@\"", binary] + args
+        } else {
+            p.executableURL = URL(fileURLWithPath: binary)
+            p.arguments = args
+        }
+        p.currentDirectoryURL = dir.url
+        var env = ProcessInfo.processInfo.environment
+        env["PLACEDB_DATABASE"] = nil
+        p.environment = env
+        let err = Pipe()
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = err
+        try p.run()
+        return (p, err)
+    }
+
+    @Test("a second import waits for the one running, saying which process it waits for, then imports")
+    func secondImportWaits() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build placedb first (swift build)")
+        let dir = try TempDirectory()
+        let first = try dir.write("a.ndjson", CLI.sample)
+        #expect(try BinaryTests().run(["import", first], dir: dir).code == 0)
+        // Hold the database's import lock as a running import would.
+        let fd = open(dir.file("places.sqlite.import-lock"), O_RDWR | O_CREAT, 0o644)
+        try #require(fd >= 0)
+        #expect(flock(fd, LOCK_EX) == 0)
+        _ = "4242\n".withCString { pwrite(fd, $0, 5, 0) }
+        let second = try dir.write("b.ndjson", #"{"id":"b1","location":{"latitude":1,"longitude":2}}"# + "\n")
+        let (process, err) = try Self.start(["import", second], in: dir)
+        // It says what it waits for, and waits.
+        var said = ""
+        let handle = err.fileHandleForReading
+        let deadline = Date().addingTimeInterval(30)
+        while !said.contains("\n"), Date() < deadline {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            said += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(said.contains("placedb import: waiting for another import (process 4242) into places.sqlite to finish"), "\(said)")
+        usleep(300_000)
+        #expect(process.isRunning)
+        flock(fd, LOCK_UN)
+        close(fd)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let place = try BinaryTests().run(["place", "b1", "--fields", "id"], dir: dir)
+        #expect(place.code == 0)
+        #expect(!FileManager.default.fileExists(atPath: dir.file("places.sqlite.import-lock")))
+    }
+
+    @Test("two first imports racing into one name both succeed and leave no orphan FILE.new-PID")
+    func racingFirstImports() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build placedb first (swift build)")
+        for round in 0..<3 {
+            let dir = try TempDirectory()
+            let a = try dir.write("a.ndjson", CrashSafetyTests.ndjson(3000, prefix: "a"))
+            let b = try dir.write("b.ndjson", CrashSafetyTests.ndjson(3000, prefix: "b"))
+            let pa = try Self.start(["import", a], in: dir)
+            let pb = try Self.start(["import", b], in: dir)
+            pa.process.waitUntilExit()
+            pb.process.waitUntilExit()
+            let errors = [pa.err, pb.err].map { String(decoding: $0.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+            #expect(pa.process.terminationStatus == 0 && pb.process.terminationStatus == 0, "round \(round): \(errors)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+            #expect(!names.contains { $0.contains(".new-") || $0.hasSuffix(".import-lock") }, "round \(round): \(names)")
+            #expect(try CrashSafetyTests.checkConsistent(dir.file("places.sqlite")) == 6000)
+        }
+    }
+
+    @Test("a first import that fails on a full disk leaves no database; readers say there is none (66)", arguments: [512, 8192])
+    func fullDiskFirstImport(blocks: Int) throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build placedb first (swift build)")
+        let dir = try TempDirectory()
+        let big = try dir.write("big.ndjson", CrashSafetyTests.ndjson(40_000, prefix: "f"))
+        // A file size limit (writes beyond it fail with EFBIG, as on a full
+        // disk): 512 blocks stops the new database's schema, 8192 its places.
+        let (process, err) = try Self.start(["import", big], in: dir, shell: "ulimit -f \(blocks); trap '' XFSZ;")
+        process.waitUntilExit()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus != 0, "\(message)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        #expect(!names.contains { $0.hasPrefix("places.sqlite") }, "\(names): \(message)")
+        let reader = try BinaryTests().run(["place", "f-1"], dir: dir)
+        #expect(reader.code == 66, "\(reader.err)")
+        #expect(reader.err.contains("no database here"))
     }
 }

@@ -175,16 +175,20 @@ extension PlaceImporter {
     /// transaction: every edge or none. Edges already known are kept as first
     /// recorded.
     public func importAliases(_ input: InputSource) throws -> AliasImportSummary {
-        let source: ByteSource
-        do { source = try ByteSource(input) } catch { throw PlaceDBError.input(error) }
-        let parsed: [(line: Int, edge: AliasEdge)]
-        do {
-            parsed = try AliasFileReader.edges(source)
-        } catch let e as AliasFileReader.AliasFileError {
-            throw PlaceDBError.badInput(ImportRejection(input: source.name, line: e.line, index: nil, placeID: nil, reason: e.message, record: nil))
-        } catch let e as InputError {
-            throw PlaceDBError.input(e)
+        // Reading counts as part of the operation: a first one that cannot
+        // read its file leaves no database behind.
+        try settling {
+            let source: ByteSource
+            do { source = try ByteSource(input) } catch let e as InputError { throw PlaceDBError.input(e) }
+            let parsed: [(line: Int, edge: AliasEdge)]
+            do {
+                parsed = try AliasFileReader.edges(source)
+            } catch let e as AliasFileReader.AliasFileError {
+                throw PlaceDBError.badInput(ImportRejection(input: source.name, line: e.line, index: nil, placeID: nil, reason: e.message, record: nil))
+            } catch let e as InputError {
+                throw PlaceDBError.input(e)
+            }
+            return try recordAliasRun(parsed.map(\.edge), input: source.name, source: options.source ?? "alias-file")
         }
-        return try recordAliases(parsed.map(\.edge), input: source.name, source: options.source ?? "alias-file")
     }
 }

@@ -127,7 +127,12 @@ public struct ImportProgress: Sendable {
 /// to its name when the first operation (an input, a snapshot's end, alias
 /// edges) is done, in WAL mode like any other. Until then no reader can open
 /// a half-built file, and a killed first import leaves no database at all
-/// (its temporary file is removed by the next import into that name).
+/// (its temporary file is removed by the next import into that name); nor
+/// does a first operation that fails having kept nothing (a full disk, bad
+/// data with `.stop`, an alias file that cannot be read).
+///
+/// One importer at a time writes a database (`ImportLock`): a second one
+/// waits in `init` for the first to go away.
 public final class PlaceImporter {
     /// The open connection and its writer (nil only after a failed move).
     private var session: (store: PlaceStore, writer: PlaceWriter)?
@@ -135,25 +140,41 @@ public final class PlaceImporter {
     /// Where a new database goes when its first operation is done.
     private var newDatabasePath: String?
 
+    /// The temporary file of a new database (`FILE.new-PID`).
+    private var temporaryPath: String?
+    /// One import at a time into this database (`ImportLock`).
+    private var lock: ImportLock?
+    /// Whether the running operation committed anything (a failed first
+    /// operation that did not leaves no database behind).
+    private var operationCommitted = false
+
     var store: PlaceStore { session!.store }
     private var writer: PlaceWriter { session!.writer }
 
-    /// Opens (creating or migrating) the database at `databasePath`.
-    public init(databasePath: String? = nil, options: ImportOptions = ImportOptions()) throws {
+    /// Opens (creating or migrating) the database at `databasePath`. While
+    /// another import into it runs, waits for it to finish, calling
+    /// `waiting` once first with its process ID (when known).
+    public init(databasePath: String? = nil, options: ImportOptions = ImportOptions(),
+                waiting: ((_ otherImport: Int32?) -> Void)? = nil) throws {
         if let zone = options.timeZone, !ImportOptions.isValidTimeZone(zone) {
             throw PlaceDBError.invalidArgument("unknown time zone '\(zone)': expected an IANA name such as Europe/Zurich or America/New_York")
         }
         self.options = options
         let path = try PlaceStore.resolvePath(databasePath)
         try NewDatabase.refuseDanglingLink(path)
+        lock = ImportLock.acquire(for: path, waiting: waiting)
         if let temporary = NewDatabase.temporaryPath(for: path) {
             NewDatabase.removeAbandoned(besides: path)
             newDatabasePath = path
+            temporaryPath = temporary
             do {
                 session = try Self.open(temporary, rollbackJournal: true, options: options)
-            } catch PlaceDBError.database(_, let reason) {
+            } catch {
+                // Nothing of it is kept (its schema could not be written on a full disk, say).
+                discardNewDatabase()
                 // Say it of the name the user gave (a missing directory, say).
-                throw PlaceDBError.database(path: path, reason: reason)
+                if case PlaceDBError.database(_, let reason) = error { throw PlaceDBError.database(path: path, reason: reason) }
+                throw error
             }
         } else {
             session = try Self.open(path, rollbackJournal: false, options: options)
@@ -161,7 +182,8 @@ public final class PlaceImporter {
     }
 
     deinit {
-        // A new database nothing was imported into still gets its name.
+        // A new database nothing was imported into still gets its name
+        // (not one whose first operation failed: that one was removed).
         try? settle()
     }
 
@@ -174,19 +196,37 @@ public final class PlaceImporter {
 
     /// Runs one operation, then settles a new database (also when the
     /// operation failed: its failed run is recorded in it, as in any other).
-    private func settling<T>(_ operation: () throws -> T) throws -> T {
+    func settling<T>(_ operation: () throws -> T) throws -> T {
+        if session == nil, newDatabasePath != nil, let temporaryPath {
+            // The first operation failed and its database was removed: start again.
+            session = try Self.open(temporaryPath, rollbackJournal: true, options: options)
+        }
         if session == nil {
             throw PlaceDBError.database(path: databasePath, reason: "no open database: it could not be moved to its name")
         }
         let result: T
+        operationCommitted = false
         do {
             result = try operation()
         } catch {
-            try? settle()
+            if newDatabasePath != nil && !operationCommitted {
+                // Nothing was kept: leave no database behind (readers then
+                // say there is none, rather than answer from an empty one).
+                discardNewDatabase()
+            } else {
+                try? settle()
+            }
             throw error
         }
         try settle()
         return result
+    }
+
+    /// Closes and removes a new database whose first operation failed.
+    private func discardNewDatabase() {
+        guard let temporaryPath else { return }
+        session = nil
+        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporaryPath + suffix) }
     }
 
     /// A new database, after its first operation: switched to WAL, closed,
@@ -403,6 +443,7 @@ public final class PlaceImporter {
         }
         lastInputSummary = summary
         lastInputCommitted = true
+        operationCommitted = true
         report()
         if let fatal { throw PlaceDBError.badInput(fatal) }
         return summary
@@ -430,7 +471,7 @@ public final class PlaceImporter {
         try settling { try recordAliasRun(edges, input: input, source: source) }
     }
 
-    private func recordAliasRun(_ edges: [AliasEdge], input: String, source: String) throws -> AliasImportSummary {
+    func recordAliasRun(_ edges: [AliasEdge], input: String, source: String) throws -> AliasImportSummary {
         let started = Clock.now()
         let startedAt = RFC3339.nowMilliseconds()
         return try store.db.transaction(.immediate) { () throws -> AliasImportSummary in
