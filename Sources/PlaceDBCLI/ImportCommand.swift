@@ -30,7 +30,8 @@ enum ImportCommand: Command {
             default --on-error stop the database stays as it was before the failing file
             (files before it stay imported) and a snapshot removes nothing. A database that
             does not exist yet is written as DB.new-PID and takes its name when the first
-            file is done.
+            file is done; a first file that fails having kept nothing leaves no database. One
+            import at a time writes a database: another waits for it (DB.import-lock).
             """)
 
     static func run(_ context: CommandContext) throws -> ExitCode {
