@@ -11,17 +11,19 @@ enum CurrentCommand: Command {
             OptionSpec("--accuracy", value: "M", help: "The fix's horizontal accuracy in meters: the radius holding the true position with 68% probability, as Android reports it (default: 20)."),
             OptionSpec("--at", value: "TIME", help: "When the visitor is there; opening hours then count (default: hours unused). RFC 3339 with an offset (2026-05-01T12:30:00+02:00) is that instant; without one (2026-05-01T12:30) the wall clock at each place; or now."),
             OptionSpec("--type", value: "T", help: "List only places with T among their types (likelihoods are unchanged).", repeatable: true),
-            OptionSpec("--limit", value: "N", help: "At most N places (default 10, at most 1000)."),
+            OptionSpec("--limit", value: "N", help: "At most N places (default 5, as the Current Place tutorial lists; at most 1000). A --batch line gives its own maxResultCount (default 10)."),
             OptionSpec("--fields", value: "MASK", help: "Field mask of each place, as for 'placedb place' (default: all)."),
             OptionSpec("--explain", help: "Show every factor of the model for every place listed, and the none-of-these mass."),
             OptionSpec("--svg", value: "FILE", help: "Also draw what the model saw into FILE, a self-contained SVG: the fix and its 68% circle, each place's footprint to scale, shaded by likelihood and labelled, a scale bar; written whole or not at all (exit 74 when it cannot be; docs/current-place-svg.md)."),
-            OptionSpec("--batch", help: "Read queries as NDJSON on standard input ({\"location\": {\"latitude\": .., \"longitude\": ..}, \"accuracyMeters\": .., \"time\": ..}); write one {\"placeLikelihoods\": [...]} line per query."),
+            OptionSpec("--batch", help: "Read queries as NDJSON on standard input ({\"location\": {\"latitude\": .., \"longitude\": ..}, \"accuracyMeters\": .., \"time\": .., \"maxResultCount\": ..}); write one {\"placeLikelihoods\": [...], \"noneLikelihood\": ..} line per query."),
         ],
         discussion: """
             Likelihoods are in 0..1, most likely first, and sum to at most 1: the rest is the mass of
-            "none of these". The model (README "Current place") weighs the fix's error, each place's
-            footprint (its polygon or lines, else its viewport, else a size by type), a prior from type,
-            popularity, source, business status and, with --at, opening hours.
+            "none of these" (noneLikelihood in JSON, always given). A precise fix where one place holds
+            all the mass may list only that place. The model (docs/current-place.md) weighs the fix's
+            error, each place's footprint (its polygon or lines, else a viewport that departs from the
+            map service's default view, else a size by type), a prior from type, popularity, source,
+            business status and, with --at, opening hours.
             """)
 
     static func run(_ context: CommandContext) throws -> ExitCode {
@@ -41,7 +43,7 @@ enum CurrentCommand: Command {
         var request = CurrentPlaceRequest(location: try QueryOptions.coordinate(context), accuracyMeters: try QueryOptions.number(context, "--accuracy") ?? 20)
         request.at = try QueryOptions.time(context.arguments.value("--at"))
         request.includedTypes = context.arguments.all("--type")
-        request.maxResultCount = try QueryOptions.limit(context, default: 10)
+        request.maxResultCount = try QueryOptions.limit(context, default: 5)
         try QueryOptions.validate(request.validate)
         if let svg = context.arguments.value("--svg") {
             guard !svg.isEmpty else { throw UsageError(message: "--svg needs a file name") }
@@ -74,6 +76,10 @@ enum CurrentCommand: Command {
                 // A polygon or a line: its size, then its box.
                 let size = e.footprintLength.map { "\(s($0)) m long, in " } ?? (e.footprint == "polygon" ? "\(s(e.footprintArea)) m2 in " : "")
                 lines.append("        footprint from \(e.footprint): \(size)\(s(2 * e.footprintHalfWidth)) m x \(s(2 * e.footprintHalfHeight)) m, centre \(s(e.footprintOffsetEast)) m east, \(s(e.footprintOffsetNorth)) m north of the fix")
+                if let v = e.viewport, e.footprint != "viewport" {
+                    let size = e.viewportWidth.flatMap { w in e.viewportHeight.map { " \(s(w)) m x \(s($0)) m" } } ?? ""
+                    lines.append("        viewport\(size) not used: \(v != .extent ? v.rawValue : e.footprint == "type" ? "reaches too far from the place" : "the stored shape is stronger evidence")")
+                }
             }
         }
         lines.append("\(format(result.noneLikelihood))  (none of these)")

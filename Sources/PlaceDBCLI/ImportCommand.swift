@@ -26,7 +26,9 @@ enum ImportCommand: Command {
             Each file is imported in one transaction. Re-importing a file changes nothing; a
             newer record for an ID replaces the stored one. The summary (stdout) counts
             inserted, updated, unchanged and rejected records (and revived, duplicate and,
-            for a snapshot, removed places). Bad input exits 65, a missing file 66; with the
+            for a snapshot, removed places; and viewports ignored as footprints because they
+            are inverted, cross the antimeridian or exceed 20 km: a warning, the place is
+            imported). Bad input exits 65, a missing file 66; with the
             default --on-error stop the database stays as it was before the failing file
             (files before it stay imported) and a snapshot removes nothing. A database that
             does not exist yet is written as DB.new-PID and takes its name when the first
@@ -182,6 +184,11 @@ enum ImportCommand: Command {
         }
         if s.revived > 0 { text += ", \(s.revived) revived" }
         if s.duplicates > 0 { text += ", \(s.duplicates) duplicate\(s.duplicates == 1 ? "" : "s") (same ID again; the last kept)" }
+        let ignored = s.ignoredViewports.values.reduce(0, +)
+        if ignored > 0 {
+            let reasons = ViewportEvidence.allCases.compactMap { r in s.ignoredViewports[r].map { "\($0) \(r.rawValue)" } }
+            text += ", \(ignored) viewport\(ignored == 1 ? "" : "s") ignored as footprint\(ignored == 1 ? "" : "s") (\(reasons.joined(separator: ", ")))"
+        }
         let rate = s.seconds > 0 ? Int(Double(s.records) / s.seconds) : s.records
         text += " (\(formatBytes(s.bytes)) in \(formatSeconds(s.seconds)), \(rate) records/s)"
         if s.changedNothing && s.records > 0 { text += "; nothing changed" }
@@ -201,6 +208,11 @@ enum ImportCommand: Command {
         o["removed"] = .int(Int64(s.removed))
         o["linked"] = .int(Int64(s.linked))
         o["rejected"] = .int(Int64(s.rejected))
+        if !s.ignoredViewports.isEmpty {
+            o["ignoredViewports"] = .object(JSONObject(ViewportEvidence.allCases.compactMap { r in
+                s.ignoredViewports[r].map { (r.rawValue, JSONValue.int(Int64($0))) }
+            }))
+        }
         o["changed"] = .bool(!s.changedNothing)
         o["bytes"] = .int(s.bytes)
         o["seconds"] = .double((s.seconds * 1000).rounded() / 1000)

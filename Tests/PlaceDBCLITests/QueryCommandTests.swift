@@ -71,6 +71,7 @@ struct QueryCommandTests {
         for key in ["distanceMeters", "footprint", "densityPerSquareMeter", "factors", "prior", "weight"] { #expect(explain[key] != nil, "\(key)") }
         for key in ["type", "popularity", "source", "businessStatus", "hours"] { #expect(explain["factors"]?[key] != nil, "\(key)") }
         #expect(json["explain"]?["noneLikelihood"]?.doubleValue != nil)
+        #expect(json["noneLikelihood"]?.doubleValue == json["explain"]?["noneLikelihood"]?.doubleValue)
         #expect(json["explain"]?["sigmaMeters"]?.doubleValue.map { abs($0 - 10 / 1.5096) < 0.01 } == true)
         let text = cli.run(["current", "46.5201,6.6301", "--accuracy", "10", "--output", "text"])
         #expect(text.out.hasPrefix("0.9"))
@@ -140,6 +141,36 @@ struct QueryCommandTests {
 
         let clean = run(cli, ["current", "--batch"], input: #"{"location":{"latitude":1,"longitude":1}}"# + "\n")
         #expect(clean.code == 0)
-        #expect(clean.out == #"{"placeLikelihoods":[]}"# + "\n")
+        // Far from every place: no candidates, all the mass on none of these.
+        #expect(clean.out == #"{"placeLikelihoods":[],"noneLikelihood":1}"# + "\n")
+    }
+
+    @Test("current lists 5 places by default (a --batch line 10, or its maxResultCount), and noneLikelihood always")
+    func currentLimits() throws {
+        let cli = try CLI()
+        // Twelve cafes 10 m apart on a line.
+        let cafes = (0..<12).map { i in
+            #"{"id":"c\#(i)","location":{"latitude":46.52,"longitude":\#(6.63 + Double(i) * 0.00013)},"types":["cafe"]}"#
+        }.joined(separator: "\n") + "\n"
+        #expect(cli.run(["import", try cli.dir.write("cafes.ndjson", cafes)]).code == 0)
+        func count(_ json: String) throws -> Int? { try JSONValue(parsing: json)["placeLikelihoods"]?.arrayValue?.count }
+        let single = cli.run(["current", "46.52,6.6307", "--accuracy", "300", "--fields", "id"])
+        #expect(single.code == 0, "\(single.err)")
+        #expect(try count(single.out) == 5)
+        let none = try #require(try JSONValue(parsing: single.out)["noneLikelihood"]?.doubleValue)
+        #expect(none > 0 && none < 0.5)
+        #expect(try count(cli.run(["current", "46.52,6.6307", "--accuracy", "300", "--limit", "8"]).out) == 8)
+        let text = cli.run(["current", "46.52,6.6307", "--accuracy", "300", "--output", "text"])
+        #expect(text.out.split(separator: "\n").count == 6, "five places and the none-of-these line")
+        let batch = run(cli, ["current", "--batch", "--fields", "id"], input: """
+            {"location":{"latitude":46.52,"longitude":6.6307},"accuracyMeters":300}
+            {"location":{"latitude":46.52,"longitude":6.6307},"accuracyMeters":300,"maxResultCount":12}
+
+            """)
+        let lines = batch.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(try count(lines[0]) == 10)
+        #expect(try count(lines[1]) == 12)
+        #expect(try lines.allSatisfy { try JSONValue(parsing: $0)["noneLikelihood"]?.doubleValue != nil })
     }
 }

@@ -206,16 +206,18 @@ struct CurrentPlaceTests {
         #expect(compared > 300)
     }
 
-    @Test("a viewport across the antimeridian is a footprint on both sides", arguments: modes)
+    @Test("a place by the antimeridian is found from its other side; its viewport across it is ignored (the type's footprint stands)", arguments: modes)
     func antimeridianViewport(mode: SpatialIndexMode) throws {
         let (dir, path) = try placesDatabase([
-            #"{"id":"island","location":{"latitude":-16.5,"longitude":179.999},"types":["park"],"viewport":{"low":{"latitude":-16.502,"longitude":179.998},"high":{"latitude":-16.498,"longitude":-179.998}}}"#,
+            #"{"id":"island","location":{"latitude":-16.5,"longitude":179.9999},"types":["park"],"viewport":{"low":{"latitude":-16.502,"longitude":179.998},"high":{"latitude":-16.498,"longitude":-179.998}}}"#,
         ])
         _ = dir
         let client = try PlacesClient(databasePath: path, spatialIndex: mode)
-        let r = try client.findPlaceLikelihoods(location: Coordinate(latitude: -16.501, longitude: -179.9985), accuracy: 20, explain: true)
+        // 43 m east of the park's point, across the antimeridian: inside its type footprint (a 177 m square).
+        let r = try client.findPlaceLikelihoods(location: Coordinate(latitude: -16.5, longitude: -179.9997), accuracy: 20, explain: true)
         #expect(r.placeLikelihoods.map(\.place.id.rawValue) == ["island"])
-        #expect(r.placeLikelihoods.first?.explanation?.footprint == "viewport")
+        #expect(r.placeLikelihoods.first?.explanation?.footprint == "type")
+        #expect(r.placeLikelihoods.first?.explanation?.viewport == .crossesAntimeridian)
         #expect(r.placeLikelihoods.first!.likelihood > 0.5)
     }
 
@@ -362,7 +364,7 @@ struct ResponseJSONTests {
                 var o = JSONObject([("place", .object(l.place.apiJSON(fields: fields))), ("likelihood", .double(PlacesClient.roundedLikelihood(l.likelihood)))])
                 if explain { o["explain"] = .object(l.explanation!.json) }
                 return .object(o)
-            }))])
+            })), ("noneLikelihood", .double(PlacesClient.roundedLikelihood(decoded.noneLikelihood)))])
             if explain {
                 expected["explain"] = .object(JSONObject([
                     ("accuracyMeters", 25), ("sigmaMeters", .double(LikelihoodExplanation.significant(decoded.sigmaMeters))),

@@ -32,6 +32,9 @@ final class PreparedPlace: Sendable {
     let photos: [(position: Int, name: String, reference: String)]
     /// The viewport as `place_extent` stores it (nil without a usable one).
     let extent: (west: Double, east: Double, south: Double, north: Double)?
+    /// Why its viewport cannot be a footprint, when it is bad input
+    /// (counted in the summary, never an error).
+    let viewportWarning: ViewportEvidence?
     /// The footprint as `place_footprint` stores it (nil for points).
     let footprint: (area: Double, shape: [UInt8])?
 
@@ -95,7 +98,9 @@ final class PreparedPlace: Sendable {
         self.timeZone = place.timeZone
         self.format = decoded.format
         self.aliases = decoded.aliases
-        self.extent = PlaceWriter.extent(place.document["viewport"])
+        let viewport = place.document["viewport"]
+        self.extent = PlaceWriter.extent(viewport)
+        self.viewportWarning = viewport.flatMap { ViewportEvidence.classify($0) }.flatMap { $0.isWarning ? $0 : nil }
         self.photos = (place.document["photos"]?.arrayValue ?? []).enumerated().compactMap { position, photo in
             photo["name"]?.stringValue.map { (position, $0, PhotoName.reference(of: $0)) }
         }

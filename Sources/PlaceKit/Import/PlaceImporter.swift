@@ -86,6 +86,10 @@ public struct ImportSummary: Sendable, Equatable {
     /// Alias edges a snapshot recorded from removed places to added ones.
     public var linked = 0
     public var rejected = 0
+    /// Places whose viewport was ignored as a footprint because it is bad
+    /// (inverted, across the antimeridian, larger than 20 km, out of
+    /// range), by reason; the place is imported with it all the same.
+    public var ignoredViewports: [ViewportEvidence: Int] = [:]
     public var bytes: Int64 = 0
     public var seconds: Double = 0
 
@@ -104,6 +108,7 @@ public struct ImportSummary: Sendable, Equatable {
         a.duplicates += b.duplicates
         a.removed += b.removed
         a.rejected += b.rejected
+        a.ignoredViewports.merge(b.ignoredViewports, uniquingKeysWith: +)
         a.bytes += b.bytes
         a.seconds += b.seconds
     }
@@ -380,6 +385,7 @@ public final class PlaceImporter {
                         switch item {
                         case .place(let place):
                             formats.insert(place.format)
+                            if let w = place.viewportWarning { summary.ignoredViewports[w, default: 0] += 1 }
                             switch try writer.write(place) {
                             case .inserted: summary.inserted += 1
                             case .updated: summary.updated += 1

@@ -13,12 +13,14 @@ import Foundation
 ///   `Location.getAccuracy()` convention; iOS documents a radius too), so
 ///   σ = accuracy / √(−2 ln 0.32) ≈ accuracy / 1.51.
 /// - **Footprint**: the visitor stands anywhere in the place, uniformly: in
-///   its viewport when it has one (up to `maxViewportRadius`), else in a
-///   square of the area of a disc whose radius comes from its primary type
-///   (`footprintRadius`: a cafe 2 m, a hotel 5 m, a park 100 m, an airport
-///   1.5 km). The
-///   density of the fix is the box convolved with the error: a product of
-///   differences of normal CDFs along each axis.
+///   its stored shape (polygons or lines) when it has one; else in its
+///   viewport when that says something about its size (`viewportRule`:
+///   by default only a viewport that departs from the map service's
+///   default view, see `ViewportEvidence`); else in a square of the area of
+///   a disc whose radius comes from its primary type (`footprintRadius`: a
+///   cafe 2 m, a hotel 5 m, a park 100 m, an airport 1.5 km). The density
+///   of the fix is the footprint convolved with the error: for a box, a
+///   product of differences of normal CDFs along each axis.
 /// - **Prior** `w(i)`, a product of factors: type (`typeFactors`: 0 for what
 ///   one cannot be at, such as a country, a route or a postal code; small for
 ///   a locality or a neighbourhood), popularity (`(1 + min(ratingCount, popularityCap) /
@@ -51,9 +53,24 @@ public struct LikelihoodModel: Sendable {
     /// usable viewport; other types get `defaultFootprintRadius`.
     public var footprintRadius: [String: Double] = LikelihoodModel.defaultFootprintRadius
     public var defaultFootprintRadius = 2.0
-    /// Viewports reaching farther than this from the place (meters) are not
-    /// taken as its footprint (a city's viewport is not where one stands).
+    /// Viewports (and stored shapes) reaching farther than this from the
+    /// place (meters) are not taken as its footprint (a city's viewport is
+    /// not where one stands).
     public var maxViewportRadius = 20_000.0
+    /// Which viewports are footprints.
+    public var viewportRule = ViewportRule.beyondDefaultView
+
+    /// Which viewports the model takes as a place's footprint.
+    public enum ViewportRule: String, Sendable, CaseIterable {
+        /// Only a viewport that departs from the default map view and is
+        /// sound (`ViewportEvidence.extent`); the default view, an inverted
+        /// viewport, one across the antimeridian or one larger than 20 km
+        /// leave the type's footprint.
+        case beyondDefaultView = "beyond-default"
+        /// Every viewport in range, the default view included (placedb's
+        /// rule before issue 13; kept for the evaluation's comparison).
+        case always
+    }
     public var popularityScale = 25.0
     public var popularityExponent = 0.25
     /// Rating counts above this count as this many: the popularity factor
@@ -183,8 +200,9 @@ public struct LikelihoodModel: Sendable {
 public struct LikelihoodExplanation: Sendable, Equatable {
     /// Great-circle distance from the fix to the place's location.
     public var distanceMeters: Double
-    /// The footprint's source: "polygon" (the stored area), "line" (the
-    /// stored lines of an open way), "viewport" or "type".
+    /// The footprint's source, strongest evidence first: "polygon" (the
+    /// stored area), "line" (the stored lines of an open way), "viewport"
+    /// (one that departs from the default map view) or "type".
     public var footprint: String
     /// Half the footprint's width (east-west) and height (north-south), m
     /// (of its box, for a polygon or a line).
@@ -195,6 +213,12 @@ public struct LikelihoodExplanation: Sendable, Equatable {
     public var footprintArea: Double
     /// The length of a line footprint, m (nil for the others).
     public var footprintLength: Double?
+    /// The place's viewport, when it has one: what it says (`.extent`: a
+    /// size; else why it is not the footprint), and its width and height
+    /// in meters. With `footprint` "viewport" it is the footprint.
+    public var viewport: ViewportEvidence? = nil
+    public var viewportWidth: Double? = nil
+    public var viewportHeight: Double? = nil
     /// The footprint's centre relative to the fix (east, north), in meters.
     public var footprintOffsetEast: Double
     public var footprintOffsetNorth: Double
@@ -244,6 +268,14 @@ extension LikelihoodExplanation {
             ("areaSquareMeters", .double(s(footprintArea))),
         ])
         if let footprintLength { shape["lengthMeters"] = .double(s(footprintLength)) }
+        if let viewport {
+            var v = JSONObject([("evidence", .string(viewport.rawValue)), ("used", .bool(footprint == "viewport"))])
+            if let viewportWidth, let viewportHeight {
+                v["widthMeters"] = .double(s(viewportWidth))
+                v["heightMeters"] = .double(s(viewportHeight))
+            }
+            shape["viewport"] = .object(v)
+        }
         return JSONObject([
             ("distanceMeters", .double((distanceMeters * 100).rounded() / 100)),
             ("footprint", .object(shape)),

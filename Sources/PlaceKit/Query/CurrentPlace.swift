@@ -83,7 +83,7 @@ extension PlacesClient {
                     continue
                 }
                 listed.append(PlaceLikelihood(place: place, likelihood: c.weight / run.total,
-                                              explanation: explain ? Self.explanation(c, run, fix: request.location) : nil))
+                                              explanation: explain ? try explanation(c, run, fix: request.location) : nil))
             }
             return PlaceLikelihoodList(placeLikelihoods: listed, noneLikelihood: run.model.noneDensity / run.total, sigmaMeters: run.sigma,
                                        searchRadiusMeters: run.reach, candidateCount: run.candidates.count)
@@ -91,9 +91,11 @@ extension PlacesClient {
     }
 
     /// The same answer as `findPlaceLikelihoods`, as compact JSON:
-    /// `{"placeLikelihoods": [{"place": {...}, "likelihood": 0.42}, ...]}`,
-    /// likelihoods rounded down to 6 decimals (so they still sum to at most
-    /// 1); with `explain`, each item's `explain` object and a top-level one.
+    /// `{"placeLikelihoods": [{"place": {...}, "likelihood": 0.42}, ...],
+    /// "noneLikelihood": 0.01}`, likelihoods rounded down to 6 decimals (so
+    /// they still sum to at most 1; `noneLikelihood`, always there, is the
+    /// mass of "none of these"); with `explain`, each item's `explain`
+    /// object and a top-level one.
     /// Written straight from the stored documents where the mask allows.
     public func findPlaceLikelihoodsJSON(_ request: CurrentPlaceRequest, fields: FieldMask = .all, explain: Bool = false) throws -> [UInt8] {
         try request.validate()
@@ -117,7 +119,7 @@ extension PlacesClient {
                 JSONWriter.writeNumber(Self.roundedLikelihood(c.weight / run.total), into: &item)
                 if explain {
                     PlaceJSON.append(#","explain":"#, into: &item)
-                    JSONWriter().write(.object(Self.explanation(c, run, fix: request.location).json), into: &item)
+                    JSONWriter().write(.object(try explanation(c, run, fix: request.location).json), into: &item)
                 }
                 item.append(UInt8(ascii: "}"))
                 if !first { out.append(UInt8(ascii: ",")) }
@@ -125,6 +127,9 @@ extension PlacesClient {
                 out.append(contentsOf: item)
             }
             out.append(UInt8(ascii: "]"))
+            // Always: an app tells "probably none of these" from "one of these".
+            PlaceJSON.append(#","noneLikelihood":"#, into: &out)
+            JSONWriter.writeNumber(Self.roundedLikelihood(run.model.noneDensity / run.total), into: &out)
             if explain {
                 PlaceJSON.append(#","explain":"#, into: &out)
                 let s = LikelihoodExplanation.significant
@@ -348,6 +353,22 @@ extension PlacesClient {
         case .viewport: "viewport"
         case .type: "type"
         }
+    }
+
+    /// Every factor behind a candidate's weight, and what its viewport
+    /// (read from the stored document: the index keeps only footprints)
+    /// says.
+    private func explanation(_ c: Candidate, _ run: ModelRun, fix: Coordinate) throws -> LikelihoodExplanation {
+        var e = Self.explanation(c, run, fix: fix)
+        if let doc = try store.place(rowid: c.rowid, plan: MaskPlan(.all), coordinate: c.coordinate)?.document["viewport"],
+           let verdict = ViewportEvidence.classify(doc) {
+            e.viewport = verdict
+            if let s = doc["low"]?["latitude"]?.doubleValue, let w = doc["low"]?["longitude"]?.doubleValue,
+               let n = doc["high"]?["latitude"]?.doubleValue, let east = doc["high"]?["longitude"]?.doubleValue, verdict != .outOfRange {
+                (e.viewportWidth, e.viewportHeight) = ViewportEvidence.sizeMeters(south: s, west: w, north: n, east: east)
+            }
+        }
+        return e
     }
 
     /// Every factor behind a candidate's weight.

@@ -204,14 +204,15 @@ struct ModelTables {
     /// The footprint an index keeps for a place: how far from its location
     /// a visitor may stand (with slack for the local projection), and what
     /// the footprint is: its stored shape (polygons or lines; `shapeReach`
-    /// is its farthest vertex), else its viewport, else a square by type.
+    /// is its farthest vertex), else its viewport when the model's
+    /// `viewportRule` takes it, else a square by type.
     /// Neither a shape nor a viewport reaching farther than
     /// `maxViewportRadius` is taken (a city is not where one stands).
     func footprint(model: LikelihoodModel, type: UInt16, status: UInt8, latitude: Double, longitude: Double,
                    viewport: GeoRect?, shapeReach: Double? = nil) -> (extent: Double, from: FootprintSource) {
         if typeFactor[Int(type)] == 0 || status == StatusCode.closedPermanently.rawValue { return (0, .type) }
         if let reach = shapeReach, reach <= model.maxViewportRadius { return (reach * 1.01 + 1, .shape) }
-        if let v = viewport {
+        if let v = viewport, model.viewportRule == .always || ViewportEvidence.classify(v) == .extent {
             let reach = Self.viewportReach(v, latitude: latitude, longitude: longitude)
             if reach <= model.maxViewportRadius { return (reach * 1.01 + 1, .viewport) }
         }
