@@ -1,6 +1,8 @@
 // placedb-bench eval-current [--data DIR] [--fixes N] [--seed S] [--dir DIR]
 //                            [--regions a,b,...] [--accuracies 5,20,65,300] [--bins] [--breakdown]
 //                            [--svg-dir DIR]
+// placedb-bench eval-current --google ...: the Google places instead
+//                            (EvalCurrentGoogle.swift)
 //
 // Simulated visits on real POIs: every named OSM POI of the newest snapshot
 // of each region in DIR (default ../shared/data/osm/poi-nwr) is imported as
@@ -19,7 +21,8 @@
 // the model gets right where nearest place does not and the reverse (all, and
 // those of places with extent). `--model key=value,...` changes the model's
 // settings for a sensitivity run (noneDensity, defaultFootprintRadius,
-// footprintScale, maxViewportRadius, cutoffSigmas, extentFactor).
+// footprintScale, maxViewportRadius, cutoffSigmas, extentFactor,
+// popularityExponent, closedTemporarilyFactor).
 // `--svg-dir DIR` also draws the reliability diagram and top-1 by accuracy
 // into DIR/current-reliability-osm.svg and DIR/current-top1-osm.svg.
 import Foundation
@@ -27,6 +30,7 @@ import PlaceKit
 
 enum EvalCurrent {
     static func run(_ args: [String]) throws {
+        if args.contains("--google") { return try runGoogle(args) }
         let dataDir = option("--data", args) ?? "../shared/data/osm/poi-nwr"
         let fixes = max(1, Int(option("--fixes", args) ?? "") ?? 3)
         let seed = UInt64(option("--seed", args) ?? "") ?? 2026
@@ -63,23 +67,7 @@ enum EvalCurrent {
         let summary = try PlaceImporter(databasePath: db, options: ImportOptions(onError: .skip, source: "osm")).importInput(.file(geojsonseq))
         let client = try PlacesClient(databasePath: db, spatialIndex: .memory)
         // Sensitivity runs: --model noneDensity=1e-7,footprintScale=0.5,...
-        if let settings = option("--model", args) {
-            var model = client.likelihoodModel
-            for pair in settings.split(separator: ",") {
-                let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                guard kv.count == 2, let v = Double(kv[1]) else { throw BenchError(message: "--model: expected key=number, got '\(pair)'") }
-                switch kv[0] {
-                case "noneDensity": model.noneDensity = v
-                case "defaultFootprintRadius": model.defaultFootprintRadius = v
-                case "footprintScale": model.footprintRadius = model.footprintRadius.mapValues { $0 * v }; model.defaultFootprintRadius *= v
-                case "maxViewportRadius": model.maxViewportRadius = v
-                case "cutoffSigmas": model.cutoffSigmas = v
-                case "extentFactor": model.extentFactor = v
-                default: throw BenchError(message: "--model: unknown setting '\(kv[0])'")
-                }
-            }
-            client.likelihoodModel = model
-        }
+        try applyModelSettings(args, to: client)
         try client.loadSpatialIndex()
         let showBins = args.contains("--bins")
         let showBreakdown = args.contains("--breakdown")
@@ -181,6 +169,31 @@ enum EvalCurrent {
         let series = methods.enumerated().map { i, method in EvalCharts.Series(name: method, values: rows.map { $0.methods[i].1.top1 }) }
         try EvalCharts.write(EvalCharts.top1(title: "Current place: top-1 by accuracy (\(name))", subtitle: subtitle, categories: categories, series: series),
                              dir: dir, name: "current-top1-\(name).svg")
+    }
+
+    /// `--model key=value,...`: changes the model's settings for a
+    /// sensitivity run (noneDensity, defaultFootprintRadius, footprintScale,
+    /// maxViewportRadius, cutoffSigmas, extentFactor, popularityExponent,
+    /// closedTemporarilyFactor).
+    static func applyModelSettings(_ args: [String], to client: PlacesClient) throws {
+        guard let settings = option("--model", args) else { return }
+        var model = client.likelihoodModel
+        for pair in settings.split(separator: ",") {
+            let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard kv.count == 2, let v = Double(kv[1]) else { throw BenchError(message: "--model: expected key=number, got '\(pair)'") }
+            switch kv[0] {
+            case "noneDensity": model.noneDensity = v
+            case "defaultFootprintRadius": model.defaultFootprintRadius = v
+            case "footprintScale": model.footprintRadius = model.footprintRadius.mapValues { $0 * v }; model.defaultFootprintRadius *= v
+            case "maxViewportRadius": model.maxViewportRadius = v
+            case "cutoffSigmas": model.cutoffSigmas = v
+            case "extentFactor": model.extentFactor = v
+            case "popularityExponent": model.popularityExponent = v
+            case "closedTemporarilyFactor": model.closedTemporarilyFactor = v
+            default: throw BenchError(message: "--model: unknown setting '\(kv[0])'")
+            }
+        }
+        client.likelihoodModel = model
     }
 
     static func offset(_ c: Coordinate, east: Double, north: Double) -> Coordinate {
