@@ -4,7 +4,7 @@ import Testing
 import PlaceKitTestSupport
 
 /// A Places API (New) record at (lat, lng) with a viewport `span` degrees
-/// square around it (0.0027: Google's default map view).
+/// square around it (about 0.0027: Google's default map view).
 private func googleRecord(_ id: String, latitude: Double, longitude: Double, type: String = "restaurant", span: Double = 0.0027,
                           viewport: (south: Double, west: Double, north: Double, east: Double)? = nil) -> String {
     let v = viewport ?? (latitude - span / 2, longitude - span / 2, latitude + span / 2, longitude + span / 2)
@@ -16,7 +16,7 @@ struct ViewportEvidenceTests {
     @Test("the default map view, a fitted view and bad viewports are told apart")
     func classify() {
         typealias E = ViewportEvidence
-        // Google's default view at Tehran, Sydney, Paris: 0.0027° square.
+        // Google's default view at Tehran, Sydney, Paris: about 0.0027° square.
         #expect(E.classify(south: 35.7, west: 51.4, north: 35.7027, east: 51.4027) == .defaultView)
         #expect(E.classify(south: -33.8683, west: 151.2066, north: -33.8656, east: 151.2093) == .defaultView)
         #expect(E.classify(south: 48.8853, west: 2.3417, north: 48.888, east: 2.3444) == .defaultView)
@@ -39,8 +39,8 @@ struct ViewportEvidenceTests {
     @Test("a default-view viewport is not a footprint: the place 0.3 m away beats one 102 m away (it did not: 0.494 against 0.503)",
           arguments: CurrentPlaceTests.modes)
     func defaultViewIgnored(mode: SpatialIndexMode) throws {
-        // Sydney's longitudes and the legacy default span, as the Town Hall
-        // Square Newsagency has them: the store's 32-bit R*Tree gives the
+        // Sydney's longitudes and the default span, as the Town Hall Square
+        // Newsagency has them: the store's 32-bit R*Tree gives the
         // 0.00269796° side back as 0.00274658°; still the default view.
         let lat = -33.8738745, lng = 151.2052607, perDegree = Earth.meanRadius * Double.pi / 180
         let (dir, path) = try placesDatabase([

@@ -6,9 +6,10 @@ import Foundation
 /// A viewport is the map view to show a place in, not its outline. Every
 /// one of the 166 viewports of the Google fixtures in ../shared/data/google
 /// (legacy `geometry.viewport` and v1 `viewport`, Sydney to Tehran) is the
-/// service's default view: exactly 0.0027° of latitude by 0.0027° of
-/// longitude (300 m north-south, 197 to 249 m east-west), up to 95 m off
-/// the place's location, for a kiosk as for a town hall. Such a view says
+/// service's default view: a square of 0.00269796° (130 of them) or
+/// 0.00269966° (36) in latitude and longitude, 300 m north-south and 197 to
+/// 249 m east-west, up to 95 m off the place's location, for an ATM as for
+/// a town hall or a train station. Such a view says
 /// nothing about the size; only a viewport that departs from it (fitted to
 /// a park, an airport, a GeoJSON geometry's box) does.
 public enum ViewportEvidence: String, Sendable, CaseIterable {
@@ -27,13 +28,13 @@ public enum ViewportEvidence: String, Sendable, CaseIterable {
     /// A corner outside -90...90, -180...180.
     case outOfRange = "out of range"
 
-    /// Degrees of each side of the default view.
+    /// Degrees of each side of the default view (nominally; the fixtures
+    /// have 0.00269796° and 0.00269966°).
     public static let defaultSpanDegrees = 0.0027
     /// How far a side may be from `defaultSpanDegrees` and still be the
-    /// default view (about 11 m north-south). Legacy responses give
-    /// 0.00269796°, v1 0.0027° to 1e-9°; the store's R*Tree keeps 32-bit
-    /// floats rounded outward by up to two units a corner (3e-5° where
-    /// |longitude| ≥ 128), so Sydney's legacy 0.00269796° comes back as
+    /// default view (about 11 m north-south): the store's R*Tree keeps
+    /// 32-bit floats rounded outward by up to two units a corner (3e-5°
+    /// where |longitude| ≥ 128), so Sydney's 0.00269796° comes back as
     /// 0.00274658°.
     public static let spanToleranceDegrees = 0.0001
     /// Longest side of a viewport taken as a footprint, in meters.
