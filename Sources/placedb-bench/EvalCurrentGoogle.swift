@@ -1,5 +1,5 @@
 // placedb-bench eval-current --google [--data DIR] [--fixes N] [--seed S] [--dir DIR]
-//                                     [--accuracies 5,10] [--model k=v,...] [--bins] [--misses]
+//                                     [--accuracies 5,10] [--model k=v,...] [--bins] [--misses] [--svg-dir DIR]
 //
 // Visits on the real Google places: every JSON file under DIR (default
 // ../shared/data/google; legacy web-service responses and Places API (New)
@@ -15,7 +15,10 @@
 // .beyondDefaultView, the default) and off (every viewport is the
 // footprint, the rule before issue 13), and by the nearest place. Reported
 // per accuracy: top-1, top-5, mean log-likelihood of the true place, ECE of
-// the top-1 confidence (10 equal bins), by source (legacy, v1) too.
+// the top-1 confidence (10 equal bins), by source (legacy, v1) too;
+// `--svg-dir DIR` draws the reliability diagram and top-1 by accuracy of the
+// drawn fixes into DIR/current-reliability-google.svg and
+// DIR/current-top1-google.svg.
 import Foundation
 import PlaceKit
 import SQLiteDB
@@ -79,6 +82,7 @@ extension EvalCurrent {
         let idOnly = try FieldMask(parsing: "id")
         var misses: [String] = []
         var lostWon: [String: Int] = [:]
+        var charted: [(accuracy: Double, methods: [(String, Scores)])] = []
         let rules: [(String, LikelihoodModel.ViewportRule)] = [("model, viewport rule off", .always), ("model, viewport rule on", .beyondDefaultView)]
         for accuracy in accuracies {
             for exact in [false, true] {
@@ -121,6 +125,7 @@ extension EvalCurrent {
                     if r == 0 { rows.append(("nearest place", nearest, nearestByGroup)) }
                     rows.append((name, scores, byGroup))
                 }
+                if !exact { charted.append((accuracy, rows.map { ($0.0, $0.1) })) }
                 for (name, s, byGroup) in rows {
                     let what = exact ? "at the place" : "\(fixes) a place"
                     print("| \(Int(accuracy)) m | \(what) | \(name) | \(pct(s.top1)) | \(pct(s.top5)) | \(s.deterministic ? "—" : fmt(s.meanLogLikelihood, 3)) | \(fmt(s.ece, 3)) | "
@@ -143,6 +148,10 @@ extension EvalCurrent {
         print("")
         print("Nearest place answers with certainty, so its ECE is 1 - top-1 and it has no log-likelihood.")
         print("Rule off: every viewport is the place's footprint (placedb before issue 13). Rule on: only a viewport that departs from the default map view.")
+        if let svgDir = option("--svg-dir", args) {
+            try writeCharts(charted, dir: svgDir, name: "google",
+                            subtitle: "Visits at the own location of \(places.count) Google places, \(fixes) fixes per place and accuracy, seed \(seed)")
+        }
     }
 
     /// The live places' IDs of the database at `path`.
