@@ -343,7 +343,12 @@ struct HoursEvaluator {
         var timeline = Timeline(hours, clock: clock, around: t, days: 8)
         let local = clock.local(atUnix: t)
         let inWindow = hours.current.map { local.date >= $0.first && local.date <= $0.last } ?? false
-        let field = inWindow ? hours.currentField : hours.baseField
+        let plainField = inWindow ? hours.currentField : hours.baseField
+        var field = plainField
+        if !inWindow, let c = hours.current, local.date > c.last.adding(days: Place.staleCurrentHoursDays) {
+            // Stale current hours are not served as current: say why the regular ones answer.
+            field += "; \(hours.currentField) ended \(c.last), more than \(Place.staleCurrentHoursDays) days before, so it is not used"
+        }
         func date(_ u: Int64?) -> Date? { u.map { Date(timeIntervalSince1970: TimeInterval($0)) } }
         func at(_ u: Int64) -> String {
             let l = clock.local(atUnix: u)
@@ -401,7 +406,7 @@ struct HoursEvaluator {
                 status.reason = "closed; the hours do not say when it opens next (\(field))"
             }
         }
-        status.hours = field
+        status.hours = plainField
         status.notes = hours.notes
         status.weekdayDescriptions = inWindow && !hours.currentDescriptions.isEmpty ? hours.currentDescriptions : hours.baseDescriptions
         if inWindow, let special = hours.current?.specialDays, special.contains(local.date) {

@@ -76,9 +76,9 @@ extension PlacesClient {
                 let c = run.candidates[i]
                 let place: Place
                 if let p = run.decoded[i] {
-                    place = p.masked(fields)
+                    place = p.served(at: .instant(request.time ?? Date())).masked(fields)
                 } else if let p = try store.place(rowid: c.rowid, plan: plan, coordinate: c.coordinate) {
-                    place = p
+                    place = p.withoutCapturedOpenNow()
                 } else {
                     continue
                 }
@@ -111,7 +111,7 @@ extension PlacesClient {
                 var item: [UInt8] = []
                 PlaceJSON.append(#"{"place":"#, into: &item)
                 if let p = run.decoded[i] {
-                    JSONWriter().write(.object(p.apiJSON(fields: fields)), into: &item)
+                    JSONWriter().write(.object(p.served(at: .instant(request.time ?? Date())).apiJSON(fields: fields)), into: &item)
                 } else if try !store.writePlaceJSON(rowid: c.rowid, plan: plan, into: &item) {
                     continue
                 }

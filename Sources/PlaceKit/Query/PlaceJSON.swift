@@ -22,7 +22,13 @@ struct MaskPlan {
         return nil
     }
 
-    static func isDerived(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// An hours member, whose `openNow` depends on the time of asking.
+    static func isHours(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count >= 19, bytes.count <= 28 else { return false }
+        return Place.hoursMembers.contains(where: { $0.utf8.count == bytes.count && $0.utf8.elementsEqual(bytes) })
+    }
+
+        static func isDerived(_ bytes: UnsafeRawBufferPointer) -> Bool {
         (bytes.count == 4 && bytes.elementsEqual("name".utf8)) || (bytes.count == 2 && bytes.elementsEqual("id".utf8))
     }
 }
@@ -85,6 +91,16 @@ enum PlaceJSON {
                     sub = plan.keys[k].sub
                 } else {
                     keep = false
+                }
+                if keep && MaskPlan.isHours(nameBytes) {
+                    // A captured openNow is never served: the hours go out without it.
+                    flush()
+                    let key = try JSONParser.memberName(doc, span)
+                    var value = Place.strippingOpenNow(try JSONParser.memberValue(doc, span))
+                    if !sub.isEmpty, let kept = plan.fields.apply(to: JSONObject([(key, value)]))[key] { value = kept } else if !sub.isEmpty { continue }
+                    member(key)
+                    JSONWriter().write(value, into: &out)
+                    continue
                 }
                 if keep && sub.isEmpty {
                     if let r = run, doc[r.upperBound..<span.member.lowerBound].allSatisfy({ $0 == UInt8(ascii: ",") || $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
