@@ -1,4 +1,4 @@
--- placedb database schema, version 6 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 7 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -25,7 +25,7 @@ CREATE TABLE import_run (
     rejected INTEGER NOT NULL DEFAULT 0,
     options TEXT NOT NULL DEFAULT '{}',
     error TEXT
-);
+, older INTEGER NOT NULL DEFAULT 0);
 
 -- table: photo_image
 CREATE TABLE photo_image (
@@ -58,7 +58,7 @@ CREATE TABLE place (
     content_hash INTEGER NOT NULL,
     doc TEXT NOT NULL,
     extra TEXT
-, "geom" POINT NOT NULL DEFAULT '', time_zone_source TEXT CHECK (time_zone_source IN ('data', 'import-option')), doc_layout INTEGER);
+, "geom" POINT NOT NULL DEFAULT '', time_zone_source TEXT CHECK (time_zone_source IN ('data', 'import-option')), doc_layout INTEGER, captured_at INTEGER, member_captured TEXT);
 
 -- table: place_alias
 CREATE TABLE place_alias (

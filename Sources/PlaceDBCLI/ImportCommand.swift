@@ -12,7 +12,7 @@ enum ImportCommand: Command {
         options: [
             OptionSpec("--input-format", value: "FORMAT", help: "Record format (default: auto, detected per record).",
                        choices: ["auto"] + InputFormat.allCases.map(\.rawValue)),
-            OptionSpec("--on-error", value: "MODE", help: "stop: the first bad record stops the import and that file's changes are rolled back (default). skip: import the valid records and report the rejected ones.",
+            OptionSpec("--on-error", value: "MODE", help: "stop: the first bad record stops the import and that file's changes are rolled back (default). skip: import the valid records and report the rejected ones; a file that holds no places (or is missing) is skipped with one line and the next files are imported (exit 65 or 66 at the end).",
                        choices: OnError.allCases.map(\.rawValue)),
             OptionSpec("--rejects", value: "FILE", help: "Write each rejected record to FILE as one NDJSON line (not an input or the database: 64; a failed write exits 74)."),
             OptionSpec("--source", value: "NAME", help: "The source name the places are filed under (default: by format: google-places, osm, overture, geojson)."),
@@ -20,20 +20,23 @@ enum ImportCommand: Command {
             OptionSpec("--match-radius", value: "METERS", help: "Snapshot: link a removed place to an added one within this distance (default 150)."),
             OptionSpec("--match-threshold", value: "SCORE", help: "Snapshot: the least match score in 0...1 that records an alias (default 0.7)."),
             OptionSpec("--no-match", help: "Snapshot: record no aliases from removed to added places."),
+            OptionSpec("--captured-at", value: "TIME", help: "When the files were captured (RFC 3339 with an offset, or a date YYYY-MM-DD as midnight UTC), for every record. Default: the record's own timestamp (Tehran scraper timestamp, Overture update_time, OSM @timestamp), else the file's modification time. A member captured earlier never replaces one captured later (docs/merging.md)."),
             OptionSpec("--time-zone", value: "ZONE", help: "IANA time zone (Europe/Zurich) for the places that have neither timeZone nor utcOffsetMinutes (OpenStreetMap, Overture), so their hours can be read; stored with where it came from."),
         ],
         discussion: """
-            Each file is imported in one transaction. Re-importing a file changes nothing; a
-            newer record for an ID replaces the stored one. The summary (stdout) counts
-            inserted, updated, unchanged and rejected records (and revived, duplicate and,
-            for a snapshot, removed places; and viewports ignored as footprints because they
-            are inverted, cross the antimeridian or exceed 20 km: a warning, the place is
-            imported). Bad input exits 65, a missing file 66; with the
-            default --on-error stop the database stays as it was before the failing file
-            (files before it stay imported) and a snapshot removes nothing. A database that
-            does not exist yet is written as DB.new-PID and takes its name when the first
-            file is done; a first file that fails having kept nothing leaves no database. One
-            import at a time writes a database: another waits for it (DB.import-lock).
+            Each file is imported in one transaction. Re-importing a file changes nothing. A
+            record for a stored ID updates only the members it carries, each unless the
+            stored one was captured later (docs/merging.md). The summary (stdout) counts
+            inserted, updated, unchanged and rejected records (and revived, duplicate, older
+            than stored and, for a snapshot, removed places; and viewports ignored as
+            footprints because they are inverted, cross the antimeridian or exceed 20 km: a
+            warning, the place is imported) and says where the capture times came from. Bad
+            input exits 65, a missing file 66; with the default --on-error stop the database
+            stays as it was before the failing file (files before it stay imported) and a
+            snapshot removes nothing. A database that does not exist yet is written as
+            DB.new-PID and takes its name when the first file is done; a first file that
+            fails having kept nothing leaves no database. One import at a time writes a
+            database: another waits for it (DB.import-lock).
             """)
 
     static func run(_ context: CommandContext) throws -> ExitCode {
@@ -47,6 +50,12 @@ enum ImportCommand: Command {
         if let source = args.value("--source") {
             guard !source.isEmpty else { throw UsageError(message: "--source needs a non-empty name") }
             options.source = source
+        }
+        if let text = args.value("--captured-at") {
+            guard let t = CaptureTime.parse(text) else {
+                throw UsageError(message: "invalid time '\(text)' for '--captured-at': expected RFC 3339 with an offset such as 2025-12-07T10:53:52Z or 2015-09-23T10:00:00+10:00, or a date such as 2015-09-23")
+            }
+            options.capturedAt = t
         }
         if let zone = args.value("--time-zone") {
             guard ImportOptions.isValidTimeZone(zone) else {
@@ -133,6 +142,13 @@ enum ImportCommand: Command {
                     left.inputs = 0
                 }
                 perInput.append(summaryJSON(left, input: input.description, status: importer.lastInputCommitted ? "partial" : "failed", error: "\(error)"))
+                if options.onError == .skip, let e = error as? PlaceDBError, e.isSkippableInput {
+                    // The whole file is skipped; the next ones are imported.
+                    console.errLine("placedb import: skipped: \(error)")
+                    total.skippedInputs += 1
+                    if failure == nil { failure = error }
+                    continue
+                }
                 console.errLine("placedb import: \(error)")
                 failure = error
                 break
@@ -161,7 +177,9 @@ enum ImportCommand: Command {
             var line = "\(importer.databasePath): \(total.inputs) input\(total.inputs == 1 ? "" : "s") imported"
             if let snapshot = options.snapshot { line += " as snapshot '\(snapshot)'" }
             line += ", \(summaryText(total, snapshot: options.snapshot != nil))"
-            if failure != nil {
+            if total.skippedInputs > 0 {
+                line += " (\(total.skippedInputs) input\(total.skippedInputs == 1 ? "" : "s") skipped: see above)"
+            } else if failure != nil {
                 line += partial ? " (stopped at the error above; the records before it are kept)" : " (stopped at the error above)"
             }
             console.outLine(line)
@@ -182,6 +200,7 @@ enum ImportCommand: Command {
         } else {
             text += "\(s.inserted) inserted, \(s.updated) updated, \(s.unchanged) unchanged, \(s.rejected) rejected"
         }
+        if s.older > 0 { text += ", \(s.older) older than stored (kept the later capture)" }
         if s.revived > 0 { text += ", \(s.revived) revived" }
         if s.duplicates > 0 { text += ", \(s.duplicates) duplicate\(s.duplicates == 1 ? "" : "s") (same ID again; the last kept)" }
         let ignored = s.ignoredViewports.values.reduce(0, +)
@@ -192,6 +211,18 @@ enum ImportCommand: Command {
         let rate = s.seconds > 0 ? Int(Double(s.records) / s.seconds) : s.records
         text += " (\(formatBytes(s.bytes)) in \(formatSeconds(s.seconds)), \(rate) records/s)"
         if s.changedNothing && s.records > 0 { text += "; nothing changed" }
+        if let capture = captureText(s) { text += "; captured: \(capture)" }
+        return text
+    }
+
+    /// Where the capture times came from: "12 record timestamp, 3 file time (1 timestamp out of range)".
+    static func captureText(_ s: ImportSummary) -> String? {
+        let parts = CaptureSource.allCases.compactMap { c in s.captureSources[c].map { "\($0) \(c.rawValue)" } }
+        guard !parts.isEmpty else { return nil }
+        var text = parts.joined(separator: ", ")
+        if s.timestampsOutOfRange > 0 {
+            text += " (\(s.timestampsOutOfRange) record timestamp\(s.timestampsOutOfRange == 1 ? "" : "s") out of range: before 2000 or ahead; file time used)"
+        }
         return text
     }
 
@@ -213,6 +244,12 @@ enum ImportCommand: Command {
                 s.ignoredViewports[r].map { (r.rawValue, JSONValue.int(Int64($0))) }
             }))
         }
+        o["older"] = .int(Int64(s.older))
+        var capture = JSONObject()
+        for c in CaptureSource.allCases { if let n = s.captureSources[c] { capture[c.rawValue] = .int(Int64(n)) } }
+        o["captureTimes"] = .object(capture)
+        o["timestampsOutOfRange"] = .int(Int64(s.timestampsOutOfRange))
+        if input == nil { o["skippedInputs"] = .int(Int64(s.skippedInputs)) }
         o["changed"] = .bool(!s.changedNothing)
         o["bytes"] = .int(s.bytes)
         o["seconds"] = .double((s.seconds * 1000).rounded() / 1000)
@@ -237,5 +274,17 @@ enum ImportCommand: Command {
 
     static func formatSeconds(_ s: Double) -> String {
         s < 10 ? "\((s * 100).rounded() / 100) s" : "\(Int(s.rounded())) s"
+    }
+}
+
+extension PlaceDBError {
+    /// An input `--on-error skip` passes over whole: bad data (no places,
+    /// an API error response, JSON that cannot be read) or a missing or
+    /// unreadable file. Database errors still stop the import.
+    var isSkippableInput: Bool {
+        switch self {
+        case .badInput, .input: true
+        default: false
+        }
     }
 }

@@ -111,12 +111,15 @@ enum PhotoFetchCommand: Command {
             OptionSpec("--out", short: "o", value: "FILE", help: "Where to write the image; - writes it to standard output (not a terminal)."),
             OptionSpec("--format", value: "FORMAT", help: "Image format (default: from FILE's extension, else the stored image's).",
                        choices: ImageFormat.allCases.map(\.rawValue)),
+            OptionSpec("--attribution-file", value: "FILE", help: "Also write the photo's author attributions (and the place's attributions) to FILE as JSON, to show beside the image."),
         ],
         discussion: """
             The image keeps its aspect ratio: the side that limits gets its maximum, the other is
             rounded to the nearest pixel. An image that already fits, in its own format, is written
             as stored, byte for byte. Reads JPEG, PNG, WebP and GIF; writes the same (JPEG and WebP
-            at quality 85). With -o FILE the result (size, format) is printed on stdout.
+            at quality 85). With -o FILE the result (size, format) and the photo's author
+            attributions are printed on stdout; with -o - the attributions go to stderr. Whoever
+            shows the image must show its author attributions (name and link) with it.
 
             \(photoNameHelp)
 
@@ -170,8 +173,18 @@ enum PhotoFetchCommand: Command {
         let client = try PlacesClient(databasePath: context.databasePath)
         let metadata = try client.photoMetadata(named: name)
         let image = try client.fetchPhoto(metadata, maxSize: (width: maxWidth, height: maxHeight), format: format)
+        let attributions = try PhotoAttributions(metadata, client: client)
+        if let path = context.arguments.value("--attribution-file") {
+            guard !path.isEmpty, path != "-", path != out else {
+                throw UsageError(message: "--attribution-file needs a file other than the image's")
+            }
+            var bytes = Array(JSONWriter(pretty: true).string(.object(attributions.json)).utf8)
+            bytes.append(0x0A)
+            try writeFile(path, bytes)
+        }
         if out == "-" {
             context.console.outBytes(image.data)
+            if let line = attributions.text { context.console.err("placedb photo fetch: \(line)\n") }
             return .success
         }
         try OutputFile.write(image.data, to: out, option: "-o", databasePath: context.databasePath)
@@ -183,11 +196,13 @@ enum PhotoFetchCommand: Command {
                 ("widthPx", .int(Int64(image.width))), ("heightPx", .int(Int64(image.height))), ("bytes", .int(Int64(image.data.count))),
             ])
             if let stored { o["storedImage"] = PhotosCommand.localImageJSON(stored) }
+            for (key, value) in attributions.json where key != "name" { o[key] = value }
             context.writeJSON(.object(o))
         case .text:
             var line = "\(out): \(image.width) x \(image.height) \(image.format), \(ImportCommand.formatBytes(Int64(image.data.count)))"
             if let stored { line += " (stored: \(stored.width) x \(stored.height) \(stored.format))" }
             context.console.outLine(line)
+            if let text = attributions.text { context.console.outLine("  \(text)") }
         }
         return .success
     }
@@ -196,5 +211,50 @@ enum PhotoFetchCommand: Command {
         guard let value else { return PhotoLimits.maxPixelSize }
         guard let n = Int(value) else { throw UsageError(message: "\(option) needs a whole number of pixels (1 to \(PhotoLimits.maxPixelSize)), got '\(value)'") }
         return n
+    }
+}
+
+/// The attributions to show with a photo: its authors', and the place's
+/// (`attributions`, from a legacy response's `html_attributions`).
+struct PhotoAttributions {
+    let name: String
+    let authors: [AuthorAttribution]
+    let place: [JSONValue]
+
+    init(_ metadata: PhotoMetadata, client: PlacesClient) throws {
+        name = metadata.name
+        authors = metadata.authorAttributions
+        var place: [JSONValue] = []
+        let parts = metadata.name.split(separator: "/")
+        if parts.count >= 2, parts[0] == "places" {
+            let fields = try FieldMask(parsing: "attributions")
+            if let fetched = try? client.fetchPlace(id: PlaceID(String(parts[1])), fields: fields) {
+                place = fetched.document["attributions"]?.arrayValue ?? []
+            }
+        }
+        self.place = place
+    }
+
+    var json: JSONObject {
+        var o = JSONObject([("name", .string(name))])
+        o["authorAttributions"] = .array(authors.map { a in
+            var j = JSONObject()
+            if let n = a.displayName { j["displayName"] = .string(n) }
+            if let u = a.uri { j["uri"] = .string(u) }
+            if let p = a.photoUri { j["photoUri"] = .string(p) }
+            return .object(j)
+        })
+        if !place.isEmpty { o["attributions"] = .array(place) }
+        return o
+    }
+
+    /// "by NAME (URI), ...; place data: PROVIDER (URI)", or nil when there is none.
+    var text: String? {
+        let people = authors.map { a in [a.displayName, a.uri.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ") }.filter { !$0.isEmpty }
+        let providers = place.map { p in [p["provider"]?.stringValue, p["providerUri"]?.stringValue.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ") }.filter { !$0.isEmpty }
+        var parts: [String] = []
+        if !people.isEmpty { parts.append("by " + people.joined(separator: ", ")) }
+        if !providers.isEmpty { parts.append("place data: " + providers.joined(separator: ", ")) }
+        return parts.isEmpty ? nil : "attribution: " + parts.joined(separator: "; ")
     }
 }

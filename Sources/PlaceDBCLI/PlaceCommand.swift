@@ -9,8 +9,15 @@ enum PlaceCommand: Command {
         arguments: [ArgumentSpec(name: "ID", help: "A place ID, or its resource name places/ID.")],
         options: [
             OptionSpec("--fields", value: "MASK", help: "Comma-separated field mask: v1 paths (id,displayName,location,...), the Places SDK's names (name, placeID, coordinate, phoneNumber, website, openingHours, ...), or * (default: all). openNow adds whether the place is open now (or at --at), computed at query time."),
-            OptionSpec("--at", value: "TIME", help: "Add openNow for this time (RFC 3339; without an offset, the wall clock at the place; or now). See 'placedb open'."),
-        ])
+            OptionSpec("--at", value: "TIME", help: "Answer as of this time (RFC 3339; without an offset, the wall clock at the place; or now): openNow at the top and inside the opening hours is computed for it. See 'placedb open'."),
+            OptionSpec("--provenance", help: "Add provenance: the source and when each member was captured (RFC 3339, UTC). See docs/merging.md."),
+        ],
+        discussion: """
+            openNow inside regularOpeningHours, currentOpeningHours and the secondary hours is
+            computed for the time of asking (or --at) by the hours engine, as 'placedb open'
+            answers, and left out when it cannot be decided; currentOpeningHours whose days all
+            ended more than 7 days before that time is left out (the regular hours answer).
+            """)
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         guard context.arguments.positionals.count == 1 else {
@@ -35,7 +42,8 @@ enum PlaceCommand: Command {
         // Places API does; the answer says which ID was asked for.
         let resolution = try client.resolvePlaceID(requested)
         guard let current = resolution.placeID else { throw PlaceDBError.notFound(requested) }
-        let place = try client.fetchPlace(id: PlaceID(current), followAliases: false)
+        // Whole, so the hours engine sees everything it reads; then masked.
+        let place = try client.fetchPlace(id: PlaceID(current), followAliases: false).served(at: time)
         var json = mask.map { place.apiJSON(fields: $0) } ?? JSONObject()
         if resolution.status == .moved {
             json["requestedId"] = .string(requested.rawValue)
@@ -46,6 +54,9 @@ enum PlaceCommand: Command {
             context.console.errLine("placedb place: '\(current)' was removed\(resolution.removedAt.map { " at \($0)" } ?? ""); this is its last record")
         }
         if openNow, let isOpen = place.isOpen(at: time).isOpen { json["openNow"] = .bool(isOpen) }
+        if context.arguments.flag("--provenance") {
+            json["provenance"] = .object(try client.provenance(of: PlaceID(current)).json)
+        }
         switch context.output {
         case .json: context.writeJSON(.object(json))
         case .text: context.console.out(TextTable.place(json))

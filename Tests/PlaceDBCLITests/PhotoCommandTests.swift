@@ -76,6 +76,14 @@ struct PhotoCommandTests {
         let summary = try #require(try JSONValue(parsing: fetched.out).objectValue)
         #expect(summary["format"] == "png" && summary["widthPx"] == .int(100) && summary["heightPx"] == .int(75))
         #expect(summary["storedImage"]?["widthPx"] == .int(401))
+        // The authors travel with the image: printed, and beside it on request.
+        #expect(summary["authorAttributions"]?.arrayValue?.first?["displayName"] == "Jane Doe")
+        #expect(summary["authorAttributions"]?.arrayValue?.count == 2)
+        let credits = cli.dir.file("small.attributions.json")
+        #expect(cli.run(["photo", "fetch", CLI.refA, "-o", cli.dir.file("b.png"), "--attribution-file", credits]).code == 0)
+        let file = try JSONValue(parsing: String(contentsOfFile: credits, encoding: .utf8))
+        #expect(file["name"]?.stringValue == "places/c1/photos/\(CLI.refA)")
+        #expect(file["authorAttributions"]?.arrayValue?.first?["uri"] == "https://maps.google.com/maps/contrib/101")
         let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: out)))
         let decoded = try #require(TestImages.decode(written, as: .png))
         #expect((decoded.width, decoded.height) == (100, 75))
@@ -85,12 +93,14 @@ struct PhotoCommandTests {
         #expect(piped.code == 0)
         let bytes = try #require(TestImages.decode(piped.bytes, as: .jpeg))
         #expect((bytes.width, bytes.height) == (40, 30))
+        #expect(piped.err.contains("attribution: by Jane Doe"), "\(piped.err)")
         let webp = cli.runBytes(["photo", "fetch", CLI.refA, "--format", "webp", "-o", "-"])
         #expect(webp.bytes.withUnsafeBytes { ImageFormat(sniffing: $0) } == .webp)
         #expect(TestImages.decode(webp.bytes, as: .webp)?.width == 401)
 
         let text = cli.run(["photo", "fetch", CLI.refA, "--max-width", "50", "--out", cli.dir.file("t.jpg"), "--output", "text"])
-        #expect(text.out == "\(cli.dir.file("t.jpg")): 50 x 38 JPEG, \(ImportCommand.formatBytes(Int64(try Data(contentsOf: URL(fileURLWithPath: cli.dir.file("t.jpg"))).count))) (stored: 401 x 301 JPEG)\n")
+        #expect(text.out == "\(cli.dir.file("t.jpg")): 50 x 38 JPEG, \(ImportCommand.formatBytes(Int64(try Data(contentsOf: URL(fileURLWithPath: cli.dir.file("t.jpg"))).count))) (stored: 401 x 301 JPEG)\n"
+                 + "  attribution: by Jane Doe (https://maps.google.com/maps/contrib/101), A Google User\n")
         let again = cli.run(["photo", "add", CLI.refA, source, "-o", "text"])
         #expect(again.out.contains(": unchanged, "))
     }

@@ -88,10 +88,16 @@ struct PlaceExtentTests {
         #expect(abs(a[0] - 1.5) < 1e-5 && abs(a[1] - 2.5) < 1e-5 && abs(a[2] - 0.5) < 1e-5 && abs(a[3] - 1.5) < 1e-5)
         let fiji = try #require(try extent("fiji"))
         #expect(abs(fiji[1] - 180.1) < 1e-4, "a viewport across the antimeridian is stored with east + 360")
+        // A record without a viewport leaves the stored one (docs/merging.md);
+        // one with another viewport moves the extent.
         let v2 = try dir.write("b.ndjson", #"{"id":"a","location":{"latitude":1,"longitude":2}}"# + "\n")
         _ = try importer.importInput(.file(v2))
-        #expect(try extent("a") == nil, "a new version without a viewport drops the extent")
-        try db.execute("DELETE FROM place WHERE place_id = 'fiji'")
+        #expect(try extent("a") != nil, "a record without a viewport keeps the stored one")
+        let v3 = try dir.write("c.ndjson", #"{"id":"a","location":{"latitude":1,"longitude":2},"viewport":{"low":{"latitude":0.75,"longitude":1.75},"high":{"latitude":1.25,"longitude":2.25}}}"# + "\n")
+        _ = try importer.importInput(.file(v3))
+        let moved = try #require(try extent("a"))
+        #expect(abs(moved[0] - 1.75) < 1e-5 && abs(moved[3] - 1.25) < 1e-5, "a new viewport moves the extent")
+        try db.execute("DELETE FROM place WHERE place_id IN ('a', 'fiji')")
         #expect(try db.scalar("SELECT count(*) FROM place_extent")?.int == 0)
     }
 

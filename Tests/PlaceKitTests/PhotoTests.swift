@@ -537,6 +537,8 @@ struct PhotoStoreTests {
             try store.db.execute("DROP TABLE place_footprint")
             try store.db.run("UPDATE place SET doc = json_set(doc, '$.photos', json(?)) WHERE place_id = 'P2'",
                              [.text(#"[{"name":"not-a-photo-name"},{"widthPx":3},{"name":"places/P2/photos/x/photos/y"}]"#)])
+            // (7: capture times.)
+            try store.db.execute("ALTER TABLE place DROP COLUMN captured_at; ALTER TABLE place DROP COLUMN member_captured; ALTER TABLE import_run DROP COLUMN older")
         }
         #expect(throws: PlaceDBError.self, "a read-only client refuses the old version") { try PlacesClient(databasePath: db.path) }
         #expect(try rows(PhotoImporter(databasePath: db.path).store) == written)

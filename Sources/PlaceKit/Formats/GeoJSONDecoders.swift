@@ -100,7 +100,10 @@ enum GeoJSONDecoders {
         osm["tags"] = .object(tags)
         extra["osm"] = .object(osm)
         if !localized.isEmpty { extra["localizedNames"] = .object(localized) }
-        return decoded(f, document: doc, extra: extra, format: .osm)
+        var result = decoded(f, document: doc, extra: extra, format: .osm)
+        // The time of the object's last edit: what the record says of the place.
+        result.capturedAt = CaptureTime.value(meta["timestamp"])
+        return result
     }
 
     static func osmAddress(_ tags: JSONObject) -> (formatted: String, components: [JSONValue])? {
@@ -169,7 +172,11 @@ enum GeoJSONDecoders {
             if let v = p[key], v != .null { overture[key] = v }
         }
         extra["overture"] = .object(overture)
-        return decoded(f, document: doc, extra: extra, format: .overture)
+        var result = decoded(f, document: doc, extra: extra, format: .overture)
+        // `update_time` (older releases), else the latest of its sources'.
+        result.capturedAt = CaptureTime.value(p["update_time"])
+            ?? (p["sources"]?.arrayValue ?? []).compactMap { CaptureTime.value($0["update_time"]) }.max()
+        return result
     }
 
     // MARK: Generic GeoJSON place

@@ -68,6 +68,10 @@ public struct DecodedPlace: Sendable {
     public var aliases: [AliasEdge] = []
     /// The area or lines the source drew, simplified (GeoJSON formats); nil for points.
     var footprint: FootprintShape?
+    /// When the record says it was captured (Unix seconds): the Tehran
+    /// scraper's `timestamp`, Overture's `update_time`, OpenStreetMap's
+    /// `@timestamp`; nil when it says nothing (`CaptureTime`).
+    var capturedAt: Int64?
 
     init(place: Place, extra: JSONObject, format: InputFormat, aliases: [AliasEdge] = []) {
         self.place = place
@@ -104,6 +108,10 @@ func decodeRecord(_ record: SourceRecord, format: InputFormat?) throws(DecodeErr
             throw DecodeError("a requestedId record needs a \"place\" (Places API (New)) or \"result\" (legacy) object")
         }
         var decoded = try decodeRecord(inner, format: format)
+        if decoded.format == .placesLegacy, let list = object["html_attributions"]?.arrayValue,
+           let attributions = LegacyPlacesDecoder.attributions(list) {
+            decoded.place.document["attributions"] = attributions
+        }
         let id = decoded.place.id.rawValue
         if requestedID != id {
             decoded.aliases.append(AliasEdge(aliasID: requestedID, placeID: id, reason: .requested))

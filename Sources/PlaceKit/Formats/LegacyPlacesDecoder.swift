@@ -218,6 +218,19 @@ enum LegacyPlacesDecoder {
         return .object(o)
     }
 
+    /// A response's `html_attributions` (the data providers to credit) as
+    /// v1 `attributions`: `{provider, providerUri}` each.
+    static func attributions(_ list: [JSONValue]) -> JSONValue? {
+        let items: [JSONValue] = list.compactMap(\.stringValue).map { html in
+            let a = parseAttribution(html)
+            var o = JSONObject()
+            if let name = a["displayName"]?.stringValue { o["provider"] = .string(name) }
+            if let uri = a["uri"]?.stringValue { o["providerUri"] = .string(uri) }
+            return .object(o)
+        }
+        return items.isEmpty ? nil : .array(items)
+    }
+
     /// An `html_attributions` entry, `<a href="URI">Name</a>`, as a v1
     /// author attribution `{displayName, uri}`; HTML entities (`&amp;`,
     /// `&#39;`, ...) are decoded. Text without a link is the name.

@@ -51,7 +51,11 @@ enum PlacesV1Decoder {
         if let movedTo, !movedTo.isEmpty, movedTo != pid {
             aliases.append(AliasEdge(aliasID: pid, placeID: movedTo, reason: .moved))
         }
-        return DecodedPlace(place: Place(id: PlaceID(pid), coordinate: coordinate, document: JSONObject(uniqueMembers: document)),
-                            extra: JSONObject(uniqueMembers: extra), format: .placesV1, aliases: aliases)
+        var decoded = DecodedPlace(place: Place(id: PlaceID(pid), coordinate: coordinate, document: JSONObject(uniqueMembers: document)),
+                                   extra: JSONObject(uniqueMembers: extra), format: .placesV1, aliases: aliases)
+        // A scraper's capture time beside the API's fields (not a v1 field:
+        // it stays in the extras too).
+        decoded.capturedAt = CaptureTime.value(object["timestamp"])
+        return decoded
     }
 }

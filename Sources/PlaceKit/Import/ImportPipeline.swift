@@ -37,8 +37,24 @@ final class PreparedPlace: Sendable {
     let viewportWarning: ViewportEvidence?
     /// The footprint as `place_footprint` stores it (nil for points).
     let footprint: (area: Double, shape: [UInt8])?
+    /// A merge kept the stored location, so the stored footprint stays too.
+    let keepsStoredFootprint: Bool
+    /// The decoded record, for a merge with a stored place (`MemberMerge`).
+    let decoded: DecodedPlace
+    /// When the record was captured (Unix seconds) and where that came from.
+    let capturedAt: Int64
+    let captureSource: CaptureSource
+    /// The record carried a timestamp out of range (before 2000, or more than
+    /// a day ahead), so the file time was used.
+    let timestampOutOfRange: Bool
 
-    init(_ decoded: DecodedPlace, source fixedSource: String?) {
+    init(_ decoded: DecodedPlace, source fixedSource: String?, capturedAt: Int64 = 0, captureSource: CaptureSource = .importTime,
+         timestampOutOfRange: Bool = false, keepsStoredFootprint: Bool = false) {
+        self.decoded = decoded
+        self.capturedAt = capturedAt
+        self.captureSource = captureSource
+        self.timestampOutOfRange = timestampOutOfRange
+        self.keepsStoredFootprint = keepsStoredFootprint
         let place = decoded.place
         let writer = JSONWriter()
         var doc: [UInt8] = []
@@ -240,7 +256,39 @@ final class RecordProducer: @unchecked Sendable {
         finished.signal()
     }
 
+    /// The input's time (its modification time, else now), for records
+    /// without a capture time of their own.
+    private var fallbackTime: (time: Int64, source: CaptureSource) = (0, .importTime)
+    private var now: Int64 = 0
+
+    /// A record's capture time: `--captured-at`, else its own timestamp
+    /// when plausible, else the input's time.
+    private func captureTime(_ own: Int64?) -> (time: Int64, source: CaptureSource, outOfRange: Bool) {
+        if let fixed = options.capturedAt { return (fixed, .option, false) }
+        if let own {
+            if CaptureTime.isPlausible(own, now: now) { return (own, .record, false) }
+            return (fallbackTime.time, fallbackTime.source, true)
+        }
+        return (fallbackTime.time, fallbackTime.source, false)
+    }
+
+    private func setFallbackTime() {
+        if let t = reader.modificationTime {
+            fallbackTime = (t, .file)
+        } else {
+            fallbackTime = (now, .importTime)
+        }
+    }
+
+    /// The place ready to write, with its capture time.
+    private func prepare(_ decoded: DecodedPlace) -> PreparedPlace {
+        let time = captureTime(decoded.capturedAt)
+        return PreparedPlace(decoded, source: source, capturedAt: time.time, captureSource: time.source, timestampOutOfRange: time.outOfRange)
+    }
+
     private func run() {
+        now = Int64(Date().timeIntervalSince1970)
+        setFallbackTime()
         var batch = Batch()
         func flush() -> Bool {
             batch.bytesRead = reader.bytesRead
@@ -258,7 +306,12 @@ final class RecordProducer: @unchecked Sendable {
                 do {
                     var decoded = try decodeRecord(record, format: format)
                     options.applyTimeZone(to: &decoded.place)
-                    batch.items.append(.place(PreparedPlace(decoded, source: source)))
+                    if decoded.format == .placesLegacy, decoded.place.document["attributions"] == nil,
+                       let list = reader.envelope["html_attributions"]?.arrayValue, !list.isEmpty {
+                        // The response's attributions travel with each of its places.
+                        decoded.place.document["attributions"] = LegacyPlacesDecoder.attributions(list)
+                    }
+                    batch.items.append(.place(prepare(decoded)))
                 } catch let e as DecodeError {
                     let rejection = ImportRejection(input: name, line: record.line, index: record.index, placeID: e.placeID,
                                                     reason: e.message, record: JSONWriter().stringBytes(record.value))

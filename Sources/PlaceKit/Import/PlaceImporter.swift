@@ -35,6 +35,11 @@ public struct ImportOptions: Sendable {
     /// none; a regional extract is usually one zone). Stored as their
     /// `timeZone`, with `time_zone_source` 'import-option'.
     public var timeZone: String?
+    /// When the inputs were captured (Unix seconds), for every record:
+    /// overrides the records' own timestamps and the files' modification
+    /// times. A member captured earlier never replaces one captured later
+    /// (docs/merging.md).
+    public var capturedAt: Int64?
     /// Points per Hilbert-sorted chunk of the spatial index (tests make it
     /// small to exercise the spilled runs).
     var indexChunk = PlaceWriter.defaultIndexChunk
@@ -90,6 +95,18 @@ public struct ImportSummary: Sendable, Equatable {
     /// (inverted, across the antimeridian, larger than 20 km, out of
     /// range), by reason; the place is imported with it all the same.
     public var ignoredViewports: [ViewportEvidence: Int] = [:]
+    /// Records with members whose stored values were kept because they were
+    /// captured later (an older dump imported after a newer one). Such a
+    /// record may still add members the stored place lacked (then it is
+    /// counted as updated too).
+    public var older = 0
+    /// Records by where their capture time came from.
+    public var captureSources: [CaptureSource: Int] = [:]
+    /// Records whose own timestamp was out of range (before 2000, or more
+    /// than a day ahead): they were given the file time.
+    public var timestampsOutOfRange = 0
+    /// Inputs skipped whole (`--on-error skip`): they held no places.
+    public var skippedInputs = 0
     public var bytes: Int64 = 0
     public var seconds: Double = 0
 
@@ -109,6 +126,10 @@ public struct ImportSummary: Sendable, Equatable {
         a.removed += b.removed
         a.rejected += b.rejected
         a.ignoredViewports.merge(b.ignoredViewports, uniquingKeysWith: +)
+        a.older += b.older
+        a.captureSources.merge(b.captureSources, uniquingKeysWith: +)
+        a.timestampsOutOfRange += b.timestampsOutOfRange
+        a.skippedInputs += b.skippedInputs
         a.bytes += b.bytes
         a.seconds += b.seconds
     }
@@ -386,6 +407,8 @@ public final class PlaceImporter {
                         case .place(let place):
                             formats.insert(place.format)
                             if let w = place.viewportWarning { summary.ignoredViewports[w, default: 0] += 1 }
+                            summary.captureSources[place.captureSource, default: 0] += 1
+                            if place.timestampOutOfRange { summary.timestampsOutOfRange += 1 }
                             switch try writer.write(place) {
                             case .inserted: summary.inserted += 1
                             case .updated: summary.updated += 1
@@ -393,6 +416,7 @@ public final class PlaceImporter {
                             case .revived: summary.revived += 1
                             case .duplicate: summary.duplicates += 1
                             }
+                            if writer.lastKeptNewer { summary.older += 1 }
                         case .rejected(let rejection, let recoverable):
                             if !recoverable && rejection.index == nil {
                                 // The JSON cannot be read past this point; no record was lost here.
@@ -508,6 +532,7 @@ public final class PlaceImporter {
             ("snapshot", self.options.snapshot.map(JSONValue.string) ?? .null),
         ])
         if let zone = self.options.timeZone { settings["timeZone"] = .string(zone) }
+        if let t = self.options.capturedAt { settings["capturedAt"] = .string(CaptureTime.string(t)) }
         let options = JSONWriter().string(.object(settings))
         try store.db.run("""
             INSERT INTO import_run (input, source, snapshot, status, started_at, options) VALUES (?, ?, ?, 'running', ?, ?)
@@ -518,14 +543,15 @@ public final class PlaceImporter {
     private func finishRun(_ run: Int64, formats: Set<InputFormat>, summary s: ImportSummary, status: String, error: String?) throws {
         try store.db.run("""
             UPDATE import_run SET format = ?, source = coalesce(source, ?), status = ?, finished_at = ?, seconds = ?, bytes = ?,
-                records = ?, inserted = ?, updated = ?, unchanged = ?, revived = ?, duplicates = ?, removed = ?, rejected = ?, error = ?
+                records = ?, inserted = ?, updated = ?, unchanged = ?, revived = ?, duplicates = ?, removed = ?, rejected = ?, error = ?,
+                older = ?
             WHERE id = ?
             """, [DatabaseValue(formats.map(\.rawValue).sorted().joined(separator: ",").nilIfEmpty),
                   DatabaseValue(formats.map(\.defaultSource).sorted().first),
                   .text(status), .text(RFC3339.nowMilliseconds()), .real(s.seconds), .integer(s.bytes),
                   .integer(Int64(s.records)), .integer(Int64(s.inserted)), .integer(Int64(s.updated)),
                   .integer(Int64(s.unchanged)), .integer(Int64(s.revived)), .integer(Int64(s.duplicates)),
-                  .integer(Int64(s.removed)), .integer(Int64(s.rejected)), DatabaseValue(error), .integer(run)])
+                  .integer(Int64(s.removed)), .integer(Int64(s.rejected)), DatabaseValue(error), .integer(Int64(s.older)), .integer(run)])
     }
 }
 

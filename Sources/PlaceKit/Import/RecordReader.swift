@@ -81,6 +81,8 @@ final class RecordReader {
     deinit { buffer.deallocate() }
 
     var bytesRead: Int64 { source.rawOffset }
+    /// The input file's modification time (nil for standard input).
+    var modificationTime: Int64? { source.modificationTime }
     var recordsRead: Int { recordCount }
 
     // MARK: Buffer

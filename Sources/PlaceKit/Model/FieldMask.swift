@@ -58,6 +58,20 @@ public struct FieldMask: Sendable, Equatable, CustomStringConvertible {
         "reviews": "reviews",
         "photos": "photos",
         "viewport": "viewport",
+        // The Places SDKs' other property names (iOS GMSPlaceProperty,
+        // GooglePlacesSwift, Android Place.Field in camelCase).
+        "secondaryOpeningHours": "currentSecondaryOpeningHours",
+        "latLng": "location",
+        "address": "formattedAddress",
+        "utcOffset": "utcOffsetMinutes",
+        "UTCOffsetMinutes": "utcOffsetMinutes",
+        "photoMetadatas": "photos",
+        "iconUrl": "iconMaskBaseUri", "iconURL": "iconMaskBaseUri", "iconMaskURL": "iconMaskBaseUri",
+        "googleMapsURI": "googleMapsUri", "websiteURI": "websiteUri",
+        "wheelchairAccessibleEntrance": "accessibilityOptions",
+        "userRatingsCount": "userRatingCount",
+        "isReservable": "reservable",
+        "priceRange": "priceRange",
     ]
 
     /// Parses a comma-separated mask. Throws `FieldMaskError` naming the

@@ -23,6 +23,10 @@ final class PlaceWriter {
         case duplicate
     }
 
+    /// The last write kept stored members because they were captured later
+    /// than the record's differing ones (an older dump after a newer one).
+    private(set) var lastKeptNewer = false
+
     private let db: Database
     private let source: String?
     /// The import run (import_run.id) the rows are written for.
@@ -44,7 +48,6 @@ final class PlaceWriter {
     private let deleteType: Statement
     private let insertType: Statement
     private let indexPoint: Statement
-    private let oldDoc: Statement
     private let deletePhotos: Statement
     private let insertPhoto: Statement
     private let indexExtent: Statement
@@ -56,15 +59,22 @@ final class PlaceWriter {
         self.db = db
         self.indexChunk = max(1, indexChunk)
         self.source = source
-        find = try db.prepare("SELECT id, content_hash, removed_run IS NOT NULL, last_run FROM place WHERE place_id = ?")
+        find = try db.prepare("SELECT id, content_hash, removed_run IS NOT NULL, last_run, coalesce(captured_at, 0), member_captured IS NULL FROM place WHERE place_id = ?")
+        readStored = try db.prepare("""
+            SELECT doc, geom, extra, coalesce(captured_at, 0), member_captured, time_zone_source, source, \(StoredDocument.readColumns)
+            FROM place WHERE id = ?
+            """)
+        setCaptured = try db.prepare("UPDATE place SET captured_at = ?, member_captured = ? WHERE id = ?")
+        tombstone = try db.prepare("UPDATE place SET removed_run = ? WHERE place_id = ? AND removed_run IS NULL")
         touch = try db.prepare("UPDATE place SET last_run = ?, removed_run = NULL WHERE id = ?")
         let columns = "name, primary_type, rating, rating_count, business_status, utc_offset_minutes, time_zone, source, content_hash, doc, extra, geom"
         insert = try db.prepare("""
-            INSERT INTO place (\(columns), updated_run, first_run, last_run, place_id, time_zone_source, doc_layout)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, ?13, ?14, ?15, ?16)
+            INSERT INTO place (\(columns), updated_run, first_run, last_run, place_id, time_zone_source, doc_layout, captured_at, member_captured)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, ?13, ?14, ?15, ?16, ?17, ?18)
             """)
         update = try db.prepare("""
-            UPDATE place SET (\(columns), updated_run, last_run, removed_run, time_zone_source, doc_layout) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, NULL, ?15, ?16)
+            UPDATE place SET (\(columns), updated_run, last_run, removed_run, time_zone_source, doc_layout, captured_at, member_captured)
+                = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, NULL, ?15, ?16, ?17, ?18)
             WHERE id = ?14
             """)
         deleteType = try db.prepare("DELETE FROM place_type WHERE type = ? AND place = ?")
@@ -76,7 +86,6 @@ final class PlaceWriter {
         dropFootprint = try db.prepare("DELETE FROM place_footprint WHERE id = ?")
         deletePhotos = try db.prepare("DELETE FROM place_photo WHERE place = ?")
         insertPhoto = try db.prepare("INSERT INTO place_photo (place, position, name, reference) VALUES (?, ?, ?, ?)")
-        oldDoc = try db.prepare("SELECT doc FROM place WHERE id = ?")
         insertAlias = try db.prepare("""
             INSERT INTO place_alias (alias_id, place_id, reason, source, confidence, evidence, run)
             VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (alias_id, place_id) DO NOTHING
@@ -84,6 +93,30 @@ final class PlaceWriter {
     }
 
     private let insertAlias: Statement
+    private let readStored: Statement
+    private let setCaptured: Statement
+    private let tombstone: Statement
+    /// IDs a response was requested under that returned another place
+    /// (`requested` edges): their own records stay tombstones.
+    private var requestedAliases: Set<String> = []
+    private var requestedAliasesLoaded = false
+
+    private func loadRequestedAliases() throws {
+        guard !requestedAliasesLoaded else { return }
+        try db.forEachRow("SELECT alias_id FROM place_alias WHERE reason = 'requested'") { row in
+            if let id = row.string(0) { requestedAliases.insert(id) }
+        }
+        requestedAliasesLoaded = true
+    }
+
+    /// Marks the record of an ID that a response for it did not return as
+    /// removed by this run (a tombstone of the place it resolves to).
+    private func tombstoneRequested(_ id: String) throws {
+        try tombstone.reset()
+        try tombstone.bind(.integer(run), at: 1)
+        try tombstone.bind(.text(id), at: 2)
+        try tombstone.run()
+    }
 
     /// Records an alias edge once (the first record of an edge is kept, so
     /// history is never rewritten). True when it was new.
@@ -98,7 +131,15 @@ final class PlaceWriter {
         try insertAlias.bind(DatabaseValue(edge.evidence.map { JSONWriter().string($0) }), at: 6)
         try insertAlias.bind(.integer(run), at: 7)
         try insertAlias.run()
-        return db.changes > 0
+        let added = db.changes > 0
+        if edge.reason == .requested {
+            // A response for A returned B: A's own record (older, or to come)
+            // is a tombstone of B, and A resolves to B.
+            try loadRequestedAliases()
+            requestedAliases.insert(edge.aliasID)
+            try tombstoneRequested(edge.aliasID)
+        }
+        return added
     }
 
     /// Sets SpatiaLite's row triggers on `place` aside for a bulk write.
@@ -122,6 +163,7 @@ final class PlaceWriter {
         rewritten = [:]
         spilledRewrites = 0
         runs = nil
+        try loadRequestedAliases()
     }
 
     /// Points waiting for the R*Tree, a chunk at a time (512 Ki points of
@@ -228,7 +270,30 @@ final class PlaceWriter {
     }
 
     func write(_ place: PreparedPlace) throws -> Outcome {
+        lastKeptNewer = false
         for edge in place.aliases { try record(edge, source: place.source) }
+        let outcome = try writePlace(place)
+        if !requestedAliases.isEmpty, requestedAliases.contains(place.id) {
+            // Its record is kept (merged as any other), as a tombstone.
+            try tombstoneRequested(place.id)
+            return outcome == .revived || outcome == .inserted ? .updated : outcome
+        }
+        return outcome
+    }
+
+    private struct Existing {
+        var rowid: Int64
+        var hash: Int64
+        var removed: Bool
+        /// Written by this run already.
+        var duplicate: Bool
+        /// The stored `captured_at` (0: unknown, before version 7).
+        var capturedAt: Int64
+        /// `member_captured` is NULL: every member shares `capturedAt`.
+        var uniform: Bool
+    }
+
+    private func writePlace(_ place: PreparedPlace) throws -> Outcome {
         let contentHash = place.contentHash
         if insertFirst {
             // The table was empty when this import began, so almost every ID
@@ -236,7 +301,7 @@ final class PlaceWriter {
             // one is not (then the statement is undone and the lookup below
             // decides, as for any import).
             wroteRows = true
-            try bindRow(insert, place, contentHash)
+            try bindRow(insert, place, contentHash, capturedAt: place.capturedAt, memberCaptured: nil)
             try insert.bind(text: place.id, at: 14)
             do {
                 try insert.run()
@@ -247,13 +312,99 @@ final class PlaceWriter {
         }
         find.rewind()
         try find.bind(text: place.id, at: 1)
-        var existing: (rowid: Int64, hash: Int64, removed: Bool, duplicate: Bool)?
+        var existing: Existing?
         if let row = try find.step() {
-            existing = (row.int64(0), row.int64(1), row.int64(2) != 0, row.int64(3) == run)
+            existing = Existing(rowid: row.int64(0), hash: row.int64(1), removed: row.int64(2) != 0, duplicate: row.int64(3) == run,
+                                capturedAt: row.int64(4), uniform: row.int64(5) != 0)
         }
         find.rewind()
 
-        if let existing, existing.hash == contentHash {
+        if let existing, existing.hash == contentHash, existing.capturedAt <= place.capturedAt {
+            // The same record: every stored member is in it, so all of them
+            // now date from its capture.
+            if existing.capturedAt < place.capturedAt || !existing.uniform {
+                try updateCaptured(existing.rowid, capturedAt: place.capturedAt, memberCaptured: nil)
+            }
+            if existing.duplicate { return .duplicate }
+            if existing.removed || snapshot {
+                try touch.reset()
+                try touch.bind(.integer(run), at: 1)
+                try touch.bind(.integer(existing.rowid), at: 2)
+                try touch.run()
+            }
+            return existing.removed ? .revived : .unchanged
+        }
+        if let existing { return try merge(place, into: existing) }
+        wroteRows = true
+
+        try bindRow(insert, place, contentHash, capturedAt: place.capturedAt, memberCaptured: nil)
+        try insert.bind(text: place.id, at: 14)
+        try insert.run()
+        return try writeRest(place, rowid: db.lastInsertedRowID, isRewrite: false, oldTypes: [], outcome: .inserted)
+    }
+
+    /// Sets a row's capture times (its values unchanged).
+    private func updateCaptured(_ rowid: Int64, capturedAt: Int64, memberCaptured: String?) throws {
+        try setCaptured.reset()
+        try setCaptured.bind(.integer(capturedAt), at: 1)
+        try setCaptured.bind(DatabaseValue(memberCaptured), at: 2)
+        try setCaptured.bind(.integer(rowid), at: 3)
+        try setCaptured.run()
+    }
+
+    /// A stored place as a merge reads it.
+    private struct StoredPlace {
+        var document: JSONObject
+        var coordinate: Coordinate
+        var extra: JSONObject
+        var capturedAt: Int64
+        var memberCaptured: String?
+        var times: [String: Int64]
+        var timeZoneSource: TimeZoneSource?
+        var source: String
+    }
+
+    private func stored(_ rowid: Int64) throws -> StoredPlace {
+        try readStored.reset()
+        defer { try? readStored.reset() }
+        try readStored.bind(.integer(rowid), at: 1)
+        guard let row = try readStored.step() else {
+            throw PlaceDBError.database(path: db.path, reason: "place row \(rowid) vanished during the import")
+        }
+        func corrupt(_ what: String) -> PlaceDBError {
+            PlaceDBError.database(path: db.path, reason: "place row \(rowid) has \(what)")
+        }
+        let value = try StoredDocument.withDocument(row, docColumn: 0, layoutColumn: 7) { try JSONParser.parse($0) }
+        guard case .object(let doc) = value else { throw corrupt("a stored document that is not an object") }
+        guard let coordinate = row.withBytes(1, { SpatiaLiteBlob.coordinate($0) }) else { throw corrupt("no readable point geometry") }
+        let extra = row.isNull(2) ? JSONObject() : try row.withBytes(2) { try JSONParser.parse($0) }.objectValue ?? JSONObject()
+        let memberCaptured = row.string(4)
+        let times = try memberCaptured.map { MemberMerge.times(try JSONParser.parse($0)) } ?? [:]
+        // The document as a place holds it: with its location (the geometry).
+        let document = Place(id: PlaceID(""), coordinate: coordinate, storedDocument: doc).document
+        return StoredPlace(document: document, coordinate: coordinate, extra: extra, capturedAt: row.int64(3),
+                           memberCaptured: memberCaptured, times: times,
+                           timeZoneSource: row.string(5).flatMap(TimeZoneSource.init(rawValue:)), source: row.string(6) ?? "")
+    }
+
+    /// Merges a record into the stored place of its ID, member by member
+    /// (`MemberMerge`, docs/merging.md).
+    private func merge(_ place: PreparedPlace, into existing: Existing) throws -> Outcome {
+        let old = try stored(existing.rowid)
+        let m = MemberMerge(stored: old.document, storedCapturedAt: old.capturedAt, storedTimes: old.times, storedExtra: old.extra,
+                            record: place.decoded.place.document, recordExtra: place.decoded.extra, capturedAt: place.capturedAt)
+        let source = m.recordIsLatest ? place.source : old.source
+        let hasZone = m.document["timeZone"]?["id"]?.stringValue != nil
+        let zoneSource: TimeZoneSource? = !hasZone ? nil : m.tookTimeZone ? (place.timeZoneSource ?? .data) : (old.timeZoneSource ?? .data)
+        let newFootprint = m.tookLocation && place.footprint != nil
+        lastKeptNewer = m.keptNewer
+        if m.document == old.document && m.extra == old.extra && source == old.source
+            && zoneSource == (hasZone ? (old.timeZoneSource ?? .data) : nil) && !newFootprint {
+            // The same values: only the capture times may move on.
+            let json = m.memberCapturedJSON
+            if m.capturedAt != old.capturedAt || json != old.memberCaptured {
+                try updateCaptured(existing.rowid, capturedAt: m.capturedAt, memberCaptured: json)
+            }
             if existing.duplicate { return .duplicate }
             if existing.removed || snapshot {
                 try touch.reset()
@@ -264,29 +415,28 @@ final class PlaceWriter {
             return existing.removed ? .revived : .unchanged
         }
         wroteRows = true
-
-        let statement = existing == nil ? insert : update
-        try bindRow(statement, place, contentHash)
-
-        let rowid: Int64
-        let outcome: Outcome
-        var oldTypes: [String] = []
-        if let existing {
-            try statement.bind(integer: existing.rowid, at: 14)
-            oldTypes = try storedTypes(existing.rowid)
-            try statement.run()
-            try deletePhotos.reset()
-            try deletePhotos.bind(.integer(existing.rowid), at: 1)
-            try deletePhotos.run()
-            rowid = existing.rowid
-            outcome = existing.duplicate ? .duplicate : existing.removed ? .revived : .updated
-        } else {
-            try statement.bind(text: place.id, at: 14)
-            try statement.run()
-            rowid = db.lastInsertedRowID
-            outcome = .inserted
-        }
-        return try writeRest(place, rowid: rowid, isRewrite: existing != nil, oldTypes: oldTypes, outcome: outcome)
+        let location = m.document["location"]
+        let coordinate = location.flatMap { l in
+            l["latitude"]?.doubleValue.flatMap { lat in l["longitude"]?.doubleValue.map { Coordinate(latitude: lat, longitude: $0) } }
+        } ?? old.coordinate
+        var merged = Place(id: place.decoded.place.id, coordinate: coordinate, document: m.document)
+        merged.timeZoneSource = zoneSource
+        var decoded = place.decoded
+        decoded.place = merged
+        decoded.extra = m.extra
+        decoded.aliases = []
+        if !m.tookLocation { decoded.footprint = nil }
+        let prepared = PreparedPlace(decoded, source: source, capturedAt: m.capturedAt, captureSource: place.captureSource,
+                                     keepsStoredFootprint: !m.tookLocation)
+        try bindRow(update, prepared, prepared.contentHash, capturedAt: m.capturedAt, memberCaptured: m.memberCapturedJSON)
+        try update.bind(integer: existing.rowid, at: 14)
+        try update.run()
+        try deletePhotos.reset()
+        try deletePhotos.bind(.integer(existing.rowid), at: 1)
+        try deletePhotos.run()
+        let oldTypes = old.document["types"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let outcome: Outcome = existing.duplicate ? .duplicate : existing.removed ? .revived : .updated
+        return try writeRest(prepared, rowid: existing.rowid, isRewrite: true, oldTypes: oldTypes, outcome: outcome)
     }
 
     /// SQLITE_CONSTRAINT_UNIQUE (a macro Swift does not import).
@@ -295,7 +445,7 @@ final class PlaceWriter {
     /// Binds the row's columns (all but 14, the ID or rowid) to `insert` or
     /// `update`. Every parameter is bound again for each row, from the
     /// place's own storage (no per-row C strings or arrays).
-    private func bindRow(_ statement: Statement, _ place: PreparedPlace, _ contentHash: Int64) throws {
+    private func bindRow(_ statement: Statement, _ place: PreparedPlace, _ contentHash: Int64, capturedAt: Int64, memberCaptured: String?) throws {
         statement.rewind()
         try statement.bind(text: place.name, at: 1)
         try statement.bind(text: place.primaryType, at: 2)
@@ -316,6 +466,8 @@ final class PlaceWriter {
         try statement.bind(integer: run, at: 13)
         try statement.bind(text: place.timeZoneSource?.rawValue, at: 15)
         try statement.bind(integer: place.docLayout == 0 ? nil : place.docLayout, at: 16)
+        try statement.bind(integer: capturedAt, at: 17)
+        try statement.bind(text: memberCaptured, at: 18)
     }
 
     /// What follows the row: its point and extent, its types, its photos.
@@ -359,7 +511,7 @@ final class PlaceWriter {
             try insertFootprint.reset()
             try insertFootprint.bind([.integer(rowid), .real(footprint.area), .blob(footprint.shape)])
             try insertFootprint.run()
-        } else if isRewrite {
+        } else if isRewrite && !place.keepsStoredFootprint {
             try dropFootprint.reset()
             try dropFootprint.bind([.integer(rowid)])
             try dropFootprint.run()
@@ -402,16 +554,6 @@ final class PlaceWriter {
             try insertPhoto.run()
         }
         return outcome
-    }
-
-    /// The types of a stored place, read from its document.
-    private func storedTypes(_ rowid: Int64) throws -> [String] {
-        try oldDoc.reset()
-        try oldDoc.bind(.integer(rowid), at: 1)
-        defer { try? oldDoc.reset() }
-        guard let row = try oldDoc.step() else { return [] }
-        let value = try row.withBytes(0) { try JSONParser.parse($0) }
-        return value["types"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 }
 

@@ -182,6 +182,21 @@ enum Schema {
                 shape BLOB NOT NULL
             );
             """),
+        Migration(version: 7, name: "capture times: when each place's members were captured", sql: """
+            -- When the place's data was captured (Unix seconds; from
+            -- import --captured-at, the record's own timestamp, or the input
+            -- file's modification time): the latest capture of any member.
+            -- NULL for rows imported before version 7 (capture unknown:
+            -- any capture replaces them).
+            ALTER TABLE place ADD COLUMN captured_at INTEGER;
+            -- The members captured at another time than captured_at, as a
+            -- JSON object member -> Unix seconds; NULL when every member
+            -- shares captured_at (a place imported from one record).
+            ALTER TABLE place ADD COLUMN member_captured TEXT;
+            -- Records of a run that changed nothing because the stored
+            -- members were captured later.
+            ALTER TABLE import_run ADD COLUMN older INTEGER NOT NULL DEFAULT 0;
+            """),
     ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Where a record's capture time came from (`ImportSummary` counts each).
+public enum CaptureSource: String, Sendable, CaseIterable {
+    /// `placedb import --captured-at` (`ImportOptions.capturedAt`).
+    case option = "--captured-at"
+    /// A timestamp the record itself carries (the Tehran scraper's
+    /// `timestamp`, Overture's `update_time`, OpenStreetMap's `@timestamp`).
+    case record = "record timestamp"
+    /// The input file's modification time.
+    case file = "file time"
+    /// The time of the import (standard input or a pipe has no file time).
+    case importTime = "import time"
+}
+
+/// Capture times: Unix seconds, from an option, the record or the file.
+public enum CaptureTime {
+    /// 2000-01-01T00:00:00Z: a record timestamp before it is taken for a
+    /// mistake (a zero, a date field misread), not a capture.
+    public static let earliest: Int64 = 946_684_800
+    /// How far in the future a record timestamp may be (clock skew).
+    public static let allowedSkew: Int64 = 86_400
+
+    /// Parses an RFC 3339 instant (`2025-12-07T10:53:52Z`,
+    /// `2015-09-23T10:00:00+10:00`, fractions allowed) or a date
+    /// (`2015-09-23`, read as midnight UTC). Nil when it is neither.
+    public static func parse(_ text: String) -> Int64? {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        let b = Array(t.utf8)
+        if b.count == 10, b[4] == 0x2D, b[7] == 0x2D, let y = Int(t.prefix(4)), let m = Int(t.dropFirst(5).prefix(2)),
+           let d = Int(t.suffix(2)), t.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }),
+           let date = LocalDate(year: y, month: m, day: d) {
+            return Int64(date.dayNumber) * 86_400
+        }
+        guard case .instant(let d)? = HoursQueryTime(parsing: t) else { return nil }
+        return Int64(d.timeIntervalSince1970.rounded(.down))
+    }
+
+    /// A record's own timestamp as Unix seconds: an integer (seconds, or
+    /// milliseconds when it is too large for seconds) or an RFC 3339 string.
+    static func value(_ v: JSONValue?) -> Int64? {
+        guard let v else { return nil }
+        if let n = v.intValue { return n > 100_000_000_000 ? Int64(n / 1000) : Int64(n) }
+        if let d = v.doubleValue, d.isFinite, abs(d) < 1e15 { return d > 1e11 ? Int64(d / 1000) : Int64(d) }
+        if let s = v.stringValue { return parse(s) }
+        return nil
+    }
+
+    /// True when a record timestamp is plausible at `now`.
+    static func isPlausible(_ t: Int64, now: Int64) -> Bool {
+        t >= earliest && t <= now + allowedSkew
+    }
+
+    /// RFC 3339 in UTC, to the second.
+    public static func string(_ t: Int64) -> String { RFC3339.string(fromUnixSeconds: t) }
+}

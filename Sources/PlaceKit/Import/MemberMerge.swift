@@ -1,0 +1,95 @@
+/// Merges a record into the stored place of the same ID, member by member
+/// (docs/merging.md):
+///
+/// - a record updates only the top-level members it carries; the members it
+///   does not carry stay as stored;
+/// - a member is replaced whole (`photos`, `reviews`, `regularOpeningHours`,
+///   `displayName`, ...): its parts belong together and have no identity of
+///   their own across captures. The option bags (`accessibilityOptions`,
+///   `paymentOptions`, `parkingOptions`) merge key by key, since a source may
+///   give one key of them (legacy `wheelchair_accessible_entrance`);
+/// - a member captured earlier never replaces the same member captured later
+///   (an equal time replaces it: the later import wins a tie);
+/// - every member remembers when it was captured.
+struct MemberMerge {
+    /// Members merged key by key.
+    static let keyedMembers: Set<String> = ["accessibilityOptions", "paymentOptions", "parkingOptions"]
+
+    /// The merged document (stored order, then the record's new members).
+    var document: JSONObject
+    /// The capture time of each member of `document`.
+    var times: [String: Int64]
+    var extra: JSONObject
+    /// True when a member the record carries kept its stored value because
+    /// the stored one was captured later and differs.
+    var keptNewer = false
+    /// Which members came from the record (their value or time changed).
+    var tookLocation = false
+    var tookTimeZone = false
+    /// The record was captured at or after everything stored.
+    var recordIsLatest = false
+
+    /// The latest capture of any member.
+    var capturedAt: Int64 { times.values.max() ?? 0 }
+
+    /// `member_captured`: the members captured at another time than
+    /// `capturedAt`, or nil when all share it.
+    var memberCapturedJSON: String? {
+        let latest = capturedAt
+        let others = document.keys.compactMap { k in times[k].flatMap { $0 == latest ? nil : (k, JSONValue.int($0)) } }
+        return others.isEmpty ? nil : JSONWriter().string(.object(JSONObject(uniqueMembers: others.map { (key: $0.0, value: $0.1) })))
+    }
+
+    /// `stored`: the stored document (with `location`); `storedTimes`: the
+    /// stored members' times (a member without one was captured at
+    /// `storedCapturedAt`; 0 stands for unknown, older than any capture).
+    init(stored: JSONObject, storedCapturedAt: Int64, storedTimes: [String: Int64], storedExtra: JSONObject,
+         record: JSONObject, recordExtra: JSONObject, capturedAt t: Int64) {
+        var doc = stored
+        var times: [String: Int64] = [:]
+        for k in stored.keys { times[k] = storedTimes[k] ?? storedCapturedAt }
+        for (key, value) in record {
+            guard let old = doc[key], let oldTime = times[key] else {
+                doc[key] = value
+                times[key] = t
+                if key == "location" { tookLocation = true }
+                if key == "timeZone" || key == "utcOffsetMinutes" { tookTimeZone = true }
+                continue
+            }
+            if t >= oldTime {
+                if Self.keyedMembers.contains(key), var merged = old.objectValue, let new = value.objectValue {
+                    for (k, v) in new { merged[k] = v }
+                    doc[key] = .object(merged)
+                } else {
+                    doc[key] = value
+                }
+                times[key] = t
+                if key == "location" { tookLocation = true }
+                if key == "timeZone" || key == "utcOffsetMinutes" { tookTimeZone = true }
+            } else {
+                if Self.keyedMembers.contains(key), var merged = old.objectValue, let new = value.objectValue {
+                    // An older capture fills the keys the newer one lacks.
+                    for (k, v) in new where merged[k] == nil { merged[k] = v }
+                    if merged != old.objectValue { doc[key] = .object(merged) }
+                    if new.contains(where: { merged[$0.key] != $0.value }) { keptNewer = true }
+                } else if old != value {
+                    keptNewer = true
+                }
+            }
+        }
+        let latestStored = times.filter { stored[$0.key] != nil }.values.max() ?? 0
+        recordIsLatest = t >= max(latestStored, storedCapturedAt)
+        var extra = storedExtra
+        for (k, v) in recordExtra where recordIsLatest || extra[k] == nil { extra[k] = v }
+        self.document = doc
+        self.times = times
+        self.extra = extra
+    }
+
+    /// Parses `member_captured`.
+    static func times(_ json: JSONValue?) -> [String: Int64] {
+        var out: [String: Int64] = [:]
+        for (k, v) in json?.objectValue ?? JSONObject() { if let n = v.intValue { out[k] = Int64(n) } }
+        return out
+    }
+}
