@@ -205,6 +205,60 @@ struct MergeCommandTests {
         #expect(again.out.contains("captured: \(files.count) record timestamp"), "\(again.out)")
     }
 
+    @Test("OpenStreetMap's @timestamp is the capture time: an older extract after a newer one keeps the newer edits")
+    func osmTimestamps() throws {
+        guard let root = SharedData.root else { return skip("osmTimestamps") }
+        let new = root.appendingPathComponent("osm/poi/liechtenstein-2021-10-28.poi.geojsonseq").path
+        let old = root.appendingPathComponent("osm/poi/liechtenstein-2015-07-27.poi.geojsonseq").path
+        guard FileManager.default.fileExists(atPath: new), FileManager.default.fileExists(atPath: old) else { return skip("osmTimestamps") }
+        let cli = try CLI()
+        let first = cli.run(["import", new, "--output", "json"])
+        #expect(first.code == 0, "\(first.err)")
+        let total = try JSONValue(parsing: first.out)["total"]
+        #expect(total?["captureTimes"]?["record timestamp"]?.intValue == total?["records"]?.intValue)
+        let second = cli.run(["import", old, "--output", "json"])
+        let older = try JSONValue(parsing: second.out)["total"]?["older"]?.intValue ?? 0
+        #expect(older > 0, "objects edited between 2015 and 2021 keep their 2021 values")
+        // An object edited since 2015 keeps its 2021 name.
+        let lines2021 = try String(contentsOfFile: new, encoding: .utf8).split(separator: "\n")
+        let lines2015 = try String(contentsOfFile: old, encoding: .utf8).split(separator: "\n")
+        func features(_ lines: [Substring]) throws -> [String: JSONValue] {
+            var out: [String: JSONValue] = [:]
+            for line in lines {
+                let f = try JSONValue(parsing: String(line.drop { $0 == "\u{1E}" }))
+                if let type = f["properties"]?["@type"]?.stringValue, let id = f["properties"]?["@id"]?.intValue { out["osm:\(type)/\(id)"] = f }
+            }
+            return out
+        }
+        let a = try features(lines2021), b = try features(lines2015)
+        var checked = 0
+        for (id, f) in a {
+            guard let g = b[id], let n1 = f["properties"]?["name"]?.stringValue, let n0 = g["properties"]?["name"]?.stringValue, n1 != n0 else { continue }
+            #expect(try place(cli, id)["displayName"]?["text"]?.stringValue == n1, "\(id): \(n0) -> \(n1)")
+            checked += 1
+        }
+        #expect(checked > 0, "some objects were renamed between the extracts")
+    }
+
+    @Test("a newer OpenStreetMap feature replaces the place whole (a deleted tag is gone); an older one changes nothing")
+    func completeRecords() throws {
+        let cli = try CLI()
+        func feature(_ tags: String, _ timestamp: Int) -> String {
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[9.52,47.14]},"properties":{"@type":"node","@id":42,"@timestamp":\#(timestamp),\#(tags)}}"#
+        }
+        let v1 = try cli.dir.write("v1.geojsonseq", feature(#""amenity":"cafe","name":"Alt","phone":"+423 1""#, 1_500_000_000) + "\n")
+        let v2 = try cli.dir.write("v2.geojsonseq", feature(#""amenity":"cafe","name":"Neu""#, 1_600_000_000) + "\n")
+        #expect(cli.run(["import", v1]).code == 0)
+        #expect(try place(cli, "osm:node/42")["internationalPhoneNumber"] == "+423 1")
+        #expect(cli.run(["import", v2]).code == 0)
+        let p = try place(cli, "osm:node/42")
+        #expect(p["displayName"]?["text"] == "Neu")
+        #expect(p["internationalPhoneNumber"] == nil, "the phone tag was deleted in the newer feature")
+        let r = cli.run(["import", v1, "--output", "json"])
+        #expect(try JSONValue(parsing: r.out)["total"]?["older"]?.intValue == 1)
+        #expect(try place(cli, "osm:node/42")["displayName"]?["text"] == "Neu")
+    }
+
     @Test("a record timestamp out of range uses the file time and is counted")
     func timestampOutOfRange() throws {
         let cli = try CLI()

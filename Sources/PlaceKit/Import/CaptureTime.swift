@@ -11,6 +11,16 @@ public enum CaptureSource: String, Sendable, CaseIterable {
     case file = "file time"
     /// The time of the import (standard input or a pipe has no file time).
     case importTime = "import time"
+
+    /// The case's position in `allCases` (a counter's index).
+    var index: Int {
+        switch self {
+        case .option: 0
+        case .record: 1
+        case .file: 2
+        case .importTime: 3
+        }
+    }
 }
 
 /// Capture times: Unix seconds, from an option, the record or the file.

@@ -10,7 +10,11 @@
 ///   give one key of them (legacy `wheelchair_accessible_entrance`);
 /// - a member captured earlier never replaces the same member captured later
 ///   (an equal time replaces it: the later import wins a tie);
-/// - every member remembers when it was captured.
+/// - every member remembers when it was captured;
+/// - a *complete* record (OpenStreetMap, Overture, GeoJSON: a feature lists
+///   all it knows, there is no field mask) captured at or after everything
+///   stored replaces the document whole, so a deleted tag is gone; an older
+///   complete record changes nothing.
 struct MemberMerge {
     /// Members merged key by key.
     static let keyedMembers: Set<String> = ["accessibilityOptions", "paymentOptions", "parkingOptions"]
@@ -44,10 +48,27 @@ struct MemberMerge {
     /// stored members' times (a member without one was captured at
     /// `storedCapturedAt`; 0 stands for unknown, older than any capture).
     init(stored: JSONObject, storedCapturedAt: Int64, storedTimes: [String: Int64], storedExtra: JSONObject,
-         record: JSONObject, recordExtra: JSONObject, capturedAt t: Int64) {
+         record: JSONObject, recordExtra: JSONObject, capturedAt t: Int64, complete: Bool = false) {
         var doc = stored
         var times: [String: Int64] = [:]
         for k in stored.keys { times[k] = storedTimes[k] ?? storedCapturedAt }
+        if complete {
+            let latest = max(times.values.max() ?? 0, storedCapturedAt)
+            if t >= latest {
+                document = record
+                self.times = Dictionary(uniqueKeysWithValues: record.keys.map { ($0, t) })
+                extra = recordExtra
+                tookLocation = true
+                tookTimeZone = true
+                recordIsLatest = true
+            } else {
+                document = stored
+                self.times = times
+                extra = storedExtra
+                keptNewer = record != stored || recordExtra != storedExtra
+            }
+            return
+        }
         for (key, value) in record {
             guard let old = doc[key], let oldTime = times[key] else {
                 doc[key] = value

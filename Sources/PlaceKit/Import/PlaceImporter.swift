@@ -389,6 +389,7 @@ public final class PlaceImporter {
         var lastProgress = started
         var bytesRead: Int64 = 0
         var recordsRead = 0
+        var captureCounts = [Int](repeating: 0, count: CaptureSource.allCases.count)
 
         func report() {
             progress?(ImportProgress(input: source.name, records: recordsRead, bytes: bytesRead,
@@ -407,7 +408,7 @@ public final class PlaceImporter {
                         case .place(let place):
                             formats.insert(place.format)
                             if let w = place.viewportWarning { summary.ignoredViewports[w, default: 0] += 1 }
-                            summary.captureSources[place.captureSource, default: 0] += 1
+                            captureCounts[place.captureSource.index] += 1
                             if place.timestampOutOfRange { summary.timestampsOutOfRange += 1 }
                             switch try writer.write(place) {
                             case .inserted: summary.inserted += 1
@@ -455,6 +456,7 @@ public final class PlaceImporter {
                     try checkEnvelope(envelope: producer.envelope, sawEnvelope: producer.sawEnvelope, name: source.name, records: summary.records)
                 }
                 try writer.endBulk()
+                for (i, c) in CaptureSource.allCases.enumerated() where captureCounts[i] > 0 { summary.captureSources[c] = captureCounts[i] }
                 summary.bytes = bytesRead
                 summary.seconds = Clock.now() - started
                 try finishRun(run, formats: formats, summary: summary, status: fatal == nil ? "ok" : "failed", error: fatal?.description)

@@ -391,8 +391,10 @@ final class PlaceWriter {
     /// (`MemberMerge`, docs/merging.md).
     private func merge(_ place: PreparedPlace, into existing: Existing) throws -> Outcome {
         let old = try stored(existing.rowid)
+        let record = try place.recordDocument()
         let m = MemberMerge(stored: old.document, storedCapturedAt: old.capturedAt, storedTimes: old.times, storedExtra: old.extra,
-                            record: place.decoded.place.document, recordExtra: place.decoded.extra, capturedAt: place.capturedAt)
+                            record: record.document, recordExtra: record.extra, capturedAt: place.capturedAt,
+                            complete: place.format.recordsAreComplete)
         let source = m.recordIsLatest ? place.source : old.source
         let hasZone = m.document["timeZone"]?["id"]?.stringValue != nil
         let zoneSource: TimeZoneSource? = !hasZone ? nil : m.tookTimeZone ? (place.timeZoneSource ?? .data) : (old.timeZoneSource ?? .data)
@@ -419,13 +421,10 @@ final class PlaceWriter {
         let coordinate = location.flatMap { l in
             l["latitude"]?.doubleValue.flatMap { lat in l["longitude"]?.doubleValue.map { Coordinate(latitude: lat, longitude: $0) } }
         } ?? old.coordinate
-        var merged = Place(id: place.decoded.place.id, coordinate: coordinate, document: m.document)
+        var merged = Place(id: PlaceID(place.id), coordinate: coordinate, document: m.document)
         merged.timeZoneSource = zoneSource
-        var decoded = place.decoded
-        decoded.place = merged
-        decoded.extra = m.extra
-        decoded.aliases = []
-        if !m.tookLocation { decoded.footprint = nil }
+        var decoded = DecodedPlace(place: merged, extra: m.extra, format: place.format)
+        if m.tookLocation { decoded.footprint = place.footprintShape }
         let prepared = PreparedPlace(decoded, source: source, capturedAt: m.capturedAt, captureSource: place.captureSource,
                                      keepsStoredFootprint: !m.tookLocation)
         try bindRow(update, prepared, prepared.contentHash, capturedAt: m.capturedAt, memberCaptured: m.memberCapturedJSON)
@@ -614,5 +613,16 @@ struct FNV1a {
     }
     mutating func add(_ word: UInt64) {
         withUnsafeBytes(of: word.littleEndian) { add($0) }
+    }
+}
+
+extension InputFormat {
+    /// Records of this format list everything the source knows of the place
+    /// (no field masks): a newer one replaces the stored document whole.
+    var recordsAreComplete: Bool {
+        switch self {
+        case .osm, .overture, .geojson: true
+        case .placesV1, .placesLegacy: false
+        }
     }
 }
