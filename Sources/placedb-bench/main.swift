@@ -6,6 +6,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let benchmarks: [(name: String, summary: String, options: String, run: ([String]) throws -> Void)] = [
     ("import", "import N generated places (GeoJSON, NDJSON, compact NDJSON) with placedb and ogr2ogr",
      "[--records N] [--runs R] [--dir DIR] [--no-ogr2ogr] [--only geojson|ndjson|compact] [--no-warmup]", ImportBench.run),
+    ("reimport", "re-import N places cut to a field mask into a database that holds them (member merge)",
+     "[--records N] [--runs R] [--dir DIR] [--mask FIELDS]", ReimportBench.run),
     ("resolve", "batch-resolve IDs against N places with A aliases",
      "[--places N] [--aliases A] [--ids Q] [--runs R] [--dir DIR]", ResolveBench.run),
     ("aliases-eval", "link the OSM snapshots' ID changes and compare with osm/derived",
