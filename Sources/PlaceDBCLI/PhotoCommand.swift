@@ -170,17 +170,21 @@ enum PhotoFetchCommand: Command {
         if out != "-" {
             try OutputFile.check(out, option: "-o", databasePath: context.databasePath)
         }
+        let attributionFile = context.arguments.value("--attribution-file")
+        if let path = attributionFile {
+            guard !path.isEmpty, path != "-", path != out else {
+                throw UsageError(message: "--attribution-file needs a file other than the image's")
+            }
+            try OutputFile.check(path, option: "--attribution-file", databasePath: context.databasePath)
+        }
         let client = try PlacesClient(databasePath: context.databasePath)
         let metadata = try client.photoMetadata(named: name)
         let image = try client.fetchPhoto(metadata, maxSize: (width: maxWidth, height: maxHeight), format: format)
         let attributions = try PhotoAttributions(metadata, client: client)
-        if let path = context.arguments.value("--attribution-file") {
-            guard !path.isEmpty, path != "-", path != out else {
-                throw UsageError(message: "--attribution-file needs a file other than the image's")
-            }
+        if let path = attributionFile {
             var bytes = Array(JSONWriter(pretty: true).string(.object(attributions.json)).utf8)
             bytes.append(0x0A)
-            try writeFile(path, bytes)
+            try OutputFile.write(bytes, to: path, option: "--attribution-file", databasePath: context.databasePath)
         }
         if out == "-" {
             context.console.outBytes(image.data)
