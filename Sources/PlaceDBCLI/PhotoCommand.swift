@@ -188,7 +188,8 @@ enum PhotoFetchCommand: Command {
         }
         if out == "-" {
             context.console.outBytes(image.data)
-            if let line = attributions.text { context.console.err("placedb photo fetch: \(line)\n") }
+            // Said once the image is out (a failed write is the one line then).
+            if context.console.finishOutput() == nil, let line = attributions.text { context.console.err("placedb photo fetch: \(line)\n") }
             return .success
         }
         try OutputFile.write(image.data, to: out, option: "-o", databasePath: context.databasePath)
