@@ -178,7 +178,7 @@ enum ImportCommand: Command {
             if let snapshot = options.snapshot { line += " as snapshot '\(snapshot)'" }
             line += ", \(summaryText(total, snapshot: options.snapshot != nil))"
             if total.skippedInputs > 0 {
-                line += " (\(total.skippedInputs) input\(total.skippedInputs == 1 ? "" : "s") skipped: see above)"
+                line += " (\(total.skippedInputs) input\(total.skippedInputs == 1 ? "" : "s") skipped: see above\(partial ? "; the records before it are kept" : ""))"
             } else if failure != nil {
                 line += partial ? " (stopped at the error above; the records before it are kept)" : " (stopped at the error above)"
             }
