@@ -65,7 +65,21 @@ final class RecordReader {
     }
     private var state = State.start
     /// Members of a top-level object that are not streamed records.
-    private(set) var envelope = JSONObject()
+    var envelope: JSONObject { JSONObject(uniqueMembers: envelopeMembers) }
+    /// The envelope's members and where each name is: a top-level object of
+    /// many members (a dump keyed by ID) is read in linear time.
+    private var envelopeMembers: [(key: String, value: JSONValue)] = []
+    private var envelopeIndex: [String: Int] = [:]
+
+    /// Sets an envelope member (the last value of a name wins, at its first place).
+    private func setEnvelope(_ key: String, _ value: JSONValue) {
+        if let i = envelopeIndex[key] {
+            envelopeMembers[i].value = value
+        } else {
+            envelopeIndex[key] = envelopeMembers.count
+            envelopeMembers.append((key, value))
+        }
+    }
     /// The top-level object had a streamed array member or a `result`.
     private(set) var sawEnvelope = false
     /// Records queued from a line that held several (an envelope on one line).
@@ -237,7 +251,7 @@ final class RecordReader {
             case .start:
                 guard let b = try peekValueStart() else {
                     state = .done
-                    if recordCount == 0 && !sawEnvelope && envelope.isEmpty {
+                    if recordCount == 0 && !sawEnvelope && envelopeMembers.isEmpty {
                         throw RecordReadError(message: "empty input: no JSON value", line: line, index: nil, recoverable: false, rawLine: nil)
                     }
                     return nil
@@ -304,7 +318,7 @@ final class RecordReader {
                     try afterEnvelopeMember()
                     return record
                 }
-                envelope[key] = value
+                setEnvelope(key, value)
                 try afterEnvelopeMember()
             case .lines:
                 guard try peekValueStart() != nil else { state = .done; return nil }
@@ -371,7 +385,7 @@ final class RecordReader {
             } else if key == "result", case .object = value {
                 records.append(makeRecord(value, line: line, container: key))
             } else {
-                envelope[key] = value
+                setEnvelope(key, value)
             }
         }
         return records
@@ -423,11 +437,12 @@ final class RecordReader {
     private func finishTopObject() throws {
         if !sawEnvelope {
             let object = envelope
-            envelope = JSONObject()
+            envelopeMembers = []
+            envelopeIndex = [:]
             let placeKeys = ["id", "place_id", "location", "geometry", "displayName", "name"]
             if object["status"] != nil && !placeKeys.contains(where: { object[$0] != nil }) {
                 // A legacy response without results: keep it as the envelope.
-                envelope = object
+                for (key, value) in object { setEnvelope(key, value) }
                 return
             }
             pending.append(makeRecord(.object(object), line: topObjectLine, container: nil))

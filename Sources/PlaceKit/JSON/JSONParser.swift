@@ -276,9 +276,7 @@ struct JSONParser {
         depth -= 1
         if duplicate || members.count >= 64 {
             // Last one wins, as in most parsers; keep the first position.
-            var object = JSONObject()
-            for m in members { object[m.key] = m.value }
-            return .object(object)
+            return .object(JSONObject(lastWins: members))
         }
         return .object(JSONObject(uniqueMembers: members))
     }
