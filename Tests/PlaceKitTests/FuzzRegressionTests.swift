@@ -55,4 +55,29 @@ struct FuzzRegressionTests {
         #expect(o.keys == ["a", "b"])
         #expect(o["a"] == .int(3))
     }
+
+    static func decode(_ json: String) throws -> DecodedPlace {
+        try decodeRecord(SourceRecord(value: try JSONValue(parsing: json), line: 1, index: 1, container: nil), format: nil)
+    }
+
+    // `(t - 86_399) / 86_400` overflowed for t near -2^63: an OSM feature
+    // with "@timestamp": -9223372036854775808 (or a legacy review with that
+    // "time") stopped the import with a trap.
+    @Test("an OSM @timestamp of -2^63 or 2^63-1 is kept as the number it is, not a date", arguments: [Int64.min, Int64.max, -62_135_596_801, 253_402_300_800])
+    func osmTimestampOutOfRange(_ t: Int64) throws {
+        let decoded = try Self.decode(#"{"type":"Feature","geometry":{"type":"Point","coordinates":[1.5,42.5]},"properties":{"@type":"node","@id":1,"@timestamp":\#(t),"amenity":"cafe","name":"C"}}"#)
+        #expect(decoded.extra["osm"]?["timestamp"] == .int(t))
+    }
+
+    @Test("a legacy review time of -2^63 leaves publishTime out; the first and last representable seconds are written")
+    func legacyReviewTimeOutOfRange() throws {
+        let record = #"{"place_id":"q","name":"Q","geometry":{"location":{"lat":1,"lng":2}},"reviews":[{"author_name":"R","rating":5,"text":"ok","time":-9223372036854775808}]}"#
+        let decoded = try Self.decode(record)
+        let review = try #require(decoded.place.document["reviews"]?.arrayValue?.first)
+        #expect(review["publishTime"] == nil)
+        #expect(RFC3339.string(fromUnixSeconds: -62_135_596_800) == "0001-01-01T00:00:00Z")
+        #expect(RFC3339.string(fromUnixSeconds: 253_402_300_799) == "9999-12-31T23:59:59Z")
+        #expect(RFC3339.string(fromUnixSeconds: 253_402_300_800) == nil)
+        #expect(Date(timeIntervalSince1970: -1e300).rfc3339UTC == "0001-01-01T00:00:00Z")
+    }
 }

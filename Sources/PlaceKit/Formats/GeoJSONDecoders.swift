@@ -94,7 +94,7 @@ enum GeoJSONDecoders {
         if let i = meta["id"] { osm["id"] = i }
         if let v = meta["version"] { osm["version"] = v }
         if let ts = meta["timestamp"] {
-            if let seconds = ts.intValue { osm["timestamp"] = .string(RFC3339.string(fromUnixSeconds: Int64(seconds))) } else { osm["timestamp"] = ts }
+            if let seconds = ts.intValue, let time = RFC3339.string(fromUnixSeconds: Int64(seconds)) { osm["timestamp"] = .string(time) } else { osm["timestamp"] = ts }
         }
         for (k, v) in meta where !["type", "id", "version", "timestamp"].contains(k) { osm[k] = v }
         osm["tags"] = .object(tags)

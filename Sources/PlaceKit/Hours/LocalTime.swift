@@ -275,5 +275,11 @@ public enum HoursQueryTime: Sendable, Equatable {
 
 extension Date {
     /// RFC 3339 in UTC (`2025-12-07T18:30:00Z`), as the Places API writes times.
-    public var rfc3339UTC: String { RFC3339.string(fromUnixSeconds: Int64(timeIntervalSince1970.rounded(.down))) }
+    /// Dates before year 1 or after 9999 are written as the nearest end of that range.
+    public var rfc3339UTC: String {
+        let seconds = timeIntervalSince1970.rounded(.down)
+        let range = RFC3339.representable
+        let t = seconds.isNaN ? 0 : Int64(min(max(seconds, Double(range.lowerBound)), Double(range.upperBound)))
+        return RFC3339.string(fromUnixSeconds: t)!
+    }
 }
