@@ -1,0 +1,284 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the fuzz targets call (`Sources/placedb-fuzz`, docs/fuzzing.md):
+/// each takes arbitrary bytes, runs them through one reader or decoder the
+/// way an import or a query would, and checks what must hold whatever the
+/// input (a round trip, a documented range). A broken rule stops the
+/// process with `fatalError`, which the fuzzer records as a finding; an
+/// input the code refuses with an error is a correct answer, not a finding.
+///
+/// Not API: `@_spi(Fuzzing)` keeps it out of PlaceKit's public interface.
+@_spi(Fuzzing) public enum FuzzEntryPoints {
+    /// Where the targets that read a file (records, alias files) put their
+    /// input: one scratch file per process, on tmpfs when there is one.
+    nonisolated(unsafe) public static var scratchDirectory: String = {
+        var st = stat()
+        return stat("/dev/shm", &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR ? "/dev/shm" : (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")
+    }()
+
+    private nonisolated(unsafe) static var scratchPath: String?
+
+    /// Writes `data` to the scratch file and returns its path.
+    static func scratchFile(_ data: UnsafeRawBufferPointer) -> String {
+        let path = scratchPath ?? {
+            let p = "\(scratchDirectory)/placedb-fuzz-\(getpid()).input"
+            scratchPath = p
+            return p
+        }()
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { fatalError("fuzz harness: cannot write \(path): \(String(cString: strerror(errno)))") }
+        var offset = 0
+        while offset < data.count {
+            let n = write(fd, data.baseAddress! + offset, data.count - offset)
+            guard n > 0 else { fatalError("fuzz harness: cannot write \(path)") }
+            offset += n
+        }
+        close(fd)
+        return path
+    }
+
+    /// Removes the scratch file (at the end of a run).
+    public static func removeScratchFile() {
+        if let scratchPath { unlink(scratchPath) }
+    }
+
+    // MARK: JSON
+
+    /// The JSON parser: what it accepts it writes back and reads again to the
+    /// same value, and the member scanner the store reads documents with
+    /// agrees with it on every object it accepts.
+    public static func json(_ data: UnsafeRawBufferPointer) {
+        let value: JSONValue
+        do { value = try JSONParser.parse(data) } catch {
+            check(error.offset >= 0 && error.offset <= data.count, "error offset \(error.offset) outside the input (\(data.count) bytes)")
+            return
+        }
+        let writer = JSONWriter()
+        var once: [UInt8] = []
+        writer.write(value, into: &once)
+        let again: JSONValue
+        do { again = try JSONParser.parse(once) } catch {
+            fail("the writer's output does not parse: \(error.message) at byte \(error.offset)")
+        }
+        check(sameJSON(value, again), "a value written and read back differs")
+        var twice: [UInt8] = []
+        writer.write(again, into: &twice)
+        check(once == twice, "writing is not stable: a value read back is written differently")
+        var pretty: [UInt8] = []
+        JSONWriter(pretty: true).write(value, into: &pretty)
+        check((try? JSONParser.parse(pretty)).map { sameJSON($0, value) } ?? false, "the pretty writer's output does not read back")
+        if case .object(let object) = value {
+            let spans: [JSONParser.MemberSpan]
+            do { spans = try JSONParser.memberSpans(data) } catch {
+                fail("the member scanner refuses an object the parser accepts: \(error.message)")
+            }
+            var scanned = JSONObject()
+            for span in spans {
+                do {
+                    scanned[try JSONParser.memberName(data, span)] = try JSONParser.memberValue(data, span)
+                } catch {
+                    fail("a member the scanner located does not parse: \(error.message)")
+                }
+            }
+            check(scanned == object, "the member scanner reads an object differently from the parser")
+        }
+    }
+
+    /// Equality that reads numbers by value: a double written without a
+    /// fraction (`1e2` -> `100`) reads back as an integer.
+    static func sameJSON(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.int, .double), (.double, .int), (.double, .double): return a.doubleValue == b.doubleValue
+        case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { sameJSON($0, $1) }
+        case (.object(let x), .object(let y)):
+            return x.members.count == y.members.count
+                && zip(x.members, y.members).allSatisfy { $0.key == $1.key && sameJSON($0.value, $1.value) }
+        default: return a == b
+        }
+    }
+
+    // MARK: Records and decoders
+
+    /// The record reader over a whole input (gzip'd or not), then every
+    /// record through format detection and its decoder, as an import reads
+    /// it.
+    public static func records(_ data: UnsafeRawBufferPointer) {
+        let path = scratchFile(data)
+        let source: ByteSource
+        do { source = try ByteSource(.file(path)) } catch { fail("cannot open the scratch file: \(error)") }
+        let reader = RecordReader(source: source)
+        var lastLine = 1
+        var count = 0
+        while true {
+            do {
+                guard let record = try reader.next() else { break }
+                count += 1
+                check(record.line >= lastLine, "record \(record.index) starts on line \(record.line), before the previous one (\(lastLine))")
+                check(record.index == count, "record \(count) is numbered \(record.index)")
+                lastLine = record.line
+                // The decoder targets evaluate the hours; here that would
+                // take most of the time (a file holds many records).
+                decodeAndPrepare(record, format: nil, evaluateHours: false)
+            } catch let e as RecordReadError {
+                check(e.line >= 1, "a read error on line \(e.line)")
+                if !e.recoverable { break }
+            } catch is InputError {
+                break  // a corrupt gzip stream
+            } catch {
+                fail("the record reader threw an unexpected error: \(error)")
+            }
+            check(count <= data.count + 1, "more records (\(count)) than input bytes")
+        }
+    }
+
+    /// One record, parsed as JSON, through one format's decoder (nil:
+    /// detected), then everything an import and a query compute from it.
+    public static func decoder(_ format: InputFormat?, _ data: UnsafeRawBufferPointer) {
+        guard let value = try? JSONParser.parse(data) else { return }
+        decodeAndPrepare(SourceRecord(value: value, line: 1, index: 1, container: nil), format: format)
+    }
+
+    /// Instants the hours are evaluated at: around the epoch, a DST change,
+    /// a leap day, far ahead.
+    static let instants: [Date] = [0, 1_774_746_000, 1_709_208_000, 1_790_000_000, 4_102_444_800].map { Date(timeIntervalSince1970: $0) }
+
+    static func decodeAndPrepare(_ record: SourceRecord, format: InputFormat?, evaluateHours: Bool = true) {
+        let decoded: DecodedPlace
+        do { decoded = try decodeRecord(record, format: format) } catch {
+            check(!error.message.isEmpty, "a decode error without a message")
+            return
+        }
+        let place = decoded.place
+        check(place.coordinate.isValid, "decoded place \(place.id) has an invalid coordinate \(place.coordinate)")
+        check(!place.id.rawValue.isEmpty, "decoded place with an empty ID")
+        // What the import pipeline computes before writing.
+        let prepared = PreparedPlace(decoded, source: nil)
+        // The stored document gives the whole document back, byte for byte.
+        var whole = JSONObject()
+        for m in place.document.members where m.key != "location" { whole[m.key] = m.value }
+        var expected: [UInt8] = []
+        JSONWriter().write(.object(whole), into: &expected)
+        let columns = StoredDocument.Columns(place)
+        let restored: [UInt8]
+        do {
+            restored = try prepared.doc.withUnsafeBytes { try StoredDocument.restore($0, layout: prepared.docLayout, columns: columns) }
+        } catch {
+            fail("place \(place.id): the stored document cannot be read back: \(error)")
+        }
+        check(restored == expected, "place \(place.id): the stored document reads back differently")
+        // What the queries compute from it.
+        guard evaluateHours else { return }
+        for date in instants {
+            _ = place.isOpen(at: date)
+        }
+        if let wall = HoursQueryTime(parsing: "2026-03-29T02:30") { _ = place.isOpen(at: wall) }
+        _ = place.isOpen(at: instants[1], secondaryHoursType: .delivery)
+    }
+
+    // MARK: OSM opening_hours
+
+    /// The OSM `opening_hours` parser, and the hours evaluation of an OSM
+    /// place that carries the text.
+    public static func osmHours(_ data: UnsafeRawBufferPointer) {
+        let text = String(decoding: data, as: UTF8.self)
+        switch OSMOpeningHours.parse(text) {
+        case .unsupported(let why):
+            check(!why.reason.isEmpty, "an unsupported form without a reason")
+        case .supported(let parsed):
+            for dayNumber in [0, 20_513, 20_543, 20_877, 21_184, 2_932_896] {
+                let date = LocalDate(dayNumber: dayNumber)
+                let day = parsed.day(date)
+                for r in day.open + day.unknown {
+                    check(r.start >= 0 && r.start <= r.end && r.end <= 1440, "\"\(text)\": range \(r.start)-\(r.end) on \(date) outside the day")
+                }
+            }
+            if let periods = parsed.weeklyPeriods {
+                _ = periods.map(\.json)
+            }
+            _ = parsed.weekdayDescriptions
+        }
+        var tags = JSONObject()
+        tags["amenity"] = "cafe"
+        tags["name"] = "Fuzz"
+        tags["opening_hours"] = .string(text)
+        let feature: JSONValue = [
+            "type": "Feature",
+            "id": "node/1",
+            "geometry": ["type": "Point", "coordinates": [1.5, 42.5]],
+            "properties": .object(tags),
+        ]
+        decodeAndPrepare(SourceRecord(value: feature, line: 1, index: 1, container: nil), format: .osm)
+    }
+
+    // MARK: Alias files
+
+    /// The alias file reader: lines, then edges (CSV with a header, or NDJSON).
+    public static func aliasFile(_ data: UnsafeRawBufferPointer) {
+        let path = scratchFile(data)
+        do {
+            let source = try ByteSource(.file(path))
+            let lines = try AliasFileReader.lines(source)
+            let edges = try AliasFileReader.edges(lines)
+            for (line, edge) in edges {
+                check(line >= 1 && line <= lines.count + 1, "an edge from line \(line) of \(lines.count)")
+                check(!edge.aliasID.isEmpty && !edge.placeID.isEmpty, "line \(line): an edge with an empty ID")
+                check(edge.confidence.isFinite && (0...1).contains(edge.confidence), "line \(line): confidence \(edge.confidence) outside 0...1")
+            }
+        } catch let e as AliasFileReader.AliasFileError {
+            check(e.line >= 1, "an alias file error on line \(e.line)")
+        } catch {
+            // An input error (a corrupt gzip stream) is an answer too.
+        }
+    }
+
+    // MARK: Images
+
+    /// The image header reader (format, size, EXIF orientation) that
+    /// `photo add` and `photo fetch` trust before handing bytes to libgd.
+    public static func imageHeader(_ data: UnsafeRawBufferPointer) {
+        let sniffed = ImageFormat(sniffing: data)
+        switch ImageHeader.read(data) {
+        case .success(let header):
+            check(sniffed == header.format, "the header reader and the sniffer disagree on the format")
+            check(header.width > 0 && header.height > 0, "a header with size \(header.width) x \(header.height)")
+            check((1...8).contains(header.orientation), "orientation \(header.orientation) outside 1...8")
+            _ = (header.orientedWidth, header.orientedHeight)
+        case .failure(let error):
+            check(!error.message.isEmpty, "an image error without a message")
+        }
+    }
+
+    // MARK: Seeds
+
+    /// The records of an input file, each written as compact JSON with the
+    /// format it would be decoded as, and the OSM `opening_hours` values
+    /// they carry: seeds for the decoder and hours targets. Stops after
+    /// `limit` records; an unreadable file gives what was read.
+    public static func seedRecords(_ path: String, limit: Int) -> (records: [(format: String, json: [UInt8])], hours: [String]) {
+        var records: [(String, [UInt8])] = []
+        var hours: [String] = []
+        guard let source = try? ByteSource(.file(path)) else { return ([], []) }
+        let reader = RecordReader(source: source)
+        while records.count < limit {
+            guard let record = try? reader.next() else { break }
+            var bytes: [UInt8] = []
+            JSONWriter().write(record.value, into: &bytes)
+            records.append((InputFormat.detect(record).rawValue, bytes))
+            if let text = record.value["properties"]?["opening_hours"]?.stringValue { hours.append(text) }
+        }
+        return (records, hours)
+    }
+
+    // MARK: Checks
+
+    static func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+        if !condition { fail(message()) }
+    }
+
+    static func fail(_ message: String) -> Never {
+        fatalError("fuzz check failed: \(message)")
+    }
+}
