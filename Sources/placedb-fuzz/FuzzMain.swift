@@ -40,6 +40,7 @@ struct FuzzMain {
         }
         selected = target
         atexit { fuzzTearDown() }
+        target.prepare()
         #if FUZZING
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         var argc = Int32(args.count)
