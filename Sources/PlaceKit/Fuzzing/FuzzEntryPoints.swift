@@ -222,20 +222,24 @@ import Glibc
 
     // MARK: Alias files
 
-    /// The alias file reader: lines, then edges (CSV with a header, or NDJSON).
+    /// The alias file reader (streamed lines, then edges from CSV with a
+    /// header, or NDJSON).
     public static func aliasFile(_ data: UnsafeRawBufferPointer) {
         let path = scratchFile(data)
+        let lines = data.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
         do {
             let source = try ByteSource(.file(path))
-            let lines = try AliasFileReader.lines(source)
-            let edges = try AliasFileReader.edges(lines)
+            let edges = try AliasFileReader.edges(source)
             for (line, edge) in edges {
-                check(line >= 1 && line <= lines.count + 1, "an edge from line \(line) of \(lines.count)")
+                check(line >= 1 && line <= lines, "an edge from line \(line) of \(lines)")
                 check(!edge.aliasID.isEmpty && !edge.placeID.isEmpty, "line \(line): an edge with an empty ID")
                 check(edge.confidence.isFinite && (0...1).contains(edge.confidence), "line \(line): confidence \(edge.confidence) outside 0...1")
             }
         } catch let e as AliasFileReader.AliasFileError {
-            check(e.line >= 1, "an alias file error on line \(e.line)")
+            check(e.line >= 1 && e.line <= lines, "an alias file error on line \(e.line) of \(lines)")
+            // Errors are one line, quoting only a short excerpt of the input.
+            check(!e.message.contains("\n") && !e.message.contains("\r"), "an alias file error that is not one line")
+            check(e.message.utf8.count <= 1024, "an alias file error of \(e.message.utf8.count) bytes")
         } catch {
             // An input error (a corrupt gzip stream) is an answer too.
         }
