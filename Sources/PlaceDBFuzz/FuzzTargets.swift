@@ -42,9 +42,10 @@ public struct FuzzTarget: Sendable {
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
 }
 
-/// The batch target: the input is standard input of `current --batch` or
-/// `nearby --batch` (its first byte chooses), or the IDs of a `resolve`, run
-/// in-process against a small database built once per process.
+/// The batch target: the input is standard input of `current --batch`,
+/// `nearby --batch` or `resolve --batch` (its first byte chooses), or the
+/// IDs of a `resolve`, run in-process against a small database built once
+/// per process.
 enum BatchFuzzer {
     /// The database the batches query: a few places with hours, a polygon,
     /// an alias chain.
@@ -87,11 +88,12 @@ enum BatchFuzzer {
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: data[1...]), as: UTF8.self)
         let console = CapturedConsole(input: text)
         let requests = console.inputLines.count
-        switch selector % 3 {
-        case 0, 1:
-            let command = selector % 3 == 0 ? "current" : "nearby"
+        switch selector % 4 {
+        case 0, 1, 2:
+            let command = ["current", "nearby", "resolve"][Int(selector % 4)]
             let status = CommandLineTool.main(arguments: [command, "--batch", "--db", db, "--output", "json"], console: console)
-            check(status == 0 || status == 65, "\(command) --batch exited \(status): \(console.stderr)")
+            // resolve exits 1 when an ID is not found.
+            check(status == 0 || status == 65 || (command == "resolve" && status == 1), "\(command) --batch exited \(status): \(console.stderr)")
             let answers = console.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
             // One answer line per request line, in order, each a JSON object.
             check(answers.count == requests, "\(command) --batch: \(requests) request lines, \(answers.count) answer lines")
