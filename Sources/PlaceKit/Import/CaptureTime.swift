@@ -62,5 +62,6 @@ public enum CaptureTime {
     }
 
     /// RFC 3339 in UTC, to the second.
-    public static func string(_ t: Int64) -> String { RFC3339.string(fromUnixSeconds: t) }
+    /// (A time outside years 1-9999 cannot be written so: it prints as its Unix seconds.)
+    public static func string(_ t: Int64) -> String { RFC3339.string(fromUnixSeconds: t) ?? String(t) }
 }
