@@ -20,6 +20,7 @@ enum ImportCommand: Command {
             OptionSpec("--match-radius", value: "METERS", help: "Snapshot: link a removed place to an added one within this distance (default 150)."),
             OptionSpec("--match-threshold", value: "SCORE", help: "Snapshot: the least match score in 0...1 that records an alias (default 0.7)."),
             OptionSpec("--no-match", help: "Snapshot: record no aliases from removed to added places."),
+            OptionSpec("--all-features", help: "Keep GeoJSON features that are not places (neither a name nor a place tag: unnamed roads, crossings, address-only nodes of an OpenStreetMap export); by default they are skipped and counted. Kept, they are never current-place candidates and nearby leaves them out unless asked (docs/osm-exports.md)."),
             OptionSpec("--captured-at", value: "TIME", help: "When the files were captured (RFC 3339 with an offset, or a date YYYY-MM-DD as midnight UTC), for every record. Default: the record's own timestamp (Tehran scraper timestamp, Overture update_time, OSM @timestamp), else the file's modification time. A member captured earlier never replaces one captured later (docs/merging.md)."),
             OptionSpec("--time-zone", value: "ZONE", help: "IANA time zone (Europe/Zurich) for the places that have neither timeZone nor utcOffsetMinutes (OpenStreetMap, Overture), so their hours can be read; stored with where it came from."),
         ],
@@ -28,15 +29,17 @@ enum ImportCommand: Command {
             record for a stored ID updates only the members it carries, each unless the
             stored one was captured later (docs/merging.md). The summary (stdout) counts
             inserted, updated, unchanged and rejected records (and revived, duplicate, older
-            than stored and, for a snapshot, removed places; and viewports ignored as
-            footprints because they are inverted, cross the antimeridian or exceed 20 km: a
-            warning, the place is imported) and says where the capture times came from. Bad
-            input exits 65, a missing file 66; with the default --on-error stop the database
-            stays as it was before the failing file (files before it stay imported) and a
-            snapshot removes nothing. A database that does not exist yet is written as
-            DB.new-PID and takes its name when the first file is done; a first file that
-            fails having kept nothing leaves no database. One import at a time writes a
-            database: another waits for it (DB.import-lock).
+            than stored and, for a snapshot, removed places; viewports ignored as footprints
+            because they are inverted, cross the antimeridian or exceed 20 km: a warning, the
+            place is imported; and the GeoJSON features skipped as not places, neither a name
+            nor a place tag, by what they are) and says where the capture times came from. An
+            input with no places at all says "0 places" and exits 0. Bad input exits 65, a
+            missing file 66; with the default --on-error stop the database stays as it was
+            before the failing file (files before it stay imported) and a snapshot removes
+            nothing. A database that does not exist yet is written as DB.new-PID and takes its
+            name when the first file is done; a first file that fails having kept nothing
+            leaves no database. One import at a time writes a database: another waits for it
+            (DB.import-lock).
             """)
 
     static func run(_ context: CommandContext) throws -> ExitCode {
@@ -45,6 +48,7 @@ enum ImportCommand: Command {
         guard !files.isEmpty else { throw UsageError(message: "missing FILE (use - for standard input)") }
         if files.filter({ $0 == "-" }).count > 1 { throw UsageError(message: "standard input (-) given more than once") }
         var options = ImportOptions()
+        options.allFeatures = args.flag("--all-features")
         if let f = args.value("--input-format"), f != "auto" { options.format = InputFormat(rawValue: f) }
         if let mode = args.value("--on-error") { options.onError = OnError(rawValue: mode) ?? .stop }
         if let source = args.value("--source") {
@@ -208,9 +212,17 @@ enum ImportCommand: Command {
             let reasons = ViewportEvidence.allCases.compactMap { r in s.ignoredViewports[r].map { "\($0) \(r.rawValue)" } }
             text += ", \(ignored) viewport\(ignored == 1 ? "" : "s") ignored as footprint\(ignored == 1 ? "" : "s") (\(reasons.joined(separator: ", ")))"
         }
+        if s.skippedCount > 0 {
+            let reasons = s.skipped.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            text += ", \(s.skippedCount) feature\(s.skippedCount == 1 ? "" : "s") without a name or place tag skipped ("
+                + reasons.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
+        }
         let rate = s.seconds > 0 ? Int(Double(s.records) / s.seconds) : s.records
         text += " (\(formatBytes(s.bytes)) in \(formatSeconds(s.seconds)), \(rate) records/s)"
         if s.changedNothing && s.records > 0 { text += "; nothing changed" }
+        if s.records > 0 && s.records == s.skippedCount + s.rejected && s.skippedCount > 0 {
+            text += "; 0 places: no feature has a name or a place tag (--all-features keeps them)"
+        }
         if let capture = captureText(s) { text += "; captured: \(capture)" }
         return text
     }
@@ -250,6 +262,8 @@ enum ImportCommand: Command {
         o["captureTimes"] = .object(capture)
         o["timestampsOutOfRange"] = .int(Int64(s.timestampsOutOfRange))
         if input == nil { o["skippedInputs"] = .int(Int64(s.skippedInputs)) }
+        o["skipped"] = .int(Int64(s.skippedCount))
+        if !s.skipped.isEmpty { o["skippedByReason"] = .object(JSONObject(s.skipped.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.int(Int64($0.value))) })) }
         o["changed"] = .bool(!s.changedNothing)
         o["bytes"] = .int(s.bytes)
         o["seconds"] = .double((s.seconds * 1000).rounded() / 1000)

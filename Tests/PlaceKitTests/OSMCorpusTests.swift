@@ -74,8 +74,12 @@ struct OSMCorpusTests {
     func file(_ url: URL) throws {
         let dir = try TempDirectory()
         let db = dir.file("places.sqlite")
-        let summary = try PlaceImporter(databasePath: db).importInput(.file(url.path))
+        // Every feature, the member nodes that are not places included.
+        var options = ImportOptions()
+        options.allFeatures = true
+        let summary = try PlaceImporter(databasePath: db, options: options).importInput(.file(url.path))
         #expect(summary.rejected == 0)
+        #expect(summary.skippedCount == 0)
 
         var features: [String: [[String: Any]]] = [:]
         var order: [String] = []
@@ -107,5 +111,28 @@ struct OSMCorpusTests {
             }
             #expect(matches, "\(url.lastPathComponent): \(id) at \(p) is not on or inside its geometry")
         }
+    }
+
+    @Test("by default the features with neither a name nor a POI key are skipped, counted, and the rest imported", arguments: files)
+    func skipsWhatIsNotAPlace(_ url: URL) throws {
+        let dir = try TempDirectory()
+        let summary = try PlaceImporter(databasePath: dir.file("places.sqlite")).importInput(.file(url.path))
+        // The last version of each ID decides; the rule written out here on its own.
+        var last: [String: [String: Any]] = [:]
+        var records = 0, notPlaces = 0
+        let poiKeys = ["amenity", "shop", "tourism", "leisure", "healthcare", "office", "craft", "historic"]
+        func isPlace(_ p: [String: Any]) -> Bool { p["name"] != nil || poiKeys.contains { p[$0] != nil } }
+        for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") {
+            let json = String(line).trimmingCharacters(in: CharacterSet(charactersIn: "\u{1E}"))
+            guard !json.isEmpty else { continue }
+            records += 1
+            let p = (try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any])["properties"] as! [String: Any]
+            last["\(p["@type"] as! String)/\((p["@id"] as! NSNumber).int64Value)"] = p
+            if !isPlace(p) { notPlaces += 1 }
+        }
+        #expect(summary.rejected == 0)
+        #expect(summary.inserted == last.values.filter(isPlace).count)
+        #expect(summary.skippedCount == notPlaces)
+        #expect(summary.records == records)
     }
 }

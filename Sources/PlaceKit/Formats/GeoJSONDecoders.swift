@@ -28,7 +28,9 @@ enum GeoJSONDecoders {
     }
 
     /// location, viewport and footprint from the geometry.
-    static func decoded(_ f: Feature, document: JSONObject, extra: JSONObject, format: InputFormat) -> DecodedPlace {
+    /// `skipReason`: why the feature is not a place (it has neither a name
+    /// nor a place type), kept by `ImportOptions.allFeatures` only.
+    static func decoded(_ f: Feature, document: JSONObject, extra: JSONObject, format: InputFormat, skipReason: String? = nil) -> DecodedPlace {
         var doc = document
         if let box = f.geometry.viewport {
             doc["viewport"] = ["low": latLng(box.low), "high": latLng(box.high)]
@@ -36,6 +38,7 @@ enum GeoJSONDecoders {
         let location = f.geometry.representativePoint
         var decoded = DecodedPlace(place: Place(id: PlaceID(f.placeID), coordinate: location, document: doc), extra: extra, format: format)
         decoded.footprint = FootprintShape.make(f.geometry, origin: location)
+        if doc["displayName"] == nil && doc["types"] == nil { decoded.skipReason = skipReason ?? "no name and no type" }
         return decoded
     }
 
@@ -76,10 +79,16 @@ enum GeoJSONDecoders {
         }
         var doc = JSONObject()
         var extra = JSONObject()
-        if let name = tags["name"]?.stringValue { doc["displayName"] = ["text": .string(name)] }
+        let name = tags["name"]?.stringValue
+        if let name { doc["displayName"] = ["text": .string(name)] }
         var localized = JSONObject()
         for (k, v) in tags where k.hasPrefix("name:") { localized[String(k.dropFirst(5))] = v }
-        typesDocument(OSMTypeMapping.types(tags), into: &doc)
+        // A named feature no POI key types (a street, a building ...) gets
+        // the type of its kind; one with neither a name nor a place type is
+        // not a place.
+        var types = OSMTypeMapping.types(tags)
+        if types.isEmpty, name != nil, let kind = OSMTypeMapping.kind(tags) { types = [kind] }
+        typesDocument(types, into: &doc)
         if let address = osmAddress(tags) {
             doc["formattedAddress"] = .string(address.formatted)
             doc["addressComponents"] = .array(address.components)
@@ -100,7 +109,8 @@ enum GeoJSONDecoders {
         osm["tags"] = .object(tags)
         extra["osm"] = .object(osm)
         if !localized.isEmpty { extra["localizedNames"] = .object(localized) }
-        var result = decoded(f, document: doc, extra: extra, format: .osm)
+        var result = decoded(f, document: doc, extra: extra, format: .osm,
+                             skipReason: name == nil && types.isEmpty ? OSMTypeMapping.skipReason(tags) : nil)
         // The time of the object's last edit: what the record says of the place.
         result.capturedAt = CaptureTime.value(meta["timestamp"])
         return result
@@ -172,7 +182,7 @@ enum GeoJSONDecoders {
             if let v = p[key], v != .null { overture[key] = v }
         }
         extra["overture"] = .object(overture)
-        var result = decoded(f, document: doc, extra: extra, format: .overture)
+        var result = decoded(f, document: doc, extra: extra, format: .overture, skipReason: "no name and no category")
         // `update_time` (older releases), else the latest of its sources'.
         result.capturedAt = CaptureTime.value(p["update_time"])
             ?? (p["sources"]?.arrayValue ?? []).compactMap { CaptureTime.value($0["update_time"]) }.max()

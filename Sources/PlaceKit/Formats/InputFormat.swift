@@ -72,6 +72,11 @@ public struct DecodedPlace: Sendable {
     /// scraper's `timestamp`, Overture's `update_time`, OpenStreetMap's
     /// `@timestamp`; nil when it says nothing (`CaptureTime`).
     var capturedAt: Int64?
+    /// Why the record is not a place (a GeoJSON feature with neither a name
+    /// nor a place type: what it is, "road, path or crossing", "building",
+    /// ...); nil for a place. The import skips it and counts it by reason,
+    /// unless `ImportOptions.allFeatures`.
+    public var skipReason: String?
 
     init(place: Place, extra: JSONObject, format: InputFormat, aliases: [AliasEdge] = []) {
         self.place = place

@@ -93,3 +93,61 @@ enum OSMTypeMapping {
         return out
     }
 }
+
+/// What a feature of a whole OpenStreetMap export is when no POI key types
+/// it (docs/osm-exports.md): a named street, railway, boundary, platform,
+/// building ... gets the type of its kind, so the likelihood model can weigh
+/// it (`LikelihoodModel.defaultTypeFactors`); a feature with neither a name
+/// nor a place tag is not a place, and the reason it is skipped names what
+/// it is.
+extension OSMTypeMapping {
+    /// The type of a named feature without a place type, by what its tags
+    /// say it is; nil when they say nothing known (it stays untyped).
+    static func kind(_ tags: JSONObject) -> String? {
+        func tag(_ k: String) -> String? { tags[k]?.stringValue }
+        if let p = tag("place") {
+            switch p {
+            case "country", "state", "region", "province", "county", "municipality", "district": return "political"
+            case "city", "town", "village", "hamlet", "isolated_dwelling", "farm", "locality", "allotments": return "locality"
+            case "suburb", "quarter", "neighbourhood", "city_block", "borough", "plot": return "neighborhood"
+            case "square": return "plaza"
+            case "island", "islet", "archipelago": return "natural_feature"
+            default: return "locality"
+            }
+        }
+        if tag("boundary") != nil || tag("type") == "boundary" || tag("admin_level") != nil { return "political" }
+        if platformValues.contains(where: { tag($0.key).map($0.value.contains) ?? false }) { return "transit_platform" }
+        if tag("railway") != nil { return "railway" }
+        if tag("highway") != nil || tag("aerialway") != nil || tag("piste:type") != nil || tag("route") != nil
+            || tag("type") == "route" || tag("type") == "route_master" { return "route" }
+        if tag("building") != nil || tag("building:part") != nil { return "premise" }
+        if tag("natural") != nil || tag("waterway") != nil || tag("water") != nil { return "natural_feature" }
+        if tag("landuse") != nil { return "landuse" }
+        return nil
+    }
+
+    /// Tag values that make a stop or a platform (a part of a station, not
+    /// a place of its own).
+    static let platformValues: [String: Set<String>] = [
+        "public_transport": ["platform", "stop_position", "stop_area"],
+        "railway": ["platform", "stop", "subway_entrance", "train_station_entrance"],
+        "highway": ["bus_stop", "platform"],
+    ]
+
+    /// Why a feature with neither a name nor a place tag is skipped: what
+    /// it is ("road or path", "building", "address", "untagged", ...).
+    static func skipReason(_ tags: JSONObject) -> String {
+        if tags.isEmpty { return "untagged (a member of a way or relation)" }
+        func has(_ k: String) -> Bool { tags[k] != nil }
+        if has("highway") { return "road, path or crossing" }
+        if has("building") || has("building:part") { return "building" }
+        if has("railway") || has("public_transport") { return "railway or transit" }
+        if has("landuse") || has("natural") || has("waterway") || has("water") { return "land use or natural" }
+        if has("barrier") { return "barrier" }
+        if has("power") || has("man_made") { return "power line or structure" }
+        if has("entrance") { return "entrance" }
+        if has("boundary") || has("type") || has("route") { return "boundary, route or relation" }
+        if tags.keys.allSatisfy({ $0.hasPrefix("addr:") }) { return "address" }
+        return "other"
+    }
+}

@@ -126,6 +126,8 @@ final class PreparedPlace: Sendable {
 /// What the reading thread hands the writing thread, in input order.
 enum PipelineItem: Sendable {
     case place(PreparedPlace)
+    /// A feature that is not a place, skipped (`ImportOptions.allFeatures`), and why.
+    case skipped(String)
     /// A record that is not a place (decode error, or a bad NDJSON line).
     case rejected(ImportRejection, recoverable: Bool)
     /// The input cannot be read further.
@@ -305,6 +307,15 @@ final class RecordProducer: @unchecked Sendable {
                 guard let record = try reader.next() else { break }
                 do {
                     var decoded = try decodeRecord(record, format: format)
+                    if let reason = decoded.skipReason {
+                        if !options.allFeatures {
+                            batch.items.append(.skipped(reason))
+                            if batch.items.count >= Self.batchSize, !flush() { return }
+                            continue
+                        }
+                        // Kept, and marked: never a current-place candidate.
+                        decoded.extra["notAPlace"] = .string(reason)
+                    }
                     options.applyTimeZone(to: &decoded.place)
                     if decoded.format == .placesLegacy, decoded.place.document["attributions"] == nil,
                        let list = reader.envelope["html_attributions"]?.arrayValue, !list.isEmpty {

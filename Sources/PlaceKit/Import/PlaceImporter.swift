@@ -40,6 +40,12 @@ public struct ImportOptions: Sendable {
     /// times. A member captured earlier never replaces one captured later
     /// (docs/merging.md).
     public var capturedAt: Int64?
+    /// Keep every GeoJSON feature, places or not. By default a feature with
+    /// neither a name nor a place type (an unnamed road, a crossing, an
+    /// address-only node of an OpenStreetMap export) is skipped and counted
+    /// in `ImportSummary.skipped`; kept, it is never a current-place
+    /// candidate and nearby searches leave it out unless asked.
+    public var allFeatures = false
     /// Points per Hilbert-sorted chunk of the spatial index (tests make it
     /// small to exercise the spilled runs).
     var indexChunk = PlaceWriter.defaultIndexChunk
@@ -107,6 +113,10 @@ public struct ImportSummary: Sendable, Equatable {
     public var timestampsOutOfRange = 0
     /// Inputs skipped whole (`--on-error skip`): they held no places.
     public var skippedInputs = 0
+    /// Features that are not places (neither a name nor a place type), by
+    /// what they are ("road, path or crossing": 80123, ...); see
+    /// `ImportOptions.allFeatures`.
+    public var skipped: [String: Int] = [:]
     public var bytes: Int64 = 0
     public var seconds: Double = 0
 
@@ -114,6 +124,9 @@ public struct ImportSummary: Sendable, Equatable {
 
     /// True when the import changed nothing in the database.
     public var changedNothing: Bool { inserted == 0 && updated == 0 && revived == 0 && removed == 0 }
+
+    /// How many features were skipped as not places.
+    public var skippedCount: Int { skipped.values.reduce(0, +) }
 
     public static func += (a: inout ImportSummary, b: ImportSummary) {
         a.inputs += b.inputs
@@ -130,6 +143,7 @@ public struct ImportSummary: Sendable, Equatable {
         a.captureSources.merge(b.captureSources, uniquingKeysWith: +)
         a.timestampsOutOfRange += b.timestampsOutOfRange
         a.skippedInputs += b.skippedInputs
+        a.skipped.merge(b.skipped, uniquingKeysWith: +)
         a.bytes += b.bytes
         a.seconds += b.seconds
     }
@@ -418,6 +432,8 @@ public final class PlaceImporter {
                             case .duplicate: summary.duplicates += 1
                             }
                             if writer.lastKeptNewer { summary.older += 1 }
+                        case .skipped(let reason):
+                            summary.skipped[reason, default: 0] += 1
                         case .rejected(let rejection, let recoverable):
                             if !recoverable && rejection.index == nil {
                                 // The JSON cannot be read past this point; no record was lost here.
@@ -535,6 +551,7 @@ public final class PlaceImporter {
         ])
         if let zone = self.options.timeZone { settings["timeZone"] = .string(zone) }
         if let t = self.options.capturedAt { settings["capturedAt"] = .string(CaptureTime.string(t)) }
+        if self.options.allFeatures { settings["allFeatures"] = .bool(true) }
         let options = JSONWriter().string(.object(settings))
         try store.db.run("""
             INSERT INTO import_run (input, source, snapshot, status, started_at, options) VALUES (?, ?, ?, 'running', ?, ?)
