@@ -14,6 +14,7 @@ enum NearbyCommand: Command {
             OptionSpec("--rank", value: "ORDER", help: "distance: nearest first (default). popularity: most rated first (needs --radius).",
                        choices: ["distance", "popularity"]),
             OptionSpec("--fields", value: "MASK", help: "Field mask of each place, as for 'placedb place' (default: all)."),
+            OptionSpec("--all-features", help: "Also list features with neither a name nor a type (kept by 'import --all-features': unnamed roads, crossings, entrances ...)."),
             OptionSpec("--batch", help: "Read Places API (New) searchNearby request bodies as NDJSON on standard input; write one {\"places\": [...]} line per request."),
         ],
         discussion: """
@@ -29,7 +30,7 @@ enum NearbyCommand: Command {
         let batch = context.arguments.flag("--batch")
         let client = try PlacesClient(databasePath: context.databasePath, spatialIndex: batch ? .memory : .automatic)
         if batch {
-            try Batch.refuse(["--radius", "--type", "--exclude-type", "--limit", "--rank"], with: context)
+            try Batch.refuse(["--radius", "--type", "--exclude-type", "--limit", "--rank", "--all-features"], with: context)
             return try Batch.run(context) { body in
                 try client.searchNearbyJSON(NearbySearchRequest(json: body), fields: fields)
             }
@@ -40,6 +41,7 @@ enum NearbyCommand: Command {
         request.excludedTypes = context.arguments.all("--exclude-type")
         request.maxResultCount = try QueryOptions.limit(context, default: 20)
         if context.arguments.value("--rank") == "popularity" { request.rankPreference = .popularity }
+        request.includeAllFeatures = context.arguments.flag("--all-features")
         try QueryOptions.validate(request.validate)
         switch context.output {
         case .json:

@@ -90,6 +90,11 @@ public struct LikelihoodModel: Sendable {
     /// loses top-1 overall; the evaluation's `--model extentFactor=`
     /// measures the trade (README, Performance).
     public var extentFactor = 1.0
+    /// Types whose places are buildings that hold others (a named building
+    /// of an OpenStreetMap export: "premise"): one whose area holds the
+    /// location of another candidate place is not a candidate itself (its
+    /// places stand for it); one that holds none keeps its type's prior.
+    public var containerTypes: Set<String> = ["premise"]
     public var futureOpeningFactor = 0.05
     /// Prior factor for a place that is closed at the query time.
     public var closedFactor = 0.2
@@ -159,14 +164,20 @@ public struct LikelihoodModel: Sendable {
                      "postal_town", "route", "plus_code", "geocode", "street_number", "archipelago",
                      "administrative_area_level_1", "administrative_area_level_2", "administrative_area_level_3",
                      "administrative_area_level_4", "administrative_area_level_5", "administrative_area_level_6",
-                     "administrative_area_level_7", "school_district"] {
+                     "administrative_area_level_7", "school_district",
+                     // Kinds of named OpenStreetMap features without a place tag
+                     // (docs/osm-exports.md): a street ("route" above), a railway
+                     // line, a platform or stop (its station is the place).
+                     "railway", "transit_platform"] {
             t[none] = 0
         }
         for little in ["locality", "sublocality", "sublocality_level_1", "sublocality_level_2", "sublocality_level_3",
                        "sublocality_level_4", "sublocality_level_5", "neighborhood", "colloquial_area",
-                       "natural_feature", "street_address", "intersection"] {
+                       "natural_feature", "street_address", "intersection", "landuse"] {
             t[little] = 0.05
         }
+        // A named building ("premise") with a place inside it weighs
+        // nothing: the places inside stand for it (`CurrentPlace`).
         for part in ["premise", "subpremise", "floor", "room"] { t[part] = 0.3 }
         return t
     }()

@@ -186,6 +186,7 @@ extension PlacesClient {
                 candidates.append(c)
             }
         }
+        Self.dropHeldContainers(&candidates, in: index, tables: tables)
         if index !== engine.full?.index { engine.charge(Clock.now() - started) }
 
         // Opening hours of the most likely candidates, when a time is given.
@@ -214,6 +215,34 @@ extension PlacesClient {
         }
         let total = candidates.reduce(model.noneDensity) { $0 + $1.weight }
         return ModelRun(model: model, index: index, tables: tables, sigma: sigma, reach: reach, candidates: candidates, decoded: decoded, total: total)
+    }
+
+    /// Drops the candidates of a container type (`LikelihoodModel.containerTypes`:
+    /// a named building) whose area holds the location of a place that can
+    /// be a candidate: a visitor there is at that place, which stands for
+    /// the building (docs/osm-exports.md).
+    static func dropHeldContainers(_ candidates: inout [Candidate], in index: PlaceIndex, tables: ModelTables) {
+        guard tables.hasContainers else { return }
+        let perDegree = Earth.meanRadius * Earth.radiansPerDegree
+        var dropped = false
+        for ci in candidates.indices {
+            let slot = Int(candidates[ci].slot)
+            guard tables.isContainer[Int(index.typeCodes[slot])], let s = index.shape(slot),
+                  index.shapes.infos[s].kind == .area else { continue }
+            let lat = index.latitudes[slot], lng = index.longitudes[slot]
+            let cosLat = cos(lat * Earth.radiansPerDegree)
+            let held = index.within(index.coordinate(slot), meters: index.shapes.infos[s].reach * 1.01 + 1, useExtents: false) { other in
+                other != slot && tables.typeFactor[Int(index.typeCodes[other])] > 0 && !tables.isContainer[Int(index.typeCodes[other])]
+                    && index.statuses[other] != StatusCode.closedPermanently.rawValue
+            }.contains { hit in
+                let o = Int(hit.slot)
+                var dl = index.longitudes[o] - lng
+                if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
+                return index.shapes.contains(s, east: dl * cosLat * perDegree, north: (index.latitudes[o] - lat) * perDegree)
+            }
+            if held { candidates[ci].weight = 0; dropped = true }
+        }
+        if dropped { candidates.removeAll { $0.weight == 0 } }
     }
 
     /// The candidates to list, most likely first (equal likelihoods by

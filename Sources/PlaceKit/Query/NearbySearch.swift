@@ -24,6 +24,10 @@ public struct NearbySearchRequest: Sendable, Equatable {
     /// 1...`maxResultLimit`.
     public var maxResultCount: Int
     public var rankPreference: RankPreference
+    /// Also return places with neither a name nor a type (features of a
+    /// whole OpenStreetMap export kept by `import --all-features`: unnamed
+    /// roads, crossings, entrances ...); false by default.
+    public var includeAllFeatures = false
 
     public static let maxResultLimit = 1000
 
@@ -61,7 +65,8 @@ public struct NearbySearchRequest: Sendable, Equatable {
 
     var typeFilter: TypeFilter {
         TypeFilter(includedTypes: includedTypes, excludedTypes: excludedTypes,
-                   includedPrimaryTypes: includedPrimaryTypes, excludedPrimaryTypes: excludedPrimaryTypes)
+                   includedPrimaryTypes: includedPrimaryTypes, excludedPrimaryTypes: excludedPrimaryTypes,
+                   includeAnonymous: includeAllFeatures)
     }
 }
 

@@ -107,7 +107,11 @@ final class SpatialEngine {
     /// A predicate on slots of `index` for type filters, or nil for none.
     /// Loads each type's places once per index.
     func typeFilter(_ filter: TypeFilter, in index: PlaceIndex) throws -> ((Int) -> Bool)? {
-        if filter.isEmpty { return nil }
+        let anonymous = filter.includeAnonymous ? nil : index.anonymousTypeCode
+        if filter.isEmpty {
+            guard let anonymous else { return nil }
+            return { index.typeCodes[$0] != anonymous }
+        }
         func slots(_ types: [String]) throws -> SlotSet? {
             if types.isEmpty { return nil }
             var union = SlotSet(count: index.count)
@@ -129,6 +133,7 @@ final class SpatialEngine {
         let excludedPrimary = Set(filter.excludedPrimaryTypes)
         let primaryNames = index.types
         return { slot in
+            if let anonymous, index.typeCodes[slot] == anonymous { return false }
             if let included, !included.contains(slot) { return false }
             if let excluded, excluded.contains(slot) { return false }
             if !includedPrimary.isEmpty || !excludedPrimary.isEmpty {
@@ -147,15 +152,19 @@ struct TypeFilter: Equatable {
     var excludedTypes: [String] = []
     var includedPrimaryTypes: [String] = []
     var excludedPrimaryTypes: [String] = []
+    /// Whether features that are not places (`PlaceStore.notAPlaceSQL`) are wanted.
+    var includeAnonymous = false
 
+    /// True when no type restricts the search.
     var isEmpty: Bool {
         includedTypes.isEmpty && excludedTypes.isEmpty && includedPrimaryTypes.isEmpty && excludedPrimaryTypes.isEmpty
     }
 
     /// The same filter as an SQL condition on `p`, arguments numbered from 5.
     var sql: (sql: String, arguments: [DatabaseValue])? {
-        if isEmpty { return nil }
+        if isEmpty && includeAnonymous { return nil }
         var parts: [String] = []
+        if !includeAnonymous { parts.append("NOT \(PlaceStore.notAPlaceSQL)") }
         var arguments: [DatabaseValue] = []
         func list(_ types: [String]) -> String {
             types.map { t in
@@ -182,9 +191,14 @@ struct ModelTables {
     let typeFactor: [Double]
     let typeRadius: [Double]
     let sourceFactor: [Double]
+    /// Per type code: whether its places are containers (`LikelihoodModel.containerTypes`).
+    let isContainer: [Bool]
+    let hasContainers: Bool
 
     init(model: LikelihoodModel, types: Interner, sources: Interner) {
-        typeFactor = types.names.map { model.typeFactor($0) }
+        isContainer = types.names.map { $0.map(model.containerTypes.contains) ?? false }
+        hasContainers = isContainer.contains(true)
+        typeFactor = types.names.map { $0 == PlaceIndex.anonymousType ? 0 : model.typeFactor($0) }
         typeRadius = types.names.map { model.radius(forType: $0) }
         sourceFactor = sources.names.map { model.sourceFactor($0) }
     }

@@ -193,6 +193,14 @@ final class PlaceIndex {
     /// Slots per place type, loaded on first use.
     var typeSlotCache: [String: SlotSet] = [:]
 
+    /// The primary type the index gives a feature that is not a place
+    /// (`PlaceStore.notAPlaceSQL`: kept by `import --all-features`, with
+    /// neither a name nor a type): never a current-place candidate, left
+    /// out of nearby searches by default.
+    static let anonymousType = ""
+    /// Its code in this index, nil when no place has it.
+    private(set) lazy var anonymousTypeCode: UInt16? = types.names.firstIndex { $0 == Self.anonymousType }.map { UInt16($0) }
+
     var count: Int { rowids.count }
 
     /// Builds the tree. `footprint(i)` gives input place i's footprint

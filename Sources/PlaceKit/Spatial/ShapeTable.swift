@@ -53,6 +53,29 @@ struct ShapeTable {
         }
     }
 
+    /// Whether the point `east`, `north` meters from the place's location
+    /// lies inside area `i` (even-odd over its rings, so holes are
+    /// outside); false for lines.
+    func contains(_ i: Int, east: Double, north: Double) -> Bool {
+        let info = infos[i]
+        guard info.kind == .area, Float(east) >= info.west, Float(east) <= info.east,
+              Float(north) >= info.south, Float(north) <= info.north else { return false }
+        var inside = false
+        var v = 2 * Int(info.firstVertex)
+        for part in Int(info.firstPart)..<Int(info.firstPart + info.partCount) {
+            let n = Int(partCounts[part])
+            var j = n - 1
+            for k in 0..<n {
+                let ax = Double(coordinates[v + 2 * k]), ay = Double(coordinates[v + 2 * k + 1])
+                let bx = Double(coordinates[v + 2 * j]), by = Double(coordinates[v + 2 * j + 1])
+                if (ay > north) != (by > north) && east < (bx - ax) * (north - ay) / (by - ay) + ax { inside.toggle() }
+                j = k
+            }
+            v += 2 * n
+        }
+        return inside
+    }
+
     var byteCount: Int {
         infos.capacity * MemoryLayout<Info>.stride + partCounts.capacity * 2 + coordinates.capacity * 4
     }

@@ -6,7 +6,20 @@ import SQLiteDB
 /// viewports, an R*Tree kept by triggers) and `place_footprint` (the stored
 /// polygons and lines) for footprints.
 extension PlaceStore {
-    static let spatialColumns = "p.id, p.geom, p.primary_type, p.rating_count, p.business_status, p.source"
+    /// The primary type reads as `PlaceIndex.anonymousType` ("") for a
+    /// feature that is not a place (`notAPlaceSQL`).
+    static let spatialColumns = """
+        p.id, p.geom, CASE WHEN \(notAPlaceSQL) THEN '' ELSE p.primary_type END, \
+        p.rating_count, p.business_status, p.source
+        """
+
+    /// True for a feature kept by `import --all-features` that is not a
+    /// place: neither a name nor a type, and marked so in its `extra`
+    /// (`notAPlace`: why). A place a narrow field mask left without a name
+    /// and types is still a place.
+    static let notAPlaceSQL = """
+        (p.primary_type IS NULL AND p.name IS NULL AND instr(coalesce(p.extra, ''), '"notAPlace"') > 0)
+        """
 
     /// Runs `body` in one read transaction, so its statements share one
     /// snapshot and take the file's locks once.

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import PlaceDBCLI
+import PlaceKit
+import PlaceKitTestSupport
+
+/// A small whole-extract `osmium export` (GeoJSON-seq) around (60.17, 24.94):
+/// a café inside a named building, a named building with nothing inside, a
+/// named street, an unnamed crossing, an unnamed road, an address-only node
+/// and an untagged member node.
+enum OSMExportFixture {
+    static func feature(_ type: String, _ id: Int, _ geometry: String, _ tags: String) -> String {
+        "\u{1E}{\"type\":\"Feature\",\"geometry\":\(geometry),\"properties\":{\"@type\":\"\(type)\",\"@id\":\(id)\(tags.isEmpty ? "" : ",")\(tags)}}\n"
+    }
+
+    static func point(_ lat: Double, _ lng: Double) -> String { "{\"type\":\"Point\",\"coordinates\":[\(lng),\(lat)]}" }
+
+    /// A square of `half` degrees around (lat, lng).
+    static func square(_ lat: Double, _ lng: Double, _ half: Double) -> String {
+        let ring = [(lng - half, lat - half), (lng + half, lat - half), (lng + half, lat + half), (lng - half, lat + half), (lng - half, lat - half)]
+        return "{\"type\":\"MultiPolygon\",\"coordinates\":[[[" + ring.map { "[\($0.0),\($0.1)]" }.joined(separator: ",") + "]]]}"
+    }
+
+    static func line(_ points: [(Double, Double)]) -> String {
+        "{\"type\":\"LineString\",\"coordinates\":[" + points.map { "[\($0.1),\($0.0)]" }.joined(separator: ",") + "]}"
+    }
+
+    /// Features that are not places only.
+    static let nothing = feature("node", 1, point(60.1699, 24.9384), "\"highway\":\"crossing\"")
+        + feature("way", 2, line([(60.1690, 24.9370), (60.1700, 24.9390)]), "\"highway\":\"residential\"")
+        + feature("node", 3, point(60.1698, 24.9386), "\"addr:street\":\"Mannerheimintie\",\"addr:housenumber\":\"1\"")
+        + feature("node", 4, point(60.1697, 24.9383), "")
+
+    static let whole = nothing
+        + feature("node", 10, point(60.1700, 24.9400), "\"amenity\":\"cafe\",\"name\":\"Kahvila\"")
+        + feature("way", 11, square(60.1700, 24.9400, 0.0002), "\"building\":\"commercial\",\"name\":\"Liiketalo\"")
+        + feature("way", 12, square(60.1720, 24.9440, 0.0002), "\"building\":\"yes\",\"name\":\"Tyhjä talo\"")
+        + feature("way", 13, line([(60.1705, 24.9370), (60.1705, 24.9430)]), "\"highway\":\"residential\",\"name\":\"Esplanadi\"")
+}
+
+@Suite("OpenStreetMap whole exports: what is a place")
+struct OSMExportCommandTests {
+    func imported(_ text: String, _ extra: [String] = []) throws -> (CLI, (code: Int32, out: String, err: String)) {
+        let cli = try CLI()
+        let r = cli.run(["import", try cli.dir.write("whole.geojsonseq", text), "--output", "text"] + extra)
+        return (cli, r)
+    }
+
+    func currentIDs(_ cli: CLI, _ at: String, accuracy: String = "5") throws -> [(String, Double)] {
+        let r = cli.run(["current", at, "--accuracy", accuracy, "--fields", "id", "--limit", "20"])
+        #expect(r.code == 0, "\(r.err)")
+        return try #require(try JSONValue(parsing: r.out)["placeLikelihoods"]?.arrayValue).map {
+            ($0["place"]?["id"]?.stringValue ?? "", $0["likelihood"]?.doubleValue ?? -1)
+        }
+    }
+
+    func nearbyIDs(_ cli: CLI, _ at: String, _ extra: [String] = []) throws -> [String] {
+        let r = cli.run(["nearby", at, "--fields", "id", "--limit", "50"] + extra)
+        #expect(r.code == 0, "\(r.err)")
+        return try #require(try JSONValue(parsing: r.out)["places"]?.arrayValue).compactMap { $0["id"]?.stringValue }
+    }
+
+    @Test("an export with no places says 0 places, counts what it skipped by reason, and exits 0")
+    func noPlaces() throws {
+        let (cli, r) = try imported(OSMExportFixture.nothing)
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.out.contains("4 records: 0 inserted"), "\(r.out)")
+        #expect(r.out.contains("4 features without a name or place tag skipped"), "\(r.out)")
+        #expect(r.out.contains("road, path or crossing 2"), "\(r.out)")
+        #expect(r.out.contains("address 1"), "\(r.out)")
+        #expect(r.out.contains("0 places"), "\(r.out)")
+        let json = cli.run(["import", try cli.dir.write("again.geojsonseq", OSMExportFixture.nothing), "--output", "json"])
+        #expect(json.code == 0)
+        let total = try JSONValue(parsing: json.out)["total"]
+        #expect(total?["skipped"]?.intValue == 4)
+        #expect(total?["skippedByReason"]?["road, path or crossing"]?.intValue == 2)
+        #expect(try nearbyIDs(cli, "60.1699,24.9384").isEmpty)
+    }
+
+    @Test("a named street is a place of type route that is never a current place; unnamed features are skipped")
+    func namedThings() throws {
+        let (cli, r) = try imported(OSMExportFixture.whole)
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.out.contains("4 inserted"), "\(r.out)")
+        let street = cli.run(["place", "osm:way/13", "--fields", "types,primaryType"])
+        #expect(try JSONValue(parsing: street.out)["primaryType"] == "route")
+        // On the street, far from the buildings: nothing but the street is near, and it is no candidate.
+        #expect(try currentIDs(cli, "60.1705,24.9372").isEmpty)
+        #expect(try nearbyIDs(cli, "60.1699,24.9384").count == 4)
+    }
+
+    @Test("a named building with a place inside is not a candidate; one with nothing inside is")
+    func buildings() throws {
+        let (cli, _) = try imported(OSMExportFixture.whole)
+        // Standing inside the building that holds the café, away from the café's node.
+        let inside = try currentIDs(cli, "60.17015,24.94015", accuracy: "10")
+        #expect(inside.first?.0 == "osm:node/10")
+        #expect(!inside.contains { $0.0 == "osm:way/11" })
+        // The empty building is where one is.
+        let empty = try currentIDs(cli, "60.1720,24.9440", accuracy: "10")
+        #expect(empty.first?.0 == "osm:way/12")
+    }
+
+    @Test("--all-features keeps every feature, none is a current-place candidate, and nearby lists them only when asked")
+    func allFeatures() throws {
+        let (cli, r) = try imported(OSMExportFixture.whole, ["--all-features"])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.out.contains("8 inserted"), "\(r.out)")
+        #expect(!r.out.contains("skipped"), "\(r.out)")
+        // At the crossing node, 5 m fix: before, a crossing and a road took the mass.
+        let current = try currentIDs(cli, "60.1699,24.9384")
+        #expect(!current.contains { ["osm:node/1", "osm:way/2", "osm:node/3", "osm:node/4"].contains($0.0) }, "\(current)")
+        let near = try nearbyIDs(cli, "60.1699,24.9384")
+        #expect(near.count == 4 && !near.contains("osm:node/1"))
+        let all = try nearbyIDs(cli, "60.1699,24.9384", ["--all-features"])
+        #expect(all.count == 8 && all.first == "osm:node/1")
+        // The in-memory index answers alike (batch queries load it).
+        let console = CapturedConsole(environment: ["PLACEDB_DATABASE": cli.db], input:
+            #"{"locationRestriction":{"circle":{"center":{"latitude":60.1699,"longitude":24.9384},"radius":5000}},"maxResultCount":20}"# + "\n")
+        let batch = (code: CommandLineTool.main(arguments: ["nearby", "--batch", "--fields", "id"], console: console), out: console.stdout, err: console.stderr)
+        #expect(batch.code == 0, "\(batch.err)")
+        #expect(try JSONValue(parsing: batch.out)["places"]?.arrayValue?.count == 4)
+    }
+}
