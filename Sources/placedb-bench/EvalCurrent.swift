@@ -1,6 +1,6 @@
 // placedb-bench eval-current [--data DIR] [--fixes N] [--seed S] [--dir DIR]
 //                            [--regions a,b,...] [--accuracies 5,20,65,300] [--bins] [--breakdown]
-//                            [--svg-dir DIR]
+//                            [--svg-dir DIR] [--model k=v,...] [--whole DIR [--all-features]]
 // placedb-bench eval-current --google ...: the Google places instead
 //                            (EvalCurrentGoogle.swift)
 //
@@ -22,9 +22,21 @@
 // those of places with extent). `--model key=value,...` changes the model's
 // settings for a sensitivity run (noneDensity, defaultFootprintRadius,
 // footprintScale, maxViewportRadius, cutoffSigmas, extentFactor,
-// popularityExponent, closedTemporarilyFactor).
+// popularityExponent, closedTemporarilyFactor, and type:NAME for the prior
+// of a type, e.g. type:premise=1).
 // `--svg-dir DIR` also draws the reliability diagram and top-1 by accuracy
 // into DIR/current-reliability-osm.svg and DIR/current-top1-osm.svg.
+//
+// `--whole DIR` runs the same visits (the same fixes) a second time on a
+// database of the whole extracts: DIR holds `osmium export` GeoJSON-seq
+// files of ../shared/data/osm/extracts (no filter; Scripts/eval-current
+// --whole makes them), one per chosen POI file, named as it is
+// (region-date.geojsonseq). They are imported as `placedb import` does
+// (features with neither a name nor a place tag skipped and counted by
+// reason; `--all-features` keeps them), and the run reports top-1 on both
+// databases side by side, and how often the model's top-1 or a nearby
+// answer is a place without a name and a type, or one without a place tag
+// (the kinds: a named street, building, ...).
 import Foundation
 import PlaceKit
 
@@ -66,23 +78,96 @@ enum EvalCurrent {
             .write(toFile: geojsonseq, atomically: true, encoding: .utf8)
         let summary = try PlaceImporter(databasePath: db, options: ImportOptions(onError: .skip, source: "osm")).importInput(.file(geojsonseq))
         let client = try PlacesClient(databasePath: db, spatialIndex: .memory)
-        // Sensitivity runs: --model noneDensity=1e-7,footprintScale=0.5,...
         try applyModelSettings(args, to: client)
         try client.loadSpatialIndex()
+
+        // The whole extracts, when asked: the same places among everything else.
+        var whole: (client: PlacesClient, summary: ImportSummary, files: [String])?
+        if let wholeDir = option("--whole", args) {
+            let wholeDB = "\(dir)/eval-osm-whole.sqlite"
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: wholeDB + suffix) }
+            var options = ImportOptions(onError: .skip, source: "osm")
+            options.allFeatures = args.contains("--all-features")
+            let importer = try PlaceImporter(databasePath: wholeDB, options: options)
+            var total = ImportSummary()
+            var names: [String] = []
+            for (_, file) in newest.sorted(by: { $0.key < $1.key }) {
+                let stem = String(file.prefix { $0 != "." })
+                let path = "\(wholeDir)/\(stem).geojsonseq"
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw BenchError(message: "\(path): missing (Scripts/eval-current --whole exports it with osmium from ../shared/data/osm/extracts)")
+                }
+                total += try importer.importInput(.file(path))
+                names.append(path)
+            }
+            let wholeClient = try PlacesClient(databasePath: wholeDB, spatialIndex: .memory)
+            try applyModelSettings(args, to: wholeClient)
+            try wholeClient.loadSpatialIndex()
+            whole = (wholeClient, total, names)
+        }
         let showBins = args.contains("--bins")
         let showBreakdown = args.contains("--breakdown")
-        let byID = Dictionary(features.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
 
         print("placedb-bench eval-current: \(features.count) places (\(features.filter(\.hasExtent).count) with extent), \(fixes) fixes per place and accuracy, seed \(seed)")
         for (file, n, e) in perRegion { print("  \(file): \(n) places, \(e) ways/relations") }
         print("  imported \(summary.inserted) places into \(db) (\(summary.rejected) rejected) through placedb's OSM GeoJSON path")
+        if let whole {
+            let s = whole.summary
+            print("  whole extracts (\(whole.files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))): \(s.records) features, "
+                + "\(s.inserted) places imported, \(s.duplicates) duplicates, \(s.rejected) rejected, \(s.skippedCount) skipped as not places"
+                + (args.contains("--all-features") ? " (--all-features: kept)" : ""))
+            for (reason, n) in s.skipped.sorted(by: { $0.value > $1.value }) { print("    skipped: \(reason): \(n)") }
+        }
         print("")
-        print("| accuracy | method | top-1 | top-5 | mean log-lik | ECE | top-1 nodes | top-1 with extent | top-1 extent ≥ 50 m | vs nearest (fixes won / lost) | fixes |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|")
-
-        let idOnly = try FieldMask(parsing: "id")
+        var top1: [(accuracy: Double, poi: Double, whole: Double?, nearestPOI: Double, nearestWhole: Double?)] = []
         var charted: [(accuracy: Double, methods: [(String, Scores)])] = []
         for accuracy in accuracies {
+            let poi = try evaluate(client, label: "", features: features, accuracy: accuracy, fixes: fixes, seed: seed,
+                                   showBins: showBins, showBreakdown: showBreakdown, header: true)
+            charted.append((accuracy, poi.methods))
+            var w: (model: Scores, nearest: Scores, methods: [(String, Scores)])?
+            if let whole {
+                w = try evaluate(whole.client, label: "whole extract: ", features: features, accuracy: accuracy, fixes: fixes, seed: seed,
+                                 showBins: showBins, showBreakdown: showBreakdown, header: false, checkPlaces: true)
+            }
+            top1.append((accuracy, poi.model.top1, w?.model.top1, poi.nearest.top1, w?.nearest.top1))
+        }
+        print("")
+        print("Nearest place answers with certainty, so its ECE is 1 - top-1 and it has no log-likelihood.")
+        print("Extent: ways and relations (polygons, or lines for open ways); ≥ 50 m: their bounding box's diagonal.")
+        if let svgDir = option("--svg-dir", args) {
+            try writeCharts(charted, dir: svgDir, name: "osm",
+                            subtitle: "Simulated visits to \(features.count) OSM POIs of \(perRegion.count) regions, \(fixes) fixes per place and accuracy, seed \(seed)")
+        }
+        if whole != nil {
+            print("")
+            print("| accuracy | model top-1, POI files | model top-1, whole extracts | difference (points) | nearest top-1, POI files | nearest top-1, whole extracts |")
+            print("|---|---|---|---|---|---|")
+            for t in top1 {
+                print("| \(Int(t.accuracy)) m | \(pct(t.poi)) | \(pct(t.whole ?? 0)) | \(fmt(100 * ((t.whole ?? 0) - t.poi), 2)) | \(pct(t.nearestPOI)) | \(pct(t.nearestWhole ?? 0)) |")
+            }
+        }
+    }
+
+    /// One accuracy's fixes (the same for the same seed) answered from one
+    /// database: prints the table rows; returns the model's and nearest
+    /// place's scores, and every method's. `checkPlaces` also counts the answers that are not
+    /// places (no name and no type) or carry no place tag.
+    static func evaluate(_ client: PlacesClient, label: String, features: [OSMFeature], accuracy: Double, fixes: Int, seed: UInt64,
+                         showBins: Bool, showBreakdown: Bool, header: Bool,
+                         checkPlaces: Bool = false) throws -> (model: Scores, nearest: Scores, methods: [(String, Scores)]) {
+        if header {
+            print("| accuracy | method | top-1 | top-5 | mean log-lik | ECE | top-1 nodes | top-1 with extent | top-1 extent ≥ 50 m | vs nearest (fixes won / lost) | fixes |")
+            print("|---|---|---|---|---|---|---|---|---|---|---|")
+        }
+        let byID = Dictionary(features.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let idOnly = try FieldMask(parsing: checkPlaces ? "id,displayName,primaryType" : "id")
+        // Answers that are not places, or places of a kind without a place tag.
+        var anonymousTop1 = 0, anonymousNearby = 0
+        var kindTop1: [String: Int] = [:]
+        let kinds: Set<String> = ["route", "railway", "transit_platform", "political", "locality", "neighborhood", "plaza",
+                                  "natural_feature", "premise", "landuse"]
+        do {
             var rng = SplitMix64(state: seed &+ UInt64(accuracy * 1000))
             let sigma = client.likelihoodModel.sigma(accuracy: accuracy)
             var model = Scores(), nearest = Scores(), distance = Scores()
@@ -101,11 +186,19 @@ enum EvalCurrent {
                     let started = NearbyBench.now()
                     let result = try client.findPlaceLikelihoods(location: fix, accuracy: accuracy, fields: idOnly, limit: 1000)
                     queryTimes.append(NearbyBench.now() - started)
+                    if checkPlaces, let top = result.placeLikelihoods.first?.place {
+                        if top.displayName == nil && top.primaryType == nil { anonymousTop1 += 1 }
+                        if byID[top.id.rawValue] == nil {
+                            let t = top.primaryType ?? "(no type)"
+                            kindTop1[(kinds.contains(t) ? "" : "other: ") + t + (top.displayName == nil ? " (unnamed)" : ""), default: 0] += 1
+                        }
+                    }
                     let ranked = result.placeLikelihoods.map { ($0.place.id.rawValue, $0.likelihood) }
                     let large = feature.extentMeters >= 50
                     model.add(ranked, truth: truth, extent: feature.hasExtent, large: large)
 
                     let near = try client.searchNearby(NearbySearchRequest(center: fix, maxResultCount: 5), fields: idOnly)
+                    if checkPlaces { anonymousNearby += near.filter { $0.place.displayName == nil && $0.place.primaryType == nil }.count }
                     let modelRight = ranked.first?.0 == truth, nearestRight = near.first?.place.id.rawValue == truth
                     if modelRight && !nearestRight { wins += 1; if feature.hasExtent { extentWins += 1 } }
                     if nearestRight && !modelRight { losses += 1; if feature.hasExtent { extentLosses += 1 } }
@@ -124,16 +217,19 @@ enum EvalCurrent {
             }
             for (name, s) in [("placedb model", model), ("nearest place", nearest), ("distance-only", distance)] {
                 let versus = name == "placedb model" ? "+\(wins) / −\(losses); with extent +\(extentWins) / −\(extentLosses)" : ""
-                print("| \(Int(accuracy)) m | \(name) | \(pct(s.top1)) | \(pct(s.top5)) | \(s.deterministic ? "—" : fmt(s.meanLogLikelihood, 3)) | \(fmt(s.ece, 3)) | \(pct(s.top1Nodes)) | \(pct(s.top1Extent)) | \(pct(s.top1Large)) | \(versus) | \(s.count) |")
+                print("| \(Int(accuracy)) m | \(label)\(name) | \(pct(s.top1)) | \(pct(s.top5)) | \(s.deterministic ? "—" : fmt(s.meanLogLikelihood, 3)) | \(fmt(s.ece, 3)) | \(pct(s.top1Nodes)) | \(pct(s.top1Extent)) | \(pct(s.top1Large)) | \(versus) | \(s.count) |")
                 if showBins && !s.deterministic {
                     print("|  | reliability: " + s.bins.enumerated().filter { $0.element.n > 0 }.map { i, b in
                         "\(i * 10)-\(i * 10 + 10)%: n \(b.n) conf \(fmt(100 * b.confidence / Double(b.n)))% acc \(fmt(100 * Double(b.correct) / Double(b.n)))%"
                     }.joined(separator: "; ") + " |")
                 }
             }
-            charted.append((accuracy, [("placedb model", model), ("nearest place", nearest), ("distance-only", distance)]))
+            if checkPlaces {
+                print("|  | \(label)model top-1 without a name and a type: \(anonymousTop1); nearby answers (5 per fix) without a name and a type: \(anonymousNearby); "
+                    + "model top-1 a place outside the POI files (\(kindTop1.values.reduce(0, +))), by primary type: \(kindTop1.isEmpty ? "none" : kindTop1.sorted { $0.value > $1.value }.prefix(12).map { "\($0.key) \($0.value)" }.joined(separator: ", ")) |")
+            }
             queryTimes.sort()
-            print("|  | model queries (findPlaceLikelihoods, limit 1000, fields id): median \(fmt(1e6 * queryTimes[queryTimes.count / 2], 1)) µs, mean \(fmt(1e6 * queryTimes.reduce(0, +) / Double(queryTimes.count), 1)) µs |")
+            print("|  | \(label)model queries (findPlaceLikelihoods, limit 1000, fields id): median \(fmt(1e6 * queryTimes[queryTimes.count / 2], 1)) µs, mean \(fmt(1e6 * queryTimes.reduce(0, +) / Double(queryTimes.count), 1)) µs |")
             if showBreakdown {
                 print("|  | by the true place (bounding-box diagonal): fixes, model top-1, nearest top-1; where only one is right, what the other picked |")
                 for name in Breakdown.order {
@@ -143,13 +239,7 @@ enum EvalCurrent {
                         + "nearest only \(b.nearestOnly) (model picked \(b.modelPicked.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))) |")
                 }
             }
-        }
-        print("")
-        print("Nearest place answers with certainty, so its ECE is 1 - top-1 and it has no log-likelihood.")
-        print("Extent: ways and relations (polygons, or lines for open ways); ≥ 50 m: their bounding box's diagonal.")
-        if let svgDir = option("--svg-dir", args) {
-            try writeCharts(charted, dir: svgDir, name: "osm",
-                            subtitle: "Simulated visits to \(features.count) OSM POIs of \(perRegion.count) regions, \(fixes) fixes per place and accuracy, seed \(seed)")
+            return (model, nearest, [("placedb model", model), ("nearest place", nearest), ("distance-only", distance)])
         }
     }
 
@@ -190,6 +280,7 @@ enum EvalCurrent {
             case "extentFactor": model.extentFactor = v
             case "popularityExponent": model.popularityExponent = v
             case "closedTemporarilyFactor": model.closedTemporarilyFactor = v
+            case let key where key.hasPrefix("type:"): model.typeFactors[String(key.dropFirst(5))] = v
             default: throw BenchError(message: "--model: unknown setting '\(kv[0])'")
             }
         }

@@ -19,7 +19,7 @@ let benchmarks: [(name: String, summary: String, options: String, run: ([String]
     ("nearby", "nearby and current-place queries: recall, latency, index load, SpatiaLite SQL, --batch",
      "[--places N] [--queries Q] [--recall-queries Q] [--runs R] [--batch-lines B] [--dir DIR] [--geonames PATH|none]", NearbyBench.run),
     ("eval-current", "simulated visits on OSM POIs (or, with --google, on the Google places): the current-place model against nearest-place baselines",
-     "[--google] [--data DIR] [--fixes N] [--seed S] [--dir DIR] [--regions a,b,...] [--accuracies 5,20,65,300 (--google: 5,10)] [--model k=v,...] [--bins] [--breakdown] [--misses (--google)] [--svg-dir DIR]", EvalCurrent.run),
+     "[--google] [--data DIR] [--fixes N] [--seed S] [--dir DIR] [--regions a,b,...] [--accuracies 5,20,65,300 (--google: 5,10)] [--model k=v,...] [--bins] [--breakdown] [--misses (--google)] [--svg-dir DIR] [--whole DIR [--all-features]]", EvalCurrent.run),
 ]
 
 guard let name = arguments.first, let bench = benchmarks.first(where: { $0.name == name }) else {
