@@ -68,6 +68,7 @@ struct OSMExportCommandTests {
         #expect(r.out.contains("4 features without a name or place tag skipped"), "\(r.out)")
         #expect(r.out.contains("road, path or crossing 2"), "\(r.out)")
         #expect(r.out.contains("address 1"), "\(r.out)")
+        #expect(r.out.contains("untagged 1"), "\(r.out)")
         #expect(r.out.contains("0 places"), "\(r.out)")
         let json = cli.run(["import", try cli.dir.write("again.geojsonseq", OSMExportFixture.nothing), "--output", "json"])
         #expect(json.code == 0)

@@ -134,17 +134,23 @@ extension OSMTypeMapping {
         "highway": ["bus_stop", "platform"],
     ]
 
+    static let metadataKeys: Set<String> = ["created_by", "source", "note", "fixme", "FIXME", "comment", "attribution", "check_date"]
+
     /// Why a feature with neither a name nor a place tag is skipped: what
     /// it is ("road or path", "building", "address", "untagged", ...).
     static func skipReason(_ tags: JSONObject) -> String {
-        if tags.isEmpty { return "untagged (a member of a way or relation)" }
+        // No tags, or only tags about the edit (created_by, source ...), not the thing.
+        if tags.keys.allSatisfy({ metadataKeys.contains($0) || $0.hasPrefix("source:") || $0.hasPrefix("note:") }) {
+            return "untagged"
+        }
         func has(_ k: String) -> Bool { tags[k] != nil }
-        if has("highway") { return "road, path or crossing" }
+        if has("highway") || has("aerialway") || has("piste:type") { return "road, path or crossing" }
         if has("building") || has("building:part") { return "building" }
         if has("railway") || has("public_transport") { return "railway or transit" }
         if has("landuse") || has("natural") || has("waterway") || has("water") { return "land use or natural" }
         if has("barrier") { return "barrier" }
         if has("power") || has("man_made") { return "power line or structure" }
+        if tags.keys.contains(where: { $0.hasPrefix("traffic_sign") || $0.hasPrefix("traffic_signals") }) || has("crossing") { return "road, path or crossing" }
         if has("entrance") { return "entrance" }
         if has("boundary") || has("type") || has("route") { return "boundary, route or relation" }
         if tags.keys.allSatisfy({ $0.hasPrefix("addr:") }) { return "address" }
