@@ -280,6 +280,7 @@ enum EvalCurrent {
             case "extentFactor": model.extentFactor = v
             case "popularityExponent": model.popularityExponent = v
             case "closedTemporarilyFactor": model.closedTemporarilyFactor = v
+            case "unnamedFactor": model.unnamedFactor = v
             case let key where key.hasPrefix("type:"): model.typeFactors[String(key.dropFirst(5))] = v
             default: throw BenchError(message: "--model: unknown setting '\(kv[0])'")
             }

@@ -6,8 +6,8 @@ import PlaceKitTestSupport
 
 /// A small whole-extract `osmium export` (GeoJSON-seq) around (60.17, 24.94):
 /// a café inside a named building, a named building with nothing inside, a
-/// named street, an unnamed crossing, an unnamed road, an address-only node
-/// and an untagged member node.
+/// named street, an unnamed ATM, an unnamed crossing, an unnamed road, an
+/// address-only node and an untagged node.
 enum OSMExportFixture {
     static func feature(_ type: String, _ id: Int, _ geometry: String, _ tags: String) -> String {
         "\u{1E}{\"type\":\"Feature\",\"geometry\":\(geometry),\"properties\":{\"@type\":\"\(type)\",\"@id\":\(id)\(tags.isEmpty ? "" : ",")\(tags)}}\n"
@@ -36,6 +36,7 @@ enum OSMExportFixture {
         + feature("way", 11, square(60.1700, 24.9400, 0.0002), "\"building\":\"commercial\",\"name\":\"Liiketalo\"")
         + feature("way", 12, square(60.1720, 24.9440, 0.0002), "\"building\":\"yes\",\"name\":\"Tyhjä talo\"")
         + feature("way", 13, line([(60.1705, 24.9370), (60.1705, 24.9430)]), "\"highway\":\"residential\",\"name\":\"Esplanadi\"")
+        + feature("node", 14, point(60.1740, 24.9480), "\"amenity\":\"atm\"")
 }
 
 @Suite("OpenStreetMap whole exports: what is a place")
@@ -82,12 +83,19 @@ struct OSMExportCommandTests {
     func namedThings() throws {
         let (cli, r) = try imported(OSMExportFixture.whole)
         #expect(r.code == 0, "\(r.err)")
-        #expect(r.out.contains("4 inserted"), "\(r.out)")
+        #expect(r.out.contains("5 inserted"), "\(r.out)")
         let street = cli.run(["place", "osm:way/13", "--fields", "types,primaryType"])
         #expect(try JSONValue(parsing: street.out)["primaryType"] == "route")
         // On the street, far from the buildings: nothing but the street is near, and it is no candidate.
         #expect(try currentIDs(cli, "60.1705,24.9372").isEmpty)
-        #expect(try nearbyIDs(cli, "60.1699,24.9384").count == 4)
+        #expect(try nearbyIDs(cli, "60.1699,24.9384").count == 5)
+    }
+
+    @Test("an unnamed place (an ATM) is imported and found by nearby, but is no current-place candidate")
+    func unnamedPlace() throws {
+        let (cli, _) = try imported(OSMExportFixture.whole)
+        #expect(try nearbyIDs(cli, "60.1740,24.9480").first == "osm:node/14")
+        #expect(try currentIDs(cli, "60.1740,24.9480").isEmpty)
     }
 
     @Test("a named building with a place inside is not a candidate; one with nothing inside is")
@@ -106,20 +114,20 @@ struct OSMExportCommandTests {
     func allFeatures() throws {
         let (cli, r) = try imported(OSMExportFixture.whole, ["--all-features"])
         #expect(r.code == 0, "\(r.err)")
-        #expect(r.out.contains("8 inserted"), "\(r.out)")
+        #expect(r.out.contains("9 inserted"), "\(r.out)")
         #expect(!r.out.contains("skipped"), "\(r.out)")
         // At the crossing node, 5 m fix: before, a crossing and a road took the mass.
         let current = try currentIDs(cli, "60.1699,24.9384")
         #expect(!current.contains { ["osm:node/1", "osm:way/2", "osm:node/3", "osm:node/4"].contains($0.0) }, "\(current)")
         let near = try nearbyIDs(cli, "60.1699,24.9384")
-        #expect(near.count == 4 && !near.contains("osm:node/1"))
+        #expect(near.count == 5 && !near.contains("osm:node/1"))
         let all = try nearbyIDs(cli, "60.1699,24.9384", ["--all-features"])
-        #expect(all.count == 8 && all.first == "osm:node/1")
+        #expect(all.count == 9 && all.first == "osm:node/1")
         // The in-memory index answers alike (batch queries load it).
         let console = CapturedConsole(environment: ["PLACEDB_DATABASE": cli.db], input:
             #"{"locationRestriction":{"circle":{"center":{"latitude":60.1699,"longitude":24.9384},"radius":5000}},"maxResultCount":20}"# + "\n")
         let batch = (code: CommandLineTool.main(arguments: ["nearby", "--batch", "--fields", "id"], console: console), out: console.stdout, err: console.stderr)
         #expect(batch.code == 0, "\(batch.err)")
-        #expect(try JSONValue(parsing: batch.out)["places"]?.arrayValue?.count == 4)
+        #expect(try JSONValue(parsing: batch.out)["places"]?.arrayValue?.count == 5)
     }
 }

@@ -38,7 +38,15 @@ enum GeoJSONDecoders {
         let location = f.geometry.representativePoint
         var decoded = DecodedPlace(place: Place(id: PlaceID(f.placeID), coordinate: location, document: doc), extra: extra, format: format)
         decoded.footprint = FootprintShape.make(f.geometry, origin: location)
-        if doc["displayName"] == nil && doc["types"] == nil { decoded.skipReason = skipReason ?? "no name and no type" }
+        if doc["displayName"] == nil {
+            if doc["types"] == nil {
+                decoded.skipReason = skipReason ?? "no name and no type"
+            } else {
+                // A bench, a waste basket, an unnamed car park: a place, but
+                // not one Current Place names (`LikelihoodModel.unnamedFactor`).
+                decoded.extra["unnamed"] = .bool(true)
+            }
+        }
         return decoded
     }
 

@@ -95,6 +95,13 @@ public struct LikelihoodModel: Sendable {
     /// location of another candidate place is not a candidate itself (its
     /// places stand for it); one that holds none keeps its type's prior.
     public var containerTypes: Set<String> = ["premise"]
+    /// Prior factor for an unnamed feature of a GeoJSON export that has a
+    /// place type (an OpenStreetMap bench, waste basket, ATM or car park
+    /// without a name): a place, found by nearby, but not one Current Place
+    /// answers with (every Google place has a name). 0 by default; the
+    /// evaluation's `--model unnamedFactor=` measures other values
+    /// (docs/osm-exports.md).
+    public var unnamedFactor = 0.0
     public var futureOpeningFactor = 0.05
     /// Prior factor for a place that is closed at the query time.
     public var closedFactor = 0.2

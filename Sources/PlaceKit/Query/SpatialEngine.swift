@@ -137,7 +137,7 @@ final class SpatialEngine {
             if let included, !included.contains(slot) { return false }
             if let excluded, excluded.contains(slot) { return false }
             if !includedPrimary.isEmpty || !excludedPrimary.isEmpty {
-                let name = primaryNames.name(index.typeCodes[slot])
+                let name = PlaceIndex.primaryType(primaryNames.name(index.typeCodes[slot]))
                 if !includedPrimary.isEmpty && !(name.map(includedPrimary.contains) ?? false) { return false }
                 if let name, excludedPrimary.contains(name) { return false }
             }
@@ -196,10 +196,14 @@ struct ModelTables {
     let hasContainers: Bool
 
     init(model: LikelihoodModel, types: Interner, sources: Interner) {
-        isContainer = types.names.map { $0.map(model.containerTypes.contains) ?? false }
+        isContainer = types.names.map { PlaceIndex.primaryType($0).map(model.containerTypes.contains) ?? false }
         hasContainers = isContainer.contains(true)
-        typeFactor = types.names.map { $0 == PlaceIndex.anonymousType ? 0 : model.typeFactor($0) }
-        typeRadius = types.names.map { model.radius(forType: $0) }
+        typeFactor = types.names.map { name in
+            if name == PlaceIndex.anonymousType { return 0 }
+            let type = PlaceIndex.primaryType(name)
+            return model.typeFactor(type) * (type == name ? 1 : model.unnamedFactor)
+        }
+        typeRadius = types.names.map { model.radius(forType: PlaceIndex.primaryType($0)) }
         sourceFactor = sources.names.map { model.sourceFactor($0) }
     }
 

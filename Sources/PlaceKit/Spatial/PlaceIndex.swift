@@ -198,6 +198,16 @@ final class PlaceIndex {
     /// neither a name nor a type): never a current-place candidate, left
     /// out of nearby searches by default.
     static let anonymousType = ""
+    /// The prefix of the primary type the index gives an unnamed feature
+    /// of a GeoJSON export (`PlaceStore.spatialColumns`: "~parking").
+    static let unnamedPrefix = "~"
+
+    /// A primary type as the index reads it, without the unnamed prefix.
+    static func primaryType(_ indexed: String?) -> String? {
+        guard let indexed, indexed.hasPrefix(unnamedPrefix) else { return indexed }
+        return String(indexed.dropFirst(unnamedPrefix.count))
+    }
+
     /// Its code in this index, nil when no place has it.
     private(set) lazy var anonymousTypeCode: UInt16? = types.names.firstIndex { $0 == Self.anonymousType }.map { UInt16($0) }
 

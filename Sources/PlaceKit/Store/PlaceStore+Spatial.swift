@@ -8,9 +8,13 @@ import SQLiteDB
 extension PlaceStore {
     /// The primary type reads as `PlaceIndex.anonymousType` ("") for a
     /// feature that is not a place (`notAPlaceSQL`).
+    /// An unnamed GeoJSON feature's type reads with the prefix
+    /// `PlaceIndex.unnamedPrefix` ("~cafe"), so the model can weigh it
+    /// (`LikelihoodModel.unnamedFactor`).
     static let spatialColumns = """
-        p.id, p.geom, CASE WHEN \(notAPlaceSQL) THEN '' ELSE p.primary_type END, \
-        p.rating_count, p.business_status, p.source
+        p.id, p.geom, CASE WHEN p.name IS NOT NULL THEN p.primary_type WHEN \(notAPlaceSQL) THEN '' \
+        WHEN p.primary_type IS NOT NULL AND instr(coalesce(p.extra, ''), '"unnamed"') > 0 THEN '~' || p.primary_type \
+        ELSE p.primary_type END, p.rating_count, p.business_status, p.source
         """
 
     /// True for a feature kept by `import --all-features` that is not a
