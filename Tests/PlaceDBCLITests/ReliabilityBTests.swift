@@ -7,7 +7,7 @@ import PlaceKitTestSupport
 import Glibc
 #endif
 
-/// Issue 15, items 9 to 16 (docs/reliability-b.md): honest summaries,
+/// Issue 15, items 9 to 16 (docs/reliability.md): honest summaries,
 /// escaped human text, clear database errors, one parser for times and
 /// coordinates, photo names checked on import, corrupt gzip as bad data.
 @Suite("reliability: summaries, escaping, contracts")
