@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "PlaceKitTestSupport", dependencies: ["PlaceKit", "CGD"], path: "Sources/PlaceKitTestSupport"),
         .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "PlaceKitTestSupport"]),
         .testTarget(name: "PlaceKitTests", dependencies: ["PlaceKit", "SQLiteDB", "PlaceKitTestSupport"]),
-        .testTarget(name: "PlaceDBCLITests", dependencies: ["PlaceDBCLI", "PlaceKit", "PlaceKitTestSupport", "PlaceDBFuzz"]),
+        .testTarget(name: "PlaceDBCLITests", dependencies: ["PlaceDBCLI", "PlaceKit", "PlaceKitTestSupport", "PlaceDBFuzz"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -63,7 +63,7 @@ enum EvalCurrent {
         }
         var features: [OSMFeature] = []
         var perRegion: [(String, Int, Int)] = []
-        for (region, file) in newest.sorted(by: { $0.key < $1.key }) {
+        for file in newest.sorted(by: { $0.key < $1.key }).map(\.value) {
             let fs = try OSMReader.read("\(dataDir)/\(file)")
             perRegion.append((file, fs.count, fs.filter(\.hasExtent).count))
             features += fs

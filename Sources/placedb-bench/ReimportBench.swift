@@ -64,7 +64,7 @@ enum ReimportBench {
 
     /// Writes each NDJSON record of `input` with only the members in `mask`.
     static func cut(_ input: String, to mask: [String], into output: String) throws {
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         defer { try? out.close() }
         guard let text = FileManager.default.contents(atPath: input) else { throw BenchError(message: "cannot read \(input)") }

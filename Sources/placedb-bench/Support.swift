@@ -62,7 +62,7 @@ struct GeneratedPlace {
 /// Writes the same `count` seeded places as Places API (New) NDJSON and as
 /// one GeoJSON FeatureCollection.
 func generate(count: Int, seed: UInt64, ndjson: String, geojson: String, compact: String) throws {
-    for path in [ndjson, geojson, compact] { FileManager.default.createFile(atPath: path, contents: nil) }
+    for path in [ndjson, geojson, compact] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
     let v1 = try FileHandle(forWritingTo: URL(fileURLWithPath: ndjson))
     let geo = try FileHandle(forWritingTo: URL(fileURLWithPath: geojson))
     let small = try FileHandle(forWritingTo: URL(fileURLWithPath: compact))

@@ -323,7 +323,7 @@ final class RecordProducer: @unchecked Sendable {
                         decoded.place.document["attributions"] = LegacyPlacesDecoder.attributions(list)
                     }
                     batch.items.append(.place(prepare(decoded)))
-                } catch let e as DecodeError {
+                } catch let e {
                     let rejection = ImportRejection(input: name, line: record.line, index: record.index, placeID: e.placeID,
                                                     reason: e.message, record: JSONWriter().stringBytes(record.value))
                     batch.items.append(.rejected(rejection, recoverable: true))
