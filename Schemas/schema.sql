@@ -1,4 +1,4 @@
--- placedb database schema, version 7 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 8 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -61,11 +61,11 @@ CREATE TABLE place (
 , "geom" POINT NOT NULL DEFAULT '', time_zone_source TEXT CHECK (time_zone_source IN ('data', 'import-option')), doc_layout INTEGER, captured_at INTEGER, member_captured TEXT);
 
 -- table: place_alias
-CREATE TABLE place_alias (
+CREATE TABLE "place_alias" (
     id INTEGER PRIMARY KEY,
     alias_id TEXT NOT NULL,
     place_id TEXT NOT NULL,
-    reason TEXT NOT NULL CHECK (reason IN ('moved', 'redrawn', 'renumbered', 'merged', 'split', 'requested', 'deprecated', 'explicit')),
+    reason TEXT NOT NULL CHECK (reason IN ('moved', 'redrawn', 'renumbered', 'merged', 'split', 'requested-returned', 'deprecated', 'explicit')),
     source TEXT,
     confidence REAL NOT NULL DEFAULT 1 CHECK (confidence > 0 AND confidence <= 1),
     evidence TEXT,

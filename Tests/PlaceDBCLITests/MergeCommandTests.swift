@@ -362,7 +362,7 @@ struct MergeCommandTests {
         let resolved = try JSONValue(parsing: cli.run(["resolve", idA, "--output", "json"]).out)
         #expect(resolved["status"] == "MOVED", "\(resolved)")
         #expect(resolved["placeId"]?.stringValue == idB)
-        #expect(resolved["chain"]?.arrayValue?.first?["reason"] == "requested")
+        #expect(resolved["chain"]?.arrayValue?.first?["reason"] == "requested-returned")
         // A's record is kept, as a tombstone: nearby no longer lists it.
         let lat = try #require(a["location"]?["latitude"]?.doubleValue), lng = try #require(a["location"]?["longitude"]?.doubleValue)
         let nearby = try JSONValue(parsing: cli.run(["nearby", "\(lat),\(lng)", "--radius", "50", "--fields", "id", "--output", "json"]).out)

@@ -65,7 +65,7 @@ struct AliasTests {
 
             """)
         #expect(try resolve("ChIJasked").placeID == "ChIJgot")
-        #expect(try resolve("ChIJasked").chain.first?.reason == .requested)
+        #expect(try resolve("ChIJasked").chain.first?.reason == .requestedReturned)
         #expect(try resolve("same").status == .current)
         #expect(try resolve("legacyAsked").placeID == "legacyGot")
     }

@@ -147,6 +147,47 @@ struct SchemaTests {
         }
     }
 
+    @Test("migration 8 renames the requested alias reason to requested-returned, keeping the rows")
+    func requestedReasonRenamed() throws {
+        let dir = try TempDirectory()
+        let path = dir.file("places.sqlite")
+        do {
+            // A version 7 database: the old CHECK, and an edge under the old name.
+            let importer = try PlaceImporter(databasePath: path)
+            try importer.store.db.execute("""
+                DROP TABLE place_alias;
+                CREATE TABLE place_alias (
+                    id INTEGER PRIMARY KEY,
+                    alias_id TEXT NOT NULL,
+                    place_id TEXT NOT NULL,
+                    reason TEXT NOT NULL CHECK (reason IN ('moved', 'redrawn', 'renumbered', 'merged', 'split', 'requested', 'deprecated', 'explicit')),
+                    source TEXT,
+                    confidence REAL NOT NULL DEFAULT 1 CHECK (confidence > 0 AND confidence <= 1),
+                    evidence TEXT,
+                    run INTEGER NOT NULL,
+                    UNIQUE (alias_id, place_id)
+                );
+                CREATE INDEX place_alias_by_place ON place_alias(place_id);
+                INSERT INTO place_alias (id, alias_id, place_id, reason, confidence, run) VALUES (7, 'asked', 'returned', 'requested', 1, 1), (9, 'old', 'new', 'moved', 0.5, 1);
+                DELETE FROM schema_migration WHERE version >= 8;
+                PRAGMA user_version = 7;
+                """)
+        }
+        let store = try PlaceImporter(databasePath: path).store
+        #expect(try Migrator.storedVersion(store.db) == 8)
+        var rows: [[DatabaseValue]] = []
+        try store.db.forEachRow("SELECT id, alias_id, place_id, reason, confidence FROM place_alias ORDER BY id") { row in
+            rows.append((0..<5).map { row[$0] })
+        }
+        #expect(rows == [
+            [.integer(7), .text("asked"), .text("returned"), .text("requested-returned"), .real(1)],
+            [.integer(9), .text("old"), .text("new"), .text("moved"), .real(0.5)],
+        ])
+        #expect(throws: (any Error).self, "the old name is no longer accepted") {
+            try store.db.execute("INSERT INTO place_alias (alias_id, place_id, reason, run) VALUES ('a', 'b', 'requested', 1)")
+        }
+    }
+
     @Test("a file that is not a database is refused, never trapped on")
     func notADatabase() throws {
         let dir = try TempDirectory()

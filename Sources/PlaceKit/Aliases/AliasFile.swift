@@ -132,7 +132,7 @@ enum AliasFileReader {
         guard oldID != newID else { throw AliasFileError(line: line, message: "\(quoted(oldID)) would be an alias of itself") }
         let r: AliasReason
         if let reason {
-            guard let parsed = AliasReason(rawValue: reason.lowercased()) else {
+            guard let parsed = AliasReason(rawValue: reason.lowercased()) ?? (reason.lowercased() == "requested" ? .requestedReturned : nil) else {
                 throw AliasFileError(line: line, message: "unknown reason \(quoted(reason)); one of: \(AliasReason.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             r = parsed

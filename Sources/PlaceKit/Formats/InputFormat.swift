@@ -119,7 +119,7 @@ func decodeRecord(_ record: SourceRecord, format: InputFormat?) throws(DecodeErr
         }
         let id = decoded.place.id.rawValue
         if requestedID != id {
-            decoded.aliases.append(AliasEdge(aliasID: requestedID, placeID: id, reason: .requested))
+            decoded.aliases.append(AliasEdge(aliasID: requestedID, placeID: id, reason: .requestedReturned))
         }
         return decoded
     }

@@ -10,8 +10,9 @@ public enum AliasReason: String, Sendable, CaseIterable, Codable {
     case merged
     /// One old ID became several places.
     case split
-    /// A response filed under a requested ID that differs from the ID it carries.
-    case requested
+    /// A response filed under a requested ID that differs from the ID it
+    /// carries (`requested` before schema 8; alias files may still say so).
+    case requestedReturned = "requested-returned"
     /// A deprecated ID of the same place (legacy `id`, `reference`, `alt_ids`).
     case deprecated
     /// Given in an alias file (`placedb alias import`).

@@ -97,13 +97,13 @@ final class PlaceWriter {
     private let setCaptured: Statement
     private let tombstone: Statement
     /// IDs a response was requested under that returned another place
-    /// (`requested` edges): their own records stay tombstones.
+    /// (`requested-returned` edges): their own records stay tombstones.
     private var requestedAliases: Set<String> = []
     private var requestedAliasesLoaded = false
 
     private func loadRequestedAliases() throws {
         guard !requestedAliasesLoaded else { return }
-        try db.forEachRow("SELECT alias_id FROM place_alias WHERE reason = 'requested'") { row in
+        try db.forEachRow("SELECT alias_id FROM place_alias WHERE reason = 'requested-returned'") { row in
             if let id = row.string(0) { requestedAliases.insert(id) }
         }
         requestedAliasesLoaded = true
@@ -132,7 +132,7 @@ final class PlaceWriter {
         try insertAlias.bind(.integer(run), at: 7)
         try insertAlias.run()
         let added = db.changes > 0
-        if edge.reason == .requested {
+        if edge.reason == .requestedReturned {
             // A response for A returned B: A's own record (older, or to come)
             // is a tombstone of B, and A resolves to B.
             try loadRequestedAliases()

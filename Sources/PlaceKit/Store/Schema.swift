@@ -197,6 +197,28 @@ enum Schema {
             -- members were captured later.
             ALTER TABLE import_run ADD COLUMN older INTEGER NOT NULL DEFAULT 0;
             """),
+        Migration(version: 8, name: "the requested-vs-returned alias reason is named requested-returned", sql: """
+            -- A CHECK constraint cannot be altered: the table is rebuilt
+            -- with the new name of the reason, its rows and IDs kept.
+            CREATE TABLE place_alias_v8 (
+                id INTEGER PRIMARY KEY,
+                alias_id TEXT NOT NULL,
+                place_id TEXT NOT NULL,
+                reason TEXT NOT NULL CHECK (reason IN ('moved', 'redrawn', 'renumbered', 'merged', 'split', 'requested-returned', 'deprecated', 'explicit')),
+                source TEXT,
+                confidence REAL NOT NULL DEFAULT 1 CHECK (confidence > 0 AND confidence <= 1),
+                evidence TEXT,
+                run INTEGER NOT NULL,
+                UNIQUE (alias_id, place_id)
+            );
+            INSERT INTO place_alias_v8 (id, alias_id, place_id, reason, source, confidence, evidence, run)
+            SELECT id, alias_id, place_id, CASE reason WHEN 'requested' THEN 'requested-returned' ELSE reason END,
+                   source, confidence, evidence, run
+            FROM place_alias;
+            DROP TABLE place_alias;
+            ALTER TABLE place_alias_v8 RENAME TO place_alias;
+            CREATE INDEX place_alias_by_place ON place_alias(place_id);
+            """),
     ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).
