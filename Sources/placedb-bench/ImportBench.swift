@@ -21,17 +21,8 @@ enum ImportBench {
         let runs = max(1, Int(option("--runs", args) ?? "") ?? 3)
         let dir = option("--dir", args) ?? "bench-out"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let placedb = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("placedb").path
-        guard FileManager.default.isExecutableFile(atPath: placedb) else {
-            throw BenchError(message: "\(placedb) not found; build the placedb product first")
-        }
-        let ndjson = "\(dir)/places-\(records).ndjson"
-        let geojson = "\(dir)/places-\(records).geojson"
-        let compact = "\(dir)/places-\(records)-compact.ndjson"
-        if fileSize(ndjson) == 0 || fileSize(geojson) == 0 || fileSize(compact) == 0 {
-            FileHandle.standardError.write(Data("generating \(records) places into \(ndjson), \(geojson) and \(compact)...\n".utf8))
-            try generate(count: records, seed: 20261130, ndjson: ndjson, geojson: geojson, compact: compact)
-        }
+        let placedb = try placedbBinary()
+        let (ndjson, geojson, compact) = try generatedInputs(records: records, dir: dir)
         var tools = [
             Tool(label: "placedb import (GeoJSON)", input: geojson) { (placedb, ["import", geojson, "--db", $0, "--output", "json"]) },
             Tool(label: "placedb import (NDJSON Places API (New))", input: ndjson) { (placedb, ["import", ndjson, "--db", $0, "--output", "json"]) },

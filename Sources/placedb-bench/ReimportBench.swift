@@ -17,17 +17,8 @@ enum ReimportBench {
         let dir = option("--dir", args) ?? "bench-out"
         let mask = (option("--mask", args) ?? "id,displayName,location").split(separator: ",").map(String.init)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let placedb = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("placedb").path
-        guard FileManager.default.isExecutableFile(atPath: placedb) else {
-            throw BenchError(message: "\(placedb) not found; build the placedb product first")
-        }
-        let ndjson = "\(dir)/places-\(records).ndjson"
-        let geojson = "\(dir)/places-\(records).geojson"
-        let compact = "\(dir)/places-\(records)-compact.ndjson"
-        if fileSize(ndjson) == 0 || fileSize(geojson) == 0 || fileSize(compact) == 0 {
-            FileHandle.standardError.write(Data("generating \(records) places into \(ndjson)...\n".utf8))
-            try generate(count: records, seed: 20261130, ndjson: ndjson, geojson: geojson, compact: compact)
-        }
+        let placedb = try placedbBinary()
+        let ndjson = try generatedInputs(records: records, dir: dir).ndjson
         let masked = "\(dir)/places-\(records)-masked-\(mask.joined(separator: "-")).ndjson"
         if fileSize(masked) == 0 {
             FileHandle.standardError.write(Data("writing the records cut to \(mask.joined(separator: ",")) into \(masked)...\n".utf8))

@@ -143,3 +143,25 @@ func option(_ name: String, _ args: [String]) -> String? {
 
 func fmt(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", v) }
 
+
+/// The placedb binary beside this one (the imports run it as users do).
+func placedbBinary() throws -> String {
+    let placedb = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("placedb").path
+    guard FileManager.default.isExecutableFile(atPath: placedb) else {
+        throw BenchError(message: "\(placedb) not found; build the placedb product first")
+    }
+    return placedb
+}
+
+/// The generated inputs of `records` places in `dir` (Places API (New)
+/// NDJSON, GeoJSON, compact NDJSON), generated once with the bench seed.
+func generatedInputs(records: Int, dir: String) throws -> (ndjson: String, geojson: String, compact: String) {
+    let ndjson = "\(dir)/places-\(records).ndjson"
+    let geojson = "\(dir)/places-\(records).geojson"
+    let compact = "\(dir)/places-\(records)-compact.ndjson"
+    if fileSize(ndjson) == 0 || fileSize(geojson) == 0 || fileSize(compact) == 0 {
+        FileHandle.standardError.write(Data("generating \(records) places into \(ndjson), \(geojson) and \(compact)...\n".utf8))
+        try generate(count: records, seed: 20261130, ndjson: ndjson, geojson: geojson, compact: compact)
+    }
+    return (ndjson, geojson, compact)
+}

@@ -325,14 +325,7 @@ final class PlaceWriter {
             if existing.capturedAt < place.capturedAt || !existing.uniform {
                 try updateCaptured(existing.rowid, capturedAt: place.capturedAt, memberCaptured: nil)
             }
-            if existing.duplicate { return .duplicate }
-            if existing.removed || snapshot {
-                try touch.reset()
-                try touch.bind(.integer(run), at: 1)
-                try touch.bind(.integer(existing.rowid), at: 2)
-                try touch.run()
-            }
-            return existing.removed ? .revived : .unchanged
+            return try unchanged(existing)
         }
         if let existing { return try merge(place, into: existing) }
         wroteRows = true
@@ -389,6 +382,20 @@ final class PlaceWriter {
 
     /// Merges a record into the stored place of its ID, member by member
     /// (`MemberMerge`, docs/merging.md).
+    /// The outcome of a record that changed no stored value: a duplicate
+    /// within the run, a removed place revived, or unchanged (its run marks
+    /// touched where that matters: a revival or a snapshot).
+    private func unchanged(_ existing: Existing) throws -> Outcome {
+        if existing.duplicate { return .duplicate }
+        if existing.removed || snapshot {
+            try touch.reset()
+            try touch.bind(.integer(run), at: 1)
+            try touch.bind(.integer(existing.rowid), at: 2)
+            try touch.run()
+        }
+        return existing.removed ? .revived : .unchanged
+    }
+
     private func merge(_ place: PreparedPlace, into existing: Existing) throws -> Outcome {
         let old = try stored(existing.rowid)
         let record = try place.recordDocument()
@@ -407,14 +414,7 @@ final class PlaceWriter {
             if m.capturedAt != old.capturedAt || json != old.memberCaptured {
                 try updateCaptured(existing.rowid, capturedAt: m.capturedAt, memberCaptured: json)
             }
-            if existing.duplicate { return .duplicate }
-            if existing.removed || snapshot {
-                try touch.reset()
-                try touch.bind(.integer(run), at: 1)
-                try touch.bind(.integer(existing.rowid), at: 2)
-                try touch.run()
-            }
-            return existing.removed ? .revived : .unchanged
+            return try unchanged(existing)
         }
         wroteRows = true
         let location = m.document["location"]
