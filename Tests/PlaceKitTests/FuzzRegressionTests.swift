@@ -49,6 +49,21 @@ struct FuzzRegressionTests {
         #expect(try reader.next() == nil)
     }
 
+    @Test("an alias line with an empty old or new ID is refused, naming its line (the aliases fuzz target found one)",
+          arguments: [#"{"oldId":"","newId":"y","r,~coidence":0.5}"#, #"{"oldId":"x","newId":"places/"}"#])
+    func emptyAliasIDRefused(line: String) throws {
+        #expect {
+            _ = try AliasFileReader.edge(old: nil, new: nil, reason: nil, confidence: nil, line: 0)
+        } throws: { _ in true }
+        let json = try JSONParser.parse(line)
+        let old = json["oldId"]?.stringValue, new = json["newId"]?.stringValue
+        #expect {
+            _ = try AliasFileReader.edge(old: old, new: new, reason: nil, confidence: nil, line: 1)
+        } throws: { error in
+            "\(error)".contains("ID (empty)")
+        }
+    }
+
     @Test("JSONObject's public initializer keeps the last value of a repeated name at its first place")
     func publicInitLastWins() {
         let o = JSONObject([("a", 1), ("b", 2), ("a", 3)])

@@ -129,6 +129,9 @@ enum AliasFileReader {
         guard let old else { throw AliasFileError(line: line, message: "no old ID") }
         guard let new else { throw AliasFileError(line: line, message: "no new ID") }
         let oldID = PlaceID(parsing: old).rawValue, newID = PlaceID(parsing: new).rawValue
+        // An empty ID (JSON "" or "places/") names no place.
+        guard !oldID.isEmpty else { throw AliasFileError(line: line, message: "no old ID (empty)") }
+        guard !newID.isEmpty else { throw AliasFileError(line: line, message: "no new ID (empty)") }
         guard oldID != newID else { throw AliasFileError(line: line, message: "\(quoted(oldID)) would be an alias of itself") }
         let r: AliasReason
         if let reason {
