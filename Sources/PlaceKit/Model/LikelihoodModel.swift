@@ -88,7 +88,7 @@ public struct LikelihoodModel: Sendable {
     /// than 1 says such places draw more visits than points do. 1 by
     /// default: with visits spread evenly over places, every other value
     /// loses top-1 overall; the evaluation's `--model extentFactor=`
-    /// measures the trade (README, Performance).
+    /// measures the trade (docs/current-place.md, "The extent factor").
     public var extentFactor = 1.0
     /// Types whose places are buildings that hold others (a named building
     /// of an OpenStreetMap export: "premise"): one whose area holds the
