@@ -326,7 +326,7 @@ struct MergeCommandTests {
         guard !files.isEmpty else { return skip("placeAndOpenAgree") }
         let cli = try CLI()
         #expect(cli.run(["import"] + files).code == 0)
-        var generator = SeededGenerator(seed: 14)
+        var generator = TestRandom(seed: 14)
         var compared = 0
         for file in files {
             let id = try #require(try JSONValue(parsing: String(contentsOfFile: file, encoding: .utf8))["id"]?.stringValue)
@@ -406,18 +406,5 @@ struct MergeCommandTests {
         let mask = try FieldMask(parsing: "secondaryOpeningHours,latLng,address,utcOffset,photoMetadatas,iconURL,wheelchairAccessibleEntrance")
         #expect(mask.includes("currentSecondaryOpeningHours") && mask.includes("location") && mask.includes("formattedAddress"))
         #expect(mask.includes("utcOffsetMinutes") && mask.includes("photos") && mask.includes("iconMaskBaseUri") && mask.includes("accessibilityOptions"))
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for reproducible random times.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

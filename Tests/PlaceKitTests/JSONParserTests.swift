@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PlaceKitTestSupport
 @testable import PlaceKit
 
 /// The error `JSONParser` throws for `bytes`, or nil when it parses.
