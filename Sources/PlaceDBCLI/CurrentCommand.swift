@@ -9,7 +9,7 @@ enum CurrentCommand: Command {
         arguments: [ArgumentSpec(name: "LAT,LNG", help: "The fix in degrees, e.g. 46.5176,6.6260.", optional: true)],
         options: [
             OptionSpec("--accuracy", value: "M", help: "The fix's horizontal accuracy in meters: the radius holding the true position with 68% probability, as Android reports it (default: 20)."),
-            OptionSpec("--at", value: "TIME", help: "When the visitor is there; opening hours then count (default: hours unused). RFC 3339 with an offset (2026-05-01T12:30:00+02:00) is that instant; without one (2026-05-01T12:30) the wall clock at each place; or now."),
+            OptionSpec("--at", value: "TIME", help: "When the visitor is there; opening hours then count (default: hours unused), and openNow inside each place's opening hours is computed for it (default: now). RFC 3339 with an offset (2026-05-01T12:30:00+02:00) is that instant; without one (2026-05-01T12:30) the wall clock at each place; or now."),
             OptionSpec("--type", value: "T", help: "List only places with T among their types (likelihoods are unchanged).", repeatable: true),
             OptionSpec("--limit", value: "N", help: "At most N places (default 5, as the Current Place tutorial lists; at most 1000). A --batch line gives its own maxResultCount (default 10)."),
             OptionSpec("--fields", value: "MASK", help: "Field mask of each place, as for 'placedb place' (default: all)."),

@@ -14,17 +14,21 @@ enum NearbyCommand: Command {
             OptionSpec("--rank", value: "ORDER", help: "distance: nearest first (default). popularity: most rated first (needs --radius).",
                        choices: ["distance", "popularity"]),
             OptionSpec("--fields", value: "MASK", help: "Field mask of each place, as for 'placedb place' (default: all)."),
+            OptionSpec("--at", value: "TIME", help: "Serve the places as of this time (RFC 3339; without an offset, the wall clock at each place; or now, the default): openNow inside the opening hours is computed for it, as 'placedb place --at' does."),
             OptionSpec("--all-features", help: "Also list features with neither a name nor a type (kept by 'import --all-features': unnamed roads, crossings, entrances ...)."),
             OptionSpec("--batch", help: "Read Places API (New) searchNearby request bodies as NDJSON on standard input; write one {\"places\": [...]} line per request."),
         ],
         discussion: """
             Distances are great circles on a sphere of the Earth's mean radius (6,371,008.8 m),
             exact across the antimeridian and at the poles; equal distances go by place ID.
-            Each place carries "distanceMeters". Removed places never appear.
+            Each place carries "distanceMeters". Removed places never appear. openNow inside the
+            opening hours is computed for the time of asking (or --at), never the captured value;
+            currentOpeningHours whose days all ended more than 7 days before is left out.
             """)
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let fields = try QueryOptions.fields(context)
+        let time = try OpenCommand.queryTime(context.arguments.value("--at"))
         // A batch loads the in-memory index at once (its queries are many);
         // a single query reads only its region.
         let batch = context.arguments.flag("--batch")
@@ -32,7 +36,7 @@ enum NearbyCommand: Command {
         if batch {
             try Batch.refuse(["--radius", "--type", "--exclude-type", "--limit", "--rank", "--all-features"], with: context)
             return try Batch.run(context) { body in
-                try client.searchNearbyJSON(NearbySearchRequest(json: body), fields: fields)
+                try client.searchNearbyJSON(NearbySearchRequest(json: body), fields: fields, at: time)
             }
         }
         var request = NearbySearchRequest(center: try QueryOptions.coordinate(context))
@@ -45,9 +49,9 @@ enum NearbyCommand: Command {
         try QueryOptions.validate(request.validate)
         switch context.output {
         case .json:
-            context.writeJSON(try JSONValue(parsing: client.searchNearbyJSON(request, fields: fields)))
+            context.writeJSON(try JSONValue(parsing: client.searchNearbyJSON(request, fields: fields, at: time)))
         case .text:
-            let results = try client.searchNearby(request, fields: fields)
+            let results = try client.searchNearby(request, fields: fields, at: time)
             if results.isEmpty { context.console.outLine("no places found") }
             for r in results {
                 let name = r.place.displayName?.text ?? r.place.id.rawValue

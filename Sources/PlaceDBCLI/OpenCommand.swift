@@ -34,7 +34,8 @@ enum OpenCommand: Command {
         if let kind = args.value("--hours"), kind != "regular" { secondary = SecondaryHoursType(rawValue: kind) }
 
         let client = try PlacesClient(databasePath: context.databasePath)
-        let place = try client.fetchPlace(id: PlaceID(parsing: args.positionals[0]))
+        // As captured: the hours engine says why it does not use stale current hours.
+        let place = try client.fetchStoredPlace(id: PlaceID(parsing: args.positionals[0]))
         let status = place.isOpen(at: time, secondaryHoursType: secondary)
         switch context.output {
         case .json: context.writeJSON(.object(json(place, status, time: time, secondary: secondary)))

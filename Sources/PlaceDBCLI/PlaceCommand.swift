@@ -42,8 +42,8 @@ enum PlaceCommand: Command {
         // Places API does; the answer says which ID was asked for.
         let resolution = try client.resolvePlaceID(requested)
         guard let current = resolution.placeID else { throw PlaceDBError.notFound(requested) }
-        // Whole, so the hours engine sees everything it reads; then masked.
-        let place = try client.fetchPlace(id: PlaceID(current), followAliases: false).served(at: time)
+        // Whole and served at `time` (openNow inside the hours computed); then masked.
+        let place = try client.fetchPlace(id: PlaceID(current), followAliases: false, at: time)
         var json = mask.map { place.apiJSON(fields: $0) } ?? JSONObject()
         if resolution.status == .moved {
             json["requestedId"] = .string(requested.rawValue)

@@ -5,6 +5,11 @@ extension Place {
     public static let hoursMembers: Set<String> = ["regularOpeningHours", "currentOpeningHours",
                                                    "regularSecondaryOpeningHours", "currentSecondaryOpeningHours"]
 
+    /// The document members `served(at:)` reads: the hours, and what the
+    /// hours engine needs besides them (business status, opening date,
+    /// time zone, UTC offset).
+    static let servingMembers: Set<String> = hoursMembers.union(["businessStatus", "openingDate", "timeZone", "utcOffsetMinutes"])
+
     /// Current hours whose last covered day ended more than this many days
     /// before the query are stale: not served as current.
     public static let staleCurrentHoursDays = 7
@@ -50,29 +55,6 @@ extension Place {
         }
         place.document = doc
         return place
-    }
-
-    /// The place without the captured `openNow` inside its hours members:
-    /// for a place read with a field mask, which the hours engine cannot
-    /// evaluate.
-    public func withoutCapturedOpenNow() -> Place {
-        guard document.keys.contains(where: { Place.hoursMembers.contains($0) }) else { return self }
-        var place = self
-        for key in Place.hoursMembers {
-            if let value = place.document[key] { place.document[key] = Place.strippingOpenNow(value) }
-        }
-        return place
-    }
-
-    /// An hours member (an object, or an array of them) without `openNow`.
-    static func strippingOpenNow(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .object(var o):
-            o["openNow"] = nil
-            return .object(o)
-        case .array(let a): return .array(a.map(strippingOpenNow))
-        default: return value
-        }
     }
 
     /// The date at the place at `time` (UTC without a clock).

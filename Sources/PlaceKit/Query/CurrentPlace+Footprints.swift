@@ -68,8 +68,8 @@ extension PlacesClient {
                 let c = run.candidates[i]
                 let place: Place
                 if let p = run.decoded[i] {
-                    place = p.masked(fields)
-                } else if let p = try store.place(rowid: c.rowid, plan: plan, coordinate: c.coordinate) {
+                    place = p.served(at: request.servedAt).masked(fields)
+                } else if let p = try store.servedPlace(rowid: c.rowid, plan: plan, coordinate: c.coordinate, at: request.servedAt) {
                     place = p
                 } else {
                     continue

@@ -25,6 +25,9 @@ public struct CurrentPlaceRequest: Sendable, Equatable {
             }
         }
     }
+    /// When the places listed are served (`Place.served(at:)`: `openNow`
+    /// inside their hours): `at`, else now.
+    var servedAt: HoursQueryTime { at ?? .instant(Date()) }
     /// Only list places with any of these types (likelihoods are still
     /// computed over every place, so they do not grow).
     public var includedTypes: [String]
@@ -69,6 +72,7 @@ extension PlacesClient {
     public func findPlaceLikelihoods(_ request: CurrentPlaceRequest, fields: FieldMask = .all, explain: Bool = false) throws -> PlaceLikelihoodList {
         try request.validate()
         let plan = MaskPlan(fields)
+        let served = request.servedAt
         return try store.reading {
             let run = try runModel(request)
             var listed: [PlaceLikelihood] = []
@@ -76,9 +80,9 @@ extension PlacesClient {
                 let c = run.candidates[i]
                 let place: Place
                 if let p = run.decoded[i] {
-                    place = p.served(at: .instant(request.time ?? Date())).masked(fields)
-                } else if let p = try store.place(rowid: c.rowid, plan: plan, coordinate: c.coordinate) {
-                    place = p.withoutCapturedOpenNow()
+                    place = p.served(at: served).masked(fields)
+                } else if let p = try store.servedPlace(rowid: c.rowid, plan: plan, coordinate: c.coordinate, at: served) {
+                    place = p
                 } else {
                     continue
                 }
@@ -100,6 +104,7 @@ extension PlacesClient {
     public func findPlaceLikelihoodsJSON(_ request: CurrentPlaceRequest, fields: FieldMask = .all, explain: Bool = false) throws -> [UInt8] {
         try request.validate()
         let plan = MaskPlan(fields)
+        let served = request.servedAt
         return try store.reading {
             let run = try runModel(request)
             var out: [UInt8] = []
@@ -111,8 +116,8 @@ extension PlacesClient {
                 var item: [UInt8] = []
                 PlaceJSON.append(#"{"place":"#, into: &item)
                 if let p = run.decoded[i] {
-                    JSONWriter().write(.object(p.served(at: .instant(request.time ?? Date())).apiJSON(fields: fields)), into: &item)
-                } else if try !store.writePlaceJSON(rowid: c.rowid, plan: plan, into: &item) {
+                    JSONWriter().write(.object(p.served(at: served).apiJSON(fields: fields)), into: &item)
+                } else if try !store.writePlaceJSON(rowid: c.rowid, plan: plan, servedAt: served, into: &item) {
                     continue
                 }
                 PlaceJSON.append(#","likelihood":"#, into: &item)

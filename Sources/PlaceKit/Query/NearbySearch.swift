@@ -80,13 +80,16 @@ extension PlacesClient {
     /// The places near `request.center`, nearest first (or most popular),
     /// with `fields` of each. Distances are great-circle meters on the
     /// sphere (`Coordinate.distance(to:)`); ties go by place ID; removed
-    /// places never appear.
-    public func searchNearby(_ request: NearbySearchRequest, fields: FieldMask = .all) throws -> [NearbyPlace] {
+    /// places never appear. Each place is served at `time` (now by
+    /// default): `openNow` inside its hours is computed then
+    /// (`Place.served(at:)`), never the captured value.
+    public func searchNearby(_ request: NearbySearchRequest, fields: FieldMask = .all,
+                             at time: HoursQueryTime = .instant(Date())) throws -> [NearbyPlace] {
         try request.validate()
         let plan = MaskPlan(fields)
         return try store.reading {
             try orderedHits(request).map { hit in
-                guard let place = try store.place(rowid: hit.rowid, plan: plan, coordinate: hit.coordinate) else {
+                guard let place = try store.servedPlace(rowid: hit.rowid, plan: plan, coordinate: hit.coordinate, at: time) else {
                     throw PlaceDBError.database(path: store.path, reason: "place row \(hit.rowid) vanished during the query")
                 }
                 return NearbyPlace(place: place, distanceMeters: hit.meters)
@@ -98,8 +101,9 @@ extension PlacesClient {
     /// (New) response shape, `{"places": [...]}`, each place with its
     /// `distanceMeters` (to the centimeter). Written straight from the
     /// stored documents, not decoded where the mask allows: for servers and
-    /// `--batch`.
-    public func searchNearbyJSON(_ request: NearbySearchRequest, fields: FieldMask = .all) throws -> [UInt8] {
+    /// `--batch`. The hours are served at `time`, as `searchNearby` serves them.
+    public func searchNearbyJSON(_ request: NearbySearchRequest, fields: FieldMask = .all,
+                                 at time: HoursQueryTime = .instant(Date())) throws -> [UInt8] {
         try request.validate()
         let plan = MaskPlan(fields)
         return try store.reading {
@@ -108,7 +112,8 @@ extension PlacesClient {
             PlaceJSON.append(#"{"places":["#, into: &out)
             for (i, hit) in try orderedHits(request).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                _ = try store.writePlaceJSON(rowid: hit.rowid, plan: plan, extra: [("distanceMeters", (hit.meters * 100).rounded() / 100)], into: &out)
+                _ = try store.writePlaceJSON(rowid: hit.rowid, plan: plan, extra: [("distanceMeters", (hit.meters * 100).rounded() / 100)],
+                                         servedAt: time, into: &out)
             }
             PlaceJSON.append("]}", into: &out)
             return out

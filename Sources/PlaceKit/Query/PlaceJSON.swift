@@ -22,13 +22,19 @@ struct MaskPlan {
         return nil
     }
 
+    /// Whether the plan keeps an hours member, whose `openNow` depends on
+    /// the time of asking (all of them for `*`).
+    var keepsHours: Bool {
+        fields.isAll || keys.contains { Place.hoursMembers.contains($0.name) }
+    }
+
     /// An hours member, whose `openNow` depends on the time of asking.
     static func isHours(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count >= 19, bytes.count <= 28 else { return false }
         return Place.hoursMembers.contains(where: { $0.utf8.count == bytes.count && $0.utf8.elementsEqual(bytes) })
     }
 
-        static func isDerived(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    static func isDerived(_ bytes: UnsafeRawBufferPointer) -> Bool {
         (bytes.count == 4 && bytes.elementsEqual("name".utf8)) || (bytes.count == 2 && bytes.elementsEqual("id".utf8))
     }
 }
@@ -37,9 +43,11 @@ struct MaskPlan {
 /// the stored document is compact JSON written by `JSONWriter`, so its
 /// members' bytes are what re-encoding them would give. Only members the
 /// field mask cuts into (`location.latitude`) are decoded and re-encoded.
+/// The hours members go out as `Place.served(at:)` gives them: `openNow`
+/// computed at `time`, stale current hours left out.
 enum PlaceJSON {
     static func write(id: PlaceID, doc: UnsafeRawBufferPointer, location: Coordinate?, plan: MaskPlan, extra: [(String, Double)],
-                      into out: inout [UInt8]) throws {
+                      servedAt time: HoursQueryTime, into out: inout [UInt8]) throws {
         var first = true
         func member(_ key: String) {
             out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
@@ -66,7 +74,10 @@ enum PlaceJSON {
                     run = nil
                 }
             }
-            for span in try JSONParser.memberSpans(doc) {
+            let spans = try JSONParser.memberSpans(doc)
+            // The served hours members, computed on the first kept one.
+            var served: JSONObject?
+            for span in spans {
                 let nameBytes = UnsafeRawBufferPointer(rebasing: doc[span.name])
                 var keep: Bool
                 var sub: Set<String> = []
@@ -93,10 +104,12 @@ enum PlaceJSON {
                     keep = false
                 }
                 if keep && MaskPlan.isHours(nameBytes) {
-                    // A captured openNow is never served: the hours go out without it.
+                    // A captured openNow is never served: the hours go out
+                    // with openNow computed at `time` (stale current hours not at all).
                     flush()
                     let key = try JSONParser.memberName(doc, span)
-                    var value = Place.strippingOpenNow(try JSONParser.memberValue(doc, span))
+                    if served == nil { served = try servedHours(id: id, doc: doc, spans: spans, location: location, at: time) }
+                    guard var value = served?[key] else { continue }
                     if !sub.isEmpty, let kept = plan.fields.apply(to: JSONObject([(key, value)]))[key] { value = kept } else if !sub.isEmpty { continue }
                     member(key)
                     JSONWriter().write(value, into: &out)
@@ -138,6 +151,19 @@ enum PlaceJSON {
         }
         if first { out.append(UInt8(ascii: "{")) }
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// The members of a stored document the hours engine reads, as
+    /// `Place.served(at:)` serves them at `time`.
+    static func servedHours(id: PlaceID, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan], location: Coordinate?,
+                            at time: HoursQueryTime) throws -> JSONObject {
+        var members: [(String, JSONValue)] = []
+        for span in spans {
+            let key = try JSONParser.memberName(doc, span)
+            if Place.servingMembers.contains(key) { members.append((key, try JSONParser.memberValue(doc, span))) }
+        }
+        let place = Place(id: id, coordinate: location ?? Coordinate(latitude: 0, longitude: 0), maskedDocument: JSONObject(members))
+        return place.served(at: time).document
     }
 
     /// Decodes the members of a stored document the plan keeps (all when

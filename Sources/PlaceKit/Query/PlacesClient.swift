@@ -1,3 +1,5 @@
+import Foundation
+
 /// Answers place queries from a placedb database, offline. Mirrors the
 /// Places SDK: `fetchPlace(id:fields:)` returns a `Place`.
 ///
@@ -95,7 +97,26 @@ public final class PlacesClient {
     /// current place it resolves to, with its current `id`, as the Places
     /// API does; a removed place gives its last record. Throws
     /// `PlaceDBError.notFound` when nothing is known of the ID.
-    public func fetchPlace(id: PlaceID, fields: FieldMask = .all, followAliases: Bool = true) throws -> Place {
+    ///
+    /// The place is served at `time` (now by default; `Place.served(at:)`):
+    /// `openNow` inside its hours is whether it is open then, computed by
+    /// the hours engine (left out when it cannot be decided), never the
+    /// captured value, and current hours that ended more than
+    /// `Place.staleCurrentHoursDays` days before are left out.
+    /// `fetchStoredPlace` gives the record as captured.
+    public func fetchPlace(id: PlaceID, fields: FieldMask = .all, followAliases: Bool = true,
+                           at time: HoursQueryTime = .instant(Date())) throws -> Place {
+        // Whole, so the hours engine sees everything it reads; then masked.
+        // The coordinate is always known to the Place value; the document
+        // shows `location` only when asked for.
+        try fetchStoredPlace(id: id, followAliases: followAliases).served(at: time).masked(fields)
+    }
+
+    /// The place with this ID as the database holds it, whole: its hours
+    /// as captured (`openNow` is the capture's answer, stale current hours
+    /// included), for evaluating or exporting them. Aliases are followed
+    /// as by `fetchPlace`. Serve places with `fetchPlace`.
+    public func fetchStoredPlace(id: PlaceID, followAliases: Bool = true) throws -> Place {
         var target = id
         if followAliases {
             let resolution = try resolvePlaceID(id)
@@ -103,9 +124,7 @@ public final class PlacesClient {
             target = PlaceID(placeID)
         }
         guard let place = try store.place(id: target) else { throw PlaceDBError.notFound(id) }
-        // The coordinate is always known to the Place value; the document
-        // shows `location` only when asked for.
-        return place.masked(fields)
+        return place
     }
 }
 

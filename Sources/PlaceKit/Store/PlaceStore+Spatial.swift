@@ -170,6 +170,16 @@ extension PlaceStore {
         try withStoredRow(rowid: rowid) { id, doc, stored in try decode(id: id, doc: doc, plan: plan, coordinate: coordinate ?? stored) }
     }
 
+    /// The place of row `rowid` as it is served at `time`
+    /// (`Place.served(at:)`), with the fields of `plan`: when the plan keeps
+    /// an hours member, the place is read whole (the hours engine reads
+    /// the business status and time zone too), served, then masked.
+    func servedPlace(rowid: Int64, plan: MaskPlan, coordinate: Coordinate? = nil, at time: HoursQueryTime) throws -> Place? {
+        guard plan.keepsHours else { return try place(rowid: rowid, plan: plan, coordinate: coordinate) }
+        guard let whole = try place(rowid: rowid, plan: plan.fields.isAll ? plan : MaskPlan(.all), coordinate: coordinate) else { return nil }
+        return whole.served(at: time).masked(plan.fields)
+    }
+
     func decode(id: PlaceID, doc bytes: UnsafeRawBufferPointer, plan: MaskPlan, coordinate: Coordinate?) throws -> Place {
         var doc: JSONObject
         do {
@@ -202,10 +212,12 @@ extension PlaceStore {
     /// Writes the Places API (New) JSON of row `rowid` with the fields of
     /// `plan` (as `Place.apiJSON(fields:)`, compact) straight from the
     /// stored document, then `extra` members; false when the row is gone.
-    func writePlaceJSON(rowid: Int64, plan: MaskPlan, extra: [(String, Double)] = [], into out: inout [UInt8]) throws -> Bool {
+    /// The hours are served at `time` (`Place.served(at:)`).
+    func writePlaceJSON(rowid: Int64, plan: MaskPlan, extra: [(String, Double)] = [], servedAt time: HoursQueryTime,
+                        into out: inout [UInt8]) throws -> Bool {
         let written: Bool? = try withStoredRow(rowid: rowid) { id, doc, coordinate in
             do {
-                try PlaceJSON.write(id: id, doc: doc, location: coordinate, plan: plan, extra: extra, into: &out)
+                try PlaceJSON.write(id: id, doc: doc, location: coordinate, plan: plan, extra: extra, servedAt: time, into: &out)
             } catch let e as JSONSyntaxError {
                 throw PlaceDBError.database(path: path, reason: "place '\(id)' has a corrupt stored document: \(e)")
             }

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import PlaceKit
+import PlaceKitTestSupport
+
+/// The library serves places as `placedb place` does: `fetchPlace`,
+/// `searchNearby`, `findPlaceLikelihoods` compute `openNow` inside the
+/// hours at the time asked (now by default); `fetchStoredPlace` gives the
+/// record as captured.
+@Suite("Library: places are served, never as captured")
+struct ServedPlaceTests {
+    let dir: TempDirectory
+    let client: PlacesClient
+
+    init() throws {
+        dir = try TempDirectory("placedb-served")
+        let file = try dir.write("hours.ndjson", ServedHoursFixture.ndjson)
+        let path = dir.file("places.sqlite")
+        _ = try PlaceImporter(databasePath: path).importInput(.file(file))
+        client = try PlacesClient(databasePath: path)
+    }
+
+    static func time(_ text: String) throws -> HoursQueryTime { try #require(HoursQueryTime(parsing: text)) }
+
+    @Test("fetchPlace serves openNow at the time asked and drops stale current hours")
+    func fetchPlaceAt() throws {
+        let sunday = try client.fetchPlace(id: "h1", at: Self.time(ServedHoursFixture.sunday))
+        #expect(sunday.document["regularOpeningHours"]?["openNow"] == false)
+        #expect(sunday.document["currentOpeningHours"]?["openNow"] == false)
+        #expect(sunday.document["regularSecondaryOpeningHours"]?.arrayValue?.first?["openNow"] == false)
+        let later = try client.fetchPlace(id: "h1", at: Self.time(ServedHoursFixture.later))
+        #expect(later.document["regularOpeningHours"]?["openNow"] == true)
+        #expect(later.document["currentOpeningHours"] == nil)
+        // A mask cutting into the hours gets the served value.
+        let masked = try client.fetchPlace(id: "h1", fields: FieldMask(parsing: "regularOpeningHours.openNow"), at: Self.time(ServedHoursFixture.sunday))
+        #expect(masked.document["regularOpeningHours"] == ["openNow": false])
+    }
+
+    @Test("fetchPlace without a time serves now: never the captured openNow")
+    func fetchPlaceNow() throws {
+        // Open 24 hours, captured closed.
+        #expect(try client.fetchPlace(id: "h2").document["regularOpeningHours"]?["openNow"] == true)
+        // December 2025's current hours are stale by now.
+        #expect(try client.fetchPlace(id: "h1").document["currentOpeningHours"] == nil)
+    }
+
+    @Test("fetchStoredPlace gives the record as captured")
+    func stored() throws {
+        let h1 = try client.fetchStoredPlace(id: "h1")
+        #expect(h1.document["currentOpeningHours"]?["openNow"] == true)
+        #expect(try client.fetchStoredPlace(id: "h2").document["regularOpeningHours"]?["openNow"] == false)
+    }
+
+    @Test("searchNearby serves openNow at the time asked, whole or masked")
+    func searchNearbyAt() throws {
+        let request = NearbySearchRequest(center: Coordinate(latitude: 10, longitude: 10))
+        for fields in [FieldMask.all, try FieldMask(parsing: "id,regularOpeningHours,currentOpeningHours")] {
+            let sunday = try client.searchNearby(request, fields: fields, at: Self.time(ServedHoursFixture.sunday))
+            let h1 = try #require(sunday.first { $0.place.id == "h1" }).place
+            #expect(h1.document["regularOpeningHours"]?["openNow"] == false)
+            #expect(h1.document["currentOpeningHours"]?["openNow"] == false)
+            let h2 = try #require(sunday.first { $0.place.id == "h2" }).place
+            #expect(h2.document["regularOpeningHours"]?["openNow"] == true)
+            let later = try client.searchNearby(request, fields: fields, at: Self.time(ServedHoursFixture.later))
+            #expect(later.first { $0.place.id == "h1" }?.place.document["currentOpeningHours"] == nil)
+        }
+    }
+
+    @Test("searchNearbyJSON gives what searchNearby serves")
+    func searchNearbyJSONAgrees() throws {
+        let request = NearbySearchRequest(center: Coordinate(latitude: 10, longitude: 10))
+        for at in [ServedHoursFixture.sunday, ServedHoursFixture.later] {
+            for mask in ["*", "id,regularOpeningHours.openNow,currentOpeningHours,regularSecondaryOpeningHours"] {
+                let fields = try FieldMask(parsing: mask)
+                let json = try JSONValue(parsing: client.searchNearbyJSON(request, fields: fields, at: Self.time(at)))
+                let decoded = try client.searchNearby(request, fields: fields, at: Self.time(at))
+                let listed = try #require(json["places"]?.arrayValue)
+                #expect(listed.count == decoded.count)
+                for (j, d) in zip(listed, decoded) {
+                    for key in Place.hoursMembers {
+                        #expect(j[key] == d.place.document[key], "\(mask) at \(at): \(d.place.id) \(key)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("findPlaceLikelihoods serves openNow at the request's time, else now")
+    func likelihoods() throws {
+        var request = CurrentPlaceRequest(location: Coordinate(latitude: 10.00005, longitude: 10), accuracyMeters: 50)
+        request.at = try Self.time(ServedHoursFixture.sunday)
+        for fields in [FieldMask.all, try FieldMask(parsing: "id,regularOpeningHours")] {
+            let list = try client.findPlaceLikelihoods(request, fields: fields)
+            #expect(list.placeLikelihoods.first { $0.place.id == "h1" }?.place.document["regularOpeningHours"]?["openNow"] == false)
+        }
+        let now = try client.findPlaceLikelihoods(CurrentPlaceRequest(location: Coordinate(latitude: 10.00005, longitude: 10), accuracyMeters: 50),
+                                                  fields: FieldMask(parsing: "id,regularOpeningHours"))
+        #expect(now.placeLikelihoods.first { $0.place.id == "h2" }?.place.document["regularOpeningHours"]?["openNow"] == true)
+    }
+}
