@@ -23,17 +23,17 @@ import Darwin
 /// Rings run counter-clockwise around an area and clockwise around a hole,
 /// so their signed areas add up to the area and the fix density need not
 /// know which ring is which.
-struct FootprintShape: Sendable, Equatable {
-    enum Kind: UInt8, Sendable {
+public struct FootprintShape: Sendable, Equatable {
+    public enum Kind: UInt8, Sendable {
         case area = 1
         case lines = 2
     }
 
-    var kind: Kind
+    public var kind: Kind
     /// Vertex count of each ring or line.
-    var partCounts: [UInt16]
+    public var partCounts: [UInt16]
     /// East, north, east, north, ... in meters from the place's location.
-    var coordinates: [Float]
+    public var coordinates: [Float]
 
     /// At most this many vertices a place (the simplification's target).
     static let maxVertices = 64
@@ -41,12 +41,12 @@ struct FootprintShape: Sendable, Equatable {
     /// shape fits `maxVertices`.
     static let tolerance = 0.5
 
-    var vertexCount: Int { coordinates.count / 2 }
+    public var vertexCount: Int { coordinates.count / 2 }
 
     // MARK: Measures (in Double, from the stored Float32 vertices)
 
     /// The area in m² (outer rings minus holes); 0 for lines.
-    var area: Double {
+    public var area: Double {
         guard kind == .area else { return 0 }
         return coordinates.withUnsafeBufferPointer { c in
             partCounts.withUnsafeBufferPointer { FootprintShape.area(c, $0) }
@@ -54,7 +54,7 @@ struct FootprintShape: Sendable, Equatable {
     }
 
     /// The length of the lines in meters; 0 for an area.
-    var length: Double {
+    public var length: Double {
         guard kind == .lines else { return 0 }
         return coordinates.withUnsafeBufferPointer { c in
             partCounts.withUnsafeBufferPointer { FootprintShape.length(c, $0) }
@@ -90,7 +90,7 @@ struct FootprintShape: Sendable, Equatable {
     }
 
     /// The farthest vertex from the location, in meters.
-    var reach: Double {
+    public var reach: Double {
         var m: Float = 0
         for i in 0..<vertexCount { m = max(m, (coordinates[2 * i] * coordinates[2 * i] + coordinates[2 * i + 1] * coordinates[2 * i + 1]).squareRoot()) }
         return Double(m)
@@ -156,7 +156,10 @@ struct FootprintShape: Sendable, Equatable {
         self.init(kind: kind, partCounts: counts, coordinates: coordinates)
     }
 
-    init(kind: Kind, partCounts: [UInt16], coordinates: [Float]) {
+    /// A shape from its parts' vertex counts and its vertices (meters east
+    /// and north of the place's location; rings counter-clockwise around
+    /// an area, clockwise around a hole).
+    public init(kind: Kind, partCounts: [UInt16], coordinates: [Float]) {
         self.kind = kind
         self.partCounts = partCounts
         self.coordinates = coordinates

@@ -65,58 +65,45 @@ extension PlacesClient {
             var listed: [PlaceLikelihood] = []
             var outlines: [FootprintOutline] = []
             for i in try listedCandidates(run, request) {
-                let c = run.candidates[i]
+                let l = run.scores.likelihoods[i]
                 let place: Place
-                if let p = run.decoded[i] {
+                if let p = run.decoded[l.candidate] {
                     place = p.served(at: request.servedAt).masked(fields)
-                } else if let p = try store.servedPlace(rowid: c.rowid, plan: plan, coordinate: c.coordinate, at: request.servedAt) {
+                } else if let p = try store.servedPlace(rowid: run.rowids[l.candidate], plan: plan, coordinate: run.candidates[l.candidate].location, at: request.servedAt) {
                     place = p
                 } else {
                     continue
                 }
-                listed.append(PlaceLikelihood(place: place, likelihood: c.weight / run.total))
-                outlines.append(Self.outline(c, run, fix: request.location))
+                listed.append(PlaceLikelihood(place: place, likelihood: l.likelihood))
+                outlines.append(Self.outline(l, run))
             }
-            let result = PlaceLikelihoodList(placeLikelihoods: listed, noneLikelihood: run.model.noneDensity / run.total, sigmaMeters: run.sigma,
-                                             searchRadiusMeters: run.reach, candidateCount: run.candidates.count)
+            let result = PlaceLikelihoodList(placeLikelihoods: listed, noneLikelihood: run.scores.noneLikelihood, sigmaMeters: run.sigma,
+                                             searchRadiusMeters: run.reach, candidateCount: run.scores.likelihoods.count)
             return CurrentPlaceScene(request: request, result: result, footprints: outlines)
         }
     }
 
-    /// The footprint of a candidate as `evaluate` weighed it.
-    static func outline(_ c: Candidate, _ run: ModelRun, fix: Coordinate) -> FootprintOutline {
-        let f = footprint(slot: Int(c.slot), meters: c.meters, in: run.index, tables: run.tables, fix: fix)
-        let source = footprintName(f, run.index)
-        if let s = f.shape {
-            let shapes = run.index.shapes
-            let info = shapes.infos[s]
+    /// The footprint of a candidate as the model weighed it.
+    static func outline(_ l: Likelihood, _ run: ModelRun) -> FootprintOutline {
+        let f = l.footprint
+        let source = f.source.rawValue
+        if f.source == .polygon || f.source == .line, let shape = run.candidates[l.candidate].shape {
             var parts: [[FootprintOutline.Point]] = []
-            var vertex = Int(info.firstVertex)
-            for p in Int(info.firstPart)..<Int(info.firstPart + info.partCount) {
-                let n = Int(shapes.partCounts[p])
+            var vertex = 0
+            for count in shape.partCounts {
+                let n = Int(count)
                 parts.append((vertex..<vertex + n).map {
-                    FootprintOutline.Point(east: f.originEast + Double(shapes.coordinates[2 * $0]), north: f.originNorth + Double(shapes.coordinates[2 * $0 + 1]))
+                    FootprintOutline.Point(east: f.originEast + Double(shape.coordinates[2 * $0]), north: f.originNorth + Double(shape.coordinates[2 * $0 + 1]))
                 })
                 vertex += n
             }
-            return FootprintOutline(kind: info.kind == .area ? .polygon : .line, source: source, parts: parts,
+            return FootprintOutline(kind: shape.kind == .area ? .polygon : .line, source: source, parts: parts,
                                     location: .init(east: f.originEast, north: f.originNorth))
         }
         let w = f.centerEast - f.halfWidth, e = f.centerEast + f.halfWidth
         let s = f.centerNorth - f.halfHeight, n = f.centerNorth + f.halfHeight
         let ring = [FootprintOutline.Point(east: w, north: s), .init(east: e, north: s), .init(east: e, north: n), .init(east: w, north: n)]
-        // The place's location as `footprint` measured it (its exact distance).
-        let location: FootprintOutline.Point
-        if f.from == .type {
-            location = .init(east: f.centerEast, north: f.centerNorth)
-        } else {
-            let perDegree = Earth.meanRadius * Earth.radiansPerDegree
-            var dl = c.coordinate.longitude - fix.longitude
-            if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
-            let east = dl * cos(fix.latitude * Earth.radiansPerDegree) * perDegree, north = (c.coordinate.latitude - fix.latitude) * perDegree
-            let h = (east * east + north * north).squareRoot()
-            location = h > 0 ? .init(east: east * c.meters / h, north: north * c.meters / h) : .init(east: 0, north: 0)
-        }
-        return FootprintOutline(kind: .box, source: source, parts: [ring], location: location)
+        // The place's location as the model measured it (its exact distance).
+        return FootprintOutline(kind: .box, source: source, parts: [ring], location: .init(east: f.originEast, north: f.originNorth))
     }
 }

@@ -77,20 +77,20 @@ extension PlacesClient {
             let run = try runModel(request)
             var listed: [PlaceLikelihood] = []
             for i in try listedCandidates(run, request) {
-                let c = run.candidates[i]
+                let l = run.scores.likelihoods[i]
                 let place: Place
-                if let p = run.decoded[i] {
+                if let p = run.decoded[l.candidate] {
                     place = p.served(at: served).masked(fields)
-                } else if let p = try store.servedPlace(rowid: c.rowid, plan: plan, coordinate: c.coordinate, at: served) {
+                } else if let p = try store.servedPlace(rowid: run.rowids[l.candidate], plan: plan, coordinate: run.candidates[l.candidate].location, at: served) {
                     place = p
                 } else {
                     continue
                 }
-                listed.append(PlaceLikelihood(place: place, likelihood: c.weight / run.total,
-                                              explanation: explain ? try explanation(c, run, fix: request.location) : nil))
+                listed.append(PlaceLikelihood(place: place, likelihood: l.likelihood,
+                                              explanation: explain ? try explanation(l, run) : nil))
             }
-            return PlaceLikelihoodList(placeLikelihoods: listed, noneLikelihood: run.model.noneDensity / run.total, sigmaMeters: run.sigma,
-                                       searchRadiusMeters: run.reach, candidateCount: run.candidates.count)
+            return PlaceLikelihoodList(placeLikelihoods: listed, noneLikelihood: run.scores.noneLikelihood, sigmaMeters: run.sigma,
+                                       searchRadiusMeters: run.reach, candidateCount: run.scores.likelihoods.count)
         }
     }
 
@@ -112,19 +112,19 @@ extension PlacesClient {
             PlaceJSON.append(#"{"placeLikelihoods":["#, into: &out)
             var first = true
             for i in try listedCandidates(run, request) {
-                let c = run.candidates[i]
+                let l = run.scores.likelihoods[i]
                 var item: [UInt8] = []
                 PlaceJSON.append(#"{"place":"#, into: &item)
-                if let p = run.decoded[i] {
+                if let p = run.decoded[l.candidate] {
                     JSONWriter().write(.object(p.served(at: served).apiJSON(fields: fields)), into: &item)
-                } else if try !store.writePlaceJSON(rowid: c.rowid, plan: plan, servedAt: served, into: &item) {
+                } else if try !store.writePlaceJSON(rowid: run.rowids[l.candidate], plan: plan, servedAt: served, into: &item) {
                     continue
                 }
                 PlaceJSON.append(#","likelihood":"#, into: &item)
-                JSONWriter.writeNumber(Self.roundedLikelihood(c.weight / run.total), into: &item)
+                JSONWriter.writeNumber(Self.roundedLikelihood(l.likelihood), into: &item)
                 if explain {
                     PlaceJSON.append(#","explain":"#, into: &item)
-                    JSONWriter().write(.object(try explanation(c, run, fix: request.location).json), into: &item)
+                    JSONWriter().write(.object(try explanation(l, run).json), into: &item)
                 }
                 item.append(UInt8(ascii: "}"))
                 if !first { out.append(UInt8(ascii: ",")) }
@@ -134,7 +134,7 @@ extension PlacesClient {
             out.append(UInt8(ascii: "]"))
             // Always: an app tells "probably none of these" from "one of these".
             PlaceJSON.append(#","noneLikelihood":"#, into: &out)
-            JSONWriter.writeNumber(Self.roundedLikelihood(run.model.noneDensity / run.total), into: &out)
+            JSONWriter.writeNumber(Self.roundedLikelihood(run.scores.noneLikelihood), into: &out)
             if explain {
                 PlaceJSON.append(#","explain":"#, into: &out)
                 let s = LikelihoodExplanation.significant
@@ -142,8 +142,8 @@ extension PlacesClient {
                     ("accuracyMeters", .double(request.accuracyMeters)),
                     ("sigmaMeters", .double(s(run.sigma))),
                     ("searchRadiusMeters", .double(s(run.reach))),
-                    ("candidates", .int(Int64(run.candidates.count))),
-                    ("noneLikelihood", .double(Self.roundedLikelihood(run.model.noneDensity / run.total))),
+                    ("candidates", .int(Int64(run.scores.likelihoods.count))),
+                    ("noneLikelihood", .double(Self.roundedLikelihood(run.scores.noneLikelihood))),
                 ])), into: &out)
             }
             out.append(UInt8(ascii: "}"))
@@ -154,108 +154,121 @@ extension PlacesClient {
     /// A likelihood for output: rounded down to 6 decimals.
     public static func roundedLikelihood(_ p: Double) -> Double { (p * 1e6).rounded(.down) / 1e6 }
 
-    /// The model's work for one query.
+    /// The model's work for one query: the candidates gathered from the
+    /// index and the database, and their scores (`LikelihoodModel.score`).
     struct ModelRun {
         var model: LikelihoodModel
-        var index: PlaceIndex
-        var tables: ModelTables
-        var sigma: Double
-        var reach: Double
-        var candidates: [Candidate]
-        /// Places decoded (all fields) to check their opening hours.
+        var candidates: [LikelihoodCandidate]
+        /// The database row of each candidate.
+        var rowids: [Int64]
+        var scores: LikelihoodScores
+        /// Places decoded (all fields) to check their opening hours, by candidate.
         var decoded: [Int: Place]
-        /// Weights plus the none-of-these density.
-        var total: Double
+
+        var sigma: Double { scores.sigmaMeters }
+        var reach: Double { scores.searchRadiusMeters }
     }
 
+    /// Gathers the candidates near the fix (and, when a time is given, the
+    /// details of the most likely ones for their hours) and scores them.
     func runModel(_ request: CurrentPlaceRequest) throws -> ModelRun {
         let model = engine.model
-        let sigma = model.sigma(accuracy: request.accuracyMeters)
-        let reach = model.cutoffSigmas * sigma
+        let fix = LocationFix(coordinate: request.location, accuracyMeters: request.accuracyMeters)
+        let reach = model.cutoffSigmas * model.sigma(accuracy: request.accuracyMeters)
         let started = Clock.now()
         let index: PlaceIndex, tables: ModelTables
         if let loaded = try engine.indexForQuery() {
             (index, tables) = (loaded.index, loaded.tables)
         } else {
             // Points whose type footprint may reach the fix, and viewports
-            // near it (generous: the model applies the exact rule below).
+            // near it (generous: the model applies the exact rule).
             let input = try store.loadPlaces(
                 in: GeoRect.covering(center: request.location, meters: (reach + ModelTables.maxTypeExtent(model)) * 1.05 + 10),
                 extentRects: GeoRect.covering(center: request.location, meters: reach * 1.05 + 10))
             (index, tables) = engine.build(input)
         }
-        var candidates: [Candidate] = []
+        var candidates: [LikelihoodCandidate] = []
+        var rowids: [Int64] = []
         for hit in index.within(request.location, meters: reach, useExtents: true) {
-            if let c = evaluate(slot: Int(hit.slot), meters: hit.meters, in: index, tables: tables, model: model,
-                                sigma: sigma, reach: reach, fix: request.location) {
+            if let c = Self.candidate(slot: Int(hit.slot), meters: hit.meters, in: index, tables: tables) {
                 candidates.append(c)
+                rowids.append(index.rowids[Int(hit.slot)])
             }
         }
-        Self.dropHeldContainers(&candidates, in: index, tables: tables)
+        var scores = model.weigh(candidates, fix: fix)
         if index !== engine.full?.index { engine.charge(Clock.now() - started) }
 
         // Opening hours of the most likely candidates, when a time is given.
         var decoded: [Int: Place] = [:]
-        if let at = request.at, !candidates.isEmpty {
-            let order = candidates.indices.sorted { candidates[$0].weight > candidates[$1].weight }
+        if let at = request.at, !scores.likelihoods.isEmpty {
+            let l = scores.likelihoods
+            let order = l.indices.sorted { l[$0].weight > l[$1].weight }
             for i in order.prefix(max(model.hoursCandidates, request.maxResultCount)) {
-                guard let place = try store.place(rowid: candidates[i].rowid, plan: MaskPlan(.all), coordinate: candidates[i].coordinate) else { continue }
-                decoded[i] = place
-                let time: Date
-                switch at {
-                case .instant(let d): time = d
-                case .local(let wall):
-                    // The wall clock at this place; without a clock its hours are unknown.
-                    guard let clock = place.clock else { continue }
-                    time = Date(timeIntervalSince1970: TimeInterval(clock.unix(at: wall)))
-                }
-                if let open = model.isOpen(place, time) {
-                    candidates[i].openNow = open
-                    if !open {
-                        candidates[i].hoursFactor = model.closedFactor
-                        candidates[i].weight *= model.closedFactor
-                    }
-                }
+                let ci = l[i].candidate
+                guard let place = try store.place(rowid: rowids[ci], plan: MaskPlan(.all), coordinate: candidates[ci].location) else { continue }
+                decoded[ci] = place
+                candidates[ci].details = place
             }
+            model.applyHours(&scores, candidates, at: at)
         }
-        let total = candidates.reduce(model.noneDensity) { $0 + $1.weight }
-        return ModelRun(model: model, index: index, tables: tables, sigma: sigma, reach: reach, candidates: candidates, decoded: decoded, total: total)
+        model.normalize(&scores)
+        return ModelRun(model: model, candidates: candidates, rowids: rowids, scores: scores, decoded: decoded)
     }
 
-    /// Drops the candidates of a container type (`LikelihoodModel.containerTypes`:
-    /// a named building) whose area holds the location of a place that can
-    /// be a candidate: a visitor there is at that place, which stands for
-    /// the building (docs/osm-exports.md).
-    static func dropHeldContainers(_ candidates: inout [Candidate], in index: PlaceIndex, tables: ModelTables) {
-        guard tables.hasContainers else { return }
+    /// The candidate in `slot`, `meters` from the fix, with the footprint
+    /// evidence the index kept for it; nil for what cannot be a candidate
+    /// (a feature that is not a place, a type the model gives no mass,
+    /// a place closed for good).
+    static func candidate(slot: Int, meters: Double, in index: PlaceIndex, tables: ModelTables) -> LikelihoodCandidate? {
+        let status = index.statuses[slot]
+        if status == StatusCode.closedPermanently.rawValue { return nil }
+        let code = Int(index.typeCodes[slot])
+        if tables.typeFactor[code] <= 0 { return nil }
+        let name = index.types.name(index.typeCodes[slot])
+        let type = PlaceIndex.primaryType(name)
+        let kind: LikelihoodCandidate.Kind = name == PlaceIndex.anonymousType ? .notAPlace : type == name ? .place : .unnamed
+        var c = LikelihoodCandidate(location: index.coordinate(slot), distanceMeters: meters, kind: kind, primaryType: type,
+                                    ratingCount: Int(index.ratingCounts[slot]), source: index.sources.name(index.sourceCodes[slot]),
+                                    businessStatus: (StatusCode(rawValue: status) ?? .other).businessStatus)
+        if let s = index.shape(slot) {
+            c.shape = index.shapes.shape(s)
+            if tables.isContainer[code] && index.shapes.infos[s].kind == .area {
+                c.holdsAnotherPlace = holdsAnotherPlace(slot: slot, shape: s, in: index, tables: tables)
+            }
+        } else if let v = index.viewport(slot) {
+            c.viewport = Viewport(low: Coordinate(latitude: v.south, longitude: v.west), high: Coordinate(latitude: v.north, longitude: v.east))
+        }
+        return c
+    }
+
+    /// Whether the area of the container in `slot` holds the location of a
+    /// place that can be a candidate (not a container, not closed for
+    /// good): a visitor there is at that place, which stands for the
+    /// building (docs/osm-exports.md).
+    static func holdsAnotherPlace(slot: Int, shape s: Int, in index: PlaceIndex, tables: ModelTables) -> Bool {
         let perDegree = Earth.meanRadius * Earth.radiansPerDegree
-        var dropped = false
-        for ci in candidates.indices {
-            let slot = Int(candidates[ci].slot)
-            guard tables.isContainer[Int(index.typeCodes[slot])], let s = index.shape(slot),
-                  index.shapes.infos[s].kind == .area else { continue }
-            let lat = index.latitudes[slot], lng = index.longitudes[slot]
-            let cosLat = cos(lat * Earth.radiansPerDegree)
-            let held = index.within(index.coordinate(slot), meters: index.shapes.infos[s].reach * 1.01 + 1, useExtents: false) { other in
-                other != slot && tables.typeFactor[Int(index.typeCodes[other])] > 0 && !tables.isContainer[Int(index.typeCodes[other])]
-                    && index.statuses[other] != StatusCode.closedPermanently.rawValue
-            }.contains { hit in
-                let o = Int(hit.slot)
-                var dl = index.longitudes[o] - lng
-                if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
-                return index.shapes.contains(s, east: dl * cosLat * perDegree, north: (index.latitudes[o] - lat) * perDegree)
-            }
-            if held { candidates[ci].weight = 0; dropped = true }
+        let lat = index.latitudes[slot], lng = index.longitudes[slot]
+        let cosLat = cos(lat * Earth.radiansPerDegree)
+        return index.within(index.coordinate(slot), meters: index.shapes.infos[s].reach * 1.01 + 1, useExtents: false) { other in
+            other != slot && tables.typeFactor[Int(index.typeCodes[other])] > 0 && !tables.isContainer[Int(index.typeCodes[other])]
+                && index.statuses[other] != StatusCode.closedPermanently.rawValue
+        }.contains { hit in
+            let o = Int(hit.slot)
+            var dl = index.longitudes[o] - lng
+            if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
+            return index.shapes.contains(s, east: dl * cosLat * perDegree, north: (index.latitudes[o] - lat) * perDegree)
         }
-        if dropped { candidates.removeAll { $0.weight == 0 } }
     }
 
-    /// The candidates to list, most likely first (equal likelihoods by
-    /// place ID), with the request's type filter, at most its count.
+    /// The candidates to list (indices into `run.scores.likelihoods`), most
+    /// likely first (equal likelihoods by place ID), with the request's
+    /// type filter, at most its count.
     func listedCandidates(_ run: ModelRun, _ request: CurrentPlaceRequest) throws -> [Int] {
-        let c = run.candidates
+        let c = run.scores.likelihoods
+        let rowids = run.rowids
         let k = request.maxResultCount
-        func before(_ a: Int, _ b: Int) -> Bool { c[a].weight > c[b].weight || (c[a].weight == c[b].weight && c[a].rowid < c[b].rowid) }
+        func rowid(_ i: Int) -> Int64 { rowids[c[i].candidate] }
+        func before(_ a: Int, _ b: Int) -> Bool { c[a].weight > c[b].weight || (c[a].weight == c[b].weight && rowid(a) < rowid(b)) }
         if request.includedTypes.isEmpty {
             // The k best and those tied with the k-th, without sorting all.
             var top: [Int] = []
@@ -273,128 +286,23 @@ extension PlacesClient {
                     while top.count > k && c[top[top.count - 1]].weight < kth { top.removeLast() }
                 }
             }
-            return try breakTies(top, count: k, rowid: { c[$0].rowid }) { c[$0].weight == c[$1].weight }
+            return try breakTies(top, count: k, rowid: rowid) { c[$0].weight == c[$1].weight }
         }
         let order = c.indices.sorted(by: before)
         var kept: [Int] = []
         for i in order {
             if kept.count >= k, let last = kept.last, c[i].weight != c[last].weight { break }
-            if try store.hasAnyType(rowid: c[i].rowid, request.includedTypes) { kept.append(i) }
+            if try store.hasAnyType(rowid: rowid(i), request.includedTypes) { kept.append(i) }
         }
-        return try breakTies(kept, count: k, rowid: { c[$0].rowid }) { c[$0].weight == c[$1].weight }
-    }
-
-    /// A place that may be where the visitor is.
-    struct Candidate {
-        var rowid: Int64
-        var slot: Int32
-        var coordinate: Coordinate
-        var meters: Double
-        var density: Double
-        /// The prior without the hours factor.
-        var prior: Double
-        var weight: Double
-        var hoursFactor = 1.0
-        var openNow: Bool?
-    }
-
-    /// A footprint in the plane of the fix (meters east and north of it):
-    /// its box, and its stored shape when it has one.
-    struct Footprint {
-        var centerEast: Double
-        var centerNorth: Double
-        var halfWidth: Double
-        var halfHeight: Double
-        var from: FootprintSource
-        /// The shape (index into the index's `shapes`) and where the place's
-        /// location, its origin, lies from the fix.
-        var shape: Int?
-        var originEast = 0.0
-        var originNorth = 0.0
-    }
-
-    /// The footprint of the place in `slot`, seen from `fix`: its stored
-    /// shape or its viewport when the index kept one as the footprint, else
-    /// a square of the area of its type's disc around its location. Offsets
-    /// keep exact great-circle distances, with directions from the local
-    /// plane.
-    static func footprint(slot: Int, meters: Double, in index: PlaceIndex, tables: ModelTables, fix: Coordinate) -> Footprint {
-        let perDegree = Earth.meanRadius * Earth.radiansPerDegree
-        let cosFix = cos(fix.latitude * Earth.radiansPerDegree)
-        func offset(_ lat: Double, _ lng: Double, _ d: Double) -> (Double, Double) {
-            var dl = lng - fix.longitude
-            if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
-            let e = dl * cosFix * perDegree, n = (lat - fix.latitude) * perDegree
-            let h = (e * e + n * n).squareRoot()
-            return h > 0 ? (e * d / h, n * d / h) : (0, 0)
-        }
-        if let s = index.shape(slot) {
-            let (ox, oy) = offset(index.latitudes[slot], index.longitudes[slot], meters)
-            let info = index.shapes.infos[s]
-            let w = Double(info.west), e = Double(info.east), so = Double(info.south), n = Double(info.north)
-            return Footprint(centerEast: ox + (w + e) / 2, centerNorth: oy + (so + n) / 2, halfWidth: (e - w) / 2, halfHeight: (n - so) / 2,
-                             from: .shape, shape: s, originEast: ox, originNorth: oy)
-        }
-        if let v = index.viewport(slot) {
-            var east = v.east
-            if east < v.west { east += 360 }
-            var midLng = (v.west + east) / 2
-            if midLng > 180 { midLng -= 360 }
-            let midLat = (v.south + v.north) / 2
-            let (cx, cy) = offset(midLat, midLng, haversineMeters(fix.latitude, fix.longitude, midLat, midLng))
-            return Footprint(centerEast: cx, centerNorth: cy,
-                             halfWidth: (east - v.west) / 2 * perDegree * cos(midLat * Earth.radiansPerDegree),
-                             halfHeight: (v.north - v.south) / 2 * perDegree, from: .viewport)
-        }
-        let (cx, cy) = offset(index.latitudes[slot], index.longitudes[slot], meters)
-        let half = ModelTables.halfSide(radius: tables.typeRadius[Int(index.typeCodes[slot])])
-        return Footprint(centerEast: cx, centerNorth: cy, halfWidth: half, halfHeight: half, from: .type)
-    }
-
-    /// The model for one place, or nil when it cannot be a candidate.
-    private func evaluate(slot: Int, meters: Double, in index: PlaceIndex, tables: ModelTables, model: LikelihoodModel,
-                          sigma: Double, reach: Double, fix: Coordinate) -> Candidate? {
-        let status = index.statuses[slot]
-        if status == StatusCode.closedPermanently.rawValue { return nil }
-        let typeFactor = tables.typeFactor[Int(index.typeCodes[slot])]
-        if typeFactor <= 0 { return nil }
-        let f = Self.footprint(slot: slot, meters: meters, in: index, tables: tables, fix: fix)
-        let gapX = max(abs(f.centerEast) - f.halfWidth, 0), gapY = max(abs(f.centerNorth) - f.halfHeight, 0)
-        if gapX * gapX + gapY * gapY > reach * reach { return nil }
-        let density: Double
-        if let shape = f.shape {
-            // The polygons (or lines) themselves, not their box.
-            density = index.shapes.density(shape, east: f.originEast, north: f.originNorth, sigma: sigma)
-        } else {
-            density = NormalBox.density(center: f.centerEast, half: f.halfWidth, sigma: sigma)
-                * NormalBox.density(center: f.centerNorth, half: f.halfHeight, sigma: sigma)
-        }
-        let prior = typeFactor * model.popularityFactor(Int(index.ratingCounts[slot]))
-            * model.statusFactor((StatusCode(rawValue: status) ?? .other).businessStatus)
-            * tables.sourceFactor[Int(index.sourceCodes[slot])]
-            * (f.shape != nil ? model.extentFactor : 1)
-        let weight = prior * density
-        guard weight > 0 else { return nil }
-        return Candidate(rowid: index.rowids[slot], slot: Int32(slot), coordinate: index.coordinate(slot), meters: meters,
-                         density: density, prior: prior, weight: weight)
-    }
-
-    /// Where a footprint came from, as `--explain` says it: "polygon",
-    /// "line", "viewport" or "type".
-    static func footprintName(_ f: Footprint, _ index: PlaceIndex) -> String {
-        switch f.from {
-        case .shape: index.shapes.infos[f.shape!].kind == .area ? "polygon" : "line"
-        case .viewport: "viewport"
-        case .type: "type"
-        }
+        return try breakTies(kept, count: k, rowid: rowid) { c[$0].weight == c[$1].weight }
     }
 
     /// Every factor behind a candidate's weight, and what its viewport
     /// (read from the stored document: the index keeps only footprints)
     /// says.
-    private func explanation(_ c: Candidate, _ run: ModelRun, fix: Coordinate) throws -> LikelihoodExplanation {
-        var e = Self.explanation(c, run, fix: fix)
-        if let doc = try store.place(rowid: c.rowid, plan: MaskPlan(.all), coordinate: c.coordinate)?.document["viewport"],
+    private func explanation(_ l: Likelihood, _ run: ModelRun) throws -> LikelihoodExplanation {
+        var e = l.explanation
+        if let doc = try store.place(rowid: run.rowids[l.candidate], plan: MaskPlan(.all), coordinate: run.candidates[l.candidate].location)?.document["viewport"],
            let verdict = ViewportEvidence.classify(doc) {
             e.viewport = verdict
             if let s = doc["low"]?["latitude"]?.doubleValue, let w = doc["low"]?["longitude"]?.doubleValue,
@@ -404,24 +312,14 @@ extension PlacesClient {
         }
         return e
     }
+}
 
-    /// Every factor behind a candidate's weight.
-    static func explanation(_ c: Candidate, _ run: ModelRun, fix: Coordinate) -> LikelihoodExplanation {
-        let slot = Int(c.slot)
-        let f = footprint(slot: slot, meters: c.meters, in: run.index, tables: run.tables, fix: fix)
-        let status = StatusCode(rawValue: run.index.statuses[slot]) ?? .other
-        return LikelihoodExplanation(
-            distanceMeters: c.meters, footprint: Self.footprintName(f, run.index),
-            footprintHalfWidth: f.halfWidth, footprintHalfHeight: f.halfHeight,
-            footprintArea: f.shape.map { run.index.shapes.infos[$0].kind == .area ? run.index.shapes.infos[$0].size : 0 }
-                ?? 4 * f.halfWidth * f.halfHeight,
-            footprintLength: f.shape.flatMap { run.index.shapes.infos[$0].kind == .lines ? run.index.shapes.infos[$0].size : nil },
-            footprintOffsetEast: f.centerEast, footprintOffsetNorth: f.centerNorth, density: c.density,
-            typeFactor: run.tables.typeFactor[Int(run.index.typeCodes[slot])],
-            popularityFactor: run.model.popularityFactor(Int(run.index.ratingCounts[slot])),
-            sourceFactor: run.tables.sourceFactor[Int(run.index.sourceCodes[slot])],
-            statusFactor: run.model.statusFactor(status.businessStatus),
-            extentFactor: f.shape != nil ? run.model.extentFactor : 1, hoursFactor: c.hoursFactor, openNow: c.openNow,
-            prior: c.prior * c.hoursFactor, weight: c.weight)
+extension ShapeTable {
+    /// Shape `i` as a value of its own.
+    func shape(_ i: Int) -> FootprintShape {
+        let info = infos[i]
+        return FootprintShape(kind: info.kind,
+                              partCounts: Array(partCounts[Int(info.firstPart)..<Int(info.firstPart + info.partCount)]),
+                              coordinates: Array(coordinates[2 * Int(info.firstVertex)..<2 * Int(info.firstVertex + info.vertexCount)]))
     }
 }

@@ -1,0 +1,352 @@
+import Foundation
+
+/// A location fix: where a device says it is and how sure it is.
+public struct LocationFix: Sendable, Equatable {
+    public var coordinate: Coordinate
+    /// The horizontal accuracy in meters: the radius of the circle holding
+    /// the true position with 68% probability.
+    public var accuracyMeters: Double
+
+    public init(coordinate: Coordinate, accuracyMeters: Double) {
+        self.coordinate = coordinate
+        self.accuracyMeters = accuracyMeters
+    }
+}
+
+/// A map view around a place, as the Places API gives it (`viewport`): its
+/// south-west (`low`) and north-east (`high`) corners. A view across the
+/// antimeridian has `high.longitude` below `low.longitude` (or above 180,
+/// as the store keeps it: east + 360).
+public struct Viewport: Sendable, Equatable {
+    public var low: Coordinate
+    public var high: Coordinate
+
+    public init(low: Coordinate, high: Coordinate) {
+        self.low = low
+        self.high = high
+    }
+}
+
+/// What the current-place model needs to know of one place near a fix:
+/// the values `LikelihoodModel.score(candidates:fix:time:)` weighs, and
+/// nothing read from a database.
+public struct LikelihoodCandidate: Sendable {
+    /// What the feature is, as far as the model cares.
+    public enum Kind: Sendable, Equatable {
+        /// A named place (or one from a source where every place has a name).
+        case place
+        /// An unnamed feature of a GeoJSON export that has a place type (a
+        /// bench, an ATM): weighed with `LikelihoodModel.unnamedFactor`.
+        case unnamed
+        /// A feature that is not a place (a road, a crossing): never a candidate.
+        case notAPlace
+    }
+
+    public var location: Coordinate
+    /// The great-circle distance from the fix, when the caller measured it
+    /// (a spatial index does); nil: the haversine distance.
+    public var distanceMeters: Double?
+    public var kind: Kind
+    public var primaryType: String?
+    public var ratingCount: Int
+    /// The `source` the place was imported under (`LikelihoodModel.sourceWeights`).
+    public var source: String?
+    public var businessStatus: BusinessStatus?
+    /// The place's stored footprint (polygons or lines), in meters east and
+    /// north of `location`.
+    public var shape: FootprintShape?
+    public var viewport: Viewport?
+    /// For a container type (`LikelihoodModel.containerTypes`: a named
+    /// building) with an area: whether its area holds the location of
+    /// another place that can be a candidate. Such a container is not a
+    /// candidate: the place inside stands for it.
+    public var holdsAnotherPlace: Bool
+    /// The place, for its opening hours at the time of the query (nil:
+    /// its hours count as unknown). `LikelihoodModel.isOpen` reads it.
+    public var details: Place?
+
+    public init(location: Coordinate, distanceMeters: Double? = nil, kind: Kind = .place, primaryType: String? = nil,
+                ratingCount: Int = 0, source: String? = nil, businessStatus: BusinessStatus? = nil,
+                shape: FootprintShape? = nil, viewport: Viewport? = nil, holdsAnotherPlace: Bool = false, details: Place? = nil) {
+        self.location = location
+        self.distanceMeters = distanceMeters
+        self.kind = kind
+        self.primaryType = primaryType
+        self.ratingCount = ratingCount
+        self.source = source
+        self.businessStatus = businessStatus
+        self.shape = shape
+        self.viewport = viewport
+        self.holdsAnotherPlace = holdsAnotherPlace
+        self.details = details
+    }
+}
+
+/// One candidate's score: its likelihood and every factor behind it.
+public struct Likelihood: Sendable, Equatable {
+    /// The candidate's index in the array given to `score`.
+    public var candidate: Int
+    /// In 0...1; the likelihoods of one answer and its `noneLikelihood`
+    /// sum to at most 1. (0 until normalized.)
+    public var likelihood: Double = 0
+    /// The footprint the model used, in meters east and north of the fix.
+    public var footprint: ScoredFootprint
+    /// Great-circle distance from the fix to the place's location.
+    public var distanceMeters: Double
+    /// p(fix | place), per square meter.
+    public var density: Double
+    public var typeFactor: Double
+    public var popularityFactor: Double
+    public var sourceFactor: Double
+    public var statusFactor: Double
+    public var extentFactor: Double
+    /// 1 when open or unknown, `closedFactor` when closed.
+    public var hoursFactor = 1.0
+    /// Whether the place is open at the time asked (nil: unknown or no time).
+    public var openNow: Bool?
+    /// The product of the factors, hours aside.
+    public var prior: Double
+    /// prior × hours factor × density: the unnormalized likelihood.
+    public var weight: Double
+}
+
+/// The footprint a candidate was weighed with, in the plane of the fix.
+public struct ScoredFootprint: Sendable, Equatable {
+    public enum Source: String, Sendable {
+        /// The stored area (`polygon`) or lines (`line`) of the place.
+        case polygon, line
+        /// Its viewport, one that departs from the default map view.
+        case viewport
+        /// A square of the area of its type's disc.
+        case type
+    }
+    public var source: Source
+    /// The box: its centre relative to the fix and half its sides, meters.
+    public var centerEast: Double
+    public var centerNorth: Double
+    public var halfWidth: Double
+    public var halfHeight: Double
+    /// Where the place's location lies from the fix (the shape's origin).
+    public var originEast: Double
+    public var originNorth: Double
+    /// Area in m² (a polygon's own, a box's; 0 for lines).
+    public var area: Double
+    /// Length of lines in meters (nil for the others).
+    public var length: Double?
+}
+
+/// The model's answer for one fix.
+public struct LikelihoodScores: Sendable, Equatable {
+    /// One per candidate that can be where the visitor is, in the
+    /// candidates' order (`ranked` sorts them).
+    public var likelihoods: [Likelihood]
+    /// The probability that the visitor is at none of the candidates.
+    public var noneLikelihood: Double
+    /// σ of the fix error on each axis, in meters.
+    public var sigmaMeters: Double
+    /// How far from the fix candidates count (footprints aside).
+    public var searchRadiusMeters: Double
+    /// The normalizer: `noneDensity` plus every weight.
+    public var total: Double
+
+    /// Most likely first; equal likelihoods in the candidates' order.
+    public var ranked: [Likelihood] {
+        likelihoods.enumerated().sorted { a, b in
+            a.element.weight > b.element.weight || (a.element.weight == b.element.weight && a.offset < b.offset)
+        }.map(\.element)
+    }
+}
+
+extension LikelihoodModel {
+    /// The current-place model as a pure function: how likely the visitor
+    /// who got `fix` is at each candidate, and at none of them. Hours count
+    /// for candidates that carry their `details`, at `time` (nil: unused).
+    /// Deterministic: the same candidates give the same answer.
+    public func score(candidates: [LikelihoodCandidate], fix: LocationFix, time: Date?) -> LikelihoodScores {
+        score(candidates: candidates, fix: fix, at: time.map(HoursQueryTime.instant))
+    }
+
+    /// `score(candidates:fix:time:)` with a wall-clock time read in each
+    /// place's own zone (`HoursQueryTime.local`) or an instant.
+    public func score(candidates: [LikelihoodCandidate], fix: LocationFix, at time: HoursQueryTime?) -> LikelihoodScores {
+        var scores = weigh(candidates, fix: fix)
+        if let time { applyHours(&scores, candidates, at: time) }
+        normalize(&scores)
+        return scores
+    }
+
+    /// The first step of `score`: every candidate's footprint, density and
+    /// prior, hours aside; not normalized.
+    func weigh(_ candidates: [LikelihoodCandidate], fix: LocationFix) -> LikelihoodScores {
+        let sigma = sigma(accuracy: fix.accuracyMeters)
+        let reach = cutoffSigmas * sigma
+        var out: [Likelihood] = []
+        for i in candidates.indices {
+            if let l = weigh(candidates[i], index: i, fix: fix.coordinate, sigma: sigma, reach: reach) { out.append(l) }
+        }
+        return LikelihoodScores(likelihoods: out, noneLikelihood: 0, sigmaMeters: sigma, searchRadiusMeters: reach, total: 0)
+    }
+
+    /// The second step: the hours factor of each candidate that carries
+    /// its details, at `time`.
+    func applyHours(_ scores: inout LikelihoodScores, _ candidates: [LikelihoodCandidate], at time: HoursQueryTime) {
+        for i in scores.likelihoods.indices {
+            guard let place = candidates[scores.likelihoods[i].candidate].details else { continue }
+            let date: Date
+            switch time {
+            case .instant(let d): date = d
+            case .local(let wall):
+                // The wall clock at this place; without a clock its hours are unknown.
+                guard let clock = place.clock else { continue }
+                date = Date(timeIntervalSince1970: TimeInterval(clock.unix(at: wall)))
+            }
+            if let open = isOpen(place, date) {
+                scores.likelihoods[i].openNow = open
+                if !open {
+                    scores.likelihoods[i].hoursFactor = closedFactor
+                    scores.likelihoods[i].weight *= closedFactor
+                }
+            }
+        }
+    }
+
+    /// The last step: likelihoods from weights, and the none-of-these mass.
+    func normalize(_ scores: inout LikelihoodScores) {
+        let total = scores.likelihoods.reduce(noneDensity) { $0 + $1.weight }
+        scores.total = total
+        scores.noneLikelihood = noneDensity / total
+        for i in scores.likelihoods.indices { scores.likelihoods[i].likelihood = scores.likelihoods[i].weight / total }
+    }
+
+    /// The prior factor of a feature's type: 0 for what is not a place,
+    /// `unnamedFactor` more for an unnamed feature.
+    func typeFactor(_ type: String?, kind: LikelihoodCandidate.Kind) -> Double {
+        switch kind {
+        case .notAPlace: 0
+        case .place: typeFactor(type) * 1
+        case .unnamed: typeFactor(type) * unnamedFactor
+        }
+    }
+
+    /// One candidate, or nil when it cannot be where the visitor is.
+    private func weigh(_ c: LikelihoodCandidate, index: Int, fix: Coordinate, sigma: Double, reach: Double) -> Likelihood? {
+        if c.businessStatus == .closedPermanently { return nil }
+        let typeFactor = typeFactor(c.primaryType, kind: c.kind)
+        if typeFactor <= 0 { return nil }
+        let meters = c.distanceMeters ?? haversineMeters(fix.latitude, fix.longitude, c.location.latitude, c.location.longitude)
+        let (f, shape) = footprint(c, meters: meters, fix: fix)
+        if shape != nil && c.holdsAnotherPlace, let type = c.primaryType, containerTypes.contains(type), shape!.kind == .area {
+            return nil
+        }
+        let gapX = max(abs(f.centerEast) - f.halfWidth, 0), gapY = max(abs(f.centerNorth) - f.halfHeight, 0)
+        if gapX * gapX + gapY * gapY > reach * reach { return nil }
+        let density: Double
+        if let shape {
+            // The polygons (or lines) themselves, not their box.
+            let size = shape.kind == .area ? f.area : f.length ?? 0
+            density = size > 0 ? shape.density(east: f.originEast, north: f.originNorth, sigma: sigma, size: size) : 0
+        } else {
+            density = NormalBox.density(center: f.centerEast, half: f.halfWidth, sigma: sigma)
+                * NormalBox.density(center: f.centerNorth, half: f.halfHeight, sigma: sigma)
+        }
+        let popularity = popularityFactor(c.ratingCount)
+        let status = statusFactor(c.businessStatus)
+        let source = sourceFactor(c.source)
+        let extent = shape != nil ? extentFactor : 1
+        let prior = typeFactor * popularity * status * source * extent
+        let weight = prior * density
+        guard weight > 0 else { return nil }
+        return Likelihood(candidate: index, footprint: f, distanceMeters: meters, density: density, typeFactor: typeFactor,
+                          popularityFactor: popularity, sourceFactor: source, statusFactor: status, extentFactor: extent,
+                          prior: prior, weight: weight)
+    }
+
+    /// The footprint of a candidate seen from `fix`: its stored shape when
+    /// it reaches no farther than `maxViewportRadius`, else its viewport
+    /// when `viewportRule` takes it and it is in range, else a square of
+    /// the area of its type's disc around its location. Offsets keep exact
+    /// great-circle distances, with directions from the local plane.
+    func footprint(_ c: LikelihoodCandidate, meters: Double, fix: Coordinate) -> (ScoredFootprint, FootprintShape?) {
+        let perDegree = Earth.meanRadius * Earth.radiansPerDegree
+        let cosFix = cos(fix.latitude * Earth.radiansPerDegree)
+        func offset(_ lat: Double, _ lng: Double, _ d: Double) -> (Double, Double) {
+            var dl = lng - fix.longitude
+            if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
+            let e = dl * cosFix * perDegree, n = (lat - fix.latitude) * perDegree
+            let h = (e * e + n * n).squareRoot()
+            return h > 0 ? (e * d / h, n * d / h) : (0, 0)
+        }
+        let lat = c.location.latitude, lng = c.location.longitude
+        if let shape = c.shape, shape.vertexCount > 0, shape.reach <= maxViewportRadius {
+            let (ox, oy) = offset(lat, lng, meters)
+            let b = shape.bounds
+            let size = shape.kind == .area ? shape.area : shape.length
+            return (ScoredFootprint(source: shape.kind == .area ? .polygon : .line,
+                                    centerEast: ox + (b.west + b.east) / 2, centerNorth: oy + (b.south + b.north) / 2,
+                                    halfWidth: (b.east - b.west) / 2, halfHeight: (b.north - b.south) / 2, originEast: ox, originNorth: oy,
+                                    area: shape.kind == .area ? size : 0, length: shape.kind == .lines ? size : nil), shape)
+        }
+        if let v = c.viewport, usesViewport(v, latitude: lat, longitude: lng) {
+            let south = v.low.latitude, west = v.low.longitude, north = v.high.latitude
+            var east = v.high.longitude
+            if east < west { east += 360 }
+            var midLng = (west + east) / 2
+            if midLng > 180 { midLng -= 360 }
+            let midLat = (south + north) / 2
+            let (cx, cy) = offset(midLat, midLng, haversineMeters(fix.latitude, fix.longitude, midLat, midLng))
+            let hw = (east - west) / 2 * perDegree * cos(midLat * Earth.radiansPerDegree), hh = (north - south) / 2 * perDegree
+            let (ox, oy) = offset(lat, lng, meters)
+            return (ScoredFootprint(source: .viewport, centerEast: cx, centerNorth: cy, halfWidth: hw, halfHeight: hh,
+                                    originEast: ox, originNorth: oy, area: 4 * hw * hh, length: nil), nil)
+        }
+        let (cx, cy) = offset(lat, lng, meters)
+        let half = Self.halfSide(radius: radius(forType: c.primaryType))
+        return (ScoredFootprint(source: .type, centerEast: cx, centerNorth: cy, halfWidth: half, halfHeight: half,
+                                originEast: cx, originNorth: cy, area: 4 * half * half, length: nil), nil)
+    }
+
+    /// Whether a viewport is the place's footprint: `viewportRule` takes it
+    /// and no corner lies farther than `maxViewportRadius` from the place.
+    func usesViewport(_ v: Viewport, latitude: Double, longitude: Double) -> Bool {
+        let rect = GeoRect(south: v.low.latitude, west: v.low.longitude, north: v.high.latitude, east: v.high.longitude)
+        guard viewportRule == .always || ViewportEvidence.classify(rect) == .extent else { return false }
+        var m = 0.0
+        for (la, ln) in [(rect.south, rect.west), (rect.south, rect.east), (rect.north, rect.west), (rect.north, rect.east)] {
+            m = max(m, haversineMeters(latitude, longitude, la, ln))
+        }
+        return m <= maxViewportRadius
+    }
+
+    /// Half the side of the square footprint of a type radius (equal area).
+    static func halfSide(radius: Double) -> Double { radius * Double.pi.squareRoot() / 2 }
+}
+
+extension FootprintShape {
+    /// p(fix | visitor uniformly in the shape) with its `size` (area or
+    /// length) known.
+    func density(east: Double, north: Double, sigma: Double, size: Double) -> Double {
+        coordinates.withUnsafeBufferPointer { c in
+            partCounts.withUnsafeBufferPointer { p in
+                switch kind {
+                case .area: NormalShape.mass(c, p, east: east, north: north, sigma: sigma) / size
+                case .lines: NormalShape.lineIntegral(c, p, east: east, north: north, sigma: sigma) / size
+                }
+            }
+        }
+    }
+}
+
+extension Likelihood {
+    /// Every factor behind the weight, as `--explain` shows it (the
+    /// viewport's evidence is the caller's to add).
+    public var explanation: LikelihoodExplanation {
+        LikelihoodExplanation(
+            distanceMeters: distanceMeters, footprint: footprint.source.rawValue,
+            footprintHalfWidth: footprint.halfWidth, footprintHalfHeight: footprint.halfHeight,
+            footprintArea: footprint.area, footprintLength: footprint.length,
+            footprintOffsetEast: footprint.centerEast, footprintOffsetNorth: footprint.centerNorth, density: density,
+            typeFactor: typeFactor, popularityFactor: popularityFactor, sourceFactor: sourceFactor, statusFactor: statusFactor,
+            extentFactor: extentFactor, hoursFactor: hoursFactor, openNow: openNow,
+            prior: prior * hoursFactor, weight: weight)
+    }
+}
