@@ -1,0 +1,48 @@
+import SQLiteDB
+
+/// An error from the async client (`AsyncPlacesClient`), by what the caller
+/// can do about it. `description` is one line: what failed, why, where; it
+/// names places, files and values, never a command-line option.
+public enum PlacesError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No place (or photo) has this ID or name.
+    case notFound(String)
+    /// The request itself is wrong: a coordinate out of range, a bad
+    /// field mask, a radius or a size out of bounds.
+    case badRequest(String)
+    /// The database cannot answer: not a placedb database, too new,
+    /// corrupt, or an SQLite failure.
+    case database(path: String, reason: String)
+    /// A file is missing or cannot be read (the database itself, a photo's
+    /// image).
+    case io(String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let m): "NOT_FOUND: \(m)"
+        case .badRequest(let m): "INVALID_REQUEST: \(m)"
+        case .database(let path, let reason): "\(path): \(reason)"
+        case .io(let m): m
+        }
+    }
+
+    /// The error any library call threw, as the client reports it.
+    init(_ error: any Error, databasePath: String) {
+        switch error {
+        case let e as PlacesError: self = e
+        case let e as PlaceDBError:
+            switch e {
+            case .notFound(let id): self = .notFound("no place with ID '\(id)'")
+            case .noDatabase(let path): self = .io("\(path): no database here")
+            case .database(let path, let reason): self = .database(path: path, reason: reason)
+            case .input(let e): self = .io(e.description)
+            case .badInput(let r): self = .database(path: databasePath, reason: r.description)
+            case .invalidArgument(let m): self = .badRequest(m)
+            case .photoNotFound(let m): self = .notFound(m)
+            case .badImage(let m): self = .io(m)
+            }
+        case let e as FieldMaskError: self = .badRequest(e.description)
+        case let e as SQLiteError: self = .database(path: databasePath, reason: e.description)
+        default: self = .io("\(databasePath): \(error)")
+        }
+    }
+}

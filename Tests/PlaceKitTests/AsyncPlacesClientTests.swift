@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import PlaceKit
+import PlaceKitTestSupport
+
+/// The async, Sendable client: concurrent calls give the answers of
+/// sequential ones; errors are typed and speak of places, not options.
+@Suite struct AsyncPlacesClientTests {
+    static func database() throws -> (TempDirectory, String) {
+        try placesDatabase((0..<40).map { record("p\($0)", east: Double($0 % 8) * 30, north: Double($0 / 8) * 30, ratings: $0 * 13) })
+    }
+
+    /// One query of each kind, by number.
+    enum Answer: Equatable, Sendable {
+        case place(Place)
+        case nearby([NearbyPlace])
+        case likelihoods([PlaceLikelihood], none: Double)
+        case resolutions([PlaceIDResolution])
+    }
+
+    static func ask(_ i: Int, _ client: AsyncPlacesClient) async throws -> Answer {
+        let fix = at(east: Double(i % 9) * 25, north: Double(i % 5) * 20)
+        switch i % 4 {
+        case 0: return .place(try await client.fetchPlace(id: PlaceID("p\(i % 40)")))
+        case 1: return .nearby(try await client.searchNearby(center: fix, radius: 80, maxResultCount: 10))
+        case 2:
+            let r = try await client.findPlaceLikelihoods(location: fix, accuracy: Double(5 + i % 7 * 10), limit: 20)
+            return .likelihoods(r.placeLikelihoods, none: r.noneLikelihood)
+        default: return .resolutions(try await client.resolvePlaceIDs([PlaceID("p\(i % 40)"), "nowhere"]))
+        }
+    }
+
+    static func askSync(_ i: Int, _ client: PlacesClient) throws -> Answer {
+        let fix = at(east: Double(i % 9) * 25, north: Double(i % 5) * 20)
+        switch i % 4 {
+        case 0: return .place(try client.fetchPlace(id: PlaceID("p\(i % 40)")))
+        case 1: return .nearby(try client.searchNearby(NearbySearchRequest(center: fix, radiusMeters: 80, maxResultCount: 10)))
+        case 2:
+            let r = try client.findPlaceLikelihoods(location: fix, accuracy: Double(5 + i % 7 * 10), limit: 20)
+            return .likelihoods(r.placeLikelihoods, none: r.noneLikelihood)
+        default: return .resolutions(try client.resolvePlaceIDs([PlaceID("p\(i % 40)"), "nowhere"]))
+        }
+    }
+
+    @Test("64 concurrent queries give the answers of 64 sequential ones", arguments: [1, 4])
+    func concurrentEqualsSequential(readers: Int) async throws {
+        let (dir, path) = try Self.database()
+        _ = dir
+        let sync = try PlacesClient(databasePath: path)
+        let expected = try (0..<64).map { try Self.askSync($0, sync) }
+        let client = try AsyncPlacesClient(databasePath: path, maxReaders: readers)
+        let answers = try await withThrowingTaskGroup(of: (Int, Answer).self) { group in
+            for i in 0..<64 {
+                group.addTask { (i, try await Self.ask(i, client)) }
+            }
+            return try await group.reduce(into: [Int: Answer]()) { $0[$1.0] = $1.1 }
+        }
+        #expect(answers.count == 64)
+        for i in 0..<64 { #expect(answers[i] == expected[i], "query \(i)") }
+        // The same from a detached task, sequentially.
+        let again = try await Task.detached { try await Self.ask(2, client) }.value
+        #expect(again == expected[2])
+        if case .likelihoods(let l, _) = expected[2] { #expect(!l.isEmpty) } else { Issue.record("query 2 is a current-place query") }
+    }
+
+    /// The error `body` throws, nil when it returns.
+    static func failure<T>(_ body: () async throws(PlacesError) -> T) async -> PlacesError? {
+        do {
+            _ = try await body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func errorsAreTypedAndNameNoOption() async throws {
+        let (dir, path) = try Self.database()
+        let client = try AsyncPlacesClient(databasePath: path, maxReaders: 2)
+        let notFound = await Self.failure { () async throws(PlacesError) in try await client.fetchPlace(id: "nowhere") }
+        #expect(notFound == .notFound("no place with ID 'nowhere'"))
+        let offMap = await Self.failure { () async throws(PlacesError) in try await client.findPlaceLikelihoods(location: Coordinate(latitude: 91, longitude: 0), accuracy: 10) }
+        #expect(offMap?.description.hasPrefix("INVALID_REQUEST: ") == true && offMap?.description.contains("91") == true)
+        let noSize = await Self.failure { () async throws(PlacesError) in try await client.fetchPhoto(PhotoMetadata(name: "places/p1/photos/none"), maxWidth: 0, maxHeight: 10) }
+        #expect(noSize?.description.hasPrefix("INVALID_REQUEST: ") == true)
+        let missing = dir.file("missing.sqlite")
+        let noDatabase = await Self.failure { () async throws(PlacesError) in try AsyncPlacesClient(databasePath: missing) }
+        #expect(noDatabase == .io("\(missing): no database here"))
+        for e in [notFound, offMap, noSize, noDatabase] {
+            #expect(e != nil)
+            #expect(!(e?.description ?? "").contains("--") && !(e?.description ?? "").contains("placedb "), "\(String(describing: e))")
+        }
+        // A failed call leaves its connection usable.
+        #expect(try await client.placeCount() == 40)
+    }
+
+    @Test func hoursAndPhotosAreAnsweredAsTheSyncClientDoes() async throws {
+        let hours = #","regularOpeningHours":{"periods":[\#(HoursFixtures.daily("08:00", "18:00"))]},"utcOffsetMinutes":0"#
+        let photo = #","photos":[{"name":"places/shop/photos/ph1","widthPx":640,"heightPx":480}]"#
+        let (dir, path) = try placesDatabase([record("shop", extra: hours + photo)])
+        _ = dir
+        let client = try AsyncPlacesClient(databasePath: path)
+        let noon = try await client.isOpen(placeID: "shop", at: HoursFixtures.at("2026-03-04T12:00:00Z"))
+        let night = try await client.isOpen(placeID: "shop", at: HoursFixtures.at("2026-03-04T23:00:00Z"))
+        #expect(noon.state == .open && night.state == .closed)
+        let sync = try PlacesClient(databasePath: path)
+        #expect(try await client.fetchPhotoMetadata(placeID: "shop") == (try sync.lookUpPhotos(placeID: "shop")))
+        #expect(try await client.fetchPhotoMetadata(placeID: "shop").map(\.name) == ["places/shop/photos/ph1"])
+        await #expect(throws: PlacesError.self) {
+            _ = try await client.fetchPhoto(PhotoMetadata(name: "places/shop/photos/ph1"), maxWidth: 100, maxHeight: 100)
+        }
+    }
+}
