@@ -32,7 +32,7 @@ enum CurrentCommand: Command {
         // A batch loads the in-memory index at once (its queries are many);
         // a single query reads only its region.
         let batch = context.arguments.flag("--batch")
-        let client = try PlacesClient(databasePath: context.databasePath, spatialIndex: batch ? .memory : .automatic)
+        let client = try PlaceReader(databasePath: context.databasePath, spatialIndex: batch ? .memory : .automatic)
         if batch {
             if context.arguments.value("--svg") != nil { throw UsageError(message: "--svg draws one query; it cannot be used with --batch") }
             try Batch.refuse(["--accuracy", "--at", "--type", "--limit"], with: context)
@@ -90,7 +90,7 @@ enum CurrentCommand: Command {
     }
 
     static func format(_ p: Double) -> String {
-        let r = PlacesClient.roundedLikelihood(p)
+        let r = PlaceReader.roundedLikelihood(p)
         var s = "\((r * 10_000).rounded(.down) / 10_000)"
         while s.count < 6 { s += "0" }
         return s

@@ -32,7 +32,7 @@ enum NearbyCommand: Command {
         // A batch loads the in-memory index at once (its queries are many);
         // a single query reads only its region.
         let batch = context.arguments.flag("--batch")
-        let client = try PlacesClient(databasePath: context.databasePath, spatialIndex: batch ? .memory : .automatic)
+        let client = try PlaceReader(databasePath: context.databasePath, spatialIndex: batch ? .memory : .automatic)
         if batch {
             try Batch.refuse(["--radius", "--type", "--exclude-type", "--limit", "--rank", "--all-features"], with: context)
             return try Batch.run(context) { body in

@@ -33,7 +33,7 @@ enum OpenCommand: Command {
         var secondary: SecondaryHoursType?
         if let kind = args.value("--hours"), kind != "regular" { secondary = SecondaryHoursType(rawValue: kind) }
 
-        let client = try PlacesClient(databasePath: context.databasePath)
+        let client = try PlaceReader(databasePath: context.databasePath)
         // As captured: the hours engine says why it does not use stale current hours.
         let place = try client.fetchStoredPlace(id: PlaceID(parsing: args.positionals[0]))
         let status = place.isOpen(at: time, secondaryHoursType: secondary)

@@ -177,7 +177,7 @@ enum PhotoFetchCommand: Command {
             }
             try OutputFile.check(path, option: "--attribution-file", databasePath: context.databasePath)
         }
-        let client = try PlacesClient(databasePath: context.databasePath)
+        let client = try PlaceReader(databasePath: context.databasePath)
         let metadata = try client.photoMetadata(named: name)
         let image = try client.fetchPhoto(metadata, maxSize: (width: maxWidth, height: maxHeight), format: format)
         let attributions = try PhotoAttributions(metadata, client: client)
@@ -226,7 +226,7 @@ struct PhotoAttributions {
     let authors: [AuthorAttribution]
     let place: [JSONValue]
 
-    init(_ metadata: PhotoMetadata, client: PlacesClient) throws {
+    init(_ metadata: PhotoMetadata, client: PlaceReader) throws {
         name = metadata.name
         authors = metadata.authorAttributions
         var place: [JSONValue] = []

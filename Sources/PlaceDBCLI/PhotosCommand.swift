@@ -19,7 +19,7 @@ enum PhotosCommand: Command {
         guard positionals.count == 1 else {
             throw UsageError(message: positionals.isEmpty ? "missing place ID" : "expected one place ID, got \(positionals.count)")
         }
-        let client = try PlacesClient(databasePath: context.databasePath)
+        let client = try PlaceReader(databasePath: context.databasePath)
         let id = PlaceID(parsing: positionals[0])
         let place = try client.fetchPlace(id: id)
         let photos = try client.lookUpPhotos(placeID: id)

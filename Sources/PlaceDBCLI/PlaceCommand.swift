@@ -36,7 +36,7 @@ enum PlaceCommand: Command {
         }
         let mask = try parseMask(maskText)
         let time = try OpenCommand.queryTime(context.arguments.value("--at"))
-        let client = try PlacesClient(databasePath: context.databasePath)
+        let client = try PlaceReader(databasePath: context.databasePath)
         let requested = PlaceID(parsing: context.arguments.positionals[0])
         // An old ID gives the current place, with its current id, as the
         // Places API does; the answer says which ID was asked for.

@@ -25,7 +25,7 @@ enum ResolveCommand {
         let batch = args.flag("--batch")
         if batch && !args.positionals.isEmpty { throw UsageError(message: "give IDs as arguments or with --batch on standard input, not both") }
         if !batch && args.positionals.isEmpty { throw UsageError(message: "missing ID (or --batch to read IDs from standard input)") }
-        let client = try PlacesClient(databasePath: context.databasePath)
+        let client = try PlaceReader(databasePath: context.databasePath)
         var missing = false
         if batch {
             var out = ""

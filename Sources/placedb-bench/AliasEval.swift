@@ -49,7 +49,7 @@ enum AliasEval {
                 let removed = try importer.finishSnapshot()
                 print("| \(region.source) | \(name) | \(s.inserted) | \(removed) | \(importer.lastSnapshotLinks) |")
             }
-            let client = try PlacesClient(databasePath: db)
+            let client = try PlaceReader(databasePath: db)
             let edges = try client.aliasEdges()
             var listed = Set<String>()
             for file in region.derived {

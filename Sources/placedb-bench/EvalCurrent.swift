@@ -77,12 +77,12 @@ enum EvalCurrent {
         try features.map { "\u{1E}" + writer.string($0.feature) }.joined(separator: "\n").appending("\n")
             .write(toFile: geojsonseq, atomically: true, encoding: .utf8)
         let summary = try PlaceImporter(databasePath: db, options: ImportOptions(onError: .skip, source: "osm")).importInput(.file(geojsonseq))
-        let client = try PlacesClient(databasePath: db, spatialIndex: .memory)
+        let client = try PlaceReader(databasePath: db, spatialIndex: .memory)
         try applyModelSettings(args, to: client)
         try client.loadSpatialIndex()
 
         // The whole extracts, when asked: the same places among everything else.
-        var whole: (client: PlacesClient, summary: ImportSummary, files: [String])?
+        var whole: (client: PlaceReader, summary: ImportSummary, files: [String])?
         if let wholeDir = option("--whole", args) {
             let wholeDB = "\(dir)/eval-osm-whole.sqlite"
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: wholeDB + suffix) }
@@ -100,7 +100,7 @@ enum EvalCurrent {
                 total += try importer.importInput(.file(path))
                 names.append(path)
             }
-            let wholeClient = try PlacesClient(databasePath: wholeDB, spatialIndex: .memory)
+            let wholeClient = try PlaceReader(databasePath: wholeDB, spatialIndex: .memory)
             try applyModelSettings(args, to: wholeClient)
             try wholeClient.loadSpatialIndex()
             whole = (wholeClient, total, names)
@@ -153,7 +153,7 @@ enum EvalCurrent {
     /// database: prints the table rows; returns the model's and nearest
     /// place's scores, and every method's. `checkPlaces` also counts the answers that are not
     /// places (no name and no type) or carry no place tag.
-    static func evaluate(_ client: PlacesClient, label: String, features: [OSMFeature], accuracy: Double, fixes: Int, seed: UInt64,
+    static func evaluate(_ client: PlaceReader, label: String, features: [OSMFeature], accuracy: Double, fixes: Int, seed: UInt64,
                          showBins: Bool, showBreakdown: Bool, header: Bool,
                          checkPlaces: Bool = false) throws -> (model: Scores, nearest: Scores, methods: [(String, Scores)]) {
         if header {
@@ -265,7 +265,7 @@ enum EvalCurrent {
     /// sensitivity run (noneDensity, defaultFootprintRadius, footprintScale,
     /// maxViewportRadius, cutoffSigmas, extentFactor, popularityExponent,
     /// closedTemporarilyFactor).
-    static func applyModelSettings(_ args: [String], to client: PlacesClient) throws {
+    static func applyModelSettings(_ args: [String], to client: PlaceReader) throws {
         guard let settings = option("--model", args) else { return }
         var model = client.likelihoodModel
         for pair in settings.split(separator: ",") {

@@ -57,7 +57,7 @@ extension EvalCurrent {
             for id in try placeIDs(db) where group[id] == nil { group[id] = String(file.prefix { $0 != "/" }) }
         }
 
-        let client = try PlacesClient(databasePath: db, spatialIndex: .memory)
+        let client = try PlaceReader(databasePath: db, spatialIndex: .memory)
         try applyModelSettings(args, to: client)
         let fields = try FieldMask(parsing: "id,location,viewport")
         var places: [(id: String, location: Coordinate, group: String, viewport: ViewportEvidence?)] = []

@@ -80,9 +80,9 @@ enum NearbyBench {
         let rssBefore = residentBytes()
         var loads: [Double] = []
         var stats: SpatialIndexStatistics?
-        var keep: PlacesClient?
+        var keep: PlaceReader?
         for run in 0...runs {
-            let client = try PlacesClient(databasePath: db, spatialIndex: .memory)
+            let client = try PlaceReader(databasePath: db, spatialIndex: .memory)
             let t = now()
             stats = try client.loadSpatialIndex()
             if run > 0 { loads.append(now() - t) }
@@ -93,7 +93,7 @@ enum NearbyBench {
         print("in-memory index: \(stats!.places) places, load \(fmt(loads.min()!, 3)) / \(fmt(median(loads), 3)) s (min / median), \(fmt(Double(stats!.bytes) / 1_048_576)) MiB of arrays; process RSS grew \(fmt(Double(rssAfter - rssBefore) / 1_048_576)) MiB with the first load (SQLite's page cache included)")
 
         // Recall@10 against brute force.
-        let oneShot = try PlacesClient(databasePath: db, spatialIndex: .database)
+        let oneShot = try PlaceReader(databasePath: db, spatialIndex: .database)
         let spatialite = try SpatiaLiteKNN(path: db)
         let idOnly = try FieldMask(parsing: "id")
         var recall = (memory: 0.0, database: 0.0, spatialite: 0.0)

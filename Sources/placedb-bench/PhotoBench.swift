@@ -1,7 +1,7 @@
 // placedb-bench photo [--width W] [--height H] [--runs R] [--dir DIR]
 //
 // Generates a seeded photo-like JPEG (default 4032 x 3024, a phone camera's
-// size), stores it for a place's photo, then times PlacesClient.fetchPhoto
+// size), stores it for a place's photo, then times PlaceReader.fetchPhoto
 // at several maximum sizes (one warm-up, R timed runs; minimum and median).
 // Next to each, the baseline: the same decode, resample and encode with
 // libgd called directly on the bytes in memory, so what placedb adds
@@ -40,7 +40,7 @@ enum PhotoBench {
             if run > 0 { addTimes.append(Date().timeIntervalSince(start)) }
         }
 
-        let client = try PlacesClient(databasePath: db)
+        let client = try PlaceReader(databasePath: db)
         let photo = try client.photoMetadata(named: "benchPhotoReference-0001")
         print("")
         print("| operation | runs | ms (min / median) | output | output bytes | libgd alone, ms (min / median) |")

@@ -47,7 +47,7 @@ enum ResolveBench {
             default: requests.append(PlaceID("unknown-\(q)"))
             }
         }
-        let client = try PlacesClient(databasePath: db)
+        let client = try PlaceReader(databasePath: db)
         var times: [Double] = []
         var statuses: [String: Int] = [:]
         for run in 0...runs {
@@ -60,7 +60,7 @@ enum ResolveBench {
         print("")
         print("| path | seconds (min / median) | IDs/s (best) |")
         print("|---|---|---|")
-        print("| PlacesClient.resolvePlaceIDs, in process, one thread | \(fmt(times.min()!, 3)) / \(fmt(median(times), 3)) | \(Int(Double(queries) / times.min()!)) |")
+        print("| PlaceReader.resolvePlaceIDs, in process, one thread | \(fmt(times.min()!, 3)) / \(fmt(median(times), 3)) | \(Int(Double(queries) / times.min()!)) |")
 
         let placedb = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("placedb").path
         if FileManager.default.isExecutableFile(atPath: placedb) {

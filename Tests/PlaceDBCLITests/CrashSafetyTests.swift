@@ -110,7 +110,7 @@ struct CrashSafetyTests {
             var status: Int32 = 0
             let done = waitpid(pid, &status, WNOHANG) == pid
             do {
-                let client = try PlacesClient(databasePath: db)
+                let client = try PlaceReader(databasePath: db)
                 let place = try client.fetchPlace(id: "old-7")
                 if place.displayName?.text == "Place 7" { answered += 1; if !done { whileRunning += 1 } }
             } catch {

@@ -70,7 +70,7 @@ struct ReliabilityCommandTests {
         let cli = try CLI()
         let file = try cli.dir.write("in.ndjson", CLI.sample)
         #expect(cli.run(["import", file], env: ["PLACEDB_DATABASE": ":memory:"]).code == 64)
-        #expect(throws: PlaceDBError.self) { _ = try PlacesClient(databasePath: ":memory:") }
+        #expect(throws: PlaceDBError.self) { _ = try PlaceReader(databasePath: ":memory:") }
         #expect(throws: PlaceDBError.self) { _ = try PlaceImporter(databasePath: "file:\(cli.db)") }
     }
 

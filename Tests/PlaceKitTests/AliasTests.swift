@@ -14,7 +14,7 @@ struct AliasTests {
     }
 
     func resolve(_ id: String) throws -> PlaceIDResolution {
-        try PlacesClient(databasePath: db).resolvePlaceID(PlaceID(id))
+        try PlaceReader(databasePath: db).resolvePlaceID(PlaceID(id))
     }
 
     @Test("a current ID resolves to itself")
@@ -40,9 +40,9 @@ struct AliasTests {
         #expect(r.chain.map(\.reason) == [.moved])
         #expect(r.chain.first?.recordedAt != nil)
         // fetchPlace follows, as the Places API answers with the new place.
-        let place = try PlacesClient(databasePath: db).fetchPlace(id: "old")
+        let place = try PlaceReader(databasePath: db).fetchPlace(id: "old")
         #expect(place.id == "new")
-        #expect(try PlacesClient(databasePath: db).fetchPlace(id: "old", followAliases: false).id == "old")
+        #expect(try PlaceReader(databasePath: db).fetchPlace(id: "old", followAliases: false).id == "old")
     }
 
     @Test("legacy deprecated id, reference and alt_ids all resolve to the place_id")

@@ -18,7 +18,7 @@ import PlaceKitTestSupport
         case resolutions([PlaceIDResolution])
     }
 
-    static func ask(_ i: Int, _ client: AsyncPlacesClient) async throws -> Answer {
+    static func ask(_ i: Int, _ client: PlacesClient) async throws -> Answer {
         let fix = at(east: Double(i % 9) * 25, north: Double(i % 5) * 20)
         switch i % 4 {
         case 0: return .place(try await client.fetchPlace(id: PlaceID("p\(i % 40)")))
@@ -30,7 +30,7 @@ import PlaceKitTestSupport
         }
     }
 
-    static func askSync(_ i: Int, _ client: PlacesClient) throws -> Answer {
+    static func askSync(_ i: Int, _ client: PlaceReader) throws -> Answer {
         let fix = at(east: Double(i % 9) * 25, north: Double(i % 5) * 20)
         switch i % 4 {
         case 0: return .place(try client.fetchPlace(id: PlaceID("p\(i % 40)")))
@@ -46,9 +46,9 @@ import PlaceKitTestSupport
     func concurrentEqualsSequential(readers: Int) async throws {
         let (dir, path) = try Self.database()
         _ = dir
-        let sync = try PlacesClient(databasePath: path)
+        let sync = try PlaceReader(databasePath: path)
         let expected = try (0..<64).map { try Self.askSync($0, sync) }
-        let client = try AsyncPlacesClient(databasePath: path, maxReaders: readers)
+        let client = try PlacesClient(databasePath: path, maxReaders: readers)
         let answers = try await withThrowingTaskGroup(of: (Int, Answer).self) { group in
             for i in 0..<64 {
                 group.addTask { (i, try await Self.ask(i, client)) }
@@ -75,7 +75,7 @@ import PlaceKitTestSupport
 
     @Test func errorsAreTypedAndNameNoOption() async throws {
         let (dir, path) = try Self.database()
-        let client = try AsyncPlacesClient(databasePath: path, maxReaders: 2)
+        let client = try PlacesClient(databasePath: path, maxReaders: 2)
         let notFound = await Self.failure { () async throws(PlacesError) in try await client.fetchPlace(id: "nowhere") }
         #expect(notFound == .notFound("no place with ID 'nowhere'"))
         let offMap = await Self.failure { () async throws(PlacesError) in try await client.findPlaceLikelihoods(location: Coordinate(latitude: 91, longitude: 0), accuracy: 10) }
@@ -83,7 +83,7 @@ import PlaceKitTestSupport
         let noSize = await Self.failure { () async throws(PlacesError) in try await client.fetchPhoto(PhotoMetadata(name: "places/p1/photos/none"), maxWidth: 0, maxHeight: 10) }
         #expect(noSize?.description.hasPrefix("INVALID_REQUEST: ") == true)
         let missing = dir.file("missing.sqlite")
-        let noDatabase = await Self.failure { () async throws(PlacesError) in try AsyncPlacesClient(databasePath: missing) }
+        let noDatabase = await Self.failure { () async throws(PlacesError) in try PlacesClient(databasePath: missing) }
         #expect(noDatabase == .io("\(missing): no database here"))
         for e in [notFound, offMap, noSize, noDatabase] {
             #expect(e != nil)
@@ -98,11 +98,11 @@ import PlaceKitTestSupport
         let photo = #","photos":[{"name":"places/shop/photos/ph1","widthPx":640,"heightPx":480}]"#
         let (dir, path) = try placesDatabase([record("shop", extra: hours + photo)])
         _ = dir
-        let client = try AsyncPlacesClient(databasePath: path)
+        let client = try PlacesClient(databasePath: path)
         let noon = try await client.isOpen(placeID: "shop", at: HoursFixtures.at("2026-03-04T12:00:00Z"))
         let night = try await client.isOpen(placeID: "shop", at: HoursFixtures.at("2026-03-04T23:00:00Z"))
         #expect(noon.state == .open && night.state == .closed)
-        let sync = try PlacesClient(databasePath: path)
+        let sync = try PlaceReader(databasePath: path)
         #expect(try await client.fetchPhotoMetadata(placeID: "shop") == (try sync.lookUpPhotos(placeID: "shop")))
         #expect(try await client.fetchPhotoMetadata(placeID: "shop").map(\.name) == ["places/shop/photos/ph1"])
         await #expect(throws: PlacesError.self) {

@@ -79,14 +79,14 @@ struct CurrentPlaceSVGTests {
     }
 
     func scene(accuracy: Double = 20) throws -> CurrentPlaceScene {
-        try PlacesClient(databasePath: db).findPlaceLikelihoodScene(CurrentPlaceRequest(location: Self.origin, accuracyMeters: accuracy))
+        try PlaceReader(databasePath: db).findPlaceLikelihoodScene(CurrentPlaceRequest(location: Self.origin, accuracyMeters: accuracy))
     }
 
     @Test("the scene lists the same places and likelihoods as findPlaceLikelihoods, with the footprint kind of each")
     func sceneMatchesTheAnswer() throws {
         try importFixture()
         let scene = try scene()
-        let answer = try PlacesClient(databasePath: db).findPlaceLikelihoods(location: Self.origin, accuracy: 20)
+        let answer = try PlaceReader(databasePath: db).findPlaceLikelihoods(location: Self.origin, accuracy: 20)
         #expect(scene.result.placeLikelihoods.map(\.place.id.rawValue) == answer.placeLikelihoods.map(\.place.id.rawValue))
         #expect(scene.result.placeLikelihoods.map(\.likelihood) == answer.placeLikelihoods.map(\.likelihood))
         #expect(scene.result.noneLikelihood == answer.noneLikelihood)
@@ -173,7 +173,7 @@ struct CurrentPlaceSVGTests {
     @Test("a fix with no places near it draws the fix alone, and says so")
     func emptyScene() throws {
         try importFixture()
-        let far = try PlacesClient(databasePath: db).findPlaceLikelihoodScene(CurrentPlaceRequest(location: Coordinate(latitude: 10, longitude: 10), accuracyMeters: 20))
+        let far = try PlaceReader(databasePath: db).findPlaceLikelihoodScene(CurrentPlaceRequest(location: Coordinate(latitude: 10, longitude: 10), accuracyMeters: 20))
         #expect(far.footprints.isEmpty)
         let doc = SVGElements(far.svg())
         #expect(doc.error == nil)

@@ -43,7 +43,7 @@ struct CurrentPlaceTests {
     func sumsToOne(mode: SpatialIndexMode) throws {
         let (dir, path) = try placesDatabase((0..<30).map { record("p\($0)", east: Double($0 % 6) * 25, north: Double($0 / 6) * 25, ratings: $0 * 7) })
         _ = dir
-        let client = try PlacesClient(databasePath: path, spatialIndex: mode)
+        let client = try PlaceReader(databasePath: path, spatialIndex: mode)
         for accuracy in [5.0, 20, 65, 300, 3000] {
             let r = try client.findPlaceLikelihoods(location: at(east: 40, north: 30), accuracy: accuracy, limit: 1000)
             let ps = r.placeLikelihoods.map(\.likelihood)
@@ -58,7 +58,7 @@ struct CurrentPlaceTests {
     func preciseAndApproximate() throws {
         let (dir, path) = try placesDatabase((0..<20).map { record("p\($0)", east: Double($0) * 40) })
         _ = dir
-        let client = try PlacesClient(databasePath: path)
+        let client = try PlaceReader(databasePath: path)
         let precise = try client.findPlaceLikelihoods(location: at(east: 201), accuracy: 5)
         #expect(precise.placeLikelihoods.first?.place.id == "p5")
         #expect(precise.placeLikelihoods.first!.likelihood > 0.95)
@@ -75,7 +75,7 @@ struct CurrentPlaceTests {
             record("cafe", east: 120, north: 60),
         ])
         _ = dir
-        let client = try PlacesClient(databasePath: path)
+        let client = try PlaceReader(databasePath: path)
         // 100 m east and 20 m south of the park's centre, inside it; the
         // cafe's point is nearer (82 m) than the park's (102 m).
         let fix = at(east: 100, north: -20)
@@ -100,7 +100,7 @@ struct CurrentPlaceTests {
             record("town", east: -2, type: "locality"),
         ])
         _ = dir
-        let client = try PlacesClient(databasePath: path)
+        let client = try PlaceReader(databasePath: path)
         let r = try client.findPlaceLikelihoods(location: origin, accuracy: 10, explain: true)
         let byID = Dictionary(uniqueKeysWithValues: r.placeLikelihoods.map { ($0.place.id.rawValue, $0) })
         #expect(byID["gone"] == nil)
@@ -117,7 +117,7 @@ struct CurrentPlaceTests {
     func popularity() throws {
         let (dir, path) = try placesDatabase([record("quiet", east: 10, ratings: 0), record("busy", east: -10, ratings: 2000)])
         _ = dir
-        let r = try PlacesClient(databasePath: path).findPlaceLikelihoods(location: origin, accuracy: 20, explain: true)
+        let r = try PlaceReader(databasePath: path).findPlaceLikelihoods(location: origin, accuracy: 20, explain: true)
         #expect(r.placeLikelihoods.map(\.place.id.rawValue) == ["busy", "quiet"])
         let busy = try #require(r.placeLikelihoods.first?.explanation)
         #expect(abs(busy.popularityFactor - pow(1 + 2000 / 25.0, 0.25)) < 1e-12)
@@ -128,7 +128,7 @@ struct CurrentPlaceTests {
     func hoursHook() throws {
         let (dir, path) = try placesDatabase([record("a", east: 8), record("b", east: -8)])
         _ = dir
-        let client = try PlacesClient(databasePath: path)
+        let client = try PlaceReader(databasePath: path)
         let noon = try #require(CurrentPlaceRequest.parseTime("2026-05-01T12:00:00Z"))
         let before = try client.findPlaceLikelihoods(location: origin, accuracy: 10, at: noon)
         #expect(abs(before.placeLikelihoods[0].likelihood - before.placeLikelihoods[1].likelihood) < 1e-9, "unknown hours change nothing")
@@ -156,7 +156,7 @@ struct CurrentPlaceTests {
             record("paused", north: 8, status: "CLOSED_TEMPORARILY", extra: hours(18, 23)),
         ])
         _ = dir
-        let client = try PlacesClient(databasePath: path)
+        let client = try PlaceReader(databasePath: path)
         // 12:00 UTC is 14:00 at the places (UTC+2): only "daytime" is open.
         let noon = try #require(CurrentPlaceRequest.parseTime("2026-05-01T12:00:00Z"))
         let r = try client.findPlaceLikelihoods(location: origin, accuracy: 10, at: noon, explain: true)
@@ -178,7 +178,7 @@ struct CurrentPlaceTests {
     func typeFilter() throws {
         let (dir, path) = try placesDatabase([record("cafe", east: 3), record("bar", east: -3, type: "bar")])
         _ = dir
-        let client = try PlacesClient(databasePath: path)
+        let client = try PlaceReader(databasePath: path)
         let all = try client.findPlaceLikelihoods(location: origin, accuracy: 20)
         let bars = try client.findPlaceLikelihoods(location: origin, accuracy: 20, includedTypes: ["bar"])
         #expect(bars.placeLikelihoods.map(\.place.id.rawValue) == ["bar"])
@@ -188,8 +188,8 @@ struct CurrentPlaceTests {
     @Test("memory and database modes give the same likelihoods at random fixes")
     func modesAgree() throws {
         let db = try GeneratedDatabase(count: 2000, seed: 3)
-        let memory = try PlacesClient(databasePath: db.path, spatialIndex: .memory)
-        let database = try PlacesClient(databasePath: db.path, spatialIndex: .database)
+        let memory = try PlaceReader(databasePath: db.path, spatialIndex: .memory)
+        let database = try PlaceReader(databasePath: db.path, spatialIndex: .database)
         var rng = TestRandom(seed: 8)
         var compared = 0
         for q in 0..<300 {
@@ -212,7 +212,7 @@ struct CurrentPlaceTests {
             #"{"id":"island","location":{"latitude":-16.5,"longitude":179.9999},"types":["park"],"viewport":{"low":{"latitude":-16.502,"longitude":179.998},"high":{"latitude":-16.498,"longitude":-179.998}}}"#,
         ])
         _ = dir
-        let client = try PlacesClient(databasePath: path, spatialIndex: mode)
+        let client = try PlaceReader(databasePath: path, spatialIndex: mode)
         // 43 m east of the park's point, across the antimeridian: inside its type footprint (a 177 m square).
         let r = try client.findPlaceLikelihoods(location: Coordinate(latitude: -16.5, longitude: -179.9997), accuracy: 20, explain: true)
         #expect(r.placeLikelihoods.map(\.place.id.rawValue) == ["island"])
@@ -248,14 +248,14 @@ struct CurrentPlaceTests {
     }
 
     /// The L-shaped building (700 m², its box 40 m x 40 m) and a cafe in its notch.
-    func buildingAndCafe(_ mode: SpatialIndexMode) throws -> (TempDirectory, PlacesClient) {
+    func buildingAndCafe(_ mode: SpatialIndexMode) throws -> (TempDirectory, PlaceReader) {
         let dir = try TempDirectory("placedb-current")
         let path = dir.file("places.sqlite")
         let cafe = at(east: 30, north: 30)
         let input = try dir.write("in.geojson", polygonFeature("building", [lShape], type: "museum") + "\n"
             + #"{"type":"Feature","id":"cafe","geometry":{"type":"Point","coordinates":[\#(cafe.longitude),\#(cafe.latitude)]},"properties":{"name":"cafe","types":["cafe"]}}"# + "\n")
         _ = try PlaceImporter(databasePath: path).importInput(.file(input))
-        return (dir, try PlacesClient(databasePath: path, spatialIndex: mode))
+        return (dir, try PlaceReader(databasePath: path, spatialIndex: mode))
     }
 
     @Test("the L-shaped building is picked inside its polygon, not in the notch its box covers", arguments: modes)
@@ -307,7 +307,7 @@ struct CurrentPlaceTests {
     func badQueries() throws {
         let (dir, path) = try placesDatabase([record("a")])
         _ = dir
-        let client = try PlacesClient(databasePath: path)
+        let client = try PlaceReader(databasePath: path)
         #expect { try client.findPlaceLikelihoods(location: origin, accuracy: 0) } throws: { "\($0)".contains("accuracy 0.0 must be a positive number") }
         #expect { try client.findPlaceLikelihoods(location: Coordinate(latitude: 0, longitude: 200), accuracy: 5) } throws: { "\($0)".contains("out of range") }
         #expect { try client.findPlaceLikelihoods(location: origin, accuracy: .nan) } throws: { "\($0)".contains("positive") }
@@ -335,7 +335,7 @@ struct ResponseJSONTests {
     func nearby(mask: String) throws {
         let (dir, path) = try rich()
         _ = dir
-        let client = try PlacesClient(databasePath: path)
+        let client = try PlaceReader(databasePath: path)
         let fields = try FieldMask(parsing: mask)
         for (i, radius) in [nil, 30.0, 500].enumerated() {
             let request = NearbySearchRequest(center: at(east: Double(i) * 20, north: 11), radiusMeters: radius, maxResultCount: 7)
@@ -355,21 +355,21 @@ struct ResponseJSONTests {
     func current(mask: String) throws {
         let (dir, path) = try rich()
         _ = dir
-        let client = try PlacesClient(databasePath: path)
+        let client = try PlaceReader(databasePath: path)
         let fields = try FieldMask(parsing: mask)
         for explain in [false, true] {
             let request = CurrentPlaceRequest(location: at(east: 31, north: 17), accuracyMeters: 25)
             let decoded = try client.findPlaceLikelihoods(request, fields: fields, explain: explain)
             var expected = JSONObject([("placeLikelihoods", .array(decoded.placeLikelihoods.map { l in
-                var o = JSONObject([("place", .object(l.place.apiJSON(fields: fields))), ("likelihood", .double(PlacesClient.roundedLikelihood(l.likelihood)))])
+                var o = JSONObject([("place", .object(l.place.apiJSON(fields: fields))), ("likelihood", .double(PlaceReader.roundedLikelihood(l.likelihood)))])
                 if explain { o["explain"] = .object(l.explanation!.json) }
                 return .object(o)
-            })), ("noneLikelihood", .double(PlacesClient.roundedLikelihood(decoded.noneLikelihood)))])
+            })), ("noneLikelihood", .double(PlaceReader.roundedLikelihood(decoded.noneLikelihood)))])
             if explain {
                 expected["explain"] = .object(JSONObject([
                     ("accuracyMeters", 25), ("sigmaMeters", .double(LikelihoodExplanation.significant(decoded.sigmaMeters))),
                     ("searchRadiusMeters", .double(LikelihoodExplanation.significant(decoded.searchRadiusMeters))),
-                    ("candidates", .int(Int64(decoded.candidateCount))), ("noneLikelihood", .double(PlacesClient.roundedLikelihood(decoded.noneLikelihood))),
+                    ("candidates", .int(Int64(decoded.candidateCount))), ("noneLikelihood", .double(PlaceReader.roundedLikelihood(decoded.noneLikelihood))),
                 ]))
             }
             let json = try JSONValue(parsing: client.findPlaceLikelihoodsJSON(request, fields: fields, explain: explain))

@@ -56,10 +56,10 @@ struct FootprintStoreTests {
         // and the document stay the same; only the footprint tells.
         let square = [(0.0, 0.0), (40, 0), (40, 40), (0, 40)]
         _ = try importText("c.geojson", polygonFeature("yard", [square, [(25, 25), (35, 25), (35, 33), (25, 33)]]) + "\n")
-        let location = try PlacesClient(databasePath: db).fetchPlace(id: "yard").coordinate
+        let location = try PlaceReader(databasePath: db).fetchPlace(id: "yard").coordinate
         let grown = try importText("d.geojson", polygonFeature("yard", [square, [(25, 25), (35, 25), (35, 35), (25, 35)]]) + "\n")
         #expect(grown.updated == 1)
-        #expect(try PlacesClient(databasePath: db).fetchPlace(id: "yard").coordinate == location)
+        #expect(try PlaceReader(databasePath: db).fetchPlace(id: "yard").coordinate == location)
         #expect(abs(try #require(try storedShape("yard")).area - 1500) < 0.5)
         // The same place as a point: no footprint left.
         let point = try importText("c.geojson", #"{"type":"Feature","id":"shop","geometry":{"type":"Point","coordinates":[6.6,46.5]},"properties":{"name":"shop","types":["supermarket"]}}"# + "\n")
@@ -79,13 +79,13 @@ struct FootprintStoreTests {
             #expect(try Migrator.storedVersion(db) == 5)
         }
         // A v5 file refuses readers until a writer upgrades it.
-        #expect(throws: (any Error).self) { _ = try PlacesClient(databasePath: db) }
+        #expect(throws: (any Error).self) { _ = try PlaceReader(databasePath: db) }
         let summary = try importText("a.geojson", feature + "\n")
         #expect(summary.inserted == 1)
         let store = try PlaceStore(path: db, writable: false)
         #expect(try Migrator.storedVersion(store.db) == Schema.migrator.latestVersion)
         #expect(try storedShape("shop") != nil)
-        let r = try PlacesClient(databasePath: db).findPlaceLikelihoods(location: at(east: 5, north: 30), accuracy: 5, explain: true)
+        let r = try PlaceReader(databasePath: db).findPlaceLikelihoods(location: at(east: 5, north: 30), accuracy: 5, explain: true)
         #expect(r.placeLikelihoods.first?.explanation?.footprint == "polygon")
     }
 
@@ -97,7 +97,7 @@ struct FootprintStoreTests {
             try store.db.execute("UPDATE place_footprint SET shape = x'0100'")
         }
         #expect {
-            _ = try PlacesClient(databasePath: db).findPlaceLikelihoods(location: at(east: 5, north: 30), accuracy: 5)
+            _ = try PlaceReader(databasePath: db).findPlaceLikelihoods(location: at(east: 5, north: 30), accuracy: 5)
         } throws: { error in
             "\(error)".contains("footprint")
         }

@@ -30,7 +30,7 @@ struct GeoJSONImportTests {
 
     init() throws { dir = try TempDirectory() }
 
-    func client() throws -> PlacesClient { try PlacesClient(databasePath: db) }
+    func client() throws -> PlaceReader { try PlaceReader(databasePath: db) }
 
     @Test("FeatureCollection, GeoJSON text sequence, NDJSON and gzip all read the same features", arguments: ["collection", "seq", "ndjson", "gz"])
     func layouts(layout: String) throws {
@@ -173,7 +173,7 @@ struct SnapshotTests {
     }
 
     func state(_ id: String) throws -> (removedAt: String?, firstSeen: String, lastSeen: String, source: String) {
-        let store = try PlacesClient(databasePath: db).store
+        let store = try PlaceReader(databasePath: db).store
         var out: (String?, String, String, String)?
         try store.db.forEachRow("SELECT removed_at, first_seen, last_seen, source FROM place_history WHERE place_id = ?", [.text(id)]) { r in
             out = (r.string(0), r.string(1) ?? "", r.string(2) ?? "", r.string(3) ?? "")
@@ -192,7 +192,7 @@ struct SnapshotTests {
         #expect((second.inserted, second.updated, second.unchanged, second.removed) == (0, 1, 1, 1))
         let removed = try state("osm:node/3")
         #expect(removed.removedAt != nil)
-        #expect(try PlacesClient(databasePath: db).placeCount() == 3, "removed places stay in the database")
+        #expect(try PlaceReader(databasePath: db).placeCount() == 3, "removed places stay in the database")
         #expect(try state("osm:node/1").lastSeen > removed.lastSeen)
 
         let third = try snapshot("s3.geojsonseq", [a, bChanged, c])

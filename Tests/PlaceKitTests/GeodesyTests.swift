@@ -148,7 +148,7 @@ struct PlaceExtentTests {
         let importer = try PlaceImporter(databasePath: path)
         #expect(try Migrator.storedVersion(importer.store.db) == Schema.migrator.latestVersion)
         #expect(try importer.store.db.scalar("SELECT count(*) FROM place_extent")?.int == 1)
-        let client = try PlacesClient(databasePath: path)
+        let client = try PlaceReader(databasePath: path)
         let r = try client.findPlaceLikelihoods(location: Coordinate(latitude: 1.0008, longitude: 2.0008), accuracy: 10, explain: true)
         #expect(r.placeLikelihoods.first?.explanation?.footprint == "viewport")
     }

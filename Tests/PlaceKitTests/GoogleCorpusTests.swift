@@ -66,7 +66,7 @@ struct GoogleCorpusTests {
             let summary = try importer.importInput(.file(url.path))
             #expect(summary.rejected == 0)
             #expect(summary.records == records.count)
-            let client = try PlacesClient(databasePath: db)
+            let client = try PlaceReader(databasePath: db)
             for e in expected {
                 let place = try client.fetchPlace(id: PlaceID(e.id))
                 #expect(place.displayName?.text == e.name, "\(url.lastPathComponent): \(e.id) name")

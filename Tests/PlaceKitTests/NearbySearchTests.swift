@@ -85,8 +85,8 @@ final class GeneratedDatabase {
 struct NearbySearchTests {
     static let modes: [SpatialIndexMode] = [.memory, .database]
 
-    func client(_ db: GeneratedDatabase, _ mode: SpatialIndexMode) throws -> PlacesClient {
-        try PlacesClient(databasePath: db.path, spatialIndex: mode)
+    func client(_ db: GeneratedDatabase, _ mode: SpatialIndexMode) throws -> PlaceReader {
+        try PlaceReader(databasePath: db.path, spatialIndex: mode)
     }
 
     @Test("the 10 nearest match brute-force haversine at thousands of random points (recall@10 = 1.0)", arguments: modes)
@@ -161,7 +161,7 @@ struct NearbySearchTests {
     func antimeridian(mode: SpatialIndexMode) throws {
         let (dir, path) = try tiny([("east", 10, 179.999), ("west", 10, -179.998), ("far", 10, 179.9), ("farther", 10, -179.8)])
         _ = dir
-        let client = try PlacesClient(databasePath: path, spatialIndex: mode)
+        let client = try PlaceReader(databasePath: path, spatialIndex: mode)
         for center in [Coordinate(latitude: 10, longitude: 180), Coordinate(latitude: 10, longitude: -180), Coordinate(latitude: 10.0005, longitude: -179.9995)] {
             let got = try client.searchNearby(NearbySearchRequest(center: center, maxResultCount: 4))
             #expect(got.map(\.place.id.rawValue).prefix(2).sorted() == ["east", "west"], "from \(center)")
@@ -176,7 +176,7 @@ struct NearbySearchTests {
         let (dir, path) = try tiny([("n0", 89.999, 0), ("n90", 89.9985, 90), ("n180", 89.998, 180), ("nm90", 89.9975, -90),
                                     ("s", -89.999, 45), ("mid", 60, 0)])
         _ = dir
-        let client = try PlacesClient(databasePath: path, spatialIndex: mode)
+        let client = try PlaceReader(databasePath: path, spatialIndex: mode)
         let north = try client.searchNearby(NearbySearchRequest(center: Coordinate(latitude: 90, longitude: 123), maxResultCount: 4))
         #expect(north.map(\.place.id.rawValue) == ["n0", "n90", "n180", "nm90"])
         #expect(abs(north[0].distanceMeters - 0.001 * Double.pi / 180 * Earth.meanRadius) < 1e-6)
@@ -190,7 +190,7 @@ struct NearbySearchTests {
     func ties(mode: SpatialIndexMode) throws {
         let (dir, path) = try tiny([("c", 1, 1), ("a", 1, 1), ("d", 1, 1), ("b", 1, 1), ("z", 1.001, 1)])
         _ = dir
-        let client = try PlacesClient(databasePath: path, spatialIndex: mode)
+        let client = try PlaceReader(databasePath: path, spatialIndex: mode)
         let got = try client.searchNearby(NearbySearchRequest(center: Coordinate(latitude: 1, longitude: 1), maxResultCount: 3))
         #expect(got.map(\.place.id.rawValue) == ["a", "b", "c"])
         #expect(got.allSatisfy { $0.distanceMeters == 0 })
@@ -201,7 +201,7 @@ struct NearbySearchTests {
         let (dir, path) = try tiny([("gone", 1, 1), ("here", 1.01, 1)])
         _ = dir
         try Database(path: path, mode: .readWrite).execute("UPDATE place SET removed_run = last_run WHERE place_id = 'gone'")
-        let client = try PlacesClient(databasePath: path, spatialIndex: mode)
+        let client = try PlaceReader(databasePath: path, spatialIndex: mode)
         let got = try client.searchNearby(NearbySearchRequest(center: Coordinate(latitude: 1, longitude: 1), radiusMeters: 5000))
         #expect(got.map(\.place.id.rawValue) == ["here"])
     }
@@ -209,7 +209,7 @@ struct NearbySearchTests {
     @Test("a loaded index notices another connection's changes")
     func staleIndex() throws {
         let (dir, path) = try tiny([("one", 1, 1)])
-        let client = try PlacesClient(databasePath: path, spatialIndex: .memory)
+        let client = try PlaceReader(databasePath: path, spatialIndex: .memory)
         #expect(try client.searchNearby(NearbySearchRequest(center: Coordinate(latitude: 1, longitude: 1))).count == 1)
         let file = try dir.write("more.ndjson", #"{"id":"two","location":{"latitude":1,"longitude":1.0001}}"# + "\n")
         _ = try PlaceImporter(databasePath: path).importInput(.file(file))
@@ -225,7 +225,7 @@ struct NearbySearchTests {
     func badRequests(request: NearbySearchRequest, message: String) throws {
         let (dir, path) = try tiny([("one", 1, 1)])
         _ = dir
-        let client = try PlacesClient(databasePath: path)
+        let client = try PlaceReader(databasePath: path)
         #expect { try client.searchNearby(request) } throws: { "\($0)".contains(message) }
     }
 }

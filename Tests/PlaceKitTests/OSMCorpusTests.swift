@@ -96,7 +96,7 @@ struct OSMCorpusTests {
         #expect(summary.records == features.values.reduce(0) { $0 + $1.count })
         #expect(summary.inserted == features.count)
 
-        let client = try PlacesClient(databasePath: db)
+        let client = try PlaceReader(databasePath: db)
         #expect(try client.placeCount() == features.count)
         for id in order {
             let place = try client.fetchPlace(id: PlaceID(id))

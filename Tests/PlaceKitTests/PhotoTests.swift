@@ -31,7 +31,7 @@ struct PhotoDB {
     }
 
     func fetch(_ photo: String, _ width: Int, _ height: Int, format: ImageFormat? = nil) throws -> PhotoImage {
-        let client = try PlacesClient(databasePath: path)
+        let client = try PlaceReader(databasePath: path)
         return try client.fetchPhoto(client.photoMetadata(named: photo), maxSize: (width: width, height: height), format: format)
     }
 
@@ -182,7 +182,7 @@ struct PhotoImageTests {
         let temp = try TempDirectory()
         let path = temp.file("places.sqlite")
         _ = try PlaceImporter(databasePath: path).importInput(.file(details))
-        let client = try PlacesClient(databasePath: path)
+        let client = try PlaceReader(databasePath: path)
         let photos = try client.lookUpPhotos(placeID: "ChIJN1t_tDeuEmsRUsoyG83frY4")
         #expect(photos.count == 10)
         let first = try #require(photos.first)
@@ -297,7 +297,7 @@ struct PhotoImageTests {
     @Test("a photo without a local image is NOT_FOUND")
     func noLocalImage() throws {
         let db = try PhotoDB()
-        let client = try PlacesClient(databasePath: db.path)
+        let client = try PlaceReader(databasePath: db.path)
         let photo = try client.photoMetadata(named: PhotoDB.refs[2])
         #expect(photo.name == "places/P1/photos/\(PhotoDB.refs[2])")
         #expect(try client.localImage(for: photo) == nil)
@@ -346,19 +346,19 @@ struct PhotoStoreTests {
     @Test("lists a place's photos in order with their attributions")
     func lookUp() throws {
         let db = try PhotoDB()
-        let photos = try PlacesClient(databasePath: db.path).lookUpPhotos(placeID: "P1")
+        let photos = try PlaceReader(databasePath: db.path).lookUpPhotos(placeID: "P1")
         #expect(photos.map(\.name) == PhotoDB.refs.map { "places/P1/photos/\($0)" })
         #expect(photos.map(\.widthPx) == [4000, 4001, 4002])
         #expect(photos[1].authorAttributions == [AuthorAttribution(displayName: "Author 1", uri: "https://maps.google.com/maps/contrib/1", photoUri: "https://lh3.example/1")])
-        #expect(throws: PlaceDBError.self) { try PlacesClient(databasePath: db.path).lookUpPhotos(placeID: "nope") }
-        #expect(try PlacesClient(databasePath: db.path).lookUpPhotos(placeID: PlaceID(parsing: "places/P1")).count == 3)
+        #expect(throws: PlaceDBError.self) { try PlaceReader(databasePath: db.path).lookUpPhotos(placeID: "nope") }
+        #expect(try PlaceReader(databasePath: db.path).lookUpPhotos(placeID: PlaceID(parsing: "places/P1")).count == 3)
     }
 
     @Test("an ID that moved lists the photos of the place it resolves to")
     func followsAliases() throws {
         let old = #"{"id":"old","location":{"latitude":1,"longitude":2},"businessStatus":"CLOSED_PERMANENTLY","movedPlaceId":"P1","photos":[{"name":"places/old/photos/oldPhotoReference-1"}]}"#
         let db = try PhotoDB(places: [PhotoDB.place("P1", refs: PhotoDB.refs), old])
-        let client = try PlacesClient(databasePath: db.path)
+        let client = try PlaceReader(databasePath: db.path)
         #expect(try client.lookUpPhotos(placeID: "old").map(\.name) == PhotoDB.refs.map { "places/P1/photos/\($0)" })
         // The old place's own photo is still named and stored by its name.
         #expect(try db.add("oldPhotoReference-1", TestImages.make(width: 2, height: 2, format: .png)).name == "places/old/photos/oldPhotoReference-1")
@@ -370,7 +370,7 @@ struct PhotoStoreTests {
         let legacyPhotos = refs.map { #"{"photo_reference":"\#($0)","width":10,"height":10,"html_attributions":[]}"# }
         let legacy = #"{"place_id":"L1","geometry":{"location":{"lat":1,"lng":2}},"photos":[\#(legacyPhotos.joined(separator: ","))]}"#
         let db = try PhotoDB(places: [PhotoDB.place("V1", refs: refs), legacy])
-        let client = try PlacesClient(databasePath: db.path)
+        let client = try PlaceReader(databasePath: db.path)
         for id in ["V1", "L1"] {
             #expect(try client.lookUpPhotos(placeID: PlaceID(id)).map(\.name) == refs.prefix(10).map { "places/\(id)/photos/\($0)" })
         }
@@ -435,7 +435,7 @@ struct PhotoStoreTests {
         #expect(try db.add(PhotoDB.refs[0], a).outcome == .added)
         #expect(try db.add(PhotoDB.refs[0], a).outcome == .unchanged)
         #expect(try db.add(PhotoDB.refs[0], b).outcome == .replaced)
-        let info = try #require(try PlacesClient(databasePath: db.path).localImage(for: PhotoMetadata(name: "places/P1/photos/\(PhotoDB.refs[0])")))
+        let info = try #require(try PlaceReader(databasePath: db.path).localImage(for: PhotoMetadata(name: "places/P1/photos/\(PhotoDB.refs[0])")))
         #expect((info.format, info.width, info.height, info.byteCount) == (.jpeg, 20, 30, b.count))
         #expect(try db.fetch(PhotoDB.refs[0], 4800, 4800).data == b)
         #expect(try db.imageCount() == 1)
@@ -540,7 +540,7 @@ struct PhotoStoreTests {
             // (7: capture times.)
             try store.db.execute("ALTER TABLE place DROP COLUMN captured_at; ALTER TABLE place DROP COLUMN member_captured; ALTER TABLE import_run DROP COLUMN older")
         }
-        #expect(throws: PlaceDBError.self, "a read-only client refuses the old version") { try PlacesClient(databasePath: db.path) }
+        #expect(throws: PlaceDBError.self, "a read-only client refuses the old version") { try PlaceReader(databasePath: db.path) }
         #expect(try rows(PhotoImporter(databasePath: db.path).store) == written)
     }
 }
@@ -574,7 +574,7 @@ struct GoogleCorpusPhotoTests {
         let dir = try TempDirectory()
         let path = dir.file("places.sqlite")
         _ = try PlaceImporter(databasePath: path).importInput(.file(url.path))
-        let client = try PlacesClient(databasePath: path)
+        let client = try PlaceReader(databasePath: path)
         let anchor = try NSRegularExpression(pattern: #"^<a href="([^"]*)">(.*)</a>$"#)
         var checked = 0
         for r in records {

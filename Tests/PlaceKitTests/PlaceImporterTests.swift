@@ -32,10 +32,10 @@ struct PlaceImporterTests {
     }
 
     func fetch(_ id: String) throws -> Place {
-        try PlacesClient(databasePath: dbPath).fetchPlace(id: PlaceID(id))
+        try PlaceReader(databasePath: dbPath).fetchPlace(id: PlaceID(id))
     }
 
-    func count() throws -> Int { try PlacesClient(databasePath: dbPath).placeCount() }
+    func count() throws -> Int { try PlaceReader(databasePath: dbPath).placeCount() }
 
     @Test("every Places API (New) and legacy shape imports", arguments: [
         ("single v1 place", Fixtures.v1("p1", "One")),

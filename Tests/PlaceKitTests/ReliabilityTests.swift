@@ -102,7 +102,7 @@ struct ReliabilityTests {
         records.append(record("huge", east: 0, ratings: Int(Int32.max)))
         let (dir, path) = try placesDatabase(records)
         _ = dir
-        let r = try PlacesClient(databasePath: path).findPlaceLikelihoods(location: origin, accuracy: 10, limit: 20, explain: true)
+        let r = try PlaceReader(databasePath: path).findPlaceLikelihoods(location: origin, accuracy: 10, limit: 20, explain: true)
         let huge = try #require(r.placeLikelihoods.first { $0.place.id == "huge" })
         #expect(huge.likelihood < 0.5, "likelihood \(huge.likelihood)")
         #expect(try #require(huge.explanation).popularityFactor < 10)
@@ -119,7 +119,7 @@ struct ReliabilityTests {
         var csv = "old_id,new_id,reason\n"
         for i in 0..<hops { csv += "a\(i),\(i == hops - 1 ? "end" : "a\(i + 1)"),moved\n" }
         _ = try PlaceImporter(databasePath: db).importAliases(.file(try dir.write("a.csv", csv)))
-        let client = try PlacesClient(databasePath: db)
+        let client = try PlaceReader(databasePath: db)
         let r = try client.resolvePlaceID(PlaceID("a0"))
         #expect(r.status == .moved)
         #expect(r.placeID == "end")
@@ -136,7 +136,7 @@ struct ReliabilityTests {
         var csv = "old_id,new_id\n"
         for i in 0..<100 { csv += "c\(i),c\((i + 1) % 100)\n" }
         _ = try PlaceImporter(databasePath: db).importAliases(.file(try dir.write("a.csv", csv)))
-        let r = try PlacesClient(databasePath: db).resolvePlaceID(PlaceID("c0"))
+        let r = try PlaceReader(databasePath: db).resolvePlaceID(PlaceID("c0"))
         #expect(r.status == .notFound)
         #expect(r.cycle.count == 101)
     }

@@ -54,9 +54,9 @@ struct SchemaTests {
         #expect(importer.store.path == path)
         #expect(try importer.store.db.scalar("PRAGMA journal_mode")?.string == "wal")
         // A reader sees the first input while the importer is still open.
-        #expect(try PlacesClient(databasePath: path).fetchPlace(id: "a").id == "a")
+        #expect(try PlaceReader(databasePath: path).fetchPlace(id: "a").id == "a")
         #expect(try importer.importInput(.file(second)).inserted == 1)
-        #expect(try PlacesClient(databasePath: path).fetchPlace(id: "b").id == "b")
+        #expect(try PlaceReader(databasePath: path).fetchPlace(id: "b").id == "b")
         #expect(!FileManager.default.fileExists(atPath: "\(path).new-\(getpid())"))
     }
 
@@ -69,7 +69,7 @@ struct SchemaTests {
         // (The importer still holds the database's import lock.)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("places.sqlite") } == ["places.sqlite.import-lock"])
         #expect {
-            try PlacesClient(databasePath: path).fetchPlace(id: "a")
+            try PlaceReader(databasePath: path).fetchPlace(id: "a")
         } throws: { error in
             if case PlaceDBError.noDatabase = error { return true }
             return false
@@ -136,7 +136,7 @@ struct SchemaTests {
             try importer.store.db.execute("PRAGMA user_version = 99")
         }
         #expect {
-            _ = try PlacesClient(databasePath: path)
+            _ = try PlaceReader(databasePath: path)
         } throws: { error in
             "\(error)".contains("newer placedb")
         }
@@ -193,7 +193,7 @@ struct SchemaTests {
         let dir = try TempDirectory()
         let path = try dir.write("places.sqlite", String(repeating: "this is not sqlite\n", count: 100))
         #expect {
-            _ = try PlacesClient(databasePath: path)
+            _ = try PlaceReader(databasePath: path)
         } throws: { error in
             "\(error)".contains("not an SQLite database")
         }
@@ -218,7 +218,7 @@ struct SchemaTests {
     func missingDatabase() throws {
         let dir = try TempDirectory()
         #expect {
-            _ = try PlacesClient(databasePath: dir.file("absent.sqlite"))
+            _ = try PlaceReader(databasePath: dir.file("absent.sqlite"))
         } throws: { error in
             if case PlaceDBError.noDatabase = error { return true }
             return false

@@ -10,14 +10,14 @@ import PlaceKitTestSupport
 @Suite("Library: places are served, never as captured")
 struct ServedPlaceTests {
     let dir: TempDirectory
-    let client: PlacesClient
+    let client: PlaceReader
 
     init() throws {
         dir = try TempDirectory("placedb-served")
         let file = try dir.write("hours.ndjson", ServedHoursFixture.ndjson)
         let path = dir.file("places.sqlite")
         _ = try PlaceImporter(databasePath: path).importInput(.file(file))
-        client = try PlacesClient(databasePath: path)
+        client = try PlaceReader(databasePath: path)
     }
 
     static func time(_ text: String) throws -> HoursQueryTime { try #require(HoursQueryTime(parsing: text)) }

@@ -62,7 +62,7 @@ struct StoredDocumentTests {
         let input = try dir.write("in.ndjson", lines.joined(separator: "\n"))
         let db = dir.file("places.sqlite")
         _ = try PlaceImporter(databasePath: db).importInput(.file(input))
-        let client = try PlacesClient(databasePath: db)
+        let client = try PlaceReader(databasePath: db)
         for line in lines {
             guard case .object(let record) = try JSONValue(parsing: line), let id = record["id"]?.stringValue,
                   let lng = record["location"]?["longitude"]?.doubleValue else { continue }

@@ -39,7 +39,7 @@ struct TimeZoneImportTests {
         #expect(stored["own-zone"]?.zone == "America/New_York")
         #expect(stored["own-zone"]?.source == "data")
 
-        let client = try PlacesClient(databasePath: db)
+        let client = try PlaceReader(databasePath: db)
         let place = try client.fetchPlace(id: "no-zone")
         #expect(place.timeZone == "Europe/Zurich")
         #expect(place.timeZoneSource == .importOption)
@@ -63,7 +63,7 @@ struct TimeZoneImportTests {
         let line = #"{"type":"Feature","geometry":{"type":"Point","coordinates":[11.57,48.14]},"properties":{"@type":"node","@id":42,"@version":3,"name":"Bäckerei","shop":"bakery","opening_hours":"Mo-Sa 07:00-12:30; PH off"}}"#
         let file = try dir.write("munich.geojsonseq", "\u{1E}" + line + "\n")
         _ = try PlaceImporter(databasePath: db, options: ImportOptions(timeZone: "Europe/Berlin")).importInput(.file(file))
-        let place = try PlacesClient(databasePath: db).fetchPlace(id: "osm:node/42")
+        let place = try PlaceReader(databasePath: db).fetchPlace(id: "osm:node/42")
         #expect(place.document["regularOpeningHours"]?[OSMOpeningHours.jsonKey] == "Mo-Sa 07:00-12:30; PH off")
         #expect(place.openingHours?.periods?.count == 6)
         let s = place.isOpen(at: F.at("2026-03-30T08:00:00Z"))
@@ -80,7 +80,7 @@ struct TimeZoneImportTests {
         let file = try dir.write("in.ndjson", Self.input)
         _ = try PlaceImporter(databasePath: db).importInput(.file(file))
         #expect(try rows(db)["no-zone"]?.zone == nil)
-        #expect(try PlacesClient(databasePath: db).fetchPlace(id: "no-zone").isOpen(at: F.at("2026-03-30T10:00:00Z")).state == .unknown)
+        #expect(try PlaceReader(databasePath: db).fetchPlace(id: "no-zone").isOpen(at: F.at("2026-03-30T10:00:00Z")).state == .unknown)
         let withZone = try PlaceImporter(databasePath: db, options: ImportOptions(timeZone: "Europe/Zurich"))
         let second = try withZone.importInput(.file(file))
         #expect(second.updated == 1 && second.unchanged == 2)
@@ -123,6 +123,6 @@ struct TimeZoneImportTests {
         }
         _ = try PlaceImporter(databasePath: path)
         #expect(try rows(path)["old"]?.source == "data")
-        #expect(try PlacesClient(databasePath: path).fetchPlace(id: "old").timeZoneSource == .data)
+        #expect(try PlaceReader(databasePath: path).fetchPlace(id: "old").timeZoneSource == .data)
     }
 }

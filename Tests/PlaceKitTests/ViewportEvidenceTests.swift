@@ -49,7 +49,7 @@ struct ViewportEvidenceTests {
         ])
         _ = dir
         let fix = Coordinate(latitude: lat + 0.3 / perDegree, longitude: lng)
-        let client = try PlacesClient(databasePath: path, spatialIndex: mode)
+        let client = try PlaceReader(databasePath: path, spatialIndex: mode)
         let r = try client.findPlaceLikelihoods(location: fix, accuracy: 5, explain: true)
         #expect(r.placeLikelihoods.first?.place.id == "here")
         #expect(r.placeLikelihoods.first!.likelihood > 0.99)
@@ -78,7 +78,7 @@ struct ViewportEvidenceTests {
         _ = dir
         // 350 m north of the park's point: inside its 0.01° viewport (±556 m),
         // outside its type footprint (a 177 m square).
-        let client = try PlacesClient(databasePath: path)
+        let client = try PlaceReader(databasePath: path)
         let r = try client.findPlaceLikelihoods(location: Coordinate(latitude: 46.5 + 350 / (Earth.meanRadius * Double.pi / 180), longitude: 6.6),
                                                 accuracy: 10, explain: true)
         let e = try #require(r.placeLikelihoods.first?.explanation)
@@ -91,7 +91,7 @@ struct ViewportEvidenceTests {
         let file = try polygon.write("square.geojson", #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"sq","properties":{"name":"Square","amenity":"marketplace"},"geometry":{"type":"Polygon","coordinates":[[[6.6,46.5],[6.602,46.5],[6.602,46.502],[6.6,46.502],[6.6,46.5]]]}}]}"#)
         let db = polygon.file("p.sqlite")
         _ = try PlaceImporter(databasePath: db).importInput(.file(file))
-        let p = try PlacesClient(databasePath: db).findPlaceLikelihoods(location: Coordinate(latitude: 46.501, longitude: 6.601), accuracy: 10, explain: true)
+        let p = try PlaceReader(databasePath: db).findPlaceLikelihoods(location: Coordinate(latitude: 46.501, longitude: 6.601), accuracy: 10, explain: true)
         let pe = try #require(p.placeLikelihoods.first?.explanation)
         #expect(pe.footprint == "polygon")
         #expect(pe.viewport == .extent)
@@ -118,7 +118,7 @@ struct ViewportEvidenceTests {
         #expect(summary.ignoredViewports == [.inverted: 1, .crossesAntimeridian: 1, .tooLarge: 1])
 
         for mode in CurrentPlaceTests.modes {
-            let client = try PlacesClient(databasePath: path, spatialIndex: mode)
+            let client = try PlaceReader(databasePath: path, spatialIndex: mode)
             for (id, fix, evidence) in [("inverted", Coordinate(latitude: 46.5, longitude: 6.6), ViewportEvidence.inverted),
                                         // 21 m east of the island's point, across the antimeridian.
                                         ("island", Coordinate(latitude: -16.5, longitude: -179.9999), .crossesAntimeridian),
@@ -144,7 +144,7 @@ struct ViewportEvidenceTests {
         var total = ImportSummary()
         for f in files { total += try PlaceImporter(databasePath: path).importInput(.file(f.path)) }
         #expect(total.inserted == files.count && total.ignoredViewports.isEmpty)
-        let client = try PlacesClient(databasePath: path)
+        let client = try PlaceReader(databasePath: path)
         var agreed = 0, checked = 0
         for f in files {
             let json = try JSONValue(parsing: Array(try Data(contentsOf: f)))

@@ -6,7 +6,7 @@ extension PhotoMetadata {
     }
 }
 
-extension PlacesClient {
+extension PlaceReader {
     /// The photos of a place, as the Places SDK's `lookUpPhotos(forPlaceID:)`
     /// lists them: at most ten, in the source's order, each with the author
     /// attributions that must be shown with it. An ID that moved gives the
@@ -14,7 +14,7 @@ extension PlacesClient {
     /// `PlaceDBError.notFound` for an unknown place.
     ///
     /// ```swift
-    /// let client = try PlacesClient(databasePath: "places.sqlite")
+    /// let client = try PlaceReader(databasePath: "places.sqlite")
     /// for photo in try client.lookUpPhotos(placeID: "ChIJN1t_tDeuEmsRUsoyG83frY4") {
     ///     let image = try client.fetchPhoto(photo, maxSize: (width: 400, height: 400))
     ///     print(image.width, image.height, photo.authorAttributions.map { $0.displayName ?? "" })

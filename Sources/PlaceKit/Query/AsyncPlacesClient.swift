@@ -6,7 +6,7 @@ import Foundation
 /// returns values.
 ///
 /// ```swift
-/// let client = try AsyncPlacesClient(databasePath: "places.sqlite")
+/// let client = try PlacesClient(databasePath: "places.sqlite")
 /// let place = try await client.fetchPlace(id: "ChIJN1t_tDeuEmsRUsoyG83frY4", fields: [.displayName, .location])
 /// let here = try await client.findPlaceLikelihoods(location: place.coordinate, accuracy: 20)
 /// ```
@@ -19,7 +19,7 @@ import Foundation
 /// Writing (imports) goes through its own connection elsewhere
 /// (`PlaceImporter`); WAL mode lets it run while the readers read, each
 /// reader seeing a consistent snapshot per call.
-public final class AsyncPlacesClient: Sendable {
+public final class PlacesClient: Sendable {
     /// The database file's path.
     public let databasePath: String
     /// The most connections open at once (calls running at once).
@@ -33,8 +33,8 @@ public final class AsyncPlacesClient: Sendable {
                 likelihoodModel: LikelihoodModel = LikelihoodModel()) throws(PlacesError) {
         let readers = max(1, maxReaders ?? ProcessInfo.processInfo.activeProcessorCount)
         self.maxReaders = readers
-        let open: @Sendable () throws -> PlacesClient = {
-            let client = try PlacesClient(databasePath: databasePath, spatialIndex: spatialIndex)
+        let open: @Sendable () throws -> PlaceReader = {
+            let client = try PlaceReader(databasePath: databasePath, spatialIndex: spatialIndex)
             client.likelihoodModel = likelihoodModel
             return client
         }
@@ -132,7 +132,7 @@ public final class AsyncPlacesClient: Sendable {
     // MARK: Running calls
 
     /// Runs `body` with a connection of the pool, on a Dispatch thread.
-    private func run<T: Sendable>(_ body: @escaping @Sendable (PlacesClient) throws -> T) async throws(PlacesError) -> T {
+    private func run<T: Sendable>(_ body: @escaping @Sendable (PlaceReader) throws -> T) async throws(PlacesError) -> T {
         let path = databasePath
         let outcome: Result<T, PlacesError>
         do {
@@ -155,12 +155,12 @@ public final class AsyncPlacesClient: Sendable {
 /// The client's read-only connections: each lent to one call at a time.
 ///
 /// `@unchecked Sendable`: the lock guards `idle`, `open` and `waiters`; a
-/// connection (a non-`Sendable` `PlacesClient`) is reachable from one call
+/// connection (a non-`Sendable` `PlaceReader`) is reachable from one call
 /// only between `acquire` and `release`, and from nowhere else.
 final class ReaderPool: @unchecked Sendable {
     /// A connection on loan. `@unchecked Sendable` for the same reason.
     struct Reader: @unchecked Sendable {
-        let client: PlacesClient
+        let client: PlaceReader
     }
 
     private let lock = NSLock()
@@ -168,9 +168,9 @@ final class ReaderPool: @unchecked Sendable {
     private var open: Int
     private var waiters: [CheckedContinuation<Reader, Never>] = []
     private let limit: Int
-    private let opener: @Sendable () throws -> PlacesClient
+    private let opener: @Sendable () throws -> PlaceReader
 
-    init(first: PlacesClient, limit: Int, open: @escaping @Sendable () throws -> PlacesClient) {
+    init(first: PlaceReader, limit: Int, open: @escaping @Sendable () throws -> PlaceReader) {
         idle = [Reader(client: first)]
         self.open = 1
         self.limit = limit

@@ -53,7 +53,7 @@ public struct CurrentPlaceScene: Sendable {
     public var footprints: [FootprintOutline]
 }
 
-extension PlacesClient {
+extension PlaceReader {
     /// The answer of `findPlaceLikelihoods` with the footprint the model
     /// used for each place listed (for a picture of it: `placedb current
     /// --svg`).

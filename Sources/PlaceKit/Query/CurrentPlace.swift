@@ -57,7 +57,7 @@ public struct CurrentPlaceRequest: Sendable, Equatable {
     }
 }
 
-extension PlacesClient {
+extension PlaceReader {
     /// The places the visitor is likely at, given a fix at `location` with
     /// horizontal `accuracy` in meters (the 68% radius), most likely first.
     /// Mirrors the Places SDK's `findPlaceLikelihoods`; see `LikelihoodModel`

@@ -76,7 +76,7 @@ public struct NearbyPlace: Sendable, Equatable {
     public var distanceMeters: Double
 }
 
-extension PlacesClient {
+extension PlaceReader {
     /// The places near `request.center`, nearest first (or most popular),
     /// with `fields` of each. Distances are great-circle meters on the
     /// sphere (`Coordinate.distance(to:)`); ties go by place ID; removed

@@ -27,7 +27,7 @@ public struct PlaceProvenance: Sendable, Equatable {
     }
 }
 
-extension PlacesClient {
+extension PlaceReader {
     /// When each member of the stored place `id` was captured (the ID as
     /// stored: resolve an old one first). Throws `PlaceDBError.notFound`.
     public func provenance(of id: PlaceID) throws -> PlaceProvenance {

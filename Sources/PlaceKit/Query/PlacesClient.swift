@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The client opens the file read-only and needs no SpatiaLite. It is not
 /// `Sendable`: give each thread its own client.
-public final class PlacesClient {
+public final class PlaceReader {
     let store: PlaceStore
     let engine: SpatialEngine
 

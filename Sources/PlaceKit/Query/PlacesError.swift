@@ -1,6 +1,6 @@
 import SQLiteDB
 
-/// An error from the async client (`AsyncPlacesClient`), by what the caller
+/// An error from the async client (`PlacesClient`), by what the caller
 /// can do about it. `description` is one line: what failed, why, where; it
 /// names places, files and values, never a command-line option.
 public enum PlacesError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -23,7 +23,7 @@ public struct SpatialIndexStatistics: Sendable {
     public var loadSeconds: Double
 }
 
-/// The state behind `PlacesClient`'s spatial queries: the in-memory index
+/// The state behind `PlaceReader`'s spatial queries: the in-memory index
 /// when loaded, the time spent on regional queries, the model.
 final class SpatialEngine {
     let store: PlaceStore

@@ -3,7 +3,7 @@ import PlaceKit
 // AsyncClient DATABASE [LAT,LNG]: the places near a point, then where a
 // visitor at each of them is likely to be, eight queries at once.
 let arguments = CommandLine.arguments
-let client = try AsyncPlacesClient(databasePath: arguments.count > 1 ? arguments[1] : "places.sqlite")
+let client = try PlacesClient(databasePath: arguments.count > 1 ? arguments[1] : "places.sqlite")
 let center = Coordinate(parsing: arguments.count > 2 ? arguments[2] : "46.5197,6.6323") ?? Coordinate(latitude: 0, longitude: 0)
 
 let nearby = try await Task.detached {
