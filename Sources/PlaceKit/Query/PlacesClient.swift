@@ -1,10 +1,11 @@
 import Foundation
 
-/// Answers place queries from a placedb database, offline. Mirrors the
-/// Places SDK: `fetchPlace(id:fields:)` returns a `Place`.
+/// The synchronous query engine on one read-only connection: what the CLI
+/// and the benchmarks call, and what `PlacesClient` (the async, `Sendable`
+/// client for apps and servers) lends to each call from its pool.
 ///
-/// The client opens the file read-only and needs no SpatiaLite. It is not
-/// `Sendable`: give each thread its own client.
+/// It opens the file read-only and needs no SpatiaLite. It is not
+/// `Sendable`: one owner at a time (a thread, or one `PlacesClient` call).
 public final class PlaceReader {
     let store: PlaceStore
     let engine: SpatialEngine
