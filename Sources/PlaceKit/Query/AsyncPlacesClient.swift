@@ -51,9 +51,10 @@ public final class PlacesClient: Sendable {
 
     /// The place with this ID, with the fields of `fields`; an ID that moved
     /// gives the place it resolves to (with its current `id`), as the
-    /// Places API does. `openNow` is computed at the time of asking.
-    public func fetchPlace(id: PlaceID, fields: FieldMask = .all) async throws(PlacesError) -> Place {
-        try await run { try $0.fetchPlace(id: id, fields: fields) }
+    /// Places API does. `openNow` is computed at the time of asking (or at
+    /// `time`), never served from the capture.
+    public func fetchPlace(id: PlaceID, fields: FieldMask = .all, at time: HoursQueryTime? = nil) async throws(PlacesError) -> Place {
+        try await run { try $0.fetchPlace(id: id, fields: fields, at: time ?? .instant(Date())) }
     }
 
     /// The number of places stored.
@@ -105,12 +106,12 @@ public final class PlacesClient: Sendable {
     /// Whether the place is open at `date` (default: now), from its current
     /// and regular opening hours, business status and time zone.
     public func isOpen(placeID: PlaceID, at date: Date = Date()) async throws(PlacesError) -> OpenStatus {
-        try await run { try $0.fetchPlace(id: placeID).isOpen(at: date) }
+        try await run { try $0.fetchStoredPlace(id: placeID).isOpen(at: date) }
     }
 
     /// `isOpen` at an instant or at a wall-clock time at the place.
     public func isOpen(placeID: PlaceID, at time: HoursQueryTime) async throws(PlacesError) -> OpenStatus {
-        try await run { try $0.fetchPlace(id: placeID).isOpen(at: time) }
+        try await run { try $0.fetchStoredPlace(id: placeID).isOpen(at: time) }
     }
 
     // MARK: Photos
