@@ -2,20 +2,28 @@ import PlaceKit
 
 /// `placedb alias import FILE...`: explicit alias edges.
 enum AliasCommand {
+    /// The options, read by these constants (a typo does not compile).
+    enum Options {
+        static let source = OptionSpec("--source", value: "NAME", help: "The source the edges are filed under (default: alias-file).")
+        static let all = [source]
+    }
+
     static let spec = CommandSpec(
         name: "alias",
         abstract: "Manage place ID aliases: 'placedb alias import FILE...' records old-ID -> new-ID edges from CSV or NDJSON.",
         arguments: [ArgumentSpec(name: "import", help: "The action (import)."),
                     ArgumentSpec(name: "FILE", help: "CSV with a header (old_id,new_id,reason[,confidence]) or NDJSON ({\"oldId\",\"newId\",\"reason\",\"confidence\"}); - reads standard input; .gz read directly.", variadic: true)],
-        options: [
-            OptionSpec("--source", value: "NAME", help: "The source the edges are filed under (default: alias-file)."),
-        ],
+        options: Options.all,
         discussion: """
             reason is one of: \(AliasReason.allCases.map(\.rawValue).joined(separator: ", ")) (default explicit);
             confidence is in (0, 1] (default 1). Each file is one transaction: a bad line (exit 65,
             file:line and why) records nothing of that file. An edge already known is kept as
             first recorded.
-            """)
+            """,
+        examples: [
+            "placedb alias import moves.csv",
+            "placedb alias import --source city-2026 merged-ids.ndjson.gz",
+        ])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         var args = context.arguments.positionals
@@ -24,7 +32,7 @@ enum AliasCommand {
         args.removeFirst()
         guard !args.isEmpty else { throw UsageError(message: "missing FILE") }
         var options = ImportOptions()
-        options.source = context.arguments.value("--source") ?? "alias-file"
+        options.source = context.arguments.value(Options.source) ?? "alias-file"
         let importer = try PlaceImporter(databasePath: context.databasePath, options: options, waiting: { pid in
             context.console.errLine("placedb alias import: waiting for another import\(pid.map { " (process \($0))" } ?? "") into \(context.databasePath) to finish")
         })

@@ -1,8 +1,13 @@
-/// One option of a command. The same table drives parsing and `--help`.
+/// One option of a command. The same table drives parsing and `--help`,
+/// and the same constant reads the parsed value (`parsed.value(Options.limit)`),
+/// so a misspelt option does not compile: each command declares its options
+/// as static constants of a nested `Options` enum and lists them in `all`.
 struct OptionSpec: Sendable {
     /// `--name` (and an optional short `-n`).
     let name: String
     let short: Character?
+    /// Former long names still accepted, not shown in help (`--out`).
+    var aliases: [String] = []
     /// The value's placeholder (`PATH`), or nil for a flag.
     let value: String?
     let help: String
@@ -10,9 +15,10 @@ struct OptionSpec: Sendable {
     /// Allowed values, checked by the parser and listed in help.
     var choices: [String]? = nil
 
-    init(_ name: String, short: Character? = nil, value: String? = nil, help: String, repeatable: Bool = false, choices: [String]? = nil) {
+    init(_ name: String, short: Character? = nil, value: String? = nil, help: String, repeatable: Bool = false, choices: [String]? = nil, aliases: [String] = []) {
         self.name = name
         self.short = short
+        self.aliases = aliases
         self.value = value
         self.help = help
         self.repeatable = repeatable
@@ -35,23 +41,21 @@ struct CommandSpec: Sendable {
     let arguments: [ArgumentSpec]
     let options: [OptionSpec]
     var discussion: String? = nil
+    /// Two or three command lines, shown last in help (as git and osmium do).
+    var examples: [String] = []
 
-    static let globalOptions: [OptionSpec] = [
-        OptionSpec("--db", value: "PATH", help: "The database file (default: $PLACEDB_DATABASE, else ./places.sqlite)."),
-        OptionSpec("--output", short: "o", value: "FORMAT", help: "Output format (default: text on a terminal, json otherwise).", choices: ["json", "text"]),
-        OptionSpec("--help", short: "h", help: "Show help for this command."),
-    ]
-
-    /// The command's options, then the global ones. A command option's
-    /// short name wins over a global one's (`photo fetch -o FILE`), whose
-    /// long name stays.
-    var allOptions: [OptionSpec] {
-        let shorts = Set(options.compactMap(\.short))
-        return options + CommandSpec.globalOptions.map { global in
-            guard let short = global.short, shorts.contains(short) else { return global }
-            return OptionSpec(global.name, value: global.value, help: global.help, repeatable: global.repeatable, choices: global.choices)
-        }
+    /// The options every command takes.
+    enum GlobalOptions {
+        static let db = OptionSpec("--db", value: "PATH", help: "The database file (default: $PLACEDB_DATABASE, else ./places.sqlite).")
+        /// The output format, long form only: `-o` names an output file
+        /// wherever it exists (`photo fetch -o FILE`), as in osmium and curl.
+        static let output = OptionSpec("--output", value: "FORMAT", help: "Output format (default: text on a terminal, json otherwise).", choices: ["json", "text"])
+        static let help = OptionSpec("--help", short: "h", help: "Show help for this command.")
+        static let all = [db, output, help]
     }
+
+    /// The command's options, then the global ones.
+    var allOptions: [OptionSpec] { options + GlobalOptions.all }
 
     var usage: String {
         var parts = ["placedb", name]
@@ -81,7 +85,13 @@ struct CommandSpec: Sendable {
             if o.repeatable { help += " Repeatable." }
             lines.append(Self.row(left, help))
         }
+        lines += Self.examplesSection(examples)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The closing `EXAMPLES:` section of a help text (empty when none).
+    static func examplesSection(_ examples: [String]) -> [String] {
+        examples.isEmpty ? [] : ["", "EXAMPLES:"] + examples.map { "  " + $0 }
     }
 
     static func row(_ left: String, _ right: String) -> String {
@@ -92,14 +102,37 @@ struct CommandSpec: Sendable {
     }
 }
 
-/// The parsed command line of one command.
+/// The parsed command line of one command, read through the command's
+/// own `OptionSpec` constants (never by a string key).
 struct ParsedArguments {
     var positionals: [String] = []
-    var values: [String: [String]] = [:]
+    /// The values given, by option long name ("" for a flag).
+    private var values: [String: [String]] = [:]
+    /// The long names the command declares, to catch reading an option of
+    /// another command (a programming error, caught by the tests).
+    private let declared: Set<String>
 
-    func flag(_ name: String) -> Bool { values[name] != nil }
-    func value(_ name: String) -> String? { values[name]?.last }
-    func all(_ name: String) -> [String] { values[name] ?? [] }
+    init(spec: CommandSpec) {
+        declared = Set(spec.allOptions.map(\.name))
+    }
+
+    /// Whether the option was given (a flag, or an option with a value).
+    func given(_ option: OptionSpec) -> Bool { values[key(option)] != nil }
+    /// Whether a flag was given.
+    func flag(_ option: OptionSpec) -> Bool { given(option) }
+    /// The value of an option given once (the last one of a repeatable one).
+    func value(_ option: OptionSpec) -> String? { values[key(option)]?.last }
+    /// Every value of a repeatable option, in order.
+    func all(_ option: OptionSpec) -> [String] { values[key(option)] ?? [] }
+
+    fileprivate mutating func append(_ value: String, for option: OptionSpec) {
+        values[option.name, default: []].append(value)
+    }
+
+    private func key(_ option: OptionSpec) -> String {
+        assert(declared.contains(option.name), "option \(option.name) is not in this command's table")
+        return option.name
+    }
 }
 
 /// A mistake in how the command was called (exit 64).
@@ -112,7 +145,7 @@ enum ArgumentParser {
     /// `--` ending options, `-` as a positional (stdin), and tokens that look
     /// like numbers (`-33.86,151.2`) as positionals, not options.
     static func parse(_ args: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
-        var parsed = ParsedArguments()
+        var parsed = ParsedArguments(spec: spec)
         var i = 0
         var optionsEnded = false
         let options = spec.allOptions
@@ -132,7 +165,7 @@ enum ArgumentParser {
             }
             let option: OptionSpec?
             if name.hasPrefix("--") {
-                option = options.first { $0.name == name }
+                option = options.first { $0.name == name || $0.aliases.contains(name) }
             } else if name.count == 2, let c = name.last {
                 option = options.first { $0.short == c }
             } else {
@@ -140,12 +173,17 @@ enum ArgumentParser {
             }
             guard let option else {
                 var message = "unknown option '\(name)'"
-                if let suggestion = closest(name, among: options.map(\.name)) { message += "; did you mean '\(suggestion)'?" }
+                if let suggestion = closest(name, among: options.map(\.name)) {
+                    message += "; did you mean '\(suggestion)'?"
+                } else if name == "-o" {
+                    // -o was the output format's short form before it named a file.
+                    message += "; the output format is '--output json|text' (-o names an output file where a command writes one)"
+                }
                 throw UsageError(message: message)
             }
             if option.value == nil {
                 if inlineValue != nil { throw UsageError(message: "option '\(option.name)' takes no value") }
-                parsed.values[option.name, default: []].append("")
+                parsed.append("", for: option)
                 continue
             }
             let value: String
@@ -159,10 +197,10 @@ enum ArgumentParser {
             if let choices = option.choices, !choices.contains(value) {
                 throw UsageError(message: "invalid value '\(value)' for '\(option.name)'; expected one of: \(choices.joined(separator: ", "))")
             }
-            if !option.repeatable, parsed.values[option.name] != nil {
+            if !option.repeatable, parsed.given(option) {
                 throw UsageError(message: "option '\(option.name)' given more than once")
             }
-            parsed.values[option.name, default: []].append(value)
+            parsed.append(value, for: option)
         }
         return parsed
     }

@@ -6,7 +6,7 @@ import PlaceKit
 /// is then 65. A database failure ends the batch (exit 1).
 enum Batch {
     static func run(_ context: CommandContext, answer: (JSONObject) throws -> [UInt8]) throws -> ExitCode {
-        if context.arguments.value("--output") == "text" {
+        if context.arguments.value(CommandSpec.GlobalOptions.output) == "text" {
             throw UsageError(message: "--batch writes NDJSON; --output text is not available with it")
         }
         let console = context.console
@@ -55,12 +55,12 @@ enum Batch {
     }
 
     /// Options that describe a single query and so cannot go with --batch.
-    static func refuse(_ names: [String], with context: CommandContext) throws {
+    static func refuse(_ options: [OptionSpec], with context: CommandContext) throws {
         if !context.arguments.positionals.isEmpty {
             throw UsageError(message: "--batch reads its queries from standard input; drop '\(context.arguments.positionals[0])'")
         }
-        for name in names where context.arguments.values[name] != nil {
-            throw UsageError(message: "--batch reads its queries from standard input; \(name) belongs in each request line")
+        for option in options where context.arguments.given(option) {
+            throw UsageError(message: "--batch reads its queries from standard input; \(option.name) belongs in each request line")
         }
     }
 }
@@ -90,25 +90,25 @@ enum QueryOptions {
         return time
     }
 
-    static func number(_ context: CommandContext, _ name: String) throws -> Double? {
-        guard let text = context.arguments.value(name) else { return nil }
+    static func number(_ context: CommandContext, _ option: OptionSpec) throws -> Double? {
+        guard let text = context.arguments.value(option) else { return nil }
         guard let v = Coordinate.decimal(text), v > 0 else {
-            throw UsageError(message: "invalid value '\(text)' for '\(name)'; expected a positive number of meters")
+            throw UsageError(message: "invalid value '\(text)' for '\(option.name)'; expected a positive number of meters")
         }
         return v
     }
 
-    static func limit(_ context: CommandContext, default d: Int) throws -> Int {
-        guard let text = context.arguments.value("--limit") else { return d }
+    static func limit(_ context: CommandContext, _ option: OptionSpec, default d: Int) throws -> Int {
+        guard let text = context.arguments.value(option) else { return d }
         guard let v = Int(text), (1...NearbySearchRequest.maxResultLimit).contains(v) else {
             throw UsageError(message: "invalid value '\(text)' for '--limit'; expected an integer in 1...\(NearbySearchRequest.maxResultLimit)")
         }
         return v
     }
 
-    static func fields(_ context: CommandContext) throws -> FieldMask {
+    static func fields(_ context: CommandContext, _ option: OptionSpec) throws -> FieldMask {
         do {
-            return try context.arguments.value("--fields").map { try FieldMask(parsing: $0) } ?? .all
+            return try context.arguments.value(option).map { try FieldMask(parsing: $0) } ?? .all
         } catch let error as FieldMaskError {
             throw UsageError(message: error.description)
         }

@@ -34,6 +34,7 @@ public enum CommandLineTool {
             \(subs.map { CommandSpec.row(String($0.spec.name.dropFirst(group.count + 1)), $0.spec.abstract) }.joined(separator: "\n"))
 
             See 'placedb \(group) <subcommand> --help' for a subcommand's arguments and options.
+            \(CommandSpec.examplesSection(subs.compactMap(\.spec.examples.first)).joined(separator: "\n"))
 
             """
     }
@@ -51,6 +52,11 @@ public enum CommandLineTool {
         \(CommandSpec.row("-h, --help", "Show this help; 'placedb <command> --help' for a command's."))
 
         Exit codes: 0 ok, 1 not found or failure, 64 usage, 65 bad input data (or a corrupt image), 66 missing input, 74 output not written.
+
+        EXAMPLES:
+          placedb import places.ndjson.gz --time-zone Europe/Zurich
+          placedb place ChIJN1t_tDeuEmsRUsoyG83frY4 --fields displayName,location,openNow
+          placedb current 46.52045,6.62655 --accuracy 10 --explain
 
         """
 
@@ -71,7 +77,7 @@ public enum CommandLineTool {
         while let first = args.first, first.hasPrefix("-"), first != "-" {
             if first == "--help" || first == "-h" || first == "--version" { break }
             leading.append(args.removeFirst())
-            if !leading.last!.contains("="), let next = args.first, ["--db", "--output", "-o"].contains(leading.last!) {
+            if !leading.last!.contains("="), let next = args.first, [CommandSpec.GlobalOptions.db.name, CommandSpec.GlobalOptions.output.name].contains(leading.last!) {
                 leading.append(next)
                 args.removeFirst()
             }
@@ -132,7 +138,7 @@ public enum CommandLineTool {
         } catch {
             return usageError(error.message, usage: spec.usage, console: console, command: spec.name)
         }
-        if parsed.flag("--help") {
+        if parsed.flag(CommandSpec.GlobalOptions.help) {
             console.out(spec.help)
             return ExitCode.success.rawValue
         }
@@ -190,7 +196,7 @@ struct CommandContext {
     enum OutputFormat { case json, text }
 
     var output: OutputFormat {
-        switch arguments.value("--output") {
+        switch arguments.value(CommandSpec.GlobalOptions.output) {
         case "json": .json
         case "text": .text
         default: console.stdoutIsTerminal ? .text : .json
@@ -201,7 +207,7 @@ struct CommandContext {
     /// `--db ""` stays empty, for the library to refuse (exit 64) rather
     /// than fall back to the default.
     var databasePath: String {
-        if let db = arguments.value("--db") { return db }
+        if let db = arguments.value(CommandSpec.GlobalOptions.db) { return db }
         if let env = console.environment("PLACEDB_DATABASE"), !env.isEmpty { return env }
         return "places.sqlite"
     }

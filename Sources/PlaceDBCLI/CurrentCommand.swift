@@ -3,20 +3,24 @@ import PlaceKit
 
 /// `placedb current LAT,LNG`: where the visitor most likely is (Current Place).
 enum CurrentCommand: Command {
+    /// The options, read by these constants (a typo does not compile).
+    enum Options {
+        static let accuracy = OptionSpec("--accuracy", value: "M", help: "The fix's horizontal accuracy in meters: the radius holding the true position with 68% probability, as Android reports it (default: 20).")
+        static let at = OptionSpec("--at", value: "TIME", help: "When the visitor is there; opening hours then count (default: hours unused), and openNow inside each place's opening hours is computed for it (default: now). RFC 3339 with an offset (2026-05-01T12:30:00+02:00) is that instant; without one (2026-05-01T12:30) the wall clock at each place; or now.")
+        static let type = OptionSpec("--type", value: "T", help: "List only places with T among their types (likelihoods are unchanged).", repeatable: true)
+        static let limit = OptionSpec("--limit", value: "N", help: "At most N places (default 5, as the Current Place tutorial lists; at most 1000). A --batch line gives its own maxResultCount (default 10).")
+        static let fields = OptionSpec("--fields", value: "MASK", help: "Field mask of each place, as for 'placedb place' (default: all).")
+        static let explain = OptionSpec("--explain", help: "Show every factor of the model for every place listed, and the none-of-these mass.")
+        static let svg = OptionSpec("--svg", value: "FILE", help: "Also draw what the model saw into FILE, a self-contained SVG: the fix and its 68% circle, each place's footprint to scale, shaded by likelihood and labelled, a scale bar; written whole or not at all (exit 74 when it cannot be; docs/current-place-svg.md).")
+        static let batch = OptionSpec("--batch", help: "Read queries as NDJSON on standard input ({\"location\": {\"latitude\": .., \"longitude\": ..}, \"accuracyMeters\": .., \"time\": .., \"maxResultCount\": ..}); write one {\"placeLikelihoods\": [...], \"noneLikelihood\": ..} line per query.")
+        static let all = [accuracy, at, type, limit, fields, explain, svg, batch]
+    }
+
     static let spec = CommandSpec(
         name: "current",
         abstract: "Estimate which place a location fix is at (Current Place): places with likelihoods.",
         arguments: [ArgumentSpec(name: "LAT,LNG", help: "The fix in degrees, e.g. 46.5176,6.6260.", optional: true)],
-        options: [
-            OptionSpec("--accuracy", value: "M", help: "The fix's horizontal accuracy in meters: the radius holding the true position with 68% probability, as Android reports it (default: 20)."),
-            OptionSpec("--at", value: "TIME", help: "When the visitor is there; opening hours then count (default: hours unused), and openNow inside each place's opening hours is computed for it (default: now). RFC 3339 with an offset (2026-05-01T12:30:00+02:00) is that instant; without one (2026-05-01T12:30) the wall clock at each place; or now."),
-            OptionSpec("--type", value: "T", help: "List only places with T among their types (likelihoods are unchanged).", repeatable: true),
-            OptionSpec("--limit", value: "N", help: "At most N places (default 5, as the Current Place tutorial lists; at most 1000). A --batch line gives its own maxResultCount (default 10)."),
-            OptionSpec("--fields", value: "MASK", help: "Field mask of each place, as for 'placedb place' (default: all)."),
-            OptionSpec("--explain", help: "Show every factor of the model for every place listed, and the none-of-these mass."),
-            OptionSpec("--svg", value: "FILE", help: "Also draw what the model saw into FILE, a self-contained SVG: the fix and its 68% circle, each place's footprint to scale, shaded by likelihood and labelled, a scale bar; written whole or not at all (exit 74 when it cannot be; docs/current-place-svg.md)."),
-            OptionSpec("--batch", help: "Read queries as NDJSON on standard input ({\"location\": {\"latitude\": .., \"longitude\": ..}, \"accuracyMeters\": .., \"time\": .., \"maxResultCount\": ..}); write one {\"placeLikelihoods\": [...], \"noneLikelihood\": ..} line per query."),
-        ],
+        options: Options.all,
         discussion: """
             Likelihoods are in 0..1, most likely first, and sum to at most 1: the rest is the mass of
             "none of these" (noneLikelihood in JSON, always given). A precise fix where one place holds
@@ -24,32 +28,37 @@ enum CurrentCommand: Command {
             error, each place's footprint (its polygon or lines, else a viewport that departs from the
             map service's default view, else a size by type), a prior from type, popularity, source,
             business status and, with --at, opening hours.
-            """)
+            """,
+        examples: [
+            "placedb current 46.52045,6.62655 --accuracy 10 --explain",
+            "placedb current 46.5203,6.6244 --accuracy 40 --at 2026-03-30T23:30:00+02:00 --limit 2",
+            "placedb current --batch --fields id,displayName < fixes.ndjson > likelihoods.ndjson",
+        ])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
-        let fields = try QueryOptions.fields(context)
-        let explain = context.arguments.flag("--explain")
+        let fields = try QueryOptions.fields(context, Options.fields)
+        let explain = context.arguments.flag(Options.explain)
         // A batch loads the in-memory index at once (its queries are many);
         // a single query reads only its region.
-        let batch = context.arguments.flag("--batch")
+        let batch = context.arguments.flag(Options.batch)
         let client = try PlaceReader(databasePath: context.databasePath, spatialIndex: batch ? .memory : .automatic)
         if batch {
-            if context.arguments.value("--svg") != nil { throw UsageError(message: "--svg draws one query; it cannot be used with --batch") }
-            try Batch.refuse(["--accuracy", "--at", "--type", "--limit"], with: context)
+            if context.arguments.value(Options.svg) != nil { throw UsageError(message: "--svg draws one query; it cannot be used with --batch") }
+            try Batch.refuse([Options.accuracy, Options.at, Options.type, Options.limit], with: context)
             return try Batch.run(context) { body in
                 try client.findPlaceLikelihoodsJSON(CurrentPlaceRequest(json: body), fields: fields, explain: explain)
             }
         }
-        var request = CurrentPlaceRequest(location: try QueryOptions.coordinate(context), accuracyMeters: try QueryOptions.number(context, "--accuracy") ?? 20)
-        request.at = try QueryOptions.time(context.arguments.value("--at"))
-        request.includedTypes = context.arguments.all("--type")
-        request.maxResultCount = try QueryOptions.limit(context, default: 5)
+        var request = CurrentPlaceRequest(location: try QueryOptions.coordinate(context), accuracyMeters: try QueryOptions.number(context, Options.accuracy) ?? 20)
+        request.at = try QueryOptions.time(context.arguments.value(Options.at))
+        request.includedTypes = context.arguments.all(Options.type)
+        request.maxResultCount = try QueryOptions.limit(context, Options.limit, default: 5)
         try QueryOptions.validate(request.validate)
-        if let svg = context.arguments.value("--svg") {
+        if let svg = context.arguments.value(Options.svg) {
             guard !svg.isEmpty else { throw UsageError(message: "--svg needs a file name") }
-            try OutputFile.check(svg, option: "--svg", databasePath: context.databasePath)
+            try OutputFile.check(svg, option: Options.svg.name, databasePath: context.databasePath)
             let scene = try client.findPlaceLikelihoodScene(request)
-            try OutputFile.write(Array(scene.svg().utf8), to: svg, option: "--svg", databasePath: context.databasePath)
+            try OutputFile.write(Array(scene.svg().utf8), to: svg, option: Options.svg.name, databasePath: context.databasePath)
         }
         switch context.output {
         case .json:

@@ -5,25 +5,27 @@ import Glibc
 
 /// `placedb import FILE...`: load place dumps into the database.
 enum ImportCommand: Command {
+    /// The options, read by these constants (a typo does not compile).
+    enum Options {
+        static let inputFormat = OptionSpec("--input-format", value: "FORMAT", help: "Record format (default: auto, detected per record).", choices: ["auto"] + InputFormat.allCases.map(\.rawValue))
+        static let onError = OptionSpec("--on-error", value: "MODE", help: "stop: the first bad record stops the import and that file's changes are rolled back (default). skip: import the valid records and report the rejected ones; a file that holds no places (or is missing) is skipped with one line and the next files are imported (exit 65 or 66 at the end).", choices: OnError.allCases.map(\.rawValue))
+        static let rejects = OptionSpec("--rejects", value: "FILE", help: "Write each rejected record to FILE as one NDJSON line (not an input or the database: 64; a failed write exits 74).")
+        static let source = OptionSpec("--source", value: "NAME", help: "The source name the places are filed under (default: by format: google-places, osm, overture, geojson).")
+        static let snapshot = OptionSpec("--snapshot", value: "SOURCE", help: "The files are the complete current state of SOURCE: its places absent from them are marked removed (never deleted); a place that comes back is revived.")
+        static let matchRadius = OptionSpec("--match-radius", value: "METERS", help: "Snapshot: link a removed place to an added one within this distance (default 150).")
+        static let matchThreshold = OptionSpec("--match-threshold", value: "SCORE", help: "Snapshot: the least match score in 0...1 that records an alias (default 0.7).")
+        static let noMatch = OptionSpec("--no-match", help: "Snapshot: record no aliases from removed to added places.")
+        static let allFeatures = OptionSpec("--all-features", help: "Keep GeoJSON features that are not places (neither a name nor a place tag: unnamed roads, crossings, address-only nodes of an OpenStreetMap export); by default they are skipped and counted. Kept, they are never current-place candidates and nearby leaves them out unless asked (docs/osm-exports.md).")
+        static let capturedAt = OptionSpec("--captured-at", value: "TIME", help: "When the files were captured (RFC 3339 with an offset, or a date YYYY-MM-DD as midnight UTC), for every record. Default: the record's own timestamp (Tehran scraper timestamp, Overture update_time, OSM @timestamp), else the file's modification time. A member captured earlier never replaces one captured later (docs/merging.md).")
+        static let timeZone = OptionSpec("--time-zone", value: "ZONE", help: "IANA time zone (Europe/Zurich) for the places that have neither timeZone nor utcOffsetMinutes (OpenStreetMap, Overture), so their hours can be read; stored with where it came from.")
+        static let all = [inputFormat, onError, rejects, source, snapshot, matchRadius, matchThreshold, noMatch, allFeatures, capturedAt, timeZone]
+    }
+
     static let spec = CommandSpec(
         name: "import",
         abstract: "Import place dumps (Google Places API (New) and legacy, GeoJSON, OpenStreetMap, Overture; JSON, NDJSON, GeoJSON-seq, .gz).",
         arguments: [ArgumentSpec(name: "FILE", help: "A dump to import; - reads standard input. Gzip'd files are read directly.", variadic: true)],
-        options: [
-            OptionSpec("--input-format", value: "FORMAT", help: "Record format (default: auto, detected per record).",
-                       choices: ["auto"] + InputFormat.allCases.map(\.rawValue)),
-            OptionSpec("--on-error", value: "MODE", help: "stop: the first bad record stops the import and that file's changes are rolled back (default). skip: import the valid records and report the rejected ones; a file that holds no places (or is missing) is skipped with one line and the next files are imported (exit 65 or 66 at the end).",
-                       choices: OnError.allCases.map(\.rawValue)),
-            OptionSpec("--rejects", value: "FILE", help: "Write each rejected record to FILE as one NDJSON line (not an input or the database: 64; a failed write exits 74)."),
-            OptionSpec("--source", value: "NAME", help: "The source name the places are filed under (default: by format: google-places, osm, overture, geojson)."),
-            OptionSpec("--snapshot", value: "SOURCE", help: "The files are the complete current state of SOURCE: its places absent from them are marked removed (never deleted); a place that comes back is revived."),
-            OptionSpec("--match-radius", value: "METERS", help: "Snapshot: link a removed place to an added one within this distance (default 150)."),
-            OptionSpec("--match-threshold", value: "SCORE", help: "Snapshot: the least match score in 0...1 that records an alias (default 0.7)."),
-            OptionSpec("--no-match", help: "Snapshot: record no aliases from removed to added places."),
-            OptionSpec("--all-features", help: "Keep GeoJSON features that are not places (neither a name nor a place tag: unnamed roads, crossings, address-only nodes of an OpenStreetMap export); by default they are skipped and counted. Kept, they are never current-place candidates and nearby leaves them out unless asked (docs/osm-exports.md)."),
-            OptionSpec("--captured-at", value: "TIME", help: "When the files were captured (RFC 3339 with an offset, or a date YYYY-MM-DD as midnight UTC), for every record. Default: the record's own timestamp (Tehran scraper timestamp, Overture update_time, OSM @timestamp), else the file's modification time. A member captured earlier never replaces one captured later (docs/merging.md)."),
-            OptionSpec("--time-zone", value: "ZONE", help: "IANA time zone (Europe/Zurich) for the places that have neither timeZone nor utcOffsetMinutes (OpenStreetMap, Overture), so their hours can be read; stored with where it came from."),
-        ],
+        options: Options.all,
         discussion: """
             Each file is imported in one transaction. Re-importing a file changes nothing. A
             record for a stored ID updates only the members it carries, each unless the
@@ -40,7 +42,12 @@ enum ImportCommand: Command {
             name when the first file is done; a first file that fails having kept nothing
             leaves no database. One import at a time writes a database: another waits for it
             (DB.import-lock).
-            """)
+            """,
+        examples: [
+            "placedb import places-v1.ndjson legacy-nearby.json.gz --time-zone Europe/Zurich",
+            "placedb import --on-error skip --rejects rejects.ndjson overture-places.geojsonseq",
+            "placedb import --snapshot osm-lausanne lausanne-2026-03.geojson",
+        ])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let args = context.arguments
@@ -48,26 +55,26 @@ enum ImportCommand: Command {
         guard !files.isEmpty else { throw UsageError(message: "missing FILE (use - for standard input)") }
         if files.filter({ $0 == "-" }).count > 1 { throw UsageError(message: "standard input (-) given more than once") }
         var options = ImportOptions()
-        options.allFeatures = args.flag("--all-features")
-        if let f = args.value("--input-format"), f != "auto" { options.format = InputFormat(rawValue: f) }
-        if let mode = args.value("--on-error") { options.onError = OnError(rawValue: mode) ?? .stop }
-        if let source = args.value("--source") {
+        options.allFeatures = args.flag(Options.allFeatures)
+        if let f = args.value(Options.inputFormat), f != "auto" { options.format = InputFormat(rawValue: f) }
+        if let mode = args.value(Options.onError) { options.onError = OnError(rawValue: mode) ?? .stop }
+        if let source = args.value(Options.source) {
             guard !source.isEmpty else { throw UsageError(message: "--source needs a non-empty name") }
             options.source = source
         }
-        if let text = args.value("--captured-at") {
+        if let text = args.value(Options.capturedAt) {
             guard let t = CaptureTime.parse(text) else {
                 throw UsageError(message: "invalid time '\(text)' for '--captured-at': expected RFC 3339 with an offset such as 2025-12-07T10:53:52Z or 2015-09-23T10:00:00+10:00, or a date such as 2015-09-23")
             }
             options.capturedAt = t
         }
-        if let zone = args.value("--time-zone") {
+        if let zone = args.value(Options.timeZone) {
             guard ImportOptions.isValidTimeZone(zone) else {
                 throw UsageError(message: "unknown time zone '\(zone)' for '--time-zone': expected an IANA name such as Europe/Zurich or America/New_York")
             }
             options.timeZone = zone
         }
-        if let snapshot = args.value("--snapshot") {
+        if let snapshot = args.value(Options.snapshot) {
             guard !snapshot.isEmpty else { throw UsageError(message: "--snapshot needs a non-empty source name") }
             if let source = options.source, source != snapshot {
                 throw UsageError(message: "--source '\(source)' and --snapshot '\(snapshot)' disagree: a snapshot files its places under its own name")
@@ -77,19 +84,19 @@ enum ImportCommand: Command {
         }
         if options.snapshot == nil {
             // Matching belongs to a snapshot; alone it would be ignored.
-            for name in ["--match-radius", "--match-threshold", "--no-match"] where args.values[name] != nil {
-                throw UsageError(message: "\(name) applies to a snapshot import; add --snapshot SOURCE or drop it")
+            for option in [Options.matchRadius, Options.matchThreshold, Options.noMatch] where args.given(option) {
+                throw UsageError(message: "\(option.name) applies to a snapshot import; add --snapshot SOURCE or drop it")
             }
         }
-        if args.flag("--no-match") {
+        if args.flag(Options.noMatch) {
             options.matching = nil
         } else {
             var matching = MatchOptions()
-            if let r = args.value("--match-radius") {
+            if let r = args.value(Options.matchRadius) {
                 guard let v = Coordinate.decimal(r), v > 0, v <= 100_000 else { throw UsageError(message: "--match-radius takes metres in (0, 100000], got '\(r)'") }
                 matching.radiusMeters = v
             }
-            if let t = args.value("--match-threshold") {
+            if let t = args.value(Options.matchThreshold) {
                 guard let v = Coordinate.decimal(t), v > 0, v <= 1 else { throw UsageError(message: "--match-threshold takes a score in (0, 1], got '\(t)'") }
                 matching.threshold = v
             }
@@ -101,9 +108,9 @@ enum ImportCommand: Command {
             throw UsageError(message: "the input '\(file)' is the database '\(context.databasePath)' itself")
         }
         var rejectsFile: RejectsFile?
-        if let path = args.value("--rejects") {
+        if let path = args.value(Options.rejects) {
             // Checked before opening: opening truncates.
-            try OutputFile.check(path, option: "--rejects", databasePath: context.databasePath, inputs: files)
+            try OutputFile.check(path, option: Options.rejects.name, databasePath: context.databasePath, inputs: files)
             rejectsFile = try RejectsFile(path: path)
         }
 
@@ -168,7 +175,7 @@ enum ImportCommand: Command {
             }
         }
         if reportedRejections > maxReported {
-            console.errLine("placedb import: \(reportedRejections - maxReported) more rejected records not shown\(args.value("--rejects").map { " (all are in \($0))" } ?? "")")
+            console.errLine("placedb import: \(reportedRejections - maxReported) more rejected records not shown\(args.value(Options.rejects).map { " (all are in \($0))" } ?? "")")
         }
         switch context.output {
         case .json:

@@ -4,15 +4,18 @@ import PlaceKit
 /// `placedb open ID [--at TIME] [--hours regular|DELIVERY|...]`: whether a
 /// place is open at a time, from its stored hours.
 enum OpenCommand: Command {
+    /// The options, read by these constants (a typo does not compile).
+    enum Options {
+        static let at = OptionSpec("--at", value: "TIME", help: "The time to ask about (default: now). RFC 3339 with an offset or Z (2026-03-29T10:00:00+02:00) is that instant; without one (2026-03-29T10:00) it is the wall-clock time at the place, in the place's own time zone; now is the current instant.")
+        static let hours = OptionSpec("--hours", value: "KIND", help: "Which hours: regular (the place's opening hours, the default) or a secondary hours type.", choices: ["regular"] + SecondaryHoursType.allKnown.map(\.rawValue))
+        static let all = [at, hours]
+    }
+
     static let spec = CommandSpec(
         name: "open",
         abstract: "Say whether a place is open at a time (OPEN, CLOSED or UNKNOWN), why, and when it next opens and closes.",
         arguments: [ArgumentSpec(name: "ID", help: "A place ID, or its resource name places/ID.")],
-        options: [
-            OptionSpec("--at", value: "TIME", help: "The time to ask about (default: now). RFC 3339 with an offset or Z (2026-03-29T10:00:00+02:00) is that instant; without one (2026-03-29T10:00) it is the wall-clock time at the place, in the place's own time zone; now is the current instant."),
-            OptionSpec("--hours", value: "KIND", help: "Which hours: regular (the place's opening hours, the default) or a secondary hours type.",
-                       choices: ["regular"] + SecondaryHoursType.allKnown.map(\.rawValue)),
-        ],
+        options: Options.all,
         discussion: """
             The answer comes from the place's current hours (the seven days they cover, special days
             included), else its regular hours, read in its time zone (timeZone; else the fixed
@@ -22,16 +25,20 @@ enum OpenCommand: Command {
             hours that cannot be read, OpenStreetMap opening_hours placedb does not evaluate.
             nextOpenTime and nextCloseTime are UTC in JSON, local in text; when the place is open,
             nextOpenTime is the opening after nextCloseTime. The exit status is 0 for any answer.
-            """)
+            """,
+        examples: [
+            "placedb open ChIJN1t_tDeuEmsRUsoyG83frY4",
+            "placedb open demo-lsn-003 --at 2026-03-30T12:00 --output json",
+        ])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let args = context.arguments
         guard args.positionals.count == 1 else {
             throw UsageError(message: args.positionals.isEmpty ? "missing place ID" : "expected one place ID, got \(args.positionals.count)")
         }
-        let time = try queryTime(args.value("--at"))
+        let time = try queryTime(args.value(Options.at))
         var secondary: SecondaryHoursType?
-        if let kind = args.value("--hours"), kind != "regular" { secondary = SecondaryHoursType(rawValue: kind) }
+        if let kind = args.value(Options.hours), kind != "regular" { secondary = SecondaryHoursType(rawValue: kind) }
 
         let client = try PlaceReader(databasePath: context.databasePath)
         // As captured: the hours engine says why it does not use stale current hours.

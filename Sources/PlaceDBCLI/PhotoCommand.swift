@@ -12,6 +12,12 @@ private let photoNameHelp = """
 
 /// `placedb photo add NAME FILE` / `placedb photo add --dir DIR`.
 enum PhotoAddCommand: Command {
+    /// The options, read by these constants (a typo does not compile).
+    enum Options {
+        static let dir = OptionSpec("--dir", value: "DIR", help: "Add every .jpg, .jpeg, .png, .webp and .gif file in DIR (not subdirectories); a file's name without its extension is the photo's reference or a unique prefix of it.")
+        static let all = [dir]
+    }
+
     static let spec = CommandSpec(
         name: "photo add",
         abstract: "Add a local image for a photo (or a directory of images named by reference) to the database.",
@@ -19,9 +25,7 @@ enum PhotoAddCommand: Command {
             ArgumentSpec(name: "NAME", help: "The photo: places/{id}/photos/{reference}, the reference, or a unique prefix of it.", optional: true),
             ArgumentSpec(name: "FILE", help: "A JPEG, PNG, WebP or GIF image; - reads standard input.", optional: true),
         ],
-        options: [
-            OptionSpec("--dir", value: "DIR", help: "Add every .jpg, .jpeg, .png, .webp and .gif file in DIR (not subdirectories); a file's name without its extension is the photo's reference or a unique prefix of it."),
-        ],
+        options: Options.all,
         discussion: """
             Images are stored in the database file (table photo_image), as the bytes given, so the
             database stays one file. Each image is decoded when added: a corrupt or truncated file
@@ -32,11 +36,15 @@ enum PhotoAddCommand: Command {
 
             With --dir, every file is tried (each in its own transaction); failures are reported
             on stderr, and the exit code is that of the first failing file (0 when none failed).
-            """)
+            """,
+        examples: [
+            "placedb photo add AUc7tXXyFr5pJv cafe.jpg",
+            "placedb photo add --dir ./photos",
+        ])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let args = context.arguments
-        let dir = args.value("--dir")
+        let dir = args.value(Options.dir)
         if let dir {
             guard args.positionals.isEmpty else { throw UsageError(message: "give either NAME FILE or --dir DIR, not both") }
             guard !dir.isEmpty else { throw UsageError(message: "--dir needs a directory") }
@@ -101,18 +109,21 @@ enum PhotoAddCommand: Command {
 
 /// `placedb photo fetch NAME [--max-width W] [--max-height H] -o FILE`.
 enum PhotoFetchCommand: Command {
+    /// The options, read by these constants (a typo does not compile).
+    enum Options {
+        static let maxWidth = OptionSpec("--max-width", value: "W", help: "Maximum width in pixels, 1 to 4800 (default: 4800).")
+        static let maxHeight = OptionSpec("--max-height", value: "H", help: "Maximum height in pixels, 1 to 4800 (default: 4800).")
+        static let outputFile = OptionSpec("--output-file", short: "o", value: "FILE", help: "Where to write the image; - writes it to standard output (not a terminal).", aliases: ["--out"])
+        static let format = OptionSpec("--format", value: "FORMAT", help: "Image format (default: from FILE's extension, else the stored image's).", choices: ImageFormat.allCases.map(\.rawValue))
+        static let attributionFile = OptionSpec("--attribution-file", value: "FILE", help: "Also write the photo's author attributions (and the place's attributions) to FILE as JSON, to show beside the image.")
+        static let all = [maxWidth, maxHeight, outputFile, format, attributionFile]
+    }
+
     static let spec = CommandSpec(
         name: "photo fetch",
         abstract: "Write a photo's local image scaled down to fit a maximum size (aspect ratio kept, never enlarged).",
         arguments: [ArgumentSpec(name: "NAME", help: "The photo: places/{id}/photos/{reference}, the reference, or a unique prefix of it.")],
-        options: [
-            OptionSpec("--max-width", value: "W", help: "Maximum width in pixels, 1 to 4800 (default: 4800)."),
-            OptionSpec("--max-height", value: "H", help: "Maximum height in pixels, 1 to 4800 (default: 4800)."),
-            OptionSpec("--out", short: "o", value: "FILE", help: "Where to write the image; - writes it to standard output (not a terminal)."),
-            OptionSpec("--format", value: "FORMAT", help: "Image format (default: from FILE's extension, else the stored image's).",
-                       choices: ImageFormat.allCases.map(\.rawValue)),
-            OptionSpec("--attribution-file", value: "FILE", help: "Also write the photo's author attributions (and the place's attributions) to FILE as JSON, to show beside the image."),
-        ],
+        options: Options.all,
         discussion: """
             The image keeps its aspect ratio: the side that limits gets its maximum, the other is
             rounded to the nearest pixel. An image that already fits, in its own format, is written
@@ -126,27 +137,32 @@ enum PhotoFetchCommand: Command {
             A photo without a local image exits 1 (NOT_FOUND), a size of 0 or above 4800 exits 64,
             a corrupt stored image 65, a FILE (or standard output) that cannot be written 74. FILE
             may not be the database (64); a symbolic link is followed, a device or FIFO written into.
-            """)
+            """,
+        examples: [
+            "placedb photo fetch AUc7tXXyFr5pJv --max-width 400 -o cafe.jpg",
+            "placedb photo fetch AUc7tXXyFr5pJv --max-height 200 --format webp -o - > thumb.webp",
+            "placedb photo fetch AUc7tXXyFr5pJv -o cafe.jpg --attribution-file cafe.credits.json",
+        ])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let args = context.arguments
         guard args.positionals.count == 1 else {
             throw UsageError(message: args.positionals.isEmpty ? "missing photo NAME" : "expected one photo NAME, got \(args.positionals.count)")
         }
-        let maxWidth = try pixels(args.value("--max-width"), option: "--max-width")
-        let maxHeight = try pixels(args.value("--max-height"), option: "--max-height")
+        let maxWidth = try pixels(args.value(Options.maxWidth), option: Options.maxWidth.name)
+        let maxHeight = try pixels(args.value(Options.maxHeight), option: Options.maxHeight.name)
         do {
             try PhotoLimits.checkMaxSize(width: maxWidth, height: maxHeight)
         } catch {
             throw UsageError(message: error.description)
         }
-        guard let out = args.value("--out"), !out.isEmpty else {
+        guard let out = args.value(Options.outputFile), !out.isEmpty else {
             throw UsageError(message: "missing -o FILE (where to write the image; -o - writes to standard output)")
         }
         if out == "-" && context.console.stdoutIsTerminal {
             throw UsageError(message: "refusing to write image bytes to a terminal; redirect standard output or give -o FILE")
         }
-        var format = args.value("--format").flatMap(ImageFormat.init(rawValue:))
+        var format = args.value(Options.format).flatMap(ImageFormat.init(rawValue:))
         if out != "-" {
             let base = out.split(separator: "/").last.map(String.init) ?? out
             if let dot = base.lastIndex(of: "."), dot != base.startIndex {
@@ -170,12 +186,12 @@ enum PhotoFetchCommand: Command {
         if out != "-" {
             try OutputFile.check(out, option: "-o", databasePath: context.databasePath)
         }
-        let attributionFile = context.arguments.value("--attribution-file")
+        let attributionFile = context.arguments.value(Options.attributionFile)
         if let path = attributionFile {
             guard !path.isEmpty, path != "-", path != out else {
                 throw UsageError(message: "--attribution-file needs a file other than the image's")
             }
-            try OutputFile.check(path, option: "--attribution-file", databasePath: context.databasePath)
+            try OutputFile.check(path, option: Options.attributionFile.name, databasePath: context.databasePath)
         }
         let client = try PlaceReader(databasePath: context.databasePath)
         let metadata = try client.photoMetadata(named: name)
@@ -184,7 +200,7 @@ enum PhotoFetchCommand: Command {
         if let path = attributionFile {
             var bytes = Array(JSONWriter(pretty: true).string(.object(attributions.json)).utf8)
             bytes.append(0x0A)
-            try OutputFile.write(bytes, to: path, option: "--attribution-file", databasePath: context.databasePath)
+            try OutputFile.write(bytes, to: path, option: Options.attributionFile.name, databasePath: context.databasePath)
         }
         if out == "-" {
             context.console.outBytes(image.data)

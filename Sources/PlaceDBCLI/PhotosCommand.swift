@@ -2,17 +2,26 @@ import PlaceKit
 
 /// `placedb photos ID`: a place's photos with their attributions.
 enum PhotosCommand: Command {
+    /// The options, read by these constants (a typo does not compile).
+    enum Options {
+        static let all: [OptionSpec] = []
+    }
+
     static let spec = CommandSpec(
         name: "photos",
         abstract: "List a place's photos (at most 10) with the attributions to show with them, and their local images.",
         arguments: [ArgumentSpec(name: "ID", help: "A place ID, or its resource name places/ID.")],
-        options: [],
+        options: Options.all,
         discussion: """
             Photos come from the photos[] of the imported place, in the source's order. Whoever
             shows a photo must show its author attributions (name and link) with it. A photo's
             local image is added with 'placedb photo add' and read with 'placedb photo fetch'.
             An unknown ID exits 1 (NOT_FOUND).
-            """)
+            """,
+        examples: [
+            "placedb photos ChIJN1t_tDeuEmsRUsoyG83frY4",
+            "placedb photos places/demo-lsn-001 --output json",
+        ])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let positionals = context.arguments.positionals

@@ -3,21 +3,30 @@ import PlaceKit
 
 /// `placedb place ID [--fields MASK]`: Place Details from the database.
 enum PlaceCommand: Command {
+    /// The options, read by these constants (a typo does not compile).
+    enum Options {
+        static let fields = OptionSpec("--fields", value: "MASK", help: "Comma-separated field mask: v1 paths (id,displayName,location,...), the Places SDK's names (name, placeID, coordinate, phoneNumber, website, openingHours, ...), or * (default: all). openNow adds whether the place is open now (or at --at), computed at query time.")
+        static let at = OptionSpec("--at", value: "TIME", help: "Answer as of this time (RFC 3339; without an offset, the wall clock at the place; or now): openNow at the top and inside the opening hours is computed for it. See 'placedb open'.")
+        static let provenance = OptionSpec("--provenance", help: "Add provenance: the source and when each member was captured (RFC 3339, UTC). See docs/merging.md.")
+        static let all = [fields, at, provenance]
+    }
+
     static let spec = CommandSpec(
         name: "place",
         abstract: "Print one place by ID (Place Details), in the Places API (New) JSON shape.",
         arguments: [ArgumentSpec(name: "ID", help: "A place ID, or its resource name places/ID.")],
-        options: [
-            OptionSpec("--fields", value: "MASK", help: "Comma-separated field mask: v1 paths (id,displayName,location,...), the Places SDK's names (name, placeID, coordinate, phoneNumber, website, openingHours, ...), or * (default: all). openNow adds whether the place is open now (or at --at), computed at query time."),
-            OptionSpec("--at", value: "TIME", help: "Answer as of this time (RFC 3339; without an offset, the wall clock at the place; or now): openNow at the top and inside the opening hours is computed for it. See 'placedb open'."),
-            OptionSpec("--provenance", help: "Add provenance: the source and when each member was captured (RFC 3339, UTC). See docs/merging.md."),
-        ],
+        options: Options.all,
         discussion: """
             openNow inside regularOpeningHours, currentOpeningHours and the secondary hours is
             computed for the time of asking (or --at) by the hours engine, as 'placedb open'
             answers, and left out when it cannot be decided; currentOpeningHours whose days all
             ended more than 7 days before that time is left out (the regular hours answer).
-            """)
+            """,
+        examples: [
+            "placedb place ChIJN1t_tDeuEmsRUsoyG83frY4",
+            "placedb place demo-lsn-001 --fields name,coordinate,phoneNumber,website --output json",
+            "placedb place demo-lsn-003 --at 2026-03-30T12:00 --provenance",
+        ])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         guard context.arguments.positionals.count == 1 else {
@@ -25,8 +34,8 @@ enum PlaceCommand: Command {
         }
         // `openNow` is computed, not stored: take it out of the mask (a mask
         // of only `openNow` prints only it).
-        var maskText = context.arguments.value("--fields")
-        var openNow = context.arguments.value("--at") != nil
+        var maskText = context.arguments.value(Options.fields)
+        var openNow = context.arguments.value(Options.at) != nil
         if let text = maskText {
             let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             if items.contains("openNow") {
@@ -35,7 +44,7 @@ enum PlaceCommand: Command {
             }
         }
         let mask = try parseMask(maskText)
-        let time = try OpenCommand.queryTime(context.arguments.value("--at"))
+        let time = try OpenCommand.queryTime(context.arguments.value(Options.at))
         let client = try PlaceReader(databasePath: context.databasePath)
         let requested = PlaceID(parsing: context.arguments.positionals[0])
         // An old ID gives the current place, with its current id, as the
@@ -54,7 +63,7 @@ enum PlaceCommand: Command {
             context.console.errLine("placedb place: '\(current)' was removed\(resolution.removedAt.map { " at \($0)" } ?? ""); this is its last record")
         }
         if openNow, let isOpen = place.isOpen(at: time).isOpen { json["openNow"] = .bool(isOpen) }
-        if context.arguments.flag("--provenance") {
+        if context.arguments.flag(Options.provenance) {
             json["provenance"] = .object(try client.provenance(of: PlaceID(current)).json)
         }
         switch context.output {

@@ -5,24 +5,32 @@ import Glibc
 
 /// `placedb resolve ID... | --batch`: what became of place IDs.
 enum ResolveCommand {
+    /// The options, read by these constants (a typo does not compile).
+    enum Options {
+        static let batch = OptionSpec("--batch", help: "Read IDs from standard input, one a line; write one JSON line per line, in order (a blank line gets an error line, and exit 65).")
+        static let all = [batch]
+    }
+
     static let spec = CommandSpec(
         name: "resolve",
         abstract: "Resolve place IDs to current places: CURRENT, MOVED (with the chain of alias hops), REMOVED or NOT_FOUND.",
         arguments: [ArgumentSpec(name: "ID", help: "A place ID, current or old (places/ID accepted).", variadic: true, optional: true)],
-        options: [
-            OptionSpec("--batch", help: "Read IDs from standard input, one a line; write one JSON line per line, in order (a blank line gets an error line, and exit 65)."),
-        ],
+        options: Options.all,
         discussion: """
             Each answer has requestedId, status, placeId (the current one), chain (each hop with
             reason, source, confidence and date), the place's displayName and location, and
             removedAt, alternatives (a split) or cycle (a loop met and not followed) when they
             apply. Exit 0 when every ID was found (CURRENT, MOVED or REMOVED), 1 when one was
             NOT_FOUND, 65 when a --batch line was blank.
-            """)
+            """,
+        examples: [
+            "placedb resolve ChIJOldPlaceId000",
+            "cut -f1 stale-ids.tsv | placedb resolve --batch > resolved.ndjson",
+        ])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let args = context.arguments
-        let batch = args.flag("--batch")
+        let batch = args.flag(Options.batch)
         if batch && !args.positionals.isEmpty { throw UsageError(message: "give IDs as arguments or with --batch on standard input, not both") }
         if !batch && args.positionals.isEmpty { throw UsageError(message: "missing ID (or --batch to read IDs from standard input)") }
         let client = try PlaceReader(databasePath: context.databasePath)

@@ -126,7 +126,7 @@ struct CommandLineToolTests {
     func negativeNumbers() throws {
         let parsed = try ArgumentParser.parse(["-33.8688,151.2093", "--db=x.sqlite", "-.5"], spec: PlaceCommand.spec)
         #expect(parsed.positionals == ["-33.8688,151.2093", "-.5"])
-        #expect(parsed.value("--db") == "x.sqlite")
+        #expect(parsed.value(CommandSpec.GlobalOptions.db) == "x.sqlite")
     }
 
     @Test("-- ends the options")
@@ -156,7 +156,7 @@ struct CommandLineToolTests {
         #expect(tty.out.contains("-33.8688,151.2093"))
         let forced = cli.run(["place", "c1", "--output", "json"], terminal: true)
         #expect(forced.out.hasPrefix("{"))
-        let piped = cli.run(["place", "c1", "-o", "text"])
+        let piped = cli.run(["place", "c1", "--output", "text"])
         #expect(piped.out.hasPrefix("Café Un"))
     }
 
@@ -194,6 +194,42 @@ struct CommandLineToolTests {
             try r.out.write(toFile: golden, atomically: true, encoding: .utf8)
         }
         #expect(r.out == (try String(contentsOfFile: golden, encoding: .utf8)), "re-record on purpose: PLACEDB_RECORD_GOLDEN=1 swift test --filter helpGolden")
+    }
+
+    @Test("every command's help ends with two or three examples, and each example parses with that command's options")
+    func helpExamples() throws {
+        for command in CommandLineTool.commands {
+            let spec = command.spec
+            #expect((2...3).contains(spec.examples.count), "\(spec.name) has \(spec.examples.count) examples")
+            #expect(spec.help.hasSuffix("EXAMPLES:\n" + spec.examples.map { "  \($0)\n" }.joined()), "\(spec.name): examples come last")
+            for example in spec.examples {
+                // The words after `placedb COMMAND`, up to a shell redirection or pipe.
+                var words = example.split(separator: " ").map(String.init)
+                let start = try #require(words.firstIndex(of: "placedb"), "\(example)")
+                words = Array(words[(start + 1)...].prefix { !["<", ">", "|"].contains($0) })
+                let name = spec.name.split(separator: " ").map(String.init)
+                #expect(Array(words.prefix(name.count)) == name, "\(example)")
+                #expect(throws: Never.self, "\(example)") { try ArgumentParser.parse(Array(words.dropFirst(name.count)), spec: spec) }
+            }
+        }
+        let overview = try CLI().run(["--help"]).out
+        #expect(overview.contains("\nEXAMPLES:\n  placedb import "))
+    }
+
+    @Test("options are read through the command's own table: a value given by its long name, its short name or a former name")
+    func typedOptions() throws {
+        let spec = PhotoFetchCommand.spec
+        for args in [["-o", "a.jpg"], ["--output-file", "a.jpg"], ["--output-file=a.jpg"], ["--out", "a.jpg"]] {
+            let parsed = try ArgumentParser.parse(["ref"] + args, spec: spec)
+            #expect(parsed.value(PhotoFetchCommand.Options.outputFile) == "a.jpg", "\(args)")
+            #expect(parsed.value(CommandSpec.GlobalOptions.output) == nil)
+        }
+        let both = try ArgumentParser.parse(["ref", "-o", "a.jpg", "--output", "text"], spec: spec)
+        #expect(both.value(CommandSpec.GlobalOptions.output) == "text")
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["ref", "-o", "a.jpg", "--out", "b.jpg"], spec: spec) }
+        let repeated = try ArgumentParser.parse(["1,2", "--type", "cafe", "--type=bar"], spec: NearbyCommand.spec)
+        #expect(repeated.all(NearbyCommand.Options.type) == ["cafe", "bar"])
+        #expect(!repeated.flag(NearbyCommand.Options.batch))
     }
 }
 

@@ -84,7 +84,7 @@ struct OpenCommandTests {
         #expect(o["timeZoneSource"] == "import --time-zone")
         #expect(o["hours"] == "regularOpeningHours (OpenStreetMap opening_hours)")
         #expect(o["notes"]?.arrayValue?.contains { $0.stringValue?.contains("public holidays") == true } == true)
-        let text = with.run(["open", "osm-node-1", "--at", "2026-03-30T08:00:00Z", "-o", "text"])
+        let text = with.run(["open", "osm-node-1", "--at", "2026-03-30T08:00:00Z", "--output", "text"])
         #expect(text.out.hasPrefix("Bakery: OPEN\n"))
         #expect(text.out.contains("Europe/Zurich (from import --time-zone)"))
         #expect(text.out.contains("2026-03-30T12:00:00+02:00"), "local next close in text")

@@ -53,7 +53,7 @@ struct PhotoCommandTests {
         #expect(list[0]["localImage"] == nil)
         #expect(list[1]["localImage"]?["format"] == "png")
         #expect(list[1]["localImage"]?["widthPx"] == .int(8))
-        #expect(cli.run(["photos", "c1", "-o", "text"]).out.contains("800 x 600 px; local image 8 x 6 PNG"))
+        #expect(cli.run(["photos", "c1", "--output", "text"]).out.contains("800 x 600 px; local image 8 x 6 PNG"))
 
         let none = cli.run(["photos", "c2", "--output", "text"])
         #expect(none.code == 0 && none.out == "Two: 0 photos\n")
@@ -98,10 +98,10 @@ struct PhotoCommandTests {
         #expect(webp.bytes.withUnsafeBytes { ImageFormat(sniffing: $0) } == .webp)
         #expect(TestImages.decode(webp.bytes, as: .webp)?.width == 401)
 
-        let text = cli.run(["photo", "fetch", CLI.refA, "--max-width", "50", "--out", cli.dir.file("t.jpg"), "--output", "text"])
+        let text = cli.run(["photo", "fetch", CLI.refA, "--max-width", "50", "--output-file", cli.dir.file("t.jpg"), "--output", "text"])
         #expect(text.out == "\(cli.dir.file("t.jpg")): 50 x 38 JPEG, \(ImportCommand.formatBytes(Int64(try Data(contentsOf: URL(fileURLWithPath: cli.dir.file("t.jpg"))).count))) (stored: 401 x 301 JPEG)\n"
                  + "  attribution: by Jane Doe (https://maps.google.com/maps/contrib/101), A Google User\n")
-        let again = cli.run(["photo", "add", CLI.refA, source, "-o", "text"])
+        let again = cli.run(["photo", "add", CLI.refA, source, "--output", "text"])
         #expect(again.out.contains(": unchanged, "))
     }
 
@@ -168,14 +168,34 @@ struct PhotoCommandTests {
         #expect(cli.run(["photo", "add", "--dir", images.file("absent")]).code == 66)
     }
 
-    @Test("-o is --out for photo fetch; --output keeps its long name there")
+    @Test("-o names the output file (--output-file); the output format is --output, long form only")
     func shortOption() throws {
         let help = try CLI().run(["photo", "fetch", "--help"]).out
-        #expect(help.contains("-o, --out FILE"))
+        #expect(help.contains("-o, --output-file FILE"))
         #expect(help.contains("  --output FORMAT"))
-        #expect(!help.contains("-o, --output"))
-        #expect(try CLI().run(["place", "--help"]).out.contains("-o, --output FORMAT"))
+        #expect(!help.contains("--out FILE"))
+        #expect(!help.contains("-o, --output FORMAT"))
+        #expect(!(try CLI().run(["place", "--help"]).out.contains("-o,")))
         #expect(try CLI().run(["photo", "fetch", "x", "-o", "-"], terminal: true).err.contains("refusing to write image bytes to a terminal"))
+        #expect(try CLI().run(["photo", "fetch", "x", "--output-file", "-"], terminal: true).err.contains("refusing to write image bytes to a terminal"))
+    }
+
+    @Test("--out, the former long form of -o, is still read but not shown")
+    func deprecatedOutAlias() throws {
+        let cli = try CLI().withPhotos()
+        let source = try cli.dir.write("a.png", bytes: TestImages.make(width: 40, height: 30, format: .png))
+        #expect(cli.run(["photo", "add", CLI.refA, source]).code == 0)
+        let out = cli.dir.file("old.png")
+        let r = cli.run(["photo", "fetch", CLI.refA, "--max-width", "20", "--out", out])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("-o FORMAT, the former short form of --output, is refused with a pointer to --output")
+    func formerShortOutput() throws {
+        let r = try CLI().run(["place", "c1", "-o", "json"])
+        #expect(r.code == 64)
+        #expect(r.err.contains("unknown option '-o'; the output format is '--output json|text'"))
     }
 
     @Test("photo commands on a database that does not exist exit 66 and create nothing")

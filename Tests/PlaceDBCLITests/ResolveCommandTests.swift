@@ -31,7 +31,7 @@ struct ResolveCommandTests {
         #expect(json["placeId"] == .string("new"))
         #expect(json["chain"]?.arrayValue?.compactMap { $0["reason"]?.stringValue } == ["renumbered", "moved"])
         #expect(json["displayName"]?["text"] == .string("New"))
-        let text = cli.run(["resolve", "older", "nope", "-o", "text"])
+        let text = cli.run(["resolve", "older", "nope", "--output", "text"])
         #expect(text.code == 1, "a NOT_FOUND ID exits 1")
         #expect(text.out.contains("older: MOVED -> new"))
         #expect(text.out.contains("nope: NOT_FOUND"))
