@@ -113,7 +113,7 @@ public final class Database {
     /// its bindings cleared.
     public func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statementCache[sql] {
-            try statement.reset()
+            statement.reset()
             return statement
         }
         let statement = try prepare(sql)
@@ -126,7 +126,7 @@ public final class Database {
     public func scalar(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> DatabaseValue? {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
-        defer { try? statement.reset() }
+        defer { statement.reset() }
         guard let row = try statement.step() else { return nil }
         return row[0]
     }
@@ -135,7 +135,7 @@ public final class Database {
     public func forEachRow(_ sql: String, _ arguments: [DatabaseValue] = [], _ body: (Row) throws -> Void) throws {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
-        defer { try? statement.reset() }
+        defer { statement.reset() }
         while let row = try statement.step() {
             try body(row)
         }
@@ -145,7 +145,7 @@ public final class Database {
     public func run(_ sql: String, _ arguments: [DatabaseValue] = []) throws {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
-        defer { try? statement.reset() }
+        defer { statement.reset() }
         try statement.run()
     }
 
@@ -171,6 +171,23 @@ public final class Database {
             return result
         } catch {
             if isInTransaction { try? execute("ROLLBACK TRANSACTION") }
+            throw error
+        }
+    }
+
+    /// Runs `body` in one read transaction (BEGIN DEFERRED ... COMMIT), so
+    /// its statements share one snapshot and take the file's locks once;
+    /// inside a transaction already open it just runs `body`. The one read
+    /// helper: `PlaceStore.reading` and `PlacesClient.read` forward to it.
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        if isInTransaction { return try body() }
+        try cachedStatement("BEGIN DEFERRED").run()
+        do {
+            let result = try body()
+            try cachedStatement("COMMIT").run()
+            return result
+        } catch {
+            if isInTransaction { try? cachedStatement("ROLLBACK").run() }
             throw error
         }
     }

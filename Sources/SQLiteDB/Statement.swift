@@ -69,15 +69,18 @@ public final class Statement {
 
     deinit { sqlite3_finalize(handle) }
 
-    /// Resets the statement and clears its bindings.
-    public func reset() throws {
+    /// Resets the statement and clears its bindings. It cannot fail:
+    /// `sqlite3_reset` only repeats the error of the last `step`, which
+    /// `step` has already thrown, and `sqlite3_clear_bindings` always
+    /// succeeds.
+    public func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
 
     /// Binds `values` to parameters 1...n (after a reset).
     public func bind(_ values: [DatabaseValue]) throws {
-        try reset()
+        reset()
         let count = Int(sqlite3_bind_parameter_count(handle))
         guard values.count == count else {
             throw SQLiteError(extendedCode: SQLITE_RANGE, message: "statement takes \(count) arguments, got \(values.count)", sql: sql)
@@ -199,11 +202,47 @@ public struct Row {
     }
 
     public func isNull(_ index: Int) -> Bool { sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_NULL }
-    public func int64(_ index: Int) -> Int64 { sqlite3_column_int64(statement.handle, Int32(index)) }
-    public func double(_ index: Int) -> Double { sqlite3_column_double(statement.handle, Int32(index)) }
-    public func string(_ index: Int) -> String? {
+
+    // Required columns: a NULL throws, naming the column, instead of
+    // reading as 0 or "" (a database file may come from anyone).
+
+    /// The integer in column `index`; throws when it is NULL.
+    public func int64(_ index: Int) throws -> Int64 {
+        try requireValue(index)
+        return sqlite3_column_int64(statement.handle, Int32(index))
+    }
+    /// The number in column `index`; throws when it is NULL.
+    public func double(_ index: Int) throws -> Double {
+        try requireValue(index)
+        return sqlite3_column_double(statement.handle, Int32(index))
+    }
+    /// The text in column `index`; throws when it is NULL.
+    public func string(_ index: Int) throws -> String {
+        try requireValue(index)
+        return optionalString(index) ?? ""
+    }
+
+    // Nullable columns: NULL is nil.
+
+    public func optionalInt64(_ index: Int) -> Int64? {
+        isNull(index) ? nil : sqlite3_column_int64(statement.handle, Int32(index))
+    }
+    public func optionalDouble(_ index: Int) -> Double? {
+        isNull(index) ? nil : sqlite3_column_double(statement.handle, Int32(index))
+    }
+    public func optionalString(_ index: Int) -> String? {
         guard let p = sqlite3_column_text(statement.handle, Int32(index)) else { return nil }
         return String(cString: p)
+    }
+
+    /// The name SQLite gives column `index` of the result.
+    public func columnName(_ index: Int) -> String {
+        sqlite3_column_name(statement.handle, Int32(index)).map { String(cString: $0) } ?? "#\(index)"
+    }
+
+    private func requireValue(_ index: Int) throws {
+        guard isNull(index) else { return }
+        throw SQLiteError(extendedCode: SQLITE_MISMATCH, message: "column '\(columnName(index))' is NULL where a value is required", sql: statement.sql)
     }
     /// Calls `body` with the raw bytes of a text or blob column, no copy.
     public func withBytes<T>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {

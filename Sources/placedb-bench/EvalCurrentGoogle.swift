@@ -159,7 +159,7 @@ extension EvalCurrent {
         let db = try Database(path: path, mode: .readOnly)
         var ids: [String] = []
         try db.forEachRow("SELECT place_id FROM place WHERE removed_run IS NULL") { row in
-            if let id = row.string(0) { ids.append(id) }
+            ids.append(try row.string(0))
         }
         return ids
     }

@@ -413,7 +413,7 @@ final class SpatiaLiteKNN {
             try statement.bind([.real(c.longitude), .real(c.latitude), .real(c.longitude - dLng), .real(c.longitude + dLng),
                                 .real(c.latitude - half), .real(c.latitude + half), .integer(Int64(k))])
             var out: [(id: String, meters: Double)] = []
-            while let row = try statement.step() { out.append((row.string(0) ?? "", row.double(1))) }
+            while let row = try statement.step() { out.append((try row.string(0), try row.double(1))) }
             let inscribed = half * 111_195 * (abs(c.latitude) + half >= 90 ? 0 : cosLat)
             if half >= 180 || (out.count == k && out[k - 1].meters <= inscribed) { return out }
             half *= 4

@@ -19,7 +19,7 @@ struct FootprintStoreTests {
         let store = try PlaceStore(path: db, writable: false)
         var found: (Double, FootprintShape)?
         try store.db.forEachRow("SELECT f.area, f.shape FROM place_footprint f JOIN place p ON p.id = f.id WHERE p.place_id = ?", [.text(placeID)]) { row in
-            found = (row.double(0), try #require(row.withBytes(1) { FootprintShape(blob: $0) }))
+            found = (try row.double(0), try #require(row.withBytes(1) { FootprintShape(blob: $0) }))
         }
         return found
     }

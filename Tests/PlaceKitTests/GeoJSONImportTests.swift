@@ -176,7 +176,7 @@ struct SnapshotTests {
         let store = try PlaceReader(databasePath: db).store
         var out: (String?, String, String, String)?
         try store.db.forEachRow("SELECT removed_at, first_seen, last_seen, source FROM place_history WHERE place_id = ?", [.text(id)]) { r in
-            out = (r.string(0), r.string(1) ?? "", r.string(2) ?? "", r.string(3) ?? "")
+            out = (r.optionalString(0), try r.string(1), try r.string(2), try r.string(3))
         }
         return try #require(out)
     }
@@ -351,7 +351,7 @@ struct SpatialIndexTests {
         func stored() throws -> [String: Set<String>] {
             var got: [String: Set<String>] = [:]
             try importer.store.db.forEachRow("SELECT p.place_id, t.type FROM place_type t JOIN place p ON p.id = t.place") { row in
-                got[row.string(0)!, default: []].insert(row.string(1)!)
+                got[try row.string(0), default: []].insert(try row.string(1))
             }
             return got
         }

@@ -80,7 +80,7 @@ struct PlaceExtentTests {
         func extent(_ id: String) throws -> [Double]? {
             var out: [Double]?
             try db.forEachRow("SELECT west, east, south, north FROM place_extent WHERE id = (SELECT id FROM place WHERE place_id = ?)", [.text(id)]) { row in
-                out = (0..<4).map { Double(Float(row.double($0))) }
+                out = try (0..<4).map { Double(Float(try row.double($0))) }
             }
             return out
         }
@@ -118,7 +118,7 @@ struct PlaceExtentTests {
         let db = importer.store.db
         func rows() throws -> [[Double]] {
             var out: [[Double]] = []
-            try db.forEachRow("SELECT west, east, south, north FROM place_extent") { row in out.append((0..<4).map { row.double($0) }) }
+            try db.forEachRow("SELECT west, east, south, north FROM place_extent") { row in out.append(try (0..<4).map { try row.double($0) }) }
             return out
         }
         let bulk = try rows()

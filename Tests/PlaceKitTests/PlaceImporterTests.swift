@@ -239,7 +239,7 @@ struct PlaceImporterTests {
         let db = try importer().store.db
         var rows: [(String, String, Int, String)] = []
         try db.forEachRow("SELECT input, status, inserted, source FROM import_run ORDER BY id") { r in
-            rows.append((r.string(0) ?? "", r.string(1) ?? "", Int(r.int64(2)), r.string(3) ?? "(none)"))
+            rows.append((try r.string(0), try r.string(1), Int(try r.int64(2)), r.optionalString(3) ?? "(none)"))
         }
         #expect(rows.count == 2)
         #expect(rows[0] == (path, "ok", 1, "my-source"))
@@ -266,10 +266,10 @@ struct PlaceImporterTests {
         let db = try Database(path: dbPath, mode: .readOnly)
         var rows: [String] = []
         try db.forEachRow("SELECT place_id, doc, content_hash, hex(geom) FROM place ORDER BY place_id") { r in
-            rows.append("\(r.string(0)!)|\(r.string(1)!)|\(r.int64(2))|\(r.string(3)!)")
+            rows.append("\(try r.string(0))|\(try r.string(1))|\(try r.int64(2))|\(try r.string(3))")
         }
-        try db.forEachRow("SELECT place, type FROM place_type ORDER BY place, type") { r in rows.append("\(r.int64(0)):\(r.string(1)!)") }
-        try db.forEachRow("SELECT count(*) FROM idx_place_geom") { r in rows.append("rtree:\(r.int64(0))") }
+        try db.forEachRow("SELECT place, type FROM place_type ORDER BY place, type") { r in rows.append("\(try r.int64(0)):\(try r.string(1))") }
+        try db.forEachRow("SELECT count(*) FROM idx_place_geom") { r in rows.append("rtree:\(try r.int64(0))") }
         return rows
     }
 }

@@ -19,7 +19,7 @@ struct TimeZoneImportTests {
         let database = try Database(path: db, mode: .readOnly)
         var out: [String: (String?, String?)] = [:]
         try database.forEachRow("SELECT place_id, time_zone, time_zone_source FROM place") { row in
-            out[row.string(0) ?? ""] = (row.string(1), row.string(2))
+            out[try row.string(0)] = (row.optionalString(1), row.optionalString(2))
         }
         return out
     }

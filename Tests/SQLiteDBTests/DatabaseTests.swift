@@ -49,13 +49,59 @@ struct DatabaseTests {
         #expect(throws: SQLiteError.self) { try db.run("INSERT INTO t (name) VALUES (?)", []) }
     }
 
+    @Test("a NULL in a required column throws naming the column; the optional accessors give nil")
+    func requiredColumns() throws {
+        try db.run("INSERT INTO t (name, score) VALUES ('a', NULL)")
+        let statement = try db.prepare("SELECT name, score AS the_score, NULL AS missing, 7 FROM t")
+        if let row = try statement.step() {
+            #expect(try row.string(0) == "a")
+            #expect(try row.int64(3) == 7)
+            let error = #expect(throws: SQLiteError.self) { try row.double(1) }
+            #expect(error?.message == "column 'the_score' is NULL where a value is required")
+            #expect(error?.sql?.contains("SELECT name, score") == true)
+            #expect(throws: SQLiteError.self) { try row.string(2) }
+            #expect(throws: SQLiteError.self) { try row.int64(2) }
+            #expect(row.optionalDouble(1) == nil && row.optionalString(2) == nil && row.optionalInt64(2) == nil)
+            #expect(row.optionalString(0) == "a" && row.optionalInt64(3) == 7 && row.optionalDouble(3) == 7)
+        } else {
+            Issue.record("no row")
+        }
+    }
+
+    @Test("a statement reset after a failed step runs again with new arguments")
+    func resetAfterFailure() throws {
+        let insert = try db.prepare("INSERT INTO t (name) VALUES (?)")
+        try insert.bind(["dup"])
+        try insert.run()
+        try insert.bind(["dup"])
+        #expect(throws: SQLiteError.self) { try insert.run() }
+        insert.reset()
+        try insert.bind(["other"])
+        try insert.run()
+        #expect(try db.scalar("SELECT count(*) FROM t") == .integer(2))
+    }
+
+    @Test("read runs its body in one transaction, nests in an open one, and ends it when the body throws")
+    func readTransaction() throws {
+        #expect(try db.read { db.isInTransaction })
+        #expect(!db.isInTransaction)
+        struct Stop: Error {}
+        #expect(throws: Stop.self) { try db.read { throw Stop() } }
+        #expect(!db.isInTransaction)
+        try db.transaction {
+            try db.read { try db.run("INSERT INTO t (name) VALUES ('inside')") }
+            #expect(db.isInTransaction)
+        }
+        #expect(try db.scalar("SELECT count(*) FROM t") == .integer(1))
+    }
+
     @Test("the throwing cursor walks every row")
     func cursor() throws {
         for i in 0..<5 { try db.run("INSERT INTO t (name, score) VALUES (?, ?)", [.text("n\(i)"), .real(Double(i))]) }
         let statement = try db.prepare("SELECT name FROM t WHERE score >= ? ORDER BY score")
         var cursor = try statement.cursor([.real(2)])
         var names: [String] = []
-        while let row = try cursor.next() { names.append(row.string(0) ?? "") }
+        while let row = try cursor.next() { names.append(try row.string(0)) }
         #expect(names == ["n2", "n3", "n4"])
         // Reused with new arguments after a reset.
         var again = try statement.cursor([.real(4)])
@@ -88,7 +134,7 @@ struct DatabaseTests {
             }
         }
         var names: [String] = []
-        try db.forEachRow("SELECT name FROM t") { names.append($0.string(0) ?? "") }
+        try db.forEachRow("SELECT name FROM t") { names.append(try $0.string(0)) }
         #expect(names == ["kept"])
     }
 

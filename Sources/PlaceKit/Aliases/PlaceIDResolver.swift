@@ -96,14 +96,14 @@ final class PlaceIDResolver {
 
     /// Brings the alias-ID hashes up to date with the database.
     func refreshAliasKeys() throws {
-        try dataVersion.reset()
+        dataVersion.reset()
         let version = try dataVersion.step()?.int64(0) ?? 0
-        try dataVersion.reset()
+        dataVersion.reset()
         // data_version tracks other connections; total_changes this one's.
         let changes = db.totalChanges
         guard version != keysVersion || changes != keysChanges else { return }
         var keys = Set<UInt64>()
-        try aliasIDs.reset()
+        aliasIDs.reset()
         while let row = try aliasIDs.step() {
             keys.insert(row.withBytes(0) { bytes in
                 var h = FNV1a()
@@ -111,7 +111,7 @@ final class PlaceIDResolver {
                 return h.value
             })
         }
-        try aliasIDs.reset()
+        aliasIDs.reset()
         aliasKeys = keys
         keysVersion = version
         keysChanges = changes
@@ -132,35 +132,35 @@ final class PlaceIDResolver {
     private func time(of run: Int64?) throws -> String? {
         guard let run else { return nil }
         if let t = runTimes[run] { return t }
-        try runTime.reset()
+        runTime.reset()
         try runTime.bind(.integer(run), at: 1)
-        defer { try? runTime.reset() }
+        defer { runTime.reset() }
         let t = try runTime.step()?.string(0)
         if let t { runTimes[run] = t }
         return t
     }
 
     private func place(_ id: String) throws -> PlaceRow? {
-        try findPlace.reset()
+        findPlace.reset()
         try findPlace.bind(.text(id), at: 1)
-        defer { try? findPlace.reset() }
+        defer { findPlace.reset() }
         guard let row = try findPlace.step() else { return nil }
-        return PlaceRow(removedRun: row.isNull(0) ? nil : row.int64(0), name: row.string(1),
+        return PlaceRow(removedRun: row.optionalInt64(0), name: row.optionalString(1),
                         location: row.withBytes(2) { SpatiaLiteBlob.coordinate($0) })
     }
 
     /// Edges out of `id`, best first: confidence, then the latest run, then ID.
     private func outgoing(_ id: String) throws -> [AliasHop] {
         if !aliasKeys.contains(Self.key(id)) { return [] }
-        try edges.reset()
+        edges.reset()
         try edges.bind(.text(id), at: 1)
-        defer { try? edges.reset() }
+        defer { edges.reset() }
         var rows: [(hop: AliasHop, run: Int64)] = []
         while let row = try edges.step() {
             let evidence = row.isNull(5) ? nil : try? row.withBytes(5) { try JSONParser.parse($0) }
-            let run = row.int64(4)
-            rows.append((AliasHop(from: id, to: row.string(0) ?? "", reason: AliasReason(rawValue: row.string(1) ?? "") ?? .explicit,
-                                  source: row.string(2), confidence: row.double(3), recordedAt: try time(of: run), evidence: evidence), run))
+            let run = try row.int64(4)
+            rows.append((AliasHop(from: id, to: try row.string(0), reason: AliasReason(rawValue: try row.string(1)) ?? .explicit,
+                                  source: row.optionalString(2), confidence: try row.double(3), recordedAt: try time(of: run), evidence: evidence), run))
         }
         if rows.count > 1 {
             rows.sort { ($0.hop.confidence, $0.run, $1.hop.to) > ($1.hop.confidence, $1.run, $0.hop.to) }

@@ -56,9 +56,9 @@ struct SnapshotMatcher {
             guard let c = row.withBytes(3, { SpatiaLiteBlob.coordinate($0) }) else { return }
             let doc = (try? row.withBytes(4) { try JSONParser.parse($0) }) ?? .null
             let types = Set((doc["types"]?.arrayValue ?? []).compactMap(\.stringValue)).subtracting(["point_of_interest", "establishment"])
-            let name = row.string(2)
-            out.append(Candidate(rowid: row.int64(0), id: row.string(1) ?? "", name: name, folded: bigrams(name), numbers: numbers(name),
-                                 coordinate: c, types: types, primaryType: row.string(5)))
+            let name = row.optionalString(2)
+            out.append(Candidate(rowid: try row.int64(0), id: try row.string(1), name: name, folded: bigrams(name), numbers: numbers(name),
+                                 coordinate: c, types: types, primaryType: row.optionalString(5)))
         }
         return out
     }

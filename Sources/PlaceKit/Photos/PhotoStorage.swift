@@ -31,7 +31,7 @@ extension PlaceStore {
     func photoNames(_ query: PhotoName.Query, in table: PhotoTable) throws -> [String] {
         var names: [String] = []
         func collect(_ sql: String, _ args: [DatabaseValue]) throws {
-            try db.forEachRow(sql, args) { row in if let n = row.string(0) { names.append(n) } }
+            try db.forEachRow(sql, args) { row in names.append(try row.string(0)) }
         }
         switch query {
         case .name(let name):
@@ -86,12 +86,13 @@ extension PlaceStore {
     }
 
     private func decodeImageRow(_ row: Row) throws -> LocalImageInfo {
-        let name = row.string(0) ?? ""
-        guard let format = row.string(1).flatMap(ImageFormat.init(rawValue:)) else {
-            throw PlaceDBError.database(path: path, reason: "photo '\(name)' has an unknown stored image format '\(row.string(1) ?? "NULL")'")
+        let name = try row.string(0)
+        let formatName = try row.string(1)
+        guard let format = ImageFormat(rawValue: formatName) else {
+            throw PlaceDBError.database(path: path, reason: "photo '\(name)' has an unknown stored image format '\(formatName)'")
         }
-        return LocalImageInfo(name: name, format: format, width: Int(row.int64(2)), height: Int(row.int64(3)),
-                              byteCount: Int(row.int64(4)), source: row.string(5), addedAt: row.string(6) ?? "")
+        return LocalImageInfo(name: name, format: format, width: Int(try row.int64(2)), height: Int(try row.int64(3)),
+                              byteCount: Int(try row.int64(4)), source: row.optionalString(5), addedAt: try row.string(6))
     }
 
     /// Calls `body` with a stored image's record and bytes (no copy), or
@@ -99,7 +100,7 @@ extension PlaceStore {
     func withImage<T>(name: String, _ body: (LocalImageInfo, UnsafeRawBufferPointer) throws -> T) throws -> T? {
         let statement = try db.cachedStatement("SELECT name, format, width, height, length(bytes), source, added_at, bytes FROM photo_image WHERE name = ?")
         try statement.bind([.text(name)])
-        defer { try? statement.reset() }
+        defer { statement.reset() }
         guard let row = try statement.step() else { return nil }
         let info = try decodeImageRow(row)
         return try row.withBytes(7) { try body(info, $0) }
@@ -113,7 +114,7 @@ extension PlaceStore {
         try db.transaction(.immediate) {
             var existing: Bool?
             try db.forEachRow("SELECT bytes = ?1 FROM photo_image WHERE name = ?2", [.blob(bytes), .text(name)]) { row in
-                existing = row.int64(0) == 1
+                existing = try row.int64(0) == 1
             }
             if existing == true { return .unchanged }
             try db.run("""

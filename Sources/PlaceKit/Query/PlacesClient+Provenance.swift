@@ -34,11 +34,11 @@ extension PlaceReader {
         guard let place = try store.place(id: id) else { throw PlaceDBError.notFound(id) }
         let statement = try store.db.cachedStatement("SELECT source, captured_at, member_captured FROM place WHERE place_id = ?")
         try statement.bind([.text(id.rawValue)])
-        defer { try? statement.reset() }
+        defer { statement.reset() }
         guard let row = try statement.step() else { throw PlaceDBError.notFound(id) }
-        let capturedAt: Int64? = row.isNull(1) ? nil : row.int64(1)
+        let capturedAt = row.optionalInt64(1)
         var times: [String: Int64] = [:]
-        if let json = row.string(2) {
+        if let json = row.optionalString(2) {
             do {
                 times = MemberMerge.times(try JSONParser.parse(json))
             } catch {
@@ -46,7 +46,7 @@ extension PlaceReader {
             }
         }
         let members = place.document.keys.map { (name: $0, capturedAt: times[$0] ?? capturedAt) }
-        return PlaceProvenance(placeID: id, source: row.string(0) ?? "", capturedAt: capturedAt,
+        return PlaceProvenance(placeID: id, source: try row.string(0), capturedAt: capturedAt,
                                members: members.map { ($0.name, $0.capturedAt == 0 ? nil : $0.capturedAt) })
     }
 }

@@ -77,8 +77,7 @@ public final class PlaceReader {
     /// Runs `body` in one read transaction (a consistent snapshot; SQLite
     /// takes its locks once instead of per query).
     public func read<T>(_ body: () throws -> T) throws -> T {
-        if store.db.isInTransaction { return try body() }
-        return try store.db.transaction(.deferred, body)
+        try store.reading(body)
     }
 
     /// Every alias edge recorded, oldest first (for audits and evaluations).
@@ -86,9 +85,9 @@ public final class PlaceReader {
         var out: [AliasEdge] = []
         try store.db.forEachRow("SELECT alias_id, place_id, reason, confidence, evidence FROM place_alias ORDER BY id") { row in
             let evidence = row.isNull(4) ? nil : try? row.withBytes(4) { try JSONParser.parse($0) }
-            out.append(AliasEdge(aliasID: row.string(0) ?? "", placeID: row.string(1) ?? "",
-                                 reason: AliasReason(rawValue: row.string(2) ?? "") ?? .explicit,
-                                 confidence: row.double(3), evidence: evidence))
+            out.append(AliasEdge(aliasID: try row.string(0), placeID: try row.string(1),
+                                 reason: AliasReason(rawValue: try row.string(2)) ?? .explicit,
+                                 confidence: try row.double(3), evidence: evidence))
         }
         return out
     }

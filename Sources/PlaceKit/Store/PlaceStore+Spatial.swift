@@ -28,16 +28,7 @@ extension PlaceStore {
     /// Runs `body` in one read transaction, so its statements share one
     /// snapshot and take the file's locks once.
     func reading<T>(_ body: () throws -> T) throws -> T {
-        if db.isInTransaction { return try body() }
-        try db.cachedStatement("BEGIN DEFERRED").run()
-        do {
-            let result = try body()
-            try db.cachedStatement("COMMIT").run()
-            return result
-        } catch {
-            try? db.cachedStatement("ROLLBACK").run()
-            throw error
-        }
+        try db.read(body)
     }
 
     /// The largest rowid in `place` (0 when empty): an instant size estimate.
@@ -60,19 +51,19 @@ extension PlaceStore {
         // come in rowid order.
         var extents: [(rowid: Int64, rect: GeoRect)] = []
         try db.forEachRow("SELECT id, west, east, south, north FROM place_extent") { row in
-            extents.append((row.int64(0), Self.rect(row, 1)))
+            extents.append((try row.int64(0), try Self.rect(row, 1)))
         }
         extents.sort { $0.rowid < $1.rowid }
         input.viewports = extents.map(\.rect)
         // Footprints come in rowid order (the table's key).
         var shapeRowids: [Int64] = []
         try db.forEachRow("SELECT id, shape FROM place_footprint ORDER BY id") { row in
-            shapeRowids.append(row.int64(0))
-            try appendShape(row, 1, rowid: row.int64(0), to: &input)
+            shapeRowids.append(try row.int64(0))
+            try appendShape(row, 1, rowid: try row.int64(0), to: &input)
         }
         var next = 0, nextShape = 0
         try db.forEachRow("SELECT \(Self.spatialColumns) FROM place p WHERE p.removed_run IS NULL ORDER BY p.id") { row in
-            let rowid = row.int64(0)
+            let rowid = try row.int64(0)
             while next < extents.count && extents[next].rowid < rowid { next += 1 }
             while nextShape < shapeRowids.count && shapeRowids[nextShape] < rowid { nextShape += 1 }
             try append(row, to: &input, viewport: next < extents.count && extents[next].rowid == rowid ? Int32(next) : -1,
@@ -96,7 +87,7 @@ extension PlaceStore {
             """
         for rect in rects {
             try db.forEachRow(byPoint, rectArguments(rect) + (typeFilter?.arguments ?? [])) { row in
-                guard seen.insert(row.int64(0)).inserted else { return }
+                guard seen.insert(try row.int64(0)).inserted else { return }
                 try appendWithViewport(row, to: &input)
             }
         }
@@ -113,7 +104,7 @@ extension PlaceStore {
             for shift in [0.0, 360.0] {
                 let shifted = GeoRect(south: rect.south, west: rect.west + shift, north: rect.north, east: rect.east + shift)
                 try db.forEachRow(byExtent, rectArguments(shifted) + (typeFilter?.arguments ?? [])) { row in
-                    guard seen.insert(row.int64(0)).inserted else { return }
+                    guard seen.insert(try row.int64(0)).inserted else { return }
                     try appendWithViewport(row, to: &input)
                 }
             }
@@ -123,7 +114,7 @@ extension PlaceStore {
 
     /// The rowids of the places that have `type` among their types.
     func rowids(ofType type: String, _ body: (Int64) -> Void) throws {
-        try db.forEachRow("SELECT place FROM place_type WHERE type = ?", [.text(type)]) { body($0.int64(0)) }
+        try db.forEachRow("SELECT place FROM place_type WHERE type = ?", [.text(type)]) { body(try $0.int64(0)) }
     }
 
     /// Calls `body` with the place ID and the stored document's bytes of
@@ -132,10 +123,10 @@ extension PlaceStore {
     func withStoredRow<T>(rowid: Int64, _ body: (PlaceID, UnsafeRawBufferPointer, Coordinate?) throws -> T) throws -> T? {
         let statement = try db.cachedStatement("SELECT place_id, doc, geom, \(StoredDocument.readColumns) FROM place WHERE id = ?")
         try statement.bind(.integer(rowid), at: 1)
-        defer { try? statement.reset() }
+        defer { statement.reset() }
         guard let row = try statement.step() else { return nil }
         let coordinate = row.withBytes(2) { SpatiaLiteBlob.coordinate($0) }
-        let id = PlaceID(row.string(0) ?? "")
+        let id = PlaceID(try row.string(0))
         do {
             return try StoredDocument.withDocument(row, docColumn: 1, layoutColumn: 3) { try body(id, $0, coordinate) }
         } catch let e as JSONSyntaxError {
@@ -147,8 +138,9 @@ extension PlaceStore {
     func placeID(rowid: Int64) throws -> PlaceID? {
         let statement = try db.cachedStatement("SELECT place_id FROM place WHERE id = ?")
         try statement.bind(.integer(rowid), at: 1)
-        defer { try? statement.reset() }
-        guard let row = try statement.step(), let id = row.string(0) else { return nil }
+        defer { statement.reset() }
+        guard let row = try statement.step() else { return nil }
+        let id = try row.string(0)
         return PlaceID(id)
     }
 
@@ -157,7 +149,7 @@ extension PlaceStore {
         let statement = try db.cachedStatement("SELECT 1 FROM place_type WHERE type = ? AND place = ?")
         for t in types {
             try statement.bind([.text(t), .integer(rowid)])
-            defer { try? statement.reset() }
+            defer { statement.reset() }
             if try statement.step() != nil { return true }
         }
         return false
@@ -232,22 +224,22 @@ extension PlaceStore {
         [.real(r.south), .real(r.west), .real(r.north), .real(r.east)]
     }
 
-    private static func rect(_ row: Row, _ first: Int) -> GeoRect {
-        var east = row.double(first + 1)
+    private static func rect(_ row: Row, _ first: Int) throws -> GeoRect {
+        var east = try row.double(first + 1)
         if east > 180 { east -= 360 }
-        return GeoRect(south: row.double(first + 2), west: row.double(first), north: row.double(first + 3), east: east)
+        return GeoRect(south: try row.double(first + 2), west: try row.double(first), north: try row.double(first + 3), east: east)
     }
 
     private func appendWithViewport(_ row: Row, to input: inout PlaceIndexInput) throws {
         var viewport: Int32 = -1
         if !row.isNull(6) {
             viewport = Int32(input.viewports.count)
-            input.viewports.append(Self.rect(row, 6))
+            input.viewports.append(try Self.rect(row, 6))
         }
         var shape: Int32 = -1
         if !row.isNull(10) {
             shape = Int32(input.shapes.count)
-            try appendShape(row, 10, rowid: row.int64(0), to: &input)
+            try appendShape(row, 10, rowid: try row.int64(0), to: &input)
         }
         try append(row, to: &input, viewport: viewport, shape: shape)
     }
@@ -262,7 +254,7 @@ extension PlaceStore {
 
     /// Appends one row of `spatialColumns`.
     private func append(_ row: Row, to input: inout PlaceIndexInput, viewport: Int32, shape: Int32) throws {
-        let rowid = row.int64(0)
+        let rowid = try row.int64(0)
         guard let point = row.withBytes(1, { SpatiaLiteBlob.decodePoint($0) }) else {
             throw PlaceDBError.database(path: path, reason: "place row \(rowid) has a geometry that is not a SpatiaLite point")
         }
@@ -273,7 +265,7 @@ extension PlaceStore {
         input.latitudes.append(point.latitude)
         input.longitudes.append(point.longitude)
         input.typeCodes.append(typeCode)
-        input.ratingCounts.append(row.isNull(3) ? 0 : Int32(clamping: row.int64(3)))
+        input.ratingCounts.append(Int32(clamping: row.optionalInt64(3) ?? 0))
         input.statuses.append(row.isNull(4) ? StatusCode.unknown.rawValue : row.withBytes(4) { StatusCode(bytes: $0) }.rawValue)
         input.sourceCodes.append(sourceCode)
         input.viewportIndexes.append(viewport)

@@ -146,7 +146,7 @@ final class PlaceStore {
     func place(id: PlaceID) throws -> Place? {
         let statement = try db.cachedStatement("SELECT place_id, doc, geom, time_zone_source, \(StoredDocument.readColumns) FROM place WHERE place_id = ?")
         try statement.bind([.text(id.rawValue)])
-        defer { try? statement.reset() }
+        defer { statement.reset() }
         guard let row = try statement.step() else { return nil }
         return try decodeStored(row, docColumn: 1, geometryColumn: 2, timeZoneSourceColumn: 3, layoutColumn: 4)
     }
@@ -156,7 +156,7 @@ final class PlaceStore {
     /// `time_zone_source`, when the query selected it). A row that does not
     /// decode (a file edited by hand) throws, never traps.
     func decodeStored(_ row: Row, docColumn: Int, geometryColumn: Int, timeZoneSourceColumn: Int? = nil, layoutColumn: Int) throws -> Place {
-        let id = PlaceID(row.string(0) ?? "")
+        let id = PlaceID(try row.string(0))
         let value: JSONValue
         do {
             value = try StoredDocument.withDocument(row, docColumn: docColumn, layoutColumn: layoutColumn) { try JSONParser.parse($0) }
@@ -170,7 +170,7 @@ final class PlaceStore {
             throw PlaceDBError.database(path: path, reason: "place '\(id)' has no readable point geometry")
         }
         var place = Place(id: id, coordinate: coordinate, document: doc)
-        if let column = timeZoneSourceColumn { place.timeZoneSource = row.string(column).flatMap(TimeZoneSource.init(rawValue:)) }
+        if let column = timeZoneSourceColumn { place.timeZoneSource = row.optionalString(column).flatMap(TimeZoneSource.init(rawValue:)) }
         return place
     }
 

@@ -104,7 +104,7 @@ final class PlaceWriter {
     private func loadRequestedAliases() throws {
         guard !requestedAliasesLoaded else { return }
         try db.forEachRow("SELECT alias_id FROM place_alias WHERE reason = 'requested-returned'") { row in
-            if let id = row.string(0) { requestedAliases.insert(id) }
+            requestedAliases.insert(try row.string(0))
         }
         requestedAliasesLoaded = true
     }
@@ -112,7 +112,7 @@ final class PlaceWriter {
     /// Marks the record of an ID that a response for it did not return as
     /// removed by this run (a tombstone of the place it resolves to).
     private func tombstoneRequested(_ id: String) throws {
-        try tombstone.reset()
+        tombstone.reset()
         try tombstone.bind(.integer(run), at: 1)
         try tombstone.bind(.text(id), at: 2)
         try tombstone.run()
@@ -122,7 +122,7 @@ final class PlaceWriter {
     /// history is never rewritten). True when it was new.
     @discardableResult
     func record(_ edge: AliasEdge, source: String?) throws -> Bool {
-        try insertAlias.reset()
+        insertAlias.reset()
         try insertAlias.bind(.text(edge.aliasID), at: 1)
         try insertAlias.bind(.text(edge.placeID), at: 2)
         try insertAlias.bind(.text(edge.reason.rawValue), at: 3)
@@ -151,7 +151,7 @@ final class PlaceWriter {
             SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'place'
               AND (name LIKE '%\\_place\\_geom' ESCAPE '\\' OR name LIKE 'place\\_extent\\_%' ESCAPE '\\') ORDER BY name
             """) { row in
-            setAside.append((row.string(0) ?? "", row.string(1) ?? ""))
+            setAside.append((try row.string(0), try row.string(1)))
         }
         for t in setAside { try db.execute("DROP TRIGGER \"\(t.name)\"") }
         wroteRows = false
@@ -240,7 +240,7 @@ final class PlaceWriter {
 
     /// One point into the R*Tree (replacing the row's earlier one).
     private func insertPoint(_ rowid: Int64, longitude: Double, latitude: Double) throws {
-        try indexPoint.reset()
+        indexPoint.reset()
         try indexPoint.bind(.integer(rowid), at: 1)
         try indexPoint.bind(.real(longitude), at: 2)
         try indexPoint.bind(.real(latitude), at: 3)
@@ -314,8 +314,8 @@ final class PlaceWriter {
         try find.bind(text: place.id, at: 1)
         var existing: Existing?
         if let row = try find.step() {
-            existing = Existing(rowid: row.int64(0), hash: row.int64(1), removed: row.int64(2) != 0, duplicate: row.int64(3) == run,
-                                capturedAt: row.int64(4), uniform: row.int64(5) != 0)
+            existing = Existing(rowid: try row.int64(0), hash: try row.int64(1), removed: try row.int64(2) != 0, duplicate: try row.int64(3) == run,
+                                capturedAt: try row.int64(4), uniform: try row.int64(5) != 0)
         }
         find.rewind()
 
@@ -338,7 +338,7 @@ final class PlaceWriter {
 
     /// Sets a row's capture times (its values unchanged).
     private func updateCaptured(_ rowid: Int64, capturedAt: Int64, memberCaptured: String?) throws {
-        try setCaptured.reset()
+        setCaptured.reset()
         try setCaptured.bind(.integer(capturedAt), at: 1)
         try setCaptured.bind(DatabaseValue(memberCaptured), at: 2)
         try setCaptured.bind(.integer(rowid), at: 3)
@@ -358,8 +358,8 @@ final class PlaceWriter {
     }
 
     private func stored(_ rowid: Int64) throws -> StoredPlace {
-        try readStored.reset()
-        defer { try? readStored.reset() }
+        readStored.reset()
+        defer { readStored.reset() }
         try readStored.bind(.integer(rowid), at: 1)
         guard let row = try readStored.step() else {
             throw PlaceDBError.database(path: db.path, reason: "place row \(rowid) vanished during the import")
@@ -371,13 +371,13 @@ final class PlaceWriter {
         guard case .object(let doc) = value else { throw corrupt("a stored document that is not an object") }
         guard let coordinate = row.withBytes(1, { SpatiaLiteBlob.coordinate($0) }) else { throw corrupt("no readable point geometry") }
         let extra = row.isNull(2) ? JSONObject() : try row.withBytes(2) { try JSONParser.parse($0) }.objectValue ?? JSONObject()
-        let memberCaptured = row.string(4)
+        let memberCaptured = row.optionalString(4)
         let times = try memberCaptured.map { MemberMerge.times(try JSONParser.parse($0)) } ?? [:]
         // The document as a place holds it: with its location (the geometry).
         let document = Place(id: PlaceID(""), coordinate: coordinate, storedDocument: doc).document
-        return StoredPlace(document: document, coordinate: coordinate, extra: extra, capturedAt: row.int64(3),
+        return StoredPlace(document: document, coordinate: coordinate, extra: extra, capturedAt: try row.int64(3),
                            memberCaptured: memberCaptured, times: times,
-                           timeZoneSource: row.string(5).flatMap(TimeZoneSource.init(rawValue:)), source: row.string(6) ?? "")
+                           timeZoneSource: row.optionalString(5).flatMap(TimeZoneSource.init(rawValue:)), source: try row.string(6))
     }
 
     /// Merges a record into the stored place of its ID, member by member
@@ -388,7 +388,7 @@ final class PlaceWriter {
     private func unchanged(_ existing: Existing) throws -> Outcome {
         if existing.duplicate { return .duplicate }
         if existing.removed || snapshot {
-            try touch.reset()
+            touch.reset()
             try touch.bind(.integer(run), at: 1)
             try touch.bind(.integer(existing.rowid), at: 2)
             try touch.run()
@@ -430,7 +430,7 @@ final class PlaceWriter {
         try bindRow(update, prepared, prepared.contentHash, capturedAt: m.capturedAt, memberCaptured: m.memberCapturedJSON)
         try update.bind(integer: existing.rowid, at: 14)
         try update.run()
-        try deletePhotos.reset()
+        deletePhotos.reset()
         try deletePhotos.bind(.integer(existing.rowid), at: 1)
         try deletePhotos.run()
         let oldTypes = old.document["types"]?.arrayValue?.compactMap(\.stringValue) ?? []
@@ -495,11 +495,11 @@ final class PlaceWriter {
             }
             // What the place_extent triggers would store.
             if let v = place.extent {
-                try indexExtent.reset()
+                indexExtent.reset()
                 try indexExtent.bind([.integer(rowid), .real(v.west), .real(v.east), .real(v.south), .real(v.north)])
                 try indexExtent.run()
             } else if isRewrite {
-                try dropExtent.reset()
+                dropExtent.reset()
                 try dropExtent.bind([.integer(rowid)])
                 try dropExtent.run()
             }
@@ -507,11 +507,11 @@ final class PlaceWriter {
         // The footprint: written with the row, dropped when a rewrite has none
         // (a new place without one costs no statement).
         if let footprint = place.footprint {
-            try insertFootprint.reset()
+            insertFootprint.reset()
             try insertFootprint.bind([.integer(rowid), .real(footprint.area), .blob(footprint.shape)])
             try insertFootprint.run()
         } else if isRewrite && !place.keepsStoredFootprint {
-            try dropFootprint.reset()
+            dropFootprint.reset()
             try dropFootprint.bind([.integer(rowid)])
             try dropFootprint.run()
         }
@@ -527,7 +527,7 @@ final class PlaceWriter {
         }
         let insertAll = pendingTypes != nil
         for old in oldTypes where !types.contains(old) {
-            try deleteType.reset()
+            deleteType.reset()
             try deleteType.bind(.text(old), at: 1)
             try deleteType.bind(.integer(rowid), at: 2)
             try deleteType.run()
@@ -545,7 +545,7 @@ final class PlaceWriter {
         // The photo index (names and references of `photos[]`, in order),
         // which `photo add` resolves references against.
         for photo in place.photos {
-            try insertPhoto.reset()
+            insertPhoto.reset()
             try insertPhoto.bind(.integer(rowid), at: 1)
             try insertPhoto.bind(.integer(Int64(photo.position)), at: 2)
             try insertPhoto.bind(.text(photo.name), at: 3)

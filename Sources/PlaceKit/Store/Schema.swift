@@ -237,15 +237,15 @@ extension Schema {
             WHERE tbl_name IN (\(owned)) AND sql IS NOT NULL
             ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'view' THEN 2 ELSE 3 END, name
             """) { row in
-            lines.append("-- \(row.string(0) ?? ""): \(row.string(1) ?? "")")
-            lines.append((row.string(2) ?? "") + ";")
+            lines.append("-- \(try row.string(0)): \(try row.string(1))")
+            lines.append(try row.string(2) + ";")
             lines.append("")
         }
         try db.forEachRow("""
             SELECT f_table_name, f_geometry_column, geometry_type, coord_dimension, srid, spatial_index_enabled
             FROM geometry_columns ORDER BY f_table_name
             """) { row in
-            lines.append("-- geometry_columns: \(row.string(0) ?? "").\(row.string(1) ?? "") type \(row.int64(2)) dimension \(row.int64(3)) srid \(row.int64(4)) spatial_index \(row.int64(5))")
+            lines.append("-- geometry_columns: \(try row.string(0)).\(try row.string(1)) type \(try row.int64(2)) dimension \(try row.int64(3)) srid \(try row.int64(4)) spatial_index \(try row.int64(5))")
         }
         return lines.joined(separator: "\n") + "\n"
     }

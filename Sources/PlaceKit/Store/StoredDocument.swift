@@ -109,12 +109,12 @@ extension StoredDocument {
     /// Calls `body` with the whole document of a row whose `doc` is at
     /// `docColumn` and `readColumns` start at `layoutColumn`.
     static func withDocument<T>(_ row: Row, docColumn: Int, layoutColumn: Int, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
-        let layout = row.isNull(layoutColumn) ? 0 : row.int64(layoutColumn)
+        let layout = row.optionalInt64(layoutColumn) ?? 0
         guard layout != 0 else { return try row.withBytes(docColumn, body) }
         let c = layoutColumn
-        let columns = Columns(name: row.string(c + 1), primaryType: row.string(c + 2),
-                              rating: row.isNull(c + 3) ? nil : row.double(c + 3),
-                              ratingCount: row.isNull(c + 4) ? nil : Int(row.int64(c + 4)))
+        let columns = Columns(name: row.optionalString(c + 1), primaryType: row.optionalString(c + 2),
+                              rating: row.optionalDouble(c + 3),
+                              ratingCount: row.optionalInt64(c + 4).map { Int($0) })
         let whole = try row.withBytes(docColumn) { try restore($0, layout: layout, columns: columns) }
         return try whole.withUnsafeBytes(body)
     }
