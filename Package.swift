@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
@@ -43,9 +43,20 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// Strict settings for every Swift target, in one place.
+// Strict settings for every Swift target (library, CLI, bench, fuzz, test
+// support and tests), in one place:
+// - the Swift 6 language mode, so complete concurrency checking is on
+//   (data races are compile errors), stated per target as well as above;
+// - `any` spelled out for existentials;
+// - every warning of our code an error (SwiftPM applies this to the root
+//   package only, so a package depending on placedb is not broken by a
+//   newer compiler's warning). SwiftPM's own warnings, such as the system
+//   libgd's pkg-config `-DAVIF_DLL` flag it drops, are not compiler
+//   warnings: Scripts/test checks the build log for those.
 for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + [
+        .swiftLanguageMode(.v6),
         .enableUpcomingFeature("ExistentialAny"),
+        .treatAllWarnings(as: .error),
     ]
 }

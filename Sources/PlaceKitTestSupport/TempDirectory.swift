@@ -45,33 +45,6 @@ public final class TempDirectory: @unchecked Sendable {
     }
 }
 
-/// Where the shared real-data corpus is (../shared/data from the package
-/// root), or nil when absent: corpus tests skip then, saying so.
-public enum SharedData {
-    public static var root: URL? {
-        // Tests run with the package root as the working directory; fall back
-        // to this file's location for other runners.
-        let candidates = [
-            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("../shared/data"),
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/data"),
-        ]
-        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("SOURCES.md").path) }?.standardizedFileURL
-    }
-
-    /// Every regular file under `relative` in the shared data, sorted.
-    public static func files(under relative: String, extension ext: String? = nil) -> [URL] {
-        guard let root else { return [] }
-        let dir = root.appendingPathComponent(relative)
-        guard let e = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
-        var out: [URL] = []
-        for case let url as URL in e where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
-            if let ext, url.pathExtension != ext { continue }
-            out.append(url)
-        }
-        return out.sorted { $0.path < $1.path }
-    }
-}
-
 /// Runs a command-line tool (by name on PATH, or a path) and captures its output.
 public enum Tool {
     public struct Result: Sendable {

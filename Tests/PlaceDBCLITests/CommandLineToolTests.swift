@@ -236,8 +236,9 @@ struct CommandLineToolTests {
 /// A few tests run the built binary end to end (stdin, exit status).
 @Suite("placedb binary")
 struct BinaryTests {
-    static let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../.build/debug/placedb").standardizedFileURL.path
+    /// The placedb built with this test bundle (debug, release or any
+    /// --scratch-path), not a fixed .build/debug.
+    static let binary = BuiltProducts.executable("placedb")
 
     func run(_ args: [String], stdin: String? = nil, dir: TempDirectory) throws -> (code: Int32, out: String, err: String) {
         let r = try Self.run(args, stdin: Array((stdin ?? "").utf8), dir: dir)
@@ -264,6 +265,15 @@ struct BinaryTests {
         let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         return (p.terminationStatus, [UInt8](o), String(decoding: e, as: UTF8.self))
+    }
+
+    @Test("the binary is the one built next to this test bundle")
+    func binaryBesideTests() throws {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.binary), "\(Self.binary)")
+        #expect(FileManager.default.fileExists(atPath: BuiltProducts.directory.appendingPathComponent("placedbPackageTests.xctest").path))
+        let dir = try TempDirectory()
+        let r = try run(["--version"], dir: dir)
+        #expect(r.code == 0 && r.out == "placedb \(CommandLineTool.version)\n")
     }
 
     @Test("- reads standard input into ./places.sqlite by default")

@@ -43,12 +43,9 @@ struct FuzzTargetTests {
         #expect(count > 0)
     }
 
-    @Test("seeds made from ../shared/data replay without a finding (skips when absent)")
+    @Test("seeds made from ../shared/data replay without a finding", .enabled(if: CorpusData.isPresent, "needs ../shared/data"))
     func sharedSeeds() throws {
-        guard let root = SharedData.root else {
-            print("SKIP: ../shared/data is absent; the fuzz seeds from it are not checked here")
-            return
-        }
+        let root = try #require(CorpusData.root)
         let dir = try TempDirectory()
         let counts = try makeSeeds(from: root.path, into: dir.url.path, perFile: 5)
         for name in ["json", "records", "v1", "legacy", "geojson", "osm-hours", "image", "aliases"] {

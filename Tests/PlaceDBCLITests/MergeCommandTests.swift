@@ -7,13 +7,13 @@ import PlaceKitTestSupport
 /// Importing the same places again (docs/merging.md), on the real Google
 /// files in ../shared/data/google: full then field-masked then older
 /// captures of the same places; the Tehran files carry their own timestamps.
-/// Each test skips, saying so, where the shared data is absent.
+/// The tests that read it are reported skipped where it is absent.
 @Suite("Merging repeated imports (../shared/data/google)")
 struct MergeCommandTests {
-    static func shared(_ relative: String) -> String? {
-        guard let root = SharedData.root else { return nil }
-        let path = root.appendingPathComponent("google/" + relative).path
-        return FileManager.default.fileExists(atPath: path) ? path : nil
+    /// A file under google/ in the corpus (the tests that call this run
+    /// only where the corpus is).
+    static func shared(_ relative: String) throws -> String {
+        try #require(CorpusData.url("google/" + relative), "google/\(relative) is missing from the corpus").path
     }
 
     static let persist = "v1/third-party-captures/persist-mn/places_detail_api_response"
@@ -23,11 +23,7 @@ struct MergeCommandTests {
     static let tehran = "v1/third-party-captures/tehran-restaurants"
 
     static var tehranFiles: [String] {
-        SharedData.files(under: "google/" + tehran, extension: "json").map(\.path)
-    }
-
-    func skip(_ what: String) {
-        print("SKIP: ../shared/data is absent; \(what) checks nothing here")
+        CorpusData.files(under: "google/" + tehran, extension: "json").map(\.path)
     }
 
     func place(_ cli: CLI, _ id: String, _ extra: [String] = []) throws -> JSONObject {
@@ -36,11 +32,9 @@ struct MergeCommandTests {
         return try #require(try JSONValue(parsing: r.out).objectValue)
     }
 
-    @Test("a field-masked response after a full one updates only the members it carries")
+    @Test("a field-masked response after a full one updates only the members it carries", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
     func maskedAfterFull() throws {
-        guard let full = Self.shared(Self.persist + ".full.json"), let masked = Self.shared(Self.persist + ".fieldmask.json") else {
-            return skip("maskedAfterFull")
-        }
+        let full = try Self.shared(Self.persist + ".full.json"), masked = try Self.shared(Self.persist + ".fieldmask.json")
         let cli = try CLI()
         #expect(cli.run(["import", full, "--captured-at", "2026-01-01"]).code == 0)
         let id = "ChIJj61dQgK6j4AR4GeTYWZsKWw"
@@ -85,10 +79,10 @@ struct MergeCommandTests {
         }
     }
 
-    @Test("every Google place: a re-import masked to id,displayName,location gives the same details, member for member")
+    @Test("every Google place: a re-import masked to id,displayName,location gives the same details, member for member", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
     func wholeCorpusMaskedReimport() throws {
-        let files = SharedData.files(under: "google", extension: "json").map(\.path).filter { !$0.contains("/schema/") }
-        guard !files.isEmpty else { return skip("wholeCorpusMaskedReimport") }
+        let files = CorpusData.files(under: "google", extension: "json").map(\.path).filter { !$0.contains("/schema/") }
+        try #require(!files.isEmpty, "too few files in the corpus")
         let cli = try CLI()
         let first = cli.run(["import", "--on-error", "skip", "--output", "json"] + files)
         #expect(first.code == 65, "some files hold no places (autocomplete, errors): \(first.err)")
@@ -120,9 +114,9 @@ struct MergeCommandTests {
         return r.stdout.split(separator: "\n").map(String.init)
     }
 
-    @Test("a v1 record after legacy data of the same place keeps what it does not carry (photos, hours)")
+    @Test("a v1 record after legacy data of the same place keeps what it does not carry (photos, hours)", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
     func v1AfterLegacy() throws {
-        guard let legacy = Self.shared(Self.nearbyLegacy) else { return skip("v1AfterLegacy") }
+        let legacy = try Self.shared(Self.nearbyLegacy)
         let cli = try CLI()
         #expect(cli.run(["import", legacy, "--captured-at", "2023-10-03"]).code == 0)
         let ids = try #require(try JSONValue(parsing: String(contentsOfFile: legacy, encoding: .utf8))["results"]?.arrayValue)
@@ -152,9 +146,9 @@ struct MergeCommandTests {
         #expect(cruise["businessStatus"] == "OPERATIONAL")
     }
 
-    @Test("an older capture imported after a newer one changes nothing it knows, and is counted")
+    @Test("an older capture imported after a newer one changes nothing it knows, and is counted", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
     func olderAfterNewer() throws {
-        guard let current = Self.shared(Self.legacyCurrent), let old = Self.shared(Self.legacy2015) else { return skip("olderAfterNewer") }
+        let current = try Self.shared(Self.legacyCurrent), old = try Self.shared(Self.legacy2015)
         let id = "ChIJN1t_tDeuEmsRUsoyG83frY4"
         let cli = try CLI()
         #expect(cli.run(["import", current, "--captured-at", "2024-10-21"]).code == 0)
@@ -183,10 +177,10 @@ struct MergeCommandTests {
         #expect(merged["userRatingCount"]?.intValue == 973)
     }
 
-    @Test("the Tehran files' own timestamps are their capture times")
+    @Test("the Tehran files' own timestamps are their capture times", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
     func recordTimestamps() throws {
         let files = Self.tehranFiles
-        guard !files.isEmpty else { return skip("recordTimestamps") }
+        try #require(!files.isEmpty, "too few files in the corpus")
         let cli = try CLI()
         let r = cli.run(["import", "--output", "json"] + files)
         #expect(r.code == 0, "\(r.err)")
@@ -205,12 +199,12 @@ struct MergeCommandTests {
         #expect(again.out.contains("captured: \(files.count) record timestamp"), "\(again.out)")
     }
 
-    @Test("OpenStreetMap's @timestamp is the capture time: an older extract after a newer one keeps the newer edits")
+    @Test("OpenStreetMap's @timestamp is the capture time: an older extract after a newer one keeps the newer edits", .enabled(if: CorpusData.has("osm"), "needs ../shared/data/osm"))
     func osmTimestamps() throws {
-        guard let root = SharedData.root else { return skip("osmTimestamps") }
+        let root = try #require(CorpusData.root)
         let new = root.appendingPathComponent("osm/poi/liechtenstein-2021-10-28.poi.geojsonseq").path
         let old = root.appendingPathComponent("osm/poi/liechtenstein-2015-07-27.poi.geojsonseq").path
-        guard FileManager.default.fileExists(atPath: new), FileManager.default.fileExists(atPath: old) else { return skip("osmTimestamps") }
+        try #require(FileManager.default.fileExists(atPath: new) && FileManager.default.fileExists(atPath: old), "the Liechtenstein extracts are missing from the corpus")
         let cli = try CLI()
         let first = cli.run(["import", new, "--output", "json"])
         #expect(first.code == 0, "\(first.err)")
@@ -288,10 +282,10 @@ struct MergeCommandTests {
         #expect(!FileManager.default.fileExists(atPath: cli.db))
     }
 
-    @Test("openNow inside the hours is computed for the time asked, as 'open' answers; stale current hours are not served")
+    @Test("openNow inside the hours is computed for the time asked, as 'open' answers; stale current hours are not served", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
     func nothingStale() throws {
         let files = Self.tehranFiles
-        guard !files.isEmpty else { return skip("nothingStale") }
+        try #require(!files.isEmpty, "too few files in the corpus")
         let cli = try CLI()
         #expect(cli.run(["import"] + files).code == 0)
         var checked = 0, stale = 0
@@ -320,10 +314,10 @@ struct MergeCommandTests {
         #expect(stale > 10, "current hours half a year old must not be served")
     }
 
-    @Test("place --at and open --at agree on every Tehran place at 100 random times")
+    @Test("place --at and open --at agree on every Tehran place at 100 random times", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
     func placeAndOpenAgree() throws {
         let files = Self.tehranFiles
-        guard !files.isEmpty else { return skip("placeAndOpenAgree") }
+        try #require(!files.isEmpty, "too few files in the corpus")
         let cli = try CLI()
         #expect(cli.run(["import"] + files).code == 0)
         var generator = TestRandom(seed: 14)
@@ -347,10 +341,10 @@ struct MergeCommandTests {
         #expect(compared == files.count * 100)
     }
 
-    @Test("a response for A that returned B: A resolves to B and A's own record is a tombstone")
+    @Test("a response for A that returned B: A resolves to B and A's own record is a tombstone", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
     func requestedReturned() throws {
         let files = Self.tehranFiles
-        guard files.count >= 2 else { return skip("requestedReturned") }
+        try #require(files.count >= 2, "too few files in the corpus")
         let cli = try CLI()
         let a = try JSONValue(parsing: String(contentsOfFile: files[0], encoding: .utf8))
         let b = try JSONValue(parsing: String(contentsOfFile: files[1], encoding: .utf8))
@@ -372,10 +366,9 @@ struct MergeCommandTests {
         #expect(try JSONValue(parsing: cli.run(["resolve", idA, "--output", "json"]).out)["status"] == "MOVED")
     }
 
-    @Test("--on-error skip skips a file that holds no places and imports the next ones, exit 65 at the end")
+    @Test("--on-error skip skips a file that holds no places and imports the next ones, exit 65 at the end", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
     func skipWholeFiles() throws {
-        guard let autocomplete = Self.shared("legacy/java-client-fixtures/PlacesApiPlaceAutocompleteResponse.json"),
-              let details = Self.shared(Self.legacyCurrent) else { return skip("skipWholeFiles") }
+        let autocomplete = try Self.shared("legacy/java-client-fixtures/PlacesApiPlaceAutocompleteResponse.json"), details = try Self.shared(Self.legacyCurrent)
         let cli = try CLI()
         let r = cli.run(["import", "--on-error", "skip", autocomplete, details, "--output", "text"])
         #expect(r.code == 65)
@@ -389,9 +382,9 @@ struct MergeCommandTests {
         #expect(cli2.run(["place", "ChIJN1t_tDeuEmsRUsoyG83frY4"]).code != 0)
     }
 
-    @Test("legacy html_attributions become the place's attributions")
+    @Test("legacy html_attributions become the place's attributions", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
     func attributions() throws {
-        guard let details = Self.shared(Self.legacyCurrent) else { return skip("attributions") }
+        let details = try Self.shared(Self.legacyCurrent)
         let cli = try CLI()
         var json = try #require(try JSONValue(parsing: String(contentsOfFile: details, encoding: .utf8)).objectValue)
         json["html_attributions"] = [#"Listings by <a href="https://example.com/listings">Example &amp; Co</a>"#]

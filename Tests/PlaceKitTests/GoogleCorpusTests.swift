@@ -9,7 +9,7 @@ import PlaceKitTestSupport
 /// with no rejects and round-trip by ID; the others (autocomplete
 /// predictions, error responses, field-masked partial records, photo media)
 /// must be refused with a one-line error and leave the database unchanged.
-@Suite("Google Places corpus (../shared/data/google)")
+@Suite("Google Places corpus (../shared/data/google)", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
 struct GoogleCorpusTests {
     struct Expected {
         let id: String
@@ -19,7 +19,7 @@ struct GoogleCorpusTests {
         let types: [String]
     }
 
-    static let files: [URL] = SharedData.files(under: "google", extension: "json").filter { !$0.path.contains("/schema/") }
+    static let files: [URL] = CorpusData.files(under: "google", extension: "json").filter { !$0.path.contains("/schema/") }
 
     /// The records of a response, as the API documents its shapes.
     static func records(_ json: Any) -> [[String: Any]] {
@@ -44,12 +44,8 @@ struct GoogleCorpusTests {
         return Expected(id: id, name: (r["displayName"] as? [String: Any])?["text"] as? String, latitude: lat, longitude: lng, types: r["types"] as? [String] ?? [])
     }
 
-    @Test("the shared Google corpus is present (skips the corpus tests when absent)")
+    @Test("the shared Google corpus holds its files")
     func corpusPresent() throws {
-        guard SharedData.root != nil else {
-            print("SKIP: ../shared/data is absent; the Google corpus tests check nothing here")
-            return
-        }
         #expect(Self.files.count >= 40, "expected the Google corpus files, found \(Self.files.count)")
     }
 

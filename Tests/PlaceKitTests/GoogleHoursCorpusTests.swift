@@ -7,11 +7,11 @@ import PlaceKitTestSupport
 /// Tehran captures carry Google's own answer (`openNow`, `nextOpenTime`,
 /// `nextCloseTime`) at the scraper's `timestamp`: placedb must give the same
 /// from the periods alone.
-@Suite("Opening hours on the Google corpus (../shared/data/google)")
+@Suite("Opening hours on the Google corpus (../shared/data/google)", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
 struct GoogleHoursCorpusTests {
     typealias F = HoursFixtures
 
-    static let tehran = SharedData.files(under: "google/v1/third-party-captures/tehran-restaurants", extension: "json")
+    static let tehran = CorpusData.files(under: "google/v1/third-party-captures/tehran-restaurants", extension: "json")
 
     static func decode(_ url: URL) throws -> (place: Place, raw: JSONObject) {
         var value = try JSONValue(parsing: Array(Data(contentsOf: url)))
@@ -35,10 +35,7 @@ struct GoogleHoursCorpusTests {
 
     @Test("Tehran places at +03:30 agree with Google's openNow and next open/close times, from current hours, regular hours, and the offset alone")
     func tehran() throws {
-        guard !Self.tehran.isEmpty else {
-            print("SKIP: ../shared/data/google is absent; the Tehran opening hours are not checked here")
-            return
-        }
+        try #require(!Self.tehran.isEmpty, "no Tehran captures in the corpus")
         var checked = 0, pastMidnight = 0
         for url in Self.tehran {
             let (place, raw) = try Self.decode(url)
@@ -70,10 +67,7 @@ struct GoogleHoursCorpusTests {
 
     @Test("a Tehran place open past midnight closes at 00:15 local, then opens at 12:15")
     func pastMidnight() throws {
-        guard let url = Self.tehran.first(where: { $0.lastPathComponent == "2017118511925782531.json" }) else {
-            print("SKIP: ../shared/data/google is absent")
-            return
-        }
+        let url = try #require(Self.tehran.first(where: { $0.lastPathComponent == "2017118511925782531.json" }))
         let place = try Self.decode(url).place
         let open = place.isOpen(at: F.at("2025-12-07T20:40:00Z")) // 00:10 on the 8th
         #expect(open.state == .open)
@@ -90,10 +84,7 @@ struct GoogleHoursCorpusTests {
 
     @Test("temporarily closed Tehran places are CLOSED")
     func tehranClosed() throws {
-        guard !Self.tehran.isEmpty else {
-            print("SKIP: ../shared/data/google is absent")
-            return
-        }
+        try #require(!Self.tehran.isEmpty, "no Tehran captures in the corpus")
         var closed = 0
         for url in Self.tehran {
             let (place, raw) = try Self.decode(url)
@@ -104,18 +95,14 @@ struct GoogleHoursCorpusTests {
         #expect(closed >= 3)
     }
 
-    /// A file of the shared corpus; nil (saying so) when the corpus is absent.
-    static func shared(_ relative: String) -> URL? {
-        guard let root = SharedData.root else {
-            print("SKIP: ../shared/data is absent; \(relative) is not checked here")
-            return nil
-        }
-        return root.appendingPathComponent(relative)
+    /// A file of the shared corpus (the suite runs only where it is).
+    static func shared(_ relative: String) throws -> URL {
+        try #require(CorpusData.url(relative), "\(relative) is missing from the corpus")
     }
 
     @Test("the always-open legacy example is open at any time, with no closing time")
     func alwaysOpenExample() throws {
-        guard let url = Self.shared("google/legacy/openapi-spec-examples/maps_http_places_details_always_open_response.json") else { return }
+        let url = try Self.shared("google/legacy/openapi-spec-examples/maps_http_places_details_always_open_response.json")
         let response = try JSONValue(parsing: Array(Data(contentsOf: url)))
         // The example is only the hours: give it an ID, a location and an offset.
         var result = try #require(response["result"]?.objectValue)
@@ -136,7 +123,7 @@ struct GoogleHoursCorpusTests {
 
     @Test("legacy current_opening_hours with dates import as v1 dated periods and decide within their seven days")
     func legacyCurrentHours() throws {
-        guard let url = Self.shared("google/legacy/java-client-fixtures/PlaceDetailsResponse.json") else { return }
+        let url = try Self.shared("google/legacy/java-client-fixtures/PlaceDetailsResponse.json")
         let (place, _) = try Self.decode(url)
         #expect(place.utcOffsetMinutes == 660)
         let current = try #require(place.currentOpeningHours)

@@ -182,13 +182,11 @@ struct OSMOpeningHoursTests {
         #expect(noZone.isOpen(at: F.at("2026-03-30T10:00:00Z")).state == .unknown)
     }
 
-    @Test("the share of ../shared/data/osm opening_hours values evaluated, and the forms left")
+    @Test("the share of ../shared/data/osm opening_hours values evaluated, and the forms left",
+          .enabled(if: CorpusData.has("osm"), "needs ../shared/data/osm"))
     func corpusCoverage() throws {
-        let files = SharedData.files(under: "osm/poi", extension: "geojsonseq") + SharedData.files(under: "osm/poi-nwr", extension: "geojsonseq")
-        guard !files.isEmpty else {
-            print("SKIP: ../shared/data/osm is absent; the OSM opening_hours coverage is not measured here")
-            return
-        }
+        let files = CorpusData.files(under: "osm/poi", extension: "geojsonseq") + CorpusData.files(under: "osm/poi-nwr", extension: "geojsonseq")
+        try #require(!files.isEmpty, "no OSM exports in the corpus")
         var coverage = OSMOpeningHours.Coverage()
         var supported: [String] = []
         for url in files {

@@ -166,19 +166,13 @@ struct PhotoImageTests {
         #expect((same.width, same.height) == upright)
     }
 
-    @Test("the Places photo example JPEG scales to the sizes asked for (skips when ../shared/data is absent)")
+    @Test("the Places photo example JPEG scales to the sizes asked for",
+          .enabled(if: CorpusData.has("google/legacy/openapi-spec-examples/maps_http_places_photo_binary_response.jpg"), "needs ../shared/data"))
     func realJPEG() throws {
-        guard let root = SharedData.root else {
-            print("SKIP: ../shared/data is absent; the real-JPEG photo test checks nothing here")
-            return
-        }
-        let dir = root.appendingPathComponent("google/legacy/openapi-spec-examples")
+        let dir = try #require(CorpusData.url("google/legacy/openapi-spec-examples"))
         let jpegPath = dir.appendingPathComponent("maps_http_places_photo_binary_response.jpg").path
         let details = dir.appendingPathComponent("maps_http_places_details_response.json").path
-        guard FileManager.default.fileExists(atPath: jpegPath), FileManager.default.fileExists(atPath: details) else {
-            print("SKIP: \(jpegPath) or the details example is absent")
-            return
-        }
+        try #require(FileManager.default.fileExists(atPath: details), "\(details) is missing from the corpus")
         let temp = try TempDirectory()
         let path = temp.file("places.sqlite")
         _ = try PlaceImporter(databasePath: path).importInput(.file(details))
@@ -547,16 +541,12 @@ struct PhotoStoreTests {
 
 /// Every photo in the Google corpus imports with its name, size, order and
 /// attributions (Foundation's JSON parser reads the expected values).
-@Suite("Google corpus photos (../shared/data/google)")
+@Suite("Google corpus photos (../shared/data/google)", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
 struct GoogleCorpusPhotoTests {
     static let files = GoogleCorpusTests.files.filter { (try? String(contentsOf: $0, encoding: .utf8).contains("\"photos\"")) == true }
 
-    @Test("the corpus has photos to check (skips when ../shared/data is absent)")
+    @Test("the corpus has photos to check")
     func present() {
-        guard SharedData.root != nil else {
-            print("SKIP: ../shared/data is absent; the corpus photo tests check nothing here")
-            return
-        }
         #expect(Self.files.count >= 10)
     }
 

@@ -132,13 +132,11 @@ struct ViewportEvidenceTests {
         }
     }
 
-    @Test("every viewport of the shared Google fixtures is the default view; at each Tehran restaurant's door the model picks it as nearest place does")
+    @Test("every viewport of the shared Google fixtures is the default view; at each Tehran restaurant's door the model picks it as nearest place does",
+          .enabled(if: CorpusData.has("google/v1/third-party-captures/tehran-restaurants"), "needs ../shared/data"))
     func googleFixtures() throws {
-        let files = SharedData.files(under: "google/v1/third-party-captures/tehran-restaurants", extension: "json")
-        guard !files.isEmpty else {
-            print("SKIP: ../shared/data is absent; the Google viewport test checks nothing here")
-            return
-        }
+        let files = CorpusData.files(under: "google/v1/third-party-captures/tehran-restaurants", extension: "json")
+        try #require(!files.isEmpty, "no Tehran captures in the corpus")
         let dir = try TempDirectory("placedb-tehran")
         let path = dir.file("t.sqlite")
         var total = ImportSummary()

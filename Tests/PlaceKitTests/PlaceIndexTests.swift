@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+@testable import PlaceKit
+
+/// The in-memory k-d tree answers exactly what a brute-force scan with the
+/// same great-circle distance answers: nearest (with ties), within (with and
+/// without footprint extents), filters, at the antimeridian and the poles.
+@Suite("PlaceIndex")
+struct PlaceIndexTests {
+    /// A deterministic generator (SplitMix64), so a failure repeats.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// `points` as index input (rowid = 100 + position), with footprint
+    /// radius `extent(i)`.
+    static func index(_ points: [(Double, Double)], extent: (Int) -> Double = { _ in 0 }) -> PlaceIndex {
+        var input = PlaceIndexInput()
+        for (i, p) in points.enumerated() {
+            input.rowids.append(Int64(100 + i))
+            input.latitudes.append(p.0)
+            input.longitudes.append(p.1)
+            input.typeCodes.append(0)
+            input.statuses.append(StatusCode.unknown.rawValue)
+            input.sourceCodes.append(0)
+            input.ratingCounts.append(0)
+            input.viewportIndexes.append(-1)
+            input.shapeIndexes.append(-1)
+        }
+        return PlaceIndex(input) { (extent($0), .type) }
+    }
+
+    /// Clusters at the antimeridian, both poles, the equator and a city, plus
+    /// points spread over the globe: where a k-d tree on lat/lng would fail.
+    static func points(_ count: Int, seed: UInt64) -> [(Double, Double)] {
+        var g = Generator(state: seed)
+        let centres: [(Double, Double)] = [(0, 179.9999), (0, -179.9999), (89.9999, 0), (-89.9999, 45), (0, 0), (46.52, 6.63)]
+        return (0..<count).map { i in
+            if i % 3 == 0 {
+                // Uniform on the sphere.
+                return (asin(Double.random(in: -1...1, using: &g)) * 180 / .pi, Double.random(in: -180..<180, using: &g))
+            }
+            let c = centres[i % centres.count]
+            let lat = max(-90, min(90, c.0 + Double.random(in: -0.01...0.01, using: &g)))
+            var lng = c.1 + Double.random(in: -0.01...0.01, using: &g)
+            if lng >= 180 { lng -= 360 }
+            if lng < -180 { lng += 360 }
+            return (lat, lng)
+        }
+    }
+
+    static let queries: [Coordinate] = [
+        Coordinate(latitude: 0, longitude: 180), Coordinate(latitude: 0, longitude: -179.99995),
+        Coordinate(latitude: 90, longitude: 0), Coordinate(latitude: -90, longitude: 0),
+        Coordinate(latitude: 46.5205, longitude: 6.6301), Coordinate(latitude: 0.001, longitude: -0.001),
+        Coordinate(latitude: -33.8688, longitude: 151.2093),
+    ]
+
+    func brute(_ points: [(Double, Double)], _ q: Coordinate) -> [(meters: Double, rowid: Int64)] {
+        points.enumerated().map { (haversineMeters(q.latitude, q.longitude, $0.element.0, $0.element.1), Int64(100 + $0.offset)) }
+            .sorted { $0.meters < $1.meters }
+    }
+
+    @Test("nearest gives the k nearest a brute-force scan gives, in order, at the antimeridian, the poles and a city",
+          arguments: [1, 7, 40])
+    func nearestMatchesBruteForce(k: Int) {
+        let points = Self.points(2000, seed: 16)
+        let index = Self.index(points)
+        for q in Self.queries {
+            let got = index.nearest(to: q, k: k)
+            let want = brute(points, q)
+            #expect(got.count >= k)
+            #expect(got.map(\.meters) == Array(want.prefix(got.count).map(\.meters)), "\(q)")
+            // Slots map back to the rowids of the places at those distances.
+            for hit in got {
+                let rowid = index.rowids[Int(hit.slot)]
+                #expect(haversineMeters(q.latitude, q.longitude, points[Int(rowid - 100)].0, points[Int(rowid - 100)].1) == hit.meters)
+                #expect(index.slot(ofRowid: rowid) == hit.slot)
+            }
+        }
+    }
+
+    @Test("places tied with the k-th are all returned, so callers can order ties by ID")
+    func tiesAreKept() {
+        // Four places at the same point, one farther.
+        let points = [(10.0, 20.0), (10.0, 20.0), (10.0, 20.0), (10.0, 20.0), (10.01, 20.0)]
+        let index = Self.index(points)
+        let hits = index.nearest(to: Coordinate(latitude: 10.001, longitude: 20), k: 2)
+        #expect(hits.count == 4)
+        #expect(Set(hits.map { index.rowids[Int($0.slot)] }) == [100, 101, 102, 103])
+    }
+
+    @Test("maxMeters and accept limit nearest exactly as they limit a scan")
+    func nearestWithLimitAndFilter() {
+        let points = Self.points(1500, seed: 7)
+        let index = Self.index(points)
+        let q = Coordinate(latitude: 46.5205, longitude: 6.6301)
+        let even: (Int) -> Bool = { index.rowids[$0] % 4 != 1 }
+        let got = index.nearest(to: q, k: 25, maxMeters: 900, accept: even)
+        let want = brute(points, q).filter { $0.rowid % 4 != 1 && $0.meters <= 900 }.prefix(25)
+        #expect(got.map { index.rowids[Int($0.slot)] } == want.map(\.rowid))
+        #expect(!got.isEmpty)
+    }
+
+    @Test("within finds every place whose footprint reaches the radius, and no other", arguments: [false, true])
+    func withinMatchesBruteForce(useExtents: Bool) {
+        let points = Self.points(1500, seed: 99)
+        let extent: (Int) -> Double = { Double($0 % 5) * 150 }
+        let index = Self.index(points, extent: extent)
+        for q in Self.queries {
+            for radius in [0.0, 50, 500, 5_000] {
+                let got = Set(index.within(q, meters: radius, useExtents: useExtents).map { index.rowids[Int($0.slot)] })
+                let want = Set(points.indices.filter {
+                    haversineMeters(q.latitude, q.longitude, points[$0].0, points[$0].1) - (useExtents ? extent($0) : 0) <= radius
+                }.map { Int64(100 + $0) })
+                #expect(got == want, "\(q) within \(radius) m")
+            }
+        }
+    }
+
+    @Test("an empty index answers nothing, and k 0 asks for nothing")
+    func empty() {
+        let index = Self.index([])
+        #expect(index.nearest(to: Coordinate(latitude: 0, longitude: 0), k: 5).isEmpty)
+        #expect(index.within(Coordinate(latitude: 0, longitude: 0), meters: 1e7, useExtents: false).isEmpty)
+        #expect(Self.index([(1, 2)]).nearest(to: Coordinate(latitude: 0, longitude: 0), k: 0).isEmpty)
+    }
+}
