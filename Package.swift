@@ -4,7 +4,7 @@ import PackageDescription
 let package = Package(
     name: "placedb",
     products: [
-        .library(name: "PlaceKit", targets: ["PlaceKit"]),
+        .library(name: "PlaceKit", targets: ["PlaceKit", "PlaceModel"]),
         .executable(name: "placedb", targets: ["placedb"]),
         .executable(name: "placedb-bench", targets: ["placedb-bench"]),
         .executable(name: "placedb-fuzz", targets: ["placedb-fuzz"]),
@@ -21,24 +21,31 @@ let package = Package(
         // The only code that touches the SQLite C API.
         .target(name: "SQLiteDB", dependencies: ["CSQLite"]),
 
-        // The public library: model, formats, import, store, queries.
-        .target(name: "PlaceKit", dependencies: ["SQLiteDB", "CZlib", "CGD"]),
+        // Layers, each importing only the ones below it (docs/library.md):
+        // values and pure functions (no SQLite, no I/O) ...
+        .target(name: "PlaceModel"),
+        // ... every SQL statement, the schema and its migrations, the writer
+        // and the bulk loader ...
+        .target(name: "PlaceStorage", dependencies: ["PlaceModel", "SQLiteDB"]),
+        // ... and the public library: formats, import, aliases, photos,
+        // rendering and the client.
+        .target(name: "PlaceKit", dependencies: ["PlaceModel", "PlaceStorage", "CZlib", "CGD"]),
 
         // The command line, as a library so tests can run it in-process.
-        .target(name: "PlaceDBCLI", dependencies: ["PlaceKit"]),
+        .target(name: "PlaceDBCLI", dependencies: ["PlaceKit", "PlaceModel"]),
         .executableTarget(name: "placedb", dependencies: ["PlaceDBCLI"]),
-        .executableTarget(name: "placedb-bench", dependencies: ["PlaceKit", "SQLiteDB", "CGD"]),
+        .executableTarget(name: "placedb-bench", dependencies: ["PlaceKit", "PlaceModel", "PlaceStorage", "SQLiteDB", "CGD"]),
 
         // Fuzz targets (docs/fuzzing.md): a library of targets, and one
         // executable that runs them under libFuzzer when built by
         // Scripts/fuzz (-sanitize=fuzzer -DFUZZING) and replays files otherwise.
-        .target(name: "PlaceDBFuzz", dependencies: ["PlaceKit", "PlaceDBCLI"]),
+        .target(name: "PlaceDBFuzz", dependencies: ["PlaceKit", "PlaceModel", "PlaceDBCLI"]),
         .executableTarget(name: "placedb-fuzz", dependencies: ["PlaceDBFuzz", "CLibFuzzer"]),
 
-        .target(name: "PlaceKitTestSupport", dependencies: ["PlaceKit", "CGD"], path: "Sources/PlaceKitTestSupport"),
+        .target(name: "PlaceKitTestSupport", dependencies: ["PlaceKit", "PlaceModel", "CGD"], path: "Sources/PlaceKitTestSupport"),
         .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "PlaceKitTestSupport"]),
-        .testTarget(name: "PlaceKitTests", dependencies: ["PlaceKit", "SQLiteDB", "PlaceKitTestSupport"]),
-        .testTarget(name: "PlaceDBCLITests", dependencies: ["PlaceDBCLI", "PlaceKit", "PlaceKitTestSupport", "PlaceDBFuzz"], exclude: ["Fixtures"]),
+        .testTarget(name: "PlaceKitTests", dependencies: ["PlaceKit", "PlaceModel", "PlaceStorage", "SQLiteDB", "PlaceKitTestSupport"]),
+        .testTarget(name: "PlaceDBCLITests", dependencies: ["PlaceDBCLI", "PlaceKit", "PlaceModel", "PlaceStorage", "PlaceKitTestSupport", "PlaceDBFuzz"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
