@@ -1,4 +1,5 @@
 import PlaceKit
+import PlaceModel
 
 /// `placedb alias import FILE...`: explicit alias edges.
 enum AliasCommand {

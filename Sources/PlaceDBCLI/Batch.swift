@@ -1,4 +1,5 @@
 import PlaceKit
+import PlaceModel
 
 /// `--batch`: NDJSON requests on standard input, one compact JSON answer
 /// line per request line, in order. A bad line gets an error line (the

@@ -1,4 +1,5 @@
 import PlaceKit
+import PlaceModel
 
 /// placedb's command line. `main` takes the arguments (without the program
 /// name) and a console, so tests run it in-process.

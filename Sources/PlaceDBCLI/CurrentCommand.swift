@@ -1,5 +1,6 @@
 import Foundation
 import PlaceKit
+import PlaceModel
 
 /// `placedb current LAT,LNG`: where the visitor most likely is (Current Place).
 enum CurrentCommand: Command {

@@ -2,6 +2,7 @@ import PlaceKit
 #if canImport(Glibc)
 import Glibc
 #endif
+import PlaceModel
 
 /// `placedb import FILE...`: load place dumps into the database.
 enum ImportCommand: Command {

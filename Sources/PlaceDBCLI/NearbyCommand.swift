@@ -1,4 +1,5 @@
 import PlaceKit
+import PlaceModel
 
 /// `placedb nearby LAT,LNG`: the places nearest a point (searchNearby).
 enum NearbyCommand: Command {

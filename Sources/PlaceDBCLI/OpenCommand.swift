@@ -1,5 +1,6 @@
 import Foundation
 import PlaceKit
+import PlaceModel
 
 /// `placedb open ID [--at TIME] [--hours regular|DELIVERY|...]`: whether a
 /// place is open at a time, from its stored hours.

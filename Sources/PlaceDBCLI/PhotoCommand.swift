@@ -2,6 +2,7 @@ import PlaceKit
 #if canImport(Glibc)
 import Glibc
 #endif
+import PlaceModel
 
 /// How photo names are matched, shown in both subcommands' help.
 private let photoNameHelp = """

@@ -1,4 +1,5 @@
 import PlaceKit
+import PlaceModel
 
 /// `placedb photos ID`: a place's photos with their attributions.
 enum PhotosCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
 import PlaceKit
+import PlaceModel
 
 /// `placedb place ID [--fields MASK]`: Place Details from the database.
 enum PlaceCommand: Command {

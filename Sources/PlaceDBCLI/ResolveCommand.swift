@@ -2,6 +2,7 @@ import PlaceKit
 #if canImport(Glibc)
 import Glibc
 #endif
+import PlaceModel
 
 /// `placedb resolve ID... | --batch`: what became of place IDs.
 enum ResolveCommand {

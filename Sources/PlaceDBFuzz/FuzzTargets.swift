@@ -1,6 +1,7 @@
 import Foundation
 @_spi(Fuzzing) import PlaceKit
 import PlaceDBCLI
+import PlaceModel
 
 /// The fuzz targets, by name (docs/fuzzing.md). `placedb-fuzz` runs one
 /// under libFuzzer (built with `-sanitize=fuzzer`) or replays files through

@@ -1,5 +1,6 @@
 import CGD
 import PlaceKit
+import PlaceModel
 
 /// Images for the photo tests, made and read with libgd directly (not
 /// through PlaceKit's image code, which is what the tests check).

@@ -8,6 +8,7 @@
 // the list (printed, for inspection by hand).
 import Foundation
 import PlaceKit
+import PlaceModel
 
 enum AliasEval {
     static let regions: [(source: String, snapshots: [String], derived: [String])] = [

@@ -38,6 +38,7 @@
 // answer is a place without a name and a type, or one without a place tag
 // (the kinds: a named street, building, ...).
 import Foundation
+import PlaceModel
 import PlaceKit
 
 enum EvalCurrent {

@@ -22,6 +22,7 @@
 import Foundation
 import PlaceKit
 import SQLiteDB
+import PlaceModel
 
 extension EvalCurrent {
     static func runGoogle(_ args: [String]) throws {

@@ -16,6 +16,7 @@ import SQLiteDB
 #if canImport(Glibc)
 import Glibc
 #endif
+import PlaceModel
 
 enum NearbyBench {
     static func run(_ args: [String]) throws {

@@ -8,6 +8,7 @@
 // --list also prints every distinct value left, with its reason.
 import Foundation
 import PlaceKit
+import PlaceModel
 
 enum OSMHoursBench {
     static func run(_ args: [String]) throws {

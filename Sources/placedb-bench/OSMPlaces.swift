@@ -4,6 +4,7 @@
 // as `placedb import` reads it).
 import Foundation
 import PlaceKit
+import PlaceModel
 
 /// One named POI: a node (a point), a way or relation (polygons), or an
 /// open way (a line).

@@ -10,6 +10,7 @@ import CGD
 import Foundation
 import PlaceKit
 import SQLiteDB
+import PlaceModel
 
 enum PhotoBench {
     static func run(_ args: [String]) throws {

@@ -9,6 +9,7 @@
 // capture times move on. Prints records/s, min and median.
 import Foundation
 import PlaceKit
+import PlaceModel
 
 enum ReimportBench {
     static func run(_ args: [String]) throws {

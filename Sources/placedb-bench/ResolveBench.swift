@@ -6,6 +6,7 @@
 // IDs through `placedb resolve --batch`. Prints IDs/s (min and median time).
 import Foundation
 import PlaceKit
+import PlaceModel
 
 enum ResolveBench {
     static func run(_ args: [String]) throws {

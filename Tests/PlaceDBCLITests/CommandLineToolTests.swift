@@ -3,6 +3,7 @@ import Testing
 @testable import PlaceDBCLI
 import PlaceKit
 import PlaceKitTestSupport
+import PlaceModel
 
 /// Runs placedb in-process with a captured console.
 struct CLI {

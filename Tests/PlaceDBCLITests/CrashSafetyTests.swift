@@ -6,6 +6,7 @@ import SQLiteDB
 #if canImport(Glibc)
 import Glibc
 #endif
+import PlaceModel
 
 /// The binary under real failure: SIGKILL at random moments of an import,
 /// and readers in another process while an import runs.

@@ -4,6 +4,7 @@ import Testing
 @testable import PlaceDBCLI
 import PlaceKit
 import PlaceKitTestSupport
+import PlaceModel
 
 @Suite("placedb current --svg")
 struct CurrentSVGCommandTests {

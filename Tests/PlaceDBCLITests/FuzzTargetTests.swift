@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import PlaceDBFuzz
 import PlaceKitTestSupport
+import PlaceModel
 
 /// The fuzz targets (docs/fuzzing.md) build and run in the normal suite:
 /// each replays its committed seeds (Fuzz/seeds) and seeds made from the

@@ -3,6 +3,7 @@ import Testing
 @testable import PlaceDBCLI
 import PlaceKit
 import PlaceKitTestSupport
+import PlaceModel
 
 /// Importing the same places again (docs/merging.md), on the real Google
 /// files in ../shared/data/google: full then field-masked then older

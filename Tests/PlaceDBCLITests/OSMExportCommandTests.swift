@@ -3,6 +3,7 @@ import Testing
 @testable import PlaceDBCLI
 import PlaceKit
 import PlaceKitTestSupport
+import PlaceModel
 
 /// A small whole-extract `osmium export` (GeoJSON-seq) around (60.17, 24.94):
 /// a café inside a named building, a named building with nothing inside, a

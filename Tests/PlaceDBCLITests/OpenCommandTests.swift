@@ -3,6 +3,7 @@ import Testing
 @testable import PlaceDBCLI
 import PlaceKit
 import PlaceKitTestSupport
+import PlaceModel
 
 @Suite("placedb open, place --fields openNow, import --time-zone")
 struct OpenCommandTests {

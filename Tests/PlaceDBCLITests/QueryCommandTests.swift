@@ -3,6 +3,7 @@ import Testing
 @testable import PlaceDBCLI
 import PlaceKit
 import PlaceKitTestSupport
+import PlaceModel
 
 /// Places around (46.52, 6.63) for the query commands.
 let queryPlaces = """

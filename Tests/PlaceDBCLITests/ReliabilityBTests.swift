@@ -6,6 +6,7 @@ import PlaceKitTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
+import PlaceModel
 
 /// Issue 15, items 9 to 16 (docs/reliability.md): honest summaries,
 /// escaped human text, clear database errors, one parser for times and

@@ -7,6 +7,7 @@ import SQLiteDB
 #if canImport(Glibc)
 import Glibc
 #endif
+import PlaceModel
 
 /// Issue 15 at the command line: the crash, the ways to destroy data, the
 /// database path, alias limits, read-only databases.

@@ -3,6 +3,7 @@ import Testing
 @testable import PlaceDBCLI
 import PlaceKit
 import PlaceKitTestSupport
+import PlaceModel
 
 @Suite("placedb resolve, alias import and place with old IDs")
 struct ResolveCommandTests {

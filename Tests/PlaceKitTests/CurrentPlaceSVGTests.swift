@@ -5,6 +5,8 @@ import FoundationXML
 import Testing
 @testable import PlaceKit
 import PlaceKitTestSupport
+@testable import PlaceModel
+@testable import PlaceStorage
 
 /// The elements of an SVG document, as an XML parser reads it (so the
 /// document must be well-formed, and text comes back unescaped).

@@ -3,6 +3,8 @@ import Testing
 @testable import PlaceKit
 import PlaceKitTestSupport
 import SQLiteDB
+@testable import PlaceModel
+@testable import PlaceStorage
 
 /// Builds a small database from inline Places API (New) records.
 func placesDatabase(_ records: [String]) throws -> (TempDirectory, String) {

@@ -1,5 +1,7 @@
 import Testing
 @testable import PlaceKit
+@testable import PlaceModel
+@testable import PlaceStorage
 
 private func record(_ json: String, container: String? = nil) throws -> SourceRecord {
     SourceRecord(value: try JSONParser.parse(json), line: 1, index: 1, container: container)

@@ -1,5 +1,6 @@
 import Testing
 import PlaceKit
+import PlaceModel
 
 /// The members of a JSON object literal.
 private func object(_ value: JSONValue) -> JSONObject {

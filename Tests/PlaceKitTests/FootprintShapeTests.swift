@@ -3,6 +3,8 @@ import Testing
 @testable import PlaceKit
 import PlaceKitTestSupport
 import SQLiteDB
+@testable import PlaceModel
+@testable import PlaceStorage
 
 /// Positions `(east, north)` meters from (46.5, 6.6) as GeoJSON `[lng, lat]` text.
 func lngLat(_ points: [(Double, Double)]) -> String {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import PlaceKitTestSupport
 @testable import PlaceKit
+@testable import PlaceModel
+@testable import PlaceStorage
 
 /// Findings of the fuzz targets (docs/fuzzing.md), each fixed, each with the
 /// input (or its shape) that found it.

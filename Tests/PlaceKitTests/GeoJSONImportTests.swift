@@ -3,6 +3,8 @@ import Testing
 @testable import PlaceKit
 import PlaceKitTestSupport
 import SQLiteDB
+@testable import PlaceModel
+@testable import PlaceStorage
 
 /// Our own small GeoJSON fixtures (OSM-, Overture- and generic-shaped).
 enum GeoFixtures {

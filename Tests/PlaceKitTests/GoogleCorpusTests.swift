@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import PlaceKit
 import PlaceKitTestSupport
+@testable import PlaceModel
+@testable import PlaceStorage
 
 /// Walks every Google Places file under ../shared/data/google (real API
 /// responses), reading each with Foundation's JSON parser as an independent

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import PlaceKit
 import PlaceKitTestSupport
+@testable import PlaceModel
+@testable import PlaceStorage
 
 /// Opening hours on real Google responses from ../shared/data/google. The
 /// Tehran captures carry Google's own answer (`openNow`, `nextOpenTime`,

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import PlaceKit
 import PlaceKitTestSupport
+@testable import PlaceModel
+@testable import PlaceStorage
 
 /// Keeps Schemas/input/*.schema.json true to the decoders: for a set of
 /// records, the schema accepts exactly what the importer accepts. The test

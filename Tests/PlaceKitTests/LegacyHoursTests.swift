@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import PlaceKit
 import PlaceKitTestSupport
+@testable import PlaceModel
+@testable import PlaceStorage
 
 /// Legacy `opening_hours`, `current_opening_hours` and
 /// `secondary_opening_hours` into the v1 shape the hours model reads.

@@ -3,6 +3,8 @@ import Testing
 @testable import PlaceKit
 import PlaceKitTestSupport
 import SQLiteDB
+@testable import PlaceModel
+@testable import PlaceStorage
 
 /// A generated place, as the brute-force reference sees it.
 struct GeneratedPlace {

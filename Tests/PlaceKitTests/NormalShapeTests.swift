@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import PlaceKit
 import PlaceKitTestSupport
+@testable import PlaceModel
+@testable import PlaceStorage
 
 @Suite("Fix density of polygons and lines")
 struct NormalShapeTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import PlaceKit
 import PlaceKitTestSupport
+@testable import PlaceModel
+@testable import PlaceStorage
 
 /// Every OpenStreetMap export under ../shared/data/osm/poi and osm/poi-nwr
 /// (real `osmium export` output) imports with zero rejects, and each place

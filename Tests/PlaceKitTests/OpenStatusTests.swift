@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import PlaceKit
 import PlaceKitTestSupport
+@testable import PlaceModel
+@testable import PlaceStorage
 
 /// Builds places from v1 JSON and instants from RFC 3339, for the hours tests.
 enum HoursFixtures {

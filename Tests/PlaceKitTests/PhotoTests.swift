@@ -3,6 +3,8 @@ import Testing
 @testable import PlaceKit
 import PlaceKitTestSupport
 import SQLiteDB
+@testable import PlaceModel
+@testable import PlaceStorage
 
 /// A database holding places with photos, for one test.
 struct PhotoDB {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import PlaceKitTestSupport
 @testable import PlaceKit
+@testable import PlaceModel
+@testable import PlaceStorage
 
 /// Opens a reader on `path`.
 private func reader(_ path: String) throws -> RecordReader {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import PlaceKit
 import PlaceKitTestSupport
+@testable import PlaceModel
+@testable import PlaceStorage
 
 /// Issue 15: values that crashed, and inputs that were accepted silently.
 @Suite("Reliability")

@@ -3,6 +3,8 @@ import Testing
 @testable import PlaceKit
 import PlaceKitTestSupport
 import SQLiteDB
+@testable import PlaceModel
+@testable import PlaceStorage
 
 @Suite("import --time-zone and where a place's zone came from")
 struct TimeZoneImportTests {

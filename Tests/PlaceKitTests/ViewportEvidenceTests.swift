@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import PlaceKit
 import PlaceKitTestSupport
+@testable import PlaceModel
+@testable import PlaceStorage
 
 /// A Places API (New) record at (lat, lng) with a viewport `span` degrees
 /// square around it (about 0.0027: Google's default map view).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SQLiteDB
 import PlaceKitTestSupport
+import PlaceModel
 
 @Suite("SQLite wrapper")
 struct DatabaseTests {

@@ -1,3 +1,5 @@
+import PlaceModel
+import PlaceStorage
 /// Counts of an alias-file import.
 public struct AliasImportSummary: Sendable, Equatable {
     public var records = 0

@@ -1,3 +1,5 @@
+import PlaceModel
+import PlaceStorage
 /// OpenStreetMap tags -> Places API (New) types (Table A names where one
 /// fits). The first match is the primary type; every mapped key adds its
 /// type, and "point_of_interest" closes the list. Unmapped values of a POI

@@ -2,6 +2,8 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import PlaceModel
+import PlaceStorage
 
 /// What the fuzz targets call (`Sources/placedb-fuzz`, docs/fuzzing.md):
 /// each takes arbitrary bytes, runs them through one reader or decoder the

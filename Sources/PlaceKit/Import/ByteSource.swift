@@ -2,38 +2,8 @@ import CZlib
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// Where an import reads its bytes: a file (gzip'd or not) or standard input.
-public enum InputSource: Sendable, Equatable, CustomStringConvertible {
-    case file(String)
-    case standardInput
-
-    /// `-` means standard input.
-    public init(argument: String) {
-        self = argument == "-" ? .standardInput : .file(argument)
-    }
-
-    /// The name used in messages: the path, or `<stdin>`.
-    public var description: String {
-        switch self {
-        case .file(let path): path
-        case .standardInput: "<stdin>"
-        }
-    }
-}
-
-/// Why an input could not be opened or read.
-public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// `missing`: no such file. `unreadable`: it cannot be opened or read
-    /// (permissions, a directory, an I/O error). `corrupt`: it reads, but
-    /// its gzip stream is corrupt or truncated: bad input data, like a
-    /// corrupt image.
-    public enum Kind: Sendable { case missing, unreadable, corrupt }
-    public let kind: Kind
-    public let source: String
-    public let reason: String
-    public var description: String { "\(source): \(reason)" }
-}
+import PlaceModel
+import PlaceStorage
 
 /// A stream of bytes, transparently gunzipped (zlib reads plain files as they are).
 final class ByteSource {

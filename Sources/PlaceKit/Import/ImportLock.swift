@@ -2,6 +2,8 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import PlaceModel
+import PlaceStorage
 
 /// One import at a time per database: an exclusive `flock` on `DB.import-lock`
 /// beside it, taken before the database is opened (or created) and held

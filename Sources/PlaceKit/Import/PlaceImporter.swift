@@ -3,6 +3,8 @@ import SQLiteDB
 #if canImport(Glibc)
 import Glibc
 #endif
+import PlaceModel
+import PlaceStorage
 
 /// What an import does with a bad record.
 public enum OnError: String, Sendable, CaseIterable {
@@ -66,19 +68,7 @@ public struct ImportOptions: Sendable {
     }
 
     /// True for an IANA name Foundation knows (`Europe/Zurich`, `UTC`).
-    public static func isValidTimeZone(_ name: String) -> Bool {
-        if knownZones.contains(name) { return true }
-        if name == "UTC" || name == "GMT" || name.hasPrefix("Etc/") { return TimeZone(identifier: name) != nil }
-        // A link of the tz database the list does not name (ICU lists
-        // Asia/Calcutta, not Asia/Kolkata): known when Foundation opens it
-        // under that very name (GMT+1 opens as GMT+0100, europe/zurich not
-        // at all).
-        return TimeZone(identifier: name)?.identifier == name
-    }
-
-    /// The IANA zones Foundation knows here, looked up once (every record
-    /// with a `timeZone` is checked against them).
-    private static let knownZones = Set(TimeZone.knownTimeZoneIdentifiers)
+    public static func isValidTimeZone(_ name: String) -> Bool { TimeZoneIdentifier.isValid(name) }
 }
 
 /// Counts of one import (of one input, or of several added up).
@@ -306,7 +296,7 @@ public final class PlaceImporter {
         guard let snapshot = options.snapshot else {
             throw PlaceDBError.invalidArgument("finishSnapshot() needs ImportOptions.snapshot")
         }
-        let started = Clock.now()
+        let started = MonotonicClock.now()
         let startedAt = RFC3339.nowMilliseconds()
         return try store.db.transaction(.immediate) { () throws -> Int in
             let run = try beginRun(input: "snapshot \(snapshot)", startedAt: startedAt)
@@ -321,7 +311,7 @@ public final class PlaceImporter {
             if let matching = options.matching, s.removed > 0 {
                 s.linked = try linkSnapshot(source: snapshot, removedRun: run, seenSince: seenSince, options: matching)
             }
-            s.seconds = Clock.now() - started
+            s.seconds = MonotonicClock.now() - started
             try finishRun(run, formats: [], summary: s, status: "ok", error: nil)
             lastSnapshotLinks = s.linked
             return s.removed
@@ -382,7 +372,7 @@ public final class PlaceImporter {
 
     private func importOne(_ input: InputSource, progress: ((ImportProgress) -> Void)?,
                            reject: ((ImportRejection) -> Void)?) throws -> ImportSummary {
-        let started = Clock.now()
+        let started = MonotonicClock.now()
         let startedAt = RFC3339.nowMilliseconds()
         lastInputSummary = ImportSummary()
         lastInputCommitted = false
@@ -407,7 +397,7 @@ public final class PlaceImporter {
 
         func report() {
             progress?(ImportProgress(input: source.name, records: recordsRead, bytes: bytesRead,
-                                     totalBytes: source.totalSize, seconds: Clock.now() - started))
+                                     totalBytes: source.totalSize, seconds: MonotonicClock.now() - started))
         }
 
         do {
@@ -460,7 +450,7 @@ public final class PlaceImporter {
                     recordsRead = batch.recordsRead
                     producer.recycle(batch)
                     if progress != nil {
-                        let now = Clock.now()
+                        let now = MonotonicClock.now()
                         if now - lastProgress >= 1 { lastProgress = now; report() }
                     }
                 }
@@ -474,14 +464,14 @@ public final class PlaceImporter {
                 try writer.endBulk()
                 for (i, c) in CaptureSource.allCases.enumerated() where captureCounts[i] > 0 { summary.captureSources[c] = captureCounts[i] }
                 summary.bytes = bytesRead
-                summary.seconds = Clock.now() - started
+                summary.seconds = MonotonicClock.now() - started
                 try finishRun(run, formats: formats, summary: summary, status: fatal == nil ? "ok" : "failed", error: fatal?.description)
                 if firstRun == nil { firstRun = run }
             }
         } catch let error as PlaceDBError {
             // Rolled back: the database is as it was before this input.
             let failed = ImportSummary(records: summary.records, rejected: summary.rejected,
-                                       bytes: bytesRead, seconds: Clock.now() - started)
+                                       bytes: bytesRead, seconds: MonotonicClock.now() - started)
             _ = try? store.db.transaction(.immediate) {
                 let run = try beginRun(input: source.name, startedAt: startedAt)
                 try finishRun(run, formats: formats, summary: failed, status: "failed", error: error.description)
@@ -520,7 +510,7 @@ public final class PlaceImporter {
     }
 
     func recordAliasRun(_ edges: [AliasEdge], input: String, source: String) throws -> AliasImportSummary {
-        let started = Clock.now()
+        let started = MonotonicClock.now()
         let startedAt = RFC3339.nowMilliseconds()
         return try store.db.transaction(.immediate) { () throws -> AliasImportSummary in
             let run = try beginRun(input: input, startedAt: startedAt)
@@ -534,7 +524,7 @@ public final class PlaceImporter {
             s.records = summary.records
             s.inserted = summary.added
             s.unchanged = summary.unchanged
-            s.seconds = Clock.now() - started
+            s.seconds = MonotonicClock.now() - started
             try finishRun(run, formats: [], summary: s, status: "ok", error: nil)
             return summary
         }
@@ -594,15 +584,6 @@ extension JSONWriter {
         var out: [UInt8] = []
         write(value, into: &out)
         return out
-    }
-}
-
-/// Monotonic seconds.
-enum Clock {
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }
 

@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PlaceModel
+import PlaceStorage
 
 /// One record read from an input, before any format decoding.
 public struct SourceRecord: Sendable {

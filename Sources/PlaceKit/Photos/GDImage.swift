@@ -1,4 +1,6 @@
 import CGD
+import PlaceModel
+import PlaceStorage
 
 /// One decoded image, owned: the only code in placedb that calls libgd.
 ///

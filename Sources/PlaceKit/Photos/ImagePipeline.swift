@@ -1,3 +1,5 @@
+import PlaceModel
+import PlaceStorage
 /// An image as `fetchPhoto` returns it: the encoded bytes, the pixel size
 /// as displayed (after any EXIF orientation), and the format.
 public struct PhotoImage: Sendable, Equatable {

@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PlaceModel
+import PlaceStorage
 
 /// What adding one image did.
 public struct AddedPhotoImage: Sendable, Equatable {

@@ -1,10 +1,5 @@
-extension PhotoMetadata {
-    /// Metadata naming a photo, `places/{id}/photos/{reference}`, for
-    /// `fetchPhoto` (size and attributions unknown).
-    public init(name: String) {
-        self.init(name: name, widthPx: nil, heightPx: nil, authorAttributions: [])
-    }
-}
+import PlaceModel
+import PlaceStorage
 
 extension PlaceReader {
     /// The photos of a place, as the Places SDK's `lookUpPhotos(forPlaceID:)`

@@ -1,4 +1,6 @@
 import Foundation
+import PlaceModel
+import PlaceStorage
 
 /// A footprint as the current-place model used it for one place, in meters
 /// east and north of the fix (the local plane the model works in): the

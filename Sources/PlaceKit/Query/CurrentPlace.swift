@@ -1,4 +1,6 @@
 import Foundation
+import PlaceModel
+import PlaceStorage
 
 /// A current-place query: a location fix and what to return.
 public struct CurrentPlaceRequest: Sendable, Equatable {
@@ -175,7 +177,7 @@ extension PlaceReader {
         let model = engine.model
         let fix = LocationFix(coordinate: request.location, accuracyMeters: request.accuracyMeters)
         let reach = model.cutoffSigmas * model.sigma(accuracy: request.accuracyMeters)
-        let started = Clock.now()
+        let started = MonotonicClock.now()
         let index: PlaceIndex, tables: ModelTables
         if let loaded = try engine.indexForQuery() {
             (index, tables) = (loaded.index, loaded.tables)
@@ -196,7 +198,7 @@ extension PlaceReader {
             }
         }
         var scores = model.weigh(candidates, fix: fix)
-        if index !== engine.full?.index { engine.charge(Clock.now() - started) }
+        if index !== engine.full?.index { engine.charge(MonotonicClock.now() - started) }
 
         // Opening hours of the most likely candidates, when a time is given.
         var decoded: [Int: Place] = [:]

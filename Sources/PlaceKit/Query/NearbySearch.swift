@@ -1,4 +1,6 @@
 import Foundation
+import PlaceModel
+import PlaceStorage
 
 /// How nearby results are ordered.
 public enum RankPreference: String, Sendable, CaseIterable {
@@ -130,14 +132,14 @@ extension PlaceReader {
 
     /// The first `maxResultCount` hits in rank order, ties by place ID.
     private func orderedHits(_ request: NearbySearchRequest) throws -> [RankedHit] {
-        let started = Clock.now()
+        let started = MonotonicClock.now()
         let hits: [RankedHit]
         if let loaded = try engine.indexForQuery() {
             let accept = try engine.typeFilter(request.typeFilter, in: loaded.index)
             hits = rank(request, in: loaded.index, accept: accept)
         } else {
             hits = try searchRegion(request)
-            engine.charge(Clock.now() - started)
+            engine.charge(MonotonicClock.now() - started)
         }
         return try breakTies(hits, count: request.maxResultCount, rowid: \.rowid) { $0.popularity == $1.popularity && $0.meters == $1.meters }
     }
@@ -209,15 +211,3 @@ extension PlaceReader {
     }
 }
 
-extension Place {
-    /// This place with only the fields of `fields` in its document (the
-    /// coordinate stays on the value).
-    func masked(_ fields: FieldMask) -> Place {
-        if fields.isAll { return self }
-        var copy = self
-        var masked = fields.apply(to: document)
-        masked["name"] = nil
-        copy.document = masked
-        return copy
-    }
-}

@@ -1,4 +1,6 @@
 import SQLiteDB
+import PlaceModel
+import PlaceStorage
 
 /// Where a stored place's data came from and when each member was captured.
 public struct PlaceProvenance: Sendable, Equatable {

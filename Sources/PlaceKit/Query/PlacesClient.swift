@@ -1,4 +1,6 @@
 import Foundation
+import PlaceModel
+import PlaceStorage
 
 /// The synchronous query engine on one read-only connection: what the CLI
 /// and the benchmarks call, and what `PlacesClient` (the async, `Sendable`

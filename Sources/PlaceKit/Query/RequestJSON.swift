@@ -1,4 +1,6 @@
 import Foundation
+import PlaceModel
+import PlaceStorage
 
 extension NearbySearchRequest {
     /// Reads a Places API (New) `searchNearby` request body:

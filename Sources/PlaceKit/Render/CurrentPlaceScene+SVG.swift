@@ -1,4 +1,6 @@
 import Foundation
+import PlaceModel
+import PlaceStorage
 
 extension CurrentPlaceScene {
     /// The picture of what the model saw, as a self-contained SVG document:

@@ -1,4 +1,6 @@
 import Foundation
+import PlaceModel
+import PlaceStorage
 
 /// A small writer of self-contained SVG documents (no scripts, fonts or
 /// images from outside): elements with escaped attributes and text, and

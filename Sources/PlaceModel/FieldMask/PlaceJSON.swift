@@ -1,14 +1,14 @@
 /// A field mask prepared for reading stored documents: which top-level
 /// members to keep, matched on their bytes.
-struct MaskPlan {
-    let fields: FieldMask
+package struct MaskPlan {
+    package let fields: FieldMask
     /// `name` and `id` (derived from the place ID, not stored).
-    let name: Bool
-    let id: Bool
+    package let name: Bool
+    package let id: Bool
     /// Kept document members: name bytes, name, sub-paths (empty: whole).
-    let keys: [(bytes: [UInt8], name: String, sub: Set<String>)]
+    package let keys: [(bytes: [UInt8], name: String, sub: Set<String>)]
 
-    init(_ fields: FieldMask) {
+    package init(_ fields: FieldMask) {
         self.fields = fields
         name = fields.includes("name")
         id = fields.includes("id")
@@ -17,7 +17,7 @@ struct MaskPlan {
     }
 
     /// The kept key whose name has these bytes, or nil.
-    func key(_ bytes: UnsafeRawBufferPointer) -> Int? {
+    package func key(_ bytes: UnsafeRawBufferPointer) -> Int? {
         for (i, k) in keys.enumerated() where k.bytes.count == bytes.count && k.bytes.elementsEqual(bytes) { return i }
         return nil
     }
@@ -29,7 +29,7 @@ struct MaskPlan {
     }
 
     /// An hours member, whose `openNow` depends on the time of asking.
-    static func isHours(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func isHours(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count >= 19, bytes.count <= 28 else { return false }
         return Place.hoursMembers.contains(where: { $0.utf8.count == bytes.count && $0.utf8.elementsEqual(bytes) })
     }
@@ -45,8 +45,8 @@ struct MaskPlan {
 /// field mask cuts into (`location.latitude`) are decoded and re-encoded.
 /// The hours members go out as `Place.served(at:)` gives them: `openNow`
 /// computed at `time`, stale current hours left out.
-enum PlaceJSON {
-    static func write(id: PlaceID, doc: UnsafeRawBufferPointer, location: Coordinate?, plan: MaskPlan, extra: [(String, Double)],
+package enum PlaceJSON {
+    package static func write(id: PlaceID, doc: UnsafeRawBufferPointer, location: Coordinate?, plan: MaskPlan, extra: [(String, Double)],
                       servedAt time: HoursQueryTime, into out: inout [UInt8]) throws {
         var first = true
         func member(_ key: String) {
@@ -170,7 +170,7 @@ enum PlaceJSON {
     /// the mask is `*`), plus `location` when `withLocation`. A small
     /// document is parsed whole (that is faster than locating its members);
     /// in a large one only the kept members are.
-    static func decode(_ doc: UnsafeRawBufferPointer, plan: MaskPlan, withLocation: Bool) throws(JSONSyntaxError) -> JSONObject {
+    package static func decode(_ doc: UnsafeRawBufferPointer, plan: MaskPlan, withLocation: Bool) throws(JSONSyntaxError) -> JSONObject {
         if plan.keys.isEmpty && !withLocation && !plan.fields.isAll { return JSONObject() }
         if plan.fields.isAll || doc.count < 2048 {
             guard case .object(let o) = try JSONParser.parse(doc) else { throw JSONSyntaxError(message: "not a JSON object", offset: 0) }
@@ -194,7 +194,7 @@ enum PlaceJSON {
     }
 
     /// Appends literal JSON text.
-    static func append(_ literal: StaticString, into out: inout [UInt8]) {
+    package static func append(_ literal: StaticString, into out: inout [UInt8]) {
         literal.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 }

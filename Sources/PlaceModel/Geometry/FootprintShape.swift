@@ -36,10 +36,10 @@ public struct FootprintShape: Sendable, Equatable {
     public var coordinates: [Float]
 
     /// At most this many vertices a place (the simplification's target).
-    static let maxVertices = 64
+    package static let maxVertices = 64
     /// The first Douglas–Peucker tolerance, meters; doubled until the
     /// shape fits `maxVertices`.
-    static let tolerance = 0.5
+    package static let tolerance = 0.5
 
     public var vertexCount: Int { coordinates.count / 2 }
 
@@ -61,7 +61,7 @@ public struct FootprintShape: Sendable, Equatable {
         }
     }
 
-    static func area(_ c: UnsafeBufferPointer<Float>, _ parts: UnsafeBufferPointer<UInt16>) -> Double {
+    package static func area(_ c: UnsafeBufferPointer<Float>, _ parts: UnsafeBufferPointer<UInt16>) -> Double {
         var total = 0.0, start = 0
         for count in parts {
             let n = Int(count)
@@ -76,7 +76,7 @@ public struct FootprintShape: Sendable, Equatable {
         return total
     }
 
-    static func length(_ c: UnsafeBufferPointer<Float>, _ parts: UnsafeBufferPointer<UInt16>) -> Double {
+    package static func length(_ c: UnsafeBufferPointer<Float>, _ parts: UnsafeBufferPointer<UInt16>) -> Double {
         var total = 0.0, start = 0
         for count in parts {
             let n = Int(count)
@@ -97,7 +97,7 @@ public struct FootprintShape: Sendable, Equatable {
     }
 
     /// The box around the vertices: west, east, south, north offsets in meters.
-    var bounds: (west: Double, east: Double, south: Double, north: Double) {
+    package var bounds: (west: Double, east: Double, south: Double, north: Double) {
         var w = Float.infinity, e = -Float.infinity, s = Float.infinity, n = -Float.infinity
         for i in 0..<vertexCount {
             w = min(w, coordinates[2 * i]); e = max(e, coordinates[2 * i])
@@ -109,7 +109,7 @@ public struct FootprintShape: Sendable, Equatable {
     // MARK: Blob
 
     /// The stored form (see the type's documentation).
-    var blob: [UInt8] {
+    package var blob: [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(4 + 2 * partCounts.count + 4 * coordinates.count)
         out.append(kind.rawValue)
@@ -128,7 +128,7 @@ public struct FootprintShape: Sendable, Equatable {
     /// Reads a stored blob; nil when the bytes are not one (wrong kind,
     /// sizes that do not add up, a part too short, a coordinate that is not
     /// finite).
-    init?(blob b: UnsafeRawBufferPointer) {
+    package init?(blob b: UnsafeRawBufferPointer) {
         guard b.count >= 4, let kind = Kind(rawValue: b[0]), b[1] == 0 else { return nil }
         func u16(_ i: Int) -> UInt16 { UInt16(b[i]) | UInt16(b[i + 1]) << 8 }
         let parts = Int(u16(2))
@@ -169,7 +169,7 @@ public struct FootprintShape: Sendable, Equatable {
 // MARK: From a GeoJSON geometry
 
 extension FootprintShape {
-    typealias Point = (x: Double, y: Double)
+    package typealias Point = (x: Double, y: Double)
 
     /// The footprint of a geometry around `origin` (the place's location):
     /// the rings of a Polygon, a MultiPolygon (every part) or a closed
@@ -181,7 +181,7 @@ extension FootprintShape {
     /// `maxVertices` remain; rings that shrink to nothing go (small holes
     /// and parts first; the largest part keeps at least a triangle), and if
     /// many parts still do not fit, the largest are kept.
-    static func make(_ geometry: GeoJSONGeometry, origin: Coordinate, maxVertices: Int = FootprintShape.maxVertices,
+    package static func make(_ geometry: GeoJSONGeometry, origin: Coordinate, maxVertices: Int = FootprintShape.maxVertices,
                      tolerance: Double = FootprintShape.tolerance) -> FootprintShape? {
         let perDegree = Earth.meanRadius * Earth.radiansPerDegree
         let cosLat = cos(origin.latitude * Earth.radiansPerDegree)
@@ -221,7 +221,7 @@ extension FootprintShape {
         }
     }
 
-    static func signedArea(_ ring: [Point]) -> Double {
+    package static func signedArea(_ ring: [Point]) -> Double {
         var s = 0.0
         for i in ring.indices {
             let a = ring[i], b = ring[i + 1 == ring.count ? 0 : i + 1]
@@ -232,7 +232,7 @@ extension FootprintShape {
 
     /// Polygons (each: outer ring, then holes), rings open or closed, in
     /// any direction and from any vertex.
-    static func area(_ polygons: [[[Point]]], maxVertices: Int, tolerance: Double) -> FootprintShape? {
+    package static func area(_ polygons: [[[Point]]], maxVertices: Int, tolerance: Double) -> FootprintShape? {
         // Open rings (no repeated first vertex), outer counter-clockwise, holes clockwise.
         var input: [[[Point]]] = []
         var size = 0.0
@@ -301,7 +301,7 @@ extension FootprintShape {
         return shape
     }
 
-    static func lines(_ input: [[Point]], maxVertices: Int, tolerance: Double) -> FootprintShape? {
+    package static func lines(_ input: [[Point]], maxVertices: Int, tolerance: Double) -> FootprintShape? {
         let lines = input.filter { $0.count >= 2 }
         guard !lines.isEmpty else { return nil }
         var size = 0.0
@@ -328,7 +328,7 @@ extension FootprintShape {
     }
 
     /// Douglas–Peucker on an open chain: the kept points, ends included.
-    static func simplifyChain(_ points: [Point], tolerance: Double) -> [Point] {
+    package static func simplifyChain(_ points: [Point], tolerance: Double) -> [Point] {
         guard points.count > 2 else { return points }
         var keep = [Bool](repeating: false, count: points.count)
         keep[0] = true
@@ -350,7 +350,7 @@ extension FootprintShape {
     /// vertex and the vertex farthest from it. Nil when fewer than three
     /// vertices or no area remain; `keepTriangle` keeps at least the
     /// triangle of those two and the vertex farthest from their line.
-    static func simplifyRing(_ ring: [Point], tolerance: Double, keepTriangle: Bool) -> [Point]? {
+    package static func simplifyRing(_ ring: [Point], tolerance: Double, keepTriangle: Bool) -> [Point]? {
         let n = ring.count
         guard n >= 3 else { return nil }
         var far = 0, best = -1.0
@@ -377,7 +377,7 @@ extension FootprintShape {
         return out
     }
 
-    static func distanceToLine(_ p: Point, _ a: Point, _ b: Point) -> Double {
+    package static func distanceToLine(_ p: Point, _ a: Point, _ b: Point) -> Double {
         let dx = b.x - a.x, dy = b.y - a.y
         let len = hypot(dx, dy)
         if len == 0 { return hypot(p.x - a.x, p.y - a.y) }
@@ -385,7 +385,7 @@ extension FootprintShape {
     }
 
     /// The point strictly between `first` and `last` farthest from their line (segment when they coincide).
-    static func farthest(_ points: [Point], from first: Int, to last: Int) -> (Int, Double) {
+    package static func farthest(_ points: [Point], from first: Int, to last: Int) -> (Int, Double) {
         var index = first, best = -1.0
         guard last > first + 1 else { return (first, -1) }
         for i in (first + 1)..<last {

@@ -12,7 +12,7 @@ import Darwin
 public enum Earth {
     /// The mean radius R1 of WGS 84 (IUGG), in meters.
     public static let meanRadius = 6_371_008.8
-    static let radiansPerDegree = Double.pi / 180
+    package static let radiansPerDegree = Double.pi / 180
 }
 
 extension Coordinate {
@@ -29,7 +29,7 @@ extension Coordinate {
 /// function both the index and the brute-force reference use, so rankings
 /// agree bit for bit.
 @inline(__always)
-func haversineMeters(_ lat1: Double, _ lng1: Double, _ lat2: Double, _ lng2: Double) -> Double {
+package func haversineMeters(_ lat1: Double, _ lng1: Double, _ lat2: Double, _ lng2: Double) -> Double {
     let r = Earth.radiansPerDegree
     let s1 = sin((lat2 - lat1) * r * 0.5)
     let s2 = sin((lng2 - lng1) * r * 0.5)
@@ -38,18 +38,18 @@ func haversineMeters(_ lat1: Double, _ lng1: Double, _ lat2: Double, _ lng2: Dou
 }
 
 /// A point on the unit sphere (earth-centred, earth-fixed directions).
-struct UnitVector {
-    var x: Double
-    var y: Double
-    var z: Double
+package struct UnitVector {
+    package var x: Double
+    package var y: Double
+    package var z: Double
 
-    init(x: Double, y: Double, z: Double) {
+    package init(x: Double, y: Double, z: Double) {
         self.x = x
         self.y = y
         self.z = z
     }
 
-    init(latitude: Double, longitude: Double) {
+    package init(latitude: Double, longitude: Double) {
         let r = Earth.radiansPerDegree
         let p = latitude * r, l = longitude * r
         let c = cos(p)
@@ -61,10 +61,10 @@ struct UnitVector {
 
 /// Conversions between great-circle meters and chord lengths on the unit
 /// sphere, which the index compares because they need no trigonometry.
-enum Chord {
+package enum Chord {
     /// The chord of an arc of `meters` (clamped to half the circumference).
     @inline(__always)
-    static func fromMeters(_ meters: Double) -> Double {
+    package static func fromMeters(_ meters: Double) -> Double {
         let half = min(max(meters, 0) / (2 * Earth.meanRadius), Double.pi / 2)
         return 2 * sin(half)
     }
@@ -74,7 +74,7 @@ enum Chord {
     /// (a few 1e-16 on the unit sphere, under a nanometer), so pruning by
     /// it never drops a point the haversine formula puts inside.
     @inline(__always)
-    static func squaredThreshold(meters: Double) -> Double {
+    package static func squaredThreshold(meters: Double) -> Double {
         if meters.isInfinite { return .infinity }
         let c = fromMeters(meters) * (1 + 1e-9) + 1e-12
         return c * c
@@ -83,21 +83,28 @@ enum Chord {
 
 /// A latitude/longitude rectangle in degrees with west <= east (it never
 /// crosses the antimeridian; `GeoRect.covering` splits a region that does).
-struct GeoRect: Equatable, CustomStringConvertible {
-    var south: Double
-    var west: Double
-    var north: Double
-    var east: Double
+package struct GeoRect: Equatable, CustomStringConvertible {
+    package var south: Double
+    package var west: Double
+    package var north: Double
+    package var east: Double
 
-    var description: String { "[\(south),\(west) .. \(north),\(east)]" }
+    package init(south: Double, west: Double, north: Double, east: Double) {
+        self.south = south
+        self.west = west
+        self.north = north
+        self.east = east
+    }
 
-    static let world = GeoRect(south: -90, west: -180, north: 90, east: 180)
+    package var description: String { "[\(south),\(west) .. \(north),\(east)]" }
+
+    package static let world = GeoRect(south: -90, west: -180, north: 90, east: 180)
 
     /// Rectangles that together cover every point within `meters` of
     /// `center` (one, or two when the region crosses the antimeridian; the
     /// whole longitude range when it reaches a pole). Slightly generous, so a
     /// point the haversine formula puts inside is always covered.
-    static func covering(center: Coordinate, meters: Double) -> [GeoRect] {
+    package static func covering(center: Coordinate, meters: Double) -> [GeoRect] {
         let r = Earth.radiansPerDegree
         // Generous by a part in 1e9 and 6 mm: a prefilter, never the test.
         let angle = meters / Earth.meanRadius * (1 + 1e-9) + 1e-9

@@ -28,20 +28,20 @@ import Darwin
 ///
 /// For lines, p(fix) = (1/L) ∫_line N(x(s) − fix) ds, in closed form per
 /// segment: e^(−h²/2σ²) / (σ√2π) × (Φ(s_b/σ) − Φ(s_a/σ)) / L.
-enum NormalShape {
+package enum NormalShape {
     /// Gauss–Legendre nodes and weights on [-1, 1], 8 points.
-    static let nodes = SIMD8<Double>(-0.9602898564975363, -0.7966664774136267, -0.5255324099163290, -0.1834346424956498,
+    package static let nodes = SIMD8<Double>(-0.9602898564975363, -0.7966664774136267, -0.5255324099163290, -0.1834346424956498,
                                      0.1834346424956498, 0.5255324099163290, 0.7966664774136267, 0.9602898564975363)
-    static let weights = SIMD8<Double>(0.1012285362903763, 0.2223810344533745, 0.3137066458778873, 0.3626837833783620,
+    package static let weights = SIMD8<Double>(0.1012285362903763, 0.2223810344533745, 0.3137066458778873, 0.3626837833783620,
                                        0.3626837833783620, 0.3137066458778873, 0.2223810344533745, 0.1012285362903763)
     /// The longest panel, in σ: 8 nodes on 3σ keep the relative error near 1e-9.
-    static let panel = 3.0
+    package static let panel = 3.0
     /// Edges (or their parts) farther than √cutoff σ from the fix count only by their angle.
-    static let cutoff = 78.0
+    package static let cutoff = 78.0
 
     /// The Gaussian mass of the area's rings around the fix (σ on each
     /// axis), the shape's origin lying `east`, `north` meters from the fix.
-    static func mass(_ c: UnsafeBufferPointer<Float>, _ parts: UnsafeBufferPointer<UInt16>, east: Double, north: Double, sigma: Double) -> Double {
+    package static func mass(_ c: UnsafeBufferPointer<Float>, _ parts: UnsafeBufferPointer<UInt16>, east: Double, north: Double, sigma: Double) -> Double {
         var total = 0.0, start = 0
         for count in parts {
             let n = Int(count)
@@ -60,7 +60,7 @@ enum NormalShape {
 
     /// 2π × the signed mass of the triangle (fix, a, b), the fix at the origin.
     @inline(__always)
-    static func edge(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, sigma: Double) -> Double {
+    package static func edge(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, sigma: Double) -> Double {
         var ux = bx - ax, uy = by - ay
         let length = (ux * ux + uy * uy).squareRoot()
         guard length > 0 else { return 0 }
@@ -99,7 +99,7 @@ enum NormalShape {
     /// ∫ N(x(s) − fix) ds along the lines (per meter), their origin lying
     /// `east`, `north` meters from the fix; divided by the length, the fix
     /// density of a visitor uniformly along them.
-    static func lineIntegral(_ c: UnsafeBufferPointer<Float>, _ parts: UnsafeBufferPointer<UInt16>, east: Double, north: Double, sigma: Double) -> Double {
+    package static func lineIntegral(_ c: UnsafeBufferPointer<Float>, _ parts: UnsafeBufferPointer<UInt16>, east: Double, north: Double, sigma: Double) -> Double {
         var total = 0.0, start = 0
         let norm = 1 / (sigma * (2 * Double.pi).squareRoot())
         for count in parts {
@@ -126,7 +126,7 @@ enum NormalShape {
 extension FootprintShape {
     /// p(fix | visitor uniformly in the shape), per m², with the shape's
     /// origin `east`, `north` meters from the fix.
-    func density(east: Double, north: Double, sigma: Double) -> Double {
+    package func density(east: Double, north: Double, sigma: Double) -> Double {
         coordinates.withUnsafeBufferPointer { c in
             partCounts.withUnsafeBufferPointer { p in
                 switch kind {

@@ -17,7 +17,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// The date `dayNumber` days after 1970-01-01.
-    init(dayNumber: Int) {
+    package init(dayNumber: Int) {
         // Civil-from-days (Howard Hinnant's algorithm).
         let z = dayNumber + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
@@ -31,7 +31,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// Days since 1970-01-01 (negative before).
-    var dayNumber: Int {
+    package var dayNumber: Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -50,7 +50,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     public func adding(days: Int) -> LocalDate { LocalDate(dayNumber: dayNumber + days) }
 
     /// Whole days from `self` to `other`.
-    func days(to other: LocalDate) -> Int { other.dayNumber - dayNumber }
+    package func days(to other: LocalDate) -> Int { other.dayNumber - dayNumber }
 
     public var description: String {
         "\(String(year).leftPadded(4))-\(String(month).leftPadded(2))-\(String(day).leftPadded(2))"
@@ -58,7 +58,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public static func < (a: LocalDate, b: LocalDate) -> Bool { a.dayNumber < b.dayNumber }
 
-    static func daysInMonth(year: Int, month: Int) -> Int {
+    package static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -67,16 +67,16 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// `{year, month, day}` as the Places API writes a date (google.type.Date).
-    init?(json: JSONValue?) {
+    package init?(json: JSONValue?) {
         guard let json, let y = json["year"]?.intValue, let m = json["month"]?.intValue, let d = json["day"]?.intValue else { return nil }
         self.init(year: y, month: m, day: d)
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         ["year": .int(Int64(year)), "month": .int(Int64(month)), "day": .int(Int64(day))]
     }
 
-    static let weekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    package static let weekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
 }
 
 /// A wall-clock time at a place: a date and seconds since its midnight.
@@ -92,9 +92,9 @@ public struct LocalDateTime: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Seconds since 1970-01-01T00:00 of the wall clock (as if it were UTC).
-    var wallSeconds: Int64 { Int64(date.dayNumber) * 86_400 + Int64(secondOfDay) }
+    package var wallSeconds: Int64 { Int64(date.dayNumber) * 86_400 + Int64(secondOfDay) }
 
-    init(wallSeconds: Int64) {
+    package init(wallSeconds: Int64) {
         let days = wallSeconds >= 0 ? wallSeconds / 86_400 : (wallSeconds - 86_399) / 86_400
         self.init(date: LocalDate(dayNumber: Int(days)), secondOfDay: Int(wallSeconds - days * 86_400))
     }
@@ -144,14 +144,14 @@ public struct PlaceClock: Sendable, CustomStringConvertible {
     }
 
     /// `+03:30`, `-05:00`, `+00:00`.
-    static func offsetText(seconds: Int) -> String {
+    package static func offsetText(seconds: Int) -> String {
         let sign = seconds < 0 ? "-" : "+"
         let m = seconds.magnitude / 60
         return "\(sign)\(String(m / 60).leftPadded(2)):\(String(m % 60).leftPadded(2))"
     }
 
     /// The offset from UTC in seconds at the instant `unix`.
-    func offset(atUnix unix: Int64) -> Int {
+    package func offset(atUnix unix: Int64) -> Int {
         switch kind {
         case .fixedOffset(let minutes): return minutes * 60
         case .zone: return zone!.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(unix)))
@@ -159,7 +159,7 @@ public struct PlaceClock: Sendable, CustomStringConvertible {
     }
 
     /// The wall-clock time at the instant `unix`.
-    func local(atUnix unix: Int64) -> LocalDateTime {
+    package func local(atUnix unix: Int64) -> LocalDateTime {
         LocalDateTime(wallSeconds: unix + Int64(offset(atUnix: unix)))
     }
 
@@ -168,9 +168,9 @@ public struct PlaceClock: Sendable, CustomStringConvertible {
     /// offset before the change, which lands as far past the change as it
     /// was past the skipped hour (03:30); a time that happens twice (02:30
     /// on a fall-back night) is its first occurrence.
-    func unix(at wall: LocalDateTime) -> Int64 { unix(wallSeconds: wall.wallSeconds) }
+    package func unix(at wall: LocalDateTime) -> Int64 { unix(wallSeconds: wall.wallSeconds) }
 
-    func unix(wallSeconds w: Int64) -> Int64 {
+    package func unix(wallSeconds w: Int64) -> Int64 {
         switch kind {
         case .fixedOffset(let minutes): return w - Int64(minutes * 60)
         case .zone:
@@ -196,7 +196,7 @@ public struct PlaceClock: Sendable, CustomStringConvertible {
     }
 
     /// Writes the instant as RFC 3339 with the place's offset at that instant.
-    func rfc3339(unix: Int64) -> String {
+    package func rfc3339(unix: Int64) -> String {
         let offset = self.offset(atUnix: unix)
         let local = LocalDateTime(wallSeconds: unix + Int64(offset))
         return local.description + PlaceClock.offsetText(seconds: offset)

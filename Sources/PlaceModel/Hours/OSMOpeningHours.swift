@@ -104,7 +104,7 @@ public enum OSMOpeningHours {
         /// mean by `Fr 20:00-03:00; Sa 12:00-03:00`); the other, which the
         /// specification's strict implementations take, lets a `;` rule for
         /// the next day replace it. Where they differ the answer is unknown.
-        func day(_ date: LocalDate) -> (open: [(start: Int, end: Int)], unknown: [(start: Int, end: Int)]) {
+        package func day(_ date: LocalDate) -> (open: [(start: Int, end: Int)], unknown: [(start: Int, end: Int)]) {
             let yesterday = date.adding(days: -1)
             // Reading 1: the day before keeps its ranges past midnight; a `,`
             // rule with `off` closes nothing.
@@ -150,7 +150,7 @@ public enum OSMOpeningHours {
         public var weekdayDescriptions: [String]? { weeklyPeriods.map(WeekdayDescriptions.generate) }
     }
 
-    struct Rule: Sendable {
+    package struct Rule: Sendable {
         /// A `,` rule adds to the day instead of replacing it.
         var additional = false
         /// Month/date ranges; nil means every date.
@@ -178,7 +178,7 @@ public enum OSMOpeningHours {
 
     /// An inclusive range of dates that recurs every year, or of absolute
     /// dates when it names years.
-    struct DateRange: Sendable {
+    package struct DateRange: Sendable {
         struct End: Sendable { var year: Int?; var month: Int; var day: Int }
         var from: End
         var to: End
@@ -221,7 +221,7 @@ public enum OSMOpeningHours {
     /// before a rule that overrides it (`May 29 off; Mo-Fr 09:00-18:00`),
     /// and a `,` rule without dates after one with dates (does the range
     /// carry over?).
-    static func checkOrder(_ rules: [Rule]) throws(Unsupported) {
+    package static func checkOrder(_ rules: [Rule]) throws(Unsupported) {
         // Dates to compare on: four years (a leap year among them) and any
         // year the value names.
         var years = Set(2024...2027)
@@ -268,7 +268,7 @@ public enum OSMOpeningHours {
 
     // MARK: Tokens
 
-    enum Token: Equatable {
+    package enum Token: Equatable {
         case weekday(Int) // API numbering, 0 = Sunday
         case month(Int)
         case publicHoliday, schoolHoliday
@@ -280,7 +280,7 @@ public enum OSMOpeningHours {
         case always // 24/7
     }
 
-    struct Tokenizer {
+    package struct Tokenizer {
         static let weekdays = ["mo": 1, "tu": 2, "we": 3, "th": 4, "fr": 5, "sa": 6, "su": 0]
         static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
@@ -353,7 +353,7 @@ public enum OSMOpeningHours {
 
     // MARK: Grammar
 
-    struct Parser {
+    package struct Parser {
         let tokens: [(token: Token, at: Int)]
         let text: String
         var i = 0
@@ -665,8 +665,8 @@ public enum OSMOpeningHours {
 }
 
 /// Weekly ranges in minutes since Sunday 00:00 -> Places API periods.
-enum WeeklyRanges {
-    static func periods(fromWeekMinutes input: [(start: Int, end: Int)]) -> [OpeningPeriod] {
+package enum WeeklyRanges {
+    package static func periods(fromWeekMinutes input: [(start: Int, end: Int)]) -> [OpeningPeriod] {
         let week = 7 * 1440
         // Normalize into [0, 2 * week) and merge overlapping or touching ranges.
         var ranges = input.filter { $0.end > $0.start }.map { ($0.start % week, $0.start % week + ($0.end - $0.start)) }.sorted { $0.0 < $1.0 }
@@ -744,32 +744,32 @@ extension OSMOpeningHours {
 }
 
 /// A set of minutes as sorted, disjoint, non-touching ranges.
-struct MinuteSet: Equatable {
-    private(set) var ranges: [(start: Int, end: Int)] = []
+package struct MinuteSet: Equatable {
+    package private(set) var ranges: [(start: Int, end: Int)] = []
 
-    init() {}
+    package init() {}
 
     /// The ranges clipped to lower..<upper.
-    init(_ input: [(start: Int, end: Int)], within lower: Int, _ upper: Int) {
+    package init(_ input: [(start: Int, end: Int)], within lower: Int, _ upper: Int) {
         self.init(normalizing: input.map { (max($0.start, lower), min($0.end, upper)) })
     }
 
-    init(normalizing input: [(start: Int, end: Int)]) {
+    package init(normalizing input: [(start: Int, end: Int)]) {
         for r in input.filter({ $0.end > $0.start }).sorted(by: { $0.start < $1.start }) {
             if let last = ranges.last, r.start <= last.end { ranges[ranges.count - 1].end = max(last.end, r.end) } else { ranges.append(r) }
         }
     }
 
-    func shifted(_ by: Int) -> MinuteSet { MinuteSet(normalizing: ranges.map { ($0.start + by, $0.end + by) }) }
-    func union(_ other: MinuteSet) -> MinuteSet { MinuteSet(normalizing: ranges + other.ranges) }
+    package func shifted(_ by: Int) -> MinuteSet { MinuteSet(normalizing: ranges.map { ($0.start + by, $0.end + by) }) }
+    package func union(_ other: MinuteSet) -> MinuteSet { MinuteSet(normalizing: ranges + other.ranges) }
 
-    func intersection(_ other: MinuteSet) -> MinuteSet {
+    package func intersection(_ other: MinuteSet) -> MinuteSet {
         var out: [(start: Int, end: Int)] = []
         for a in ranges { for b in other.ranges { let s = max(a.start, b.start), e = min(a.end, b.end); if e > s { out.append((s, e)) } } }
         return MinuteSet(normalizing: out)
     }
 
-    func subtracting(_ other: MinuteSet) -> MinuteSet {
+    package func subtracting(_ other: MinuteSet) -> MinuteSet {
         var out: [(start: Int, end: Int)] = []
         for a in ranges {
             var pieces = [(a.start, a.end)]
@@ -784,7 +784,7 @@ struct MinuteSet: Equatable {
         return MinuteSet(normalizing: out)
     }
 
-    func symmetricDifference(_ other: MinuteSet) -> MinuteSet { subtracting(other).union(other.subtracting(self)) }
+    package func symmetricDifference(_ other: MinuteSet) -> MinuteSet { subtracting(other).union(other.subtracting(self)) }
 
-    static func == (a: MinuteSet, b: MinuteSet) -> Bool { a.ranges.elementsEqual(b.ranges) { $0 == $1 } }
+    package static func == (a: MinuteSet, b: MinuteSet) -> Bool { a.ranges.elementsEqual(b.ranges) { $0 == $1 } }
 }

@@ -49,7 +49,7 @@ public struct OpenStatus: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(state.rawValue): \(reason)" }
 
-    init(_ state: State, _ reason: String) {
+    package init(_ state: State, _ reason: String) {
         self.state = state
         self.reason = reason
     }
@@ -70,7 +70,7 @@ extension Place {
     /// `utcOffsetMinutes`; nil when it has neither.
     public var clock: PlaceClock? { resolveClock().clock }
 
-    func resolveClock() -> (clock: PlaceClock?, source: ClockSource?, note: String?) {
+    package func resolveClock() -> (clock: PlaceClock?, source: ClockSource?, note: String?) {
         var note: String?
         if let id = timeZone {
             if let c = PlaceClock(zoneIdentifier: id) {
@@ -105,15 +105,15 @@ extension Place {
 
 /// Turns a place's hours into open intervals on the time line and answers
 /// from them.
-struct HoursEvaluator {
-    let place: Place
-    let secondary: SecondaryHoursType?
+package struct HoursEvaluator {
+    package let place: Place
+    package let secondary: SecondaryHoursType?
 
-    var regularField: String { secondary == nil ? "regularOpeningHours" : "regularSecondaryOpeningHours" }
-    var currentField: String { secondary == nil ? "currentOpeningHours" : "currentSecondaryOpeningHours" }
-    func label(_ field: String) -> String { secondary.map { "\(field)[\($0.rawValue)]" } ?? field }
+    package var regularField: String { secondary == nil ? "regularOpeningHours" : "regularSecondaryOpeningHours" }
+    package var currentField: String { secondary == nil ? "currentOpeningHours" : "currentSecondaryOpeningHours" }
+    package func label(_ field: String) -> String { secondary.map { "\(field)[\($0.rawValue)]" } ?? field }
 
-    func evaluate(_ time: HoursQueryTime) -> OpenStatus {
+    package func evaluate(_ time: HoursQueryTime) -> OpenStatus {
         let (clock, clockSource, clockNote) = place.resolveClock()
         var status = decide(time, clock: clock)
         if case .instant(let d) = time { status.at = d }
@@ -131,14 +131,14 @@ struct HoursEvaluator {
         return status
     }
 
-    func unixTime(_ time: HoursQueryTime, _ clock: PlaceClock) -> Int64 {
+    package func unixTime(_ time: HoursQueryTime, _ clock: PlaceClock) -> Int64 {
         switch time {
         case .instant(let d): Int64(d.timeIntervalSince1970.rounded(.down))
         case .local(let wall): clock.unix(at: wall)
         }
     }
 
-    func decide(_ time: HoursQueryTime, clock: PlaceClock?) -> OpenStatus {
+    package func decide(_ time: HoursQueryTime, clock: PlaceClock?) -> OpenStatus {
         // Business status first: it needs no clock.
         switch place.businessStatus {
         case .closedPermanently?:
@@ -201,7 +201,7 @@ struct HoursEvaluator {
     // MARK: Schedules
 
     /// A place's hours of one kind, ready to lay on the time line.
-    struct Schedule {
+    package struct Schedule {
         /// Weekly hours (regular periods or OSM rules); nil when absent.
         var base: BaseHours?
         var baseField: String
@@ -218,7 +218,7 @@ struct HoursEvaluator {
         }
     }
 
-    enum BaseHours {
+    package enum BaseHours {
         /// Ranges opening on each weekday (0 = Sunday), in minutes.
         case weekly([[(start: Int, end: Int)]])
         case alwaysOpen
@@ -236,7 +236,7 @@ struct HoursEvaluator {
         }
     }
 
-    struct CurrentHours {
+    package struct CurrentHours {
         /// First and last date covered.
         var first: LocalDate
         var last: LocalDate
@@ -245,9 +245,9 @@ struct HoursEvaluator {
         var specialDays: [LocalDate]
     }
 
-    struct ScheduleError: Error { let message: String }
+    package struct ScheduleError: Error { let message: String }
 
-    func schedule(clock: PlaceClock) throws(ScheduleError) -> Schedule {
+    package func schedule(clock: PlaceClock) throws(ScheduleError) -> Schedule {
         let regular: OpeningHours?
         let current: OpeningHours?
         do throws(HoursDataError) {
@@ -301,7 +301,7 @@ struct HoursEvaluator {
     /// Current hours on the calendar: the seven days they cover are known
     /// from a truncated start or end (the API cuts periods at the edges of
     /// the seven days), else from the dates they name.
-    static func place(_ hours: OpeningHours) -> CurrentHours? {
+    package static func place(_ hours: OpeningHours) -> CurrentHours? {
         guard let periods = hours.periods else { return nil }
         var dates: [LocalDate] = hours.specialDays
         for p in periods {
@@ -339,7 +339,7 @@ struct HoursEvaluator {
 
     // MARK: Answering
 
-    func answer(_ hours: Schedule, clock: PlaceClock, at t: Int64) -> OpenStatus {
+    package func answer(_ hours: Schedule, clock: PlaceClock, at t: Int64) -> OpenStatus {
         var timeline = Timeline(hours, clock: clock, around: t, days: 8)
         let local = clock.local(atUnix: t)
         let inWindow = hours.current.map { local.date >= $0.first && local.date <= $0.last } ?? false
@@ -418,14 +418,14 @@ struct HoursEvaluator {
 
 /// Open intervals and the spans the hours decide, in Unix seconds, over
 /// some days around a time.
-struct Timeline {
-    private(set) var open: [(start: Int64, end: Int64)] = []
-    private(set) var known: [(start: Int64, end: Int64)] = []
-    let days: Int
+package struct Timeline {
+    package private(set) var open: [(start: Int64, end: Int64)] = []
+    package private(set) var known: [(start: Int64, end: Int64)] = []
+    package let days: Int
     private let rangeEnd: Int64
-    let neverOpens: Bool
+    package let neverOpens: Bool
 
-    init(_ s: HoursEvaluator.Schedule, clock: PlaceClock, around t: Int64, days: Int) {
+    package init(_ s: HoursEvaluator.Schedule, clock: PlaceClock, around t: Int64, days: Int) {
         self.days = days
         let today = clock.local(atUnix: t).date
         // Start far enough back for periods up to a week long to reach t.
@@ -476,32 +476,32 @@ struct Timeline {
         neverOpens = open.isEmpty
     }
 
-    static func subtract(_ hole: (Int64, Int64), from spans: [(start: Int64, end: Int64)]) -> [(start: Int64, end: Int64)] {
+    package static func subtract(_ hole: (Int64, Int64), from spans: [(start: Int64, end: Int64)]) -> [(start: Int64, end: Int64)] {
         spans.flatMap { s -> [(start: Int64, end: Int64)] in
             guard hole.1 > s.start && hole.0 < s.end else { return [s] }
             return [(s.start, hole.0), (hole.1, s.end)].filter { $0.1 > $0.0 }.map { (start: $0.0, end: $0.1) }
         }
     }
 
-    func isKnown(_ t: Int64) -> Bool { known.contains { $0.start <= t && t < $0.end } }
-    func isOpen(_ t: Int64) -> Bool { open.contains { $0.start <= t && t < $0.end } }
+    package func isKnown(_ t: Int64) -> Bool { known.contains { $0.start <= t && t < $0.end } }
+    package func isOpen(_ t: Int64) -> Bool { open.contains { $0.start <= t && t < $0.end } }
 
     /// The end of the open interval holding `t`, when the hours decide it
     /// (not the edge of what they cover).
-    func end(ofOpenAt t: Int64) -> Int64? {
+    package func end(ofOpenAt t: Int64) -> Int64? {
         guard let iv = open.first(where: { $0.start <= t && t < $0.end }) else { return nil }
         return isKnown(iv.end) && iv.end < rangeEnd ? iv.end : nil
     }
 
     /// The start of the open interval holding `t`, when it starts in the
     /// span the hours decide.
-    func start(ofOpenAt t: Int64) -> Int64? {
+    package func start(ofOpenAt t: Int64) -> Int64? {
         guard let iv = open.first(where: { $0.start <= t && t < $0.end }) else { return nil }
         return known.contains(where: { $0.start < iv.start && iv.start < $0.end }) ? iv.start : nil
     }
 
     /// The next opening after `t`, when every moment between is decided.
-    func nextOpen(after t: Int64) -> (start: Int64, end: Int64?)? {
+    package func nextOpen(after t: Int64) -> (start: Int64, end: Int64?)? {
         guard let iv = open.first(where: { $0.start > t }) else { return nil }
         guard let span = known.first(where: { $0.start <= t && t < $0.end }), iv.start < span.end else { return nil }
         let end: Int64? = isKnown(iv.end) && iv.end < rangeEnd ? iv.end : nil
@@ -509,8 +509,8 @@ struct Timeline {
     }
 
     /// Open over the whole range looked at (always open).
-    var isOpenThroughout: Bool { open.count == 1 && known.count == 1 && open[0].start <= known[0].start && open[0].end >= known[0].end }
+    package var isOpenThroughout: Bool { open.count == 1 && known.count == 1 && open[0].start <= known[0].start && open[0].end >= known[0].end }
 
     /// The hours decide everything up to the end of the range.
-    var knownUntilEnd: Bool { known.last.map { $0.end >= rangeEnd } ?? false }
+    package var knownUntilEnd: Bool { known.last.map { $0.end >= rangeEnd } ?? false }
 }

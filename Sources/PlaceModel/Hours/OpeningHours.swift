@@ -23,7 +23,7 @@ public struct HoursPoint: Sendable, Hashable {
     /// Minutes since the local midnight.
     public var minuteOfDay: Int { hour * 60 + minute }
     /// Minutes since Sunday 00:00.
-    var minuteOfWeek: Int { day * 1440 + minuteOfDay }
+    package var minuteOfWeek: Int { day * 1440 + minuteOfDay }
 
     /// The point as Places API (New) JSON.
     public var json: JSONValue {
@@ -51,7 +51,7 @@ public struct OpeningPeriod: Sendable, Hashable {
     /// Length in minutes for a weekly period: past midnight and past the
     /// end of the week (Saturday 22:00 to Sunday 02:00) wrap; a close equal
     /// to the open is a whole week.
-    var weeklyLength: Int? {
+    package var weeklyLength: Int? {
         guard let close else { return nil }
         var length = close.minuteOfWeek - open.minuteOfWeek
         if length <= 0 { length += 7 * 1440 }
@@ -112,7 +112,7 @@ public struct OpeningHours: Sendable {
     /// The OpenStreetMap `opening_hours` text these hours were parsed from.
     public var osmOpeningHours: String?
     /// The OpenStreetMap rules, when `osmOpeningHours` parsed.
-    let osm: OSMOpeningHours.Parsed?
+    package let osm: OSMOpeningHours.Parsed?
 
     /// Reads a Places API (New) opening hours object. Throws, naming the
     /// field, when it is malformed (the caller then knows nothing from it).
@@ -193,7 +193,7 @@ public struct OpeningHours: Sendable {
 
     /// True when every period carries a date (current hours can then be
     /// placed on the calendar).
-    var isDated: Bool {
+    package var isDated: Bool {
         guard let periods, !periods.isEmpty else { return false }
         return periods.allSatisfy { $0.open.date != nil && ($0.close == nil || $0.close?.date != nil) }
     }
@@ -213,13 +213,13 @@ public struct OpeningHours: Sendable {
 /// Why opening hours data cannot be used (one line, naming the field).
 public struct HoursDataError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
-    init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
     public var description: String { message }
 }
 
 /// A value in a one-line message: control characters (a newline in an OSM
 /// value) shown as spaces, long values cut.
-func quoted(_ text: String) -> String {
+package func quoted(_ text: String) -> String {
     let flat = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
     let short = flat.count > 80 ? String(flat.prefix(77)) + "..." : flat
     return "'\(short)'"
@@ -257,7 +257,7 @@ extension Place {
 
     /// The entry of a secondary hours list with this type: nil when there is
     /// none, a failure when it is malformed.
-    func secondary(_ field: String, _ type: SecondaryHoursType) -> Result<OpeningHours, HoursDataError>? {
+    package func secondary(_ field: String, _ type: SecondaryHoursType) -> Result<OpeningHours, HoursDataError>? {
         guard let list = document[field]?.arrayValue else { return nil }
         for (i, h) in list.enumerated() where h["secondaryHoursType"]?.stringValue == type.rawValue {
             guard let o = h.objectValue else { continue }

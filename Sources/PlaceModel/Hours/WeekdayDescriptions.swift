@@ -7,7 +7,7 @@
 /// spaces are the API's: U+202F before AM/PM, U+2009 around the dash.
 public enum WeekdayDescriptions {
     /// Monday to Sunday, as the API lists them (weekday numbers, 0 = Sunday).
-    static let order = [1, 2, 3, 4, 5, 6, 0]
+    package static let order = [1, 2, 3, 4, 5, 6, 0]
 
     public static func generate(_ periods: [OpeningPeriod]) -> [String] {
         if periods.count == 1, periods[0].close == nil {
@@ -33,7 +33,7 @@ public enum WeekdayDescriptions {
     }
 
     /// One day's ranges (minutes from its midnight; an end may pass midnight).
-    static func describe(_ ranges: [(start: Int, end: Int)]) -> String {
+    package static func describe(_ ranges: [(start: Int, end: Int)]) -> String {
         if ranges.isEmpty { return "Closed" }
         let sorted = ranges.sorted { $0.start < $1.start }
         if sorted.count == 1, sorted[0].start == 0, sorted[0].end >= 1440 { return "Open 24 hours" }
@@ -47,7 +47,7 @@ public enum WeekdayDescriptions {
     }
 
     /// `8:00 AM`, `12:15 PM`, `12:00 AM` (midnight); without AM/PM when asked.
-    static func clock(_ minute: Int, meridiem: Bool) -> String {
+    package static func clock(_ minute: Int, meridiem: Bool) -> String {
         let m = minute % 1440
         let h24 = m / 60
         let h12 = h24 % 12 == 0 ? 12 : h24 % 12

@@ -9,17 +9,22 @@ public struct JSONSyntaxError: Error, Sendable, Equatable {
     public let message: String
     /// Byte offset from the start of the parsed text.
     public let offset: Int
+
+    package init(message: String, offset: Int) {
+        self.message = message
+        self.offset = offset
+    }
 }
 
 /// A strict RFC 8259 parser over a contiguous UTF-8 buffer. It validates
 /// UTF-8 inside strings, rejects control characters and trailing garbage,
 /// and limits nesting depth so hostile input cannot exhaust the stack.
-struct JSONParser {
+package struct JSONParser {
     private let base: UnsafePointer<UInt8>
     private let end: Int
     private var pos = 0
     private var depth = 0
-    static let maxDepth = 512
+    package static let maxDepth = 512
 
     private init(_ buffer: UnsafeRawBufferPointer) {
         // An empty buffer may have a nil base address; point at a static byte.
@@ -34,7 +39,7 @@ struct JSONParser {
     }()
 
     /// Parses exactly one JSON value (surrounding white space allowed).
-    static func parse(_ buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(buffer)
         parser.skipWhitespace()
         guard parser.pos < parser.end else { throw JSONSyntaxError(message: "no JSON value", offset: 0) }
@@ -47,18 +52,18 @@ struct JSONParser {
     }
 
     /// One member of an object, located in its text.
-    struct MemberSpan {
+    package struct MemberSpan {
         /// The name's bytes between the quotes (escapes not decoded).
-        var name: Range<Int>
+        package var name: Range<Int>
         /// The member from its name's opening quote to its value's end.
-        var member: Range<Int>
+        package var member: Range<Int>
         /// True when the name holds a backslash escape.
-        var nameEscaped: Bool
+        package var nameEscaped: Bool
     }
 
     /// The members of a JSON object, located but not built (their nesting
     /// and strings are followed).
-    static func memberSpans(_ buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> [MemberSpan] {
+    package static func memberSpans(_ buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> [MemberSpan] {
         var parser = JSONParser(buffer)
         parser.skipWhitespace()
         guard parser.pos < parser.end, parser.base[parser.pos] == UInt8(ascii: "{") else {
@@ -100,7 +105,7 @@ struct JSONParser {
     }
 
     /// The decoded name of a member located by `memberSpans`.
-    static func memberName(_ buffer: UnsafeRawBufferPointer, _ span: MemberSpan) throws(JSONSyntaxError) -> String {
+    package static func memberName(_ buffer: UnsafeRawBufferPointer, _ span: MemberSpan) throws(JSONSyntaxError) -> String {
         if !span.nameEscaped { return String(decoding: UnsafeRawBufferPointer(rebasing: buffer[span.name]), as: UTF8.self) }
         var parser = JSONParser(buffer)
         parser.pos = span.name.lowerBound - 1
@@ -108,7 +113,7 @@ struct JSONParser {
     }
 
     /// The value of a member located by `memberSpans`, parsed.
-    static func memberValue(_ buffer: UnsafeRawBufferPointer, _ span: MemberSpan) throws(JSONSyntaxError) -> JSONValue {
+    package static func memberValue(_ buffer: UnsafeRawBufferPointer, _ span: MemberSpan) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(buffer)
         parser.pos = span.name.upperBound + 1
         parser.skipWhitespace()
@@ -177,7 +182,7 @@ struct JSONParser {
         throw JSONSyntaxError(message: "unterminated string", offset: start)
     }
 
-    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         do {
             return try bytes.withUnsafeBytes { try parse($0) }
         } catch let e as JSONSyntaxError {
@@ -187,7 +192,7 @@ struct JSONParser {
         }
     }
 
-    static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         try parse(Array(text.utf8))
     }
 
@@ -431,7 +436,7 @@ struct JSONParser {
     /// of its units of a Double halfway point (its low 11 bits 0x3FF, 0x400
     /// or 0x401), which is left to strtod.
     @inline(__always)
-    static func extendedDouble(_ mantissa: UInt64, exponent: Int) -> Double? {
+    package static func extendedDouble(_ mantissa: UInt64, exponent: Int) -> Double? {
         #if arch(x86_64) && !os(Windows) && !os(Android)
         guard exponent >= -27 && exponent <= 27 else { return nil }
         if mantissa == 0 { return 0 }
@@ -520,7 +525,7 @@ struct JSONParser {
 }
 
 extension String {
-    func leftPadded(_ width: Int, with pad: Character = "0") -> String {
+    package func leftPadded(_ width: Int, with pad: Character = "0") -> String {
         count >= width ? self : String(repeating: pad, count: width - count) + self
     }
 }

@@ -60,13 +60,13 @@ public struct JSONObject: Sendable, Equatable, Sequence {
         self.init(lastWins: members.map { (key: $0.0, value: $0.1) })
     }
     /// Builds from members already known to have unique keys.
-    init(uniqueMembers: [(key: String, value: JSONValue)]) { members = uniqueMembers }
+    package init(uniqueMembers: [(key: String, value: JSONValue)]) { members = uniqueMembers }
 
     /// Builds from members that may repeat a key, as setting them one by one
     /// would (the last value wins, at the first one's position), in linear
     /// time: an object of 100,000 members is read in milliseconds, not the
     /// minutes one search per member took.
-    init(lastWins input: [(key: String, value: JSONValue)]) {
+    package init(lastWins input: [(key: String, value: JSONValue)]) {
         var index: [String: Int] = [:]
         index.reserveCapacity(input.count)
         var out: [(key: String, value: JSONValue)] = []

@@ -21,7 +21,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes an object without one of its members (compact only).
-    func writeObject(_ o: JSONObject, skipping skipped: String, into out: inout [UInt8]) {
+    package func writeObject(_ o: JSONObject, skipping skipped: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         var first = true
         for m in o.members where m.key != skipped {
@@ -35,7 +35,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes one member, `"key":value` (compact only).
-    func writeMember(_ key: String, _ value: JSONValue, into out: inout [UInt8]) {
+    package func writeMember(_ key: String, _ value: JSONValue, into out: inout [UInt8]) {
         JSONWriter.writeString(key, into: &out)
         out.append(UInt8(ascii: ":"))
         write(value, into: &out, indent: 0)
@@ -83,7 +83,7 @@ public struct JSONWriter: Sendable {
 
     /// Shortest text that reads back as the same Double; integral values
     /// within 2^53 without a fraction.
-    static func writeNumber(_ d: Double, into out: inout [UInt8]) {
+    package static func writeNumber(_ d: Double, into out: inout [UInt8]) {
         guard d.isFinite else { out.append(contentsOf: "null".utf8); return }
         if d == 0 && d.sign == .minus {
             out.append(contentsOf: "-0.0".utf8)
@@ -96,7 +96,7 @@ public struct JSONWriter: Sendable {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    static func writeString(_ s: String, into out: inout [UInt8]) {
+    package static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { u in

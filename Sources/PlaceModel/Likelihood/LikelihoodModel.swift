@@ -136,21 +136,21 @@ public struct LikelihoodModel: Sendable {
         return a / (-2 * log(1 - accuracyProbability)).squareRoot()
     }
 
-    func typeFactor(_ type: String?) -> Double {
+    package func typeFactor(_ type: String?) -> Double {
         guard let type else { return 1 }
         return typeFactors[type] ?? 1
     }
 
-    func radius(forType type: String?) -> Double {
+    package func radius(forType type: String?) -> Double {
         guard let type else { return defaultFootprintRadius }
         return footprintRadius[type] ?? defaultFootprintRadius
     }
 
-    func popularityFactor(_ ratingCount: Int) -> Double {
+    package func popularityFactor(_ ratingCount: Int) -> Double {
         ratingCount <= 0 ? 1 : pow(1 + Double(min(ratingCount, max(popularityCap, 0))) / popularityScale, popularityExponent)
     }
 
-    func statusFactor(_ status: BusinessStatus?) -> Double {
+    package func statusFactor(_ status: BusinessStatus?) -> Double {
         switch status {
         case .closedPermanently: 0
         case .closedTemporarily: closedTemporarilyFactor
@@ -159,7 +159,7 @@ public struct LikelihoodModel: Sendable {
         }
     }
 
-    func sourceFactor(_ source: String?) -> Double {
+    package func sourceFactor(_ source: String?) -> Double {
         guard let source else { return 1 }
         return sourceWeights[source] ?? 1
     }
@@ -255,13 +255,37 @@ public struct LikelihoodExplanation: Sendable, Equatable {
     public var prior: Double
     /// prior × density: the unnormalized likelihood.
     public var weight: Double
+
+    package init(distanceMeters: Double, footprint: String, footprintHalfWidth: Double, footprintHalfHeight: Double, footprintArea: Double, footprintLength: Double? = nil, viewport: ViewportEvidence? = nil, viewportWidth: Double? = nil, viewportHeight: Double? = nil, footprintOffsetEast: Double, footprintOffsetNorth: Double, density: Double, typeFactor: Double, popularityFactor: Double, sourceFactor: Double, statusFactor: Double, extentFactor: Double = 1, hoursFactor: Double, openNow: Bool? = nil, prior: Double, weight: Double) {
+        self.distanceMeters = distanceMeters
+        self.footprint = footprint
+        self.footprintHalfWidth = footprintHalfWidth
+        self.footprintHalfHeight = footprintHalfHeight
+        self.footprintArea = footprintArea
+        self.footprintLength = footprintLength
+        self.viewport = viewport
+        self.viewportWidth = viewportWidth
+        self.viewportHeight = viewportHeight
+        self.footprintOffsetEast = footprintOffsetEast
+        self.footprintOffsetNorth = footprintOffsetNorth
+        self.density = density
+        self.typeFactor = typeFactor
+        self.popularityFactor = popularityFactor
+        self.sourceFactor = sourceFactor
+        self.statusFactor = statusFactor
+        self.extentFactor = extentFactor
+        self.hoursFactor = hoursFactor
+        self.openNow = openNow
+        self.prior = prior
+        self.weight = weight
+    }
 }
 
 extension LikelihoodExplanation {
     /// `x` rounded to `digits` significant digits, for JSON people read.
-    static func significant(_ x: Double) -> Double { rounded(x, digits: 4) }
+    package static func significant(_ x: Double) -> Double { rounded(x, digits: 4) }
 
-    static func rounded(_ x: Double, digits: Int) -> Double {
+    package static func rounded(_ x: Double, digits: Int) -> Double {
         guard x != 0, x.isFinite else { return x }
         let scale = pow(10, Double(digits - 1) - floor(log10(abs(x))))
         let r = (x * scale).rounded() / scale
@@ -312,6 +336,12 @@ public struct PlaceLikelihood: Sendable, Equatable {
     public var likelihood: Double
     /// Filled when asked for (`explain: true`).
     public var explanation: LikelihoodExplanation?
+
+    package init(place: Place, likelihood: Double, explanation: LikelihoodExplanation? = nil) {
+        self.place = place
+        self.likelihood = likelihood
+        self.explanation = explanation
+    }
 }
 
 /// The answer to a current-place query.
@@ -327,12 +357,20 @@ public struct PlaceLikelihoodList: Sendable {
     public var searchRadiusMeters: Double
     /// Places that got a likelihood (before `limit` and type filters).
     public var candidateCount: Int
+
+    package init(placeLikelihoods: [PlaceLikelihood], noneLikelihood: Double, sigmaMeters: Double, searchRadiusMeters: Double, candidateCount: Int) {
+        self.placeLikelihoods = placeLikelihoods
+        self.noneLikelihood = noneLikelihood
+        self.sigmaMeters = sigmaMeters
+        self.searchRadiusMeters = searchRadiusMeters
+        self.candidateCount = candidateCount
+    }
 }
 
 /// One axis of a footprint: the fix's density along it.
-enum NormalBox {
+package enum NormalBox {
     /// P(a < Z < b) for a standard normal Z, accurate in the tails.
-    static func mass(_ a: Double, _ b: Double) -> Double {
+    package static func mass(_ a: Double, _ b: Double) -> Double {
         let s = 1 / 2.0.squareRoot()
         if a >= 0 { return 0.5 * (erfc(a * s) - erfc(b * s)) }
         if b <= 0 { return 0.5 * (erfc(-b * s) - erfc(-a * s)) }
@@ -341,7 +379,7 @@ enum NormalBox {
 
     /// The density at 0 of a uniform interval [center ± half] plus normal
     /// error of deviation `sigma`.
-    static func density(center: Double, half: Double, sigma: Double) -> Double {
+    package static func density(center: Double, half: Double, sigma: Double) -> Double {
         if half < 1e-6 * sigma {
             let u = center / sigma
             return exp(-0.5 * u * u) / (sigma * (2 * Double.pi).squareRoot())

@@ -29,7 +29,7 @@ extension Place {
     /// Keeps at most `PhotoLimits.maxPhotosPerPlace` photos, in order. Every
     /// decoder's output goes through it (`decodeRecord`), so each format
     /// gets the same cap.
-    mutating func capPhotos() {
+    package mutating func capPhotos() {
         guard case .array(let photos)? = document["photos"], photos.count > PhotoLimits.maxPhotosPerPlace else { return }
         document["photos"] = .array(Array(photos.prefix(PhotoLimits.maxPhotosPerPlace)))
     }
@@ -41,7 +41,7 @@ extension Place {
     /// the reference non-empty and without `/` (so never `..` paths, an
     /// empty name, or a photo filed under another place). Every decoder's
     /// output goes through it (`decodeRecord`).
-    func checkPhotoNames() throws(DecodeError) {
+    package func checkPhotoNames() throws(DecodeError) {
         guard case .array(let photos)? = document["photos"] else { return }
         let prefix = "places/\(id.rawValue)/photos/"
         for (i, photo) in photos.enumerated() {
@@ -61,23 +61,23 @@ extension Place {
 }
 
 /// Photo resource names, `places/{placeID}/photos/{reference}`.
-enum PhotoName {
+package enum PhotoName {
     /// The reference: what follows the first `/photos/` (the whole name
     /// when it has none). The migration's SQL backfill computes the same.
-    static func reference(of name: String) -> String {
+    package static func reference(of name: String) -> String {
         guard let r = name.range(of: "/photos/") else { return name }
         return String(name[r.upperBound...])
     }
 
     /// How a user named a photo: a full name, or a reference (exact, or a
     /// unique prefix of at least `minReferencePrefix` characters).
-    enum Query: Equatable {
+    package enum Query: Equatable {
         case name(String)
         case reference(String)
 
         /// Parses `places/{id}/photos/{ref}` (a trailing `/media`, as in the
         /// API's media resource name, is dropped) or a bare reference.
-        init(parsing text: String) throws(PlaceDBError) {
+        package init(parsing text: String) throws(PlaceDBError) {
             var text = text
             if text.hasPrefix("places/") {
                 if text.hasSuffix("/media") { text.removeLast(6) }

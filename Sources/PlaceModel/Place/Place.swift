@@ -141,7 +141,7 @@ public struct Place: Sendable, Equatable {
     }
 
     /// `{"latitude": .., "longitude": ..}`.
-    static func locationValue(_ c: Coordinate) -> JSONValue {
+    package static func locationValue(_ c: Coordinate) -> JSONValue {
         .object(JSONObject(uniqueMembers: [("latitude", .double(c.latitude)), ("longitude", .double(c.longitude))]))
     }
 
@@ -149,7 +149,7 @@ public struct Place: Sendable, Equatable {
     /// `init(id:coordinate:document:)`, in one pass over the members when
     /// (as placedb writes them) they hold no `name` or `id` and their
     /// location is the coordinate.
-    init(id: PlaceID, coordinate: Coordinate, storedDocument document: JSONObject) {
+    package init(id: PlaceID, coordinate: Coordinate, storedDocument document: JSONObject) {
         var clean = true
         var locationMatches = false
         for (key, value) in document {
@@ -167,7 +167,7 @@ public struct Place: Sendable, Equatable {
 
     /// A place whose document was already cut to a field mask (it may
     /// lack `location`; it holds no `name` or `id`).
-    init(id: PlaceID, coordinate: Coordinate, maskedDocument document: JSONObject) {
+    package init(id: PlaceID, coordinate: Coordinate, maskedDocument document: JSONObject) {
         self.id = id
         self.coordinate = coordinate
         self.document = document
@@ -223,7 +223,7 @@ public struct Place: Sendable, Equatable {
 }
 
 extension Substring {
-    var trimmingSpaces: Substring {
+    package var trimmingSpaces: Substring {
         var s = self
         while s.first == " " { s.removeFirst() }
         while s.last == " " { s.removeLast() }

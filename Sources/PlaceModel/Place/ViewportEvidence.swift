@@ -76,7 +76,7 @@ public enum ViewportEvidence: String, Sendable, CaseIterable {
 
     /// A viewport as the store keeps it (`place_extent`: east + 360 when it
     /// crosses the antimeridian).
-    static func classify(_ rect: GeoRect) -> ViewportEvidence {
+    package static func classify(_ rect: GeoRect) -> ViewportEvidence {
         classify(south: rect.south, west: rect.west, north: rect.north, east: rect.east > 180 ? rect.east - 360 : rect.east)
     }
 

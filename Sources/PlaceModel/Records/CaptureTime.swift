@@ -13,7 +13,7 @@ public enum CaptureSource: String, Sendable, CaseIterable {
     case importTime = "import time"
 
     /// The case's position in `allCases` (a counter's index).
-    var index: Int {
+    package var index: Int {
         switch self {
         case .option: 0
         case .record: 1
@@ -48,7 +48,7 @@ public enum CaptureTime {
 
     /// A record's own timestamp as Unix seconds: an integer (seconds, or
     /// milliseconds when it is too large for seconds) or an RFC 3339 string.
-    static func value(_ v: JSONValue?) -> Int64? {
+    package static func value(_ v: JSONValue?) -> Int64? {
         guard let v else { return nil }
         if let n = v.intValue { return n > 100_000_000_000 ? Int64(n / 1000) : Int64(n) }
         if let d = v.doubleValue, d.isFinite, abs(d) < 1e15 { return d > 1e11 ? Int64(d / 1000) : Int64(d) }
@@ -57,7 +57,7 @@ public enum CaptureTime {
     }
 
     /// True when a record timestamp is plausible at `now`.
-    static func isPlausible(_ t: Int64, now: Int64) -> Bool {
+    package static func isPlausible(_ t: Int64, now: Int64) -> Bool {
         t >= earliest && t <= now + allowedSkew
     }
 

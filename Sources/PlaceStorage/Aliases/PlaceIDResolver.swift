@@ -1,76 +1,11 @@
 import SQLiteDB
-
-/// What became of a place ID.
-public enum ResolutionStatus: String, Sendable {
-    /// The ID is a current place.
-    case current = "CURRENT"
-    /// The ID stands for another, current place (chain says how).
-    case moved = "MOVED"
-    /// The ID (or where its chain ends) is a place that was removed.
-    case removed = "REMOVED"
-    /// Nothing is known of the ID (or its chain leads nowhere).
-    case notFound = "NOT_FOUND"
-}
-
-/// One hop of a resolution: `from` stands for `to`.
-public struct AliasHop: Sendable, Equatable {
-    public let from: String
-    public let to: String
-    public let reason: AliasReason
-    public let source: String?
-    public let confidence: Double
-    /// When the edge was recorded (its import run's time).
-    public let recordedAt: String?
-    public let evidence: JSONValue?
-}
-
-/// The answer for one ID: its status, the current ID, and the chain of hops.
-public struct PlaceIDResolution: Sendable, Equatable {
-    public let requestedID: String
-    public let status: ResolutionStatus
-    /// The current place's ID (CURRENT, MOVED), the removed place's (REMOVED).
-    public let placeID: String?
-    public let chain: [AliasHop]
-    public let displayName: String?
-    public let location: Coordinate?
-    /// When the place the chain ends at was removed (REMOVED).
-    public let removedAt: String?
-    /// Other places a split alias also leads to, best first.
-    public let alternatives: [String]
-    /// The IDs of a cycle met on the way (the walk stopped there), else empty.
-    public let cycle: [String]
-
-    /// The Places-API-style JSON of this answer.
-    public var json: JSONValue {
-        var o = JSONObject()
-        o["requestedId"] = .string(requestedID)
-        o["status"] = .string(status.rawValue)
-        if let placeID { o["placeId"] = .string(placeID) }
-        o["chain"] = .array(chain.map { hop in
-            var h = JSONObject()
-            h["from"] = .string(hop.from)
-            h["to"] = .string(hop.to)
-            h["reason"] = .string(hop.reason.rawValue)
-            if let s = hop.source { h["source"] = .string(s) }
-            h["confidence"] = .double(hop.confidence)
-            if let r = hop.recordedAt { h["recordedAt"] = .string(r) }
-            if let e = hop.evidence { h["evidence"] = e }
-            return .object(h)
-        })
-        if let displayName { o["displayName"] = ["text": .string(displayName)] }
-        if let location { o["location"] = ["latitude": .double(location.latitude), "longitude": .double(location.longitude)] }
-        if let removedAt { o["removedAt"] = .string(removedAt) }
-        if !alternatives.isEmpty { o["alternatives"] = .array(alternatives.map(JSONValue.string)) }
-        if !cycle.isEmpty { o["cycle"] = .array(cycle.map(JSONValue.string)) }
-        return .object(o)
-    }
-}
+import PlaceModel
 
 /// Follows alias edges to a live place with prepared statements; detects
 /// cycles; never loops. Chains of any length are followed: every hop goes
 /// to an ID not visited yet, so a walk ends after at most as many hops as
 /// there are alias edges.
-final class PlaceIDResolver {
+package final class PlaceIDResolver {
     private let db: Database
     private let findPlace: Statement
     private let edges: Statement
@@ -88,14 +23,14 @@ final class PlaceIDResolver {
     private let dataVersion: Statement
     private let aliasIDs: Statement
 
-    static func key(_ id: String) -> UInt64 {
+    package static func key(_ id: String) -> UInt64 {
         var h = FNV1a()
         h.add(id.utf8)
         return h.value
     }
 
     /// Brings the alias-ID hashes up to date with the database.
-    func refreshAliasKeys() throws {
+    package func refreshAliasKeys() throws {
         dataVersion.reset()
         let version = try dataVersion.step()?.int64(0) ?? 0
         dataVersion.reset()
@@ -117,7 +52,7 @@ final class PlaceIDResolver {
         keysChanges = changes
     }
 
-    init(db: Database) throws {
+    package init(db: Database) throws {
         self.db = db
         findPlace = try db.prepare("SELECT removed_run, name, geom FROM place WHERE place_id = ?")
         edges = try db.prepare("SELECT place_id, reason, source, confidence, run, evidence FROM place_alias WHERE alias_id = ?")
@@ -169,7 +104,7 @@ final class PlaceIDResolver {
     }
 
     /// Resolves one ID (call `refreshAliasKeys` first, once per batch).
-    func resolve(_ requested: String) throws -> PlaceIDResolution {
+    package func resolve(_ requested: String) throws -> PlaceIDResolution {
         // Most IDs are no alias of anything: one lookup answers them.
         if !aliasKeys.contains(Self.key(requested)) {
             let row = try place(requested)

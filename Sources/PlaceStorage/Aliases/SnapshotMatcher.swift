@@ -1,21 +1,6 @@
 import Foundation
 import SQLiteDB
-
-/// How a snapshot links the places it removed to the ones it added.
-public struct MatchOptions: Sendable, Equatable {
-    /// Candidates are added places within this distance of a removed one.
-    public var radiusMeters: Double = 150
-    /// The least score (0...1) that records an alias; below it the removed
-    /// place stays a tombstone with no alias.
-    public var threshold: Double = 0.7
-    /// Weights of name similarity, nearness and type agreement (they sum to 1).
-    public var nameWeight = 0.6, distanceWeight = 0.25, typeWeight = 0.15
-
-    public init(radiusMeters: Double = 150, threshold: Double = 0.7) {
-        self.radiusMeters = radiusMeters
-        self.threshold = threshold
-    }
-}
+import PlaceModel
 
 /// Links removed places to added ones after a snapshot: name similarity
 /// (bigram Dice on folded names), distance, and type agreement, assigned
@@ -23,8 +8,8 @@ public struct MatchOptions: Sendable, Equatable {
 /// merge; a removed place with two near-equal best candidates is a split; a
 /// change of OSM element type (node -> way) is a redraw; a snapshot that
 /// re-keys most of its source is a renumbering.
-struct SnapshotMatcher {
-    struct Candidate {
+package struct SnapshotMatcher {
+    package struct Candidate {
         let rowid: Int64
         let id: String
         let name: String?
@@ -35,11 +20,11 @@ struct SnapshotMatcher {
         let primaryType: String?
     }
 
-    let options: MatchOptions
+    package let options: MatchOptions
 
     /// Number tokens of a name ("II", "2", "IV"): two names that differ
     /// only there ("Mühleholz I" / "Mühleholz II") are different places.
-    static func numbers(_ name: String?) -> Set<String> {
+    package static func numbers(_ name: String?) -> Set<String> {
         guard let name else { return [] }
         let roman: Set<String> = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x"]
         var out = Set<String>()
@@ -50,7 +35,7 @@ struct SnapshotMatcher {
         return out
     }
 
-    static func load(_ db: Database, _ sql: String, _ args: [DatabaseValue]) throws -> [Candidate] {
+    package static func load(_ db: Database, _ sql: String, _ args: [DatabaseValue]) throws -> [Candidate] {
         var out: [Candidate] = []
         try db.forEachRow(sql, args) { row in
             guard let c = row.withBytes(3, { SpatiaLiteBlob.coordinate($0) }) else { return }
@@ -64,7 +49,7 @@ struct SnapshotMatcher {
     }
 
     /// Folded (case, diacritics, punctuation) character bigrams, packed.
-    static func bigrams(_ name: String?) -> [UInt32] {
+    package static func bigrams(_ name: String?) -> [UInt32] {
         guard let name else { return [] }
         let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
         let scalars = folded.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? $0.value : 32 }
@@ -75,7 +60,7 @@ struct SnapshotMatcher {
         return (0..<(compact.count - 1)).map { compact[$0] << 16 ^ compact[$0 + 1] }.sorted()
     }
 
-    static func dice(_ a: [UInt32], _ b: [UInt32]) -> Double {
+    package static func dice(_ a: [UInt32], _ b: [UInt32]) -> Double {
         if a.isEmpty || b.isEmpty { return 0 }
         if a == b { return 1 }
         var i = 0, j = 0, common = 0
@@ -85,7 +70,7 @@ struct SnapshotMatcher {
         return 2 * Double(common) / Double(a.count + b.count)
     }
 
-    static func meters(_ a: Coordinate, _ b: Coordinate) -> Double {
+    package static func meters(_ a: Coordinate, _ b: Coordinate) -> Double {
         let r = 6_371_008.8
         let p1 = a.latitude * .pi / 180, p2 = b.latitude * .pi / 180
         let dp = p2 - p1, dl = (b.longitude - a.longitude) * .pi / 180
@@ -93,7 +78,7 @@ struct SnapshotMatcher {
         return 2 * r * asin(min(1, sqrt(h)))
     }
 
-    struct Link {
+    package struct Link {
         let removed: Candidate
         let added: Candidate
         let score: Double
@@ -103,7 +88,7 @@ struct SnapshotMatcher {
     }
 
     /// The alias edges for removed -> added, best first.
-    func match(removed: [Candidate], added: [Candidate], renumbering: Bool) -> [AliasEdge] {
+    package func match(removed: [Candidate], added: [Candidate], renumbering: Bool) -> [AliasEdge] {
         guard !removed.isEmpty, !added.isEmpty else { return [] }
         // A grid of about the radius, so each removed place looks at 9 cells.
         let cell = options.radiusMeters / 111_320
@@ -183,8 +168,12 @@ struct SnapshotMatcher {
     }
 
     /// `node` of `osm:node/42`, nil for other IDs.
-    static func osmType(_ id: String) -> Substring? {
+    package static func osmType(_ id: String) -> Substring? {
         guard id.hasPrefix("osm:"), let slash = id.firstIndex(of: "/") else { return nil }
         return id[id.index(id.startIndex, offsetBy: 4)..<slash]
+    }
+
+    package init(options: MatchOptions) {
+        self.options = options
     }
 }

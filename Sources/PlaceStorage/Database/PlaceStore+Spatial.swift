@@ -1,4 +1,5 @@
 import SQLiteDB
+import PlaceModel
 
 /// Reading places for the spatial index, with plain SQLite: the `place`
 /// columns queries rank on, the point from SpatiaLite's geometry blob,
@@ -11,7 +12,7 @@ extension PlaceStore {
     /// An unnamed GeoJSON feature's type reads with the prefix
     /// `PlaceIndex.unnamedPrefix` ("~cafe"), so the model can weigh it
     /// (`LikelihoodModel.unnamedFactor`).
-    static let spatialColumns = """
+    package static let spatialColumns = """
         p.id, p.geom, CASE WHEN p.name IS NOT NULL THEN p.primary_type WHEN \(notAPlaceSQL) THEN '' \
         WHEN p.primary_type IS NOT NULL AND instr(coalesce(p.extra, ''), '"unnamed"') > 0 THEN '~' || p.primary_type \
         ELSE p.primary_type END, p.rating_count, p.business_status, p.source
@@ -21,29 +22,29 @@ extension PlaceStore {
     /// place: neither a name nor a type, and marked so in its `extra`
     /// (`notAPlace`: why). A place a narrow field mask left without a name
     /// and types is still a place.
-    static let notAPlaceSQL = """
+    package static let notAPlaceSQL = """
         (p.primary_type IS NULL AND p.name IS NULL AND instr(coalesce(p.extra, ''), '"notAPlace"') > 0)
         """
 
     /// Runs `body` in one read transaction, so its statements share one
     /// snapshot and take the file's locks once.
-    func reading<T>(_ body: () throws -> T) throws -> T {
+    package func reading<T>(_ body: () throws -> T) throws -> T {
         try db.read(body)
     }
 
     /// The largest rowid in `place` (0 when empty): an instant size estimate.
-    func maxRowid() throws -> Int64 {
+    package func maxRowid() throws -> Int64 {
         try db.scalar("SELECT max(id) FROM place")?.int64 ?? 0
     }
 
     /// SQLite's data version for this connection: it changes when another
     /// connection commits, so a cached index can tell it is stale.
-    func dataVersion() throws -> Int64 {
+    package func dataVersion() throws -> Int64 {
         try db.scalar("PRAGMA data_version")?.int64 ?? 0
     }
 
     /// Every live place (not removed), for the full in-memory index.
-    func loadAllPlaces() throws -> PlaceIndexInput {
+    package func loadAllPlaces() throws -> PlaceIndexInput {
         var input = PlaceIndexInput()
         let estimate = Int(try maxRowid())
         input.reserve(min(estimate, 50_000_000))
@@ -75,7 +76,7 @@ extension PlaceStore {
     /// The live places whose points fall in `rects`, and those whose
     /// viewport meets `extentRects`. `typeFilter` is an SQL condition on `p`
     /// (`TypeFilter.sql`) with its arguments.
-    func loadPlaces(in rects: [GeoRect], extentRects: [GeoRect] = [], typeFilter: (sql: String, arguments: [DatabaseValue])? = nil) throws -> PlaceIndexInput {
+    package func loadPlaces(in rects: [GeoRect], extentRects: [GeoRect] = [], typeFilter: (sql: String, arguments: [DatabaseValue])? = nil) throws -> PlaceIndexInput {
         var input = PlaceIndexInput()
         var seen = Set<Int64>()
         let filter = typeFilter.map { " AND \($0.sql)" } ?? ""
@@ -113,14 +114,14 @@ extension PlaceStore {
     }
 
     /// The rowids of the places that have `type` among their types.
-    func rowids(ofType type: String, _ body: (Int64) -> Void) throws {
+    package func rowids(ofType type: String, _ body: (Int64) -> Void) throws {
         try db.forEachRow("SELECT place FROM place_type WHERE type = ?", [.text(type)]) { body(try $0.int64(0)) }
     }
 
     /// Calls `body` with the place ID and the stored document's bytes of
     /// row `rowid` (valid only inside `body`); nil when the row is gone.
     /// The document holds no location: the point comes from the geometry.
-    func withStoredRow<T>(rowid: Int64, _ body: (PlaceID, UnsafeRawBufferPointer, Coordinate?) throws -> T) throws -> T? {
+    package func withStoredRow<T>(rowid: Int64, _ body: (PlaceID, UnsafeRawBufferPointer, Coordinate?) throws -> T) throws -> T? {
         let statement = try db.cachedStatement("SELECT place_id, doc, geom, \(StoredDocument.readColumns) FROM place WHERE id = ?")
         try statement.bind(.integer(rowid), at: 1)
         defer { statement.reset() }
@@ -135,7 +136,7 @@ extension PlaceStore {
     }
 
     /// The place ID of row `rowid`.
-    func placeID(rowid: Int64) throws -> PlaceID? {
+    package func placeID(rowid: Int64) throws -> PlaceID? {
         let statement = try db.cachedStatement("SELECT place_id FROM place WHERE id = ?")
         try statement.bind(.integer(rowid), at: 1)
         defer { statement.reset() }
@@ -145,7 +146,7 @@ extension PlaceStore {
     }
 
     /// Whether row `rowid` has any of `types` among its types.
-    func hasAnyType(rowid: Int64, _ types: [String]) throws -> Bool {
+    package func hasAnyType(rowid: Int64, _ types: [String]) throws -> Bool {
         let statement = try db.cachedStatement("SELECT 1 FROM place_type WHERE type = ? AND place = ?")
         for t in types {
             try statement.bind([.text(t), .integer(rowid)])
@@ -158,7 +159,7 @@ extension PlaceStore {
     /// The place of row `rowid` with the fields of `plan` (the others are
     /// skipped, not decoded). `coordinate` (from the geometry) saves reading
     /// the document's location.
-    func place(rowid: Int64, plan: MaskPlan, coordinate: Coordinate? = nil) throws -> Place? {
+    package func place(rowid: Int64, plan: MaskPlan, coordinate: Coordinate? = nil) throws -> Place? {
         try withStoredRow(rowid: rowid) { id, doc, stored in try decode(id: id, doc: doc, plan: plan, coordinate: coordinate ?? stored) }
     }
 
@@ -166,13 +167,13 @@ extension PlaceStore {
     /// (`Place.served(at:)`), with the fields of `plan`: when the plan keeps
     /// an hours member, the place is read whole (the hours engine reads
     /// the business status and time zone too), served, then masked.
-    func servedPlace(rowid: Int64, plan: MaskPlan, coordinate: Coordinate? = nil, at time: HoursQueryTime) throws -> Place? {
+    package func servedPlace(rowid: Int64, plan: MaskPlan, coordinate: Coordinate? = nil, at time: HoursQueryTime) throws -> Place? {
         guard plan.keepsHours else { return try place(rowid: rowid, plan: plan, coordinate: coordinate) }
         guard let whole = try place(rowid: rowid, plan: plan.fields.isAll ? plan : MaskPlan(.all), coordinate: coordinate) else { return nil }
         return whole.served(at: time).masked(plan.fields)
     }
 
-    func decode(id: PlaceID, doc bytes: UnsafeRawBufferPointer, plan: MaskPlan, coordinate: Coordinate?) throws -> Place {
+    package func decode(id: PlaceID, doc bytes: UnsafeRawBufferPointer, plan: MaskPlan, coordinate: Coordinate?) throws -> Place {
         var doc: JSONObject
         do {
             doc = try PlaceJSON.decode(bytes, plan: plan, withLocation: coordinate == nil)
@@ -205,7 +206,7 @@ extension PlaceStore {
     /// `plan` (as `Place.apiJSON(fields:)`, compact) straight from the
     /// stored document, then `extra` members; false when the row is gone.
     /// The hours are served at `time` (`Place.served(at:)`).
-    func writePlaceJSON(rowid: Int64, plan: MaskPlan, extra: [(String, Double)] = [], servedAt time: HoursQueryTime,
+    package func writePlaceJSON(rowid: Int64, plan: MaskPlan, extra: [(String, Double)] = [], servedAt time: HoursQueryTime,
                         into out: inout [UInt8]) throws -> Bool {
         let written: Bool? = try withStoredRow(rowid: rowid) { id, doc, coordinate in
             do {
@@ -276,7 +277,7 @@ extension PlaceStore {
 extension SpatiaLiteBlob {
     /// The coordinate of a SpatiaLite point blob (either byte order), or nil
     /// when the bytes are not one.
-    static func decodePoint(_ b: UnsafeRawBufferPointer) -> Coordinate? {
+    package static func decodePoint(_ b: UnsafeRawBufferPointer) -> Coordinate? {
         coordinate(b)
     }
 }

@@ -2,19 +2,20 @@ import SQLiteDB
 #if canImport(Glibc)
 import Glibc
 #endif
+import PlaceModel
 
 /// The placedb database file: one SpatiaLite file holding places, their
 /// types, and the provenance of each import. One owner at a time; open one
 /// store per thread or process.
-final class PlaceStore {
-    private(set) var db: Database
-    let path: String
-    let writable: Bool
+package final class PlaceStore {
+    package private(set) var db: Database
+    package let path: String
+    package let writable: Bool
 
     /// The environment variable that names the default database.
-    static let environmentVariable = "PLACEDB_DATABASE"
+    package static let environmentVariable = "PLACEDB_DATABASE"
     /// The default file, in the working directory.
-    static let defaultPath = "places.sqlite"
+    package static let defaultPath = "places.sqlite"
 
     /// Opens the database. A writable store loads SpatiaLite (its triggers
     /// keep the spatial index) and creates or migrates the schema; a
@@ -26,7 +27,7 @@ final class PlaceStore {
     /// size at the transaction's start are not journaled, so a bulk import
     /// writes each page once, where the WAL writes it twice (the log, then
     /// the checkpoint) and reads it back once.
-    init(path: String, writable: Bool, rollbackJournal: Bool = false) throws {
+    package init(path: String, writable: Bool, rollbackJournal: Bool = false) throws {
         self.path = path
         self.writable = writable
         if !writable {
@@ -109,7 +110,7 @@ final class PlaceStore {
     /// else `places.sqlite` in the working directory. A database is a file:
     /// an empty path, `:memory:` and SQLite URIs (`file:...`) are refused
     /// (an in-memory database would keep nothing).
-    static func resolvePath(_ explicit: String?) throws(PlaceDBError) -> String {
+    package static func resolvePath(_ explicit: String?) throws(PlaceDBError) -> String {
         let path: String
         if let explicit {
             path = explicit
@@ -123,7 +124,7 @@ final class PlaceStore {
     }
 
     /// Refuses what SQLite would not read as a plain file name.
-    static func checkPath(_ path: String) throws(PlaceDBError) {
+    package static func checkPath(_ path: String) throws(PlaceDBError) {
         if path.isEmpty {
             throw .invalidArgument("the database path is empty: give a file path (--db places.sqlite)")
         }
@@ -143,7 +144,7 @@ final class PlaceStore {
     // MARK: Reading
 
     /// The stored place, or nil.
-    func place(id: PlaceID) throws -> Place? {
+    package func place(id: PlaceID) throws -> Place? {
         let statement = try db.cachedStatement("SELECT place_id, doc, geom, time_zone_source, \(StoredDocument.readColumns) FROM place WHERE place_id = ?")
         try statement.bind([.text(id.rawValue)])
         defer { statement.reset() }
@@ -155,8 +156,8 @@ final class PlaceStore {
     /// `StoredDocument`) and geometry (and
     /// `time_zone_source`, when the query selected it). A row that does not
     /// decode (a file edited by hand) throws, never traps.
-    func decodeStored(_ row: Row, docColumn: Int, geometryColumn: Int, timeZoneSourceColumn: Int? = nil, layoutColumn: Int) throws -> Place {
-        let id = PlaceID(try row.string(0))
+    package func decodeStored(_ row: Row, docColumn: Int, geometryColumn: Int, timeZoneSourceColumn: Int? = nil, layoutColumn: Int) throws -> Place {
+        package let id = PlaceID(try row.string(0))
         let value: JSONValue
         do {
             value = try StoredDocument.withDocument(row, docColumn: docColumn, layoutColumn: layoutColumn) { try JSONParser.parse($0) }
@@ -176,7 +177,7 @@ final class PlaceStore {
 
     /// The source fields a place's record had beyond the Places API (New)
     /// ones (`osm` tags, `overture` details, legacy `reference`, ...).
-    func extra(id: String) throws -> JSONObject? {
+    package func extra(id: String) throws -> JSONObject? {
         var out: JSONObject?
         try db.forEachRow("SELECT extra FROM place WHERE place_id = ? AND extra IS NOT NULL", [.text(id)]) { row in
             out = try row.withBytes(0) { try JSONParser.parse($0) }.objectValue
@@ -184,7 +185,7 @@ final class PlaceStore {
         return out
     }
 
-    var placeCount: Int {
+    package var placeCount: Int {
         get throws { try db.scalar("SELECT count(*) FROM place")?.int ?? 0 }
     }
 }
@@ -192,12 +193,12 @@ final class PlaceStore {
 /// SpatiaLite's binary geometry for a point: 60 bytes, written here so the
 /// import does not call a SQL function per row (the format is documented in
 /// SpatiaLite's "BLOB-Geometry" page).
-enum SpatiaLiteBlob {
+package enum SpatiaLiteBlob {
     /// The blob's size: header 39 bytes, class, the point, end marker.
-    static let pointSize = 60
+    package static let pointSize = 60
 
     /// Calls `body` with the POINT blob of `c`, built on the stack.
-    static func withPoint<R>(_ c: Coordinate, srid: Int32 = 4326, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package static func withPoint<R>(_ c: Coordinate, srid: Int32 = 4326, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try withUnsafeTemporaryAllocation(byteCount: pointSize, alignment: 8) { b in
             write(c, srid: srid, into: b)
             return try body(UnsafeRawBufferPointer(b))
@@ -224,7 +225,7 @@ enum SpatiaLiteBlob {
 
     /// The point of a SpatiaLite POINT blob (either byte order), or nil when
     /// the bytes are not one.
-    static func coordinate(_ b: UnsafeRawBufferPointer) -> Coordinate? {
+    package static func coordinate(_ b: UnsafeRawBufferPointer) -> Coordinate? {
         guard b.count == 60, b[0] == 0x00, b[38] == 0x7C, b[59] == 0xFE, b[1] == 0x01 || b[1] == 0x00 else { return nil }
         let little = b[1] == 0x01
         func u32(_ o: Int) -> UInt32 {

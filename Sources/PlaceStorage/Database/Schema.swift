@@ -1,10 +1,11 @@
 import SQLiteDB
+import PlaceModel
 
 /// placedb's database schema, as forward-only migrations. Each string is
 /// frozen once released: change the schema by appending a migration.
 /// `Schemas/schema.sql` is the golden result; a test compares them.
-enum Schema {
-    static let migrator = Migrator(application: "placedb", migrations: [
+package enum Schema {
+    package static let migrator = Migrator(application: "placedb", migrations: [
         Migration(version: 1, name: "places with SpatiaLite point geometry", sql: """
             SELECT InitSpatialMetadata(0, 'WGS84');
 
@@ -222,14 +223,14 @@ enum Schema {
     ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).
-    static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history", "place_alias", "place_photo", "photo_image", "place_extent", "place_viewport", "place_footprint"]
+    package static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history", "place_alias", "place_photo", "photo_image", "place_extent", "place_viewport", "place_footprint"]
 }
 
 extension Schema {
     /// The schema of placedb's own objects as SQL text, stable across runs:
     /// what `Schemas/schema.sql` holds. SpatiaLite's metadata tables are
     /// summarized by the geometry column they register.
-    static func dump(_ db: Database) throws -> String {
+    package static func dump(_ db: Database) throws -> String {
         var lines = ["-- placedb database schema, version \(migrator.latestVersion) (golden file: a test compares it with what the migrations produce)", ""]
         let owned = ownTables.map { "'\($0)'" }.joined(separator: ", ")
         try db.forEachRow("""

@@ -1,3 +1,4 @@
+import PlaceModel
 /// How a place's document is stored: without `location` (the geometry holds
 /// it) and without the members that `place`'s columns repeat exactly
 /// (`displayName` when it is only `{"text": name}`, `primaryType`, `rating`,
@@ -6,12 +7,12 @@
 /// position among the document's members plus one, 0 when it is stored. A
 /// read puts them back where they were, so documents come back byte for
 /// byte; rows without a layout (NULL or 0) hold the whole document.
-enum StoredDocument {
+package enum StoredDocument {
     /// The members the columns can stand for, in layout order.
-    static let columnMembers = ["displayName", "primaryType", "rating", "userRatingCount"]
+    package static let columnMembers = ["displayName", "primaryType", "rating", "userRatingCount"]
 
     /// The values of `place`'s columns that stand for the members.
-    struct Columns: Sendable {
+    package struct Columns: Sendable {
         var name: String?
         var primaryType: String?
         var rating: Double?
@@ -26,14 +27,14 @@ enum StoredDocument {
 
         /// The columns `place` gets: its name, its primary type (else its
         /// first type), rating and rating count.
-        init(_ place: Place) {
+        package init(_ place: Place) {
             self.init(name: place.displayName?.text, primaryType: place.primaryType ?? place.types.first,
                       rating: place.rating, ratingCount: place.userRatingCount)
         }
     }
 
     /// The member `k` of `columnMembers` as the columns give it back.
-    static func value(_ k: Int, _ c: Columns) -> JSONValue? {
+    package static func value(_ k: Int, _ c: Columns) -> JSONValue? {
         switch k {
         case 0: c.name.map { .object(JSONObject(uniqueMembers: [("text", .string($0))])) }
         case 1: c.primaryType.map { .string($0) }
@@ -45,7 +46,7 @@ enum StoredDocument {
 
     /// Writes `document` as stored (without `location` and the members the
     /// columns give back exactly) and returns its layout.
-    static func write(_ document: JSONObject, columns: Columns, into out: inout [UInt8]) -> Int64 {
+    package static func write(_ document: JSONObject, columns: Columns, into out: inout [UInt8]) -> Int64 {
         let writer = JSONWriter()
         var layout: Int64 = 0
         var position = 0
@@ -67,7 +68,7 @@ enum StoredDocument {
     }
 
     /// The whole document from the stored bytes, the layout and the columns.
-    static func restore(_ stored: UnsafeRawBufferPointer, layout: Int64, columns: Columns) throws -> [UInt8] {
+    package static func restore(_ stored: UnsafeRawBufferPointer, layout: Int64, columns: Columns) throws -> [UInt8] {
         var slots: [(position: Int, k: Int)] = []
         for k in columnMembers.indices {
             let p = Int((layout >> Int64(4 * k)) & 0xF)
@@ -104,12 +105,12 @@ import SQLiteDB
 
 extension StoredDocument {
     /// The columns a read selects after `doc` to put a document back whole.
-    static let readColumns = "doc_layout, name, primary_type, rating, rating_count"
+    package static let readColumns = "doc_layout, name, primary_type, rating, rating_count"
 
     /// Calls `body` with the whole document of a row whose `doc` is at
     /// `docColumn` and `readColumns` start at `layoutColumn`.
-    static func withDocument<T>(_ row: Row, docColumn: Int, layoutColumn: Int, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
-        let layout = row.optionalInt64(layoutColumn) ?? 0
+    package static func withDocument<T>(_ row: Row, docColumn: Int, layoutColumn: Int, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+        package let layout = row.optionalInt64(layoutColumn) ?? 0
         guard layout != 0 else { return try row.withBytes(docColumn, body) }
         let c = layoutColumn
         let columns = Columns(name: row.optionalString(c + 1), primaryType: row.optionalString(c + 2),

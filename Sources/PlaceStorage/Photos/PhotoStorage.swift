@@ -1,24 +1,9 @@
 import SQLiteDB
-
-/// A local image's record, without its bytes.
-public struct LocalImageInfo: Sendable, Equatable {
-    /// The photo's name, `places/{id}/photos/{reference}`.
-    public var name: String
-    public var format: ImageFormat
-    /// The size as displayed (after any EXIF orientation).
-    public var width: Int
-    public var height: Int
-    /// The stored file's size.
-    public var byteCount: Int
-    /// The file it was added from (`<stdin>`, or a path as given).
-    public var source: String?
-    /// When it was added (RFC 3339, UTC).
-    public var addedAt: String
-}
+import PlaceModel
 
 /// Where a photo is looked up: the photo index built at import
 /// (`place_photo`), or the stored images (`photo_image`).
-enum PhotoTable: String {
+package enum PhotoTable: String {
     case metadata = "place_photo"
     case images = "photo_image"
 }
@@ -28,7 +13,7 @@ extension PlaceStore {
     /// reference; else a reference prefix of at least
     /// `PhotoLimits.minReferencePrefix` characters. At most two (two mean
     /// ambiguous).
-    func photoNames(_ query: PhotoName.Query, in table: PhotoTable) throws -> [String] {
+    package func photoNames(_ query: PhotoName.Query, in table: PhotoTable) throws -> [String] {
         var names: [String] = []
         func collect(_ sql: String, _ args: [DatabaseValue]) throws {
             try db.forEachRow(sql, args) { row in names.append(try row.string(0)) }
@@ -54,7 +39,7 @@ extension PlaceStore {
     /// (the first that has a match wins), or a one-line error:
     /// `photoNotFound` when none, `invalidArgument` when a prefix matches
     /// several.
-    func resolvePhoto(_ text: String, in tables: [PhotoTable]) throws -> String {
+    package func resolvePhoto(_ text: String, in tables: [PhotoTable]) throws -> String {
         let query = try PhotoName.Query(parsing: text)
         for table in tables {
             let names = try photoNames(query, in: table)
@@ -77,7 +62,7 @@ extension PlaceStore {
     }
 
     /// The record of a stored image, or nil.
-    func localImage(name: String) throws -> LocalImageInfo? {
+    package func localImage(name: String) throws -> LocalImageInfo? {
         var info: LocalImageInfo?
         try db.forEachRow("SELECT name, format, width, height, length(bytes), source, added_at FROM photo_image WHERE name = ?", [.text(name)]) { row in
             info = try decodeImageRow(row)
@@ -97,7 +82,7 @@ extension PlaceStore {
 
     /// Calls `body` with a stored image's record and bytes (no copy), or
     /// returns nil when the photo has no image.
-    func withImage<T>(name: String, _ body: (LocalImageInfo, UnsafeRawBufferPointer) throws -> T) throws -> T? {
+    package func withImage<T>(name: String, _ body: (LocalImageInfo, UnsafeRawBufferPointer) throws -> T) throws -> T? {
         let statement = try db.cachedStatement("SELECT name, format, width, height, length(bytes), source, added_at, bytes FROM photo_image WHERE name = ?")
         try statement.bind([.text(name)])
         defer { statement.reset() }
@@ -107,10 +92,10 @@ extension PlaceStore {
     }
 
     /// What storing an image did.
-    enum ImageWrite { case added, replaced, unchanged }
+    package enum ImageWrite { case added, replaced, unchanged }
 
     /// Stores (or replaces) a photo's image. Identical bytes change nothing.
-    func putImage(name: String, format: ImageFormat, width: Int, height: Int, bytes: [UInt8], source: String?) throws -> ImageWrite {
+    package func putImage(name: String, format: ImageFormat, width: Int, height: Int, bytes: [UInt8], source: String?) throws -> ImageWrite {
         try db.transaction(.immediate) {
             var existing: Bool?
             try db.forEachRow("SELECT bytes = ?1 FROM photo_image WHERE name = ?2", [.blob(bytes), .text(name)]) { row in
@@ -130,7 +115,7 @@ extension PlaceStore {
     }
 
     /// The stored images of these photo names, by name.
-    func localImages(names: [String]) throws -> [String: LocalImageInfo] {
+    package func localImages(names: [String]) throws -> [String: LocalImageInfo] {
         var out: [String: LocalImageInfo] = [:]
         for name in names {
             if let info = try localImage(name: name) { out[name] = info }

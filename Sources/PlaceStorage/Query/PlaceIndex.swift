@@ -3,13 +3,14 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PlaceModel
 
 /// A place's business status as the index keeps it (one byte).
-enum StatusCode: UInt8 {
+package enum StatusCode: UInt8 {
     case unknown = 0, operational, closedTemporarily, closedPermanently, futureOpening, other
 
     /// From the column's UTF-8 bytes, without making a string.
-    init(bytes b: UnsafeRawBufferPointer) {
+    package init(bytes b: UnsafeRawBufferPointer) {
         func equals(_ s: StaticString) -> Bool {
             s.utf8CodeUnitCount == b.count && s.withUTF8Buffer { $0.elementsEqual(b) }
         }
@@ -20,7 +21,7 @@ enum StatusCode: UInt8 {
         else { self = .other }
     }
 
-    var businessStatus: BusinessStatus? {
+    package var businessStatus: BusinessStatus? {
         switch self {
         case .operational: .operational
         case .closedTemporarily: .closedTemporarily
@@ -32,7 +33,7 @@ enum StatusCode: UInt8 {
 }
 
 /// What a place's footprint in the index is.
-enum FootprintSource: UInt8 {
+package enum FootprintSource: UInt8 {
     /// A square of its type's size around its location.
     case type
     /// Its viewport.
@@ -42,27 +43,27 @@ enum FootprintSource: UInt8 {
 }
 
 /// Places read from the database, in load order, before the index is built.
-struct PlaceIndexInput {
-    var rowids: [Int64] = []
-    var latitudes: [Double] = []
-    var longitudes: [Double] = []
-    var typeCodes: [UInt16] = []
-    var statuses: [UInt8] = []
-    var sourceCodes: [UInt16] = []
-    var ratingCounts: [Int32] = []
+package struct PlaceIndexInput {
+    package var rowids: [Int64] = []
+    package var latitudes: [Double] = []
+    package var longitudes: [Double] = []
+    package var typeCodes: [UInt16] = []
+    package var statuses: [UInt8] = []
+    package var sourceCodes: [UInt16] = []
+    package var ratingCounts: [Int32] = []
     /// Index into `viewports`, or -1.
-    var viewportIndexes: [Int32] = []
-    var viewports: [GeoRect] = []
+    package var viewportIndexes: [Int32] = []
+    package var viewports: [GeoRect] = []
     /// Index into `shapes` (the stored footprint), or -1.
-    var shapeIndexes: [Int32] = []
-    var shapes = ShapeTable()
+    package var shapeIndexes: [Int32] = []
+    package var shapes = ShapeTable()
     /// Interned primary types (code 0 is "no type") and sources.
-    var types = Interner()
-    var sources = Interner()
+    package var types = Interner()
+    package var sources = Interner()
 
-    var count: Int { rowids.count }
+    package var count: Int { rowids.count }
 
-    mutating func reserve(_ n: Int) {
+    package mutating func reserve(_ n: Int) {
         rowids.reserveCapacity(n)
         latitudes.reserveCapacity(n)
         longitudes.reserveCapacity(n)
@@ -76,13 +77,13 @@ struct PlaceIndexInput {
 }
 
 /// Strings (or their UTF-8 bytes) to small integer codes. Code 0 is nil.
-struct Interner {
-    private(set) var names: [String?] = [nil]
+package struct Interner {
+    package private(set) var names: [String?] = [nil]
     private var bytes: [[UInt8]] = [[]]
     /// Open addressing over FNV-1a hashes of the bytes: code or 0.
     private var table = [UInt16](repeating: 0, count: 64)
 
-    func name(_ code: UInt16) -> String? { Int(code) < names.count ? names[Int(code)] : nil }
+    package func name(_ code: UInt16) -> String? { Int(code) < names.count ? names[Int(code)] : nil }
 
     private static func hash(_ b: UnsafeRawBufferPointer) -> Int {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -90,7 +91,7 @@ struct Interner {
         return Int(truncatingIfNeeded: h ^ (h >> 29))
     }
 
-    mutating func code(bytes b: UnsafeRawBufferPointer, isNull: Bool) -> UInt16 {
+    package mutating func code(bytes b: UnsafeRawBufferPointer, isNull: Bool) -> UInt16 {
         if isNull { return 0 }
         let mask = table.count - 1
         var i = Self.hash(b) & mask
@@ -123,19 +124,19 @@ struct Interner {
 }
 
 /// A fixed-size set of slots.
-struct SlotSet {
+package struct SlotSet {
     private var words: [UInt64]
-    init(count: Int) { words = Array(repeating: 0, count: (count + 63) / 64) }
-    @inline(__always) func contains(_ i: Int) -> Bool { words[i >> 6] & (1 << UInt64(i & 63)) != 0 }
-    @inline(__always) mutating func insert(_ i: Int) { words[i >> 6] |= 1 << UInt64(i & 63) }
-    mutating func formUnion(_ other: SlotSet) { for i in words.indices { words[i] |= other.words[i] } }
-    var byteCount: Int { words.capacity * 8 }
+    package init(count: Int) { words = Array(repeating: 0, count: (count + 63) / 64) }
+    @inline(__always) package func contains(_ i: Int) -> Bool { words[i >> 6] & (1 << UInt64(i & 63)) != 0 }
+    @inline(__always) package mutating func insert(_ i: Int) { words[i >> 6] |= 1 << UInt64(i & 63) }
+    package mutating func formUnion(_ other: SlotSet) { for i in words.indices { words[i] |= other.words[i] } }
+    package var byteCount: Int { words.capacity * 8 }
 }
 
 /// A neighbour found by the index: its slot and exact great-circle distance.
-struct IndexHit: Equatable {
-    var meters: Double
-    var slot: Int32
+package struct IndexHit: Equatable {
+    package var meters: Double
+    package var slot: Int32
 }
 
 /// The in-memory spatial index: a k-d tree over the places' unit vectors
@@ -148,8 +149,8 @@ struct IndexHit: Equatable {
 ///
 /// Places are stored struct-of-arrays in tree order; a slot is a position in
 /// that order. Not thread-safe (queries reuse scratch buffers).
-final class PlaceIndex {
-    struct Node {
+package final class PlaceIndex {
+    package struct Node {
         var minX, minY, minZ: Double
         var maxX, maxY, maxZ: Double
         var begin: Int32
@@ -160,29 +161,29 @@ final class PlaceIndex {
         var maxExtent: Float
     }
 
-    static let leafSize = 16
+    package static let leafSize = 16
 
-    let rowids: [Int64]
-    let latitudes: [Double]
-    let longitudes: [Double]
+    package let rowids: [Int64]
+    package let latitudes: [Double]
+    package let longitudes: [Double]
     private let xs: [Double]
     private let ys: [Double]
     private let zs: [Double]
-    let typeCodes: [UInt16]
-    let statuses: [UInt8]
-    let sourceCodes: [UInt16]
-    let ratingCounts: [Int32]
-    let viewportIndexes: [Int32]
-    let viewports: [GeoRect]
+    package let typeCodes: [UInt16]
+    package let statuses: [UInt8]
+    package let sourceCodes: [UInt16]
+    package let ratingCounts: [Int32]
+    package let viewportIndexes: [Int32]
+    package let viewports: [GeoRect]
     /// The stored footprint of each slot that has it as its footprint
     /// (index into `shapes`), or -1.
-    let shapeIndexes: [Int32]
-    let shapes: ShapeTable
+    package let shapeIndexes: [Int32]
+    package let shapes: ShapeTable
     /// Footprint radius per slot (meters): how far from its location a
     /// visitor of the place may stand. Set by the likelihood model.
-    let extents: [Float]
-    let types: Interner
-    let sources: Interner
+    package let extents: [Float]
+    package let types: Interner
+    package let sources: Interner
     private let nodes: [Node]
 
     // Query scratch, reused.
@@ -191,32 +192,32 @@ final class PlaceIndex {
     /// rowid -> slot, built on first use (type filters).
     private var slotOfRowid: [Int64: Int32]?
     /// Slots per place type, loaded on first use.
-    var typeSlotCache: [String: SlotSet] = [:]
+    package var typeSlotCache: [String: SlotSet] = [:]
 
     /// The primary type the index gives a feature that is not a place
     /// (`PlaceStore.notAPlaceSQL`: kept by `import --all-features`, with
     /// neither a name nor a type): never a current-place candidate, left
     /// out of nearby searches by default.
-    static let anonymousType = ""
+    package static let anonymousType = ""
     /// The prefix of the primary type the index gives an unnamed feature
     /// of a GeoJSON export (`PlaceStore.spatialColumns`: "~parking").
-    static let unnamedPrefix = "~"
+    package static let unnamedPrefix = "~"
 
     /// A primary type as the index reads it, without the unnamed prefix.
-    static func primaryType(_ indexed: String?) -> String? {
+    package static func primaryType(_ indexed: String?) -> String? {
         guard let indexed, indexed.hasPrefix(unnamedPrefix) else { return indexed }
         return String(indexed.dropFirst(unnamedPrefix.count))
     }
 
     /// Its code in this index, nil when no place has it.
-    private(set) lazy var anonymousTypeCode: UInt16? = types.names.firstIndex { $0 == Self.anonymousType }.map { UInt16($0) }
+    package private(set) lazy var anonymousTypeCode: UInt16? = types.names.firstIndex { $0 == Self.anonymousType }.map { UInt16($0) }
 
-    var count: Int { rowids.count }
+    package var count: Int { rowids.count }
 
     /// Builds the tree. `footprint(i)` gives input place i's footprint
     /// radius and what its footprint is (its stored shape, its viewport, or
     /// a size by type).
-    init(_ input: PlaceIndexInput, footprint: (Int) -> (extent: Double, from: FootprintSource)) {
+    package init(_ input: PlaceIndexInput, footprint: (Int) -> (extent: Double, from: FootprintSource)) {
         let n = input.count
         var points = [TreeBuilder.Point]()
         points.reserveCapacity(n)
@@ -277,7 +278,7 @@ final class PlaceIndex {
     }
 
     /// Bytes held by the index (arrays and tree), for reports.
-    var byteCount: Int {
+    package var byteCount: Int {
         rowids.capacity * 8 + (latitudes.capacity + longitudes.capacity + xs.capacity + ys.capacity + zs.capacity) * 8
             + typeCodes.capacity * 2 + statuses.capacity + sourceCodes.capacity * 2 + ratingCounts.capacity * 4
             + viewportIndexes.capacity * 4 + viewports.capacity * MemoryLayout<GeoRect>.stride + extents.capacity * 4
@@ -286,19 +287,19 @@ final class PlaceIndex {
             + typeSlotCache.values.reduce(0) { $0 + $1.byteCount }
     }
 
-    func coordinate(_ slot: Int) -> Coordinate { Coordinate(latitude: latitudes[slot], longitude: longitudes[slot]) }
-    func viewport(_ slot: Int) -> GeoRect? {
+    package func coordinate(_ slot: Int) -> Coordinate { Coordinate(latitude: latitudes[slot], longitude: longitudes[slot]) }
+    package func viewport(_ slot: Int) -> GeoRect? {
         let v = viewportIndexes[slot]
         return v < 0 ? nil : viewports[Int(v)]
     }
     /// The slot's stored footprint (index into `shapes`), when it is its footprint.
-    func shape(_ slot: Int) -> Int? {
+    package func shape(_ slot: Int) -> Int? {
         let s = shapeIndexes[slot]
         return s < 0 ? nil : Int(s)
     }
 
     /// The slot of a database row, or nil when the index does not hold it.
-    func slot(ofRowid rowid: Int64) -> Int32? {
+    package func slot(ofRowid rowid: Int64) -> Int32? {
         if slotOfRowid == nil {
             var map = [Int64: Int32](minimumCapacity: count)
             for (i, r) in rowids.enumerated() { map[r] = Int32(i) }
@@ -326,7 +327,7 @@ final class PlaceIndex {
     /// whose chord is within 2e-12 (13 µm) of the k-th, far more than the
     /// two formulas can disagree by; the survivors are then measured with
     /// `haversineMeters` and ranked by it.
-    func nearest(to center: Coordinate, k: Int, maxMeters: Double = .infinity, accept: ((Int) -> Bool)? = nil) -> [IndexHit] {
+    package func nearest(to center: Coordinate, k: Int, maxMeters: Double = .infinity, accept: ((Int) -> Bool)? = nil) -> [IndexHit] {
         guard k > 0, !nodes.isEmpty else { return [] }
         let q = UnitVector(latitude: center.latitude, longitude: center.longitude)
         var best: [(c2: Double, slot: Int32)] = []
@@ -399,7 +400,7 @@ final class PlaceIndex {
     /// Every place whose footprint may come within `meters` of `center`:
     /// distance minus its extent (when `useExtents`) at most `meters`.
     /// Unordered.
-    func within(_ center: Coordinate, meters: Double, useExtents: Bool, accept: ((Int) -> Bool)? = nil) -> [IndexHit] {
+    package func within(_ center: Coordinate, meters: Double, useExtents: Bool, accept: ((Int) -> Bool)? = nil) -> [IndexHit] {
         guard !nodes.isEmpty, meters >= 0 else { return [] }
         let q = UnitVector(latitude: center.latitude, longitude: center.longitude)
         var out: [IndexHit] = []
@@ -434,11 +435,11 @@ final class PlaceIndex {
 
 /// A min-heap of (lower bound, node) for best-first search.
 private struct NodeHeap {
-    var bounds: [Double]
-    var nodes: [Int32]
+    package var bounds: [Double]
+    package var nodes: [Int32]
 
     @inline(__always)
-    mutating func push(_ bound: Double, _ node: Int32) {
+    package mutating func push(_ bound: Double, _ node: Int32) {
         bounds.append(bound)
         nodes.append(node)
         var i = bounds.count - 1
@@ -452,7 +453,7 @@ private struct NodeHeap {
     }
 
     @inline(__always)
-    mutating func popMin() -> (Double, Int32)? {
+    package mutating func popMin() -> (Double, Int32)? {
         guard let lastBound = bounds.popLast(), let lastNode = nodes.popLast() else { return nil }
         if bounds.isEmpty { return (lastBound, lastNode) }
         let top = (bounds[0], nodes[0])
@@ -478,17 +479,17 @@ private struct NodeHeap {
 /// a sample of the points), tight bounding boxes bottom-up. The points move
 /// with the partitioning, so every pass reads memory in order.
 private struct TreeBuilder {
-    struct Point {
+    package struct Point {
         var x: Double
         var y: Double
         var z: Double
         var index: Int32
     }
 
-    let points: UnsafeMutableBufferPointer<Point>
+    package let points: UnsafeMutableBufferPointer<Point>
 
     @inline(__always)
-    func value(_ p: Int, _ axis: Int) -> Double {
+    package func value(_ p: Int, _ axis: Int) -> Double {
         switch axis {
         case 0: points[p].x
         case 1: points[p].y
@@ -497,7 +498,7 @@ private struct TreeBuilder {
     }
 
     /// Appends the node for points[begin..<end] and its subtree; returns its index.
-    mutating func build(_ begin: Int, _ end: Int, into nodes: inout [PlaceIndex.Node]) -> Int32 {
+    package mutating func build(_ begin: Int, _ end: Int, into nodes: inout [PlaceIndex.Node]) -> Int32 {
         let index = Int32(nodes.count)
         nodes.append(PlaceIndex.Node(minX: 0, minY: 0, minZ: 0, maxX: 0, maxY: 0, maxZ: 0,
                                      begin: Int32(begin), end: Int32(end), right: -1, maxExtent: 0))
@@ -541,7 +542,7 @@ private struct TreeBuilder {
 
     /// Quickselect: points[k] gets the element of rank k on `axis`, smaller
     /// ones before it, larger ones after.
-    func select(_ begin: Int, _ end: Int, _ k: Int, _ axis: Int) {
+    package func select(_ begin: Int, _ end: Int, _ k: Int, _ axis: Int) {
         var lo = begin, hi = end - 1
         while lo < hi {
             // Median of three as pivot.

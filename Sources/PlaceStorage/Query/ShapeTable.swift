@@ -1,31 +1,32 @@
+import PlaceModel
 /// The footprint shapes of an index, packed in a few flat arrays (no
 /// allocation per shape): shape i is `infos[i]`, its parts' vertex counts
 /// and its vertices slices of the shared arrays.
-struct ShapeTable {
-    struct Info {
-        var kind: FootprintShape.Kind
-        var firstPart: Int32
-        var partCount: Int32
+package struct ShapeTable {
+    package struct Info {
+        package var kind: FootprintShape.Kind
+        package var firstPart: Int32
+        package var partCount: Int32
         /// The first vertex (index into `coordinates` / 2).
-        var firstVertex: Int32
+        package var firstVertex: Int32
         var vertexCount: Int32
         /// Area (m²) of an area, length (m) of lines.
-        var size: Double
+        package var size: Double
         /// The farthest vertex from the place's location, meters.
-        var reach: Double
+        package var reach: Double
         /// The vertices' box, meters from the place's location.
-        var west: Float, east: Float, south: Float, north: Float
+        package var west: Float, east: Float, south: Float, north: Float
     }
 
-    private(set) var infos: [Info] = []
-    private(set) var partCounts: [UInt16] = []
-    private(set) var coordinates: [Float] = []
+    package private(set) var infos: [Info] = []
+    package private(set) var partCounts: [UInt16] = []
+    package private(set) var coordinates: [Float] = []
 
-    var count: Int { infos.count }
+    package var count: Int { infos.count }
 
     /// Appends a shape; returns its index.
     @discardableResult
-    mutating func append(_ shape: FootprintShape) -> Int32 {
+    package mutating func append(_ shape: FootprintShape) -> Int32 {
         let b = shape.bounds
         infos.append(Info(kind: shape.kind, firstPart: Int32(partCounts.count), partCount: Int32(shape.partCounts.count),
                           firstVertex: Int32(coordinates.count / 2), vertexCount: Int32(shape.vertexCount),
@@ -38,7 +39,7 @@ struct ShapeTable {
 
     /// p(fix | visitor uniformly in shape `i`), per m², the place's
     /// location lying `east`, `north` meters from the fix.
-    func density(_ i: Int, east: Double, north: Double, sigma: Double) -> Double {
+    package func density(_ i: Int, east: Double, north: Double, sigma: Double) -> Double {
         let info = infos[i]
         guard info.size > 0 else { return 0 }
         return coordinates.withUnsafeBufferPointer { c in
@@ -56,7 +57,7 @@ struct ShapeTable {
     /// Whether the point `east`, `north` meters from the place's location
     /// lies inside area `i` (even-odd over its rings, so holes are
     /// outside); false for lines.
-    func contains(_ i: Int, east: Double, north: Double) -> Bool {
+    package func contains(_ i: Int, east: Double, north: Double) -> Bool {
         let info = infos[i]
         guard info.kind == .area, Float(east) >= info.west, Float(east) <= info.east,
               Float(north) >= info.south, Float(north) <= info.north else { return false }
@@ -76,7 +77,7 @@ struct ShapeTable {
         return inside
     }
 
-    var byteCount: Int {
+    package var byteCount: Int {
         infos.capacity * MemoryLayout<Info>.stride + partCounts.capacity * 2 + coordinates.capacity * 4
     }
 }

@@ -1,49 +1,28 @@
 import Foundation
 import SQLiteDB
-
-/// Where spatial queries find their candidates.
-public enum SpatialIndexMode: Sendable, Equatable {
-    /// Start with `database` and switch to `memory` once the time spent on
-    /// queries reaches what loading the whole index is expected to cost
-    /// (the ski-rental rule: never more than twice the better choice).
-    case automatic
-    /// Load every live place into the in-memory k-d tree once (about a
-    /// second per million places), then answer in microseconds.
-    case memory
-    /// Read only the region around each query through the R*Trees (plain
-    /// SQLite): no load time, about a millisecond per query.
-    case database
-}
-
-/// Facts about the loaded in-memory index.
-public struct SpatialIndexStatistics: Sendable {
-    public var places: Int
-    /// Bytes held by the index's arrays and tree.
-    public var bytes: Int
-    public var loadSeconds: Double
-}
+import PlaceModel
 
 /// The state behind `PlaceReader`'s spatial queries: the in-memory index
 /// when loaded, the time spent on regional queries, the model.
-final class SpatialEngine {
-    let store: PlaceStore
-    var mode: SpatialIndexMode = .automatic
-    var model = LikelihoodModel() {
+package final class SpatialEngine {
+    package let store: PlaceStore
+    package var mode: SpatialIndexMode = .automatic
+    package var model = LikelihoodModel() {
         didSet { full = nil }
     }
     /// The whole database in memory, with the data version it was read at.
-    private(set) var full: LoadedIndex?
+    package private(set) var full: LoadedIndex?
     private var dataVersion: Int64?
     private var regionalSeconds = 0.0
     private var estimatedLoadSeconds: Double?
 
-    struct LoadedIndex {
-        let index: PlaceIndex
-        let tables: ModelTables
-        let statistics: SpatialIndexStatistics
+    package struct LoadedIndex {
+        package let index: PlaceIndex
+        package let tables: ModelTables
+        package let statistics: SpatialIndexStatistics
     }
 
-    init(store: PlaceStore) {
+    package init(store: PlaceStore) {
         self.store = store
     }
 
@@ -59,7 +38,7 @@ final class SpatialEngine {
 
     /// The index to answer from: the full one (loading it if the mode says
     /// so), or nil for a regional query.
-    func indexForQuery() throws -> LoadedIndex? {
+    package func indexForQuery() throws -> LoadedIndex? {
         try checkFreshness()
         if let full { return full }
         switch mode {
@@ -75,23 +54,23 @@ final class SpatialEngine {
     }
 
     /// Counts time spent answering from the database (for `automatic`).
-    func charge(_ seconds: Double) { regionalSeconds += seconds }
+    package func charge(_ seconds: Double) { regionalSeconds += seconds }
 
     @discardableResult
-    func loadFull() throws -> LoadedIndex {
+    package func loadFull() throws -> LoadedIndex {
         if let full { return full }
-        let started = Clock.now()
+        let started = MonotonicClock.now()
         let input = try store.loadAllPlaces()
         let built = build(input)
         let loaded = LoadedIndex(index: built.index, tables: built.tables,
                                  statistics: SpatialIndexStatistics(places: built.index.count, bytes: built.index.byteCount,
-                                                                    loadSeconds: Clock.now() - started))
+                                                                    loadSeconds: MonotonicClock.now() - started))
         full = loaded
         return loaded
     }
 
     /// Builds an index over `input` with the model's footprints.
-    func build(_ input: PlaceIndexInput) -> (index: PlaceIndex, tables: ModelTables) {
+    package func build(_ input: PlaceIndexInput) -> (index: PlaceIndex, tables: ModelTables) {
         let tables = ModelTables(model: model, types: input.types, sources: input.sources)
         let index = PlaceIndex(input) { i in
             tables.footprint(model: model, type: input.typeCodes[i], status: input.statuses[i],
@@ -106,7 +85,7 @@ final class SpatialEngine {
 
     /// A predicate on slots of `index` for type filters, or nil for none.
     /// Loads each type's places once per index.
-    func typeFilter(_ filter: TypeFilter, in index: PlaceIndex) throws -> ((Int) -> Bool)? {
+    package func typeFilter(_ filter: TypeFilter, in index: PlaceIndex) throws -> ((Int) -> Bool)? {
         let anonymous = filter.includeAnonymous ? nil : index.anonymousTypeCode
         if filter.isEmpty {
             guard let anonymous else { return nil }
@@ -147,21 +126,21 @@ final class SpatialEngine {
 }
 
 /// Type restrictions of a nearby search.
-struct TypeFilter: Equatable {
-    var includedTypes: [String] = []
-    var excludedTypes: [String] = []
-    var includedPrimaryTypes: [String] = []
-    var excludedPrimaryTypes: [String] = []
+package struct TypeFilter: Equatable {
+    package var includedTypes: [String] = []
+    package var excludedTypes: [String] = []
+    package var includedPrimaryTypes: [String] = []
+    package var excludedPrimaryTypes: [String] = []
     /// Whether features that are not places (`PlaceStore.notAPlaceSQL`) are wanted.
-    var includeAnonymous = false
+    package var includeAnonymous = false
 
     /// True when no type restricts the search.
-    var isEmpty: Bool {
+    package var isEmpty: Bool {
         includedTypes.isEmpty && excludedTypes.isEmpty && includedPrimaryTypes.isEmpty && excludedPrimaryTypes.isEmpty
     }
 
     /// The same filter as an SQL condition on `p`, arguments numbered from 5.
-    var sql: (sql: String, arguments: [DatabaseValue])? {
+    package var sql: (sql: String, arguments: [DatabaseValue])? {
         if isEmpty && includeAnonymous { return nil }
         var parts: [String] = []
         if !includeAnonymous { parts.append("NOT \(PlaceStore.notAPlaceSQL)") }
@@ -184,18 +163,26 @@ struct TypeFilter: Equatable {
         }
         return (parts.joined(separator: " AND "), arguments)
     }
+
+    package init(includedTypes: [String] = [], excludedTypes: [String] = [], includedPrimaryTypes: [String] = [], excludedPrimaryTypes: [String] = [], includeAnonymous: Bool = false) {
+        self.includedTypes = includedTypes
+        self.excludedTypes = excludedTypes
+        self.includedPrimaryTypes = includedPrimaryTypes
+        self.excludedPrimaryTypes = excludedPrimaryTypes
+        self.includeAnonymous = includeAnonymous
+    }
 }
 
 /// The model's per-type and per-source numbers, by the index's codes.
-struct ModelTables {
-    let typeFactor: [Double]
-    let typeRadius: [Double]
-    let sourceFactor: [Double]
+package struct ModelTables {
+    package let typeFactor: [Double]
+    package let typeRadius: [Double]
+    package let sourceFactor: [Double]
     /// Per type code: whether its places are containers (`LikelihoodModel.containerTypes`).
-    let isContainer: [Bool]
-    let hasContainers: Bool
+    package let isContainer: [Bool]
+    package let hasContainers: Bool
 
-    init(model: LikelihoodModel, types: Interner, sources: Interner) {
+    package init(model: LikelihoodModel, types: Interner, sources: Interner) {
         isContainer = types.names.map { PlaceIndex.primaryType($0).map(model.containerTypes.contains) ?? false }
         hasContainers = isContainer.contains(true)
         typeFactor = types.names.map { name in
@@ -208,10 +195,10 @@ struct ModelTables {
     }
 
     /// Half the side of the square footprint of a type radius (equal area).
-    static func halfSide(radius: Double) -> Double { radius * Double.pi.squareRoot() / 2 }
+    package static func halfSide(radius: Double) -> Double { radius * Double.pi.squareRoot() / 2 }
 
     /// The farthest corner of `v` from (lat, lng), in meters.
-    static func viewportReach(_ v: GeoRect, latitude: Double, longitude: Double) -> Double {
+    package static func viewportReach(_ v: GeoRect, latitude: Double, longitude: Double) -> Double {
         var m = 0.0
         for (la, ln) in [(v.south, v.west), (v.south, v.east), (v.north, v.west), (v.north, v.east)] {
             m = max(m, haversineMeters(latitude, longitude, la, ln))
@@ -226,7 +213,7 @@ struct ModelTables {
     /// `viewportRule` takes it, else a square by type.
     /// Neither a shape nor a viewport reaching farther than
     /// `maxViewportRadius` is taken (a city is not where one stands).
-    func footprint(model: LikelihoodModel, type: UInt16, status: UInt8, latitude: Double, longitude: Double,
+    package func footprint(model: LikelihoodModel, type: UInt16, status: UInt8, latitude: Double, longitude: Double,
                    viewport: GeoRect?, shapeReach: Double? = nil) -> (extent: Double, from: FootprintSource) {
         if typeFactor[Int(type)] == 0 || status == StatusCode.closedPermanently.rawValue { return (0, .type) }
         if let reach = shapeReach, reach <= model.maxViewportRadius { return (reach * 1.01 + 1, .shape) }
@@ -238,7 +225,7 @@ struct ModelTables {
     }
 
     /// The largest extent a place without a usable viewport can have.
-    static func maxTypeExtent(_ model: LikelihoodModel) -> Double {
+    package static func maxTypeExtent(_ model: LikelihoodModel) -> Double {
         let r = max(model.defaultFootprintRadius, model.footprintRadius.values.max() ?? 0)
         return halfSide(radius: r) * 2.0.squareRoot() * 1.01 + 1
     }

@@ -1,3 +1,4 @@
+import PlaceModel
 /// Merges a record into the stored place of the same ID, member by member
 /// (docs/merging.md):
 ///
@@ -15,30 +16,30 @@
 ///   all it knows, there is no field mask) captured at or after everything
 ///   stored replaces the document whole, so a deleted tag is gone; an older
 ///   complete record changes nothing.
-struct MemberMerge {
+package struct MemberMerge {
     /// Members merged key by key.
-    static let keyedMembers: Set<String> = ["accessibilityOptions", "paymentOptions", "parkingOptions"]
+    package static let keyedMembers: Set<String> = ["accessibilityOptions", "paymentOptions", "parkingOptions"]
 
     /// The merged document (stored order, then the record's new members).
-    var document: JSONObject
+    package var document: JSONObject
     /// The capture time of each member of `document`.
-    var times: [String: Int64]
-    var extra: JSONObject
+    package var times: [String: Int64]
+    package var extra: JSONObject
     /// True when a member the record carries kept its stored value because
     /// the stored one was captured later and differs.
-    var keptNewer = false
+    package var keptNewer = false
     /// Which members came from the record (their value or time changed).
-    var tookLocation = false
-    var tookTimeZone = false
+    package var tookLocation = false
+    package var tookTimeZone = false
     /// The record was captured at or after everything stored.
-    var recordIsLatest = false
+    package var recordIsLatest = false
 
     /// The latest capture of any member.
-    var capturedAt: Int64 { times.values.max() ?? 0 }
+    package var capturedAt: Int64 { times.values.max() ?? 0 }
 
     /// `member_captured`: the members captured at another time than
     /// `capturedAt`, or nil when all share it.
-    var memberCapturedJSON: String? {
+    package var memberCapturedJSON: String? {
         let latest = capturedAt
         let others = document.keys.compactMap { k in times[k].flatMap { $0 == latest ? nil : (k, JSONValue.int($0)) } }
         return others.isEmpty ? nil : JSONWriter().string(.object(JSONObject(uniqueMembers: others.map { (key: $0.0, value: $0.1) })))
@@ -47,7 +48,7 @@ struct MemberMerge {
     /// `stored`: the stored document (with `location`); `storedTimes`: the
     /// stored members' times (a member without one was captured at
     /// `storedCapturedAt`; 0 stands for unknown, older than any capture).
-    init(stored: JSONObject, storedCapturedAt: Int64, storedTimes: [String: Int64], storedExtra: JSONObject,
+    package init(stored: JSONObject, storedCapturedAt: Int64, storedTimes: [String: Int64], storedExtra: JSONObject,
          record: JSONObject, recordExtra: JSONObject, capturedAt t: Int64, complete: Bool = false) {
         var doc = stored
         var times: [String: Int64] = [:]
@@ -108,7 +109,7 @@ struct MemberMerge {
     }
 
     /// Parses `member_captured`.
-    static func times(_ json: JSONValue?) -> [String: Int64] {
+    package static func times(_ json: JSONValue?) -> [String: Int64] {
         var out: [String: Int64] = [:]
         for (k, v) in json?.objectValue ?? JSONObject() { if let n = v.intValue { out[k] = Int64(n) } }
         return out

@@ -1,16 +1,17 @@
 import SQLiteDB
+import PlaceModel
 
 /// An INSERT of many rows per statement (`VALUES (?, ?), (?, ?), ...`), for
 /// bulk writes where running one statement per row costs more than the row:
 /// the statement's start, cursor and finish are paid once per batch.
-struct MultiRowInsert {
+package struct MultiRowInsert {
     private let single: Statement
     private let batch: Statement
-    let rowsPerStatement: Int
-    let columns: Int
+    package let rowsPerStatement: Int
+    package let columns: Int
 
     /// `verb` is `INSERT` or `INSERT OR IGNORE`; `table` is quoted as given.
-    init(db: Database, verb: String = "INSERT", into table: String, columns: [String], rowsPerStatement: Int = 64) throws {
+    package init(db: Database, verb: String = "INSERT", into table: String, columns: [String], rowsPerStatement: Int = 64) throws {
         self.columns = columns.count
         self.rowsPerStatement = max(1, rowsPerStatement)
         let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
@@ -21,7 +22,7 @@ struct MultiRowInsert {
 
     /// Inserts rows 0..<count; `bind(statement, row, first)` binds row
     /// `row`'s values to the parameters from `first` on.
-    func insert(count: Int, bind: (Statement, Int, Int32) throws -> Void) throws {
+    package func insert(count: Int, bind: (Statement, Int, Int32) throws -> Void) throws {
         var i = 0
         while count - i >= rowsPerStatement {
             batch.rewind()

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteDB
+import PlaceModel
 
 /// Writes decoded places with statements prepared once: insert a new ID,
 /// update a changed one, leave an identical one alone (by a hash of what is
@@ -14,8 +15,8 @@ import SQLiteDB
 /// transaction, so no other connection ever sees the table without them and
 /// a failed import rolls back to the same triggers. `CheckSpatialIndex()`
 /// stays 1 (a test proves it).
-final class PlaceWriter {
-    enum Outcome {
+package final class PlaceWriter {
+    package enum Outcome {
         case inserted, updated, unchanged
         /// A removed place came back (its removal is cleared).
         case revived
@@ -25,14 +26,14 @@ final class PlaceWriter {
 
     /// The last write kept stored members because they were captured later
     /// than the record's differing ones (an older dump after a newer one).
-    private(set) var lastKeptNewer = false
+    package private(set) var lastKeptNewer = false
 
     private let db: Database
     private let source: String?
     /// The import run (import_run.id) the rows are written for.
-    var run: Int64 = 0
+    package var run: Int64 = 0
     /// In a snapshot, unchanged places are marked seen (last_run) too.
-    var snapshot = false
+    package var snapshot = false
     private var setAside: [(name: String, sql: String)] = []
     private var wroteRows = false
     private var bulk = false
@@ -55,7 +56,7 @@ final class PlaceWriter {
     private let insertFootprint: Statement
     private let dropFootprint: Statement
 
-    init(db: Database, source: String?, indexChunk: Int = PlaceWriter.defaultIndexChunk) throws {
+    package init(db: Database, source: String?, indexChunk: Int = PlaceWriter.defaultIndexChunk) throws {
         self.db = db
         self.indexChunk = max(1, indexChunk)
         self.source = source
@@ -121,7 +122,7 @@ final class PlaceWriter {
     /// Records an alias edge once (the first record of an edge is kept, so
     /// history is never rewritten). True when it was new.
     @discardableResult
-    func record(_ edge: AliasEdge, source: String?) throws -> Bool {
+    package func record(_ edge: AliasEdge, source: String?) throws -> Bool {
         insertAlias.reset()
         try insertAlias.bind(.text(edge.aliasID), at: 1)
         try insertAlias.bind(.text(edge.placeID), at: 2)
@@ -144,7 +145,7 @@ final class PlaceWriter {
 
     /// Sets SpatiaLite's row triggers on `place` aside for a bulk write.
     /// Call inside a transaction, and `endBulk` before it commits.
-    func beginBulk() throws {
+    package func beginBulk() throws {
         precondition(db.isInTransaction, "beginBulk outside a transaction")
         setAside = []
         try db.forEachRow("""
@@ -174,7 +175,7 @@ final class PlaceWriter {
     /// Into a tree that has points the chunk is inserted in curve order,
     /// which keeps the tree's pages hot.
     private var pendingIndex: [IndexPoint] = []
-    static let defaultIndexChunk = 1 << 19
+    package static let defaultIndexChunk = 1 << 19
     private let indexChunk: Int
     private var duplicatesInChunk = false
     /// Whether the R*Tree was empty when the bulk write began (then it is built whole).
@@ -248,7 +249,7 @@ final class PlaceWriter {
     }
 
     /// Puts the triggers back and stamps SpatiaLite's geometry_columns_time.
-    func endBulk() throws {
+    package func endBulk() throws {
         try flushIndex(final: true)
         try pendingTypes?.flush()
         pendingTypes = nil
@@ -265,11 +266,11 @@ final class PlaceWriter {
         }
     }
 
-    func upsert(_ decoded: DecodedPlace) throws -> Outcome {
+    package func upsert(_ decoded: DecodedPlace) throws -> Outcome {
         try write(PreparedPlace(decoded, source: source))
     }
 
-    func write(_ place: PreparedPlace) throws -> Outcome {
+    package func write(_ place: PreparedPlace) throws -> Outcome {
         lastKeptNewer = false
         for edge in place.aliases { try record(edge, source: place.source) }
         let outcome = try writePlace(place)
@@ -439,7 +440,7 @@ final class PlaceWriter {
     }
 
     /// SQLITE_CONSTRAINT_UNIQUE (a macro Swift does not import).
-    static let uniqueConstraintFailed: Int32 = 2067
+    package static let uniqueConstraintFailed: Int32 = 2067
 
     /// Binds the row's columns (all but 14, the ID or rowid) to `insert` or
     /// `update`. Every parameter is bound again for each row, from the
@@ -556,41 +557,11 @@ final class PlaceWriter {
     }
 }
 
-/// Positions along a Hilbert curve over longitude/latitude (2^16 cells a
-/// side): points close on the curve are close on the map.
-enum Hilbert {
-    /// The curve's index of the cell holding `c`. Reads the cell's bits from
-    /// the top, two at a time, keeping the orientation of the sub-square as
-    /// two flags (axes swapped; both axes mirrored: the two commute), so no
-    /// branch depends on the data.
-    static func key(_ c: Coordinate) -> UInt64 {
-        let n = Double(1 << 16)
-        let x = UInt32(min(n - 1, max(0, (c.longitude + 180) / 360 * n)))
-        let y = UInt32(min(n - 1, max(0, (c.latitude + 90) / 180 * n)))
-        var d: UInt64 = 0
-        var swapped: UInt32 = 0, mirrored: UInt32 = 0
-        for level in stride(from: 15, through: 0, by: -1) {
-            var rx = (x >> UInt32(level)) & 1 ^ mirrored
-            var ry = (y >> UInt32(level)) & 1 ^ mirrored
-            let t = (rx ^ ry) & swapped
-            rx ^= t
-            ry ^= t
-            d = d << 2 | UInt64((3 * rx) ^ ry)
-            // The two lower quadrants turn: the left one is swapped, the
-            // right one swapped and mirrored.
-            let turn = ry ^ 1
-            mirrored ^= turn & rx
-            swapped ^= turn
-        }
-        return d
-    }
-}
-
 extension PlaceWriter {
     /// A viewport as `place_extent` stores it (the rule of the
     /// `place_viewport` view its triggers read): four numbers in range with
     /// south <= north; a viewport across the antimeridian gets east + 360.
-    static func extent(_ viewport: JSONValue?) -> (west: Double, east: Double, south: Double, north: Double)? {
+    package static func extent(_ viewport: JSONValue?) -> (west: Double, east: Double, south: Double, north: Double)? {
         guard let s = viewport?["low"]?["latitude"]?.doubleValue, let w = viewport?["low"]?["longitude"]?.doubleValue,
               let n = viewport?["high"]?["latitude"]?.doubleValue, let e = viewport?["high"]?["longitude"]?.doubleValue,
               (-90...90).contains(s), (-90...90).contains(n), s <= n, (-180...180).contains(w), (-180...180).contains(e) else { return nil }
@@ -598,31 +569,3 @@ extension PlaceWriter {
     }
 }
 
-/// 64-bit FNV-1a, to tell whether a record changed.
-struct FNV1a {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-    mutating func add<S: Sequence<UInt8>>(_ bytes: S) {
-        for b in bytes {
-            value ^= UInt64(b)
-            value = value &* 0x0000_0100_0000_01B3
-        }
-    }
-    mutating func add(_ byte: UInt8) {
-        value ^= UInt64(byte)
-        value = value &* 0x0000_0100_0000_01B3
-    }
-    mutating func add(_ word: UInt64) {
-        withUnsafeBytes(of: word.littleEndian) { add($0) }
-    }
-}
-
-extension InputFormat {
-    /// Records of this format list everything the source knows of the place
-    /// (no field masks): a newer one replaces the stored document whole.
-    var recordsAreComplete: Bool {
-        switch self {
-        case .osm, .overture, .geojson: true
-        case .placesV1, .placesLegacy: false
-        }
-    }
-}

@@ -29,7 +29,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, CustomStringConvertible
     public var mediaType: String { "image/\(rawValue)" }
 
     /// True when the format keeps transparency.
-    var hasAlpha: Bool { self != .jpeg }
+    package var hasAlpha: Bool { self != .jpeg }
 
     /// The format a file extension names (`jpg`, `jpeg`, `jpe`, `jfif`,
     /// `png`, `webp`, `gif`; any case), or nil.
@@ -69,19 +69,19 @@ public enum ImageFormat: String, Sendable, CaseIterable, CustomStringConvertible
 /// pixel size as stored, and (JPEG) its EXIF orientation. placedb reads it
 /// first so a header announcing a huge image is refused before libgd
 /// allocates anything.
-struct ImageHeader: Equatable {
-    var format: ImageFormat
-    var width: Int
-    var height: Int
+package struct ImageHeader: Equatable {
+    package var format: ImageFormat
+    package var width: Int
+    package var height: Int
     /// EXIF orientation 1...8 (1: as stored).
-    var orientation: Int = 1
+    package var orientation: Int = 1
 
     /// The size once the orientation is applied (5...8 swap the sides).
-    var orientedWidth: Int { orientation >= 5 ? height : width }
-    var orientedHeight: Int { orientation >= 5 ? width : height }
+    package var orientedWidth: Int { orientation >= 5 ? height : width }
+    package var orientedHeight: Int { orientation >= 5 ? width : height }
 
     /// Reads the header, or explains why it cannot.
-    static func read(_ bytes: UnsafeRawBufferPointer) -> Result<ImageHeader, ImageError> {
+    package static func read(_ bytes: UnsafeRawBufferPointer) -> Result<ImageHeader, ImageError> {
         guard let format = ImageFormat(sniffing: bytes) else {
             return .failure(ImageError(bytes.isEmpty ? "the file is empty" : "not a JPEG, PNG, WebP or GIF image (unknown signature)"))
         }
@@ -166,7 +166,7 @@ struct ImageHeader: Equatable {
 
     /// The size a RIFF (WebP) file says it has: its size field plus the 8
     /// bytes before it.
-    static func riffSize(_ b: UnsafeRawBufferPointer) -> Int? {
+    package static func riffSize(_ b: UnsafeRawBufferPointer) -> Int? {
         guard b.count >= 8 else { return nil }
         return (Int(b[4]) | Int(b[5]) << 8 | Int(b[6]) << 16 | Int(b[7]) << 24) + 8
     }
@@ -174,7 +174,7 @@ struct ImageHeader: Equatable {
     /// True when a GIF's blocks run to its trailer (0x3B). libgd decodes a
     /// truncated GIF without a word, so placedb walks the blocks itself:
     /// extensions and image data are chains of length-prefixed sub-blocks.
-    static func gifIsComplete(_ b: UnsafeRawBufferPointer) -> Bool {
+    package static func gifIsComplete(_ b: UnsafeRawBufferPointer) -> Bool {
         guard b.count >= 13 else { return false }
         var i = 13
         if b[10] & 0x80 != 0 { i += 3 << (Int(b[10] & 0x07) + 1) } // global colour table
@@ -209,7 +209,7 @@ struct ImageHeader: Equatable {
     }
 
     /// The orientation tag (0x0112) of IFD0 in an APP1 `Exif` payload.
-    static func exifOrientation(_ p: UnsafeRawBufferPointer) -> Int? {
+    package static func exifOrientation(_ p: UnsafeRawBufferPointer) -> Int? {
         guard p.count >= 14, Array(p[0..<6]) == [0x45, 0x78, 0x69, 0x66, 0, 0] else { return nil }
         let tiff = UnsafeRawBufferPointer(rebasing: p[6...])
         let little: Bool
@@ -241,8 +241,8 @@ struct ImageHeader: Equatable {
 
 /// Why an image cannot be read or written. Callers add the file or photo
 /// name and turn it into `PlaceDBError.badImage`.
-struct ImageError: Error, Equatable, CustomStringConvertible {
-    let message: String
-    init(_ message: String) { self.message = message }
-    var description: String { message }
+package struct ImageError: Error, Equatable, CustomStringConvertible {
+    package let message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }

@@ -1,5 +1,5 @@
 /// A GeoJSON geometry (RFC 7946), in longitude/latitude degrees.
-enum GeoJSONGeometry: Equatable {
+package enum GeoJSONGeometry: Equatable {
     case point(Coordinate)
     case multiPoint([Coordinate])
     case lineString([Coordinate])
@@ -10,7 +10,7 @@ enum GeoJSONGeometry: Equatable {
     case collection([GeoJSONGeometry])
 
     /// Parses a GeoJSON geometry object; the message says what is wrong.
-    static func parse(_ value: JSONValue, placeID: String?) throws(DecodeError) -> GeoJSONGeometry {
+    package static func parse(_ value: JSONValue, placeID: String?) throws(DecodeError) -> GeoJSONGeometry {
         guard let object = value.objectValue else {
             throw DecodeError("geometry is \(value.kindDescription), expected an object", placeID: placeID)
         }
@@ -78,7 +78,7 @@ enum GeoJSONGeometry: Equatable {
     }
 
     /// Every position, for the bounding box.
-    var positions: [Coordinate] {
+    package var positions: [Coordinate] {
         switch self {
         case .point(let c): [c]
         case .multiPoint(let cs), .lineString(let cs): cs
@@ -90,7 +90,7 @@ enum GeoJSONGeometry: Equatable {
     }
 
     /// The bounding box as a Places API viewport (`low`/`high`), or nil for a point.
-    var viewport: (low: Coordinate, high: Coordinate)? {
+    package var viewport: (low: Coordinate, high: Coordinate)? {
         if case .point = self { return nil }
         let ps = positions
         guard let first = ps.first else { return nil }
@@ -108,7 +108,7 @@ enum GeoJSONGeometry: Equatable {
     /// inside, else the middle of the widest inside stretch of a horizontal
     /// line through it (what GEOS calls a point on surface). A closed
     /// LineString counts as an area (osmium writes closed ways so).
-    var representativePoint: Coordinate {
+    package var representativePoint: Coordinate {
         switch self {
         case .point(let c): return c
         case .multiPoint(let cs): return cs[0]
@@ -133,7 +133,7 @@ enum GeoJSONGeometry: Equatable {
 
     /// True when `c` lies inside the area (outer ring, not in a hole), or on
     /// a line of the geometry within `tolerance` degrees.
-    func contains(_ c: Coordinate, tolerance: Double = 1e-9) -> Bool {
+    package func contains(_ c: Coordinate, tolerance: Double = 1e-9) -> Bool {
         switch self {
         case .point(let p): return abs(p.latitude - c.latitude) <= tolerance && abs(p.longitude - c.longitude) <= tolerance
         case .multiPoint(let ps): return ps.contains { GeoJSONGeometry.point($0).contains(c, tolerance: tolerance) }
@@ -149,11 +149,11 @@ enum GeoJSONGeometry: Equatable {
 
     // MARK: Planar helpers (degrees; fine at the scale of one place)
 
-    static func length(_ cs: [Coordinate]) -> Double {
+    package static func length(_ cs: [Coordinate]) -> Double {
         zip(cs, cs.dropFirst()).reduce(0) { $0 + hypot($1.1.longitude - $1.0.longitude, $1.1.latitude - $1.0.latitude) }
     }
 
-    static func midpoint(_ cs: [Coordinate]) -> Coordinate {
+    package static func midpoint(_ cs: [Coordinate]) -> Coordinate {
         let half = length(cs) / 2
         var walked = 0.0
         for (a, b) in zip(cs, cs.dropFirst()) {
@@ -167,13 +167,13 @@ enum GeoJSONGeometry: Equatable {
         return cs[cs.count / 2]
     }
 
-    static func signedArea(_ ring: [Coordinate]) -> Double {
+    package static func signedArea(_ ring: [Coordinate]) -> Double {
         var s = 0.0
         for (a, b) in zip(ring, ring.dropFirst()) { s += a.longitude * b.latitude - b.longitude * a.latitude }
         return s / 2
     }
 
-    static func centroid(_ ring: [Coordinate]) -> Coordinate? {
+    package static func centroid(_ ring: [Coordinate]) -> Coordinate? {
         var a = 0.0, cx = 0.0, cy = 0.0
         let o = ring[0]
         for (p, q) in zip(ring, ring.dropFirst()) {
@@ -189,7 +189,7 @@ enum GeoJSONGeometry: Equatable {
     }
 
     /// Even-odd rule over all rings (holes included).
-    static func inside(_ c: Coordinate, _ rings: [[Coordinate]]) -> Bool {
+    package static func inside(_ c: Coordinate, _ rings: [[Coordinate]]) -> Bool {
         var odd = false
         for ring in rings {
             for (a, b) in zip(ring, ring.dropFirst()) where (a.latitude > c.latitude) != (b.latitude > c.latitude) {
@@ -200,7 +200,7 @@ enum GeoJSONGeometry: Equatable {
         return odd
     }
 
-    static func onLine(_ c: Coordinate, _ cs: [Coordinate], _ tolerance: Double) -> Bool {
+    package static func onLine(_ c: Coordinate, _ cs: [Coordinate], _ tolerance: Double) -> Bool {
         for (a, b) in zip(cs, cs.dropFirst()) {
             let dx = b.longitude - a.longitude, dy = b.latitude - a.latitude
             let len2 = dx * dx + dy * dy
@@ -215,7 +215,7 @@ enum GeoJSONGeometry: Equatable {
     /// The same ring whatever its start and direction: starts at its
     /// smallest vertex and runs counter-clockwise, so a closed way and its
     /// area (osmium writes both) give the very same point.
-    static func normalized(_ ring: [Coordinate]) -> [Coordinate] {
+    package static func normalized(_ ring: [Coordinate]) -> [Coordinate] {
         guard ring.count >= 4, ring.first == ring.last else { return ring }
         var open = Array(ring.dropLast())
         if signedArea(ring) < 0 { open.reverse() }
@@ -224,7 +224,7 @@ enum GeoJSONGeometry: Equatable {
         return rotated + [rotated[0]]
     }
 
-    static func pointInPolygon(_ unnormalized: [[Coordinate]]) -> Coordinate {
+    package static func pointInPolygon(_ unnormalized: [[Coordinate]]) -> Coordinate {
         let rings = unnormalized.map(normalized)
         let outer = rings[0]
         if let c = centroid(outer), inside(c, rings) { return c }

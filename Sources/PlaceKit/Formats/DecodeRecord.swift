@@ -1,0 +1,56 @@
+import PlaceModel
+import PlaceStorage
+
+/// Decodes one record in `format` (nil: detect it).
+func decodeRecord(_ record: SourceRecord, format: InputFormat?) throws(DecodeError) -> DecodedPlace {
+    guard case .object(let object) = record.value else {
+        throw DecodeError("expected a place object, found \(record.value.kindDescription)")
+    }
+    if object["predictions"] != nil {
+        throw DecodeError("autocomplete predictions are not places (no location); import Place Details or search responses")
+    }
+    if let error = object["error"]?.objectValue {
+        let status = error["status"]?.stringValue ?? error["code"]?.intValue.map(String.init) ?? "error"
+        throw DecodeError("an API error response (\(status): \(error["message"]?.stringValue ?? "no message")), not a place")
+    }
+    // A response filed under the ID that was requested:
+    // {"requestedId": "...", "place": {...}} (v1) or {"requestedId": "...", "result": {...}} (legacy).
+    if let requested = object["requestedId"] {
+        guard let requestedID = requested.stringValue, !requestedID.isEmpty else {
+            throw DecodeError("requestedId is \(requested.kindDescription), expected a non-empty string")
+        }
+        let inner: SourceRecord
+        if let place = object["place"], place.objectValue != nil {
+            inner = SourceRecord(value: place, line: record.line, index: record.index, container: "places")
+        } else if let result = object["result"], result.objectValue != nil {
+            inner = SourceRecord(value: result, line: record.line, index: record.index, container: "result")
+        } else {
+            throw DecodeError("a requestedId record needs a \"place\" (Places API (New)) or \"result\" (legacy) object")
+        }
+        var decoded = try decodeRecord(inner, format: format)
+        if decoded.format == .placesLegacy, let list = object["html_attributions"]?.arrayValue,
+           let attributions = LegacyPlacesDecoder.attributions(list) {
+            decoded.place.document["attributions"] = attributions
+        }
+        let id = decoded.place.id.rawValue
+        if requestedID != id {
+            decoded.aliases.append(AliasEdge(aliasID: requestedID, placeID: id, reason: .requestedReturned))
+        }
+        return decoded
+    }
+    var decoded: DecodedPlace
+    switch format ?? InputFormat.detect(record) {
+    case .placesV1: decoded = try PlacesV1Decoder.decode(object)
+    case .placesLegacy: decoded = try LegacyPlacesDecoder.decode(object)
+    case .geojson: decoded = try GeoJSONDecoders.decodeGeneric(object)
+    case .osm: decoded = try GeoJSONDecoders.decodeOSM(object)
+    case .overture: decoded = try GeoJSONDecoders.decodeOverture(object)
+    }
+    // Rules every format shares, applied once here.
+    try FieldCheck.clockAndCounts(decoded)
+    decoded.place.capPhotos()
+    try decoded.place.checkPhotoNames()
+    return decoded
+}
+
+// MARK: Checks shared by the decoders

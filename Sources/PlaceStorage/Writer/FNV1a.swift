@@ -1,0 +1,18 @@
+import PlaceModel
+/// 64-bit FNV-1a, to tell whether a record changed.
+package struct FNV1a {
+    package private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    package mutating func add<S: Sequence<UInt8>>(_ bytes: S) {
+        for b in bytes {
+            value ^= UInt64(b)
+            value = value &* 0x0000_0100_0000_01B3
+        }
+    }
+    package mutating func add(_ byte: UInt8) {
+        value ^= UInt64(byte)
+        value = value &* 0x0000_0100_0000_01B3
+    }
+    package mutating func add(_ word: UInt64) {
+        withUnsafeBytes(of: word.littleEndian) { add($0) }
+    }
+}
