@@ -1,5 +1,4 @@
 import Foundation
-import SQLiteDB
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -219,7 +218,7 @@ public final class PlaceImporter {
 
     private static func open(_ path: String, rollbackJournal: Bool, options: ImportOptions) throws -> (store: PlaceStore, writer: PlaceWriter) {
         let store = try PlaceStore(path: path, writable: true, rollbackJournal: rollbackJournal)
-        let writer = try PlaceWriter(db: store.db, source: options.source, indexChunk: options.indexChunk)
+        let writer = try store.makeWriter(source: options.source, indexChunk: options.indexChunk)
         writer.snapshot = options.snapshot != nil
         return (store, writer)
     }
@@ -266,7 +265,7 @@ public final class PlaceImporter {
         guard let path = newDatabasePath, let (store, _) = session else { return }
         let temporary = store.path
         // Should this fail, the database is still the new one, settled later.
-        try store.db.execute("PRAGMA journal_mode = WAL")
+        try store.switchToWAL()
         newDatabasePath = nil
         session = nil
         do {
@@ -298,16 +297,13 @@ public final class PlaceImporter {
         }
         let started = MonotonicClock.now()
         let startedAt = RFC3339.nowMilliseconds()
-        return try store.db.transaction(.immediate) { () throws -> Int in
+        return try store.write { () throws -> Int in
             let run = try beginRun(input: "snapshot \(snapshot)", startedAt: startedAt)
             writer.run = run
             // With no input run at all, every place of the source is older.
             let seenSince = firstRun ?? run
-            try store.db.run("""
-                UPDATE place SET removed_run = ? WHERE source = ? AND removed_run IS NULL AND last_run < ?
-                """, [.integer(run), .text(snapshot), .integer(seenSince)])
             var s = ImportSummary()
-            s.removed = store.db.changes
+            s.removed = try store.markUnseenRemoved(source: snapshot, run: run, seenSince: seenSince)
             if let matching = options.matching, s.removed > 0 {
                 s.linked = try linkSnapshot(source: snapshot, removedRun: run, seenSince: seenSince, options: matching)
             }
@@ -323,12 +319,7 @@ public final class PlaceImporter {
 
     /// Links the places this snapshot removed to the ones it added.
     private func linkSnapshot(source: String, removedRun: Int64, seenSince: Int64, options matching: MatchOptions) throws -> Int {
-        let columns = "p.id, p.place_id, p.name, p.geom, p.doc, p.primary_type"
-        let removed = try SnapshotMatcher.load(store.db, "SELECT \(columns) FROM place p WHERE p.removed_run = ?", [.integer(removedRun)])
-        let added = try SnapshotMatcher.load(store.db, """
-            SELECT \(columns) FROM place p WHERE p.source = ? AND p.first_run >= ? AND p.removed_run IS NULL
-            """, [.text(source), .integer(seenSince)])
-        let before = try store.db.scalar("SELECT count(*) FROM place WHERE source = ? AND first_run < ?", [.text(source), .integer(seenSince)])?.int ?? 0
+        let (removed, added, before) = try store.snapshotCandidates(source: source, removedRun: removedRun, seenSince: seenSince)
         var edges = SnapshotMatcher(options: matching).match(removed: removed, added: added, renumbering: false)
         // Most of the source re-keyed at once, and found again: a renumbering,
         // not many separate moves.
@@ -401,7 +392,7 @@ public final class PlaceImporter {
         }
 
         do {
-            try store.db.transaction(.immediate) {
+            try store.write {
                 let run = try beginRun(input: source.name, startedAt: startedAt)
                 writer.run = run
                 try writer.beginBulk()
@@ -472,7 +463,7 @@ public final class PlaceImporter {
             // Rolled back: the database is as it was before this input.
             let failed = ImportSummary(records: summary.records, rejected: summary.rejected,
                                        bytes: bytesRead, seconds: MonotonicClock.now() - started)
-            _ = try? store.db.transaction(.immediate) {
+            _ = try? store.write {
                 let run = try beginRun(input: source.name, startedAt: startedAt)
                 try finishRun(run, formats: formats, summary: failed, status: "failed", error: error.description)
             }
@@ -512,7 +503,7 @@ public final class PlaceImporter {
     func recordAliasRun(_ edges: [AliasEdge], input: String, source: String) throws -> AliasImportSummary {
         let started = MonotonicClock.now()
         let startedAt = RFC3339.nowMilliseconds()
-        return try store.db.transaction(.immediate) { () throws -> AliasImportSummary in
+        return try store.write { () throws -> AliasImportSummary in
             let run = try beginRun(input: input, startedAt: startedAt)
             writer.run = run
             var summary = AliasImportSummary()
@@ -543,24 +534,20 @@ public final class PlaceImporter {
         if let t = self.options.capturedAt { settings["capturedAt"] = .string(CaptureTime.string(t)) }
         if self.options.allFeatures { settings["allFeatures"] = .bool(true) }
         let options = JSONWriter().string(.object(settings))
-        try store.db.run("""
-            INSERT INTO import_run (input, source, snapshot, status, started_at, options) VALUES (?, ?, ?, 'running', ?, ?)
-            """, [.text(input), DatabaseValue(self.options.source), DatabaseValue(self.options.snapshot), .text(startedAt), .text(options)])
-        return store.db.lastInsertedRowID
+        return try store.beginImportRun(input: input, source: self.options.source, snapshot: self.options.snapshot,
+                                        startedAt: startedAt, options: options)
     }
 
     private func finishRun(_ run: Int64, formats: Set<InputFormat>, summary s: ImportSummary, status: String, error: String?) throws {
-        try store.db.run("""
-            UPDATE import_run SET format = ?, source = coalesce(source, ?), status = ?, finished_at = ?, seconds = ?, bytes = ?,
-                records = ?, inserted = ?, updated = ?, unchanged = ?, revived = ?, duplicates = ?, removed = ?, rejected = ?, error = ?,
-                older = ?
-            WHERE id = ?
-            """, [DatabaseValue(formats.map(\.rawValue).sorted().joined(separator: ",").nilIfEmpty),
-                  DatabaseValue(formats.map(\.defaultSource).sorted().first),
-                  .text(status), .text(RFC3339.nowMilliseconds()), .real(s.seconds), .integer(s.bytes),
-                  .integer(Int64(s.records)), .integer(Int64(s.inserted)), .integer(Int64(s.updated)),
-                  .integer(Int64(s.unchanged)), .integer(Int64(s.revived)), .integer(Int64(s.duplicates)),
-                  .integer(Int64(s.removed)), .integer(Int64(s.rejected)), DatabaseValue(error), .integer(Int64(s.older)), .integer(run)])
+        var r = ImportRunRecord(status: status)
+        r.formats = formats.map(\.rawValue)
+        r.defaultSource = formats.map(\.defaultSource).sorted().first
+        r.seconds = s.seconds
+        r.bytes = s.bytes
+        (r.records, r.inserted, r.updated, r.unchanged) = (s.records, s.inserted, s.updated, s.unchanged)
+        (r.revived, r.duplicates, r.removed, r.rejected, r.older) = (s.revived, s.duplicates, s.removed, s.rejected, s.older)
+        r.error = error
+        try store.finishImportRun(run, r)
     }
 }
 
@@ -575,9 +562,6 @@ extension ImportSummary {
     }
 }
 
-extension String {
-    var nilIfEmpty: String? { isEmpty ? nil : self }
-}
 
 extension JSONWriter {
     func stringBytes(_ value: JSONValue) -> [UInt8] {

@@ -168,15 +168,15 @@ extension PlaceReader {
     /// center. Without a radius the region grows until it holds the k-th
     /// nearest place's whole circle.
     private func searchRegion(_ request: NearbySearchRequest) throws -> [RankedHit] {
-        let filterSQL = request.typeFilter.sql
+        let filter = request.typeFilter
         if let radius = request.radiusMeters {
-            let input = try store.loadPlaces(in: GeoRect.covering(center: request.center, meters: radius), typeFilter: filterSQL)
+            let input = try store.loadPlaces(in: GeoRect.covering(center: request.center, meters: radius), typeFilter: filter)
             return rank(request, in: engine.build(input).index, accept: nil)
         }
         var reach = 500.0
         while true {
             let rects = GeoRect.covering(center: request.center, meters: reach)
-            let input = try store.loadPlaces(in: rects, typeFilter: filterSQL)
+            let input = try store.loadPlaces(in: rects, typeFilter: filter)
             let hits = rank(request, in: engine.build(input).index, accept: nil)
             let wholeWorld = rects == [.world]
             if wholeWorld || (hits.count >= request.maxResultCount && hits[request.maxResultCount - 1].meters <= reach) {

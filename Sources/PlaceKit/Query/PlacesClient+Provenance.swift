@@ -1,4 +1,3 @@
-import SQLiteDB
 import PlaceModel
 import PlaceStorage
 
@@ -34,21 +33,9 @@ extension PlaceReader {
     /// stored: resolve an old one first). Throws `PlaceDBError.notFound`.
     public func provenance(of id: PlaceID) throws -> PlaceProvenance {
         guard let place = try store.place(id: id) else { throw PlaceDBError.notFound(id) }
-        let statement = try store.db.cachedStatement("SELECT source, captured_at, member_captured FROM place WHERE place_id = ?")
-        try statement.bind([.text(id.rawValue)])
-        defer { statement.reset() }
-        guard let row = try statement.step() else { throw PlaceDBError.notFound(id) }
-        let capturedAt = row.optionalInt64(1)
-        var times: [String: Int64] = [:]
-        if let json = row.optionalString(2) {
-            do {
-                times = MemberMerge.times(try JSONParser.parse(json))
-            } catch {
-                throw PlaceDBError.database(path: store.path, reason: "place '\(id)' has corrupt capture times (member_captured): \(error)")
-            }
-        }
+        guard let (source, capturedAt, times) = try store.captureTimes(of: id) else { throw PlaceDBError.notFound(id) }
         let members = place.document.keys.map { (name: $0, capturedAt: times[$0] ?? capturedAt) }
-        return PlaceProvenance(placeID: id, source: try row.string(0), capturedAt: capturedAt,
+        return PlaceProvenance(placeID: id, source: source, capturedAt: capturedAt,
                                members: members.map { ($0.name, $0.capturedAt == 0 ? nil : $0.capturedAt) })
     }
 }

@@ -49,7 +49,7 @@ public final class PlaceReader {
     /// The number of places stored.
     public func placeCount() throws -> Int { try store.placeCount }
 
-    private lazy var resolver: PlaceIDResolver? = try? PlaceIDResolver(db: store.db)
+    private lazy var resolver: PlaceIDResolver? = try? store.makeResolver()
 
     /// What became of a place ID: CURRENT, MOVED (with the chain of alias
     /// hops, each with its reason, source, confidence and date), REMOVED
@@ -59,7 +59,7 @@ public final class PlaceReader {
         guard let resolver else {
             throw PlaceDBError.database(path: store.path, reason: "cannot prepare the alias queries")
         }
-        if !store.db.isInTransaction { try resolver.refreshAliasKeys() }
+        if !store.isInTransaction { try resolver.refreshAliasKeys() }
         return try resolver.resolve(id.rawValue)
     }
 
@@ -79,19 +79,12 @@ public final class PlaceReader {
     /// Runs `body` in one read transaction (a consistent snapshot; SQLite
     /// takes its locks once instead of per query).
     public func read<T>(_ body: () throws -> T) throws -> T {
-        try store.reading(body)
+        try store.read(body)
     }
 
     /// Every alias edge recorded, oldest first (for audits and evaluations).
     public func aliasEdges() throws -> [AliasEdge] {
-        var out: [AliasEdge] = []
-        try store.db.forEachRow("SELECT alias_id, place_id, reason, confidence, evidence FROM place_alias ORDER BY id") { row in
-            let evidence = row.isNull(4) ? nil : try? row.withBytes(4) { try JSONParser.parse($0) }
-            out.append(AliasEdge(aliasID: try row.string(0), placeID: try row.string(1),
-                                 reason: AliasReason(rawValue: try row.string(2)) ?? .explicit,
-                                 confidence: try row.double(3), evidence: evidence))
-        }
-        return out
+        try store.aliasEdges()
     }
 
     /// The place with this ID, with only the fields of `fields` in its

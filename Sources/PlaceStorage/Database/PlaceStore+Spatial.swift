@@ -74,12 +74,13 @@ extension PlaceStore {
     }
 
     /// The live places whose points fall in `rects`, and those whose
-    /// viewport meets `extentRects`. `typeFilter` is an SQL condition on `p`
-    /// (`TypeFilter.sql`) with its arguments.
-    package func loadPlaces(in rects: [GeoRect], extentRects: [GeoRect] = [], typeFilter: (sql: String, arguments: [DatabaseValue])? = nil) throws -> PlaceIndexInput {
+    /// viewport meets `extentRects`, restricted by `typeFilter`.
+    package func loadPlaces(in rects: [GeoRect], extentRects: [GeoRect] = [], typeFilter: TypeFilter? = nil) throws -> PlaceIndexInput {
         var input = PlaceIndexInput()
         var seen = Set<Int64>()
-        let filter = typeFilter.map { " AND \($0.sql)" } ?? ""
+        // ?1-?4: the rectangle (`rectArguments`); the filter's follow.
+        let condition = typeFilter?.condition(after: 4)
+        let filter = condition.map { " AND \($0.sql)" } ?? ""
         let byPoint = """
             SELECT \(Self.spatialColumns), e.west, e.east, e.south, e.north, f.shape
             FROM idx_place_geom r JOIN place p ON p.id = r.pkid LEFT JOIN place_extent e ON e.id = p.id
@@ -87,7 +88,7 @@ extension PlaceStore {
             WHERE r.xmin <= ?4 AND r.xmax >= ?2 AND r.ymin <= ?3 AND r.ymax >= ?1 AND p.removed_run IS NULL\(filter)
             """
         for rect in rects {
-            try db.forEachRow(byPoint, rectArguments(rect) + (typeFilter?.arguments ?? [])) { row in
+            try db.forEachRow(byPoint, rectArguments(rect) + (condition?.arguments ?? [])) { row in
                 guard seen.insert(try row.int64(0)).inserted else { return }
                 try appendWithViewport(row, to: &input)
             }
@@ -104,7 +105,7 @@ extension PlaceStore {
         for rect in extentRects {
             for shift in [0.0, 360.0] {
                 let shifted = GeoRect(south: rect.south, west: rect.west + shift, north: rect.north, east: rect.east + shift)
-                try db.forEachRow(byExtent, rectArguments(shifted) + (typeFilter?.arguments ?? [])) { row in
+                try db.forEachRow(byExtent, rectArguments(shifted) + (condition?.arguments ?? [])) { row in
                     guard seen.insert(try row.int64(0)).inserted else { return }
                     try appendWithViewport(row, to: &input)
                 }

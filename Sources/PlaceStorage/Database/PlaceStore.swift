@@ -8,7 +8,7 @@ import PlaceModel
 /// types, and the provenance of each import. One owner at a time; open one
 /// store per thread or process.
 package final class PlaceStore {
-    package private(set) var db: Database
+    private(set) var db: Database
     package let path: String
     package let writable: Bool
 
