@@ -151,10 +151,10 @@ public enum CommandLineTool {
         } catch let error as CommandFailure {
             console.errLine("placedb \(spec.name): \(error.message)")
             return error.code.rawValue
-        } catch PlaceDBError.invalidArgument(let message) {
-            return usageError(message, usage: spec.usage, console: console, command: spec.name)
+        } catch let error as PlaceDBError where Self.exitCode(for: error) == .usage {
+            return usageError(error.commandLineMessage, usage: spec.usage, console: console, command: spec.name)
         } catch let error as PlaceDBError {
-            console.errLine("placedb \(spec.name): \(error.description)")
+            console.errLine("placedb \(spec.name): \(error.commandLineMessage)")
             return exitCode(for: error).rawValue
         } catch {
             console.errLine("placedb \(spec.name): \(error)")
@@ -166,7 +166,9 @@ public enum CommandLineTool {
         switch error {
         case .notFound: .failure
         case .noDatabase: .noInput
-        case .database: .failure
+        case .notADatabasePath: .usage
+        case .danglingSymlink, .cannotOpen, .notAnSQLiteDatabase, .notAPlacedbDatabase, .schemaTooOld, .schemaTooNew,
+             .walNeedsWriter, .spatiaLiteMissing, .corrupt, .database: .failure
         case .input(let e): e.kind == .corrupt ? .dataError : .noInput
         case .badInput: .dataError
         case .invalidArgument: .usage

@@ -153,15 +153,15 @@ enum ImportCommand: Command {
                 } else {
                     left.inputs = 0
                 }
-                perInput.append(summaryJSON(left, input: input.description, status: importer.lastInputCommitted ? "partial" : "failed", error: "\(error)"))
+                perInput.append(summaryJSON(left, input: input.description, status: importer.lastInputCommitted ? "partial" : "failed", error: commandLineMessage(error)))
                 if options.onError == .skip, let e = error as? PlaceDBError, e.isSkippableInput {
                     // The whole file is skipped; the next ones are imported.
-                    console.errLine("placedb import: skipped: \(error)")
+                    console.errLine("placedb import: skipped: \(commandLineMessage(error))")
                     total.skippedInputs += 1
                     if failure == nil { failure = error }
                     continue
                 }
-                console.errLine("placedb import: \(error)")
+                console.errLine("placedb import: \(commandLineMessage(error))")
                 failure = error
                 break
             }
@@ -171,7 +171,7 @@ enum ImportCommand: Command {
                 total.removed = try importer.finishSnapshot()
                 total.linked = importer.lastSnapshotLinks
             } catch {
-                console.errLine("placedb import: \(error)")
+                console.errLine("placedb import: \(commandLineMessage(error))")
                 failure = error
             }
         }

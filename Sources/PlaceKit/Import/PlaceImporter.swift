@@ -202,7 +202,7 @@ public final class PlaceImporter {
                 // Nothing of it is kept (its schema could not be written on a full disk, say).
                 discardNewDatabase()
                 // Say it of the name the user gave (a missing directory, say).
-                if case PlaceDBError.database(_, let reason) = error { throw PlaceDBError.database(path: path, reason: reason) }
+                if let error = error as? PlaceDBError { throw error.replacingPath(with: path) }
                 throw error
             }
         } else {
@@ -594,7 +594,7 @@ enum NewDatabase {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let n = readlink(path, &buffer, buffer.count - 1)
         let target = n > 0 ? String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
-        throw PlaceDBError.database(path: path, reason: "is a symbolic link to '\(target)', which does not exist (a dangling link); remove the link, or pass the path of the database itself with --db")
+        throw PlaceDBError.danglingSymlink(path: path, target: target)
     }
 
     /// Removes the temporary files of killed imports into `path`: those

@@ -49,7 +49,7 @@ public final class PhotoImporter {
     let store: PlaceStore
 
     /// Opens (migrating) the database at `databasePath` (nil:
-    /// `PLACEDB_DATABASE`, else `places.sqlite`). The database must exist:
+    /// `places.sqlite` in the working directory). The database must exist:
     /// images belong to the photos of imported places
     /// (`PlaceDBError.noDatabase` otherwise).
     public init(databasePath: String? = nil) throws {

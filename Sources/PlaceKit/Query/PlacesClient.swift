@@ -12,8 +12,8 @@ public final class PlaceReader {
     let store: PlaceStore
     let engine: SpatialEngine
 
-    /// Opens the database at `databasePath` (nil: `PLACEDB_DATABASE`, else
-    /// `places.sqlite` in the working directory).
+    /// Opens the database at `databasePath` (nil: `places.sqlite` in the
+    /// working directory).
     public init(databasePath: String? = nil, spatialIndex: SpatialIndexMode = .automatic) throws {
         store = try PlaceStore(path: try PlaceStore.resolvePath(databasePath), writable: false)
         engine = SpatialEngine(store: store)

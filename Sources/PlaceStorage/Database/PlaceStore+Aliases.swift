@@ -32,7 +32,7 @@ extension PlaceStore {
             do {
                 times = MemberMerge.times(try JSONParser.parse(json))
             } catch {
-                throw PlaceDBError.database(path: path, reason: "place '\(id)' has corrupt capture times (member_captured): \(error)")
+                throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has corrupt capture times (member_captured): \(error)")
             }
         }
         return (row.string(0) ?? "", capturedAt, times)

@@ -132,7 +132,7 @@ extension PlaceStore {
         do {
             return try StoredDocument.withDocument(row, docColumn: 1, layoutColumn: 3) { try body(id, $0, coordinate) }
         } catch let e as JSONSyntaxError {
-            throw PlaceDBError.database(path: path, reason: "place '\(id)' has a corrupt stored document: \(e)")
+            throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has a corrupt stored document: \(e)")
         }
     }
 
@@ -179,14 +179,14 @@ extension PlaceStore {
         do {
             doc = try PlaceJSON.decode(bytes, plan: plan, withLocation: coordinate == nil)
         } catch {
-            throw PlaceDBError.database(path: path, reason: "place '\(id)' has a corrupt stored document: \(error)")
+            throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has a corrupt stored document: \(error)")
         }
         var c = coordinate
         if c == nil, let lat = doc["location"]?["latitude"]?.doubleValue, let lng = doc["location"]?["longitude"]?.doubleValue {
             c = Coordinate(latitude: lat, longitude: lng)
         }
         guard let c else {
-            throw PlaceDBError.database(path: path, reason: "place '\(id)' has a stored document without a location")
+            throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has a stored document without a location")
         }
         if plan.fields.isAll { return Place(id: id, coordinate: c, storedDocument: doc) }
         if plan.keys.allSatisfy({ $0.sub.isEmpty }) {
@@ -213,7 +213,7 @@ extension PlaceStore {
             do {
                 try PlaceJSON.write(id: id, doc: doc, location: coordinate, plan: plan, extra: extra, servedAt: time, into: &out)
             } catch let e as JSONSyntaxError {
-                throw PlaceDBError.database(path: path, reason: "place '\(id)' has a corrupt stored document: \(e)")
+                throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has a corrupt stored document: \(e)")
             }
             return true
         }
@@ -249,7 +249,7 @@ extension PlaceStore {
     /// Appends the footprint blob in column `column` to the input's shapes.
     private func appendShape(_ row: Row, _ column: Int, rowid: Int64, to input: inout PlaceIndexInput) throws {
         guard let shape = row.withBytes(column, { FootprintShape(blob: $0) }) else {
-            throw PlaceDBError.database(path: path, reason: "place row \(rowid) has a footprint shape that is not one (place_footprint.shape)")
+            throw PlaceDBError.corrupt(path: path, reason: "place row \(rowid) has a footprint shape that is not one (place_footprint.shape)")
         }
         input.shapes.append(shape)
     }
@@ -258,7 +258,7 @@ extension PlaceStore {
     private func append(_ row: Row, to input: inout PlaceIndexInput, viewport: Int32, shape: Int32) throws {
         let rowid = try row.int64(0)
         guard let point = row.withBytes(1, { SpatiaLiteBlob.decodePoint($0) }) else {
-            throw PlaceDBError.database(path: path, reason: "place row \(rowid) has a geometry that is not a SpatiaLite point")
+            throw PlaceDBError.corrupt(path: path, reason: "place row \(rowid) has a geometry that is not a SpatiaLite point")
         }
         let typeNull = row.isNull(2), sourceNull = row.isNull(5)
         let typeCode = row.withBytes(2) { input.types.code(bytes: $0, isNull: typeNull) }

@@ -12,8 +12,6 @@ package final class PlaceStore {
     package let path: String
     package let writable: Bool
 
-    /// The environment variable that names the default database.
-    package static let environmentVariable = "PLACEDB_DATABASE"
     /// The default file, in the working directory.
     package static let defaultPath = "places.sqlite"
 
@@ -39,7 +37,7 @@ package final class PlaceStore {
         do {
             db = try Database(path: path, mode: writable ? .create : .readOnly)
         } catch let e as SQLiteError {
-            throw PlaceDBError.database(path: path, reason: "cannot open: \(e.message)")
+            throw PlaceDBError.cannotOpen(path: path, sqliteMessage: e.message, forReading: false)
         }
         do {
             // Reading the schema version is the first access: a non-database
@@ -55,7 +53,7 @@ package final class PlaceStore {
                 version = try Migrator.storedVersion(db)
             }
             if version > Schema.migrator.latestVersion {
-                throw PlaceDBError.database(path: path, reason: "schema version \(version) was written by a newer placedb; this one knows up to \(Schema.migrator.latestVersion)")
+                throw PlaceDBError.schemaTooNew(path: path, version: version, supported: Schema.migrator.latestVersion)
             }
             if writable {
                 try db.execute(rollbackJournal ? "PRAGMA journal_mode = DELETE" : "PRAGMA journal_mode = WAL")
@@ -69,7 +67,7 @@ package final class PlaceStore {
                     let tables = try db.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")?.int ?? 0
                     let migrated = try db.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'schema_migration'")?.int ?? 0
                     if tables > 0 && migrated == 0 {
-                        throw PlaceDBError.database(path: path, reason: "is an SQLite database but not a placedb one (it has other tables); choose another --db")
+                        throw PlaceDBError.notAPlacedbDatabase(path: path, hasOtherTables: true)
                     }
                 }
                 try Schema.migrator.migrate(db)
@@ -80,14 +78,14 @@ package final class PlaceStore {
                 try db.execute("PRAGMA cache_size = -32768")
                 try db.execute("PRAGMA mmap_size = 4294967296")
                 if version == 0 {
-                    throw PlaceDBError.database(path: path, reason: "not a placedb database (no schema version; run 'placedb import' to create one)")
+                    throw PlaceDBError.notAPlacedbDatabase(path: path, hasOtherTables: false)
                 }
                 if version < Schema.migrator.latestVersion {
-                    throw PlaceDBError.database(path: path, reason: "schema version \(version) is older than this placedb's \(Schema.migrator.latestVersion); open it once for writing (placedb import) to upgrade")
+                    throw PlaceDBError.schemaTooOld(path: path, version: version, supported: Schema.migrator.latestVersion)
                 }
             }
         } catch let e as SQLiteError {
-            throw PlaceDBError.database(path: path, reason: e.primaryCode == 26 ? "not an SQLite database" : e.description)
+            throw e.primaryCode == 26 ? PlaceDBError.notAnSQLiteDatabase(path: path) : PlaceDBError.database(path: path, reason: e.description)
         }
     }
 
@@ -97,25 +95,24 @@ package final class PlaceStore {
     private static func openImmutable(_ path: String, after error: SQLiteError) throws -> Database {
         var st = stat()
         if stat(path + "-wal", &st) == 0 && st.st_size > 0 {
-            throw PlaceDBError.database(path: path, reason: "cannot open for reading: \(error.message), and \(path)-wal holds changes a read-only reader cannot see without the WAL index; open it once where it can be written (any placedb import) to fold them in")
+            throw PlaceDBError.walNeedsWriter(path: path, sqliteMessage: error.message)
         }
         do {
             return try Database(path: path, mode: .immutable)
         } catch let e as SQLiteError {
-            throw PlaceDBError.database(path: path, reason: "cannot open for reading: \(e.message)")
+            throw PlaceDBError.cannotOpen(path: path, sqliteMessage: e.message, forReading: true)
         }
     }
 
-    /// Where the database is when the caller names none: `PLACEDB_DATABASE`,
-    /// else `places.sqlite` in the working directory. A database is a file:
+    /// Where the database is when the caller names none: `places.sqlite` in
+    /// the working directory (the command line, not the library, reads
+    /// `PLACEDB_DATABASE`). A database is a file:
     /// an empty path, `:memory:` and SQLite URIs (`file:...`) are refused
     /// (an in-memory database would keep nothing).
     package static func resolvePath(_ explicit: String?) throws(PlaceDBError) -> String {
         let path: String
         if let explicit {
             path = explicit
-        } else if let env = getenv(environmentVariable), let s = String(validatingCString: env), !s.isEmpty {
-            path = s
         } else {
             path = defaultPath
         }
@@ -126,10 +123,10 @@ package final class PlaceStore {
     /// Refuses what SQLite would not read as a plain file name.
     package static func checkPath(_ path: String) throws(PlaceDBError) {
         if path.isEmpty {
-            throw .invalidArgument("the database path is empty: give a file path (--db places.sqlite)")
+            throw .notADatabasePath(path)
         }
         if path == ":memory:" || path.lowercased().hasPrefix("file:") {
-            throw .invalidArgument("'\(path.prefix(200))' is not a database file path (in-memory databases and SQLite URIs are refused: nothing would be kept); give a file path, ./\(path.prefix(200)) for a file named so")
+            throw .notADatabasePath(path)
         }
     }
 
@@ -137,7 +134,7 @@ package final class PlaceStore {
         do {
             try db.loadExtension("mod_spatialite")
         } catch let e as SQLiteError {
-            throw PlaceDBError.database(path: path, reason: "cannot load SpatiaLite (mod_spatialite: \(e.message)); install libsqlite3-mod-spatialite (Scripts/setup does)")
+            throw PlaceDBError.spatiaLiteMissing(path: path, sqliteMessage: e.message)
         }
     }
 
@@ -162,13 +159,13 @@ package final class PlaceStore {
         do {
             value = try StoredDocument.withDocument(row, docColumn: docColumn, layoutColumn: layoutColumn) { try JSONParser.parse($0) }
         } catch {
-            throw PlaceDBError.database(path: path, reason: "place '\(id)' has a corrupt stored document: \(error)")
+            throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has a corrupt stored document: \(error)")
         }
         guard case .object(let doc) = value else {
-            throw PlaceDBError.database(path: path, reason: "place '\(id)' has a stored document that is not an object")
+            throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has a stored document that is not an object")
         }
         guard let coordinate = row.withBytes(geometryColumn, { SpatiaLiteBlob.coordinate($0) }) else {
-            throw PlaceDBError.database(path: path, reason: "place '\(id)' has no readable point geometry")
+            throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has no readable point geometry")
         }
         var place = Place(id: id, coordinate: coordinate, document: doc)
         if let column = timeZoneSourceColumn { place.timeZoneSource = row.optionalString(column).flatMap(TimeZoneSource.init(rawValue:)) }

@@ -74,7 +74,7 @@ extension PlaceStore {
         let name = try row.string(0)
         let formatName = try row.string(1)
         guard let format = ImageFormat(rawValue: formatName) else {
-            throw PlaceDBError.database(path: path, reason: "photo '\(name)' has an unknown stored image format '\(formatName)'")
+            throw PlaceDBError.corrupt(path: path, reason: "photo '\(name)' has an unknown stored image format '\(formatName)'")
         }
         return LocalImageInfo(name: name, format: format, width: Int(try row.int64(2)), height: Int(try row.int64(3)),
                               byteCount: Int(try row.int64(4)), source: row.optionalString(5), addedAt: try row.string(6))

@@ -366,7 +366,7 @@ package final class PlaceWriter {
             throw PlaceDBError.database(path: db.path, reason: "place row \(rowid) vanished during the import")
         }
         func corrupt(_ what: String) -> PlaceDBError {
-            PlaceDBError.database(path: db.path, reason: "place row \(rowid) has \(what)")
+            PlaceDBError.corrupt(path: db.path, reason: "place row \(rowid) has \(what)")
         }
         let value = try StoredDocument.withDocument(row, docColumn: 0, layoutColumn: 7) { try JSONParser.parse($0) }
         guard case .object(let doc) = value else { throw corrupt("a stored document that is not an object") }

@@ -1,0 +1,30 @@
+import PlaceKit
+import PlaceModel
+
+extension PlaceDBError {
+    /// The message as the command line says it: the library's, with the
+    /// option or command that helps where one does (the library speaks of
+    /// files and places, never of `--db` or `placedb import`).
+    var commandLineMessage: String {
+        switch self {
+        case .noDatabase: "\(description) (import something first, or pass --db PATH)"
+        case .notADatabasePath(let path) where path.isEmpty: "\(description) (--db places.sqlite)"
+        case .danglingSymlink(let path, let target):
+            "\(path): is a symbolic link to '\(target)', which does not exist (a dangling link); remove the link, or pass the path of the database itself with --db"
+        case .notAPlacedbDatabase(let path, let hasOtherTables):
+            hasOtherTables ? "\(description); choose another --db"
+                : "\(path): not a placedb database (no schema version; run 'placedb import' to create one)"
+        case .schemaTooOld(let path, let version, let supported):
+            "\(path): schema version \(version) is older than this placedb's \(supported); open it once for writing (placedb import) to upgrade"
+        case .walNeedsWriter(let path, let message):
+            "\(path): cannot open for reading: \(message), and \(path)-wal holds changes a read-only reader cannot see without the WAL index; open it once where it can be written (any placedb import) to fold them in"
+        default: description
+        }
+    }
+}
+
+/// How the command line says any error: a `PlaceDBError` with its advice
+/// (`PlaceDBError.commandLineMessage`), anything else as it describes itself.
+func commandLineMessage(_ error: any Error) -> String {
+    (error as? PlaceDBError)?.commandLineMessage ?? "\(error)"
+}
