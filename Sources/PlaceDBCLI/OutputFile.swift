@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import PlaceModel
 #endif
 
 /// The files the command line writes (`import --rejects`, `photo fetch -o`,

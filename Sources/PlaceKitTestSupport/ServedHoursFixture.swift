@@ -1,3 +1,4 @@
+import PlaceModel
 /// Two places whose captured `openNow` is wrong at the fixture's times,
 /// for the tests that every output path serves hours at the time asked.
 ///

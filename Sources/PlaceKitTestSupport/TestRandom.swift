@@ -1,4 +1,5 @@
 import Foundation
+import PlaceModel
 import PlaceKit
 
 /// A seeded generator for test data (SplitMix64), so "random" inputs are

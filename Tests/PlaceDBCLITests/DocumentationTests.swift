@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PlaceModel
 
 /// README.md and docs/*.md: the README stays short, and no relative link
 /// points at a file or a heading that is not there.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PlaceModel
 @testable import PlaceDBCLI
 import PlaceKit
 import PlaceKitTestSupport

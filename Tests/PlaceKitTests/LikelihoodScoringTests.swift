@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import PlaceKit
+@testable import PlaceModel
+@testable import PlaceStorage
 
 /// The current-place model as a pure function, on hand-built candidates
 /// (no database): `LikelihoodModel.score(candidates:fix:time:)`.

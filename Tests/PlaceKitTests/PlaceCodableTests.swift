@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import PlaceKit
+@testable import PlaceModel
+@testable import PlaceStorage
 
 /// `Place: Codable` speaks the Places API (New) JSON.
 @Suite struct PlaceCodableTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import SQLiteDB
 @testable import PlaceKit
+@testable import PlaceModel
+@testable import PlaceStorage
 import PlaceKitTestSupport
 
 /// The resolver itself, on its own connection: its alias-key cache, the

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import PlaceKit
+@testable import PlaceModel
+@testable import PlaceStorage
 
 /// The in-memory k-d tree answers exactly what a brute-force scan with the
 /// same great-circle distance answers: nearest (with ties), within (with and

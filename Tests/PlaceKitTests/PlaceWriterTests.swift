@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import SQLiteDB
 @testable import PlaceKit
+@testable import PlaceModel
+@testable import PlaceStorage
 import PlaceKitTestSupport
 
 /// The writer on its own: what each write does to a stored place, alias

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import PlaceKit
+@testable import PlaceModel
+@testable import PlaceStorage
 import PlaceKitTestSupport
 
 /// The library serves places as `placedb place` does: `fetchPlace`,

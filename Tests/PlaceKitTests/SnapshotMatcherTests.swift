@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import PlaceKit
+@testable import PlaceModel
+@testable import PlaceStorage
 
 /// The snapshot matcher on its own: which removed place it links to which
 /// added one, and why (moved, redrawn, merged, split, renumbered).

@@ -1,131 +1,223 @@
 import Foundation
 import PlaceModel
-import PlaceStorage
 
-/// The synchronous query engine on one read-only connection: what the CLI
-/// and the benchmarks call, and what `PlacesClient` (the async, `Sendable`
-/// client for apps and servers) lends to each call from its pool.
+/// Answers place queries from a placedb database, offline, from any task:
+/// the async, `Sendable` client, shaped like the Places SDK for Swift
+/// (GooglePlacesSwift). Every call is `async throws(PlacesError)` and
+/// returns values.
 ///
-/// It opens the file read-only and needs no SpatiaLite. It is not
-/// `Sendable`: one owner at a time (a thread, or one `PlacesClient` call).
-public final class PlaceReader {
-    let store: PlaceStore
-    let engine: SpatialEngine
-
-    /// Opens the database at `databasePath` (nil: `places.sqlite` in the
-    /// working directory).
-    public init(databasePath: String? = nil, spatialIndex: SpatialIndexMode = .automatic) throws {
-        store = try PlaceStore(path: try PlaceStore.resolvePath(databasePath), writable: false)
-        engine = SpatialEngine(store: store)
-        engine.mode = spatialIndex
-    }
-
-    /// Where nearby and current-place queries find candidates.
-    public var spatialIndexMode: SpatialIndexMode {
-        get { engine.mode }
-        set { engine.mode = newValue }
-    }
-
-    /// The current-place model (changing it drops a loaded index, whose
-    /// footprints depend on it).
-    public var likelihoodModel: LikelihoodModel {
-        get { engine.model }
-        set { engine.model = newValue }
-    }
-
-    /// Loads the in-memory spatial index now (it is otherwise loaded when
-    /// the mode calls for it) and says what it holds.
-    @discardableResult
-    public func loadSpatialIndex() throws -> SpatialIndexStatistics {
-        try engine.loadFull().statistics
-    }
-
-    /// The loaded in-memory index, if any.
-    public var spatialIndexStatistics: SpatialIndexStatistics? { engine.full?.statistics }
-
+/// ```swift
+/// let client = try PlacesClient(databasePath: "places.sqlite")
+/// let place = try await client.fetchPlace(id: "ChIJN1t_tDeuEmsRUsoyG83frY4", fields: [.displayName, .location])
+/// let here = try await client.findPlaceLikelihoods(location: place.coordinate, accuracy: 20)
+/// ```
+///
+/// Concurrency: the client keeps a pool of read-only connections (each
+/// with its own spatial index and statement cache) and lends one to each
+/// call, so up to `maxReaders` calls run at once; further calls wait for a
+/// free connection. A call runs on a Dispatch worker thread, not on Swift
+/// concurrency's cooperative pool, because SQLite blocks on disk and locks.
+/// Writing (imports) goes through its own connection elsewhere
+/// (`PlaceImporter`); WAL mode lets it run while the readers read, each
+/// reader seeing a consistent snapshot per call.
+public final class PlacesClient: Sendable {
     /// The database file's path.
-    public var databasePath: String { store.path }
+    public let databasePath: String
+    /// The most connections open at once (calls running at once).
+    public let maxReaders: Int
+    private let pool: ReaderPool
+
+    /// Opens the database at `databasePath` read-only (one connection now,
+    /// to check it; more as concurrent calls need them, up to
+    /// `maxReaders`, default the number of processors).
+    public init(databasePath: String, maxReaders: Int? = nil, spatialIndex: SpatialIndexMode = .automatic,
+                likelihoodModel: LikelihoodModel = LikelihoodModel()) throws(PlacesError) {
+        let readers = max(1, maxReaders ?? ProcessInfo.processInfo.activeProcessorCount)
+        self.maxReaders = readers
+        let open: @Sendable () throws -> PlaceReader = {
+            let client = try PlaceReader(databasePath: databasePath, spatialIndex: spatialIndex)
+            client.likelihoodModel = likelihoodModel
+            return client
+        }
+        do {
+            let first = try open()
+            self.databasePath = first.databasePath
+            pool = ReaderPool(first: first, limit: readers, open: open)
+        } catch {
+            throw PlacesError(error, databasePath: databasePath)
+        }
+    }
+
+    // MARK: Place details
+
+    /// The place with this ID, with the fields of `fields`; an ID that moved
+    /// gives the place it resolves to (with its current `id`), as the
+    /// Places API does. `openNow` is computed at the time of asking (or at
+    /// `time`), never served from the capture.
+    public func fetchPlace(id: PlaceID, fields: FieldMask = .all, at time: HoursQueryTime? = nil) async throws(PlacesError) -> Place {
+        try await run { try $0.fetchPlace(id: id, fields: fields, at: time ?? .instant(Date())) }
+    }
 
     /// The number of places stored.
-    public func placeCount() throws -> Int { try store.placeCount }
-
-    private lazy var resolver: PlaceIDResolver? = try? store.makeResolver()
-
-    /// What became of a place ID: CURRENT, MOVED (with the chain of alias
-    /// hops, each with its reason, source, confidence and date), REMOVED
-    /// (a tombstone with its date) or NOT_FOUND. Cycles are detected and
-    /// reported, never followed.
-    public func resolvePlaceID(_ id: PlaceID) throws -> PlaceIDResolution {
-        guard let resolver else {
-            throw PlaceDBError.database(path: store.path, reason: "cannot prepare the alias queries")
-        }
-        if !store.isInTransaction { try resolver.refreshAliasKeys() }
-        return try resolver.resolve(id.rawValue)
+    public func placeCount() async throws(PlacesError) -> Int {
+        try await run { try $0.placeCount() }
     }
 
-    /// Resolves many IDs in one read transaction: one consistent view of
-    /// the database, and no locking per ID (several times faster than
-    /// calling `resolvePlaceID` in a loop).
-    public func resolvePlaceIDs(_ ids: [PlaceID]) throws -> [PlaceIDResolution] {
-        try read {
-            guard let resolver else {
-                throw PlaceDBError.database(path: store.path, reason: "cannot prepare the alias queries")
+    // MARK: Nearby and current place
+
+    /// Places within a circle, by popularity or distance (Nearby Search).
+    public func searchNearby(_ request: NearbySearchRequest, fields: FieldMask = .all) async throws(PlacesError) -> [NearbyPlace] {
+        try await run { try $0.searchNearby(request, fields: fields) }
+    }
+
+    /// Places within `radius` meters of `center`, most popular first.
+    public func searchNearby(center: Coordinate, radius: Double, includedTypes: [String] = [], maxResultCount: Int = 20,
+                             fields: FieldMask = .all) async throws(PlacesError) -> [NearbyPlace] {
+        try await searchNearby(NearbySearchRequest(center: center, radiusMeters: radius, includedTypes: includedTypes,
+                                                   maxResultCount: maxResultCount), fields: fields)
+    }
+
+    /// The places the visitor is likely at, given a fix at `location` with
+    /// horizontal `accuracy` in meters (the 68% radius), most likely first
+    /// (the model: `LikelihoodModel`); `time` makes opening hours count.
+    public func findPlaceLikelihoods(location: Coordinate, accuracy: Double, fields: FieldMask = .all, at time: Date? = nil,
+                                     includedTypes: [String] = [], limit: Int = 10) async throws(PlacesError) -> PlaceLikelihoodList {
+        try await findPlaceLikelihoods(CurrentPlaceRequest(location: location, accuracyMeters: accuracy, time: time,
+                                                           includedTypes: includedTypes, maxResultCount: limit), fields: fields)
+    }
+
+    public func findPlaceLikelihoods(_ request: CurrentPlaceRequest, fields: FieldMask = .all,
+                                     explain: Bool = false) async throws(PlacesError) -> PlaceLikelihoodList {
+        try await run { try $0.findPlaceLikelihoods(request, fields: fields, explain: explain) }
+    }
+
+    // MARK: IDs and hours
+
+    /// What became of a place ID: current, moved (with the chain of alias
+    /// hops), removed, or not found.
+    public func resolvePlaceID(_ id: PlaceID) async throws(PlacesError) -> PlaceIDResolution {
+        try await run { try $0.resolvePlaceIDs([id])[0] }
+    }
+
+    /// What became of each ID, from one consistent view of the database.
+    public func resolvePlaceIDs(_ ids: [PlaceID]) async throws(PlacesError) -> [PlaceIDResolution] {
+        try await run { try $0.resolvePlaceIDs(ids) }
+    }
+
+    /// Whether the place is open at `date` (default: now), from its current
+    /// and regular opening hours, business status and time zone.
+    public func isOpen(placeID: PlaceID, at date: Date = Date()) async throws(PlacesError) -> OpenStatus {
+        try await run { try $0.fetchStoredPlace(id: placeID).isOpen(at: date) }
+    }
+
+    /// `isOpen` at an instant or at a wall-clock time at the place.
+    public func isOpen(placeID: PlaceID, at time: HoursQueryTime) async throws(PlacesError) -> OpenStatus {
+        try await run { try $0.fetchStoredPlace(id: placeID).isOpen(at: time) }
+    }
+
+    // MARK: Photos
+
+    /// The photos of a place (at most ten), each with the attributions
+    /// that must be shown with it.
+    public func fetchPhotoMetadata(placeID: PlaceID) async throws(PlacesError) -> [PhotoMetadata] {
+        try await run { try $0.lookUpPhotos(placeID: placeID) }
+    }
+
+    /// The photo's local image scaled down to fit `maxWidth` × `maxHeight`
+    /// (each 1...4800; aspect ratio kept, never scaled up), encoded as
+    /// `format` (nil: as stored).
+    public func fetchPhoto(_ metadata: PhotoMetadata, maxWidth: Int, maxHeight: Int,
+                           format: ImageFormat? = nil) async throws(PlacesError) -> PhotoImage {
+        try await run { try $0.fetchPhoto(metadata, maxSize: (width: maxWidth, height: maxHeight), format: format) }
+    }
+
+    // MARK: Running calls
+
+    /// Runs `body` with a connection of the pool, on a Dispatch thread.
+    private func run<T: Sendable>(_ body: @escaping @Sendable (PlaceReader) throws -> T) async throws(PlacesError) -> T {
+        let path = databasePath
+        let outcome: Result<T, PlacesError>
+        do {
+            let reader = try await pool.acquire()
+            outcome = await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    let result: Result<T, PlacesError>
+                    do { result = .success(try body(reader.client)) } catch { result = .failure(PlacesError(error, databasePath: path)) }
+                    self.pool.release(reader)
+                    continuation.resume(returning: result)
+                }
             }
-            try resolver.refreshAliasKeys()
-            return try ids.map { try resolver.resolve($0.rawValue) }
+        } catch {
+            throw PlacesError(error, databasePath: path)
         }
-    }
-
-    /// Runs `body` in one read transaction (a consistent snapshot; SQLite
-    /// takes its locks once instead of per query).
-    public func read<T>(_ body: () throws -> T) throws -> T {
-        try store.read(body)
-    }
-
-    /// Every alias edge recorded, oldest first (for audits and evaluations).
-    public func aliasEdges() throws -> [AliasEdge] {
-        try store.aliasEdges()
-    }
-
-    /// The place with this ID, with only the fields of `fields` in its
-    /// document. With `followAliases` (the default), an old ID gives the
-    /// current place it resolves to, with its current `id`, as the Places
-    /// API does; a removed place gives its last record. Throws
-    /// `PlaceDBError.notFound` when nothing is known of the ID.
-    ///
-    /// The place is served at `time` (now by default; `Place.served(at:)`):
-    /// `openNow` inside its hours is whether it is open then, computed by
-    /// the hours engine (left out when it cannot be decided), never the
-    /// captured value, and current hours that ended more than
-    /// `Place.staleCurrentHoursDays` days before are left out.
-    /// `fetchStoredPlace` gives the record as captured.
-    public func fetchPlace(id: PlaceID, fields: FieldMask = .all, followAliases: Bool = true,
-                           at time: HoursQueryTime = .instant(Date())) throws -> Place {
-        // Whole, so the hours engine sees everything it reads; then masked.
-        // The coordinate is always known to the Place value; the document
-        // shows `location` only when asked for.
-        try fetchStoredPlace(id: id, followAliases: followAliases).served(at: time).masked(fields)
-    }
-
-    /// The place with this ID as the database holds it, whole: its hours
-    /// as captured (`openNow` is the capture's answer, stale current hours
-    /// included), for evaluating or exporting them. Aliases are followed
-    /// as by `fetchPlace`. Serve places with `fetchPlace`.
-    public func fetchStoredPlace(id: PlaceID, followAliases: Bool = true) throws -> Place {
-        var target = id
-        if followAliases {
-            let resolution = try resolvePlaceID(id)
-            guard let placeID = resolution.placeID else { throw PlaceDBError.notFound(id) }
-            target = PlaceID(placeID)
-        }
-        guard let place = try store.place(id: target) else { throw PlaceDBError.notFound(id) }
-        return place
+        return try outcome.get()
     }
 }
 
-extension Place {
-    /// The Places API (New) JSON of this place restricted to `fields`.
-    public func apiJSON(fields: FieldMask) -> JSONObject {
-        fields.apply(to: apiJSON)
+/// The client's read-only connections: each lent to one call at a time.
+///
+/// `@unchecked Sendable`: the lock guards `idle`, `open` and `waiters`; a
+/// connection (a non-`Sendable` `PlaceReader`) is reachable from one call
+/// only between `acquire` and `release`, and from nowhere else.
+final class ReaderPool: @unchecked Sendable {
+    /// A connection on loan. `@unchecked Sendable` for the same reason.
+    struct Reader: @unchecked Sendable {
+        let client: PlaceReader
+    }
+
+    private let lock = NSLock()
+    private var idle: [Reader]
+    private var open: Int
+    private var waiters: [CheckedContinuation<Reader, Never>] = []
+    private let limit: Int
+    private let opener: @Sendable () throws -> PlaceReader
+
+    init(first: PlaceReader, limit: Int, open: @escaping @Sendable () throws -> PlaceReader) {
+        idle = [Reader(client: first)]
+        self.open = 1
+        self.limit = limit
+        opener = open
+    }
+
+    /// A free connection: an idle one, a new one while fewer than `limit`
+    /// are open, else the next one released.
+    func acquire() async throws -> Reader {
+        enum Next { case reader(Reader), openNew, wait }
+        let next: Next = lock.withLock {
+            if let r = idle.popLast() { return .reader(r) }
+            if open < limit { open += 1; return .openNew }
+            return .wait
+        }
+        switch next {
+        case .reader(let r): return r
+        case .openNew:
+            do {
+                return Reader(client: try opener())
+            } catch {
+                lock.withLock { open -= 1 }
+                throw error
+            }
+        case .wait:
+            return await withCheckedContinuation { continuation in
+                let ready: Reader? = lock.withLock {
+                    if let r = idle.popLast() { return r }
+                    waiters.append(continuation)
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
+    }
+
+    /// Gives a connection back: to the longest waiting call, else to the idle list.
+    func release(_ reader: Reader) {
+        let waiter: CheckedContinuation<Reader, Never>? = lock.withLock {
+            if waiters.isEmpty {
+                idle.append(reader)
+                return nil
+            }
+            return waiters.removeFirst()
+        }
+        waiter?.resume(returning: reader)
     }
 }

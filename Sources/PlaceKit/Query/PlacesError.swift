@@ -1,4 +1,4 @@
-import SQLiteDB
+import PlaceModel
 
 /// An error from the async client (`PlacesClient`), by what the caller
 /// can do about it. `description` is one line: what failed, why, where; it
@@ -39,10 +39,15 @@ public enum PlacesError: Error, Sendable, Equatable, CustomStringConvertible {
             case .invalidArgument(let m): self = .badRequest(m)
             case .photoNotFound(let m): self = .notFound(m)
             case .badImage(let m): self = .io(m)
+            default:
+                // The database's own failures (not a placedb file, a newer
+                // schema, corrupt rows, ...): the message already names the file.
+                let text = e.description, prefix = "\(databasePath): "
+                self = .database(path: databasePath, reason: text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text)
             }
         case let e as FieldMaskError: self = .badRequest(e.description)
-        case let e as SQLiteError: self = .database(path: databasePath, reason: e.description)
-        default: self = .io("\(databasePath): \(error)")
+        // SQLite's own errors come up through the store as they are.
+        default: self = .database(path: databasePath, reason: "\(error)")
         }
     }
 }

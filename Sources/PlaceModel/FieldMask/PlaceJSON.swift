@@ -24,7 +24,7 @@ package struct MaskPlan {
 
     /// Whether the plan keeps an hours member, whose `openNow` depends on
     /// the time of asking (all of them for `*`).
-    var keepsHours: Bool {
+    package var keepsHours: Bool {
         fields.isAll || keys.contains { Place.hoursMembers.contains($0.name) }
     }
 

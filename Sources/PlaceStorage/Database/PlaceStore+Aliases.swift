@@ -12,9 +12,9 @@ extension PlaceStore {
         var out: [AliasEdge] = []
         try db.forEachRow("SELECT alias_id, place_id, reason, confidence, evidence FROM place_alias ORDER BY id") { row in
             let evidence = row.isNull(4) ? nil : try? row.withBytes(4) { try JSONParser.parse($0) }
-            out.append(AliasEdge(aliasID: row.string(0) ?? "", placeID: row.string(1) ?? "",
-                                 reason: AliasReason(rawValue: row.string(2) ?? "") ?? .explicit,
-                                 confidence: row.double(3), evidence: evidence))
+            out.append(AliasEdge(aliasID: try row.string(0), placeID: try row.string(1),
+                                 reason: AliasReason(rawValue: try row.string(2)) ?? .explicit,
+                                 confidence: try row.double(3), evidence: evidence))
         }
         return out
     }
@@ -24,17 +24,17 @@ extension PlaceStore {
     package func captureTimes(of id: PlaceID) throws -> (source: String, capturedAt: Int64?, members: [String: Int64])? {
         let statement = try db.cachedStatement("SELECT source, captured_at, member_captured FROM place WHERE place_id = ?")
         try statement.bind([.text(id.rawValue)])
-        defer { try? statement.reset() }
+        defer { statement.reset() }
         guard let row = try statement.step() else { return nil }
-        let capturedAt: Int64? = row.isNull(1) ? nil : row.int64(1)
+        let capturedAt = row.optionalInt64(1)
         var times: [String: Int64] = [:]
-        if let json = row.string(2) {
+        if let json = row.optionalString(2) {
             do {
                 times = MemberMerge.times(try JSONParser.parse(json))
             } catch {
                 throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has corrupt capture times (member_captured): \(error)")
             }
         }
-        return (row.string(0) ?? "", capturedAt, times)
+        return (try row.string(0), capturedAt, times)
     }
 }

@@ -154,7 +154,7 @@ package final class PlaceStore {
     /// `time_zone_source`, when the query selected it). A row that does not
     /// decode (a file edited by hand) throws, never traps.
     package func decodeStored(_ row: Row, docColumn: Int, geometryColumn: Int, timeZoneSourceColumn: Int? = nil, layoutColumn: Int) throws -> Place {
-        package let id = PlaceID(try row.string(0))
+        let id = PlaceID(try row.string(0))
         let value: JSONValue
         do {
             value = try StoredDocument.withDocument(row, docColumn: docColumn, layoutColumn: layoutColumn) { try JSONParser.parse($0) }

@@ -110,7 +110,7 @@ extension StoredDocument {
     /// Calls `body` with the whole document of a row whose `doc` is at
     /// `docColumn` and `readColumns` start at `layoutColumn`.
     package static func withDocument<T>(_ row: Row, docColumn: Int, layoutColumn: Int, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
-        package let layout = row.optionalInt64(layoutColumn) ?? 0
+        let layout = row.optionalInt64(layoutColumn) ?? 0
         guard layout != 0 else { return try row.withBytes(docColumn, body) }
         let c = layoutColumn
         let columns = Columns(name: row.optionalString(c + 1), primaryType: row.optionalString(c + 2),

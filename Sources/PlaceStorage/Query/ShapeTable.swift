@@ -9,7 +9,7 @@ package struct ShapeTable {
         package var partCount: Int32
         /// The first vertex (index into `coordinates` / 2).
         package var firstVertex: Int32
-        var vertexCount: Int32
+        package var vertexCount: Int32
         /// Area (m²) of an area, length (m) of lines.
         package var size: Double
         /// The farthest vertex from the place's location, meters.

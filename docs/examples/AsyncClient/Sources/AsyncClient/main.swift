@@ -1,4 +1,5 @@
 import PlaceKit
+import PlaceModel
 
 // AsyncClient DATABASE [LAT,LNG]: the places near a point, then where a
 // visitor at each of them is likely to be, eight queries at once.

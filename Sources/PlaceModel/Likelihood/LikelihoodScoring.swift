@@ -177,7 +177,7 @@ extension LikelihoodModel {
 
     /// The first step of `score`: every candidate's footprint, density and
     /// prior, hours aside; not normalized.
-    func weigh(_ candidates: [LikelihoodCandidate], fix: LocationFix) -> LikelihoodScores {
+    package func weigh(_ candidates: [LikelihoodCandidate], fix: LocationFix) -> LikelihoodScores {
         let sigma = sigma(accuracy: fix.accuracyMeters)
         let reach = cutoffSigmas * sigma
         var out: [Likelihood] = []
@@ -189,7 +189,7 @@ extension LikelihoodModel {
 
     /// The second step: the hours factor of each candidate that carries
     /// its details, at `time`.
-    func applyHours(_ scores: inout LikelihoodScores, _ candidates: [LikelihoodCandidate], at time: HoursQueryTime) {
+    package func applyHours(_ scores: inout LikelihoodScores, _ candidates: [LikelihoodCandidate], at time: HoursQueryTime) {
         for i in scores.likelihoods.indices {
             guard let place = candidates[scores.likelihoods[i].candidate].details else { continue }
             let date: Date
@@ -211,7 +211,7 @@ extension LikelihoodModel {
     }
 
     /// The last step: likelihoods from weights, and the none-of-these mass.
-    func normalize(_ scores: inout LikelihoodScores) {
+    package func normalize(_ scores: inout LikelihoodScores) {
         let total = scores.likelihoods.reduce(noneDensity) { $0 + $1.weight }
         scores.total = total
         scores.noneLikelihood = noneDensity / total
@@ -220,7 +220,7 @@ extension LikelihoodModel {
 
     /// The prior factor of a feature's type: 0 for what is not a place,
     /// `unnamedFactor` more for an unnamed feature.
-    func typeFactor(_ type: String?, kind: LikelihoodCandidate.Kind) -> Double {
+    package func typeFactor(_ type: String?, kind: LikelihoodCandidate.Kind) -> Double {
         switch kind {
         case .notAPlace: 0
         case .place: typeFactor(type) * 1
@@ -266,7 +266,7 @@ extension LikelihoodModel {
     /// when `viewportRule` takes it and it is in range, else a square of
     /// the area of its type's disc around its location. Offsets keep exact
     /// great-circle distances, with directions from the local plane.
-    func footprint(_ c: LikelihoodCandidate, meters: Double, fix: Coordinate) -> (ScoredFootprint, FootprintShape?) {
+    package func footprint(_ c: LikelihoodCandidate, meters: Double, fix: Coordinate) -> (ScoredFootprint, FootprintShape?) {
         let perDegree = Earth.meanRadius * Earth.radiansPerDegree
         let cosFix = cos(fix.latitude * Earth.radiansPerDegree)
         func offset(_ lat: Double, _ lng: Double, _ d: Double) -> (Double, Double) {
@@ -307,7 +307,7 @@ extension LikelihoodModel {
 
     /// Whether a viewport is the place's footprint: `viewportRule` takes it
     /// and no corner lies farther than `maxViewportRadius` from the place.
-    func usesViewport(_ v: Viewport, latitude: Double, longitude: Double) -> Bool {
+    package func usesViewport(_ v: Viewport, latitude: Double, longitude: Double) -> Bool {
         let rect = GeoRect(south: v.low.latitude, west: v.low.longitude, north: v.high.latitude, east: v.high.longitude)
         guard viewportRule == .always || ViewportEvidence.classify(rect) == .extent else { return false }
         var m = 0.0
@@ -318,13 +318,13 @@ extension LikelihoodModel {
     }
 
     /// Half the side of the square footprint of a type radius (equal area).
-    static func halfSide(radius: Double) -> Double { radius * Double.pi.squareRoot() / 2 }
+    package static func halfSide(radius: Double) -> Double { radius * Double.pi.squareRoot() / 2 }
 }
 
 extension FootprintShape {
     /// p(fix | visitor uniformly in the shape) with its `size` (area or
     /// length) known.
-    func density(east: Double, north: Double, sigma: Double, size: Double) -> Double {
+    package func density(east: Double, north: Double, sigma: Double, size: Double) -> Double {
         coordinates.withUnsafeBufferPointer { c in
             partCounts.withUnsafeBufferPointer { p in
                 switch kind {

@@ -1,0 +1,131 @@
+import Foundation
+import PlaceModel
+import PlaceStorage
+
+/// The synchronous query engine on one read-only connection: what the CLI
+/// and the benchmarks call, and what `PlacesClient` (the async, `Sendable`
+/// client for apps and servers) lends to each call from its pool.
+///
+/// It opens the file read-only and needs no SpatiaLite. It is not
+/// `Sendable`: one owner at a time (a thread, or one `PlacesClient` call).
+public final class PlaceReader {
+    let store: PlaceStore
+    let engine: SpatialEngine
+
+    /// Opens the database at `databasePath` (nil: `places.sqlite` in the
+    /// working directory).
+    public init(databasePath: String? = nil, spatialIndex: SpatialIndexMode = .automatic) throws {
+        store = try PlaceStore(path: try PlaceStore.resolvePath(databasePath), writable: false)
+        engine = SpatialEngine(store: store)
+        engine.mode = spatialIndex
+    }
+
+    /// Where nearby and current-place queries find candidates.
+    public var spatialIndexMode: SpatialIndexMode {
+        get { engine.mode }
+        set { engine.mode = newValue }
+    }
+
+    /// The current-place model (changing it drops a loaded index, whose
+    /// footprints depend on it).
+    public var likelihoodModel: LikelihoodModel {
+        get { engine.model }
+        set { engine.model = newValue }
+    }
+
+    /// Loads the in-memory spatial index now (it is otherwise loaded when
+    /// the mode calls for it) and says what it holds.
+    @discardableResult
+    public func loadSpatialIndex() throws -> SpatialIndexStatistics {
+        try engine.loadFull().statistics
+    }
+
+    /// The loaded in-memory index, if any.
+    public var spatialIndexStatistics: SpatialIndexStatistics? { engine.full?.statistics }
+
+    /// The database file's path.
+    public var databasePath: String { store.path }
+
+    /// The number of places stored.
+    public func placeCount() throws -> Int { try store.placeCount }
+
+    private lazy var resolver: PlaceIDResolver? = try? store.makeResolver()
+
+    /// What became of a place ID: CURRENT, MOVED (with the chain of alias
+    /// hops, each with its reason, source, confidence and date), REMOVED
+    /// (a tombstone with its date) or NOT_FOUND. Cycles are detected and
+    /// reported, never followed.
+    public func resolvePlaceID(_ id: PlaceID) throws -> PlaceIDResolution {
+        guard let resolver else {
+            throw PlaceDBError.database(path: store.path, reason: "cannot prepare the alias queries")
+        }
+        if !store.isInTransaction { try resolver.refreshAliasKeys() }
+        return try resolver.resolve(id.rawValue)
+    }
+
+    /// Resolves many IDs in one read transaction: one consistent view of
+    /// the database, and no locking per ID (several times faster than
+    /// calling `resolvePlaceID` in a loop).
+    public func resolvePlaceIDs(_ ids: [PlaceID]) throws -> [PlaceIDResolution] {
+        try read {
+            guard let resolver else {
+                throw PlaceDBError.database(path: store.path, reason: "cannot prepare the alias queries")
+            }
+            try resolver.refreshAliasKeys()
+            return try ids.map { try resolver.resolve($0.rawValue) }
+        }
+    }
+
+    /// Runs `body` in one read transaction (a consistent snapshot; SQLite
+    /// takes its locks once instead of per query).
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        try store.read(body)
+    }
+
+    /// Every alias edge recorded, oldest first (for audits and evaluations).
+    public func aliasEdges() throws -> [AliasEdge] {
+        try store.aliasEdges()
+    }
+
+    /// The place with this ID, with only the fields of `fields` in its
+    /// document. With `followAliases` (the default), an old ID gives the
+    /// current place it resolves to, with its current `id`, as the Places
+    /// API does; a removed place gives its last record. Throws
+    /// `PlaceDBError.notFound` when nothing is known of the ID.
+    ///
+    /// The place is served at `time` (now by default; `Place.served(at:)`):
+    /// `openNow` inside its hours is whether it is open then, computed by
+    /// the hours engine (left out when it cannot be decided), never the
+    /// captured value, and current hours that ended more than
+    /// `Place.staleCurrentHoursDays` days before are left out.
+    /// `fetchStoredPlace` gives the record as captured.
+    public func fetchPlace(id: PlaceID, fields: FieldMask = .all, followAliases: Bool = true,
+                           at time: HoursQueryTime = .instant(Date())) throws -> Place {
+        // Whole, so the hours engine sees everything it reads; then masked.
+        // The coordinate is always known to the Place value; the document
+        // shows `location` only when asked for.
+        try fetchStoredPlace(id: id, followAliases: followAliases).served(at: time).masked(fields)
+    }
+
+    /// The place with this ID as the database holds it, whole: its hours
+    /// as captured (`openNow` is the capture's answer, stale current hours
+    /// included), for evaluating or exporting them. Aliases are followed
+    /// as by `fetchPlace`. Serve places with `fetchPlace`.
+    public func fetchStoredPlace(id: PlaceID, followAliases: Bool = true) throws -> Place {
+        var target = id
+        if followAliases {
+            let resolution = try resolvePlaceID(id)
+            guard let placeID = resolution.placeID else { throw PlaceDBError.notFound(id) }
+            target = PlaceID(placeID)
+        }
+        guard let place = try store.place(id: target) else { throw PlaceDBError.notFound(id) }
+        return place
+    }
+}
+
+extension Place {
+    /// The Places API (New) JSON of this place restricted to `fields`.
+    public func apiJSON(fields: FieldMask) -> JSONObject {
+        fields.apply(to: apiJSON)
+    }
+}
