@@ -14,6 +14,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // libFuzzer's driver entry point (ships with the Swift toolchain;
         // linked only by a -sanitize=fuzzer build, see docs/fuzzing.md).
         .systemLibrary(name: "CLibFuzzer"),
@@ -32,7 +33,10 @@ let package = Package(
         .target(name: "PlaceKit", dependencies: ["PlaceModel", "PlaceStorage", "CZlib", "CGD"]),
 
         // The command line, as a library so tests can run it in-process.
-        .target(name: "PlaceDBCLI", dependencies: ["PlaceKit", "PlaceModel"]),
+        .target(name: "PlaceDBCLI", dependencies: ["PlaceKit", "PlaceModel", "PlaceDBServer"]),
+        // `placedb serve`: the Places API (New) over HTTP (docs/server.md),
+        // on libmicrohttpd; the routes call PlaceKit through ServerBackend.
+        .target(name: "PlaceDBServer", dependencies: ["PlaceKit", "PlaceModel", "CMicroHTTPD"]),
         .executableTarget(name: "placedb", dependencies: ["PlaceDBCLI"]),
         .executableTarget(name: "placedb-bench", dependencies: ["PlaceKit", "PlaceModel", "PlaceStorage", "SQLiteDB", "CGD"]),
 
@@ -45,6 +49,7 @@ let package = Package(
         .target(name: "PlaceKitTestSupport", dependencies: ["PlaceKit", "PlaceModel", "CGD"], path: "Sources/PlaceKitTestSupport"),
         .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "PlaceKitTestSupport"]),
         .testTarget(name: "PlaceKitTests", dependencies: ["PlaceKit", "PlaceModel", "PlaceStorage", "SQLiteDB", "PlaceKitTestSupport"]),
+        .testTarget(name: "PlaceDBServerTests", dependencies: ["PlaceDBServer", "PlaceDBCLI", "PlaceKit", "PlaceModel", "PlaceKitTestSupport"]),
         .testTarget(name: "PlaceDBCLITests", dependencies: ["PlaceDBCLI", "PlaceKit", "PlaceModel", "PlaceStorage", "SQLiteDB", "PlaceKitTestSupport", "PlaceDBFuzz"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -17,6 +17,7 @@ public enum CommandLineTool {
         CommandEntry(spec: PhotoFetchCommand.spec, run: PhotoFetchCommand.run),
         CommandEntry(spec: NearbyCommand.spec, run: NearbyCommand.run),
         CommandEntry(spec: CurrentCommand.spec, run: CurrentCommand.run),
+        CommandEntry(spec: ServeCommand.spec, run: ServeCommand.run),
     ]
 
     /// The commands of a group (`photo` -> `photo add`, `photo fetch`).

@@ -1,0 +1,118 @@
+import Foundation
+import PlaceDBServer
+import PlaceKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `placedb serve`: the Places API (New) over HTTP on this machine
+/// (docs/server.md).
+enum ServeCommand: Command {
+    static let spec = CommandSpec(
+        name: "serve",
+        abstract: "Serve the database over HTTP with the Places API (New) REST interface (Place Details, searchNearby, photo media) and placedb's own routes.",
+        arguments: [],
+        options: [
+            OptionSpec("--listen", value: "HOST:PORT", help: "The address to listen on (default 127.0.0.1:8080: this machine only; [::1]:PORT for IPv6, port 0 for any free port)."),
+            OptionSpec("--threads", value: "N", help: "Worker threads, each an event loop with its own read-only connection (default: the number of cores)."),
+            OptionSpec("--default-field-mask", value: "MASK", help: "The field mask of a request that gives none (without it such a request is answered 400, as the API does), e.g. '*'."),
+            OptionSpec("--api-key-file", value: "FILE", help: "Require the key in FILE (its first line) in X-Goog-Api-Key or ?key= (default: $PLACEDB_API_KEY, else no key); a wrong or missing key is answered 403."),
+            OptionSpec("--connection-timeout", value: "S", help: "Close a connection idle for S seconds, so slow clients cannot hold the server (default 10)."),
+            OptionSpec("--max-connections", value: "N", help: "Open connections at most; more are refused (default 1000)."),
+            OptionSpec("--quiet", help: "No access log (by default one line per request on stderr: method, path, status, bytes, microseconds)."),
+        ],
+        discussion: """
+            The database is opened read-only; imports into it while serving are seen by the next
+            requests. Request bodies over 1 MiB are answered 413. SIGTERM or SIGINT stops accepting
+            connections, lets requests in flight finish (up to 10 s) and exits 0. The routes, the
+            error shapes and what each answers are in docs/server.md.
+
+            Examples:
+              placedb serve --db places.sqlite
+              placedb serve --listen 127.0.0.1:0 --default-field-mask '*' --quiet
+              PLACEDB_API_KEY=secret placedb serve --listen [::1]:8080
+            """)
+
+    static func run(_ context: CommandContext) throws -> ExitCode {
+        let args = context.arguments
+        var config = ServerConfiguration()
+        config.version = CommandLineTool.version
+        if let listen = args.value("--listen") {
+            (config.host, config.port) = try parseListen(listen)
+        }
+        if let n = try integer(args.value("--threads"), "--threads", 1...256) { config.threads = n }
+        if let n = try integer(args.value("--connection-timeout"), "--connection-timeout", 1...3600) { config.connectionTimeout = UInt32(n) }
+        if let n = try integer(args.value("--max-connections"), "--max-connections", 1...100_000) { config.maxConnections = UInt32(n) }
+        config.quiet = args.flag("--quiet")
+        if let mask = args.value("--default-field-mask") {
+            do { _ = try FieldMask(parsing: mask) } catch { throw UsageError(message: "--default-field-mask: \(error.description)") }
+            config.defaultFieldMask = mask
+        }
+        if let file = args.value("--api-key-file") {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw CommandFailure(code: .noInput, message: "\(file): cannot read the API key file")
+            }
+            let key = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            guard !key.isEmpty else { throw CommandFailure(code: .dataError, message: "\(file):1: the API key file holds no key") }
+            config.apiKey = key
+        } else if let key = context.console.environment("PLACEDB_API_KEY"), !key.isEmpty {
+            config.apiKey = key
+        }
+
+        // Signals are taken by sigwait below; blocked before any thread starts
+        // so that every thread inherits the mask.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        signal(SIGPIPE, SIG_IGN)
+        defer { pthread_sigmask(SIG_UNBLOCK, &signals, nil) }
+
+        let backend = try ServerBackend(databasePath: context.databasePath, connections: config.threads)
+        let router = try PlacesRouter(backend: backend, configuration: config)
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(router: router, configuration: config)
+        } catch let error as ServerError {
+            throw CommandFailure(code: .failure, message: error.description)
+        }
+        let places = (try? backend.placeCount()).map { "\($0) places" } ?? "places"
+        let shown = config.host.contains(":") ? "[\(config.host)]" : config.host
+        context.console.errLine("placedb serve: listening on http://\(shown):\(server.port)/ (\(backend.databasePath), \(places), \(config.threads) thread\(config.threads == 1 ? "" : "s")\(config.apiKey == nil ? "" : ", API key required"))")
+        var received: Int32 = 0
+        sigwait(&signals, &received)
+        context.console.errLine("placedb serve: \(received == SIGINT ? "SIGINT" : "SIGTERM"): stopping; \(server.inFlight) request\(server.inFlight == 1 ? "" : "s") in flight")
+        server.stop(timeout: config.shutdownTimeout)
+        context.console.errLine("placedb serve: stopped")
+        return .success
+    }
+
+    /// `HOST:PORT`, `[V6]:PORT`, or `PORT` alone (on 127.0.0.1).
+    static func parseListen(_ text: String) throws -> (String, UInt16) {
+        var host = "127.0.0.1"
+        var portText = text
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else {
+                throw UsageError(message: "invalid value '\(text)' for '--listen'; expected HOST:PORT or [IPV6]:PORT")
+            }
+            host = String(text[text.index(after: text.startIndex)..<close])
+            portText = String(text[text.index(close, offsetBy: 2)...])
+        } else if let colon = text.lastIndex(of: ":") {
+            host = String(text[..<colon])
+            portText = String(text[text.index(after: colon)...])
+        }
+        guard !host.isEmpty, let port = UInt16(portText) else {
+            throw UsageError(message: "invalid value '\(text)' for '--listen'; expected HOST:PORT with a port in 0...65535")
+        }
+        return (host, port)
+    }
+
+    static func integer(_ text: String?, _ option: String, _ range: ClosedRange<Int>) throws -> Int? {
+        guard let text else { return nil }
+        guard let n = Int(text), range.contains(n) else {
+            throw UsageError(message: "invalid value '\(text)' for '\(option)'; expected an integer in \(range.lowerBound)...\(range.upperBound)")
+        }
+        return n
+    }
+}

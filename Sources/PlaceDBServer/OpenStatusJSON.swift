@@ -1,0 +1,28 @@
+import PlaceKit
+
+/// The JSON `placedb open --output json` prints for a place's open status.
+/// Kept member for member equal to the CLI's (ServerCLIParityTests).
+enum OpenStatusJSON {
+    static func json(_ place: Place, _ s: OpenStatus, time: HoursQueryTime, secondary: SecondaryHoursType?) -> JSONObject {
+        var o = JSONObject([("id", .string(place.id.rawValue))])
+        if let name = place.displayName?.text { o["displayName"] = .string(name) }
+        o["status"] = .string(s.state.rawValue)
+        o["reason"] = .string(s.reason)
+        if let at = s.at { o["at"] = .string(at.rfc3339UTC) }
+        if let local = s.localTime {
+            o["localTime"] = .string(local)
+        } else if case .local(let wall) = time {
+            o["localTime"] = .string(wall.description)
+        }
+        if let d = s.nextOpenTime { o["nextOpenTime"] = .string(d.rfc3339UTC) }
+        if let d = s.nextCloseTime { o["nextCloseTime"] = .string(d.rfc3339UTC) }
+        if let h = s.hours { o["hours"] = .string(h) }
+        if let secondary { o["secondaryHoursType"] = .string(secondary.rawValue) }
+        if let tz = s.timeZone { o["timeZone"] = .string(tz) }
+        if let src = s.timeZoneSource { o["timeZoneSource"] = .string(src.rawValue) }
+        if let b = place.businessStatus { o["businessStatus"] = .string(b.rawValue) }
+        if !s.weekdayDescriptions.isEmpty { o["weekdayDescriptions"] = .array(s.weekdayDescriptions.map { .string($0) }) }
+        if !s.notes.isEmpty { o["notes"] = .array(s.notes.map { .string($0) }) }
+        return o
+    }
+}

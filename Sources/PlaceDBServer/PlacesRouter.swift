@@ -1,0 +1,350 @@
+import Foundation
+import PlaceKit
+
+/// Maps requests to the Places API (New) routes and placedb's own, and
+/// answers each in the API's shapes (docs/server.md). No sockets here:
+/// `HTTPServer` feeds it, and tests call it directly too.
+package final class PlacesRouter: Sendable {
+    package let backend: ServerBackend
+    package let configuration: ServerConfiguration
+    private let defaultMask: FieldMask?
+    private let apiKey: [UInt8]?
+
+    package init(backend: ServerBackend, configuration: ServerConfiguration) throws {
+        self.backend = backend
+        self.configuration = configuration
+        defaultMask = try configuration.defaultFieldMask.map { try FieldMask(parsing: $0) }
+        apiKey = configuration.apiKey.map { Array($0.utf8) }
+    }
+
+    package func respond(to request: HTTPRequest) -> HTTPResponse {
+        do {
+            return try route(request)
+        } catch {
+            return APIError(error).response
+        }
+    }
+
+    private func route(_ request: HTTPRequest) throws -> HTTPResponse {
+        try checkKey(request)
+        let format = try ResponseFormat(request)
+        let path = request.path
+        func only(_ methods: String...) throws {
+            if !methods.contains(request.method) { throw APIError.methodNotAllowed(request.method, path, allowed: methods) }
+        }
+        switch path {
+        case "/v1/places:searchNearby":
+            try only("POST")
+            return try searchNearby(request, format)
+        case "/v1/places:searchText", "/v1/places:autocomplete":
+            try only("POST")
+            return try awaitingTextSearch(path)
+        case "/placedb/v1/currentPlace":
+            try only("POST")
+            return try currentPlace(request, format)
+        case "/placedb/v1/currentPlace:svg":
+            try only("POST")
+            let svg = try backend.currentPlaceSVG(try CurrentPlaceRequest(json: try body(request)))
+            return HTTPResponse(status: 200, headers: [("Content-Type", "image/svg+xml")], body: svg)
+        case "/placedb/v1/places:resolve":
+            try only("POST")
+            return try resolve(request, format)
+        case "/placedb/v1/health":
+            try only("GET", "HEAD")
+            return format.json(["status": "SERVING", "placeCount": .int(Int64(try backend.placeCount()))])
+        case "/placedb/v1/version":
+            try only("GET", "HEAD")
+            return format.json(["version": .string(configuration.version), "api": "places.googleapis.com/v1"])
+        default:
+            break
+        }
+        if path.hasPrefix("/v1/places/") {
+            let rest = String(path.dropFirst("/v1/places/".count))
+            if let photo = PhotoPath(rest, suffix: "/media") {
+                try only("GET", "HEAD")
+                return try photoMedia(request, photo, format)
+            }
+            try only("GET", "HEAD")
+            return try placeDetails(request, id: rest, format)
+        }
+        if path.hasPrefix("/placedb/v1/places/") {
+            let rest = String(path.dropFirst("/placedb/v1/places/".count))
+            if let photo = PhotoPath(rest, suffix: "/image") {
+                try only("GET", "HEAD")
+                return try photoImage(request, photo)
+            }
+            if rest.hasSuffix("/openStatus"), rest.count > "/openStatus".count {
+                try only("GET", "HEAD")
+                return try openStatus(request, id: String(rest.dropLast("/openStatus".count)), format)
+            }
+        }
+        throw APIError.notFound("no such method: \(request.method) \(path) (see docs/server.md)")
+    }
+
+    // MARK: - Key
+
+    /// `X-Goog-Api-Key` or `?key=`, compared in constant time.
+    private func checkKey(_ request: HTTPRequest) throws {
+        guard let apiKey else { return }
+        guard let given = request.header("X-Goog-Api-Key") ?? request.query("key") else {
+            throw APIError.permissionDenied("this server requires an API key (X-Goog-Api-Key header or key= parameter)")
+        }
+        if !Self.constantTimeEqual(Array(given.utf8), apiKey) {
+            throw APIError.permissionDenied("API key not valid; pass a valid API key")
+        }
+    }
+
+    /// Equal bytes, in a time that depends only on the lengths.
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var diff = UInt8(a.count == b.count ? 0 : 1)
+        let n = max(a.count, b.count)
+        for i in 0..<n {
+            let x = i < a.count ? a[i] : 0
+            let y = i < b.count ? b[i] : 0
+            diff |= x ^ y
+        }
+        return diff == 0
+    }
+
+    // MARK: - Field masks
+
+    /// The mask of `X-Goog-FieldMask`, else `fields`/`$fields`, else
+    /// `--default-field-mask`, else the 400 the API answers.
+    private func maskText(_ request: HTTPRequest, required: Bool) throws -> String? {
+        if let m = request.header("X-Goog-FieldMask") ?? request.query("fields") ?? request.query("$fields") {
+            if m.trimmingCharacters(in: .whitespaces).isEmpty { throw APIError.invalidArgument("the field mask is empty; list the fields to return (or * for all)") }
+            return m
+        }
+        if let defaultField = configuration.defaultFieldMask { return defaultField }
+        if required {
+            throw APIError.invalidArgument("FieldMask is a required parameter. See https://developers.google.com/maps/documentation/places/web-service/choose-fields on how to provide it (X-Goog-FieldMask header or fields= parameter).")
+        }
+        return nil
+    }
+
+    /// A list mask (`places.id,places.displayName`): each path names a
+    /// member of the list's items; `prefix` is the list's name.
+    private func listMask(_ request: HTTPRequest, prefix: String, required: Bool) throws -> FieldMask {
+        guard let text = try maskText(request, required: required) else { return .all }
+        let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        var paths: [String] = []
+        for item in items {
+            if item == "*" || item == prefix || item == "\(prefix).*" { return .all }
+            if item.hasPrefix(prefix + ".") {
+                paths.append(String(item.dropFirst(prefix.count + 1)))
+            } else if prefix == "places" {
+                throw APIError.invalidArgument("field mask path '\(item)' must start with '\(prefix).' (e.g. \(prefix).displayName)")
+            } else {
+                paths.append(item)
+            }
+        }
+        return try FieldMask(parsing: paths.joined(separator: ","))
+    }
+
+    // MARK: - Routes
+
+    private func placeDetails(_ request: HTTPRequest, id: String, _ format: ResponseFormat) throws -> HTTPResponse {
+        guard !id.isEmpty else { throw APIError.invalidArgument("missing place ID in /v1/places/{id}") }
+        // `openNow` is computed, not stored (as `placedb place --fields`).
+        var text = try maskText(request, required: true)!
+        var openNow = false
+        let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        if items.contains("openNow") {
+            openNow = true
+            text = items.filter { $0 != "openNow" }.joined(separator: ",")
+        }
+        let mask: FieldMask? = text.isEmpty ? nil : try FieldMask(parsing: text)
+        let json = try backend.placeDetails(id: PlaceID(parsing: id), mask: mask, openNow: openNow, at: .instant(Date()))
+        return format.json(.object(json))
+    }
+
+    private func searchNearby(_ request: HTTPRequest, _ format: ResponseFormat) throws -> HTTPResponse {
+        var json = try body(request)
+        if let r = json["rankPreference"], let n = r.intValue {
+            guard let name = EnumEncoding.rankPreference[n] else { throw APIError.invalidArgument("rankPreference must be 0, 1 or 2 (or DISTANCE, POPULARITY), not \(n)") }
+            json["rankPreference"] = .string(name)
+        }
+        let fields = try listMask(request, prefix: "places", required: true)
+        let nearby = try NearbySearchRequest(json: json)
+        // The API's limits (the CLI allows more).
+        guard (1...20).contains(nearby.maxResultCount) else {
+            throw APIError.invalidArgument("maxResultCount must be between 1 and 20, not \(nearby.maxResultCount)")
+        }
+        guard let radius = nearby.radiusMeters else {
+            throw APIError.invalidArgument("locationRestriction.circle.radius is required")
+        }
+        guard radius > 0 && radius <= 50_000 else {
+            throw APIError.invalidArgument("locationRestriction.circle.radius must be greater than 0 and at most 50000 meters, not \(radius)")
+        }
+        return try format.json(bytes: backend.searchNearbyJSON(nearby, fields: fields))
+    }
+
+    private func currentPlace(_ request: HTTPRequest, _ format: ResponseFormat) throws -> HTTPResponse {
+        let fields = try listMask(request, prefix: "placeLikelihoods.place", required: false)
+        return try format.json(bytes: backend.findPlaceLikelihoodsJSON(try CurrentPlaceRequest(json: try body(request)), fields: fields))
+    }
+
+    private func resolve(_ request: HTTPRequest, _ format: ResponseFormat) throws -> HTTPResponse {
+        let json = try body(request)
+        for key in json.keys where key != "placeIds" {
+            throw APIError.invalidArgument("unknown field '\(key)'; expected placeIds")
+        }
+        guard let list = json["placeIds"]?.arrayValue else { throw APIError.invalidArgument("placeIds is required: an array of place IDs") }
+        var ids: [PlaceID] = []
+        for (i, v) in list.enumerated() {
+            guard let s = v.stringValue, !s.isEmpty else { throw APIError.invalidArgument("placeIds[\(i)] must be a non-empty string") }
+            ids.append(PlaceID(parsing: s))
+        }
+        guard ids.count <= 10_000 else { throw APIError.invalidArgument("at most 10000 placeIds a request, not \(ids.count)") }
+        return format.json(["results": .array(try backend.resolve(ids).map(\.json))])
+    }
+
+    private func openStatus(_ request: HTTPRequest, id: String, _ format: ResponseFormat) throws -> HTTPResponse {
+        var time = HoursQueryTime.instant(Date())
+        if let at = request.query("at"), at != "now" {
+            guard let t = HoursQueryTime(parsing: at) else {
+                throw APIError.invalidArgument("at must be an RFC 3339 time such as 2026-05-01T12:30:00Z, 2026-05-01T12:30 (the wall clock at the place) or now, not '\(at)'")
+            }
+            time = t
+        }
+        var secondary: SecondaryHoursType?
+        if let kind = request.query("hours"), kind != "regular" {
+            guard SecondaryHoursType.allKnown.map(\.rawValue).contains(kind) else {
+                throw APIError.invalidArgument("hours must be regular or one of \(SecondaryHoursType.allKnown.map(\.rawValue).joined(separator: ", ")), not '\(kind)'")
+            }
+            secondary = SecondaryHoursType(rawValue: kind)
+        }
+        return format.json(.object(try backend.openStatus(id: PlaceID(parsing: id), at: time, secondary: secondary)))
+    }
+
+    // MARK: - Photos
+
+    /// `places/{id}/photos/{ref}` out of `{id}/photos/{ref}{suffix}`.
+    struct PhotoPath {
+        let name: String
+        init?(_ rest: String, suffix: String) {
+            guard rest.hasSuffix(suffix), let r = rest.range(of: "/photos/", options: .backwards) else { return nil }
+            let id = rest[..<r.lowerBound]
+            let ref = rest[r.upperBound..<rest.index(rest.endIndex, offsetBy: -suffix.count)]
+            guard !id.isEmpty, !ref.isEmpty, !ref.contains("/") else { return nil }
+            name = "places/\(id)/photos/\(ref)"
+        }
+    }
+
+    /// `maxWidthPx` and `maxHeightPx`: at least one, each in 1...4800.
+    private func photoSize(_ request: HTTPRequest) throws -> (width: Int, height: Int) {
+        func pixels(_ name: String) throws -> Int? {
+            guard let text = request.query(name) else { return nil }
+            guard let n = Int(text), (1...PhotoLimits.maxPixelSize).contains(n) else {
+                throw APIError.invalidArgument("\(name) must be an integer between 1 and \(PhotoLimits.maxPixelSize), not '\(text)'")
+            }
+            return n
+        }
+        let w = try pixels("maxWidthPx"), h = try pixels("maxHeightPx")
+        if w == nil && h == nil { throw APIError.invalidArgument("give maxWidthPx or maxHeightPx (or both), each between 1 and \(PhotoLimits.maxPixelSize)") }
+        return (w ?? PhotoLimits.maxPixelSize, h ?? PhotoLimits.maxPixelSize)
+    }
+
+    private func photoMedia(_ request: HTTPRequest, _ photo: PhotoPath, _ format: ResponseFormat) throws -> HTTPResponse {
+        let size = try photoSize(request)
+        guard try backend.photoExists(name: photo.name) else { throw APIError.notFound("no photo '\(photo.name)'") }
+        var query = "maxWidthPx=\(size.width)&maxHeightPx=\(size.height)"
+        if let key = request.query("key") { query += "&key=" + (key.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") }
+        let encoded = photo.name.addingPercentEncoding(withAllowedCharacters: Self.pathCharacters) ?? photo.name
+        let uri = "\(origin(request))/placedb/v1/\(encoded)/image?\(query)"
+        let skip = request.query("skipHttpRedirect")
+        if skip == "true" || skip == "1" {
+            return format.json(["name": .string(photo.name + "/media"), "photoUri": .string(uri)])
+        }
+        return HTTPResponse(status: 302, headers: [("Location", uri), ("Content-Type", "text/plain; charset=UTF-8")], body: Array("Found: \(uri)\n".utf8))
+    }
+
+    /// The image bytes, from the database only.
+    private func photoImage(_ request: HTTPRequest, _ photo: PhotoPath) throws -> HTTPResponse {
+        let size = try photoSize(request)
+        let image = try backend.photo(name: photo.name, maxWidth: size.width, maxHeight: size.height)
+        return HTTPResponse(status: 200, headers: [("Content-Type", image.format.mediaType), ("Cache-Control", "private, max-age=3600")], body: image.data)
+    }
+
+    static let pathCharacters: CharacterSet = {
+        var s = CharacterSet.alphanumerics
+        s.insert(charactersIn: "-._~/:@!$&'()*+,;=")
+        return s
+    }()
+
+    /// `http://` and the request's Host when it is a plain host[:port],
+    /// else the address the server listens on.
+    private func origin(_ request: HTTPRequest) -> String {
+        if let host = request.header("Host"), !host.isEmpty, host.count < 256,
+           host.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "-.:[]".unicodeScalars.contains($0) }) {
+            return "http://\(host)"
+        }
+        return "http://\(configuration.host):\(configuration.port)"
+    }
+
+    // MARK: - Not yet
+
+    /// searchText and autocomplete wait for the text index (issue 17); the
+    /// lead wires them to `searchTextJSON` / `autocompleteJSON` here.
+    private func awaitingTextSearch(_ path: String) throws -> HTTPResponse {
+        throw APIError.unimplemented("\(path) is not available yet: placedb has no text index in this build")
+    }
+
+    // MARK: - Bodies
+
+    /// The request body as a JSON object, or the 400 the API gives.
+    private func body(_ request: HTTPRequest) throws -> JSONObject {
+        if request.body.isEmpty { throw APIError.invalidArgument("the request body is empty; expected a JSON object") }
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: request.body)
+        } catch let e as JSONSyntaxError {
+            throw APIError.invalidArgument("invalid JSON payload: \(e.message) at byte \(e.offset + 1)")
+        }
+        guard case .object(let o) = value else { throw APIError.invalidArgument("invalid JSON payload: expected an object, got \(value.kindDescription)") }
+        return o
+    }
+}
+
+/// `$alt=json;enum-encoding=int` and `prettyPrint`: how a JSON answer is written.
+struct ResponseFormat {
+    var enumsAsIntegers = false
+    var pretty = true
+
+    init(_ request: HTTPRequest) throws {
+        if let alt = request.query("$alt") ?? request.query("alt") {
+            let parts = alt.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.first == "json" else { throw APIError.invalidArgument("$alt: only json is served, not '\(alt)'") }
+            for p in parts.dropFirst() {
+                switch p {
+                case "enum-encoding=int": enumsAsIntegers = true
+                case "enum-encoding=string", "": break
+                default: throw APIError.invalidArgument("$alt: unknown option '\(p)'")
+                }
+            }
+        }
+        if let p = request.query("prettyPrint") {
+            switch p {
+            case "true", "1": pretty = true
+            case "false", "0": pretty = false
+            default: throw APIError.invalidArgument("prettyPrint must be true or false, not '\(p)'")
+            }
+        }
+    }
+
+    /// The CLI's bytes: pretty JSON and a newline (`prettyPrint=false`: one compact line).
+    func json(_ value: JSONValue) -> HTTPResponse {
+        let v = enumsAsIntegers ? EnumEncoding.integers(value) : value
+        var out: [UInt8] = []
+        JSONWriter(pretty: pretty).write(v, into: &out)
+        out.append(0x0A)
+        return .json(out)
+    }
+
+    /// Bytes from a library writer (compact); re-written only when asked
+    /// for pretty output or numbered enums.
+    func json(bytes: [UInt8]) throws -> HTTPResponse {
+        if !pretty && !enumsAsIntegers { return .json(bytes + [0x0A]) }
+        return json(try JSONValue(parsing: bytes))
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import PlaceKit
+
+/// Everything the routes ask of the database, in one place. Today each call
+/// borrows one of a pool of synchronous, read-only `PlaceReader`s (one per
+/// worker thread, never shared by two requests at once); when PlaceKit's
+/// async client lands, this file is the one to re-point at it.
+///
+/// Each call answers with the bytes or values the CLI prints for the same
+/// request (`placedb place`, `nearby`, `current`, `resolve`, `open`,
+/// `photo fetch`), so the CLI, the library and the server agree.
+package final class ServerBackend: Sendable {
+    /// The database file, opened read-only by every client.
+    package let databasePath: String
+    private let pool: ClientPool
+
+    /// Opens `connections` read-only clients on `databasePath` (throws
+    /// what `PlaceReader` throws: no database, not a placedb file).
+    package init(databasePath: String, connections: Int) throws {
+        var clients: [PlaceReader] = []
+        for _ in 0..<max(1, connections) {
+            clients.append(try PlaceReader(databasePath: databasePath))
+        }
+        self.databasePath = clients[0].databasePath
+        pool = ClientPool(clients)
+    }
+
+    /// Runs `body` with a client of the pool to itself.
+    private func withClient<T>(_ body: (PlaceReader) throws -> T) throws -> T {
+        let client = pool.take()
+        defer { pool.give(client) }
+        return try body(client)
+    }
+
+    // MARK: - Place Details
+
+    /// What `placedb place ID --fields MASK [--at TIME]` prints: the current
+    /// place an old ID resolves to (with `requestedId`), the last record of
+    /// a removed one (with `removedAt`), `openNow` computed at `time` when
+    /// asked for. `mask` nil: only computed fields.
+    package func placeDetails(id: PlaceID, mask: FieldMask?, openNow: Bool, at time: HoursQueryTime) throws -> JSONObject {
+        try withClient { client in
+            let resolution = try client.resolvePlaceID(id)
+            guard let current = resolution.placeID else { throw PlaceDBError.notFound(id) }
+            let place = try client.fetchPlace(id: PlaceID(current), followAliases: false).served(at: time)
+            var json = mask.map { place.apiJSON(fields: $0) } ?? JSONObject()
+            if resolution.status == .moved {
+                json["requestedId"] = .string(id.rawValue)
+            } else if resolution.status == .removed {
+                json["removedAt"] = resolution.removedAt.map(JSONValue.string) ?? .null
+            }
+            if openNow, let isOpen = place.isOpen(at: time).isOpen { json["openNow"] = .bool(isOpen) }
+            return json
+        }
+    }
+
+    // MARK: - Searches
+
+    /// `{"places": [...]}` as `placedb nearby` writes it (compact).
+    package func searchNearbyJSON(_ request: NearbySearchRequest, fields: FieldMask) throws -> [UInt8] {
+        try withClient { try $0.searchNearbyJSON(request, fields: fields) }
+    }
+
+    /// `{"placeLikelihoods": [...], "noneLikelihood": ..}` as `placedb current` writes it (compact).
+    package func findPlaceLikelihoodsJSON(_ request: CurrentPlaceRequest, fields: FieldMask) throws -> [UInt8] {
+        try withClient { try $0.findPlaceLikelihoodsJSON(request, fields: fields) }
+    }
+
+    /// The picture `placedb current --svg` draws for the same request.
+    package func currentPlaceSVG(_ request: CurrentPlaceRequest) throws -> [UInt8] {
+        try withClient { Array(try $0.findPlaceLikelihoodScene(request).svg().utf8) }
+    }
+
+    // MARK: - IDs and hours
+
+    /// What `placedb resolve ID...` answers for each ID, in one read transaction.
+    package func resolve(_ ids: [PlaceID]) throws -> [PlaceIDResolution] {
+        try withClient { try $0.resolvePlaceIDs(ids) }
+    }
+
+    /// What `placedb open ID --at TIME [--hours KIND]` prints.
+    package func openStatus(id: PlaceID, at time: HoursQueryTime, secondary: SecondaryHoursType?) throws -> JSONObject {
+        try withClient { client in
+            let place = try client.fetchPlace(id: id)
+            return OpenStatusJSON.json(place, place.isOpen(at: time, secondaryHoursType: secondary), time: time, secondary: secondary)
+        }
+    }
+
+    // MARK: - Photos
+
+    /// The photo's stored image scaled to fit, as `placedb photo fetch`
+    /// makes it. Only names the database holds are read: the image bytes
+    /// come from the database, never from a path in the request.
+    package func photo(name: String, maxWidth: Int, maxHeight: Int) throws -> PhotoImage {
+        try withClient { client in
+            try client.fetchPhoto(PhotoMetadata(name: name), maxSize: (width: maxWidth, height: maxHeight))
+        }
+    }
+
+    /// Whether the database lists a photo of this exact name, or holds an image for it.
+    package func photoExists(name: String) throws -> Bool {
+        try withClient { client in
+            guard let resolved = try? client.photoMetadata(named: name) else { return false }
+            return resolved.name == name
+        }
+    }
+
+    // MARK: - Operations
+
+    /// The number of places stored (health).
+    package func placeCount() throws -> Int {
+        try withClient { try $0.placeCount() }
+    }
+}
+
+/// Clients lent to one request at a time: a client is used by one thread
+/// at once, as `PlaceReader` requires (hence the unchecked Sendable).
+private final class ClientPool: @unchecked Sendable {
+    private var idle: [PlaceReader]
+    private let lock = NSLock()
+    private let available: DispatchSemaphore
+
+    init(_ clients: [PlaceReader]) {
+        idle = clients
+        available = DispatchSemaphore(value: clients.count)
+    }
+
+    func take() -> PlaceReader {
+        available.wait()
+        lock.lock()
+        defer { lock.unlock() }
+        return idle.removeLast()
+    }
+
+    func give(_ client: PlaceReader) {
+        lock.lock()
+        idle.append(client)
+        lock.unlock()
+        available.signal()
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import PlaceKit
+
+/// How `placedb serve` runs (docs/server.md).
+package struct ServerConfiguration: Sendable {
+    /// The address to listen on (127.0.0.1 by default: only this machine).
+    package var host = "127.0.0.1"
+    /// The port (0: any free port, see `HTTPServer.port`).
+    package var port: UInt16 = 8080
+    /// Worker threads, each with its own event loop and read-only
+    /// connection (default: the number of cores).
+    package var threads = ProcessInfo.processInfo.activeProcessorCount
+    /// The mask used when a request gives none (the API answers 400 then).
+    package var defaultFieldMask: String?
+    /// The key every request must carry (X-Goog-Api-Key or ?key=), if any.
+    package var apiKey: String?
+    /// No access log.
+    package var quiet = false
+    /// A connection idle this long (seconds) is closed: a slow client
+    /// cannot hold a worker.
+    package var connectionTimeout: UInt32 = 10
+    /// Open connections at most; more are refused.
+    package var maxConnections: UInt32 = 1000
+    /// A request body over this is answered 413.
+    package var maxBodyBytes = 1 << 20
+    /// The memory for one connection's request line and headers (larger
+    /// headers are answered 431 by libmicrohttpd).
+    package var maxHeaderBytes = 32 * 1024
+    /// On SIGTERM or SIGINT, requests in flight get this long (seconds) to finish.
+    package var shutdownTimeout: Double = 10
+    /// placedb's version (GET /placedb/v1/version).
+    package var version = "0"
+
+    package init() {}
+}
