@@ -1,0 +1,225 @@
+import Foundation
+import Testing
+@testable import PlaceDBCLI
+@testable import PlaceDBServer
+import PlaceKit
+import PlaceKitTestSupport
+
+/// The routes answer what the CLI prints for the same request, byte for
+/// byte, and refuse bad requests as the Places API does.
+@Suite("placedb serve: routes")
+struct PlacesRouterTests {
+    @Test("Place Details answers what 'placedb place --fields' prints, for a mask in the header or in fields=")
+    func detailsMatchCLI() throws {
+        let f = try ServerFixture()
+        let router = try f.router()
+        let mask = "id,displayName,location,types,regularOpeningHours,photos"
+        let cli = f.cli(["place", "cafe", "--fields", mask, "--output", "json"])
+        #expect(cli.code == 0, "\(cli.err)")
+        let header = router.call("GET", "/v1/places/cafe", headers: ["X-Goog-FieldMask": mask])
+        #expect(header.status == 200)
+        #expect(header.text == cli.out)
+        #expect(header.header("Content-Type") == "application/json; charset=UTF-8")
+        let query = router.call("GET", "/v1/places/cafe", query: [("fields", mask), ("languageCode", "fr"), ("regionCode", "CH")])
+        #expect(query.text == cli.out)
+        let dollar = router.call("GET", "/v1/places/cafe", query: [("$fields", "*")])
+        #expect(dollar.text == f.cli(["place", "cafe", "--fields", "*", "--output", "json"]).out)
+    }
+
+    @Test("an old ID answers with the current place and requestedId, as 'placedb place' does")
+    func movedID() throws {
+        let f = try ServerFixture()
+        let r = try f.router().call("GET", "/v1/places/old", headers: ["X-Goog-FieldMask": "id,displayName"])
+        #expect(r.status == 200)
+        #expect(r.jsonValue?["id"] == "cafe")
+        #expect(r.jsonValue?["requestedId"] == "old")
+        #expect(r.text == f.cli(["place", "old", "--fields", "id,displayName", "--output", "json"]).out)
+    }
+
+    @Test("a request without a field mask is answered 400, unless --default-field-mask is given")
+    func maskRequired() throws {
+        let f = try ServerFixture()
+        let r = try f.router().call("GET", "/v1/places/cafe")
+        #expect(r.status == 400)
+        #expect(r.errorStatus == "INVALID_ARGUMENT")
+        #expect(r.jsonValue?["error"]?["code"] == 400)
+        #expect(r.jsonValue?["error"]?["message"]?.stringValue?.contains("FieldMask is a required parameter") == true)
+        let lenient = try f.router { $0.defaultFieldMask = "id" }.call("GET", "/v1/places/cafe")
+        #expect(lenient.status == 200)
+        #expect(lenient.jsonValue == ["id": "cafe"])
+        let bad = try f.router().call("GET", "/v1/places/cafe", headers: ["X-Goog-FieldMask": "id,colour"])
+        #expect(bad.status == 400)
+        #expect(bad.jsonValue?["error"]?["message"]?.stringValue?.contains("colour") == true)
+        let empty = try f.router().call("GET", "/v1/places/cafe", headers: ["X-Goog-FieldMask": " "])
+        #expect(empty.status == 400)
+    }
+
+    @Test("an unknown place is 404 NOT_FOUND; an unknown route 404; a wrong method 405 with Allow")
+    func notFoundAndMethods() throws {
+        let f = try ServerFixture()
+        let router = try f.router()
+        let missing = router.call("GET", "/v1/places/nowhere", headers: ["X-Goog-FieldMask": "id"])
+        #expect(missing.status == 404)
+        #expect(missing.errorStatus == "NOT_FOUND")
+        #expect(router.call("GET", "/v2/places/cafe").status == 404)
+        let post = router.call("POST", "/v1/places/cafe", headers: ["X-Goog-FieldMask": "id"])
+        #expect(post.status == 405)
+        #expect(post.header("Allow") == "GET, HEAD")
+        #expect(router.call("GET", "/v1/places:searchNearby").status == 405)
+    }
+
+    static let nearbyBody = #"{"locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":500}},"maxResultCount":20}"#
+
+    @Test("searchNearby answers what 'placedb nearby' prints, the mask's places. prefix taken off")
+    func nearbyMatchesCLI() throws {
+        let f = try ServerFixture()
+        let router = try f.router()
+        let r = router.call("POST", "/v1/places:searchNearby", headers: ["X-Goog-FieldMask": "places.id,places.displayName"], body: Self.nearbyBody)
+        #expect(r.status == 200)
+        let cli = f.cli(["nearby", "46.52,6.63", "--radius", "500", "--fields", "id,displayName", "--output", "json"])
+        #expect(r.text == cli.out)
+        #expect(r.jsonValue?["places"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["cafe", "old", "bar", "park"])
+        // prettyPrint=false: the compact line 'placedb nearby --batch' writes.
+        let compact = router.call("POST", "/v1/places:searchNearby", query: [("prettyPrint", "false")], headers: ["X-Goog-FieldMask": "places.id,places.displayName"], body: Self.nearbyBody)
+        let batch = f.cli(["nearby", "--batch", "--fields", "id,displayName"], input: Self.nearbyBody + "\n")
+        #expect(compact.text == batch.out)
+        let unprefixed = router.call("POST", "/v1/places:searchNearby", headers: ["X-Goog-FieldMask": "id"], body: Self.nearbyBody)
+        #expect(unprefixed.status == 400)
+    }
+
+    @Test("searchNearby enforces the API's limits: maxResultCount 1..20, radius in (0, 50000], a JSON object body")
+    func nearbyLimits() throws {
+        let f = try ServerFixture()
+        let router = try f.router()
+        func status(_ body: String) -> (Int, String?) {
+            let r = router.call("POST", "/v1/places:searchNearby", headers: ["X-Goog-FieldMask": "*"], body: body)
+            return (r.status, r.errorStatus)
+        }
+        let circle = #""locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":RADIUS}}"#
+        func body(radius: String, extra: String = "") -> String { "{" + circle.replacingOccurrences(of: "RADIUS", with: radius) + extra + "}" }
+        #expect(status(body(radius: "50000")).0 == 200)
+        #expect(status(body(radius: "50000.5")) == (400, "INVALID_ARGUMENT"))
+        #expect(status(body(radius: "0")) == (400, "INVALID_ARGUMENT"))
+        #expect(status(body(radius: "10", extra: #","maxResultCount":21"#)) == (400, "INVALID_ARGUMENT"))
+        #expect(status(body(radius: "10", extra: #","maxResultCount":0"#)) == (400, "INVALID_ARGUMENT"))
+        #expect(status(body(radius: "10", extra: #","maxResultCount":20"#)).0 == 200)
+        #expect(status(body(radius: "10", extra: #","colour":1"#)) == (400, "INVALID_ARGUMENT"))
+        #expect(status("{\"locationRestriction\":") == (400, "INVALID_ARGUMENT"))
+        #expect(status("[]") == (400, "INVALID_ARGUMENT"))
+        #expect(status("") == (400, "INVALID_ARGUMENT"))
+        // With enum-encoding=int Google's clients send rankPreference as a number.
+        #expect(status(body(radius: "1000", extra: #","rankPreference":2"#)).0 == 200)
+        #expect(status(body(radius: "1000", extra: #","rankPreference":7"#)) == (400, "INVALID_ARGUMENT"))
+    }
+
+    @Test("$alt=json;enum-encoding=int writes enums as their numbers")
+    func enumIntegers() throws {
+        let f = try ServerFixture()
+        let router = try f.router()
+        let r = router.call("GET", "/v1/places/cafe", query: [("$alt", "json;enum-encoding=int")], headers: ["X-Goog-FieldMask": "id,businessStatus,priceLevel"])
+        #expect(r.jsonValue == ["id": "cafe", "businessStatus": 1, "priceLevel": 3])
+        let names = router.call("GET", "/v1/places/cafe", query: [("$alt", "json")], headers: ["X-Goog-FieldMask": "businessStatus"])
+        #expect(names.jsonValue == ["businessStatus": "OPERATIONAL"])
+        let nearby = router.call("POST", "/v1/places:searchNearby", query: [("$alt", "json;enum-encoding=int")],
+                                 headers: ["X-Goog-FieldMask": "places.id,places.businessStatus"], body: Self.nearbyBody)
+        #expect(nearby.jsonValue?["places"]?.arrayValue?.compactMap { $0["businessStatus"]?.intValue } == [1, 3, 2])
+        #expect(router.call("GET", "/v1/places/cafe", query: [("$alt", "proto")], headers: ["X-Goog-FieldMask": "id"]).status == 400)
+    }
+
+    @Test("an API key, when set, is required in X-Goog-Api-Key or key=; else 403 PERMISSION_DENIED")
+    func apiKey() throws {
+        let f = try ServerFixture()
+        let router = try f.router { $0.apiKey = "s3cret" }
+        let h = ["X-Goog-FieldMask": "id"]
+        #expect(router.call("GET", "/v1/places/cafe", headers: h).status == 403)
+        #expect(router.call("GET", "/v1/places/cafe", headers: h).errorStatus == "PERMISSION_DENIED")
+        #expect(router.call("GET", "/v1/places/cafe", headers: h.merging(["X-Goog-Api-Key": "s3cre"]) { $1 }).status == 403)
+        #expect(router.call("GET", "/v1/places/cafe", headers: h.merging(["X-Goog-Api-Key": "s3cret!"]) { $1 }).status == 403)
+        #expect(router.call("GET", "/v1/places/cafe", headers: h.merging(["X-Goog-Api-Key": "s3cret"]) { $1 }).status == 200)
+        #expect(router.call("GET", "/v1/places/cafe", query: [("key", "s3cret")], headers: h).status == 200)
+        #expect(PlacesRouter.constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
+        #expect(!PlacesRouter.constantTimeEqual(Array("abc".utf8), Array("abd".utf8)))
+        #expect(!PlacesRouter.constantTimeEqual(Array("".utf8), Array("a".utf8)))
+    }
+
+    @Test("current place, resolve and open status answer what 'placedb current', 'resolve' and 'open' print")
+    func ownRoutesMatchCLI() throws {
+        let f = try ServerFixture()
+        let router = try f.router()
+        let body = #"{"location":{"latitude":46.5201,"longitude":6.6301},"accuracyMeters":15,"maxResultCount":3}"#
+        let current = router.call("POST", "/placedb/v1/currentPlace", headers: ["X-Goog-FieldMask": "placeLikelihoods.place.id"], body: body)
+        #expect(current.status == 200)
+        #expect(current.text == f.cli(["current", "46.5201,6.6301", "--accuracy", "15", "--limit", "3", "--fields", "id", "--output", "json"]).out)
+        #expect(current.jsonValue?["placeLikelihoods"]?.arrayValue?.first?["place"]?["id"] == "cafe")
+
+        let resolve = router.call("POST", "/placedb/v1/places:resolve", body: #"{"placeIds":["old","cafe","nowhere"]}"#)
+        #expect(resolve.status == 200)
+        #expect(resolve.text == f.cli(["resolve", "old", "cafe", "nowhere", "--output", "json"]).out)
+        #expect(router.call("POST", "/placedb/v1/places:resolve", body: #"{"ids":["old"]}"#).status == 400)
+
+        let at = "2026-11-30T10:00:00+01:00"
+        let open = router.call("GET", "/placedb/v1/places/cafe/openStatus", query: [("at", at)])
+        #expect(open.status == 200)
+        #expect(open.text == f.cli(["open", "cafe", "--at", at, "--output", "json"]).out)
+        #expect(open.jsonValue?["status"] == "OPEN")
+        #expect(router.call("GET", "/placedb/v1/places/cafe/openStatus", query: [("at", "yesterday")]).status == 400)
+        #expect(router.call("GET", "/placedb/v1/places/nowhere/openStatus").status == 404)
+
+        let svg = router.call("POST", "/placedb/v1/currentPlace:svg", body: body)
+        #expect(svg.status == 200 && svg.header("Content-Type") == "image/svg+xml")
+        #expect(svg.text.hasPrefix("<svg") || svg.text.hasPrefix("<?xml"))
+    }
+
+    @Test("health and version")
+    func health() throws {
+        let f = try ServerFixture()
+        let router = try f.router()
+        #expect(router.call("GET", "/placedb/v1/health").jsonValue == ["status": "SERVING", "placeCount": 5])
+        #expect(router.call("GET", "/placedb/v1/version").jsonValue?["version"]?.stringValue == CommandLineTool.version)
+    }
+
+    @Test("searchText and autocomplete answer 501 UNIMPLEMENTED until the text index is wired")
+    func textSearchPending() throws {
+        let f = try ServerFixture()
+        let router = try f.router()
+        for path in ["/v1/places:searchText", "/v1/places:autocomplete"] {
+            let r = router.call("POST", path, headers: ["X-Goog-FieldMask": "*"], body: #"{"textQuery":"cafe"}"#)
+            #expect(r.status == 501)
+            #expect(r.errorStatus == "UNIMPLEMENTED")
+        }
+    }
+
+    @Test("photo media: 302 to the image unless skipHttpRedirect=true; sizes 1..4800; unknown photos 404")
+    func photoMedia() throws {
+        let f = try ServerFixture()
+        let router = try f.router()
+        let path = "/v1/places/cafe/photos/ref-cafe-1/media"
+        let redirect = router.call("GET", path, query: [("maxWidthPx", "32")], headers: ["Host": "127.0.0.1:9"])
+        #expect(redirect.status == 302)
+        let location = try #require(redirect.header("Location"))
+        #expect(location == "http://127.0.0.1:9/placedb/v1/places/cafe/photos/ref-cafe-1/image?maxWidthPx=32&maxHeightPx=4800")
+        let skip = router.call("GET", path, query: [("maxHeightPx", "24"), ("skipHttpRedirect", "true")], headers: ["Host": "localhost:9"])
+        #expect(skip.status == 200)
+        #expect(skip.jsonValue?["name"] == "places/cafe/photos/ref-cafe-1/media")
+        #expect(skip.jsonValue?["photoUri"]?.stringValue == "http://localhost:9/placedb/v1/places/cafe/photos/ref-cafe-1/image?maxWidthPx=4800&maxHeightPx=24")
+        for bad in ["0", "4801", "abc"] {
+            #expect(router.call("GET", path, query: [("maxWidthPx", bad)]).status == 400)
+        }
+        #expect(router.call("GET", path).status == 400)
+        #expect(router.call("GET", "/v1/places/cafe/photos/nope/media", query: [("maxWidthPx", "10")]).status == 404)
+        // A Host header that is not a host name is not echoed into Location.
+        let odd = router.call("GET", path, query: [("maxWidthPx", "10")], headers: ["Host": "evil.example/x?"])
+        #expect(odd.header("Location")?.hasPrefix("http://127.0.0.1:0/") == true)
+
+        // The image: the bytes 'placedb photo fetch' writes for the same size.
+        let image = router.call("GET", "/placedb/v1/places/cafe/photos/ref-cafe-1/image", query: [("maxWidthPx", "32"), ("maxHeightPx", "4800")])
+        #expect(image.status == 200)
+        #expect(image.header("Content-Type") == "image/jpeg")
+        let fetched = f.cli(["photo", "fetch", "ref-cafe-1", "--max-width", "32", "-o", "-"])
+        #expect(fetched.code == 0, "\(fetched.err)")
+        #expect(image.body == fetched.bytes)
+        // No path outside the database: a name is only looked up in it.
+        #expect(router.call("GET", "/placedb/v1/places/cafe/photos/..%2F..%2Fetc%2Fpasswd/image", query: [("maxWidthPx", "10")]).status == 404)
+        #expect(router.call("GET", "/placedb/v1/places/../../etc/photos/passwd/image", query: [("maxWidthPx", "10")]).status == 404)
+    }
+}
