@@ -43,7 +43,8 @@ package struct APIError: Error, Sendable, Equatable {
             case .database: self = .internal(e.description)
             }
         case let e as FieldMaskError:
-            self = .invalidArgument(e.description)
+            // The API's wording, without the CLI's option name or the long list.
+            self = .invalidArgument("invalid field mask: unknown field '\(e.unknown)'\(e.detail.map { ": \($0)" } ?? "") (see https://developers.google.com/maps/documentation/places/web-service/place-details#fieldmask)")
         default:
             self = .internal("\(error)")
         }

@@ -1,0 +1,266 @@
+"""Google's official Places client (google-maps-places, REST transport)
+against `placedb serve`: every answer must equal, member for member, what
+the CLI prints for the same request (both parsed into the client's protos).
+
+Run by Scripts/test after the Swift suite:
+    PLACEDB=.build/debug/placedb python3 -m unittest discover -s Tests/interop -v
+Skipped, saying so, only when google.maps.places_v1 cannot be imported.
+"""
+import json
+import os
+import signal
+import subprocess
+import tempfile
+import threading
+import unittest
+import urllib.request
+
+try:
+    from google.api_core import exceptions as gexc
+    from google.api_core.client_options import ClientOptions
+    from google.auth.credentials import AnonymousCredentials
+    from google.maps import places_v1
+    IMPORT_ERROR = None
+except Exception as e:  # pragma: no cover
+    IMPORT_ERROR = e
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+PLACEDB = os.environ.get("PLACEDB", os.path.join(ROOT, ".build", "debug", "placedb"))
+PHOTO = os.path.join(ROOT, "Scripts", "sample", "photos", "demo-photo-0.jpg")
+
+PLACES = [
+    {"id": "cafe", "displayName": {"text": "Café du Lac", "languageCode": "fr"},
+     "location": {"latitude": 46.5201, "longitude": 6.6301}, "types": ["cafe", "food"], "primaryType": "cafe",
+     "userRatingCount": 10, "rating": 4.5, "businessStatus": "OPERATIONAL", "priceLevel": "PRICE_LEVEL_MODERATE",
+     "utcOffsetMinutes": 60, "formattedAddress": "Place de la Riponne 1, 1005 Lausanne",
+     "regularOpeningHours": {"periods": [{"open": {"day": 1, "hour": 8, "minute": 0}, "close": {"day": 1, "hour": 18, "minute": 0}}],
+                             "weekdayDescriptions": ["Monday: 8:00 AM – 6:00 PM"]},
+     "photos": [{"name": "places/cafe/photos/demo-photo-0", "widthPx": 1600, "heightPx": 1200,
+                 "authorAttributions": [{"displayName": "placedb demo", "uri": "https://example.org/demo"}]}]},
+    {"id": "bar", "displayName": {"text": "Bar"}, "location": {"latitude": 46.5205, "longitude": 6.6305},
+     "types": ["bar"], "primaryType": "bar", "userRatingCount": 500, "businessStatus": "CLOSED_TEMPORARILY"},
+    {"id": "park", "displayName": {"text": "Parc"}, "location": {"latitude": 46.521, "longitude": 6.631},
+     "types": ["park"], "primaryType": "park"},
+    {"id": "old", "displayName": {"text": "Café du Lac (old)"}, "location": {"latitude": 46.5201, "longitude": 6.6301},
+     "types": ["cafe"], "businessStatus": "CLOSED_PERMANENTLY", "movedPlaceId": "cafe"},
+]
+
+
+def cli(*args, db):
+    r = subprocess.run([PLACEDB, *args, "--db", db], capture_output=True)
+    if r.returncode != 0:
+        raise AssertionError(f"placedb {' '.join(args)}: exit {r.returncode}: {r.stderr.decode()}")
+    return r.stdout
+
+
+class Server:
+    """`placedb serve` on a free loopback port; its stderr read in a thread."""
+
+    def __init__(self, db, *extra, env=None):
+        self.proc = subprocess.Popen([PLACEDB, "serve", "--db", db, "--listen", "127.0.0.1:0", "--threads", "2", *extra],
+                                     stderr=subprocess.PIPE, env={**os.environ, **(env or {})})
+        first = self.proc.stderr.readline().decode()
+        if "listening on http://127.0.0.1:" not in first:
+            self.proc.kill()
+            raise AssertionError(f"placedb serve did not start: {first!r}")
+        self.port = int(first.split("http://127.0.0.1:")[1].split("/")[0])
+        self.endpoint = f"http://127.0.0.1:{self.port}"
+        self.log = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for line in self.proc.stderr:
+            self.log.append(line.decode().rstrip("\n"))
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        code = self.proc.wait(timeout=20)
+        self.reader.join(timeout=5)
+        return code
+
+
+def client(endpoint):
+    return places_v1.PlacesClient(transport="rest", credentials=AnonymousCredentials(),
+                                  client_options=ClientOptions(api_endpoint=endpoint))
+
+
+@unittest.skipIf(IMPORT_ERROR is not None, f"google-maps-places cannot be imported ({IMPORT_ERROR}); pip install google-maps-places")
+class GoogleClientTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="placedb-interop-")
+        cls.db = os.path.join(cls.tmp.name, "places.sqlite")
+        src = os.path.join(cls.tmp.name, "places.ndjson")
+        with open(src, "w") as f:
+            for p in PLACES:
+                f.write(json.dumps(p, ensure_ascii=False) + "\n")
+        subprocess.run([PLACEDB, "import", src, "--db", cls.db], check=True, capture_output=True)
+        cli("photo", "add", "places/cafe/photos/demo-photo-0", PHOTO, db=cls.db)
+        cls.server = Server(cls.db)
+        cls.client = client(cls.server.endpoint)
+
+    @classmethod
+    def tearDownClass(cls):
+        code = cls.server.stop()
+        cls.tmp.cleanup()
+        assert code == 0, f"placedb serve exited {code} on SIGTERM"
+
+    def mask(self, fields):
+        return [("x-goog-fieldmask", fields)]
+
+    def assertAPIError(self, exception, status, call):
+        """Over REST, api_core picks the exception class by HTTP code
+        (400 BadRequest, the parent of InvalidArgument; 403 Forbidden, of
+        PermissionDenied); the body carries the API's status name."""
+        with self.assertRaises(exception) as ctx:
+            call()
+        self.assertEqual(ctx.exception.response.json()["error"]["status"], status)
+        return ctx.exception
+
+    # Place Details
+
+    def test_get_place_equals_cli_for_each_mask(self):
+        for mask in ["id,displayName", "id,displayName,location,types,rating,userRatingCount,businessStatus,priceLevel",
+                     "formattedAddress,regularOpeningHours,photos", "*"]:
+            with self.subTest(mask=mask):
+                got = self.client.get_place(name="places/cafe", metadata=self.mask(mask))
+                want = places_v1.Place.from_json(cli("place", "cafe", "--fields", mask, "--output", "json", db=self.db),
+                                                 ignore_unknown_fields=True)
+                self.assertEqual(got, want)
+                if "id" in mask or mask == "*":
+                    self.assertEqual(got.id, "cafe")
+        limited = self.client.get_place(name="places/cafe", metadata=self.mask("id,displayName"))
+        self.assertEqual(limited.display_name.text, "Café du Lac")
+        self.assertEqual(limited.rating, 0)  # not in the mask, not sent
+        full = self.client.get_place(name="places/cafe", metadata=self.mask("businessStatus,priceLevel"))
+        self.assertEqual(full.business_status, places_v1.Place.BusinessStatus.OPERATIONAL)
+        self.assertEqual(full.price_level, places_v1.PriceLevel.PRICE_LEVEL_MODERATE)
+
+    def test_get_place_old_id_answers_current_place(self):
+        got = self.client.get_place(name="places/old", metadata=self.mask("id,displayName"))
+        self.assertEqual(got.id, "cafe")
+
+    def test_get_place_errors(self):
+        self.assertAPIError(gexc.NotFound, "NOT_FOUND", lambda: self.client.get_place(name="places/nowhere", metadata=self.mask("id")))
+        e = self.assertAPIError(gexc.BadRequest, "INVALID_ARGUMENT", lambda: self.client.get_place(name="places/cafe", metadata=self.mask("id,colour")))
+        self.assertIn("colour", e.message)
+        e = self.assertAPIError(gexc.BadRequest, "INVALID_ARGUMENT", lambda: self.client.get_place(name="places/cafe"))  # no mask
+        self.assertIn("FieldMask is a required parameter", e.message)
+
+    # searchNearby
+
+    def nearby_request(self, **extra):
+        return places_v1.SearchNearbyRequest(
+            location_restriction=places_v1.SearchNearbyRequest.LocationRestriction(
+                circle=places_v1.Circle(center={"latitude": 46.52, "longitude": 6.63}, radius=500)), **extra)
+
+    def test_search_nearby_equals_cli(self):
+        for extra, args in [({}, []), ({"max_result_count": 2}, ["--limit", "2"]),
+                            ({"included_types": ["cafe"]}, ["--type", "cafe"]),
+                            ({"rank_preference": places_v1.SearchNearbyRequest.RankPreference.POPULARITY}, ["--rank", "popularity"])]:
+            with self.subTest(extra=str(extra)):
+                got = self.client.search_nearby(request=self.nearby_request(**extra), metadata=self.mask("places.id,places.displayName,places.businessStatus"))
+                out = cli("nearby", "46.52,6.63", "--radius", "500", "--fields", "id,displayName,businessStatus", "--output", "json", *args, db=self.db)
+                want = places_v1.SearchNearbyResponse.from_json(out, ignore_unknown_fields=True)
+                self.assertEqual(got, want)
+                self.assertGreater(len(got.places), 0)
+
+    def test_search_nearby_limits(self):
+        self.assertAPIError(gexc.BadRequest, "INVALID_ARGUMENT",
+                            lambda: self.client.search_nearby(request=self.nearby_request(max_result_count=21), metadata=self.mask("places.id")))
+        bad = self.nearby_request()
+        bad.location_restriction.circle.radius = 50001
+        self.assertAPIError(gexc.BadRequest, "INVALID_ARGUMENT", lambda: self.client.search_nearby(request=bad, metadata=self.mask("places.id")))
+
+    # searchText and autocomplete (issue 17's text index): skipped while the server answers 501.
+
+    def test_search_text(self):
+        try:
+            got = self.client.search_text(request={"text_query": "Café du Lac"}, metadata=self.mask("places.id,places.displayName"))
+        except gexc.MethodNotImplemented as e:
+            self.skipTest(f"searchText is not wired to the text index yet (501: {e.message})")
+        self.assertIn("cafe", [p.id for p in got.places])
+        self.assertAPIError(gexc.BadRequest, "INVALID_ARGUMENT",
+                            lambda: self.client.search_text(request={"text_query": "cafe", "page_size": 21}, metadata=self.mask("places.id")))
+
+    def test_autocomplete_places(self):
+        try:
+            got = self.client.autocomplete_places(request={"input": "Café du"})
+        except gexc.MethodNotImplemented as e:
+            self.skipTest(f"autocomplete is not wired to the text index yet (501: {e.message})")
+        self.assertIn("places/cafe", [s.place_prediction.place for s in got.suggestions])
+
+    # Photos
+
+    def test_get_photo_media_skip_redirect(self):
+        media = self.client.get_photo_media(request={"name": "places/cafe/photos/demo-photo-0/media", "max_width_px": 400,
+                                                     "skip_http_redirect": True})
+        self.assertEqual(media.name, "places/cafe/photos/demo-photo-0/media")
+        self.assertTrue(media.photo_uri.startswith(self.server.endpoint + "/"), media.photo_uri)
+        with urllib.request.urlopen(media.photo_uri) as r:
+            self.assertEqual(r.headers["Content-Type"], "image/jpeg")
+            image = r.read()
+        self.assertEqual(image, cli("photo", "fetch", "demo-photo-0", "--max-width", "400", "-o", "-", db=self.db))
+
+    def test_get_photo_media_redirect(self):
+        # Without skip_http_redirect the API answers 302 to the image; the
+        # client's HTTP session follows it and gets the image bytes, which
+        # the client cannot read as JSON (the same as with Google's API).
+        url = f"{self.server.endpoint}/v1/places/cafe/photos/demo-photo-0/media?maxWidthPx=100"
+
+        class NoRedirect(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args, **kwargs):
+                return None
+        opener = urllib.request.build_opener(NoRedirect)
+        with self.assertRaises(urllib.error.HTTPError) as ctx:
+            opener.open(url)
+        self.assertEqual(ctx.exception.code, 302)
+        location = ctx.exception.headers["Location"]
+        with urllib.request.urlopen(location) as r:
+            self.assertEqual(r.read(), cli("photo", "fetch", "demo-photo-0", "--max-width", "100", "-o", "-", db=self.db))
+        with self.assertRaises(Exception):
+            self.client.get_photo_media(request={"name": "places/cafe/photos/demo-photo-0/media", "max_width_px": 100})
+
+    def test_get_photo_media_errors(self):
+        self.assertAPIError(gexc.BadRequest, "INVALID_ARGUMENT", lambda: self.client.get_photo_media(
+            request={"name": "places/cafe/photos/demo-photo-0/media", "max_width_px": 4801, "skip_http_redirect": True}))
+        self.assertAPIError(gexc.NotFound, "NOT_FOUND", lambda: self.client.get_photo_media(
+            request={"name": "places/cafe/photos/nope/media", "max_width_px": 100, "skip_http_redirect": True}))
+
+    def test_access_log_has_a_line_per_request(self):
+        before = len(self.server.log)
+        self.client.get_place(name="places/cafe", metadata=self.mask("id"))
+        for _ in range(100):
+            if len(self.server.log) > before:
+                break
+            threading.Event().wait(0.02)
+        line = self.server.log[-1].split(" ")
+        self.assertEqual(line[:3], ["GET", "/v1/places/cafe", "200"])
+
+
+@unittest.skipIf(IMPORT_ERROR is not None, f"google-maps-places cannot be imported ({IMPORT_ERROR})")
+class APIKeyTests(unittest.TestCase):
+    def test_key_required(self):
+        with tempfile.TemporaryDirectory(prefix="placedb-interop-") as tmp:
+            db = os.path.join(tmp, "places.sqlite")
+            src = os.path.join(tmp, "p.ndjson")
+            with open(src, "w") as f:
+                f.write(json.dumps(PLACES[0]) + "\n")
+            subprocess.run([PLACEDB, "import", src, "--db", db], check=True, capture_output=True)
+            server = Server(db, "--quiet", env={"PLACEDB_API_KEY": "k3y"})
+            try:
+                c = client(server.endpoint)
+                for metadata in [[("x-goog-fieldmask", "id")], [("x-goog-fieldmask", "id"), ("x-goog-api-key", "nope")]]:
+                    with self.assertRaises(gexc.Forbidden) as ctx:
+                        c.get_place(name="places/cafe", metadata=metadata)
+                    self.assertEqual(ctx.exception.response.json()["error"]["status"], "PERMISSION_DENIED")
+                ok = c.get_place(name="places/cafe", metadata=[("x-goog-fieldmask", "id"), ("x-goog-api-key", "k3y")])
+                self.assertEqual(ok.id, "cafe")
+            finally:
+                self.assertEqual(server.stop(), 0)
+            self.assertEqual(server.log, ["placedb serve: SIGTERM: stopping; 0 requests in flight", "placedb serve: stopped"])
+
+
+if __name__ == "__main__":
+    unittest.main()
