@@ -37,6 +37,9 @@ package final class HTTPServer: Sendable {
         listenFD = Mutex(fd)
     }
 
+    /// False once `stop` has closed the listening socket.
+    package var isAccepting: Bool { listenFD.withLock { $0 >= 0 } }
+
     /// Requests being answered now.
     package var inFlight: Int { core.inFlight.load(ordering: .relaxed) }
 

@@ -132,7 +132,8 @@ struct HTTPServerTests {
             server.stop(timeout: 5)
             stopped.signal()
         }
-        usleep(300_000)
+        for _ in 0..<500 where server.isAccepting { usleep(10_000) }
+        #expect(!server.isAccepting)
         #expect(throws: (any Error).self) { _ = try RawClient.connect(port: server.port) }
         _ = RawClient.send(s, Array(body.utf8.dropFirst()))
         let answer = RawClient.readAll(s)
