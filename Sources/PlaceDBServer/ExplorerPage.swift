@@ -184,6 +184,8 @@ function route() {
   if (h.get("place")) showPlace(h.get("place"));
   if (h.get("fix")) {
     const [lat, lng] = h.get("fix").split(",").map(Number);
+    $("fix").value = h.get("fix");
+    $("accuracy").value = Number(h.get("accuracy")) || 20;
     showCurrent(lat, lng, Number(h.get("accuracy")) || 20);
   }
   if (h.get("q")) { $("search").value = h.get("q"); search(h.get("q")); }
