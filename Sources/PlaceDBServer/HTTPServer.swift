@@ -154,13 +154,9 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
            let n = Int(length), n > core.maxBody {
             return respond(core, connection, state, APIError.payloadTooLarge(limit: core.maxBody).response)
         }
-        // A request without a body is answered at once.
-        if state.method == "GET" || state.method == "HEAD" || state.method == "DELETE" || state.method == "OPTIONS" {
-            if MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") == nil,
-               MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") == nil {
-                return answer(core, connection, state)
-            }
-        }
+        // Answered on the next call, once the request (and its body) is
+        // whole: libmicrohttpd closes a connection answered earlier, where
+        // it keeps it alive otherwise.
         return .YES
     }
     let state = Unmanaged<RequestState>.fromOpaque(requestContext.pointee!).takeUnretainedValue()

@@ -1,5 +1,6 @@
 import Foundation
 import PlaceKit
+import Synchronization
 
 /// Maps requests to the Places API (New) routes and placedb's own, and
 /// answers each in the API's shapes (docs/server.md). No sockets here:
@@ -9,6 +10,8 @@ package final class PlacesRouter: Sendable {
     package let configuration: ServerConfiguration
     private let defaultMask: FieldMask?
     private let apiKey: [UInt8]?
+    /// Parsed masks by their text (clients send the same few masks).
+    private let masks = Mutex<[String: FieldMask]>([:])
 
     package init(backend: ServerBackend, configuration: ServerConfiguration) throws {
         self.backend = backend
@@ -117,7 +120,7 @@ package final class PlacesRouter: Sendable {
     /// `--default-field-mask`, else the 400 the API answers.
     private func maskText(_ request: HTTPRequest, required: Bool) throws -> String? {
         if let m = request.header("X-Goog-FieldMask") ?? request.query("fields") ?? request.query("$fields") {
-            if m.trimmingCharacters(in: .whitespaces).isEmpty { throw APIError.invalidArgument("the field mask is empty; list the fields to return (or * for all)") }
+            if trimmed(m).isEmpty { throw APIError.invalidArgument("the field mask is empty; list the fields to return (or * for all)") }
             return m
         }
         if let defaultField = configuration.defaultFieldMask { return defaultField }
@@ -131,7 +134,7 @@ package final class PlacesRouter: Sendable {
     /// member of the list's items; `prefix` is the list's name.
     private func listMask(_ request: HTTPRequest, prefix: String, required: Bool) throws -> FieldMask {
         guard let text = try maskText(request, required: required) else { return .all }
-        let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let items = text.split(separator: ",").map(trimmed).filter { !$0.isEmpty }
         var paths: [String] = []
         for item in items {
             if item == "*" || item == prefix || item == "\(prefix).*" { return .all }
@@ -143,7 +146,18 @@ package final class PlacesRouter: Sendable {
                 paths.append(item)
             }
         }
-        return try FieldMask(parsing: paths.joined(separator: ","))
+        return try mask(paths.joined(separator: ","))
+    }
+
+    /// `FieldMask(parsing:)`, remembered.
+    private func mask(_ text: String) throws -> FieldMask {
+        if let known = masks.withLock({ $0[text] }) { return known }
+        let parsed = try FieldMask(parsing: text)
+        masks.withLock { cache in
+            if cache.count >= 1024 { cache.removeAll() }
+            cache[text] = parsed
+        }
+        return parsed
     }
 
     // MARK: - Routes
@@ -153,12 +167,14 @@ package final class PlacesRouter: Sendable {
         // `openNow` is computed, not stored (as `placedb place --fields`).
         var text = try maskText(request, required: true)!
         var openNow = false
-        let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        if items.contains("openNow") {
-            openNow = true
-            text = items.filter { $0 != "openNow" }.joined(separator: ",")
+        if text.contains("openNow") {
+            let items = text.split(separator: ",").map(trimmed)
+            if items.contains("openNow") {
+                openNow = true
+                text = items.filter { $0 != "openNow" }.joined(separator: ",")
+            }
         }
-        let mask: FieldMask? = text.isEmpty ? nil : try FieldMask(parsing: text)
+        let mask: FieldMask? = text.isEmpty ? nil : try self.mask(text)
         let json = try backend.placeDetails(id: PlaceID(parsing: id), mask: mask, openNow: openNow, at: .instant(Date()))
         return format.json(.object(json))
     }
@@ -311,6 +327,14 @@ package final class PlacesRouter: Sendable {
     }
 }
 
+/// `s` without ASCII spaces and tabs at either end.
+func trimmed<S: StringProtocol>(_ s: S) -> String {
+    var sub = Substring(s)
+    while let f = sub.first, f == " " || f == "\t" { sub.removeFirst() }
+    while let l = sub.last, l == " " || l == "\t" { sub.removeLast() }
+    return String(sub)
+}
+
 /// `$alt=json;enum-encoding=int` and `prettyPrint`: how a JSON answer is written.
 struct ResponseFormat {
     var enumsAsIntegers = false
@@ -318,7 +342,7 @@ struct ResponseFormat {
 
     init(_ request: HTTPRequest) throws {
         if let alt = request.query("$alt") ?? request.query("alt") {
-            let parts = alt.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = alt.split(separator: ";").map(trimmed)
             guard parts.first == "json" else { throw APIError.invalidArgument("$alt: only json is served, not '\(alt)'") }
             for p in parts.dropFirst() {
                 switch p {

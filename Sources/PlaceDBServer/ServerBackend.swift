@@ -39,7 +39,8 @@ package final class ServerBackend: Sendable {
     /// a removed one (with `removedAt`), `openNow` computed at `time` when
     /// asked for. `mask` nil: only computed fields.
     package func placeDetails(id: PlaceID, mask: FieldMask?, openNow: Bool, at time: HoursQueryTime) throws -> JSONObject {
-        try withClient { client in
+        // One read transaction: one snapshot, and SQLite's locks taken once.
+        try withClient { client in try client.read {
             let resolution = try client.resolvePlaceID(id)
             guard let current = resolution.placeID else { throw PlaceDBError.notFound(id) }
             let place = try client.fetchPlace(id: PlaceID(current), followAliases: false).served(at: time)
@@ -51,7 +52,7 @@ package final class ServerBackend: Sendable {
             }
             if openNow, let isOpen = place.isOpen(at: time).isOpen { json["openNow"] = .bool(isOpen) }
             return json
-        }
+        } }
     }
 
     // MARK: - Searches
@@ -80,10 +81,10 @@ package final class ServerBackend: Sendable {
 
     /// What `placedb open ID --at TIME [--hours KIND]` prints.
     package func openStatus(id: PlaceID, at time: HoursQueryTime, secondary: SecondaryHoursType?) throws -> JSONObject {
-        try withClient { client in
+        try withClient { client in try client.read {
             let place = try client.fetchPlace(id: id)
             return OpenStatusJSON.json(place, place.isOpen(at: time, secondaryHoursType: secondary), time: time, secondary: secondary)
-        }
+        } }
     }
 
     // MARK: - Photos
