@@ -41,7 +41,9 @@ package final class ServerBackend: Sendable {
     package func placeDetails(id: PlaceID, mask: FieldMask?, openNow: Bool, at time: HoursQueryTime) throws -> JSONObject {
         // One read transaction: one snapshot, and SQLite's locks taken once.
         try withClient { client in try client.read {
-            let resolution = try client.resolvePlaceID(id)
+            // resolvePlaceIDs brings the alias keys up to date inside the
+            // transaction (resolvePlaceID only does outside one).
+            let resolution = try client.resolvePlaceIDs([id])[0]
             guard let current = resolution.placeID else { throw PlaceDBError.notFound(id) }
             let place = try client.fetchPlace(id: PlaceID(current), followAliases: false).served(at: time)
             var json = mask.map { place.apiJSON(fields: $0) } ?? JSONObject()
@@ -82,7 +84,9 @@ package final class ServerBackend: Sendable {
     /// What `placedb open ID --at TIME [--hours KIND]` prints.
     package func openStatus(id: PlaceID, at time: HoursQueryTime, secondary: SecondaryHoursType?) throws -> JSONObject {
         try withClient { client in try client.read {
-            let place = try client.fetchPlace(id: id)
+            // fetchPlace(id:) as the CLI calls it, aliases followed inside the transaction.
+            guard let current = try client.resolvePlaceIDs([id])[0].placeID else { throw PlaceDBError.notFound(id) }
+            let place = try client.fetchPlace(id: PlaceID(current), followAliases: false)
             return OpenStatusJSON.json(place, place.isOpen(at: time, secondaryHoursType: secondary), time: time, secondary: secondary)
         } }
     }

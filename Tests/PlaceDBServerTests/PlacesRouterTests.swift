@@ -162,6 +162,9 @@ struct PlacesRouterTests {
         #expect(open.status == 200)
         #expect(open.text == f.cli(["open", "cafe", "--at", at, "--output", "json"]).out)
         #expect(open.jsonValue?["status"] == "OPEN")
+        let moved = router.call("GET", "/placedb/v1/places/old/openStatus", query: [("at", at)])
+        #expect(moved.jsonValue?["id"] == "cafe")
+        #expect(moved.text == f.cli(["open", "old", "--at", at, "--output", "json"]).out)
         #expect(router.call("GET", "/placedb/v1/places/cafe/openStatus", query: [("at", "yesterday")]).status == 400)
         #expect(router.call("GET", "/placedb/v1/places/nowhere/openStatus").status == 404)
 
