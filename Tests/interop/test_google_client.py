@@ -77,6 +77,7 @@ class Server:
         self.proc.send_signal(signal.SIGTERM)
         code = self.proc.wait(timeout=20)
         self.reader.join(timeout=5)
+        self.proc.stderr.close()
         return code
 
 
