@@ -45,7 +45,7 @@ package final class ServerBackend: Sendable {
             // transaction (resolvePlaceID only does outside one).
             let resolution = try client.resolvePlaceIDs([id])[0]
             guard let current = resolution.placeID else { throw PlaceDBError.notFound(id) }
-            let place = try client.fetchPlace(id: PlaceID(current), followAliases: false).served(at: time)
+            let place = try client.fetchPlace(id: PlaceID(current), followAliases: false, at: time)
             var json = mask.map { place.apiJSON(fields: $0) } ?? JSONObject()
             if resolution.status == .moved {
                 json["requestedId"] = .string(id.rawValue)
@@ -84,9 +84,11 @@ package final class ServerBackend: Sendable {
     /// What `placedb open ID --at TIME [--hours KIND]` prints.
     package func openStatus(id: PlaceID, at time: HoursQueryTime, secondary: SecondaryHoursType?) throws -> JSONObject {
         try withClient { client in try client.read {
-            // fetchPlace(id:) as the CLI calls it, aliases followed inside the transaction.
+            // As captured, as 'placedb open' reads it (the hours engine says
+            // why it does not use stale current hours); aliases followed
+            // inside the transaction.
             guard let current = try client.resolvePlaceIDs([id])[0].placeID else { throw PlaceDBError.notFound(id) }
-            let place = try client.fetchPlace(id: PlaceID(current), followAliases: false)
+            let place = try client.fetchStoredPlace(id: PlaceID(current), followAliases: false)
             return OpenStatusJSON.json(place, place.isOpen(at: time, secondaryHoursType: secondary), time: time, secondary: secondary)
         } }
     }
