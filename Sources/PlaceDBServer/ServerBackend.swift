@@ -3,8 +3,10 @@ import PlaceKit
 
 /// Everything the routes ask of the database, in one place. Today each call
 /// borrows one of a pool of synchronous, read-only `PlaceReader`s (one per
-/// worker thread, never shared by two requests at once); when PlaceKit's
-/// async client lands, this file is the one to re-point at it.
+/// worker thread, never shared by two requests at once), the sync engine
+/// the CLI uses too; this file is the one to re-point at the async
+/// `PlaceReader` (its calls would be awaited from libmicrohttpd's threads,
+/// and it would need to hand out the same JSON bytes).
 ///
 /// Each call answers with the bytes or values the CLI prints for the same
 /// request (`placedb place`, `nearby`, `current`, `resolve`, `open`,
