@@ -5,7 +5,7 @@ import PlaceKit
 /// borrows one of a pool of synchronous, read-only `PlaceReader`s (one per
 /// worker thread, never shared by two requests at once), the sync engine
 /// the CLI uses too; this file is the one to re-point at the async
-/// `PlaceReader` (its calls would be awaited from libmicrohttpd's threads,
+/// `PlacesClient` (its calls would be awaited from libmicrohttpd's threads,
 /// and it would need to hand out the same JSON bytes).
 ///
 /// Each call answers with the bytes or values the CLI prints for the same
