@@ -1,6 +1,7 @@
 import Foundation
 import PlaceDBServer
 import PlaceKit
+import PlaceModel
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,47 +9,51 @@ import Glibc
 /// `placedb serve`: the Places API (New) over HTTP on this machine
 /// (docs/server.md).
 enum ServeCommand: Command {
+    /// The options, read by these constants (a typo does not compile).
+    enum Options {
+        static let listen = OptionSpec("--listen", value: "HOST:PORT", help: "The address to listen on (default 127.0.0.1:8080: this machine only; [::1]:PORT for IPv6, port 0 for any free port).")
+        static let threads = OptionSpec("--threads", value: "N", help: "Worker threads, each an event loop with its own read-only connection (default: the number of cores).")
+        static let defaultFieldMask = OptionSpec("--default-field-mask", value: "MASK", help: "The field mask of a request that gives none (without it such a request is answered 400, as the API does), e.g. '*'.")
+        static let apiKeyFile = OptionSpec("--api-key-file", value: "FILE", help: "Require the key in FILE (its first line) in X-Goog-Api-Key or ?key= (default: $PLACEDB_API_KEY, else no key); a wrong or missing key is answered 403.")
+        static let connectionTimeout = OptionSpec("--connection-timeout", value: "S", help: "Close a connection idle for S seconds, so slow clients cannot hold the server (default 10).")
+        static let maxConnections = OptionSpec("--max-connections", value: "N", help: "Open connections at most; more are refused (default 1000).")
+        static let quiet = OptionSpec("--quiet", help: "No access log (by default one line per request on stderr: method, path, status, bytes, microseconds).")
+        static let all = [listen, threads, defaultFieldMask, apiKeyFile, connectionTimeout, maxConnections, quiet]
+    }
+
     static let spec = CommandSpec(
         name: "serve",
         abstract: "Serve the database over HTTP with the Places API (New) REST interface (Place Details, searchNearby, photo media) and placedb's own routes.",
         arguments: [],
-        options: [
-            OptionSpec("--listen", value: "HOST:PORT", help: "The address to listen on (default 127.0.0.1:8080: this machine only; [::1]:PORT for IPv6, port 0 for any free port)."),
-            OptionSpec("--threads", value: "N", help: "Worker threads, each an event loop with its own read-only connection (default: the number of cores)."),
-            OptionSpec("--default-field-mask", value: "MASK", help: "The field mask of a request that gives none (without it such a request is answered 400, as the API does), e.g. '*'."),
-            OptionSpec("--api-key-file", value: "FILE", help: "Require the key in FILE (its first line) in X-Goog-Api-Key or ?key= (default: $PLACEDB_API_KEY, else no key); a wrong or missing key is answered 403."),
-            OptionSpec("--connection-timeout", value: "S", help: "Close a connection idle for S seconds, so slow clients cannot hold the server (default 10)."),
-            OptionSpec("--max-connections", value: "N", help: "Open connections at most; more are refused (default 1000)."),
-            OptionSpec("--quiet", help: "No access log (by default one line per request on stderr: method, path, status, bytes, microseconds)."),
-        ],
+        options: Options.all,
         discussion: """
             The database is opened read-only; imports into it while serving are seen by the next
             requests. Request bodies over 1 MiB are answered 413. SIGTERM or SIGINT stops accepting
             connections, lets requests in flight finish (up to 10 s) and exits 0. The routes, the
             error shapes and what each answers are in docs/server.md.
-
-            Examples:
-              placedb serve --db places.sqlite
-              placedb serve --listen 127.0.0.1:0 --default-field-mask '*' --quiet
-              PLACEDB_API_KEY=secret placedb serve --listen [::1]:8080
-            """)
+            """,
+        examples: [
+            "placedb serve --db places.sqlite",
+            "placedb serve --listen 127.0.0.1:0 --default-field-mask '*' --quiet",
+            "PLACEDB_API_KEY=secret placedb serve --listen [::1]:8080",
+        ])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let args = context.arguments
         var config = ServerConfiguration()
         config.version = CommandLineTool.version
-        if let listen = args.value("--listen") {
+        if let listen = args.value(Options.listen) {
             (config.host, config.port) = try parseListen(listen)
         }
-        if let n = try integer(args.value("--threads"), "--threads", 1...256) { config.threads = n }
-        if let n = try integer(args.value("--connection-timeout"), "--connection-timeout", 1...3600) { config.connectionTimeout = UInt32(n) }
-        if let n = try integer(args.value("--max-connections"), "--max-connections", 1...100_000) { config.maxConnections = UInt32(n) }
-        config.quiet = args.flag("--quiet")
-        if let mask = args.value("--default-field-mask") {
-            do { _ = try FieldMask(parsing: mask) } catch { throw UsageError(message: "--default-field-mask: \(error.description)") }
+        if let n = try integer(args, Options.threads, 1...256) { config.threads = n }
+        if let n = try integer(args, Options.connectionTimeout, 1...3600) { config.connectionTimeout = UInt32(n) }
+        if let n = try integer(args, Options.maxConnections, 1...100_000) { config.maxConnections = UInt32(n) }
+        config.quiet = args.flag(Options.quiet)
+        if let mask = args.value(Options.defaultFieldMask) {
+            do { _ = try FieldMask(parsing: mask) } catch { throw UsageError(message: "\(Options.defaultFieldMask.name): \(error.description)") }
             config.defaultFieldMask = mask
         }
-        if let file = args.value("--api-key-file") {
+        if let file = args.value(Options.apiKeyFile) {
             guard let data = FileManager.default.contents(atPath: file) else {
                 throw CommandFailure(code: .noInput, message: "\(file): cannot read the API key file")
             }
@@ -108,10 +113,10 @@ enum ServeCommand: Command {
         return (host, port)
     }
 
-    static func integer(_ text: String?, _ option: String, _ range: ClosedRange<Int>) throws -> Int? {
-        guard let text else { return nil }
+    static func integer(_ args: ParsedArguments, _ option: OptionSpec, _ range: ClosedRange<Int>) throws -> Int? {
+        guard let text = args.value(option) else { return nil }
         guard let n = Int(text), range.contains(n) else {
-            throw UsageError(message: "invalid value '\(text)' for '\(option)'; expected an integer in \(range.lowerBound)...\(range.upperBound)")
+            throw UsageError(message: "invalid value '\(text)' for '\(option.name)'; expected an integer in \(range.lowerBound)...\(range.upperBound)")
         }
         return n
     }

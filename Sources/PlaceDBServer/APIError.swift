@@ -1,4 +1,5 @@
 import PlaceKit
+import PlaceModel
 
 /// An error in the Places API's shape: `{"error": {"code": 400, "message":
 /// "...", "status": "INVALID_ARGUMENT"}}`, with its HTTP status.
@@ -39,8 +40,14 @@ package struct APIError: Error, Sendable, Equatable {
             case .invalidArgument(let m): self = .invalidArgument(m)
             case .badInput(let r): self = .invalidArgument(r.description)
             case .badImage(let m): self = .internal(m)
-            case .noDatabase, .input: self = .unavailable(e.description)
-            case .database: self = .internal(e.description)
+            // The served file cannot be read right now (gone, replaced,
+            // upgraded by a newer placedb): the service is unavailable.
+            case .noDatabase, .notADatabasePath, .danglingSymlink, .cannotOpen, .walNeedsWriter, .spatiaLiteMissing,
+                 .schemaTooOld, .schemaTooNew, .input:
+                self = .unavailable(e.description)
+            // The file is not (or no longer) a sound placedb database.
+            case .notAnSQLiteDatabase, .notAPlacedbDatabase, .corrupt, .database:
+                self = .internal(e.description)
             }
         case let e as FieldMaskError:
             // The API's wording, without the CLI's option name or the long list.

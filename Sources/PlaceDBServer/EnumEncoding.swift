@@ -1,4 +1,5 @@
 import PlaceKit
+import PlaceModel
 
 /// `$alt=json;enum-encoding=int`: Google's client libraries ask for enums
 /// as numbers. The numbers are those of google/maps/places/v1/*.proto

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import PlaceKit
+import PlaceModel
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import PlaceKit
+import PlaceModel
 
 /// The JSON `placedb open --output json` prints for a place's open status.
 /// Kept member for member equal to the CLI's (ServerCLIParityTests).

@@ -1,5 +1,6 @@
 import Foundation
 import PlaceKit
+import PlaceModel
 import Synchronization
 
 /// Maps requests to the Places API (New) routes and placedb's own, and

@@ -1,5 +1,6 @@
 import Foundation
 import PlaceKit
+import PlaceModel
 
 /// Everything the routes ask of the database, in one place. Today each call
 /// borrows one of a pool of synchronous, read-only `PlaceReader`s (one per

@@ -1,5 +1,6 @@
 import Foundation
 import PlaceKit
+import PlaceModel
 
 /// How `placedb serve` runs (docs/server.md).
 package struct ServerConfiguration: Sendable {

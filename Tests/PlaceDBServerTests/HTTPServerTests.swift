@@ -3,6 +3,7 @@ import Testing
 @testable import PlaceDBCLI
 @testable import PlaceDBServer
 import PlaceKit
+import PlaceModel
 import PlaceKitTestSupport
 #if canImport(Glibc)
 import Glibc

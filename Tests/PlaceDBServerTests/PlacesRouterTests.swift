@@ -3,6 +3,7 @@ import Testing
 @testable import PlaceDBCLI
 @testable import PlaceDBServer
 import PlaceKit
+import PlaceModel
 import PlaceKitTestSupport
 
 /// The routes answer what the CLI prints for the same request, byte for

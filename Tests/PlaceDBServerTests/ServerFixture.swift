@@ -3,6 +3,7 @@ import Testing
 @testable import PlaceDBCLI
 @testable import PlaceDBServer
 import PlaceKit
+import PlaceModel
 import PlaceKitTestSupport
 
 /// Places for the server tests: a café with hours and a photo, a place

@@ -3,6 +3,7 @@ import Testing
 @testable import PlaceDBCLI
 @testable import PlaceDBServer
 import PlaceKit
+import PlaceModel
 import PlaceKitTestSupport
 
 /// wrk on loopback, bounded in time (figures are Scripts/bench-serve's; here
@@ -30,12 +31,9 @@ struct ServerLoadTests {
         return (requests, non2xx, socket, text)
     }
 
-    @Test("64 connections for 2 s of Place Details and searchNearby: every answer 200, no socket error")
+    @Test("64 connections for 2 s of Place Details and searchNearby: every answer 200, no socket error",
+          .enabled(if: !ServerLoadTests.wrkMissing, "needs wrk (apt-get install wrk; Scripts/setup installs it)"))
     func wrkLoad() throws {
-        if Self.wrkMissing {
-            print("skipped: wrk is not installed (Scripts/setup installs it)")
-            return
-        }
         let f = try ServerFixture()
         let server = try start(f)
         defer { server.stop(timeout: 2) }
