@@ -1,4 +1,4 @@
--- placedb database schema, version 8 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 9 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -14,7 +14,7 @@ CREATE TABLE import_run (
     started_at TEXT NOT NULL,
     finished_at TEXT,
     seconds REAL NOT NULL DEFAULT 0,
-    bytes INTEGER NOT NULL DEFAULT 0,
+    bytes BIGINT NOT NULL DEFAULT 0,
     records INTEGER NOT NULL DEFAULT 0,
     inserted INTEGER NOT NULL DEFAULT 0,
     updated INTEGER NOT NULL DEFAULT 0,
@@ -55,10 +55,10 @@ CREATE TABLE place (
     last_run INTEGER NOT NULL,
     updated_run INTEGER NOT NULL,
     removed_run INTEGER,
-    content_hash INTEGER NOT NULL,
+    content_hash BIGINT NOT NULL,
     doc TEXT NOT NULL,
     extra TEXT
-, "geom" POINT NOT NULL DEFAULT '', time_zone_source TEXT CHECK (time_zone_source IN ('data', 'import-option')), doc_layout INTEGER, captured_at INTEGER, member_captured TEXT);
+, "geom" POINT NOT NULL DEFAULT '', time_zone_source TEXT CHECK (time_zone_source IN ('data', 'import-option')), doc_layout INTEGER, captured_at BIGINT, member_captured TEXT);
 
 -- table: place_alias
 CREATE TABLE "place_alias" (
@@ -124,6 +124,24 @@ CREATE INDEX place_alias_by_place ON place_alias(place_id);
 
 -- index: place_photo_by_reference
 CREATE INDEX place_photo_by_reference ON place_photo(reference);
+
+-- view: place_document
+CREATE VIEW place_document AS
+SELECT p.id AS id, p.place_id AS place_id, p.source AS source, r.started_at AS removed_at,
+       json_patch(p.doc, json_remove(
+           json_object('name', 'places/' || p.place_id, 'id', p.place_id,
+                       'location', json_object('latitude', Y(p.geom), 'longitude', X(p.geom)),
+                       'displayName', json_object('text', p.name),
+                       'primaryType', p.primary_type,
+                       'rating', p.rating,
+                       'userRatingCount', p.rating_count),
+           CASE WHEN coalesce(p.doc_layout, 0) & 15 THEN '$.none' ELSE '$.displayName' END,
+           CASE WHEN coalesce(p.doc_layout, 0) & 240 THEN '$.none' ELSE '$.primaryType' END,
+           CASE WHEN coalesce(p.doc_layout, 0) & 3840 THEN '$.none' ELSE '$.rating' END,
+           CASE WHEN coalesce(p.doc_layout, 0) & 61440 THEN '$.none' ELSE '$.userRatingCount' END)) AS document,
+       p.geom AS geom
+FROM place p
+LEFT JOIN import_run r ON r.id = p.removed_run;
 
 -- view: place_history
 CREATE VIEW place_history AS

@@ -18,6 +18,8 @@ public enum CommandLineTool {
         CommandEntry(spec: NearbyCommand.spec, run: NearbyCommand.run),
         CommandEntry(spec: CurrentCommand.spec, run: CurrentCommand.run),
         CommandEntry(spec: ServeCommand.spec, run: ServeCommand.run),
+        CommandEntry(spec: ExportCommand.spec, run: ExportCommand.run),
+        CommandEntry(spec: InfoCommand.spec, run: InfoCommand.run),
     ]
 
     /// The commands of a group (`photo` -> `photo add`, `photo fetch`).

@@ -523,7 +523,10 @@ struct PhotoStoreTests {
         do {
             let store = try PhotoImporter(databasePath: db.path).store
             try store.db.execute("DROP TABLE photo_image; DROP TABLE place_photo; DELETE FROM schema_migration WHERE version >= 2; PRAGMA user_version = 1")
-            // Undo the later migrations too (3: time_zone_source).
+            // Undo the later migrations too (9: place_document reads the
+            // columns dropped below).
+            try store.db.execute("DROP VIEW place_document; DELETE FROM views_geometry_columns WHERE view_name = 'place_document'")
+            // (3: time_zone_source.)
             try store.db.execute("ALTER TABLE place DROP COLUMN time_zone_source")
             // (5: doc_layout; this test reads only the photos.)
             try store.db.execute("ALTER TABLE place DROP COLUMN doc_layout")

@@ -113,8 +113,11 @@ enum AliasFileReader {
                     guard let d = c.doubleValue else { throw AliasFileError(line: number, message: "confidence is \(c.kindDescription), expected a number") }
                     confidence = d
                 } else { confidence = nil }
-                return try AliasFileReader.edge(old: field(["oldId", "aliasId", "from", "old_id"]), new: field(["newId", "placeId", "to", "new_id"]),
-                                                reason: field(["reason"]), confidence: confidence, line: number)
+                var edge = try AliasFileReader.edge(old: field(["oldId", "aliasId", "from", "old_id"]), new: field(["newId", "placeId", "to", "new_id"]),
+                                                    reason: field(["reason"]), confidence: confidence, line: number)
+                // Why, as `placedb export --aliases` writes it.
+                if let evidence = o["evidence"], evidence != .null { edge.evidence = evidence }
+                return edge
             }
             let f = csvFields(text)
             func at(_ i: Int?) -> String? { i.flatMap { $0 < f.count ? f[$0].trimmingSpacesString : nil }.flatMap { $0.isEmpty ? nil : $0 } }

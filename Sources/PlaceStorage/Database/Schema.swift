@@ -220,10 +220,11 @@ package enum Schema {
             ALTER TABLE place_alias_v8 RENAME TO place_alias;
             CREATE INDEX place_alias_by_place ON place_alias(place_id);
             """),
+        wholeDocumentMigration,
     ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).
-    package static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history", "place_alias", "place_photo", "photo_image", "place_extent", "place_viewport", "place_footprint"]
+    package static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history", "place_alias", "place_photo", "photo_image", "place_extent", "place_viewport", "place_footprint", "place_document"]
 }
 
 extension Schema {

@@ -1,0 +1,160 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PlaceKit
+import PlaceModel
+
+/// `placedb export [--format F] [--where SQL] [-o FILE] [--aliases FILE]`:
+/// the places out, in the Places API (New) shape or as GeoJSON.
+enum ExportCommand: Command {
+    /// The options, read by these constants (a typo does not compile).
+    enum Options {
+        static let format = OptionSpec("--format", value: "FORMAT", help: "ndjson: one place object per line; geojsonseq: one GeoJSON Feature per line (RFC 8142); geojson: one FeatureCollection. Default: from FILE's extension (.ndjson, .geojsonseq, .geojson), else ndjson.",
+                                       choices: ExportFormat.allCases.map(\.rawValue))
+        static let filter = OptionSpec("--where", value: "SQL", help: "Only the places whose row matches this SQL expression over the place table's columns (source = 'osm', primary_type = 'cafe', rating >= 4.5; docs/export.md).")
+        static let outputFile = OptionSpec("--output-file", short: "o", value: "FILE", help: "Write the places to FILE (replaced once whole; - or none: standard output).", aliases: ["--out"])
+        static let aliases = OptionSpec("--aliases", value: "FILE", help: "Also write every alias edge to FILE, as the NDJSON 'placedb alias import' reads.")
+        static let all = [format, filter, outputFile, aliases]
+    }
+
+    static let spec = CommandSpec(
+        name: "export",
+        abstract: "Write the places out: Places API (New) NDJSON (what import reads back) or GeoJSON features, streamed.",
+        arguments: [],
+        options: Options.all,
+        discussion: """
+            Removed places (tombstones) are not exported. Each record carries its source fields
+            beyond the Places API's (OpenStreetMap tags, Overture details, legacy references) as
+            extra members, which import keeps again. The round trip, and the path into PostGIS,
+            are in docs/export.md and docs/postgis.md.
+            """,
+        examples: [
+            "placedb export -o places.ndjson --aliases aliases.ndjson",
+            "placedb export -o cafes.geojson --where \"primary_type = 'cafe'\"",
+            "placedb export --where \"source = 'osm'\" | gzip > osm.ndjson.gz",
+        ])
+
+    static func run(_ context: CommandContext) throws -> ExitCode {
+        guard context.arguments.positionals.isEmpty else {
+            throw UsageError(message: "unexpected argument '\(context.arguments.positionals[0])'")
+        }
+        let out = context.arguments.value(Options.outputFile).flatMap { $0 == "-" ? nil : $0 }
+        let aliasesPath = context.arguments.value(Options.aliases)
+        var format = ExportFormat.ndjson
+        if let f = context.arguments.value(Options.format) {
+            format = ExportFormat(rawValue: f)!
+        } else if let out, let f = ExportFormat(fileName: out) {
+            format = f
+        }
+        if let out { try OutputFile.check(out, option: "-o", databasePath: context.databasePath) }
+        if let aliasesPath {
+            if aliasesPath == out { throw UsageError(message: "--aliases '\(aliasesPath)' is the places' output file too; give another file") }
+            try OutputFile.check(aliasesPath, option: "--aliases", databasePath: context.databasePath)
+        }
+        let exporter = try PlaceExporter(databasePath: context.databasePath)
+
+        var places = ExportSummary()
+        if let out {
+            let file = try StreamedFile(path: out)
+            do {
+                places = try exporter.exportPlaces(format: format, filter: context.arguments.value(Options.filter)) { try file.write($0) }
+                try file.commit()
+            } catch {
+                file.abandon()
+                throw error
+            }
+        } else {
+            places = try exporter.exportPlaces(format: format, filter: context.arguments.value(Options.filter)) { context.console.outBytes(Array($0)) }
+        }
+        var aliases = ExportSummary()
+        if let aliasesPath {
+            let file = try StreamedFile(path: aliasesPath)
+            do {
+                aliases = try exporter.exportAliases { try file.write($0) }
+                try file.commit()
+            } catch {
+                file.abandon()
+                throw error
+            }
+        }
+        // The data went to a file: the summary goes to standard output.
+        if out != nil {
+            switch context.output {
+            case .json:
+                var o = JSONObject()
+                o["places"] = .int(Int64(places.places))
+                o["bytes"] = .int(Int64(places.bytes))
+                o["format"] = .string(format.rawValue)
+                if aliasesPath != nil { o["aliases"] = .int(Int64(aliases.aliases)) }
+                context.writeJSON(.object(o))
+            case .text:
+                context.console.outLine("\(out!): \(places.places) place\(places.places == 1 ? "" : "s") (\(format.rawValue), \(places.bytes) bytes)"
+                    + (aliasesPath.map { "; \($0): \(aliases.aliases) alias edge\(aliases.aliases == 1 ? "" : "s")" } ?? ""))
+            }
+        } else if let aliasesPath {
+            context.console.errLine("placedb export: \(places.places) places; \(aliasesPath): \(aliases.aliases) alias edges")
+        }
+        return .success
+    }
+}
+
+/// An output file written in chunks: a FIFO or device is written as it is;
+/// a regular file (or none) gets a temporary file beside it that replaces
+/// it once whole (`commit`), or is removed (`abandon`), so a failed export
+/// never leaves half a file under the name asked for.
+private final class StreamedFile {
+    let path: String
+    private var fd: Int32
+    private let temporary: String?
+
+    init(path: String) throws {
+        self.path = path
+        var st = stat()
+        let exists = stat(path, &st) == 0
+        if exists && (st.st_mode & S_IFMT) != S_IFREG {
+            temporary = nil
+            fd = open(path, O_WRONLY | O_CLOEXEC)
+        } else {
+            var target = path
+            var link = stat()
+            if lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK {
+                guard exists, let resolved = realpath(path, nil) else {
+                    throw CommandFailure(code: .ioError, message: "\(path): cannot write: it is a symbolic link to a file that does not exist")
+                }
+                target = String(cString: resolved)
+                free(resolved)
+            }
+            let t = target + ".placedb-\(getpid()).tmp"
+            temporary = t
+            fd = open(t, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd >= 0 && exists { _ = fchmod(fd, st.st_mode & 0o7777) }
+            self.target = target
+        }
+        guard fd >= 0 else { throw CommandFailure(code: .ioError, message: "\(path): cannot write: \(OutputFile.reason(errno))") }
+    }
+
+    private var target: String = ""
+
+    deinit { if fd >= 0 { close(fd) } }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        let error = OutputFile.writeAll(fd, bytes)
+        if error != 0 { throw CommandFailure(code: .ioError, message: "\(path): cannot write: \(OutputFile.reason(error))") }
+    }
+
+    func commit() throws {
+        var error: Int32 = 0
+        if close(fd) != 0 { error = errno }
+        fd = -1
+        if error == 0, let temporary, rename(temporary, target) != 0 { error = errno }
+        if error != 0 {
+            abandon()
+            throw CommandFailure(code: .ioError, message: "\(path): cannot write: \(OutputFile.reason(error))")
+        }
+    }
+
+    func abandon() {
+        if fd >= 0 { close(fd); fd = -1 }
+        if let temporary { unlink(temporary) }
+    }
+}

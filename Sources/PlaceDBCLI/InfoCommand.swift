@@ -1,0 +1,84 @@
+import PlaceKit
+import PlaceModel
+
+/// `placedb info`: what the database holds.
+enum InfoCommand: Command {
+    /// The options, read by these constants (a typo does not compile).
+    enum Options {
+        static let runs = OptionSpec("--runs", value: "N", help: "Text output: list the last N import runs (default 10; JSON lists all).")
+        static let all = [runs]
+    }
+
+    static let spec = CommandSpec(
+        name: "info",
+        abstract: "Describe the database: places by source, type and status, runs and snapshots, aliases, size by table, schema version, extent.",
+        arguments: [],
+        options: Options.all,
+        discussion: """
+            Counts are of live places unless said (removed places are tombstones kept by
+            snapshot imports). Sizes come from SQLite's dbstat table (left out where this
+            SQLite lacks it); the extent from the spatial index (single precision).
+            """,
+        examples: [
+            "placedb info",
+            "placedb info --runs 50",
+            "placedb info --output json | jq '.bySource'",
+        ])
+
+    static func run(_ context: CommandContext) throws -> ExitCode {
+        guard context.arguments.positionals.isEmpty else {
+            throw UsageError(message: "unexpected argument '\(context.arguments.positionals[0])'")
+        }
+        var lastRuns = 10
+        if let n = context.arguments.value(Options.runs) {
+            guard let v = Int(n), v >= 0 else { throw UsageError(message: "--runs '\(n)' is not a count (0 or more)") }
+            lastRuns = v
+        }
+        let info = try PlaceReader(databasePath: context.databasePath).databaseInfo()
+        switch context.output {
+        case .json: context.writeJSON(info.json)
+        case .text: context.console.out(HumanText.lines(text(info, lastRuns: lastRuns)))
+        }
+        return .success
+    }
+
+    static func text(_ info: DatabaseInfo, lastRuns: Int) -> [String] {
+        func mib(_ b: Int) -> String {
+            b >= 1 << 20 ? "\(Double(b * 10 / (1 << 20)) / 10) MiB" : "\(Double(b * 10 / 1024) / 10) KiB"
+        }
+        func list(_ title: String, _ counts: [DatabaseInfo.Count], top: Int = 12) -> [String] {
+            guard !counts.isEmpty else { return [] }
+            var out = ["\(title):"]
+            for c in counts.prefix(top) { out.append("  " + c.name.padding(28) + String(c.count)) }
+            if counts.count > top { out.append("  (\(counts.count - top) more: --output json lists all)") }
+            return out
+        }
+        var lines = ["\(info.path): schema version \(info.schemaVersion), \(mib(info.fileBytes))",
+                     "places: \(info.livePlaces) live, \(info.removedPlaces) removed"]
+        if let b = info.boundingBox {
+            // The index's single precision: 6 decimals (0.1 m) say all it knows.
+            func d(_ x: Double) -> String { String((x * 1e6).rounded() / 1e6) }
+            lines.append("extent: west \(d(b.west)), south \(d(b.south)), east \(d(b.east)), north \(d(b.north))")
+        }
+        lines += list("by source", info.bySource)
+        lines += list("by primary type", info.byType)
+        lines += list("by business status", info.byStatus)
+        lines += list("removed, by source", info.removedBySource)
+        lines.append("aliases: \(info.aliases)")
+        lines += info.aliasesByReason.map { "  " + $0.name.padding(28) + String($0.count) }
+        if !info.snapshots.isEmpty {
+            lines.append("snapshots:")
+            for s in info.snapshots { lines.append("  " + s.source.padding(28) + "\(s.runs) run\(s.runs == 1 ? "" : "s"), last \(s.lastAt)") }
+        }
+        lines.append("runs: \(info.runs.count)")
+        for r in info.runs.suffix(lastRuns) {
+            lines.append("  #\(r.id) \(r.startedAt) \(r.status) \(r.input)\(r.snapshot.map { " (snapshot \($0))" } ?? ""): \(r.records) records, \(r.inserted) inserted, \(r.updated) updated, \(r.removed) removed")
+        }
+        if let sizes = info.sizes {
+            lines.append("size by table and index:")
+            for s in sizes.prefix(12) { lines.append("  " + s.name.padding(28) + mib(s.bytes)) }
+            if sizes.count > 12 { lines.append("  (\(sizes.count - 12) more: --output json lists all)") }
+        }
+        return lines
+    }
+}

@@ -1,0 +1,88 @@
+import PlaceModel
+import SQLiteDB
+
+extension PlaceStore {
+    /// One place as `placedb export` reads it: its whole stored document
+    /// (the members the columns stand for put back: `StoredDocument`), its
+    /// point and the source fields beyond the Places API (New) ones.
+    package struct ExportedPlace {
+        package let id: PlaceID
+        package let coordinate: Coordinate
+        /// The whole document, compact JSON, without `location`, `name` and `id`.
+        package let document: UnsafeRawBufferPointer
+        /// A JSON object, or nil.
+        package let extra: UnsafeRawBufferPointer?
+    }
+
+    /// Calls `body` with each live place (removed ones are left out) whose
+    /// row matches `filter`, an SQL expression over `place`'s columns (as
+    /// `ogr2ogr -where` takes one), in row order, one row at a time:
+    /// memory stays bounded whatever the database's size. Returns the
+    /// number of places.
+    @discardableResult
+    package func forEachExportedPlace(filter: String?, _ body: (ExportedPlace) throws -> Void) throws -> Int {
+        let condition = filter.map { "(\($0))" } ?? "1"
+        let sql = """
+            SELECT place_id, doc, geom, extra, \(StoredDocument.readColumns)
+            FROM place WHERE removed_run IS NULL AND \(condition) ORDER BY id
+            """
+        let statement: Statement
+        do {
+            statement = try db.prepare(sql)
+        } catch let e as SQLiteError {
+            throw PlaceDBError.invalidArgument("the filter '\(filter ?? "")' is not an SQL expression over the place table's columns: \(e.message)")
+        }
+        var count = 0
+        while let row = try statement.step() {
+            let id = PlaceID(row.optionalString(0) ?? "")
+            guard let coordinate = row.withBytes(2, { SpatiaLiteBlob.coordinate($0) }) else {
+                throw PlaceDBError.database(path: path, reason: "place '\(id)' has no readable point geometry")
+            }
+            do {
+                try StoredDocument.withDocument(row, docColumn: 1, layoutColumn: 4) { document in
+                    if row.isNull(3) {
+                        try body(ExportedPlace(id: id, coordinate: coordinate, document: document, extra: nil))
+                    } else {
+                        try row.withBytes(3) { extra in
+                            try body(ExportedPlace(id: id, coordinate: coordinate, document: document, extra: extra))
+                        }
+                    }
+                }
+            } catch let e as JSONSyntaxError {
+                throw PlaceDBError.database(path: path, reason: "place '\(id)' has a corrupt stored document: \(e)")
+            }
+            count += 1
+        }
+        return count
+    }
+
+    /// One alias edge as `placedb export --aliases` writes it.
+    package struct ExportedAlias {
+        package let aliasID: String
+        package let placeID: String
+        package let reason: String
+        package let source: String?
+        package let confidence: Double
+        /// JSON text, or nil.
+        package let evidence: String?
+    }
+
+    /// Calls `body` with each alias edge, oldest first. Returns the count.
+    @discardableResult
+    package func forEachAliasEdge(_ body: (ExportedAlias) throws -> Void) throws -> Int {
+        var count = 0
+        try db.forEachRow("SELECT alias_id, place_id, reason, source, confidence, evidence FROM place_alias ORDER BY id") { row in
+            try body(ExportedAlias(aliasID: row.optionalString(0) ?? "", placeID: row.optionalString(1) ?? "", reason: row.optionalString(2) ?? "explicit",
+                                   source: row.optionalString(3), confidence: row.optionalDouble(4) ?? 1, evidence: row.optionalString(5)))
+            count += 1
+        }
+        return count
+    }
+
+    /// Turns off the memory map of this connection: one pass over every
+    /// row would otherwise leave the whole file resident (RSS the size of
+    /// the database); SQLite's page cache is enough.
+    package func disableMemoryMap() throws {
+        try db.execute("PRAGMA mmap_size = 0")
+    }
+}

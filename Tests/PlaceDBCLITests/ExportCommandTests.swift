@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+@testable import PlaceDBCLI
+@testable import PlaceKit
+import PlaceKitTestSupport
+@testable import PlaceStorage
+import PlaceModel
+import SQLiteDB
+
+/// JSON compared as data: members in any order, numbers as doubles
+/// (SQLite writes 4.0 where placedb writes 4).
+func canonical(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .int(let i): return .double(Double(i))
+    case .array(let a): return .array(a.map(canonical))
+    case .object(let o): return .object(JSONObject(o.members.sorted { $0.key < $1.key }.map { ($0.key, canonical($0.value)) }))
+    default: return value
+    }
+}
+
+/// The answers a database gives: the stored record behind `place` for
+/// every live place, `resolve` for every ID it knows (places, removed ones
+/// and aliases).
+struct Answers {
+    var places: [String: JSONValue] = [:]
+    var resolutions: [String: JSONValue] = [:]
+    var removed: Set<String> = []
+
+    init(databasePath: String) throws {
+        let store = try PlaceStore(path: databasePath, writable: false)
+        var live: [String] = [], ids: Set<String> = []
+        try store.db.forEachRow("SELECT place_id, removed_run IS NOT NULL FROM place") { row in
+            let id = try row.string(0)
+            ids.insert(id)
+            if try row.int64(1) == 0 { live.append(id) } else { removed.insert(id) }
+        }
+        try store.db.forEachRow("SELECT alias_id, place_id FROM place_alias") { row in
+            ids.insert(try row.string(0))
+            ids.insert(try row.string(1))
+        }
+        let client = try PlaceReader(databasePath: databasePath)
+        for id in live {
+            // The record as stored: what export writes and the view gives.
+            // `placedb place` serves it at the time asked (openNow computed,
+            // stale current hours left out), a function of this record and
+            // the time: the same records give the same answers.
+            places[id] = canonical(.object(try client.fetchStoredPlace(id: PlaceID(id), followAliases: false).apiJSON(fields: .all)))
+        }
+        for id in ids {
+            resolutions[id] = canonical(try client.resolvePlaceID(PlaceID(id)).json)
+        }
+    }
+
+    /// A resolve answer without what an import cannot carry over: when
+    /// and by which run (source) each edge was recorded.
+    static func portable(_ answer: JSONValue) -> JSONValue {
+        guard var o = answer.objectValue else { return answer }
+        if let chain = o["chain"]?.arrayValue {
+            o["chain"] = .array(chain.map { hop in
+                guard let h = hop.objectValue else { return hop }
+                return .object(JSONObject(h.members.filter { $0.key != "recordedAt" && $0.key != "source" }))
+            })
+        }
+        return .object(o)
+    }
+}
+
+@Suite("placedb export")
+struct ExportCommandTests {
+    static let places = """
+        {"id":"c1","displayName":{"text":"Café Un","languageCode":"fr"},"location":{"latitude":-33.8688,"longitude":151.2093},"types":["cafe","food"],"primaryType":"cafe","rating":4.5,"userRatingCount":120,"internationalPhoneNumber":"+61 2 5550 0000","regularOpeningHours":{"openNow":true,"weekdayDescriptions":["Monday: 8:00 AM – 5:00 PM"]},"scraperField":{"kept":[1,2]}}
+        {"id":"c2","displayName":{"text":"Two"},"location":{"latitude":46.52030187654321,"longitude":6.625012345678901},"types":["park"],"rating":4.0,"userRatingCount":7}
+        {"id":"old","displayName":{"text":"Old"},"location":{"latitude":1,"longitude":2},"businessStatus":"CLOSED_PERMANENTLY","movedPlaceId":"c2"}
+
+        """
+
+    /// Runs the command; what it wrote to standard output as bytes (export
+    /// streams bytes), as UTF-8 text.
+    static func runBytes(_ cli: CLI, _ args: [String]) -> (code: Int32, out: String, err: String) {
+        let console = CapturedConsole(terminal: false, environment: ["PLACEDB_DATABASE": cli.db])
+        let code = CommandLineTool.main(arguments: args, console: console)
+        return (code, console.stdout + String(decoding: console.stdoutBytes, as: UTF8.self), console.stderr)
+    }
+
+    func setUp() throws -> CLI {
+        let cli = try CLI()
+        let input = try cli.dir.write("p.ndjson", Self.places)
+        #expect(cli.run(["import", input]).code == 0)
+        let aliases = try cli.dir.write("a.csv", "old_id,new_id,reason,confidence\nolder,old,renumbered,0.5\n")
+        #expect(cli.run(["alias", "import", aliases]).code == 0)
+        return cli
+    }
+
+    @Test("export then import into a new database gives the same place and resolve answers")
+    func roundTrip() throws {
+        let cli = try setUp()
+        let out = cli.dir.file("out.ndjson"), aliases = cli.dir.file("aliases.ndjson")
+        let r = cli.run(["export", "-o", out, "--aliases", aliases, "--output", "json"])
+        #expect(r.code == 0, "\(r.err)")
+        let summary = try JSONValue(parsing: r.out)
+        #expect(summary["places"] == .int(3))
+        #expect(summary["aliases"] == .int(2))
+        let copy = cli.dir.file("copy.sqlite")
+        #expect(cli.run(["import", out, "--db", copy]).code == 0)
+        #expect(cli.run(["alias", "import", aliases, "--db", copy]).code == 0)
+        let a = try Answers(databasePath: cli.db), b = try Answers(databasePath: copy)
+        #expect(a.places.count == 3)
+        #expect(a.places == b.places)
+        #expect(a.resolutions.count == 4)
+        for (id, answer) in a.resolutions {
+            #expect(Answers.portable(answer) == b.resolutions[id].map(Answers.portable), "resolve \(id)")
+        }
+        // The extras come back as extras, the evidence with its edge.
+        let store = try PlaceStore(path: copy, writable: false)
+        #expect(try store.extra(id: "c1")?["scraperField"] == ["kept": [1, 2]])
+    }
+
+    @Test("GeoJSON sequence and collection carry the whole document as properties")
+    func geoJSON() throws {
+        let cli = try setUp()
+        let seq = Self.runBytes(cli, ["export", "--format", "geojsonseq"])
+        #expect(seq.code == 0, "\(seq.err)")
+        let lines = seq.out.split(separator: "\n")
+        #expect(lines.count == 3)
+        for line in lines {
+            #expect(line.first == "\u{1E}")
+            let feature = try JSONValue(parsing: String(line.dropFirst()))
+            #expect(feature["type"] == "Feature")
+            #expect(feature["geometry"]?["type"] == "Point")
+            #expect(feature["properties"]?["id"] == feature["id"])
+        }
+        let out = cli.dir.file("all.geojson")
+        #expect(cli.run(["export", "-o", out]).code == 0, "the format comes from the extension")
+        let collection = try JSONValue(parsing: String(contentsOfFile: out, encoding: .utf8))
+        let features = try #require(collection["features"]?.arrayValue)
+        #expect(features.count == 3)
+        let c2 = try #require(features.first { $0["id"] == "c2" })
+        #expect(c2["geometry"]?["coordinates"] == [6.625012345678901, 46.52030187654321])
+        #expect(c2["properties"]?["displayName"]?["text"] == "Two")
+        #expect(c2["properties"]?["rating"]?.doubleValue == 4)
+    }
+
+    @Test("--where filters with SQL over the place table; a bad one is a usage error and writes nothing")
+    func whereFilter() throws {
+        let cli = try setUp()
+        let r = Self.runBytes(cli, ["export", "--where", "primary_type = 'cafe'"])
+        #expect(r.code == 0)
+        #expect(r.out.split(separator: "\n").count == 1)
+        #expect(r.out.contains(#""id":"c1""#))
+        let out = cli.dir.file("bad.ndjson")
+        let bad = cli.run(["export", "--where", "no_such_column = 1", "-o", out])
+        #expect(bad.code == 64)
+        #expect(bad.err.contains("no such column: no_such_column"), "\(bad.err)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.dir.path).allSatisfy { !$0.hasSuffix(".tmp") })
+    }
+
+    @Test("export refuses to write over its database")
+    func refusesDatabase() throws {
+        let cli = try setUp()
+        let r = cli.run(["export", "-o", cli.db])
+        #expect(r.code == 64)
+        #expect(try Answers(databasePath: cli.db).places.count == 3)
+    }
+}
