@@ -1,0 +1,14 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import PlaceModel
+import PlaceStorage
+
+extension JSONWriter {
+    func stringBytes(_ value: JSONValue) -> [UInt8] {
+        var out: [UInt8] = []
+        write(value, into: &out)
+        return out
+    }
+}
