@@ -46,7 +46,7 @@ enum OpenCommand: Command {
         let place = try client.fetchStoredPlace(id: PlaceID(parsing: args.positionals[0]))
         let status = place.isOpen(at: time, secondaryHoursType: secondary)
         switch context.output {
-        case .json: context.writeJSON(.object(json(place, status, time: time, secondary: secondary)))
+        case .json: context.writeJSON(.object(OpenStatus.json(place, status, time: time, secondary: secondary)))
         case .text: context.console.out(text(place, status, secondary: secondary))
         }
         return .success
@@ -55,29 +55,6 @@ enum OpenCommand: Command {
     /// `--at`: absent is now; a malformed time is a usage error.
     static func queryTime(_ text: String?) throws -> HoursQueryTime {
         try QueryOptions.time(text) ?? .instant(Date())
-    }
-
-    static func json(_ place: Place, _ s: OpenStatus, time: HoursQueryTime, secondary: SecondaryHoursType?) -> JSONObject {
-        var o = JSONObject([("id", .string(place.id.rawValue))])
-        if let name = place.displayName?.text { o["displayName"] = .string(name) }
-        o["status"] = .string(s.state.rawValue)
-        o["reason"] = .string(s.reason)
-        if let at = s.at { o["at"] = .string(at.rfc3339UTC) }
-        if let local = s.localTime {
-            o["localTime"] = .string(local)
-        } else if case .local(let wall) = time {
-            o["localTime"] = .string(wall.description)
-        }
-        if let d = s.nextOpenTime { o["nextOpenTime"] = .string(d.rfc3339UTC) }
-        if let d = s.nextCloseTime { o["nextCloseTime"] = .string(d.rfc3339UTC) }
-        if let h = s.hours { o["hours"] = .string(h) }
-        if let secondary { o["secondaryHoursType"] = .string(secondary.rawValue) }
-        if let tz = s.timeZone { o["timeZone"] = .string(tz) }
-        if let src = s.timeZoneSource { o["timeZoneSource"] = .string(src.rawValue) }
-        if let b = place.businessStatus { o["businessStatus"] = .string(b.rawValue) }
-        if !s.weekdayDescriptions.isEmpty { o["weekdayDescriptions"] = .array(s.weekdayDescriptions.map { .string($0) }) }
-        if !s.notes.isEmpty { o["notes"] = .array(s.notes.map { .string($0) }) }
-        return o
     }
 
     static func text(_ place: Place, _ s: OpenStatus, secondary: SecondaryHoursType?) -> String {

@@ -92,7 +92,7 @@ package final class ServerBackend: Sendable {
             // inside the transaction.
             guard let current = try client.resolvePlaceIDs([id])[0].placeID else { throw PlaceDBError.notFound(id) }
             let place = try client.fetchStoredPlace(id: PlaceID(current), followAliases: false)
-            return OpenStatusJSON.json(place, place.isOpen(at: time, secondaryHoursType: secondary), time: time, secondary: secondary)
+            return OpenStatus.json(place, place.isOpen(at: time, secondaryHoursType: secondary), time: time, secondary: secondary)
         } }
     }
 

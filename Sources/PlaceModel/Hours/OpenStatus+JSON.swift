@@ -1,10 +1,9 @@
-import PlaceKit
-import PlaceModel
+import Foundation
 
-/// The JSON `placedb open --output json` prints for a place's open status.
-/// Kept member for member equal to the CLI's (ServerCLIParityTests).
-enum OpenStatusJSON {
-    static func json(_ place: Place, _ s: OpenStatus, time: HoursQueryTime, secondary: SecondaryHoursType?) -> JSONObject {
+/// The JSON `placedb open --output json` prints for a place's open status;
+/// `placedb serve` answers the same object (`/placedb/v1/places/{id}/openStatus`).
+extension OpenStatus {
+    package static func json(_ place: Place, _ s: OpenStatus, time: HoursQueryTime, secondary: SecondaryHoursType?) -> JSONObject {
         var o = JSONObject([("id", .string(place.id.rawValue))])
         if let name = place.displayName?.text { o["displayName"] = .string(name) }
         o["status"] = .string(s.state.rawValue)
