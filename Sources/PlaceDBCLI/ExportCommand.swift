@@ -115,15 +115,7 @@ private final class StreamedFile {
             temporary = nil
             fd = open(path, O_WRONLY | O_CLOEXEC)
         } else {
-            var target = path
-            var link = stat()
-            if lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK {
-                guard exists, let resolved = realpath(path, nil) else {
-                    throw CommandFailure(code: .ioError, message: "\(path): cannot write: it is a symbolic link to a file that does not exist")
-                }
-                target = String(cString: resolved)
-                free(resolved)
-            }
+            let target = try OutputFile.replacementTarget(for: path, exists: exists)
             let t = target + ".placedb-\(getpid()).tmp"
             temporary = t
             fd = open(t, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)

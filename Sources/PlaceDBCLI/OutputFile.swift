@@ -79,6 +79,19 @@ enum OutputFile {
     /// - a regular file, or no file, gets a temporary file beside it that
     ///   is renamed over it once written and closed, keeping an existing
     ///   file's permissions; a failed write leaves the old file as it was.
+    /// The file a write to `path` replaces: `path`, or the file its
+    /// symbolic link points to (the link stays a link). A dangling link
+    /// is an I/O error.
+    static func replacementTarget(for path: String, exists: Bool) throws -> String {
+        var link = stat()
+        guard lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK else { return path }
+        guard exists, let resolved = realpath(path, nil) else {
+            throw CommandFailure(code: .ioError, message: "\(path): cannot write: it is a symbolic link to a file that does not exist")
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     static func write(_ bytes: [UInt8], to path: String, option: String, databasePath: String?, inputs: [String] = []) throws {
         try check(path, option: option, databasePath: databasePath, inputs: inputs)
         var st = stat()
@@ -93,15 +106,7 @@ enum OutputFile {
             return
         }
         // A regular file or nothing: replace the file a link points to.
-        var target = path
-        var link = stat()
-        if lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK {
-            guard exists, let resolved = realpath(path, nil) else {
-                throw CommandFailure(code: .ioError, message: "\(path): cannot write: it is a symbolic link to a file that does not exist")
-            }
-            target = String(cString: resolved)
-            free(resolved)
-        }
+        let target = try replacementTarget(for: path, exists: exists)
         let temporary = target + ".placedb-\(getpid()).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure(path, errno) }
