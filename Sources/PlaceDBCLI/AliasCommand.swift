@@ -48,7 +48,7 @@ enum AliasCommand {
         case .json:
             context.writeJSON(["records": .int(Int64(total.records)), "added": .int(Int64(total.added)), "unchanged": .int(Int64(total.unchanged))])
         case .text:
-            context.console.outLine("\(importer.databasePath): \(total.records) alias records: \(total.added) added, \(total.unchanged) already known")
+            context.console.outLine("\(importer.databasePath): \(total.records) alias \(total.records == 1 ? "record" : "records"): \(total.added) added, \(total.unchanged) already known")
         }
         return .success
     }

@@ -18,7 +18,7 @@ struct ResolveCommandTests {
         let aliases = try cli.dir.write("a.csv", "old_id,new_id,reason\nolder,old,renumbered\n")
         let r = cli.run(["alias", "import", aliases, "--output", "text"])
         #expect(r.code == 0, "\(r.err)")
-        #expect(r.out.contains("1 alias records: 1 added"))
+        #expect(r.out.contains("1 alias record: 1 added"))
         return cli
     }
 
