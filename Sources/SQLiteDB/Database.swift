@@ -178,7 +178,7 @@ public final class Database {
     /// Runs `body` in one read transaction (BEGIN DEFERRED ... COMMIT), so
     /// its statements share one snapshot and take the file's locks once;
     /// inside a transaction already open it just runs `body`. The one read
-    /// helper: `PlaceStore.reading` and `PlacesClient.read` forward to it.
+    /// helper: `PlaceStore.read` and `PlaceReader.read` forward to it.
     public func read<T>(_ body: () throws -> T) throws -> T {
         if isInTransaction { return try body() }
         try cachedStatement("BEGIN DEFERRED").run()

@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import PlaceModel
-import PlaceStorage
 
 /// Progress of a running import, for a throttled display.
 public struct ImportProgress: Sendable {

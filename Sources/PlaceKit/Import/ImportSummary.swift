@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import PlaceModel
-import PlaceStorage
 
 /// Counts of one import (of one input, or of several added up).
 public struct ImportSummary: Sendable, Equatable {

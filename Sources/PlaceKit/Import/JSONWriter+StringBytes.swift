@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import PlaceModel
-import PlaceStorage
 
 extension JSONWriter {
     func stringBytes(_ value: JSONValue) -> [UInt8] {

@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import PlaceModel
-import PlaceStorage
 
 /// What an import does with a bad record.
 public enum OnError: String, Sendable, CaseIterable {

@@ -62,7 +62,7 @@ extension PlaceReader {
     public func findPlaceLikelihoodScene(_ request: CurrentPlaceRequest, fields: FieldMask = .all) throws -> CurrentPlaceScene {
         try request.validate()
         let plan = MaskPlan(fields)
-        return try store.reading {
+        return try store.read {
             let run = try runModel(request)
             var listed: [PlaceLikelihood] = []
             var outlines: [FootprintOutline] = []

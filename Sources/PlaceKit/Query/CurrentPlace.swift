@@ -75,7 +75,7 @@ extension PlaceReader {
         try request.validate()
         let plan = MaskPlan(fields)
         let served = request.servedAt
-        return try store.reading {
+        return try store.read {
             let run = try runModel(request)
             var listed: [PlaceLikelihood] = []
             for i in try listedCandidates(run, request) {
@@ -107,7 +107,7 @@ extension PlaceReader {
         try request.validate()
         let plan = MaskPlan(fields)
         let served = request.servedAt
-        return try store.reading {
+        return try store.read {
             let run = try runModel(request)
             var out: [UInt8] = []
             out.reserveCapacity(4096)

@@ -89,7 +89,7 @@ extension PlaceReader {
                              at time: HoursQueryTime = .instant(Date())) throws -> [NearbyPlace] {
         try request.validate()
         let plan = MaskPlan(fields)
-        return try store.reading {
+        return try store.read {
             try orderedHits(request).map { hit in
                 guard let place = try store.servedPlace(rowid: hit.rowid, plan: plan, coordinate: hit.coordinate, at: time) else {
                     throw PlaceDBError.database(path: store.path, reason: "place row \(hit.rowid) vanished during the query")
@@ -108,7 +108,7 @@ extension PlaceReader {
                                  at time: HoursQueryTime = .instant(Date())) throws -> [UInt8] {
         try request.validate()
         let plan = MaskPlan(fields)
-        return try store.reading {
+        return try store.read {
             var out: [UInt8] = []
             out.reserveCapacity(4096)
             PlaceJSON.append(#"{"places":["#, into: &out)

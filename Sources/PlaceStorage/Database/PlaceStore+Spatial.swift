@@ -26,12 +26,6 @@ extension PlaceStore {
         (p.primary_type IS NULL AND p.name IS NULL AND instr(coalesce(p.extra, ''), '"notAPlace"') > 0)
         """
 
-    /// Runs `body` in one read transaction, so its statements share one
-    /// snapshot and take the file's locks once.
-    package func reading<T>(_ body: () throws -> T) throws -> T {
-        try db.read(body)
-    }
-
     /// The largest rowid in `place` (0 when empty): an instant size estimate.
     package func maxRowid() throws -> Int64 {
         try db.scalar("SELECT max(id) FROM place")?.int64 ?? 0

@@ -8,8 +8,7 @@ extension PlaceStore {
     /// takes its locks once instead of per query); inside a transaction,
     /// in that one.
     package func read<T>(_ body: () throws -> T) throws -> T {
-        if db.isInTransaction { return try body() }
-        return try db.transaction(.deferred, body)
+        try db.read(body)
     }
 
     /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`): all of it
