@@ -155,6 +155,67 @@ struct PlacesV1DecoderTests {
         let notObject = try #require(try decodeError(#"{"id":"X","location":{"latitude":1,"longitude":2},"displayName":"Cafe"}"#))
         #expect(notObject.message == "displayName is a string, expected an object")
     }
+
+    @Test("with several bad members, reports the first in the fixed order, wherever they stand in the record")
+    func errorOrder() throws {
+        // The order: id, location, displayName, displayName.text, types,
+        // primaryType, formattedAddress, rating, userRatingCount, ... timeZone.
+        let cases: [(String, String)] = [
+            (#"{"rating":"x","types":"a","id":"X","location":{"latitude":1,"longitude":2}}"#, "types is a string, expected an array of strings"),
+            (#"{"timeZone":1,"displayName":{"text":5},"id":"X","location":{"latitude":1,"longitude":2}}"#, "displayName.text is a number, expected a string"),
+            (#"{"types":1,"displayName":"D","id":"X","location":{"latitude":1,"longitude":2}}"#, "displayName is a string, expected an object"),
+            (#"{"timeZone":1,"businessStatus":2,"id":"X","location":{"latitude":1,"longitude":2}}"#, "businessStatus is a number, expected a string"),
+            (#"{"types":1,"location":"here","id":"X"}"#, "location is a string, expected an object"),
+            (#"{"types":1,"location":{"latitude":1,"longitude":2},"id":5}"#, "id is a number, expected a string"),
+        ]
+        for (json, message) in cases {
+            let error = try #require(try decodeError(json), "\(json)")
+            #expect(error.message == message, "\(json)")
+        }
+    }
+
+    @Test("reads movedPlaceId, movedPlace and a scraper timestamp wherever they stand")
+    func movedAndTimestamp() throws {
+        let a = try decode(#"{"movedPlaceId":"NEW","timestamp":1700000000,"id":"OLD","location":{"latitude":1,"longitude":2}}"#)
+        #expect(a.aliases.map(\.placeID) == ["NEW"])
+        #expect(a.capturedAt == 1_700_000_000)
+        #expect(a.extra["timestamp"] == 1_700_000_000)
+        let b = try decode(#"{"id":"OLD","location":{"latitude":1,"longitude":2},"movedPlace":"places/NEWER"}"#)
+        #expect(b.aliases.map(\.placeID) == ["NEWER"])
+        #expect(b.capturedAt == nil)
+    }
+}
+
+@Suite("Prepared places")
+struct PreparedPlaceTests {
+    /// Documents with the members a prepared place reads present, absent,
+    /// null, of the wrong type, and beside others of the same name length.
+    static let documents = [
+        #"{"id":"A","location":{"latitude":1,"longitude":2}}"#,
+        #"{"id":"A","displayName":{"text":"Cafe","languageCode":"fr"},"primaryType":"cafe","types":["cafe","food"],"rating":4.5,"userRatingCount":12,"businessStatus":"OPERATIONAL","utcOffsetMinutes":60,"timeZone":{"id":"Europe/Paris"},"location":{"latitude":1,"longitude":2},"viewport":{"low":{"latitude":0.9,"longitude":1.9},"high":{"latitude":1.1,"longitude":2.1}},"photos":[{"name":"places/A/photos/P1"},{"x":1},{"name":"places/A/photos/P2"}]}"#,
+        #"{"id":"A","location":{"latitude":1,"longitude":2},"types":["bar",3,"pub"],"displayName":{"languageCode":"en"},"rating":null,"userRatingCount":null,"utcOffsetMinutes":null}"#,
+        #"{"id":"A","location":{"latitude":1,"longitude":2},"types":[],"primaryType":null,"displayName":null,"timeZone":null,"photos":null}"#,
+    ]
+
+    @Test("reads every member in one pass as the place's accessors do", arguments: documents)
+    func membersAsAccessors(_ json: String) throws {
+        // Built directly: a decoder would refuse some of these documents,
+        // and a merge or another format can hand the writer any of them.
+        let object = try #require(try JSONParser.parse(json).objectValue)
+        let place = Place(id: PlaceID("A"), coordinate: Coordinate(latitude: 1, longitude: 2), document: object)
+        let prepared = PreparedPlace(DecodedPlace(place: place, extra: JSONObject(), format: .placesV1), source: nil)
+        #expect(prepared.name == place.displayName?.text)
+        #expect(prepared.primaryType == (place.primaryType ?? place.types.first))
+        #expect(prepared.types == place.types)
+        #expect(prepared.rating == place.rating)
+        #expect(prepared.ratingCount == place.userRatingCount)
+        #expect(prepared.businessStatus == place.document["businessStatus"]?.stringValue)
+        #expect(prepared.utcOffsetMinutes == place.utcOffsetMinutes)
+        #expect(prepared.timeZone == place.timeZone)
+        #expect((prepared.extent == nil) == (PlaceWriter.extent(place.document["viewport"]) == nil))
+        let photoNames = (place.document["photos"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
+        #expect(prepared.photos.map(\.name) == photoNames)
+    }
 }
 
 @Suite("Legacy Places decoder")

@@ -6,6 +6,24 @@ func decodeRecord(_ record: SourceRecord, format: InputFormat?) throws(DecodeErr
     guard case .object(let object) = record.value else {
         throw DecodeError("expected a place object, found \(record.value.kindDescription)")
     }
+    // One pass for the members that make a record something other than a
+    // plain place (most records have none of them).
+    var special = false
+    for (key, _) in object {
+        let n = key.utf8.count
+        if (n == 5 && key == "error") || (n == 11 && (key == "predictions" || key == "requestedId")) {
+            special = true
+            break
+        }
+    }
+    if special {
+        return try decodeSpecialRecord(record, object, format: format)
+    }
+    return try decodePlace(record, object, format: format)
+}
+
+/// A record holding `predictions`, `error` or `requestedId`.
+private func decodeSpecialRecord(_ record: SourceRecord, _ object: JSONObject, format: InputFormat?) throws(DecodeError) -> DecodedPlace {
     if object["predictions"] != nil {
         throw DecodeError("autocomplete predictions are not places (no location); import Place Details or search responses")
     }
@@ -38,6 +56,11 @@ func decodeRecord(_ record: SourceRecord, format: InputFormat?) throws(DecodeErr
         }
         return decoded
     }
+    return try decodePlace(record, object, format: format)
+}
+
+/// A place record in `format` (nil: detect it).
+private func decodePlace(_ record: SourceRecord, _ object: JSONObject, format: InputFormat?) throws(DecodeError) -> DecodedPlace {
     var decoded: DecodedPlace
     switch format ?? InputFormat.detect(record) {
     case .placesV1: decoded = try PlacesV1Decoder.decode(object)

@@ -98,7 +98,8 @@ public struct JSONObject: Sendable, Equatable, Sequence {
             }
         }
         set {
-            if let i = members.firstIndex(where: { $0.key == key }) {
+            let length = key.utf8.count
+            if let i = members.firstIndex(where: { $0.key.utf8.count == length && $0.key == key }) {
                 if let newValue { members[i].value = newValue } else { members.remove(at: i) }
             } else if let newValue {
                 members.append((key, newValue))

@@ -27,18 +27,21 @@ package enum FieldCheck {
     /// Checks the JSON type of a field when it is present.
     package static func expect(_ object: JSONObject, _ key: String, _ kind: Kind, path: String? = nil, placeID: String?) throws(DecodeError) {
         guard let value = object[key], value != .null else { return }
-        let ok: Bool
-        switch kind {
-        case .string: ok = value.stringValue != nil
-        case .number: ok = value.doubleValue != nil
-        case .integer: ok = value.intValue != nil
-        case .bool: ok = value.boolValue != nil
-        case .object: ok = value.objectValue != nil
-        case .array: ok = value.arrayValue != nil
-        case .stringArray: ok = value.arrayValue?.allSatisfy { $0.stringValue != nil } ?? false
-        }
-        if !ok {
+        if !has(value, kind) {
             throw DecodeError("\(path ?? key) is \(value.kindDescription), expected \(kind.rawValue)", placeID: placeID)
+        }
+    }
+
+    /// True when `value` is of JSON type `kind`.
+    package static func has(_ value: JSONValue, _ kind: Kind) -> Bool {
+        switch kind {
+        case .string: value.stringValue != nil
+        case .number: value.doubleValue != nil
+        case .integer: value.intValue != nil
+        case .bool: value.boolValue != nil
+        case .object: value.objectValue != nil
+        case .array: value.arrayValue != nil
+        case .stringArray: value.arrayValue?.allSatisfy { $0.stringValue != nil } ?? false
         }
     }
 
