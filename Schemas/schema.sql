@@ -1,4 +1,4 @@
--- placedb database schema, version 9 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 10 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -58,7 +58,7 @@ CREATE TABLE place (
     content_hash BIGINT NOT NULL,
     doc TEXT NOT NULL,
     extra TEXT
-, "geom" POINT NOT NULL DEFAULT '', time_zone_source TEXT CHECK (time_zone_source IN ('data', 'import-option')), doc_layout INTEGER, captured_at BIGINT, member_captured TEXT);
+, "geom" POINT NOT NULL DEFAULT '', time_zone_source TEXT CHECK (time_zone_source IN ('data', 'import-option')), doc_layout INTEGER, captured_at BIGINT, member_captured TEXT, text_cell INTEGER);
 
 -- table: place_alias
 CREATE TABLE "place_alias" (
@@ -102,11 +102,24 @@ CREATE TABLE place_photo (
     PRIMARY KEY (place, position)
 ) WITHOUT ROWID;
 
+-- table: place_text
+CREATE VIRTUAL TABLE place_text USING fts5(name, other_names, address, types, cell,
+    content = 'place_text_source', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2');
+
+-- table: place_text_vocab
+CREATE VIRTUAL TABLE place_text_vocab USING fts5vocab(place_text, row);
+
 -- table: place_type
 CREATE TABLE place_type (
     type TEXT NOT NULL,
     place INTEGER NOT NULL,
     PRIMARY KEY (type, place)
+) WITHOUT ROWID;
+
+-- table: place_word
+CREATE TABLE place_word (
+    word TEXT PRIMARY KEY,
+    reversed TEXT NOT NULL
 ) WITHOUT ROWID;
 
 -- table: schema_migration
@@ -124,6 +137,9 @@ CREATE INDEX place_alias_by_place ON place_alias(place_id);
 
 -- index: place_photo_by_reference
 CREATE INDEX place_photo_by_reference ON place_photo(reference);
+
+-- index: place_word_by_reversed
+CREATE INDEX place_word_by_reversed ON place_word(reversed);
 
 -- view: place_document
 CREATE VIEW place_document AS
@@ -153,6 +169,18 @@ JOIN import_run f ON f.id = p.first_run
 JOIN import_run l ON l.id = p.last_run
 JOIN import_run u ON u.id = p.updated_run
 LEFT JOIN import_run r ON r.id = p.removed_run;
+
+-- view: place_text_source
+CREATE VIEW place_text_source AS
+SELECT p.id AS id,
+       p.name AS name,
+       replace(replace(json_extract(p.extra, '$.osm.tags.alt_name', '$.osm.tags.old_name', '$.osm.tags.official_name', '$.osm.tags.short_name', '$.osm.tags.loc_name', '$.osm.tags.int_name', '$.osm.tags.nat_name', '$.osm.tags.reg_name', '$.osm.tags.brand', '$.localizedNames.en', '$.localizedNames.de', '$.localizedNames.fr', '$.localizedNames.it', '$.localizedNames.es', '$.localizedNames.pt', '$.localizedNames.ca', '$.localizedNames.nl', '$.localizedNames.sv', '$.localizedNames.fi', '$.localizedNames.da', '$.localizedNames.no', '$.localizedNames.pl', '$.localizedNames.cs', '$.localizedNames.sk', '$.localizedNames.hu', '$.localizedNames.ro', '$.localizedNames.el', '$.localizedNames.ru', '$.localizedNames.uk', '$.localizedNames.be', '$.localizedNames.bg', '$.localizedNames.sr', '$.localizedNames.hr', '$.localizedNames.tr', '$.localizedNames.ar', '$.localizedNames.he', '$.localizedNames.fa', '$.localizedNames.ja', '$.localizedNames.zh', '$.localizedNames.ko', '$.localizedNames.hi', '$.localizedNames.eu', '$.localizedNames.gl', '$.localizedNames.et', '$.localizedNames.lv', '$.localizedNames.lt', '$.overture.brand.names.primary'), '[null', '['), ',null', ',') AS other_names,
+       CASE WHEN instr(p.doc, '"formattedAddress"') > 0 THEN json_extract(p.doc, '$.formattedAddress') END AS address,
+       trim(coalesce(p.primary_type, '') || ' ' || CASE WHEN instr(p.doc, '"types"') > 0 THEN coalesce(
+    replace(replace(json_extract(p.doc, '$.types'), '"point_of_interest"', ''), '"establishment"', ''), '') ELSE '' END) AS types,
+       'f' || (p.text_cell / 100000) || 'x' || (p.text_cell % 100000)
+           || ' k' || (p.text_cell / 100000 / 10) || 'x' || (p.text_cell % 100000 / 10) AS cell
+FROM place p WHERE p.removed_run IS NULL;
 
 -- view: place_viewport
 CREATE VIEW place_viewport AS
@@ -224,6 +252,32 @@ BEGIN
     DELETE FROM place_extent WHERE id = OLD.id;
     INSERT INTO place_extent (id, west, east, south, north)
     SELECT id, west, east, south, north FROM place_viewport WHERE id = NEW.id;
+END;
+
+-- trigger: place_text_delete
+CREATE TRIGGER place_text_delete BEFORE DELETE ON place
+BEGIN
+    INSERT INTO place_text (place_text, rowid, name, other_names, address, types, cell) SELECT 'delete', * FROM place_text_source WHERE id = OLD.id;
+END;
+
+-- trigger: place_text_insert
+CREATE TRIGGER place_text_insert AFTER INSERT ON place WHEN NEW.removed_run IS NULL
+BEGIN
+    INSERT INTO place_text (rowid, name, other_names, address, types, cell) SELECT * FROM place_text_source WHERE id = NEW.id;
+END;
+
+-- trigger: place_text_unindex
+CREATE TRIGGER place_text_unindex BEFORE UPDATE OF name, primary_type, doc, extra, text_cell, removed_run ON place
+WHEN OLD.removed_run IS NOT NEW.removed_run OR OLD.name IS NOT NEW.name OR OLD.primary_type IS NOT NEW.primary_type OR OLD.doc IS NOT NEW.doc OR OLD.extra IS NOT NEW.extra OR OLD.text_cell IS NOT NEW.text_cell
+BEGIN
+    INSERT INTO place_text (place_text, rowid, name, other_names, address, types, cell) SELECT 'delete', * FROM place_text_source WHERE id = OLD.id;
+END;
+
+-- trigger: place_text_update
+CREATE TRIGGER place_text_update AFTER UPDATE OF name, primary_type, doc, extra, text_cell, removed_run ON place
+WHEN OLD.removed_run IS NOT NEW.removed_run OR OLD.name IS NOT NEW.name OR OLD.primary_type IS NOT NEW.primary_type OR OLD.doc IS NOT NEW.doc OR OLD.extra IS NOT NEW.extra OR OLD.text_cell IS NOT NEW.text_cell
+BEGIN
+    INSERT INTO place_text (rowid, name, other_names, address, types, cell) SELECT * FROM place_text_source WHERE id = NEW.id;
 END;
 
 -- trigger: tmd_place_geom

@@ -17,6 +17,8 @@ public enum CommandLineTool {
         CommandEntry(spec: PhotoFetchCommand.spec, run: PhotoFetchCommand.run),
         CommandEntry(spec: NearbyCommand.spec, run: NearbyCommand.run),
         CommandEntry(spec: CurrentCommand.spec, run: CurrentCommand.run),
+        CommandEntry(spec: SearchCommand.spec, run: SearchCommand.run),
+        CommandEntry(spec: AutocompleteCommand.spec, run: AutocompleteCommand.run),
         CommandEntry(spec: ServeCommand.spec, run: ServeCommand.run),
         CommandEntry(spec: ExportCommand.spec, run: ExportCommand.run),
         CommandEntry(spec: InfoCommand.spec, run: InfoCommand.run),

@@ -21,6 +21,10 @@ let benchmarks: [(name: String, summary: String, options: String, run: ([String]
      "[--places N] [--queries Q] [--recall-queries Q] [--runs R] [--batch-lines B] [--dir DIR] [--geonames PATH|none]", NearbyBench.run),
     ("eval-current", "simulated visits on OSM POIs (or, with --google, on the Google places): the current-place model against nearest-place baselines",
      "[--google] [--data DIR] [--fixes N] [--seed S] [--dir DIR] [--regions a,b,...] [--accuracies 5,20,65,300 (--google: 5,10)] [--model k=v,...] [--bins] [--breakdown] [--misses (--google)] [--svg-dir DIR] [--whole DIR [--all-features]]", EvalCurrent.run),
+    ("eval-search", "text search and autocomplete on named OSM POIs: exact, folded, 60% prefix, one-letter typo and type-word queries, per region",
+     "[--data DIR] [--dir DIR] [--seed S] [--regions a,b,...] [--trigram] [--misses]", EvalSearch.run),
+    ("search", "text search and autocomplete latency on N generated places with realistic names, against plain FTS5; index build cost and size",
+     "[--places N] [--queries Q] [--runs R] [--dir DIR] [--trigram]", SearchBench.run),
 ]
 
 guard let name = arguments.first, let bench = benchmarks.first(where: { $0.name == name }) else {

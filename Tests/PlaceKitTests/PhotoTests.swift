@@ -525,6 +525,8 @@ struct PhotoStoreTests {
             try store.db.execute("DROP TABLE photo_image; DROP TABLE place_photo; DELETE FROM schema_migration WHERE version >= 2; PRAGMA user_version = 1")
             // Undo the later migrations too (9: place_document reads the
             // columns dropped below).
+            // (10: the text index.)
+            try store.db.execute(TextIndexTests.dropTextIndex)
             try store.db.execute("DROP VIEW place_document; DELETE FROM views_geometry_columns WHERE view_name = 'place_document'")
             // (3: time_zone_source.)
             try store.db.execute("ALTER TABLE place DROP COLUMN time_zone_source")

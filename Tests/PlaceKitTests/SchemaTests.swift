@@ -171,6 +171,7 @@ struct SchemaTests {
                 );
                 CREATE INDEX place_alias_by_place ON place_alias(place_id);
                 INSERT INTO place_alias (id, alias_id, place_id, reason, confidence, run) VALUES (7, 'asked', 'returned', 'requested', 1, 1), (9, 'old', 'new', 'moved', 0.5, 1);
+                \(TextIndexTests.dropTextIndex)
                 DROP VIEW place_document;
                 DELETE FROM views_geometry_columns WHERE view_name = 'place_document';
                 DELETE FROM schema_migration WHERE version >= 8;

@@ -38,6 +38,10 @@ public struct ImportOptions: Sendable {
     /// Points per Hilbert-sorted chunk of the spatial index (tests make it
     /// small to exercise the spilled runs).
     var indexChunk = PlaceWriter.defaultIndexChunk
+    /// Build the text index at the end of a fresh import. Only the
+    /// benchmark turns it off (to time the import without that step); the
+    /// database is then left with an empty text index.
+    package var buildsTextIndex = true
 
     public init(format: InputFormat? = nil, onError: OnError = .stop, source: String? = nil, snapshot: String? = nil, timeZone: String? = nil) {
         self.format = format

@@ -77,6 +77,7 @@ public final class PlaceImporter {
     private static func open(_ path: String, rollbackJournal: Bool, options: ImportOptions) throws -> (store: PlaceStore, writer: PlaceWriter) {
         let store = try PlaceStore(path: path, writable: true, rollbackJournal: rollbackJournal)
         let writer = try store.makeWriter(source: options.source, indexChunk: options.indexChunk)
+        writer.buildsTextIndex = options.buildsTextIndex
         writer.snapshot = options.snapshot != nil
         return (store, writer)
     }

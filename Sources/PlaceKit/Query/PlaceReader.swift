@@ -11,6 +11,8 @@ import PlaceStorage
 public final class PlaceReader {
     let store: PlaceStore
     let engine: SpatialEngine
+    /// How text search and autocomplete weigh their factors.
+    public var textRanking = TextRanking()
 
     /// Opens the database at `databasePath` (nil: `places.sqlite` in the
     /// working directory).

@@ -70,6 +70,7 @@ package final class PlaceStore {
                         throw PlaceDBError.notAPlacedbDatabase(path: path, hasOtherTables: true)
                     }
                 }
+                if version < Schema.migrator.latestVersion && !TextIndex.hasFTS5(db) { throw TextIndex.noFTS5(path: path) }
                 try Schema.migrator.migrate(db)
             } else {
                 // Readers: a larger cache, and the file mapped: queries read

@@ -39,6 +39,10 @@ package final class PlaceWriter {
     private var bulk = false
     /// The place table was empty when the bulk write began: insert first.
     private var insertFirst = false
+    /// The text index's triggers are set aside: it is built whole in `endBulk`.
+    private var rebuildText = false
+    /// False only in the benchmark's runs without the text index step.
+    package var buildsTextIndex = true
     /// In a fresh import, `place_type` rows wait to be written in key order, a chunk at a time.
     private var pendingTypes: PendingTypeRows?
 
@@ -70,12 +74,12 @@ package final class PlaceWriter {
         touch = try db.prepare("UPDATE place SET last_run = ?, removed_run = NULL WHERE id = ?")
         let columns = "name, primary_type, rating, rating_count, business_status, utc_offset_minutes, time_zone, source, content_hash, doc, extra, geom"
         insert = try db.prepare("""
-            INSERT INTO place (\(columns), updated_run, first_run, last_run, place_id, time_zone_source, doc_layout, captured_at, member_captured)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, ?13, ?14, ?15, ?16, ?17, ?18)
+            INSERT INTO place (\(columns), updated_run, first_run, last_run, place_id, time_zone_source, doc_layout, captured_at, member_captured, text_cell)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
             """)
         update = try db.prepare("""
-            UPDATE place SET (\(columns), updated_run, last_run, removed_run, time_zone_source, doc_layout, captured_at, member_captured)
-                = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, NULL, ?15, ?16, ?17, ?18)
+            UPDATE place SET (\(columns), updated_run, last_run, removed_run, time_zone_source, doc_layout, captured_at, member_captured, text_cell)
+                = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, NULL, ?15, ?16, ?17, ?18, ?19)
             WHERE id = ?14
             """)
         deleteType = try db.prepare("DELETE FROM place_type WHERE type = ? AND place = ?")
@@ -148,17 +152,21 @@ package final class PlaceWriter {
     package func beginBulk() throws {
         precondition(db.isInTransaction, "beginBulk outside a transaction")
         setAside = []
+        insertFirst = try db.scalar("SELECT NOT EXISTS (SELECT 1 FROM place)")?.int == 1
+        // Into an empty table the text index is built in one pass at the end
+        // (`TextIndex.rebuild`); otherwise its triggers keep it row by row.
+        rebuildText = insertFirst
         try db.forEachRow("""
             SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'place'
-              AND (name LIKE '%\\_place\\_geom' ESCAPE '\\' OR name LIKE 'place\\_extent\\_%' ESCAPE '\\') ORDER BY name
-            """) { row in
+              AND (name LIKE '%\\_place\\_geom' ESCAPE '\\' OR name LIKE 'place\\_extent\\_%' ESCAPE '\\'
+                   OR (?1 AND name LIKE 'place\\_text\\_%' ESCAPE '\\')) ORDER BY name
+            """, [.integer(rebuildText ? 1 : 0)]) { row in
             setAside.append((try row.string(0), try row.string(1)))
         }
         for t in setAside { try db.execute("DROP TRIGGER \"\(t.name)\"") }
         wroteRows = false
         bulk = true
         buildTreeWhole = try RTreeBulkLoader(db: db, table: "idx_place_geom").isEmpty()
-        insertFirst = try db.scalar("SELECT NOT EXISTS (SELECT 1 FROM place)")?.int == 1
         // Pairs of 16 bytes, an eighth of a chunk: 1 MiB.
         pendingTypes = insertFirst ? try PendingTypeRows(db: db, chunk: indexChunk / 8) : nil
         rewritten = [:]
@@ -253,6 +261,12 @@ package final class PlaceWriter {
         try flushIndex(final: true)
         try pendingTypes?.flush()
         pendingTypes = nil
+        if rebuildText {
+            if buildsTextIndex { try TextIndex.rebuild(db) }
+        } else if wroteRows {
+            try TextIndex.refreshWords(db)
+        }
+        rebuildText = false
         for t in setAside { try db.execute(t.sql) }
         setAside = []
         bulk = false
@@ -468,6 +482,7 @@ package final class PlaceWriter {
         try statement.bind(integer: place.docLayout == 0 ? nil : place.docLayout, at: 16)
         try statement.bind(integer: capturedAt, at: 17)
         try statement.bind(text: memberCaptured, at: 18)
+        try statement.bind(integer: TextGrid.key(place.coordinate), at: 19)
     }
 
     /// What follows the row: its point and extent, its types, its photos.

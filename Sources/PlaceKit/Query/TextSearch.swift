@@ -1,0 +1,375 @@
+import Foundation
+import PlaceModel
+import PlaceStorage
+
+/// Where a text search or autocomplete looks: a circle (a center with an
+/// optional radius) or a rectangle (south-west `low`, north-east `high`;
+/// `low.longitude > high.longitude` crosses the antimeridian).
+public enum SearchArea: Sendable, Equatable {
+    case circle(center: Coordinate, radiusMeters: Double?)
+    case rectangle(low: Coordinate, high: Coordinate)
+
+    /// The point distances are measured from.
+    public var center: Coordinate {
+        switch self {
+        case .circle(let c, _): return c
+        case .rectangle(let low, let high):
+            var lng = (low.longitude + high.longitude) / 2
+            if low.longitude > high.longitude { lng += lng > 0 ? -180 : 180 }
+            return Coordinate(latitude: (low.latitude + high.latitude) / 2, longitude: lng)
+        }
+    }
+
+    /// How far from `center` the area reaches (nil: no limit).
+    var reach: Double? {
+        switch self {
+        case .circle(_, let r): return r
+        case .rectangle(let low, let high):
+            return max(center.distance(to: low), center.distance(to: high),
+                       center.distance(to: Coordinate(latitude: low.latitude, longitude: high.longitude)),
+                       center.distance(to: Coordinate(latitude: high.latitude, longitude: low.longitude)))
+        }
+    }
+
+    func contains(_ c: Coordinate) -> Bool {
+        switch self {
+        case .circle(let center, let r): return r.map { center.distance(to: c) <= $0 } ?? true
+        case .rectangle(let low, let high):
+            guard c.latitude >= low.latitude && c.latitude <= high.latitude else { return false }
+            return low.longitude <= high.longitude
+                ? c.longitude >= low.longitude && c.longitude <= high.longitude
+                : c.longitude >= low.longitude || c.longitude <= high.longitude
+        }
+    }
+
+    func validate(_ name: String) throws(PlaceDBError) {
+        switch self {
+        case .circle(let c, let r):
+            guard c.isValid else { throw .invalidArgument("\(name) center \(c.latitude),\(c.longitude) is out of range (latitude -90...90, longitude -180...180)") }
+            if let r, !(r.isFinite && r > 0) { throw .invalidArgument("\(name) radius \(r) must be a positive number of meters") }
+        case .rectangle(let low, let high):
+            guard low.isValid && high.isValid else { throw .invalidArgument("\(name) corners must be in range (latitude -90...90, longitude -180...180)") }
+            guard low.latitude <= high.latitude else { throw .invalidArgument("\(name) low.latitude \(low.latitude) is north of high.latitude \(high.latitude)") }
+        }
+    }
+}
+
+/// A text search, as the Places API (New) `searchText` request: words to
+/// find in places' names, addresses and types, optionally biased toward or
+/// restricted to an area.
+public struct TextSearchRequest: Sendable, Equatable {
+    public var textQuery: String
+    /// Places nearer its center rank higher (a bias, not a filter).
+    public var locationBias: SearchArea?
+    /// Only places inside it (its center biases too).
+    public var locationRestriction: SearchArea?
+    /// Only places with one of these among their types (empty: any).
+    public var includedTypes: [String]
+    /// 1...`maxResultLimit`.
+    public var maxResultCount: Int
+    /// RELEVANCE (default) or DISTANCE (nearest match first; needs a bias or restriction).
+    public var rankByDistance = false
+    /// Accepted for compatibility; names are matched in every language stored.
+    public var languageCode: String?
+
+    public static let maxResultLimit = 1000
+    /// Longer queries are refused (`invalidArgument`; the CLI exits 64).
+    public static let maxQueryLength = 1000
+
+    public init(textQuery: String, locationBias: SearchArea? = nil, locationRestriction: SearchArea? = nil,
+                includedTypes: [String] = [], maxResultCount: Int = 20) {
+        self.textQuery = textQuery
+        self.locationBias = locationBias
+        self.locationRestriction = locationRestriction
+        self.includedTypes = includedTypes
+        self.maxResultCount = maxResultCount
+    }
+
+    public func validate() throws(PlaceDBError) {
+        let n = textQuery.count
+        if n > Self.maxQueryLength {
+            throw .invalidArgument("textQuery is \(n) characters long; at most \(Self.maxQueryLength) are accepted")
+        }
+        guard (1...Self.maxResultLimit).contains(maxResultCount) else {
+            throw .invalidArgument("maxResultCount \(maxResultCount) must be in 1...\(Self.maxResultLimit)")
+        }
+        try locationBias?.validate("locationBias")
+        try locationRestriction?.validate("locationRestriction")
+        for t in includedTypes where t.isEmpty { throw .invalidArgument("an empty place type in includedType") }
+        if rankByDistance && locationBias == nil && locationRestriction == nil {
+            throw .invalidArgument("rankPreference DISTANCE needs a locationBias or locationRestriction")
+        }
+    }
+
+    /// Reads a Places API (New) `searchText` request body: `textQuery`
+    /// (required), `locationBias.circle` / `.rectangle`,
+    /// `locationRestriction.rectangle` (and `.circle`), `includedType`,
+    /// `strictTypeFiltering` (types always filter here), `maxResultCount`
+    /// or `pageSize`, `rankPreference` (RELEVANCE, DISTANCE);
+    /// `languageCode` and `regionCode` are accepted and ignored. Other keys
+    /// are refused.
+    public init(json: JSONObject) throws(PlaceDBError) {
+        try RequestReader.checkKeys(json, allowed: ["textQuery", "locationBias", "locationRestriction", "includedType", "strictTypeFiltering",
+                                                    "maxResultCount", "pageSize", "rankPreference", "languageCode", "regionCode"])
+        guard let q = json["textQuery"] else { throw .invalidArgument("textQuery is required") }
+        guard let text = q.stringValue else { throw .invalidArgument("textQuery must be a string, not \(q.kindDescription)") }
+        var types: [String] = []
+        if let t = json["includedType"] {
+            guard let s = t.stringValue else { throw .invalidArgument("includedType must be a string, not \(t.kindDescription)") }
+            types = [s]
+        }
+        var count = 20
+        if let n = try RequestReader.int(json["maxResultCount"], "maxResultCount") {
+            count = n
+        } else if let n = try RequestReader.int(json["pageSize"], "pageSize") {
+            count = n
+        }
+        self.init(textQuery: text, locationBias: try SearchArea(json: json["locationBias"], "locationBias"),
+                  locationRestriction: try SearchArea(json: json["locationRestriction"], "locationRestriction"),
+                  includedTypes: types, maxResultCount: count)
+        if let l = json["languageCode"] {
+            guard let code = l.stringValue else { throw .invalidArgument("languageCode must be a string, not \(l.kindDescription)") }
+            languageCode = code
+        }
+        if let r = json["rankPreference"] {
+            switch r.stringValue {
+            case "RELEVANCE", "RANK_PREFERENCE_UNSPECIFIED": rankByDistance = false
+            case "DISTANCE": rankByDistance = true
+            default: throw .invalidArgument("rankPreference must be RELEVANCE or DISTANCE, not \(JSONWriter().string(r))")
+            }
+        }
+        try validate()
+    }
+}
+
+extension SearchArea {
+    /// `{"circle": {"center": {...}, "radius": M}}` or
+    /// `{"rectangle": {"low": {...}, "high": {...}}}`; nil when absent.
+    init?(json: JSONValue?, _ name: String) throws(PlaceDBError) {
+        guard let json else { return nil }
+        guard let o = json.objectValue else { throw .invalidArgument("\(name) must be an object with circle or rectangle") }
+        if let circle = o["circle"] {
+            guard o.count == 1, let c = circle.objectValue else { throw .invalidArgument("\(name) must hold one circle or one rectangle") }
+            try RequestReader.checkKeys(c, allowed: ["center", "radius"])
+            let center = try RequestReader.coordinate(c["center"], "\(name).circle.center")
+            var radius: Double?
+            if let r = c["radius"] {
+                guard let v = r.doubleValue else { throw .invalidArgument("\(name).circle.radius must be a number, not \(r.kindDescription)") }
+                radius = v
+            }
+            self = .circle(center: center, radiusMeters: radius)
+        } else if let rect = o["rectangle"] {
+            guard o.count == 1, let r = rect.objectValue else { throw .invalidArgument("\(name) must hold one circle or one rectangle") }
+            try RequestReader.checkKeys(r, allowed: ["low", "high"])
+            self = .rectangle(low: try RequestReader.coordinate(r["low"], "\(name).rectangle.low"),
+                              high: try RequestReader.coordinate(r["high"], "\(name).rectangle.high"))
+        } else {
+            throw .invalidArgument("\(name) must hold a circle or a rectangle")
+        }
+        try validate(name)
+    }
+}
+
+/// One text search result: the place, its distance from the bias center
+/// (when there is one), and the factors it was ranked by.
+public struct TextSearchResult: Sendable, Equatable {
+    public var place: Place
+    public var distanceMeters: Double?
+    public var ranking: TextRanking.Factors
+}
+
+/// A place the search found, ranked.
+struct TextHit {
+    var candidate: TextCandidate
+    var meters: Double?
+    var factors: TextRanking.Factors
+}
+
+/// What one search asks of the index (shared by searchText and autocomplete).
+struct TextQueryPlan {
+    var words: [String]
+    var lastIsPrefix: Bool
+    var focus: Coordinate?
+    var scale: Double?
+    var restriction: SearchArea?
+    var types: [String]
+    var limit: Int
+    var byDistance = false
+    /// The query as `TextFolding.literal` gives it, and as typed (white space collapsed).
+    var literal: String?
+    var raw: String?
+}
+
+extension PlaceReader {
+    /// The places whose names, addresses or types hold the words of
+    /// `request.textQuery` (diacritics and case aside; a misspelt word is
+    /// corrected against the index's words), best first: BM25, closeness
+    /// to the bias center and popularity (`TextRanking`). Removed places
+    /// never appear. A query with no words finds nothing.
+    ///
+    /// Each place is served at `time` (now by default): `openNow` is
+    /// computed then, as `searchNearby` serves it.
+    public func searchText(_ request: TextSearchRequest, fields: FieldMask = .all,
+                           at time: HoursQueryTime = .instant(Date())) throws -> [TextSearchResult] {
+        try request.validate()
+        let plan = MaskPlan(fields)
+        return try store.read {
+            try textHits(Self.plan(request)).map { hit in
+                guard let place = try store.servedPlace(rowid: hit.candidate.rowid, plan: plan, coordinate: hit.candidate.coordinate, at: time) else {
+                    throw PlaceDBError.database(path: store.path, reason: "place row \(hit.candidate.rowid) vanished during the query")
+                }
+                return TextSearchResult(place: place, distanceMeters: hit.meters, ranking: hit.factors)
+            }
+        }
+    }
+
+    /// The same answer as `searchText`, as compact JSON in the Places API
+    /// (New) response shape, `{"places": [...]}`, each place with its
+    /// `distanceMeters` when the request has a center, and with `explain`
+    /// its ranking factors (`"explain": {"score", "text", "name",
+    /// "distance", "popularity", "corrected"}`).
+    public func searchTextJSON(_ request: TextSearchRequest, fields: FieldMask = .all, explain: Bool = false,
+                               at time: HoursQueryTime = .instant(Date())) throws -> [UInt8] {
+        try request.validate()
+        let plan = MaskPlan(fields)
+        return try store.read {
+            var out: [UInt8] = []
+            out.reserveCapacity(4096)
+            PlaceJSON.append(#"{"places":["#, into: &out)
+            for (i, hit) in try textHits(Self.plan(request)).enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                let extra = hit.meters.map { [("distanceMeters", ($0 * 100).rounded() / 100)] } ?? []
+                _ = try store.writePlaceJSON(rowid: hit.candidate.rowid, plan: plan, extra: extra, servedAt: time, into: &out)
+                if explain { Self.appendExplain(hit.factors, into: &out) }
+            }
+            PlaceJSON.append("]}", into: &out)
+            return out
+        }
+    }
+
+    static func plan(_ request: TextSearchRequest) -> TextQueryPlan {
+        let focus = request.locationBias?.center ?? request.locationRestriction?.center
+        var scale: Double?
+        if case .circle(_, let r)? = request.locationBias { scale = r }
+        return TextQueryPlan(words: TextFolding.words(request.textQuery), lastIsPrefix: false, focus: focus, scale: scale,
+                             restriction: request.locationRestriction, types: request.includedTypes,
+                             limit: request.maxResultCount, byDistance: request.rankByDistance, literal: TextFolding.literal(request.textQuery),
+                             raw: request.textQuery.split(whereSeparator: \.isWhitespace).joined(separator: " "))
+    }
+
+    /// Puts `"explain": {...}` into the object just written at the end of `out`.
+    static func appendExplain(_ f: TextRanking.Factors, into out: inout [UInt8]) {
+        guard out.last == UInt8(ascii: "}") else { return }
+        out.removeLast()
+        if out.last != UInt8(ascii: "{") { out.append(UInt8(ascii: ",")) }
+        var e = JSONObject()
+        e["score"] = .double(Self.rounded(f.score))
+        e["text"] = .double(Self.rounded(f.text))
+        e["name"] = .double(f.name)
+        if let d = f.distance { e["distance"] = .double(Self.rounded(d)) }
+        e["popularity"] = .double(Self.rounded(f.popularity))
+        e["corrected"] = .bool(f.corrected)
+        PlaceJSON.append(#""explain":"#, into: &out)
+        JSONWriter().write(.object(e), into: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    static func rounded(_ x: Double) -> Double { (x * 10_000).rounded() / 10_000 }
+
+    /// The ranked hits of a plan: every word (the last a prefix in
+    /// autocomplete) must match; when none do, misspelt words are
+    /// corrected; when still none, any word may match.
+    func textHits(_ plan: TextQueryPlan) throws -> [TextHit] {
+        guard !plan.words.isEmpty else { return [] }
+        let last = plan.words.count - 1
+        var terms = plan.words.enumerated().map { QueryTerm(word: $0.element, prefix: plan.lastIsPrefix && $0.offset == last) }
+        var hits = try rank(plan, terms: terms, any: false, corrected: false)
+        if !hits.isEmpty { return hits }
+        // Misspelt words: first those the index does not hold, else any.
+        var unknown: [Int] = []
+        for (i, t) in terms.enumerated() where !t.prefix {
+            if try !store.indexHasWord(t.word) { unknown.append(i) }
+        }
+        let toCorrect = unknown.isEmpty ? Array(terms.indices.filter { !terms[$0].prefix }) : unknown
+        var changed = false
+        for i in toCorrect {
+            let c = try store.wordCorrections(terms[i].word)
+            if !c.isEmpty { terms[i].corrections = c; changed = true }
+        }
+        if changed {
+            hits = try rank(plan, terms: terms, any: false, corrected: true)
+            if !hits.isEmpty { return hits }
+        }
+        if terms.count > 1 {
+            hits = try rank(plan, terms: terms, any: true, corrected: changed)
+        }
+        return hits
+    }
+
+    /// Gathers candidates near the focus first (the 3x3 blocks of fine,
+    /// then coarse grid cells), then anywhere by BM25, and ranks them.
+    private func rank(_ plan: TextQueryPlan, terms: [QueryTerm], any: Bool, corrected: Bool) throws -> [TextHit] {
+        var matched: [Int64: Double] = [:]
+        let want = max(plan.limit, 10)
+        let reach = plan.restriction?.reach
+        var coveredByCells = false
+        if let focus = plan.focus {
+            for level in TextGrid.Level.allCases {
+                guard let expression = TextMatchExpression.expression(terms, any: any, cells: TextGrid.block(focus, level)) else { return [] }
+                for m in try store.textMatches(expression, best: 2000) where matched[m.rowid] == nil { matched[m.rowid] = m.bm25 }
+                if let reach, reach <= level.reach(atLatitude: focus.latitude) { coveredByCells = true; break }
+                if matched.count >= want { break }
+            }
+        }
+        if !coveredByCells && (matched.count < want || plan.focus == nil) {
+            guard let expression = TextMatchExpression.expression(terms, any: any) else { return [] }
+            // A restriction reaching past the cells reads every match; a bias, the best by BM25.
+            let best = plan.restriction != nil ? 20_000 : max(100, 5 * plan.limit)
+            for m in try store.textMatches(expression, best: best) where matched[m.rowid] == nil { matched[m.rowid] = m.bm25 }
+        }
+        guard !matched.isEmpty else { return [] }
+        var candidates: [(TextCandidate, Double, Double?)] = []
+        for (rowid, bm25) in matched {
+            guard let c = try store.textCandidate(rowid: rowid) else { continue }
+            if let r = plan.restriction, !r.contains(c.coordinate) { continue }
+            if !plan.types.isEmpty {
+                var ok = false
+                for t in plan.types {
+                    if try store.placeHasType(rowid: rowid, t) { ok = true; break }
+                }
+                if !ok { continue }
+            }
+            candidates.append((c, bm25, plan.focus.map { $0.distance(to: c.coordinate) }))
+        }
+        let bestBM25 = candidates.map(\.1).min() ?? 0
+        let ranking = textRanking
+        // Names are compared with the corrected words too.
+        let queryWords = terms.map { [$0.word] + $0.corrections }
+        var hits: [TextHit] = candidates.map { c, bm25, meters in
+            var names = [TextFolding.words(c.name ?? "")]
+            for n in c.otherNameList { names.append(TextFolding.words(n)) }
+            var nameMatch = TextRanking.nameMatch(query: queryWords, lastIsPrefix: plan.lastIsPrefix, names: names)
+            // The same words with other punctuation ("Options+" for
+            // "Options") rank just below the name as typed.
+            // Of two names with the query's words, the one written as typed
+            // (1) ranks above one in other case (0.95) or punctuation (0.9).
+            if nameMatch == 1 && !corrected && !plan.lastIsPrefix, let literal = plan.literal {
+                let all = [c.name ?? ""] + c.otherNameList
+                if !all.contains(where: { TextFolding.literal($0) == literal }) {
+                    nameMatch = 0.9
+                } else if let raw = plan.raw, !all.contains(where: { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") == raw }) {
+                    nameMatch = 0.95
+                }
+            }
+            let f = ranking.factors(bm25: bm25, bestBM25: bestBM25, nameMatch: any ? 0 : nameMatch, meters: meters, scale: plan.scale,
+                                    ratingCount: c.ratingCount, corrected: corrected)
+            return TextHit(candidate: c, meters: meters, factors: f)
+        }
+        hits.sort { a, b in
+            if plan.byDistance, let x = a.meters, let y = b.meters, x != y { return x < y }
+            if a.factors.score != b.factors.score { return a.factors.score > b.factors.score }
+            return a.candidate.rowid < b.candidate.rowid
+        }
+        return Array(hits.prefix(plan.limit))
+    }
+}

@@ -1,0 +1,278 @@
+import Foundation
+
+/// Text as the search index sees it: folded (lower case, diacritics
+/// removed) and cut into words the way SQLite's `unicode61` tokenizer with
+/// `remove_diacritics 2` cuts it (letters, digits and private-use
+/// characters make words; everything else separates them). Pure: no SQL.
+public enum TextFolding {
+    /// `"Café du Lac"` -> `"cafe du lac"` (words joined by one space).
+    public static func fold(_ text: String) -> String {
+        words(text).joined(separator: " ")
+    }
+
+    /// The folded words of `text`: `"Müller's Café"` -> `["muller", "s", "cafe"]`.
+    public static func words(_ text: String) -> [String] {
+        var out: [String] = []
+        var word = String.UnicodeScalarView()
+        func flush() {
+            if !word.isEmpty { out.append(String(word)); word.removeAll() }
+        }
+        for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark, .spacingMark:
+                // A diacritic of the letter before it: dropped.
+                continue
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                 .decimalNumber, .letterNumber, .otherNumber, .privateUse:
+                let lower = scalar.properties.lowercaseMapping
+                word.append(contentsOf: lower.unicodeScalars)
+            default:
+                flush()
+            }
+        }
+        flush()
+        return out
+    }
+
+    /// The text lower-cased without diacritics, its punctuation kept and
+    /// its white space collapsed: `"Font d' Aigua"` -> `"font d' aigua"`.
+    /// Two names with the same words but other punctuation differ here.
+    public static func literal(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        var space = false
+        for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark, .spacingMark: continue
+            default: break
+            }
+            if scalar.properties.isWhitespace {
+                space = !out.isEmpty
+                continue
+            }
+            if space { out.append(" "); space = false }
+            out.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+        }
+        return String(out)
+    }
+
+    /// A word's characters in reverse order (for the suffix half of the
+    /// typo lookup: `place_word.reversed`).
+    public static func reversed(_ word: String) -> String {
+        var v = String.UnicodeScalarView()
+        v.append(contentsOf: word.unicodeScalars.reversed())
+        return String(v)
+    }
+}
+
+/// Edit distance between words, for typo correction over the index's
+/// vocabulary.
+public enum EditDistance {
+    /// The optimal-string-alignment distance (insertions, deletions,
+    /// substitutions and transpositions of neighbours each cost 1) between
+    /// `a` and `b`, or nil when it exceeds `limit`. Works on Unicode scalars.
+    public static func within(_ a: String, _ b: String, limit: Int) -> Int? {
+        let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
+        if abs(x.count - y.count) > limit { return nil }
+        if x.isEmpty || y.isEmpty { return max(x.count, y.count) <= limit ? max(x.count, y.count) : nil }
+        var previous2 = [Int](repeating: 0, count: y.count + 1)
+        var previous = Array(0...y.count)
+        var current = [Int](repeating: 0, count: y.count + 1)
+        for i in 1...x.count {
+            current[0] = i
+            var rowMin = current[0]
+            for j in 1...y.count {
+                let cost = x[i - 1] == y[j - 1] ? 0 : 1
+                var d = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1 && j > 1 && x[i - 1] == y[j - 2] && x[i - 2] == y[j - 1] {
+                    d = min(d, previous2[j - 2] + 1)
+                }
+                current[j] = d
+                rowMin = min(rowMin, d)
+            }
+            if rowMin > limit { return nil }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        let d = previous[y.count]
+        return d <= limit ? d : nil
+    }
+
+    /// How many edits a typed word of this length may carry: none for one
+    /// character, 1 up to 7, 2 beyond.
+    public static func allowance(forLength n: Int) -> Int {
+        n < 2 ? 0 : n < 8 ? 1 : 2
+    }
+}
+
+/// One word of a query as it goes to the index: the word typed, and the
+/// vocabulary words it may stand for when it is misspelt.
+public struct QueryTerm: Sendable, Equatable {
+    public var word: String
+    /// Match every word that starts with `word` (the last word of an
+    /// autocomplete input, still being typed).
+    public var prefix: Bool
+    /// Vocabulary words within the typo allowance (empty: matched as typed).
+    public var corrections: [String]
+
+    public init(word: String, prefix: Bool = false, corrections: [String] = []) {
+        self.word = word
+        self.prefix = prefix
+        self.corrections = corrections
+    }
+}
+
+/// Builds FTS5 query expressions from folded words. Every word is a quoted
+/// string, so nothing a user types (`"`, `*`, `NEAR(`, `AND`, `-`, `:`) is
+/// ever read as FTS5 syntax.
+public enum TextMatchExpression {
+    /// The index's searchable columns (all but `cell`).
+    public static let textColumns = "{name other_names address types}"
+
+    /// `"word"`, with any `"` doubled.
+    public static func quoted(_ word: String) -> String {
+        "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// One term: `"cafe"`, `"caf" *`, or `("phrmacy" OR "pharmacy")`.
+    public static func term(_ t: QueryTerm) -> String {
+        let own = quoted(t.word) + (t.prefix ? " *" : "")
+        if t.corrections.isEmpty { return own }
+        return "(" + ([own] + t.corrections.map(quoted)).joined(separator: " OR ") + ")"
+    }
+
+    /// Every term (AND), or any of them (OR), in the text columns; within
+    /// the given grid cells when there are any. Nil when there is no term.
+    public static func expression(_ terms: [QueryTerm], any: Bool = false, cells: [String] = []) -> String? {
+        guard !terms.isEmpty else { return nil }
+        let text = "\(textColumns) : (" + terms.map(term).joined(separator: any ? " OR " : " AND ") + ")"
+        if cells.isEmpty { return text }
+        return text + " AND cell : (" + cells.map(quoted).joined(separator: " OR ") + ")"
+    }
+}
+
+/// The grid the index files each place under, so that a search near a
+/// point reads only the places around it first: cells of 0.01 degree
+/// (`f` words, about 1.1 km north-south) and 0.1 degree (`k` words, about
+/// 11 km). The writer stores the fine cell in `place.text_cell`
+/// (`key`); migration 9 computes the same numbers in SQL:
+/// `CAST((latitude + 90) * 100 AS INTEGER)`.
+public enum TextGrid {
+    public enum Level: Sendable, CaseIterable {
+        case fine, coarse
+        var perDegree: Double { self == .fine ? 100 : 10 }
+        var letter: String { self == .fine ? "f" : "k" }
+        /// The least distance from a point to the edge of its 3x3 block
+        /// of cells, in meters, at this latitude.
+        public func reach(atLatitude lat: Double) -> Double {
+            let degree = Earth.meanRadius * Double.pi / 180
+            return min(degree, degree * cos(min(abs(lat) + 1 / perDegree, 90) * Double.pi / 180)) / perDegree
+        }
+    }
+
+    /// The fine cell's row and column of `c`; a coarse cell is ten of them
+    /// (`row / 10`, `column / 10`), so the two levels always nest.
+    static func fine(_ c: Coordinate) -> (row: Int, column: Int) {
+        (Int((c.latitude + 90) * 100), Int((c.longitude + 180) * 100))
+    }
+
+    /// What `place.text_cell` holds for a place at `c`: `row * 100000 + column`
+    /// of its fine cell (`TextIndexSQL` turns it into the cell words).
+    public static func key(_ c: Coordinate) -> Int64 {
+        let f = fine(c)
+        return Int64(f.row) * 100_000 + Int64(f.column)
+    }
+
+    /// The word of the cell holding `c`.
+    public static func cell(_ c: Coordinate, _ level: Level) -> String {
+        let f = fine(c), d = level == .fine ? 1 : 10
+        return "\(level.letter)\(f.row / d)x\(f.column / d)"
+    }
+
+    /// The words of the 3x3 block of cells around `c` (fewer at the poles;
+    /// wrapping at the antimeridian).
+    public static func block(_ c: Coordinate, _ level: Level) -> [String] {
+        let f = fine(c), d = level == .fine ? 1 : 10
+        let y = f.row / d, x = f.column / d
+        let columns = 36_000 / d, rows = 18_000 / d
+        var out: [String] = []
+        for dy in -1...1 where y + dy >= 0 && y + dy <= rows {
+            for dx in -1...1 {
+                let cx = ((x + dx) % columns + columns) % columns
+                out.append("\(level.letter)\(y + dy)x\(cx)")
+            }
+        }
+        return out
+    }
+}
+
+/// How a text search result is ranked: four factors, each in 0...1, summed
+/// with weights. `--explain` shows each.
+public struct TextRanking: Sendable, Equatable {
+    /// BM25 of the match (name words weigh most), as a share of the best
+    /// BM25 among the candidates.
+    public var textWeight = 0.3
+    /// The place's name (or another of its names) is the query as typed
+    /// (1), in other case or diacritics (0.95), word for word with other
+    /// punctuation (0.9), or starts with it as typed so far (0.5,
+    /// autocomplete).
+    public var nameWeight = 1.0
+    /// Closeness to the bias point: `1 / (1 + d / scale)`.
+    public var distanceWeight = 1.0
+    /// The distance at which closeness is one half, in meters, when the
+    /// request names no bias radius.
+    public var distanceScale = 1000.0
+    /// Popularity: `log(1 + userRatingCount) / log(1 + 10000)`, at most 1.
+    public var popularityWeight = 0.25
+    /// Subtracted from a match that needed a typo correction.
+    public var correctionPenalty = 0.3
+
+    public init() {}
+
+    public struct Factors: Sendable, Equatable {
+        public var text: Double
+        public var name: Double
+        public var distance: Double?
+        public var popularity: Double
+        public var corrected: Bool
+        public var score: Double
+    }
+
+    public func factors(bm25: Double, bestBM25: Double, nameMatch: Double, meters: Double?, scale: Double?,
+                        ratingCount: Int?, corrected: Bool) -> Factors {
+        // FTS5's bm25() is negative: more negative is better.
+        let text = bestBM25 < 0 ? min(1, max(0, bm25 / bestBM25)) : 1
+        let near = meters.map { 1 / (1 + $0 / (scale ?? distanceScale)) }
+        let popularity = min(1, log1p(Double(max(0, ratingCount ?? 0))) / log1p(10_000))
+        var score = textWeight * text + nameWeight * nameMatch + popularityWeight * popularity
+        if let near { score += distanceWeight * near }
+        if corrected { score -= correctionPenalty }
+        return Factors(text: text, name: nameMatch, distance: near, popularity: popularity, corrected: corrected, score: score)
+    }
+
+    /// 1 when some name's words are the query's, word for word; 0.5 when a
+    /// name starts with them and the last query word is a prefix being
+    /// typed (autocomplete); else 0. Each query position may hold several
+    /// words (the typed one and its corrections).
+    public static func nameMatch(query: [[String]], lastIsPrefix: Bool, names: [[String]]) -> Double {
+        guard !query.isEmpty else { return 0 }
+        var best = 0.0
+        let last = query.count - 1
+        for name in names where name.count >= query.count {
+            var whole = name.count == query.count, starts = true
+            for (i, alternatives) in query.enumerated() {
+                let w = name[i]
+                if alternatives.contains(w) { continue }
+                whole = false
+                if i == last && lastIsPrefix && alternatives.contains(where: { w.hasPrefix($0) }) { continue }
+                starts = false
+                break
+            }
+            if starts && whole { return 1 }
+            if starts && lastIsPrefix { best = 0.5 }
+        }
+        return best
+    }
+
+    public static func nameMatch(query: [String], lastIsPrefix: Bool, names: [[String]]) -> Double {
+        nameMatch(query: query.map { [$0] }, lastIsPrefix: lastIsPrefix, names: names)
+    }
+}

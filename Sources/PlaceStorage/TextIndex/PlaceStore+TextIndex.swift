@@ -1,0 +1,167 @@
+import SQLiteDB
+import PlaceModel
+
+/// A place the text index matched, with what ranking needs.
+package struct TextCandidate {
+    package var rowid: Int64
+    package var coordinate: Coordinate
+    package var name: String?
+    /// Other names, as a JSON array text (`TextIndexSQL.otherNames`).
+    package var otherNames: String?
+
+    /// The other names one by one (the strings of the JSON text).
+    package var otherNameList: [String] {
+        guard let text = otherNames else { return [] }
+        return text.split(separator: "\"", omittingEmptySubsequences: false).enumerated().compactMap { $0.offset % 2 == 1 ? String($0.element) : nil }
+    }
+    package var ratingCount: Int?
+    package var primaryType: String?
+    package var businessStatus: String?
+    package var address: String?
+}
+
+extension PlaceStore {
+    /// The rowid and weighted BM25 (negative; lower is better) of every
+    /// place matching `expression` (built by `TextMatchExpression`, so never
+    /// user syntax), or the `best` ones by BM25.
+    package func textMatches(_ expression: String, best: Int? = nil) throws -> [(rowid: Int64, bm25: Double)] {
+        var out: [(Int64, Double)] = []
+        do {
+            let statement = try db.cachedStatement(best == nil ? TextIndexSQL.match : TextIndexSQL.bestMatches)
+            try statement.bind(.text(expression), at: 1)
+            if let best { try statement.bind(.integer(Int64(best)), at: 2) }
+            defer { statement.reset() }
+            while let row = try statement.step() { out.append((try row.int64(0), try row.double(1))) }
+        } catch let e as SQLiteError {
+            throw textIndexError(e)
+        }
+        return out
+    }
+
+    /// The candidate row of a matched place (nil when it vanished).
+    package func textCandidate(rowid: Int64) throws -> TextCandidate? {
+        let statement = try db.cachedStatement(TextIndexSQL.candidate)
+        try statement.bind(.integer(rowid), at: 1)
+        defer { statement.reset() }
+        guard let row = try statement.step() else { return nil }
+        guard let c = row.withBytes(0, { SpatiaLiteBlob.coordinate($0) }) else {
+            throw PlaceDBError.database(path: path, reason: "place row \(rowid) has no readable point geometry")
+        }
+        return TextCandidate(rowid: rowid, coordinate: c, name: row.optionalString(1), otherNames: row.optionalString(2),
+                             ratingCount: row.optionalInt64(3).map { Int($0) }, primaryType: row.optionalString(4),
+                             businessStatus: row.optionalString(5), address: row.optionalString(6))
+    }
+
+    /// Whether the place has `type` among its types.
+    package func placeHasType(rowid: Int64, _ type: String) throws -> Bool {
+        let statement = try db.cachedStatement("SELECT 1 FROM place_type WHERE type = ?1 AND place = ?2")
+        try statement.bind(.text(type), at: 1)
+        try statement.bind(.integer(rowid), at: 2)
+        defer { statement.reset() }
+        return try statement.step() != nil
+    }
+
+    /// The place's ID and its `types`, for autocomplete suggestions.
+    package func idAndTypes(rowid: Int64) throws -> (id: String, types: [String])? {
+        let statement = try db.cachedStatement("SELECT place_id, json_extract(doc, '$.types') FROM place WHERE id = ?1")
+        try statement.bind(.integer(rowid), at: 1)
+        defer { statement.reset() }
+        guard let row = try statement.step(), let id = row.optionalString(0) else { return nil }
+        var types: [String] = []
+        if !row.isNull(1), let parsed = try? row.withBytes(1, { try JSONParser.parse($0) }), let a = parsed.arrayValue {
+            types = a.compactMap(\.stringValue)
+        }
+        return (id, types)
+    }
+
+    /// Whether the index holds `word` (folded) in a place's text.
+    package func indexHasWord(_ word: String) throws -> Bool {
+        let statement = try db.cachedStatement(TextIndexSQL.wordExists)
+        try statement.bind(.text(word), at: 1)
+        defer { statement.reset() }
+        return try statement.step() != nil
+    }
+
+    /// The index's words within the typo allowance of `word`
+    /// (`EditDistance.allowance`), closest first, then the most frequent:
+    /// at most `limit`. A word `k` edits away keeps one of `k + 1` parts
+    /// of the word intact; the first and the last part are looked up
+    /// (`place_word` and its reversed index), so a word with edits in both
+    /// its first and last third is not found.
+    package func wordCorrections(_ word: String, limit: Int = 16) throws -> [String] {
+        let n = word.unicodeScalars.count
+        let k = EditDistance.allowance(forLength: n)
+        guard k > 0 else { return [] }
+        let prefixLength = k == 1 ? n / 2 : n / 3
+        let suffixLength = k == 1 ? n - n / 2 : n / 3
+        // Each half reads at most 500 words (TextIndexSQL): a one-letter
+        // half of a short word may leave some candidates out.
+        let scalars = Array(word.unicodeScalars)
+        var prefix = String.UnicodeScalarView(), suffix = String.UnicodeScalarView()
+        prefix.append(contentsOf: scalars[..<prefixLength])
+        suffix.append(contentsOf: scalars[(n - suffixLength)...].reversed())
+        var found: [String: Int] = [:]
+        for (sql, key) in [(TextIndexSQL.wordsByPrefix, String(prefix)), (TextIndexSQL.wordsBySuffix, String(suffix))] {
+            let statement = try db.cachedStatement(sql)
+            try statement.bind(.text(key), at: 1)
+            try statement.bind(.integer(Int64(n - k)), at: 2)
+            try statement.bind(.integer(Int64(n + k)), at: 3)
+            defer { statement.reset() }
+            while let row = try statement.step() {
+                guard let w = row.optionalString(0), w != word, found[w] == nil else { continue }
+                if let d = EditDistance.within(word, w, limit: k) { found[w] = d }
+            }
+        }
+        guard !found.isEmpty else { return [] }
+        var ranked: [(word: String, distance: Int, count: Int64)] = []
+        for (w, d) in found { ranked.append((w, d, try documentCount(w))) }
+        ranked.sort { a, b in a.distance != b.distance ? a.distance < b.distance : a.count != b.count ? a.count > b.count : a.word < b.word }
+        let best = ranked[0].distance
+        return ranked.filter { $0.distance == best && $0.count > 0 }.prefix(limit).map(\.word)
+    }
+
+    /// How many live places hold `word`.
+    private func documentCount(_ word: String) throws -> Int64 {
+        do {
+            let statement = try db.cachedStatement(TextIndexSQL.documentCount)
+            try statement.bind(.text(word), at: 1)
+            defer { statement.reset() }
+            return try statement.step()?.optionalInt64(0) ?? 0
+        } catch let e as SQLiteError {
+            throw textIndexError(e)
+        }
+    }
+
+    /// An SQLite failure of the text index, as one line.
+    package func textIndexError(_ e: SQLiteError) -> PlaceDBError {
+        if e.message.contains("no such module: fts5") {
+            return TextIndex.noFTS5(path: path)
+        }
+        return PlaceDBError.database(path: path, reason: "text index: \(e.message)")
+    }
+}
+
+/// The text index's checks and maintenance, on any connection.
+package enum TextIndex {
+    package static func noFTS5(path: String) -> PlaceDBError {
+        PlaceDBError.database(path: path, reason: "this SQLite library has no FTS5 (full-text search), which placedb's text index needs; use a build with FTS5 (Debian's libsqlite3-0 has it)")
+    }
+
+    /// Whether the linked SQLite has FTS5.
+    package static func hasFTS5(_ db: Database) -> Bool {
+        (try? db.scalar("SELECT sqlite_compileoption_used('ENABLE_FTS5')")?.int) == 1
+            || (try? db.scalar("SELECT fts5(NULL)")) != nil
+    }
+
+    /// Builds the index from `place` in one pass (a fresh import, with the
+    /// triggers set aside), then its words.
+    package static func rebuild(_ db: Database) throws {
+        try db.execute(TextIndexSQL.rebuild)
+        try refreshWords(db)
+    }
+
+    /// Adds the index's new words to the typo vocabulary.
+    package static func refreshWords(_ db: Database) throws {
+        try db.execute(TextIndexSQL.refreshWords)
+    }
+}

@@ -1,0 +1,148 @@
+/// The SQL of the text index (`place_text`, an FTS5 table): its schema
+/// (migration 10), the view that says what text each place is found by, its
+/// one-pass build and its typo vocabulary. Kept current by triggers on
+/// `place`, set aside during a fresh import and replaced there by one
+/// `rebuild` (`PlaceWriter.beginBulk`/`endBulk`).
+package enum TextIndexSQL {
+    /// The OpenStreetMap tags that name a place besides `name`.
+    package static let osmNameTags = ["alt_name", "old_name", "official_name", "short_name", "loc_name", "int_name", "nat_name", "reg_name", "brand"]
+    /// The languages whose names (`name:xx` in OpenStreetMap, Overture's
+    /// `names.common`, both kept as `localizedNames`) are indexed.
+    package static let languages = ["en", "de", "fr", "it", "es", "pt", "ca", "nl", "sv", "fi", "da", "no", "pl", "cs", "sk", "hu", "ro", "el",
+                            "ru", "uk", "be", "bg", "sr", "hr", "tr", "ar", "he", "fa", "ja", "zh", "ko", "hi", "eu", "gl", "et", "lv", "lt"]
+
+    /// A place's other names (`p` is its `place` row): one JSON array
+    /// text, its nulls taken out (`["Olympic Museum",,"Musée du CIO"]`).
+    /// No `json_each`: FTS5 cannot read an external-content view that
+    /// uses a table-valued function ("SQL logic error").
+    package static let otherNames = """
+        replace(replace(json_extract(p.extra, \((osmNameTags.map { "'$.osm.tags.\($0)'" } + languages.map { "'$.localizedNames.\($0)'" } + ["'$.overture.brand.names.primary'"]).joined(separator: ", "))), '[null', '['), ',null', ',')
+        """
+    /// A place's address.
+    package static let address = #"CASE WHEN instr(p.doc, '"formattedAddress"') > 0 THEN json_extract(p.doc, '$.formattedAddress') END"#
+    /// A place's type words: its primary type, then its types as a JSON
+    /// array without the two every Google place has.
+    package static let types = """
+        trim(coalesce(p.primary_type, '') || ' ' || CASE WHEN instr(p.doc, '"types"') > 0 THEN coalesce(
+            replace(replace(json_extract(p.doc, '$.types'), '"point_of_interest"', ''), '"establishment"', ''), '') ELSE '' END)
+        """
+
+    /// BM25 column weights: name, other names, address, types, cell.
+    package static let bm25 = "bm25(place_text, 10.0, 5.0, 1.0, 3.0, 0.0)"
+
+    /// Migration 10. The view's expressions are frozen with the migration:
+    /// change them with a new one that drops and re-creates the view.
+    package static let migration = """
+        -- What each live place is found by: its name, its other names (a JSON
+        -- array), address, type words and grid cells (f: 0.01 degree, k: 0.1
+        -- degree, so that a search near a point reads the places around it
+        -- first).
+        -- Migration 9 edited place's CREATE text in sqlite_master (BIGINT):
+        -- the connection that ran it still holds the old parse, whose
+        -- offsets ALTER TABLE ADD COLUMN would use ("near INTEGER: syntax
+        -- error"). Re-read the schema first.
+        PRAGMA writable_schema = RESET;
+        -- The fine grid cell of the place's location, row * 100000 + column,
+        -- as the writer computes it (TextGrid.key).
+        ALTER TABLE place ADD COLUMN text_cell INTEGER;
+        UPDATE place SET text_cell = CAST((ST_Y(geom) + 90) * 100 AS INTEGER) * 100000 + CAST((ST_X(geom) + 180) * 100 AS INTEGER);
+
+        CREATE VIEW place_text_source AS
+        SELECT p.id AS id,
+               p.name AS name,
+               \(otherNames) AS other_names,
+               \(address) AS address,
+               \(types) AS types,
+               'f' || (p.text_cell / 100000) || 'x' || (p.text_cell % 100000)
+                   || ' k' || (p.text_cell / 100000 / 10) || 'x' || (p.text_cell % 100000 / 10) AS cell
+        FROM place p WHERE p.removed_run IS NULL;
+
+        -- The text index: Unicode-aware, case- and diacritics-insensitive
+        -- ("cafe" finds "Café"). Its text is not stored twice: FTS5 reads it
+        -- from place_text_source (external content, rowid = place.id), and
+        -- the triggers below tell it each change, with the text it had
+        -- indexed. Removed places are not in it.
+        CREATE VIRTUAL TABLE place_text USING fts5(name, other_names, address, types, cell,
+            content = 'place_text_source', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2');
+        CREATE VIRTUAL TABLE place_text_vocab USING fts5vocab(place_text, row);
+
+        -- The index's words, forwards and backwards, for typo correction:
+        -- a word one or two edits from a typed one shares the first or the
+        -- last part of its letters with it.
+        CREATE TABLE place_word (
+            word TEXT PRIMARY KEY,
+            reversed TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX place_word_by_reversed ON place_word(reversed);
+
+        INSERT INTO place_text (place_text) VALUES ('rebuild');
+        \(refreshWords);
+
+        CREATE TRIGGER place_text_insert AFTER INSERT ON place WHEN NEW.removed_run IS NULL
+        BEGIN
+            INSERT INTO place_text (rowid, name, other_names, address, types, cell) SELECT * FROM place_text_source WHERE id = NEW.id;
+        END;
+
+        CREATE TRIGGER place_text_unindex BEFORE UPDATE OF name, primary_type, doc, extra, text_cell, removed_run ON place
+        WHEN \(changed)
+        BEGIN
+            INSERT INTO place_text (place_text, rowid, name, other_names, address, types, cell) SELECT 'delete', * FROM place_text_source WHERE id = OLD.id;
+        END;
+
+        CREATE TRIGGER place_text_update AFTER UPDATE OF name, primary_type, doc, extra, text_cell, removed_run ON place
+        WHEN \(changed)
+        BEGIN
+            INSERT INTO place_text (rowid, name, other_names, address, types, cell) SELECT * FROM place_text_source WHERE id = NEW.id;
+        END;
+
+        CREATE TRIGGER place_text_delete BEFORE DELETE ON place
+        BEGIN
+            INSERT INTO place_text (place_text, rowid, name, other_names, address, types, cell) SELECT 'delete', * FROM place_text_source WHERE id = OLD.id;
+        END;
+        """
+
+    /// A change to a column `place_text_source` reads.
+    private static let changed = """
+        OLD.removed_run IS NOT NEW.removed_run OR OLD.name IS NOT NEW.name OR OLD.primary_type IS NOT NEW.primary_type \
+        OR OLD.doc IS NOT NEW.doc OR OLD.extra IS NOT NEW.extra OR OLD.text_cell IS NOT NEW.text_cell
+        """
+
+    /// Builds the index from `place_text_source` in one pass (a fresh
+    /// import, with the triggers set aside).
+    package static let rebuild = "INSERT INTO place_text (place_text) VALUES ('rebuild')"
+
+    /// Adds the index's new words to `place_word` (not the grid cells),
+    /// each with its letters reversed (`substr` counts characters).
+    package static let refreshWords = """
+        WITH RECURSIVE fresh(word) AS (
+            SELECT term FROM place_text_vocab
+            WHERE term NOT GLOB '[fk][0-9]*x[0-9]*' AND NOT EXISTS (SELECT 1 FROM place_word WHERE word = term)
+        ), backwards(word, rest, acc) AS (
+            SELECT word, word, '' FROM fresh
+            UNION ALL
+            SELECT word, substr(rest, 2), substr(rest, 1, 1) || acc FROM backwards WHERE rest <> ''
+        )
+        INSERT OR IGNORE INTO place_word (word, reversed) SELECT word, acc FROM backwards WHERE rest = ''
+        """
+
+    /// rowid and weighted BM25 of the places matching `?1`.
+    package static let match = "SELECT rowid, \(bm25) FROM place_text WHERE place_text MATCH ?1"
+    /// The same, the `?2` best by BM25.
+    package static let bestMatches = "SELECT rowid, \(bm25) AS score FROM place_text WHERE place_text MATCH ?1 ORDER BY score LIMIT ?2"
+    /// What a candidate is ranked and shown by.
+    package static let candidate = """
+        SELECT p.geom, p.name, \(otherNames), p.rating_count, p.primary_type, p.business_status, \(address)
+        FROM place p WHERE p.id = ?1
+        """
+    package static let wordExists = "SELECT 1 FROM place_word WHERE word = ?1"
+    /// Words starting with `?1` (a prefix) of `?2`...`?3` characters.
+    package static let wordsByPrefix = """
+        SELECT word FROM place_word WHERE word >= ?1 AND word < ?1 || char(1114111) AND length(word) BETWEEN ?2 AND ?3 LIMIT 500
+        """
+    /// Words ending with reversed `?1` of `?2`...`?3` characters.
+    package static let wordsBySuffix = """
+        SELECT word FROM place_word WHERE reversed >= ?1 AND reversed < ?1 || char(1114111) AND length(word) BETWEEN ?2 AND ?3 LIMIT 500
+        """
+    /// How many places hold the word (for choosing among corrections).
+    package static let documentCount = "SELECT doc FROM place_text_vocab WHERE term = ?1"
+}

@@ -1,0 +1,251 @@
+// placedb-bench search [--places N] [--queries Q] [--runs R] [--dir DIR] [--trigram]
+//
+// N generated places (default 1,000,000; seeded) with realistic names:
+// chains, family names, made-up names from syllables, the words of their
+// kind in several languages (some with diacritics) and place words,
+// clustered around 300 city centres. Then:
+//   1. Import cost: R rounds of fresh in-process imports of the same NDJSON,
+//      with and without the text-index step, interleaved (A B, B A, ...)
+//      because the machine is shared; seconds min/median and file sizes.
+//   2. Query latency in-process on the indexed database: exact names,
+//      autocomplete with 60% of a name, one-letter typos and type words,
+//      each from a point within 500 m of the place; median and p90 of Q
+//      queries after a warm-up; beside them the plain FTS5 query
+//      (`MATCH ... ORDER BY bm25 LIMIT 20`) on the same database through
+//      the sqlite3 library.
+//   3. With --trigram: the trigram alternative for typos (build time, size,
+//      latency).
+import Foundation
+import PlaceKit
+import PlaceModel
+import SQLiteDB
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// CPU seconds of the calling thread (repeatable on a loaded machine, where wall clock is not).
+func threadCPU() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
+
+/// CPU seconds of the whole process (all threads), user + system.
+func processCPU() -> Double {
+    var u = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &u)
+    return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
+}
+
+enum SearchBench {
+    static let chains = ["Starbucks", "Lidl", "Aldi", "McDonald's", "Subway", "Boots", "dm", "Rossmann", "Zara", "H&M", "Carrefour",
+                         "Tesco", "Costa Coffee", "Burger King", "Pret A Manger", "Spar", "Edeka", "Rewe", "Migros", "Coop"]
+    static let families = ["Müller", "Schmidt", "García", "Martín", "Rossi", "Bianchi", "Dupont", "Lefèvre", "Novák", "Kowalski", "Nieminen",
+                           "Smith", "Jones", "O'Brien", "Papadopoulos", "Yılmaz", "Silva", "Gonçalves", "Jensen", "Andersson", "Janssen",
+                           "Horváth", "Ivanov", "Popescu", "Fernández", "Łukasz", "Østergaard", "Šimek", "Dvořák", "Zürcher"]
+    static let kinds: [(type: String, words: [String])] = [
+        ("cafe", ["Café", "Coffee", "Kaffeehaus", "Espresso Bar", "Caffè"]),
+        ("restaurant", ["Restaurant", "Trattoria", "Bistro", "Brasserie", "Grill", "Kitchen", "Taverna"]),
+        ("bakery", ["Bakery", "Bäckerei", "Boulangerie", "Panadería", "Forno"]),
+        ("pharmacy", ["Pharmacy", "Apotheke", "Pharmacie", "Farmacia", "Chemist"]),
+        ("bar", ["Bar", "Pub", "Tavern", "Lounge", "Kneipe"]),
+        ("book_store", ["Books", "Bookshop", "Buchhandlung", "Librairie", "Libreria"]),
+        ("gym", ["Fitness", "Gym", "Sportstudio"]),
+        ("supermarket", ["Market", "Supermarket", "Grocery", "Supermercado"]),
+        ("hotel", ["Hotel", "Inn", "Hostel", "Pension"]),
+        ("clothing_store", ["Fashion", "Boutique", "Mode", "Moda"]),
+        ("museum", ["Museum", "Gallery", "Musée", "Museo"]),
+        ("school", ["School", "Academy", "Schule", "École"]),
+        ("hair_care", ["Hair Salon", "Friseur", "Coiffure", "Barber"]),
+        ("dentist", ["Dental", "Zahnarzt", "Dentiste"]),
+    ]
+    static let placeWords = ["Central", "Old Town", "du Lac", "am See", "Riverside", "Station", "Market Square", "Harbour", "North", "South",
+                             "on the Hill", "Altstadt", "del Mar", "Park", "City", "Corner", "Bridge", "Castle", "Garden", "Plaza"]
+    static let syllables = ["ka", "lo", "mi", "ren", "do", "sa", "ti", "ber", "gan", "vel", "mar", "no", "ri", "ta", "zen", "fu", "lin",
+                            "qu", "bo", "sche", "ný", "ké", "ar", "ol", "pe", "dra", "wen", "ska", "mo", "ha", "ju", "ro", "ce", "li", "ga", "tho",
+                            "ve", "nu", "ei", "ma"]
+
+    struct Generated {
+        let id: String
+        let name: String
+        let type: String
+        let coordinate: Coordinate
+        let ratingCount: Int
+    }
+
+    static func make(_ i: Int, cities: [Coordinate], _ rng: inout SplitMix64) -> Generated {
+        let kind = kinds[rng.int(kinds.count)]
+        let word = kind.words[rng.int(kind.words.count)]
+        func madeUp() -> String {
+            var s = ""
+            for _ in 0..<(2 + rng.int(2)) { s += syllables[rng.int(syllables.count)] }
+            return s.prefix(1).uppercased() + s.dropFirst()
+        }
+        let name: String
+        switch rng.int(10) {
+        case 0, 1: name = chains[rng.int(chains.count)] + (rng.int(3) == 0 ? " " + placeWords[rng.int(placeWords.count)] : "")
+        case 2, 3: name = "\(families[rng.int(families.count)]) \(word)"
+        case 4: name = "\(word) \(families[rng.int(families.count)])"
+        case 5, 6: name = "\(madeUp()) \(word)"
+        case 7: name = "\(word) \(placeWords[rng.int(placeWords.count)])"
+        case 8: name = "\(madeUp()) \(madeUp())"
+        default: name = "\(word) \(madeUp()) \(placeWords[rng.int(placeWords.count)])"
+        }
+        let city = cities[rng.int(cities.count)]
+        // About 4 km around the centre (sum of uniforms: roughly normal).
+        let north = (rng.unit() + rng.unit() + rng.unit() - 1.5) * 8000, east = (rng.unit() + rng.unit() + rng.unit() - 1.5) * 8000
+        return Generated(id: "gen-\(String(i, radix: 36))", name: name, type: kind.type,
+                         coordinate: EvalCurrent.offset(city, east: east, north: north), ratingCount: rng.int(3) == 0 ? rng.int(2000) : 0)
+    }
+
+    static func generate(count: Int, path: String) throws -> [Generated] {
+        var rng = SplitMix64(state: 20261201)
+        var cities: [Coordinate] = []
+        for _ in 0..<300 { cities.append(Coordinate(latitude: rng.unit() * 110 - 45, longitude: rng.unit() * 360 - 180)) }
+        var out: [Generated] = []
+        out.reserveCapacity(count)
+        var text = ""
+        text.reserveCapacity(1 << 21)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let writer = JSONWriter()
+        for i in 0..<count {
+            let g = make(i, cities: cities, &rng)
+            out.append(g)
+            var o = JSONObject()
+            o["id"] = .string(g.id)
+            o["displayName"] = ["text": .string(g.name)]
+            o["location"] = ["latitude": .double(g.coordinate.latitude), "longitude": .double(g.coordinate.longitude)]
+            o["types"] = [.string(g.type)]
+            if g.ratingCount > 0 { o["userRatingCount"] = .int(Int64(g.ratingCount)) }
+            text += writer.string(.object(o)) + "\n"
+            if text.utf8.count > (1 << 21) - 1024 { file.write(Data(text.utf8)); text.removeAll(keepingCapacity: true) }
+        }
+        file.write(Data(text.utf8))
+        try file.close()
+        return out
+    }
+
+    static func run(_ args: [String]) throws {
+        let count = Int(option("--places", args) ?? "") ?? 1_000_000
+        let queries = Int(option("--queries", args) ?? "") ?? 2000
+        let runs = max(1, Int(option("--runs", args) ?? "") ?? 2)
+        let dir = option("--dir", args) ?? "bench-out"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let input = "\(dir)/search-\(count).ndjson"
+        let places = try generate(count: count, path: input)
+        print("placedb-bench search: \(count) generated places (seed 20261201, 300 cities), \(fmt(Double(fileSize(input)) / 1e6)) MB NDJSON; machine: \(ProcessInfo.processInfo.activeProcessorCount) cores (shared)")
+        print("")
+
+        // 1. Import with and without the text-index step, interleaved.
+        var times: [Bool: [Double]] = [true: [], false: []]
+        var cpu: [Bool: [Double]] = [true: [], false: []]
+        var sizes: [Bool: Int] = [:]
+        let indexed = "\(dir)/search-indexed.sqlite"
+        for round in 0..<runs {
+            for withIndex in round % 2 == 0 ? [true, false] : [false, true] {
+                let db = withIndex ? indexed : "\(dir)/search-plain.sqlite"
+                for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+                var options = ImportOptions()
+                options.buildsTextIndex = withIndex
+                let started = Date(), startedCPU = processCPU()
+                do {
+                    let importer = try PlaceImporter(databasePath: db, options: options)
+                    _ = try importer.importInput(.file(input))
+                }
+                times[withIndex]!.append(Date().timeIntervalSince(started))
+                cpu[withIndex]!.append(processCPU() - startedCPU)
+                sizes[withIndex] = fileSize(db)
+            }
+        }
+        let a = median(times[true]!), b = median(times[false]!)
+        let ca = median(cpu[true]!), cb = median(cpu[false]!)
+        print("| fresh import (in-process, \(runs) interleaved rounds) | wall seconds (min / median) | CPU seconds, all threads (min / median) | database bytes | bytes/place |")
+        print("|---|---|---|---|---|")
+        print("| without the text index step | \(fmt(times[false]!.min()!, 2)) / \(fmt(b, 2)) | \(fmt(cpu[false]!.min()!, 2)) / \(fmt(cb, 2)) | \(sizes[false]!) | \(sizes[false]! / count) |")
+        print("| with the text index (FTS5 + words) | \(fmt(times[true]!.min()!, 2)) / \(fmt(a, 2)) | \(fmt(cpu[true]!.min()!, 2)) / \(fmt(ca, 2)) | \(sizes[true]!) | \(sizes[true]! / count) |")
+        print("")
+        print("import slowdown (medians): wall \(fmt(100 * (a / b - 1), 1))%, CPU \(fmt(100 * (ca / cb - 1), 1))% (target <= 20%); database growth: \(fmt(100 * (Double(sizes[true]!) / Double(sizes[false]!) - 1), 1))% (target <= 30%)")
+        print("")
+
+        // 2. Query latency.
+        let client = try PlaceReader(databasePath: indexed)
+        let raw = try Database(path: indexed, mode: .readOnly)
+        var rng = SplitMix64(state: 7)
+        let mask = try FieldMask(parsing: "id,displayName,primaryType")
+        struct Query { let kind: String; let text: String; let at: Coordinate }
+        var list: [Query] = []
+        for _ in 0..<queries {
+            let p = places[rng.int(places.count)]
+            let angle = rng.unit() * 2 * Double.pi, r = 500 * rng.unit().squareRoot()
+            let at = EvalCurrent.offset(p.coordinate, east: r * cos(angle), north: r * sin(angle))
+            let chars = Array(p.name)
+            list.append(Query(kind: "search: exact name", text: p.name, at: at))
+            list.append(Query(kind: "autocomplete: 60% of the name", text: String(chars.prefix(Int((Double(chars.count) * 0.6).rounded(.up)))), at: at))
+            list.append(Query(kind: "search: one-letter typo", text: EvalSearch.deleteLetter(p.name, &rng), at: at))
+            list.append(Query(kind: "search: type words", text: p.type.replacingOccurrences(of: "_", with: " "), at: at))
+        }
+        var lastCPU = 0.0
+        func timed(_ q: Query) throws -> Double {
+            let c0 = threadCPU()
+            defer { lastCPU = (threadCPU() - c0) * 1000 }
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            if q.kind.hasPrefix("autocomplete") {
+                _ = try client.autocompleteJSON(AutocompleteRequest(input: q.text, locationBias: .circle(center: q.at, radiusMeters: nil)))
+            } else {
+                _ = try client.searchTextJSON(TextSearchRequest(textQuery: q.text, locationBias: .circle(center: q.at, radiusMeters: nil), maxResultCount: 20), fields: mask)
+            }
+            return Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+        }
+        let plain = try raw.prepare("SELECT rowid FROM place_text WHERE place_text MATCH ?1 ORDER BY bm25(place_text) LIMIT 20")
+        func timedPlain(_ q: Query) throws -> Double {
+            let words = TextFolding.words(q.text)
+            guard !words.isEmpty else { return 0 }
+            var expr = words.map(TextMatchExpression.quoted).joined(separator: " ")
+            if q.kind.hasPrefix("autocomplete") { expr += " *" }
+            let c0 = threadCPU()
+            defer { lastCPU = (threadCPU() - c0) * 1000 }
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            plain.reset()
+            try plain.bind(.text(expr), at: 1)
+            while try plain.step() != nil {}
+            return Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+        }
+        for q in list.prefix(200) { _ = try timed(q); _ = try timedPlain(q) }  // warm-up
+        var ours: [String: [Double]] = [:], fts: [String: [Double]] = [:], oursCPU: [String: [Double]] = [:], ftsCPU: [String: [Double]] = [:]
+        for q in list {
+            ours[q.kind, default: []].append(try timed(q))
+            oursCPU[q.kind, default: []].append(lastCPU)
+            fts[q.kind, default: []].append(try timedPlain(q))
+            ftsCPU[q.kind, default: []].append(lastCPU)
+        }
+        print("| query (\(queries) each, in-process, from within 500 m) | placedb wall median / p90 ms | placedb thread CPU median / p90 ms | plain FTS5 MATCH ... ORDER BY bm25 LIMIT 20: wall median / p90 ms | its CPU median / p90 ms |")
+        print("|---|---|---|---|---|")
+        func stat(_ xs: [Double]) -> String {
+            let s = xs.sorted()
+            return "\(fmt(median(s), 3)) / \(fmt(s[s.count * 9 / 10], 3))"
+        }
+        for kind in ["search: exact name", "autocomplete: 60% of the name", "search: one-letter typo", "search: type words"] {
+            print("| \(kind) | \(stat(ours[kind]!)) | \(stat(oursCPU[kind]!)) | \(stat(fts[kind]!)) | \(stat(ftsCPU[kind]!)) |")
+        }
+        print("")
+        print("targets: search median < 1 ms, autocomplete median < 2 ms")
+
+        if args.contains("--trigram") {
+            let before = fileSize(indexed)
+            let t0 = Date()
+            let tri = try TrigramIndex(path: indexed)
+            let built = Date().timeIntervalSince(t0)
+            let after = fileSize(indexed)
+            var lat: [Double] = []
+            for q in list where q.kind == "search: one-letter typo" {
+                let s = threadCPU()
+                _ = try tri.search(q.text, near: q.at, client: client)
+                lat.append((threadCPU() - s) * 1000)
+            }
+            lat.sort()
+            print("")
+            print("trigram alternative (FTS5 trigram over folded names): built in \(fmt(built, 1)) s, +\(after - before) bytes (\(fmt(100 * Double(after - before) / Double(sizes[false]!), 1))% of the database without the text index); typo query thread CPU median \(fmt(median(lat), 3)) ms, p90 \(fmt(lat[lat.count * 9 / 10], 3)) ms")
+        }
+    }
+}

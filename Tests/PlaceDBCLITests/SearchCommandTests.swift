@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import PlaceDBCLI
+import PlaceKit
+import PlaceModel
+import PlaceKitTestSupport
+
+@Suite("placedb search and autocomplete")
+struct SearchCommandTests {
+    func cli() throws -> CLI {
+        let cli = try CLI()
+        let r = cli.run(["import", try cli.dir.write("places.ndjson", queryPlaces)])
+        #expect(r.code == 0, "\(r.err)")
+        return cli
+    }
+
+    func run(_ cli: CLI, _ args: [String], input: String) -> (code: Int32, out: String, err: String) {
+        let console = CapturedConsole(environment: ["PLACEDB_DATABASE": cli.db], input: input)
+        let code = CommandLineTool.main(arguments: args, console: console)
+        return (code, console.stdout, console.stderr)
+    }
+
+    @Test("search prints the searchText shape, nearest namesake first with --near")
+    func searchJSON() throws {
+        let cli = try cli()
+        let r = cli.run(["search", "cafe", "--near", "46.52,6.63", "--fields", "id,displayName"])
+        #expect(r.code == 0, "\(r.err)")
+        let places = try #require(try JSONValue(parsing: r.out)["places"]?.arrayValue)
+        #expect(places.compactMap { $0["id"]?.stringValue } == ["cafe", "far"])
+        #expect(places[0]["displayName"]?["text"] == "Café du Lac")
+        #expect(places[0]["distanceMeters"]?.doubleValue != nil)
+        let typed = cli.run(["search", "cafe", "--type", "food", "--fields", "id"])
+        #expect(try JSONValue(parsing: typed.out)["places"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["cafe"])
+        let radius = cli.run(["search", "cafe", "--near", "46.52,6.63", "--radius", "500", "--fields", "id"])
+        #expect(try JSONValue(parsing: radius.out)["places"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["cafe"])
+    }
+
+    @Test("search --explain shows every ranking factor")
+    func explain() throws {
+        let cli = try cli()
+        let text = cli.run(["search", "Café du Lac", "--near", "46.52,6.63", "--explain", "--limit", "1", "--output", "text"])
+        #expect(text.code == 0, "\(text.err)")
+        let lines = text.out.split(separator: "\n")
+        #expect(lines.first?.hasSuffix("Café du Lac (cafe)  cafe") == true)
+        #expect(lines.count == 2 && lines[1].contains("text 1.000 + name 1.000 + distance") && lines[1].contains("popularity"))
+        let json = cli.run(["search", "cafe du lac", "--near", "46.52,6.63", "--explain", "--fields", "id"])
+        let e = try #require(try JSONValue(parsing: json.out)["places"]?.arrayValue?.first?["explain"])
+        // "cafe du lac" is the name in other case and diacritics.
+        #expect(e["name"]?.doubleValue == 0.95)
+        #expect(e["distance"]?.doubleValue != nil && e["score"]?.doubleValue != nil)
+    }
+
+    @Test("queries of FTS5 syntax are text; an empty one finds nothing; over 1,000 characters exits 64")
+    func badQueries() throws {
+        let cli = try cli()
+        for q in ["\"", "*", "NEAR(", "AND", "", "cafe\" OR \"bar"] {
+            let r = cli.run(["search", q, "--fields", "id"])
+            #expect(r.code == 0, "\(q): \(r.err)")
+            #expect(r.err.isEmpty)
+            #expect(try JSONValue(parsing: r.out)["places"] != nil)
+        }
+        let long = cli.run(["search", String(repeating: "x", count: 1001)])
+        #expect(long.code == 64)
+        #expect(long.err.contains("1001 characters long; at most 1000"))
+        #expect(cli.run(["autocomplete", String(repeating: "x", count: 1001)]).code == 64)
+        #expect(cli.run(["search"]).code == 64)
+        #expect(cli.run(["search", "x", "--radius", "5"]).code == 64)
+        #expect(cli.run(["search", "x", "--near", "100,0"]).code == 64)
+    }
+
+    @Test("search --batch reads searchText bodies, one answer line each")
+    func batch() throws {
+        let cli = try cli()
+        let r = run(cli, ["search", "--batch", "--fields", "id"], input: """
+            {"textQuery":"bar","locationBias":{"circle":{"center":{"latitude":46.52,"longitude":6.63}}}}
+            {"textQuery":"NEAR(","maxResultCount":2}
+            {"query":"bar"}
+
+            """)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(try JSONValue(parsing: lines[0])["places"]?.arrayValue?.first?["id"] == "bar")
+        #expect(try JSONValue(parsing: lines[1])["places"]?.arrayValue?.count == 0)
+        #expect(lines[2].contains("INVALID_ARGUMENT"))
+        #expect(r.code == 65)
+    }
+
+    @Test("autocomplete prints place predictions for a prefix")
+    func autocomplete() throws {
+        let cli = try cli()
+        let r = cli.run(["autocomplete", "caf", "--near", "46.52,6.63"])
+        #expect(r.code == 0, "\(r.err)")
+        let s = try #require(try JSONValue(parsing: r.out)["suggestions"]?.arrayValue)
+        // "Far" is a cafe too: type words are searched.
+        #expect(s.compactMap { $0["placePrediction"]?["placeId"]?.stringValue } == ["cafe", "far"])
+        #expect(s[0]["placePrediction"]?["structuredFormat"]?["mainText"]?["text"] == "Café du Lac")
+        #expect(s[0]["placePrediction"]?["distanceMeters"]?.intValue == 13)
+        let text = cli.run(["autocomplete", "pa", "--output", "text"])
+        #expect(text.out == "Parc  park\n")
+    }
+}

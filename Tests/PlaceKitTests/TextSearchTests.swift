@@ -1,0 +1,321 @@
+import Foundation
+import Testing
+@testable import PlaceKit
+import PlaceKitTestSupport
+import SQLiteDB
+@testable import PlaceModel
+@testable import PlaceStorage
+
+/// Places around Lausanne (46.52, 6.63) and one in Geneva, for text search.
+let textPlaces = """
+    {"id":"lac","displayName":{"text":"Café du Lac"},"location":{"latitude":46.5201,"longitude":6.6301},"types":["cafe","food"],"primaryType":"cafe","formattedAddress":"Quai d'Ouchy 1, 1006 Lausanne","userRatingCount":10}
+    {"id":"lac-geneva","displayName":{"text":"Café du Lac"},"location":{"latitude":46.2044,"longitude":6.1432},"types":["cafe"],"primaryType":"cafe"}
+    {"id":"pharma","displayName":{"text":"Pharmacie Centrale"},"location":{"latitude":46.5215,"longitude":6.6320},"types":["pharmacy","health"],"primaryType":"pharmacy"}
+    {"id":"pharma-far","displayName":{"text":"Amavita"},"location":{"latitude":46.53,"longitude":6.65},"types":["pharmacy"],"primaryType":"pharmacy"}
+    {"id":"boutique","displayName":{"text":"Müller Mode"},"location":{"latitude":46.5198,"longitude":6.6290},"types":["clothing_store"],"primaryType":"clothing_store"}
+    {"id":"bakery","displayName":{"text":"Boulangerie Kaufmann"},"location":{"latitude":46.5230,"longitude":6.6350},"types":["bakery"],"primaryType":"bakery","userRatingCount":900}
+
+    """
+
+@Suite("text search and autocomplete")
+struct TextSearchTests {
+    func database(_ records: String = textPlaces) throws -> (TempDirectory, String) {
+        let dir = try TempDirectory("text-search")
+        let db = dir.file("places.sqlite")
+        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("in.ndjson", records)))
+        return (dir, db)
+    }
+
+    func ids(_ client: PlaceReader, _ q: String, near: Coordinate? = Coordinate(latitude: 46.52, longitude: 6.63), limit: Int = 5) throws -> [String] {
+        var r = TextSearchRequest(textQuery: q, maxResultCount: limit)
+        if let near { r.locationBias = .circle(center: near, radiusMeters: nil) }
+        return try client.searchText(r, fields: try FieldMask(parsing: "id")).map(\.place.id.rawValue)
+    }
+
+    @Test("a name is found whatever its case and diacritics, the nearer of two namesakes first")
+    func nameAndDiacritics() throws {
+        let (dir, db) = try database()
+        _ = dir
+        let client = try PlaceReader(databasePath: db)
+        #expect(try ids(client, "Café du Lac") == ["lac", "lac-geneva"])
+        #expect(try ids(client, "cafe du lac") == ["lac", "lac-geneva"])
+        #expect(try ids(client, "CAFE DU LAC", near: Coordinate(latitude: 46.2, longitude: 6.14)) == ["lac-geneva", "lac"])
+        #expect(try ids(client, "muller") == ["boutique"])
+        // The address and the type words are searched too.
+        #expect(try ids(client, "ouchy") == ["lac"])
+        #expect(try ids(client, "clothing store") == ["boutique"])
+    }
+
+    @Test("type words find the places of that type, nearest first")
+    func typeWords() throws {
+        let (dir, db) = try database()
+        _ = dir
+        let client = try PlaceReader(databasePath: db)
+        #expect(try ids(client, "pharmacy") == ["pharma", "pharma-far"])
+        #expect(try ids(client, "pharmacy", near: Coordinate(latitude: 46.531, longitude: 6.651)) == ["pharma-far", "pharma"])
+    }
+
+    @Test("a one-letter typo is corrected against the index's words")
+    func typo() throws {
+        let (dir, db) = try database()
+        _ = dir
+        let client = try PlaceReader(databasePath: db)
+        let results = try client.searchText(TextSearchRequest(textQuery: "Boulngerie Kaufmann"))
+        #expect(results.map(\.place.id.rawValue) == ["bakery"])
+        #expect(results.first?.ranking.corrected == true)
+        #expect(try ids(client, "Pharmacie Cetrale") == ["pharma"])
+        // A word too short to correct finds nothing rather than anything.
+        #expect(try ids(client, "xq") == [])
+    }
+
+    @Test("FTS5 syntax in a query is text, never syntax or an SQLite error")
+    func syntaxIsText() throws {
+        let (dir, db) = try database()
+        _ = dir
+        let client = try PlaceReader(databasePath: db)
+        for q in ["", "   ", "\"", "*", "NEAR(", "AND", "OR NOT", "\"cafe", "lac*", "name:lac", "-lac", "^lac", "(lac", "{name}: lac", "lac AND"] {
+            _ = try ids(client, q)
+        }
+        #expect(try ids(client, "") == [])
+        #expect(try ids(client, "*") == [])
+        #expect(try ids(client, "\"lac\"") == ["lac", "lac-geneva"])
+        #expect(try ids(client, "name:lac AND") == ["lac", "lac-geneva"])
+        #expect(try ids(client, "lac*") == ["lac", "lac-geneva"])
+    }
+
+    @Test("a query over 1,000 characters is refused as an invalid argument")
+    func tooLong() throws {
+        let (dir, db) = try database()
+        _ = dir
+        let client = try PlaceReader(databasePath: db)
+        #expect(throws: PlaceDBError.self) { try client.searchText(TextSearchRequest(textQuery: String(repeating: "a", count: 1001))) }
+        _ = try client.searchText(TextSearchRequest(textQuery: String(repeating: "a", count: 1000)))
+    }
+
+    @Test("a radius filters, a bias only ranks")
+    func radius() throws {
+        let (dir, db) = try database()
+        _ = dir
+        let client = try PlaceReader(databasePath: db)
+        var r = TextSearchRequest(textQuery: "cafe du lac")
+        r.locationRestriction = .circle(center: Coordinate(latitude: 46.52, longitude: 6.63), radiusMeters: 1000)
+        #expect(try client.searchText(r).map(\.place.id.rawValue) == ["lac"])
+        r.locationRestriction = .rectangle(low: Coordinate(latitude: 46.1, longitude: 6.0), high: Coordinate(latitude: 46.3, longitude: 6.3))
+        #expect(try client.searchText(r).map(\.place.id.rawValue) == ["lac-geneva"])
+        r.locationRestriction = nil
+        r.includedTypes = ["pharmacy"]
+        #expect(try client.searchText(r).isEmpty)
+    }
+
+    @Test("autocomplete matches the last word as a prefix")
+    func autocomplete() throws {
+        let (dir, db) = try database()
+        _ = dir
+        let client = try PlaceReader(databasePath: db)
+        let near = SearchArea.circle(center: Coordinate(latitude: 46.52, longitude: 6.63), radiusMeters: nil)
+        let s = try client.autocomplete(AutocompleteRequest(input: "cafe du l", locationBias: near))
+        #expect(s.map(\.placeID.rawValue) == ["lac", "lac-geneva"])
+        #expect(s.first?.mainText == "Café du Lac")
+        #expect(s.first?.secondaryText == "Quai d'Ouchy 1, 1006 Lausanne")
+        #expect(s.first?.types == ["cafe", "food"])
+        #expect(try client.autocomplete(AutocompleteRequest(input: "Boul", locationBias: near)).map(\.placeID.rawValue) == ["bakery"])
+        // Ending with a space, the last word is whole.
+        #expect(try client.autocomplete(AutocompleteRequest(input: "Boul ", locationBias: near)).isEmpty)
+        let json = try JSONValue(parsing: client.autocompleteJSON(AutocompleteRequest(input: "pharm", locationBias: near)))
+        let first = try #require(json["suggestions"]?.arrayValue?.first?["placePrediction"])
+        #expect(first["placeId"] == "pharma")
+        #expect(first["place"] == "places/pharma")
+        #expect(first["text"]?["text"] == "Pharmacie Centrale")
+        #expect(first["structuredFormat"]?["mainText"]?["text"] == "Pharmacie Centrale")
+    }
+
+    @Test("the index follows updates and removals: a removed place is never found")
+    func maintenance() throws {
+        let (dir, db) = try database()
+        // Renamed by a later import, the old name no longer finds it.
+        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("rename.ndjson", """
+            {"id":"bakery","displayName":{"text":"Panetteria Rossi"},"location":{"latitude":46.5230,"longitude":6.6350},"types":["bakery"]}
+
+            """)))
+        var client = try PlaceReader(databasePath: db)
+        #expect(try ids(client, "Kaufmann") == [])
+        #expect(try ids(client, "panetteria") == ["bakery"])
+        // Its new word is in the typo vocabulary.
+        #expect(try ids(client, "Panettria") == ["bakery"])
+        // A snapshot without the pharmacies removes them.
+        for (i, records) in [textPlaces, textPlaces.split(separator: "\n").filter { !$0.contains("pharma") }.joined(separator: "\n") + "\n"].enumerated() {
+            let importer = try PlaceImporter(databasePath: db, options: ImportOptions(snapshot: "google-places"))
+            _ = try importer.importInput(.file(try dir.write("snapshot-\(i).ndjson", records)))
+            _ = try importer.finishSnapshot()
+        }
+        client = try PlaceReader(databasePath: db)
+        #expect(try ids(client, "pharmacy") == [])
+        #expect(try ids(client, "Pharmacie Centrale") == [])
+        #expect(try ids(client, "cafe du lac") == ["lac", "lac-geneva"])
+        // The index holds exactly the live places, consistent with their text.
+        let database = try Database(path: db, mode: .readWrite)
+        try database.loadExtension("mod_spatialite")
+        try database.execute("INSERT INTO place_text (place_text) VALUES ('integrity-check')")
+        let live = try database.scalar("SELECT count(*) FROM place WHERE removed_run IS NULL")?.int
+        let indexed = try database.scalar("SELECT count(*) FROM place_text")?.int
+        #expect(live == indexed)
+    }
+
+    @Test("a fresh import builds the index in one pass with the same rows the triggers write")
+    func freshBuildEqualsTriggers() throws {
+        let (dir, db) = try database()
+        // The same places written one by one into a database that already has a place.
+        let other = dir.file("other.sqlite")
+        _ = try PlaceImporter(databasePath: other).importInput(.file(try dir.write("first.ndjson", textPlaces.split(separator: "\n")[0] + "\n")))
+        _ = try PlaceImporter(databasePath: other).importInput(.file(dir.file("in.ndjson")))
+        func rows(_ path: String) throws -> [String] {
+            var out: [String] = []
+            let database = try Database(path: path, mode: .readWrite)
+            try database.loadExtension("mod_spatialite")
+            try database.forEachRow("""
+                SELECT p.place_id, t.name, t.other_names, t.address, t.types, t.cell FROM place_text t JOIN place p ON p.id = t.rowid ORDER BY p.place_id
+                """) { row in out.append((0..<6).map { row.optionalString($0) ?? "-" }.joined(separator: "|")) }
+            return out
+        }
+        #expect(try rows(db) == rows(other))
+        #expect(try rows(db).count == 6)
+        // The index itself: the same words in the same places, and each
+        // consistent with its text.
+        func vocabulary(_ path: String) throws -> [String] {
+            var out: [String] = []
+            let database = try Database(path: path, mode: .readWrite)
+            try database.loadExtension("mod_spatialite")
+            try database.execute("INSERT INTO place_text (place_text) VALUES ('integrity-check')")
+            try database.forEachRow("SELECT term, doc, cnt FROM place_text_vocab ORDER BY term") { row in
+                out.append("\(try row.string(0)) \(try row.int64(1)) \(try row.int64(2))")
+            }
+            return out
+        }
+        #expect(try vocabulary(db) == vocabulary(other))
+        #expect(try vocabulary(db).contains("lausanne 1 1"))
+        #expect(try rows(db).first { $0.hasPrefix("lac|") } == #"lac|Café du Lac|-|Quai d'Ouchy 1, 1006 Lausanne|cafe ["cafe","food"]|f13652x18663 k1365x1866"#)
+    }
+
+    @Test("OSM alternative names, translations and brands are searched")
+    func osmNames() throws {
+        let dir = try TempDirectory("text-search-osm")
+        let db = dir.file("places.sqlite")
+        let feature = """
+            \u{1E}{"type":"Feature","geometry":{"type":"Point","coordinates":[6.63,46.52]},"properties":{"@type":"node","@id":1,"name":"Musée Olympique","name:en":"Olympic Museum","alt_name":"Olympic Museum Lausanne","old_name":"Musée du CIO","tourism":"museum"}}
+            \u{1E}{"type":"Feature","geometry":{"type":"Point","coordinates":[6.64,46.53]},"properties":{"@type":"node","@id":2,"name":"Coop City","brand":"Coop","shop":"department_store"}}
+
+            """
+        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("in.geojsonseq", feature)))
+        let client = try PlaceReader(databasePath: db)
+        #expect(try ids(client, "olympic museum") == ["osm:node/1"])
+        #expect(try ids(client, "musee du cio") == ["osm:node/1"])
+        #expect(try ids(client, "coop") == ["osm:node/2"])
+        // The name the user typed in full ranks the place as a name match.
+        let r = try client.searchText(TextSearchRequest(textQuery: "Olympic Museum"))
+        #expect(r.first?.ranking.name == 1)
+    }
+
+    @Test("searchText request bodies are read as the Places API (New) writes them")
+    func requestJSON() throws {
+        let body = try #require(try JSONValue(parsing: """
+            {"textQuery":"cafe","locationBias":{"circle":{"center":{"latitude":46.5,"longitude":6.6},"radius":500}},"includedType":"cafe","maxResultCount":3,"languageCode":"fr"}
+            """).objectValue)
+        let r = try TextSearchRequest(json: body)
+        #expect(r.textQuery == "cafe" && r.includedTypes == ["cafe"] && r.maxResultCount == 3)
+        #expect(r.locationBias == .circle(center: Coordinate(latitude: 46.5, longitude: 6.6), radiusMeters: 500))
+        let rect = try #require(try JSONValue(parsing: """
+            {"textQuery":"x","locationRestriction":{"rectangle":{"low":{"latitude":46,"longitude":6},"high":{"latitude":47,"longitude":7}}}}
+            """).objectValue)
+        #expect(try TextSearchRequest(json: rect).locationRestriction == .rectangle(low: Coordinate(latitude: 46, longitude: 6), high: Coordinate(latitude: 47, longitude: 7)))
+        for bad in [#"{}"#, #"{"textQuery":1}"#, #"{"textQuery":"x","bogus":1}"#, #"{"textQuery":"x","maxResultCount":0}"#,
+                    #"{"textQuery":"x","locationBias":{"circle":{"center":{"latitude":99,"longitude":0}}}}"#] {
+            let o = try #require(try JSONValue(parsing: bad).objectValue)
+            #expect(throws: PlaceDBError.self) { try TextSearchRequest(json: o) }
+        }
+        let auto = try #require(try JSONValue(parsing: #"{"input":"cafe du lac","inputOffset":6,"sessionToken":"t"}"#).objectValue)
+        #expect(try AutocompleteRequest(json: auto).input == "cafe d")
+    }
+}
+
+@Suite("text folding, edit distance and ranking")
+struct TextQueryTests {
+    @Test("folding removes case and diacritics and splits as unicode61 does")
+    func folding() {
+        #expect(TextFolding.words("Café du Lac") == ["cafe", "du", "lac"])
+        #expect(TextFolding.words("Müller's  BÄCKEREI-Ost") == ["muller", "s", "backerei", "ost"])
+        #expect(TextFolding.words("Красная площадь") == ["красная", "площадь"])
+        #expect(TextFolding.words("*\"() NEAR(") == ["near"])
+        #expect(TextFolding.fold("Crème Brûlée") == "creme brulee")
+        #expect(TextFolding.reversed("lac") == "cal")
+    }
+
+    @Test("edit distance counts insertions, deletions, substitutions and swaps")
+    func editDistance() {
+        #expect(EditDistance.within("pharmacy", "phrmacy", limit: 1) == 1)
+        #expect(EditDistance.within("pharmacy", "pharmcay", limit: 1) == 1)
+        #expect(EditDistance.within("pharmacy", "pharmaxy", limit: 1) == 1)
+        #expect(EditDistance.within("pharmacy", "farmacy", limit: 1) == nil)
+        #expect(EditDistance.within("pharmacy", "farmacy", limit: 2) == 2)
+        #expect(EditDistance.within("lac", "lac", limit: 0) == 0)
+    }
+
+    @Test("match expressions quote every word")
+    func expressions() {
+        let e = TextMatchExpression.expression([QueryTerm(word: "caf\"e"), QueryTerm(word: "l", prefix: true, corrections: [])], cells: ["f1x2"])
+        #expect(e == #"{name other_names address types} : ("caf""e" AND "l" *) AND cell : ("f1x2")"#)
+        #expect(TextMatchExpression.term(QueryTerm(word: "phrmacy", corrections: ["pharmacy"])) == #"("phrmacy" OR "pharmacy")"#)
+        #expect(TextMatchExpression.expression([]) == nil)
+    }
+
+    @Test("grid cells: the block around a point holds its own cell and wraps at the antimeridian")
+    func grid() {
+        let c = Coordinate(latitude: 46.5201, longitude: 6.6301)
+        #expect(TextGrid.cell(c, .fine) == "f13652x18663")
+        #expect(TextGrid.block(c, .fine).contains("f13652x18663"))
+        #expect(TextGrid.block(c, .coarse).count == 9)
+        #expect(TextGrid.block(Coordinate(latitude: 0, longitude: 179.999), .fine).contains("f9000x0"))
+    }
+
+    @Test("name match: whole name 1, a name that starts with what is typed 0.5")
+    func nameMatch() {
+        #expect(TextRanking.nameMatch(query: ["cafe", "du", "lac"], lastIsPrefix: false, names: [["cafe", "du", "lac"]]) == 1)
+        #expect(TextRanking.nameMatch(query: ["cafe", "du"], lastIsPrefix: true, names: [["cafe", "du", "lac"]]) == 0.5)
+        // In a search (no prefix), only the whole name counts.
+        #expect(TextRanking.nameMatch(query: ["cafe", "du"], lastIsPrefix: false, names: [["cafe", "du", "lac"]]) == 0)
+        #expect(TextRanking.nameMatch(query: ["cafe", "du", "l"], lastIsPrefix: true, names: [["cafe", "du", "lac"]]) == 0.5)
+        #expect(TextRanking.nameMatch(query: ["lac"], lastIsPrefix: false, names: [["cafe", "du", "lac"]]) == 0)
+    }
+}
+
+@Suite("text index migration")
+struct TextIndexTests {
+    /// SQL that takes a database back to before the text index (version 9).
+    static let dropTextIndex = """
+        DROP TRIGGER place_text_insert; DROP TRIGGER place_text_unindex; DROP TRIGGER place_text_update; DROP TRIGGER place_text_delete;
+        DROP VIEW place_text_source; DROP TABLE place_word; DROP TABLE place_text_vocab; DROP TABLE place_text;
+        ALTER TABLE place DROP COLUMN text_cell;
+        """
+
+    @Test("migration 10 indexes the places of an older database, leaving out removed ones")
+    func migration() throws {
+        let dir = try TempDirectory()
+        let path = dir.file("places.sqlite")
+        do {
+            let importer = try PlaceImporter(databasePath: path)
+            _ = try importer.importInput(.file(try dir.write("in.ndjson", textPlaces)))
+            try importer.store.db.execute("""
+                \(Self.dropTextIndex)
+                UPDATE place SET removed_run = last_run WHERE place_id = 'pharma-far';
+                DELETE FROM schema_migration WHERE version >= 10;
+                PRAGMA user_version = 9;
+                """)
+        }
+        // A reader refuses the old version; a writer migrates it.
+        #expect(throws: PlaceDBError.self) { try PlaceReader(databasePath: path) }
+        _ = try PlaceImporter(databasePath: path)
+        let client = try PlaceReader(databasePath: path)
+        let found = try client.searchText(TextSearchRequest(textQuery: "pharmacy")).map(\.place.id.rawValue)
+        #expect(found == ["pharma"])
+        #expect(try client.searchText(TextSearchRequest(textQuery: "Boulngerie")).map(\.place.id.rawValue) == ["bakery"])
+    }
+}
