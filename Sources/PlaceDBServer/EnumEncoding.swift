@@ -55,4 +55,8 @@ enum EnumEncoding {
     /// searchNearby's `rankPreference` as the client sends it with
     /// enum-encoding=int (RANK_PREFERENCE_UNSPECIFIED 0, DISTANCE 1, POPULARITY 2).
     static let rankPreference: [Int: String] = [0: "RANK_PREFERENCE_UNSPECIFIED", 1: "DISTANCE", 2: "POPULARITY"]
+
+    /// searchText's `rankPreference` with enum-encoding=int
+    /// (RANK_PREFERENCE_UNSPECIFIED 0, DISTANCE 1, RELEVANCE 2).
+    static let textRankPreference: [Int: String] = [0: "RANK_PREFERENCE_UNSPECIFIED", 1: "DISTANCE", 2: "RELEVANCE"]
 }

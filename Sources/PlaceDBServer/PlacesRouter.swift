@@ -45,9 +45,12 @@ package final class PlacesRouter: Sendable {
         case "/v1/places:searchNearby":
             try only("POST")
             return try searchNearby(request, format)
-        case "/v1/places:searchText", "/v1/places:autocomplete":
+        case "/v1/places:searchText":
             try only("POST")
-            return try awaitingTextSearch(path)
+            return try searchText(request, format)
+        case "/v1/places:autocomplete":
+            try only("POST")
+            return try autocomplete(request, format)
         case "/placedb/v1/currentPlace":
             try only("POST")
             return try currentPlace(request, format)
@@ -304,12 +307,63 @@ package final class PlacesRouter: Sendable {
         return "http://\(configuration.host):\(configuration.port)"
     }
 
-    // MARK: - Not yet
+    /// Text Search: the body as `placedb search --batch` reads it, with the
+    /// API's limits (a non-blank textQuery, maxResultCount and pageSize
+    /// 1...20, a bias circle's radius 0...50000).
+    private func searchText(_ request: HTTPRequest, _ format: ResponseFormat) throws -> HTTPResponse {
+        var json = try body(request)
+        if let r = json["rankPreference"], let n = r.intValue {
+            guard let name = EnumEncoding.textRankPreference[n] else { throw APIError.invalidArgument("rankPreference must be 0, 1 or 2 (or DISTANCE, RELEVANCE), not \(n)") }
+            json["rankPreference"] = .string(name)
+        }
+        let fields = try listMask(request, prefix: "places", required: true)
+        if let q = json["textQuery"]?.stringValue, trimmed(q).isEmpty {
+            throw APIError.invalidArgument("textQuery must not be empty")
+        }
+        let search = try TextSearchRequest(json: json)
+        for key in ["maxResultCount", "pageSize"] {
+            if let n = json[key]?.intValue, !(1...20).contains(n) {
+                throw APIError.invalidArgument("\(key) must be between 1 and 20, not \(n)")
+            }
+        }
+        if case .circle(_, let r)? = search.locationBias, let r, r > 50_000 {
+            throw APIError.invalidArgument("locationBias.circle.radius must be greater than 0 and at most 50000 meters, not \(r)")
+        }
+        return try format.json(bytes: backend.searchTextJSON(search, fields: fields))
+    }
 
-    /// searchText and autocomplete wait for the text index (issue 17); the
-    /// lead wires them to `searchTextJSON` / `autocompleteJSON` here.
-    private func awaitingTextSearch(_ path: String) throws -> HTTPResponse {
-        throw APIError.unimplemented("\(path) is not available yet: placedb has no text index in this build")
+    /// Autocomplete: the body as `placedb autocomplete --batch` reads it;
+    /// a field mask (optional, as in the API) keeps the paths it names
+    /// (`suggestions.placePrediction.placeId`, ...).
+    private func autocomplete(_ request: HTTPRequest, _ format: ResponseFormat) throws -> HTTPResponse {
+        let complete = try AutocompleteRequest(json: try body(request))
+        let answer = try backend.autocompleteJSON(complete)
+        guard let text = try maskText(request, required: false) else { return try format.json(bytes: answer) }
+        let paths = text.split(separator: ",").map(trimmed).filter { !$0.isEmpty }
+        if paths.contains("*") { return try format.json(bytes: answer) }
+        for p in paths where !p.hasPrefix("suggestions") {
+            throw APIError.invalidArgument("field mask path '\(p)' must start with 'suggestions' (e.g. suggestions.placePrediction.placeId)")
+        }
+        return format.json(Self.keep(paths.map { $0.split(separator: ".").map(String.init) }, of: try JSONValue(parsing: answer)))
+    }
+
+    /// `value` with only the members the paths name (`*` keeps a whole
+    /// member); the items of an array are kept by the same paths.
+    static func keep(_ paths: [[String]], of value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let o):
+            var out = JSONObject()
+            for (key, member) in o {
+                let below = paths.filter { $0.first == key }.map { Array($0.dropFirst()) }
+                if below.isEmpty { continue }
+                out[key] = below.contains(where: { $0.isEmpty || $0 == ["*"] }) ? member : keep(below, of: member)
+            }
+            return .object(out)
+        case .array(let a):
+            return .array(a.map { keep(paths, of: $0) })
+        default:
+            return value
+        }
     }
 
     // MARK: - Bodies

@@ -68,6 +68,14 @@ package final class ServerBackend: Sendable {
     }
 
     /// `{"placeLikelihoods": [...], "noneLikelihood": ..}` as `placedb current` writes it (compact).
+    package func searchTextJSON(_ request: TextSearchRequest, fields: FieldMask) throws -> [UInt8] {
+        try withClient { try $0.searchTextJSON(request, fields: fields) }
+    }
+
+    package func autocompleteJSON(_ request: AutocompleteRequest) throws -> [UInt8] {
+        try withClient { try $0.autocompleteJSON(request) }
+    }
+
     package func findPlaceLikelihoodsJSON(_ request: CurrentPlaceRequest, fields: FieldMask) throws -> [UInt8] {
         try withClient { try $0.findPlaceLikelihoodsJSON(request, fields: fields) }
     }

@@ -56,16 +56,17 @@ struct ExplorerPageTests {
         #expect(dom.contains("none of these:"))
     }
 
-    @Test("search by name says why it cannot answer while searchText is 501",
+    @Test("search by name lists what searchText finds",
           .enabled(if: ExplorerPageTests.chromium != nil, "needs chromium (apt-get install chromium; Scripts/setup installs it)"))
-    func searchPending() throws {
+    func searchByName() throws {
         let f = try ServerFixture()
         var config = ServerConfiguration()
         config.port = 0
         config.quiet = true
         let server = try HTTPServer(router: PlacesRouter(backend: ServerBackend(databasePath: f.db, connections: 1), configuration: config), configuration: config)
         defer { server.stop(timeout: 2) }
-        let dom = try dom("http://127.0.0.1:\(server.port)/#q=caf", in: f.dir)
-        #expect(dom.contains("Search by name: /v1/places:searchText is not available yet"), "\(dom.prefix(3000))")
+        let dom = try dom("http://127.0.0.1:\(server.port)/#q=cafe%20du%20lac", in: f.dir)
+        #expect(dom.contains("#place=cafe"), "\(dom.prefix(3000))")
+        #expect(!dom.contains("<li class=\"error\">"), "\(dom.prefix(3000))")
     }
 }

@@ -182,15 +182,61 @@ struct PlacesRouterTests {
         #expect(router.call("GET", "/placedb/v1/version").jsonValue?["version"]?.stringValue == CommandLineTool.version)
     }
 
-    @Test("searchText and autocomplete answer 501 UNIMPLEMENTED until the text index is wired")
-    func textSearchPending() throws {
+    @Test("searchText answers what 'placedb search' prints, with the API's limits")
+    func searchTextMatchesCLI() throws {
         let f = try ServerFixture()
         let router = try f.router()
-        for path in ["/v1/places:searchText", "/v1/places:autocomplete"] {
-            let r = router.call("POST", path, headers: ["X-Goog-FieldMask": "*"], body: #"{"textQuery":"cafe"}"#)
-            #expect(r.status == 501)
-            #expect(r.errorStatus == "UNIMPLEMENTED")
+        let body = #"{"textQuery":"cafe du lac","locationBias":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":500}}}"#
+        let r = router.call("POST", "/v1/places:searchText", headers: ["X-Goog-FieldMask": "places.id,places.displayName"], body: body)
+        #expect(r.status == 200, "\(r.text)")
+        let cli = f.cli(["search", "--batch", "--fields", "id,displayName"], input: body + "\n")
+        let compact = router.call("POST", "/v1/places:searchText", query: [("prettyPrint", "false")], headers: ["X-Goog-FieldMask": "places.id,places.displayName"], body: body)
+        #expect(compact.text == cli.out)
+        #expect(r.jsonValue?["places"]?.arrayValue?.first?["id"]?.stringValue == "cafe")
+        let plain = f.cli(["search", "cafe du lac", "--near", "46.52,6.63", "--fields", "id,displayName", "--output", "json"])
+        let unbiased = router.call("POST", "/v1/places:searchText", headers: ["X-Goog-FieldMask": "places.id,places.displayName"],
+                                   body: #"{"textQuery":"cafe du lac","locationBias":{"circle":{"center":{"latitude":46.52,"longitude":6.63}}}}"#)
+        #expect(unbiased.text == plain.out)
+        func status(_ body: String, mask: String? = "places.id") -> (Int, String?) {
+            let r = router.call("POST", "/v1/places:searchText", headers: mask.map { ["X-Goog-FieldMask": $0] } ?? [:], body: body)
+            return (r.status, r.errorStatus)
         }
+        #expect(status(#"{"textQuery":"cafe"}"#, mask: nil) == (400, "INVALID_ARGUMENT"))
+        #expect(status(#"{"textQuery":"cafe","maxResultCount":21}"#) == (400, "INVALID_ARGUMENT"))
+        #expect(status(#"{"textQuery":"cafe","pageSize":0}"#) == (400, "INVALID_ARGUMENT"))
+        #expect(status(#"{"textQuery":"cafe","maxResultCount":20}"#).0 == 200)
+        #expect(status(#"{"textQuery":"  "}"#) == (400, "INVALID_ARGUMENT"))
+        #expect(status(#"{}"#) == (400, "INVALID_ARGUMENT"))
+        #expect(status(#"{"textQuery":"cafe","colour":1}"#) == (400, "INVALID_ARGUMENT"))
+        #expect(status(#"{"textQuery":"cafe","locationBias":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":50001}}}"#) == (400, "INVALID_ARGUMENT"))
+        #expect(status(#"{"textQuery":"\#(String(repeating: "a", count: 1001))"}"#) == (400, "INVALID_ARGUMENT"))
+        // FTS5 syntax is text, never a 500.
+        #expect(status(#"{"textQuery":"\" NEAR( * AND"}"#).0 == 200)
+        // With enum-encoding=int Google's clients send rankPreference as a number (DISTANCE 1).
+        let byDistance = router.call("POST", "/v1/places:searchText", query: [("$alt", "json;enum-encoding=int")], headers: ["X-Goog-FieldMask": "places.id"],
+                                     body: #"{"textQuery":"cafe","rankPreference":1,"locationBias":{"circle":{"center":{"latitude":46.6,"longitude":6.7}}}}"#)
+        #expect(byDistance.jsonValue?["places"]?.arrayValue?.first?["id"]?.stringValue == "far")
+        #expect(status(#"{"textQuery":"cafe","rankPreference":7}"#) == (400, "INVALID_ARGUMENT"))
+    }
+
+    @Test("autocomplete answers what 'placedb autocomplete' prints; a mask keeps the paths it names")
+    func autocompleteMatchesCLI() throws {
+        let f = try ServerFixture()
+        let router = try f.router()
+        let body = #"{"input":"cafe du l","origin":{"latitude":46.52,"longitude":6.63}}"#
+        let r = router.call("POST", "/v1/places:autocomplete", query: [("prettyPrint", "false")], body: body)
+        #expect(r.status == 200, "\(r.text)")
+        let cli = f.cli(["autocomplete", "--batch"], input: body + "\n")
+        #expect(r.text == cli.out)
+        let first = r.jsonValue?["suggestions"]?.arrayValue?.first?["placePrediction"]
+        #expect(first?["placeId"]?.stringValue == "cafe")
+        #expect(first?["place"]?.stringValue == "places/cafe")
+        #expect(first?["text"]?["text"]?.stringValue == "Café du Lac")
+        let masked = router.call("POST", "/v1/places:autocomplete", headers: ["X-Goog-FieldMask": "suggestions.placePrediction.placeId"], body: body)
+        #expect(masked.jsonValue?["suggestions"]?.arrayValue?.first == ["placePrediction": ["placeId": "cafe"]])
+        #expect(router.call("POST", "/v1/places:autocomplete", headers: ["X-Goog-FieldMask": "placeId"], body: body).status == 400)
+        #expect(router.call("POST", "/v1/places:autocomplete", body: #"{"text":"cafe"}"#).errorStatus == "INVALID_ARGUMENT")
+        #expect(router.call("GET", "/v1/places:autocomplete").status == 405)
     }
 
     @Test("photo media: 302 to the image unless skipHttpRedirect=true; sizes 1..4800; unknown photos 404")

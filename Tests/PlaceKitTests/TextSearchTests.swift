@@ -237,6 +237,48 @@ struct TextSearchTests {
     }
 }
 
+@Suite("text search on the async client")
+struct AsyncTextSearchTests {
+    @Test("searchText and autocomplete on PlacesClient give the sync reader's answers, concurrently")
+    func asyncEqualsSync() async throws {
+        let dir = try TempDirectory("text-search-async")
+        let db = dir.file("places.sqlite")
+        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("in.ndjson", textPlaces)))
+        let near = Coordinate(latitude: 46.52, longitude: 6.63)
+        let reader = try PlaceReader(databasePath: db)
+        let queries = ["cafe du lac", "pharmacy", "Boulngerie", "muller", "\" NEAR( *"]
+        let client = try PlacesClient(databasePath: db, maxReaders: 3)
+        let answers = try await withThrowingTaskGroup(of: (Int, [TextSearchResult], [AutocompleteSuggestion]).self) { group in
+            for (i, q) in queries.enumerated() {
+                group.addTask {
+                    (i, try await client.searchText(q, near: near), try await client.autocomplete(String(q.prefix(4)), near: near))
+                }
+            }
+            return try await group.reduce(into: [Int: ([TextSearchResult], [AutocompleteSuggestion])]()) { $0[$1.0] = ($1.1, $1.2) }
+        }
+        for (i, q) in queries.enumerated() {
+            let time = HoursQueryTime.instant(Date())
+            let sync = try reader.searchText(TextSearchRequest(textQuery: q, locationBias: .circle(center: near, radiusMeters: nil)), at: time)
+            #expect(answers[i]?.0.map(\.place.id) == sync.map(\.place.id), "\(q)")
+            #expect(answers[i]?.0.map(\.ranking) == sync.map(\.ranking), "\(q)")
+            let suggested = try reader.autocomplete(AutocompleteRequest(input: String(q.prefix(4)), locationBias: .circle(center: near, radiusMeters: nil), origin: near))
+            #expect(answers[i]?.1 == suggested, "\(q)")
+        }
+        #expect(answers[0]?.0.first?.place.id == "lac")
+        #expect(answers[2]?.0.first?.place.id == "bakery")
+        #expect(answers[0]?.1.first?.placeID == "lac")
+        #expect(answers[4]?.0.isEmpty == true)
+        // Errors are typed and speak of the request.
+        var failure: PlacesError?
+        do {
+            _ = try await client.searchText(String(repeating: "a", count: 1001))
+        } catch {
+            failure = error
+        }
+        #expect(failure?.description.hasPrefix("INVALID_REQUEST: textQuery is 1001 characters long") == true, "\(String(describing: failure))")
+    }
+}
+
 @Suite("text folding, edit distance and ranking")
 struct TextQueryTests {
     @Test("folding removes case and diacritics and splits as unicode61 does")

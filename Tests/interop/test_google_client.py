@@ -174,23 +174,45 @@ class GoogleClientTests(unittest.TestCase):
         bad.location_restriction.circle.radius = 50001
         self.assertAPIError(gexc.BadRequest, "INVALID_ARGUMENT", lambda: self.client.search_nearby(request=bad, metadata=self.mask("places.id")))
 
-    # searchText and autocomplete (issue 17's text index): skipped while the server answers 501.
+    # searchText and autocomplete (the text index, docs/search.md)
 
-    def test_search_text(self):
-        try:
-            got = self.client.search_text(request={"text_query": "Café du Lac"}, metadata=self.mask("places.id,places.displayName"))
-        except gexc.MethodNotImplemented as e:
-            self.skipTest(f"searchText is not wired to the text index yet (501: {e.message})")
-        self.assertIn("cafe", [p.id for p in got.places])
+    def test_search_text_equals_cli(self):
+        bias = places_v1.SearchTextRequest.LocationBias(circle=places_v1.Circle(center={"latitude": 46.52, "longitude": 6.63}))
+        for extra, args in [({}, []), ({"max_result_count": 1}, ["--limit", "1"]), ({"included_type": "cafe"}, ["--type", "cafe"]),
+                            ({"location_bias": bias}, ["--near", "46.52,6.63"])]:
+            with self.subTest(extra=str(extra)):
+                got = self.client.search_text(request={"text_query": "Café du Lac", **extra},
+                                              metadata=self.mask("places.id,places.displayName,places.businessStatus"))
+                out = cli("search", "Café du Lac", "--fields", "id,displayName,businessStatus", "--output", "json", *args, db=self.db)
+                want = places_v1.SearchTextResponse.from_json(out, ignore_unknown_fields=True)
+                self.assertEqual(got, want)
+                self.assertEqual(got.places[0].id, "cafe")
+        # Folded and misspelt queries find the café too.
+        for q in ["cafe du lac", "Cafe du Lca"]:
+            self.assertIn("cafe", [p.id for p in self.client.search_text(request={"text_query": q}, metadata=self.mask("places.id")).places])
+
+    def test_search_text_limits(self):
         self.assertAPIError(gexc.BadRequest, "INVALID_ARGUMENT",
-                            lambda: self.client.search_text(request={"text_query": "cafe", "page_size": 21}, metadata=self.mask("places.id")))
+                            lambda: self.client.search_text(request={"text_query": "cafe", "max_result_count": 21}, metadata=self.mask("places.id")))
+        self.assertAPIError(gexc.BadRequest, "INVALID_ARGUMENT",
+                            lambda: self.client.search_text(request={"text_query": "cafe"}))  # no mask
+        self.assertAPIError(gexc.BadRequest, "INVALID_ARGUMENT",
+                            lambda: self.client.search_text(request={"text_query": ""}, metadata=self.mask("places.id")))
 
-    def test_autocomplete_places(self):
-        try:
-            got = self.client.autocomplete_places(request={"input": "Café du"})
-        except gexc.MethodNotImplemented as e:
-            self.skipTest(f"autocomplete is not wired to the text index yet (501: {e.message})")
-        self.assertIn("places/cafe", [s.place_prediction.place for s in got.suggestions])
+    def test_autocomplete_places_equals_cli(self):
+        got = self.client.autocomplete_places(request={"input": "Café du", "origin": {"latitude": 46.52, "longitude": 6.63}})
+        out = cli("autocomplete", "Café du", "--near", "46.52,6.63", "--output", "json", db=self.db)
+        want = places_v1.AutocompletePlacesResponse.from_json(out, ignore_unknown_fields=True)
+        # The CLI's --near is a bias as well as the origin: the same places, in the same order.
+        self.assertEqual([s.place_prediction.place_id for s in got.suggestions], [s.place_prediction.place_id for s in want.suggestions])
+        plain = self.client.autocomplete_places(request={"input": "Café du"})
+        self.assertEqual(plain, places_v1.AutocompletePlacesResponse.from_json(cli("autocomplete", "Café du", "--output", "json", db=self.db),
+                                                                               ignore_unknown_fields=True))
+        first = plain.suggestions[0].place_prediction
+        self.assertEqual(first.place, "places/cafe")
+        self.assertEqual(first.text.text, "Café du Lac, Place de la Riponne 1, 1005 Lausanne")
+        self.assertEqual(first.structured_format.main_text.text, "Café du Lac")
+        self.assertGreater(got.suggestions[0].place_prediction.distance_meters, 0)
 
     # Photos
 

@@ -91,6 +91,39 @@ public final class PlacesClient: Sendable {
         try await run { try $0.findPlaceLikelihoods(request, fields: fields, explain: explain) }
     }
 
+    // MARK: Text search and autocomplete
+
+    /// The places whose names, addresses or types hold the words of
+    /// `request.textQuery` (diacritics and case aside; a misspelt word is
+    /// corrected against the database's words), best first (Text Search;
+    /// the ranking: `TextRanking`, docs/search.md). Removed places never
+    /// appear; `openNow` is computed at the time of asking (or at `time`).
+    public func searchText(_ request: TextSearchRequest, fields: FieldMask = .all,
+                           at time: HoursQueryTime? = nil) async throws(PlacesError) -> [TextSearchResult] {
+        try await run { try $0.searchText(request, fields: fields, at: time ?? .instant(Date())) }
+    }
+
+    /// `searchText` for a query alone, optionally biased toward `near`.
+    public func searchText(_ textQuery: String, near: Coordinate? = nil, includedTypes: [String] = [], maxResultCount: Int = 20,
+                           fields: FieldMask = .all) async throws(PlacesError) -> [TextSearchResult] {
+        try await searchText(TextSearchRequest(textQuery: textQuery, locationBias: near.map { .circle(center: $0, radiusMeters: nil) },
+                                               includedTypes: includedTypes, maxResultCount: maxResultCount), fields: fields)
+    }
+
+    /// Place predictions for partly typed text (Autocomplete): the words
+    /// before the last matched whole, the last as a prefix (unless the
+    /// input ends with a space), ranked as `searchText` ranks.
+    public func autocomplete(_ request: AutocompleteRequest) async throws(PlacesError) -> [AutocompleteSuggestion] {
+        try await run { try $0.autocomplete(request) }
+    }
+
+    /// `autocomplete` for the text typed so far, optionally near `near`
+    /// (which also gives each suggestion its `distanceMeters`).
+    public func autocomplete(_ input: String, near: Coordinate? = nil, maxResultCount: Int = 5) async throws(PlacesError) -> [AutocompleteSuggestion] {
+        try await autocomplete(AutocompleteRequest(input: input, locationBias: near.map { .circle(center: $0, radiusMeters: nil) },
+                                                   origin: near, maxResultCount: maxResultCount))
+    }
+
     // MARK: IDs and hours
 
     /// What became of a place ID: current, moved (with the chain of alias
