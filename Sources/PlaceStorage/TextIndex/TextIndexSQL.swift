@@ -11,12 +11,16 @@ package enum TextIndexSQL {
     package static let languages = ["en", "de", "fr", "it", "es", "pt", "ca", "nl", "sv", "fi", "da", "no", "pl", "cs", "sk", "hu", "ro", "el",
                             "ru", "uk", "be", "bg", "sr", "hr", "tr", "ar", "he", "fa", "ja", "zh", "ko", "hi", "eu", "gl", "et", "lv", "lt"]
 
+    /// The JSON paths of `otherNames`, key by key, in its order (`TextIndexRow`).
+    package static let otherNamePaths: [[String]] = osmNameTags.map { ["osm", "tags", $0] } + languages.map { ["localizedNames", $0] }
+        + [["overture", "brand", "names", "primary"]]
+
     /// A place's other names (`p` is its `place` row): one JSON array
     /// text, its nulls taken out (`["Olympic Museum",,"Musée du CIO"]`).
     /// No `json_each`: FTS5 cannot read an external-content view that
     /// uses a table-valued function ("SQL logic error").
     package static let otherNames = """
-        replace(replace(json_extract(p.extra, \((osmNameTags.map { "'$.osm.tags.\($0)'" } + languages.map { "'$.localizedNames.\($0)'" } + ["'$.overture.brand.names.primary'"]).joined(separator: ", "))), '[null', '['), ',null', ',')
+        replace(replace(json_extract(p.extra, \(otherNamePaths.map { "'$." + $0.joined(separator: ".") + "'" }.joined(separator: ", "))), '[null', '['), ',null', ',')
         """
     /// A place's address.
     package static let address = #"CASE WHEN instr(p.doc, '"formattedAddress"') > 0 THEN json_extract(p.doc, '$.formattedAddress') END"#
@@ -124,6 +128,11 @@ package enum TextIndexSQL {
         )
         INSERT OR IGNORE INTO place_word (word, reversed) SELECT word, acc FROM backwards WHERE rest = ''
         """
+
+    /// One place's row, as `TextIndexRow` computes it (a fresh import).
+    package static let insertRow = "INSERT INTO place_text (rowid, name, other_names, address, types, cell) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+    /// One word of the typo vocabulary, with its letters reversed.
+    package static let insertWord = "INSERT OR IGNORE INTO place_word (word, reversed) VALUES (?1, ?2)"
 
     /// rowid and weighted BM25 of the places matching `?1`.
     package static let match = "SELECT rowid, \(bm25) FROM place_text WHERE place_text MATCH ?1"

@@ -43,6 +43,14 @@ package final class PlaceWriter {
     private var rebuildText = false
     /// False only in the benchmark's runs without the text index step.
     package var buildsTextIndex = true
+    /// In a fresh import, a row already in the text index changed (written
+    /// twice, tombstoned, revived): the index is rebuilt from the view at
+    /// the end instead (rare: a fresh import's records seldom repeat IDs).
+    private var textDirty = false
+    /// The words of the places written by this bulk write, for `place_word`.
+    private var pendingWords = Set<String>()
+    private let insertText: Statement
+    private let insertWord: Statement
     /// In a fresh import, `place_type` rows wait to be written in key order, a chunk at a time.
     private var pendingTypes: PendingTypeRows?
 
@@ -82,6 +90,8 @@ package final class PlaceWriter {
                 = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, NULL, ?15, ?16, ?17, ?18, ?19)
             WHERE id = ?14
             """)
+        insertText = try db.prepare(TextIndexSQL.insertRow)
+        insertWord = try db.prepare(TextIndexSQL.insertWord)
         deleteType = try db.prepare("DELETE FROM place_type WHERE type = ? AND place = ?")
         insertType = try db.prepare("INSERT OR IGNORE INTO place_type (type, place) VALUES (?, ?)")
         indexPoint = try db.prepare("INSERT OR REPLACE INTO idx_place_geom (pkid, xmin, xmax, ymin, ymax) VALUES (?1, ?2, ?2, ?3, ?3)")
@@ -117,6 +127,7 @@ package final class PlaceWriter {
     /// Marks the record of an ID that a response for it did not return as
     /// removed by this run (a tombstone of the place it resolves to).
     private func tombstoneRequested(_ id: String) throws {
+        if rebuildText { textDirty = true }
         tombstone.reset()
         try tombstone.bind(.integer(run), at: 1)
         try tombstone.bind(.text(id), at: 2)
@@ -156,6 +167,8 @@ package final class PlaceWriter {
         // Into an empty table the text index is built in one pass at the end
         // (`TextIndex.rebuild`); otherwise its triggers keep it row by row.
         rebuildText = insertFirst
+        textDirty = false
+        pendingWords = []
         try db.forEachRow("""
             SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'place'
               AND (name LIKE '%\\_place\\_geom' ESCAPE '\\' OR name LIKE 'place\\_extent\\_%' ESCAPE '\\'
@@ -261,11 +274,21 @@ package final class PlaceWriter {
         try flushIndex(final: true)
         try pendingTypes?.flush()
         pendingTypes = nil
-        if rebuildText {
-            if buildsTextIndex { try TextIndex.rebuild(db) }
-        } else if wroteRows {
-            try TextIndex.refreshWords(db)
+        if rebuildText && buildsTextIndex && textDirty {
+            // Rows the index had were changed with its triggers set aside.
+            try db.execute(TextIndexSQL.rebuild)
         }
+        if buildsTextIndex || !rebuildText {
+            // New words of the typo vocabulary, from the places written
+            // (not a scan of the whole index).
+            for word in pendingWords.sorted() {
+                insertWord.reset()
+                try insertWord.bind(.text(word), at: 1)
+                try insertWord.bind(.text(TextFolding.reversed(word)), at: 2)
+                try insertWord.run()
+            }
+        }
+        pendingWords = []
         rebuildText = false
         for t in setAside { try db.execute(t.sql) }
         setAside = []
@@ -320,7 +343,9 @@ package final class PlaceWriter {
             try insert.bind(text: place.id, at: 14)
             do {
                 try insert.run()
-                return try writeRest(place, rowid: db.lastInsertedRowID, isRewrite: false, oldTypes: [], outcome: .inserted)
+                let rowid = db.lastInsertedRowID
+                try indexText(place, rowid: rowid)
+                return try writeRest(place, rowid: rowid, isRewrite: false, oldTypes: [], outcome: .inserted)
             } catch let error as SQLiteError where error.extendedCode == Self.uniqueConstraintFailed {
                 insert.rewind()
             }
@@ -348,7 +373,26 @@ package final class PlaceWriter {
         try bindRow(insert, place, contentHash, capturedAt: place.capturedAt, memberCaptured: nil)
         try insert.bind(text: place.id, at: 14)
         try insert.run()
-        return try writeRest(place, rowid: db.lastInsertedRowID, isRewrite: false, oldTypes: [], outcome: .inserted)
+        let rowid = db.lastInsertedRowID
+        try indexText(place, rowid: rowid)
+        return try writeRest(place, rowid: rowid, isRewrite: false, oldTypes: [], outcome: .inserted)
+    }
+
+    /// A new row's words for the vocabulary; in a fresh import (the text
+    /// index's triggers set aside) its row of the index too.
+    private func indexText(_ place: PreparedPlace, rowid: Int64) throws {
+        guard bulk else { return }
+        let t = place.text
+        for w in t.words { pendingWords.insert(w) }
+        guard rebuildText && buildsTextIndex && !textDirty else { return }
+        insertText.reset()
+        try insertText.bind(.integer(rowid), at: 1)
+        try insertText.bind(text: t.name, at: 2)
+        try insertText.bind(text: t.otherNames, at: 3)
+        try insertText.bind(text: t.address, at: 4)
+        try insertText.bind(text: t.types, at: 5)
+        try insertText.bind(text: t.cell, at: 6)
+        try insertText.run()
     }
 
     /// Sets a row's capture times (its values unchanged).
@@ -403,6 +447,7 @@ package final class PlaceWriter {
     private func unchanged(_ existing: Existing) throws -> Outcome {
         if existing.duplicate { return .duplicate }
         if existing.removed || snapshot {
+            if rebuildText { textDirty = true }
             touch.reset()
             try touch.bind(.integer(run), at: 1)
             try touch.bind(.integer(existing.rowid), at: 2)
@@ -445,6 +490,8 @@ package final class PlaceWriter {
         try bindRow(update, prepared, prepared.contentHash, capturedAt: m.capturedAt, memberCaptured: m.memberCapturedJSON)
         try update.bind(integer: existing.rowid, at: 14)
         try update.run()
+        if rebuildText { textDirty = true }
+        if bulk { for w in prepared.text.words { pendingWords.insert(w) } }
         deletePhotos.reset()
         try deletePhotos.bind(.integer(existing.rowid), at: 1)
         try deletePhotos.run()

@@ -48,6 +48,9 @@ package final class PreparedPlace: Sendable {
     /// The record carried a timestamp out of range (before 2000, or more than
     /// a day ahead), so the file time was used.
     package let timestampOutOfRange: Bool
+    /// Its row of the text index and its words (a fresh import writes
+    /// them as it goes; every import adds the words to the vocabulary).
+    package let text: TextIndexRow
 
     package init(_ decoded: DecodedPlace, source fixedSource: String?, capturedAt: Int64 = 0, captureSource: CaptureSource = .importTime,
          timestampOutOfRange: Bool = false, keepsStoredFootprint: Bool = false) {
@@ -119,6 +122,8 @@ package final class PreparedPlace: Sendable {
         let viewport = members.viewport
         self.extent = PlaceWriter.extent(viewport)
         self.viewportWarning = viewport.flatMap { ViewportEvidence.classify($0) }.flatMap { $0.isWarning ? $0 : nil }
+        self.text = TextIndexRow(name: columns.name, primaryType: columns.primaryType, address: members.formattedAddress, types: members.types_,
+                                 extra: decoded.extra, coordinate: place.coordinate)
         self.photos = (members.photos?.arrayValue ?? []).enumerated().compactMap { position, photo in
             photo["name"]?.stringValue.map { (position, $0, PhotoName.reference(of: $0)) }
         }
@@ -150,7 +155,7 @@ extension PreparedPlace {
     /// Names are told apart by length first, then compared.
     struct Members {
         var displayName, types_, primaryType, rating, userRatingCount: JSONValue?
-        var businessStatus, utcOffsetMinutes, timeZone, viewport, photos: JSONValue?
+        var businessStatus, utcOffsetMinutes, timeZone, viewport, photos, formattedAddress: JSONValue?
 
         init(_ document: JSONObject) {
             for (key, value) in document {
@@ -164,7 +169,8 @@ extension PreparedPlace {
                     if key == "displayName" { displayName = value } else if key == "primaryType" { primaryType = value }
                 case 14: if key == "businessStatus" { businessStatus = value }
                 case 15: if key == "userRatingCount" { userRatingCount = value }
-                case 16: if key == "utcOffsetMinutes" { utcOffsetMinutes = value }
+                case 16:
+                    if key == "utcOffsetMinutes" { utcOffsetMinutes = value } else if key == "formattedAddress" { formattedAddress = value }
                 default: break
                 }
             }
