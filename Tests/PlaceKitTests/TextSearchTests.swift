@@ -338,6 +338,19 @@ struct TextQueryTests {
         #expect(TextFolding.reversed("lac") == "cal")
     }
 
+    @Test("the ASCII fast path folds as the Unicode one does")
+    func asciiFolding() {
+        var rng = TestRandom(seed: 17)
+        let alphabet = Array("aZ09 _-'\"*()\t\n.,:;!?/\\xyzQW")
+        for _ in 0..<2000 {
+            let text = String((0..<rng.int(24)).map { _ in alphabet[rng.int(alphabet.count)] })
+            #expect(TextFolding.asciiWords(text) == TextFolding.unicodeWords(text), "\(text)")
+        }
+        #expect(TextFolding.asciiWords("Café") == nil)
+        #expect(TextFolding.literal("  Font d'  AIGUA ") == "font d' aigua")
+        #expect(TextFolding.words("McDonald's DRIVE-IN 24") == ["mcdonald", "s", "drive", "in", "24"])
+    }
+
     @Test("edit distance counts insertions, deletions, substitutions and swaps")
     func editDistance() {
         #expect(EditDistance.within("pharmacy", "phrmacy", limit: 1) == 1)

@@ -12,6 +12,12 @@ public enum TextFolding {
 
     /// The folded words of `text`: `"Müller's Café"` -> `["muller", "s", "cafe"]`.
     public static func words(_ text: String) -> [String] {
+        if let ascii = asciiWords(text) { return ascii }
+        return unicodeWords(text)
+    }
+
+    /// `words` by Unicode properties (any text).
+    static func unicodeWords(_ text: String) -> [String] {
         var out: [String] = []
         var word = String.UnicodeScalarView()
         func flush() {
@@ -34,10 +40,57 @@ public enum TextFolding {
         return out
     }
 
+    /// `words` of ASCII text without Foundation's normalization (most
+    /// names; a search folds every candidate's names): letters and digits
+    /// make words, lower-cased; nil when the text is not all ASCII.
+    static func asciiWords(_ text: String) -> [String]? {
+        var text = text
+        text.makeContiguousUTF8()
+        return text.utf8.withContiguousStorageIfAvailable { bytes -> [String]? in
+            var out: [String] = []
+            var start = -1
+            var upper = false
+            for (i, b) in bytes.enumerated() {
+                if b >= 0x80 { return nil }
+                let lower = (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39)
+                let capital = b >= 0x41 && b <= 0x5A
+                if lower || capital {
+                    if start < 0 { start = i; upper = false }
+                    if capital { upper = true }
+                } else if start >= 0 {
+                    out.append(word(bytes[start..<i], upper))
+                    start = -1
+                }
+            }
+            if start >= 0 { out.append(word(bytes[start...], upper)) }
+            return out
+        } ?? nil
+    }
+
+    private static func word(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ upper: Bool) -> String {
+        guard upper else { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+
     /// The text lower-cased without diacritics, its punctuation kept and
     /// its white space collapsed: `"Font d' Aigua"` -> `"font d' aigua"`.
     /// Two names with the same words but other punctuation differ here.
     public static func literal(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII: lower-cased, white space collapsed, no normalization.
+            var out: [UInt8] = []
+            out.reserveCapacity(text.utf8.count)
+            var space = false
+            for b in text.utf8 {
+                if b == 0x20 || (b >= 0x09 && b <= 0x0D) {
+                    space = !out.isEmpty
+                    continue
+                }
+                if space { out.append(0x20); space = false }
+                out.append(b >= 0x41 && b <= 0x5A ? b + 32 : b)
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
         var out = String.UnicodeScalarView()
         var space = false
         for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars {
