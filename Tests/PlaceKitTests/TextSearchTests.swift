@@ -262,6 +262,39 @@ struct TextSearchTests {
         #expect(try ids(edited, "rouge").isEmpty)
     }
 
+    @Test("ranking reads other names only where they can change the answer: the same answer as scoring every place whole")
+    func boundedEqualsWhole() throws {
+        let dir = try TempDirectory("text-search-bound")
+        let db = dir.file("places.sqlite")
+        var rng = TestRandom(seed: 5)
+        let words = ["Museum", "Olympic", "Lac", "Café", "Coop", "City", "Mode", "Musée", "Pont"]
+        var lines = ""
+        for i in 0..<120 {
+            func name() -> String { (0..<(1 + rng.int(2))).map { _ in words[rng.int(words.count)] }.joined(separator: " ") }
+            var tags = #""name":"\#(name())""#
+            if rng.int(2) == 0 { tags += #","alt_name":"\#(name())""# }
+            if rng.int(3) == 0 { tags += #","name:en":"\#(name())""# }
+            let lng = 6.6 + rng.unit() * 0.1, lat = 46.5 + rng.unit() * 0.05
+            lines += "\u{1E}" + #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(lng),\#(lat)]},"properties":{"@type":"node","@id":\#(i),\#(tags),"tourism":"museum"}}"# + "\n"
+        }
+        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("in.geojsonseq", lines)))
+        let client = try PlaceReader(databasePath: db)
+        let whole = try PlaceReader(databasePath: db)
+        whole.boundsTextRanking = false
+        let near = Coordinate(latitude: 46.52, longitude: 6.63)
+        var named = 0
+        for q in ["museum", "olympic museum", "cafe lac", "coop city", "musee", "pont mode", "city"] {
+            for n in [1, 3, 7, 20] {
+                let request = TextSearchRequest(textQuery: q, locationBias: .circle(center: near, radiusMeters: nil), maxResultCount: n)
+                let bounded = try client.searchText(request), reference = try whole.searchText(request)
+                #expect(bounded.map(\.place.id) == reference.map(\.place.id), "\(q) \(n)")
+                #expect(bounded.map(\.ranking) == reference.map(\.ranking), "\(q) \(n)")
+                named += reference.filter { $0.ranking.name > 0 }.count
+            }
+        }
+        #expect(named > 20)
+    }
+
     @Test("searchText request bodies are read as the Places API (New) writes them")
     func requestJSON() throws {
         let body = try #require(try JSONValue(parsing: """

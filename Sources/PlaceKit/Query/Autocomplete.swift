@@ -102,11 +102,11 @@ extension PlaceReader {
             for hit in hits {
                 let c = hit.candidate
                 if !request.includedPrimaryTypes.isEmpty, !request.includedPrimaryTypes.contains(c.primaryType ?? "") { continue }
-                guard let (id, types) = try store.idAndTypes(rowid: c.rowid) else { continue }
+                guard let (id, types, address) = try store.idTypesAndAddress(rowid: c.rowid) else { continue }
                 let main = c.name ?? id
                 let from = request.origin ?? focus
-                out.append(AutocompleteSuggestion(placeID: PlaceID(id), text: c.address.map { "\(main), \($0)" } ?? main, mainText: main,
-                                                  secondaryText: c.address, types: types,
+                out.append(AutocompleteSuggestion(placeID: PlaceID(id), text: address.map { "\(main), \($0)" } ?? main, mainText: main,
+                                                  secondaryText: address, types: types,
                                                   distanceMeters: from.map { $0.distance(to: c.coordinate) }, ranking: hit.factors))
                 if out.count == request.maxResultCount { break }
             }

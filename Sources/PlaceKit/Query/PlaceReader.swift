@@ -13,6 +13,8 @@ public final class PlaceReader {
     let engine: SpatialEngine
     /// How text search and autocomplete weigh their factors.
     public var textRanking = TextRanking()
+    /// Text ranking settles places best bound first (tests turn it off to compare with scoring every place whole).
+    var boundsTextRanking = true
 
     /// Opens the database at `databasePath` (nil: `places.sqlite` in the
     /// working directory).

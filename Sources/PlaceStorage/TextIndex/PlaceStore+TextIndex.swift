@@ -1,23 +1,17 @@
 import SQLiteDB
 import PlaceModel
 
-/// A place the text index matched, with what ranking needs.
+/// A place the text index matched, with what ranking needs first (no
+/// JSON is read for it: its other names are read only when they can
+/// change its rank, `textOtherNames`).
 package struct TextCandidate {
     package var rowid: Int64
     package var coordinate: Coordinate
     package var name: String?
-    /// Other names, as a JSON array text (`TextIndexSQL.otherNames`).
-    package var otherNames: String?
-
-    /// The other names one by one (the strings of the JSON text).
-    package var otherNameList: [String] {
-        guard let text = otherNames else { return [] }
-        return text.split(separator: "\"", omittingEmptySubsequences: false).enumerated().compactMap { $0.offset % 2 == 1 ? String($0.element) : nil }
-    }
+    /// The place has an `extra` (where other names are).
+    package var hasExtra: Bool
     package var ratingCount: Int?
     package var primaryType: String?
-    package var businessStatus: String?
-    package var address: String?
 }
 
 extension PlaceStore {
@@ -47,9 +41,17 @@ extension PlaceStore {
         guard let c = row.withBytes(0, { SpatiaLiteBlob.coordinate($0) }) else {
             throw PlaceDBError.database(path: path, reason: "place row \(rowid) has no readable point geometry")
         }
-        return TextCandidate(rowid: rowid, coordinate: c, name: row.optionalString(1), otherNames: row.optionalString(2),
-                             ratingCount: row.optionalInt64(3).map { Int($0) }, primaryType: row.optionalString(4),
-                             businessStatus: row.optionalString(5), address: row.optionalString(6))
+        return TextCandidate(rowid: rowid, coordinate: c, name: row.optionalString(1), hasExtra: try row.int64(2) != 0,
+                             ratingCount: row.optionalInt64(3).map { Int($0) }, primaryType: row.optionalString(4))
+    }
+
+    /// A place's other names (`TextIndexSQL.otherNames`), one by one.
+    package func textOtherNames(rowid: Int64) throws -> [String] {
+        let statement = try db.cachedStatement(TextIndexSQL.otherNamesOfRow)
+        try statement.bind(.integer(rowid), at: 1)
+        defer { statement.reset() }
+        guard let row = try statement.step(), let text = row.optionalString(0) else { return [] }
+        return text.split(separator: "\"", omittingEmptySubsequences: false).enumerated().compactMap { $0.offset % 2 == 1 ? String($0.element) : nil }
     }
 
     /// Whether the place has `type` among its types.
@@ -61,9 +63,9 @@ extension PlaceStore {
         return try statement.step() != nil
     }
 
-    /// The place's ID and its `types`, for autocomplete suggestions.
-    package func idAndTypes(rowid: Int64) throws -> (id: String, types: [String])? {
-        let statement = try db.cachedStatement("SELECT place_id, json_extract(doc, '$.types') FROM place WHERE id = ?1")
+    /// The place's ID, its `types` and its address, for autocomplete suggestions.
+    package func idTypesAndAddress(rowid: Int64) throws -> (id: String, types: [String], address: String?)? {
+        let statement = try db.cachedStatement(TextIndexSQL.suggestion)
         try statement.bind(.integer(rowid), at: 1)
         defer { statement.reset() }
         guard let row = try statement.step(), let id = row.optionalString(0) else { return nil }
@@ -71,7 +73,7 @@ extension PlaceStore {
         if !row.isNull(1), let parsed = try? row.withBytes(1, { try JSONParser.parse($0) }), let a = parsed.arrayValue {
             types = a.compactMap(\.stringValue)
         }
-        return (id, types)
+        return (id, types, row.optionalString(2))
     }
 
     /// Whether the index holds `word` (folded) in a place's text.

@@ -138,11 +138,12 @@ package enum TextIndexSQL {
     package static let match = "SELECT rowid, \(bm25) FROM place_text WHERE place_text MATCH ?1"
     /// The same, the `?2` best by BM25.
     package static let bestMatches = "SELECT rowid, \(bm25) AS score FROM place_text WHERE place_text MATCH ?1 ORDER BY score LIMIT ?2"
-    /// What a candidate is ranked and shown by.
-    package static let candidate = """
-        SELECT p.geom, p.name, \(otherNames), p.rating_count, p.primary_type, p.business_status, \(address)
-        FROM place p WHERE p.id = ?1
-        """
+    /// What a candidate is ranked by first (no JSON read).
+    package static let candidate = "SELECT p.geom, p.name, p.extra IS NOT NULL, p.rating_count, p.primary_type FROM place p WHERE p.id = ?1"
+    /// A candidate's other names, when they may change its rank.
+    package static let otherNamesOfRow = "SELECT \(otherNames) FROM place p WHERE p.id = ?1"
+    /// What an autocomplete suggestion shows.
+    package static let suggestion = "SELECT p.place_id, json_extract(p.doc, '$.types'), \(address) FROM place p WHERE p.id = ?1"
     package static let wordExists = "SELECT 1 FROM place_word WHERE word = ?1"
     /// Words starting with `?1` (a prefix) of `?2`...`?3` characters.
     package static let wordsByPrefix = """
