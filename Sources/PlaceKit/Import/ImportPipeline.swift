@@ -114,7 +114,8 @@ final class RecordProducer: @unchecked Sendable {
     /// The place ready to write, with its capture time.
     private func prepare(_ decoded: DecodedPlace) -> PreparedPlace {
         let time = captureTime(decoded.capturedAt)
-        return PreparedPlace(decoded, source: source, capturedAt: time.time, captureSource: time.source, timestampOutOfRange: time.outOfRange)
+        return PreparedPlace(decoded, source: source, capturedAt: time.time, captureSource: time.source, timestampOutOfRange: time.outOfRange,
+                             textIndex: options.buildsTextIndex)
     }
 
     private func run() {

@@ -382,7 +382,7 @@ package final class PlaceWriter {
     /// index's triggers set aside) its row of the index too.
     private func indexText(_ place: PreparedPlace, rowid: Int64) throws {
         guard bulk else { return }
-        let t = place.text
+        guard let t = place.text else { return }
         for w in t.words { pendingWords.insert(w) }
         guard rebuildText && buildsTextIndex && !textDirty else { return }
         insertText.reset()
@@ -491,7 +491,7 @@ package final class PlaceWriter {
         try update.bind(integer: existing.rowid, at: 14)
         try update.run()
         if rebuildText { textDirty = true }
-        if bulk { for w in prepared.text.words { pendingWords.insert(w) } }
+        if bulk, let t = prepared.text { for w in t.words { pendingWords.insert(w) } }
         deletePhotos.reset()
         try deletePhotos.bind(.integer(existing.rowid), at: 1)
         try deletePhotos.run()

@@ -50,10 +50,11 @@ package final class PreparedPlace: Sendable {
     package let timestampOutOfRange: Bool
     /// Its row of the text index and its words (a fresh import writes
     /// them as it goes; every import adds the words to the vocabulary).
-    package let text: TextIndexRow
+    /// Nil only where the benchmark imports without the text index.
+    package let text: TextIndexRow?
 
     package init(_ decoded: DecodedPlace, source fixedSource: String?, capturedAt: Int64 = 0, captureSource: CaptureSource = .importTime,
-         timestampOutOfRange: Bool = false, keepsStoredFootprint: Bool = false) {
+         timestampOutOfRange: Bool = false, keepsStoredFootprint: Bool = false, textIndex: Bool = true) {
         self.footprintShape = decoded.footprint
         self.capturedAt = capturedAt
         self.captureSource = captureSource
@@ -122,7 +123,7 @@ package final class PreparedPlace: Sendable {
         let viewport = members.viewport
         self.extent = PlaceWriter.extent(viewport)
         self.viewportWarning = viewport.flatMap { ViewportEvidence.classify($0) }.flatMap { $0.isWarning ? $0 : nil }
-        self.text = TextIndexRow(name: columns.name, primaryType: columns.primaryType, address: members.formattedAddress, types: members.types_,
+        self.text = !textIndex ? nil : TextIndexRow(name: columns.name, primaryType: columns.primaryType, address: members.formattedAddress, types: members.types_,
                                  extra: decoded.extra, coordinate: place.coordinate)
         self.photos = (members.photos?.arrayValue ?? []).enumerated().compactMap { position, photo in
             photo["name"]?.stringValue.map { (position, $0, PhotoName.reference(of: $0)) }
