@@ -122,11 +122,21 @@ struct PlaceWriterTests {
         }
         places.append(try decoded(#"{"id":"ph","displayName":{"text":"With photos"},"location":{"latitude":46.51,"longitude":6.61},"types":["museum"],"photos":[{"name":"places/ph/photos/A1"},{"name":"places/ph/photos/B2"}]}"#))
         places.append(try decoded(#"{"id":"gone","displayName":{"text":"Old Shop"},"location":{"latitude":46.52,"longitude":6.62},"businessStatus":"CLOSED_PERMANENTLY","movedPlaceId":"p7","types":["store"]}"#))
-        places.append(try decoded(#"{"type":"Feature","geometry":{"type":"Polygon","coordinates":[[[6.60,46.50],[6.61,46.50],[6.61,46.51],[6.60,46.51],[6.60,46.50]]]},"properties":{"id":"park1","name":"Park","leisure":"park"}}"#))
+        places.append(try Self.park("park1", polygon: true))
         // Later records of IDs already written (updates inside the bulk write).
         places.append(try place("p4", "Place 4, again", lat: 46.6, lng: 6.7, viewport: true))
         places.append(try decoded(#"{"id":"p3","displayName":{"text":"Place 3, retyped"},"location":{"latitude":46.53,"longitude":6.6},"types":["bar"]}"#))
+        // A complete record (GeoJSON) without the area: its viewport and footprint go.
+        places.append(try Self.park("park1", polygon: false))
         return places
+    }
+
+    /// A GeoJSON park: an area (a viewport and a footprint) or a point.
+    static func park(_ id: String, polygon: Bool) throws -> DecodedPlace {
+        let geometry = polygon
+            ? #"{"type":"Polygon","coordinates":[[[6.60,46.50],[6.61,46.50],[6.61,46.51],[6.60,46.51],[6.60,46.50]]]}"#
+            : #"{"type":"Point","coordinates":[6.605,46.505]}"#
+        return try decoded(#"{"type":"Feature","geometry":\#(geometry),"properties":{"id":"\#(id)","name":"Park","leisure":"park"}}"#)
     }
 
     /// A second import over the first: new places, moved and retyped ones,
@@ -137,6 +147,7 @@ struct PlaceWriterTests {
             places.append(try place("p\(i)", "Place \(i), second", lat: 46.55 + Double(i % 4) * 0.01, lng: 6.65 - Double(i % 6) * 0.01, viewport: i % 4 == 0))
         }
         places.append(try decoded(#"{"id":"p0","displayName":{"text":"Place 0"},"location":{"latitude":46.5,"longitude":6.6},"types":["cafe"]}"#))
+        places += [try Self.park("park1", polygon: true), try Self.park("park2", polygon: true), try Self.park("park2", polygon: false)]
         return places
     }
 
