@@ -1,7 +1,6 @@
 import CMicroHTTPD
 import Foundation
 import PlaceKit
-import PlaceModel
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,5 @@
 import Foundation
 import PlaceKit
-import PlaceModel
 
 /// How `placedb serve` runs (docs/server.md).
 package struct ServerConfiguration: Sendable {

@@ -1,5 +1,4 @@
 import SQLiteDB
-import PlaceModel
 
 /// `place_type` rows of a fresh import, written a chunk at a time in key
 /// order (type, place) instead of one by one as places come.

@@ -1,6 +1,5 @@
 import Foundation
 import SQLiteDB
-import PlaceModel
 
 /// Builds an empty SQLite R*Tree in one pass from points sorted along a
 /// Hilbert curve, writing its shadow tables (`_node`, `_rowid`, `_parent`)

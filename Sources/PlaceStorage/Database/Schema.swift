@@ -1,5 +1,4 @@
 import SQLiteDB
-import PlaceModel
 
 /// placedb's database schema, as forward-only migrations. Each string is
 /// frozen once released: change the schema by appending a migration.

@@ -1,4 +1,3 @@
-import PlaceModel
 /// 64-bit FNV-1a, to tell whether a record changed.
 package struct FNV1a {
     package private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
