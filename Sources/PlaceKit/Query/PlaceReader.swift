@@ -21,7 +21,7 @@ package final class PlaceReader {
     }
 
     /// Where nearby and current-place queries find candidates.
-    package var spatialIndexMode: SpatialIndexMode {
+    var spatialIndexMode: SpatialIndexMode {
         get { engine.mode }
         set { engine.mode = newValue }
     }
@@ -41,7 +41,7 @@ package final class PlaceReader {
     }
 
     /// The loaded in-memory index, if any.
-    package var spatialIndexStatistics: SpatialIndexStatistics? { engine.full?.statistics }
+    var spatialIndexStatistics: SpatialIndexStatistics? { engine.full?.statistics }
 
     /// The database file's path.
     package var databasePath: String { store.path }

@@ -157,7 +157,7 @@ package final class PlaceWriter {
         try loader.finish()
     }
 
-    package func upsert(_ decoded: DecodedPlace) throws -> Outcome {
+    func upsert(_ decoded: DecodedPlace) throws -> Outcome {
         try write(PreparedPlace(decoded, source: source))
     }
 
@@ -328,7 +328,7 @@ package final class PlaceWriter {
     }
 
     /// SQLITE_CONSTRAINT_UNIQUE (a macro Swift does not import).
-    package static let uniqueConstraintFailed: Int32 = 2067
+    static let uniqueConstraintFailed: Int32 = 2067
 
     /// Binds the row's columns (all but 14, the ID or rowid) to `insert` or
     /// `update`. Every parameter is bound again for each row, from the
