@@ -1,4 +1,3 @@
-import PlaceModel
 /// One option of a command. The same table drives parsing and `--help`,
 /// and the same constant reads the parsed value (`parsed.value(Options.limit)`),
 /// so a misspelt option does not compile: each command declares its options

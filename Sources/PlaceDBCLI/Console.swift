@@ -1,6 +1,5 @@
 #if canImport(Glibc)
 import Glibc
-import PlaceModel
 #endif
 
 /// Where the command line writes. The real one writes to the process's

@@ -1,4 +1,3 @@
-import PlaceModel
 /// Text meant for a person (text output, errors, progress): every line is
 /// escaped so that data (an ID, a name, a file name) cannot move the cursor,
 /// retitle the terminal, ring it or split a one-line error. JSON output is

@@ -1,6 +1,5 @@
 #if canImport(Glibc)
 import Glibc
-import PlaceModel
 #endif
 
 /// The files the command line writes (`import --rejects`, `photo fetch -o`,

@@ -16,16 +16,16 @@ package struct APIError: Error, Sendable, Equatable {
 
     package static func invalidArgument(_ message: String) -> APIError { APIError(code: 400, status: "INVALID_ARGUMENT", message: message) }
     package static func notFound(_ message: String) -> APIError { APIError(code: 404, status: "NOT_FOUND", message: message) }
-    package static func permissionDenied(_ message: String) -> APIError { APIError(code: 403, status: "PERMISSION_DENIED", message: message) }
-    package static func methodNotAllowed(_ method: String, _ path: String, allowed: [String]) -> APIError {
+    static func permissionDenied(_ message: String) -> APIError { APIError(code: 403, status: "PERMISSION_DENIED", message: message) }
+    static func methodNotAllowed(_ method: String, _ path: String, allowed: [String]) -> APIError {
         APIError(code: 405, status: "METHOD_NOT_ALLOWED", message: "\(method) is not allowed on \(path); use \(allowed.joined(separator: " or "))")
     }
-    package static func payloadTooLarge(limit: Int) -> APIError {
+    static func payloadTooLarge(limit: Int) -> APIError {
         APIError(code: 413, status: "INVALID_ARGUMENT", message: "the request body is larger than \(limit) bytes")
     }
-    package static func unimplemented(_ message: String) -> APIError { APIError(code: 501, status: "UNIMPLEMENTED", message: message) }
-    package static func `internal`(_ message: String) -> APIError { APIError(code: 500, status: "INTERNAL", message: message) }
-    package static func unavailable(_ message: String) -> APIError { APIError(code: 503, status: "UNAVAILABLE", message: message) }
+    static func unimplemented(_ message: String) -> APIError { APIError(code: 501, status: "UNIMPLEMENTED", message: message) }
+    static func `internal`(_ message: String) -> APIError { APIError(code: 500, status: "INTERNAL", message: message) }
+    static func unavailable(_ message: String) -> APIError { APIError(code: 503, status: "UNAVAILABLE", message: message) }
 
     /// The error a library failure answers with: a client's mistake is 4xx,
     /// only the server's own trouble (a database that fails, a stored image

@@ -1,14 +1,14 @@
 /// One HTTP request as the routes see it: the method, the path (already
 /// percent-decoded by libmicrohttpd), the query arguments, the headers
 /// (names in lower case) and the whole body.
-package struct HTTPRequest: Sendable {
+struct HTTPRequest: Sendable {
     package var method: String
     package var path: String
     package var query: [(name: String, value: String)]
     package var headers: [String: String]
     package var body: [UInt8]
 
-    package init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [String: String] = [:], body: [UInt8] = []) {
+    init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [String: String] = [:], body: [UInt8] = []) {
         self.method = method
         self.path = path
         self.query = query

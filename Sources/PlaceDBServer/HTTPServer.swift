@@ -1,7 +1,6 @@
 import CMicroHTTPD
 import Foundation
 import PlaceKit
-import PlaceModel
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -39,7 +38,7 @@ package final class HTTPServer: Sendable {
     }
 
     /// False once `stop` has closed the listening socket.
-    package var isAccepting: Bool { listenFD.withLock { $0 >= 0 } }
+    var isAccepting: Bool { listenFD.withLock { $0 >= 0 } }
 
     /// Requests being answered now.
     package var inFlight: Int { core.inFlight.load(ordering: .relaxed) }

@@ -21,7 +21,7 @@ package final class PlacesRouter: Sendable {
         apiKey = configuration.apiKey.map { Array($0.utf8) }
     }
 
-    package func respond(to request: HTTPRequest) -> HTTPResponse {
+    func respond(to request: HTTPRequest) -> HTTPResponse {
         do {
             return try route(request)
         } catch {

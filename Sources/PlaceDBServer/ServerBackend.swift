@@ -41,7 +41,7 @@ package final class ServerBackend: Sendable {
     /// place an old ID resolves to (with `requestedId`), the last record of
     /// a removed one (with `removedAt`), `openNow` computed at `time` when
     /// asked for. `mask` nil: only computed fields.
-    package func placeDetails(id: PlaceID, mask: FieldMask?, openNow: Bool, at time: HoursQueryTime) throws -> JSONObject {
+    func placeDetails(id: PlaceID, mask: FieldMask?, openNow: Bool, at time: HoursQueryTime) throws -> JSONObject {
         // One read transaction: one snapshot, and SQLite's locks taken once.
         try withClient { client in try client.read {
             // resolvePlaceIDs brings the alias keys up to date inside the
@@ -81,7 +81,7 @@ package final class ServerBackend: Sendable {
     }
 
     /// The picture `placedb current --svg` draws for the same request.
-    package func currentPlaceSVG(_ request: CurrentPlaceRequest) throws -> [UInt8] {
+    func currentPlaceSVG(_ request: CurrentPlaceRequest) throws -> [UInt8] {
         try withClient { Array(try $0.findPlaceLikelihoodScene(request).svg().utf8) }
     }
 
@@ -116,7 +116,7 @@ package final class ServerBackend: Sendable {
     }
 
     /// Whether the database lists a photo of this exact name, or holds an image for it.
-    package func photoExists(name: String) throws -> Bool {
+    func photoExists(name: String) throws -> Bool {
         try withClient { client in
             guard let resolved = try? client.photoMetadata(named: name) else { return false }
             return resolved.name == name

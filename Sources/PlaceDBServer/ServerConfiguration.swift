@@ -1,6 +1,5 @@
 import Foundation
 import PlaceKit
-import PlaceModel
 
 /// How `placedb serve` runs (docs/server.md).
 package struct ServerConfiguration: Sendable {
@@ -23,10 +22,10 @@ package struct ServerConfiguration: Sendable {
     /// Open connections at most; more are refused.
     package var maxConnections: UInt32 = 1000
     /// A request body over this is answered 413.
-    package var maxBodyBytes = 1 << 20
+    var maxBodyBytes = 1 << 20
     /// The memory for one connection's request line and headers (larger
     /// headers are answered 431 by libmicrohttpd).
-    package var maxHeaderBytes = 32 * 1024
+    var maxHeaderBytes = 32 * 1024
     /// On SIGTERM or SIGINT, requests in flight get this long (seconds) to finish.
     package var shutdownTimeout: Double = 10
     /// placedb's version (GET /placedb/v1/version).

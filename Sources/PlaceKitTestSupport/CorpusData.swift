@@ -1,5 +1,4 @@
 import Foundation
-import PlaceModel
 
 /// The shared real-data corpus (../shared/data, described by its
 /// SOURCES.md) that the corpus tests read. Where it is absent those tests

@@ -1,4 +1,3 @@
-import PlaceModel
 /// Two places whose captured `openNow` is wrong at the fixture's times,
 /// for the tests that every output path serves hours at the time asked.
 ///

@@ -5,7 +5,6 @@
 // so every mode of `eval-current` (OSM, Google) draws with the same calls.
 import Foundation
 import PlaceKit
-import PlaceModel
 
 enum EvalCharts {
     /// One confidence bin: answers whose top-1 confidence fell in it, how

@@ -8,7 +8,6 @@
 // spatial index) on the GeoJSON. Prints places/s, MB/s, peak RSS (wait4's
 // rusage of the child) and database bytes per place, min and median.
 import Foundation
-import PlaceModel
 
 enum ImportBench {
     struct Tool {

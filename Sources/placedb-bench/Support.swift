@@ -1,7 +1,6 @@
 // Helpers shared by the benchmarks: a seeded generator, child processes with
 // their peak RSS, statistics and option parsing.
 import Foundation
-import PlaceModel
 #if canImport(Glibc)
 import Glibc
 #endif

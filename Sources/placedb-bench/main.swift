@@ -1,7 +1,6 @@
 // placedb-bench: measures placedb on seeded generated data. Each
 // subcommand is one benchmark; see `placedb-bench --help`.
 import Foundation
-import PlaceModel
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let benchmarks: [(name: String, summary: String, options: String, run: ([String]) throws -> Void)] = [

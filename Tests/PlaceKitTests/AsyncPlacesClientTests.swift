@@ -111,4 +111,30 @@ import PlaceKitTestSupport
             _ = try await client.fetchPhoto(PhotoMetadata(name: "places/shop/photos/ph1"), maxWidth: 100, maxHeight: 100)
         }
     }
+
+    @Test("database info, provenance, alias edges and the current-place scene come through the client as the engine gives them")
+    func infoProvenanceAliasesScene() async throws {
+        let (dir, path) = try Self.database()
+        _ = dir
+        let client = try PlacesClient(databasePath: path, maxReaders: 2)
+        let sync = try PlaceReader(databasePath: path)
+        let info = try await client.databaseInfo()
+        #expect(info == (try sync.databaseInfo()))
+        #expect(info.places == 40)
+        let provenance = try await client.provenance(of: "p7")
+        #expect(provenance == (try sync.provenance(of: "p7")))
+        #expect(provenance.placeID == "p7" && !provenance.source.isEmpty)
+        #expect(try await client.aliasEdges() == (try sync.aliasEdges()))
+        let request = CurrentPlaceRequest(location: at(east: 30, north: 30), accuracyMeters: 20)
+        let scene = try await client.findPlaceLikelihoodScene(request)
+        let want = try sync.findPlaceLikelihoodScene(request)
+        #expect(!scene.result.placeLikelihoods.isEmpty)
+        #expect(scene.result.placeLikelihoods == want.result.placeLikelihoods && scene.footprints == want.footprints)
+        #expect(scene.svg() == want.svg())
+        let missing = await Self.failure { () async throws(PlacesError) in try await client.provenance(of: "nowhere") }
+        guard case .notFound = missing else {
+            Issue.record("provenance of an unknown ID: \(String(describing: missing))")
+            return
+        }
+    }
 }

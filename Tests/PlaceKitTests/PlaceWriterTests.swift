@@ -62,15 +62,18 @@ struct PlaceWriterTests {
         #expect(try store.db.scalar("SELECT source || ' ' || confidence FROM place_alias") == .text("first 0.8"))
     }
 
-    /// Every row a write leaves: places, types, the spatial index and the
-    /// viewport index, in a stable order.
+    /// Every row a write leaves, in a stable order: each column of `place`
+    /// and of the tables beside it, the spatial index (each box must hold
+    /// its point, tightly), the triggers on every table (their SQL), and
+    /// whether SpatiaLite's geometry_columns_time was stamped.
     func rows(_ db: Database) throws -> [String] {
         var out: [String] = []
-        try db.forEachRow("SELECT place_id, name, content_hash, hex(geom), first_run FROM place ORDER BY place_id") { r in
-            out.append("place \(try r.string(0)) \(try r.string(1)) \(try r.int64(2)) \(try r.string(3)) \(try r.int64(4))")
-        }
-        try db.forEachRow("SELECT p.place_id, t.type FROM place_type t JOIN place p ON p.id = t.place ORDER BY 1, 2") { r in
-            out.append("type \(try r.string(0)) \(try r.string(1))")
+        for (table, order) in [("place", "place_id"), ("place_type", "type, place"), ("place_extent", "id"), ("place_footprint", "id"),
+                               ("place_photo", "place, position"), ("place_alias", "alias_id, place_id")] {
+            var columns: [String] = []
+            try db.forEachRow("SELECT name FROM pragma_table_info('\(table)') ORDER BY cid") { columns.append(try $0.string(0)) }
+            let row = columns.map { "quote(\($0))" }.joined(separator: " || ' ' || ")
+            try db.forEachRow("SELECT \(row) FROM \(table) ORDER BY \(order)") { out.append("\(table) \(try $0.string(0))") }
         }
         // SpatiaLite's triggers round a point's float32 box outward by a
         // little more than the writer does; each must hold its point, tightly.
@@ -81,40 +84,115 @@ struct PlaceWriterTests {
             let tight = xmax - xmin < 1e-4 && ymax - ymin < 1e-4
             out.append("rtree \(try r.string(0)) \(holds ? "holds" : "misses") its point\(tight ? "" : ", too wide")")
         }
-        try db.forEachRow("SELECT p.place_id, e.west, e.south FROM place_extent e JOIN place p ON p.id = e.id ORDER BY 1") { r in
-            out.append("extent \(try r.string(0)) \(try r.double(1)) \(try r.double(2))")
+        out.append("rtree entries \(try db.scalar("SELECT count(*) FROM idx_place_geom")?.int ?? -1)")
+        out.append("rtreecheck \(try db.scalar("SELECT rtreecheck('idx_place_geom')")?.string ?? "?")")
+        out.append("CheckSpatialIndex \(try db.scalar("SELECT CheckSpatialIndex('place', 'geom')")?.int ?? -1)")
+        try db.forEachRow("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name") { r in
+            out.append("trigger \(try r.string(0)) \(try r.string(1))")
         }
-        try db.forEachRow("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name") { r in
-            out.append("trigger \(try r.string(0))")
+        let stamped = try db.scalar("SELECT last_insert IS NOT NULL AND last_update IS NOT NULL FROM geometry_columns_time WHERE f_table_name = 'place'")
+        out.append("geometry_columns_time stamped \(stamped?.int ?? -1)")
+        return out
+    }
+
+    /// Nearby answers (whole JSON responses, at a fixed time) through the
+    /// R*Tree (`.database`) and through the in-memory index.
+    func nearbyAnswers(_ path: String) throws -> [String] {
+        var out: [String] = []
+        let time = HoursQueryTime.instant(Date(timeIntervalSince1970: 1_750_000_000))
+        for mode in [SpatialIndexMode.database, .memory] {
+            let reader = try PlaceReader(databasePath: path, spatialIndex: mode)
+            for (lat, lng, radius) in [(46.52, 6.58, 3000.0), (46.55, 6.62, 800.0), (46.6, 6.7, 50.0), (46.53, 6.55, 20_000.0)] {
+                var request = NearbySearchRequest(center: Coordinate(latitude: lat, longitude: lng), radiusMeters: radius, maxResultCount: 20)
+                request.rankPreference = .distance
+                let json = try reader.searchNearbyJSON(request, at: time)
+                out.append("\(mode) \(lat),\(lng) r=\(radius): \(String(decoding: json, as: UTF8.self))")
+            }
         }
         return out
     }
 
-    @Test("the bulk path leaves the same places, types, spatial index, viewports and triggers as the plain path", arguments: [1, 3, 1000])
-    func bulkMatchesPlain(indexChunk: Int) throws {
+    /// The places of the comparison: points with and without viewports,
+    /// photos, an alias edge, a footprint, and records of IDs already
+    /// written (moved, retyped, a viewport dropped).
+    static func firstBatch() throws -> [DecodedPlace] {
         var places: [DecodedPlace] = []
         for i in 0..<40 {
-            places.append(try Self.place("p\(i)", "Place \(i)", lat: 46.5 + Double(i % 7) * 0.01, lng: 6.6 - Double(i % 5) * 0.01, viewport: i % 3 == 0))
+            places.append(try place("p\(i)", "Place \(i)", lat: 46.5 + Double(i % 7) * 0.01, lng: 6.6 - Double(i % 5) * 0.01, viewport: i % 3 == 0))
         }
-        // A later record of an ID already written (an update inside the bulk write).
-        places.append(try Self.place("p4", "Place 4, again", lat: 46.6, lng: 6.7, viewport: true))
+        places.append(try decoded(#"{"id":"ph","displayName":{"text":"With photos"},"location":{"latitude":46.51,"longitude":6.61},"types":["museum"],"photos":[{"name":"places/ph/photos/A1"},{"name":"places/ph/photos/B2"}]}"#))
+        places.append(try decoded(#"{"id":"gone","displayName":{"text":"Old Shop"},"location":{"latitude":46.52,"longitude":6.62},"businessStatus":"CLOSED_PERMANENTLY","movedPlaceId":"p7","types":["store"]}"#))
+        places.append(try Self.park("park1", polygon: true))
+        // Later records of IDs already written (updates inside the bulk write).
+        places.append(try place("p4", "Place 4, again", lat: 46.6, lng: 6.7, viewport: true))
+        places.append(try decoded(#"{"id":"p3","displayName":{"text":"Place 3, retyped"},"location":{"latitude":46.53,"longitude":6.6},"types":["bar"]}"#))
+        // A complete record (GeoJSON) without the area: its viewport and footprint go.
+        places.append(try Self.park("park1", polygon: false))
+        return places
+    }
 
-        let plain = try store("plain-\(indexChunk).sqlite")
-        let plainWriter = try PlaceWriter(db: plain.db, source: "test", indexChunk: indexChunk)
-        plainWriter.run = 1
-        try plain.db.transaction { for p in places { _ = try plainWriter.upsert(p) } }
+    /// A GeoJSON park: an area (a viewport and a footprint) or a point.
+    static func park(_ id: String, polygon: Bool) throws -> DecodedPlace {
+        let geometry = polygon
+            ? #"{"type":"Polygon","coordinates":[[[6.60,46.50],[6.61,46.50],[6.61,46.51],[6.60,46.51],[6.60,46.50]]]}"#
+            : #"{"type":"Point","coordinates":[6.605,46.505]}"#
+        return try decoded(#"{"type":"Feature","geometry":\#(geometry),"properties":{"id":"\#(id)","name":"Park","leisure":"park"}}"#)
+    }
 
-        let bulk = try store("bulk-\(indexChunk).sqlite")
-        let bulkWriter = try PlaceWriter(db: bulk.db, source: "test", indexChunk: indexChunk)
-        bulkWriter.run = 1
-        try bulk.db.transaction {
-            try bulkWriter.beginBulk()
-            for p in places { _ = try bulkWriter.upsert(p) }
-            try bulkWriter.endBulk()
+    /// A second import over the first: new places, moved and retyped ones,
+    /// into a tree that is no longer empty.
+    static func secondBatch() throws -> [DecodedPlace] {
+        var places: [DecodedPlace] = []
+        for i in stride(from: 30, to: 60, by: 2) {
+            places.append(try place("p\(i)", "Place \(i), second", lat: 46.55 + Double(i % 4) * 0.01, lng: 6.65 - Double(i % 6) * 0.01, viewport: i % 4 == 0))
         }
-        let want = try rows(plain.db)
-        #expect(want.contains("rtree p4 holds its point") && want.contains { $0.hasPrefix("extent p0 ") })
-        let got = try rows(bulk.db)
-        #expect(got == want, "only in bulk: \(got.filter { !want.contains($0) }.prefix(6)); only in plain: \(want.filter { !got.contains($0) }.prefix(6))")
+        places.append(try decoded(#"{"id":"p0","displayName":{"text":"Place 0"},"location":{"latitude":46.5,"longitude":6.6},"types":["cafe"]}"#))
+        places += [try Self.park("park1", polygon: true), try Self.park("park2", polygon: true), try Self.park("park2", polygon: false)]
+        return places
+    }
+
+    enum Path: CaseIterable { case noBulk, plainLoader, directLoader }
+
+    /// Writes both batches (one transaction each, runs 1 and 2) through `path`.
+    func write(_ path: Path, into store: PlaceStore, indexChunk: Int) throws {
+        let writer = try PlaceWriter(db: store.db, source: "test", indexChunk: indexChunk)
+        for (run, batch) in [try Self.firstBatch(), try Self.secondBatch()].enumerated() {
+            writer.run = Int64(run + 1)
+            try store.db.transaction {
+                switch path {
+                case .noBulk: break
+                case .plainLoader: try writer.begin(PlainLoader(db: store.db))
+                case .directLoader: try writer.beginBulk()
+                }
+                for p in batch { _ = try writer.upsert(p) }
+                if path != .noBulk { try writer.endBulk() }
+            }
+        }
+    }
+
+    @Test("the direct loader leaves what the plain one leaves: every row, the spatial index, triggers, nearby answers", arguments: [1, 3, 1000])
+    func directMatchesPlain(indexChunk: Int) throws {
+        var results: [Path: (rows: [String], nearby: [String])] = [:]
+        for path in Path.allCases {
+            let file = dir.file("\(path)-\(indexChunk).sqlite")
+            let store = try store("\(path)-\(indexChunk).sqlite")
+            try write(path, into: store, indexChunk: indexChunk)
+            results[path] = (try rows(store.db), try nearbyAnswers(file))
+        }
+        let want = try #require(results[.plainLoader])
+        // The comparison sees what it must: each kind of row, every trigger back.
+        for needed in ["rtree p4 holds its point", "rtreecheck ok", "CheckSpatialIndex 1", "geometry_columns_time stamped 1"] {
+            #expect(want.rows.contains(needed), "\(needed)")
+        }
+        for prefix in ["place_extent ", "place_footprint ", "place_photo ", "place_alias ", "place_type 'bar'", "trigger gii_place_geom ", "trigger place_extent_"] {
+            #expect(want.rows.contains { $0.hasPrefix(prefix) }, "\(prefix)")
+        }
+        #expect(!want.rows.contains { $0 == "place_type 'cafe' 4" || $0.contains("misses") || $0.contains("too wide") })
+        #expect(want.nearby.filter { $0.contains("places/p4") }.count >= 2)
+        for path in [Path.noBulk, .directLoader] {
+            let got = try #require(results[path])
+            #expect(got.rows == want.rows, "\(path): only there: \(got.rows.filter { !want.rows.contains($0) }.prefix(6)); only in plain: \(want.rows.filter { !got.rows.contains($0) }.prefix(6))")
+            #expect(got.nearby == want.nearby, "\(path)")
+        }
     }
 }

@@ -154,29 +154,12 @@ struct SchemaTests {
         let dir = try TempDirectory()
         let path = dir.file("places.sqlite")
         do {
-            // A version 7 database: the old CHECK, and an edge under the old name.
-            let importer = try PlaceImporter(databasePath: path)
-            try importer.store.db.execute("""
-                DROP TABLE place_alias;
-                CREATE TABLE place_alias (
-                    id INTEGER PRIMARY KEY,
-                    alias_id TEXT NOT NULL,
-                    place_id TEXT NOT NULL,
-                    reason TEXT NOT NULL CHECK (reason IN ('moved', 'redrawn', 'renumbered', 'merged', 'split', 'requested', 'deprecated', 'explicit')),
-                    source TEXT,
-                    confidence REAL NOT NULL DEFAULT 1 CHECK (confidence > 0 AND confidence <= 1),
-                    evidence TEXT,
-                    run INTEGER NOT NULL,
-                    UNIQUE (alias_id, place_id)
-                );
-                CREATE INDEX place_alias_by_place ON place_alias(place_id);
-                INSERT INTO place_alias (id, alias_id, place_id, reason, confidence, run) VALUES (7, 'asked', 'returned', 'requested', 1, 1), (9, 'old', 'new', 'moved', 0.5, 1);
-                \(TextIndexTests.dropTextIndex)
-                DROP VIEW place_document;
-                DELETE FROM views_geometry_columns WHERE view_name = 'place_document';
-                DELETE FROM schema_migration WHERE version >= 8;
-                PRAGMA user_version = 7;
-                """)
+            // A version 7 database (the migrations up to 7): the old CHECK, and an edge under the old name.
+            let db = try Database(path: path)
+            try db.loadExtension("mod_spatialite")
+            try Migrator(application: "placedb", migrations: Array(Schema.migrator.migrations.prefix(7))).migrate(db)
+            #expect(try Migrator.storedVersion(db) == 7)
+            try db.execute("INSERT INTO place_alias (id, alias_id, place_id, reason, confidence, run) VALUES (7, 'asked', 'returned', 'requested', 1, 1), (9, 'old', 'new', 'moved', 0.5, 1)")
         }
         let store = try PlaceImporter(databasePath: path).store
         #expect(try Migrator.storedVersion(store.db) == Schema.migrator.latestVersion)

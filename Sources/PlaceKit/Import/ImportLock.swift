@@ -2,7 +2,6 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import PlaceModel
 import PlaceStorage
 
 /// One import at a time per database: an exclusive `flock` on `DB.import-lock`

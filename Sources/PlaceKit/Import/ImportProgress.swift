@@ -1,5 +1,4 @@
 import Foundation
-import PlaceModel
 
 /// Progress of a running import, for a throttled display.
 public struct ImportProgress: Sendable {

@@ -1,4 +1,3 @@
-import PlaceModel
 import PlaceStorage
 /// Where an import reads its bytes: a file (gzip'd or not) or standard input.
 public enum InputSource: Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,4 @@
 import Foundation
-import PlaceModel
 
 /// What an import does with a bad record.
 public enum OnError: String, Sendable, CaseIterable {

@@ -254,7 +254,8 @@ public final class PlaceImporter {
             try store.write {
                 let run = try beginRun(input: source.name, startedAt: startedAt)
                 writer.run = run
-                try writer.beginBulk()
+                // Into a new file, its pages start going to disk before the tree's build and the commit.
+                try writer.beginBulk(writeBackEarly: newDatabasePath != nil)
                 consume: while let batch = producer.queue.pop() {
                     for item in batch.items {
                         summary.records += 1
@@ -303,10 +304,6 @@ public final class PlaceImporter {
                         let now = MonotonicClock.now()
                         if now - lastProgress >= 1 { lastProgress = now; report() }
                     }
-                }
-                if newDatabasePath != nil {
-                    // The input is read; the tree's build and the commit are left.
-                    NewDatabase.startWriteback(store.path)
                 }
                 if fatal == nil {
                     try checkEnvelope(envelope: producer.envelope, sawEnvelope: producer.sawEnvelope, name: source.name, records: summary.records)

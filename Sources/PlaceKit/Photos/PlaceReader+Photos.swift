@@ -15,7 +15,7 @@ extension PlaceReader {
     ///     print(image.width, image.height, photo.authorAttributions.map { $0.displayName ?? "" })
     /// }
     /// ```
-    public func lookUpPhotos(placeID: PlaceID) throws -> [PhotoMetadata] {
+    package func lookUpPhotos(placeID: PlaceID) throws -> [PhotoMetadata] {
         Array(try fetchPlace(id: placeID).photos.prefix(PhotoLimits.maxPhotosPerPlace))
     }
 
@@ -29,7 +29,7 @@ extension PlaceReader {
     /// Throws `PlaceDBError.photoNotFound` when the photo has no local image
     /// (see `PhotoImporter`) and `.badImage` when the stored image cannot be
     /// decoded.
-    public func fetchPhoto(_ metadata: PhotoMetadata, maxSize: (width: Int, height: Int), format: ImageFormat? = nil) throws -> PhotoImage {
+    package func fetchPhoto(_ metadata: PhotoMetadata, maxSize: (width: Int, height: Int), format: ImageFormat? = nil) throws -> PhotoImage {
         try PhotoLimits.checkMaxSize(width: maxSize.width, height: maxSize.height)
         let result = try store.withImage(name: metadata.name) { info, bytes -> Result<PhotoImage, ImageError> in
             Result { () throws(ImageError) in
@@ -52,7 +52,7 @@ extension PlaceReader {
     /// reference (at least 12 characters). Photos listed by an imported
     /// place come with their size and attributions; a stored image whose
     /// place no longer lists it comes with its name only.
-    public func photoMetadata(named name: String) throws -> PhotoMetadata {
+    package func photoMetadata(named name: String) throws -> PhotoMetadata {
         let resolved = try store.resolvePhoto(name, in: [.metadata, .images])
         if let placeID = Self.placeID(ofPhoto: resolved), let place = try store.place(id: PlaceID(placeID)),
            let listed = place.photos.first(where: { $0.name == resolved }) {
@@ -63,7 +63,7 @@ extension PlaceReader {
 
     /// The record of a photo's local image (format, size, bytes, when it
     /// was added), or nil when it has none.
-    public func localImage(for metadata: PhotoMetadata) throws -> LocalImageInfo? {
+    package func localImage(for metadata: PhotoMetadata) throws -> LocalImageInfo? {
         try store.localImage(name: metadata.name)
     }
 

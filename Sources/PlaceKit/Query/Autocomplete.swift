@@ -83,7 +83,7 @@ extension PlaceReader {
     /// Places whose names (or addresses, types) start with what was typed:
     /// every word but the last matched whole, the last as a prefix (unless
     /// the input ends with a space), ranked as `searchText` ranks.
-    public func autocomplete(_ request: AutocompleteRequest) throws -> [AutocompleteSuggestion] {
+    package func autocomplete(_ request: AutocompleteRequest) throws -> [AutocompleteSuggestion] {
         try request.validate()
         let words = TextFolding.words(request.input)
         let lastIsPrefix = request.input.unicodeScalars.last.map { s in
@@ -126,7 +126,7 @@ extension PlaceReader {
     /// {"text"}, "structuredFormat": {"mainText": {"text"},
     /// "secondaryText": {"text"}}, "types", "distanceMeters"}}]}`, with
     /// `explain` each prediction's ranking factors.
-    public func autocompleteJSON(_ request: AutocompleteRequest, explain: Bool = false) throws -> [UInt8] {
+    package func autocompleteJSON(_ request: AutocompleteRequest, explain: Bool = false) throws -> [UInt8] {
         let suggestions = try autocomplete(request)
         var list: [JSONValue] = []
         for s in suggestions {

@@ -59,7 +59,7 @@ extension PlaceReader {
     /// The answer of `findPlaceLikelihoods` with the footprint the model
     /// used for each place listed (for a picture of it: `placedb current
     /// --svg`).
-    public func findPlaceLikelihoodScene(_ request: CurrentPlaceRequest, fields: FieldMask = .all) throws -> CurrentPlaceScene {
+    package func findPlaceLikelihoodScene(_ request: CurrentPlaceRequest, fields: FieldMask = .all) throws -> CurrentPlaceScene {
         try request.validate()
         let plan = MaskPlan(fields)
         return try store.read {

@@ -64,14 +64,14 @@ extension PlaceReader {
     /// horizontal `accuracy` in meters (the 68% radius), most likely first.
     /// Mirrors the Places SDK's `findPlaceLikelihoods`; see `LikelihoodModel`
     /// for the model and `likelihoodModel` to change it.
-    public func findPlaceLikelihoods(location: Coordinate, accuracy: Double, fields: FieldMask = .all, at time: Date? = nil,
+    package func findPlaceLikelihoods(location: Coordinate, accuracy: Double, fields: FieldMask = .all, at time: Date? = nil,
                                      includedTypes: [String] = [], limit: Int = 10, explain: Bool = false) throws -> PlaceLikelihoodList {
         try findPlaceLikelihoods(CurrentPlaceRequest(location: location, accuracyMeters: accuracy, time: time,
                                                      includedTypes: includedTypes, maxResultCount: limit),
                                  fields: fields, explain: explain)
     }
 
-    public func findPlaceLikelihoods(_ request: CurrentPlaceRequest, fields: FieldMask = .all, explain: Bool = false) throws -> PlaceLikelihoodList {
+    package func findPlaceLikelihoods(_ request: CurrentPlaceRequest, fields: FieldMask = .all, explain: Bool = false) throws -> PlaceLikelihoodList {
         try request.validate()
         let plan = MaskPlan(fields)
         let served = request.servedAt
@@ -103,7 +103,7 @@ extension PlaceReader {
     /// mass of "none of these"); with `explain`, each item's `explain`
     /// object and a top-level one.
     /// Written straight from the stored documents where the mask allows.
-    public func findPlaceLikelihoodsJSON(_ request: CurrentPlaceRequest, fields: FieldMask = .all, explain: Bool = false) throws -> [UInt8] {
+    package func findPlaceLikelihoodsJSON(_ request: CurrentPlaceRequest, fields: FieldMask = .all, explain: Bool = false) throws -> [UInt8] {
         try request.validate()
         let plan = MaskPlan(fields)
         let served = request.servedAt
@@ -154,7 +154,7 @@ extension PlaceReader {
     }
 
     /// A likelihood for output: rounded down to 6 decimals.
-    public static func roundedLikelihood(_ p: Double) -> Double { (p * 1e6).rounded(.down) / 1e6 }
+    package static func roundedLikelihood(_ p: Double) -> Double { (p * 1e6).rounded(.down) / 1e6 }
 
     /// The model's work for one query: the candidates gathered from the
     /// index and the database, and their scores (`LikelihoodModel.score`).

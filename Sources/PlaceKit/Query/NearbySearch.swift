@@ -85,7 +85,7 @@ extension PlaceReader {
     /// places never appear. Each place is served at `time` (now by
     /// default): `openNow` inside its hours is computed then
     /// (`Place.served(at:)`), never the captured value.
-    public func searchNearby(_ request: NearbySearchRequest, fields: FieldMask = .all,
+    package func searchNearby(_ request: NearbySearchRequest, fields: FieldMask = .all,
                              at time: HoursQueryTime = .instant(Date())) throws -> [NearbyPlace] {
         try request.validate()
         let plan = MaskPlan(fields)
@@ -104,7 +104,7 @@ extension PlaceReader {
     /// `distanceMeters` (to the centimeter). Written straight from the
     /// stored documents, not decoded where the mask allows: for servers and
     /// `--batch`. The hours are served at `time`, as `searchNearby` serves them.
-    public func searchNearbyJSON(_ request: NearbySearchRequest, fields: FieldMask = .all,
+    package func searchNearbyJSON(_ request: NearbySearchRequest, fields: FieldMask = .all,
                                  at time: HoursQueryTime = .instant(Date())) throws -> [UInt8] {
         try request.validate()
         let plan = MaskPlan(fields)

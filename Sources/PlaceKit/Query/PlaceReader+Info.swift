@@ -5,7 +5,7 @@ extension PlaceReader {
     /// What the database holds: counts by source, type and status, runs
     /// and snapshots, aliases by reason, size by table and index, schema
     /// version, extent (`placedb info`).
-    public func databaseInfo() throws -> DatabaseInfo {
+    package func databaseInfo() throws -> DatabaseInfo {
         try store.info()
     }
 }

@@ -31,7 +31,7 @@ public struct PlaceProvenance: Sendable, Equatable {
 extension PlaceReader {
     /// When each member of the stored place `id` was captured (the ID as
     /// stored: resolve an old one first). Throws `PlaceDBError.notFound`.
-    public func provenance(of id: PlaceID) throws -> PlaceProvenance {
+    package func provenance(of id: PlaceID) throws -> PlaceProvenance {
         guard let place = try store.place(id: id) else { throw PlaceDBError.notFound(id) }
         guard let (source, capturedAt, times) = try store.captureTimes(of: id) else { throw PlaceDBError.notFound(id) }
         let members = place.document.keys.map { (name: $0, capturedAt: times[$0] ?? capturedAt) }

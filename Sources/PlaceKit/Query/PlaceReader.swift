@@ -8,31 +8,31 @@ import PlaceStorage
 ///
 /// It opens the file read-only and needs no SpatiaLite. It is not
 /// `Sendable`: one owner at a time (a thread, or one `PlacesClient` call).
-public final class PlaceReader {
+package final class PlaceReader {
     let store: PlaceStore
     let engine: SpatialEngine
     /// How text search and autocomplete weigh their factors.
-    public var textRanking = TextRanking()
+    package var textRanking = TextRanking()
     /// Text ranking settles places best bound first (tests turn it off to compare with scoring every place whole).
     var boundsTextRanking = true
 
     /// Opens the database at `databasePath` (nil: `places.sqlite` in the
     /// working directory).
-    public init(databasePath: String? = nil, spatialIndex: SpatialIndexMode = .automatic) throws {
+    package init(databasePath: String? = nil, spatialIndex: SpatialIndexMode = .automatic) throws {
         store = try PlaceStore(path: try PlaceStore.resolvePath(databasePath), writable: false)
         engine = SpatialEngine(store: store)
         engine.mode = spatialIndex
     }
 
     /// Where nearby and current-place queries find candidates.
-    public var spatialIndexMode: SpatialIndexMode {
+    var spatialIndexMode: SpatialIndexMode {
         get { engine.mode }
         set { engine.mode = newValue }
     }
 
     /// The current-place model (changing it drops a loaded index, whose
     /// footprints depend on it).
-    public var likelihoodModel: LikelihoodModel {
+    package var likelihoodModel: LikelihoodModel {
         get { engine.model }
         set { engine.model = newValue }
     }
@@ -40,18 +40,18 @@ public final class PlaceReader {
     /// Loads the in-memory spatial index now (it is otherwise loaded when
     /// the mode calls for it) and says what it holds.
     @discardableResult
-    public func loadSpatialIndex() throws -> SpatialIndexStatistics {
+    package func loadSpatialIndex() throws -> SpatialIndexStatistics {
         try engine.loadFull().statistics
     }
 
     /// The loaded in-memory index, if any.
-    public var spatialIndexStatistics: SpatialIndexStatistics? { engine.full?.statistics }
+    var spatialIndexStatistics: SpatialIndexStatistics? { engine.full?.statistics }
 
     /// The database file's path.
-    public var databasePath: String { store.path }
+    package var databasePath: String { store.path }
 
     /// The number of places stored.
-    public func placeCount() throws -> Int { try store.placeCount }
+    package func placeCount() throws -> Int { try store.placeCount }
 
     private lazy var resolver: PlaceIDResolver? = try? store.makeResolver()
 
@@ -59,7 +59,7 @@ public final class PlaceReader {
     /// hops, each with its reason, source, confidence and date), REMOVED
     /// (a tombstone with its date) or NOT_FOUND. Cycles are detected and
     /// reported, never followed.
-    public func resolvePlaceID(_ id: PlaceID) throws -> PlaceIDResolution {
+    package func resolvePlaceID(_ id: PlaceID) throws -> PlaceIDResolution {
         guard let resolver else {
             throw PlaceDBError.database(path: store.path, reason: "cannot prepare the alias queries")
         }
@@ -70,7 +70,7 @@ public final class PlaceReader {
     /// Resolves many IDs in one read transaction: one consistent view of
     /// the database, and no locking per ID (several times faster than
     /// calling `resolvePlaceID` in a loop).
-    public func resolvePlaceIDs(_ ids: [PlaceID]) throws -> [PlaceIDResolution] {
+    package func resolvePlaceIDs(_ ids: [PlaceID]) throws -> [PlaceIDResolution] {
         try read {
             guard let resolver else {
                 throw PlaceDBError.database(path: store.path, reason: "cannot prepare the alias queries")
@@ -82,12 +82,12 @@ public final class PlaceReader {
 
     /// Runs `body` in one read transaction (a consistent snapshot; SQLite
     /// takes its locks once instead of per query).
-    public func read<T>(_ body: () throws -> T) throws -> T {
+    package func read<T>(_ body: () throws -> T) throws -> T {
         try store.read(body)
     }
 
     /// Every alias edge recorded, oldest first (for audits and evaluations).
-    public func aliasEdges() throws -> [AliasEdge] {
+    package func aliasEdges() throws -> [AliasEdge] {
         try store.aliasEdges()
     }
 
@@ -103,7 +103,7 @@ public final class PlaceReader {
     /// captured value, and current hours that ended more than
     /// `Place.staleCurrentHoursDays` days before are left out.
     /// `fetchStoredPlace` gives the record as captured.
-    public func fetchPlace(id: PlaceID, fields: FieldMask = .all, followAliases: Bool = true,
+    package func fetchPlace(id: PlaceID, fields: FieldMask = .all, followAliases: Bool = true,
                            at time: HoursQueryTime = .instant(Date())) throws -> Place {
         // Whole, so the hours engine sees everything it reads; then masked.
         // The coordinate is always known to the Place value; the document
@@ -115,7 +115,7 @@ public final class PlaceReader {
     /// as captured (`openNow` is the capture's answer, stale current hours
     /// included), for evaluating or exporting them. Aliases are followed
     /// as by `fetchPlace`. Serve places with `fetchPlace`.
-    public func fetchStoredPlace(id: PlaceID, followAliases: Bool = true) throws -> Place {
+    package func fetchStoredPlace(id: PlaceID, followAliases: Bool = true) throws -> Place {
         var target = id
         if followAliases {
             let resolution = try resolvePlaceID(id)

@@ -63,6 +63,24 @@ public final class PlacesClient: Sendable {
         try await run { try $0.placeCount() }
     }
 
+    /// What the database holds (what `placedb info` prints): counts,
+    /// import runs, aliases, sizes, the schema version and the extent.
+    public func databaseInfo() async throws(PlacesError) -> DatabaseInfo {
+        try await run { try $0.databaseInfo() }
+    }
+
+    /// Where a place's values came from: its source and when each member
+    /// was captured (docs/merging.md).
+    public func provenance(of id: PlaceID) async throws(PlacesError) -> PlaceProvenance {
+        try await run { try $0.provenance(of: id) }
+    }
+
+    /// Every alias edge stored (an old ID, the ID it leads to, why, from
+    /// which source, with what confidence).
+    public func aliasEdges() async throws(PlacesError) -> [AliasEdge] {
+        try await run { try $0.aliasEdges() }
+    }
+
     // MARK: Nearby and current place
 
     /// Places within a circle, by popularity or distance (Nearby Search).
@@ -89,6 +107,12 @@ public final class PlacesClient: Sendable {
     public func findPlaceLikelihoods(_ request: CurrentPlaceRequest, fields: FieldMask = .all,
                                      explain: Bool = false) async throws(PlacesError) -> PlaceLikelihoodList {
         try await run { try $0.findPlaceLikelihoods(request, fields: fields, explain: explain) }
+    }
+
+    /// The current-place answer with each candidate's footprint, in meters
+    /// from the fix, to draw (`CurrentPlaceScene.svg()`).
+    public func findPlaceLikelihoodScene(_ request: CurrentPlaceRequest, fields: FieldMask = .all) async throws(PlacesError) -> CurrentPlaceScene {
+        try await run { try $0.findPlaceLikelihoodScene(request, fields: fields) }
     }
 
     // MARK: Text search and autocomplete

@@ -209,7 +209,7 @@ extension PlaceReader {
     ///
     /// Each place is served at `time` (now by default): `openNow` is
     /// computed then, as `searchNearby` serves it.
-    public func searchText(_ request: TextSearchRequest, fields: FieldMask = .all,
+    package func searchText(_ request: TextSearchRequest, fields: FieldMask = .all,
                            at time: HoursQueryTime = .instant(Date())) throws -> [TextSearchResult] {
         try request.validate()
         let plan = MaskPlan(fields)
@@ -228,7 +228,7 @@ extension PlaceReader {
     /// `distanceMeters` when the request has a center, and with `explain`
     /// its ranking factors (`"explain": {"score", "text", "name",
     /// "distance", "popularity", "corrected"}`).
-    public func searchTextJSON(_ request: TextSearchRequest, fields: FieldMask = .all, explain: Bool = false,
+    package func searchTextJSON(_ request: TextSearchRequest, fields: FieldMask = .all, explain: Bool = false,
                                at time: HoursQueryTime = .instant(Date())) throws -> [UInt8] {
         try request.validate()
         let plan = MaskPlan(fields)

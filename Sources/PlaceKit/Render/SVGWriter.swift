@@ -95,7 +95,7 @@ package struct SVGWriter {
 
     /// A "nice" length for a scale bar or an axis step: 1, 2 or 5 times a
     /// power of ten, the largest not above `limit` (which must be positive).
-    package static func niceLength(atMost limit: Double) -> Double {
+    static func niceLength(atMost limit: Double) -> Double {
         guard limit.isFinite, limit > 0 else { return 1 }
         let power = pow(10, (log10(limit)).rounded(.down))
         for m in [5.0, 2.0, 1.0] where m * power <= limit { return m * power }

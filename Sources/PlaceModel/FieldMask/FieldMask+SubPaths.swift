@@ -3,7 +3,7 @@ extension FieldMask {
     /// `displayName.text`, `photos.authorAttributions.uri`, ...), generated
     /// from the v1 discovery document (revision 20261101), as the API checks a
     /// mask: a path it does not define is refused (400), not answered empty.
-    package static let subPaths: Set<String> = [
+    static let subPaths: Set<String> = [
         "accessibilityOptions.wheelchairAccessibleEntrance",
         "accessibilityOptions.wheelchairAccessibleParking",
         "accessibilityOptions.wheelchairAccessibleRestroom",

@@ -29,7 +29,7 @@ package struct MaskPlan {
     }
 
     /// An hours member, whose `openNow` depends on the time of asking.
-    package static func isHours(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    static func isHours(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count >= 19, bytes.count <= 28 else { return false }
         return Place.hoursMembers.contains(where: { $0.utf8.count == bytes.count && $0.utf8.elementsEqual(bytes) })
     }

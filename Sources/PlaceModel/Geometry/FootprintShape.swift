@@ -221,7 +221,7 @@ extension FootprintShape {
         }
     }
 
-    package static func signedArea(_ ring: [Point]) -> Double {
+    static func signedArea(_ ring: [Point]) -> Double {
         var s = 0.0
         for i in ring.indices {
             let a = ring[i], b = ring[i + 1 == ring.count ? 0 : i + 1]
@@ -328,7 +328,7 @@ extension FootprintShape {
     }
 
     /// Douglas–Peucker on an open chain: the kept points, ends included.
-    package static func simplifyChain(_ points: [Point], tolerance: Double) -> [Point] {
+    static func simplifyChain(_ points: [Point], tolerance: Double) -> [Point] {
         guard points.count > 2 else { return points }
         var keep = [Bool](repeating: false, count: points.count)
         keep[0] = true
@@ -350,7 +350,7 @@ extension FootprintShape {
     /// vertex and the vertex farthest from it. Nil when fewer than three
     /// vertices or no area remain; `keepTriangle` keeps at least the
     /// triangle of those two and the vertex farthest from their line.
-    package static func simplifyRing(_ ring: [Point], tolerance: Double, keepTriangle: Bool) -> [Point]? {
+    static func simplifyRing(_ ring: [Point], tolerance: Double, keepTriangle: Bool) -> [Point]? {
         let n = ring.count
         guard n >= 3 else { return nil }
         var far = 0, best = -1.0
@@ -377,7 +377,7 @@ extension FootprintShape {
         return out
     }
 
-    package static func distanceToLine(_ p: Point, _ a: Point, _ b: Point) -> Double {
+    static func distanceToLine(_ p: Point, _ a: Point, _ b: Point) -> Double {
         let dx = b.x - a.x, dy = b.y - a.y
         let len = hypot(dx, dy)
         if len == 0 { return hypot(p.x - a.x, p.y - a.y) }

@@ -78,7 +78,7 @@ package enum GeoJSONGeometry: Equatable {
     }
 
     /// Every position, for the bounding box.
-    package var positions: [Coordinate] {
+    var positions: [Coordinate] {
         switch self {
         case .point(let c): [c]
         case .multiPoint(let cs), .lineString(let cs): cs
@@ -153,7 +153,7 @@ package enum GeoJSONGeometry: Equatable {
         zip(cs, cs.dropFirst()).reduce(0) { $0 + hypot($1.1.longitude - $1.0.longitude, $1.1.latitude - $1.0.latitude) }
     }
 
-    package static func midpoint(_ cs: [Coordinate]) -> Coordinate {
+    static func midpoint(_ cs: [Coordinate]) -> Coordinate {
         let half = length(cs) / 2
         var walked = 0.0
         for (a, b) in zip(cs, cs.dropFirst()) {
@@ -167,7 +167,7 @@ package enum GeoJSONGeometry: Equatable {
         return cs[cs.count / 2]
     }
 
-    package static func signedArea(_ ring: [Coordinate]) -> Double {
+    static func signedArea(_ ring: [Coordinate]) -> Double {
         var s = 0.0
         for (a, b) in zip(ring, ring.dropFirst()) { s += a.longitude * b.latitude - b.longitude * a.latitude }
         return s / 2
@@ -200,7 +200,7 @@ package enum GeoJSONGeometry: Equatable {
         return odd
     }
 
-    package static func onLine(_ c: Coordinate, _ cs: [Coordinate], _ tolerance: Double) -> Bool {
+    static func onLine(_ c: Coordinate, _ cs: [Coordinate], _ tolerance: Double) -> Bool {
         for (a, b) in zip(cs, cs.dropFirst()) {
             let dx = b.longitude - a.longitude, dy = b.latitude - a.latitude
             let len2 = dx * dx + dy * dy
@@ -224,7 +224,7 @@ package enum GeoJSONGeometry: Equatable {
         return rotated + [rotated[0]]
     }
 
-    package static func pointInPolygon(_ unnormalized: [[Coordinate]]) -> Coordinate {
+    static func pointInPolygon(_ unnormalized: [[Coordinate]]) -> Coordinate {
         let rings = unnormalized.map(normalized)
         let outer = rings[0]
         if let c = centroid(outer), inside(c, rings) { return c }

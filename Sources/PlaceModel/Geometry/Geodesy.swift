@@ -64,7 +64,7 @@ package struct UnitVector {
 package enum Chord {
     /// The chord of an arc of `meters` (clamped to half the circumference).
     @inline(__always)
-    package static func fromMeters(_ meters: Double) -> Double {
+    static func fromMeters(_ meters: Double) -> Double {
         let half = min(max(meters, 0) / (2 * Earth.meanRadius), Double.pi / 2)
         return 2 * sin(half)
     }

@@ -37,7 +37,7 @@ package enum NormalShape {
     /// The longest panel, in σ: 8 nodes on 3σ keep the relative error near 1e-9.
     package static let panel = 3.0
     /// Edges (or their parts) farther than √cutoff σ from the fix count only by their angle.
-    package static let cutoff = 78.0
+    static let cutoff = 78.0
 
     /// The Gaussian mass of the area's rings around the fix (σ on each
     /// axis), the shape's origin lying `east`, `north` meters from the fix.

@@ -2,12 +2,12 @@ import Foundation
 
 /// Turns a place's hours into open intervals on the time line and answers
 /// from them.
-package struct HoursEvaluator {
+struct HoursEvaluator {
     package let place: Place
     package let secondary: SecondaryHoursType?
 
-    package var regularField: String { secondary == nil ? "regularOpeningHours" : "regularSecondaryOpeningHours" }
-    package var currentField: String { secondary == nil ? "currentOpeningHours" : "currentSecondaryOpeningHours" }
+    var regularField: String { secondary == nil ? "regularOpeningHours" : "regularSecondaryOpeningHours" }
+    var currentField: String { secondary == nil ? "currentOpeningHours" : "currentSecondaryOpeningHours" }
     package func label(_ field: String) -> String { secondary.map { "\(field)[\($0.rawValue)]" } ?? field }
 
     package func evaluate(_ time: HoursQueryTime) -> OpenStatus {
@@ -28,7 +28,7 @@ package struct HoursEvaluator {
         return status
     }
 
-    package func unixTime(_ time: HoursQueryTime, _ clock: PlaceClock) -> Int64 {
+    func unixTime(_ time: HoursQueryTime, _ clock: PlaceClock) -> Int64 {
         switch time {
         case .instant(let d): Int64(d.timeIntervalSince1970.rounded(.down))
         case .local(let wall): clock.unix(at: wall)
@@ -115,7 +115,7 @@ package struct HoursEvaluator {
         }
     }
 
-    package enum BaseHours {
+    enum BaseHours {
         /// Ranges opening on each weekday (0 = Sunday), in minutes.
         case weekly([[(start: Int, end: Int)]])
         case alwaysOpen
@@ -142,9 +142,9 @@ package struct HoursEvaluator {
         var specialDays: [LocalDate]
     }
 
-    package struct ScheduleError: Error { let message: String }
+    struct ScheduleError: Error { let message: String }
 
-    package func schedule(clock: PlaceClock) throws(ScheduleError) -> Schedule {
+    func schedule(clock: PlaceClock) throws(ScheduleError) -> Schedule {
         let regular: OpeningHours?
         let current: OpeningHours?
         do throws(HoursDataError) {

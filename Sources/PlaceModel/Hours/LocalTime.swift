@@ -58,7 +58,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public static func < (a: LocalDate, b: LocalDate) -> Bool { a.dayNumber < b.dayNumber }
 
-    package static func daysInMonth(year: Int, month: Int) -> Int {
+    static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -76,7 +76,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         ["year": .int(Int64(year)), "month": .int(Int64(month)), "day": .int(Int64(day))]
     }
 
-    package static let weekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    static let weekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
 }
 
 /// A wall-clock time at a place: a date and seconds since its midnight.
@@ -144,7 +144,7 @@ public struct PlaceClock: Sendable, CustomStringConvertible {
     }
 
     /// `+03:30`, `-05:00`, `+00:00`.
-    package static func offsetText(seconds: Int) -> String {
+    static func offsetText(seconds: Int) -> String {
         let sign = seconds < 0 ? "-" : "+"
         let m = seconds.magnitude / 60
         return "\(sign)\(String(m / 60).leftPadded(2)):\(String(m % 60).leftPadded(2))"
@@ -196,7 +196,7 @@ public struct PlaceClock: Sendable, CustomStringConvertible {
     }
 
     /// Writes the instant as RFC 3339 with the place's offset at that instant.
-    package func rfc3339(unix: Int64) -> String {
+    func rfc3339(unix: Int64) -> String {
         let offset = self.offset(atUnix: unix)
         let local = LocalDateTime(wallSeconds: unix + Int64(offset))
         return local.description + PlaceClock.offsetText(seconds: offset)

@@ -178,7 +178,7 @@ public enum OSMOpeningHours {
 
     /// An inclusive range of dates that recurs every year, or of absolute
     /// dates when it names years.
-    package struct DateRange: Sendable {
+    struct DateRange: Sendable {
         struct End: Sendable { var year: Int?; var month: Int; var day: Int }
         var from: End
         var to: End
@@ -221,7 +221,7 @@ public enum OSMOpeningHours {
     /// before a rule that overrides it (`May 29 off; Mo-Fr 09:00-18:00`),
     /// and a `,` rule without dates after one with dates (does the range
     /// carry over?).
-    package static func checkOrder(_ rules: [Rule]) throws(Unsupported) {
+    static func checkOrder(_ rules: [Rule]) throws(Unsupported) {
         // Dates to compare on: four years (a leap year among them) and any
         // year the value names.
         var years = Set(2024...2027)
@@ -268,7 +268,7 @@ public enum OSMOpeningHours {
 
     // MARK: Tokens
 
-    package enum Token: Equatable {
+    enum Token: Equatable {
         case weekday(Int) // API numbering, 0 = Sunday
         case month(Int)
         case publicHoliday, schoolHoliday
@@ -280,7 +280,7 @@ public enum OSMOpeningHours {
         case always // 24/7
     }
 
-    package struct Tokenizer {
+    struct Tokenizer {
         static let weekdays = ["mo": 1, "tu": 2, "we": 3, "th": 4, "fr": 5, "sa": 6, "su": 0]
         static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
@@ -353,7 +353,7 @@ public enum OSMOpeningHours {
 
     // MARK: Grammar
 
-    package struct Parser {
+    struct Parser {
         let tokens: [(token: Token, at: Int)]
         let text: String
         var i = 0
@@ -665,7 +665,7 @@ public enum OSMOpeningHours {
 }
 
 /// Weekly ranges in minutes since Sunday 00:00 -> Places API periods.
-package enum WeeklyRanges {
+enum WeeklyRanges {
     package static func periods(fromWeekMinutes input: [(start: Int, end: Int)]) -> [OpeningPeriod] {
         let week = 7 * 1440
         // Normalize into [0, 2 * week) and merge overlapping or touching ranges.
@@ -784,7 +784,7 @@ package struct MinuteSet: Equatable {
         return MinuteSet(normalizing: out)
     }
 
-    package func symmetricDifference(_ other: MinuteSet) -> MinuteSet { subtracting(other).union(other.subtracting(self)) }
+    func symmetricDifference(_ other: MinuteSet) -> MinuteSet { subtracting(other).union(other.subtracting(self)) }
 
     package static func == (a: MinuteSet, b: MinuteSet) -> Bool { a.ranges.elementsEqual(b.ranges) { $0 == $1 } }
 }

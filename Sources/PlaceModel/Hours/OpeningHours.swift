@@ -23,7 +23,7 @@ public struct HoursPoint: Sendable, Hashable {
     /// Minutes since the local midnight.
     public var minuteOfDay: Int { hour * 60 + minute }
     /// Minutes since Sunday 00:00.
-    package var minuteOfWeek: Int { day * 1440 + minuteOfDay }
+    var minuteOfWeek: Int { day * 1440 + minuteOfDay }
 
     /// The point as Places API (New) JSON.
     public var json: JSONValue {
@@ -51,7 +51,7 @@ public struct OpeningPeriod: Sendable, Hashable {
     /// Length in minutes for a weekly period: past midnight and past the
     /// end of the week (Saturday 22:00 to Sunday 02:00) wrap; a close equal
     /// to the open is a whole week.
-    package var weeklyLength: Int? {
+    var weeklyLength: Int? {
         guard let close else { return nil }
         var length = close.minuteOfWeek - open.minuteOfWeek
         if length <= 0 { length += 7 * 1440 }
@@ -193,7 +193,7 @@ public struct OpeningHours: Sendable {
 
     /// True when every period carries a date (current hours can then be
     /// placed on the calendar).
-    package var isDated: Bool {
+    var isDated: Bool {
         guard let periods, !periods.isEmpty else { return false }
         return periods.allSatisfy { $0.open.date != nil && ($0.close == nil || $0.close?.date != nil) }
     }

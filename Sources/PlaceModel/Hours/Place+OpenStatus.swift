@@ -5,7 +5,7 @@ extension Place {
     /// `utcOffsetMinutes`; nil when it has neither.
     public var clock: PlaceClock? { resolveClock().clock }
 
-    package func resolveClock() -> (clock: PlaceClock?, source: ClockSource?, note: String?) {
+    func resolveClock() -> (clock: PlaceClock?, source: ClockSource?, note: String?) {
         var note: String?
         if let id = timeZone {
             if let c = PlaceClock(zoneIdentifier: id) {

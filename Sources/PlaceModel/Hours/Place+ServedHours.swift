@@ -58,7 +58,7 @@ extension Place {
     }
 
     /// The date at the place at `time` (UTC without a clock).
-    package func localDate(at time: HoursQueryTime) -> LocalDate {
+    func localDate(at time: HoursQueryTime) -> LocalDate {
         switch time {
         case .local(let wall): return wall.date
         case .instant(let d):
@@ -70,7 +70,7 @@ extension Place {
 
     /// True when `hours` are dated and their last day ended more than
     /// `staleCurrentHoursDays` days before `time`.
-    package func isStale(_ hours: JSONObject, at time: HoursQueryTime) -> Bool {
+    func isStale(_ hours: JSONObject, at time: HoursQueryTime) -> Bool {
         guard let parsed = try? OpeningHours(json: hours, path: "currentOpeningHours"),
               let placed = HoursEvaluator.place(parsed) else { return false }
         return localDate(at: time) > placed.last.adding(days: Place.staleCurrentHoursDays)
@@ -79,7 +79,7 @@ extension Place {
 
 extension Int64 {
     /// Division rounding toward negative infinity.
-    package func floorDiv(_ d: Int64) -> Int64 {
+    func floorDiv(_ d: Int64) -> Int64 {
         let q = self / d
         return (self % d != 0 && (self < 0) != (d < 0)) ? q - 1 : q
     }

@@ -2,14 +2,14 @@ import Foundation
 
 /// Open intervals and the spans the hours decide, in Unix seconds, over
 /// some days around a time.
-package struct Timeline {
+struct Timeline {
     package private(set) var open: [(start: Int64, end: Int64)] = []
     package private(set) var known: [(start: Int64, end: Int64)] = []
     package let days: Int
     private let rangeEnd: Int64
-    package let neverOpens: Bool
+    let neverOpens: Bool
 
-    package init(_ s: HoursEvaluator.Schedule, clock: PlaceClock, around t: Int64, days: Int) {
+    init(_ s: HoursEvaluator.Schedule, clock: PlaceClock, around t: Int64, days: Int) {
         self.days = days
         let today = clock.local(atUnix: t).date
         // Start far enough back for periods up to a week long to reach t.
@@ -67,7 +67,7 @@ package struct Timeline {
         }
     }
 
-    package func isKnown(_ t: Int64) -> Bool { known.contains { $0.start <= t && t < $0.end } }
+    func isKnown(_ t: Int64) -> Bool { known.contains { $0.start <= t && t < $0.end } }
     package func isOpen(_ t: Int64) -> Bool { open.contains { $0.start <= t && t < $0.end } }
 
     /// The end of the open interval holding `t`, when the hours decide it
@@ -85,7 +85,7 @@ package struct Timeline {
     }
 
     /// The next opening after `t`, when every moment between is decided.
-    package func nextOpen(after t: Int64) -> (start: Int64, end: Int64?)? {
+    func nextOpen(after t: Int64) -> (start: Int64, end: Int64?)? {
         guard let iv = open.first(where: { $0.start > t }) else { return nil }
         guard let span = known.first(where: { $0.start <= t && t < $0.end }), iv.start < span.end else { return nil }
         let end: Int64? = isKnown(iv.end) && iv.end < rangeEnd ? iv.end : nil
@@ -93,8 +93,8 @@ package struct Timeline {
     }
 
     /// Open over the whole range looked at (always open).
-    package var isOpenThroughout: Bool { open.count == 1 && known.count == 1 && open[0].start <= known[0].start && open[0].end >= known[0].end }
+    var isOpenThroughout: Bool { open.count == 1 && known.count == 1 && open[0].start <= known[0].start && open[0].end >= known[0].end }
 
     /// The hours decide everything up to the end of the range.
-    package var knownUntilEnd: Bool { known.last.map { $0.end >= rangeEnd } ?? false }
+    var knownUntilEnd: Bool { known.last.map { $0.end >= rangeEnd } ?? false }
 }

@@ -24,7 +24,7 @@ package struct JSONParser {
     private let end: Int
     private var pos = 0
     private var depth = 0
-    package static let maxDepth = 512
+    static let maxDepth = 512
 
     private init(_ buffer: UnsafeRawBufferPointer) {
         // An empty buffer may have a nil base address; point at a static byte.
@@ -58,7 +58,7 @@ package struct JSONParser {
         /// The member from its name's opening quote to its value's end.
         package var member: Range<Int>
         /// True when the name holds a backslash escape.
-        package var nameEscaped: Bool
+        var nameEscaped: Bool
     }
 
     /// The members of a JSON object, located but not built (their nesting
@@ -436,7 +436,7 @@ package struct JSONParser {
     /// of its units of a Double halfway point (its low 11 bits 0x3FF, 0x400
     /// or 0x401), which is left to strtod.
     @inline(__always)
-    package static func extendedDouble(_ mantissa: UInt64, exponent: Int) -> Double? {
+    static func extendedDouble(_ mantissa: UInt64, exponent: Int) -> Double? {
         #if arch(x86_64) && !os(Windows) && !os(Android)
         guard exponent >= -27 && exponent <= 27 else { return nil }
         if mantissa == 0 { return 0 }

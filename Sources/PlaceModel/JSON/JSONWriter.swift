@@ -21,7 +21,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes an object without one of its members (compact only).
-    package func writeObject(_ o: JSONObject, skipping skipped: String, into out: inout [UInt8]) {
+    func writeObject(_ o: JSONObject, skipping skipped: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         var first = true
         for m in o.members where m.key != skipped {
@@ -96,7 +96,7 @@ public struct JSONWriter: Sendable {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    package static func writeString(_ s: String, into out: inout [UInt8]) {
+    static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { u in

@@ -368,7 +368,7 @@ public struct PlaceLikelihoodList: Sendable {
 }
 
 /// One axis of a footprint: the fix's density along it.
-package enum NormalBox {
+enum NormalBox {
     /// P(a < Z < b) for a standard normal Z, accurate in the tails.
     package static func mass(_ a: Double, _ b: Double) -> Double {
         let s = 1 / 2.0.squareRoot()

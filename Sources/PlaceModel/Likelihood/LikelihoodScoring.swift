@@ -307,7 +307,7 @@ extension LikelihoodModel {
 
     /// Whether a viewport is the place's footprint: `viewportRule` takes it
     /// and no corner lies farther than `maxViewportRadius` from the place.
-    package func usesViewport(_ v: Viewport, latitude: Double, longitude: Double) -> Bool {
+    func usesViewport(_ v: Viewport, latitude: Double, longitude: Double) -> Bool {
         let rect = GeoRect(south: v.low.latitude, west: v.low.longitude, north: v.high.latitude, east: v.high.longitude)
         guard viewportRule == .always || ViewportEvidence.classify(rect) == .extent else { return false }
         var m = 0.0

@@ -209,7 +209,7 @@ package struct ImageHeader: Equatable {
     }
 
     /// The orientation tag (0x0112) of IFD0 in an APP1 `Exif` payload.
-    package static func exifOrientation(_ p: UnsafeRawBufferPointer) -> Int? {
+    static func exifOrientation(_ p: UnsafeRawBufferPointer) -> Int? {
         guard p.count >= 14, Array(p[0..<6]) == [0x45, 0x78, 0x69, 0x66, 0, 0] else { return nil }
         let tiff = UnsafeRawBufferPointer(rebasing: p[6...])
         let little: Bool

@@ -18,7 +18,7 @@ package enum FieldCheck {
         return Coordinate(latitude: lat, longitude: lng)
     }
 
-    package static func formatNumber(_ d: Double) -> String {
+    static func formatNumber(_ d: Double) -> String {
         var out: [UInt8] = []
         JSONWriter.writeNumber(d, into: &out)
         return String(decoding: out, as: UTF8.self)
@@ -79,7 +79,7 @@ package enum FieldCheck {
     }
 
     /// ±18 hours, in minutes.
-    package static let maxOffsetMinutes = 18 * 60
+    static let maxOffsetMinutes = 18 * 60
 
     private static func numberText(_ value: JSONValue) -> String {
         switch value {

@@ -6,7 +6,7 @@ import Glibc
 package enum RFC3339 {
     /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z: the instants RFC 3339's
     /// four-digit years can write.
-    package static let representable: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
+    static let representable: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
 
     /// Unix seconds as RFC 3339 in UTC; nil outside `representable` (a
     /// timestamp of -2^63 in a dump is data to keep as it is, not a date).

@@ -49,7 +49,7 @@ package struct SnapshotMatcher {
     }
 
     /// Folded (case, diacritics, punctuation) character bigrams, packed.
-    package static func bigrams(_ name: String?) -> [UInt32] {
+    static func bigrams(_ name: String?) -> [UInt32] {
         guard let name else { return [] }
         let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
         let scalars = folded.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? $0.value : 32 }
@@ -60,7 +60,7 @@ package struct SnapshotMatcher {
         return (0..<(compact.count - 1)).map { compact[$0] << 16 ^ compact[$0 + 1] }.sorted()
     }
 
-    package static func dice(_ a: [UInt32], _ b: [UInt32]) -> Double {
+    static func dice(_ a: [UInt32], _ b: [UInt32]) -> Double {
         if a.isEmpty || b.isEmpty { return 0 }
         if a == b { return 1 }
         var i = 0, j = 0, common = 0
@@ -78,7 +78,7 @@ package struct SnapshotMatcher {
         return 2 * r * asin(min(1, sqrt(h)))
     }
 
-    package struct Link {
+    struct Link {
         let removed: Candidate
         let added: Candidate
         let score: Double
@@ -168,7 +168,7 @@ package struct SnapshotMatcher {
     }
 
     /// `node` of `osm:node/42`, nil for other IDs.
-    package static func osmType(_ id: String) -> Substring? {
+    static func osmType(_ id: String) -> Substring? {
         guard id.hasPrefix("osm:"), let slash = id.firstIndex(of: "/") else { return nil }
         return id[id.index(id.startIndex, offsetBy: 4)..<slash]
     }

@@ -2,12 +2,12 @@ import PlaceModel
 
 /// Positions along a Hilbert curve over longitude/latitude (2^16 cells a
 /// side): points close on the curve are close on the map.
-package enum Hilbert {
+enum Hilbert {
     /// The curve's index of the cell holding `c`. Reads the cell's bits from
     /// the top, two at a time, keeping the orientation of the sub-square as
     /// two flags (axes swapped; both axes mirrored: the two commute), so no
     /// branch depends on the data.
-    package static func key(_ c: Coordinate) -> UInt64 {
+    static func key(_ c: Coordinate) -> UInt64 {
         let n = Double(1 << 16)
         let x = UInt32(min(n - 1, max(0, (c.longitude + 180) / 360 * n)))
         let y = UInt32(min(n - 1, max(0, (c.latitude + 90) / 180 * n)))

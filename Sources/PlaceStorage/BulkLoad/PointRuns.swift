@@ -6,27 +6,27 @@ import Glibc
 import PlaceModel
 
 /// A point waiting for the R*Tree, with its place on the Hilbert curve.
-package struct IndexPoint: BitwiseCopyable {
-    package var key: UInt64
-    package let rowid: Int64
-    package let longitude: Double
-    package let latitude: Double
+struct IndexPoint: BitwiseCopyable {
+    var key: UInt64
+    let rowid: Int64
+    let longitude: Double
+    let latitude: Double
 }
 
 extension IndexPoint {
     /// Along the Hilbert curve, ties by rowid: the order chunks are sorted,
     /// spilled and merged in.
-    package static func curveOrder(_ p: IndexPoint, _ q: IndexPoint) -> Bool {
+    static func curveOrder(_ p: IndexPoint, _ q: IndexPoint) -> Bool {
         p.key < q.key || (p.key == q.key && p.rowid < q.rowid)
     }
 }
 
 /// Hilbert-sorted runs of index points (`IndexPoint.curveOrder`).
-package typealias PointRuns = SortedRuns<IndexPoint>
+typealias PointRuns = SortedRuns<IndexPoint>
 
 extension SortedRuns {
     /// Runs in the directory of `db`'s file (where its free space is).
-    package convenience init(besideDatabase db: Database, less: @escaping (Element, Element) -> Bool) {
+    convenience init(besideDatabase db: Database, less: @escaping (Element, Element) -> Bool) {
         self.init(directory: URL(fileURLWithPath: db.path).deletingLastPathComponent().path, less: less)
     }
 }
@@ -36,16 +36,16 @@ extension SortedRuns {
 /// so a fresh import of any size builds its R*Tree whole while memory holds
 /// one chunk and one read buffer per run. The files are unlinked as they are
 /// made, so a killed import leaves nothing behind.
-package final class SortedRuns<Element: BitwiseCopyable> {
+final class SortedRuns<Element: BitwiseCopyable> {
     private let directory: String
     /// The order each run is sorted in and the merge follows.
-    package let less: (Element, Element) -> Bool
+    let less: (Element, Element) -> Bool
     private var files: [Int32] = []
     private var lengths: [Int] = []
     /// Points spilled so far.
-    package private(set) var count = 0
+    private(set) var count = 0
 
-    package init(directory: String, less: @escaping (Element, Element) -> Bool) {
+    init(directory: String, less: @escaping (Element, Element) -> Bool) {
         self.directory = directory
         self.less = less
     }
@@ -54,14 +54,14 @@ package final class SortedRuns<Element: BitwiseCopyable> {
         for fd in files { close(fd) }
     }
 
-    package var isEmpty: Bool { files.isEmpty }
+    var isEmpty: Bool { files.isEmpty }
 
     /// Runs kept apart at most; past this they are merged into one first
     /// (so open files stay few however large the input).
-    package var maxRuns = 256
+    var maxRuns = 256
 
     /// Writes one run, sorted by `less`.
-    package func spill(_ points: [Element]) throws {
+    func spill(_ points: [Element]) throws {
         guard !points.isEmpty else { return }
         if files.count >= maxRuns { try compact() }
         let fd = try newFile()
@@ -119,7 +119,7 @@ package final class SortedRuns<Element: BitwiseCopyable> {
     }
 
     /// Calls `body` with every spilled value in order.
-    package func merge(_ body: (Element) throws -> Void) throws {
+    func merge(_ body: (Element) throws -> Void) throws {
         let block = 32 << 10 / MemoryLayout<Element>.stride
         var readers: [Reader] = []
         for (fd, n) in zip(files, lengths) { readers.append(Reader(fd: fd, count: n, block: block)) }

@@ -1,6 +1,5 @@
 import Foundation
 import SQLiteDB
-import PlaceModel
 
 /// Builds an empty SQLite R*Tree in one pass from points sorted along a
 /// Hilbert curve, writing its shadow tables (`_node`, `_rowid`, `_parent`)
@@ -15,45 +14,45 @@ import PlaceModel
 /// the curve's: the pairs are sorted a chunk at a time and, past one chunk,
 /// spilled as sorted runs beside the database and merged, so its B-tree is
 /// appended to instead of being inserted into at random.
-package struct RTreeBulkLoader {
-    package let db: Database
+struct RTreeBulkLoader {
+    let db: Database
     /// The R*Tree's name (`idx_place_geom`).
-    package let table: String
+    let table: String
 
     /// `_rowid` pairs held in memory before a sorted run is spilled.
-    package var rowidChunk = 1 << 18
+    var rowidChunk = 1 << 18
 
-    package init(db: Database, table: String) {
+    init(db: Database, table: String) {
         self.db = db
         self.table = table
     }
 
-    package struct Entry {
+    struct Entry {
         let id: Int64
         var minX: Float, maxX: Float, minY: Float, maxY: Float
     }
 
-    package static func down(_ d: Double) -> Float {
+    static func down(_ d: Double) -> Float {
         var f = Float(d)
         if Double(f) > d { f = f.nextDown }
         return f
     }
 
-    package static func up(_ d: Double) -> Float {
+    static func up(_ d: Double) -> Float {
         var f = Float(d)
         if Double(f) < d { f = f.nextUp }
         return f
     }
 
     /// True when the tree holds nothing and can be built whole.
-    package func isEmpty() throws -> Bool {
+    func isEmpty() throws -> Bool {
         try db.scalar("SELECT NOT EXISTS (SELECT 1 FROM \"\(table)_rowid\")")?.int == 1
     }
 
     /// Builds the tree from `count` points, `point(i)` giving the i-th
     /// (rowid, x, y) in Hilbert order. Leaves are written as they fill, so
     /// memory holds only one node per 51 points above the leaves.
-    package func load(count: Int, point: (Int) -> (id: Int64, x: Double, y: Double)) throws {
+    func load(count: Int, point: (Int) -> (id: Int64, x: Double, y: Double)) throws {
         try load(streaming: count) { emit in
             for i in 0..<count {
                 let p = point(i)
@@ -64,7 +63,7 @@ package struct RTreeBulkLoader {
 
     /// Builds the tree from exactly `count` points that `produce` hands to
     /// its `emit` (rowid, x, y) in Hilbert order, on this thread.
-    package func load(streaming count: Int, produce: (_ emit: (Int64, Double, Double) throws -> Void) throws -> Void) throws {
+    func load(streaming count: Int, produce: (_ emit: (Int64, Double, Double) throws -> Void) throws -> Void) throws {
         guard count > 0 else { return }
         var builder = try prepare(count: count)
         let writer = try Writer(db: db, table: table)
@@ -76,7 +75,7 @@ package struct RTreeBulkLoader {
     /// which writes them: at the end of an import the reading thread is
     /// idle, and merging runs, packing nodes and sorting pairs is about half
     /// of the tree's build. `produce` runs only on that thread.
-    package func load(concurrently count: Int, produce: @escaping (_ emit: (Int64, Double, Double) throws -> Void) throws -> Void) throws {
+    func load(concurrently count: Int, produce: @escaping (_ emit: (Int64, Double, Double) throws -> Void) throws -> Void) throws {
         guard count > 0 else { return }
         let builder = try prepare(count: count)
         let writer = try Writer(db: db, table: table)
@@ -121,7 +120,7 @@ package struct RTreeBulkLoader {
     }
 
     /// What the builder hands to the writer.
-    package enum Output: Sendable {
+    enum Output: Sendable {
         /// A node's number and its blob.
         case node(Int64, [UInt8])
         /// (child, parent) node numbers, for `_parent`.
@@ -299,7 +298,7 @@ package struct RTreeBulkLoader {
     }
 
     /// A point's rowid and the leaf node holding it.
-    package struct RowidNode: BitwiseCopyable {
+    struct RowidNode: BitwiseCopyable {
         let rowid: Int64
         let nodeno: Int64
 
@@ -343,19 +342,19 @@ package struct RTreeBulkLoader {
         }
     }
 
-    package static func put16(_ b: inout [UInt8], _ o: Int, _ v: UInt16) {
+    static func put16(_ b: inout [UInt8], _ o: Int, _ v: UInt16) {
         b[o] = UInt8(v >> 8); b[o + 1] = UInt8(v & 0xFF)
     }
-    package static func put32(_ b: inout [UInt8], _ o: Int, _ v: UInt32) {
+    static func put32(_ b: inout [UInt8], _ o: Int, _ v: UInt32) {
         for i in 0..<4 { b[o + i] = UInt8((v >> (24 - 8 * UInt32(i))) & 0xFF) }
     }
-    package static func put64(_ b: inout [UInt8], _ o: Int, _ v: UInt64) {
+    static func put64(_ b: inout [UInt8], _ o: Int, _ v: UInt64) {
         for i in 0..<8 { b[o + i] = UInt8((v >> (56 - 8 * UInt64(i))) & 0xFF) }
     }
 }
 
 /// A value handed over to one other thread, which alone uses it from then on.
-package struct UncheckedSendable<Value>: @unchecked Sendable {
-    package let value: Value
-    package init(_ value: Value) { self.value = value }
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -66,5 +66,5 @@ extension PlaceStore {
 }
 
 extension String {
-    package var nilIfEmpty: String? { isEmpty ? nil : self }
+    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

@@ -12,7 +12,7 @@ extension PlaceStore {
     /// An unnamed GeoJSON feature's type reads with the prefix
     /// `PlaceIndex.unnamedPrefix` ("~cafe"), so the model can weigh it
     /// (`LikelihoodModel.unnamedFactor`).
-    package static let spatialColumns = """
+    static let spatialColumns = """
         p.id, p.geom, CASE WHEN p.name IS NOT NULL THEN p.primary_type WHEN \(notAPlaceSQL) THEN '' \
         WHEN p.primary_type IS NOT NULL AND instr(coalesce(p.extra, ''), '"unnamed"') > 0 THEN '~' || p.primary_type \
         ELSE p.primary_type END, p.rating_count, p.business_status, p.source
@@ -22,23 +22,23 @@ extension PlaceStore {
     /// place: neither a name nor a type, and marked so in its `extra`
     /// (`notAPlace`: why). A place a narrow field mask left without a name
     /// and types is still a place.
-    package static let notAPlaceSQL = """
+    static let notAPlaceSQL = """
         (p.primary_type IS NULL AND p.name IS NULL AND instr(coalesce(p.extra, ''), '"notAPlace"') > 0)
         """
 
     /// The largest rowid in `place` (0 when empty): an instant size estimate.
-    package func maxRowid() throws -> Int64 {
+    func maxRowid() throws -> Int64 {
         try db.scalar("SELECT max(id) FROM place")?.int64 ?? 0
     }
 
     /// SQLite's data version for this connection: it changes when another
     /// connection commits, so a cached index can tell it is stale.
-    package func dataVersion() throws -> Int64 {
+    func dataVersion() throws -> Int64 {
         try db.scalar("PRAGMA data_version")?.int64 ?? 0
     }
 
     /// Every live place (not removed), for the full in-memory index.
-    package func loadAllPlaces() throws -> PlaceIndexInput {
+    func loadAllPlaces() throws -> PlaceIndexInput {
         var input = PlaceIndexInput()
         let estimate = Int(try maxRowid())
         input.reserve(min(estimate, 50_000_000))
@@ -116,7 +116,7 @@ extension PlaceStore {
     /// Calls `body` with the place ID and the stored document's bytes of
     /// row `rowid` (valid only inside `body`); nil when the row is gone.
     /// The document holds no location: the point comes from the geometry.
-    package func withStoredRow<T>(rowid: Int64, _ body: (PlaceID, UnsafeRawBufferPointer, Coordinate?) throws -> T) throws -> T? {
+    func withStoredRow<T>(rowid: Int64, _ body: (PlaceID, UnsafeRawBufferPointer, Coordinate?) throws -> T) throws -> T? {
         let statement = try db.cachedStatement("SELECT place_id, doc, geom, \(StoredDocument.readColumns) FROM place WHERE id = ?")
         try statement.bind(.integer(rowid), at: 1)
         defer { statement.reset() }
@@ -272,7 +272,7 @@ extension PlaceStore {
 extension SpatiaLiteBlob {
     /// The coordinate of a SpatiaLite point blob (either byte order), or nil
     /// when the bytes are not one.
-    package static func decodePoint(_ b: UnsafeRawBufferPointer) -> Coordinate? {
+    static func decodePoint(_ b: UnsafeRawBufferPointer) -> Coordinate? {
         coordinate(b)
     }
 }

@@ -13,7 +13,7 @@ package final class PlaceStore {
     package let writable: Bool
 
     /// The default file, in the working directory.
-    package static let defaultPath = "places.sqlite"
+    static let defaultPath = "places.sqlite"
 
     /// Opens the database. A writable store loads SpatiaLite (its triggers
     /// keep the spatial index) and creates or migrates the schema; a
@@ -122,7 +122,7 @@ package final class PlaceStore {
     }
 
     /// Refuses what SQLite would not read as a plain file name.
-    package static func checkPath(_ path: String) throws(PlaceDBError) {
+    static func checkPath(_ path: String) throws(PlaceDBError) {
         if path.isEmpty {
             throw .notADatabasePath(path)
         }
@@ -154,7 +154,7 @@ package final class PlaceStore {
     /// `StoredDocument`) and geometry (and
     /// `time_zone_source`, when the query selected it). A row that does not
     /// decode (a file edited by hand) throws, never traps.
-    package func decodeStored(_ row: Row, docColumn: Int, geometryColumn: Int, timeZoneSourceColumn: Int? = nil, layoutColumn: Int) throws -> Place {
+    func decodeStored(_ row: Row, docColumn: Int, geometryColumn: Int, timeZoneSourceColumn: Int? = nil, layoutColumn: Int) throws -> Place {
         let id = PlaceID(try row.string(0))
         let value: JSONValue
         do {
@@ -191,12 +191,12 @@ package final class PlaceStore {
 /// SpatiaLite's binary geometry for a point: 60 bytes, written here so the
 /// import does not call a SQL function per row (the format is documented in
 /// SpatiaLite's "BLOB-Geometry" page).
-package enum SpatiaLiteBlob {
+enum SpatiaLiteBlob {
     /// The blob's size: header 39 bytes, class, the point, end marker.
-    package static let pointSize = 60
+    static let pointSize = 60
 
     /// Calls `body` with the POINT blob of `c`, built on the stack.
-    package static func withPoint<R>(_ c: Coordinate, srid: Int32 = 4326, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    static func withPoint<R>(_ c: Coordinate, srid: Int32 = 4326, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try withUnsafeTemporaryAllocation(byteCount: pointSize, alignment: 8) { b in
             write(c, srid: srid, into: b)
             return try body(UnsafeRawBufferPointer(b))

@@ -3,7 +3,7 @@ import SQLiteDB
 extension Schema {
     /// Migration 9: the whole document in SQL, and 64-bit columns that GDAL
     /// reads as 64-bit. docs/database.md and docs/export.md describe both.
-    package static let wholeDocumentMigration = Migration(version: 9, name: "place_document: the whole document in SQL; 64-bit columns declared BIGINT", sql: """
+    static let wholeDocumentMigration = Migration(version: 9, name: "place_document: the whole document in SQL; 64-bit columns declared BIGINT", sql: """
         -- GDAL reads a column declared INTEGER as 32-bit (content_hash's
         -- 64-bit values arrived clamped, with a warning each) and one
         -- declared BIGINT as 64-bit. Only the declared type changes: both

@@ -1,11 +1,10 @@
 import SQLiteDB
-import PlaceModel
 
 /// placedb's database schema, as forward-only migrations. Each string is
 /// frozen once released: change the schema by appending a migration.
 /// `Schemas/schema.sql` is the golden result; a test compares them.
-package enum Schema {
-    package static let migrator = Migrator(application: "placedb", migrations: [
+enum Schema {
+    static let migrator = Migrator(application: "placedb", migrations: [
         Migration(version: 1, name: "places with SpatiaLite point geometry", sql: """
             SELECT InitSpatialMetadata(0, 'WGS84');
 
@@ -225,7 +224,7 @@ package enum Schema {
     ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).
-    package static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history", "place_alias", "place_photo", "photo_image", "place_extent", "place_viewport", "place_footprint", "place_document", "place_text", "place_text_vocab", "place_word", "place_text_source"]
+    static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history", "place_alias", "place_photo", "photo_image", "place_extent", "place_viewport", "place_footprint", "place_document", "place_text", "place_text_vocab", "place_word", "place_text_source"]
 }
 
 extension Schema {

@@ -9,7 +9,7 @@ import PlaceModel
 /// byte; rows without a layout (NULL or 0) hold the whole document.
 package enum StoredDocument {
     /// The members the columns can stand for, in layout order.
-    package static let columnMembers = ["displayName", "primaryType", "rating", "userRatingCount"]
+    static let columnMembers = ["displayName", "primaryType", "rating", "userRatingCount"]
 
     /// The values of `place`'s columns that stand for the members.
     package struct Columns: Sendable {
@@ -105,11 +105,11 @@ import SQLiteDB
 
 extension StoredDocument {
     /// The columns a read selects after `doc` to put a document back whole.
-    package static let readColumns = "doc_layout, name, primary_type, rating, rating_count"
+    static let readColumns = "doc_layout, name, primary_type, rating, rating_count"
 
     /// Calls `body` with the whole document of a row whose `doc` is at
     /// `docColumn` and `readColumns` start at `layoutColumn`.
-    package static func withDocument<T>(_ row: Row, docColumn: Int, layoutColumn: Int, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+    static func withDocument<T>(_ row: Row, docColumn: Int, layoutColumn: Int, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
         let layout = row.optionalInt64(layoutColumn) ?? 0
         guard layout != 0 else { return try row.withBytes(docColumn, body) }
         let c = layoutColumn

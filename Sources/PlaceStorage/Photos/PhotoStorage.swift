@@ -115,7 +115,7 @@ extension PlaceStore {
     }
 
     /// The stored images of these photo names, by name.
-    package func localImages(names: [String]) throws -> [String: LocalImageInfo] {
+    func localImages(names: [String]) throws -> [String: LocalImageInfo] {
         var out: [String: LocalImageInfo] = [:]
         for name in names {
             if let info = try localImage(name: name) { out[name] = info }

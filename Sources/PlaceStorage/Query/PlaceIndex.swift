@@ -52,10 +52,10 @@ package struct PlaceIndexInput {
     package var sourceCodes: [UInt16] = []
     package var ratingCounts: [Int32] = []
     /// Index into `viewports`, or -1.
-    package var viewportIndexes: [Int32] = []
+    var viewportIndexes: [Int32] = []
     package var viewports: [GeoRect] = []
     /// Index into `shapes` (the stored footprint), or -1.
-    package var shapeIndexes: [Int32] = []
+    var shapeIndexes: [Int32] = []
     package var shapes = ShapeTable()
     /// Interned primary types (code 0 is "no type") and sources.
     package var types = Interner()
@@ -63,7 +63,7 @@ package struct PlaceIndexInput {
 
     package var count: Int { rowids.count }
 
-    package mutating func reserve(_ n: Int) {
+    mutating func reserve(_ n: Int) {
         rowids.reserveCapacity(n)
         latitudes.reserveCapacity(n)
         longitudes.reserveCapacity(n)
@@ -124,12 +124,12 @@ package struct Interner {
 }
 
 /// A fixed-size set of slots.
-package struct SlotSet {
+struct SlotSet {
     private var words: [UInt64]
-    package init(count: Int) { words = Array(repeating: 0, count: (count + 63) / 64) }
+    init(count: Int) { words = Array(repeating: 0, count: (count + 63) / 64) }
     @inline(__always) package func contains(_ i: Int) -> Bool { words[i >> 6] & (1 << UInt64(i & 63)) != 0 }
     @inline(__always) package mutating func insert(_ i: Int) { words[i >> 6] |= 1 << UInt64(i & 63) }
-    package mutating func formUnion(_ other: SlotSet) { for i in words.indices { words[i] |= other.words[i] } }
+    mutating func formUnion(_ other: SlotSet) { for i in words.indices { words[i] |= other.words[i] } }
     package var byteCount: Int { words.capacity * 8 }
 }
 
@@ -161,7 +161,7 @@ package final class PlaceIndex {
         var maxExtent: Float
     }
 
-    package static let leafSize = 16
+    static let leafSize = 16
 
     package let rowids: [Int64]
     package let latitudes: [Double]
@@ -173,11 +173,11 @@ package final class PlaceIndex {
     package let statuses: [UInt8]
     package let sourceCodes: [UInt16]
     package let ratingCounts: [Int32]
-    package let viewportIndexes: [Int32]
+    let viewportIndexes: [Int32]
     package let viewports: [GeoRect]
     /// The stored footprint of each slot that has it as its footprint
     /// (index into `shapes`), or -1.
-    package let shapeIndexes: [Int32]
+    let shapeIndexes: [Int32]
     package let shapes: ShapeTable
     /// Footprint radius per slot (meters): how far from its location a
     /// visitor of the place may stand. Set by the likelihood model.
@@ -192,7 +192,7 @@ package final class PlaceIndex {
     /// rowid -> slot, built on first use (type filters).
     private var slotOfRowid: [Int64: Int32]?
     /// Slots per place type, loaded on first use.
-    package var typeSlotCache: [String: SlotSet] = [:]
+    var typeSlotCache: [String: SlotSet] = [:]
 
     /// The primary type the index gives a feature that is not a place
     /// (`PlaceStore.notAPlaceSQL`: kept by `import --all-features`, with
@@ -201,7 +201,7 @@ package final class PlaceIndex {
     package static let anonymousType = ""
     /// The prefix of the primary type the index gives an unnamed feature
     /// of a GeoJSON export (`PlaceStore.spatialColumns`: "~parking").
-    package static let unnamedPrefix = "~"
+    static let unnamedPrefix = "~"
 
     /// A primary type as the index reads it, without the unnamed prefix.
     package static func primaryType(_ indexed: String?) -> String? {
@@ -210,7 +210,7 @@ package final class PlaceIndex {
     }
 
     /// Its code in this index, nil when no place has it.
-    package private(set) lazy var anonymousTypeCode: UInt16? = types.names.firstIndex { $0 == Self.anonymousType }.map { UInt16($0) }
+    private(set) lazy var anonymousTypeCode: UInt16? = types.names.firstIndex { $0 == Self.anonymousType }.map { UInt16($0) }
 
     package var count: Int { rowids.count }
 
@@ -453,7 +453,7 @@ private struct NodeHeap {
     }
 
     @inline(__always)
-    package mutating func popMin() -> (Double, Int32)? {
+    mutating func popMin() -> (Double, Int32)? {
         guard let lastBound = bounds.popLast(), let lastNode = nodes.popLast() else { return nil }
         if bounds.isEmpty { return (lastBound, lastNode) }
         let top = (bounds[0], nodes[0])
@@ -542,7 +542,7 @@ private struct TreeBuilder {
 
     /// Quickselect: points[k] gets the element of rank k on `axis`, smaller
     /// ones before it, larger ones after.
-    package func select(_ begin: Int, _ end: Int, _ k: Int, _ axis: Int) {
+    func select(_ begin: Int, _ end: Int, _ k: Int, _ axis: Int) {
         var lo = begin, hi = end - 1
         while lo < hi {
             // Median of three as pivot.

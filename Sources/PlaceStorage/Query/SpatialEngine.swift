@@ -128,11 +128,11 @@ package final class SpatialEngine {
 /// The model's per-type and per-source numbers, by the index's codes.
 package struct ModelTables {
     package let typeFactor: [Double]
-    package let typeRadius: [Double]
+    let typeRadius: [Double]
     package let sourceFactor: [Double]
     /// Per type code: whether its places are containers (`LikelihoodModel.containerTypes`).
     package let isContainer: [Bool]
-    package let hasContainers: Bool
+    let hasContainers: Bool
 
     package init(model: LikelihoodModel, types: Interner, sources: Interner) {
         isContainer = types.names.map { PlaceIndex.primaryType($0).map(model.containerTypes.contains) ?? false }
@@ -150,7 +150,7 @@ package struct ModelTables {
     package static func halfSide(radius: Double) -> Double { radius * Double.pi.squareRoot() / 2 }
 
     /// The farthest corner of `v` from (lat, lng), in meters.
-    package static func viewportReach(_ v: GeoRect, latitude: Double, longitude: Double) -> Double {
+    static func viewportReach(_ v: GeoRect, latitude: Double, longitude: Double) -> Double {
         var m = 0.0
         for (la, ln) in [(v.south, v.west), (v.south, v.east), (v.north, v.west), (v.north, v.east)] {
             m = max(m, haversineMeters(latitude, longitude, la, ln))

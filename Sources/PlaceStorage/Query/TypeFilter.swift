@@ -1,4 +1,3 @@
-import PlaceModel
 import SQLiteDB
 
 /// Type restrictions of a nearby search.

@@ -16,9 +16,9 @@ import PlaceModel
 ///   all it knows, there is no field mask) captured at or after everything
 ///   stored replaces the document whole, so a deleted tag is gone; an older
 ///   complete record changes nothing.
-package struct MemberMerge {
+struct MemberMerge {
     /// Members merged key by key.
-    package static let keyedMembers: Set<String> = ["accessibilityOptions", "paymentOptions", "parkingOptions"]
+    static let keyedMembers: Set<String> = ["accessibilityOptions", "paymentOptions", "parkingOptions"]
 
     /// The merged document (stored order, then the record's new members).
     package var document: JSONObject
@@ -27,19 +27,19 @@ package struct MemberMerge {
     package var extra: JSONObject
     /// True when a member the record carries kept its stored value because
     /// the stored one was captured later and differs.
-    package var keptNewer = false
+    var keptNewer = false
     /// Which members came from the record (their value or time changed).
-    package var tookLocation = false
-    package var tookTimeZone = false
+    var tookLocation = false
+    var tookTimeZone = false
     /// The record was captured at or after everything stored.
-    package var recordIsLatest = false
+    var recordIsLatest = false
 
     /// The latest capture of any member.
     package var capturedAt: Int64 { times.values.max() ?? 0 }
 
     /// `member_captured`: the members captured at another time than
     /// `capturedAt`, or nil when all share it.
-    package var memberCapturedJSON: String? {
+    var memberCapturedJSON: String? {
         let latest = capturedAt
         let others = document.keys.compactMap { k in times[k].flatMap { $0 == latest ? nil : (k, JSONValue.int($0)) } }
         return others.isEmpty ? nil : JSONWriter().string(.object(JSONObject(uniqueMembers: others.map { (key: $0.0, value: $0.1) })))
@@ -48,7 +48,7 @@ package struct MemberMerge {
     /// `stored`: the stored document (with `location`); `storedTimes`: the
     /// stored members' times (a member without one was captured at
     /// `storedCapturedAt`; 0 stands for unknown, older than any capture).
-    package init(stored: JSONObject, storedCapturedAt: Int64, storedTimes: [String: Int64], storedExtra: JSONObject,
+    init(stored: JSONObject, storedCapturedAt: Int64, storedTimes: [String: Int64], storedExtra: JSONObject,
          record: JSONObject, recordExtra: JSONObject, capturedAt t: Int64, complete: Bool = false) {
         var doc = stored
         var times: [String: Int64] = [:]

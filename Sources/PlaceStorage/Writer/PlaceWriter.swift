@@ -7,14 +7,11 @@ import PlaceModel
 /// stored). Each row points at the import runs that first saw, last saw and
 /// last changed it.
 ///
-/// During an import the writer keeps SpatiaLite's spatial index and
-/// `place_extent` itself: `beginBulk` sets the per-row triggers on `place`
-/// aside (SpatiaLite's run `RTreeAlign`, which parses SQL for every row;
-/// placedb's own `place_extent_*` ones search each document for a viewport)
-/// and `endBulk` puts them back verbatim, all inside the import's
-/// transaction, so no other connection ever sees the table without them and
-/// a failed import rolls back to the same triggers. `CheckSpatialIndex()`
-/// stays 1 (a test proves it).
+/// The tables that index `place` (the spatial index, `place_extent`,
+/// `place_type`) are kept by a `BulkLoader`: by default the plain one (the
+/// triggers on `place` and a statement per type); between `beginBulk` and
+/// `endBulk` the direct one, which an import uses (BulkLoad/, and
+/// docs/development.md, "The bulk-loader fence").
 package final class PlaceWriter {
     package enum Outcome {
         case inserted, updated, unchanged
@@ -34,37 +31,20 @@ package final class PlaceWriter {
     package var run: Int64 = 0
     /// In a snapshot, unchanged places are marked seen (last_run) too.
     package var snapshot = false
-    private var setAside: [(name: String, sql: String)] = []
-    private var wroteRows = false
-    private var bulk = false
-    /// The place table was empty when the bulk write began: insert first.
-    private var insertFirst = false
-    /// The text index's triggers are set aside: it is built whole in `endBulk`.
-    private var rebuildText = false
-    /// False only in the benchmark's runs without the text index step.
+    /// False only in the benchmark's imports without the text index step
+    /// (a fresh one then leaves the text index empty).
     package var buildsTextIndex = true
-    /// In a fresh import, a row already in the text index changed (written
-    /// twice, tombstoned, revived): the index is rebuilt from the view at
-    /// the end instead (rare: a fresh import's records seldom repeat IDs).
-    private var textDirty = false
-    /// The words of the places written by this bulk write, for `place_word`.
-    private var pendingWords = Set<String>()
-    private let insertText: Statement
-    private let insertWord: Statement
-    /// In a fresh import, `place_type` rows wait to be written in key order, a chunk at a time.
-    private var pendingTypes: PendingTypeRows?
+    /// Keeps the index tables (`PlainLoader` outside `beginBulk`/`endBulk`).
+    private var loader: any BulkLoader
+    /// The loader outside a bulk write.
+    private let plain: PlainLoader
 
     private let find: Statement
     private let touch: Statement
     private let insert: Statement
     private let update: Statement
-    private let deleteType: Statement
-    private let insertType: Statement
-    private let indexPoint: Statement
     private let deletePhotos: Statement
     private let insertPhoto: Statement
-    private let indexExtent: Statement
-    private let dropExtent: Statement
     private let insertFootprint: Statement
     private let dropFootprint: Statement
 
@@ -72,6 +52,8 @@ package final class PlaceWriter {
         self.db = db
         self.indexChunk = max(1, indexChunk)
         self.source = source
+        plain = try PlainLoader(db: db)
+        loader = plain
         find = try db.prepare("SELECT id, content_hash, removed_run IS NOT NULL, last_run, coalesce(captured_at, 0), member_captured IS NULL FROM place WHERE place_id = ?")
         readStored = try db.prepare("""
             SELECT doc, geom, extra, coalesce(captured_at, 0), member_captured, time_zone_source, source, \(StoredDocument.readColumns)
@@ -90,13 +72,6 @@ package final class PlaceWriter {
                 = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, NULL, ?15, ?16, ?17, ?18, ?19)
             WHERE id = ?14
             """)
-        insertText = try db.prepare(TextIndexSQL.insertRow)
-        insertWord = try db.prepare(TextIndexSQL.insertWord)
-        deleteType = try db.prepare("DELETE FROM place_type WHERE type = ? AND place = ?")
-        insertType = try db.prepare("INSERT OR IGNORE INTO place_type (type, place) VALUES (?, ?)")
-        indexPoint = try db.prepare("INSERT OR REPLACE INTO idx_place_geom (pkid, xmin, xmax, ymin, ymax) VALUES (?1, ?2, ?2, ?3, ?3)")
-        indexExtent = try db.prepare("INSERT OR REPLACE INTO place_extent (id, west, east, south, north) VALUES (?, ?, ?, ?, ?)")
-        dropExtent = try db.prepare("DELETE FROM place_extent WHERE id = ?")
         insertFootprint = try db.prepare("INSERT OR REPLACE INTO place_footprint (id, area, shape) VALUES (?, ?, ?)")
         dropFootprint = try db.prepare("DELETE FROM place_footprint WHERE id = ?")
         deletePhotos = try db.prepare("DELETE FROM place_photo WHERE place = ?")
@@ -127,7 +102,7 @@ package final class PlaceWriter {
     /// Marks the record of an ID that a response for it did not return as
     /// removed by this run (a tombstone of the place it resolves to).
     private func tombstoneRequested(_ id: String) throws {
-        if rebuildText { textDirty = true }
+        loader.rowChanged()
         tombstone.reset()
         try tombstone.bind(.integer(run), at: 1)
         try tombstone.bind(.text(id), at: 2)
@@ -158,152 +133,35 @@ package final class PlaceWriter {
         return added
     }
 
-    /// Sets SpatiaLite's row triggers on `place` aside for a bulk write.
-    /// Call inside a transaction, and `endBulk` before it commits.
-    package func beginBulk() throws {
+    /// Starts a write of many places with the direct loader (`DirectLoader`:
+    /// the triggers on `place` set aside, the index tables written by the
+    /// loader). Call inside a transaction, and `endBulk` before it commits.
+    /// `writeBackEarly`: the database is a new file (its pages start going
+    /// to disk before the commit).
+    package func beginBulk(writeBackEarly: Bool = false) throws {
+        try begin(DirectLoader(db: db, indexChunk: indexChunk, writeBackEarly: writeBackEarly, buildsTextIndex: buildsTextIndex))
+    }
+
+    /// Starts a write of many places kept by `loader` (tests pass the plain one).
+    func begin(_ loader: any BulkLoader) throws {
         precondition(db.isInTransaction, "beginBulk outside a transaction")
-        setAside = []
-        insertFirst = try db.scalar("SELECT NOT EXISTS (SELECT 1 FROM place)")?.int == 1
-        // Into an empty table the text index is built in one pass at the end
-        // (`TextIndex.rebuild`); otherwise its triggers keep it row by row.
-        rebuildText = insertFirst
-        textDirty = false
-        pendingWords = []
-        try db.forEachRow("""
-            SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'place'
-              AND (name LIKE '%\\_place\\_geom' ESCAPE '\\' OR name LIKE 'place\\_extent\\_%' ESCAPE '\\'
-                   OR (?1 AND name LIKE 'place\\_text\\_%' ESCAPE '\\')) ORDER BY name
-            """, [.integer(rebuildText ? 1 : 0)]) { row in
-            setAside.append((try row.string(0), try row.string(1)))
-        }
-        for t in setAside { try db.execute("DROP TRIGGER \"\(t.name)\"") }
-        wroteRows = false
-        bulk = true
-        buildTreeWhole = try RTreeBulkLoader(db: db, table: "idx_place_geom").isEmpty()
-        // Pairs of 16 bytes, an eighth of a chunk: 1 MiB.
-        pendingTypes = insertFirst ? try PendingTypeRows(db: db, chunk: indexChunk / 8) : nil
-        rewritten = [:]
-        spilledRewrites = 0
-        runs = nil
+        try loader.begin()
+        self.loader = loader
         try loadRequestedAliases()
     }
 
-    /// Points waiting for the R*Tree, a chunk at a time (512 Ki points of
-    /// 32 bytes), sorted along a Hilbert curve. Into an empty tree (a fresh
-    /// import) each full chunk is spilled as a sorted run (`PointRuns`) and
-    /// the tree is built whole from their merge at the end
-    /// (`RTreeBulkLoader`): memory stays bounded by the chunk at any size.
-    /// Into a tree that has points the chunk is inserted in curve order,
-    /// which keeps the tree's pages hot.
-    private var pendingIndex: [IndexPoint] = []
+    /// Points waiting for the R*Tree, a chunk at a time (`DirectLoader`).
     package static let defaultIndexChunk = 1 << 19
     private let indexChunk: Int
-    private var duplicatesInChunk = false
-    /// Whether the R*Tree was empty when the bulk write began (then it is built whole).
-    private var buildTreeWhole = false
-    private var runs: PointRuns?
-    /// Rows written twice in a whole-tree build: their final points, put in
-    /// after the build (their earlier points are left out of it).
-    private var rewritten: [Int64: Coordinate] = [:]
-    /// Spilled points left out of the build because their row was written again.
-    private var spilledRewrites = 0
-    /// The first rowid appended to `pendingIndex` since it was last flushed.
-    private var chunkStart: Int64 = .max
 
-    private func flushIndex(final: Bool) throws {
-        if buildTreeWhole {
-            pendingIndex.removeAll { rewritten[$0.rowid] != nil }
-        } else if duplicatesInChunk {
-            // A place written twice in the chunk keeps its last point.
-            var seen = Set<Int64>()
-            pendingIndex = pendingIndex.reversed().filter { seen.insert($0.rowid).inserted }
-            duplicatesInChunk = false
-        }
-        chunkStart = .max
-        pendingIndex.sort(by: IndexPoint.curveOrder)
-        defer { pendingIndex.removeAll(keepingCapacity: !final) }
-        guard buildTreeWhole else {
-            for e in pendingIndex { try insertPoint(e.rowid, longitude: e.longitude, latitude: e.latitude) }
-            return
-        }
-        if !final {
-            if runs == nil { runs = PointRuns(besideDatabase: db, less: IndexPoint.curveOrder) }
-            try runs!.spill(pendingIndex)
-            return
-        }
-        var loader = RTreeBulkLoader(db: db, table: "idx_place_geom")
-        // (rowid, leaf) pairs of 16 bytes, a quarter of a chunk: 2 MiB.
-        loader.rowidChunk = max(1, indexChunk / 4)
-        if let runs, !runs.isEmpty {
-            try runs.spill(pendingIndex)
-            pendingIndex = []  // its memory is not needed for the merge
-            // The runs' merge feeds the loader in curve order, on a thread
-            // of its own (the runs are used there alone until it is done).
-            let rewritten = self.rewritten
-            try loader.load(concurrently: runs.count - spilledRewrites) { emit in
-                try runs.merge { p in
-                    if rewritten[p.rowid] == nil { try emit(p.rowid, p.longitude, p.latitude) }
-                }
-            }
-        } else if !pendingIndex.isEmpty {
-            try loader.load(count: pendingIndex.count) { i in
-                let e = pendingIndex[i]
-                return (e.rowid, e.longitude, e.latitude)
-            }
-        }
-        runs = nil
-        // The rows written twice, with their last points.
-        for (rowid, c) in rewritten.sorted(by: { $0.key < $1.key }) {
-            try insertPoint(rowid, longitude: c.longitude, latitude: c.latitude)
-        }
-        rewritten = [:]
-        spilledRewrites = 0
-    }
-
-    /// One point into the R*Tree (replacing the row's earlier one).
-    private func insertPoint(_ rowid: Int64, longitude: Double, latitude: Double) throws {
-        indexPoint.reset()
-        try indexPoint.bind(.integer(rowid), at: 1)
-        try indexPoint.bind(.real(longitude), at: 2)
-        try indexPoint.bind(.real(latitude), at: 3)
-        try indexPoint.run()
-    }
-
-    /// Puts the triggers back and stamps SpatiaLite's geometry_columns_time.
+    /// Lets the loader write what waits and put the triggers back; the
+    /// writer goes on with the plain loader.
     package func endBulk() throws {
-        try flushIndex(final: true)
-        try pendingTypes?.flush()
-        pendingTypes = nil
-        if rebuildText && buildsTextIndex && textDirty {
-            // Rows the index had were changed with its triggers set aside.
-            try db.execute(TextIndexSQL.rebuild)
-        }
-        if buildsTextIndex || !rebuildText {
-            // New words of the typo vocabulary, from the places written
-            // (not a scan of the whole index).
-            for word in pendingWords.sorted() {
-                insertWord.reset()
-                try insertWord.bind(.text(word), at: 1)
-                try insertWord.bind(.text(TextFolding.reversed(word)), at: 2)
-                try insertWord.run()
-            }
-        }
-        pendingWords = []
-        rebuildText = false
-        for t in setAside { try db.execute(t.sql) }
-        setAside = []
-        bulk = false
-        insertFirst = false
-        if wroteRows {
-            try db.run("""
-                UPDATE geometry_columns_time SET last_insert = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
-                    last_update = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-                WHERE lower(f_table_name) = 'place' AND lower(f_geometry_column) = 'geom'
-                """)
-        }
+        defer { loader = plain }
+        try loader.finish()
     }
 
-    package func upsert(_ decoded: DecodedPlace) throws -> Outcome {
+    func upsert(_ decoded: DecodedPlace) throws -> Outcome {
         try write(PreparedPlace(decoded, source: source))
     }
 
@@ -333,19 +191,16 @@ package final class PlaceWriter {
 
     private func writePlace(_ place: PreparedPlace) throws -> Outcome {
         let contentHash = place.contentHash
-        if insertFirst {
+        if loader.expectsNewRows {
             // The table was empty when this import began, so almost every ID
             // is new: insert, and let the unique index on place_id say when
             // one is not (then the statement is undone and the lookup below
             // decides, as for any import).
-            wroteRows = true
             try bindRow(insert, place, contentHash, capturedAt: place.capturedAt, memberCaptured: nil)
             try insert.bind(text: place.id, at: 14)
             do {
                 try insert.run()
-                let rowid = db.lastInsertedRowID
-                try indexText(place, rowid: rowid)
-                return try writeRest(place, rowid: rowid, isRewrite: false, oldTypes: [], outcome: .inserted)
+                return try writeRest(place, rowid: db.lastInsertedRowID, isRewrite: false, oldTypes: [], outcome: .inserted)
             } catch let error as SQLiteError where error.extendedCode == Self.uniqueConstraintFailed {
                 insert.rewind()
             }
@@ -368,31 +223,11 @@ package final class PlaceWriter {
             return try unchanged(existing)
         }
         if let existing { return try merge(place, into: existing) }
-        wroteRows = true
 
         try bindRow(insert, place, contentHash, capturedAt: place.capturedAt, memberCaptured: nil)
         try insert.bind(text: place.id, at: 14)
         try insert.run()
-        let rowid = db.lastInsertedRowID
-        try indexText(place, rowid: rowid)
-        return try writeRest(place, rowid: rowid, isRewrite: false, oldTypes: [], outcome: .inserted)
-    }
-
-    /// A new row's words for the vocabulary; in a fresh import (the text
-    /// index's triggers set aside) its row of the index too.
-    private func indexText(_ place: PreparedPlace, rowid: Int64) throws {
-        guard bulk else { return }
-        guard let t = place.text else { return }
-        for w in t.words { pendingWords.insert(w) }
-        guard rebuildText && buildsTextIndex && !textDirty else { return }
-        insertText.reset()
-        try insertText.bind(.integer(rowid), at: 1)
-        try insertText.bind(text: t.name, at: 2)
-        try insertText.bind(text: t.otherNames, at: 3)
-        try insertText.bind(text: t.address, at: 4)
-        try insertText.bind(text: t.types, at: 5)
-        try insertText.bind(text: t.cell, at: 6)
-        try insertText.run()
+        return try writeRest(place, rowid: db.lastInsertedRowID, isRewrite: false, oldTypes: [], outcome: .inserted)
     }
 
     /// Sets a row's capture times (its values unchanged).
@@ -447,7 +282,7 @@ package final class PlaceWriter {
     private func unchanged(_ existing: Existing) throws -> Outcome {
         if existing.duplicate { return .duplicate }
         if existing.removed || snapshot {
-            if rebuildText { textDirty = true }
+            loader.rowChanged()
             touch.reset()
             try touch.bind(.integer(run), at: 1)
             try touch.bind(.integer(existing.rowid), at: 2)
@@ -476,7 +311,6 @@ package final class PlaceWriter {
             }
             return try unchanged(existing)
         }
-        wroteRows = true
         let location = m.document["location"]
         let coordinate = location.flatMap { l in
             l["latitude"]?.doubleValue.flatMap { lat in l["longitude"]?.doubleValue.map { Coordinate(latitude: lat, longitude: $0) } }
@@ -490,8 +324,6 @@ package final class PlaceWriter {
         try bindRow(update, prepared, prepared.contentHash, capturedAt: m.capturedAt, memberCaptured: m.memberCapturedJSON)
         try update.bind(integer: existing.rowid, at: 14)
         try update.run()
-        if rebuildText { textDirty = true }
-        if bulk, let t = prepared.text { for w in t.words { pendingWords.insert(w) } }
         deletePhotos.reset()
         try deletePhotos.bind(.integer(existing.rowid), at: 1)
         try deletePhotos.run()
@@ -501,7 +333,7 @@ package final class PlaceWriter {
     }
 
     /// SQLITE_CONSTRAINT_UNIQUE (a macro Swift does not import).
-    package static let uniqueConstraintFailed: Int32 = 2067
+    static let uniqueConstraintFailed: Int32 = 2067
 
     /// Binds the row's columns (all but 14, the ID or rowid) to `insert` or
     /// `update`. Every parameter is bound again for each row, from the
@@ -537,36 +369,8 @@ package final class PlaceWriter {
     /// footprint and types are replaced).
     private func writeRest(_ place: PreparedPlace, rowid: Int64, isRewrite: Bool,
                            oldTypes: [String], outcome: Outcome) throws -> Outcome {
-        if bulk {
-            let c = place.coordinate
-            if buildTreeWhole && isRewrite {
-                // Written earlier in this import (the tree was empty): its
-                // point goes in after the build, and its earlier one stays out.
-                if rewritten.updateValue(c, forKey: rowid) == nil && rowid < chunkStart { spilledRewrites += 1 }
-                if rewritten.count > max(1, indexChunk / 2) {
-                    // Many rows written twice (an input repeated in itself):
-                    // build the tree from what came so far and go on with
-                    // inserts, so memory stays bounded.
-                    try flushIndex(final: true)
-                    buildTreeWhole = false
-                }
-            } else {
-                if isRewrite { duplicatesInChunk = true }
-                if pendingIndex.isEmpty { chunkStart = rowid }
-                pendingIndex.append(IndexPoint(key: place.hilbertKey, rowid: rowid, longitude: c.longitude, latitude: c.latitude))
-                if pendingIndex.count >= indexChunk { try flushIndex(final: false) }
-            }
-            // What the place_extent triggers would store.
-            if let v = place.extent {
-                indexExtent.reset()
-                try indexExtent.bind([.integer(rowid), .real(v.west), .real(v.east), .real(v.south), .real(v.north)])
-                try indexExtent.run()
-            } else if isRewrite {
-                dropExtent.reset()
-                try dropExtent.bind([.integer(rowid)])
-                try dropExtent.run()
-            }
-        }
+        // Its point, viewport and types.
+        try loader.add(place, rowid: rowid, isRewrite: isRewrite, oldTypes: oldTypes)
         // The footprint: written with the row, dropped when a rewrite has none
         // (a new place without one costs no statement).
         if let footprint = place.footprint {
@@ -577,29 +381,6 @@ package final class PlaceWriter {
             dropFootprint.reset()
             try dropFootprint.bind([.integer(rowid)])
             try dropFootprint.run()
-        }
-        let types = place.types
-        if let pendingTypes {
-            if !isRewrite {
-                try pendingTypes.add(rowid: rowid, types: types)
-                return try writePhotos(place, rowid: rowid, outcome: outcome)
-            }
-            // Written again: its types go in now, all of them (the earlier
-            // ones may be still waiting, and are stale).
-            try pendingTypes.markRewritten(rowid)
-        }
-        let insertAll = pendingTypes != nil
-        for old in oldTypes where !types.contains(old) {
-            deleteType.reset()
-            try deleteType.bind(.text(old), at: 1)
-            try deleteType.bind(.integer(rowid), at: 2)
-            try deleteType.run()
-        }
-        for type in types where insertAll || !oldTypes.contains(type) {
-            insertType.rewind()
-            try insertType.bind(text: type, at: 1)
-            try insertType.bind(integer: rowid, at: 2)
-            try insertType.run()
         }
         return try writePhotos(place, rowid: rowid, outcome: outcome)
     }

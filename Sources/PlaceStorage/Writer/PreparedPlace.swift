@@ -9,12 +9,12 @@ package final class PreparedPlace: Sendable {
     package let coordinate: Coordinate
     /// The location's place on the Hilbert curve the spatial index is
     /// sorted by (computed here, off the writing thread).
-    package let hilbertKey: UInt64
+    let hilbertKey: UInt64
     package let doc: [UInt8]
     /// Which members the columns stand for (`StoredDocument`); 0: none.
     package let docLayout: Int64
     package let extra: [UInt8]
-    package let contentHash: Int64
+    let contentHash: Int64
     package let source: String
     package let name: String?
     package let primaryType: String?
@@ -39,9 +39,9 @@ package final class PreparedPlace: Sendable {
     /// The footprint as `place_footprint` stores it (nil for points).
     package let footprint: (area: Double, shape: [UInt8])?
     /// A merge kept the stored location, so the stored footprint stays too.
-    package let keepsStoredFootprint: Bool
+    let keepsStoredFootprint: Bool
     /// The incoming footprint as decoded (a merge keeps it with `location`).
-    package let footprintShape: FootprintShape?
+    let footprintShape: FootprintShape?
     /// When the record was captured (Unix seconds) and where that came from.
     package let capturedAt: Int64
     package let captureSource: CaptureSource
@@ -136,7 +136,7 @@ extension PreparedPlace {
     /// what was prepared: a merge needs them, a fresh insert does not, so
     /// the decoded values are not kept alive until the write (measured: the
     /// import's CPU time grew a sixth when they were).
-    package func recordDocument() throws -> (document: JSONObject, extra: JSONObject) {
+    func recordDocument() throws -> (document: JSONObject, extra: JSONObject) {
         let columns = StoredDocument.Columns(name: name, primaryType: primaryType, rating: rating, ratingCount: ratingCount)
         let whole = try doc.withUnsafeBytes { try StoredDocument.restore($0, layout: docLayout, columns: columns) }
         guard case .object(let o) = try JSONParser.parse(docLayout == 0 ? doc : whole) else {

@@ -1,5 +1,4 @@
 import SQLiteDB
-import PlaceModel
 
 /// `place_type` rows of a fresh import, written a chunk at a time in key
 /// order (type, place) instead of one by one as places come.
@@ -13,7 +12,7 @@ import PlaceModel
 /// A row written again in the same import (its ID repeats in the input)
 /// has its types written directly (`markRewritten`); its pairs still waiting
 /// are then left out.
-package final class PendingTypeRows {
+final class PendingTypeRows {
     private struct Pair {
         let rowid: Int64
         let code: Int32
@@ -27,12 +26,12 @@ package final class PendingTypeRows {
     /// Rows whose types were written directly; their waiting pairs are stale.
     private var rewritten = Set<Int64>()
 
-    package init(db: Database, chunk: Int) throws {
+    init(db: Database, chunk: Int) throws {
         insert = try MultiRowInsert(db: db, verb: "INSERT OR IGNORE", into: "place_type", columns: ["type", "place"])
         self.chunk = max(1, chunk)
     }
 
-    package func add(rowid: Int64, types: [String]) throws {
+    func add(rowid: Int64, types: [String]) throws {
         for type in types {
             let code: Int32
             if let c = codes[type] {
@@ -47,14 +46,14 @@ package final class PendingTypeRows {
         if pairs.count >= chunk { try flush() }
     }
 
-    package func markRewritten(_ rowid: Int64) throws {
+    func markRewritten(_ rowid: Int64) throws {
         rewritten.insert(rowid)
         if rewritten.count >= chunk { try flush() }
     }
 
     /// Writes the waiting rows in key order: type name (its bytes, as
     /// SQLite's BINARY collation compares them), then rowid.
-    package func flush() throws {
+    func flush() throws {
         let sorted = names.indices.sorted { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }
         var rank = [Int32](repeating: 0, count: names.count)
         for (r, code) in sorted.enumerated() { rank[code] = Int32(r) }

@@ -4,14 +4,14 @@ import PlaceModel
 /// An INSERT of many rows per statement (`VALUES (?, ?), (?, ?), ...`), for
 /// bulk writes where running one statement per row costs more than the row:
 /// the statement's start, cursor and finish are paid once per batch.
-package struct MultiRowInsert {
+struct MultiRowInsert {
     private let single: Statement
     private let batch: Statement
-    package let rowsPerStatement: Int
-    package let columns: Int
+    let rowsPerStatement: Int
+    let columns: Int
 
     /// `verb` is `INSERT` or `INSERT OR IGNORE`; `table` is quoted as given.
-    package init(db: Database, verb: String = "INSERT", into table: String, columns: [String], rowsPerStatement: Int = 64) throws {
+    init(db: Database, verb: String = "INSERT", into table: String, columns: [String], rowsPerStatement: Int = 64) throws {
         self.columns = columns.count
         self.rowsPerStatement = max(1, rowsPerStatement)
         let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
@@ -22,7 +22,7 @@ package struct MultiRowInsert {
 
     /// Inserts rows 0..<count; `bind(statement, row, first)` binds row
     /// `row`'s values to the parameters from `first` on.
-    package func insert(count: Int, bind: (Statement, Int, Int32) throws -> Void) throws {
+    func insert(count: Int, bind: (Statement, Int, Int32) throws -> Void) throws {
         var i = 0
         while count - i >= rowsPerStatement {
             batch.rewind()
