@@ -369,6 +369,10 @@ struct TextQueryTests {
         #expect(TextFolding.words("*\"() NEAR(") == ["near"])
         #expect(TextFolding.fold("Crème Brûlée") == "creme brulee")
         #expect(TextFolding.reversed("lac") == "cal")
+        // As SQLite's unicode61 remove_diacritics 2 folds (checked with fts5vocab):
+        // Latin diacritics go, other scripts' and undecomposable letters stay.
+        #expect(TextFolding.words("Айва Ёлка Łódź Øster Đakovo İstanbul Ærø Straße ő ų ǖ ș ț ğ ή Ẳ") ==
+                ["айва", "ёлка", "łodz", "øster", "đakovo", "istanbul", "ærø", "straße", "o", "u", "u", "s", "t", "g", "ή", "a"])
     }
 
     @Test("the ASCII fast path folds as the Unicode one does")
@@ -382,6 +386,18 @@ struct TextQueryTests {
         #expect(TextFolding.asciiWords("Café") == nil)
         #expect(TextFolding.literal("  Font d'  AIGUA ") == "font d' aigua")
         #expect(TextFolding.words("McDonald's DRIVE-IN 24") == ["mcdonald", "s", "drive", "in", "24"])
+    }
+
+    @Test("folding gives the words SQLite's FTS5 index holds (unicode61 remove_diacritics 2)")
+    func foldingMatchesFTS5() throws {
+        let dir = try TempDirectory("folding")
+        let db = try Database(path: dir.file("f.sqlite"))
+        try db.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'unicode61 remove_diacritics 2'); CREATE VIRTUAL TABLE v USING fts5vocab(t, row)")
+        let text = "Айва Ёлка Łódź Øster Đakovo İstanbul Ærø Straße ǅ café naïve Ẳ ő ų ǖ ș ț ğ ή ώ Ά Crème Brûlée Ñandú Çà Dvořák Šimek Ľubica Ģirts Ōsaka Ünye Ꞌ Ðe Þing Ŋ ĳ Œuvre"
+        try db.run("INSERT INTO t (x) VALUES (?)", [.text(text)])
+        var vocabulary: Set<String> = []
+        try db.forEachRow("SELECT term FROM v") { vocabulary.insert(try $0.string(0)) }
+        #expect(Set(TextFolding.words(text)) == vocabulary)
     }
 
     @Test("edit distance counts insertions, deletions, substitutions and swaps")

@@ -23,21 +23,38 @@ public enum TextFolding {
         func flush() {
             if !word.isEmpty { out.append(String(word)); word.removeAll() }
         }
-        for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars {
+        for scalar in text.unicodeScalars {
             switch scalar.properties.generalCategory {
             case .nonspacingMark, .enclosingMark, .spacingMark:
-                // A diacritic of the letter before it: dropped.
+                // A diacritic written apart from its letter: dropped.
                 continue
             case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
                  .decimalNumber, .letterNumber, .otherNumber, .privateUse:
-                let lower = scalar.properties.lowercaseMapping
-                word.append(contentsOf: lower.unicodeScalars)
+                word.append(contentsOf: folded(scalar).unicodeScalars)
             default:
                 flush()
             }
         }
         flush()
         return out
+    }
+
+    /// One letter as `unicode61 remove_diacritics 2` folds it: lower case;
+    /// a Latin letter with diacritics as its base letter ("é", "ő", "ș",
+    /// "Ẳ"); letters of other scripts keep theirs ("й", "ё", "ά" are not
+    /// "и", "е", "α" in SQLite's index), as do letters that do not
+    /// decompose ("ł", "ø", "đ", "æ", "ß").
+    static func folded(_ scalar: Unicode.Scalar) -> String {
+        let v = scalar.value
+        if (0xC0..<0x250).contains(v) || (0x1E00..<0x1F00).contains(v) {
+            let parts = String(Character(scalar)).decomposedStringWithCanonicalMapping.unicodeScalars
+            if let base = parts.first, base.isASCII, parts.dropFirst().allSatisfy({
+                [.nonspacingMark, .enclosingMark, .spacingMark].contains($0.properties.generalCategory)
+            }) {
+                return base.properties.lowercaseMapping
+            }
+        }
+        return scalar.properties.lowercaseMapping
     }
 
     /// `words` of ASCII text without Foundation's normalization (most
