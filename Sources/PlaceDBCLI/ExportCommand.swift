@@ -102,7 +102,7 @@ enum ExportCommand: Command {
 /// a regular file (or none) gets a temporary file beside it that replaces
 /// it once whole (`commit`), or is removed (`abandon`), so a failed export
 /// never leaves half a file under the name asked for.
-private final class StreamedFile {
+final class StreamedFile {
     let path: String
     private var fd: Int32
     private let temporary: String?

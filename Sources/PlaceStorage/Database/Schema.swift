@@ -220,10 +220,11 @@ enum Schema {
             CREATE INDEX place_alias_by_place ON place_alias(place_id);
             """),
         wholeDocumentMigration,
+        changeLogMigration,
     ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).
-    static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history", "place_alias", "place_photo", "photo_image", "place_extent", "place_viewport", "place_footprint", "place_document"]
+    static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history", "place_alias", "place_photo", "photo_image", "place_extent", "place_viewport", "place_footprint", "place_document", "place_change"]
 }
 
 extension Schema {
