@@ -67,6 +67,8 @@ struct PlaceDocumentViewTests {
             try store.db.execute("""
                 DROP VIEW place_document;
                 DELETE FROM views_geometry_columns WHERE view_name = 'place_document';
+                DROP TRIGGER place_change_before;
+                DROP TABLE place_change;
                 PRAGMA writable_schema = ON;
                 UPDATE sqlite_master SET sql = replace(replace(sql, 'content_hash BIGINT', 'content_hash INTEGER'), 'captured_at BIGINT', 'captured_at INTEGER') WHERE name = 'place';
                 UPDATE sqlite_master SET sql = replace(sql, 'bytes BIGINT', 'bytes INTEGER') WHERE name = 'import_run';

@@ -526,6 +526,7 @@ struct PhotoStoreTests {
             // Undo the later migrations too (9: place_document reads the
             // columns dropped below).
             try store.db.execute("DROP VIEW place_document; DELETE FROM views_geometry_columns WHERE view_name = 'place_document'")
+            try store.db.execute("DROP TRIGGER place_change_before; DROP TABLE place_change")
             // (3: time_zone_source.)
             try store.db.execute("ALTER TABLE place DROP COLUMN time_zone_source")
             // (5: doc_layout; this test reads only the photos.)
