@@ -98,6 +98,21 @@ struct DiffCommandTests {
         #expect(span["places"]?["before"] == 0 && span["places"]?["after"] == 4)
     }
 
+    @Test("the async client's diff gives the changes placedb diff prints, line for line")
+    func clientDiff() async throws {
+        let cli = try CLI()
+        try Self.threeSnapshots(cli)
+        let printed = cli.run(["diff", "--snapshot", "demo"]).out
+        let client = try PlacesClient(databasePath: cli.db)
+        let (summary, changes) = try await client.diff(snapshot: "demo")
+        #expect(!changes.isEmpty)
+        let writer = JSONWriter(pretty: false)
+        let lines = changes.map { writer.string($0.json) + "\n" }.joined()
+        #expect(lines == printed)
+        #expect(summary.counts[.removed] == 1 && summary.counts[.added] == 1)
+        await #expect(throws: PlacesError.self) { _ = try await client.diff(movedThresholdMeters: -1) }
+    }
+
     @Test("diff writes the changes to -o FILE and the summary to standard output; bad sides are usage errors")
     func outputsAndErrors() throws {
         let cli = try CLI()

@@ -69,6 +69,20 @@ public final class PlacesClient: Sendable {
         try await run { try $0.databaseInfo() }
     }
 
+    /// What changed between two states of the database (`placedb diff`,
+    /// docs/diff.md): places added, removed, moved (more than
+    /// `movedThresholdMeters`), renamed, retyped and re-identified, in place
+    /// order (re-identifications last), with their counts. With `snapshot`,
+    /// only its places and runs; with no sides, its last two imports.
+    public func diff(snapshot: String? = nil, from: DiffPoint? = nil, to: DiffPoint? = nil,
+                     movedThresholdMeters: Double = 50) async throws(PlacesError) -> (summary: PlaceDiff, changes: [PlaceDiff.Change]) {
+        try await run { reader in
+            var changes: [PlaceDiff.Change] = []
+            let summary = try reader.diff(snapshot: snapshot, from: from, to: to, movedThresholdMeters: movedThresholdMeters) { changes.append($0) }
+            return (summary, changes)
+        }
+    }
+
     /// Where a place's values came from: its source and when each member
     /// was captured (docs/merging.md).
     public func provenance(of id: PlaceID) async throws(PlacesError) -> PlaceProvenance {
