@@ -39,27 +39,13 @@ package final class ServerBackend: Sendable {
 
     // MARK: - Place Details
 
-    /// What `placedb place ID --fields MASK [--at TIME]` prints: the current
-    /// place an old ID resolves to (with `requestedId`), the last record of
-    /// a removed one (with `removedAt`), `openNow` computed at `time` when
-    /// asked for. `mask` nil: only computed fields.
-    func placeDetails(id: PlaceID, mask: FieldMask?, openNow: Bool, at time: HoursQueryTime) throws -> JSONObject {
-        // One read transaction: one snapshot, and SQLite's locks taken once.
-        try withClient { client in try client.read {
-            // resolvePlaceIDs brings the alias keys up to date inside the
-            // transaction (resolvePlaceID only does outside one).
-            let resolution = try client.resolvePlaceIDs([id])[0]
-            guard let current = resolution.placeID else { throw PlaceDBError.notFound(id) }
-            let place = try client.fetchPlace(id: PlaceID(current), followAliases: false, at: time)
-            var json = mask.map { place.apiJSON(fields: $0) } ?? JSONObject()
-            if resolution.status == .moved {
-                json["requestedId"] = .string(id.rawValue)
-            } else if resolution.status == .removed {
-                json["removedAt"] = resolution.removedAt.map(JSONValue.string) ?? .null
-            }
-            if openNow, let isOpen = place.isOpen(at: time).isOpen { json["openNow"] = .bool(isOpen) }
-            return json
-        } }
+    /// What `placedb place ID --fields MASK [--at TIME]` prints (compact):
+    /// the current place an old ID resolves to (with `requestedId`), the
+    /// last record of a removed one (with `removedAt`), `openNow` computed
+    /// at `time` when asked for. `mask` nil: only computed fields. Written
+    /// from the stored bytes (`PlaceReader.placeDetailsJSON`).
+    package func placeDetailsJSON(id: PlaceID, mask: FieldMask?, openNow: Bool, at time: HoursQueryTime) throws -> [UInt8] {
+        try withClient { try $0.placeDetailsJSON(id: id, fields: mask, openNow: openNow, at: time) }
     }
 
     // MARK: - Searches
