@@ -18,6 +18,8 @@ let benchmarks: [(name: String, summary: String, options: String, run: ([String]
      "[--data DIR] [--runs R] [--list]", OSMHoursBench.run),
     ("nearby", "nearby and current-place queries: recall, latency, index load, SpatiaLite SQL, --batch",
      "[--places N] [--queries Q] [--recall-queries Q] [--runs R] [--batch-lines B] [--dir DIR] [--geonames PATH|none]", NearbyBench.run),
+    ("serve-answers", "placedb serve's Place Details and searchNearby answers from the stored bytes against the plain path (CPU per answer)",
+     "--db PATH [--ids N] [--runs R] [--only plain|stored] [--answers details|nearby]", ServeAnswerBench.run),
     ("eval-current", "simulated visits on OSM POIs (or, with --google, on the Google places): the current-place model against nearest-place baselines",
      "[--google] [--data DIR] [--fixes N] [--seed S] [--dir DIR] [--regions a,b,...] [--accuracies 5,20,65,300 (--google: 5,10)] [--model k=v,...] [--bins] [--breakdown] [--misses (--google)] [--svg-dir DIR] [--whole DIR [--all-features]]", EvalCurrent.run),
 ]
