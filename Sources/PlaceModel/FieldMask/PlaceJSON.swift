@@ -139,10 +139,20 @@ package enum PlaceJSON {
         // The stored document leaves the location to the geometry; it comes
         // last, where Place puts it.
         if let location, plan.fields.includes("location") {
-            let value: JSONValue = ["latitude": .double(location.latitude), "longitude": .double(location.longitude)]
-            if let kept = plan.fields.apply(to: JSONObject([("location", value)]))["location"] {
+            if plan.fields.isAll || plan.fields.paths["location"]?.isEmpty == true {
+                // Whole: written as Place.locationValue encodes, without building it.
                 member("location")
-                JSONWriter().write(kept, into: &out)
+                append(#"{"latitude":"#, into: &out)
+                JSONWriter.writeNumber(location.latitude, into: &out)
+                append(#","longitude":"#, into: &out)
+                JSONWriter.writeNumber(location.longitude, into: &out)
+                out.append(UInt8(ascii: "}"))
+            } else {
+                let value: JSONValue = ["latitude": .double(location.latitude), "longitude": .double(location.longitude)]
+                if let kept = plan.fields.apply(to: JSONObject([("location", value)]))["location"] {
+                    member("location")
+                    JSONWriter().write(kept, into: &out)
+                }
             }
         }
         for (key, value) in extra {

@@ -53,7 +53,12 @@ public struct JSONWriter: Sendable {
         let n = text.count
         func newline() {
             out.append(0x0A)
-            for _ in 0..<depth { out.append(0x20); out.append(0x20) }
+            var left = 2 * depth
+            while left > 0 {
+                let k = min(left, spaces.count)
+                out.append(contentsOf: spaces[0..<k])
+                left -= k
+            }
         }
         while i < n {
             let b = text[i]
@@ -95,11 +100,22 @@ public struct JSONWriter: Sendable {
             case 0x20, 0x0A, 0x0D, 0x09:
                 break
             default:
-                out.append(b)
+                // A number or a literal: copied up to the next token.
+                var j = i + 1
+                while j < n {
+                    let c = text[j]
+                    if c == UInt8(ascii: ",") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]") || c == UInt8(ascii: ":") || c <= 0x20 { break }
+                    j += 1
+                }
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[i..<j]))
+                i = j
+                continue
             }
             i += 1
         }
     }
+
+    private static let spaces = [UInt8](repeating: 0x20, count: 64)
 
     private func newline(_ out: inout [UInt8], _ indent: Int) {
         guard pretty else { return }
