@@ -8,6 +8,8 @@ let benchmarks: [(name: String, summary: String, options: String, run: ([String]
      "[--records N] [--runs R] [--dir DIR] [--no-ogr2ogr] [--only geojson|ndjson|compact] [--no-warmup]", ImportBench.run),
     ("reimport", "re-import N places cut to a field mask into a database that holds them (member merge)",
      "[--records N] [--runs R] [--dir DIR] [--mask FIELDS]", ReimportBench.run),
+    ("world", "world scale: import N generated compact records (default 100M) in one run; rate per step, CPU and I/O, peak RSS, bytes per place",
+     "[--records N] [--step S] [--dir DIR] [--keep] [--generate-only]", WorldBench.run),
     ("resolve", "batch-resolve IDs against N places with A aliases",
      "[--places N] [--aliases A] [--ids Q] [--runs R] [--dir DIR]", ResolveBench.run),
     ("aliases-eval", "link the OSM snapshots' ID changes and compare with osm/derived",
