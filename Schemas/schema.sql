@@ -1,4 +1,4 @@
--- placedb database schema, version 10 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 11 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -73,6 +73,19 @@ CREATE TABLE "place_alias" (
     UNIQUE (alias_id, place_id)
 );
 
+-- table: place_change
+CREATE TABLE place_change (
+    id INTEGER PRIMARY KEY,
+    place INTEGER NOT NULL REFERENCES place(id) ON DELETE CASCADE,
+    -- The run that made the change (removed_run for a removal,
+    -- else last_run: an update or revival marks the row seen).
+    run INTEGER NOT NULL,
+    name TEXT,
+    primary_type TEXT,
+    geom BLOB,
+    removed_run INTEGER
+);
+
 -- table: place_extent
 CREATE VIRTUAL TABLE place_extent USING rtree(id, west, east, south, north);
 
@@ -134,6 +147,9 @@ CREATE INDEX photo_image_by_reference ON photo_image(reference);
 
 -- index: place_alias_by_place
 CREATE INDEX place_alias_by_place ON place_alias(place_id);
+
+-- index: place_change_by_place
+CREATE INDEX place_change_by_place ON place_change(place, run);
 
 -- index: place_photo_by_reference
 CREATE INDEX place_photo_by_reference ON place_photo(reference);
@@ -230,6 +246,17 @@ CREATE TRIGGER "giu_place_geom" AFTER UPDATE OF "geom" ON "place"
 FOR EACH ROW BEGIN
 DELETE FROM "idx_place_geom" WHERE pkid=NEW.ROWID;
 SELECT RTreeAlign('idx_place_geom', NEW.ROWID, NEW."geom");
+END;
+
+-- trigger: place_change_before
+CREATE TRIGGER place_change_before AFTER UPDATE OF name, primary_type, geom, removed_run ON place
+WHEN old.name IS NOT new.name OR old.primary_type IS NOT new.primary_type OR old.geom IS NOT new.geom
+  OR (old.removed_run IS NULL) <> (new.removed_run IS NULL)
+BEGIN
+    INSERT INTO place_change (place, run, name, primary_type, geom, removed_run)
+    VALUES (old.id,
+            CASE WHEN old.removed_run IS NULL AND new.removed_run IS NOT NULL THEN new.removed_run ELSE new.last_run END,
+            old.name, old.primary_type, old.geom, old.removed_run);
 END;
 
 -- trigger: place_extent_delete

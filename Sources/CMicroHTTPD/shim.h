@@ -30,3 +30,10 @@ static inline struct MHD_Daemon *placedb_mhd_start(unsigned int flags, int liste
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
                             MHD_OPTION_END);
 }
+
+/* The connections the daemon holds now (all its threads): MHD_get_daemon_info
+   is variadic too. */
+static inline unsigned int placedb_mhd_connection_count(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info ? info->num_connections : 0;
+}

@@ -22,6 +22,7 @@ public enum CommandLineTool {
         CommandEntry(spec: ServeCommand.spec, run: ServeCommand.run),
         CommandEntry(spec: ExportCommand.spec, run: ExportCommand.run),
         CommandEntry(spec: InfoCommand.spec, run: InfoCommand.run),
+        CommandEntry(spec: DiffCommand.spec, run: DiffCommand.run),
     ]
 
     /// The commands of a group (`photo` -> `photo add`, `photo fetch`).

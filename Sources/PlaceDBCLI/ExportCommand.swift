@@ -14,7 +14,8 @@ enum ExportCommand: Command {
         static let filter = OptionSpec("--where", value: "SQL", help: "Only the places whose row matches this SQL expression over the place table's columns (source = 'osm', primary_type = 'cafe', rating >= 4.5; docs/export.md).")
         static let outputFile = OptionSpec("--output-file", short: "o", value: "FILE", help: "Write the places to FILE (replaced once whole; - or none: standard output).", aliases: ["--out"])
         static let aliases = OptionSpec("--aliases", value: "FILE", help: "Also write every alias edge to FILE, as the NDJSON 'placedb alias import' reads.")
-        static let all = [format, filter, outputFile, aliases]
+        static let tombstones = OptionSpec("--tombstones", help: "Also write the removed places, each with a placedbTombstone member (removal time, snapshot, the edges that replaced it) that import reads back as the same removal.")
+        static let all = [format, filter, outputFile, aliases, tombstones]
     }
 
     static let spec = CommandSpec(
@@ -23,13 +24,13 @@ enum ExportCommand: Command {
         arguments: [],
         options: Options.all,
         discussion: """
-            Removed places (tombstones) are not exported. Each record carries its source fields
+            Removed places (tombstones) are left out unless --tombstones. Each record carries its source fields
             beyond the Places API's (OpenStreetMap tags, Overture details, legacy references) as
             extra members, which import keeps again. The round trip, and the path into PostGIS,
             are in docs/export.md and docs/postgis.md.
             """,
         examples: [
-            "placedb export -o places.ndjson --aliases aliases.ndjson",
+            "placedb export -o places.ndjson --aliases aliases.ndjson --tombstones",
             "placedb export -o cafes.geojson --where \"primary_type = 'cafe'\"",
             "placedb export --where \"source = 'osm'\" | gzip > osm.ndjson.gz",
         ])
@@ -52,19 +53,20 @@ enum ExportCommand: Command {
             try OutputFile.check(aliasesPath, option: "--aliases", databasePath: context.databasePath)
         }
         let exporter = try PlaceExporter(databasePath: context.databasePath)
+        let tombstones = context.arguments.flag(Options.tombstones)
 
         var places = ExportSummary()
         if let out {
             let file = try StreamedFile(path: out)
             do {
-                places = try exporter.exportPlaces(format: format, filter: context.arguments.value(Options.filter)) { try file.write($0) }
+                places = try exporter.exportPlaces(format: format, filter: context.arguments.value(Options.filter), tombstones: tombstones) { try file.write($0) }
                 try file.commit()
             } catch {
                 file.abandon()
                 throw error
             }
         } else {
-            places = try exporter.exportPlaces(format: format, filter: context.arguments.value(Options.filter)) { context.console.outBytes(Array($0)) }
+            places = try exporter.exportPlaces(format: format, filter: context.arguments.value(Options.filter), tombstones: tombstones) { context.console.outBytes(Array($0)) }
         }
         var aliases = ExportSummary()
         if let aliasesPath {
@@ -85,10 +87,11 @@ enum ExportCommand: Command {
                 o["places"] = .int(Int64(places.places))
                 o["bytes"] = .int(Int64(places.bytes))
                 o["format"] = .string(format.rawValue)
+                if tombstones { o["tombstones"] = .int(Int64(places.tombstones)) }
                 if aliasesPath != nil { o["aliases"] = .int(Int64(aliases.aliases)) }
                 context.writeJSON(.object(o))
             case .text:
-                context.console.outLine("\(out!): \(places.places) place\(places.places == 1 ? "" : "s") (\(format.rawValue), \(places.bytes) bytes)"
+                context.console.outLine("\(out!): \(places.places) place\(places.places == 1 ? "" : "s")\(tombstones ? " (\(places.tombstones) removed)" : "") (\(format.rawValue), \(places.bytes) bytes)"
                     + (aliasesPath.map { "; \($0): \(aliases.aliases) alias edge\(aliases.aliases == 1 ? "" : "s")" } ?? ""))
             }
         } else if let aliasesPath {
@@ -102,7 +105,7 @@ enum ExportCommand: Command {
 /// a regular file (or none) gets a temporary file beside it that replaces
 /// it once whole (`commit`), or is removed (`abandon`), so a failed export
 /// never leaves half a file under the name asked for.
-private final class StreamedFile {
+final class StreamedFile {
     let path: String
     private var fd: Int32
     private let temporary: String?

@@ -43,6 +43,11 @@ package final class HTTPServer: Sendable {
     /// Requests being answered now.
     package var inFlight: Int { core.inFlight.load(ordering: .relaxed) }
 
+    /// Connections open now, idle or not (0 once stopped).
+    package var openConnections: Int {
+        daemon.withLock { d in d.map { Int(placedb_mhd_connection_count($0)) } ?? 0 }
+    }
+
     /// Stops accepting connections, lets requests in flight finish (up to
     /// `timeout` seconds), then closes every connection. Idempotent.
     package func stop(timeout: Double) {

@@ -179,8 +179,7 @@ package final class PlacesRouter: Sendable {
             }
         }
         let mask: FieldMask? = text.isEmpty ? nil : try self.mask(text)
-        let json = try backend.placeDetails(id: PlaceID(parsing: id), mask: mask, openNow: openNow, at: .instant(Date()))
-        return format.json(.object(json))
+        return try format.json(bytes: backend.placeDetailsJSON(id: PlaceID(parsing: id), mask: mask, openNow: openNow, at: .instant(Date())))
     }
 
     private func searchNearby(_ request: HTTPRequest, _ format: ResponseFormat) throws -> HTTPResponse {
@@ -425,10 +424,15 @@ struct ResponseFormat {
         return .json(out)
     }
 
-    /// Bytes from a library writer (compact); re-written only when asked
-    /// for pretty output or numbered enums.
+    /// Bytes from a library writer (compact): as they are, or indented
+    /// without being parsed (`JSONWriter.indent`); parsed and re-written
+    /// only for numbered enums.
     func json(bytes: [UInt8]) throws -> HTTPResponse {
-        if !pretty && !enumsAsIntegers { return .json(bytes + [0x0A]) }
-        return json(try JSONValue(parsing: bytes))
+        if enumsAsIntegers { return json(try JSONValue(parsing: bytes)) }
+        if !pretty { return .json(bytes + [0x0A]) }
+        var out: [UInt8] = []
+        bytes.withUnsafeBytes { JSONWriter.indent(compact: $0, into: &out) }
+        out.append(0x0A)
+        return .json(out)
     }
 }

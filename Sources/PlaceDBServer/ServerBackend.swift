@@ -2,62 +2,50 @@ import Foundation
 import PlaceKit
 import PlaceModel
 
-/// Everything the routes ask of the database, in one place. Today each call
-/// borrows one of a pool of synchronous, read-only `PlaceReader`s (one per
-/// worker thread, never shared by two requests at once), the sync engine
-/// the CLI uses too; this file is the one to re-point at the async
-/// `PlacesClient` (its calls would be awaited from libmicrohttpd's threads,
-/// and it would need to hand out the same JSON bytes).
+/// Everything the routes ask of the database, in one place: a thin layer
+/// over the library's async client, `PlacesClient`. The server holds one
+/// client and reaches its pool of read-only connections through
+/// `PlacesClient.withReader`, synchronously: libmicrohttpd calls the
+/// routes on its own event-loop threads, which must not await; so the
+/// server, the library and the CLI run the same engine (`PlaceReader`)
+/// through the same pool, and a request waits (up to `maxReaders` at
+/// once) as an async call does.
 ///
 /// Each call answers with the bytes or values the CLI prints for the same
 /// request (`placedb place`, `nearby`, `current`, `resolve`, `open`,
 /// `photo fetch`), so the CLI, the library and the server agree.
 package final class ServerBackend: Sendable {
-    /// The database file, opened read-only by every client.
-    package let databasePath: String
-    private let pool: ClientPool
+    /// The client every request goes through.
+    package let client: PlacesClient
+    /// The database file, opened read-only by every connection.
+    package var databasePath: String { client.databasePath }
 
-    /// Opens `connections` read-only clients on `databasePath` (throws
-    /// what `PlaceReader` throws: no database, not a placedb file).
-    package init(databasePath: String, connections: Int) throws {
-        var clients: [PlaceReader] = []
-        for _ in 0..<max(1, connections) {
-            clients.append(try PlaceReader(databasePath: databasePath))
-        }
-        self.databasePath = clients[0].databasePath
-        pool = ClientPool(clients)
+    /// Serves through `client`.
+    package init(client: PlacesClient) {
+        self.client = client
     }
 
-    /// Runs `body` with a client of the pool to itself.
+    /// A client on `databasePath` with up to `connections` read-only
+    /// connections (throws what `PlaceReader` throws: no database, not a
+    /// placedb file).
+    package convenience init(databasePath: String, connections: Int) throws {
+        self.init(client: try PlacesClient(openingDatabase: databasePath, maxReaders: max(1, connections)))
+    }
+
+    /// Runs `body` with a connection of the client's pool to itself.
     private func withClient<T>(_ body: (PlaceReader) throws -> T) throws -> T {
-        let client = pool.take()
-        defer { pool.give(client) }
-        return try body(client)
+        try client.withReader(body)
     }
 
     // MARK: - Place Details
 
-    /// What `placedb place ID --fields MASK [--at TIME]` prints: the current
-    /// place an old ID resolves to (with `requestedId`), the last record of
-    /// a removed one (with `removedAt`), `openNow` computed at `time` when
-    /// asked for. `mask` nil: only computed fields.
-    func placeDetails(id: PlaceID, mask: FieldMask?, openNow: Bool, at time: HoursQueryTime) throws -> JSONObject {
-        // One read transaction: one snapshot, and SQLite's locks taken once.
-        try withClient { client in try client.read {
-            // resolvePlaceIDs brings the alias keys up to date inside the
-            // transaction (resolvePlaceID only does outside one).
-            let resolution = try client.resolvePlaceIDs([id])[0]
-            guard let current = resolution.placeID else { throw PlaceDBError.notFound(id) }
-            let place = try client.fetchPlace(id: PlaceID(current), followAliases: false, at: time)
-            var json = mask.map { place.apiJSON(fields: $0) } ?? JSONObject()
-            if resolution.status == .moved {
-                json["requestedId"] = .string(id.rawValue)
-            } else if resolution.status == .removed {
-                json["removedAt"] = resolution.removedAt.map(JSONValue.string) ?? .null
-            }
-            if openNow, let isOpen = place.isOpen(at: time).isOpen { json["openNow"] = .bool(isOpen) }
-            return json
-        } }
+    /// What `placedb place ID --fields MASK [--at TIME]` prints (compact):
+    /// the current place an old ID resolves to (with `requestedId`), the
+    /// last record of a removed one (with `removedAt`), `openNow` computed
+    /// at `time` when asked for. `mask` nil: only computed fields. Written
+    /// from the stored bytes (`PlaceReader.placeDetailsJSON`).
+    package func placeDetailsJSON(id: PlaceID, mask: FieldMask?, openNow: Bool, at time: HoursQueryTime) throws -> [UInt8] {
+        try withClient { try $0.placeDetailsJSON(id: id, fields: mask, openNow: openNow, at: time) }
     }
 
     // MARK: - Searches
@@ -128,32 +116,5 @@ package final class ServerBackend: Sendable {
     /// The number of places stored (health).
     package func placeCount() throws -> Int {
         try withClient { try $0.placeCount() }
-    }
-}
-
-/// Clients lent to one request at a time: a client is used by one thread
-/// at once, as `PlaceReader` requires (hence the unchecked Sendable).
-private final class ClientPool: @unchecked Sendable {
-    private var idle: [PlaceReader]
-    private let lock = NSLock()
-    private let available: DispatchSemaphore
-
-    init(_ clients: [PlaceReader]) {
-        idle = clients
-        available = DispatchSemaphore(value: clients.count)
-    }
-
-    func take() -> PlaceReader {
-        available.wait()
-        lock.lock()
-        defer { lock.unlock() }
-        return idle.removeLast()
-    }
-
-    func give(_ client: PlaceReader) {
-        lock.lock()
-        idle.append(client)
-        lock.unlock()
-        available.signal()
     }
 }

@@ -25,6 +25,8 @@ struct Answers {
     var places: [String: JSONValue] = [:]
     var resolutions: [String: JSONValue] = [:]
     var removed: Set<String> = []
+    /// The last record of each removed place.
+    var removedPlaces: [String: JSONValue] = [:]
 
     init(databasePath: String) throws {
         let store = try PlaceStore(path: databasePath, writable: false)
@@ -45,6 +47,9 @@ struct Answers {
             // stale current hours left out), a function of this record and
             // the time: the same records give the same answers.
             places[id] = canonical(.object(try client.fetchStoredPlace(id: PlaceID(id), followAliases: false).apiJSON(fields: .all)))
+        }
+        for id in removed {
+            removedPlaces[id] = canonical(.object(try client.fetchStoredPlace(id: PlaceID(id), followAliases: false).apiJSON(fields: .all)))
         }
         for id in ids {
             resolutions[id] = canonical(try client.resolvePlaceID(PlaceID(id)).json)
@@ -113,6 +118,76 @@ struct ExportCommandTests {
         // The extras come back as extras, the evidence with its edge.
         let store = try PlaceStore(path: copy, writable: false)
         #expect(try store.extra(id: "c1")?["scraperField"] == ["kept": [1, 2]])
+    }
+
+    @Test("--tombstones exports removed places with their removal and replacements; import removes them again, resolve answers the same")
+    func tombstones() throws {
+        let cli = try CLI()
+        let s1 = try cli.dir.write("s1.ndjson", """
+            {"id":"a","displayName":{"text":"A"},"location":{"latitude":10,"longitude":20},"types":["cafe"],"scraperField":1}
+            {"id":"b","displayName":{"text":"B"},"location":{"latitude":11,"longitude":21},"types":["park"]}
+            {"id":"gone","displayName":{"text":"Gone"},"location":{"latitude":12,"longitude":22},"types":["bar"]}
+
+            """)
+        let s2 = try cli.dir.write("s2.ndjson", """
+            {"id":"b","displayName":{"text":"B"},"location":{"latitude":11,"longitude":21},"types":["park"]}
+            {"id":"gone","displayName":{"text":"Gone"},"location":{"latitude":12,"longitude":22},"types":["bar"]}
+
+            """)
+        let s3 = try cli.dir.write("s3.ndjson", """
+            {"id":"b","displayName":{"text":"B"},"location":{"latitude":11,"longitude":21},"types":["park"]}
+
+            """)
+        #expect(cli.run(["import", "--snapshot", "demo", "--no-match", s1]).code == 0)
+        #expect(cli.run(["import", "--snapshot", "demo", "--no-match", s2]).code == 0)
+        let aliases = try cli.dir.write("a.csv", "old_id,new_id,reason,confidence\na,b,merged,0.7\n")
+        #expect(cli.run(["alias", "import", "--source", "curated", aliases]).code == 0)
+        #expect(cli.run(["import", "--snapshot", "demo", "--no-match", s3]).code == 0)
+
+        let out = cli.dir.file("out.ndjson")
+        let r = cli.run(["export", "-o", out, "--tombstones", "--output", "json"])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(try JSONValue(parsing: r.out)["tombstones"] == 2)
+        let records = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+        let a = try #require(records.first { $0["id"] == "a" })
+        let tomb = try #require(a["placedbTombstone"])
+        #expect(tomb["snapshot"] == "demo")
+        let edge = tomb["replacedBy"]?.arrayValue?.first
+        #expect(edge?["id"] == "b" && edge?["reason"] == "merged" && edge?["source"] == "curated")
+        #expect(a["scraperField"] == 1, "its source fields stay")
+        #expect(records.first { $0["id"] == "b" }?["placedbTombstone"] == nil, "a live place has none")
+        #expect(cli.run(["export"]).out.contains("placedbTombstone") == false, "without --tombstones, no removed places")
+
+        // Into a new database: the same removals, at the same times, the
+        // same edges; every resolve answer identical, to the byte.
+        let copy = cli.dir.file("copy.sqlite")
+        let i = cli.run(["import", out, "--db", copy, "--output", "json"])
+        #expect(i.code == 0, "\(i.err)")
+        #expect(try JSONValue(parsing: i.out)["total"]?["removed"] == 2)
+        let before = try Answers(databasePath: cli.db), after = try Answers(databasePath: copy)
+        #expect(before.removed == ["a", "gone"] && after.removed == before.removed)
+        #expect(before.resolutions == after.resolutions)
+        #expect(before.removedPlaces == after.removedPlaces)
+        let store = try PlaceStore(path: copy, writable: false)
+        #expect(try store.extra(id: "a")?["placedbTombstone"] == nil, "the removal is not kept as a source field")
+        #expect(try store.extra(id: "a")?["scraperField"] == 1)
+
+        // Imported again: nothing changes. Into a database that holds the
+        // place live (seen since), the tombstone does not remove it.
+        #expect(cli.run(["import", out, "--db", copy]).code == 0)
+        #expect(try Answers(databasePath: copy).resolutions == before.resolutions)
+        let live = cli.dir.file("live.sqlite")
+        #expect(cli.run(["import", s1, "--db", live]).code == 0)
+        #expect(cli.run(["import", out, "--db", live]).code == 0)
+        let l = try Answers(databasePath: live)
+        #expect(l.removed == [], "a and gone are live there")
+
+        // A tombstone whose removal time cannot be read: 65, nothing written.
+        let bad = try cli.dir.write("bad.ndjson", #"{"id":"x","displayName":{"text":"X"},"location":{"latitude":1,"longitude":2},"placedbTombstone":{"removedAt":"last week"}}"# + "\n")
+        let fresh = cli.dir.file("fresh.sqlite")
+        let e = cli.run(["import", bad, "--db", fresh])
+        #expect(e.code == 65, "\(e.err)")
+        #expect(e.err.contains("placedbTombstone.removedAt") && e.err.contains("'x'"), "\(e.err)")
     }
 
     @Test("GeoJSON sequence and collection carry the whole document as properties")

@@ -43,7 +43,7 @@ struct ExportCorpusTests {
             #expect(r.code == 0 || r.code == 65, "\(name): \(r.err.prefix(500))")
         }
         let out = cli.dir.file("out.ndjson"), aliases = cli.dir.file("aliases.ndjson")
-        let e = cli.run(["export", "-o", out, "--aliases", aliases])
+        let e = cli.run(["export", "-o", out, "--aliases", aliases, "--tombstones"])
         #expect(e.code == 0, "\(e.err)")
         let copy = cli.dir.file("copy.sqlite")
         let i = cli.run(["import", out, "--db", copy])
@@ -61,20 +61,27 @@ struct ExportCorpusTests {
             if differing <= 3 { Issue.record("\(name): place \(id) differs after the round trip") }
         }
         #expect(differing == 0, "\(name): \(differing) of \(a.places.count) place answers differ")
-        // Removed places are not exported: an ID that resolves to one
-        // (REMOVED) cannot resolve the same way; every other ID must.
-        var compared = 0, skipped = 0
+        // Removed places come back as the same tombstones (--tombstones):
+        // every ID resolves the same, its removal date included.
+        #expect(a.removed.count == b.removed.count, "\(name): removed places")
+        var removedDiffering = 0
+        for (id, answer) in a.removedPlaces where b.removedPlaces[id] != answer {
+            removedDiffering += 1
+            if removedDiffering <= 3 { Issue.record("\(name): removed place \(id) differs after the round trip") }
+        }
+        #expect(removedDiffering == 0, "\(name): \(removedDiffering) of \(a.removedPlaces.count) removed places differ")
+        var exact = 0
         differing = 0
         for (id, answer) in a.resolutions {
-            if answer["status"] == "REMOVED" || a.removed.contains(id) { skipped += 1; continue }
-            compared += 1
+            if b.resolutions[id] == answer { exact += 1 }
             if Answers.portable(answer) != b.resolutions[id].map(Answers.portable) {
                 differing += 1
                 if differing <= 3 { Issue.record("\(name): resolve \(id) differs: \(JSONWriter().string(answer)) vs \(b.resolutions[id].map { JSONWriter().string($0) } ?? "nil")") }
             }
         }
-        #expect(differing == 0, "\(name): \(differing) of \(compared) resolve answers differ")
-        print("export round trip \(name): \(a.places.count) places identical; \(compared) resolve answers identical, \(skipped) left out (removed places)")
+        #expect(differing == 0, "\(name): \(differing) of \(a.resolutions.count) resolve answers differ")
+        let removedAnswers = a.resolutions.values.filter { $0["status"] == "REMOVED" }.count
+        print("export round trip \(name): \(a.places.count) places and \(a.removedPlaces.count) removed identical; \(a.resolutions.count) resolve answers identical (\(removedAnswers) REMOVED), \(exact) to the byte (each hop's source and time too)")
         // The view gives the same documents as placedb place.
         let view = try PlaceDocumentViewTests.viewDocuments(cli.db)
         var viewDiffering = 0

@@ -69,6 +69,8 @@ struct PlaceDocumentViewTests {
                 DROP TRIGGER place_text_insert; DROP TRIGGER place_text_unindex; DROP TRIGGER place_text_update; DROP TRIGGER place_text_delete; DROP VIEW place_text_source; DROP TABLE place_word; DROP TABLE place_text_vocab; DROP TABLE place_text; ALTER TABLE place DROP COLUMN text_cell;
                 DROP VIEW place_document;
                 DELETE FROM views_geometry_columns WHERE view_name = 'place_document';
+                DROP TRIGGER place_change_before;
+                DROP TABLE place_change;
                 PRAGMA writable_schema = ON;
                 UPDATE sqlite_master SET sql = replace(replace(sql, 'content_hash BIGINT', 'content_hash INTEGER'), 'captured_at BIGINT', 'captured_at INTEGER') WHERE name = 'place';
                 UPDATE sqlite_master SET sql = replace(sql, 'bytes BIGINT', 'bytes INTEGER') WHERE name = 'import_run';

@@ -137,4 +137,81 @@ import PlaceKitTestSupport
             return
         }
     }
+
+    /// The server's way in: `withReader` on threads of its own, sharing the
+    /// pool (and its limit) with the async calls.
+    @Test("threads (withReader) and tasks share one pool of connections and its limit")
+    func threadsAndTasksShareThePool() async throws {
+        let (dir, path) = try Self.database()
+        _ = dir
+        let sync = try PlaceReader(databasePath: path)
+        let expected = try (0..<64).map { try Self.askSync($0, sync) }
+        let client = try PlacesClient(databasePath: path, maxReaders: 2)
+        // 8 threads and 32 tasks at once: the same answers, never more than 2 connections.
+        let seen = Seen()
+        let threads = DispatchGroup()
+        for t in 0..<8 {
+            DispatchQueue.global().async(group: threads) {
+                for i in stride(from: t, to: 64, by: 8) {
+                    let answer = try? client.withReader { reader in
+                        seen.lend(reader)
+                        defer { seen.giveBack() }
+                        return try Self.askSync(i, reader)
+                    }
+                    seen.record(i, answer)
+                }
+            }
+        }
+        let answers = try await withThrowingTaskGroup(of: (Int, Answer).self) { group in
+            for i in 0..<32 { group.addTask { (i, try await Self.ask(i, client)) } }
+            return try await group.reduce(into: [Int: Answer]()) { $0[$1.0] = $1.1 }
+        }
+        #expect(threads.wait(timeout: .now() + 60) == .success)
+        for i in 0..<32 { #expect(answers[i] == expected[i], "task query \(i)") }
+        for i in 0..<64 { #expect(seen.answers[i] == expected[i], "thread query \(i)") }
+        #expect(seen.readers.count <= 2)
+        #expect(seen.mostAtOnce <= 2)
+
+        // With one connection: a thread holding it keeps both a task and
+        // another thread waiting; both are served once it is given back.
+        let one = try PlacesClient(databasePath: path, maxReaders: 1)
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? one.withReader { reader in
+                seen.lend(reader)
+                holding.signal()
+                release.wait()
+                seen.giveBack()
+            }
+        }
+        holding.wait()
+        let waitingTask = Task { try await one.placeCount() }
+        let waitingThread = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = try? one.withReader { reader in seen.lend(reader); seen.giveBack() }
+            waitingThread.signal()
+        }
+        // Neither got a connection while it was held.
+        #expect(waitingThread.wait(timeout: .now() + 0.5) == .timedOut)
+        #expect(seen.lent == 1)
+        release.signal()
+        #expect(try await waitingTask.value == 40)
+        #expect(waitingThread.wait(timeout: .now() + 30) == .success)
+        #expect(seen.readers.count <= 3)
+    }
+
+    /// What the threads saw, under a lock.
+    final class Seen: @unchecked Sendable {
+        private let lock = NSLock()
+        private var ids: Set<ObjectIdentifier> = []
+        private var out = 0, most = 0
+        private var byQuery: [Int: Answer] = [:]
+        func lend(_ r: PlaceReader) { lock.withLock { ids.insert(ObjectIdentifier(r)); out += 1; most = max(most, out) } }
+        func giveBack() { lock.withLock { out -= 1 } }
+        func record(_ i: Int, _ a: Answer?) { lock.withLock { byQuery[i] = a } }
+        var readers: Set<ObjectIdentifier> { lock.withLock { ids } }
+        var mostAtOnce: Int { lock.withLock { most } }
+        var lent: Int { lock.withLock { out } }
+        var answers: [Int: Answer] { lock.withLock { byQuery } }
+    }
 }

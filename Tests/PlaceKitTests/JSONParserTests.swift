@@ -290,6 +290,24 @@ struct JSONParserTests {
         #expect(trailingBackslash.offset == 0)
     }
 
+    @Test("memberSpans skips strings by their closing quote: escaped quotes and backslash runs")
+    func memberSpansSkipStrings() throws {
+        let text = #"{"a":"x\\","b":"y\"z\\\"","c":["\\\\\"",{"q":"]}\""}],"d\"":1,"e":"","f":"\\"}"#
+        let whole = try #require(try JSONValue(parsing: Array(text.utf8)).objectValue)
+        try Array(text.utf8).withUnsafeBytes { buffer in
+            let spans = try JSONParser.memberSpans(buffer)
+            #expect(try spans.map { try JSONParser.memberName(buffer, $0) } == whole.keys)
+            for span in spans {
+                let key = try JSONParser.memberName(buffer, span)
+                #expect(try JSONParser.memberValue(buffer, span) == whole[key], "\(key)")
+            }
+        }
+        // Unterminated: the last quote is escaped.
+        #expect(throws: JSONSyntaxError.self) {
+            try Array(#"{"a":"x\\\"}"#.utf8).withUnsafeBytes { _ = try JSONParser.memberSpans($0) }
+        }
+    }
+
     @Test("refuses a raw control character in a string, at that character")
     func controlCharacterInString() throws {
         let tab = try #require(syntaxError("[\"a\tb\"]"))

@@ -528,6 +528,7 @@ struct PhotoStoreTests {
             // (10: the text index.)
             try store.db.execute(TextIndexTests.dropTextIndex)
             try store.db.execute("DROP VIEW place_document; DELETE FROM views_geometry_columns WHERE view_name = 'place_document'")
+            try store.db.execute("DROP TRIGGER place_change_before; DROP TABLE place_change")
             // (3: time_zone_source.)
             try store.db.execute("ALTER TABLE place DROP COLUMN time_zone_source")
             // (5: doc_layout; this test reads only the photos.)

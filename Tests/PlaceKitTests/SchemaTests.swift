@@ -176,6 +176,33 @@ struct SchemaTests {
         }
     }
 
+    @Test("migration 10 adds the change log to a version 9 database, and updates write before-images from then on")
+    func changeLogAdded() throws {
+        let dir = try TempDirectory()
+        let path = dir.file("places.sqlite")
+        do {
+            let importer = try PlaceImporter(databasePath: path)
+            try importer.store.db.execute("""
+                \(TextIndexTests.dropTextIndex)
+                DROP TRIGGER place_change_before;
+                DROP TABLE place_change;
+                DELETE FROM schema_migration WHERE version >= 10;
+                PRAGMA user_version = 9;
+                """)
+        }
+        let first = try dir.write("a.ndjson", #"{"id":"p","displayName":{"text":"Old"},"location":{"latitude":1,"longitude":2}}"# + "\n")
+        let second = try dir.write("b.ndjson", #"{"id":"p","displayName":{"text":"New"},"location":{"latitude":1,"longitude":2}}"# + "\n")
+        let importer = try PlaceImporter(databasePath: path)
+        #expect(try Migrator.storedVersion(importer.store.db) == Schema.migrator.latestVersion)
+        _ = try importer.importInput(.file(first))
+        _ = try importer.importInput(.file(second))
+        var images: [[DatabaseValue]] = []
+        try importer.store.db.forEachRow("SELECT c.run, c.name, c.removed_run FROM place_change c JOIN place p ON p.id = c.place") { row in
+            images.append((0..<3).map { row[$0] })
+        }
+        #expect(images == [[.integer(2), .text("Old"), .null]], "the name before run 2 renamed it")
+    }
+
     @Test("a file that is not a database is refused, never trapped on")
     func notADatabase() throws {
         let dir = try TempDirectory()

@@ -440,14 +440,14 @@ struct TextQueryTests {
 
 @Suite("text index migration")
 struct TextIndexTests {
-    /// SQL that takes a database back to before the text index (version 9).
+    /// SQL that takes a database back to before the text index (version 10).
     static let dropTextIndex = """
         DROP TRIGGER place_text_insert; DROP TRIGGER place_text_unindex; DROP TRIGGER place_text_update; DROP TRIGGER place_text_delete;
         DROP VIEW place_text_source; DROP TABLE place_word; DROP TABLE place_text_vocab; DROP TABLE place_text;
         ALTER TABLE place DROP COLUMN text_cell;
         """
 
-    @Test("migration 10 indexes the places of an older database, leaving out removed ones")
+    @Test("migration 11 indexes the places of an older database, leaving out removed ones")
     func migration() throws {
         let dir = try TempDirectory()
         let path = dir.file("places.sqlite")
@@ -457,8 +457,8 @@ struct TextIndexTests {
             try importer.store.db.execute("""
                 \(Self.dropTextIndex)
                 UPDATE place SET removed_run = last_run WHERE place_id = 'pharma-far';
-                DELETE FROM schema_migration WHERE version >= 10;
-                PRAGMA user_version = 9;
+                DELETE FROM schema_migration WHERE version >= 11;
+                PRAGMA user_version = 10;
                 """)
         }
         // A reader refuses the old version; a writer migrates it.

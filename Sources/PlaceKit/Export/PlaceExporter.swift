@@ -5,6 +5,8 @@ import PlaceStorage
 public struct ExportSummary: Sendable, Equatable {
     public var places = 0
     public var aliases = 0
+    /// Of `places`, the removed ones (`tombstones: true`).
+    public var tombstones = 0
     public var bytes = 0
     public init() {}
 }
@@ -37,7 +39,14 @@ public final class PlaceExporter {
     /// the `place` table's columns, as `ogr2ogr -where` takes; nil: all),
     /// in `format`, through `write`. One read transaction: the export is a
     /// consistent snapshot while imports go on.
-    public func exportPlaces(format: ExportFormat, filter: String? = nil, write: (UnsafeRawBufferPointer) throws -> Void) throws -> ExportSummary {
+    ///
+    /// With `tombstones`, removed places too, each with a `placedbTombstone`
+    /// member: `removedAt` (when the run that removed it started),
+    /// `snapshot` (that run's), and `replacedBy` (the alias edges out of
+    /// its ID: `id`, `reason`, `confidence`, `source`, `evidence`,
+    /// `recordedAt`), which `import` reads back as the same removal.
+    public func exportPlaces(format: ExportFormat, filter: String? = nil, tombstones: Bool = false,
+                             write: (UnsafeRawBufferPointer) throws -> Void) throws -> ExportSummary {
         var summary = ExportSummary()
         var buffer = ExportRecord.header(format)
         buffer.reserveCapacity(Self.chunkSize + (64 << 10))
@@ -48,10 +57,22 @@ public final class PlaceExporter {
             buffer.removeAll(keepingCapacity: true)
         }
         try store.read {
-            summary.places = try store.forEachExportedPlace(filter: filter) { place in
+            let edgesOut = tombstones ? try store.edgesOutQuery() : nil
+            summary.places = try store.forEachExportedPlace(filter: filter, tombstones: tombstones) { place in
                 do {
-                    try ExportRecord.write(id: place.id.rawValue, latitude: place.coordinate.latitude, longitude: place.coordinate.longitude,
-                                           document: place.document, extra: place.extra, format: format, index: summary.places, into: &buffer)
+                    if let removedAt = place.removedAt, let edgesOut {
+                        let extra = ExportRecord.adding(ExportRecord.tombstoneMember, try tombstone(place, removedAt: removedAt, edgesOut), to: place.extra)
+                        try extra.withUnsafeBytes { extra in
+                            try ExportRecord.write(id: place.id.rawValue, latitude: place.coordinate.latitude, longitude: place.coordinate.longitude,
+                                                   document: place.document, extra: extra, format: format, index: summary.places, into: &buffer)
+                        }
+                        summary.tombstones += 1
+                    } else {
+                        try ExportRecord.write(id: place.id.rawValue, latitude: place.coordinate.latitude, longitude: place.coordinate.longitude,
+                                               document: place.document, extra: place.extra, format: format, index: summary.places, into: &buffer)
+                    }
+                } catch let error as PlaceDBError {
+                    throw error
                 } catch {
                     throw PlaceDBError.database(path: store.path, reason: "place '\(place.id)' has a corrupt stored document or extras: \(error)")
                 }
@@ -62,6 +83,27 @@ public final class PlaceExporter {
         buffer += ExportRecord.footer(format)
         try flush()
         return summary
+    }
+
+    /// The `placedbTombstone` member of a removed place's record.
+    private func tombstone(_ place: PlaceStore.ExportedPlace, removedAt: String, _ edgesOut: PlaceStore.EdgesOutQuery) throws -> [UInt8] {
+        var o = JSONObject()
+        o["removedAt"] = .string(removedAt)
+        if let s = place.removedBySnapshot { o["snapshot"] = .string(s) }
+        let edges = try edgesOut.edges(of: place.id.rawValue)
+        if !edges.isEmpty {
+            o["replacedBy"] = .array(edges.map { e in
+                var j = JSONObject()
+                j["id"] = .string(e.placeID)
+                j["reason"] = .string(e.reason)
+                j["confidence"] = .double(e.confidence)
+                if let s = e.source { j["source"] = .string(s) }
+                if let text = e.evidence, let v = try? JSONValue(parsing: text) { j["evidence"] = v }
+                if let t = e.recordedAt { j["recordedAt"] = .string(t) }
+                return .object(j)
+            })
+        }
+        return Array(JSONWriter().string(.object(o)).utf8)
     }
 
     /// Writes every alias edge, oldest first, as the NDJSON lines

@@ -35,7 +35,7 @@ enum GeoJSONDecoders {
     static func decoded(_ f: Feature, document: JSONObject, extra: JSONObject, format: InputFormat, skipReason: String? = nil) -> DecodedPlace {
         var doc = document
         if let box = f.geometry.viewport {
-            doc["viewport"] = ["low": latLng(box.low), "high": latLng(box.high)]
+            doc["viewport"] = .object(JSONObject(uniqueMembers: [("low", latLng(box.low)), ("high", latLng(box.high))]))
         }
         let location = f.geometry.representativePoint
         var decoded = DecodedPlace(place: Place(id: PlaceID(f.placeID), coordinate: location, document: doc), extra: extra, format: format)
@@ -53,7 +53,14 @@ enum GeoJSONDecoders {
     }
 
     static func latLng(_ c: Coordinate) -> JSONValue {
-        ["latitude": .double(c.latitude), "longitude": .double(c.longitude)]
+        // Known-unique members: no dictionary to build (a literal's
+        // last-wins check costs one per object, per feature).
+        .object(JSONObject(uniqueMembers: [("latitude", .double(c.latitude)), ("longitude", .double(c.longitude))]))
+    }
+
+    /// `{"text": text}`, as `displayName` holds a name.
+    static func text(_ text: String) -> JSONValue {
+        .object(JSONObject(uniqueMembers: [("text", .string(text))]))
     }
 
     static func idString(_ v: JSONValue?) -> String? {
@@ -90,7 +97,7 @@ enum GeoJSONDecoders {
         var doc = JSONObject()
         var extra = JSONObject()
         let name = tags["name"]?.stringValue
-        if let name { doc["displayName"] = ["text": .string(name)] }
+        if let name { doc["displayName"] = text(name) }
         var localized = JSONObject()
         for (k, v) in tags where k.hasPrefix("name:") { localized[String(k.dropFirst(5))] = v }
         // A named feature no POI key types (a street, a building ...) gets
@@ -156,7 +163,7 @@ enum GeoJSONDecoders {
         var doc = JSONObject()
         var extra = JSONObject()
         let names = p["names"]
-        if let primary = names?["primary"]?.stringValue { doc["displayName"] = ["text": .string(primary)] }
+        if let primary = names?["primary"]?.stringValue { doc["displayName"] = text(primary) }
         if let common = names?["common"]?.objectValue, !common.isEmpty { extra["localizedNames"] = .object(common) }
         var categories: [String] = []
         if let primary = p["categories"]?["primary"]?.stringValue { categories.append(primary) }
@@ -212,34 +219,61 @@ enum GeoJSONDecoders {
             }
             return id
         }
-        let p = f.properties
-        var doc = JSONObject()
-        var rest = JSONObject()
-        if let name = p["name"]?.stringValue {
-            doc["displayName"] = ["text": .string(name)]
-        } else if let dn = p["displayName"] {
-            if let text = dn.stringValue { doc["displayName"] = ["text": .string(text)] } else if dn.objectValue != nil { doc["displayName"] = dn }
+        // One pass over the properties: the special ones noted, every other
+        // one to the document (a Places API (New) field) or apart. The keys
+        // are unique (the parser keeps the last of a repeated one), so the
+        // members are appended, not searched for.
+        var name: JSONValue?, displayName: JSONValue?, typesValue: JSONValue?, category: JSONValue?, categories: JSONValue?, primary: JSONValue?
+        var fields: [(key: String, value: JSONValue)] = []
+        var rest: [(key: String, value: JSONValue)] = []
+        fields.reserveCapacity(f.properties.count)
+        rest.reserveCapacity(f.properties.count)
+        for (k, v) in f.properties {
+            switch k {
+            case "id": break
+            case "name": name = v
+            case "displayName": displayName = v
+            case "types": typesValue = v
+            case "category": category = v
+            case "categories": categories = v
+            case "primaryType": primary = v
+            case "location", "viewport": rest.append((k, v))
+            // The Places API fields most places carry, without hashing.
+            case "rating", "userRatingCount": fields.append((k, v))
+            default:
+                if PlacesV1Decoder.knownFields.contains(k) { fields.append((k, v)) } else { rest.append((k, v)) }
+            }
+        }
+        var members: [(key: String, value: JSONValue)] = []
+        members.reserveCapacity(fields.count + 3)
+        if let name = name?.stringValue {
+            members.append(("displayName", text(name)))
+        } else if let dn = displayName {
+            if let t = dn.stringValue { members.append(("displayName", text(t))) } else if dn.objectValue != nil { members.append(("displayName", dn)) }
         }
         var types: [String] = []
-        if let t = p["types"] {
+        if let t = typesValue {
             guard let list = t.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
                 throw DecodeError("properties.types is \(t.kindDescription == "an array" ? "not an array of strings" : t.kindDescription), expected an array of strings", placeID: f.placeID)
             }
             types = list.compactMap(\.stringValue)
-        } else if let c = p["category"]?.stringValue {
+        } else if let c = category?.stringValue {
             types = [c]
-        } else if let cs = p["categories"]?.arrayValue {
+        } else if let cs = categories?.arrayValue {
             types = cs.compactMap(\.stringValue)
         }
-        typesDocument(types, into: &doc)
-        if let primary = p["primaryType"]?.stringValue { doc["primaryType"] = .string(primary) }
-        for (k, v) in p where !["id", "name", "displayName", "types", "category", "categories", "primaryType"].contains(k) {
-            if PlacesV1Decoder.knownFields.contains(k) && k != "location" && k != "viewport" { doc[k] = v } else { rest[k] = v }
+        if !types.isEmpty {
+            members.append(("types", .array(types.map(JSONValue.string))))
+            members.append(("primaryType", primary?.stringValue.map(JSONValue.string) ?? .string(types[0])))
+        } else if let p = primary?.stringValue {
+            members.append(("primaryType", .string(p)))
         }
+        members += fields
+        let doc = JSONObject(uniqueMembers: members)
         try FieldCheck.expect(doc, "rating", .number, placeID: f.placeID)
         try FieldCheck.expect(doc, "userRatingCount", .integer, placeID: f.placeID)
         var extra = JSONObject()
-        if !rest.isEmpty { extra["properties"] = .object(rest) }
+        if !rest.isEmpty { extra = JSONObject(uniqueMembers: [("properties", .object(JSONObject(uniqueMembers: rest)))]) }
         return decoded(f, document: doc, extra: extra, format: .geojson)
     }
 }

@@ -244,6 +244,7 @@ public final class PlaceImporter {
         var bytesRead: Int64 = 0
         var recordsRead = 0
         var captureCounts = [Int](repeating: 0, count: CaptureSource.allCases.count)
+        var tombstones: [Tombstone] = []
 
         func report() {
             progress?(ImportProgress(input: source.name, records: recordsRead, bytes: bytesRead,
@@ -265,12 +266,23 @@ public final class PlaceImporter {
                             if let w = place.viewportWarning { summary.ignoredViewports[w, default: 0] += 1 }
                             captureCounts[place.captureSource.index] += 1
                             if place.timestampOutOfRange { summary.timestampsOutOfRange += 1 }
-                            switch try writer.write(place) {
+                            let outcome = try writer.write(place)
+                            switch outcome {
                             case .inserted: summary.inserted += 1
                             case .updated: summary.updated += 1
                             case .unchanged: summary.unchanged += 1
                             case .revived: summary.revived += 1
                             case .duplicate: summary.duplicates += 1
+                            }
+                            // A removed place from `export --tombstones`: removed
+                            // again below, unless the database holds it live.
+                            if !place.extra.isEmpty, outcome == .inserted || outcome == .revived, Tombstone.marked(place.extra) {
+                                do throws(DecodeError) {
+                                    if let t = try Tombstone.read(placeID: place.id, extra: place.extra) { tombstones.append(t) }
+                                } catch {
+                                    throw PlaceDBError.badInput(ImportRejection(input: source.name, line: summary.records, index: summary.records,
+                                                                                placeID: place.id, reason: error.message, record: nil))
+                                }
                             }
                             if writer.lastKeptNewer { summary.older += 1 }
                         case .skipped(let reason):
@@ -308,6 +320,7 @@ public final class PlaceImporter {
                 if fatal == nil {
                     try checkEnvelope(envelope: producer.envelope, sawEnvelope: producer.sawEnvelope, name: source.name, records: summary.records)
                 }
+                if !tombstones.isEmpty { summary.removed += try removeAgain(tombstones, input: source.name, run: run) }
                 try writer.endBulk()
                 for (i, c) in CaptureSource.allCases.enumerated() where captureCounts[i] > 0 { summary.captureSources[c] = captureCounts[i] }
                 summary.bytes = bytesRead
@@ -332,6 +345,24 @@ public final class PlaceImporter {
         report()
         if let fatal { throw PlaceDBError.badInput(fatal) }
         return summary
+    }
+
+    /// Marks the places of tombstone records removed at their recorded time
+    /// and records the edges that replaced them, each filed under a run of
+    /// its recorded time, so `resolve` answers as in the exported database.
+    /// Returns how many places it removed.
+    private func removeAgain(_ tombstones: [Tombstone], input: String, run: Int64) throws -> Int {
+        var runs: [String: Int64] = [:]
+        defer { writer.run = run }
+        for t in tombstones {
+            try store.markTombstone(t.placeID, run: try store.recordedRun(at: t.removedAt, input: input, runs: &runs),
+                                    member: ExportRecord.tombstoneMember)
+            for r in t.replacedBy {
+                writer.run = try r.recordedAt.map { try store.recordedRun(at: $0, input: input, runs: &runs) } ?? run
+                try writer.record(r.edge, source: r.source)
+            }
+        }
+        return tombstones.count
     }
 
     /// A legacy response whose `status` is an error is reported, not taken

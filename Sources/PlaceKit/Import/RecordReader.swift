@@ -161,6 +161,12 @@ final class RecordReader {
         RecordReadError(message: "a record is larger than \(RecordReader.maxRecordBytes >> 20) MiB (unbalanced brackets?)", line: line, index: nil, recoverable: false, rawLine: nil)
     }
 
+    /// 1 for the bytes that change a structural scan's state outside a
+    /// string: a quote and the four brackets.
+    private static let structural: [UInt8] = (0..<256).map { b in
+        [UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "}"), UInt8(ascii: "]")].contains(UInt8(b)) ? 1 : 0
+    }
+
     /// Length of the JSON value starting at `pos` (the value is not validated;
     /// the parser does that). Refills as needed.
     private func scanValueLength() throws -> Int {
@@ -175,25 +181,41 @@ final class RecordReader {
                     if i > RecordReader.maxRecordBytes { throw tooLarge() }
                     guard try ensure(i + 1) else { return i } // truncated: parser reports it
                 }
-                let b = buffer[pos + i]
-                i += 1
-                if inString {
-                    if b == UInt8(ascii: "\\") {
+                // The bytes in the buffer now, scanned without a refill check
+                // each: string contents and the bytes between structural ones
+                // are skipped in tight loops (most of a record).
+                let b = buffer + pos
+                let limit = filled - pos
+                while i < limit {
+                    if inString {
+                        while i < limit && b[i] != UInt8(ascii: "\"") && b[i] != UInt8(ascii: "\\") { i += 1 }
+                        guard i < limit else { break }
+                        if b[i] == UInt8(ascii: "\\") {
+                            i += 2
+                            if i > limit {
+                                // The escaped byte is past the buffer: refill.
+                                _ = try ensure(i)
+                                if pos + i > filled { return filled - pos }
+                                break
+                            }
+                            continue
+                        }
                         i += 1
-                        if pos + i > filled { _ = try ensure(i) ; if pos + i > filled { return filled - pos } }
-                    } else if b == UInt8(ascii: "\"") {
                         inString = false
                         if depth == 0 { return i }
+                        continue
                     }
-                    continue
-                }
-                switch b {
-                case UInt8(ascii: "\""): inString = true
-                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    depth -= 1
-                    if depth <= 0 { return i }
-                default: break
+                    while i < limit && Self.structural[Int(b[i])] == 0 { i += 1 }
+                    guard i < limit else { break }
+                    let c = b[i]
+                    i += 1
+                    switch c {
+                    case UInt8(ascii: "\""): inString = true
+                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                    default:
+                        depth -= 1
+                        if depth <= 0 { return i }
+                    }
                 }
             }
         }

@@ -127,6 +127,38 @@ package final class PlaceReader {
     }
 }
 
+extension PlaceReader {
+    /// The Place Details answer, compact: the bytes of what `placedb place
+    /// ID --fields MASK --at TIME` builds (`fetchPlace` then `apiJSON`),
+    /// written straight from the stored document (`PlaceJSON.write`, no
+    /// decoding of the members copied). An old ID answers with the current
+    /// place and `requestedId`; a removed one with its last record and
+    /// `removedAt`; `openNow` (when asked for and known) computed at `time`.
+    /// `fields` nil: only those computed members. For servers.
+    package func placeDetailsJSON(id: PlaceID, fields: FieldMask?, openNow: Bool, at time: HoursQueryTime) throws -> [UInt8] {
+        // One read transaction: one snapshot, and SQLite's locks taken once.
+        try read {
+            // resolvePlaceIDs brings the alias keys up to date inside the
+            // transaction (resolvePlaceID only does outside one).
+            let resolution = try resolvePlaceIDs([id])[0]
+            guard let current = resolution.placeID else { throw PlaceDBError.notFound(id) }
+            var trailing: [(String, JSONValue)] = []
+            if resolution.status == .moved {
+                trailing.append(("requestedId", .string(id.rawValue)))
+            } else if resolution.status == .removed {
+                trailing.append(("removedAt", resolution.removedAt.map(JSONValue.string) ?? .null))
+            }
+            var out: [UInt8] = []
+            out.reserveCapacity(4096)
+            guard try store.writePlaceDetailsJSON(placeID: PlaceID(current), plan: fields.map(MaskPlan.init), trailing: trailing,
+                                                  openNow: openNow, servedAt: time, into: &out) else {
+                throw PlaceDBError.notFound(id)
+            }
+            return out
+        }
+    }
+}
+
 extension Place {
     /// The Places API (New) JSON of this place restricted to `fields`.
     public func apiJSON(fields: FieldMask) -> JSONObject {

@@ -30,8 +30,19 @@ public final class PlacesClient: Sendable {
     /// Opens the database at `databasePath` read-only (one connection now,
     /// to check it; more as concurrent calls need them, up to
     /// `maxReaders`, default the number of processors).
-    public init(databasePath: String, maxReaders: Int? = nil, spatialIndex: SpatialIndexMode = .automatic,
-                likelihoodModel: LikelihoodModel = LikelihoodModel()) throws(PlacesError) {
+    public convenience init(databasePath: String, maxReaders: Int? = nil, spatialIndex: SpatialIndexMode = .automatic,
+                            likelihoodModel: LikelihoodModel = LikelihoodModel()) throws(PlacesError) {
+        do {
+            try self.init(openingDatabase: databasePath, maxReaders: maxReaders, spatialIndex: spatialIndex, likelihoodModel: likelihoodModel)
+        } catch {
+            throw PlacesError(error, databasePath: databasePath)
+        }
+    }
+
+    /// The same, throwing what the library throws (`PlaceDBError`: no
+    /// database, not a placedb file), for the CLI's exit codes.
+    package init(openingDatabase databasePath: String, maxReaders: Int? = nil, spatialIndex: SpatialIndexMode = .automatic,
+                 likelihoodModel: LikelihoodModel = LikelihoodModel()) throws {
         let readers = max(1, maxReaders ?? ProcessInfo.processInfo.activeProcessorCount)
         self.maxReaders = readers
         let open: @Sendable () throws -> PlaceReader = {
@@ -39,13 +50,9 @@ public final class PlacesClient: Sendable {
             client.likelihoodModel = likelihoodModel
             return client
         }
-        do {
-            let first = try open()
-            self.databasePath = first.databasePath
-            pool = ReaderPool(first: first, limit: readers, open: open)
-        } catch {
-            throw PlacesError(error, databasePath: databasePath)
-        }
+        let first = try open()
+        self.databasePath = first.databasePath
+        pool = ReaderPool(first: first, limit: readers, open: open)
     }
 
     // MARK: Place details
@@ -67,6 +74,20 @@ public final class PlacesClient: Sendable {
     /// import runs, aliases, sizes, the schema version and the extent.
     public func databaseInfo() async throws(PlacesError) -> DatabaseInfo {
         try await run { try $0.databaseInfo() }
+    }
+
+    /// What changed between two states of the database (`placedb diff`,
+    /// docs/diff.md): places added, removed, moved (more than
+    /// `movedThresholdMeters`), renamed, retyped and re-identified, in place
+    /// order (re-identifications last), with their counts. With `snapshot`,
+    /// only its places and runs; with no sides, its last two imports.
+    public func diff(snapshot: String? = nil, from: DiffPoint? = nil, to: DiffPoint? = nil,
+                     movedThresholdMeters: Double = 50) async throws(PlacesError) -> (summary: PlaceDiff, changes: [PlaceDiff.Change]) {
+        try await run { reader in
+            var changes: [PlaceDiff.Change] = []
+            let summary = try reader.diff(snapshot: snapshot, from: from, to: to, movedThresholdMeters: movedThresholdMeters) { changes.append($0) }
+            return (summary, changes)
+        }
     }
 
     /// Where a place's values came from: its source and when each member
@@ -190,6 +211,18 @@ public final class PlacesClient: Sendable {
 
     // MARK: Running calls
 
+    /// Runs `body` on the calling thread with a connection of the pool to
+    /// itself, waiting (blocking the thread) while all `maxReaders` are
+    /// lent; rethrows what `body` throws as it is. For callers on threads
+    /// of their own that must not await (the HTTP server's event loops):
+    /// they share the pool, and its limit, with the async calls. Never
+    /// call it from a task of Swift concurrency's cooperative pool.
+    package func withReader<T>(_ body: (PlaceReader) throws -> T) throws -> T {
+        let reader = try pool.acquireWaiting()
+        defer { pool.release(reader) }
+        return try body(reader.client)
+    }
+
     /// Runs `body` with a connection of the pool, on a Dispatch thread.
     private func run<T: Sendable>(_ body: @escaping @Sendable (PlaceReader) throws -> T) async throws(PlacesError) -> T {
         let path = databasePath
@@ -225,7 +258,7 @@ final class ReaderPool: @unchecked Sendable {
     private let lock = NSLock()
     private var idle: [Reader]
     private var open: Int
-    private var waiters: [CheckedContinuation<Reader, Never>] = []
+    private var waiters: [Waiter] = []
     private let limit: Int
     private let opener: @Sendable () throws -> PlaceReader
 
@@ -236,29 +269,52 @@ final class ReaderPool: @unchecked Sendable {
         opener = open
     }
 
-    /// A free connection: an idle one, a new one while fewer than `limit`
-    /// are open, else the next one released.
-    func acquire() async throws -> Reader {
-        enum Next { case reader(Reader), openNew, wait }
-        let next: Next = lock.withLock {
+    /// A call waiting for a connection: a task (resumed) or a thread
+    /// (woken; `acquireWaiting`).
+    private enum Waiter {
+        case task(CheckedContinuation<Reader, Never>)
+        case thread(Handoff)
+    }
+
+    /// A connection handed to a waiting thread. `@unchecked Sendable`:
+    /// `reader` is written before `ready` is signalled and read after the
+    /// wait returns.
+    private final class Handoff: @unchecked Sendable {
+        let ready = DispatchSemaphore(value: 0)
+        var reader: Reader?
+    }
+
+    private enum Next { case reader(Reader), openNew, wait }
+
+    /// An idle connection, else leave to open one while fewer than `limit` are open.
+    private func takeOrReserve() -> Next {
+        lock.withLock {
             if let r = idle.popLast() { return .reader(r) }
             if open < limit { open += 1; return .openNew }
             return .wait
         }
-        switch next {
+    }
+
+    private func openReserved() throws -> Reader {
+        do {
+            return Reader(client: try opener())
+        } catch {
+            lock.withLock { open -= 1 }
+            throw error
+        }
+    }
+
+    /// A free connection: an idle one, a new one while fewer than `limit`
+    /// are open, else the next one released.
+    func acquire() async throws -> Reader {
+        switch takeOrReserve() {
         case .reader(let r): return r
-        case .openNew:
-            do {
-                return Reader(client: try opener())
-            } catch {
-                lock.withLock { open -= 1 }
-                throw error
-            }
+        case .openNew: return try openReserved()
         case .wait:
             return await withCheckedContinuation { continuation in
                 let ready: Reader? = lock.withLock {
                     if let r = idle.popLast() { return r }
-                    waiters.append(continuation)
+                    waiters.append(.task(continuation))
                     return nil
                 }
                 if let ready { continuation.resume(returning: ready) }
@@ -266,15 +322,40 @@ final class ReaderPool: @unchecked Sendable {
         }
     }
 
+    /// `acquire` for a thread that may block: it sleeps until a
+    /// connection is released to it (waiters of both kinds in turn).
+    func acquireWaiting() throws -> Reader {
+        switch takeOrReserve() {
+        case .reader(let r): return r
+        case .openNew: return try openReserved()
+        case .wait:
+            let handoff = Handoff()
+            let ready: Reader? = lock.withLock {
+                if let r = idle.popLast() { return r }
+                waiters.append(.thread(handoff))
+                return nil
+            }
+            if let ready { return ready }
+            handoff.ready.wait()
+            return handoff.reader!
+        }
+    }
+
     /// Gives a connection back: to the longest waiting call, else to the idle list.
     func release(_ reader: Reader) {
-        let waiter: CheckedContinuation<Reader, Never>? = lock.withLock {
+        let waiter: Waiter? = lock.withLock {
             if waiters.isEmpty {
                 idle.append(reader)
                 return nil
             }
             return waiters.removeFirst()
         }
-        waiter?.resume(returning: reader)
+        switch waiter {
+        case .task(let continuation): continuation.resume(returning: reader)
+        case .thread(let handoff):
+            handoff.reader = reader
+            handoff.ready.signal()
+        case nil: break
+        }
     }
 }

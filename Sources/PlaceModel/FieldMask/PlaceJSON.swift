@@ -139,10 +139,20 @@ package enum PlaceJSON {
         // The stored document leaves the location to the geometry; it comes
         // last, where Place puts it.
         if let location, plan.fields.includes("location") {
-            let value: JSONValue = ["latitude": .double(location.latitude), "longitude": .double(location.longitude)]
-            if let kept = plan.fields.apply(to: JSONObject([("location", value)]))["location"] {
+            if plan.fields.isAll || plan.fields.paths["location"]?.isEmpty == true {
+                // Whole: written as Place.locationValue encodes, without building it.
                 member("location")
-                JSONWriter().write(kept, into: &out)
+                append(#"{"latitude":"#, into: &out)
+                JSONWriter.writeNumber(location.latitude, into: &out)
+                append(#","longitude":"#, into: &out)
+                JSONWriter.writeNumber(location.longitude, into: &out)
+                out.append(UInt8(ascii: "}"))
+            } else {
+                let value: JSONValue = ["latitude": .double(location.latitude), "longitude": .double(location.longitude)]
+                if let kept = plan.fields.apply(to: JSONObject([("location", value)]))["location"] {
+                    member("location")
+                    JSONWriter().write(kept, into: &out)
+                }
             }
         }
         for (key, value) in extra {
@@ -164,6 +174,32 @@ package enum PlaceJSON {
         }
         let place = Place(id: id, coordinate: location ?? Coordinate(latitude: 0, longitude: 0), maskedDocument: JSONObject(members))
         return place.served(at: time).document
+    }
+
+    /// Whether the place of a stored document is open at `time`, as
+    /// `Place.served(at:).isOpen(at:)` answers for the whole place (the
+    /// hours engine reads only `Place.servingMembers`); nil when unknown.
+    package static func isOpen(id: PlaceID, doc: UnsafeRawBufferPointer, location: Coordinate?, at time: HoursQueryTime) throws -> Bool? {
+        var members: [(String, JSONValue)] = []
+        for span in try JSONParser.memberSpans(doc) {
+            let key = try JSONParser.memberName(doc, span)
+            if Place.servingMembers.contains(key) { members.append((key, try JSONParser.memberValue(doc, span))) }
+        }
+        let place = Place(id: id, coordinate: location ?? Coordinate(latitude: 0, longitude: 0), maskedDocument: JSONObject(members))
+        return place.served(at: time).isOpen(at: time).isOpen
+    }
+
+    /// Adds `members` (compact) at the end of the object `out` ends with.
+    package static func appendMembers(_ members: [(String, JSONValue)], toObjectIn out: inout [UInt8]) {
+        guard !members.isEmpty, out.last == UInt8(ascii: "}") else { return }
+        out.removeLast()
+        var first = out.last == UInt8(ascii: "{")
+        for (key, value) in members {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            JSONWriter().writeMember(key, value, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     /// Decodes the members of a stored document the plan keeps (all when

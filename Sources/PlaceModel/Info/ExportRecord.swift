@@ -30,6 +30,29 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 }
 
 package enum ExportRecord {
+    /// The member a removed place's record carries in `export --tombstones`
+    /// (`removedAt`, and `replacedBy`: the alias edges out of its ID), which
+    /// `import` reads back as a removal (docs/export.md#tombstones).
+    package static let tombstoneMember = "placedbTombstone"
+
+    /// `extra` (a JSON object, or nil) with `member` (compact JSON) added
+    /// under `name` last.
+    package static func adding(_ name: String, _ member: [UInt8], to extra: UnsafeRawBufferPointer?) -> [UInt8] {
+        var out: [UInt8] = []
+        if let extra, let close = extra.lastIndex(of: UInt8(ascii: "}")) {
+            out.append(contentsOf: extra[..<close])
+            // An empty object gets no comma.
+            if out.contains(where: { $0 != UInt8(ascii: "{") && $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D }) { out.append(UInt8(ascii: ",")) }
+        } else {
+            out.append(UInt8(ascii: "{"))
+        }
+        JSONWriter.writeString(name, into: &out)
+        out.append(UInt8(ascii: ":"))
+        out += member
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
     /// What comes before the first record.
     package static func header(_ format: ExportFormat) -> [UInt8] {
         format == .geojson ? Array(#"{"type":"FeatureCollection","features":["#.utf8) + [0x0A] : []

@@ -41,6 +41,82 @@ public struct JSONWriter: Sendable {
         write(value, into: &out, indent: 0)
     }
 
+    /// Writes compact JSON text (as `JSONWriter()` writes it) indented, the
+    /// bytes `JSONWriter(pretty: true)` gives for the value it holds,
+    /// without building the value: strings and numbers are copied as
+    /// they are. Whitespace between tokens is dropped. The text must be
+    /// valid JSON (it is not checked).
+    package static func indent(compact text: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        out.reserveCapacity(out.count + text.count + text.count / 2)
+        var depth = 0
+        var i = 0
+        let n = text.count
+        func newline() {
+            out.append(0x0A)
+            var left = 2 * depth
+            while left > 0 {
+                let k = min(left, spaces.count)
+                out.append(contentsOf: spaces[0..<k])
+                left -= k
+            }
+        }
+        while i < n {
+            let b = text[i]
+            switch b {
+            case UInt8(ascii: "\""):
+                // A string, escapes and all, up to its closing quote.
+                var j = i + 1
+                while j < n {
+                    let c = text[j]
+                    if c == UInt8(ascii: "\\") { j += 2; continue }
+                    j += 1
+                    if c == UInt8(ascii: "\"") { break }
+                }
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[i..<min(j, n)]))
+                i = j
+                continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                out.append(b)
+                var j = i + 1
+                while j < n, text[j] == 0x20 || text[j] == 0x0A || text[j] == 0x0D || text[j] == 0x09 { j += 1 }
+                if j < n, text[j] == b + 2 {
+                    // Empty: {} or [] (the closing bracket's code is the opening one's + 2).
+                    out.append(b + 2)
+                    i = j + 1
+                    continue
+                }
+                depth += 1
+                newline()
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                newline()
+                out.append(b)
+            case UInt8(ascii: ","):
+                out.append(b)
+                newline()
+            case UInt8(ascii: ":"):
+                out.append(b)
+                out.append(0x20)
+            case 0x20, 0x0A, 0x0D, 0x09:
+                break
+            default:
+                // A number or a literal: copied up to the next token.
+                var j = i + 1
+                while j < n {
+                    let c = text[j]
+                    if c == UInt8(ascii: ",") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]") || c == UInt8(ascii: ":") || c <= 0x20 { break }
+                    j += 1
+                }
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[i..<j]))
+                i = j
+                continue
+            }
+            i += 1
+        }
+    }
+
+    private static let spaces = [UInt8](repeating: 0x20, count: 64)
+
     private func newline(_ out: inout [UInt8], _ indent: Int) {
         guard pretty else { return }
         out.append(0x0A)

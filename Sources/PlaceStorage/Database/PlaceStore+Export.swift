@@ -12,6 +12,10 @@ extension PlaceStore {
         package let document: UnsafeRawBufferPointer
         /// A JSON object, or nil.
         package let extra: UnsafeRawBufferPointer?
+        /// A removed place: when the run that removed it started, and that
+        /// run's snapshot (nil for a live place).
+        package var removedAt: String? = nil
+        package var removedBySnapshot: String? = nil
     }
 
     /// Calls `body` with each live place (removed ones are left out) whose
@@ -20,11 +24,12 @@ extension PlaceStore {
     /// memory stays bounded whatever the database's size. Returns the
     /// number of places.
     @discardableResult
-    package func forEachExportedPlace(filter: String?, _ body: (ExportedPlace) throws -> Void) throws -> Int {
+    package func forEachExportedPlace(filter: String?, tombstones: Bool = false, _ body: (ExportedPlace) throws -> Void) throws -> Int {
         let condition = filter.map { "(\($0))" } ?? "1"
         let sql = """
-            SELECT place_id, doc, geom, extra, \(StoredDocument.readColumns)
-            FROM place WHERE removed_run IS NULL AND \(condition) ORDER BY id
+            SELECT place_id, doc, geom, extra, \(StoredDocument.readColumns),
+                   (SELECT started_at FROM import_run WHERE id = removed_run), (SELECT snapshot FROM import_run WHERE id = removed_run)
+            FROM place WHERE \(tombstones ? "" : "removed_run IS NULL AND ")\(condition) ORDER BY id
             """
         let statement: Statement
         do {
@@ -39,12 +44,13 @@ extension PlaceStore {
                 throw PlaceDBError.database(path: path, reason: "place '\(id)' has no readable point geometry")
             }
             do {
+                let removedAt = row.optionalString(4 + StoredDocument.readColumnCount), snapshot = row.optionalString(5 + StoredDocument.readColumnCount)
                 try StoredDocument.withDocument(row, docColumn: 1, layoutColumn: 4) { document in
                     if row.isNull(3) {
-                        try body(ExportedPlace(id: id, coordinate: coordinate, document: document, extra: nil))
+                        try body(ExportedPlace(id: id, coordinate: coordinate, document: document, extra: nil, removedAt: removedAt, removedBySnapshot: snapshot))
                     } else {
                         try row.withBytes(3) { extra in
-                            try body(ExportedPlace(id: id, coordinate: coordinate, document: document, extra: extra))
+                            try body(ExportedPlace(id: id, coordinate: coordinate, document: document, extra: extra, removedAt: removedAt, removedBySnapshot: snapshot))
                         }
                     }
                 }
@@ -66,6 +72,41 @@ extension PlaceStore {
         /// JSON text, or nil.
         package let evidence: String?
     }
+
+    /// An alias edge out of one ID, with when it was recorded.
+    package struct EdgeOut {
+        package let placeID: String
+        package let reason: String
+        package let source: String?
+        package let confidence: Double
+        package let evidence: String?
+        package let recordedAt: String?
+    }
+
+    /// The alias edges out of one ID, oldest first, by a statement prepared once.
+    package final class EdgesOutQuery {
+        private let statement: Statement
+        init(_ db: Database) throws {
+            statement = try db.prepare("""
+                SELECT a.place_id, a.reason, a.source, a.confidence, a.evidence, r.started_at
+                FROM place_alias a LEFT JOIN import_run r ON r.id = a.run WHERE a.alias_id = ? ORDER BY a.id
+                """)
+        }
+
+        package func edges(of aliasID: String) throws -> [EdgeOut] {
+            statement.reset()
+            defer { statement.reset() }
+            try statement.bind(.text(aliasID), at: 1)
+            var out: [EdgeOut] = []
+            while let row = try statement.step() {
+                out.append(EdgeOut(placeID: row.optionalString(0) ?? "", reason: row.optionalString(1) ?? "explicit", source: row.optionalString(2),
+                                   confidence: row.optionalDouble(3) ?? 1, evidence: row.optionalString(4), recordedAt: row.optionalString(5)))
+            }
+            return out
+        }
+    }
+
+    package func edgesOutQuery() throws -> EdgesOutQuery { try EdgesOutQuery(db) }
 
     /// Calls `body` with each alias edge, oldest first. Returns the count.
     @discardableResult

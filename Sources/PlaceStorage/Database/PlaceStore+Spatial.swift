@@ -119,6 +119,17 @@ extension PlaceStore {
     func withStoredRow<T>(rowid: Int64, _ body: (PlaceID, UnsafeRawBufferPointer, Coordinate?) throws -> T) throws -> T? {
         let statement = try db.cachedStatement("SELECT place_id, doc, geom, \(StoredDocument.readColumns) FROM place WHERE id = ?")
         try statement.bind(.integer(rowid), at: 1)
+        return try withStoredRow(statement, body)
+    }
+
+    /// `withStoredRow(rowid:)` for the place with this ID (removed or not).
+    package func withStoredRow<T>(placeID: PlaceID, _ body: (PlaceID, UnsafeRawBufferPointer, Coordinate?) throws -> T) throws -> T? {
+        let statement = try db.cachedStatement("SELECT place_id, doc, geom, \(StoredDocument.readColumns) FROM place WHERE place_id = ?")
+        try statement.bind(.text(placeID.rawValue), at: 1)
+        return try withStoredRow(statement, body)
+    }
+
+    private func withStoredRow<T>(_ statement: Statement, _ body: (PlaceID, UnsafeRawBufferPointer, Coordinate?) throws -> T) throws -> T? {
         defer { statement.reset() }
         guard let row = try statement.step() else { return nil }
         let coordinate = row.withBytes(2) { SpatiaLiteBlob.coordinate($0) }
@@ -206,6 +217,34 @@ extension PlaceStore {
         let written: Bool? = try withStoredRow(rowid: rowid) { id, doc, coordinate in
             do {
                 try PlaceJSON.write(id: id, doc: doc, location: coordinate, plan: plan, extra: extra, servedAt: time, into: &out)
+            } catch let e as JSONSyntaxError {
+                throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has a corrupt stored document: \(e)")
+            }
+            return true
+        }
+        return written != nil
+    }
+
+    /// Writes the Place Details answer of `placeID` (compact), as
+    /// `placedb place ID --fields MASK` prints it, straight from the stored
+    /// document: the members of `plan` (nil: none) as `writePlaceJSON`
+    /// writes them, then `trailing` members, then `openNow` at `time` when
+    /// asked for and known (as `Place.served(at:).isOpen(at:)` answers).
+    /// False when there is no such row.
+    package func writePlaceDetailsJSON(placeID: PlaceID, plan: MaskPlan?, trailing: [(String, JSONValue)], openNow: Bool,
+                                       servedAt time: HoursQueryTime, into out: inout [UInt8]) throws -> Bool {
+        let written: Bool? = try withStoredRow(placeID: placeID) { id, doc, coordinate in
+            do {
+                if let plan {
+                    try PlaceJSON.write(id: id, doc: doc, location: coordinate, plan: plan, extra: [], servedAt: time, into: &out)
+                } else {
+                    PlaceJSON.append("{}", into: &out)
+                }
+                var members = trailing
+                if openNow, let open = try PlaceJSON.isOpen(id: id, doc: doc, location: coordinate, at: time) {
+                    members.append(("openNow", .bool(open)))
+                }
+                PlaceJSON.appendMembers(members, toObjectIn: &out)
             } catch let e as JSONSyntaxError {
                 throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has a corrupt stored document: \(e)")
             }

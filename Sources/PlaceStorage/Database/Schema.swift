@@ -220,11 +220,12 @@ enum Schema {
             CREATE INDEX place_alias_by_place ON place_alias(place_id);
             """),
         wholeDocumentMigration,
-        Migration(version: 10, name: "text index: names, addresses and type words in FTS5, with a typo vocabulary", sql: TextIndexSQL.migration),
+        changeLogMigration,
+        Migration(version: 11, name: "text index: names, addresses and type words in FTS5, with a typo vocabulary", sql: TextIndexSQL.migration),
     ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).
-    static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history", "place_alias", "place_photo", "photo_image", "place_extent", "place_viewport", "place_footprint", "place_document", "place_text", "place_text_vocab", "place_word", "place_text_source"]
+    static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history", "place_alias", "place_photo", "photo_image", "place_extent", "place_viewport", "place_footprint", "place_document", "place_change", "place_text", "place_text_vocab", "place_word", "place_text_source"]
 }
 
 extension Schema {

@@ -1,5 +1,5 @@
 /// The SQL of the text index (`place_text`, an FTS5 table): its schema
-/// (migration 10), the view that says what text each place is found by, its
+/// (migration 11), the view that says what text each place is found by, its
 /// one-pass build and its typo vocabulary. Kept current by triggers on
 /// `place`, set aside during a fresh import and replaced there by one
 /// `rebuild` (`PlaceWriter.beginBulk`/`endBulk`).
@@ -34,7 +34,7 @@ package enum TextIndexSQL {
     /// BM25 column weights: name, other names, address, types, cell.
     package static let bm25 = "bm25(place_text, 10.0, 5.0, 1.0, 3.0, 0.0)"
 
-    /// Migration 10. The view's expressions are frozen with the migration:
+    /// Migration 11. The view's expressions are frozen with the migration:
     /// change them with a new one that drops and re-creates the view.
     package static let migration = """
         -- What each live place is found by: its name, its other names (a JSON

@@ -1,0 +1,145 @@
+// placedb-bench world [--records N] [--step S] [--dir DIR] [--keep] [--generate-only]
+//
+// World scale (docs/performance.md): N generated compact records (default
+// 100 million, about 17 GB) imported into a fresh database in one run, in
+// process, through the same PlaceImporter `placedb import` uses. Prints the
+// rate of each step of S records (default 10 million) with where its time
+// went (user and system CPU of the process, bytes read and written), then
+// the total time, the peak resident memory of the import alone (the peak is
+// reset after generating the input) and the database bytes per place.
+// The input is generated once (seed 20261130) and kept for the next run;
+// the database is removed at the end unless --keep. --generate-only writes
+// the input and stops (generate it ahead, off the timed run).
+import Foundation
+import PlaceKit
+import PlaceModel
+
+enum WorldBench {
+    static func run(_ args: [String]) throws {
+        let records = Int(option("--records", args) ?? "") ?? 100_000_000
+        let step = max(1, Int(option("--step", args) ?? "") ?? 10_000_000)
+        let dir = option("--dir", args) ?? "bench-out"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let input = "\(dir)/world-\(records)-compact.ndjson"
+        if fileSize(input) == 0 {
+            FileHandle.standardError.write(Data("generating \(records) compact records into \(input)...\n".utf8))
+            try generateCompact(count: records, seed: 20261130, into: input)
+        }
+        if args.contains("--generate-only") { return }
+        let db = "\(dir)/world-\(records).sqlite"
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+
+        // The peak resident size from here on is the import's alone.
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+        out("placedb-bench world: \(records) generated compact records (seed 20261130, \(fileSize(input) / 1_000_000) MB) into a fresh database, in one run")
+        out("")
+        out("| records | step seconds | step records/s | user s | system s | read MB | written MB |")
+        out("|---|---|---|---|---|---|---|")
+        var marks: [(records: Int, seconds: Double)] = [(0, 0)]
+        var last = Sample.now(seconds: 0)
+        var next = step
+        var lastReport: (records: Int, seconds: Double) = (0, 0)
+        let started = Date()
+        let importer = try PlaceImporter(databasePath: db)
+        // Progress comes about once a second; a step ends between two
+        // reports, its time interpolated between them.
+        func passed(_ records: Int, _ seconds: Double) {
+            while next <= records, next > marks[marks.count - 1].records {
+                let (r0, s0) = lastReport
+                let at = records == r0 ? seconds : s0 + (seconds - s0) * Double(next - r0) / Double(records - r0)
+                let now = Sample.now(seconds: at)
+                let took = at - last.seconds
+                out("| \(label(next)) | \(fmt(took, 1)) | \(Int(Double(step) / took)) | \(fmt(now.user - last.user, 1)) | \(fmt(now.system - last.system, 1)) | \((now.read - last.read) / 1_000_000) | \((now.written - last.written) / 1_000_000) |")
+                marks.append((next, at))
+                last = now
+                next += step
+            }
+            lastReport = (records, seconds)
+        }
+        let summary = try importer.importInput(InputSource(argument: input), progress: { p in
+            passed(p.records, p.seconds)
+        })
+        let seconds = Date().timeIntervalSince(started)
+        passed(summary.records, seconds)
+        let peak = peakResidentBytes()
+        let size = fileSize(db)
+        let end = Sample.now(seconds: seconds)
+        out("")
+        out("| total | seconds | records/s | peak RSS | database | bytes per place | user s | system s |")
+        out("|---|---|---|---|---|---|---|---|")
+        out("| \(summary.records) (\(summary.inserted) inserted, \(summary.rejected) rejected) | \(fmt(seconds, 1)) | \(Int(Double(summary.records) / seconds)) | \(fmt(Double(peak) / 1_048_576, 1)) MiB | \(size / 1_000_000) MB | \(fmt(Double(size) / Double(max(1, summary.inserted)), 1)) | \(fmt(end.user, 1)) | \(fmt(end.system, 1)) |")
+        if marks.count > 2 {
+            let first = marks[1].seconds - marks[0].seconds
+            let lastStep = marks[marks.count - 1].seconds - marks[marks.count - 2].seconds
+            out("")
+            out("the last step's rate is \(fmt(100 * first / lastStep, 1))% of the first's")
+        }
+        if !args.contains("--keep") {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+        }
+    }
+
+    /// 10000000 as "10M", 25000 as "25000".
+    static func label(_ n: Int) -> String { n % 1_000_000 == 0 ? "\(n / 1_000_000)M" : String(n) }
+
+    /// A line on standard output, written at once (print is buffered when
+    /// the output is a file, and the steps come over minutes).
+    static func out(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// The process's CPU times and I/O so far.
+    struct Sample {
+        var seconds: Double
+        var user: Double
+        var system: Double
+        var read: Int
+        var written: Int
+
+        static func now(seconds: Double) -> Sample {
+            var usage = rusage()
+            getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+            let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+            var read = 0, written = 0
+            if let io = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) {
+                for line in io.split(separator: "\n") {
+                    let parts = line.split(separator: ":")
+                    guard parts.count == 2, let n = Int(parts[1].trimmingCharacters(in: .whitespaces)) else { continue }
+                    if parts[0] == "read_bytes" { read = n }
+                    if parts[0] == "write_bytes" { written = n }
+                }
+            }
+            return Sample(seconds: seconds, user: user, system: system, read: read, written: written)
+        }
+    }
+
+    /// VmHWM of this process (since the last reset), in bytes.
+    static func peakResidentBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let kb = line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ").first.flatMap { Int($0) } ?? 0
+            return kb * 1024
+        }
+        return 0
+    }
+
+    /// The compact records of `generate`, alone, written in 1 MiB blocks.
+    static func generateCompact(count: Int, seed: UInt64, into path: String) throws {
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        var rng = SplitMix64(state: seed)
+        var text = ""
+        text.reserveCapacity(1 << 20)
+        for i in 0..<count {
+            text += GeneratedPlace.make(i, &rng).compact
+            text += "\n"
+            if text.utf8.count > (1 << 20) - 1024 {
+                out.write(Data(text.utf8))
+                text.removeAll(keepingCapacity: true)
+            }
+        }
+        out.write(Data(text.utf8))
+        try out.close()
+    }
+}
