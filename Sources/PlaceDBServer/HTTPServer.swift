@@ -44,7 +44,7 @@ package final class HTTPServer: Sendable {
     package var inFlight: Int { core.inFlight.load(ordering: .relaxed) }
 
     /// Connections open now, idle or not (0 once stopped).
-    package var openConnections: Int {
+    var openConnections: Int {
         daemon.withLock { d in d.map { Int(placedb_mhd_connection_count($0)) } ?? 0 }
     }
 

@@ -347,18 +347,9 @@ struct BenchPlaces {
     }
 
     func writeNDJSON(to path: String) throws {
-        _ = FileManager.default.createFile(atPath: path, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        var buffer = ""
-        for i in 0..<count {
-            buffer += lines!(i) + "\n"
-            if buffer.utf8.count > 1 << 20 {
-                handle.write(Data(buffer.utf8))
-                buffer.removeAll(keepingCapacity: true)
-            }
-        }
-        handle.write(Data(buffer.utf8))
-        try handle.close()
+        let out = try BlockFile(creating: path)
+        for i in 0..<count { out.write(lines!(i) + "\n") }
+        try out.close()
     }
 
     /// 90% near a place (a 200 m spread), 10% anywhere on the sphere.

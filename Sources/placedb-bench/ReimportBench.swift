@@ -56,23 +56,14 @@ enum ReimportBench {
 
     /// Writes each NDJSON record of `input` with only the members in `mask`.
     static func cut(_ input: String, to mask: [String], into output: String) throws {
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        defer { try? out.close() }
         guard let text = FileManager.default.contents(atPath: input) else { throw BenchError(message: "cannot read \(input)") }
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(1 << 20)
+        let out = try BlockFile(creating: output)
         let writer = JSONWriter()
         for line in text.split(separator: 0x0A) where !line.isEmpty {
             guard case .object(let o) = try JSONValue(parsing: Array(line)) else { continue }
             let kept = JSONObject(mask.compactMap { k in o[k].map { (k, $0) } })
-            buffer += Array(writer.string(.object(kept)).utf8)
-            buffer.append(0x0A)
-            if buffer.count > (1 << 20) - 4096 {
-                out.write(Data(buffer))
-                buffer.removeAll(keepingCapacity: true)
-            }
+            out.write(writer.string(.object(kept)) + "\n")
         }
-        out.write(Data(buffer))
+        try out.close()
     }
 }

@@ -59,33 +59,50 @@ struct GeneratedPlace {
     }
 }
 
-/// Writes the same `count` seeded places as Places API (New) NDJSON and as
-/// one GeoJSON FeatureCollection.
-func generate(count: Int, seed: UInt64, ndjson: String, geojson: String, compact: String) throws {
-    for path in [ndjson, geojson, compact] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
-    let v1 = try FileHandle(forWritingTo: URL(fileURLWithPath: ndjson))
-    let geo = try FileHandle(forWritingTo: URL(fileURLWithPath: geojson))
-    let small = try FileHandle(forWritingTo: URL(fileURLWithPath: compact))
-    var rng = SplitMix64(state: seed)
-    var a = "", b = #"{"type":"FeatureCollection","features":["# + "\n", c = ""
-    a.reserveCapacity(1 << 20)
-    b.reserveCapacity(1 << 20)
-    c.reserveCapacity(1 << 20)
-    for i in 0..<count {
-        let p = GeneratedPlace.make(i, &rng)
-        a += p.placesV1 + "\n"
-        b += p.feature + (i + 1 < count ? ",\n" : "\n")
-        c += p.compact + "\n"
-        if a.utf8.count > (1 << 20) - 1024 {
-            v1.write(Data(a.utf8)); a.removeAll(keepingCapacity: true)
-            geo.write(Data(b.utf8)); b.removeAll(keepingCapacity: true)
-            small.write(Data(c.utf8)); c.removeAll(keepingCapacity: true)
+/// A new file written in blocks of about 1 MiB: generated inputs run to
+/// gigabytes, written a line at a time.
+final class BlockFile {
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+
+    init(creating path: String) throws {
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        buffer.reserveCapacity(1 << 20)
+    }
+
+    func write(_ text: String) { write(bytes: text.utf8) }
+
+    func write<Bytes: Sequence<UInt8>>(bytes: Bytes) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count > (1 << 20) - 4096 {
+            handle.write(Data(buffer))
+            buffer.removeAll(keepingCapacity: true)
         }
     }
-    b += "]}\n"
-    v1.write(Data(a.utf8))
-    geo.write(Data(b.utf8))
-    small.write(Data(c.utf8))
+
+    func close() throws {
+        handle.write(Data(buffer))
+        buffer.removeAll()
+        try handle.close()
+    }
+}
+
+/// Writes the same `count` seeded places as Places API (New) NDJSON, as
+/// one GeoJSON FeatureCollection and as compact NDJSON.
+func generate(count: Int, seed: UInt64, ndjson: String, geojson: String, compact: String) throws {
+    let v1 = try BlockFile(creating: ndjson)
+    let geo = try BlockFile(creating: geojson)
+    let small = try BlockFile(creating: compact)
+    var rng = SplitMix64(state: seed)
+    geo.write(#"{"type":"FeatureCollection","features":["# + "\n")
+    for i in 0..<count {
+        let p = GeneratedPlace.make(i, &rng)
+        v1.write(p.placesV1 + "\n")
+        geo.write(p.feature + (i + 1 < count ? ",\n" : "\n"))
+        small.write(p.compact + "\n")
+    }
+    geo.write("]}\n")
     try v1.close()
     try geo.close()
     try small.close()

@@ -124,22 +124,13 @@ enum WorldBench {
         return 0
     }
 
-    /// The compact records of `generate`, alone, written in 1 MiB blocks.
+    /// The compact records of `generate`, alone.
     static func generateCompact(count: Int, seed: UInt64, into path: String) throws {
-        _ = FileManager.default.createFile(atPath: path, contents: nil)
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let out = try BlockFile(creating: path)
         var rng = SplitMix64(state: seed)
-        var text = ""
-        text.reserveCapacity(1 << 20)
         for i in 0..<count {
-            text += GeneratedPlace.make(i, &rng).compact
-            text += "\n"
-            if text.utf8.count > (1 << 20) - 1024 {
-                out.write(Data(text.utf8))
-                text.removeAll(keepingCapacity: true)
-            }
+            out.write(GeneratedPlace.make(i, &rng).compact + "\n")
         }
-        out.write(Data(text.utf8))
         try out.close()
     }
 }

@@ -3,24 +3,13 @@ import Testing
 @testable import PlaceKit
 @testable import PlaceModel
 @testable import PlaceStorage
+import PlaceKitTestSupport
 
 /// The in-memory k-d tree answers exactly what a brute-force scan with the
 /// same great-circle distance answers: nearest (with ties), within (with and
 /// without footprint extents), filters, at the antimeridian and the poles.
 @Suite("PlaceIndex")
 struct PlaceIndexTests {
-    /// A deterministic generator (SplitMix64), so a failure repeats.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// `points` as index input (rowid = 100 + position), with footprint
     /// radius `extent(i)`.
     static func index(_ points: [(Double, Double)], extent: (Int) -> Double = { _ in 0 }) -> PlaceIndex {
@@ -42,7 +31,7 @@ struct PlaceIndexTests {
     /// Clusters at the antimeridian, both poles, the equator and a city, plus
     /// points spread over the globe: where a k-d tree on lat/lng would fail.
     static func points(_ count: Int, seed: UInt64) -> [(Double, Double)] {
-        var g = Generator(state: seed)
+        var g = TestRandom(seed: seed)
         let centres: [(Double, Double)] = [(0, 179.9999), (0, -179.9999), (89.9999, 0), (-89.9999, 45), (0, 0), (46.52, 6.63)]
         return (0..<count).map { i in
             if i % 3 == 0 {

@@ -35,6 +35,16 @@ public final class PlaceExporter {
 
     public var databasePath: String { store.path }
 
+    /// Hands what `buffer` holds to `write` and empties it (keeping its
+    /// capacity); returns how many bytes were written.
+    private static func flush(_ buffer: inout [UInt8], _ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
+        guard !buffer.isEmpty else { return 0 }
+        try buffer.withUnsafeBytes { try write($0) }
+        let written = buffer.count
+        buffer.removeAll(keepingCapacity: true)
+        return written
+    }
+
     /// Writes every live place matching `filter` (an SQL expression over
     /// the `place` table's columns, as `ogr2ogr -where` takes; nil: all),
     /// in `format`, through `write`. One read transaction: the export is a
@@ -50,12 +60,7 @@ public final class PlaceExporter {
         var summary = ExportSummary()
         var buffer = ExportRecord.header(format)
         buffer.reserveCapacity(Self.chunkSize + (64 << 10))
-        func flush() throws {
-            guard !buffer.isEmpty else { return }
-            try buffer.withUnsafeBytes { try write($0) }
-            summary.bytes += buffer.count
-            buffer.removeAll(keepingCapacity: true)
-        }
+        func flush() throws { summary.bytes += try Self.flush(&buffer, write) }
         try store.read {
             let edgesOut = tombstones ? try store.edgesOutQuery() : nil
             summary.places = try store.forEachExportedPlace(filter: filter, tombstones: tombstones) { place in
@@ -112,12 +117,7 @@ public final class PlaceExporter {
     public func exportAliases(write: (UnsafeRawBufferPointer) throws -> Void) throws -> ExportSummary {
         var summary = ExportSummary()
         var buffer: [UInt8] = []
-        func flush() throws {
-            guard !buffer.isEmpty else { return }
-            try buffer.withUnsafeBytes { try write($0) }
-            summary.bytes += buffer.count
-            buffer.removeAll(keepingCapacity: true)
-        }
+        func flush() throws { summary.bytes += try Self.flush(&buffer, write) }
         try store.read {
             summary.aliases = try store.forEachAliasEdge { edge in
                 ExportRecord.writeAlias(old: edge.aliasID, new: edge.placeID, reason: edge.reason, confidence: edge.confidence,

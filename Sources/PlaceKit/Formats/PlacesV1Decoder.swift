@@ -13,7 +13,6 @@ enum PlacesV1Decoder {
     private struct Member {
         enum Role { case field, id, name, location, displayName, movedPlace, movedPlaceId, timestamp }
         var role: Role
-        var known: Bool
         /// The type the member must have when present and not null, and
         /// the check's place in the order errors are reported.
         var check: (rank: Int, kind: FieldCheck.Kind)?
@@ -28,15 +27,16 @@ enum PlacesV1Decoder {
 
     private static let members: [String: Member] = {
         var table: [String: Member] = [:]
-        for name in FieldMask.placeFields { table[name] = Member(role: .field, known: true) }
-        for (rank, (name, kind)) in checked.enumerated() { table[name, default: Member(role: .field, known: true)].check = (rank, kind) }
+        for name in FieldMask.placeFields { table[name] = Member(role: .field) }
+        for (rank, (name, kind)) in checked.enumerated() { table[name, default: Member(role: .field)].check = (rank, kind) }
         table["id"]?.role = .id
         table["name"]?.role = .name
         table["location"]?.role = .location
         table["displayName"]?.role = .displayName
         table["movedPlace"]?.role = .movedPlace
         table["movedPlaceId"]?.role = .movedPlaceId
-        table["timestamp"] = Member(role: .timestamp, known: knownFields.contains("timestamp"))
+        // Not a v1 field: it stays in the extras.
+        table["timestamp"] = Member(role: .timestamp)
         return table
     }()
 
@@ -68,7 +68,7 @@ enum PlacesV1Decoder {
             if let check = member.check, value != .null, !FieldCheck.has(value, check.kind), check.rank < failed?.rank ?? .max {
                 failed = (check.rank, key, value, check.kind)
             }
-            if member.known { document.append((key, value)) } else { extra.append((key, value)) }
+            if member.role == .timestamp { extra.append((key, value)) } else { document.append((key, value)) }
         }
 
         // `id`, or the ID inside the resource name `places/{id}`.
@@ -92,7 +92,7 @@ enum PlacesV1Decoder {
             try FieldCheck.expect(dn, "text", .string, path: "displayName.text", placeID: pid)
         }
         if let failed {
-            throw DecodeError("\(failed.name) is \(failed.value.kindDescription), expected \(failed.kind.rawValue)", placeID: pid)
+            throw FieldCheck.typeError(failed.name, failed.value, failed.kind, placeID: pid)
         }
         // The location as the coordinate gives it, where the record had it.
         if let locationIndex { document[locationIndex].value = Place.locationValue(coordinate) }

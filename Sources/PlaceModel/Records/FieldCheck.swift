@@ -27,9 +27,12 @@ package enum FieldCheck {
     /// Checks the JSON type of a field when it is present.
     package static func expect(_ object: JSONObject, _ key: String, _ kind: Kind, path: String? = nil, placeID: String?) throws(DecodeError) {
         guard let value = object[key], value != .null else { return }
-        if !has(value, kind) {
-            throw DecodeError("\(path ?? key) is \(value.kindDescription), expected \(kind.rawValue)", placeID: placeID)
-        }
+        if !has(value, kind) { throw typeError(path ?? key, value, kind, placeID: placeID) }
+    }
+
+    /// "`name` is a string, expected an object": a member of the wrong JSON type.
+    package static func typeError(_ name: String, _ value: JSONValue, _ kind: Kind, placeID: String?) -> DecodeError {
+        DecodeError("\(name) is \(value.kindDescription), expected \(kind.rawValue)", placeID: placeID)
     }
 
     /// True when `value` is of JSON type `kind`.

@@ -123,7 +123,7 @@ extension PlaceStore {
     }
 
     /// `withStoredRow(rowid:)` for the place with this ID (removed or not).
-    package func withStoredRow<T>(placeID: PlaceID, _ body: (PlaceID, UnsafeRawBufferPointer, Coordinate?) throws -> T) throws -> T? {
+    func withStoredRow<T>(placeID: PlaceID, _ body: (PlaceID, UnsafeRawBufferPointer, Coordinate?) throws -> T) throws -> T? {
         let statement = try db.cachedStatement("SELECT place_id, doc, geom, \(StoredDocument.readColumns) FROM place WHERE place_id = ?")
         try statement.bind(.text(placeID.rawValue), at: 1)
         return try withStoredRow(statement, body)

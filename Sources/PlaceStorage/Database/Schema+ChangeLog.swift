@@ -4,7 +4,7 @@ extension Schema {
     /// Migration 10: what each place was before a run changed its key
     /// fields, so `placedb diff` can say what changed between two runs.
     /// docs/diff.md describes it.
-    package static let changeLogMigration = Migration(version: 10, name: "place_change: each place's key fields before a run changed them", sql: """
+    static let changeLogMigration = Migration(version: 10, name: "place_change: each place's key fields before a run changed them", sql: """
         -- The before-image of a place's key fields (name, primary type,
         -- point, removed or not), written when a run changes one of them:
         -- the state of a place after run R is the first image with

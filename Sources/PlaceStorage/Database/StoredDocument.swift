@@ -105,9 +105,9 @@ import SQLiteDB
 
 extension StoredDocument {
     /// The columns a read selects after `doc` to put a document back whole.
-    package static let readColumns = "doc_layout, name, primary_type, rating, rating_count"
+    static let readColumns = "doc_layout, name, primary_type, rating, rating_count"
     /// How many columns `readColumns` names.
-    package static let readColumnCount = 5
+    static let readColumnCount = 5
 
     /// Calls `body` with the whole document of a row whose `doc` is at
     /// `docColumn` and `readColumns` start at `layoutColumn`.

@@ -92,7 +92,8 @@ package final class PreparedPlace: Sendable {
         hash.add(place.coordinate.latitude.bitPattern)
         hash.add(place.coordinate.longitude.bitPattern)
         // Where the zone came from: a source's zone replacing an --time-zone one is a change.
-        let zoneSource = place.timeZoneSource ?? (members.timeZone?["id"]?.stringValue != nil ? .data : nil)
+        let timeZone = members.timeZone?["id"]?.stringValue
+        let zoneSource = place.timeZoneSource ?? (timeZone != nil ? .data : nil)
         if let zoneSource { hash.add(zoneSource.rawValue.utf8) }
         // Only places with a footprint hash one, so point places keep their hashes.
         let footprint = decoded.footprint.map { (area: $0.area, shape: $0.blob) }
@@ -117,13 +118,13 @@ package final class PreparedPlace: Sendable {
         self.ratingCount = columns.ratingCount
         self.businessStatus = members.businessStatus?.stringValue
         self.utcOffsetMinutes = members.utcOffsetMinutes?.intValue
-        self.timeZone = members.timeZone?["id"]?.stringValue
+        self.timeZone = timeZone
         self.format = decoded.format
         self.aliases = decoded.aliases
         let viewport = members.viewport
         self.extent = PlaceWriter.extent(viewport)
         self.viewportWarning = viewport.flatMap { ViewportEvidence.classify($0) }.flatMap { $0.isWarning ? $0 : nil }
-        self.text = !textIndex ? nil : TextIndexRow(name: columns.name, primaryType: columns.primaryType, address: members.formattedAddress, types: members.types_,
+        self.text = !textIndex ? nil : TextIndexRow(name: columns.name, primaryType: columns.primaryType, address: members.formattedAddress, types: members.typesValue,
                                  extra: decoded.extra, coordinate: place.coordinate)
         self.photos = (members.photos?.arrayValue ?? []).enumerated().compactMap { position, photo in
             photo["name"]?.stringValue.map { (position, $0, PhotoName.reference(of: $0)) }
@@ -155,13 +156,13 @@ extension PreparedPlace {
     /// tenth of the reading thread's instructions on compact records).
     /// Names are told apart by length first, then compared.
     struct Members {
-        var displayName, types_, primaryType, rating, userRatingCount: JSONValue?
+        var displayName, typesValue, primaryType, rating, userRatingCount: JSONValue?
         var businessStatus, utcOffsetMinutes, timeZone, viewport, photos, formattedAddress: JSONValue?
 
         init(_ document: JSONObject) {
             for (key, value) in document {
                 switch key.utf8.count {
-                case 5: if key == "types" { types_ = value }
+                case 5: if key == "types" { typesValue = value }
                 case 6:
                     if key == "photos" { photos = value } else if key == "rating" { rating = value }
                 case 8:
@@ -178,12 +179,12 @@ extension PreparedPlace {
         }
 
         /// `Place.types`.
-        var types: [String] { types_?.arrayValue?.compactMap(\.stringValue) ?? [] }
+        var types: [String] { typesValue?.arrayValue?.compactMap(\.stringValue) ?? [] }
 
         /// `StoredDocument.Columns(place)`, from the members found.
         var columns: StoredDocument.Columns {
             let name = displayName?.objectValue.flatMap { $0["text"]?.stringValue }
-            let primary = primaryType?.stringValue ?? types_?.arrayValue?.lazy.compactMap(\.stringValue).first
+            let primary = primaryType?.stringValue ?? typesValue?.arrayValue?.lazy.compactMap(\.stringValue).first
             return StoredDocument.Columns(name: name, primaryType: primary, rating: rating?.doubleValue, ratingCount: userRatingCount?.intValue)
         }
     }
