@@ -129,6 +129,8 @@ package enum TextIndexSQL {
         INSERT OR IGNORE INTO place_word (word, reversed) SELECT word, acc FROM backwards WHERE rest = ''
         """
 
+    /// Every word of the index, once each, in order (cells included).
+    package static let indexWords = "SELECT term FROM place_text_vocab"
     /// One place's row, as `TextIndexRow` computes it (a fresh import).
     package static let insertRow = "INSERT INTO place_text (rowid, name, other_names, address, types, cell) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
     /// One word of the typo vocabulary, with its letters reversed.

@@ -9,14 +9,19 @@ import PlaceModel
 ///   `rebuild` evaluating `place_text_source` for every row at the end. A
 ///   row written again, tombstoned or revived in the same write makes the
 ///   index `dirty`: it is then rebuilt from the view at `finish` (rare).
-/// - Always: the words of the places written join the typo vocabulary
-///   (`place_word`) at `finish`, instead of a scan of the whole index.
+///   The typo vocabulary (`place_word`) is then read from the index's own
+///   words at `finish` (`place_text_vocab`: each distinct word once, in
+///   order), so nothing is folded per place.
+/// - Otherwise (the triggers keep the index): the words of the places
+///   written, folded here, join the typo vocabulary at `finish`, instead
+///   of a scan of the whole index.
 final class TextIndexWriter {
     private let db: Database
     private let insertText: Statement
     private let insertWord: Statement
     var writesRows: Bool
     private var dirty = false
+    private var wroteRows = false
     private var words = Set<String>()
 
     init(db: Database, writesRows: Bool) throws {
@@ -28,8 +33,13 @@ final class TextIndexWriter {
 
     func add(_ place: PreparedPlace, rowid: Int64, isRewrite: Bool) throws {
         guard let t = place.text else { return }
-        for w in t.words { words.insert(w) }
-        guard writesRows else { return }
+        guard writesRows else {
+            for text in [t.name, t.otherNames, t.address, t.types] {
+                if let text { for w in TextFolding.words(text) { words.insert(w) } }
+            }
+            return
+        }
+        wroteRows = true
         if isRewrite { dirty = true }
         if dirty { return }
         insertText.reset()
@@ -52,13 +62,37 @@ final class TextIndexWriter {
             // Rows the index had were changed with its triggers set aside.
             try db.execute(TextIndexSQL.rebuild)
         }
-        for word in words.sorted() {
+        if writesRows && wroteRows {
+            // Every word of the index, once each and in order: the ones
+            // place_word lacks go in (not the grid cells).
+            var fresh: [String] = []
+            try db.forEachRow(TextIndexSQL.indexWords) { row in
+                if let w = row.optionalString(0), !Self.isCellWord(w) { fresh.append(w) }
+            }
+            try insert(fresh)
+        } else if !words.isEmpty {
+            try insert(words.sorted())
+        }
+        words = []
+        dirty = false
+        wroteRows = false
+    }
+
+    /// A grid cell's word (`f13652x18663`, `k1365x1866`): what
+    /// `TextIndexSQL.refreshWords` leaves out (`[fk][0-9]*x[0-9]*`).
+    static func isCellWord(_ w: String) -> Bool {
+        let u = Array(w.utf8)
+        guard u.count >= 4, u[0] == UInt8(ascii: "f") || u[0] == UInt8(ascii: "k"), (0x30...0x39).contains(u[1]) else { return false }
+        for i in 2..<(u.count - 1) where u[i] == UInt8(ascii: "x") && (0x30...0x39).contains(u[i + 1]) { return true }
+        return false
+    }
+
+    private func insert(_ sorted: [String]) throws {
+        for word in sorted {
             insertWord.reset()
             try insertWord.bind(.text(word), at: 1)
             try insertWord.bind(.text(TextFolding.reversed(word)), at: 2)
             try insertWord.run()
         }
-        words = []
-        dirty = false
     }
 }

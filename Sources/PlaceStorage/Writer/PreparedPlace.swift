@@ -48,8 +48,7 @@ package final class PreparedPlace: Sendable {
     /// The record carried a timestamp out of range (before 2000, or more than
     /// a day ahead), so the file time was used.
     package let timestampOutOfRange: Bool
-    /// Its row of the text index and its words (a fresh import writes
-    /// them as it goes; every import adds the words to the vocabulary).
+    /// Its row of the text index (a fresh import writes it as it goes).
     /// Nil only where the benchmark imports without the text index.
     package let text: TextIndexRow?
 
