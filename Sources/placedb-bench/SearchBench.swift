@@ -1,4 +1,4 @@
-// placedb-bench search [--places N] [--queries Q] [--runs R] [--dir DIR] [--trigram]
+// placedb-bench search [--places N] [--queries Q] [--runs R] [--dir DIR] [--trigram] [--no-floor]
 //
 // N generated places (default 1,000,000; seeded) with realistic names:
 // chains, family names, made-up names from syllables, the words of their
@@ -7,6 +7,9 @@
 //   1. Import cost: R rounds of fresh in-process imports of the same NDJSON,
 //      with and without the text-index step, interleaved (A B, B A, ...)
 //      because the machine is shared; seconds min/median and file sizes.
+//      Then the floor (unless --no-floor): the same rows' text inserted
+//      through sqlite3 alone into a new file's FTS5 table of the index's
+//      definition (and of fewer columns or less detail), CPU and bytes.
 //   2. Query latency in-process on the indexed database: exact names,
 //      autocomplete with 60% of a name, one-letter typos and type words,
 //      each from a point within 500 m of the place; median and p90 of Q
@@ -167,6 +170,19 @@ enum SearchBench {
         print("")
         print("import slowdown (medians): wall \(fmt(100 * (a / b - 1), 1))%, CPU \(fmt(100 * (ca / cb - 1), 1))% (target <= 20%); database growth: \(fmt(100 * (Double(sizes[true]!) / Double(sizes[false]!) - 1), 1))% (target <= 30%)")
         print("")
+
+        // 1b. The floor: FTS5 alone on the same rows' text, no placedb code.
+        if !args.contains("--no-floor") {
+            let floor = try FTS5Floor.run(indexed: indexed, dir: dir)
+            print("| FTS5 alone: the same \(count) rows inserted through sqlite3 into a new file's FTS5 table (content='', one transaction) | CPU seconds (this thread) | % of the import's CPU without the index | wall seconds | table bytes | % of the database without the index |")
+            print("|---|---|---|---|---|---|")
+            for f in floor {
+                print("| \(f.label) | \(fmt(f.cpu, 2)) | \(fmt(100 * f.cpu / cb, 1))% | \(fmt(f.wall, 2)) | \(f.bytes) | \(fmt(100 * Double(f.bytes) / Double(sizes[false]!), 1))% |")
+            }
+            print("")
+            print("the text index's import CPU (with - without, medians): \(fmt(ca - cb, 2)) s, of which FTS5 alone with the index's definition: \(fmt(floor[0].cpu, 2)) s")
+            print("")
+        }
 
         // 2. Query latency.
         let client = try PlaceReader(databasePath: indexed)

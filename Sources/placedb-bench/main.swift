@@ -27,7 +27,7 @@ let benchmarks: [(name: String, summary: String, options: String, run: ([String]
     ("eval-search", "text search and autocomplete on named OSM POIs: exact, folded, 60% prefix, one-letter typo and type-word queries, per region",
      "[--data DIR] [--dir DIR] [--seed S] [--regions a,b,...] [--trigram] [--misses]", EvalSearch.run),
     ("search", "text search and autocomplete latency on N generated places with realistic names, against plain FTS5; index build cost and size",
-     "[--places N] [--queries Q] [--runs R] [--dir DIR] [--trigram]", SearchBench.run),
+     "[--places N] [--queries Q] [--runs R] [--dir DIR] [--trigram] [--no-floor]", SearchBench.run),
 ]
 
 guard let name = arguments.first, let bench = benchmarks.first(where: { $0.name == name }) else {
