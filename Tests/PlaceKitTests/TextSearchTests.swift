@@ -223,6 +223,17 @@ struct TextSearchTests {
         #expect(!TextIndexWriter.isCellWord("fox") && !TextIndexWriter.isCellWord("k2") && !TextIndexWriter.isCellWord("f1x") && !TextIndexWriter.isCellWord("xf1x2"))
     }
 
+    @Test("the index row's cell words are TextGrid's, everywhere on the globe")
+    func rowCellsAreTextGrids() {
+        var rng = TestRandom(seed: 17)
+        var points = [Coordinate(latitude: -90, longitude: -180), Coordinate(latitude: 90, longitude: 180), Coordinate(latitude: 0, longitude: 0),
+                      Coordinate(latitude: 46.5201, longitude: 6.6301), Coordinate(latitude: -33.86, longitude: 151.2)]
+        for _ in 0..<2000 { points.append(Coordinate(latitude: rng.unit() * 180 - 90, longitude: rng.unit() * 360 - 180)) }
+        for c in points {
+            #expect(TextIndexRow.cells(c) == TextGrid.cell(c, .fine) + " " + TextGrid.cell(c, .coarse))
+        }
+    }
+
     @Test("OSM alternative names, translations and brands are searched")
     func osmNames() throws {
         let dir = try TempDirectory("text-search-osm")
