@@ -48,7 +48,9 @@ enum FTS5Floor {
             let path = "\(dir)/fts5-floor.sqlite"
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             let db = try Database(path: path)
-            try db.execute("PRAGMA page_size = \(pageSize)")
+            // As placedb opens a new file for an import (PlaceStore): the
+            // same page size, cache and sync (rollback journal).
+            try db.execute("PRAGMA page_size = \(pageSize); PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536")
             let columns = v.columns.map { names[$0] }
             let own = options.filter { v.detail == nil || !$0.hasPrefix("detail") } + (v.detail.map { ["detail = \($0)"] } ?? [])
             try db.execute("CREATE VIRTUAL TABLE t USING fts5(\((columns + ["content = ''"] + own).joined(separator: ", ")))")
