@@ -5,7 +5,7 @@ import PlaceModel
 ///
 /// - `writesRows` (a fresh import, the text index's triggers set aside):
 ///   each new place's row of `place_text` is inserted from the values
-///   computed off the writing thread (`TextIndexRow`), not by an FTS5
+///   computed off the writing thread (`TextIndexRow`), in bursts, not by an FTS5
 ///   `rebuild` evaluating `place_text_source` for every row at the end. A
 ///   row written again, tombstoned or revived in the same write makes the
 ///   index `dirty`: it is then rebuilt from the view at `finish` (rare).
@@ -42,14 +42,30 @@ final class TextIndexWriter {
         wroteRows = true
         if isRewrite { dirty = true }
         if dirty { return }
-        insertText.reset()
-        try insertText.bind(.integer(rowid), at: 1)
-        try insertText.bind(text: t.name, at: 2)
-        try insertText.bind(text: t.otherNames, at: 3)
-        try insertText.bind(text: t.address, at: 4)
-        try insertText.bind(text: t.types, at: 5)
-        try insertText.bind(text: t.cell, at: 6)
-        try insertText.run()
+        pending.append((rowid, t))
+        if pending.count >= Self.batch { try flushRows() }
+    }
+
+    /// Rows waiting to go into the index together, before the commit
+    /// (`finish`): FTS5's inserts run in bursts of `batch` rather than
+    /// between each place's own writes (its thread CPU at 1M places: 6.6
+    /// and 7.5 s row by row, 5.1 and 5.7 s in bursts; loaded machine).
+    private var pending: [(rowid: Int64, row: TextIndexRow)] = []
+    static let batch = 4096
+
+    private func flushRows() throws {
+        defer { pending.removeAll(keepingCapacity: true) }
+        guard !dirty else { return }
+        for (rowid, t) in pending {
+            insertText.reset()
+            try insertText.bind(.integer(rowid), at: 1)
+            try insertText.bind(text: t.name, at: 2)
+            try insertText.bind(text: t.otherNames, at: 3)
+            try insertText.bind(text: t.address, at: 4)
+            try insertText.bind(text: t.types, at: 5)
+            try insertText.bind(text: t.cell, at: 6)
+            try insertText.run()
+        }
     }
 
     /// A row the index may hold was tombstoned or revived without its triggers.
@@ -58,6 +74,7 @@ final class TextIndexWriter {
     }
 
     func finish() throws {
+        try flushRows()
         if writesRows && dirty {
             // Rows the index had were changed with its triggers set aside.
             try db.execute(TextIndexSQL.rebuild)
