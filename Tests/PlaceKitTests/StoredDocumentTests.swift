@@ -33,6 +33,13 @@ struct StoredDocumentTests {
         let back = try stored.withUnsafeBytes { try StoredDocument.restore($0, layout: layout, columns: columns) }
         #expect(String(decoding: back, as: UTF8.self) == String(decoding: whole, as: UTF8.self))
         #expect(layout == 0 || stored.count < whole.count)
+        // The members located while restoring are where a scan finds them.
+        let located = try stored.withUnsafeBytes { try StoredDocument.restoreLocated($0, layout: layout, columns: columns) }
+        #expect(located.document == back)
+        let scanned = try back.withUnsafeBytes { try JSONParser.memberSpans($0) }
+        #expect(located.spans.map(\.name) == scanned.map(\.name))
+        #expect(located.spans.map(\.member) == scanned.map(\.member))
+        #expect(located.spans.map(\.nameEscaped) == scanned.map(\.nameEscaped))
     }
 
     @Test("what is left to the columns and what is not")

@@ -48,6 +48,15 @@ package struct MaskPlan {
 package enum PlaceJSON {
     package static func write(id: PlaceID, doc: UnsafeRawBufferPointer, location: Coordinate?, plan: MaskPlan, extra: [(String, Double)],
                       servedAt time: HoursQueryTime, into out: inout [UInt8]) throws {
+        try write(id: id, doc: doc, spans: plan.fields.isAll || !plan.keys.isEmpty ? JSONParser.memberSpans(doc) : [],
+                  location: location, plan: plan, extra: extra, servedAt: time, into: &out)
+    }
+
+    /// `write` with the document's members located already (`spans`, as
+    /// `JSONParser.memberSpans(doc)` gives them; unused when the plan keeps
+    /// no document member).
+    package static func write(id: PlaceID, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan], location: Coordinate?, plan: MaskPlan,
+                              extra: [(String, Double)], servedAt time: HoursQueryTime, into out: inout [UInt8]) throws {
         var first = true
         func member(_ key: String) {
             out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
@@ -74,7 +83,6 @@ package enum PlaceJSON {
                     run = nil
                 }
             }
-            let spans = try JSONParser.memberSpans(doc)
             // The served hours members, computed on the first kept one.
             var served: JSONObject?
             for span in spans {
@@ -180,8 +188,14 @@ package enum PlaceJSON {
     /// `Place.served(at:).isOpen(at:)` answers for the whole place (the
     /// hours engine reads only `Place.servingMembers`); nil when unknown.
     package static func isOpen(id: PlaceID, doc: UnsafeRawBufferPointer, location: Coordinate?, at time: HoursQueryTime) throws -> Bool? {
+        try isOpen(id: id, doc: doc, spans: JSONParser.memberSpans(doc), location: location, at: time)
+    }
+
+    /// `isOpen` with the document's members located already.
+    package static func isOpen(id: PlaceID, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan], location: Coordinate?,
+                               at time: HoursQueryTime) throws -> Bool? {
         var members: [(String, JSONValue)] = []
-        for span in try JSONParser.memberSpans(doc) {
+        for span in spans {
             let key = try JSONParser.memberName(doc, span)
             if Place.servingMembers.contains(key) { members.append((key, try JSONParser.memberValue(doc, span))) }
         }

@@ -59,6 +59,26 @@ package struct JSONParser {
         package var member: Range<Int>
         /// True when the name holds a backslash escape.
         var nameEscaped: Bool
+
+        /// A member whose name (between its quotes, at `name`) holds no
+        /// backslash escape.
+        package init(plainName name: Range<Int>, member: Range<Int>) {
+            self.name = name
+            self.member = member
+            nameEscaped = false
+        }
+
+        init(name: Range<Int>, member: Range<Int>, nameEscaped: Bool) {
+            self.name = name
+            self.member = member
+            self.nameEscaped = nameEscaped
+        }
+
+        /// The same member `offset` bytes further on (copied elsewhere).
+        package func shifted(by offset: Int) -> MemberSpan {
+            MemberSpan(name: (name.lowerBound + offset)..<(name.upperBound + offset),
+                       member: (member.lowerBound + offset)..<(member.upperBound + offset), nameEscaped: nameEscaped)
+        }
     }
 
     /// The members of a JSON object, located but not built (their nesting

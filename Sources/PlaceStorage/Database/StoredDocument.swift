@@ -69,6 +69,13 @@ package enum StoredDocument {
 
     /// The whole document from the stored bytes, the layout and the columns.
     package static func restore(_ stored: UnsafeRawBufferPointer, layout: Int64, columns: Columns) throws -> [UInt8] {
+        try restoreLocated(stored, layout: layout, columns: columns).document
+    }
+
+    /// `restore`, with the restored document's members located (as
+    /// `JSONParser.memberSpans` would find them, without scanning it again).
+    package static func restoreLocated(_ stored: UnsafeRawBufferPointer, layout: Int64,
+                                       columns: Columns) throws -> (document: [UInt8], spans: [JSONParser.MemberSpan]) {
         var slots: [(position: Int, k: Int)] = []
         for k in columnMembers.indices {
             let p = Int((layout >> Int64(4 * k)) & 0xF)
@@ -79,6 +86,8 @@ package enum StoredDocument {
         let writer = JSONWriter()
         var out: [UInt8] = []
         out.reserveCapacity(stored.count + 64)
+        var located: [JSONParser.MemberSpan] = []
+        located.reserveCapacity(spans.count + slots.count)
         out.append(UInt8(ascii: "{"))
         var next = 0, slot = 0
         for position in 0..<(spans.count + slots.count) {
@@ -87,9 +96,14 @@ package enum StoredDocument {
                 guard let v = value(slots[slot].k, columns) else {
                     throw JSONSyntaxError(message: "doc_layout names \(columnMembers[slots[slot].k]) but its column is NULL", offset: 0)
                 }
-                writer.writeMember(columnMembers[slots[slot].k], v, into: &out)
+                let start = out.count
+                let name = columnMembers[slots[slot].k]
+                writer.writeMember(name, v, into: &out)
+                // The names are plain ASCII: "name" between its quotes.
+                located.append(JSONParser.MemberSpan(plainName: (start + 1)..<(start + 1 + name.utf8.count), member: start..<out.count))
                 slot += 1
             } else if next < spans.count {
+                located.append(spans[next].shifted(by: out.count - spans[next].member.lowerBound))
                 out.append(contentsOf: UnsafeRawBufferPointer(rebasing: stored[spans[next].member]))
                 next += 1
             } else {
@@ -97,7 +111,7 @@ package enum StoredDocument {
             }
         }
         out.append(UInt8(ascii: "}"))
-        return out
+        return (out, located)
     }
 }
 
@@ -120,5 +134,20 @@ extension StoredDocument {
                               ratingCount: row.optionalInt64(c + 4).map { Int($0) })
         let whole = try row.withBytes(docColumn) { try restore($0, layout: layout, columns: columns) }
         return try whole.withUnsafeBytes(body)
+    }
+
+    /// `withDocument`, with the whole document's members located
+    /// (`JSONParser.memberSpans`): found while restoring it, not by
+    /// scanning it again.
+    static func withLocatedDocument<T>(_ row: Row, docColumn: Int, layoutColumn: Int,
+                                       _ body: (UnsafeRawBufferPointer, [JSONParser.MemberSpan]) throws -> T) throws -> T {
+        let layout = row.optionalInt64(layoutColumn) ?? 0
+        guard layout != 0 else { return try row.withBytes(docColumn) { try body($0, try JSONParser.memberSpans($0)) } }
+        let c = layoutColumn
+        let columns = Columns(name: row.optionalString(c + 1), primaryType: row.optionalString(c + 2),
+                              rating: row.optionalDouble(c + 3),
+                              ratingCount: row.optionalInt64(c + 4).map { Int($0) })
+        let whole = try row.withBytes(docColumn) { try restoreLocated($0, layout: layout, columns: columns) }
+        return try whole.document.withUnsafeBytes { try body($0, whole.spans) }
     }
 }
