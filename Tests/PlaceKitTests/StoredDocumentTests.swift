@@ -42,6 +42,26 @@ struct StoredDocumentTests {
         #expect(located.spans.map(\.nameEscaped) == scanned.map(\.nameEscaped))
     }
 
+    @Test("a column member is written as JSONWriter writes its value")
+    func columnMembers() {
+        let columns: [StoredDocument.Columns] = [
+            .init(name: "Ünïcödé \"quoted\" \\ name\u{1}", primaryType: "cafe", rating: 4.5, ratingCount: 120),
+            .init(name: "", primaryType: "a\"b", rating: 4, ratingCount: 0),
+            .init(name: nil, primaryType: nil, rating: 1e-7, ratingCount: Int(Int32.max) * 4),
+            .init(name: "x", primaryType: nil, rating: nil, ratingCount: nil),
+        ]
+        for c in columns {
+            for k in StoredDocument.columnMembers.indices {
+                var direct: [UInt8] = []
+                let written = StoredDocument.writeMember(k, c, into: &direct)
+                var viaValue: [UInt8] = []
+                if let v = StoredDocument.value(k, c) { JSONWriter().writeMember(StoredDocument.columnMembers[k], v, into: &viaValue) }
+                #expect(written == !viaValue.isEmpty)
+                #expect(String(decoding: direct, as: UTF8.self) == String(decoding: viaValue, as: UTF8.self))
+            }
+        }
+    }
+
     @Test("what is left to the columns and what is not")
     func layouts() throws {
         func layout(_ text: String) throws -> Int64 {

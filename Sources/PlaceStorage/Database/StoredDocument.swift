@@ -44,6 +44,40 @@ package enum StoredDocument {
         }
     }
 
+    /// Writes member `k` of `columnMembers`, `"name":value`, as
+    /// `JSONWriter().writeMember(name, value(k, c))` writes it, without
+    /// building the value; false (nothing written) when its column is NULL.
+    static func writeMember(_ k: Int, _ c: Columns, into out: inout [UInt8]) -> Bool {
+        func name() {
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: columnMembers[k].utf8)
+            out.append(contentsOf: "\":".utf8)
+        }
+        switch k {
+        case 0:
+            guard let text = c.name else { return false }
+            name()
+            out.append(contentsOf: #"{"text":"#.utf8)
+            JSONWriter.writeString(text, into: &out)
+            out.append(UInt8(ascii: "}"))
+        case 1:
+            guard let type = c.primaryType else { return false }
+            name()
+            JSONWriter.writeString(type, into: &out)
+        case 2:
+            guard let rating = c.rating else { return false }
+            name()
+            JSONWriter.writeNumber(rating, into: &out)
+        case 3:
+            guard let count = c.ratingCount else { return false }
+            name()
+            out.append(contentsOf: String(Int64(count)).utf8)
+        default:
+            return false
+        }
+        return true
+    }
+
     /// Writes `document` as stored (without `location` and the members the
     /// columns give back exactly) and returns its layout.
     package static func write(_ document: JSONObject, columns: Columns, into out: inout [UInt8]) -> Int64 {
@@ -83,7 +117,6 @@ package enum StoredDocument {
         }
         slots.sort { $0.position < $1.position }
         let spans = try JSONParser.memberSpans(stored)
-        let writer = JSONWriter()
         var out: [UInt8] = []
         out.reserveCapacity(stored.count + 64)
         var located: [JSONParser.MemberSpan] = []
@@ -93,12 +126,11 @@ package enum StoredDocument {
         for position in 0..<(spans.count + slots.count) {
             if position > 0 { out.append(UInt8(ascii: ",")) }
             if slot < slots.count && slots[slot].position == position {
-                guard let v = value(slots[slot].k, columns) else {
-                    throw JSONSyntaxError(message: "doc_layout names \(columnMembers[slots[slot].k]) but its column is NULL", offset: 0)
-                }
                 let start = out.count
                 let name = columnMembers[slots[slot].k]
-                writer.writeMember(name, v, into: &out)
+                guard writeMember(slots[slot].k, columns, into: &out) else {
+                    throw JSONSyntaxError(message: "doc_layout names \(name) but its column is NULL", offset: 0)
+                }
                 // The names are plain ASCII: "name" between its quotes.
                 located.append(JSONParser.MemberSpan(plainName: (start + 1)..<(start + 1 + name.utf8.count), member: start..<out.count))
                 slot += 1
