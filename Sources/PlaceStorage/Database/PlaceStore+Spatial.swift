@@ -113,13 +113,29 @@ extension PlaceStore {
         try db.forEachRow("SELECT place FROM place_type WHERE type = ?", [.text(type)]) { body(try $0.int64(0)) }
     }
 
+    /// The stored row by rowid and by place ID (built once: the statement
+    /// cache is keyed by the text).
+    private static let storedRowByRowidSQL = "SELECT place_id, doc, geom, \(StoredDocument.readColumns) FROM place WHERE id = ?"
+    private static let storedRowByPlaceIDSQL = "SELECT place_id, doc, geom, \(StoredDocument.readColumns) FROM place WHERE place_id = ?"
+
     /// Calls `body` with the place ID and the stored document's bytes of
     /// row `rowid` (valid only inside `body`); nil when the row is gone.
     /// The document holds no location: the point comes from the geometry.
     func withStoredRow<T>(rowid: Int64, _ body: (PlaceID, UnsafeRawBufferPointer, Coordinate?) throws -> T) throws -> T? {
-        let statement = try db.cachedStatement("SELECT place_id, doc, geom, \(StoredDocument.readColumns) FROM place WHERE id = ?")
-        try statement.bind(.integer(rowid), at: 1)
+        let statement = try storedRowByRowid()
+        try statement.bind(integer: rowid, at: 1)
         return try withStoredRow(statement, body)
+    }
+
+    /// The statement reading a stored row by rowid, kept by the store: it
+    /// runs for each place of a nearby answer, and the statement cache
+    /// would hash its text each time. Every use resets it after its step
+    /// (`withStoredRow`, `withLocatedRow`), so it is found reset.
+    private func storedRowByRowid() throws -> Statement {
+        if let statement = storedRowStatement { return statement }
+        let statement = try db.prepare(Self.storedRowByRowidSQL)
+        storedRowStatement = statement
+        return statement
     }
 
     private func withStoredRow<T>(_ statement: Statement, _ body: (PlaceID, UnsafeRawBufferPointer, Coordinate?) throws -> T) throws -> T? {
@@ -137,14 +153,14 @@ extension PlaceStore {
     /// `withStoredRow(rowid:)` with the document's members located
     /// (`JSONParser.memberSpans`), for writers that copy members.
     func withLocatedRow<T>(rowid: Int64, _ body: (PlaceID, UnsafeRawBufferPointer, [JSONParser.MemberSpan], Coordinate?) throws -> T) throws -> T? {
-        let statement = try db.cachedStatement("SELECT place_id, doc, geom, \(StoredDocument.readColumns) FROM place WHERE id = ?")
-        try statement.bind(.integer(rowid), at: 1)
+        let statement = try storedRowByRowid()
+        try statement.bind(integer: rowid, at: 1)
         return try withLocatedRow(statement, body)
     }
 
     /// `withLocatedRow(rowid:)` for the place with this ID (removed or not).
     func withLocatedRow<T>(placeID: PlaceID, _ body: (PlaceID, UnsafeRawBufferPointer, [JSONParser.MemberSpan], Coordinate?) throws -> T) throws -> T? {
-        let statement = try db.cachedStatement("SELECT place_id, doc, geom, \(StoredDocument.readColumns) FROM place WHERE place_id = ?")
+        let statement = try db.cachedStatement(Self.storedRowByPlaceIDSQL)
         try statement.bind(.text(placeID.rawValue), at: 1)
         return try withLocatedRow(statement, body)
     }
