@@ -33,13 +33,25 @@ struct StoredDocumentTests {
         let back = try stored.withUnsafeBytes { try StoredDocument.restore($0, layout: layout, columns: columns) }
         #expect(String(decoding: back, as: UTF8.self) == String(decoding: whole, as: UTF8.self))
         #expect(layout == 0 || stored.count < whole.count)
-        // The members located while restoring are where a scan finds them.
-        let located = try stored.withUnsafeBytes { try StoredDocument.restoreLocated($0, layout: layout, columns: columns) }
-        #expect(located.document == back)
-        let scanned = try back.withUnsafeBytes { try JSONParser.memberSpans($0) }
-        #expect(located.spans.map(\.name) == scanned.map(\.name))
-        #expect(located.spans.map(\.member) == scanned.map(\.member))
-        #expect(located.spans.map(\.nameEscaped) == scanned.map(\.nameEscaped))
+        // Written from the stored bytes with the column members put back
+        // (not restored), the answer is the one written from the whole document.
+        let inserted = try StoredDocument.insertedMembers(layout: layout, columns: columns)
+        for mask in ["*", "displayName", "displayName.text", "displayName.languageCode", "primaryType,types", "rating,userRatingCount",
+                     "id,location,types", "types", "name,userRatingCount,displayName,rating,formattedAddress"] {
+            let plan = MaskPlan(try FieldMask(parsing: mask))
+            let location = Coordinate(latitude: 1, longitude: 2)
+            var fromWhole: [UInt8] = []
+            try back.withUnsafeBytes {
+                try PlaceJSON.write(id: "p", doc: $0, spans: try JSONParser.memberSpans($0), location: location, plan: plan,
+                                    extra: [("distanceMeters", 1.5)], servedAt: .instant(Date()), into: &fromWhole)
+            }
+            var fromStored: [UInt8] = []
+            try stored.withUnsafeBytes {
+                try PlaceJSON.write(id: "p", doc: $0, spans: try JSONParser.memberSpans($0), inserted: inserted, location: location, plan: plan,
+                                    extra: [("distanceMeters", 1.5)], servedAt: .instant(Date()), into: &fromStored)
+            }
+            #expect(String(decoding: fromStored, as: UTF8.self) == String(decoding: fromWhole, as: UTF8.self), "\(mask)")
+        }
     }
 
     @Test("a column member is written as JSONWriter writes its value")

@@ -73,12 +73,6 @@ package struct JSONParser {
             self.member = member
             self.nameEscaped = nameEscaped
         }
-
-        /// The same member `offset` bytes further on (copied elsewhere).
-        package func shifted(by offset: Int) -> MemberSpan {
-            MemberSpan(name: (name.lowerBound + offset)..<(name.upperBound + offset),
-                       member: (member.lowerBound + offset)..<(member.upperBound + offset), nameEscaped: nameEscaped)
-        }
     }
 
     /// The members of a JSON object, located but not built (their nesting

@@ -150,29 +150,30 @@ extension PlaceStore {
         }
     }
 
-    /// `withStoredRow(rowid:)` with the document's members located
-    /// (`JSONParser.memberSpans`), for writers that copy members.
-    func withLocatedRow<T>(rowid: Int64, _ body: (PlaceID, UnsafeRawBufferPointer, [JSONParser.MemberSpan], Coordinate?) throws -> T) throws -> T? {
+    /// `withStoredRow(rowid:)` for writers that copy members: the stored
+    /// document with its members located and the members its columns stand
+    /// for (`StoredDocument.withLocatedDocument`), not restored.
+    func withLocatedRow<T>(rowid: Int64, _ body: (PlaceID, UnsafeRawBufferPointer, [JSONParser.MemberSpan], InsertedMembers, Coordinate?) throws -> T) throws -> T? {
         let statement = try storedRowByRowid()
         try statement.bind(integer: rowid, at: 1)
         return try withLocatedRow(statement, body)
     }
 
     /// `withLocatedRow(rowid:)` for the place with this ID (removed or not).
-    func withLocatedRow<T>(placeID: PlaceID, _ body: (PlaceID, UnsafeRawBufferPointer, [JSONParser.MemberSpan], Coordinate?) throws -> T) throws -> T? {
+    func withLocatedRow<T>(placeID: PlaceID, _ body: (PlaceID, UnsafeRawBufferPointer, [JSONParser.MemberSpan], InsertedMembers, Coordinate?) throws -> T) throws -> T? {
         let statement = try db.cachedStatement(Self.storedRowByPlaceIDSQL)
         try statement.bind(.text(placeID.rawValue), at: 1)
         return try withLocatedRow(statement, body)
     }
 
     private func withLocatedRow<T>(_ statement: Statement,
-                                   _ body: (PlaceID, UnsafeRawBufferPointer, [JSONParser.MemberSpan], Coordinate?) throws -> T) throws -> T? {
+                                   _ body: (PlaceID, UnsafeRawBufferPointer, [JSONParser.MemberSpan], InsertedMembers, Coordinate?) throws -> T) throws -> T? {
         defer { statement.reset() }
         guard let row = try statement.step() else { return nil }
         let coordinate = row.withBytes(2) { SpatiaLiteBlob.coordinate($0) }
         let id = PlaceID(try row.string(0))
         do {
-            return try StoredDocument.withLocatedDocument(row, docColumn: 1, layoutColumn: 3) { try body(id, $0, $1, coordinate) }
+            return try StoredDocument.withLocatedDocument(row, docColumn: 1, layoutColumn: 3) { try body(id, $0, $1, $2, coordinate) }
         } catch let e as JSONSyntaxError {
             throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has a corrupt stored document: \(e)")
         }
@@ -251,9 +252,9 @@ extension PlaceStore {
     /// The hours are served at `time` (`Place.served(at:)`).
     package func writePlaceJSON(rowid: Int64, plan: MaskPlan, extra: [(String, Double)] = [], servedAt time: HoursQueryTime,
                         into out: inout [UInt8]) throws -> Bool {
-        let written: Bool? = try withLocatedRow(rowid: rowid) { id, doc, spans, coordinate in
+        let written: Bool? = try withLocatedRow(rowid: rowid) { id, doc, spans, inserted, coordinate in
             do {
-                try PlaceJSON.write(id: id, doc: doc, spans: spans, location: coordinate, plan: plan, extra: extra, servedAt: time, into: &out)
+                try PlaceJSON.write(id: id, doc: doc, spans: spans, inserted: inserted, location: coordinate, plan: plan, extra: extra, servedAt: time, into: &out)
             } catch let e as JSONSyntaxError {
                 throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has a corrupt stored document: \(e)")
             }
@@ -270,10 +271,10 @@ extension PlaceStore {
     /// False when there is no such row.
     package func writePlaceDetailsJSON(placeID: PlaceID, plan: MaskPlan?, trailing: [(String, JSONValue)], openNow: Bool,
                                        servedAt time: HoursQueryTime, into out: inout [UInt8]) throws -> Bool {
-        let written: Bool? = try withLocatedRow(placeID: placeID) { id, doc, spans, coordinate in
+        let written: Bool? = try withLocatedRow(placeID: placeID) { id, doc, spans, inserted, coordinate in
             do {
                 if let plan {
-                    try PlaceJSON.write(id: id, doc: doc, spans: spans, location: coordinate, plan: plan, extra: [], servedAt: time, into: &out)
+                    try PlaceJSON.write(id: id, doc: doc, spans: spans, inserted: inserted, location: coordinate, plan: plan, extra: [], servedAt: time, into: &out)
                 } else {
                     PlaceJSON.append("{}", into: &out)
                 }

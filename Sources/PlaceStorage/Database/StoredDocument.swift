@@ -103,39 +103,18 @@ package enum StoredDocument {
 
     /// The whole document from the stored bytes, the layout and the columns.
     package static func restore(_ stored: UnsafeRawBufferPointer, layout: Int64, columns: Columns) throws -> [UInt8] {
-        try restoreLocated(stored, layout: layout, columns: columns).document
-    }
-
-    /// `restore`, with the restored document's members located (as
-    /// `JSONParser.memberSpans` would find them, without scanning it again).
-    package static func restoreLocated(_ stored: UnsafeRawBufferPointer, layout: Int64,
-                                       columns: Columns) throws -> (document: [UInt8], spans: [JSONParser.MemberSpan]) {
-        var slots: [(position: Int, k: Int)] = []
-        for k in columnMembers.indices {
-            let p = Int((layout >> Int64(4 * k)) & 0xF)
-            if p > 0 { slots.append((p - 1, k)) }
-        }
-        slots.sort { $0.position < $1.position }
+        let inserted = try insertedMembers(layout: layout, columns: columns)
         let spans = try JSONParser.memberSpans(stored)
         var out: [UInt8] = []
-        out.reserveCapacity(stored.count + 64)
-        var located: [JSONParser.MemberSpan] = []
-        located.reserveCapacity(spans.count + slots.count)
+        out.reserveCapacity(stored.count + inserted.bytes.count + 8)
         out.append(UInt8(ascii: "{"))
         var next = 0, slot = 0
-        for position in 0..<(spans.count + slots.count) {
+        for position in 0..<(spans.count + inserted.members.count) {
             if position > 0 { out.append(UInt8(ascii: ",")) }
-            if slot < slots.count && slots[slot].position == position {
-                let start = out.count
-                let name = columnMembers[slots[slot].k]
-                guard writeMember(slots[slot].k, columns, into: &out) else {
-                    throw JSONSyntaxError(message: "doc_layout names \(name) but its column is NULL", offset: 0)
-                }
-                // The names are plain ASCII: "name" between its quotes.
-                located.append(JSONParser.MemberSpan(plainName: (start + 1)..<(start + 1 + name.utf8.count), member: start..<out.count))
+            if slot < inserted.members.count && inserted.members[slot].position == position {
+                out.append(contentsOf: inserted.bytes[inserted.members[slot].span.member])
                 slot += 1
             } else if next < spans.count {
-                located.append(spans[next].shifted(by: out.count - spans[next].member.lowerBound))
                 out.append(contentsOf: UnsafeRawBufferPointer(rebasing: stored[spans[next].member]))
                 next += 1
             } else {
@@ -143,7 +122,27 @@ package enum StoredDocument {
             }
         }
         out.append(UInt8(ascii: "}"))
-        return (out, located)
+        return out
+    }
+
+    /// The members the columns stand for, written apart, with their
+    /// positions in the whole document (`PlaceJSON.write` puts them back
+    /// there without restoring the document).
+    package static func insertedMembers(layout: Int64, columns: Columns) throws -> InsertedMembers {
+        var inserted = InsertedMembers()
+        guard layout != 0 else { return inserted }
+        for k in columnMembers.indices {
+            let p = Int((layout >> Int64(4 * k)) & 0xF)
+            guard p > 0 else { continue }
+            let start = inserted.bytes.count
+            guard writeMember(k, columns, into: &inserted.bytes) else {
+                throw JSONSyntaxError(message: "doc_layout names \(columnMembers[k]) but its column is NULL", offset: 0)
+            }
+            let name = (start + 1)..<(start + 1 + columnMembers[k].utf8.count)
+            inserted.members.append((p - 1, JSONParser.MemberSpan(plainName: name, member: start..<inserted.bytes.count)))
+        }
+        inserted.members.sort { $0.position < $1.position }
+        return inserted
     }
 }
 
@@ -168,18 +167,21 @@ extension StoredDocument {
         return try whole.withUnsafeBytes(body)
     }
 
-    /// `withDocument`, with the whole document's members located
-    /// (`JSONParser.memberSpans`): found while restoring it, not by
-    /// scanning it again.
+    /// Calls `body` with the stored document of a row, its members located
+    /// (`JSONParser.memberSpans`) and the members its columns stand for
+    /// (`insertedMembers`): what `PlaceJSON.write` needs to write the whole
+    /// document without restoring it.
     static func withLocatedDocument<T>(_ row: Row, docColumn: Int, layoutColumn: Int,
-                                       _ body: (UnsafeRawBufferPointer, [JSONParser.MemberSpan]) throws -> T) throws -> T {
+                                       _ body: (UnsafeRawBufferPointer, [JSONParser.MemberSpan], InsertedMembers) throws -> T) throws -> T {
         let layout = row.optionalInt64(layoutColumn) ?? 0
-        guard layout != 0 else { return try row.withBytes(docColumn) { try body($0, try JSONParser.memberSpans($0)) } }
-        let c = layoutColumn
-        let columns = Columns(name: row.optionalString(c + 1), primaryType: row.optionalString(c + 2),
-                              rating: row.optionalDouble(c + 3),
-                              ratingCount: row.optionalInt64(c + 4).map { Int($0) })
-        let whole = try row.withBytes(docColumn) { try restoreLocated($0, layout: layout, columns: columns) }
-        return try whole.document.withUnsafeBytes { try body($0, whole.spans) }
+        var inserted = InsertedMembers()
+        if layout != 0 {
+            let c = layoutColumn
+            let columns = Columns(name: row.optionalString(c + 1), primaryType: row.optionalString(c + 2),
+                                  rating: row.optionalDouble(c + 3),
+                                  ratingCount: row.optionalInt64(c + 4).map { Int($0) })
+            inserted = try insertedMembers(layout: layout, columns: columns)
+        }
+        return try row.withBytes(docColumn) { try body($0, try JSONParser.memberSpans($0), inserted) }
     }
 }
