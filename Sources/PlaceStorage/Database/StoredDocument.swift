@@ -131,6 +131,9 @@ package enum StoredDocument {
     package static func insertedMembers(layout: Int64, columns: Columns) throws -> InsertedMembers {
         var inserted = InsertedMembers()
         guard layout != 0 else { return inserted }
+        // Room for the four members at once (names, quotes, numbers).
+        inserted.bytes.reserveCapacity(112 + (columns.name?.utf8.count ?? 0) + (columns.primaryType?.utf8.count ?? 0))
+        inserted.members.reserveCapacity(columnMembers.count)
         for k in columnMembers.indices {
             let p = Int((layout >> Int64(4 * k)) & 0xF)
             guard p > 0 else { continue }
@@ -141,7 +144,9 @@ package enum StoredDocument {
             let name = (start + 1)..<(start + 1 + columnMembers[k].utf8.count)
             inserted.members.append((p - 1, JSONParser.MemberSpan(plainName: name, member: start..<inserted.bytes.count)))
         }
-        inserted.members.sort { $0.position < $1.position }
+        if !inserted.members.isEmpty && !zip(inserted.members, inserted.members.dropFirst()).allSatisfy({ $0.position < $1.position }) {
+            inserted.members.sort { $0.position < $1.position }
+        }
         return inserted
     }
 }
