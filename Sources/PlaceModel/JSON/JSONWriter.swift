@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Writes JSON text: compact for storage and pipes, indented for people.
 public struct JSONWriter: Sendable {
     public var pretty: Bool
@@ -101,14 +107,8 @@ public struct JSONWriter: Sendable {
             let b = text[i]
             switch b {
             case UInt8(ascii: "\""):
-                var j = i + 1
-                while j < n {
-                    let c = text[j]
-                    if c == UInt8(ascii: "\\") { j += 2; continue }
-                    j += 1
-                    if c == UInt8(ascii: "\"") { break }
-                }
-                guard copy(i, min(j, n)) else { return nil }
+                let j = stringEnd(text, from: i)
+                guard copy(i, j) else { return nil }
                 i = j
                 continue
             case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -145,6 +145,23 @@ public struct JSONWriter: Sendable {
             i += 1
         }
         return w
+    }
+
+    /// The end (past the closing quote, or `text.count`) of the string
+    /// whose opening quote is at `start`: the first quote after it (found
+    /// with memchr) preceded by an even run of backslashes.
+    private static func stringEnd(_ text: UnsafeRawBufferPointer, from start: Int) -> Int {
+        guard let base = text.baseAddress else { return text.count }
+        var from = start + 1
+        while from < text.count, let found = memchr(base + from, Int32(UInt8(ascii: "\"")), text.count - from) {
+            let quote = base.distance(to: UnsafeRawPointer(found))
+            // The run stops at the opening quote at the latest.
+            var k = quote - 1
+            while text[k] == UInt8(ascii: "\\") { k -= 1 }
+            if (quote - 1 - k) % 2 == 0 { return quote + 1 }
+            from = quote + 1
+        }
+        return text.count
     }
 
     /// `indent`, appending byte by byte (for text whose indented form
