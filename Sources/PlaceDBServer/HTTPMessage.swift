@@ -1,21 +1,24 @@
 /// One HTTP request as the routes see it: the method, the path (already
 /// percent-decoded by libmicrohttpd), the query arguments, the headers
-/// (names in lower case) and the whole body.
+/// (as received; names are looked up without regard to case) and the
+/// whole body.
 struct HTTPRequest: Sendable {
     package var method: String
     package var path: String
     package var query: [(name: String, value: String)]
-    package var headers: [String: String]
+    package var headers: [(name: String, value: String)]
     package var body: [UInt8]
 
-    init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [String: String] = [:], body: [UInt8] = []) {
+    init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)], body: [UInt8] = []) {
         self.method = method
         self.path = path
         self.query = query
-        var lower: [String: String] = [:]
-        for (k, v) in headers { lower[k.lowercased()] = v }
-        self.headers = lower
+        self.headers = headers
         self.body = body
+    }
+
+    init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [String: String] = [:], body: [UInt8] = []) {
+        self.init(method: method, path: path, query: query, headers: headers.map { (name: $0.key, value: $0.value) }, body: body)
     }
 
     /// The first query argument of this name.
@@ -23,8 +26,21 @@ struct HTTPRequest: Sendable {
         query.first { $0.name == name }?.value
     }
 
+    /// The first header of this name, in any case (`x-goog-fieldmask` is `X-Goog-FieldMask`).
     package func header(_ name: String) -> String? {
-        headers[name.lowercased()]
+        headers.first { Self.sameName($0.name, name) }?.value
+    }
+
+    /// Equal names, ASCII letters compared without regard to case (no
+    /// lowercased copies: the router asks for a few headers per request).
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        for (x, y) in zip(a.utf8, b.utf8) where x != y {
+            let lx = x >= 0x41 && x <= 0x5A ? x | 0x20 : x
+            let ly = y >= 0x41 && y <= 0x5A ? y | 0x20 : y
+            if lx != ly { return false }
+        }
+        return true
     }
 }
 

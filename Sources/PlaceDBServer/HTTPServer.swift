@@ -196,9 +196,7 @@ private func answer(_ core: ServerCore, _ connection: OpaquePointer, _ state: Re
     let query = Pairs(), headers = Pairs()
     MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collect, Unmanaged.passUnretained(query).toOpaque())
     MHD_get_connection_values(connection, .HEADER_KIND, collect, Unmanaged.passUnretained(headers).toOpaque())
-    var headerMap: [String: String] = [:]
-    for (k, v) in headers.items where headerMap[k.lowercased()] == nil { headerMap[k.lowercased()] = v }
-    let request = HTTPRequest(method: state.method, path: state.path, query: query.items, headers: headerMap, body: state.body)
+    let request = HTTPRequest(method: state.method, path: state.path, query: query.items, headers: headers.items, body: state.body)
     state.body = []
     return respond(core, connection, state, core.router.respond(to: request))
 }

@@ -13,6 +13,13 @@ package final class PlacesRouter: Sendable {
     private let apiKey: [UInt8]?
     /// Parsed masks by their text (clients send the same few masks).
     private let masks = Mutex<[String: FieldMask]>([:])
+    /// Parsed list masks by the list's name and the mask's text.
+    private let listMasks = Mutex<[ListMaskKey: FieldMask]>([:])
+
+    private struct ListMaskKey: Hashable {
+        let prefix: String
+        let text: String
+    }
 
     package init(backend: ServerBackend, configuration: ServerConfiguration) throws {
         self.backend = backend
@@ -138,6 +145,18 @@ package final class PlacesRouter: Sendable {
     /// member of the list's items; `prefix` is the list's name.
     private func listMask(_ request: HTTPRequest, prefix: String, required: Bool) throws -> FieldMask {
         guard let text = try maskText(request, required: required) else { return .all }
+        let key = ListMaskKey(prefix: prefix, text: text)
+        if let known = listMasks.withLock({ $0[key] }) { return known }
+        let parsed = try parseListMask(text, prefix: prefix)
+        listMasks.withLock { cache in
+            if cache.count >= 1024 { cache.removeAll() }
+            cache[key] = parsed
+        }
+        return parsed
+    }
+
+    /// `listMask`'s answer for the mask's text (not remembered).
+    private func parseListMask(_ text: String, prefix: String) throws -> FieldMask {
         let items = text.split(separator: ",").map(trimmed).filter { !$0.isEmpty }
         var paths: [String] = []
         for item in items {

@@ -24,8 +24,11 @@ package struct ServerConfiguration: Sendable {
     /// A request body over this is answered 413.
     var maxBodyBytes = 1 << 20
     /// The memory for one connection's request line and headers (larger
-    /// headers are answered 431 by libmicrohttpd).
-    var maxHeaderBytes = 32 * 1024
+    /// headers are answered 431 by libmicrohttpd). libmicrohttpd zeroes
+    /// it after each request: 16 KiB rather than 32 halves that, and
+    /// leaves room for headers far larger than clients send (Apache and
+    /// nginx refuse a header line over 8 KiB by default).
+    var maxHeaderBytes = 16 * 1024
     /// On SIGTERM or SIGINT, requests in flight get this long (seconds) to finish.
     package var shutdownTimeout: Double = 10
     /// placedb's version (GET /placedb/v1/version).

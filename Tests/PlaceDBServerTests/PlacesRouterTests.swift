@@ -27,6 +27,20 @@ struct PlacesRouterTests {
         #expect(dollar.text == f.cli(["place", "cafe", "--fields", "*", "--output", "json"]).out)
     }
 
+    @Test("header names are matched in any case; the first of a repeated header counts")
+    func headerNamesInAnyCase() throws {
+        let f = try ServerFixture()
+        let router = try f.router()
+        let expected = f.cli(["place", "cafe", "--fields", "id", "--output", "json"]).out
+        for name in ["x-goog-fieldmask", "X-GOOG-FIELDMASK", "X-Goog-FieldMask"] {
+            #expect(router.call("GET", "/v1/places/cafe", headers: [name: "id"]).text == expected, "\(name)")
+        }
+        let twice = HTTPRequest(method: "GET", path: "/v1/places/cafe", headers: [(name: "x-goog-fieldmask", value: "id"), (name: "X-Goog-FieldMask", value: "displayName")])
+        #expect(router.respond(to: twice).text == expected)
+        #expect(twice.header("X-Goog-FieldMaskX") == nil && twice.header("X-Goog-FieldMas") == nil)
+        #expect(!HTTPRequest.sameName("a[", "A{") && HTTPRequest.sameName("Host", "hOST"))
+    }
+
     @Test("an old ID answers with the current place and requestedId, as 'placedb place' does")
     func movedID() throws {
         let f = try ServerFixture()

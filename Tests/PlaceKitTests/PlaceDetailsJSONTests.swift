@@ -115,7 +115,20 @@ struct PlaceDetailsJSONTests {
             var out: [UInt8] = []
             Array(JSONWriter().string(v).utf8).withUnsafeBytes { JSONWriter.indent(compact: $0, into: &out) }
             #expect(String(decoding: out, as: UTF8.self) == JSONWriter(pretty: true).string(v))
+            // Into a room too small for the answer (written again the plain
+            // way) or just large enough, after bytes already there.
+            let pretty = Array(JSONWriter(pretty: true).string(v).utf8)
+            for room in [0, 1, pretty.count - 1, pretty.count, pretty.count + 7] where room >= 0 {
+                var after: [UInt8] = [0x41]
+                Array(JSONWriter().string(v).utf8).withUnsafeBytes { JSONWriter.indent(compact: $0, into: &after, room: room) }
+                #expect(after == [0x41] + pretty, "room \(room)")
+            }
         }
+        // Deeply nested text outgrows the default room (twice the text).
+        let deep = String(repeating: "[", count: 40) + "1" + String(repeating: "]", count: 40)
+        var out: [UInt8] = []
+        Array(deep.utf8).withUnsafeBytes { JSONWriter.indent(compact: $0, into: &out) }
+        #expect(String(decoding: out, as: UTF8.self) == JSONWriter(pretty: true).string(try JSONValue(parsing: deep)))
     }
 
     /// Real places: OpenStreetMap snapshots of Andorra imported in turn

@@ -33,6 +33,45 @@ struct StoredDocumentTests {
         let back = try stored.withUnsafeBytes { try StoredDocument.restore($0, layout: layout, columns: columns) }
         #expect(String(decoding: back, as: UTF8.self) == String(decoding: whole, as: UTF8.self))
         #expect(layout == 0 || stored.count < whole.count)
+        // Written from the stored bytes with the column members put back
+        // (not restored), the answer is the one written from the whole document.
+        let inserted = try StoredDocument.insertedMembers(layout: layout, columns: columns)
+        for mask in ["*", "displayName", "displayName.text", "displayName.languageCode", "primaryType,types", "rating,userRatingCount",
+                     "id,location,types", "types", "name,userRatingCount,displayName,rating,formattedAddress"] {
+            let plan = MaskPlan(try FieldMask(parsing: mask))
+            let location = Coordinate(latitude: 1, longitude: 2)
+            var fromWhole: [UInt8] = []
+            try back.withUnsafeBytes {
+                try PlaceJSON.write(id: "p", doc: $0, spans: try JSONParser.memberSpans($0), location: location, plan: plan,
+                                    extra: [("distanceMeters", 1.5)], servedAt: .instant(Date()), into: &fromWhole)
+            }
+            var fromStored: [UInt8] = []
+            try stored.withUnsafeBytes {
+                try PlaceJSON.write(id: "p", doc: $0, spans: try JSONParser.memberSpans($0), inserted: inserted, location: location, plan: plan,
+                                    extra: [("distanceMeters", 1.5)], servedAt: .instant(Date()), into: &fromStored)
+            }
+            #expect(String(decoding: fromStored, as: UTF8.self) == String(decoding: fromWhole, as: UTF8.self), "\(mask)")
+        }
+    }
+
+    @Test("a column member is written as JSONWriter writes its value")
+    func columnMembers() {
+        let columns: [StoredDocument.Columns] = [
+            .init(name: "Ünïcödé \"quoted\" \\ name\u{1}", primaryType: "cafe", rating: 4.5, ratingCount: 120),
+            .init(name: "", primaryType: "a\"b", rating: 4, ratingCount: 0),
+            .init(name: nil, primaryType: nil, rating: 1e-7, ratingCount: Int(Int32.max) * 4),
+            .init(name: "x", primaryType: nil, rating: nil, ratingCount: nil),
+        ]
+        for c in columns {
+            for k in StoredDocument.columnMembers.indices {
+                var direct: [UInt8] = []
+                let written = StoredDocument.writeMember(k, c, into: &direct)
+                var viaValue: [UInt8] = []
+                if let v = StoredDocument.value(k, c) { JSONWriter().writeMember(StoredDocument.columnMembers[k], v, into: &viaValue) }
+                #expect(written == !viaValue.isEmpty)
+                #expect(String(decoding: direct, as: UTF8.self) == String(decoding: viaValue, as: UTF8.self))
+            }
+        }
     }
 
     @Test("what is left to the columns and what is not")

@@ -39,6 +39,17 @@ package struct MaskPlan {
     }
 }
 
+/// Members written apart from a document, to be put back among its
+/// members (`PlaceJSON.write(...inserted:...)`): their bytes, and for each
+/// its position among the whole document's members (ascending) and where
+/// it is in `bytes`.
+package struct InsertedMembers {
+    package var bytes: [UInt8] = []
+    package var members: [(position: Int, span: JSONParser.MemberSpan)] = []
+
+    package init() {}
+}
+
 /// Writes a stored place as Places API (New) JSON without decoding it:
 /// the stored document is compact JSON written by `JSONWriter`, so its
 /// members' bytes are what re-encoding them would give. Only members the
@@ -48,6 +59,30 @@ package struct MaskPlan {
 package enum PlaceJSON {
     package static func write(id: PlaceID, doc: UnsafeRawBufferPointer, location: Coordinate?, plan: MaskPlan, extra: [(String, Double)],
                       servedAt time: HoursQueryTime, into out: inout [UInt8]) throws {
+        try write(id: id, doc: doc, spans: plan.fields.isAll || !plan.keys.isEmpty ? JSONParser.memberSpans(doc) : [],
+                  location: location, plan: plan, extra: extra, servedAt: time, into: &out)
+    }
+
+    /// `write` with the document's members located already (`spans`, as
+    /// `JSONParser.memberSpans(doc)` gives them; unused when the plan keeps
+    /// no document member). `inserted` holds members that are not in `doc`
+    /// (`"name":value`, compact, names without escapes), each located in
+    /// `inserted.bytes` and with its position among the whole document's
+    /// members: the document written is `doc` with them put back there
+    /// (a stored document and the members its columns stand for,
+    /// `StoredDocument`), without building it.
+    package static func write(id: PlaceID, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan],
+                              inserted: InsertedMembers = InsertedMembers(), location: Coordinate?, plan: MaskPlan,
+                              extra: [(String, Double)], servedAt time: HoursQueryTime, into out: inout [UInt8]) throws {
+        try inserted.bytes.withUnsafeBytes { side in
+            try write(id: id, doc: doc, spans: spans, side: side, inserted: inserted.members, location: location, plan: plan,
+                      extra: extra, servedAt: time, into: &out)
+        }
+    }
+
+    private static func write(id: PlaceID, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan],
+                              side: UnsafeRawBufferPointer, inserted: [(position: Int, span: JSONParser.MemberSpan)], location: Coordinate?,
+                              plan: MaskPlan, extra: [(String, Double)], servedAt time: HoursQueryTime, into out: inout [UInt8]) throws {
         var first = true
         func member(_ key: String) {
             out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
@@ -74,10 +109,25 @@ package enum PlaceJSON {
                     run = nil
                 }
             }
-            let spans = try JSONParser.memberSpans(doc)
             // The served hours members, computed on the first kept one.
             var served: JSONObject?
-            for span in spans {
+            var nextStored = 0, nextInserted = 0
+            let stored = doc
+            for position in 0..<(spans.count + inserted.count) {
+                // The member at `position`: one of `inserted` (copied on its
+                // own), else the next of `doc` (runs of them copied at once).
+                let isInserted = nextInserted < inserted.count && inserted[nextInserted].position == position
+                let span: JSONParser.MemberSpan
+                if isInserted {
+                    span = inserted[nextInserted].span
+                    nextInserted += 1
+                } else if nextStored < spans.count {
+                    span = spans[nextStored]
+                    nextStored += 1
+                } else {
+                    throw JSONSyntaxError(message: "doc_layout places a member past the document's end", offset: 0)
+                }
+                let doc = isInserted ? side : doc
                 let nameBytes = UnsafeRawBufferPointer(rebasing: doc[span.name])
                 var keep: Bool
                 var sub: Set<String> = []
@@ -108,11 +158,18 @@ package enum PlaceJSON {
                     // with openNow computed at `time` (stale current hours not at all).
                     flush()
                     let key = try JSONParser.memberName(doc, span)
-                    if served == nil { served = try servedHours(id: id, doc: doc, spans: spans, location: location, at: time) }
+                    if served == nil { served = try servedHours(id: id, doc: stored, spans: spans, location: location, at: time) }
                     guard var value = served?[key] else { continue }
                     if !sub.isEmpty, let kept = plan.fields.apply(to: JSONObject([(key, value)]))[key] { value = kept } else if !sub.isEmpty { continue }
                     member(key)
                     JSONWriter().write(value, into: &out)
+                    continue
+                }
+                if keep && sub.isEmpty && isInserted {
+                    flush()
+                    out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+                    first = false
+                    out.append(contentsOf: UnsafeRawBufferPointer(rebasing: doc[span.member]))
                     continue
                 }
                 if keep && sub.isEmpty {
@@ -180,8 +237,14 @@ package enum PlaceJSON {
     /// `Place.served(at:).isOpen(at:)` answers for the whole place (the
     /// hours engine reads only `Place.servingMembers`); nil when unknown.
     package static func isOpen(id: PlaceID, doc: UnsafeRawBufferPointer, location: Coordinate?, at time: HoursQueryTime) throws -> Bool? {
+        try isOpen(id: id, doc: doc, spans: JSONParser.memberSpans(doc), location: location, at: time)
+    }
+
+    /// `isOpen` with the document's members located already.
+    package static func isOpen(id: PlaceID, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan], location: Coordinate?,
+                               at time: HoursQueryTime) throws -> Bool? {
         var members: [(String, JSONValue)] = []
-        for span in try JSONParser.memberSpans(doc) {
+        for span in spans {
             let key = try JSONParser.memberName(doc, span)
             if Place.servingMembers.contains(key) { members.append((key, try JSONParser.memberValue(doc, span))) }
         }

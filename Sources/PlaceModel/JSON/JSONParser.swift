@@ -59,6 +59,20 @@ package struct JSONParser {
         package var member: Range<Int>
         /// True when the name holds a backslash escape.
         var nameEscaped: Bool
+
+        /// A member whose name (between its quotes, at `name`) holds no
+        /// backslash escape.
+        package init(plainName name: Range<Int>, member: Range<Int>) {
+            self.name = name
+            self.member = member
+            nameEscaped = false
+        }
+
+        init(name: Range<Int>, member: Range<Int>, nameEscaped: Bool) {
+            self.name = name
+            self.member = member
+            self.nameEscaped = nameEscaped
+        }
     }
 
     /// The members of a JSON object, located but not built (their nesting
@@ -131,21 +145,22 @@ package struct JSONParser {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             var nesting = 0
             while pos < end {
-                switch base[pos] {
-                case UInt8(ascii: "\""):
+                let c = base[pos]
+                if c == UInt8(ascii: "\"") {
                     try skipString()
                     continue
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                }
+                // Only [ and { are 0x5B under the mask 0xDF, only ] and } 0x5D.
+                let folded = c & 0xDF
+                if folded == 0x5B {
                     nesting += 1
                     if nesting > JSONParser.maxDepth { throw error("nesting deeper than \(JSONParser.maxDepth) levels") }
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                } else if folded == 0x5D {
                     nesting -= 1
                     if nesting == 0 {
                         pos += 1
                         return
                     }
-                default:
-                    break
                 }
                 pos += 1
             }
@@ -165,19 +180,23 @@ package struct JSONParser {
         }
     }
 
+    /// Moves past the string whose opening quote is at `pos`: to the
+    /// first quote after it (found with memchr) preceded by an even run
+    /// of backslashes (each pair an escaped backslash; an odd run escapes
+    /// the quote). Escapes are not checked here.
     private mutating func skipString() throws(JSONSyntaxError) {
         let start = pos
-        pos += 1
-        while pos < end {
-            switch base[pos] {
-            case UInt8(ascii: "\""):
-                pos += 1
+        var from = pos + 1
+        while from < end, let found = memchr(base + from, Int32(UInt8(ascii: "\"")), end - from) {
+            let quote = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            // The run stops at the opening quote at the latest.
+            var k = quote - 1
+            while base[k] == UInt8(ascii: "\\") { k -= 1 }
+            if (quote - 1 - k) % 2 == 0 {
+                pos = quote + 1
                 return
-            case UInt8(ascii: "\\"):
-                pos += 2
-            default:
-                pos += 1
             }
+            from = quote + 1
         }
         throw JSONSyntaxError(message: "unterminated string", offset: start)
     }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Writes JSON text: compact for storage and pipes, indented for people.
 public struct JSONWriter: Sendable {
     public var pretty: Bool
@@ -47,6 +53,120 @@ public struct JSONWriter: Sendable {
     /// they are. Whitespace between tokens is dropped. The text must be
     /// valid JSON (it is not checked).
     package static func indent(compact text: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        indent(compact: text, into: &out, room: 2 * text.count + 256)
+    }
+
+    /// `indent`, written into `room` bytes reserved at the end of `out` in
+    /// one go (no per-byte growth checks); when the indented text needs
+    /// more, it is written again the plain way (`indentAppending`).
+    static func indent(compact text: UnsafeRawBufferPointer, into out: inout [UInt8], room: Int) {
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: room))
+        let written = out.withUnsafeMutableBufferPointer { buffer in
+            indent(compact: text, into: UnsafeMutableBufferPointer(rebasing: buffer[start...]))
+        }
+        if let written {
+            out.removeLast(room - written)
+        } else {
+            out.removeLast(room)
+            indentAppending(compact: text, into: &out)
+        }
+    }
+
+    /// Writes `indent`'s bytes into `buffer`; the count written, or nil
+    /// when they do not fit.
+    private static func indent(compact text: UnsafeRawBufferPointer, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        guard let o = buffer.baseAddress else { return text.isEmpty ? 0 : nil }
+        let capacity = buffer.count
+        var w = 0
+        var depth = 0
+        var i = 0
+        let n = text.count
+        @inline(__always) func newline() -> Bool {
+            let k = 1 + 2 * max(depth, 0)
+            guard w + k <= capacity else { return false }
+            o[w] = 0x0A
+            (o + w + 1).update(repeating: 0x20, count: k - 1)
+            w += k
+            return true
+        }
+        @inline(__always) func copy(_ from: Int, _ to: Int) -> Bool {
+            let k = to - from
+            guard w + k <= capacity else { return false }
+            if k > 0 { (o + w).update(from: text.baseAddress!.assumingMemoryBound(to: UInt8.self) + from, count: k) }
+            w += k
+            return true
+        }
+        @inline(__always) func put(_ b: UInt8) -> Bool {
+            guard w < capacity else { return false }
+            o[w] = b
+            w += 1
+            return true
+        }
+        while i < n {
+            let b = text[i]
+            switch b {
+            case UInt8(ascii: "\""):
+                let j = stringEnd(text, from: i)
+                guard copy(i, j) else { return nil }
+                i = j
+                continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard put(b) else { return nil }
+                var j = i + 1
+                while j < n, text[j] == 0x20 || text[j] == 0x0A || text[j] == 0x0D || text[j] == 0x09 { j += 1 }
+                if j < n, text[j] == b + 2 {
+                    guard put(b + 2) else { return nil }
+                    i = j + 1
+                    continue
+                }
+                depth += 1
+                guard newline() else { return nil }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                guard newline(), put(b) else { return nil }
+            case UInt8(ascii: ","):
+                guard put(b), newline() else { return nil }
+            case UInt8(ascii: ":"):
+                guard put(b), put(0x20) else { return nil }
+            case 0x20, 0x0A, 0x0D, 0x09:
+                break
+            default:
+                var j = i + 1
+                while j < n {
+                    let c = text[j]
+                    if c == UInt8(ascii: ",") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]") || c == UInt8(ascii: ":") || c <= 0x20 { break }
+                    j += 1
+                }
+                guard copy(i, j) else { return nil }
+                i = j
+                continue
+            }
+            i += 1
+        }
+        return w
+    }
+
+    /// The end (past the closing quote, or `text.count`) of the string
+    /// whose opening quote is at `start`: the first quote after it (found
+    /// with memchr) preceded by an even run of backslashes.
+    private static func stringEnd(_ text: UnsafeRawBufferPointer, from start: Int) -> Int {
+        guard let base = text.baseAddress else { return text.count }
+        var from = start + 1
+        while from < text.count, let found = memchr(base + from, Int32(UInt8(ascii: "\"")), text.count - from) {
+            let quote = base.distance(to: UnsafeRawPointer(found))
+            // The run stops at the opening quote at the latest.
+            var k = quote - 1
+            while text[k] == UInt8(ascii: "\\") { k -= 1 }
+            if (quote - 1 - k) % 2 == 0 { return quote + 1 }
+            from = quote + 1
+        }
+        return text.count
+    }
+
+    /// `indent`, appending byte by byte (for text whose indented form
+    /// outgrows the room `indent` reserves).
+    static func indentAppending(compact text: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         out.reserveCapacity(out.count + text.count + text.count / 2)
         var depth = 0
         var i = 0
@@ -172,7 +292,7 @@ public struct JSONWriter: Sendable {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    static func writeString(_ s: String, into out: inout [UInt8]) {
+    package static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { u in

@@ -113,20 +113,29 @@ extension PlaceStore {
         try db.forEachRow("SELECT place FROM place_type WHERE type = ?", [.text(type)]) { body(try $0.int64(0)) }
     }
 
+    /// The stored row by rowid and by place ID (built once: the statement
+    /// cache is keyed by the text).
+    private static let storedRowByRowidSQL = "SELECT place_id, doc, geom, \(StoredDocument.readColumns) FROM place WHERE id = ?"
+    private static let storedRowByPlaceIDSQL = "SELECT place_id, doc, geom, \(StoredDocument.readColumns) FROM place WHERE place_id = ?"
+
     /// Calls `body` with the place ID and the stored document's bytes of
     /// row `rowid` (valid only inside `body`); nil when the row is gone.
     /// The document holds no location: the point comes from the geometry.
     func withStoredRow<T>(rowid: Int64, _ body: (PlaceID, UnsafeRawBufferPointer, Coordinate?) throws -> T) throws -> T? {
-        let statement = try db.cachedStatement("SELECT place_id, doc, geom, \(StoredDocument.readColumns) FROM place WHERE id = ?")
-        try statement.bind(.integer(rowid), at: 1)
+        let statement = try storedRowByRowid()
+        try statement.bind(integer: rowid, at: 1)
         return try withStoredRow(statement, body)
     }
 
-    /// `withStoredRow(rowid:)` for the place with this ID (removed or not).
-    func withStoredRow<T>(placeID: PlaceID, _ body: (PlaceID, UnsafeRawBufferPointer, Coordinate?) throws -> T) throws -> T? {
-        let statement = try db.cachedStatement("SELECT place_id, doc, geom, \(StoredDocument.readColumns) FROM place WHERE place_id = ?")
-        try statement.bind(.text(placeID.rawValue), at: 1)
-        return try withStoredRow(statement, body)
+    /// The statement reading a stored row by rowid, kept by the store: it
+    /// runs for each place of a nearby answer, and the statement cache
+    /// would hash its text each time. Every use resets it after its step
+    /// (`withStoredRow`, `withLocatedRow`), so it is found reset.
+    private func storedRowByRowid() throws -> Statement {
+        if let statement = storedRowStatement { return statement }
+        let statement = try db.prepare(Self.storedRowByRowidSQL)
+        storedRowStatement = statement
+        return statement
     }
 
     private func withStoredRow<T>(_ statement: Statement, _ body: (PlaceID, UnsafeRawBufferPointer, Coordinate?) throws -> T) throws -> T? {
@@ -136,6 +145,35 @@ extension PlaceStore {
         let id = PlaceID(try row.string(0))
         do {
             return try StoredDocument.withDocument(row, docColumn: 1, layoutColumn: 3) { try body(id, $0, coordinate) }
+        } catch let e as JSONSyntaxError {
+            throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has a corrupt stored document: \(e)")
+        }
+    }
+
+    /// `withStoredRow(rowid:)` for writers that copy members: the stored
+    /// document with its members located and the members its columns stand
+    /// for (`StoredDocument.withLocatedDocument`), not restored.
+    func withLocatedRow<T>(rowid: Int64, _ body: (PlaceID, UnsafeRawBufferPointer, [JSONParser.MemberSpan], InsertedMembers, Coordinate?) throws -> T) throws -> T? {
+        let statement = try storedRowByRowid()
+        try statement.bind(integer: rowid, at: 1)
+        return try withLocatedRow(statement, body)
+    }
+
+    /// `withLocatedRow(rowid:)` for the place with this ID (removed or not).
+    func withLocatedRow<T>(placeID: PlaceID, _ body: (PlaceID, UnsafeRawBufferPointer, [JSONParser.MemberSpan], InsertedMembers, Coordinate?) throws -> T) throws -> T? {
+        let statement = try db.cachedStatement(Self.storedRowByPlaceIDSQL)
+        try statement.bind(.text(placeID.rawValue), at: 1)
+        return try withLocatedRow(statement, body)
+    }
+
+    private func withLocatedRow<T>(_ statement: Statement,
+                                   _ body: (PlaceID, UnsafeRawBufferPointer, [JSONParser.MemberSpan], InsertedMembers, Coordinate?) throws -> T) throws -> T? {
+        defer { statement.reset() }
+        guard let row = try statement.step() else { return nil }
+        let coordinate = row.withBytes(2) { SpatiaLiteBlob.coordinate($0) }
+        let id = PlaceID(try row.string(0))
+        do {
+            return try StoredDocument.withLocatedDocument(row, docColumn: 1, layoutColumn: 3) { try body(id, $0, $1, $2, coordinate) }
         } catch let e as JSONSyntaxError {
             throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has a corrupt stored document: \(e)")
         }
@@ -214,9 +252,9 @@ extension PlaceStore {
     /// The hours are served at `time` (`Place.served(at:)`).
     package func writePlaceJSON(rowid: Int64, plan: MaskPlan, extra: [(String, Double)] = [], servedAt time: HoursQueryTime,
                         into out: inout [UInt8]) throws -> Bool {
-        let written: Bool? = try withStoredRow(rowid: rowid) { id, doc, coordinate in
+        let written: Bool? = try withLocatedRow(rowid: rowid) { id, doc, spans, inserted, coordinate in
             do {
-                try PlaceJSON.write(id: id, doc: doc, location: coordinate, plan: plan, extra: extra, servedAt: time, into: &out)
+                try PlaceJSON.write(id: id, doc: doc, spans: spans, inserted: inserted, location: coordinate, plan: plan, extra: extra, servedAt: time, into: &out)
             } catch let e as JSONSyntaxError {
                 throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has a corrupt stored document: \(e)")
             }
@@ -233,15 +271,15 @@ extension PlaceStore {
     /// False when there is no such row.
     package func writePlaceDetailsJSON(placeID: PlaceID, plan: MaskPlan?, trailing: [(String, JSONValue)], openNow: Bool,
                                        servedAt time: HoursQueryTime, into out: inout [UInt8]) throws -> Bool {
-        let written: Bool? = try withStoredRow(placeID: placeID) { id, doc, coordinate in
+        let written: Bool? = try withLocatedRow(placeID: placeID) { id, doc, spans, inserted, coordinate in
             do {
                 if let plan {
-                    try PlaceJSON.write(id: id, doc: doc, location: coordinate, plan: plan, extra: [], servedAt: time, into: &out)
+                    try PlaceJSON.write(id: id, doc: doc, spans: spans, inserted: inserted, location: coordinate, plan: plan, extra: [], servedAt: time, into: &out)
                 } else {
                     PlaceJSON.append("{}", into: &out)
                 }
                 var members = trailing
-                if openNow, let open = try PlaceJSON.isOpen(id: id, doc: doc, location: coordinate, at: time) {
+                if openNow, let open = try PlaceJSON.isOpen(id: id, doc: doc, spans: spans, location: coordinate, at: time) {
                     members.append(("openNow", .bool(open)))
                 }
                 PlaceJSON.appendMembers(members, toObjectIn: &out)

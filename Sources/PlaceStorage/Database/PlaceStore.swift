@@ -11,6 +11,8 @@ package final class PlaceStore {
     private(set) var db: Database
     package let path: String
     package let writable: Bool
+    /// `storedRowByRowid()`'s statement, once prepared.
+    var storedRowStatement: Statement?
 
     /// The default file, in the working directory.
     static let defaultPath = "places.sqlite"

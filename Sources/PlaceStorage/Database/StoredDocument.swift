@@ -44,6 +44,40 @@ package enum StoredDocument {
         }
     }
 
+    /// Writes member `k` of `columnMembers`, `"name":value`, as
+    /// `JSONWriter().writeMember(name, value(k, c))` writes it, without
+    /// building the value; false (nothing written) when its column is NULL.
+    static func writeMember(_ k: Int, _ c: Columns, into out: inout [UInt8]) -> Bool {
+        func name() {
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: columnMembers[k].utf8)
+            out.append(contentsOf: "\":".utf8)
+        }
+        switch k {
+        case 0:
+            guard let text = c.name else { return false }
+            name()
+            out.append(contentsOf: #"{"text":"#.utf8)
+            JSONWriter.writeString(text, into: &out)
+            out.append(UInt8(ascii: "}"))
+        case 1:
+            guard let type = c.primaryType else { return false }
+            name()
+            JSONWriter.writeString(type, into: &out)
+        case 2:
+            guard let rating = c.rating else { return false }
+            name()
+            JSONWriter.writeNumber(rating, into: &out)
+        case 3:
+            guard let count = c.ratingCount else { return false }
+            name()
+            out.append(contentsOf: String(Int64(count)).utf8)
+        default:
+            return false
+        }
+        return true
+    }
+
     /// Writes `document` as stored (without `location` and the members the
     /// columns give back exactly) and returns its layout.
     package static func write(_ document: JSONObject, columns: Columns, into out: inout [UInt8]) -> Int64 {
@@ -69,25 +103,16 @@ package enum StoredDocument {
 
     /// The whole document from the stored bytes, the layout and the columns.
     package static func restore(_ stored: UnsafeRawBufferPointer, layout: Int64, columns: Columns) throws -> [UInt8] {
-        var slots: [(position: Int, k: Int)] = []
-        for k in columnMembers.indices {
-            let p = Int((layout >> Int64(4 * k)) & 0xF)
-            if p > 0 { slots.append((p - 1, k)) }
-        }
-        slots.sort { $0.position < $1.position }
+        let inserted = try insertedMembers(layout: layout, columns: columns)
         let spans = try JSONParser.memberSpans(stored)
-        let writer = JSONWriter()
         var out: [UInt8] = []
-        out.reserveCapacity(stored.count + 64)
+        out.reserveCapacity(stored.count + inserted.bytes.count + 8)
         out.append(UInt8(ascii: "{"))
         var next = 0, slot = 0
-        for position in 0..<(spans.count + slots.count) {
+        for position in 0..<(spans.count + inserted.members.count) {
             if position > 0 { out.append(UInt8(ascii: ",")) }
-            if slot < slots.count && slots[slot].position == position {
-                guard let v = value(slots[slot].k, columns) else {
-                    throw JSONSyntaxError(message: "doc_layout names \(columnMembers[slots[slot].k]) but its column is NULL", offset: 0)
-                }
-                writer.writeMember(columnMembers[slots[slot].k], v, into: &out)
+            if slot < inserted.members.count && inserted.members[slot].position == position {
+                out.append(contentsOf: inserted.bytes[inserted.members[slot].span.member])
                 slot += 1
             } else if next < spans.count {
                 out.append(contentsOf: UnsafeRawBufferPointer(rebasing: stored[spans[next].member]))
@@ -98,6 +123,31 @@ package enum StoredDocument {
         }
         out.append(UInt8(ascii: "}"))
         return out
+    }
+
+    /// The members the columns stand for, written apart, with their
+    /// positions in the whole document (`PlaceJSON.write` puts them back
+    /// there without restoring the document).
+    package static func insertedMembers(layout: Int64, columns: Columns) throws -> InsertedMembers {
+        var inserted = InsertedMembers()
+        guard layout != 0 else { return inserted }
+        // Room for the four members at once (names, quotes, numbers).
+        inserted.bytes.reserveCapacity(112 + (columns.name?.utf8.count ?? 0) + (columns.primaryType?.utf8.count ?? 0))
+        inserted.members.reserveCapacity(columnMembers.count)
+        for k in columnMembers.indices {
+            let p = Int((layout >> Int64(4 * k)) & 0xF)
+            guard p > 0 else { continue }
+            let start = inserted.bytes.count
+            guard writeMember(k, columns, into: &inserted.bytes) else {
+                throw JSONSyntaxError(message: "doc_layout names \(columnMembers[k]) but its column is NULL", offset: 0)
+            }
+            let name = (start + 1)..<(start + 1 + columnMembers[k].utf8.count)
+            inserted.members.append((p - 1, JSONParser.MemberSpan(plainName: name, member: start..<inserted.bytes.count)))
+        }
+        if !inserted.members.isEmpty && !zip(inserted.members, inserted.members.dropFirst()).allSatisfy({ $0.position < $1.position }) {
+            inserted.members.sort { $0.position < $1.position }
+        }
+        return inserted
     }
 }
 
@@ -120,5 +170,23 @@ extension StoredDocument {
                               ratingCount: row.optionalInt64(c + 4).map { Int($0) })
         let whole = try row.withBytes(docColumn) { try restore($0, layout: layout, columns: columns) }
         return try whole.withUnsafeBytes(body)
+    }
+
+    /// Calls `body` with the stored document of a row, its members located
+    /// (`JSONParser.memberSpans`) and the members its columns stand for
+    /// (`insertedMembers`): what `PlaceJSON.write` needs to write the whole
+    /// document without restoring it.
+    static func withLocatedDocument<T>(_ row: Row, docColumn: Int, layoutColumn: Int,
+                                       _ body: (UnsafeRawBufferPointer, [JSONParser.MemberSpan], InsertedMembers) throws -> T) throws -> T {
+        let layout = row.optionalInt64(layoutColumn) ?? 0
+        var inserted = InsertedMembers()
+        if layout != 0 {
+            let c = layoutColumn
+            let columns = Columns(name: row.optionalString(c + 1), primaryType: row.optionalString(c + 2),
+                                  rating: row.optionalDouble(c + 3),
+                                  ratingCount: row.optionalInt64(c + 4).map { Int($0) })
+            inserted = try insertedMembers(layout: layout, columns: columns)
+        }
+        return try row.withBytes(docColumn) { try body($0, try JSONParser.memberSpans($0), inserted) }
     }
 }
