@@ -21,4 +21,6 @@ final class PlainLoader: BulkLoader {
     }
 
     func finish() throws {}
+
+    var finishTimes: [EndOfWriteTime] { [] }
 }
