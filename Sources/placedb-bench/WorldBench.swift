@@ -4,9 +4,12 @@
 // 100 million, about 17 GB) imported into a fresh database in one run, in
 // process, through the same PlaceImporter `placedb import` uses. Prints the
 // rate of each step of S records (default 10 million) with where its time
-// went (user and system CPU of the process, bytes read and written), then
-// the total time, the peak resident memory of the import alone (the peak is
-// reset after generating the input) and the database bytes per place.
+// went (user and system CPU of the process, bytes read and written) and the
+// resident memory and its peak so far, then the total time, the peak
+// resident memory of the import alone (the peak is reset after generating
+// the input), the database bytes per place and the parts of the end of the
+// import (from the last record read: the spatial index's build, the commit,
+// ...), each with its wall time and the CPU the process used meanwhile.
 // The input is generated once (seed 20261130) and kept for the next run;
 // the database is removed at the end unless --keep. --generate-only writes
 // the input and stops (generate it ahead, off the timed run).
