@@ -4,14 +4,18 @@
 // 100 million, about 17 GB) imported into a fresh database in one run, in
 // process, through the same PlaceImporter `placedb import` uses. Prints the
 // rate of each step of S records (default 10 million) with where its time
-// went (user and system CPU of the process, bytes read and written), then
-// the total time, the peak resident memory of the import alone (the peak is
-// reset after generating the input) and the database bytes per place.
+// went (user and system CPU of the process, bytes read and written) and the
+// resident memory and its peak so far, then the total time, the peak
+// resident memory of the import alone (the peak is reset after generating
+// the input), the database bytes per place and the parts of the end of the
+// import (from the last record read: the spatial index's build, the commit,
+// ...), each with its wall time and the CPU the process used meanwhile.
 // The input is generated once (seed 20261130) and kept for the next run;
 // the database is removed at the end unless --keep. --generate-only writes
 // the input and stops (generate it ahead, off the timed run).
 import Foundation
 import PlaceKit
+import PlaceStorage
 import PlaceModel
 
 enum WorldBench {
@@ -33,8 +37,8 @@ enum WorldBench {
         try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
         out("placedb-bench world: \(records) generated compact records (seed 20261130, \(fileSize(input) / 1_000_000) MB) into a fresh database, in one run")
         out("")
-        out("| records | step seconds | step records/s | user s | system s | read MB | written MB |")
-        out("|---|---|---|---|---|---|---|")
+        out("| records | step seconds | step records/s | user s | system s | read MB | written MB | RSS MiB | peak RSS MiB |")
+        out("|---|---|---|---|---|---|---|---|---|")
         var marks: [(records: Int, seconds: Double)] = [(0, 0)]
         var last = Sample.now(seconds: 0)
         var next = step
@@ -49,7 +53,7 @@ enum WorldBench {
                 let at = records == r0 ? seconds : s0 + (seconds - s0) * Double(next - r0) / Double(records - r0)
                 let now = Sample.now(seconds: at)
                 let took = at - last.seconds
-                out("| \(label(next)) | \(fmt(took, 1)) | \(Int(Double(step) / took)) | \(fmt(now.user - last.user, 1)) | \(fmt(now.system - last.system, 1)) | \((now.read - last.read) / 1_000_000) | \((now.written - last.written) / 1_000_000) |")
+                out("| \(label(next)) | \(fmt(took, 1)) | \(Int(Double(step) / took)) | \(fmt(now.user - last.user, 1)) | \(fmt(now.system - last.system, 1)) | \((now.read - last.read) / 1_000_000) | \((now.written - last.written) / 1_000_000) | \(mib(now.resident)) | \(mib(now.peak)) |")
                 marks.append((next, at))
                 last = now
                 next += step
@@ -63,11 +67,25 @@ enum WorldBench {
         passed(summary.records, seconds)
         let peak = peakResidentBytes()
         let size = fileSize(db)
-        let end = Sample.now(seconds: seconds)
+        let final = Sample.now(seconds: seconds)
         out("")
         out("| total | seconds | records/s | peak RSS | database | bytes per place | user s | system s |")
         out("|---|---|---|---|---|---|---|---|")
-        out("| \(summary.records) (\(summary.inserted) inserted, \(summary.rejected) rejected) | \(fmt(seconds, 1)) | \(Int(Double(summary.records) / seconds)) | \(fmt(Double(peak) / 1_048_576, 1)) MiB | \(size / 1_000_000) MB | \(fmt(Double(size) / Double(max(1, summary.inserted)), 1)) | \(fmt(end.user, 1)) | \(fmt(end.system, 1)) |")
+        out("| \(summary.records) (\(summary.inserted) inserted, \(summary.rejected) rejected) | \(fmt(seconds, 1)) | \(Int(Double(summary.records) / seconds)) | \(fmt(Double(peak) / 1_048_576, 1)) MiB | \(size / 1_000_000) MB | \(fmt(Double(size) / Double(max(1, summary.inserted)), 1)) | \(fmt(final.user, 1)) | \(fmt(final.system, 1)) |")
+        // The end of the import, from the last record read (the index
+        // tables' writing, the run's record, the commit, the move).
+        let end = importer.lastEndOfImport
+        if !end.isEmpty {
+            let total = end.filter { !$0.name.hasPrefix("(") }.reduce(0) { $0 + $1.seconds }
+            out("")
+            let cpu = end.filter { !$0.name.hasPrefix("(") }.reduce(0) { $0 + ($1.cpuSeconds ?? 0) }
+            out("| end of the import | seconds | share | CPU s (all threads) |")
+            out("|---|---|---|---|")
+            for part in end {
+                out("| \(part.name) | \(fmt(part.seconds, 2)) | \(fmt(100 * part.seconds / max(total, 1e-9), 1))% | \(part.cpuSeconds.map { fmt($0, 2) } ?? "") |")
+            }
+            out("| all of it | \(fmt(total, 2)) | \(fmt(100 * total / seconds, 1))% of the import | \(fmt(cpu, 2)) |")
+        }
         if marks.count > 2 {
             let first = marks[1].seconds - marks[0].seconds
             let lastStep = marks[marks.count - 1].seconds - marks[marks.count - 2].seconds
@@ -95,6 +113,9 @@ enum WorldBench {
         var system: Double
         var read: Int
         var written: Int
+        /// VmRSS and VmHWM (the peak since the reset), in bytes.
+        var resident: Int
+        var peak: Int
 
         static func now(seconds: Double) -> Sample {
             var usage = rusage()
@@ -110,19 +131,25 @@ enum WorldBench {
                     if parts[0] == "write_bytes" { written = n }
                 }
             }
-            return Sample(seconds: seconds, user: user, system: system, read: read, written: written)
+            return Sample(seconds: seconds, user: user, system: system, read: read, written: written,
+                          resident: statusBytes("VmRSS:"), peak: statusBytes("VmHWM:"))
         }
     }
 
     /// VmHWM of this process (since the last reset), in bytes.
-    static func peakResidentBytes() -> Int {
+    static func peakResidentBytes() -> Int { statusBytes("VmHWM:") }
+
+    /// A size line of /proc/self/status (`VmRSS:`, `VmHWM:`), in bytes.
+    static func statusBytes(_ key: String) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            let kb = line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ").first.flatMap { Int($0) } ?? 0
+        for line in status.split(separator: "\n") where line.hasPrefix(key) {
+            let kb = line.dropFirst(key.count).trimmingCharacters(in: .whitespaces).split(separator: " ").first.flatMap { Int($0) } ?? 0
             return kb * 1024
         }
         return 0
     }
+
+    static func mib(_ bytes: Int) -> String { fmt(Double(bytes) / 1_048_576, 1) }
 
     /// The compact records of `generate`, alone.
     static func generateCompact(count: Int, seed: UInt64, into path: String) throws {

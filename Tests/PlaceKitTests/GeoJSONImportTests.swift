@@ -323,6 +323,68 @@ struct SpatialIndexTests {
             #expect(pairs.map(\.nodeno) == expected.map(\.nodeno))
         }
     }
+    @Test("rowid ranges hand (rowid, leaf) pairs back in rowid order: dense, with gaps, one range, many, past the range limit")
+    func rowidBuckets() throws {
+        let dir = try TempDirectory()
+        var rng = TestRandom(seed: 31)
+        for (count, lowest, gapEvery, width) in [(1, 1, 0, 4), (1000, 1, 0, 1000), (1000, 1, 0, 7), (5000, 40, 3, 64), (20_000, 1, 0, 1), (3000, 1 << 40, 5, 100)] as [(Int, Int64, Int, Int)] {
+            var rowids: [Int64] = []
+            var next = lowest
+            while rowids.count < count {
+                rowids.append(next)
+                next += gapEvery > 0 && rowids.count % gapEvery == 0 ? 2 : 1
+            }
+            let pairs = rowids.shuffled(using: &rng).map { RTreeBulkLoader.RowidNode(rowid: $0, nodeno: 2 + $0 % 977) }
+            #expect(RowidBuckets.fits(count: count, lowest: rowids.first!, highest: rowids.last!))
+            let buckets = try RowidBuckets(directory: dir.path, lowest: rowids.first!, highest: rowids.last!, width: width)
+            #expect(buckets.width >= width)
+            for p in pairs { try buckets.add(p) }
+            var got: [RTreeBulkLoader.RowidNode] = []
+            var batches = 0
+            try buckets.forEachInOrder(batch: 100) { batch in
+                #expect(batch.count <= 100)
+                got += batch
+                batches += 1
+            }
+            let want = pairs.sorted { $0.rowid < $1.rowid }
+            #expect(got.map(\.rowid) == want.map(\.rowid), "\(count) pairs from \(lowest), ranges of \(width)")
+            #expect(got.map(\.nodeno) == want.map(\.nodeno))
+            #expect(batches == (count + 99) / 100)
+        }
+        // Sparse rowids are left to sorted runs; a rowid outside the range is an error, not a crash.
+        #expect(!RowidBuckets.fits(count: 10, lowest: 1, highest: 1000))
+        #expect(!RowidBuckets.fits(count: 10, lowest: -(1 << 62), highest: 1 << 62))
+        let small = try RowidBuckets(directory: dir.path, lowest: 10, highest: 20, width: 4)
+        #expect(throws: PlaceDBError.self) { try small.add(RTreeBulkLoader.RowidNode(rowid: 21, nodeno: 2)) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".placedb-index") }.isEmpty)
+    }
+
+    @Test("the chunk's in-place sort orders points like the standard sort: random, sorted, reversed, one key for all, short runs")
+    func indexPointSort() {
+        var rng = TestRandom(seed: 29)
+        func point(_ key: UInt64, _ rowid: Int64) -> IndexPoint {
+            IndexPoint(key: key, rowid: rowid, longitude: Double(rowid), latitude: -Double(key))
+        }
+        var cases: [(String, [IndexPoint])] = []
+        for count in [0, 1, 2, 15, 16, 17, 33, 1000, 100_000] {
+            cases.append(("random \(count)", (0..<count).map { point(UInt64(rng.unit() * 1e6), Int64($0)) }.shuffled(using: &rng)))
+        }
+        let many = (0..<50_000).map { point(UInt64($0 / 7), Int64($0 * 3)) }
+        cases.append(("sorted", many))
+        cases.append(("reversed", many.reversed()))
+        cases.append(("one key", (0..<20_000).map { point(42, Int64($0)) }.shuffled(using: &rng)))
+        cases.append(("organ pipe", (0..<20_000).map { point(UInt64(min($0, 20_000 - $0)), Int64($0)) }))
+        cases.append(("few keys", (0..<30_000).map { point(UInt64($0 % 3), Int64($0)) }.shuffled(using: &rng)))
+        for (name, input) in cases {
+            var got = input
+            IndexPoint.sortAlongCurve(&got)
+            let want = input.sorted(by: IndexPoint.curveOrder)
+            #expect(got.map(\.key) == want.map(\.key), "\(name)")
+            #expect(got.map(\.rowid) == want.map(\.rowid), "\(name)")
+            #expect(got.map(\.longitude) == want.map(\.longitude), "\(name)")
+        }
+    }
+
     @Test("a fresh import writes place_type a chunk at a time in key order, and each place keeps exactly its last record's types", arguments: [1, 3, 50, 5000])
     func deferredTypeRows(chunk: Int) throws {
         let dir = try TempDirectory()

@@ -217,8 +217,21 @@ public final class PlaceImporter {
     public func importInput(_ input: InputSource,
                             progress: ((ImportProgress) -> Void)? = nil,
                             reject: ((ImportRejection) -> Void)? = nil) throws -> ImportSummary {
-        try settling { try importOne(input, progress: progress, reject: reject) }
+        let settles = newDatabasePath != nil
+        let summary = try settling { try importOne(input, progress: progress, reject: reject) }
+        if settles {
+            endOfImport.lap("WAL, moved to its name, reopened")
+            lastEndOfImport = endOfImport.parts
+        }
+        return summary
     }
+
+    /// How long the parts of the last input's end took, from the last
+    /// record read: the index tables' writing (`PlaceWriter.endBulk`), the
+    /// run's record, the commit and, for a new database, its move to its
+    /// name (`placedb-bench world` reports them).
+    package private(set) var lastEndOfImport: [EndOfWriteTime] = []
+    private var endOfImport = EndOfWriteTime.Laps()
 
     private func importOne(_ input: InputSource, progress: ((ImportProgress) -> Void)?,
                            reject: ((ImportRejection) -> Void)?) throws -> ImportSummary {
@@ -226,6 +239,7 @@ public final class PlaceImporter {
         let startedAt = RFC3339.nowMilliseconds()
         lastInputSummary = ImportSummary()
         lastInputCommitted = false
+        lastEndOfImport = []
         let source: ByteSource
         do {
             source = try ByteSource(input)
@@ -322,12 +336,16 @@ public final class PlaceImporter {
                 }
                 if !tombstones.isEmpty { summary.removed += try removeAgain(tombstones, input: source.name, run: run) }
                 try writer.endBulk()
+                endOfImport = EndOfWriteTime.Laps()
+                for part in writer.lastEndOfBulk { endOfImport.append(part) }
                 for (i, c) in CaptureSource.allCases.enumerated() where captureCounts[i] > 0 { summary.captureSources[c] = captureCounts[i] }
                 summary.bytes = bytesRead
                 summary.seconds = MonotonicClock.now() - started
                 try finishRun(run, formats: formats, summary: summary, status: fatal == nil ? "ok" : "failed", error: fatal?.description)
                 if firstRun == nil { firstRun = run }
+                endOfImport.lap("run recorded")
             }
+            endOfImport.lap("commit")
         } catch let error as PlaceDBError {
             // Rolled back: the database is as it was before this input.
             let failed = ImportSummary(records: summary.records, rejected: summary.rejected,
@@ -342,6 +360,7 @@ public final class PlaceImporter {
         lastInputSummary = summary
         lastInputCommitted = true
         operationCommitted = true
+        lastEndOfImport = endOfImport.parts
         report()
         if let fatal { throw PlaceDBError.badInput(fatal) }
         return summary

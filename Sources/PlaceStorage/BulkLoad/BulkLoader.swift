@@ -1,3 +1,5 @@
+import PlaceModel
+
 /// The one door between `PlaceWriter` and the bulk-load tricks: how a write
 /// keeps the tables that index `place` — the spatial index
 /// (`idx_place_geom`, SpatiaLite's R*Tree), the viewport index
@@ -36,4 +38,40 @@ protocol BulkLoader: AnyObject {
     /// Writes what still waits and leaves the tables (triggers included)
     /// as a plain write leaves them; before the transaction commits.
     func finish() throws
+
+    /// How long the parts of the last `finish` took (empty when it does all
+    /// its work row by row).
+    var finishTimes: [EndOfWriteTime] { get }
+}
+
+/// A named part of the end of a bulk write, how long it took and the CPU
+/// the process used meanwhile, all threads (for `placedb-bench world`,
+/// which reports where the end of an import goes).
+package struct EndOfWriteTime: Sendable {
+    package let name: String
+    package let seconds: Double
+    package let cpuSeconds: Double?
+
+    package init(name: String, seconds: Double, cpuSeconds: Double? = nil) {
+        self.name = name
+        self.seconds = seconds
+        self.cpuSeconds = cpuSeconds
+    }
+
+    /// Times the parts of a sequence: each `lap` closes one, named.
+    package struct Laps {
+        package private(set) var parts: [EndOfWriteTime] = []
+        private var wall = MonotonicClock.now()
+        private var cpu = ProcessCPUClock.now()
+
+        package init() {}
+
+        package mutating func lap(_ name: String) {
+            let (w, c) = (MonotonicClock.now(), ProcessCPUClock.now())
+            parts.append(EndOfWriteTime(name: name, seconds: w - wall, cpuSeconds: c - cpu))
+            (wall, cpu) = (w, c)
+        }
+
+        package mutating func append(_ part: EndOfWriteTime) { parts.append(part) }
+    }
 }

@@ -55,6 +55,8 @@ final class DirectLoader: BulkLoader {
     private var spilledRewrites = 0
     /// The first rowid appended to `pendingIndex` since it was last flushed.
     private var chunkStart: Int64 = .max
+    /// The lowest and highest rowid of the points held or spilled.
+    private var rowidRange: (lowest: Int64, highest: Int64) = (.max, .min)
 
     /// `indexChunk`: points held before a sorted run is spilled.
     /// `writeBackEarly`: the database is a new file (see `EarlyWriteback`).
@@ -94,6 +96,7 @@ final class DirectLoader: BulkLoader {
         rewritten = [:]
         spilledRewrites = 0
         runs = nil
+        rowidRange = (.max, .min)
     }
 
     func add(_ place: PreparedPlace, rowid: Int64, isRewrite: Bool, oldTypes: [String]) throws {
@@ -114,6 +117,7 @@ final class DirectLoader: BulkLoader {
         } else {
             if isRewrite { duplicatesInChunk = true }
             if pendingIndex.isEmpty { chunkStart = rowid }
+            rowidRange = (min(rowidRange.lowest, rowid), max(rowidRange.highest, rowid))
             pendingIndex.append(IndexPoint(key: place.hilbertKey, rowid: rowid, longitude: c.longitude, latitude: c.latitude))
             if pendingIndex.count >= indexChunk { try flushIndex(final: false) }
         }
@@ -139,16 +143,32 @@ final class DirectLoader: BulkLoader {
         try types.replace(rowid: rowid, oldTypes: oldTypes, with: place.types, insertAll: pendingTypes != nil)
     }
 
-    /// Puts the triggers back and stamps SpatiaLite's geometry_columns_time.
+    /// How long the parts of the last `finish` took, in order.
+    private(set) var finishTimes: [EndOfWriteTime] = []
+    /// The seconds the tree's build spent writing on this thread (the rest
+    /// it waited for the merge), when built from spilled runs.
+    private var treeWriting: Double?
+
     func rowChanged() { text.rowChanged() }
 
+    /// Puts the triggers back and stamps SpatiaLite's geometry_columns_time.
     func finish() throws {
+        var laps = EndOfWriteTime.Laps()
+        defer { finishTimes = laps.parts }
         // The input is read; the tree's build and the commit are left.
         if writeBackEarly { EarlyWriteback.start(db.path) }
+        let whole = buildTreeWhole
+        treeWriting = nil
         try flushIndex(final: true)
+        laps.lap(whole ? "spatial index built whole" : "spatial index, last points")
+        if let treeWriting { laps.append(EndOfWriteTime(name: "(of which the tree's SQLite writes)", seconds: treeWriting)) }
         try pendingTypes?.flush()
         pendingTypes = nil
-        if buildsTextIndex { try text.finish() }
+        laps.lap("place_type, last rows")
+        if buildsTextIndex {
+            try text.finish()
+            laps.lap("text index: last rows, typo words")
+        }
         for t in setAside { try db.execute(t.sql) }
         setAside = []
         expectsNewRows = false
@@ -159,11 +179,12 @@ final class DirectLoader: BulkLoader {
                 WHERE lower(f_table_name) = 'place' AND lower(f_geometry_column) = 'geom'
                 """)
         }
+        laps.lap("triggers back")
     }
 
     private func flushIndex(final: Bool) throws {
         if buildTreeWhole {
-            pendingIndex.removeAll { rewritten[$0.rowid] != nil }
+            if !rewritten.isEmpty { pendingIndex.removeAll { rewritten[$0.rowid] != nil } }
         } else if duplicatesInChunk {
             // A place written twice in the chunk keeps its last point.
             var seen = Set<Int64>()
@@ -171,7 +192,7 @@ final class DirectLoader: BulkLoader {
             duplicatesInChunk = false
         }
         chunkStart = .max
-        pendingIndex.sort(by: IndexPoint.curveOrder)
+        IndexPoint.sortAlongCurve(&pendingIndex)
         defer { pendingIndex.removeAll(keepingCapacity: !final) }
         guard buildTreeWhole else {
             for e in pendingIndex { try insertPoint(e.rowid, longitude: e.longitude, latitude: e.latitude) }
@@ -191,7 +212,8 @@ final class DirectLoader: BulkLoader {
             // The runs' merge feeds the loader in curve order, on a thread
             // of its own (the runs are used there alone until it is done).
             let rewritten = self.rewritten
-            try loader.load(concurrently: runs.count - spilledRewrites) { emit in
+            treeWriting = try loader.load(concurrently: runs.count - spilledRewrites,
+                                          rowids: rowidRange.lowest <= rowidRange.highest ? rowidRange.lowest...rowidRange.highest : nil) { emit in
                 try runs.merge { p in
                     if rewritten[p.rowid] == nil { try emit(p.rowid, p.longitude, p.latitude) }
                 }

@@ -28,4 +28,6 @@ final class PlainLoader: BulkLoader {
     func rowChanged() {}
 
     func finish() throws {}
+
+    var finishTimes: [EndOfWriteTime] { [] }
 }

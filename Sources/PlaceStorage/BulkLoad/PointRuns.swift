@@ -19,6 +19,95 @@ extension IndexPoint {
     static func curveOrder(_ p: IndexPoint, _ q: IndexPoint) -> Bool {
         p.key < q.key || (p.key == q.key && p.rowid < q.rowid)
     }
+
+    /// Sorts `points` in `curveOrder`, in place. The standard library's
+    /// sort is stable and takes a buffer of half the array (8 MiB beside a
+    /// chunk of 16 MiB, the largest thing an import held after SQLite's
+    /// page cache); a stable order buys nothing here, since no two points
+    /// compare equal (a row has one point). An introsort: quicksort on the
+    /// median of three, insertion sort below 16 points, heapsort past a
+    /// depth of 2 log2(n), so never worse than n log n.
+    static func sortAlongCurve(_ points: inout [IndexPoint]) {
+        guard points.count > 1 else { return }
+        points.withUnsafeMutableBufferPointer { a in
+            var depth = 0
+            var n = a.count
+            while n > 0 { depth += 2; n >>= 1 }
+            introsort(a, 0, a.count, depth)
+        }
+    }
+
+    @inline(__always)
+    private static func less(_ a: UnsafeMutableBufferPointer<IndexPoint>, _ i: Int, _ j: Int) -> Bool {
+        curveOrder(a[i], a[j])
+    }
+
+    /// Sorts a[low..<high].
+    private static func introsort(_ a: UnsafeMutableBufferPointer<IndexPoint>, _ low: Int, _ high: Int, _ depth: Int) {
+        var low = low, high = high, depth = depth
+        while high - low > 16 {
+            if depth == 0 {
+                heapsort(a, low, high)
+                return
+            }
+            depth -= 1
+            // The median of the first, middle and last goes to `low` as the pivot.
+            let mid = low + (high - low) / 2, last = high - 1
+            if less(a, mid, low) { a.swapAt(mid, low) }
+            if less(a, last, low) { a.swapAt(last, low) }
+            if less(a, last, mid) { a.swapAt(last, mid) }
+            a.swapAt(low, mid)
+            let pivot = a[low]
+            // Hoare's partition: a[low+1...j] <= pivot <= a[j+1..<high].
+            var i = low, j = high
+            while true {
+                repeat { i += 1 } while i < high && curveOrder(a[i], pivot)
+                repeat { j -= 1 } while curveOrder(pivot, a[j])
+                if i >= j { break }
+                a.swapAt(i, j)
+            }
+            a.swapAt(low, j)
+            // Recurse into the smaller side, loop on the larger.
+            if j - low < high - j - 1 {
+                introsort(a, low, j, depth)
+                low = j + 1
+            } else {
+                introsort(a, j + 1, high, depth)
+                high = j
+            }
+        }
+        // Insertion sort of the short rest.
+        if high - low > 1 {
+            for k in (low + 1)..<high {
+                let v = a[k]
+                var m = k
+                while m > low && curveOrder(v, a[m - 1]) {
+                    a[m] = a[m - 1]
+                    m -= 1
+                }
+                a[m] = v
+            }
+        }
+    }
+
+    private static func heapsort(_ a: UnsafeMutableBufferPointer<IndexPoint>, _ low: Int, _ high: Int) {
+        let n = high - low
+        func siftDown(_ start: Int, _ end: Int) {
+            var root = start
+            while 2 * root + 1 < end {
+                var child = 2 * root + 1
+                if child + 1 < end && curveOrder(a[low + child], a[low + child + 1]) { child += 1 }
+                if !curveOrder(a[low + root], a[low + child]) { return }
+                a.swapAt(low + root, low + child)
+                root = child
+            }
+        }
+        for start in stride(from: n / 2 - 1, through: 0, by: -1) { siftDown(start, n) }
+        for end in stride(from: n - 1, to: 0, by: -1) {
+            a.swapAt(low, low + end)
+            siftDown(0, end)
+        }
+    }
 }
 
 /// Hilbert-sorted runs of index points (`IndexPoint.curveOrder`).
@@ -95,8 +184,10 @@ final class SortedRuns<Element: BitwiseCopyable> {
         lengths = [count]
     }
 
-    /// A temporary file beside the database, already unlinked.
-    private func newFile() throws -> Int32 {
+    private func newFile() throws -> Int32 { try Self.temporaryFile(in: directory) }
+
+    /// A temporary file in `directory` (beside the database), already unlinked.
+    static func temporaryFile(in directory: String) throws -> Int32 {
         var template = Array("\(directory)/.placedb-index-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {

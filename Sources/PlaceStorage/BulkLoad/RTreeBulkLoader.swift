@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteDB
+import PlaceModel
 
 /// Builds an empty SQLite R*Tree in one pass from points sorted along a
 /// Hilbert curve, writing its shadow tables (`_node`, `_rowid`, `_parent`)
@@ -50,8 +51,8 @@ struct RTreeBulkLoader {
     }
 
     /// Builds the tree from `count` points, `point(i)` giving the i-th
-    /// (rowid, x, y) in Hilbert order. Leaves are written as they fill, so
-    /// memory holds only one node per 51 points above the leaves.
+    /// (rowid, x, y) in Hilbert order. Each node is written as it fills, so
+    /// memory holds one open node per level whatever the count.
     func load(count: Int, point: (Int) -> (id: Int64, x: Double, y: Double)) throws {
         try load(streaming: count) { emit in
             for i in 0..<count {
@@ -75,9 +76,20 @@ struct RTreeBulkLoader {
     /// which writes them: at the end of an import the reading thread is
     /// idle, and merging runs, packing nodes and sorting pairs is about half
     /// of the tree's build. `produce` runs only on that thread.
-    func load(concurrently count: Int, produce: @escaping (_ emit: (Int64, Double, Double) throws -> Void) throws -> Void) throws {
-        guard count > 0 else { return }
-        let builder = try prepare(count: count)
+    ///
+    /// `rowids`: the lowest and highest rowid among the points, when known;
+    /// dense ones (a fresh import's) go to `_rowid` through `RowidBuckets`
+    /// instead of sorted runs. Returns the seconds this thread spent
+    /// writing (the rest it waited).
+    @discardableResult
+    func load(concurrently count: Int, rowids: ClosedRange<Int64>? = nil,
+              produce: @escaping (_ emit: (Int64, Double, Double) throws -> Void) throws -> Void) throws -> Double {
+        guard count > 0 else { return 0 }
+        var builder = try prepare(count: count)
+        if let rowids, RowidBuckets.fits(count: count, lowest: rowids.lowerBound, highest: rowids.upperBound) {
+            builder.buckets = try RowidBuckets(directory: URL(fileURLWithPath: db.path).deletingLastPathComponent().path,
+                                               lowest: rowids.lowerBound, highest: rowids.upperBound, width: rowidChunk)
+        }
         let writer = try Writer(db: db, table: table)
         let queue = BoundedQueue<Output>(capacity: 64)
         let finished = DispatchSemaphore(value: 0)
@@ -99,12 +111,18 @@ struct RTreeBulkLoader {
         thread.stackSize = 1 << 20
         thread.start()
         defer { finished.wait() }
+        var writing = 0.0
         do {
-            while let output = queue.pop() { try writer.apply(output) }
+            while let output = queue.pop() {
+                let started = MonotonicClock.now()
+                try writer.apply(output)
+                writing += MonotonicClock.now() - started
+            }
         } catch {
             queue.cancel()
             throw error
         }
+        return writing
     }
 
     private struct Stopped: Error {}
@@ -131,15 +149,22 @@ struct RTreeBulkLoader {
     }
 
     /// Writes the builder's output into the shadow tables (the database's thread).
-    private struct Writer {
+    private final class Writer {
         let insertNode: Statement
         let insertParent: Statement
         let insertRowids: MultiRowInsert
+        /// The same rows with the rowid left to SQLite, which gives the
+        /// next after the largest: it appends without searching the B-tree
+        /// for each row (those searches were an eighth of this thread's time).
+        let appendRowids: MultiRowInsert
+        /// The largest rowid in `_rowid` (empty when the build begins).
+        var lastRowid: Int64 = 0
 
         init(db: Database, table: String) throws {
             insertNode = try db.prepare("INSERT INTO \"\(table)_node\" (nodeno, data) VALUES (?, ?)")
             insertParent = try db.prepare("INSERT INTO \"\(table)_parent\" (nodeno, parentnode) VALUES (?, ?)")
             insertRowids = try MultiRowInsert(db: db, into: "\"\(table)_rowid\"", columns: ["rowid", "nodeno"])
+            appendRowids = try MultiRowInsert(db: db, into: "\"\(table)_rowid\"", columns: ["nodeno"])
         }
 
         func apply(_ output: Output) throws {
@@ -157,18 +182,28 @@ struct RTreeBulkLoader {
                     try insertParent.run()
                 }
             case .rowids(let batch):
-                try insertRowids.insert(count: batch.count) { statement, i, first in
-                    try statement.bind(integer: batch[i].rowid, at: first)
-                    try statement.bind(integer: batch[i].nodeno, at: first + 1)
+                guard let last = batch.last?.rowid else { return }
+                // The batch's rowids increase: when they run on from the
+                // largest without a gap, SQLite's own numbering gives them.
+                if batch[0].rowid == lastRowid + 1 && last == lastRowid + Int64(batch.count) {
+                    try appendRowids.insert(count: batch.count) { statement, i, first in
+                        try statement.bind(integer: batch[i].nodeno, at: first)
+                    }
+                } else {
+                    try insertRowids.insert(count: batch.count) { statement, i, first in
+                        try statement.bind(integer: batch[i].rowid, at: first)
+                        try statement.bind(integer: batch[i].nodeno, at: first + 1)
+                    }
                 }
+                lastRowid = last
             case .failed(let error):
                 throw error
             }
         }
     }
 
-    /// Packs the points into nodes, leaves first, and pairs each point with
-    /// its leaf; touches no database (it may run on another thread).
+    /// Packs the points into nodes, each made as it fills, and pairs each
+    /// point with its leaf; touches no database (it may run on another thread).
     private struct Builder {
         let table: String
         let count: Int
@@ -178,8 +213,10 @@ struct RTreeBulkLoader {
         /// (rowid, leaf) pairs for `_rowid`, written in rowid order at the end.
         var pairs: [RowidNode] = []
         let pairRuns: SortedRuns<RowidNode>
+        /// Instead of `pairs` and `pairRuns`, for dense rowids.
+        var buckets: RowidBuckets?
         // The root is node 1; every other node gets the next number as it is
-        // written, leaves first.
+        // made (a parent right after its last child).
         var nextNumber: Int64 = 2
         var blob: [UInt8]
 
@@ -225,6 +262,10 @@ struct RTreeBulkLoader {
                 bounds.minY = min(bounds.minY, cell.minY); bounds.maxY = max(bounds.maxY, cell.maxY)
                 // A leaf cell holds a rowid; an inner cell a child's number.
                 if depth == 0 {
+                    if let buckets {
+                        try buckets.add(RowidNode(rowid: cell.id, nodeno: nodeno))
+                        continue
+                    }
                     pairs.append(RowidNode(rowid: cell.id, nodeno: nodeno))
                     if pairs.count >= rowidChunk { try spillPairs() }
                 } else {
@@ -237,34 +278,63 @@ struct RTreeBulkLoader {
             return bounds
         }
 
+        /// The cells of the node still open at each depth (leaves at 0,
+        /// the root at `levelCount - 1`): a node is made as soon as it is
+        /// full and its bounds go up as a cell of its parent, so memory
+        /// holds one node per level, not a level of the tree (at 100M points
+        /// the inner cells above the leaves were 47 MB).
+        var open: [[Entry]] = []
+
+        /// Adds a cell at `depth`, making the node there when it is full
+        /// (never the root's: it is made last, by `close`).
+        mutating func add(_ cell: Entry, depth: Int, _ out: (Output) throws -> Void) throws {
+            open[depth].append(cell)
+            if open[depth].count == fanout && depth < levelCount - 1 {
+                let made = try node(open[depth][...], depth: depth, out)
+                open[depth].removeAll(keepingCapacity: true)
+                try add(made, depth: depth + 1, out)
+            }
+        }
+
+        /// Makes the nodes left open, the last of each level and the root.
+        mutating func close(_ out: (Output) throws -> Void) throws {
+            for depth in 0..<levelCount - 1 where !open[depth].isEmpty {
+                let made = try node(open[depth][...], depth: depth, out)
+                open[depth].removeAll()
+                try add(made, depth: depth + 1, out)
+            }
+            _ = try node(open[levelCount - 1][...], depth: levelCount - 1, out)
+            open = []
+        }
+
         mutating func build(produce: (_ emit: (Int64, Double, Double) throws -> Void) throws -> Void,
                             _ out: (Output) throws -> Void) throws {
-            var level: [Entry] = []
-            level.reserveCapacity(count / fanout + 1)
-            var leaf: [Entry] = []
-            leaf.reserveCapacity(fanout)
+            // Each level is cut into nodes of `fanout` cells in order, the
+            // last one short, as a level-by-level packing cuts it.
+            open = Array(repeating: [], count: levelCount)
+            for depth in open.indices { open[depth].reserveCapacity(fanout) }
             var emitted = 0
             try withoutActuallyEscaping(out) { out in
                 try produce { id, x, y in
                     guard emitted < count else {
                         throw SQLiteError(extendedCode: 1, message: "\(table): more points than the \(count) announced")
                     }
-                    leaf.append(Entry(id: id, minX: RTreeBulkLoader.down(x), maxX: RTreeBulkLoader.up(x),
-                                      minY: RTreeBulkLoader.down(y), maxY: RTreeBulkLoader.up(y)))
                     emitted += 1
-                    if leaf.count == fanout || emitted == count {
-                        level.append(try node(leaf[...], depth: 0, out))
-                        leaf.removeAll(keepingCapacity: true)
-                    }
+                    try add(Entry(id: id, minX: RTreeBulkLoader.down(x), maxX: RTreeBulkLoader.up(x),
+                                  minY: RTreeBulkLoader.down(y), maxY: RTreeBulkLoader.up(y)), depth: 0, out)
                 }
             }
             guard emitted == count else {
                 throw SQLiteError(extendedCode: 1, message: "\(table): \(emitted) points of the \(count) announced")
             }
-            // `_rowid` in rowid order: the pairs of one chunk sorted, or the
-            // merge of the spilled runs.
+            try close(out)
+            // `_rowid` in rowid order: the ranges read back in order, the
+            // pairs of one chunk sorted, or the merge of the spilled runs.
             let batchSize = 4096
-            if pairRuns.isEmpty {
+            if let buckets {
+                try buckets.forEachInOrder(batch: batchSize) { try out(.rowids($0)) }
+                self.buckets = nil
+            } else if pairRuns.isEmpty {
                 RowidNode.sortByRowid(&pairs, scratch: &scratch)
                 for k in stride(from: 0, to: pairs.count, by: batchSize) {
                     try out(.rowids(Array(pairs[k..<min(k + batchSize, pairs.count)])))
@@ -272,6 +342,7 @@ struct RTreeBulkLoader {
             } else {
                 try spillPairs()
                 pairs = []
+                scratch = []
                 var batch: [RowidNode] = []
                 batch.reserveCapacity(batchSize)
                 try pairRuns.merge { p in
@@ -282,17 +353,6 @@ struct RTreeBulkLoader {
                     }
                 }
                 if !batch.isEmpty { try out(.rowids(batch)) }
-            }
-            var depth = 1
-            while depth < levelCount {
-                var upper: [Entry] = []
-                var i = 0
-                while i < level.count {
-                    upper.append(try node(level[i..<min(i + fanout, level.count)], depth: depth, out))
-                    i += fanout
-                }
-                level = upper
-                depth += 1
             }
         }
     }

@@ -159,7 +159,11 @@ package final class PlaceWriter {
     package func endBulk() throws {
         defer { loader = plain }
         try loader.finish()
+        lastEndOfBulk = loader.finishTimes
     }
+
+    /// How long the parts of the last `endBulk` took.
+    package private(set) var lastEndOfBulk: [EndOfWriteTime] = []
 
     func upsert(_ decoded: DecodedPlace) throws -> Outcome {
         try write(PreparedPlace(decoded, source: source))
