@@ -1,4 +1,4 @@
-// placedb-bench search [--places N] [--queries Q] [--runs R] [--dir DIR] [--trigram] [--no-floor]
+// placedb-bench search [--places N] [--queries Q] [--runs R] [--dir DIR] [--reuse] [--profile KIND] [--trigram] [--no-floor]
 //
 // N generated places (default 1,000,000; seeded) with realistic names:
 // chains, family names, made-up names from syllables, the words of their
@@ -13,9 +13,13 @@
 //   2. Query latency in-process on the indexed database: exact names,
 //      autocomplete with 60% of a name, one-letter typos and type words,
 //      each from a point within 500 m of the place; median and p90 of Q
-//      queries after a warm-up; beside them the plain FTS5 query
+//      queries after a warm-up on 200 other ones; beside them the plain FTS5 query
 //      (`MATCH ... ORDER BY bm25 LIMIT 20`) on the same database through
 //      the sqlite3 library.
+//   With --reuse, step 1 is skipped when DIR holds the indexed database of
+//   an earlier run (same N): only the queries are timed. --profile KIND
+//   (e.g. "search: type", "autocomplete") runs only placedb's queries of
+//   that kind, five times, and prints nothing: for perf or callgrind.
 //   3. With --trigram: the trigram alternative for typos (build time, size,
 //      latency).
 import Foundation
@@ -101,7 +105,8 @@ enum SearchBench {
                          coordinate: EvalCurrent.offset(city, east: east, north: north), ratingCount: rng.int(3) == 0 ? rng.int(2000) : 0)
     }
 
-    static func generate(count: Int, path: String) throws -> [Generated] {
+    /// The places, written as NDJSON to `path` (nil: not written).
+    static func generate(count: Int, path: String?) throws -> [Generated] {
         var rng = SplitMix64(state: 20261201)
         var cities: [Coordinate] = []
         for _ in 0..<300 { cities.append(Coordinate(latitude: rng.unit() * 110 - 45, longitude: rng.unit() * 360 - 180)) }
@@ -109,12 +114,15 @@ enum SearchBench {
         out.reserveCapacity(count)
         var text = ""
         text.reserveCapacity(1 << 21)
-        _ = FileManager.default.createFile(atPath: path, contents: nil)
-        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let file = try path.map { path in
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+            return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        }
         let writer = JSONWriter()
         for i in 0..<count {
             let g = make(i, cities: cities, &rng)
             out.append(g)
+            guard let file else { continue }
             var o = JSONObject()
             o["id"] = .string(g.id)
             o["displayName"] = ["text": .string(g.name)]
@@ -124,8 +132,8 @@ enum SearchBench {
             text += writer.string(.object(o)) + "\n"
             if text.utf8.count > (1 << 21) - 1024 { file.write(Data(text.utf8)); text.removeAll(keepingCapacity: true) }
         }
-        file.write(Data(text.utf8))
-        try file.close()
+        file?.write(Data(text.utf8))
+        try file?.close()
         return out
     }
 
@@ -136,11 +144,23 @@ enum SearchBench {
         let dir = option("--dir", args) ?? "bench-out"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let input = "\(dir)/search-\(count).ndjson"
-        let places = try generate(count: count, path: input)
+        let indexed = "\(dir)/search-indexed.sqlite"
+        let reuse = args.contains("--reuse") && FileManager.default.fileExists(atPath: indexed) && FileManager.default.fileExists(atPath: input)
+        let places = try generate(count: count, path: reuse ? nil : input)
         print("placedb-bench search: \(count) generated places (seed 20261201, 300 cities), \(fmt(Double(fileSize(input)) / 1e6)) MB NDJSON; machine: \(ProcessInfo.processInfo.activeProcessorCount) cores (shared)")
         print("")
 
-        // 1. Import with and without the text-index step, interleaved.
+        if reuse {
+            print("reusing \(indexed) (import not measured)")
+            print("")
+        } else {
+            try measureImport(input: input, count: count, runs: runs, dir: dir, args: args)
+        }
+        try measureQueries(places: places, indexed: indexed, queries: queries, args: args)
+    }
+
+    /// 1. Import with and without the text-index step, interleaved.
+    static func measureImport(input: String, count: Int, runs: Int, dir: String, args: [String]) throws {
         var times: [Bool: [Double]] = [true: [], false: []]
         var cpu: [Bool: [Double]] = [true: [], false: []]
         var sizes: [Bool: Int] = [:]
@@ -170,7 +190,6 @@ enum SearchBench {
         print("")
         print("import slowdown (medians): wall \(fmt(100 * (a / b - 1), 1))%, CPU \(fmt(100 * (ca / cb - 1), 1))% (target <= 20%); database growth: \(fmt(100 * (Double(sizes[true]!) / Double(sizes[false]!) - 1), 1))% (target <= 30%)")
         print("")
-
         // 1b. The floor: FTS5 alone on the same rows' text, no placedb code.
         if !args.contains("--no-floor") {
             let floor = try FTS5Floor.run(indexed: indexed, dir: dir)
@@ -183,24 +202,30 @@ enum SearchBench {
             print("the text index's import CPU (with - without, medians): \(fmt(ca - cb, 2)) s, of which FTS5 alone with the index's definition: \(fmt(floor[0].cpu, 2)) s")
             print("")
         }
+    }
 
-        // 2. Query latency.
+    /// 2. Query latency.
+    static func measureQueries(places: [Generated], indexed: String, queries: Int, args: [String]) throws {
         let client = try PlaceReader(databasePath: indexed)
         let raw = try Database(path: indexed, mode: .readOnly)
-        var rng = SplitMix64(state: 7)
         let mask = try FieldMask(parsing: "id,displayName,primaryType")
         struct Query { let kind: String; let text: String; let at: Coordinate }
-        var list: [Query] = []
-        for _ in 0..<queries {
-            let p = places[rng.int(places.count)]
-            let angle = rng.unit() * 2 * Double.pi, r = 500 * rng.unit().squareRoot()
-            let at = EvalCurrent.offset(p.coordinate, east: r * cos(angle), north: r * sin(angle))
-            let chars = Array(p.name)
-            list.append(Query(kind: "search: exact name", text: p.name, at: at))
-            list.append(Query(kind: "autocomplete: 60% of the name", text: String(chars.prefix(Int((Double(chars.count) * 0.6).rounded(.up)))), at: at))
-            list.append(Query(kind: "search: one-letter typo", text: EvalSearch.deleteLetter(p.name, &rng), at: at))
-            list.append(Query(kind: "search: type words", text: p.type.replacingOccurrences(of: "_", with: " "), at: at))
+        func makeQueries(_ queries: Int, seed: UInt64) -> [Query] {
+            var rng = SplitMix64(state: seed)
+            var list: [Query] = []
+            for _ in 0..<queries {
+                let p = places[rng.int(places.count)]
+                let angle = rng.unit() * 2 * Double.pi, r = 500 * rng.unit().squareRoot()
+                let at = EvalCurrent.offset(p.coordinate, east: r * cos(angle), north: r * sin(angle))
+                let chars = Array(p.name)
+                list.append(Query(kind: "search: exact name", text: p.name, at: at))
+                list.append(Query(kind: "autocomplete: 60% of the name", text: String(chars.prefix(Int((Double(chars.count) * 0.6).rounded(.up)))), at: at))
+                list.append(Query(kind: "search: one-letter typo", text: EvalSearch.deleteLetter(p.name, &rng), at: at))
+                list.append(Query(kind: "search: type words", text: p.type.replacingOccurrences(of: "_", with: " "), at: at))
+            }
+            return list
         }
+        let list = makeQueries(queries, seed: 7)
         var lastCPU = 0.0
         func timed(_ q: Query) throws -> Double {
             let c0 = threadCPU()
@@ -227,8 +252,16 @@ enum SearchBench {
             while try plain.step() != nil {}
             return Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
         }
-        for q in list.prefix(200) { _ = try timed(q); _ = try timedPlain(q) }  // warm-up
+        // Warm-up on other queries (the pages of the index in the cache; the
+        // counts of common words that the reader keeps between queries),
+        // so that the timed ones are not repeats.
+        for q in makeQueries(50, seed: 8) { _ = try timed(q); _ = try timedPlain(q) }
         var ours: [String: [Double]] = [:], fts: [String: [Double]] = [:], oursCPU: [String: [Double]] = [:], ftsCPU: [String: [Double]] = [:]
+        if let kind = option("--profile", args) {
+            // Only placedb's queries of that kind, five times over, for a profiler.
+            for _ in 0..<5 { for q in list where q.kind.hasPrefix(kind) { _ = try timed(q) } }
+            return
+        }
         for q in list {
             ours[q.kind, default: []].append(try timed(q))
             oursCPU[q.kind, default: []].append(lastCPU)
@@ -248,6 +281,7 @@ enum SearchBench {
         print("targets: search median < 1 ms, autocomplete median < 2 ms")
 
         if args.contains("--trigram") {
+            let plainPath = (indexed as NSString).deletingLastPathComponent + "/search-plain.sqlite"
             let before = fileSize(indexed)
             let t0 = Date()
             let tri = try TrigramIndex(path: indexed)
@@ -261,7 +295,7 @@ enum SearchBench {
             }
             lat.sort()
             print("")
-            print("trigram alternative (FTS5 trigram over folded names): built in \(fmt(built, 1)) s, +\(after - before) bytes (\(fmt(100 * Double(after - before) / Double(sizes[false]!), 1))% of the database without the text index); typo query thread CPU median \(fmt(median(lat), 3)) ms, p90 \(fmt(lat[lat.count * 9 / 10], 3)) ms")
+            print("trigram alternative (FTS5 trigram over folded names): built in \(fmt(built, 1)) s, +\(after - before) bytes (\(fmt(100 * Double(after - before) / Double(fileSize(plainPath)), 1))% of the database without the text index); typo query thread CPU median \(fmt(median(lat), 3)) ms, p90 \(fmt(lat[lat.count * 9 / 10], 3)) ms")
         }
     }
 }
