@@ -1,6 +1,7 @@
 #ifndef PLACEDB_CSQLITE_SHIM_H
 #define PLACEDB_CSQLITE_SHIM_H
 #include <sqlite3.h>
+#include "bm25_counted.h"
 
 // SQLITE_TRANSIENT is a macro that casts -1 to a function pointer; Swift
 // cannot import it, so it is spelled here once.

@@ -129,6 +129,40 @@ struct TextSearchTests {
         #expect(first["structuredFormat"]?["mainText"]?["text"] == "Pharmacie Centrale")
     }
 
+    @Test("autocomplete's last word asked as the vocabulary's words with that prefix finds what FTS5's prefix query finds")
+    func prefixExpansion() throws {
+        let dir = try TempDirectory("text-search-prefix")
+        let db = dir.file("places.sqlite")
+        var rng = TestRandom(seed: 9)
+        let words = ["Museum", "Musée", "Music", "Mustard", "Lac", "Lake", "Café", "Cafeteria", "Coop", "Copper", "City", "Cité", "Pont", "Ponte"]
+        var lines = ""
+        for i in 0..<150 {
+            func name() -> String { (0..<(1 + rng.int(3))).map { _ in words[rng.int(words.count)] }.joined(separator: " ") }
+            var tags = #""name":"\#(name())""#
+            if rng.int(3) == 0 { tags += #","alt_name":"\#(name())""# }
+            let lng = 6.6 + rng.unit() * 0.1, lat = 46.5 + rng.unit() * 0.05
+            lines += "\u{1E}" + #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(lng),\#(lat)]},"properties":{"@type":"node","@id":\#(i),\#(tags),"shop":"bakery"}}"# + "\n"
+        }
+        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("in.geojsonseq", lines)))
+        let expanded = try PlaceReader(databasePath: db)
+        let plain = try PlaceReader(databasePath: db)
+        plain.prefixExpansionLimit = 0
+        let near = SearchArea.circle(center: Coordinate(latitude: 46.52, longitude: 6.63), radiusMeters: nil)
+        var found = 0
+        for input in ["mu", "mus", "muse", "c", "caf", "cafe", "lac po", "city c", "pont m", "co", "cop", "bak", "x", "cite"] {
+            let request = AutocompleteRequest(input: input, locationBias: near, maxResultCount: 1000)
+            let a = Set(try expanded.autocomplete(request).map(\.placeID)), b = Set(try plain.autocomplete(request).map(\.placeID))
+            #expect(a == b, "\(input)")
+            found += a.count
+        }
+        #expect(found > 100)
+        // The words asked: those of the vocabulary with the prefix, or none when too many.
+        let store = try PlaceStore(path: db, writable: false)
+        #expect(try store.read { try store.wordsStarting(with: "mus", limit: 32) }?.sorted() == ["musee", "museum", "music", "mustard"])
+        #expect(try store.read { try store.wordsStarting(with: "mus", limit: 3) } == nil)
+        #expect(try store.read { try store.wordsStarting(with: "zz", limit: 4) } == [])
+    }
+
     @Test("the index follows updates and removals: a removed place is never found")
     func maintenance() throws {
         let (dir, db) = try database()

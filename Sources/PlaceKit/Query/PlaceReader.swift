@@ -15,6 +15,10 @@ package final class PlaceReader {
     package var textRanking = TextRanking()
     /// Text ranking settles places best bound first (tests turn it off to compare with scoring every place whole).
     var boundsTextRanking = true
+    /// Autocomplete's last word is matched as the vocabulary's words that
+    /// start with it when there are at most this many (`QueryTerm.expansions`;
+    /// tests set 0 to compare with FTS5's own prefix query).
+    var prefixExpansionLimit = 32
 
     /// Opens the database at `databasePath` (nil: `places.sqlite` in the
     /// working directory).

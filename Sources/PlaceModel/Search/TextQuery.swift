@@ -182,11 +182,18 @@ public struct QueryTerm: Sendable, Equatable {
     public var prefix: Bool
     /// Vocabulary words within the typo allowance (empty: matched as typed).
     public var corrections: [String]
+    /// For a prefix: the vocabulary's words that start with it, when they
+    /// are few (nil: not looked up, or too many). The index is then asked
+    /// for these words instead of `"word" *`, which makes FTS5 merge the
+    /// postings of every word with that prefix in the whole index (grid
+    /// cell words included) before the grid cells can restrict anything.
+    public var expansions: [String]?
 
-    public init(word: String, prefix: Bool = false, corrections: [String] = []) {
+    public init(word: String, prefix: Bool = false, corrections: [String] = [], expansions: [String]? = nil) {
         self.word = word
         self.prefix = prefix
         self.corrections = corrections
+        self.expansions = expansions
     }
 }
 
@@ -202,11 +209,25 @@ public enum TextMatchExpression {
         "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    /// One term: `"cafe"`, `"caf" *`, or `("phrmacy" OR "pharmacy")`.
+    /// One term: `"cafe"`, `"caf" *`, `("cafe" OR "cafeteria")` (a prefix
+    /// with its expansions) or `("phrmacy" OR "pharmacy")`.
     public static func term(_ t: QueryTerm) -> String {
+        if t.prefix, let words = t.expansions, !words.isEmpty {
+            return words.count == 1 ? quoted(words[0]) : "(" + words.map(quoted).joined(separator: " OR ") + ")"
+        }
         let own = quoted(t.word) + (t.prefix ? " *" : "")
         if t.corrections.isEmpty { return own }
         return "(" + ([own] + t.corrections.map(quoted)).joined(separator: " OR ") + ")"
+    }
+
+    /// The phrases of `terms` as `expression` writes them, in order (one
+    /// per quoted string: FTS5 numbers them so; BM25 weighs each by how
+    /// many places hold it).
+    public static func phrases(_ terms: [QueryTerm]) -> [String] {
+        terms.flatMap { t -> [String] in
+            if t.prefix, let words = t.expansions, !words.isEmpty { return words.map(quoted) }
+            return [quoted(t.word) + (t.prefix ? " *" : "")] + t.corrections.map(quoted)
+        }
     }
 
     /// Every term (AND), or any of them (OR), in the text columns; within

@@ -13,6 +13,8 @@ package final class PlaceStore {
     package let writable: Bool
     /// `storedRowByRowid()`'s statement, once prepared.
     var storedRowStatement: Statement?
+    /// The text index's phrase counts, kept between queries (`textMatches`).
+    let textStatistics = TextIndexStatistics()
 
     /// The default file, in the working directory.
     static let defaultPath = "places.sqlite"

@@ -17,19 +17,50 @@ package struct TextCandidate {
 extension PlaceStore {
     /// The rowid and weighted BM25 (negative; lower is better) of every
     /// place matching `expression` (built by `TextMatchExpression`, so never
-    /// user syntax), or the `best` ones by BM25.
-    package func textMatches(_ expression: String, best: Int? = nil) throws -> [(rowid: Int64, bm25: Double)] {
+    /// user syntax), or the `best` ones by BM25. `phrases` are the text
+    /// phrases of the expression in order (`TextMatchExpression.phrases`),
+    /// then `cells` grid-cell phrases: BM25 takes the number of places
+    /// holding each phrase from `textStatistics` (counted once per phrase
+    /// while the file does not change) instead of counting them on every
+    /// query as FTS5's bm25() does; the score is the same.
+    package func textMatches(_ expression: String, phrases: [String], cells: Int, best: Int? = nil) throws -> [(rowid: Int64, bm25: Double)] {
         var out: [(Int64, Double)] = []
         do {
+            var counts = try phrases.map { String(try phraseCount($0)) }
+            // The cell column weighs 0 in BM25: any count gives the same score.
+            counts += repeatElement("0", count: cells)
             let statement = try db.cachedStatement(best == nil ? TextIndexSQL.match : TextIndexSQL.bestMatches)
             try statement.bind(.text(expression), at: 1)
-            if let best { try statement.bind(.integer(Int64(best)), at: 2) }
+            try statement.bind(.text(counts.joined(separator: " ")), at: 2)
+            if let best { try statement.bind(.integer(Int64(best)), at: 3) }
             defer { statement.reset() }
             while let row = try statement.step() { out.append((try row.int64(0), try row.double(1))) }
         } catch let e as SQLiteError {
             throw textIndexError(e)
         }
         return out
+    }
+
+    /// How many places hold `phrase` in their text columns, from
+    /// `textStatistics` while the file is unchanged.
+    private func phraseCount(_ phrase: String) throws -> Int64 {
+        let stats = textStatistics
+        let version = (data: try db.dataVersion(), changes: db.totalChanges)
+        if !stats.registered {
+            try db.registerCountedBM25()
+            stats.registered = true
+        }
+        if version != stats.version || stats.counts.count >= TextIndexStatistics.capacity {
+            stats.counts.removeAll(keepingCapacity: true)
+            stats.version = version
+        }
+        if let n = stats.counts[phrase] { return n }
+        let statement = try db.cachedStatement(TextIndexSQL.phraseCount)
+        try statement.bind(.text(TextMatchExpression.textColumns + " : " + phrase), at: 1)
+        defer { statement.reset() }
+        let n = try statement.step()?.optionalInt64(0) ?? 0
+        stats.counts[phrase] = n
+        return n
     }
 
     /// The candidate row of a matched place (nil when it vanished).
@@ -84,6 +115,23 @@ extension PlaceStore {
         return try statement.step() != nil
     }
 
+    /// The vocabulary's words that start with `prefix` (folded), or nil
+    /// when there are more than `limit`. The vocabulary is `place_word`
+    /// (words that imports wrote; see docs/search.md).
+    package func wordsStarting(with prefix: String, limit: Int) throws -> [String]? {
+        let statement = try db.cachedStatement(TextIndexSQL.wordsStartingWith)
+        try statement.bind(.text(prefix), at: 1)
+        try statement.bind(.integer(Int64(limit + 1)), at: 2)
+        defer { statement.reset() }
+        var out: [String] = []
+        while let row = try statement.step() {
+            guard let w = row.optionalString(0) else { continue }
+            out.append(w)
+            if out.count > limit { return nil }
+        }
+        return out
+    }
+
     /// The index's words within the typo allowance of `word`
     /// (`EditDistance.allowance`), closest first, then the most frequent:
     /// at most `limit`. A word `k` edits away keeps one of `k + 1` parts
@@ -122,13 +170,11 @@ extension PlaceStore {
         return ranked.filter { $0.distance == best && $0.count > 0 }.prefix(limit).map(\.word)
     }
 
-    /// How many live places hold `word`.
+    /// How many live places hold `word` (in their text: the count BM25
+    /// uses, kept between queries).
     private func documentCount(_ word: String) throws -> Int64 {
         do {
-            let statement = try db.cachedStatement(TextIndexSQL.documentCount)
-            try statement.bind(.text(word), at: 1)
-            defer { statement.reset() }
-            return try statement.step()?.optionalInt64(0) ?? 0
+            return try phraseCount(TextMatchExpression.quoted(word))
         } catch let e as SQLiteError {
             throw textIndexError(e)
         }

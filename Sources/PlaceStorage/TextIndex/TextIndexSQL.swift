@@ -136,10 +136,16 @@ package enum TextIndexSQL {
     /// One word of the typo vocabulary, with its letters reversed.
     package static let insertWord = "INSERT OR IGNORE INTO place_word (word, reversed) VALUES (?1, ?2)"
 
-    /// rowid and weighted BM25 of the places matching `?1`.
-    package static let match = "SELECT rowid, \(bm25) FROM place_text WHERE place_text MATCH ?1"
-    /// The same, the `?2` best by BM25.
-    package static let bestMatches = "SELECT rowid, \(bm25) AS score FROM place_text WHERE place_text MATCH ?1 ORDER BY score LIMIT ?2"
+    /// `bm25` with the number of places holding each phrase given in `?2`
+    /// (`Database.registerCountedBM25`): the same score, without counting
+    /// them on every query.
+    package static let countedBM25 = "bm25_counted(place_text, ?2, 10.0, 5.0, 1.0, 3.0, 0.0)"
+    /// rowid and weighted BM25 of the places matching `?1` (`?2`: the phrase counts).
+    package static let match = "SELECT rowid, \(countedBM25) FROM place_text WHERE place_text MATCH ?1"
+    /// The same, the `?3` best by BM25.
+    package static let bestMatches = "SELECT rowid, \(countedBM25) AS score FROM place_text WHERE place_text MATCH ?1 ORDER BY score LIMIT ?3"
+    /// How many places match `?1` (one phrase in the text columns).
+    package static let phraseCount = "SELECT count(*) FROM place_text WHERE place_text MATCH ?1"
     /// What a candidate is ranked by first (no JSON read).
     package static let candidate = "SELECT p.geom, p.name, p.extra IS NOT NULL, p.rating_count, p.primary_type FROM place p WHERE p.id = ?1"
     /// A candidate's other names, when they may change its rank.
@@ -147,6 +153,8 @@ package enum TextIndexSQL {
     /// What an autocomplete suggestion shows.
     package static let suggestion = "SELECT p.place_id, json_extract(p.doc, '$.types'), \(address) FROM place p WHERE p.id = ?1"
     package static let wordExists = "SELECT 1 FROM place_word WHERE word = ?1"
+    /// The words starting with `?1`, at most `?2` of them.
+    package static let wordsStartingWith = "SELECT word FROM place_word WHERE word >= ?1 AND word < ?1 || char(1114111) LIMIT ?2"
     /// Words starting with `?1` (a prefix) of `?2`...`?3` characters.
     package static let wordsByPrefix = """
         SELECT word FROM place_word WHERE word >= ?1 AND word < ?1 || char(1114111) AND length(word) BETWEEN ?2 AND ?3 LIMIT 500
@@ -155,6 +163,4 @@ package enum TextIndexSQL {
     package static let wordsBySuffix = """
         SELECT word FROM place_word WHERE reversed >= ?1 AND reversed < ?1 || char(1114111) AND length(word) BETWEEN ?2 AND ?3 LIMIT 500
         """
-    /// How many places hold the word (for choosing among corrections).
-    package static let documentCount = "SELECT doc FROM place_text_vocab WHERE term = ?1"
 }

@@ -1,0 +1,18 @@
+import SQLiteDB
+
+/// What one connection knows about its text index between queries: the
+/// number of places holding each phrase the queries asked for (BM25's
+/// document frequencies, `bm25_counted`), kept until the file changes.
+package final class TextIndexStatistics {
+    /// `bm25_counted` is registered on the connection.
+    var registered = false
+    /// Rows of `place_text` matching `{text columns} : phrase`, by phrase.
+    var counts: [String: Int64] = [:]
+    /// The file's state the counts hold for: `PRAGMA data_version` (other
+    /// connections' commits) and this connection's total changes.
+    var version: (data: Int64, changes: Int) = (-1, -1)
+    /// Counts kept at most (a query asks for a few; this bounds memory).
+    static let capacity = 100_000
+
+    init() {}
+}
