@@ -195,6 +195,28 @@ struct TextSearchTests {
         #expect(live == indexed)
     }
 
+    @Test("the phrase counts BM25 uses follow the file: another connection's import is counted on the next read")
+    func phraseCountsFollowChanges() throws {
+        let (dir, db) = try database()
+        let store = try PlaceStore(path: db, writable: false)
+        let cafe = TextMatchExpression.quoted("cafe")
+        let before = try store.read { try store.phraseCount(cafe) }
+        #expect(before == 2)
+        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("more.ndjson", """
+            {"id":"cafe-2","displayName":{"text":"Café Central"},"location":{"latitude":46.5210,"longitude":6.6310},"types":["cafe"]}
+
+            """)))
+        #expect(try store.read { try store.phraseCount(cafe) } == before + 1)
+        // Scores as bm25() gives them on the changed file.
+        let raw = try Database(path: db, mode: .readOnly)
+        var scores: [Double] = []
+        try raw.forEachRow("SELECT \(TextIndexSQL.bm25) FROM place_text WHERE place_text MATCH ?1",
+                           [.text("\(TextMatchExpression.textColumns) : \(cafe)")]) { scores.append(try $0.double(0)) }
+        let expected = scores.min()
+        let got = try store.read { try store.textMatches("\(TextMatchExpression.textColumns) : \(cafe)", phrases: [cafe], cells: 0) }.map(\.bm25).min()
+        #expect(expected != nil && got != nil && abs(expected! - got!) < 1e-12)
+    }
+
     @Test("a fresh import builds the index in one pass with the same rows the triggers write")
     func freshBuildEqualsTriggers() throws {
         let (dir, db) = try database()

@@ -317,16 +317,20 @@ extension PlaceReader {
     /// Gathers candidates near the focus first (the 3x3 blocks of fine,
     /// then coarse grid cells), then anywhere by BM25, and ranks them.
     private func rank(_ plan: TextQueryPlan, terms: [QueryTerm], any: Bool, corrected: Bool) throws -> [TextHit] {
-        var matched: [Int64: Double] = [:]
+        var matched: [Int64: (candidate: TextCandidate, bm25: Double)] = [:]
         let want = max(plan.limit, 10)
         let reach = plan.restriction?.reach
         var coveredByCells = false
         let phrases = TextMatchExpression.phrases(terms)
+        // A word no place holds (a typo, before its correction) matches
+        // nothing: no need to ask the index at three levels.
+        let held = try terms.map { t in try TextMatchExpression.phrases([t]).contains { try store.phraseCount($0) > 0 } }
+        if any ? !held.contains(true) : held.contains(false) { return [] }
         if let focus = plan.focus {
             for level in TextGrid.Level.allCases {
                 let cells = TextGrid.block(focus, level)
                 guard let expression = TextMatchExpression.expression(terms, any: any, cells: cells) else { return [] }
-                for m in try store.textMatches(expression, phrases: phrases, cells: cells.count, best: 2000) where matched[m.rowid] == nil { matched[m.rowid] = m.bm25 }
+                for m in try store.textMatches(expression, phrases: phrases, cells: cells.count, best: 2000) { matched[m.candidate.rowid] = m }
                 if let reach, reach <= level.reach(atLatitude: focus.latitude) { coveredByCells = true; break }
                 if matched.count >= want { break }
             }
@@ -335,12 +339,11 @@ extension PlaceReader {
             guard let expression = TextMatchExpression.expression(terms, any: any) else { return [] }
             // A restriction reaching past the cells reads every match; a bias, the best by BM25.
             let best = plan.restriction != nil ? 20_000 : max(100, 5 * plan.limit)
-            for m in try store.textMatches(expression, phrases: phrases, cells: 0, best: best) where matched[m.rowid] == nil { matched[m.rowid] = m.bm25 }
+            for m in try store.textMatches(expression, phrases: phrases, cells: 0, best: best) { matched[m.candidate.rowid] = m }
         }
         guard !matched.isEmpty else { return [] }
         var candidates: [(TextCandidate, Double, Double?)] = []
-        for (rowid, bm25) in matched {
-            guard let c = try store.textCandidate(rowid: rowid) else { continue }
+        for (rowid, (c, bm25)) in matched {
             if let r = plan.restriction, !r.contains(c.coordinate) { continue }
             if !plan.types.isEmpty {
                 var ok = false

@@ -15,26 +15,30 @@ package struct TextCandidate {
 }
 
 extension PlaceStore {
-    /// The rowid and weighted BM25 (negative; lower is better) of every
-    /// place matching `expression` (built by `TextMatchExpression`, so never
-    /// user syntax), or the `best` ones by BM25. `phrases` are the text
-    /// phrases of the expression in order (`TextMatchExpression.phrases`),
-    /// then `cells` grid-cell phrases: BM25 takes the number of places
-    /// holding each phrase from `textStatistics` (counted once per phrase
-    /// while the file does not change) instead of counting them on every
-    /// query as FTS5's bm25() does; the score is the same.
-    package func textMatches(_ expression: String, phrases: [String], cells: Int, best: Int? = nil) throws -> [(rowid: Int64, bm25: Double)] {
-        var out: [(Int64, Double)] = []
+    /// The places matching `expression` (built by `TextMatchExpression`, so
+    /// never user syntax), or the `best` ones by BM25, each with its
+    /// candidate row (read in the same statement) and weighted BM25
+    /// (negative; lower is better). `phrases` are the text phrases of the
+    /// expression in order (`TextMatchExpression.phrases`), then `cells`
+    /// grid-cell phrases: BM25 takes the number of places holding each
+    /// phrase from `textStatistics` (counted once per phrase while the file
+    /// does not change) instead of counting them on every query as FTS5's
+    /// bm25() does; the score is the same.
+    package func textMatches(_ expression: String, phrases: [String], cells: Int, best: Int? = nil) throws -> [(candidate: TextCandidate, bm25: Double)] {
+        var out: [(TextCandidate, Double)] = []
         do {
             var counts = try phrases.map { String(try phraseCount($0)) }
             // The cell column weighs 0 in BM25: any count gives the same score.
             counts += repeatElement("0", count: cells)
-            let statement = try db.cachedStatement(best == nil ? TextIndexSQL.match : TextIndexSQL.bestMatches)
+            let statement = try db.cachedStatement(TextIndexSQL.bestMatches)
             try statement.bind(.text(expression), at: 1)
             try statement.bind(.text(counts.joined(separator: " ")), at: 2)
-            if let best { try statement.bind(.integer(Int64(best)), at: 3) }
+            try statement.bind(.integer(Int64(best ?? -1)), at: 3)
             defer { statement.reset() }
-            while let row = try statement.step() { out.append((try row.int64(0), try row.double(1))) }
+            while let row = try statement.step() {
+                let rowid = try row.int64(0)
+                out.append((try candidate(row, from: 2, rowid: rowid), try row.double(1)))
+            }
         } catch let e as SQLiteError {
             throw textIndexError(e)
         }
@@ -43,7 +47,15 @@ extension PlaceStore {
 
     /// How many places hold `phrase` in their text columns, from
     /// `textStatistics` while the file is unchanged.
-    private func phraseCount(_ phrase: String) throws -> Int64 {
+    package func phraseCount(_ phrase: String) throws -> Int64 {
+        do {
+            return try countPhrase(phrase)
+        } catch let e as SQLiteError {
+            throw textIndexError(e)
+        }
+    }
+
+    private func countPhrase(_ phrase: String) throws -> Int64 {
         let stats = textStatistics
         let version = (data: try db.dataVersion(), changes: db.totalChanges)
         if !stats.registered {
@@ -63,17 +75,13 @@ extension PlaceStore {
         return n
     }
 
-    /// The candidate row of a matched place (nil when it vanished).
-    package func textCandidate(rowid: Int64) throws -> TextCandidate? {
-        let statement = try db.cachedStatement(TextIndexSQL.candidate)
-        try statement.bind(.integer(rowid), at: 1)
-        defer { statement.reset() }
-        guard let row = try statement.step() else { return nil }
-        guard let c = row.withBytes(0, { SpatiaLiteBlob.coordinate($0) }) else {
+    /// `TextIndexSQL.candidateColumns`, starting at column `first` of `row`.
+    private func candidate(_ row: Row, from first: Int, rowid: Int64) throws -> TextCandidate {
+        guard let c = row.withBytes(first, { SpatiaLiteBlob.coordinate($0) }) else {
             throw PlaceDBError.database(path: path, reason: "place row \(rowid) has no readable point geometry")
         }
-        return TextCandidate(rowid: rowid, coordinate: c, name: row.optionalString(1), hasExtra: try row.int64(2) != 0,
-                             ratingCount: row.optionalInt64(3).map { Int($0) }, primaryType: row.optionalString(4))
+        return TextCandidate(rowid: rowid, coordinate: c, name: row.optionalString(first + 1), hasExtra: try row.int64(first + 2) != 0,
+                             ratingCount: row.optionalInt64(first + 3).map { Int($0) }, primaryType: row.optionalString(first + 4))
     }
 
     /// A place's other names (`TextIndexSQL.otherNames`), one by one.
@@ -173,11 +181,7 @@ extension PlaceStore {
     /// How many live places hold `word` (in their text: the count BM25
     /// uses, kept between queries).
     private func documentCount(_ word: String) throws -> Int64 {
-        do {
-            return try phraseCount(TextMatchExpression.quoted(word))
-        } catch let e as SQLiteError {
-            throw textIndexError(e)
-        }
+        try phraseCount(TextMatchExpression.quoted(word))
     }
 
     /// An SQLite failure of the text index, as one line.

@@ -140,14 +140,18 @@ package enum TextIndexSQL {
     /// (`Database.registerCountedBM25`): the same score, without counting
     /// them on every query.
     package static let countedBM25 = "bm25_counted(place_text, ?2, 10.0, 5.0, 1.0, 3.0, 0.0)"
-    /// rowid and weighted BM25 of the places matching `?1` (`?2`: the phrase counts).
-    package static let match = "SELECT rowid, \(countedBM25) FROM place_text WHERE place_text MATCH ?1"
-    /// The same, the `?3` best by BM25.
-    package static let bestMatches = "SELECT rowid, \(countedBM25) AS score FROM place_text WHERE place_text MATCH ?1 ORDER BY score LIMIT ?3"
+    /// What a candidate is ranked by first (no JSON read), from `place p`.
+    package static let candidateColumns = "p.geom, p.name, p.extra IS NOT NULL, p.rating_count, p.primary_type"
+    /// rowid and weighted BM25 of the `?3` best places matching `?1` by
+    /// BM25 (`?2`: the phrase counts; `?3` -1: all), each with its
+    /// candidate columns: the match is limited first, then joined.
+    package static let bestMatches = """
+        SELECT m.id, m.score, \(candidateColumns) FROM (
+            SELECT rowid AS id, \(countedBM25) AS score FROM place_text WHERE place_text MATCH ?1 ORDER BY score LIMIT ?3
+        ) m JOIN place p ON p.id = m.id
+        """
     /// How many places match `?1` (one phrase in the text columns).
     package static let phraseCount = "SELECT count(*) FROM place_text WHERE place_text MATCH ?1"
-    /// What a candidate is ranked by first (no JSON read).
-    package static let candidate = "SELECT p.geom, p.name, p.extra IS NOT NULL, p.rating_count, p.primary_type FROM place p WHERE p.id = ?1"
     /// A candidate's other names, when they may change its rank.
     package static let otherNamesOfRow = "SELECT \(otherNames) FROM place p WHERE p.id = ?1"
     /// What an autocomplete suggestion shows.
