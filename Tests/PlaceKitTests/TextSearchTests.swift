@@ -473,6 +473,15 @@ struct TextQueryTests {
                 ["айва", "ёлка", "łodz", "øster", "đakovo", "istanbul", "ærø", "straße", "o", "u", "u", "s", "t", "g", "ή", "a"])
     }
 
+    @Test("the Latin table folds every letter as Foundation's decomposition does")
+    func latinTable() throws {
+        for v in Array(0xA0..<0x300) + Array(0x1DF0..<0x1F10) {
+            let scalar = try #require(Unicode.Scalar(UInt32(v)))
+            #expect(TextFolding.folded(scalar) == TextFolding.decomposedFold(scalar), "U+\(String(v, radix: 16))")
+        }
+        #expect(TextFolding.folded("É") == "e" && TextFolding.folded("ẞ") == "ß" && TextFolding.folded("ł") == "ł")
+    }
+
     @Test("the ASCII fast path folds as the Unicode one does")
     func asciiFolding() {
         var rng = TestRandom(seed: 17)

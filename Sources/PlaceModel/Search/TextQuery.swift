@@ -46,6 +46,22 @@ public enum TextFolding {
     /// decompose ("ł", "ø", "đ", "æ", "ß").
     static func folded(_ scalar: Unicode.Scalar) -> String {
         let v = scalar.value
+        if v >= 0xC0 && v < 0x250 { return latinFolds[Int(v - 0xC0)] }
+        if v >= 0x1E00 && v < 0x1F00 { return latinFolds[Int(v - 0x1E00) + 0x190] }
+        return scalar.properties.lowercaseMapping
+    }
+
+    /// `decomposedFold` of U+00C0..<U+0250 then U+1E00..<U+1F00, computed
+    /// once: a search folds every candidate's name, and Foundation's
+    /// decomposition costs more than the rest of the folding.
+    static let latinFolds: [String] = (Array(0xC0..<0x250) + Array(0x1E00..<0x1F00)).map { (v: UInt32) in
+        decomposedFold(Unicode.Scalar(v)!)
+    }
+
+    /// `folded` through Foundation's canonical decomposition (the reference
+    /// `latinFolds` is computed from; tested equal).
+    static func decomposedFold(_ scalar: Unicode.Scalar) -> String {
+        let v = scalar.value
         if (0xC0..<0x250).contains(v) || (0x1E00..<0x1F00).contains(v) {
             let parts = String(Character(scalar)).decomposedStringWithCanonicalMapping.unicodeScalars
             if let base = parts.first, base.isASCII, parts.dropFirst().allSatisfy({
