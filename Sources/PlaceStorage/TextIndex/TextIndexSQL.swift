@@ -114,6 +114,8 @@ package enum TextIndexSQL {
     /// Builds the index from `place_text_source` in one pass (a fresh
     /// import, with the triggers set aside).
     package static let rebuild = "INSERT INTO place_text (place_text) VALUES ('rebuild')"
+    /// Merges the index's segments into one (the end of a fresh import).
+    package static let optimize = "INSERT INTO place_text (place_text) VALUES ('optimize')"
 
     /// Adds the index's new words to `place_word` (not the grid cells),
     /// each with its letters reversed (`substr` counts characters).

@@ -80,6 +80,11 @@ final class TextIndexWriter {
             try db.execute(TextIndexSQL.rebuild)
         }
         if writesRows && wroteRows {
+            // The rows went in as many segments (FTS5 flushes one for each
+            // megabyte or so of text): merged into one, a query reads each
+            // of its words' places in one place (measured at 1M places:
+            // 0.4 s of CPU once, about 1 ms off each search).
+            try db.execute(TextIndexSQL.optimize)
             // Every word of the index, once each and in order: the ones
             // place_word lacks go in (not the grid cells).
             var fresh: [String] = []
