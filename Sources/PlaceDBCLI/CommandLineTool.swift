@@ -22,6 +22,8 @@ public enum CommandLineTool {
         CommandEntry(spec: ServeCommand.spec, run: ServeCommand.run),
         CommandEntry(spec: ExportCommand.spec, run: ExportCommand.run),
         CommandEntry(spec: InfoCommand.spec, run: InfoCommand.run),
+        CommandEntry(spec: TextIndexCommand.build, run: TextIndexCommand.runBuild),
+        CommandEntry(spec: TextIndexCommand.drop, run: TextIndexCommand.runDrop),
         CommandEntry(spec: DiffCommand.spec, run: DiffCommand.run),
     ]
 
@@ -174,7 +176,7 @@ public enum CommandLineTool {
         case .noDatabase: .noInput
         case .notADatabasePath: .usage
         case .danglingSymlink, .cannotOpen, .notAnSQLiteDatabase, .notAPlacedbDatabase, .schemaTooOld, .schemaTooNew,
-             .walNeedsWriter, .spatiaLiteMissing, .corrupt, .database: .failure
+             .walNeedsWriter, .spatiaLiteMissing, .noTextIndex, .corrupt, .database: .failure
         case .input(let e): e.kind == .corrupt ? .dataError : .noInput
         case .badInput: .dataError
         case .invalidArgument: .usage

@@ -19,7 +19,8 @@ enum ImportCommand: Command {
         static let allFeatures = OptionSpec("--all-features", help: "Keep GeoJSON features that are not places (neither a name nor a place tag: unnamed roads, crossings, address-only nodes of an OpenStreetMap export); by default they are skipped and counted. Kept, they are never current-place candidates and nearby leaves them out unless asked (docs/osm-exports.md).")
         static let capturedAt = OptionSpec("--captured-at", value: "TIME", help: "When the files were captured (RFC 3339 with an offset, or a date YYYY-MM-DD as midnight UTC), for every record. Default: the record's own timestamp (Tehran scraper timestamp, Overture update_time, OSM @timestamp), else the file's modification time. A member captured earlier never replaces one captured later (docs/merging.md).")
         static let timeZone = OptionSpec("--time-zone", value: "ZONE", help: "IANA time zone (Europe/Zurich) for the places that have neither timeZone nor utcOffsetMinutes (OpenStreetMap, Overture), so their hours can be read; stored with where it came from.")
-        static let all = [inputFormat, onError, rejects, source, snapshot, matchRadius, matchThreshold, noMatch, allFeatures, capturedAt, timeZone]
+        static let noTextIndex = OptionSpec("--no-text-index", help: "Keep no text index (search, autocomplete): a database that has one loses it, in the first file's transaction, and this import and the later ones into it do not pay for it (about a third of a fresh import's CPU). Later imports keep it without one; placedb text-index build makes it again (docs/search.md).")
+        static let all = [inputFormat, onError, rejects, source, snapshot, matchRadius, matchThreshold, noMatch, allFeatures, capturedAt, timeZone, noTextIndex]
     }
 
     static let spec = CommandSpec(
@@ -48,6 +49,7 @@ enum ImportCommand: Command {
             "placedb import places-v1.ndjson legacy-nearby.json.gz --time-zone Europe/Zurich",
             "placedb import --on-error skip --rejects rejects.ndjson overture-places.geojsonseq",
             "placedb import --snapshot osm-lausanne lausanne-2026-03.geojson",
+            "placedb import --no-text-index --time-zone Europe/Zurich switzerland-pois.geojsonseq.gz",
         ])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
@@ -57,6 +59,7 @@ enum ImportCommand: Command {
         if files.filter({ $0 == "-" }).count > 1 { throw UsageError(message: "standard input (-) given more than once") }
         var options = ImportOptions()
         options.allFeatures = args.flag(Options.allFeatures)
+        options.textIndex = !args.flag(Options.noTextIndex)
         if let f = args.value(Options.inputFormat), f != "auto" { options.format = InputFormat(rawValue: f) }
         if let mode = args.value(Options.onError) { options.onError = OnError(rawValue: mode) ?? .stop }
         if let source = args.value(Options.source) {
@@ -175,6 +178,9 @@ enum ImportCommand: Command {
                 failure = error
             }
         }
+        if let dropped = importer.droppedTextIndex, dropped > 0 {
+            console.errLine("placedb import: dropped the text index of \(importer.databasePath) (\(dropped) place\(dropped == 1 ? "" : "s") indexed), as --no-text-index asks; placedb text-index build makes it again")
+        }
         if reportedRejections > maxReported {
             console.errLine("placedb import: \(reportedRejections - maxReported) more rejected records not shown\(args.value(Options.rejects).map { " (all are in \($0))" } ?? "")")
         }
@@ -184,6 +190,7 @@ enum ImportCommand: Command {
                 "database": .string(importer.databasePath),
                 "total": summaryJSON(total, input: nil, status: failure == nil ? "ok" : "failed"),
                 "inputs": .array(perInput),
+                "textIndex": .bool(importer.hasTextIndex),
             ])
         case .text:
             var line = "\(importer.databasePath): \(total.inputs) input\(total.inputs == 1 ? "" : "s") imported"
@@ -194,6 +201,7 @@ enum ImportCommand: Command {
             } else if failure != nil {
                 line += partial ? " (stopped at the error above; the records before it are kept)" : " (stopped at the error above)"
             }
+            if !importer.hasTextIndex { line += "; text index: none" }
             console.outLine(line)
         }
         let rejectsFailure = rejectsFile?.finish()

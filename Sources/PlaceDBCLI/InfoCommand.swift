@@ -54,7 +54,8 @@ enum InfoCommand: Command {
             return out
         }
         var lines = ["\(info.path): schema version \(info.schemaVersion), \(mib(info.fileBytes))",
-                     "places: \(info.livePlaces) live, \(info.removedPlaces) removed"]
+                     "places: \(info.livePlaces) live, \(info.removedPlaces) removed",
+                     info.textIndex ? "text index: present" : "text index: none (imported with --no-text-index; placedb text-index build makes it)"]
         if let b = info.boundingBox {
             // The index's single precision: 6 decimals (0.1 m) say all it knows.
             func d(_ x: Double) -> String { String((x * 1e6).rounded() / 1e6) }

@@ -18,6 +18,8 @@ extension PlaceDBError {
             "\(path): schema version \(version) is older than this placedb's \(supported); open it once for writing (placedb import) to upgrade"
         case .walNeedsWriter(let path, let message):
             "\(path): cannot open for reading: \(message), and \(path)-wal holds changes a read-only reader cannot see without the WAL index; open it once where it can be written (any placedb import) to fold them in"
+        case .noTextIndex:
+            "\(description); build it with `placedb text-index build`"
         default: description
         }
     }

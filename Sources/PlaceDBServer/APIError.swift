@@ -16,6 +16,7 @@ package struct APIError: Error, Sendable, Equatable {
 
     package static func invalidArgument(_ message: String) -> APIError { APIError(code: 400, status: "INVALID_ARGUMENT", message: message) }
     package static func notFound(_ message: String) -> APIError { APIError(code: 404, status: "NOT_FOUND", message: message) }
+    static func failedPrecondition(_ message: String) -> APIError { APIError(code: 400, status: "FAILED_PRECONDITION", message: message) }
     static func permissionDenied(_ message: String) -> APIError { APIError(code: 403, status: "PERMISSION_DENIED", message: message) }
     static func methodNotAllowed(_ method: String, _ path: String, allowed: [String]) -> APIError {
         APIError(code: 405, status: "METHOD_NOT_ALLOWED", message: "\(method) is not allowed on \(path); use \(allowed.joined(separator: " or "))")
@@ -40,6 +41,9 @@ package struct APIError: Error, Sendable, Equatable {
             case .invalidArgument(let m): self = .invalidArgument(m)
             case .badInput(let r): self = .invalidArgument(r.description)
             case .badImage(let m): self = .internal(m)
+            // The database was imported without a text index: searchText and
+            // autocomplete need one (the API's status for a system state).
+            case .noTextIndex: self = .failedPrecondition("\(e.description); build it with `placedb text-index build`")
             // The served file cannot be read right now (gone, replaced,
             // upgraded by a newer placedb): the service is unavailable.
             case .noDatabase, .notADatabasePath, .danglingSymlink, .cannotOpen, .walNeedsWriter, .spatiaLiteMissing,

@@ -1,4 +1,4 @@
-// placedb-bench import [--records N] [--runs R] [--dir DIR] [--no-ogr2ogr] [--only geojson|ndjson|compact] [--no-warmup]
+// placedb-bench import [--records N] [--runs R] [--dir DIR] [--no-ogr2ogr] [--only geojson|ndjson|compact] [--no-warmup] [--no-text-index]
 //
 // Generates N seeded places three times over, as Places API (New) NDJSON, as
 // a GeoJSON FeatureCollection and as compact NDJSON records (ID, name,
@@ -7,6 +7,8 @@
 // three files, and GDAL's `ogr2ogr -f SQLite -dsco SPATIALITE=YES` (with its
 // spatial index) on the GeoJSON. Prints places/s, MB/s, peak RSS (wait4's
 // rusage of the child) and database bytes per place, min and median.
+// --no-text-index passes that flag to placedb import (default: with the
+// text index, as placedb imports by default).
 import Foundation
 
 enum ImportBench {
@@ -23,10 +25,12 @@ enum ImportBench {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let placedb = try placedbBinary()
         let (ndjson, geojson, compact) = try generatedInputs(records: records, dir: dir)
+        let flags = args.contains("--no-text-index") ? ["--no-text-index"] : []
+        let without = flags.isEmpty ? "" : ", --no-text-index"
         var tools = [
-            Tool(label: "placedb import (GeoJSON)", input: geojson) { (placedb, ["import", geojson, "--db", $0, "--output", "json"]) },
-            Tool(label: "placedb import (NDJSON Places API (New))", input: ndjson) { (placedb, ["import", ndjson, "--db", $0, "--output", "json"]) },
-            Tool(label: "placedb import (compact NDJSON: id, name, location, type)", input: compact) { (placedb, ["import", compact, "--db", $0, "--output", "json"]) },
+            Tool(label: "placedb import (GeoJSON\(without))", input: geojson) { (placedb, ["import", geojson, "--db", $0, "--output", "json"] + flags) },
+            Tool(label: "placedb import (NDJSON Places API (New)\(without))", input: ndjson) { (placedb, ["import", ndjson, "--db", $0, "--output", "json"] + flags) },
+            Tool(label: "placedb import (compact NDJSON: id, name, location, type\(without))", input: compact) { (placedb, ["import", compact, "--db", $0, "--output", "json"] + flags) },
         ]
         if let only = option("--only", args) {
             let wanted = only == "compact" ? compact : only == "ndjson" ? ndjson : geojson

@@ -170,7 +170,7 @@ enum SearchBench {
                 let db = withIndex ? indexed : "\(dir)/search-plain.sqlite"
                 for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: db + suffix) }
                 var options = ImportOptions()
-                options.buildsTextIndex = withIndex
+                options.textIndex = withIndex
                 let started = Date(), startedCPU = processCPU()
                 do {
                     let importer = try PlaceImporter(databasePath: db, options: options)

@@ -1,4 +1,4 @@
-// placedb-bench world [--records N] [--step S] [--dir DIR] [--keep] [--generate-only]
+// placedb-bench world [--records N] [--step S] [--dir DIR] [--keep] [--generate-only] [--no-text-index]
 //
 // World scale (docs/performance.md): N generated compact records (default
 // 100 million, about 17 GB) imported into a fresh database in one run, in
@@ -13,6 +13,8 @@
 // The input is generated once (seed 20261130) and kept for the next run;
 // the database is removed at the end unless --keep. --generate-only writes
 // the input and stops (generate it ahead, off the timed run).
+// --no-text-index imports without the text index (`placedb import
+// --no-text-index`); the default measures it, as `placedb import` builds it.
 import Foundation
 import PlaceKit
 import PlaceStorage
@@ -35,7 +37,8 @@ enum WorldBench {
 
         // The peak resident size from here on is the import's alone.
         try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
-        out("placedb-bench world: \(records) generated compact records (seed 20261130, \(fileSize(input) / 1_000_000) MB) into a fresh database, in one run")
+        let textIndex = !args.contains("--no-text-index")
+        out("placedb-bench world: \(records) generated compact records (seed 20261130, \(fileSize(input) / 1_000_000) MB) into a fresh database, in one run, \(textIndex ? "with" : "without") the text index")
         out("")
         out("| records | step seconds | step records/s | user s | system s | read MB | written MB | RSS MiB | peak RSS MiB |")
         out("|---|---|---|---|---|---|---|---|---|")
@@ -44,7 +47,9 @@ enum WorldBench {
         var next = step
         var lastReport: (records: Int, seconds: Double) = (0, 0)
         let started = Date()
-        let importer = try PlaceImporter(databasePath: db)
+        var options = ImportOptions()
+        options.textIndex = textIndex
+        let importer = try PlaceImporter(databasePath: db, options: options)
         // Progress comes about once a second; a step ends between two
         // reports, its time interpolated between them.
         func passed(_ records: Int, _ seconds: Double) {

@@ -183,7 +183,7 @@ struct CommandLineToolTests {
         #expect(try JSONValue(parsing: String(kept[0]))["id"] == .string("bad1"))
     }
 
-    @Test("help text matches the golden files", arguments: ["", "import", "place", "open", "resolve", "alias", "photos", "photo", "photo add", "photo fetch", "nearby", "current", "serve", "export", "info", "diff", "search", "autocomplete"])
+    @Test("help text matches the golden files", arguments: ["", "import", "place", "open", "resolve", "alias", "photos", "photo", "photo add", "photo fetch", "nearby", "current", "serve", "export", "info", "diff", "search", "autocomplete", "text-index", "text-index build", "text-index drop"])
     func helpGolden(command: String) throws {
         let cli = try CLI()
         let r = cli.run(command.isEmpty ? ["--help"] : command.split(separator: " ").map(String.init) + ["--help"])

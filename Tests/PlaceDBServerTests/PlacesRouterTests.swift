@@ -196,6 +196,28 @@ struct PlacesRouterTests {
         #expect(router.call("GET", "/placedb/v1/version").jsonValue?["version"]?.stringValue == CommandLineTool.version)
     }
 
+    @Test("searchText and autocomplete on a database without a text index: 400 FAILED_PRECONDITION with the CLI's message")
+    func noTextIndex() throws {
+        let f = try ServerFixture()
+        #expect(f.cli(["text-index", "drop"]).code == 0)
+        let router = try f.router()
+        let search = router.call("POST", "/v1/places:searchText", headers: ["X-Goog-FieldMask": "places.id"], body: #"{"textQuery":"cafe"}"#)
+        let complete = router.call("POST", "/v1/places:autocomplete", body: #"{"input":"caf"}"#)
+        let message = "\(f.db): this database has no text index (it was imported without one); build it with `placedb text-index build`"
+        for r in [search, complete] {
+            #expect(r.status == 400, "\(r.text)")
+            #expect(r.errorStatus == "FAILED_PRECONDITION")
+            #expect(r.jsonValue?["error"]?["message"]?.stringValue == message)
+            #expect(r.jsonValue?["error"]?["code"] == .int(400))
+        }
+        #expect(f.cli(["search", "cafe"]).err == "placedb search: \(message)\n")
+        // Other routes still answer.
+        #expect(router.call("GET", "/v1/places/cafe", headers: ["X-Goog-FieldMask": "id"]).status == 200)
+        // Built again, it answers.
+        #expect(f.cli(["text-index", "build"]).code == 0)
+        #expect(router.call("POST", "/v1/places:searchText", headers: ["X-Goog-FieldMask": "places.id"], body: #"{"textQuery":"cafe"}"#).status == 200)
+    }
+
     @Test("searchText answers what 'placedb search' prints, with the API's limits")
     func searchTextMatchesCLI() throws {
         let f = try ServerFixture()

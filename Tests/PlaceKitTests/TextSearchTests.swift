@@ -46,6 +46,48 @@ struct TextSearchTests {
         #expect(try ids(client, "clothing store") == ["boutique"])
     }
 
+    @Test("without a text index (ImportOptions.textIndex false) search and autocomplete throw noTextIndex; built again, they answer as with it")
+    func withoutTextIndex() async throws {
+        let (dir, indexed) = try database()
+        let db = dir.file("plain.sqlite")
+        var options = ImportOptions()
+        options.textIndex = false
+        do {
+            // Closed before the build below (one writer at a time: ImportLock).
+            let importer = try PlaceImporter(databasePath: db, options: options)
+            _ = try importer.importInput(.file(dir.file("in.ndjson")))
+            #expect(!importer.hasTextIndex)
+            #expect(importer.droppedTextIndex == 0)
+        }
+        let reader = try PlaceReader(databasePath: db)
+        #expect(throws: PlaceDBError.self) { try reader.searchText(TextSearchRequest(textQuery: "cafe")) }
+        do {
+            _ = try reader.autocomplete(AutocompleteRequest(input: "caf"))
+            Issue.record("autocomplete answered without a text index")
+        } catch let e as PlaceDBError {
+            guard case .noTextIndex(let path) = e else { Issue.record("\(e)"); return }
+            #expect(path == db)
+        }
+        let client = try PlacesClient(databasePath: db, maxReaders: 1)
+        do {
+            _ = try await client.searchText("cafe")
+            Issue.record("searchText answered without a text index")
+        } catch {
+            #expect(error == .noTextIndex(path: db))
+            #expect(!error.description.contains("placedb "))
+        }
+        #expect(try reader.databaseInfo().textIndex == false)
+        #expect(try TextIndexMaintenance.build(databasePath: db))
+        #expect(try !TextIndexMaintenance.build(databasePath: db))
+        let a = try PlaceReader(databasePath: indexed), b = try PlaceReader(databasePath: db)
+        for q in ["Café du Lac", "pharmacy", "muler mode", "ouchy", "boulangerie kaufman"] {
+            #expect(try ids(a, q) == ids(b, q), "\(q)")
+        }
+        #expect(try ids(b, "cafe du lac") == ["lac", "lac-geneva"])
+        #expect(try TextIndexMaintenance.drop(databasePath: db) == 6)
+        #expect(try TextIndexMaintenance.drop(databasePath: db) == nil)
+    }
+
     @Test("type words find the places of that type, nearest first")
     func typeWords() throws {
         let (dir, db) = try database()

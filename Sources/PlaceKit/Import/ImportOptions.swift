@@ -38,10 +38,13 @@ public struct ImportOptions: Sendable {
     /// Points per Hilbert-sorted chunk of the spatial index (tests make it
     /// small to exercise the spilled runs).
     var indexChunk = PlaceWriter.defaultIndexChunk
-    /// Build the text index at the end of a fresh import. Only the
-    /// benchmark turns it off (to time the import without that step); the
-    /// database is then left with an empty text index.
-    package var buildsTextIndex = true
+    /// Keep the text index (`PlacesClient.searchText`, `autocomplete`).
+    /// False: the import's first transaction drops it (its FTS5 table,
+    /// typo words and triggers) and writes none, so the import and every
+    /// later one into that database cost less (about a third of a fresh
+    /// import's CPU: docs/search.md); `placedb text-index build` makes it
+    /// again. True into a database that has none keeps it without one.
+    public var textIndex = true
 
     public init(format: InputFormat? = nil, onError: OnError = .stop, source: String? = nil, snapshot: String? = nil, timeZone: String? = nil) {
         self.format = format

@@ -115,7 +115,7 @@ final class RecordProducer: @unchecked Sendable {
     private func prepare(_ decoded: DecodedPlace) -> PreparedPlace {
         let time = captureTime(decoded.capturedAt)
         return PreparedPlace(decoded, source: source, capturedAt: time.time, captureSource: time.source, timestampOutOfRange: time.outOfRange,
-                             textIndex: options.buildsTextIndex)
+                             textIndex: options.textIndex)
     }
 
     private func run() {

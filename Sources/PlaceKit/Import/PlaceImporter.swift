@@ -77,7 +77,6 @@ public final class PlaceImporter {
     private static func open(_ path: String, rollbackJournal: Bool, options: ImportOptions) throws -> (store: PlaceStore, writer: PlaceWriter) {
         let store = try PlaceStore(path: path, writable: true, rollbackJournal: rollbackJournal)
         let writer = try store.makeWriter(source: options.source, indexChunk: options.indexChunk)
-        writer.buildsTextIndex = options.buildsTextIndex
         writer.snapshot = options.snapshot != nil
         return (store, writer)
     }
@@ -156,7 +155,7 @@ public final class PlaceImporter {
         }
         let started = MonotonicClock.now()
         let startedAt = RFC3339.nowMilliseconds()
-        return try store.write { () throws -> Int in
+        return try writing { () throws -> Int in
             let run = try beginRun(input: "snapshot \(snapshot)", startedAt: startedAt)
             writer.run = run
             // With no input run at all, every place of the source is older.
@@ -202,6 +201,30 @@ public final class PlaceImporter {
     /// (`lastInputCommitted` false), nothing of it is kept: the counts say
     /// how far it was read (records, rejected), with nothing inserted.
     public private(set) var lastInputSummary = ImportSummary()
+    /// Set when an operation of this importer dropped the text index
+    /// (`ImportOptions.textIndex` false): how many places it held.
+    public private(set) var droppedTextIndex: Int?
+    /// Whether the database has the text index (and the imports keep it).
+    public var hasTextIndex: Bool { session?.writer.keepsTextIndex ?? false }
+
+    /// One write transaction of an operation. With `textIndex` false, the
+    /// text index is dropped first, in it: a kill leaves the index and the
+    /// places as they were, or neither the index nor the old places.
+    private func writing<T>(_ body: () throws -> T) throws -> T {
+        var dropped: Int?
+        do {
+            let result = try store.write { () throws -> T in
+                if !options.textIndex { dropped = try writer.dropTextIndex() }
+                return try body()
+            }
+            if let dropped { droppedTextIndex = (droppedTextIndex ?? 0) + dropped }
+            return result
+        } catch {
+            // Rolled back: the index may be there again.
+            if dropped != nil { try? writer.recheckTextIndex() }
+            throw error
+        }
+    }
     /// True when the last input's transaction was committed (it succeeded,
     /// or it kept what came before an unreadable part).
     public private(set) var lastInputCommitted = false
@@ -247,7 +270,10 @@ public final class PlaceImporter {
             throw PlaceDBError.input(error)
         }
         let reader = RecordReader(source: source)
-        let producer = RecordProducer(reader: reader, name: source.name, format: options.format, source: options.source, options: options)
+        // No text index row is computed for a database that will have none.
+        var producerOptions = options
+        producerOptions.textIndex = options.textIndex && writer.keepsTextIndex
+        let producer = RecordProducer(reader: reader, name: source.name, format: options.format, source: options.source, options: producerOptions)
         producer.start()
         defer { producer.stopAndWait() }
         var summary = ImportSummary()
@@ -266,7 +292,7 @@ public final class PlaceImporter {
         }
 
         do {
-            try store.write {
+            try writing {
                 let run = try beginRun(input: source.name, startedAt: startedAt)
                 writer.run = run
                 // Into a new file, its pages start going to disk before the tree's build and the commit.
@@ -409,7 +435,7 @@ public final class PlaceImporter {
     func recordAliasRun(_ edges: [AliasEdge], input: String, source: String) throws -> AliasImportSummary {
         let started = MonotonicClock.now()
         let startedAt = RFC3339.nowMilliseconds()
-        return try store.write { () throws -> AliasImportSummary in
+        return try writing { () throws -> AliasImportSummary in
             let run = try beginRun(input: input, startedAt: startedAt)
             writer.run = run
             var summary = AliasImportSummary()

@@ -97,6 +97,7 @@ extension PlaceReader {
         let plan = TextQueryPlan(words: words, lastIsPrefix: lastIsPrefix, focus: focus, scale: scale,
                                  restriction: request.locationRestriction, types: [], limit: request.maxResultCount)
         return try store.read {
+            try store.requireTextIndex()
             var out: [AutocompleteSuggestion] = []
             let hits = try textHits(request.includedPrimaryTypes.isEmpty ? plan : widened(plan))
             for hit in hits {

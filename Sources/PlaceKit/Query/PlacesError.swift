@@ -12,6 +12,10 @@ public enum PlacesError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The database cannot answer: not a placedb database, too new,
     /// corrupt, or an SQLite failure.
     case database(path: String, reason: String)
+    /// The database has no text index (it was imported with
+    /// `ImportOptions.textIndex` false): `searchText` and `autocomplete`
+    /// cannot answer until it is built again.
+    case noTextIndex(path: String)
     /// A file is missing or cannot be read (the database itself, a photo's
     /// image).
     case io(String)
@@ -21,6 +25,7 @@ public enum PlacesError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound(let m): "NOT_FOUND: \(m)"
         case .badRequest(let m): "INVALID_REQUEST: \(m)"
         case .database(let path, let reason): "\(path): \(reason)"
+        case .noTextIndex(let path): "\(PlaceDBError.noTextIndex(path: path)); TextIndexMaintenance.build makes it"
         case .io(let m): m
         }
     }
@@ -37,6 +42,7 @@ public enum PlacesError: Error, Sendable, Equatable, CustomStringConvertible {
             case .input(let e): self = .io(e.description)
             case .badInput(let r): self = .database(path: databasePath, reason: r.description)
             case .invalidArgument(let m): self = .badRequest(m)
+            case .noTextIndex(let path): self = .noTextIndex(path: path)
             case .photoNotFound(let m): self = .notFound(m)
             case .badImage(let m): self = .io(m)
             default:

@@ -214,7 +214,8 @@ extension PlaceReader {
         try request.validate()
         let plan = MaskPlan(fields)
         return try store.read {
-            try textHits(Self.plan(request)).map { hit in
+            try store.requireTextIndex()
+            return try textHits(Self.plan(request)).map { hit in
                 guard let place = try store.servedPlace(rowid: hit.candidate.rowid, plan: plan, coordinate: hit.candidate.coordinate, at: time) else {
                     throw PlaceDBError.database(path: store.path, reason: "place row \(hit.candidate.rowid) vanished during the query")
                 }
@@ -233,6 +234,7 @@ extension PlaceReader {
         try request.validate()
         let plan = MaskPlan(fields)
         return try store.read {
+            try store.requireTextIndex()
             var out: [UInt8] = []
             out.reserveCapacity(4096)
             PlaceJSON.append(#"{"places":["#, into: &out)

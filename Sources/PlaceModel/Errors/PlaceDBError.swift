@@ -30,6 +30,9 @@ public enum PlaceDBError: Error, Sendable, CustomStringConvertible {
     case walNeedsWriter(path: String, sqliteMessage: String)
     /// SpatiaLite cannot be loaded (SQLite's message).
     case spatiaLiteMissing(path: String, sqliteMessage: String)
+    /// The database has no text index (imported with `textIndex` false, or
+    /// its index dropped): text search and autocomplete cannot answer.
+    case noTextIndex(path: String)
     /// A stored value placedb cannot read (a corrupt document, geometry,
     /// image format, capture times); the reason names the place or row.
     case corrupt(path: String, reason: String)
@@ -70,6 +73,7 @@ public enum PlaceDBError: Error, Sendable, CustomStringConvertible {
             "\(path): cannot open for reading: \(message), and \(path)-wal holds changes a read-only reader cannot see without the WAL index; open it once where it can be written to fold them in"
         case .spatiaLiteMissing(let path, let message):
             "\(path): cannot load SpatiaLite (mod_spatialite: \(message)); install libsqlite3-mod-spatialite (Scripts/setup does)"
+        case .noTextIndex(let path): "\(path): this database has no text index (it was imported without one)"
         case .corrupt(let path, let reason): "\(path): \(reason)"
         case .database(let path, let reason): "\(path): \(reason)"
         case .input(let e): e.description
@@ -93,6 +97,7 @@ public enum PlaceDBError: Error, Sendable, CustomStringConvertible {
         case .schemaTooNew(_, let v, let s): .schemaTooNew(path: name, version: v, supported: s)
         case .walNeedsWriter(_, let m): .walNeedsWriter(path: name, sqliteMessage: m)
         case .spatiaLiteMissing(_, let m): .spatiaLiteMissing(path: name, sqliteMessage: m)
+        case .noTextIndex: .noTextIndex(path: name)
         case .corrupt(_, let r): .corrupt(path: name, reason: r)
         case .database(_, let r): .database(path: name, reason: r)
         default: self

@@ -77,6 +77,9 @@ public struct DatabaseInfo: Sendable, Equatable {
     public var sizes: [Size]?
     /// The live places' extent (west, south, east, north), nil when none.
     public var boundingBox: (west: Double, south: Double, east: Double, north: Double)?
+    /// The database has the text index (search, autocomplete): false when
+    /// it was imported without one (`ImportOptions.textIndex`).
+    public var textIndex = true
 
     public init() {}
 
@@ -93,6 +96,7 @@ public struct DatabaseInfo: Sendable, Equatable {
         o["path"] = .string(path)
         o["fileBytes"] = .int(Int64(fileBytes))
         o["schemaVersion"] = .int(Int64(schemaVersion))
+        o["textIndex"] = .bool(textIndex)
         o["places"] = ["total": .int(Int64(places)), "live": .int(Int64(livePlaces)), "removed": .int(Int64(removedPlaces))]
         o["bySource"] = counts(bySource)
         o["byType"] = counts(byType)

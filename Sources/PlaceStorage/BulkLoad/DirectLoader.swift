@@ -28,8 +28,8 @@ final class DirectLoader: BulkLoader {
     private let writeBackEarly: Bool
     /// The text index: in a fresh import its triggers are set aside too and
     /// its rows written here; always, the new words of the rows written.
-    private let text: TextIndexWriter
-    private let buildsTextIndex: Bool
+    /// Nil: the database has no text index.
+    private let text: TextIndexWriter?
 
     /// The triggers set aside, to be put back.
     private var setAside: [(name: String, sql: String)] = []
@@ -62,8 +62,7 @@ final class DirectLoader: BulkLoader {
     /// `writeBackEarly`: the database is a new file (see `EarlyWriteback`).
     init(db: Database, indexChunk: Int, writeBackEarly: Bool = false, buildsTextIndex: Bool = true) throws {
         self.db = db
-        self.buildsTextIndex = buildsTextIndex
-        text = try TextIndexWriter(db: db, writesRows: false)
+        text = buildsTextIndex ? try TextIndexWriter(db: db, writesRows: false) : nil
         self.indexChunk = max(1, indexChunk)
         self.writeBackEarly = writeBackEarly
         types = try TypeRowWriter(db: db)
@@ -80,12 +79,12 @@ final class DirectLoader: BulkLoader {
         expectsNewRows = try db.scalar("SELECT NOT EXISTS (SELECT 1 FROM place)")?.int == 1
         // Into an empty table the text index's rows are written here as the
         // places are (TextIndexWriter); otherwise its triggers keep it.
-        text.writesRows = expectsNewRows
+        text?.writesRows = expectsNewRows
         try db.forEachRow("""
             SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'place'
               AND (name LIKE '%\\_place\\_geom' ESCAPE '\\' OR name LIKE 'place\\_extent\\_%' ESCAPE '\\'
                    OR (?1 AND name LIKE 'place\\_text\\_%' ESCAPE '\\')) ORDER BY name
-            """, [.integer(expectsNewRows ? 1 : 0)]) { row in
+            """, [.integer(expectsNewRows && text != nil ? 1 : 0)]) { row in
             setAside.append((try row.string(0), try row.string(1)))
         }
         for t in setAside { try db.execute("DROP TRIGGER \"\(t.name)\"") }
@@ -101,7 +100,7 @@ final class DirectLoader: BulkLoader {
 
     func add(_ place: PreparedPlace, rowid: Int64, isRewrite: Bool, oldTypes: [String]) throws {
         wroteRows = true
-        if buildsTextIndex { try text.add(place, rowid: rowid, isRewrite: isRewrite) }
+        try text?.add(place, rowid: rowid, isRewrite: isRewrite)
         let c = place.coordinate
         if buildTreeWhole && isRewrite {
             // Written earlier in this import (the tree was empty): its
@@ -149,7 +148,7 @@ final class DirectLoader: BulkLoader {
     /// it waited for the merge), when built from spilled runs.
     private var treeWriting: Double?
 
-    func rowChanged() { text.rowChanged() }
+    func rowChanged() { text?.rowChanged() }
 
     /// Puts the triggers back and stamps SpatiaLite's geometry_columns_time.
     func finish() throws {
@@ -165,7 +164,7 @@ final class DirectLoader: BulkLoader {
         try pendingTypes?.flush()
         pendingTypes = nil
         laps.lap("place_type, last rows")
-        if buildsTextIndex {
+        if let text {
             try text.finish()
             laps.lap("text index: last rows, typo words")
         }

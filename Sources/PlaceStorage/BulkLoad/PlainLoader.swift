@@ -7,12 +7,13 @@ import SQLiteDB
 /// `DirectLoader` must leave exactly what this one leaves.
 final class PlainLoader: BulkLoader {
     private let types: TypeRowWriter
-    /// The triggers keep `place_text`; this adds the rows' new words.
-    private let text: TextIndexWriter
+    /// The triggers keep `place_text`; this adds the rows' new words (nil:
+    /// the database has no text index).
+    private let text: TextIndexWriter?
 
-    init(db: Database) throws {
+    init(db: Database, textIndex: Bool = true) throws {
         types = try TypeRowWriter(db: db)
-        text = try TextIndexWriter(db: db, writesRows: false)
+        text = textIndex ? try TextIndexWriter(db: db, writesRows: false) : nil
     }
 
     func begin() throws {}
@@ -21,8 +22,8 @@ final class PlainLoader: BulkLoader {
 
     func add(_ place: PreparedPlace, rowid: Int64, isRewrite: Bool, oldTypes: [String]) throws {
         try types.replace(rowid: rowid, oldTypes: oldTypes, with: place.types)
-        try text.add(place, rowid: rowid, isRewrite: isRewrite)
-        try text.finish()
+        try text?.add(place, rowid: rowid, isRewrite: isRewrite)
+        try text?.finish()
     }
 
     func rowChanged() {}

@@ -18,6 +18,7 @@ extension PlaceStore {
         }
         try db.transaction(.deferred) {
             info.schemaVersion = try Migrator.storedVersion(db)
+            info.textIndex = try TextIndex.exists(db)
             try db.forEachRow("SELECT count(*), count(*) FILTER (WHERE removed_run IS NULL) FROM place") { row in
                 info.places = Int((row.optionalInt64(0) ?? 0))
                 info.livePlaces = Int((row.optionalInt64(1) ?? 0))

@@ -216,4 +216,61 @@ package enum TextIndex {
     package static func refreshWords(_ db: Database) throws {
         try db.execute(TextIndexSQL.refreshWords)
     }
+
+    /// Whether the database has the text index (`place_text`).
+    package static func exists(_ db: Database) throws -> Bool {
+        try db.scalar(TextIndexSQL.exists)?.int == 1
+    }
+
+    /// Takes the index away (`TextIndexSQL.drop`); inside the caller's
+    /// transaction. Returns how many places it held (0 when it had none
+    /// or was not there).
+    @discardableResult
+    package static func drop(_ db: Database) throws -> Int {
+        guard try exists(db) else { return 0 }
+        let indexed = try db.scalar("SELECT count(*) FROM place_text_docsize")?.int ?? 0
+        try db.execute(TextIndexSQL.drop)
+        return indexed
+    }
+
+    /// Creates the index as migration 11 does (`TextIndexSQL.create`: one
+    /// FTS5 rebuild, then the typo words); inside the caller's transaction.
+    /// False when it was there already (nothing is done).
+    package static func create(_ db: Database) throws -> Bool {
+        guard try !exists(db) else { return false }
+        guard hasFTS5(db) else { throw noFTS5(path: db.path) }
+        // Every write keeps text_cell; a row written before migration 11 by
+        // nothing else has none.
+        try db.execute("""
+            UPDATE place SET text_cell = CAST((ST_Y(geom) + 90) * 100 AS INTEGER) * 100000 + CAST((ST_X(geom) + 180) * 100 AS INTEGER)
+            WHERE text_cell IS NULL
+            """)
+        try db.execute(TextIndexSQL.create)
+        return true
+    }
+}
+
+extension PlaceStore {
+    /// Whether the database has the text index.
+    package func hasTextIndex() throws -> Bool {
+        try TextIndex.exists(db)
+    }
+
+    /// Throws `noTextIndex` when the database has no text index (search
+    /// and autocomplete call it first, so a missing index is never an
+    /// SQLite error).
+    package func requireTextIndex() throws {
+        if try !hasTextIndex() { throw PlaceDBError.noTextIndex(path: path) }
+    }
+
+    /// Builds the text index in one write transaction; false when it was there.
+    package func buildTextIndex() throws -> Bool {
+        try write { try TextIndex.create(db) }
+    }
+
+    /// Drops the text index in one write transaction: how many places it held,
+    /// nil when there was none.
+    package func dropTextIndex() throws -> Int? {
+        try write { try TextIndex.exists(db) ? try TextIndex.drop(db) : nil }
+    }
 }

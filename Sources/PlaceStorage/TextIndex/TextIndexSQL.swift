@@ -34,8 +34,9 @@ package enum TextIndexSQL {
     /// BM25 column weights: name, other names, address, types, cell.
     package static let bm25 = "bm25(place_text, 10.0, 5.0, 1.0, 3.0, 0.0)"
 
-    /// Migration 11. The view's expressions are frozen with the migration:
-    /// change them with a new one that drops and re-creates the view.
+    /// Migration 11: `text_cell` on `place`, then the index (`create`). The
+    /// view's expressions are frozen with the migration: change them with a
+    /// new one that drops and re-creates the view.
     package static let migration = """
         -- What each live place is found by: its name, its other names (a JSON
         -- array), address, type words and grid cells (f: 0.01 degree, k: 0.1
@@ -51,6 +52,14 @@ package enum TextIndexSQL {
         ALTER TABLE place ADD COLUMN text_cell INTEGER;
         UPDATE place SET text_cell = CAST((ST_Y(geom) + 90) * 100 AS INTEGER) * 100000 + CAST((ST_X(geom) + 180) * 100 AS INTEGER);
 
+        \(create)
+        """
+
+    /// The text index, its view, typo vocabulary and triggers, built from
+    /// `place` in one pass: what migration 11 creates, and what
+    /// `placedb text-index build` creates again after `drop`. The golden
+    /// schema (Schemas/) holds its text.
+    package static let create = """
         CREATE VIEW place_text_source AS
         SELECT p.id AS id,
                p.name AS name,
@@ -104,6 +113,23 @@ package enum TextIndexSQL {
             INSERT INTO place_text (place_text, rowid, name, other_names, address, types, cell) SELECT 'delete', * FROM place_text_source WHERE id = OLD.id;
         END;
         """
+
+    /// The index's triggers, in the order `create` makes them.
+    package static let triggers = ["place_text_insert", "place_text_unindex", "place_text_update", "place_text_delete"]
+
+    /// Takes the whole index away: triggers first (no write after this one
+    /// keeps it), then its tables and view. `place.text_cell` stays (the
+    /// writer keeps it, so `create` can index every place again).
+    package static let drop = triggers.map { "DROP TRIGGER IF EXISTS \($0);" }.joined(separator: "\n") + """
+
+        DROP TABLE IF EXISTS place_text_vocab;
+        DROP TABLE IF EXISTS place_text;
+        DROP VIEW IF EXISTS place_text_source;
+        DROP TABLE IF EXISTS place_word;
+        """
+
+    /// Whether the index is there (`place_text` in the schema).
+    package static let exists = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'place_text'"
 
     /// A change to a column `place_text_source` reads.
     private static let changed = """

@@ -31,13 +31,13 @@ package final class PlaceWriter {
     package var run: Int64 = 0
     /// In a snapshot, unchanged places are marked seen (last_run) too.
     package var snapshot = false
-    /// False only in the benchmark's imports without the text index step
-    /// (a fresh one then leaves the text index empty).
-    package var buildsTextIndex = true
+    /// The database has the text index, and the writes keep it (false once
+    /// `dropTextIndex` took it away).
+    package private(set) var keepsTextIndex: Bool
     /// Keeps the index tables (`PlainLoader` outside `beginBulk`/`endBulk`).
     private var loader: any BulkLoader
     /// The loader outside a bulk write.
-    private let plain: PlainLoader
+    private var plain: PlainLoader
 
     private let find: Statement
     private let touch: Statement
@@ -52,7 +52,8 @@ package final class PlaceWriter {
         self.db = db
         self.indexChunk = max(1, indexChunk)
         self.source = source
-        plain = try PlainLoader(db: db)
+        keepsTextIndex = try TextIndex.exists(db)
+        plain = try PlainLoader(db: db, textIndex: keepsTextIndex)
         loader = plain
         find = try db.prepare("SELECT id, content_hash, removed_run IS NOT NULL, last_run, coalesce(captured_at, 0), member_captured IS NULL FROM place WHERE place_id = ?")
         readStored = try db.prepare("""
@@ -133,13 +134,37 @@ package final class PlaceWriter {
         return added
     }
 
+    /// Takes the text index away (an import with `textIndex` false), in the
+    /// caller's transaction, before `beginBulk`: the writes after it keep
+    /// none. Returns how many places it held; nil when there was none.
+    package func dropTextIndex() throws -> Int? {
+        precondition(db.isInTransaction, "dropTextIndex outside a transaction")
+        guard keepsTextIndex else { return nil }
+        let indexed = try TextIndex.drop(db)
+        // The plain loader's statements read the dropped tables.
+        plain = try PlainLoader(db: db, textIndex: false)
+        loader = plain
+        keepsTextIndex = false
+        return indexed
+    }
+
+    /// Reads again whether the database has the text index (after a
+    /// rolled-back `dropTextIndex`, the index is back).
+    package func recheckTextIndex() throws {
+        let exists = try TextIndex.exists(db)
+        guard exists != keepsTextIndex else { return }
+        keepsTextIndex = exists
+        plain = try PlainLoader(db: db, textIndex: exists)
+        loader = plain
+    }
+
     /// Starts a write of many places with the direct loader (`DirectLoader`:
     /// the triggers on `place` set aside, the index tables written by the
     /// loader). Call inside a transaction, and `endBulk` before it commits.
     /// `writeBackEarly`: the database is a new file (its pages start going
     /// to disk before the commit).
     package func beginBulk(writeBackEarly: Bool = false) throws {
-        try begin(DirectLoader(db: db, indexChunk: indexChunk, writeBackEarly: writeBackEarly, buildsTextIndex: buildsTextIndex))
+        try begin(DirectLoader(db: db, indexChunk: indexChunk, writeBackEarly: writeBackEarly, buildsTextIndex: keepsTextIndex))
     }
 
     /// Starts a write of many places kept by `loader` (tests pass the plain one).

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+@testable import PlaceDBCLI
+import PlaceKit
+import PlaceModel
+import PlaceKitTestSupport
+import SQLiteDB
+
+@Suite("placedb import --no-text-index and placedb text-index")
+struct TextIndexCommandTests {
+    /// The names of the text index's schema objects in the database.
+    static func textIndexObjects(_ path: String) throws -> [String] {
+        let db = try Database(path: path, mode: .readOnly)
+        var names: [String] = []
+        try db.forEachRow("SELECT name FROM sqlite_master WHERE name LIKE 'place\\_text%' ESCAPE '\\' OR name LIKE 'place\\_word%' ESCAPE '\\' ORDER BY name") {
+            names.append(try $0.string(0))
+        }
+        return names
+    }
+
+    static let queries = [["search", "cafe", "--near", "46.52,6.63", "--fields", "id"],
+                          ["search", "cafe du lac", "--fields", "id,displayName"],
+                          ["search", "pharmcy", "--fields", "id"],
+                          ["autocomplete", "caf", "--near", "46.52,6.63"]]
+
+    @Test("a fresh import with --no-text-index has no text index; search and autocomplete say how to build it, exit 1")
+    func freshImportWithout() throws {
+        let cli = try CLI()
+        let r = cli.run(["import", "--no-text-index", try cli.dir.write("places.ndjson", queryPlaces), "--output", "text"])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.out.hasSuffix("; text index: none\n"), "\(r.out)")
+        // A new database's empty index is dropped without a word.
+        #expect(r.err.isEmpty, "\(r.err)")
+        #expect(try Self.textIndexObjects(cli.db) == [])
+        for q in Self.queries {
+            let s = cli.run(q)
+            #expect(s.code == 1, "\(q)")
+            #expect(s.out.isEmpty)
+            #expect(s.err == "placedb \(q[0]): \(cli.db): this database has no text index (it was imported without one); build it with `placedb text-index build`\n")
+        }
+        let info = cli.run(["info", "--output", "json"])
+        #expect(try JSONValue(parsing: info.out)["textIndex"] == .bool(false))
+    }
+
+    @Test("text-index build makes the index of migration 11 again: the same objects and the same answers as an import with it")
+    func buildMatchesImport() throws {
+        let with = try CLI(), without = try CLI()
+        #expect(with.run(["import", try with.dir.write("places.ndjson", queryPlaces)]).code == 0)
+        #expect(without.run(["import", "--no-text-index", try without.dir.write("places.ndjson", queryPlaces)]).code == 0)
+        let built = without.run(["text-index", "build", "--output", "text"])
+        #expect(built.code == 0, "\(built.err)")
+        #expect(built.out == "\(without.db): text index built\n")
+        #expect(try Self.textIndexObjects(without.db) == Self.textIndexObjects(with.db))
+        #expect(try Self.textIndexObjects(without.db).contains("place_text_insert"))
+        for q in Self.queries {
+            let a = with.run(q), b = without.run(q)
+            #expect(a.code == 0 && b.code == 0, "\(q): \(b.err)")
+            #expect(a.out == b.out, "\(q)")
+        }
+        #expect(try JSONValue(parsing: without.run(["search", "cafe", "--fields", "id"]).out)["places"]?.arrayValue?.isEmpty == false)
+        // The typo words too.
+        let words = { (p: String) throws -> [String] in
+            var w: [String] = []
+            try Database(path: p, mode: .readOnly).forEachRow("SELECT word FROM place_word ORDER BY word") { w.append(try $0.string(0)) }
+            return w
+        }
+        #expect(try words(without.db) == words(with.db))
+        // Idempotent.
+        let again = without.run(["text-index", "build", "--output", "json"])
+        #expect(again.code == 0)
+        #expect(try JSONValue(parsing: again.out)["changed"] == .bool(false))
+    }
+
+    @Test("a later import into a database without the index keeps it without one, and no error")
+    func laterImportKeepsNone() throws {
+        let cli = try CLI()
+        #expect(cli.run(["import", "--no-text-index", try cli.dir.write("a.ndjson", queryPlaces)]).code == 0)
+        let more = """
+            {"id":"later","displayName":{"text":"Pharmacie du Port"},"location":{"latitude":46.51,"longitude":6.62},"types":["pharmacy"]}
+            {"id":"cafe","displayName":{"text":"Café du Lac renamed"},"location":{"latitude":46.52,"longitude":6.63},"types":["cafe"]}
+
+            """
+        let r = cli.run(["import", try cli.dir.write("b.ndjson", more), "--output", "json"])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.err.isEmpty, "\(r.err)")
+        #expect(try JSONValue(parsing: r.out)["textIndex"] == .bool(false))
+        #expect(try Self.textIndexObjects(cli.db) == [])
+        // Built afterwards, it finds what that import wrote.
+        #expect(cli.run(["text-index", "build"]).code == 0)
+        let found = cli.run(["search", "pharmacie port", "--fields", "id"])
+        #expect(try JSONValue(parsing: found.out)["places"]?.arrayValue?.first?["id"] == "later")
+    }
+
+    @Test("--no-text-index into a database with an indexed place drops the index, saying so once; a kept import keeps it")
+    func dropsExisting() throws {
+        let cli = try CLI()
+        #expect(cli.run(["import", try cli.dir.write("a.ndjson", queryPlaces)]).code == 0)
+        #expect(try !Self.textIndexObjects(cli.db).isEmpty)
+        let kept = cli.run(["import", try cli.dir.write("a2.ndjson", queryPlaces)])
+        #expect(kept.code == 0)
+        #expect(try JSONValue(parsing: kept.out)["textIndex"] == .bool(true))
+        let r = cli.run(["import", "--no-text-index", cli.dir.file("a.ndjson"), cli.dir.file("a2.ndjson")])
+        #expect(r.code == 0, "\(r.err)")
+        let lines = r.err.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("placedb import: dropped the text index of \(cli.db) ("), "\(r.err)")
+        #expect(try Self.textIndexObjects(cli.db) == [])
+        #expect(cli.run(["search", "cafe"]).code == 1)
+        // drop on a database without it does nothing.
+        let drop = cli.run(["text-index", "drop", "--output", "text"])
+        #expect(drop.code == 0 && drop.out == "\(cli.db): no text index; nothing done\n")
+    }
+
+    @Test("a failing --no-text-index import rolls the drop back with the rest")
+    func failedImportKeepsIndex() throws {
+        let cli = try CLI()
+        #expect(cli.run(["import", try cli.dir.write("a.ndjson", queryPlaces)]).code == 0)
+        let bad = try cli.dir.write("bad.ndjson", "{\"id\":\"x\",\"displayName\":{\"text\":\"X\"},\"location\":{\"latitude\":46.5,\"longitude\":6.6}}\n{not json\n")
+        let r = cli.run(["import", "--no-text-index", bad])
+        #expect(r.code == 65)
+        #expect(try Self.textIndexObjects(cli.db).contains("place_text"))
+        #expect(cli.run(["search", "cafe"]).code == 0)
+    }
+
+    @Test("text-index on a missing database exits 66")
+    func missingDatabase() throws {
+        let cli = try CLI()
+        #expect(cli.run(["text-index", "build"]).code == 66)
+        #expect(cli.run(["text-index", "drop"]).code == 66)
+    }
+}
