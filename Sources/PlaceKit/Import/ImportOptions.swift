@@ -41,8 +41,8 @@ public struct ImportOptions: Sendable {
     /// Keep the text index (`PlacesClient.searchText`, `autocomplete`).
     /// False: the import's first transaction drops it (its FTS5 table,
     /// typo words and triggers) and writes none, so the import and every
-    /// later one into that database cost less (about a third of a fresh
-    /// import's CPU: docs/search.md); `placedb text-index build` makes it
+    /// later one into that database cost less (a third to a half of a fresh
+    /// import's CPU: docs/search.md); `TextIndexMaintenance.build` makes it
     /// again. True into a database that has none keeps it without one.
     public var textIndex = true
 
