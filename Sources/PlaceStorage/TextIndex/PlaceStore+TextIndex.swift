@@ -234,7 +234,8 @@ package enum TextIndex {
     }
 
     /// Creates the index as migration 11 does (`TextIndexSQL.create`: one
-    /// FTS5 rebuild, then the typo words); inside the caller's transaction.
+    /// FTS5 rebuild, then the typo words), then optimizes it as a fresh
+    /// import does; inside the caller's transaction.
     /// False when it was there already (nothing is done).
     package static func create(_ db: Database) throws -> Bool {
         guard try !exists(db) else { return false }
@@ -246,6 +247,8 @@ package enum TextIndex {
             WHERE text_cell IS NULL
             """)
         try db.execute(TextIndexSQL.create)
+        // Its segments merged into one, as a fresh import leaves them.
+        try db.execute(TextIndexSQL.optimize)
         return true
     }
 }
