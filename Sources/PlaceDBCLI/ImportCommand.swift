@@ -47,9 +47,8 @@ enum ImportCommand: Command {
             """,
         examples: [
             "placedb import places-v1.ndjson legacy-nearby.json.gz --time-zone Europe/Zurich",
-            "placedb import --on-error skip --rejects rejects.ndjson overture-places.geojsonseq",
+            "placedb import --no-text-index --on-error skip --rejects rejects.ndjson overture-places.geojsonseq",
             "placedb import --snapshot osm-lausanne lausanne-2026-03.geojson",
-            "placedb import --no-text-index --time-zone Europe/Zurich switzerland-pois.geojsonseq.gz",
         ])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
