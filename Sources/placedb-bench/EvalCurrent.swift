@@ -53,15 +53,7 @@ enum EvalCurrent {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
 
         // The newest snapshot of each region (older ones mostly repeat it).
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: dataDir))?.filter { $0.hasSuffix(".geojsonseq") }.sorted() ?? []
-        guard !files.isEmpty else { throw BenchError(message: "\(dataDir): no .geojsonseq files (the shared OSM data is absent)") }
-        var newest: [String: String] = [:]
-        for f in files {
-            let region = String(f.prefix { !$0.isNumber }.dropLast())
-            if let w = wanted, !w.contains(region) { continue }
-            if let old = newest[region], old > f { continue }
-            newest[region] = f
-        }
+        let newest = try newestSnapshots(in: dataDir, regions: wanted)
         var features: [OSMFeature] = []
         var perRegion: [(String, Int, Int)] = []
         for file in newest.sorted(by: { $0.key < $1.key }).map(\.value) {

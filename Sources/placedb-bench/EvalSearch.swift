@@ -45,15 +45,7 @@ enum EvalSearch {
         let trigram = args.contains("--trigram")
         let misses = args.contains("--misses")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: dataDir))?.filter { $0.hasSuffix(".geojsonseq") }.sorted() ?? []
-        guard !files.isEmpty else { throw BenchError(message: "\(dataDir): no .geojsonseq files (the shared OSM data is absent)") }
-        var newest: [String: String] = [:]
-        for f in files {
-            let region = String(f.prefix { !$0.isNumber }.dropLast())
-            if let w = wanted, !w.contains(region) { continue }
-            if let old = newest[region], old > f { continue }
-            newest[region] = f
-        }
+        let newest = try newestSnapshots(in: dataDir, regions: wanted)
         print("placedb-bench eval-search: named OSM POIs of \(dataDir), the newest snapshot per region, query points within 500 m (seed \(seed))")
         print("")
         var header = "| region | named places | exact name top-1 | folded name top-1 | autocomplete 60% top-5 | typo top-5 | typo top-1 | type words: nearest of type in top-5 |"

@@ -19,6 +19,21 @@ struct CLI {
         return (code, console.stdout, console.stderr)
     }
 
+    /// A CLI whose database holds `queryPlaces` (the nearby, current and search suites).
+    static func withQueryPlaces() throws -> CLI {
+        let cli = try CLI()
+        let r = cli.run(["import", try cli.dir.write("places.ndjson", queryPlaces)])
+        #expect(r.code == 0, "\(r.err)")
+        return cli
+    }
+
+    /// Runs placedb with `input` on standard input (the `--batch` modes).
+    func run(_ args: [String], input: String) -> (code: Int32, out: String, err: String) {
+        let console = CapturedConsole(environment: ["PLACEDB_DATABASE": db], input: input)
+        let code = CommandLineTool.main(arguments: args, console: console)
+        return (code, console.stdout, console.stderr)
+    }
+
     static let sample = """
         {"id":"c1","displayName":{"text":"Café Un","languageCode":"fr"},"location":{"latitude":-33.8688,"longitude":151.2093},"types":["cafe","food"],"rating":4.5,"userRatingCount":120,"internationalPhoneNumber":"+61 2 5550 0000","websiteUri":"https://example.org/c1","regularOpeningHours":{"weekdayDescriptions":["Monday: 8:00 AM – 5:00 PM"]}}
         {"id":"c2","displayName":{"text":"Two"},"location":{"latitude":46.5,"longitude":6.6},"types":["park"]}

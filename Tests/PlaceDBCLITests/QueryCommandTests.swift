@@ -16,22 +16,9 @@ let queryPlaces = """
 
 @Suite("placedb nearby and current")
 struct QueryCommandTests {
-    func cli() throws -> CLI {
-        let cli = try CLI()
-        let r = cli.run(["import", try cli.dir.write("places.ndjson", queryPlaces)])
-        #expect(r.code == 0, "\(r.err)")
-        return cli
-    }
-
-    func run(_ cli: CLI, _ args: [String], input: String) -> (code: Int32, out: String, err: String) {
-        let console = CapturedConsole(environment: ["PLACEDB_DATABASE": cli.db], input: input)
-        let code = CommandLineTool.main(arguments: args, console: console)
-        return (code, console.stdout, console.stderr)
-    }
-
     @Test("nearby prints the places nearest first with their distances")
     func nearbyJSON() throws {
-        let cli = try cli()
+        let cli = try CLI.withQueryPlaces()
         let r = cli.run(["nearby", "46.52,6.63", "--limit", "3", "--fields", "id,displayName"])
         #expect(r.code == 0, "\(r.err)")
         let places = try #require(try JSONValue(parsing: r.out)["places"]?.arrayValue)
@@ -44,7 +31,7 @@ struct QueryCommandTests {
 
     @Test("nearby filters by radius and type, and ranks by popularity")
     func nearbyOptions() throws {
-        let cli = try cli()
+        let cli = try CLI.withQueryPlaces()
         func ids(_ args: [String]) throws -> [String] {
             let r = cli.run(["nearby", "46.52,6.63", "--fields", "id"] + args)
             #expect(r.code == 0, "\(r.err)")
@@ -60,7 +47,7 @@ struct QueryCommandTests {
 
     @Test("current prints likelihoods that sum to at most 1, with every factor under --explain")
     func currentJSON() throws {
-        let cli = try cli()
+        let cli = try CLI.withQueryPlaces()
         let r = cli.run(["current", "46.5201,6.6301", "--accuracy", "10", "--fields", "id", "--explain"])
         #expect(r.code == 0, "\(r.err)")
         let json = try JSONValue(parsing: r.out)
@@ -96,7 +83,7 @@ struct QueryCommandTests {
         (["nearby", "--batch", "--output", "text"], 64, "--output text is not available"),
     ])
     func usageErrors(args: [String], code: Int32, message: String) throws {
-        let cli = try cli()
+        let cli = try CLI.withQueryPlaces()
         let r = cli.run(args)
         #expect(r.code == code)
         #expect(r.err.contains(message), "\(r.err)")
@@ -107,8 +94,8 @@ struct QueryCommandTests {
 
     @Test("--batch answers each line in order; a bad line gets an error line and exit 65")
     func batch() throws {
-        let cli = try cli()
-        let nearby = run(cli, ["nearby", "--batch", "--fields", "id"], input: """
+        let cli = try CLI.withQueryPlaces()
+        let nearby = cli.run(["nearby", "--batch", "--fields", "id"], input: """
             {"locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":100}},"maxResultCount":1}
             {"locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63}}},"includedTypes":["park"]}
             not json
@@ -127,7 +114,7 @@ struct QueryCommandTests {
         #expect(try JSONValue(parsing: lines[4])["places"]?.arrayValue?.first?["id"] == "far")
         #expect(nearby.err == "placedb nearby: 2 of 5 request lines failed; each has an error line in the output\n")
 
-        let current = run(cli, ["current", "--batch", "--fields", "id"], input: """
+        let current = cli.run(["current", "--batch", "--fields", "id"], input: """
             {"location":{"latitude":46.5201,"longitude":6.6301},"accuracyMeters":10}
             {"location":{"latitude":46.5201,"longitude":6.6301},"accuracyMeters":10,"time":"2026-05-01T12:00:00Z","maxResultCount":1}
             {"location":{"latitude":46.5201,"longitude":6.6301},"accuracy":10}
@@ -140,7 +127,7 @@ struct QueryCommandTests {
         #expect(try JSONValue(parsing: out[1])["placeLikelihoods"]?.arrayValue?.count == 1)
         #expect(out[2].contains("line 3: unknown field 'accuracy'"))
 
-        let clean = run(cli, ["current", "--batch"], input: #"{"location":{"latitude":1,"longitude":1}}"# + "\n")
+        let clean = cli.run(["current", "--batch"], input: #"{"location":{"latitude":1,"longitude":1}}"# + "\n")
         #expect(clean.code == 0)
         // Far from every place: no candidates, all the mass on none of these.
         #expect(clean.out == #"{"placeLikelihoods":[],"noneLikelihood":1}"# + "\n")
@@ -163,7 +150,7 @@ struct QueryCommandTests {
         #expect(try count(cli.run(["current", "46.52,6.6307", "--accuracy", "300", "--limit", "8"]).out) == 8)
         let text = cli.run(["current", "46.52,6.6307", "--accuracy", "300", "--output", "text"])
         #expect(text.out.split(separator: "\n").count == 6, "five places and the none-of-these line")
-        let batch = run(cli, ["current", "--batch", "--fields", "id"], input: """
+        let batch = cli.run(["current", "--batch", "--fields", "id"], input: """
             {"location":{"latitude":46.52,"longitude":6.6307},"accuracyMeters":300}
             {"location":{"latitude":46.52,"longitude":6.6307},"accuracyMeters":300,"maxResultCount":12}
 

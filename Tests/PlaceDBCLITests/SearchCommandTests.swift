@@ -7,22 +7,9 @@ import PlaceKitTestSupport
 
 @Suite("placedb search and autocomplete")
 struct SearchCommandTests {
-    func cli() throws -> CLI {
-        let cli = try CLI()
-        let r = cli.run(["import", try cli.dir.write("places.ndjson", queryPlaces)])
-        #expect(r.code == 0, "\(r.err)")
-        return cli
-    }
-
-    func run(_ cli: CLI, _ args: [String], input: String) -> (code: Int32, out: String, err: String) {
-        let console = CapturedConsole(environment: ["PLACEDB_DATABASE": cli.db], input: input)
-        let code = CommandLineTool.main(arguments: args, console: console)
-        return (code, console.stdout, console.stderr)
-    }
-
     @Test("search prints the searchText shape, nearest namesake first with --near")
     func searchJSON() throws {
-        let cli = try cli()
+        let cli = try CLI.withQueryPlaces()
         let r = cli.run(["search", "cafe", "--near", "46.52,6.63", "--fields", "id,displayName"])
         #expect(r.code == 0, "\(r.err)")
         let places = try #require(try JSONValue(parsing: r.out)["places"]?.arrayValue)
@@ -37,7 +24,7 @@ struct SearchCommandTests {
 
     @Test("search --explain shows every ranking factor")
     func explain() throws {
-        let cli = try cli()
+        let cli = try CLI.withQueryPlaces()
         let text = cli.run(["search", "Café du Lac", "--near", "46.52,6.63", "--explain", "--limit", "1", "--output", "text"])
         #expect(text.code == 0, "\(text.err)")
         let lines = text.out.split(separator: "\n")
@@ -52,7 +39,7 @@ struct SearchCommandTests {
 
     @Test("queries of FTS5 syntax are text; an empty one finds nothing; over 1,000 characters exits 64")
     func badQueries() throws {
-        let cli = try cli()
+        let cli = try CLI.withQueryPlaces()
         for q in ["\"", "*", "NEAR(", "AND", "", "cafe\" OR \"bar"] {
             let r = cli.run(["search", q, "--fields", "id"])
             #expect(r.code == 0, "\(q): \(r.err)")
@@ -70,8 +57,8 @@ struct SearchCommandTests {
 
     @Test("search --batch reads searchText bodies, one answer line each")
     func batch() throws {
-        let cli = try cli()
-        let r = run(cli, ["search", "--batch", "--fields", "id"], input: """
+        let cli = try CLI.withQueryPlaces()
+        let r = cli.run(["search", "--batch", "--fields", "id"], input: """
             {"textQuery":"bar","locationBias":{"circle":{"center":{"latitude":46.52,"longitude":6.63}}}}
             {"textQuery":"NEAR(","maxResultCount":2}
             {"query":"bar"}
@@ -87,7 +74,7 @@ struct SearchCommandTests {
 
     @Test("autocomplete prints place predictions for a prefix")
     func autocomplete() throws {
-        let cli = try cli()
+        let cli = try CLI.withQueryPlaces()
         let r = cli.run(["autocomplete", "caf", "--near", "46.52,6.63"])
         #expect(r.code == 0, "\(r.err)")
         let s = try #require(try JSONValue(parsing: r.out)["suggestions"]?.arrayValue)
