@@ -21,6 +21,14 @@ private func syntaxError(_ text: String) -> JSONSyntaxError? { syntaxError(Array
 struct JSONParserTests {
     // MARK: Values
 
+    @Test("an error quotes at most 64 characters of a member name (found by the aliases fuzz target: a 1,671-byte message)")
+    func longMemberNameInError() throws {
+        let name = String(repeating: "O", count: 3000)
+        let e = try #require(syntaxError("{\"\(name)\" 1}"))
+        #expect(e.message.utf8.count < 120, "\(e.message.utf8.count) bytes")
+        #expect(e.message.contains(String(repeating: "O", count: 64) + "…"))
+    }
+
     @Test("parses every kind of JSON value")
     func allValueKinds() throws {
         let value = try JSONParser.parse(#"{"n":null,"t":true,"f":false,"i":42,"d":1.5,"s":"x","a":[1,"two",[]],"o":{"k":{}}}"#)

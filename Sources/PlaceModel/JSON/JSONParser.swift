@@ -280,7 +280,7 @@ package struct JSONParser {
             guard base[pos] == UInt8(ascii: "\"") else { throw error("expected a member name in double quotes, found \(describe(base[pos]))") }
             let key = try parseString()
             skipWhitespace()
-            guard pos < end, base[pos] == UInt8(ascii: ":") else { throw error("expected ':' after member name \"\(key)\"") }
+            guard pos < end, base[pos] == UInt8(ascii: ":") else { throw error("expected ':' after member name \"\(key.count > 64 ? key.prefix(64) + "…" : key)\"") }
             pos += 1
             skipWhitespace()
             let value = try parseValue()
