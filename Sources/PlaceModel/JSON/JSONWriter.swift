@@ -132,12 +132,7 @@ public struct JSONWriter: Sendable {
             case 0x20, 0x0A, 0x0D, 0x09:
                 break
             default:
-                var j = i + 1
-                while j < n {
-                    let c = text[j]
-                    if c == UInt8(ascii: ",") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]") || c == UInt8(ascii: ":") || c <= 0x20 { break }
-                    j += 1
-                }
+                let j = tokenEnd(text, from: i)
                 guard copy(i, j) else { return nil }
                 i = j
                 continue
@@ -145,6 +140,18 @@ public struct JSONWriter: Sendable {
             i += 1
         }
         return w
+    }
+
+    /// The end of the number or literal starting at `start`: the next
+    /// structural character or white space, or `text.count`.
+    private static func tokenEnd(_ text: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var j = start + 1
+        while j < text.count {
+            let c = text[j]
+            if c == UInt8(ascii: ",") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]") || c == UInt8(ascii: ":") || c <= 0x20 { break }
+            j += 1
+        }
+        return j
     }
 
     /// The end (past the closing quote, or `text.count`) of the string
@@ -221,12 +228,7 @@ public struct JSONWriter: Sendable {
                 break
             default:
                 // A number or a literal: copied up to the next token.
-                var j = i + 1
-                while j < n {
-                    let c = text[j]
-                    if c == UInt8(ascii: ",") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]") || c == UInt8(ascii: ":") || c <= 0x20 { break }
-                    j += 1
-                }
+                let j = tokenEnd(text, from: i)
                 out.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[i..<j]))
                 i = j
                 continue
