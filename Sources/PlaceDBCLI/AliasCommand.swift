@@ -5,7 +5,7 @@ import PlaceModel
 enum AliasCommand {
     /// The options, read by these constants (a typo does not compile).
     enum Options {
-        static let source = OptionSpec("--source", value: "NAME", help: "The source the edges are filed under (default: alias-file).")
+        static let source = OptionSpec("--source", value: "NAME", help: "The source of the edges whose line names none (default: alias-file).")
         static let all = [source]
     }
 
@@ -13,13 +13,15 @@ enum AliasCommand {
         name: "alias",
         abstract: "Manage place ID aliases: 'placedb alias import FILE...' records old-ID -> new-ID edges from CSV or NDJSON.",
         arguments: [ArgumentSpec(name: "import", help: "The action (import)."),
-                    ArgumentSpec(name: "FILE", help: "CSV with a header (old_id,new_id,reason[,confidence]) or NDJSON ({\"oldId\",\"newId\",\"reason\",\"confidence\"}); - reads standard input; .gz read directly.", variadic: true)],
+                    ArgumentSpec(name: "FILE", help: "CSV with a header (old_id,new_id,reason[,confidence,source,recorded_at]) or NDJSON ({\"oldId\",\"newId\",\"reason\",\"confidence\"[,\"source\",\"recordedAt\",\"evidence\"]}); - reads standard input; .gz read directly.", variadic: true)],
         options: Options.all,
         discussion: """
             reason is one of: \(AliasReason.allCases.map(\.rawValue).joined(separator: ", ")) (default explicit);
             confidence is in (0, 1] (default 1). Each file is one transaction: a bad line (exit 65,
             file:line and why) records nothing of that file. An edge already known is kept as
-            first recorded.
+            first recorded. A line's own source and recordedAt (RFC 3339), as 'placedb export
+            --aliases' writes them, are kept (a known edge recorded later takes them), so
+            'resolve' answers as in the exported database.
             """,
         examples: [
             "placedb alias import moves.csv",

@@ -88,6 +88,53 @@ struct AliasTests {
         #expect(try PlaceImporter(databasePath: db).importAliases(.file(file)).unchanged == 3)
     }
 
+    @Test("an alias file's own source and recordedAt are kept; --source names the edges without one")
+    func ownSourceAndTime() throws {
+        try load(Fixtures.v1("d", "Dee") + "\n")
+        let json = try dir.write("own.ndjson", """
+            {"oldId":"a","newId":"d","reason":"moved","source":"city-2019","recordedAt":"2019-05-01T10:00:00.000Z"}
+            {"oldId":"b","newId":"d","reason":"merged"}
+
+            """)
+        var options = ImportOptions()
+        options.source = "curated"
+        _ = try PlaceImporter(databasePath: db, options: options).importAliases(.file(json))
+        let a = try resolve("a").chain.first, b = try resolve("b").chain.first
+        #expect(a?.source == "city-2019")
+        #expect(a?.recordedAt == "2019-05-01T10:00:00.000Z")
+        #expect(b?.source == "curated")
+        #expect(b?.recordedAt != nil && b?.recordedAt != "2019-05-01T10:00:00.000Z")
+        // CSV names them in columns.
+        let csv = try dir.write("own.csv", "old_id,new_id,reason,source,recorded_at\nc,d,renumbered,osm-2020,2020-01-02T03:04:05.000Z\n")
+        _ = try PlaceImporter(databasePath: db).importAliases(.file(csv))
+        let c = try resolve("c").chain.first
+        #expect(c?.source == "osm-2020")
+        #expect(c?.recordedAt == "2020-01-02T03:04:05.000Z")
+        // A time that is not RFC 3339 is a bad line: nothing of the file recorded.
+        let bad = try dir.write("bad.ndjson", """
+            {"oldId":"e","newId":"d"}
+            {"oldId":"f","newId":"d","recordedAt":"yesterday"}
+
+            """)
+        #expect {
+            _ = try PlaceImporter(databasePath: db).importAliases(.file(bad))
+        } throws: { error in
+            "\(error)".contains(":2") && "\(error)".contains("recordedAt 'yesterday' is not an RFC 3339 time")
+        }
+        #expect(try resolve("e").status == .notFound)
+        // An edge known from a later run takes an earlier line's record; a
+        // later line changes nothing.
+        let later = try dir.write("later.ndjson", #"{"oldId":"a","newId":"d","reason":"moved","source":"other","recordedAt":"2024-01-01T00:00:00.000Z"}"# + "\n")
+        #expect(try PlaceImporter(databasePath: db).importAliases(.file(later)).unchanged == 1)
+        #expect(try resolve("a").chain.first?.source == "city-2019")
+        let earlier = try dir.write("earlier.ndjson", #"{"oldId":"a","newId":"d","reason":"moved","confidence":0.9,"source":"first","recordedAt":"2018-01-01T00:00:00Z"}"# + "\n")
+        #expect(try PlaceImporter(databasePath: db).importAliases(.file(earlier)).unchanged == 1)
+        let first = try resolve("a").chain.first
+        #expect(first?.source == "first")
+        #expect(first?.recordedAt == "2018-01-01T00:00:00Z")
+        #expect(first?.confidence == 0.9)
+    }
+
     @Test("a cycle is detected and reported, never looped")
     func cycle() throws {
         let file = try dir.write("c.ndjson", """

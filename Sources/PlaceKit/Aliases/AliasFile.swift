@@ -13,7 +13,9 @@ public struct AliasImportSummary: Sendable, Equatable {
 /// Reads explicit alias files: CSV with a header naming the columns
 /// (`old_id,new_id,reason[,confidence]`; `alias_id`/`from` and
 /// `place_id`/`to` are accepted too), or NDJSON lines
-/// `{"oldId": ..., "newId": ..., "reason": ..., "confidence": ...}`.
+/// `{"oldId": ..., "newId": ..., "reason": ..., "confidence": ...}`, with
+/// the edge's own `source` and `recordedAt` where it has them (as `placedb
+/// export --aliases` writes them; CSV columns `source`, `recorded_at`).
 enum AliasFileReader {
     static let oldNames = ["old_id", "oldid", "alias_id", "aliasid", "from"]
     static let newNames = ["new_id", "newid", "place_id", "placeid", "to"]
@@ -23,6 +25,15 @@ enum AliasFileReader {
     static let maxLineBytes = 64 << 10
 
     struct AliasFileError: Error { let line: Int; let message: String }
+
+    /// One line's edge, with the source and time it was first recorded
+    /// under when the line names them.
+    struct Line {
+        let number: Int
+        var edge: AliasEdge
+        var source: String?
+        var recordedAt: String?
+    }
 
     /// Calls `body` with each line of a source, its number and its text
     /// (without the newline or a trailing CR), streaming: at most one line
@@ -63,16 +74,16 @@ enum AliasFileReader {
     /// Parses every edge of a source, streaming; the first bad line throws
     /// with its number. Values quoted in messages are cut to a short,
     /// one-line excerpt.
-    static func edges(_ source: ByteSource) throws -> [(line: Int, edge: AliasEdge)] {
-        var out: [(Int, AliasEdge)] = []
+    static func edges(_ source: ByteSource) throws -> [Line] {
+        var out: [Line] = []
         var parser: LineParser?
         try forEachLine(source) { number, text in
             if text.trimmingSpacesString.isEmpty { return }
             if let parser {
-                out.append((number, try parser.edge(number, text)))
+                out.append(try parser.edge(number, text))
             } else {
                 parser = try LineParser(first: text, number: number)
-                if parser!.isJSON { out.append((number, try parser!.edge(number, text))) }
+                if parser!.isJSON { out.append(try parser!.edge(number, text)) }
             }
         }
         guard parser != nil else { throw AliasFileError(line: 1, message: "empty alias file") }
@@ -84,7 +95,7 @@ enum AliasFileReader {
     struct LineParser {
         let isJSON: Bool
         var oldColumn = 0, newColumn = 0
-        var reasonColumn: Int?, confidenceColumn: Int?
+        var reasonColumn: Int?, confidenceColumn: Int?, sourceColumn: Int?, recordedColumn: Int?
 
         init(first: String, number: Int) throws {
             isJSON = first.hasPrefix("{") || first.hasPrefix("\u{1E}")
@@ -97,9 +108,11 @@ enum AliasFileReader {
             newColumn = n
             reasonColumn = header.firstIndex(of: "reason")
             confidenceColumn = header.firstIndex(of: "confidence")
+            sourceColumn = header.firstIndex(of: "source")
+            recordedColumn = header.firstIndex { $0 == "recorded_at" || $0 == "recordedat" }
         }
 
-        func edge(_ number: Int, _ text: String) throws -> AliasEdge {
+        func edge(_ number: Int, _ text: String) throws -> Line {
             if isJSON {
                 let value: JSONValue
                 do { value = try JSONParser.parse(text) } catch { throw AliasFileError(line: number, message: "malformed JSON: \(error.message)") }
@@ -117,7 +130,8 @@ enum AliasFileReader {
                                                     reason: field(["reason"]), confidence: confidence, line: number)
                 // Why, as `placedb export --aliases` writes it.
                 if let evidence = o["evidence"], evidence != .null { edge.evidence = evidence }
-                return edge
+                return Line(number: number, edge: edge, source: try stringMember(o["source"], "source", number),
+                            recordedAt: try time(stringMember(o["recordedAt"], "recordedAt", number), "recordedAt", number))
             }
             let f = csvFields(text)
             func at(_ i: Int?) -> String? { i.flatMap { $0 < f.count ? f[$0].trimmingSpacesString : nil }.flatMap { $0.isEmpty ? nil : $0 } }
@@ -126,7 +140,24 @@ enum AliasFileReader {
                 guard let d = Double(c) else { throw AliasFileError(line: number, message: "confidence \(quoted(c)) is not a number") }
                 confidence = d
             }
-            return try AliasFileReader.edge(old: at(oldColumn), new: at(newColumn), reason: at(reasonColumn), confidence: confidence, line: number)
+            let edge = try AliasFileReader.edge(old: at(oldColumn), new: at(newColumn), reason: at(reasonColumn), confidence: confidence, line: number)
+            return Line(number: number, edge: edge, source: at(sourceColumn), recordedAt: try time(at(recordedColumn), "recorded_at", number))
+        }
+
+        /// A member that must be a non-empty string when present.
+        private func stringMember(_ value: JSONValue?, _ name: String, _ number: Int) throws -> String? {
+            guard let value, value != .null else { return nil }
+            guard let s = value.stringValue else { throw AliasFileError(line: number, message: "\(name) is \(value.kindDescription), expected a string") }
+            return s.isEmpty ? nil : s
+        }
+
+        /// A time the edge was recorded: RFC 3339, as `resolve` prints it.
+        private func time(_ text: String?, _ name: String, _ number: Int) throws -> String? {
+            guard let text else { return nil }
+            guard CaptureTime.parse(text) != nil else {
+                throw AliasFileError(line: number, message: "\(name) \(quoted(text)) is not an RFC 3339 time")
+            }
+            return text
         }
     }
 
@@ -188,7 +219,7 @@ extension PlaceImporter {
         try settling {
             let source: ByteSource
             do { source = try ByteSource(input) } catch let e as InputError { throw PlaceDBError.input(e) }
-            let parsed: [(line: Int, edge: AliasEdge)]
+            let parsed: [AliasFileReader.Line]
             do {
                 parsed = try AliasFileReader.edges(source)
             } catch let e as AliasFileReader.AliasFileError {
@@ -196,7 +227,7 @@ extension PlaceImporter {
             } catch let e as InputError {
                 throw PlaceDBError.input(e)
             }
-            return try recordAliasRun(parsed.map(\.edge), input: source.name, source: options.source ?? "alias-file")
+            return try recordAliasRun(parsed.map { ($0.edge, $0.source, $0.recordedAt) }, input: source.name, source: options.source ?? "alias-file")
         }
     }
 }

@@ -113,7 +113,7 @@ public final class PlaceExporter {
 
     /// Writes every alias edge, oldest first, as the NDJSON lines
     /// `placedb alias import` reads (`oldId`, `newId`, `reason`,
-    /// `confidence`, and the edge's `source` and `evidence`).
+    /// `confidence`, and the edge's `source`, `evidence` and `recordedAt`).
     public func exportAliases(write: (UnsafeRawBufferPointer) throws -> Void) throws -> ExportSummary {
         var summary = ExportSummary()
         var buffer: [UInt8] = []
@@ -121,7 +121,7 @@ public final class PlaceExporter {
         try store.read {
             summary.aliases = try store.forEachAliasEdge { edge in
                 ExportRecord.writeAlias(old: edge.aliasID, new: edge.placeID, reason: edge.reason, confidence: edge.confidence,
-                                        source: edge.source, evidence: edge.evidence, into: &buffer)
+                                        source: edge.source, evidence: edge.evidence, recordedAt: edge.recordedAt, into: &buffer)
                 if buffer.count >= Self.chunkSize { try flush() }
             }
         }

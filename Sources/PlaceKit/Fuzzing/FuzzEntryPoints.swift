@@ -232,7 +232,8 @@ import PlaceStorage
         do {
             let source = try ByteSource(.file(path))
             let edges = try AliasFileReader.edges(source)
-            for (line, edge) in edges {
+            for l in edges {
+                let (line, edge) = (l.number, l.edge)
                 check(line >= 1 && line <= lines, "an edge from line \(line) of \(lines)")
                 check(!edge.aliasID.isEmpty && !edge.placeID.isEmpty, "line \(line): an edge with an empty ID")
                 check(edge.confidence.isFinite && (0...1).contains(edge.confidence), "line \(line): confidence \(edge.confidence) outside 0...1")

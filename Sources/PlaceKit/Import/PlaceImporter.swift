@@ -400,11 +400,11 @@ public final class PlaceImporter {
         var runs: [String: Int64] = [:]
         defer { writer.run = run }
         for t in tombstones {
-            try store.markTombstone(t.placeID, run: try store.recordedRun(at: t.removedAt, input: input, runs: &runs),
+            try store.markTombstone(t.placeID, run: try store.recordedRun(at: t.removedAt, input: input, what: "tombstones", runs: &runs),
                                     member: ExportRecord.tombstoneMember)
             for r in t.replacedBy {
-                writer.run = try r.recordedAt.map { try store.recordedRun(at: $0, input: input, runs: &runs) } ?? run
-                try writer.record(r.edge, source: r.source)
+                writer.run = try r.recordedAt.map { try store.recordedRun(at: $0, input: input, what: "tombstones", runs: &runs) } ?? run
+                try writer.record(r.edge, source: r.source, backdating: r.recordedAt != nil)
             }
         }
         return tombstones.count
@@ -429,20 +429,27 @@ public final class PlaceImporter {
 
     /// Records alias edges in one run of their own; returns the counts.
     func recordAliases(_ edges: [AliasEdge], input: String, source: String) throws -> AliasImportSummary {
-        try settling { try recordAliasRun(edges, input: input, source: source) }
+        try settling { try recordAliasRun(edges.map { ($0, nil, nil) }, input: input, source: source) }
     }
 
-    func recordAliasRun(_ edges: [AliasEdge], input: String, source: String) throws -> AliasImportSummary {
+    /// Records edges in a run of their own. An edge with its own `source`
+    /// keeps it (else `source`); one with a `recordedAt` time is filed under
+    /// a run of that time, as the database it was exported from had it, so
+    /// `resolve` answers the same.
+    func recordAliasRun(_ edges: [(edge: AliasEdge, source: String?, recordedAt: String?)], input: String, source: String) throws -> AliasImportSummary {
         let started = MonotonicClock.now()
         let startedAt = RFC3339.nowMilliseconds()
         return try writing { () throws -> AliasImportSummary in
             let run = try beginRun(input: input, startedAt: startedAt)
             writer.run = run
             var summary = AliasImportSummary()
-            for edge in edges {
+            var runs: [String: Int64] = [:]
+            for (edge, own, recordedAt) in edges {
                 summary.records += 1
-                if try writer.record(edge, source: source) { summary.added += 1 } else { summary.unchanged += 1 }
+                writer.run = try recordedAt.map { try store.recordedRun(at: $0, input: input, what: "alias edges", runs: &runs) } ?? run
+                if try writer.record(edge, source: own ?? source, backdating: recordedAt != nil) { summary.added += 1 } else { summary.unchanged += 1 }
             }
+            writer.run = run
             var s = ImportSummary()
             s.records = summary.records
             s.inserted = summary.added

@@ -119,8 +119,9 @@ package enum ExportRecord {
     }
 
     /// One alias line as `placedb alias import` reads it (NDJSON), with
-    /// the edge's source and evidence beside.
-    package static func writeAlias(old: String, new: String, reason: String, confidence: Double, source: String?, evidence: String?, into out: inout [UInt8]) {
+    /// the edge's source, evidence and the time it was recorded beside.
+    package static func writeAlias(old: String, new: String, reason: String, confidence: Double, source: String?, evidence: String?,
+                                   recordedAt: String?, into out: inout [UInt8]) {
         append(#"{"oldId":"#, into: &out)
         JSONWriter.writeString(old, into: &out)
         append(#","newId":"#, into: &out)
@@ -143,6 +144,10 @@ package enum ExportRecord {
             } else {
                 JSONWriter.writeString(evidence, into: &out)
             }
+        }
+        if let recordedAt {
+            append(#","recordedAt":"#, into: &out)
+            JSONWriter.writeString(recordedAt, into: &out)
         }
         out.append(UInt8(ascii: "}"))
         out.append(0x0A)

@@ -71,6 +71,8 @@ extension PlaceStore {
         package let confidence: Double
         /// JSON text, or nil.
         package let evidence: String?
+        /// When the edge was recorded: its run's start, as `resolve` gives it.
+        package let recordedAt: String?
     }
 
     /// An alias edge out of one ID, with when it was recorded.
@@ -112,9 +114,13 @@ extension PlaceStore {
     @discardableResult
     package func forEachAliasEdge(_ body: (ExportedAlias) throws -> Void) throws -> Int {
         var count = 0
-        try db.forEachRow("SELECT alias_id, place_id, reason, source, confidence, evidence FROM place_alias ORDER BY id") { row in
+        try db.forEachRow("""
+            SELECT a.alias_id, a.place_id, a.reason, a.source, a.confidence, a.evidence, r.started_at
+            FROM place_alias a LEFT JOIN import_run r ON r.id = a.run ORDER BY a.id
+            """) { row in
             try body(ExportedAlias(aliasID: row.optionalString(0) ?? "", placeID: row.optionalString(1) ?? "", reason: row.optionalString(2) ?? "explicit",
-                                   source: row.optionalString(3), confidence: row.optionalDouble(4) ?? 1, evidence: row.optionalString(5)))
+                                   source: row.optionalString(3), confidence: row.optionalDouble(4) ?? 1, evidence: row.optionalString(5),
+                                   recordedAt: row.optionalString(6)))
             count += 1
         }
         return count

@@ -6,11 +6,11 @@ extension PlaceStore {
     /// or an alias edge's recording, happened then, so `resolve` gives that
     /// time again (`removedAt`, `recordedAt`). One finished run per time
     /// and input (`runs` keeps them for the import), named after the input.
-    package func recordedRun(at time: String, input: String, runs: inout [String: Int64]) throws -> Int64 {
+    package func recordedRun(at time: String, input: String, what: String, runs: inout [String: Int64]) throws -> Int64 {
         if let run = runs[time] { return run }
         try db.run("""
             INSERT INTO import_run (input, status, started_at, finished_at, options) VALUES (?1, 'ok', ?2, ?2, '{}')
-            """, [.text("\(input): tombstones, recorded at \(time)"), .text(time)])
+            """, [.text("\(input): \(what), recorded at \(time)"), .text(time)])
         let run = db.lastInsertedRowID
         runs[time] = run
         return run

@@ -84,6 +84,7 @@ package final class PlaceWriter {
     }
 
     private let insertAlias: Statement
+    private var backdateAlias: Statement?
     private let readStored: Statement
     private let setCaptured: Statement
     private let tombstone: Statement
@@ -111,9 +112,12 @@ package final class PlaceWriter {
     }
 
     /// Records an alias edge once (the first record of an edge is kept, so
-    /// history is never rewritten). True when it was new.
+    /// history is never rewritten). True when it was new. With `backdating`
+    /// (edges read back with the time they were first recorded: an alias
+    /// file or tombstones from `placedb export`), an edge known from a later
+    /// run takes this one's record instead: it is the first.
     @discardableResult
-    package func record(_ edge: AliasEdge, source: String?) throws -> Bool {
+    package func record(_ edge: AliasEdge, source: String?, backdating: Bool = false) throws -> Bool {
         insertAlias.reset()
         try insertAlias.bind(.text(edge.aliasID), at: 1)
         try insertAlias.bind(.text(edge.placeID), at: 2)
@@ -124,6 +128,25 @@ package final class PlaceWriter {
         try insertAlias.bind(.integer(run), at: 7)
         try insertAlias.run()
         let added = db.changes > 0
+        if !added && backdating {
+            if backdateAlias == nil {
+                backdateAlias = try db.prepare("""
+                    UPDATE place_alias SET reason = ?3, source = ?4, confidence = ?5, evidence = ?6, run = ?7
+                    WHERE alias_id = ?1 AND place_id = ?2
+                      AND julianday((SELECT started_at FROM import_run WHERE id = ?7)) < julianday((SELECT started_at FROM import_run WHERE id = place_alias.run))
+                    """)
+            }
+            let update = backdateAlias!
+            update.reset()
+            try update.bind(.text(edge.aliasID), at: 1)
+            try update.bind(.text(edge.placeID), at: 2)
+            try update.bind(.text(edge.reason.rawValue), at: 3)
+            try update.bind(DatabaseValue(source), at: 4)
+            try update.bind(.real(edge.confidence), at: 5)
+            try update.bind(DatabaseValue(edge.evidence.map { JSONWriter().string($0) }), at: 6)
+            try update.bind(.integer(run), at: 7)
+            try update.run()
+        }
         if edge.reason == .requestedReturned {
             // A response for A returned B: A's own record (older, or to come)
             // is a tombstone of B, and A resolves to B.
