@@ -234,6 +234,8 @@ import PlaceStorage
             let edges = try AliasFileReader.edges(source)
             for l in edges {
                 let (line, edge) = (l.number, l.edge)
+                check(l.recordedAt.map { CaptureTime.parse($0) != nil } ?? true, "line \(line): a recordedAt that is not a time")
+                check(l.source.map { !$0.isEmpty } ?? true, "line \(line): an empty source")
                 check(line >= 1 && line <= lines, "an edge from line \(line) of \(lines)")
                 check(!edge.aliasID.isEmpty && !edge.placeID.isEmpty, "line \(line): an edge with an empty ID")
                 check(edge.confidence.isFinite && (0...1).contains(edge.confidence), "line \(line): confidence \(edge.confidence) outside 0...1")
