@@ -435,6 +435,76 @@ struct TextSearchTests {
         #expect(named > 20)
     }
 
+    @Test("reading every match in one query gathers what the grid levels gather: the same answers, namesakes and restrictions included")
+    func completeEqualsLevels() throws {
+        let dir = try TempDirectory("text-search-complete")
+        let db = dir.file("places.sqlite")
+        var rng = TestRandom(seed: 17)
+        // Namesakes (the same BM25: ties at every cut) spread over about 60 km
+        // around Lausanne, so that fine, coarse and whole-index levels each
+        // find some, and a few far away.
+        let words = ["Museum", "Olympic", "Lac", "Café", "Coop", "City", "Mode", "Musée", "Pont", "Boulangerie"]
+        var lines = ""
+        for i in 0..<400 {
+            let name = (0..<(1 + rng.int(2))).map { _ in words[rng.int(words.count)] }.joined(separator: " ")
+            let spread = [0.005, 0.03, 0.3][rng.int(3)]
+            var lat = 46.52 + (rng.unit() - 0.5) * spread, lng = 6.63 + (rng.unit() - 0.5) * spread
+            if i % 50 == 0 { lat = 40 + rng.unit() * 10; lng = -5 + rng.unit() * 20 }
+            let rating = rng.int(3) == 0 ? #","userRatingCount":\#(rng.int(500))"# : ""
+            lines += #"{"id":"p\#(i)","displayName":{"text":"\#(name)"},"location":{"latitude":\#(lat),"longitude":\#(lng)},"types":["museum"]\#(rating)}"# + "\n"
+        }
+        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("in.ndjson", lines)))
+        let complete = try PlaceReader(databasePath: db)
+        let levels = try PlaceReader(databasePath: db)
+        levels.completeMatchLimit = 0
+        let small = try PlaceReader(databasePath: db)
+        small.completeMatchLimit = 40
+        let near = Coordinate(latitude: 46.521, longitude: 6.632)
+        let areas: [(bias: SearchArea?, restriction: SearchArea?)] = [
+            (.circle(center: near, radiusMeters: nil), nil), (.circle(center: near, radiusMeters: 300), nil),
+            (nil, .circle(center: near, radiusMeters: 800)), (nil, .circle(center: near, radiusMeters: 20_000)),
+            (nil, .rectangle(low: Coordinate(latitude: 46.4, longitude: 6.5), high: Coordinate(latitude: 46.6, longitude: 6.7))),
+        ]
+        var compared = 0, found = 0
+        for q in ["museum", "olympic museum", "cafe lac", "coop city", "musee", "pont mode", "city", "boulangerie", "olympc", "lac pont cafe"] {
+            for area in areas {
+                for n in [1, 5, 20, 150] {
+                    var request = TextSearchRequest(textQuery: q, locationBias: area.bias, locationRestriction: area.restriction, maxResultCount: n)
+                    let reference = try levels.searchText(request)
+                    for reader in [complete, small] {
+                        let answer = try reader.searchText(request)
+                        #expect(answer.map(\.place.id) == reference.map(\.place.id), "\(q) \(n) \(area)")
+                        #expect(answer.map(\.ranking) == reference.map(\.ranking), "\(q) \(n) \(area)")
+                    }
+                    request.rankByDistance = true
+                    #expect(try complete.searchText(request).map(\.place.id) == levels.searchText(request).map(\.place.id), "\(q) \(n) \(area) by distance")
+                    compared += 1
+                    found += reference.count
+                }
+            }
+            for prefix in [String(q.prefix(3)), String(q.prefix(q.count - 1))] {
+                let request = AutocompleteRequest(input: prefix, locationBias: .circle(center: near, radiusMeters: nil), maxResultCount: 5)
+                #expect(try complete.autocomplete(request) == levels.autocomplete(request), "\(prefix)")
+            }
+        }
+        #expect(compared == 200 && found > 2000)
+        // The one-query path is taken: every match of a word 400 places
+        // share among them is read at once, and the levels' cells agree.
+        let store = try PlaceStore(path: db, writable: false)
+        let all = try #require(try store.read {
+            try store.allTextMatches(#"{name other_names address types} : ("museum")"#, phrases: [#""museum""#], limit: 1000)
+        })
+        #expect(all.count == 400)
+        #expect(try store.read { try store.allTextMatches(#"{name other_names address types} : ("museum")"#, phrases: [#""museum""#], limit: 399) } == nil)
+        for m in all.prefix(50) {
+            for level in TextGrid.Level.allCases {
+                let cells = TextGrid.blockCells(m.candidate.coordinate, level)
+                #expect(TextGrid.contains(cells, level, key: m.cell))
+                #expect(TextGrid.contains(cells, level, key: TextGrid.key(m.candidate.coordinate)))
+            }
+        }
+    }
+
     @Test("searchText request bodies are read as the Places API (New) writes them")
     func requestJSON() throws {
         let body = try #require(try JSONValue(parsing: """
@@ -522,6 +592,44 @@ struct TextQueryTests {
             #expect(TextFolding.folded(scalar) == TextFolding.decomposedFold(scalar), "U+\(String(v, radix: 16))")
         }
         #expect(TextFolding.folded("É") == "e" && TextFolding.folded("ẞ") == "ß" && TextFolding.folded("ł") == "ł")
+    }
+
+    @Test("the Latin fast paths (words, literal, collapsed white space) give what Unicode categories and Foundation's decomposition give")
+    func latinFastPaths() throws {
+        let letters: [Unicode.GeneralCategory] = [.uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter]
+        var latin = 0
+        for v in UInt32(0)..<0x2000 where TextFolding.isLatinLetter(v) {
+            let scalar = try #require(Unicode.Scalar(v))
+            #expect(letters.contains(scalar.properties.generalCategory) && !scalar.properties.isWhitespace, "U+\(String(v, radix: 16))")
+            #expect(TextFolding.literal(String(Character(scalar))) == TextFolding.decomposedLiteral(String(Character(scalar))), "U+\(String(v, radix: 16))")
+            latin += 1
+        }
+        #expect(latin == 0x190 - 2 + 0x100)
+        /// `words` by categories only (the code before the fast paths).
+        func reference(_ text: String) -> [String] {
+            var out: [String] = [], word = String.UnicodeScalarView()
+            for scalar in text.unicodeScalars {
+                switch scalar.properties.generalCategory {
+                case .nonspacingMark, .enclosingMark, .spacingMark: continue
+                case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                     .decimalNumber, .letterNumber, .otherNumber, .privateUse:
+                    word.append(contentsOf: TextFolding.folded(scalar).unicodeScalars)
+                default:
+                    if !word.isEmpty { out.append(String(word)); word.removeAll() }
+                }
+            }
+            if !word.isEmpty { out.append(String(word)) }
+            return out
+        }
+        var rng = TestRandom(seed: 23)
+        let alphabet: [Character] = Array("aZ09 -'.,\tÉéüÜßłøǢǕİẞẳñÆ×÷ά\u{A0}\u{2003}\u{301}\u{308}\u{1E9E}") + ["e\u{301}", " \u{308}", "\r\n"]
+        for _ in 0..<3000 {
+            let text = String((0..<rng.int(16)).map { _ in alphabet[rng.int(alphabet.count)] })
+            #expect(TextFolding.unicodeWords(text) == reference(text), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(TextFolding.literal(text) == TextFolding.decomposedLiteral(text), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(TextFolding.collapsed(text) == text.split(whereSeparator: \.isWhitespace).joined(separator: " "), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        #expect(TextFolding.literal("Café  Müller") == "cafe muller" && TextFolding.collapsed(" Café  Müller ") == "Café Müller")
     }
 
     @Test("the ASCII fast path folds as the Unicode one does")

@@ -19,6 +19,11 @@ package final class PlaceReader {
     /// start with it when there are at most this many (`QueryTerm.expansions`;
     /// tests set 0 to compare with FTS5's own prefix query).
     var prefixExpansionLimit = 32
+    /// Text search reads every place matching the words in one FTS5 query
+    /// (instead of one per grid level) when at most this many likely match
+    /// (below 2,000, the levels' cut; tests set 0 to compare with the
+    /// levels' own queries).
+    var completeMatchLimit = 300
 
     /// Opens the database at `databasePath` (nil: `places.sqlite` in the
     /// working directory).

@@ -256,7 +256,7 @@ extension PlaceReader {
         return TextQueryPlan(words: TextFolding.words(request.textQuery), lastIsPrefix: false, focus: focus, scale: scale,
                              restriction: request.locationRestriction, types: request.includedTypes,
                              limit: request.maxResultCount, byDistance: request.rankByDistance, literal: TextFolding.literal(request.textQuery),
-                             raw: request.textQuery.split(whereSeparator: \.isWhitespace).joined(separator: " "))
+                             raw: TextFolding.collapsed(request.textQuery))
     }
 
     /// Puts `"explain": {...}` into the object just written at the end of `out`.
@@ -283,6 +283,10 @@ extension PlaceReader {
     /// corrected; when still none, any word may match.
     func textHits(_ plan: TextQueryPlan) throws -> [TextHit] {
         guard !plan.words.isEmpty else { return [] }
+        return try store.withTextStatistics { try checkedTextHits(plan) }
+    }
+
+    private func checkedTextHits(_ plan: TextQueryPlan) throws -> [TextHit] {
         let last = plan.words.count - 1
         var terms = plan.words.enumerated().map { QueryTerm(word: $0.element, prefix: plan.lastIsPrefix && $0.offset == last) }
         // A prefix with few words in the vocabulary is asked as those words:
@@ -316,6 +320,24 @@ extension PlaceReader {
         return hits
     }
 
+    /// Whether at most `completeMatchLimit` places probably hold the words
+    /// (then `rank` reads them all): the places holding any of them, or
+    /// the rarest when every word must match; of several words that each
+    /// many places hold, as many as would hold them all if the words were
+    /// independent, within half the limit (a wrong guess reads the limit's
+    /// rows in vain).
+    func fewMatchesLikely(_ terms: [QueryTerm], any: Bool) throws -> Bool {
+        let counts = try terms.map { t in try TextMatchExpression.phrases([t]).reduce(Int64(0)) { try $0 + store.phraseCount($1) } }
+        let limit = Int64(completeMatchLimit)
+        if any { return counts.reduce(0, +) <= limit }
+        guard let rarest = counts.min() else { return false }
+        if rarest <= limit { return true }
+        guard counts.count > 1 else { return false }
+        let places = Double(try store.placeRowBound())
+        guard places > 0 else { return false }
+        return counts.reduce(places) { $0 * Double($1) / places } <= Double(limit) / 2
+    }
+
     /// Gathers candidates near the focus first (the 3x3 blocks of fine,
     /// then coarse grid cells), then anywhere by BM25, and ranks them.
     private func rank(_ plan: TextQueryPlan, terms: [QueryTerm], any: Bool, corrected: Bool) throws -> [TextHit] {
@@ -324,11 +346,40 @@ extension PlaceReader {
         let reach = plan.restriction?.reach
         var coveredByCells = false
         let phrases = TextMatchExpression.phrases(terms)
+        /// Adds the whole index's best by BM25 (ties by rowid).
+        func wholeIndex() throws {
+            guard let expression = TextMatchExpression.expression(terms, any: any) else { return }
+            // A restriction reaching past the cells reads every match; a bias, the best by BM25.
+            let best = plan.restriction != nil ? 20_000 : max(100, 5 * plan.limit)
+            for m in try store.textMatches(expression, phrases: phrases, cells: 0, best: best) { matched[m.candidate.rowid] = m }
+        }
         // A word no place holds (a typo, before its correction) matches
         // nothing: no need to ask the index at three levels.
         let held = try terms.map { t in try TextMatchExpression.phrases([t]).contains { try store.phraseCount($0) > 0 } }
         if any ? !held.contains(true) : held.contains(false) { return [] }
-        if let focus = plan.focus {
+        if let focus = plan.focus, completeMatchLimit > 0, try fewMatchesLikely(terms, any: any),
+           let expression = TextMatchExpression.expression(terms, any: any),
+           let all = try store.allTextMatches(expression, phrases: phrases, limit: completeMatchLimit) {
+            // Few places hold the words: read them all in one pass (no grid
+            // cells, no sort) and take from them what the levels below
+            // would gather (each level's matches are those whose cell is in
+            // its block; none is cut at its 2,000 best, as fewer match; the
+            // whole index's best by BM25, ties by rowid, as its query
+            // orders them): the same candidates, for one FTS5 query instead
+            // of up to three.
+            for level in TextGrid.Level.allCases {
+                let cells = TextGrid.blockCells(focus, level)
+                for m in all where TextGrid.contains(cells, level, key: m.cell) { matched[m.candidate.rowid] = (m.candidate, m.bm25) }
+                if let reach, reach <= level.reach(atLatitude: focus.latitude) { coveredByCells = true; break }
+                if matched.count >= want { break }
+            }
+            if !coveredByCells && matched.count < want {
+                let best = plan.restriction != nil ? 20_000 : max(100, 5 * plan.limit)
+                let chosen = all.count <= best ? all[...]
+                    : all.sorted { $0.bm25 != $1.bm25 ? $0.bm25 < $1.bm25 : $0.candidate.rowid < $1.candidate.rowid }.prefix(best)
+                for m in chosen { matched[m.candidate.rowid] = (m.candidate, m.bm25) }
+            }
+        } else if let focus = plan.focus {
             for level in TextGrid.Level.allCases {
                 let cells = TextGrid.block(focus, level)
                 guard let expression = TextMatchExpression.expression(terms, any: any, cells: cells) else { return [] }
@@ -336,12 +387,9 @@ extension PlaceReader {
                 if let reach, reach <= level.reach(atLatitude: focus.latitude) { coveredByCells = true; break }
                 if matched.count >= want { break }
             }
-        }
-        if !coveredByCells && (matched.count < want || plan.focus == nil) {
-            guard let expression = TextMatchExpression.expression(terms, any: any) else { return [] }
-            // A restriction reaching past the cells reads every match; a bias, the best by BM25.
-            let best = plan.restriction != nil ? 20_000 : max(100, 5 * plan.limit)
-            for m in try store.textMatches(expression, phrases: phrases, cells: 0, best: best) { matched[m.candidate.rowid] = m }
+            if !coveredByCells && matched.count < want { try wholeIndex() }
+        } else {
+            try wholeIndex()
         }
         guard !matched.isEmpty else { return [] }
         var candidates: [(TextCandidate, Double, Double?)] = []
@@ -369,7 +417,7 @@ extension PlaceReader {
             if nameMatch == 1 && !corrected && !plan.lastIsPrefix, let literal = plan.literal {
                 if !names.contains(where: { TextFolding.literal($0) == literal }) {
                     nameMatch = 0.9
-                } else if let raw = plan.raw, !names.contains(where: { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") == raw }) {
+                } else if let raw = plan.raw, !names.contains(where: { TextFolding.collapsed($0) == raw }) {
                     nameMatch = 0.95
                 }
             }

@@ -24,6 +24,22 @@ public enum TextFolding {
             if !word.isEmpty { out.append(String(word)); word.removeAll() }
         }
         for scalar in text.unicodeScalars {
+            let v = scalar.value
+            // ASCII and Latin letters without looking up their category.
+            if v < 0x80 {
+                if (v >= 0x61 && v <= 0x7A) || (v >= 0x30 && v <= 0x39) {
+                    word.append(scalar)
+                } else if v >= 0x41 && v <= 0x5A {
+                    word.append(Unicode.Scalar(UInt8(v + 32)))
+                } else {
+                    flush()
+                }
+                continue
+            }
+            if isLatinLetter(v) {
+                word.append(contentsOf: folded(scalar).unicodeScalars)
+                continue
+            }
             switch scalar.properties.generalCategory {
             case .nonspacingMark, .enclosingMark, .spacingMark:
                 // A diacritic written apart from its letter: dropped.
@@ -49,6 +65,12 @@ public enum TextFolding {
         if v >= 0xC0 && v < 0x250 { return latinFolds[Int(v - 0xC0)] }
         if v >= 0x1E00 && v < 0x1F00 { return latinFolds[Int(v - 0x1E00) + 0x190] }
         return scalar.properties.lowercaseMapping
+    }
+
+    /// U+00C0..<U+0250 but × and ÷, and U+1E00..<U+1F00: letters all
+    /// (tested), which `latinFolds` and `latinLiterals` hold.
+    static func isLatinLetter(_ v: UInt32) -> Bool {
+        (v >= 0xC0 && v < 0x250 && v != 0xD7 && v != 0xF7) || (v >= 0x1E00 && v < 0x1F00)
     }
 
     /// `decomposedFold` of U+00C0..<U+0250 then U+1E00..<U+1F00, computed
@@ -124,6 +146,48 @@ public enum TextFolding {
             }
             return String(decoding: out, as: UTF8.self)
         }
+        return latinLiteral(text) ?? decomposedLiteral(text)
+    }
+
+    /// `literal` of text of ASCII, Latin letters (`isLatinLetter`) and
+    /// combining diacritics (U+0300..<U+0370) without Foundation's
+    /// normalization (a search compares every candidate's name so), each
+    /// letter from `latinLiterals`; nil for other text.
+    static func latinLiteral(_ text: String) -> String? {
+        var out = String.UnicodeScalarView()
+        var space = false
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            if v < 0x80 {
+                if v == 0x20 || (v >= 0x09 && v <= 0x0D) {
+                    space = !out.isEmpty
+                    continue
+                }
+                if space { out.append(" "); space = false }
+                out.append(v >= 0x41 && v <= 0x5A ? Unicode.Scalar(UInt8(v + 32)) : scalar)
+            } else if v >= 0x300 && v < 0x370 {
+                continue
+            } else if isLatinLetter(v) {
+                let letter = latinLiterals[Int(v >= 0x1E00 ? v - 0x1E00 + 0x190 : v - 0xC0)]
+                if letter.isEmpty { continue }
+                if space { out.append(" "); space = false }
+                out.append(contentsOf: letter.unicodeScalars)
+            } else {
+                return nil
+            }
+        }
+        return String(out)
+    }
+
+    /// `decomposedLiteral` of each Latin letter (`isLatinLetter`; the others
+    /// of U+00C0..<U+0250 as they are), computed once.
+    static let latinLiterals: [String] = (Array(0xC0..<0x250) + Array(0x1E00..<0x1F00)).map { (v: UInt32) in
+        decomposedLiteral(String(Character(Unicode.Scalar(v)!)))
+    }
+
+    /// `literal` through Foundation's canonical decomposition (any text;
+    /// the reference the fast paths are tested against).
+    static func decomposedLiteral(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         var space = false
         for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars {
@@ -139,6 +203,30 @@ public enum TextFolding {
             out.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
         }
         return String(out)
+    }
+
+    /// `text` with its white space collapsed: its words (split at white
+    /// space) joined by one space. Text of printable ASCII and Latin letters
+    /// with single spaces between words is returned as it is, without
+    /// splitting it.
+    public static func collapsed(_ text: String) -> String {
+        var space = true
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            if v == 0x20 {
+                if space { return split(text) }
+                space = true
+            } else if (v > 0x20 && v < 0x7F) || isLatinLetter(v) {
+                space = false
+            } else {
+                return split(text)
+            }
+        }
+        return space && !text.isEmpty ? split(text) : text
+    }
+
+    private static func split(_ text: String) -> String {
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     /// A word's characters in reverse order (for the suffix half of the
@@ -297,17 +385,31 @@ public enum TextGrid {
     /// The words of the 3x3 block of cells around `c` (fewer at the poles;
     /// wrapping at the antimeridian).
     public static func block(_ c: Coordinate, _ level: Level) -> [String] {
+        blockCells(c, level).map { "\(level.letter)\($0.row)x\($0.column)" }
+    }
+
+    /// The rows and columns (at `level`) of the cells `block` names.
+    public static func blockCells(_ c: Coordinate, _ level: Level) -> [(row: Int, column: Int)] {
         let f = fine(c), d = level == .fine ? 1 : 10
         let y = f.row / d, x = f.column / d
         let columns = 36_000 / d, rows = 18_000 / d
-        var out: [String] = []
+        var out: [(row: Int, column: Int)] = []
         for dy in -1...1 where y + dy >= 0 && y + dy <= rows {
             for dx in -1...1 {
-                let cx = ((x + dx) % columns + columns) % columns
-                out.append("\(level.letter)\(y + dy)x\(cx)")
+                out.append((y + dy, ((x + dx) % columns + columns) % columns))
             }
         }
         return out
+    }
+
+    /// Whether a place whose `place.text_cell` is `key` holds one of the
+    /// cell words of `cells` (`blockCells` at `level`): its cell words
+    /// are `key`'s row and column, divided by 10 at the coarse level.
+    public static func contains(_ cells: [(row: Int, column: Int)], _ level: Level, key: Int64) -> Bool {
+        guard key >= 0 else { return false }
+        let d = level == .fine ? 1 : 10
+        let row = Int(key / 100_000) / d, column = Int(key % 100_000) / d
+        return cells.contains { $0.row == row && $0.column == column }
     }
 }
 

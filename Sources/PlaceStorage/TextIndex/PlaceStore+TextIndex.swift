@@ -45,6 +45,37 @@ extension PlaceStore {
         return out
     }
 
+    /// Every place matching `expression` (text terms only, no grid
+    /// cells), each with its candidate row, weighted BM25 and fine grid
+    /// cell (`place.text_cell`, what its cell words are made of), in rowid
+    /// order; nil when more than `limit` match (FTS5 stops reading after
+    /// `limit + 1`).
+    package func allTextMatches(_ expression: String, phrases: [String], limit: Int) throws -> [(candidate: TextCandidate, bm25: Double, cell: Int64)]? {
+        var out: [(TextCandidate, Double, Int64)] = []
+        do {
+            let counts = try phrases.map { String(try phraseCount($0)) }
+            let statement = try db.cachedStatement(TextIndexSQL.firstMatches)
+            try statement.bind(.text(expression), at: 1)
+            try statement.bind(.text(counts.joined(separator: " ")), at: 2)
+            try statement.bind(.integer(Int64(limit + 1)), at: 3)
+            defer { statement.reset() }
+            while let row = try statement.step() {
+                if out.count == limit { return nil }
+                let rowid = try row.int64(0)
+                out.append((try candidate(row, from: 2, rowid: rowid), try row.double(1), row.optionalInt64(7) ?? -1))
+            }
+        } catch let e as SQLiteError {
+            throw textIndexError(e)
+        }
+        return out
+    }
+
+    /// An upper bound on the number of places (the largest `place.id`),
+    /// for estimates.
+    package func placeRowBound() throws -> Int64 {
+        try db.scalar("SELECT max(id) FROM place")?.int64 ?? 0
+    }
+
     /// How many places hold `phrase` in their text columns, from
     /// `textStatistics` while the file is unchanged.
     package func phraseCount(_ phrase: String) throws -> Int64 {
@@ -55,7 +86,25 @@ extension PlaceStore {
         }
     }
 
-    private func countPhrase(_ phrase: String) throws -> Int64 {
+    /// Runs `body` (one text query, inside a read transaction, writing
+    /// nothing) with the phrase counts checked against the file once, not
+    /// on every phrase (`PRAGMA data_version` costs a statement).
+    package func withTextStatistics<T>(_ body: () throws -> T) throws -> T {
+        let stats = textStatistics
+        if stats.checked { return try body() }
+        do {
+            try checkTextStatistics()
+        } catch let e as SQLiteError {
+            throw textIndexError(e)
+        }
+        stats.checked = true
+        defer { stats.checked = false }
+        return try body()
+    }
+
+    /// Registers `bm25_counted` on first use; forgets the counts when the
+    /// file changed (or there are too many).
+    private func checkTextStatistics() throws {
         let stats = textStatistics
         let version = (data: try db.dataVersion(), changes: db.totalChanges)
         if !stats.registered {
@@ -66,6 +115,11 @@ extension PlaceStore {
             stats.counts.removeAll(keepingCapacity: true)
             stats.version = version
         }
+    }
+
+    private func countPhrase(_ phrase: String) throws -> Int64 {
+        let stats = textStatistics
+        if !stats.checked { try checkTextStatistics() }
         if let n = stats.counts[phrase] { return n }
         let statement = try db.cachedStatement(TextIndexSQL.phraseCount)
         try statement.bind(.text(TextMatchExpression.textColumns + " : " + phrase), at: 1)

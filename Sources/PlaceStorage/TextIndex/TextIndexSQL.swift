@@ -171,11 +171,19 @@ package enum TextIndexSQL {
     /// What a candidate is ranked by first (no JSON read), from `place p`.
     package static let candidateColumns = "p.geom, p.name, p.extra IS NOT NULL, p.rating_count, p.primary_type"
     /// rowid and weighted BM25 of the `?3` best places matching `?1` by
-    /// BM25 (`?2`: the phrase counts; `?3` -1: all), each with its
-    /// candidate columns: the match is limited first, then joined.
+    /// BM25, ties by rowid (`?2`: the phrase counts; `?3` -1: all), each
+    /// with its candidate columns: the match is limited first, then joined.
     package static let bestMatches = """
         SELECT m.id, m.score, \(candidateColumns) FROM (
-            SELECT rowid AS id, \(countedBM25) AS score FROM place_text WHERE place_text MATCH ?1 ORDER BY score LIMIT ?3
+            SELECT rowid AS id, \(countedBM25) AS score FROM place_text WHERE place_text MATCH ?1 ORDER BY score, rowid LIMIT ?3
+        ) m JOIN place p ON p.id = m.id
+        """
+    /// The first `?3` places matching `?1` in rowid order (no sort: FTS5
+    /// stops there), with their weighted BM25 (`?2`: the phrase counts),
+    /// candidate columns and fine grid cell (`text_cell`).
+    package static let firstMatches = """
+        SELECT m.id, m.score, \(candidateColumns), p.text_cell FROM (
+            SELECT rowid AS id, \(countedBM25) AS score FROM place_text WHERE place_text MATCH ?1 LIMIT ?3
         ) m JOIN place p ON p.id = m.id
         """
     /// How many places match `?1` (one phrase in the text columns).

@@ -11,6 +11,9 @@ package final class TextIndexStatistics {
     /// The file's state the counts hold for: `PRAGMA data_version` (other
     /// connections' commits) and this connection's total changes.
     var version: (data: Int64, changes: Int) = (-1, -1)
+    /// Inside `PlaceStore.withTextStatistics`: the version was checked for
+    /// this query.
+    var checked = false
     /// Counts kept at most (a query asks for a few; this bounds memory).
     static let capacity = 100_000
 
