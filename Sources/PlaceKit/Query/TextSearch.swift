@@ -324,8 +324,8 @@ extension PlaceReader {
     /// (then `rank` reads them all): the places holding any of them, or
     /// the rarest when every word must match; of several words that each
     /// many places hold, as many as would hold them all if the words were
-    /// independent, within half the limit (a wrong guess reads the limit's
-    /// rows in vain).
+    /// independent, within 80% of the limit (a wrong guess reads the
+    /// limit's rows in vain, once: `allTextMatches` remembers it).
     func fewMatchesLikely(_ terms: [QueryTerm], any: Bool) throws -> Bool {
         let counts = try terms.map { t in try TextMatchExpression.phrases([t]).reduce(Int64(0)) { try $0 + store.phraseCount($1) } }
         let limit = Int64(completeMatchLimit)
@@ -335,7 +335,7 @@ extension PlaceReader {
         guard counts.count > 1 else { return false }
         let places = Double(try store.placeRowBound())
         guard places > 0 else { return false }
-        return counts.reduce(places) { $0 * Double($1) / places } <= Double(limit) / 2
+        return counts.reduce(places) { $0 * Double($1) / places } <= Double(limit) * 0.8
     }
 
     /// Gathers candidates near the focus first (the 3x3 blocks of fine,

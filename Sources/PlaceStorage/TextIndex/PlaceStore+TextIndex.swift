@@ -49,18 +49,24 @@ extension PlaceStore {
     /// cells), each with its candidate row, weighted BM25 and fine grid
     /// cell (`place.text_cell`, what its cell words are made of), in rowid
     /// order; nil when more than `limit` match (FTS5 stops reading after
-    /// `limit + 1`).
+    /// `limit + 1`; the connection remembers it until the file changes,
+    /// as it does the phrase counts).
     package func allTextMatches(_ expression: String, phrases: [String], limit: Int) throws -> [(candidate: TextCandidate, bm25: Double, cell: Int64)]? {
         var out: [(TextCandidate, Double, Int64)] = []
         do {
             let counts = try phrases.map { String(try phraseCount($0)) }
+            // Known to match more (words that go together: "costa coffee").
+            if let known = textStatistics.crowded[expression], known >= limit { return nil }
             let statement = try db.cachedStatement(TextIndexSQL.firstMatches)
             try statement.bind(.text(expression), at: 1)
             try statement.bind(.text(counts.joined(separator: " ")), at: 2)
             try statement.bind(.integer(Int64(limit + 1)), at: 3)
             defer { statement.reset() }
             while let row = try statement.step() {
-                if out.count == limit { return nil }
+                if out.count == limit {
+                    textStatistics.crowded[expression] = limit
+                    return nil
+                }
                 let rowid = try row.int64(0)
                 out.append((try candidate(row, from: 2, rowid: rowid), try row.double(1), row.optionalInt64(7) ?? -1))
             }
@@ -111,8 +117,9 @@ extension PlaceStore {
             try db.registerCountedBM25()
             stats.registered = true
         }
-        if version != stats.version || stats.counts.count >= TextIndexStatistics.capacity {
+        if version != stats.version || stats.counts.count + stats.crowded.count >= TextIndexStatistics.capacity {
             stats.counts.removeAll(keepingCapacity: true)
+            stats.crowded.removeAll(keepingCapacity: true)
             stats.version = version
         }
     }

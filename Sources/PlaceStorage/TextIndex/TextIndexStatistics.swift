@@ -8,6 +8,9 @@ package final class TextIndexStatistics {
     var registered = false
     /// Rows of `place_text` matching `{text columns} : phrase`, by phrase.
     var counts: [String: Int64] = [:]
+    /// Match expressions more places match than the number given
+    /// (`PlaceStore.allTextMatches`), by expression.
+    var crowded: [String: Int] = [:]
     /// The file's state the counts hold for: `PRAGMA data_version` (other
     /// connections' commits) and this connection's total changes.
     var version: (data: Int64, changes: Int) = (-1, -1)
