@@ -670,7 +670,16 @@ struct TextQueryTests {
     @Test("match expressions quote every word")
     func expressions() {
         let e = TextMatchExpression.expression([QueryTerm(word: "caf\"e"), QueryTerm(word: "l", prefix: true, corrections: [])], cells: ["f1x2"])
-        #expect(e == #"{name other_names address types} : ("caf""e" AND "l" *) AND cell : ("f1x2")"#)
+        #expect(e == #"("caf""e" AND "l" *) AND cell : ("f1x2")"#)
+        // The text columns are named where a word could be a grid cell's.
+        #expect(TextMatchExpression.expression([QueryTerm(word: "cafe"), QueryTerm(word: "f12x34")]) == #"{name other_names address types} : ("cafe" AND "f12x34")"#)
+        for (word, prefix, cell) in [("f12x34", false, true), ("k1x2", false, true), ("f12x", false, false), ("fx12", false, false), ("f12", false, false),
+                                     ("f", true, true), ("k12", true, true), ("k12x", true, true), ("k12x3", true, true), ("kx", true, false), ("fa", true, false),
+                                     ("cafe", true, false), ("cafe", false, false)] {
+            #expect(TextMatchExpression.mayMatchCell(QueryTerm(word: word, prefix: prefix)) == cell, "\(word) \(prefix)")
+        }
+        #expect(TextMatchExpression.mayMatchCell(QueryTerm(word: "fo", corrections: ["f1x2"])))
+        #expect(!TextMatchExpression.mayMatchCell(QueryTerm(word: "f", prefix: true, expansions: ["fa", "fo"])))
         #expect(TextMatchExpression.term(QueryTerm(word: "phrmacy", corrections: ["pharmacy"])) == #"("phrmacy" OR "pharmacy")"#)
         #expect(TextMatchExpression.expression([]) == nil)
     }
