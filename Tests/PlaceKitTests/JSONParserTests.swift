@@ -140,6 +140,82 @@ struct JSONParserTests {
 
     // MARK: Round trip through JSONWriter
 
+    @Test("a number with few decimals is written as its description, without building it (coordinates, distances, ratings, random bits)")
+    func shortDecimalsAsDescription() {
+        var rng = TestRandom(seed: 0xDEC1_4A15)
+        var values: [Double] = [0.001, 0.0015, 0.1, 0.05, -0.05, 1.5, 4.5, 48.1374, -11.5755, 100.01, 999_999_999_999.5, 0.000999,
+                                1e12 + 0.5, 37.4220541, -122.08532419999999, 0.3, 2.675, 1.005, 123.456789, 42.1234567891]
+        for _ in 0..<20_000 {
+            // k / 10^p as the writers of coordinates and distances make them.
+            let p = Int(rng.next() % 10)
+            let k = Double(Int64(bitPattern: rng.next()) % 400_000_000_000)
+            values.append(k / [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9][p])
+            values.append((rng.unit() * 40_000_000).rounded() / 100)
+            values.append(Double(bitPattern: rng.next()))
+        }
+        var shortened = 0
+        for d in values where d.isFinite {
+            var out: [UInt8] = []
+            JSONWriter.writeNumber(d, into: &out)
+            let expected = d == d.rounded() && abs(d) < 9_007_199_254_740_992 ? (d == 0 && d.sign == .minus ? "-0.0" : String(Int64(d))) : d.description
+            #expect(String(decoding: out, as: UTF8.self) == expected, "\(d)")
+            var short: [UInt8] = []
+            if d != d.rounded() && JSONWriter.appendShortDecimal(d, into: &short) { shortened += 1 }
+        }
+        #expect(shortened > 30_000)
+    }
+
+    @Test("integers are written as String(_:) writes them")
+    func integersAsString() {
+        var rng = TestRandom(seed: 7)
+        var values: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, Int64.max, Int64.min, Int64.min + 1, 1_000_000_007]
+        for _ in 0..<2_000 { values.append(Int64(bitPattern: rng.next()) >> (rng.next() % 64)) }
+        for i in values {
+            var out: [UInt8] = []
+            JSONWriter.appendInteger(i, into: &out)
+            #expect(String(decoding: out, as: UTF8.self) == String(i))
+        }
+    }
+
+    @Test("the member cursor finds what memberSpans finds, and stops where it is left")
+    func memberCursor() throws {
+        let texts = [#"{}"#, #" { } "#, #"{"a":1}"#, #"{"a":{"b":[1,{"c":"}"}]},"d\"e":"x\\","f":[],"g":null} "#,
+                     #"{ "a" : [ "]" , { } ] , "b" : true }"#]
+        for text in texts {
+            let bytes = Array(text.utf8)
+            try bytes.withUnsafeBytes { buffer in
+                let all = try JSONParser.memberSpans(buffer)
+                var cursor = try JSONParser.MemberCursor(buffer)
+                var found: [(Range<Int>, Range<Int>)] = []
+                while let span = try cursor.next() { found.append((span.name, span.member)) }
+                #expect(found.map { $0.0 } == all.map(\.name), "\(text)")
+                #expect(found.map { $0.1 } == all.map(\.member), "\(text)")
+            }
+        }
+        for bad in [#"[1]"#, #"{"a":1"#, #"{"a" 1}"#, #"{"a":1} x"#, #"{"a":[1}"#, #"{a:1}"#] {
+            let bytes = Array(bad.utf8)
+            let viaSpans = bytes.withUnsafeBytes { buffer in Result { () throws(JSONSyntaxError) in try JSONParser.memberSpans(buffer) } }
+            let viaCursor = bytes.withUnsafeBytes { buffer in
+                Result { () throws(JSONSyntaxError) in
+                    var cursor = try JSONParser.MemberCursor(buffer)
+                    while try cursor.next() != nil {}
+                }
+            }
+            switch (viaSpans, viaCursor) {
+            case (.failure(let a), .failure(let b)): #expect(a == b, "\(bad)")
+            default: Issue.record("\(bad): memberSpans \(viaSpans), cursor \(viaCursor)")
+            }
+        }
+        // Read no further than asked: a bad tail is not met.
+        let bytes = Array(#"{"types":["a"],"regularOpeningHours":{"periods":[oops"#.utf8)
+        try bytes.withUnsafeBytes { buffer in
+            var cursor = try JSONParser.MemberCursor(buffer)
+            let first = try #require(try cursor.next())
+            #expect(String(decoding: UnsafeRawBufferPointer(rebasing: buffer[first.name]), as: UTF8.self) == "types")
+            #expect(throws: JSONSyntaxError.self) { try cursor.next() }
+        }
+    }
+
     @Test("round-trips random doubles exactly through JSONWriter and JSONParser")
     func randomDoublesRoundTrip() throws {
         var rng = TestRandom(seed: 0x5EED_1234)

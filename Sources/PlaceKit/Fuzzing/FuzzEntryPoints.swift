@@ -72,6 +72,9 @@ import PlaceStorage
         var pretty: [UInt8] = []
         JSONWriter(pretty: true).write(value, into: &pretty)
         check((try? JSONParser.parse(pretty)).map { sameJSON($0, value) } ?? false, "the pretty writer's output does not read back")
+        var indented: [UInt8] = []
+        once.withUnsafeBytes { JSONWriter.indent(compact: $0, into: &indented) }
+        check(indented == pretty, "the compact text indented differs from what the pretty writer writes")
         if case .object(let object) = value {
             let spans: [JSONParser.MemberSpan]
             do { spans = try JSONParser.memberSpans(data) } catch {

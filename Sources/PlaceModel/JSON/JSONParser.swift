@@ -78,44 +78,78 @@ package struct JSONParser {
     /// The members of a JSON object, located but not built (their nesting
     /// and strings are followed).
     package static func memberSpans(_ buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> [MemberSpan] {
-        var parser = JSONParser(buffer)
-        parser.skipWhitespace()
-        guard parser.pos < parser.end, parser.base[parser.pos] == UInt8(ascii: "{") else {
-            throw parser.error("expected a JSON object")
-        }
-        parser.pos += 1
         var out: [MemberSpan] = []
         out.reserveCapacity(16)
-        parser.skipWhitespace()
-        if parser.pos < parser.end && parser.base[parser.pos] == UInt8(ascii: "}") {
+        try memberSpans(buffer, into: &out)
+        return out
+    }
+
+    /// `memberSpans`, appended to `out` (a buffer kept between calls).
+    package static func memberSpans(_ buffer: UnsafeRawBufferPointer, into out: inout [MemberSpan]) throws(JSONSyntaxError) {
+        var cursor = try MemberCursor(buffer)
+        while let span = try cursor.next() { out.append(span) }
+    }
+
+    /// The members of a JSON object located one at a time, as
+    /// `memberSpans` locates them: a reader that needs only the first few
+    /// members stops there, without following the rest of the text (nor
+    /// checking it). The text after the object is checked once the last
+    /// member is read.
+    package struct MemberCursor {
+        private var parser: JSONParser
+        private var done = false
+
+        /// A cursor at the object's first member; throws when the text
+        /// does not start with an object.
+        package init(_ buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) {
+            parser = JSONParser(buffer)
+            parser.skipWhitespace()
+            guard parser.pos < parser.end, parser.base[parser.pos] == UInt8(ascii: "{") else {
+                throw parser.error("expected a JSON object")
+            }
             parser.pos += 1
-        } else {
-            while true {
-                parser.skipWhitespace()
-                guard parser.pos < parser.end, parser.base[parser.pos] == UInt8(ascii: "\"") else {
-                    throw parser.error("expected a member name in double quotes")
-                }
-                let quote = parser.pos
-                try parser.skipString()
-                let name = (quote + 1)..<(parser.pos - 1)
-                var escaped = false
-                for i in name where parser.base[i] == UInt8(ascii: "\\") { escaped = true; break }
-                parser.skipWhitespace()
-                guard parser.pos < parser.end, parser.base[parser.pos] == UInt8(ascii: ":") else { throw parser.error("expected ':' after a member name") }
+            parser.skipWhitespace()
+            if parser.pos < parser.end && parser.base[parser.pos] == UInt8(ascii: "}") {
                 parser.pos += 1
-                parser.skipWhitespace()
-                try parser.skipValue()
-                out.append(MemberSpan(name: name, member: quote..<parser.pos, nameEscaped: escaped))
-                parser.skipWhitespace()
-                guard parser.pos < parser.end else { throw parser.error("unexpected end of JSON text inside an object") }
-                if parser.base[parser.pos] == UInt8(ascii: ",") { parser.pos += 1; continue }
-                if parser.base[parser.pos] == UInt8(ascii: "}") { parser.pos += 1; break }
-                throw parser.error("expected ',' or '}' in an object, found \(parser.describe(parser.base[parser.pos]))")
+                try finish()
             }
         }
-        parser.skipWhitespace()
-        if parser.pos < parser.end { throw parser.error("unexpected \(parser.describe(parser.base[parser.pos])) after the JSON value") }
-        return out
+
+        /// The next member, or nil after the last.
+        package mutating func next() throws(JSONSyntaxError) -> MemberSpan? {
+            guard !done else { return nil }
+            parser.skipWhitespace()
+            guard parser.pos < parser.end, parser.base[parser.pos] == UInt8(ascii: "\"") else {
+                throw parser.error("expected a member name in double quotes")
+            }
+            let quote = parser.pos
+            try parser.skipString()
+            let name = (quote + 1)..<(parser.pos - 1)
+            let escaped = memchr(parser.base + name.lowerBound, Int32(UInt8(ascii: "\\")), name.count) != nil
+            parser.skipWhitespace()
+            guard parser.pos < parser.end, parser.base[parser.pos] == UInt8(ascii: ":") else { throw parser.error("expected ':' after a member name") }
+            parser.pos += 1
+            parser.skipWhitespace()
+            try parser.skipValue()
+            let span = MemberSpan(name: name, member: quote..<parser.pos, nameEscaped: escaped)
+            parser.skipWhitespace()
+            guard parser.pos < parser.end else { throw parser.error("unexpected end of JSON text inside an object") }
+            if parser.base[parser.pos] == UInt8(ascii: ",") {
+                parser.pos += 1
+            } else if parser.base[parser.pos] == UInt8(ascii: "}") {
+                parser.pos += 1
+                try finish()
+            } else {
+                throw parser.error("expected ',' or '}' in an object, found \(parser.describe(parser.base[parser.pos]))")
+            }
+            return span
+        }
+
+        private mutating func finish() throws(JSONSyntaxError) {
+            done = true
+            parser.skipWhitespace()
+            if parser.pos < parser.end { throw parser.error("unexpected \(parser.describe(parser.base[parser.pos])) after the JSON value") }
+        }
     }
 
     /// The decoded name of a member located by `memberSpans`.

@@ -53,7 +53,20 @@ public struct JSONWriter: Sendable {
     /// they are. Whitespace between tokens is dropped. The text must be
     /// valid JSON (it is not checked).
     package static func indent(compact text: UnsafeRawBufferPointer, into out: inout [UInt8]) {
-        indent(compact: text, into: &out, room: 2 * text.count + 256)
+        let room = 2 * text.count + 256
+        guard out.isEmpty else { return indent(compact: text, into: &out, room: room) }
+        // Into a new array's room, left uninitialized (not zeroed first:
+        // the room of a 7 KB answer cost a 14 KB memset).
+        var fits = true
+        out = [UInt8](unsafeUninitializedCapacity: room) { buffer, count in
+            if let written = indent(compact: text, into: buffer) {
+                count = written
+            } else {
+                count = 0
+                fits = false
+            }
+        }
+        if !fits { indentAppending(compact: text, into: &out) }
     }
 
     /// `indent`, written into `room` bytes reserved at the end of `out` in
@@ -86,8 +99,18 @@ public struct JSONWriter: Sendable {
             let k = 1 + 2 * max(depth, 0)
             guard w + k <= capacity else { return false }
             o[w] = 0x0A
-            (o + w + 1).update(repeating: 0x20, count: k - 1)
-            w += k
+            let end = w + k
+            var p = w + 1
+            if end + 8 <= capacity {
+                // Eight spaces a store (past `end` is written over next).
+                while p < end {
+                    UnsafeMutableRawPointer(o + p).storeBytes(of: spaceWord, as: UInt64.self)
+                    p += 8
+                }
+            } else {
+                (o + p).update(repeating: 0x20, count: end - p)
+            }
+            w = end
             return true
         }
         @inline(__always) func copy(_ from: Int, _ to: Int) -> Bool {
@@ -107,7 +130,7 @@ public struct JSONWriter: Sendable {
             let b = text[i]
             switch b {
             case UInt8(ascii: "\""):
-                let j = stringEnd(text, from: i)
+                let j = stringEndByWords(text, from: i)
                 guard copy(i, j) else { return nil }
                 i = j
                 continue
@@ -152,6 +175,45 @@ public struct JSONWriter: Sendable {
             j += 1
         }
         return j
+    }
+
+    /// Eight copies of a byte.
+    private static let spaceWord: UInt64 = 0x2020_2020_2020_2020
+    private static let lowBits: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// The high bit of each byte of `x` that is zero: exact up to the first
+    /// such byte (a borrow may mark bytes after it, never before).
+    @inline(__always) private static func zeroBytes(_ x: UInt64) -> UInt64 { (x &- lowBits) & ~x & highBits }
+
+    /// Whether a byte of `x` is below 0x20, a quote or a backslash.
+    @inline(__always) static func needsEscape(_ x: UInt64) -> Bool {
+        ((x &- lowBits &* 0x20) & ~x & highBits) | zeroBytes(x ^ (lowBits &* 0x22)) | zeroBytes(x ^ (lowBits &* 0x5C)) != 0
+    }
+
+    /// `stringEnd`, eight bytes at a time: the first quote or backslash
+    /// after `start` (the lowest byte marked), a backslash skipping the
+    /// byte it escapes. Short strings (names, IDs, types) cost no call.
+    private static func stringEndByWords(_ text: UnsafeRawBufferPointer, from start: Int) -> Int {
+        let n = text.count
+        var j = start + 1
+        while true {
+            if j + 8 <= n {
+                let x = text.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+                let marks = zeroBytes(x ^ (lowBits &* 0x22)) | zeroBytes(x ^ (lowBits &* 0x5C))
+                if marks == 0 {
+                    j += 8
+                    continue
+                }
+                j += marks.trailingZeroBitCount / 8
+            } else {
+                while j < n && text[j] != UInt8(ascii: "\"") && text[j] != UInt8(ascii: "\\") { j += 1 }
+                if j >= n { return n }
+            }
+            if text[j] == UInt8(ascii: "\"") { return j + 1 }
+            j += 2  // a backslash and the byte it escapes
+            if j >= n { return n }
+        }
     }
 
     /// The end (past the closing quote, or `text.count`) of the string
@@ -286,39 +348,114 @@ public struct JSONWriter: Sendable {
         if d == 0 && d.sign == .minus {
             out.append(contentsOf: "-0.0".utf8)
         } else if d == d.rounded(), abs(d) < 9_007_199_254_740_992 {
-            out.append(contentsOf: String(Int64(d)).utf8)
-        } else {
+            appendInteger(Int64(d), into: &out)
+        } else if !appendShortDecimal(d, into: &out) {
             out.append(contentsOf: d.description.utf8)
+        }
+    }
+
+    /// Writes `d` (not integral) as `description` does when it has at
+    /// most 9 decimals (coordinates to the centimeter, distances, ratings):
+    /// the fewest decimals `p` whose nearest `k / 10^p` is `d` itself
+    /// (the division is correctly rounded, so `d` reads back from that
+    /// text), which is the shortest text that does, and the only one with
+    /// `p` decimals (10^-p is far wider than `d`'s ulp while `k` < 2^50).
+    /// `description` writes such numbers without an exponent from 0.001
+    /// up. False (nothing written) for other numbers.
+    static func appendShortDecimal(_ d: Double, into out: inout [UInt8]) -> Bool {
+        let magnitude = abs(d)
+        guard magnitude >= 0.001, magnitude < 1e12 else { return false }
+        var scale = 1.0
+        for p in 1...9 {
+            scale *= 10  // exact
+            let scaled = magnitude * scale
+            guard scaled < 1_125_899_906_842_624 else { return false }  // 2^50
+            // Rounded by truncating scaled + 0.5: exact when scaled is next
+            // to an integer, the only case that passes the check below.
+            let k = UInt64(scaled + 0.5)
+            guard Double(k) / scale == magnitude else { continue }
+            appendDigits(k, decimals: p, negative: d < 0, into: &out)
+            return true
+        }
+        return false
+    }
+
+    /// Writes an integer in decimal, as `String(i)` does, without building the String.
+    package static func appendInteger(_ i: Int64, into out: inout [UInt8]) {
+        appendDigits(i.magnitude, decimals: 0, negative: i < 0, into: &out)
+    }
+
+    /// Writes `k` in decimal with a point before its last `decimals`
+    /// digits (0: none; "0." and zeros before them as needed), after a
+    /// minus sign when `negative`, in one append.
+    private static func appendDigits(_ k: UInt64, decimals: Int, negative: Bool, into out: inout [UInt8]) {
+        var room: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes: 20 digits, point, sign, zeros
+        withUnsafeMutableBytes(of: &room) { b in
+            var i = 32
+            var v = k
+            if decimals > 0 {
+                for _ in 0..<decimals {
+                    i -= 1
+                    b[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
+                    v /= 10
+                }
+                i -= 1
+                b[i] = UInt8(ascii: ".")
+            }
+            repeat {
+                i -= 1
+                b[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
+                v /= 10
+            } while v > 0
+            if negative {
+                i -= 1
+                b[i] = UInt8(ascii: "-")
+            }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[i...]))
         }
     }
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
     package static func writeString(_ s: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
         var s = s
-        s.withUTF8 { u in
-            // Copy runs that need no escape in one go.
-            var run = 0
-            for i in 0..<u.count {
-                let b = u[i]
-                if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") { continue }
-                if i > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: u[run..<i])) }
-                run = i + 1
-                switch b {
-                case UInt8(ascii: "\""): out.append(0x5C); out.append(b)
-                case UInt8(ascii: "\\"): out.append(0x5C); out.append(b)
-                case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
-                case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
-                case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
-                case 0x08: out.append(0x5C); out.append(UInt8(ascii: "b"))
-                case 0x0C: out.append(0x5C); out.append(UInt8(ascii: "f"))
-                default:
-                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
-                }
-            }
-            if run < u.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: u[run...])) }
+        s.withUTF8 { writeString(utf8: UnsafeRawBufferPointer($0), into: &out) }
+    }
+
+    /// `writeString` of the string whose UTF-8 bytes these are, after
+    /// `prefix` (text that needs no escape).
+    package static func writeString(prefix: StaticString = "", utf8 u: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        if prefix.utf8CodeUnitCount > 0 { prefix.withUTF8Buffer { out.append(contentsOf: $0) } }
+        // Most strings need no escape: checked eight bytes at a time, copied at once.
+        var clean = 0
+        while clean + 8 <= u.count, !needsEscape(u.loadUnaligned(fromByteOffset: clean, as: UInt64.self)) { clean += 8 }
+        while clean < u.count, u[clean] >= 0x20, u[clean] != UInt8(ascii: "\""), u[clean] != UInt8(ascii: "\\") { clean += 1 }
+        if clean == u.count {
+            out.append(contentsOf: u)
+            out.append(UInt8(ascii: "\""))
+            return
         }
+        // Copy runs that need no escape in one go.
+        var run = 0
+        for i in 0..<u.count {
+            let b = u[i]
+            if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") { continue }
+            if i > run { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: u[run..<i])) }
+            run = i + 1
+            switch b {
+            case UInt8(ascii: "\""): out.append(0x5C); out.append(b)
+            case UInt8(ascii: "\\"): out.append(0x5C); out.append(b)
+            case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
+            case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
+            case 0x08: out.append(0x5C); out.append(UInt8(ascii: "b"))
+            case 0x0C: out.append(0x5C); out.append(UInt8(ascii: "f"))
+            default:
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
+            }
+        }
+        if run < u.count { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: u[run...])) }
         out.append(UInt8(ascii: "\""))
     }
 }
