@@ -14,7 +14,8 @@ import SQLiteDB
 struct PlaceDetailsJSONTests {
     static let masks: [String?] = ["*", "id", "name", "", "id,displayName,location", "location.latitude,types", "photos.name",
                                    "displayName.text,viewport", "rating,userRatingCount", "regularOpeningHours",
-                                   "id,currentOpeningHours.openNow,regularSecondaryOpeningHours", "businessStatus,utcOffsetMinutes"]
+                                   "id,currentOpeningHours.openNow,regularSecondaryOpeningHours", "businessStatus,utcOffsetMinutes",
+                                   "id,displayName,location,types,primaryType", "displayName.text,types,location.latitude"]
 
     /// What `placedb place ID --fields MASK [openNow] --at TIME --output json` builds, compact.
     static func plain(_ client: PlaceReader, id: PlaceID, fields: FieldMask?, openNow: Bool, at time: HoursQueryTime) throws -> [UInt8] {
@@ -151,7 +152,7 @@ struct PlaceDetailsJSONTests {
         #expect(try db.scalar("SELECT count(*) FROM place WHERE removed_run IS NOT NULL")?.int ?? 0 > 0)
         #expect(try db.scalar("SELECT count(*) FROM place_alias")?.int ?? 0 > 0)
         let n = try Self.compareAll(path, times: [.instant(Date()), try #require(HoursQueryTime(parsing: "2026-03-04T12:00"))],
-                                    masks: ["*", "id,displayName,regularOpeningHours.openNow", ""])
+                                    masks: ["*", "id,displayName,regularOpeningHours.openNow", "", "id,displayName,location,types,primaryType"])
         #expect(n > 1000)
     }
 }

@@ -37,7 +37,8 @@ struct StoredDocumentTests {
         // (not restored), the answer is the one written from the whole document.
         let inserted = try StoredDocument.insertedMembers(layout: layout, columns: columns)
         for mask in ["*", "displayName", "displayName.text", "displayName.languageCode", "primaryType,types", "rating,userRatingCount",
-                     "id,location,types", "types", "name,userRatingCount,displayName,rating,formattedAddress"] {
+                     "id,location,types", "types", "name,userRatingCount,displayName,rating,formattedAddress",
+                     "id,displayName,location,types,primaryType", "displayName.text,types,location.latitude", "userRatingCount,types", "formattedAddress"] {
             let plan = MaskPlan(try FieldMask(parsing: mask))
             let location = Coordinate(latitude: 1, longitude: 2)
             var fromWhole: [UInt8] = []
@@ -51,6 +52,33 @@ struct StoredDocumentTests {
                                     extra: [("distanceMeters", 1.5)], servedAt: .instant(Date()), into: &fromStored)
             }
             #expect(String(decoding: fromStored, as: UTF8.self) == String(decoding: fromWhole, as: UTF8.self), "\(mask)")
+            // Members located as far as the mask needs (what nearby does).
+            var lazily: [UInt8] = []
+            try stored.withUnsafeBytes {
+                try PlaceJSON.write(id: "p", doc: $0, spans: nil, inserted: inserted, location: location, plan: plan,
+                                    extra: [("distanceMeters", 1.5)], servedAt: .instant(Date()), into: &lazily)
+            }
+            #expect(String(decoding: lazily, as: UTF8.self) == String(decoding: fromWhole, as: UTF8.self), "\(mask), located lazily")
+        }
+    }
+
+    @Test("a mask without hours reads a stored document no further than its last kept member")
+    func readsNoFurther() throws {
+        // A bad tail after the kept member is not met (it is when the mask needs it).
+        let doc = Array(#"{"types":["cafe"],"regularOpeningHours":{"periods":[oops"#.utf8)
+        let location = Coordinate(latitude: 1, longitude: 2)
+        var out: [UInt8] = []
+        try doc.withUnsafeBytes {
+            try PlaceJSON.write(id: "p", doc: $0, spans: nil, location: location, plan: MaskPlan(try FieldMask(parsing: "id,types,location")),
+                                extra: [], servedAt: .instant(Date()), into: &out)
+        }
+        #expect(String(decoding: out, as: UTF8.self) == #"{"id":"p","types":["cafe"],"location":{"latitude":1,"longitude":2}}"#)
+        #expect(throws: JSONSyntaxError.self) {
+            var more: [UInt8] = []
+            try doc.withUnsafeBytes {
+                try PlaceJSON.write(id: "p", doc: $0, spans: nil, location: location, plan: MaskPlan(try FieldMask(parsing: "types,websiteUri")),
+                                    extra: [], servedAt: .instant(Date()), into: &more)
+            }
         }
     }
 
@@ -115,6 +143,22 @@ struct StoredDocumentTests {
             #expect(fetched.document == expected.document, "d\(i) by ID")
             let near = try client.searchNearby(NearbySearchRequest(center: expected.coordinate, maxResultCount: 1))
             #expect(near.first?.place.document == expected.document, "d\(i) by rowid")
+        }
+        // searchNearbyJSON (from the stored bytes, members located as far
+        // as the mask needs) writes what the decoded places give.
+        let center = Coordinate(latitude: 46.5, longitude: 6.2)
+        for mask in ["*", "id,displayName,location,types,primaryType", "displayName.text,types,location.latitude", "rating,name", "types"] {
+            let fields = try FieldMask(parsing: mask)
+            let request = NearbySearchRequest(center: center, maxResultCount: 20)
+            let fast = try client.searchNearbyJSON(request, fields: fields)
+            let decoded = try client.searchNearby(request, fields: fields)
+            #expect(decoded.count == lines.count)
+            let places: [JSONValue] = decoded.map {
+                var o = $0.place.apiJSON(fields: fields)
+                o["distanceMeters"] = .double(($0.distanceMeters * 100).rounded() / 100)
+                return .object(o)
+            }
+            #expect(String(decoding: fast, as: UTF8.self) == JSONWriter().string(["places": .array(places)]), "\(mask)")
         }
         // The stored document of the first place holds none of the four members.
         let importer = try PlaceImporter(databasePath: db)

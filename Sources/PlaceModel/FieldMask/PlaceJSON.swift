@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A field mask prepared for reading stored documents: which top-level
 /// members to keep, matched on their bytes.
 package struct MaskPlan {
@@ -7,6 +13,9 @@ package struct MaskPlan {
     package let id: Bool
     /// Kept document members: name bytes, name, sub-paths (empty: whole).
     package let keys: [(bytes: [UInt8], name: String, sub: Set<String>)]
+    /// How many of `keys` a stored document can hold (all but `location`,
+    /// which the geometry gives).
+    let documentKeyCount: Int
 
     package init(_ fields: FieldMask) {
         self.fields = fields
@@ -14,19 +23,27 @@ package struct MaskPlan {
         id = fields.includes("id")
         keys = fields.isAll ? [] : fields.paths.filter { $0.key != "name" && $0.key != "id" }
             .map { (Array($0.key.utf8), $0.key, $0.value) }.sorted { $0.name < $1.name }
+        documentKeyCount = keys.filter { $0.name != "location" }.count
+        keepsHours = fields.isAll || keys.contains { Place.hoursMembers.contains($0.name) }
+        keepsLocation = fields.includes("location")
+        keepsWholeLocation = fields.isAll || fields.paths["location"]?.isEmpty == true
     }
 
     /// The kept key whose name has these bytes, or nil.
     package func key(_ bytes: UnsafeRawBufferPointer) -> Int? {
-        for (i, k) in keys.enumerated() where k.bytes.count == bytes.count && k.bytes.elementsEqual(bytes) { return i }
+        for i in keys.indices where keys[i].bytes.count == bytes.count {
+            guard let b = bytes.baseAddress else { return i }
+            if keys[i].bytes.withUnsafeBytes({ memcmp($0.baseAddress!, b, bytes.count) == 0 }) { return i }
+        }
         return nil
     }
 
     /// Whether the plan keeps an hours member, whose `openNow` depends on
     /// the time of asking (all of them for `*`).
-    package var keepsHours: Bool {
-        fields.isAll || keys.contains { Place.hoursMembers.contains($0.name) }
-    }
+    package let keepsHours: Bool
+    /// Whether it keeps `location`, and whole (not only its latitude, say).
+    let keepsLocation: Bool
+    let keepsWholeLocation: Bool
 
     /// An hours member, whose `openNow` depends on the time of asking.
     static func isHours(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -59,28 +76,62 @@ package struct InsertedMembers {
 package enum PlaceJSON {
     package static func write(id: PlaceID, doc: UnsafeRawBufferPointer, location: Coordinate?, plan: MaskPlan, extra: [(String, Double)],
                       servedAt time: HoursQueryTime, into out: inout [UInt8]) throws {
-        try write(id: id, doc: doc, spans: plan.fields.isAll || !plan.keys.isEmpty ? JSONParser.memberSpans(doc) : [],
-                  location: location, plan: plan, extra: extra, servedAt: time, into: &out)
+        try write(id: id, doc: doc, spans: nil, location: location, plan: plan, extra: extra, servedAt: time, into: &out)
     }
 
     /// `write` with the document's members located already (`spans`, as
-    /// `JSONParser.memberSpans(doc)` gives them; unused when the plan keeps
-    /// no document member). `inserted` holds members that are not in `doc`
-    /// (`"name":value`, compact, names without escapes), each located in
-    /// `inserted.bytes` and with its position among the whole document's
-    /// members: the document written is `doc` with them put back there
-    /// (a stored document and the members its columns stand for,
-    /// `StoredDocument`), without building it.
-    package static func write(id: PlaceID, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan],
+    /// `JSONParser.memberSpans(doc)` gives them; nil: located here, as far
+    /// as the plan needs: a mask without hours stops reading the document
+    /// at the last member it keeps). `inserted` holds members that are not
+    /// in `doc` (`"name":value`, compact, names without escapes), each
+    /// located in `inserted.bytes` and with its position among the whole
+    /// document's members: the document written is `doc` with them put
+    /// back there (a stored document and the members its columns stand
+    /// for, `StoredDocument`), without building it.
+    package static func write(id: PlaceID, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan]?,
                               inserted: InsertedMembers = InsertedMembers(), location: Coordinate?, plan: MaskPlan,
                               extra: [(String, Double)], servedAt time: HoursQueryTime, into out: inout [UInt8]) throws {
-        try inserted.bytes.withUnsafeBytes { side in
-            try write(id: id, doc: doc, spans: spans, side: side, inserted: inserted.members, location: location, plan: plan,
+        var rawID = id.rawValue
+        try rawID.withUTF8 { idBytes in
+            try write(idBytes: UnsafeRawBufferPointer(idBytes), doc: doc, spans: spans, inserted: inserted, location: location, plan: plan,
                       extra: extra, servedAt: time, into: &out)
         }
     }
 
-    private static func write(id: PlaceID, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan],
+    /// `write` for a place ID given by its UTF-8 bytes (a column's text,
+    /// read without building a String).
+    package static func write(idBytes: UnsafeRawBufferPointer, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan]?,
+                              inserted: InsertedMembers, location: Coordinate?, plan: MaskPlan,
+                              extra: [(String, Double)], servedAt time: HoursQueryTime, into out: inout [UInt8]) throws {
+        try inserted.bytes.withUnsafeBytes { side in
+            try write(idBytes: idBytes, doc: doc, spans: spans, side: side, inserted: inserted.members, location: location, plan: plan,
+                      extra: extra, servedAt: time, into: &out)
+        }
+    }
+
+    /// The members of a document in order: from spans located already, or
+    /// located one at a time.
+    private struct Members {
+        let spans: [JSONParser.MemberSpan]?
+        var next = 0
+        var cursor: JSONParser.MemberCursor?
+
+        init(_ doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan]?) throws(JSONSyntaxError) {
+            self.spans = spans
+            if spans == nil { cursor = try JSONParser.MemberCursor(doc) }
+        }
+
+        mutating func nextSpan() throws(JSONSyntaxError) -> JSONParser.MemberSpan? {
+            if let spans {
+                guard next < spans.count else { return nil }
+                next += 1
+                return spans[next - 1]
+            }
+            return try cursor!.next()
+        }
+    }
+
+    private static func write(idBytes: UnsafeRawBufferPointer, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan]?,
                               side: UnsafeRawBufferPointer, inserted: [(position: Int, span: JSONParser.MemberSpan)], location: Coordinate?,
                               plan: MaskPlan, extra: [(String, Double)], servedAt time: HoursQueryTime, into out: inout [UInt8]) throws {
         var first = true
@@ -90,13 +141,22 @@ package enum PlaceJSON {
             JSONWriter.writeString(key, into: &out)
             out.append(UInt8(ascii: ":"))
         }
+        /// `member` for a name that needs no escape.
+        func member(plain key: StaticString) {
+            out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            first = false
+            out.append(UInt8(ascii: "\""))
+            key.withUTF8Buffer { out.append(contentsOf: $0) }
+            append(#"":"#, into: &out)
+        }
         if plan.name {
-            member("name")
-            JSONWriter.writeString(id.resourceName, into: &out)
+            member(plain: "name")
+            // "places/{id}", as JSONWriter.writeString(id.resourceName) writes it.
+            JSONWriter.writeString(prefix: "places/", utf8: idBytes, into: &out)
         }
         if plan.id {
-            member("id")
-            JSONWriter.writeString(id.rawValue, into: &out)
+            member(plain: "id")
+            JSONWriter.writeString(utf8: idBytes, into: &out)
         }
         if plan.fields.isAll || !plan.keys.isEmpty {
             // Runs of kept members are copied in one go.
@@ -111,9 +171,15 @@ package enum PlaceJSON {
             }
             // The served hours members, computed on the first kept one.
             var served: JSONObject?
-            var nextStored = 0, nextInserted = 0
+            var nextInserted = 0
+            var members = try Members(doc, spans: spans)
+            // The kept members not met yet: none left, the rest of the
+            // document is not read (each name is in it once).
+            var unmet = plan.fields.isAll ? Int.max : plan.documentKeyCount
             let stored = doc
-            for position in 0..<(spans.count + inserted.count) {
+            var position = 0
+            while unmet > 0 {
+                defer { position += 1 }
                 // The member at `position`: one of `inserted` (copied on its
                 // own), else the next of `doc` (runs of them copied at once).
                 let isInserted = nextInserted < inserted.count && inserted[nextInserted].position == position
@@ -121,11 +187,12 @@ package enum PlaceJSON {
                 if isInserted {
                     span = inserted[nextInserted].span
                     nextInserted += 1
-                } else if nextStored < spans.count {
-                    span = spans[nextStored]
-                    nextStored += 1
-                } else {
+                } else if let next = try members.nextSpan() {
+                    span = next
+                } else if nextInserted < inserted.count {
                     throw JSONSyntaxError(message: "doc_layout places a member past the document's end", offset: 0)
+                } else {
+                    break
                 }
                 let doc = isInserted ? side : doc
                 let nameBytes = UnsafeRawBufferPointer(rebasing: doc[span.name])
@@ -153,15 +220,24 @@ package enum PlaceJSON {
                 } else {
                     keep = false
                 }
+                if keep && !(nameBytes.count == 8 && nameBytes.elementsEqual("location".utf8)) { unmet -= 1 }
                 if keep && MaskPlan.isHours(nameBytes) {
                     // A captured openNow is never served: the hours go out
                     // with openNow computed at `time` (stale current hours not at all).
                     flush()
                     let key = try JSONParser.memberName(doc, span)
-                    if served == nil { served = try servedHours(id: id, doc: stored, spans: spans, location: location, at: time) }
+                    if served == nil {
+                        let id = PlaceID(String(decoding: idBytes, as: UTF8.self))
+                        served = try servedHours(id: id, doc: stored, spans: spans ?? JSONParser.memberSpans(stored), location: location, at: time)
+                    }
                     guard var value = served?[key] else { continue }
                     if !sub.isEmpty, let kept = plan.fields.apply(to: JSONObject([(key, value)]))[key] { value = kept } else if !sub.isEmpty { continue }
                     member(key)
+                    if sub.isEmpty, !isInserted, key == "regularOpeningHours" || key == "currentOpeningHours" {
+                        let mark = out.count
+                        if try writeServedHours(doc, span, open: value["openNow"]?.boolValue, into: &out) { continue }
+                        out.removeSubrange(mark...)
+                    }
                     JSONWriter().write(value, into: &out)
                     continue
                 }
@@ -195,10 +271,10 @@ package enum PlaceJSON {
         }
         // The stored document leaves the location to the geometry; it comes
         // last, where Place puts it.
-        if let location, plan.fields.includes("location") {
-            if plan.fields.isAll || plan.fields.paths["location"]?.isEmpty == true {
+        if let location, plan.keepsLocation {
+            if plan.keepsWholeLocation {
                 // Whole: written as Place.locationValue encodes, without building it.
-                member("location")
+                member(plain: "location")
                 append(#"{"latitude":"#, into: &out)
                 JSONWriter.writeNumber(location.latitude, into: &out)
                 append(#","longitude":"#, into: &out)
@@ -207,7 +283,7 @@ package enum PlaceJSON {
             } else {
                 let value: JSONValue = ["latitude": .double(location.latitude), "longitude": .double(location.longitude)]
                 if let kept = plan.fields.apply(to: JSONObject([("location", value)]))["location"] {
-                    member("location")
+                    member(plain: "location")
                     JSONWriter().write(kept, into: &out)
                 }
             }
@@ -224,12 +300,7 @@ package enum PlaceJSON {
     /// `Place.served(at:)` serves them at `time`.
     static func servedHours(id: PlaceID, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan], location: Coordinate?,
                             at time: HoursQueryTime) throws -> JSONObject {
-        var members: [(String, JSONValue)] = []
-        for span in spans {
-            let key = try JSONParser.memberName(doc, span)
-            if Place.servingMembers.contains(key) { members.append((key, try JSONParser.memberValue(doc, span))) }
-        }
-        let place = Place(id: id, coordinate: location ?? Coordinate(latitude: 0, longitude: 0), maskedDocument: JSONObject(members))
+        let place = Place(id: id, coordinate: location ?? Coordinate(latitude: 0, longitude: 0), maskedDocument: try servingMembers(doc, spans))
         return place.served(at: time).document
     }
 
@@ -243,13 +314,52 @@ package enum PlaceJSON {
     /// `isOpen` with the document's members located already.
     package static func isOpen(id: PlaceID, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan], location: Coordinate?,
                                at time: HoursQueryTime) throws -> Bool? {
+        let place = Place(id: id, coordinate: location ?? Coordinate(latitude: 0, longitude: 0), maskedDocument: try servingMembers(doc, spans))
+        return place.served(at: time).isOpen(at: time).isOpen
+    }
+
+    /// The members of `Place.servingMembers` in a document, decoded (the
+    /// others' names are compared as bytes, not read into Strings).
+    private static func servingMembers(_ doc: UnsafeRawBufferPointer, _ spans: [JSONParser.MemberSpan]) throws -> JSONObject {
         var members: [(String, JSONValue)] = []
         for span in spans {
+            let name = UnsafeRawBufferPointer(rebasing: doc[span.name])
+            guard span.nameEscaped || servingNames.contains(where: { $0.count == name.count && $0.elementsEqual(name) }) else { continue }
             let key = try JSONParser.memberName(doc, span)
             if Place.servingMembers.contains(key) { members.append((key, try JSONParser.memberValue(doc, span))) }
         }
-        let place = Place(id: id, coordinate: location ?? Coordinate(latitude: 0, longitude: 0), maskedDocument: JSONObject(members))
-        return place.served(at: time).isOpen(at: time).isOpen
+        return JSONObject(members)
+    }
+
+    private static let servingNames: [[UInt8]] = Place.servingMembers.map { Array($0.utf8) }
+
+    /// Writes the value of a stored hours object as serving gives it
+    /// (`Place.served(at:)` only sets its `openNow`, last, to `open`):
+    /// the stored bytes with `"openNow":open` put before the closing
+    /// brace, without decoding and re-encoding the rest. False (nothing
+    /// written) when the stored object has an openNow of its own or the
+    /// value is not an object.
+    private static func writeServedHours(_ doc: UnsafeRawBufferPointer, _ span: JSONParser.MemberSpan, open: Bool?,
+                                         into out: inout [UInt8]) throws -> Bool {
+        var start = span.name.upperBound + 1  // past the name's closing quote
+        while start < span.member.upperBound, doc[start] != UInt8(ascii: ":") { start += 1 }
+        start += 1
+        while start < span.member.upperBound, doc[start] == 0x20 || doc[start] == 0x0A || doc[start] == 0x0D || doc[start] == 0x09 { start += 1 }
+        let value = UnsafeRawBufferPointer(rebasing: doc[start..<span.member.upperBound])
+        guard value.first == UInt8(ascii: "{"), value.last == UInt8(ascii: "}") else { return false }
+        var cursor = try JSONParser.MemberCursor(value)
+        var empty = true
+        while let member = try cursor.next() {
+            empty = false
+            if member.nameEscaped || (member.name.count == 7 && value[member.name].elementsEqual("openNow".utf8)) { return false }
+        }
+        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: value[..<(value.count - 1)]))
+        if let open {
+            if !empty { out.append(UInt8(ascii: ",")) }
+            append(open ? #""openNow":true"# : #""openNow":false"#, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return true
     }
 
     /// Adds `members` (compact) at the end of the object `out` ends with.

@@ -116,7 +116,7 @@ extension PlaceStore {
     /// The stored row by rowid and by place ID (built once: the statement
     /// cache is keyed by the text).
     private static let storedRowByRowidSQL = "SELECT place_id, doc, geom, \(StoredDocument.readColumns) FROM place WHERE id = ?"
-    private static let storedRowByPlaceIDSQL = "SELECT place_id, doc, geom, \(StoredDocument.readColumns) FROM place WHERE place_id = ?"
+    private static let storedRowByPlaceIDSQL = "SELECT place_id, doc, geom, \(StoredDocument.readColumns), removed_run FROM place WHERE place_id = ?"
 
     /// Calls `body` with the place ID and the stored document's bytes of
     /// row `rowid` (valid only inside `body`); nil when the row is gone.
@@ -150,32 +150,46 @@ extension PlaceStore {
         }
     }
 
-    /// `withStoredRow(rowid:)` for writers that copy members: the stored
-    /// document with its members located and the members its columns stand
+    /// `withStoredRow(rowid:)` for writers that copy members: the place
+    /// ID's bytes, the stored document and the members its columns stand
     /// for (`StoredDocument.withLocatedDocument`), not restored.
-    func withLocatedRow<T>(rowid: Int64, _ body: (PlaceID, UnsafeRawBufferPointer, [JSONParser.MemberSpan], InsertedMembers, Coordinate?) throws -> T) throws -> T? {
+    func withLocatedRow<T>(rowid: Int64, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, InsertedMembers, Coordinate?) throws -> T) throws -> T? {
         let statement = try storedRowByRowid()
         try statement.bind(integer: rowid, at: 1)
         return try withLocatedRow(statement, body)
     }
 
-    /// `withLocatedRow(rowid:)` for the place with this ID (removed or not).
-    func withLocatedRow<T>(placeID: PlaceID, _ body: (PlaceID, UnsafeRawBufferPointer, [JSONParser.MemberSpan], InsertedMembers, Coordinate?) throws -> T) throws -> T? {
-        let statement = try db.cachedStatement(Self.storedRowByPlaceIDSQL)
+    /// `withLocatedRow(rowid:)` for the place with this ID (removed or
+    /// not; with `currentOnly`, nil for a removed one).
+    func withLocatedRow<T>(placeID: PlaceID, currentOnly: Bool = false,
+                           _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, InsertedMembers, Coordinate?) throws -> T) throws -> T? {
+        let statement: Statement
+        if let kept = storedRowByIDStatement {
+            statement = kept
+        } else {
+            statement = try db.prepare(Self.storedRowByPlaceIDSQL)
+            storedRowByIDStatement = statement
+        }
         try statement.bind(.text(placeID.rawValue), at: 1)
-        return try withLocatedRow(statement, body)
+        return try withLocatedRow(statement, skip: currentOnly ? { !$0.isNull(3 + StoredDocument.readColumnCount) } : nil, body)
     }
 
-    private func withLocatedRow<T>(_ statement: Statement,
-                                   _ body: (PlaceID, UnsafeRawBufferPointer, [JSONParser.MemberSpan], InsertedMembers, Coordinate?) throws -> T) throws -> T? {
+    private func withLocatedRow<T>(_ statement: Statement, skip: ((Row) -> Bool)? = nil,
+                                   _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, InsertedMembers, Coordinate?) throws -> T) throws -> T? {
         defer { statement.reset() }
-        guard let row = try statement.step() else { return nil }
+        guard let row = try statement.step(), skip?(row) != true else { return nil }
+        if row.isNull(0) { _ = try row.string(0) }  // throws as reading it as a String would
         let coordinate = row.withBytes(2) { SpatiaLiteBlob.coordinate($0) }
-        let id = PlaceID(try row.string(0))
+        // The members buffer is kept between rows (taken out while in use).
+        var inserted = insertedScratch
+        insertedScratch = InsertedMembers()
+        defer { insertedScratch = inserted }
         do {
-            return try StoredDocument.withLocatedDocument(row, docColumn: 1, layoutColumn: 3) { try body(id, $0, $1, $2, coordinate) }
+            return try row.withBytes(0) { id in
+                try StoredDocument.withLocatedDocument(row, docColumn: 1, layoutColumn: 3, inserted: &inserted) { try body(id, $0, $1, coordinate) }
+            }
         } catch let e as JSONSyntaxError {
-            throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has a corrupt stored document: \(e)")
+            throw PlaceDBError.corrupt(path: path, reason: "place '\(try row.string(0))' has a corrupt stored document: \(e)")
         }
     }
 
@@ -252,15 +266,26 @@ extension PlaceStore {
     /// The hours are served at `time` (`Place.served(at:)`).
     package func writePlaceJSON(rowid: Int64, plan: MaskPlan, extra: [(String, Double)] = [], servedAt time: HoursQueryTime,
                         into out: inout [UInt8]) throws -> Bool {
-        let written: Bool? = try withLocatedRow(rowid: rowid) { id, doc, spans, inserted, coordinate in
+        let written: Bool? = try withLocatedRow(rowid: rowid) { id, doc, inserted, coordinate in
             do {
-                try PlaceJSON.write(id: id, doc: doc, spans: spans, inserted: inserted, location: coordinate, plan: plan, extra: extra, servedAt: time, into: &out)
+                try PlaceJSON.write(idBytes: id, doc: doc, spans: try spans(doc, all: plan.fields.isAll || plan.keepsHours),
+                                    inserted: inserted, location: coordinate, plan: plan, extra: extra, servedAt: time, into: &out)
             } catch let e as JSONSyntaxError {
-                throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has a corrupt stored document: \(e)")
+                throw PlaceDBError.corrupt(path: path, reason: "place '\(String(decoding: id, as: UTF8.self))' has a corrupt stored document: \(e)")
             }
             return true
         }
         return written != nil
+    }
+
+    /// The members of `doc` located into the store's buffer when `all`
+    /// (the writer needs them all: hours, `*`), else nil: `PlaceJSON.write`
+    /// reads them as far as it needs.
+    private func spans(_ doc: UnsafeRawBufferPointer, all: Bool) throws(JSONSyntaxError) -> [JSONParser.MemberSpan]? {
+        guard all else { return nil }
+        spanScratch.removeAll(keepingCapacity: true)
+        try JSONParser.memberSpans(doc, into: &spanScratch)
+        return spanScratch
     }
 
     /// Writes the Place Details answer of `placeID` (compact), as
@@ -268,23 +293,27 @@ extension PlaceStore {
     /// document: the members of `plan` (nil: none) as `writePlaceJSON`
     /// writes them, then `trailing` members, then `openNow` at `time` when
     /// asked for and known (as `Place.served(at:).isOpen(at:)` answers).
-    /// False when there is no such row.
+    /// False when there is no such row (with `currentOnly`, no such
+    /// current place: one removed is not written either).
     package func writePlaceDetailsJSON(placeID: PlaceID, plan: MaskPlan?, trailing: [(String, JSONValue)], openNow: Bool,
-                                       servedAt time: HoursQueryTime, into out: inout [UInt8]) throws -> Bool {
-        let written: Bool? = try withLocatedRow(placeID: placeID) { id, doc, spans, inserted, coordinate in
+                                       servedAt time: HoursQueryTime, currentOnly: Bool = false, into out: inout [UInt8]) throws -> Bool {
+        let written: Bool? = try withLocatedRow(placeID: placeID, currentOnly: currentOnly) { id, doc, inserted, coordinate in
             do {
+                let all = openNow || plan.map { $0.fields.isAll || $0.keepsHours } == true
+                let spans = try spans(doc, all: all)
                 if let plan {
-                    try PlaceJSON.write(id: id, doc: doc, spans: spans, inserted: inserted, location: coordinate, plan: plan, extra: [], servedAt: time, into: &out)
+                    try PlaceJSON.write(idBytes: id, doc: doc, spans: spans, inserted: inserted, location: coordinate, plan: plan, extra: [],
+                                        servedAt: time, into: &out)
                 } else {
                     PlaceJSON.append("{}", into: &out)
                 }
                 var members = trailing
-                if openNow, let open = try PlaceJSON.isOpen(id: id, doc: doc, spans: spans, location: coordinate, at: time) {
+                if openNow, let open = try PlaceJSON.isOpen(id: placeID, doc: doc, spans: spans ?? [], location: coordinate, at: time) {
                     members.append(("openNow", .bool(open)))
                 }
                 PlaceJSON.appendMembers(members, toObjectIn: &out)
             } catch let e as JSONSyntaxError {
-                throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has a corrupt stored document: \(e)")
+                throw PlaceDBError.corrupt(path: path, reason: "place '\(String(decoding: id, as: UTF8.self))' has a corrupt stored document: \(e)")
             }
             return true
         }

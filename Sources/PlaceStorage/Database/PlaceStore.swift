@@ -13,6 +13,11 @@ package final class PlaceStore {
     package let writable: Bool
     /// `storedRowByRowid()`'s statement, once prepared.
     var storedRowStatement: Statement?
+    /// The statement reading a stored row by place ID (Place Details), once prepared.
+    var storedRowByIDStatement: Statement?
+    /// Buffers kept between the rows an answer writes (`withLocatedRow`).
+    var insertedScratch = InsertedMembers()
+    var spanScratch: [JSONParser.MemberSpan] = []
     /// The text index's phrase counts, kept between queries (`textMatches`).
     let textStatistics = TextIndexStatistics()
 

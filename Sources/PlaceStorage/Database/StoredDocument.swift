@@ -172,21 +172,66 @@ extension StoredDocument {
         return try whole.withUnsafeBytes(body)
     }
 
-    /// Calls `body` with the stored document of a row, its members located
-    /// (`JSONParser.memberSpans`) and the members its columns stand for
-    /// (`insertedMembers`): what `PlaceJSON.write` needs to write the whole
-    /// document without restoring it.
-    static func withLocatedDocument<T>(_ row: Row, docColumn: Int, layoutColumn: Int,
-                                       _ body: (UnsafeRawBufferPointer, [JSONParser.MemberSpan], InsertedMembers) throws -> T) throws -> T {
+    /// Calls `body` with the stored document of a row and the members its
+    /// columns stand for (`insertedMembers`, written into `inserted`, a
+    /// buffer kept between calls): what `PlaceJSON.write` needs to write
+    /// the whole document without restoring it. The columns' text is
+    /// copied from the row, not read into Strings.
+    static func withLocatedDocument<T>(_ row: Row, docColumn: Int, layoutColumn: Int, inserted: inout InsertedMembers,
+                                       _ body: (UnsafeRawBufferPointer, InsertedMembers) throws -> T) throws -> T {
+        inserted.bytes.removeAll(keepingCapacity: true)
+        inserted.members.removeAll(keepingCapacity: true)
         let layout = row.optionalInt64(layoutColumn) ?? 0
-        var inserted = InsertedMembers()
         if layout != 0 {
-            let c = layoutColumn
-            let columns = Columns(name: row.optionalString(c + 1), primaryType: row.optionalString(c + 2),
-                                  rating: row.optionalDouble(c + 3),
-                                  ratingCount: row.optionalInt64(c + 4).map { Int($0) })
-            inserted = try insertedMembers(layout: layout, columns: columns)
+            for k in columnMembers.indices {
+                let p = Int((layout >> Int64(4 * k)) & 0xF)
+                guard p > 0 else { continue }
+                let start = inserted.bytes.count
+                guard writeMember(k, row, layoutColumn + 1 + k, into: &inserted.bytes) else {
+                    throw JSONSyntaxError(message: "doc_layout names \(columnMembers[k]) but its column is NULL", offset: 0)
+                }
+                let name = (start + 1)..<(start + 1 + columnMembers[k].utf8.count)
+                inserted.members.append((p - 1, JSONParser.MemberSpan(plainName: name, member: start..<inserted.bytes.count)))
+            }
+            if !zip(inserted.members, inserted.members.dropFirst()).allSatisfy({ $0.position < $1.position }) {
+                inserted.members.sort { $0.position < $1.position }
+            }
         }
-        return try row.withBytes(docColumn) { try body($0, try JSONParser.memberSpans($0), inserted) }
+        let members = inserted
+        return try row.withBytes(docColumn) { try body($0, members) }
+    }
+
+    /// `writeMember(k, columns)` with the column's value read from the row
+    /// (`column`: the one of `readColumns` that stands for member `k`).
+    /// The text columns were bound from Strings (valid UTF-8, no NUL), so
+    /// their bytes are what `optionalString` would give.
+    private static func writeMember(_ k: Int, _ row: Row, _ column: Int, into out: inout [UInt8]) -> Bool {
+        guard !row.isNull(column) else { return false }
+        func name() {
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: columnMembers[k].utf8)
+            out.append(contentsOf: "\":".utf8)
+        }
+        switch k {
+        case 0:
+            name()
+            out.append(contentsOf: #"{"text":"#.utf8)
+            row.withBytes(column) { JSONWriter.writeString(utf8: $0, into: &out) }
+            out.append(UInt8(ascii: "}"))
+        case 1:
+            name()
+            row.withBytes(column) { JSONWriter.writeString(utf8: $0, into: &out) }
+        case 2:
+            guard let rating = row.optionalDouble(column) else { return false }
+            name()
+            JSONWriter.writeNumber(rating, into: &out)
+        case 3:
+            guard let count = row.optionalInt64(column) else { return false }
+            name()
+            JSONWriter.appendInteger(count, into: &out)
+        default:
+            return false
+        }
+        return true
     }
 }
