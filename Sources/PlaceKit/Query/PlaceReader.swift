@@ -147,9 +147,23 @@ extension PlaceReader {
     package func placeDetailsJSON(id: PlaceID, fields: FieldMask?, openNow: Bool, at time: HoursQueryTime) throws -> [UInt8] {
         // One read transaction: one snapshot, and SQLite's locks taken once.
         try read {
-            // resolvePlaceIDs brings the alias keys up to date inside the
-            // transaction (resolvePlaceID only does outside one).
-            let resolution = try resolvePlaceIDs([id])[0]
+            guard let resolver else {
+                throw PlaceDBError.database(path: store.path, reason: "cannot prepare the alias queries")
+            }
+            // The alias keys brought up to date inside the transaction.
+            try resolver.refreshAliasKeys()
+            let plan = fields.map(MaskPlan.init)
+            if !resolver.mayBeAlias(id.rawValue) {
+                // No alias: a current place answers as itself, from one
+                // row read (what resolving it would read first).
+                var out: [UInt8] = []
+                out.reserveCapacity(4096)
+                if try store.writePlaceDetailsJSON(placeID: id, plan: plan, trailing: [], openNow: openNow, servedAt: time,
+                                                   currentOnly: true, into: &out) {
+                    return out
+                }
+            }
+            let resolution = try resolver.resolve(id.rawValue)
             guard let current = resolution.placeID else { throw PlaceDBError.notFound(id) }
             var trailing: [(String, JSONValue)] = []
             if resolution.status == .moved {
@@ -159,7 +173,7 @@ extension PlaceReader {
             }
             var out: [UInt8] = []
             out.reserveCapacity(4096)
-            guard try store.writePlaceDetailsJSON(placeID: PlaceID(current), plan: fields.map(MaskPlan.init), trailing: trailing,
+            guard try store.writePlaceDetailsJSON(placeID: PlaceID(current), plan: plan, trailing: trailing,
                                                   openNow: openNow, servedAt: time, into: &out) else {
                 throw PlaceDBError.notFound(id)
             }

@@ -29,6 +29,13 @@ package final class PlaceIDResolver {
         return h.value
     }
 
+    /// Whether `id` may be an alias (its hash is among the alias IDs'):
+    /// when not, `resolve` answers from the place row alone. Call
+    /// `refreshAliasKeys` first.
+    package func mayBeAlias(_ id: String) -> Bool {
+        aliasKeys.contains(Self.key(id))
+    }
+
     /// Brings the alias-ID hashes up to date with the database.
     package func refreshAliasKeys() throws {
         dataVersion.reset()
