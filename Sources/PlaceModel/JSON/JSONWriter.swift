@@ -130,7 +130,7 @@ public struct JSONWriter: Sendable {
             let b = text[i]
             switch b {
             case UInt8(ascii: "\""):
-                let j = stringEndByWords(text, from: i)
+                let j = stringEnd(text, from: i)
                 guard copy(i, j) else { return nil }
                 i = j
                 continue
@@ -189,31 +189,6 @@ public struct JSONWriter: Sendable {
     /// Whether a byte of `x` is below 0x20, a quote or a backslash.
     @inline(__always) static func needsEscape(_ x: UInt64) -> Bool {
         ((x &- lowBits &* 0x20) & ~x & highBits) | zeroBytes(x ^ (lowBits &* 0x22)) | zeroBytes(x ^ (lowBits &* 0x5C)) != 0
-    }
-
-    /// `stringEnd`, eight bytes at a time: the first quote or backslash
-    /// after `start` (the lowest byte marked), a backslash skipping the
-    /// byte it escapes. Short strings (names, IDs, types) cost no call.
-    private static func stringEndByWords(_ text: UnsafeRawBufferPointer, from start: Int) -> Int {
-        let n = text.count
-        var j = start + 1
-        while true {
-            if j + 8 <= n {
-                let x = text.loadUnaligned(fromByteOffset: j, as: UInt64.self)
-                let marks = zeroBytes(x ^ (lowBits &* 0x22)) | zeroBytes(x ^ (lowBits &* 0x5C))
-                if marks == 0 {
-                    j += 8
-                    continue
-                }
-                j += marks.trailingZeroBitCount / 8
-            } else {
-                while j < n && text[j] != UInt8(ascii: "\"") && text[j] != UInt8(ascii: "\\") { j += 1 }
-                if j >= n { return n }
-            }
-            if text[j] == UInt8(ascii: "\"") { return j + 1 }
-            j += 2  // a backslash and the byte it escapes
-            if j >= n { return n }
-        }
     }
 
     /// The end (past the closing quote, or `text.count`) of the string

@@ -207,27 +207,23 @@ extension StoredDocument {
     /// their bytes are what `optionalString` would give.
     private static func writeMember(_ k: Int, _ row: Row, _ column: Int, into out: inout [UInt8]) -> Bool {
         guard !row.isNull(column) else { return false }
-        func name() {
-            out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: columnMembers[k].utf8)
-            out.append(contentsOf: "\":".utf8)
-        }
+        // The names and literals as static bytes (appending a String's utf8 costs more than the copy).
+        func literal(_ text: StaticString) { text.withUTF8Buffer { out.append(contentsOf: $0) } }
         switch k {
         case 0:
-            name()
-            out.append(contentsOf: #"{"text":"#.utf8)
+            literal(#""displayName":{"text":"#)
             row.withBytes(column) { JSONWriter.writeString(utf8: $0, into: &out) }
             out.append(UInt8(ascii: "}"))
         case 1:
-            name()
+            literal(#""primaryType":"#)
             row.withBytes(column) { JSONWriter.writeString(utf8: $0, into: &out) }
         case 2:
             guard let rating = row.optionalDouble(column) else { return false }
-            name()
+            literal(#""rating":"#)
             JSONWriter.writeNumber(rating, into: &out)
         case 3:
             guard let count = row.optionalInt64(column) else { return false }
-            name()
+            literal(#""userRatingCount":"#)
             JSONWriter.appendInteger(count, into: &out)
         default:
             return false
