@@ -61,7 +61,7 @@ extension PlaceReader {
     /// --svg`).
     package func findPlaceLikelihoodScene(_ request: CurrentPlaceRequest, fields: FieldMask = .all) throws -> CurrentPlaceScene {
         try request.validate()
-        let plan = MaskPlan(fields)
+        let plan = maskPlan(fields)
         return try store.read {
             let run = try runModel(request)
             var listed: [PlaceLikelihood] = []

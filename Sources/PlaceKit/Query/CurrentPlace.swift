@@ -73,7 +73,7 @@ extension PlaceReader {
 
     package func findPlaceLikelihoods(_ request: CurrentPlaceRequest, fields: FieldMask = .all, explain: Bool = false) throws -> PlaceLikelihoodList {
         try request.validate()
-        let plan = MaskPlan(fields)
+        let plan = maskPlan(fields)
         let served = request.servedAt
         return try store.read {
             let run = try runModel(request)
@@ -105,7 +105,7 @@ extension PlaceReader {
     /// Written straight from the stored documents where the mask allows.
     package func findPlaceLikelihoodsJSON(_ request: CurrentPlaceRequest, fields: FieldMask = .all, explain: Bool = false) throws -> [UInt8] {
         try request.validate()
-        let plan = MaskPlan(fields)
+        let plan = maskPlan(fields)
         let served = request.servedAt
         return try store.read {
             let run = try runModel(request)

@@ -88,7 +88,7 @@ extension PlaceReader {
     package func searchNearby(_ request: NearbySearchRequest, fields: FieldMask = .all,
                              at time: HoursQueryTime = .instant(Date())) throws -> [NearbyPlace] {
         try request.validate()
-        let plan = MaskPlan(fields)
+        let plan = maskPlan(fields)
         return try store.read {
             try orderedHits(request).map { hit in
                 guard let place = try store.servedPlace(rowid: hit.rowid, plan: plan, coordinate: hit.coordinate, at: time) else {
@@ -107,7 +107,7 @@ extension PlaceReader {
     package func searchNearbyJSON(_ request: NearbySearchRequest, fields: FieldMask = .all,
                                  at time: HoursQueryTime = .instant(Date())) throws -> [UInt8] {
         try request.validate()
-        let plan = MaskPlan(fields)
+        let plan = maskPlan(fields)
         return try store.read {
             var out: [UInt8] = []
             out.reserveCapacity(4096)

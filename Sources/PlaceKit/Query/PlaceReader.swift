@@ -24,6 +24,9 @@ package final class PlaceReader {
     /// (below 2,000, the levels' cut; tests set 0 to compare with the
     /// levels' own queries).
     var completeMatchLimit = 300
+    /// The last mask's plan: a server asks with the same few masks, and
+    /// preparing one costs more than comparing masks.
+    private var lastPlan: MaskPlan?
 
     /// Opens the database at `databasePath` (nil: `places.sqlite` in the
     /// working directory).
@@ -152,7 +155,7 @@ extension PlaceReader {
             }
             // The alias keys brought up to date inside the transaction.
             try resolver.refreshAliasKeys()
-            let plan = fields.map(MaskPlan.init)
+            let plan = fields.map(maskPlan)
             if !resolver.mayBeAlias(id.rawValue) {
                 // No alias: a current place answers as itself, from one
                 // row read (what resolving it would read first).
@@ -179,6 +182,16 @@ extension PlaceReader {
             }
             return out
         }
+    }
+}
+
+extension PlaceReader {
+    /// `MaskPlan(fields)`, kept for the next request with the same mask.
+    func maskPlan(_ fields: FieldMask) -> MaskPlan {
+        if let plan = lastPlan, plan.fields == fields { return plan }
+        let plan = MaskPlan(fields)
+        lastPlan = plan
+        return plan
     }
 }
 

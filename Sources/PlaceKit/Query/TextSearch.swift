@@ -212,7 +212,7 @@ extension PlaceReader {
     package func searchText(_ request: TextSearchRequest, fields: FieldMask = .all,
                            at time: HoursQueryTime = .instant(Date())) throws -> [TextSearchResult] {
         try request.validate()
-        let plan = MaskPlan(fields)
+        let plan = maskPlan(fields)
         return try store.read {
             try store.requireTextIndex()
             return try textHits(Self.plan(request)).map { hit in
@@ -232,7 +232,7 @@ extension PlaceReader {
     package func searchTextJSON(_ request: TextSearchRequest, fields: FieldMask = .all, explain: Bool = false,
                                at time: HoursQueryTime = .instant(Date())) throws -> [UInt8] {
         try request.validate()
-        let plan = MaskPlan(fields)
+        let plan = maskPlan(fields)
         return try store.read {
             try store.requireTextIndex()
             var out: [UInt8] = []

@@ -130,8 +130,43 @@ public struct JSONWriter: Sendable {
             let b = text[i]
             switch b {
             case UInt8(ascii: "\""):
-                let j = stringEnd(text, from: i)
-                guard copy(i, j) else { return nil }
+                // Copied while its end is looked for, eight bytes a step
+                // (bytes stored past the end are written over next), a
+                // backslash taking the byte it escapes along.
+                guard put(b) else { return nil }
+                var j = i + 1
+                while true {
+                    if j + 8 <= n && w + 8 <= capacity {
+                        let x = text.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+                        UnsafeMutableRawPointer(o + w).storeBytes(of: x, as: UInt64.self)
+                        let marks = zeroBytes(x ^ quoteWord) | zeroBytes(x ^ backslashWord)
+                        if marks == 0 {
+                            j += 8
+                            w += 8
+                            continue
+                        }
+                        let t = marks.trailingZeroBitCount / 8
+                        j += t
+                        w += t
+                    } else {
+                        guard j < n else { break }
+                        let c = text[j]
+                        if c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") {
+                            guard put(c) else { return nil }
+                            j += 1
+                            continue
+                        }
+                    }
+                    // A quote (the end) or a backslash at j.
+                    let c = text[j]
+                    guard put(c) else { return nil }
+                    j += 1
+                    if c == UInt8(ascii: "\"") { break }
+                    if j < n {
+                        guard put(text[j]) else { return nil }
+                        j += 1
+                    }
+                }
                 i = j
                 continue
             case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -181,6 +216,8 @@ public struct JSONWriter: Sendable {
     private static let spaceWord: UInt64 = 0x2020_2020_2020_2020
     private static let lowBits: UInt64 = 0x0101_0101_0101_0101
     private static let highBits: UInt64 = 0x8080_8080_8080_8080
+    private static let quoteWord: UInt64 = 0x2222_2222_2222_2222
+    private static let backslashWord: UInt64 = 0x5C5C_5C5C_5C5C_5C5C
 
     /// The high bit of each byte of `x` that is zero: exact up to the first
     /// such byte (a borrow may mark bytes after it, never before).
@@ -189,23 +226,6 @@ public struct JSONWriter: Sendable {
     /// Whether a byte of `x` is below 0x20, a quote or a backslash.
     @inline(__always) static func needsEscape(_ x: UInt64) -> Bool {
         ((x &- lowBits &* 0x20) & ~x & highBits) | zeroBytes(x ^ (lowBits &* 0x22)) | zeroBytes(x ^ (lowBits &* 0x5C)) != 0
-    }
-
-    /// The end (past the closing quote, or `text.count`) of the string
-    /// whose opening quote is at `start`: the first quote after it (found
-    /// with memchr) preceded by an even run of backslashes.
-    private static func stringEnd(_ text: UnsafeRawBufferPointer, from start: Int) -> Int {
-        guard let base = text.baseAddress else { return text.count }
-        var from = start + 1
-        while from < text.count, let found = memchr(base + from, Int32(UInt8(ascii: "\"")), text.count - from) {
-            let quote = base.distance(to: UnsafeRawPointer(found))
-            // The run stops at the opening quote at the latest.
-            var k = quote - 1
-            while text[k] == UInt8(ascii: "\\") { k -= 1 }
-            if (quote - 1 - k) % 2 == 0 { return quote + 1 }
-            from = quote + 1
-        }
-        return text.count
     }
 
     /// `indent`, appending byte by byte (for text whose indented form
