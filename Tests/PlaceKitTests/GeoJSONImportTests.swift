@@ -293,7 +293,7 @@ struct SpatialIndexTests {
     @Test("sorted runs merge every value in order, also past the open-run limit (merged into one on the way)", arguments: [2, 5, 1000])
     func sortedRuns(maxRuns: Int) throws {
         let dir = try TempDirectory()
-        let runs = SortedRuns<UInt64>(directory: dir.path, less: <)
+        let runs = SortedRuns<UInt64>(directory: dir.path)
         runs.maxRuns = maxRuns
         var rng = TestRandom(seed: 3)
         var all: [UInt64] = []
@@ -306,6 +306,43 @@ struct SpatialIndexTests {
         try runs.merge { merged.append($0) }
         #expect(merged == all.sorted())
         #expect(runs.count == all.count)
+    }
+
+    @Test("the runs' tournament merge: one run, runs of one value, equal values across runs, reads of one value or a few", arguments: [1, 3, 10_000])
+    func tournamentMerge(readValues: Int) throws {
+        let dir = try TempDirectory()
+        var rng = TestRandom(seed: 41)
+        for runCount in [1, 2, 3, 7, 8, 9, 64, 100] {
+            let runs = SortedRuns<UInt64>(directory: dir.path)
+            runs.mergeBuffer = 0
+            runs.minimumRead = readValues * 8
+            var all: [UInt64] = []
+            for r in 0..<runCount {
+                // Few distinct values (ties between runs), some runs of one value.
+                let length = r % 4 == 1 ? 1 : Int(rng.unit() * 300)
+                let chunk = (0..<length).map { _ in UInt64(rng.unit() * 40) }
+                all += chunk
+                try runs.spill(chunk.sorted())
+            }
+            var merged: [UInt64] = []
+            try runs.merge { merged.append($0) }
+            #expect(merged == all.sorted(), "\(runCount) runs, reads of \(readValues)")
+        }
+    }
+
+    @Test("an index point is 24 bytes and keeps the float32 box the R*Tree stores: rounded down, and up")
+    func indexPointBounds() {
+        #expect(MemoryLayout<IndexPoint>.stride == 24)
+        var rng = TestRandom(seed: 43)
+        var values: [Double] = [0, -0.0, 1, -1, 0.5, 180, -180, 90, -90, 13.4050, -73.9857, 1e-30, Double(Float(2.3)), Double(Float(-2.3).nextUp)]
+        for _ in 0..<2000 { values.append(rng.unit() * 360 - 180) }
+        for x in values {
+            let y = -x / 2
+            let p = IndexPoint(key: 7, rowid: 9, longitude: x, latitude: y)
+            #expect(p.minX == RTreeBulkLoader.down(x) && p.maxX == RTreeBulkLoader.up(x), "\(x)")
+            #expect(p.minY == RTreeBulkLoader.down(y) && p.maxY == RTreeBulkLoader.up(y), "\(y)")
+            #expect(Double(p.minX) <= x && Double(p.maxX) >= x && Double(p.minY) <= y && Double(p.maxY) >= y)
+        }
     }
 
 

@@ -41,7 +41,7 @@ final class DirectLoader: BulkLoader {
     private var pendingTypes: PendingTypeRows?
 
     /// Points waiting for the R*Tree, a chunk at a time (512 Ki points of
-    /// 32 bytes), sorted along a Hilbert curve.
+    /// 24 bytes), sorted along a Hilbert curve.
     private var pendingIndex: [IndexPoint] = []
     private let indexChunk: Int
     private var duplicatesInChunk = false
@@ -66,7 +66,7 @@ final class DirectLoader: BulkLoader {
         self.indexChunk = max(1, indexChunk)
         self.writeBackEarly = writeBackEarly
         types = try TypeRowWriter(db: db)
-        indexPoint = try db.prepare("INSERT OR REPLACE INTO idx_place_geom (pkid, xmin, xmax, ymin, ymax) VALUES (?1, ?2, ?2, ?3, ?3)")
+        indexPoint = try db.prepare("INSERT OR REPLACE INTO idx_place_geom (pkid, xmin, xmax, ymin, ymax) VALUES (?, ?, ?, ?, ?)")
         indexExtent = try db.prepare("INSERT OR REPLACE INTO place_extent (id, west, east, south, north) VALUES (?, ?, ?, ?, ?)")
         dropExtent = try db.prepare("DELETE FROM place_extent WHERE id = ?")
     }
@@ -194,11 +194,11 @@ final class DirectLoader: BulkLoader {
         IndexPoint.sortAlongCurve(&pendingIndex)
         defer { pendingIndex.removeAll(keepingCapacity: !final) }
         guard buildTreeWhole else {
-            for e in pendingIndex { try insertPoint(e.rowid, longitude: e.longitude, latitude: e.latitude) }
+            for e in pendingIndex { try insertPoint(e) }
             return
         }
         if !final {
-            if runs == nil { runs = PointRuns(besideDatabase: db, less: IndexPoint.curveOrder) }
+            if runs == nil { runs = PointRuns(besideDatabase: db) }
             try runs!.spill(pendingIndex)
             return
         }
@@ -213,14 +213,17 @@ final class DirectLoader: BulkLoader {
             let rewritten = self.rewritten
             treeWriting = try loader.load(concurrently: runs.count - spilledRewrites,
                                           rowids: rowidRange.lowest <= rowidRange.highest ? rowidRange.lowest...rowidRange.highest : nil) { emit in
-                try runs.merge { p in
-                    if rewritten[p.rowid] == nil { try emit(p.rowid, p.longitude, p.latitude) }
+                if rewritten.isEmpty {
+                    try runs.merge(emit)
+                } else {
+                    try runs.merge { p in
+                        if rewritten[p.rowid] == nil { try emit(p) }
+                    }
                 }
             }
         } else if !pendingIndex.isEmpty {
-            try loader.load(count: pendingIndex.count) { i in
-                let e = pendingIndex[i]
-                return (e.rowid, e.longitude, e.latitude)
+            try loader.load(streaming: pendingIndex.count) { emit in
+                for e in pendingIndex { try emit(e) }
             }
         }
         runs = nil
@@ -234,10 +237,22 @@ final class DirectLoader: BulkLoader {
 
     /// One point into the R*Tree (replacing the row's earlier one).
     private func insertPoint(_ rowid: Int64, longitude: Double, latitude: Double) throws {
+        try insertPoint(rowid, minX: longitude, maxX: longitude, minY: latitude, maxY: latitude)
+    }
+
+    /// A held point, with the float32 bounds it was rounded to (the
+    /// R*Tree keeps them as they are: a float32 is exact as a double).
+    private func insertPoint(_ p: IndexPoint) throws {
+        try insertPoint(p.rowid, minX: Double(p.minX), maxX: Double(p.maxX), minY: Double(p.minY), maxY: Double(p.maxY))
+    }
+
+    private func insertPoint(_ rowid: Int64, minX: Double, maxX: Double, minY: Double, maxY: Double) throws {
         indexPoint.reset()
         try indexPoint.bind(.integer(rowid), at: 1)
-        try indexPoint.bind(.real(longitude), at: 2)
-        try indexPoint.bind(.real(latitude), at: 3)
+        try indexPoint.bind(.real(minX), at: 2)
+        try indexPoint.bind(.real(maxX), at: 3)
+        try indexPoint.bind(.real(minY), at: 4)
+        try indexPoint.bind(.real(maxY), at: 5)
         try indexPoint.run()
     }
 }

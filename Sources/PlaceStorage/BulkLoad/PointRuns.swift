@@ -5,12 +5,46 @@ import Glibc
 #endif
 import PlaceModel
 
-/// A point waiting for the R*Tree, with its place on the Hilbert curve.
-struct IndexPoint: BitwiseCopyable {
-    var key: UInt64
+/// Values spilled in sorted runs and merged back (`SortedRuns`): `precedes`
+/// is their order, a plain function the merge's comparisons inline.
+protocol RunOrdered: BitwiseCopyable {
+    static func precedes(_ a: Self, _ b: Self) -> Bool
+}
+
+extension UInt64: RunOrdered {
+    static func precedes(_ a: UInt64, _ b: UInt64) -> Bool { a < b }
+}
+
+/// A point waiting for the R*Tree, with its place on the Hilbert curve: 24
+/// bytes (21 and padding). The coordinates are kept as the R*Tree stores
+/// them, float32 bounds rounded outwards: the lower bound, and one bit per
+/// axis saying whether the upper bound is the next float (the coordinate
+/// fell between two floats) or the same (it is one).
+struct IndexPoint: BitwiseCopyable, RunOrdered {
     let rowid: Int64
-    let longitude: Double
-    let latitude: Double
+    /// The Hilbert key (`Hilbert.key`, 32 bits).
+    let key: UInt32
+    let minX: Float
+    let minY: Float
+    /// Bit 0: maxX is minX.nextUp; bit 1: maxY is minY.nextUp.
+    private let inexact: UInt8
+
+    init(key: UInt64, rowid: Int64, longitude: Double, latitude: Double) {
+        self.rowid = rowid
+        self.key = UInt32(truncatingIfNeeded: key)
+        minX = RTreeBulkLoader.down(longitude)
+        minY = RTreeBulkLoader.down(latitude)
+        inexact = (Double(minX) != longitude ? 1 : 0) | (Double(minY) != latitude ? 2 : 0)
+    }
+
+    var maxX: Float { inexact & 1 != 0 ? minX.nextUp : minX }
+    var maxY: Float { inexact & 2 != 0 ? minY.nextUp : minY }
+
+    /// The coordinates as the R*Tree reads them back (float32, rounded down).
+    var longitude: Double { Double(minX) }
+    var latitude: Double { Double(minY) }
+
+    static func precedes(_ p: IndexPoint, _ q: IndexPoint) -> Bool { curveOrder(p, q) }
 }
 
 extension IndexPoint {
@@ -21,8 +55,8 @@ extension IndexPoint {
     }
 
     /// Sorts `points` in `curveOrder`, in place. The standard library's
-    /// sort is stable and takes a buffer of half the array (8 MiB beside a
-    /// chunk of 16 MiB, the largest thing an import held after SQLite's
+    /// sort is stable and takes a buffer of half the array (6 MiB beside a
+    /// chunk of 12 MiB, the largest thing an import held after SQLite's
     /// page cache); a stable order buys nothing here, since no two points
     /// compare equal (a row has one point). An introsort: quicksort on the
     /// median of three, insertion sort below 16 points, heapsort past a
@@ -115,8 +149,8 @@ typealias PointRuns = SortedRuns<IndexPoint>
 
 extension SortedRuns {
     /// Runs in the directory of `db`'s file (where its free space is).
-    convenience init(besideDatabase db: Database, less: @escaping (Element, Element) -> Bool) {
-        self.init(directory: URL(fileURLWithPath: db.path).deletingLastPathComponent().path, less: less)
+    convenience init(besideDatabase db: Database) {
+        self.init(directory: URL(fileURLWithPath: db.path).deletingLastPathComponent().path)
     }
 }
 
@@ -125,18 +159,15 @@ extension SortedRuns {
 /// so a fresh import of any size builds its R*Tree whole while memory holds
 /// one chunk and one read buffer per run. The files are unlinked as they are
 /// made, so a killed import leaves nothing behind.
-final class SortedRuns<Element: BitwiseCopyable> {
+final class SortedRuns<Element: RunOrdered> {
     private let directory: String
-    /// The order each run is sorted in and the merge follows.
-    let less: (Element, Element) -> Bool
     private var files: [Int32] = []
     private var lengths: [Int] = []
     /// Points spilled so far.
     private(set) var count = 0
 
-    init(directory: String, less: @escaping (Element, Element) -> Bool) {
+    init(directory: String) {
         self.directory = directory
-        self.less = less
     }
 
     deinit {
@@ -149,7 +180,13 @@ final class SortedRuns<Element: BitwiseCopyable> {
     /// (so open files stay few however large the input).
     var maxRuns = 256
 
-    /// Writes one run, sorted by `less`.
+    /// The merge's read buffers, all runs together: each run reads
+    /// `mergeBuffer / runs` bytes at a time, between `minimumRead` and
+    /// 256 KiB (8 MiB: 256 KiB a run up to 32 runs, 43 KiB at 100M points).
+    var mergeBuffer = 8 << 20
+    var minimumRead = 32 << 10
+
+    /// Writes one run, sorted by `Element.precedes`.
     func spill(_ points: [Element]) throws {
         guard !points.isEmpty else { return }
         if files.count >= maxRuns { try compact() }
@@ -209,84 +246,81 @@ final class SortedRuns<Element: BitwiseCopyable> {
         }
     }
 
-    /// Calls `body` with every spilled value in order.
+    /// Calls `body` with every spilled value in order: a tournament (loser
+    /// tree) over the runs, so each value costs log2(runs) comparisons, one
+    /// per level, against the binary heap's two; the comparisons are
+    /// `Element.precedes`, inlined. Each run is read through a buffer of its
+    /// own in one memory block.
     func merge(_ body: (Element) throws -> Void) throws {
-        let block = 32 << 10 / MemoryLayout<Element>.stride
-        var readers: [Reader] = []
-        for (fd, n) in zip(files, lengths) { readers.append(Reader(fd: fd, count: n, block: block)) }
-        for r in readers { try r.refill() }
-        // A binary min-heap of reader indices by their current value.
-        var heap: [Int] = []
-        let order = less
-        func before(_ a: Int, _ b: Int) -> Bool { order(readers[a].current, readers[b].current) }
-        func siftDown(_ start: Int) {
-            var i = start
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var m = i
-                if l < heap.count && before(heap[l], heap[m]) { m = l }
-                if r < heap.count && before(heap[r], heap[m]) { m = r }
-                if m == i { return }
-                heap.swapAt(i, m)
-                i = m
-            }
+        let k = files.count
+        guard k > 0 else { return }
+        let stride = MemoryLayout<Element>.stride
+        let block = max(1, min(256 << 10, max(minimumRead, mergeBuffer / k)) / stride)
+        let buffers = UnsafeMutablePointer<Element>.allocate(capacity: k * block)
+        defer { buffers.deallocate() }
+        // Per run: the position in its buffer, the values in its buffer, the
+        // values still on file and where they start; then the tree.
+        let state = UnsafeMutablePointer<Int>.allocate(capacity: 5 * k)
+        defer { state.deallocate() }
+        let position = state, filled = state + k, remaining = state + 2 * k, offset = state + 3 * k
+        // `tree[0]`: the run whose value is next; `tree[1..<k]`: the loser
+        // of the match at each inner node (runs are leaves k..<2k).
+        let tree = state + 4 * k
+        for r in 0..<k {
+            position[r] = 0; filled[r] = 0; remaining[r] = lengths[r]; offset[r] = 0; tree[r] = 0
         }
-        heap = readers.indices.filter { readers[$0].hasCurrent }
-        for i in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(i) }
-        while let top = heap.first {
-            try body(readers[top].current)
-            try readers[top].advance()
-            if !readers[top].hasCurrent {
-                heap[0] = heap[heap.count - 1]
-                heap.removeLast()
-            }
-            if !heap.isEmpty { siftDown(0) }
-        }
-    }
+        let files = self.files
 
-    /// Reads one run back a block at a time.
-    private final class Reader {
-        let fd: Int32
-        var remaining: Int
-        var buffer: [Element] = []
-        var position = 0
-        let block: Int
-        var fileOffset = 0
-
-        init(fd: Int32, count: Int, block: Int) {
-            self.fd = fd
-            self.remaining = count
-            self.block = block
-        }
-
-        var hasCurrent: Bool { position < buffer.count }
-        var current: Element { buffer[position] }
-
-        func advance() throws {
-            position += 1
-            if position == buffer.count { try refill() }
-        }
-
-        func refill() throws {
-            let n = min(block, remaining)
-            position = 0
-            guard n > 0 else { buffer = []; return }
-            let bytes = n * MemoryLayout<Element>.stride
-            buffer = try [Element](unsafeUninitializedCapacity: n) { b, initialized in
-                let raw = UnsafeMutableRawBufferPointer(b)
-                var got = 0
-                while got < bytes {
-                    let r = pread(fd, raw.baseAddress! + got, bytes - got, off_t(fileOffset + got))
-                    if r < 0 && errno == EINTR { continue }
-                    guard r > 0 else {
-                        throw PlaceDBError.database(path: "(temporary file)", reason: "cannot read back the spatial index's run: \(r < 0 ? String(cString: strerror(errno)) : "it is shorter than written")")
-                    }
-                    got += r
+        func refill(_ r: Int) throws {
+            let n = min(block, remaining[r])
+            position[r] = 0
+            filled[r] = n
+            guard n > 0 else { return }
+            let raw = UnsafeMutableRawPointer(buffers + r * block)
+            let bytes = n * stride
+            var got = 0
+            while got < bytes {
+                let m = pread(files[r], raw + got, bytes - got, off_t(offset[r] + got))
+                if m < 0 && errno == EINTR { continue }
+                guard m > 0 else {
+                    throw PlaceDBError.database(path: "(temporary file)", reason: "cannot read back the spatial index's run: \(m < 0 ? String(cString: strerror(errno)) : "it is shorter than written")")
                 }
-                initialized = n
+                got += m
             }
-            fileOffset += bytes
-            remaining -= n
+            offset[r] += bytes
+            remaining[r] -= n
+        }
+        for r in 0..<k { try refill(r) }
+
+        // An exhausted run loses every match.
+        @inline(__always) func beats(_ a: Int, _ b: Int) -> Bool {
+            if position[a] == filled[a] { return false }
+            if position[b] == filled[b] { return true }
+            return Element.precedes(buffers[a * block + position[a]], buffers[b * block + position[b]])
+        }
+        var winners = [Int](repeating: 0, count: 2 * k)
+        for r in 0..<k { winners[k + r] = r }
+        if k > 1 {
+            for n in Swift.stride(from: k - 1, through: 1, by: -1) {
+                let a = winners[2 * n], b = winners[2 * n + 1]
+                if beats(b, a) { winners[n] = b; tree[n] = a } else { winners[n] = a; tree[n] = b }
+            }
+        }
+        tree[0] = winners[1]
+        while true {
+            let w = tree[0]
+            if position[w] == filled[w] { return }
+            try body(buffers[w * block + position[w]])
+            position[w] += 1
+            if position[w] == filled[w] { try refill(w) }
+            var winner = w
+            var n = (w + k) >> 1
+            while n >= 1 {
+                let other = tree[n]
+                if beats(other, winner) { tree[n] = winner; winner = other }
+                n >>= 1
+            }
+            tree[0] = winner
         }
     }
 }

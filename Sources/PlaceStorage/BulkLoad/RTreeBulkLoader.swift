@@ -57,14 +57,14 @@ struct RTreeBulkLoader {
         try load(streaming: count) { emit in
             for i in 0..<count {
                 let p = point(i)
-                try emit(p.id, p.x, p.y)
+                try emit(IndexPoint(key: 0, rowid: p.id, longitude: p.x, latitude: p.y))
             }
         }
     }
 
     /// Builds the tree from exactly `count` points that `produce` hands to
-    /// its `emit` (rowid, x, y) in Hilbert order, on this thread.
-    func load(streaming count: Int, produce: (_ emit: (Int64, Double, Double) throws -> Void) throws -> Void) throws {
+    /// its `emit` in Hilbert order, on this thread.
+    func load(streaming count: Int, produce: (_ emit: (IndexPoint) throws -> Void) throws -> Void) throws {
         guard count > 0 else { return }
         var builder = try prepare(count: count)
         let writer = try Writer(db: db, table: table)
@@ -83,7 +83,7 @@ struct RTreeBulkLoader {
     /// writing (the rest it waited).
     @discardableResult
     func load(concurrently count: Int, rowids: ClosedRange<Int64>? = nil,
-              produce: @escaping (_ emit: (Int64, Double, Double) throws -> Void) throws -> Void) throws -> Double {
+              produce: @escaping (_ emit: (IndexPoint) throws -> Void) throws -> Void) throws -> Double {
         guard count > 0 else { return 0 }
         var builder = try prepare(count: count)
         if let rowids, RowidBuckets.fits(count: count, lowest: rowids.lowerBound, highest: rowids.upperBound) {
@@ -134,7 +134,7 @@ struct RTreeBulkLoader {
         }
         try db.execute("DELETE FROM \"\(table)_node\"; DELETE FROM \"\(table)_parent\"; DELETE FROM \"\(table)_rowid\";")
         return Builder(table: table, count: count, nodeSize: nodeSize, rowidChunk: rowidChunk,
-                       pairRuns: SortedRuns(besideDatabase: db, less: { $0.rowid < $1.rowid }))
+                       pairRuns: SortedRuns(besideDatabase: db))
     }
 
     /// What the builder hands to the writer.
@@ -204,11 +204,16 @@ struct RTreeBulkLoader {
 
     /// Packs the points into nodes, each made as it fills, and pairs each
     /// point with its leaf; touches no database (it may run on another thread).
+    ///
+    /// Each level's open node is written in place as its cells come (in
+    /// the shadow table's byte order), with its bounds kept beside it, so a
+    /// node costs one copy of its bytes when it is handed over.
     private struct Builder {
         let table: String
         let count: Int
         let fanout: Int
         let levelCount: Int
+        let nodeSize: Int
         let rowidChunk: Int
         /// (rowid, leaf) pairs for `_rowid`, written in rowid order at the end.
         var pairs: [RowidNode] = []
@@ -218,18 +223,52 @@ struct RTreeBulkLoader {
         // The root is node 1; every other node gets the next number as it is
         // made (a parent right after its last child).
         var nextNumber: Int64 = 2
-        var blob: [UInt8]
+        /// The node open at each depth (leaves at 0, the root at
+        /// `levelCount - 1`): a node is made as soon as it is full and its
+        /// bounds go up as a cell of its parent, so memory holds one node
+        /// per level, not a level of the tree.
+        let open: OpenNodes
+
+        /// The open nodes' memory: bytes, cell counts, bounds, and the ids
+        /// of their cells (rowids in a leaf, child numbers above).
+        final class OpenNodes {
+            let bytes: UnsafeMutableRawPointer
+            let cells: UnsafeMutablePointer<Int>
+            let bounds: UnsafeMutablePointer<Entry>
+            let ids: UnsafeMutablePointer<Int64>
+
+            init(levels: Int, nodeSize: Int, fanout: Int) {
+                bytes = .allocate(byteCount: levels * nodeSize, alignment: 8)
+                bytes.initializeMemory(as: UInt8.self, repeating: 0, count: levels * nodeSize)
+                cells = .allocate(capacity: levels)
+                cells.initialize(repeating: 0, count: levels)
+                bounds = .allocate(capacity: levels)
+                bounds.initialize(repeating: Builder.emptyBounds, count: levels)
+                ids = .allocate(capacity: levels * fanout)
+                ids.initialize(repeating: 0, count: levels * fanout)
+            }
+
+            deinit {
+                bytes.deallocate()
+                cells.deallocate()
+                bounds.deallocate()
+                ids.deallocate()
+            }
+        }
+
+        static let emptyBounds = Entry(id: 0, minX: .infinity, maxX: -.infinity, minY: .infinity, maxY: -.infinity)
 
         init(table: String, count: Int, nodeSize: Int, rowidChunk: Int, pairRuns: SortedRuns<RowidNode>) {
             self.table = table
             self.count = count
+            self.nodeSize = nodeSize
             self.rowidChunk = max(1, rowidChunk)
             self.pairRuns = pairRuns
             fanout = (nodeSize - 4) / 24
             var n = count, levels = 1
             while n > fanout { n = (n + fanout - 1) / fanout; levels += 1 }
             levelCount = levels
-            blob = [UInt8](repeating: 0, count: nodeSize)
+            open = OpenNodes(levels: levels, nodeSize: nodeSize, fanout: fanout)
         }
 
         /// Room for the pairs' radix sort.
@@ -241,87 +280,85 @@ struct RTreeBulkLoader {
             pairs.removeAll(keepingCapacity: true)
         }
 
-        /// Makes one node; returns its number and bounds (an Entry whose id is the number).
-        mutating func node(_ cells: ArraySlice<Entry>, depth: Int, _ out: (Output) throws -> Void) throws -> Entry {
+        /// Adds a cell to the node open at `depth`, making the node when it
+        /// is full (never the root's: it is made last, by `close`).
+        @inline(__always)
+        mutating func add(id: Int64, minX: Float, maxX: Float, minY: Float, maxY: Float, depth: Int,
+                          _ out: (Output) throws -> Void) throws {
+            let c = open.cells[depth]
+            let o = open.bytes + depth * nodeSize + 4 + c * 24
+            o.storeBytes(of: UInt64(bitPattern: id).bigEndian, as: UInt64.self)
+            o.storeBytes(of: minX.bitPattern.bigEndian, toByteOffset: 8, as: UInt32.self)
+            o.storeBytes(of: maxX.bitPattern.bigEndian, toByteOffset: 12, as: UInt32.self)
+            o.storeBytes(of: minY.bitPattern.bigEndian, toByteOffset: 16, as: UInt32.self)
+            o.storeBytes(of: maxY.bitPattern.bigEndian, toByteOffset: 20, as: UInt32.self)
+            open.ids[depth * fanout + c] = id
+            let b = open.bounds + depth
+            b.pointee.minX = min(b.pointee.minX, minX); b.pointee.maxX = max(b.pointee.maxX, maxX)
+            b.pointee.minY = min(b.pointee.minY, minY); b.pointee.maxY = max(b.pointee.maxY, maxY)
+            open.cells[depth] = c + 1
+            if c + 1 == fanout && depth < levelCount - 1 { try make(depth: depth, out) }
+        }
+
+        /// Makes the node open at `depth` and adds it to its parent (unless it is the root).
+        mutating func make(depth: Int, _ out: (Output) throws -> Void) throws {
             let isRoot = depth == levelCount - 1
             let nodeno: Int64 = isRoot ? 1 : nextNumber
             if !isRoot { nextNumber += 1 }
-            for k in blob.indices { blob[k] = 0 }
-            if isRoot { RTreeBulkLoader.put16(&blob, 0, UInt16(depth)) }
-            RTreeBulkLoader.put16(&blob, 2, UInt16(cells.count))
-            var bounds = Entry(id: nodeno, minX: .infinity, maxX: -.infinity, minY: .infinity, maxY: -.infinity)
-            var parents: [Int64] = []
-            for (c, cell) in cells.enumerated() {
-                let o = 4 + c * 24
-                RTreeBulkLoader.put64(&blob, o, UInt64(bitPattern: cell.id))
-                RTreeBulkLoader.put32(&blob, o + 8, cell.minX.bitPattern)
-                RTreeBulkLoader.put32(&blob, o + 12, cell.maxX.bitPattern)
-                RTreeBulkLoader.put32(&blob, o + 16, cell.minY.bitPattern)
-                RTreeBulkLoader.put32(&blob, o + 20, cell.maxY.bitPattern)
-                bounds.minX = min(bounds.minX, cell.minX); bounds.maxX = max(bounds.maxX, cell.maxX)
-                bounds.minY = min(bounds.minY, cell.minY); bounds.maxY = max(bounds.maxY, cell.maxY)
-                // A leaf cell holds a rowid; an inner cell a child's number.
-                if depth == 0 {
-                    if let buckets {
-                        try buckets.add(RowidNode(rowid: cell.id, nodeno: nodeno))
-                        continue
-                    }
-                    pairs.append(RowidNode(rowid: cell.id, nodeno: nodeno))
-                    if pairs.count >= rowidChunk { try spillPairs() }
+            let n = open.cells[depth]
+            let base = open.bytes + depth * nodeSize
+            if isRoot { base.storeBytes(of: UInt16(depth).bigEndian, as: UInt16.self) }
+            base.storeBytes(of: UInt16(n).bigEndian, toByteOffset: 2, as: UInt16.self)
+            let blob = [UInt8](UnsafeRawBufferPointer(start: base, count: nodeSize))
+            // Only the header and the cells were written: clear them for the next node.
+            base.initializeMemory(as: UInt8.self, repeating: 0, count: 4 + n * 24)
+            let ids = open.ids + depth * fanout
+            // A leaf cell holds a rowid; an inner cell a child's number.
+            if depth == 0 {
+                if let buckets {
+                    for k in 0..<n { try buckets.add(RowidNode(rowid: ids[k], nodeno: nodeno)) }
                 } else {
-                    parents.append(cell.id)
-                    parents.append(nodeno)
+                    for k in 0..<n {
+                        pairs.append(RowidNode(rowid: ids[k], nodeno: nodeno))
+                        if pairs.count >= rowidChunk { try spillPairs() }
+                    }
                 }
+            } else {
+                var parents: [Int64] = []
+                parents.reserveCapacity(2 * n)
+                for k in 0..<n { parents.append(ids[k]); parents.append(nodeno) }
+                try out(.parents(parents))
             }
-            if !parents.isEmpty { try out(.parents(parents)) }
             try out(.node(nodeno, blob))
-            return bounds
-        }
-
-        /// The cells of the node still open at each depth (leaves at 0,
-        /// the root at `levelCount - 1`): a node is made as soon as it is
-        /// full and its bounds go up as a cell of its parent, so memory
-        /// holds one node per level, not a level of the tree (at 100M points
-        /// the inner cells above the leaves were 47 MB).
-        var open: [[Entry]] = []
-
-        /// Adds a cell at `depth`, making the node there when it is full
-        /// (never the root's: it is made last, by `close`).
-        mutating func add(_ cell: Entry, depth: Int, _ out: (Output) throws -> Void) throws {
-            open[depth].append(cell)
-            if open[depth].count == fanout && depth < levelCount - 1 {
-                let made = try node(open[depth][...], depth: depth, out)
-                open[depth].removeAll(keepingCapacity: true)
-                try add(made, depth: depth + 1, out)
+            let bounds = open.bounds[depth]
+            open.bounds[depth] = Self.emptyBounds
+            open.cells[depth] = 0
+            if !isRoot {
+                try add(id: nodeno, minX: bounds.minX, maxX: bounds.maxX, minY: bounds.minY, maxY: bounds.maxY,
+                        depth: depth + 1, out)
             }
         }
 
         /// Makes the nodes left open, the last of each level and the root.
         mutating func close(_ out: (Output) throws -> Void) throws {
-            for depth in 0..<levelCount - 1 where !open[depth].isEmpty {
-                let made = try node(open[depth][...], depth: depth, out)
-                open[depth].removeAll()
-                try add(made, depth: depth + 1, out)
+            for depth in 0..<levelCount - 1 where open.cells[depth] > 0 {
+                try make(depth: depth, out)
             }
-            _ = try node(open[levelCount - 1][...], depth: levelCount - 1, out)
-            open = []
+            try make(depth: levelCount - 1, out)
         }
 
-        mutating func build(produce: (_ emit: (Int64, Double, Double) throws -> Void) throws -> Void,
+        mutating func build(produce: (_ emit: (IndexPoint) throws -> Void) throws -> Void,
                             _ out: (Output) throws -> Void) throws {
             // Each level is cut into nodes of `fanout` cells in order, the
             // last one short, as a level-by-level packing cuts it.
-            open = Array(repeating: [], count: levelCount)
-            for depth in open.indices { open[depth].reserveCapacity(fanout) }
             var emitted = 0
             try withoutActuallyEscaping(out) { out in
-                try produce { id, x, y in
+                try produce { p in
                     guard emitted < count else {
                         throw SQLiteError(extendedCode: 1, message: "\(table): more points than the \(count) announced")
                     }
                     emitted += 1
-                    try add(Entry(id: id, minX: RTreeBulkLoader.down(x), maxX: RTreeBulkLoader.up(x),
-                                  minY: RTreeBulkLoader.down(y), maxY: RTreeBulkLoader.up(y)), depth: 0, out)
+                    try add(id: p.rowid, minX: p.minX, maxX: p.maxX, minY: p.minY, maxY: p.maxY, depth: 0, out)
                 }
             }
             guard emitted == count else {
@@ -358,9 +395,11 @@ struct RTreeBulkLoader {
     }
 
     /// A point's rowid and the leaf node holding it.
-    struct RowidNode: BitwiseCopyable {
+    struct RowidNode: BitwiseCopyable, RunOrdered {
         let rowid: Int64
         let nodeno: Int64
+
+        static func precedes(_ a: RowidNode, _ b: RowidNode) -> Bool { a.rowid < b.rowid }
 
         /// Sorts by rowid (the rowids are distinct): a least-significant-digit
         /// radix sort, 11 bits a pass and only as many passes as the largest
@@ -400,16 +439,6 @@ struct RTreeBulkLoader {
                 shift += UInt64(radix)
             }
         }
-    }
-
-    static func put16(_ b: inout [UInt8], _ o: Int, _ v: UInt16) {
-        b[o] = UInt8(v >> 8); b[o + 1] = UInt8(v & 0xFF)
-    }
-    static func put32(_ b: inout [UInt8], _ o: Int, _ v: UInt32) {
-        for i in 0..<4 { b[o + i] = UInt8((v >> (24 - 8 * UInt32(i))) & 0xFF) }
-    }
-    static func put64(_ b: inout [UInt8], _ o: Int, _ v: UInt64) {
-        for i in 0..<8 { b[o + i] = UInt8((v >> (56 - 8 * UInt64(i))) & 0xFF) }
     }
 }
 
