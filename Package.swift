@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "PlaceKitTestSupport", dependencies: ["PlaceKit", "PlaceModel", "CGD"], path: "Sources/PlaceKitTestSupport"),
         .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "PlaceKitTestSupport"]),
         .testTarget(name: "PlaceKitTests", dependencies: ["PlaceKit", "PlaceModel", "PlaceStorage", "SQLiteDB", "PlaceKitTestSupport"]),
-        .testTarget(name: "PlaceDBServerTests", dependencies: ["PlaceDBServer", "PlaceDBCLI", "PlaceKit", "PlaceModel", "PlaceKitTestSupport"]),
+        .testTarget(name: "PlaceDBServerTests", dependencies: ["PlaceDBServer", "PlaceDBCLI", "PlaceKit", "PlaceModel", "PlaceKitTestSupport", "SQLiteDB"]),
         .testTarget(name: "PlaceDBCLITests", dependencies: ["PlaceDBCLI", "PlaceKit", "PlaceModel", "PlaceStorage", "SQLiteDB", "PlaceKitTestSupport", "PlaceDBFuzz"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,8 @@
 import PlaceKit
 import PlaceModel
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `$alt=json;enum-encoding=int`: Google's client libraries ask for enums
 /// as numbers. The numbers are those of google/maps/places/v1/*.proto
@@ -50,6 +53,101 @@ enum EnumEncoding {
         default:
             return value
         }
+    }
+
+    /// `integers(_:)` on compact JSON text (as the library writes it),
+    /// without building the value: the text is copied, and only the string
+    /// values of known enum members are replaced by their numbers (the
+    /// same members and numbers as `integers(_:)`, so the same bytes once
+    /// written). False when a member name, or the value of an enum member,
+    /// holds an escape: the caller then takes the plain way. The text must
+    /// be valid JSON (it is not checked).
+    static func integers(compact text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {
+        guard let p = text.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
+        let n = text.count
+        // Open containers: whether an object, and the member name the
+        // container sits under (arrays pass their own down to their items),
+        // as a range of `text` (-1: none).
+        var isObject: [Bool] = []
+        var parents: [(start: Int, count: Int)] = []
+        isObject.reserveCapacity(16)
+        parents.reserveCapacity(16)
+        var key = (start: -1, count: 0)
+        var expectingKey = false
+        var copied = 0
+        var i = 0
+        out.reserveCapacity(out.count + n)
+        while i < n {
+            let c = p[i]
+            switch c {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let parent = isObject.last == true ? key : (parents.last ?? (start: -1, count: 0))
+                isObject.append(c == UInt8(ascii: "{"))
+                parents.append(parent)
+                expectingKey = c == UInt8(ascii: "{")
+                i += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                isObject.removeLast()
+                parents.removeLast()
+                expectingKey = false
+                i += 1
+            case UInt8(ascii: ","):
+                expectingKey = isObject.last == true
+                i += 1
+            case UInt8(ascii: "\""):
+                let start = i + 1
+                let end = stringEnd(p, from: start, count: n)
+                i = end + 1
+                if expectingKey {
+                    if memchr(p + start, Int32(UInt8(ascii: "\\")), end - start) != nil { return false }
+                    key = (start, end - start)
+                    expectingKey = false
+                    continue
+                }
+                guard isObject.last == true, let table = table(p, key: key, parent: parents.last!) else { continue }
+                if memchr(p + start, Int32(UInt8(ascii: "\\")), end - start) != nil { return false }
+                guard let number = table[String(decoding: UnsafeBufferPointer(start: p + start, count: end - start), as: UTF8.self)] else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(start: p + copied, count: start - 1 - copied))
+                out.append(contentsOf: String(number).utf8)
+                copied = i
+            default:
+                i += 1
+            }
+        }
+        out.append(contentsOf: UnsafeBufferPointer(start: p + copied, count: n - copied))
+        return true
+    }
+
+    /// The index of the quote that ends the string starting at `from`.
+    private static func stringEnd(_ p: UnsafePointer<UInt8>, from: Int, count n: Int) -> Int {
+        var i = from
+        while i < n, let q = memchr(p + i, Int32(UInt8(ascii: "\"")), n - i) {
+            let at = UnsafePointer<UInt8>(q.assumingMemoryBound(to: UInt8.self)) - p
+            // Escaped when an odd number of backslashes comes before it.
+            var slashes = 0
+            while at - 1 - slashes >= from && p[at - 1 - slashes] == UInt8(ascii: "\\") { slashes += 1 }
+            if slashes % 2 == 0 { return at }
+            i = at + 1
+        }
+        return n
+    }
+
+    /// The member names `tables` holds (`type` stands for the two
+    /// `parent.type` tables), as bytes, and a bit for each of their lengths.
+    private static let names: [(bytes: [UInt8], name: String)] = (Array(tables.keys) + ["type"]).map { (Array($0.utf8), $0) }
+    private static let nameLengths: UInt64 = names.reduce(0) { $0 | (1 << UInt64($1.bytes.count & 63)) }
+
+    /// The table of the member `key` inside an object under `parent`
+    /// (names compared as bytes; a String is made only for a known name).
+    private static func table(_ p: UnsafePointer<UInt8>, key: (start: Int, count: Int), parent: (start: Int, count: Int)) -> [String: Int64]? {
+        guard key.start >= 0, key.count < 64, nameLengths & (1 << UInt64(key.count)) != 0 else { return nil }
+        for (bytes, name) in names where bytes.count == key.count {
+            guard bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, p + key.start, key.count) == 0 }) else { continue }
+            if name != "type" { return tables[name] }
+            let parentName = parent.start >= 0 ? String(decoding: UnsafeBufferPointer(start: p + parent.start, count: parent.count), as: UTF8.self) : ""
+            return tables["\(parentName).type"]
+        }
+        return nil
     }
 
     /// searchNearby's `rankPreference` as the client sends it with

@@ -415,14 +415,11 @@ struct ResponseFormat {
 
     init(_ request: HTTPRequest) throws {
         if let alt = request.query("$alt") ?? request.query("alt") {
-            let parts = alt.split(separator: ";").map(trimmed)
-            guard parts.first == "json" else { throw APIError.invalidArgument("$alt: only json is served, not '\(alt)'") }
-            for p in parts.dropFirst() {
-                switch p {
-                case "enum-encoding=int": enumsAsIntegers = true
-                case "enum-encoding=string", "": break
-                default: throw APIError.invalidArgument("$alt: unknown option '\(p)'")
-                }
+            // What clients send, without splitting (Google's client libraries: the first).
+            switch alt {
+            case "json;enum-encoding=int": enumsAsIntegers = true
+            case "json": break
+            default: try parse(alt)
             }
         }
         if let p = request.query("prettyPrint") {
@@ -430,6 +427,19 @@ struct ResponseFormat {
             case "true", "1": pretty = true
             case "false", "0": pretty = false
             default: throw APIError.invalidArgument("prettyPrint must be true or false, not '\(p)'")
+            }
+        }
+    }
+
+    /// `$alt`: json, then options separated by semicolons.
+    private mutating func parse(_ alt: String) throws {
+        let parts = alt.split(separator: ";").map(trimmed)
+        guard parts.first == "json" else { throw APIError.invalidArgument("$alt: only json is served, not '\(alt)'") }
+        for p in parts.dropFirst() {
+            switch p {
+            case "enum-encoding=int": enumsAsIntegers = true
+            case "enum-encoding=string", "": break
+            default: throw APIError.invalidArgument("$alt: unknown option '\(p)'")
             }
         }
     }
@@ -444,10 +454,22 @@ struct ResponseFormat {
     }
 
     /// Bytes from a library writer (compact): as they are, or indented
-    /// without being parsed (`JSONWriter.indent`); parsed and re-written
-    /// only for numbered enums.
+    /// without being parsed (`JSONWriter.indent`); numbered enums are
+    /// replaced while the bytes are copied (`EnumEncoding.integers(compact:)`;
+    /// parsed and re-written only when a name holds an escape).
     func json(bytes: [UInt8]) throws -> HTTPResponse {
-        if enumsAsIntegers { return json(try JSONValue(parsing: bytes)) }
+        if enumsAsIntegers {
+            var numbered: [UInt8] = []
+            guard bytes.withUnsafeBytes({ EnumEncoding.integers(compact: $0, into: &numbered) }) else {
+                return json(try JSONValue(parsing: bytes))
+            }
+            return json(compact: numbered)
+        }
+        return json(compact: bytes)
+    }
+
+    /// Compact bytes as they are, or indented.
+    private func json(compact bytes: [UInt8]) -> HTTPResponse {
         if !pretty { return .json(bytes + [0x0A]) }
         var out: [UInt8] = []
         bytes.withUnsafeBytes { JSONWriter.indent(compact: $0, into: &out) }
