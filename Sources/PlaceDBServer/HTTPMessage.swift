@@ -34,13 +34,19 @@ struct HTTPRequest: Sendable {
     /// Equal names, ASCII letters compared without regard to case (no
     /// lowercased copies: the router asks for a few headers per request).
     static func sameName(_ a: String, _ b: String) -> Bool {
-        guard a.utf8.count == b.utf8.count else { return false }
-        for (x, y) in zip(a.utf8, b.utf8) where x != y {
-            let lx = x >= 0x41 && x <= 0x5A ? x | 0x20 : x
-            let ly = y >= 0x41 && y <= 0x5A ? y | 0x20 : y
-            if lx != ly { return false }
+        // Over the strings' own UTF-8 storage: no iterators, no copies.
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                guard x.count == y.count else { return false }
+                for i in 0..<x.count where x[i] != y[i] {
+                    let lx = x[i] >= 0x41 && x[i] <= 0x5A ? x[i] | 0x20 : x[i]
+                    let ly = y[i] >= 0x41 && y[i] <= 0x5A ? y[i] | 0x20 : y[i]
+                    if lx != ly { return false }
+                }
+                return true
+            }
         }
-        return true
     }
 }
 

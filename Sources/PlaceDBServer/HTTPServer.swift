@@ -155,7 +155,9 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         let state = RequestState(method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/")
         requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
         core.inFlight.add(1, ordering: .relaxed)
-        if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").map({ String(cString: $0) }),
+        // A body's announced length (not looked up for GET and HEAD, which have none).
+        if state.method != "GET", state.method != "HEAD",
+           let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").map({ String(cString: $0) }),
            let n = Int(length), n > core.maxBody {
             return respond(core, connection, state, APIError.payloadTooLarge(limit: core.maxBody).response)
         }
