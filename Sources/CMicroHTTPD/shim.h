@@ -5,25 +5,15 @@
 #include <microhttpd.h>
 
 /* MHD_start_daemon is variadic, which Swift cannot call: this fixes the
-   options placedb serve uses (docs/server.md). The daemon accepts on
-   listen_fd, a socket bound and listening already. */
-static inline struct MHD_Daemon *placedb_mhd_start(unsigned int flags, int listen_fd,
+   options placedb serve uses (docs/server.md). One event loop (epoll, its
+   own thread) without a listening socket: placedb's acceptor hands it
+   connections with MHD_add_connection. */
+static inline struct MHD_Daemon *placedb_mhd_start(unsigned int flags,
                                                    MHD_AccessHandlerCallback handler, void *handler_cls,
                                                    MHD_RequestCompletedCallback completed, void *completed_cls,
-                                                   unsigned int threads, unsigned int connection_limit,
+                                                   unsigned int connection_limit,
                                                    unsigned int timeout_seconds, size_t memory_limit) {
-    if (threads > 1) {
-        return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
-                                MHD_OPTION_LISTEN_SOCKET, (MHD_socket) listen_fd,
-                                MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
-                                MHD_OPTION_THREAD_POOL_SIZE, threads,
-                                MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-                                MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
-                                MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
-                                MHD_OPTION_END);
-    }
-    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
-                            MHD_OPTION_LISTEN_SOCKET, (MHD_socket) listen_fd,
+    return MHD_start_daemon(flags | MHD_USE_NO_LISTEN_SOCKET, 0, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,

@@ -7,16 +7,21 @@ import Glibc
 #endif
 
 /// The HTTP layer: libmicrohttpd parses HTTP and runs `threads` event
-/// loops (epoll) on one listening socket; each request is read whole (the
-/// body up to `maxBodyBytes`), answered by the router on the loop's thread,
-/// and logged. No HTTP is parsed here.
+/// loops (epoll, one thread each); an acceptor thread takes the
+/// connections from the listening socket and hands them to the loops in
+/// turn (round robin, as SwiftNIO's and Netty's event-loop groups do), so
+/// the loops share the clients evenly. (libmicrohttpd's own thread pool
+/// lets whichever loop wakes first accept: under `wrk -c64` one loop took
+/// all 64 connections in some runs while the other idled.) Each request is
+/// read whole (the body up to `maxBodyBytes`), answered by the router on
+/// its loop's thread, and logged. No HTTP is parsed here.
 package final class HTTPServer: Sendable {
     /// The port listened on (the one chosen when the configuration said 0).
     package let port: UInt16
     package let host: String
     private let core: ServerCore
-    private let daemon: Mutex<OpaquePointer?>
-    private let listenFD: Mutex<Int32>
+    private let loops: Mutex<EventLoops?>
+    private let acceptor: Acceptor
 
     /// Binds `configuration.host:port` and starts serving `router`.
     /// Throws `ServerError` (the address is in use, not an address, ...).
@@ -27,41 +32,50 @@ package final class HTTPServer: Sendable {
         core = ServerCore(router: router, configuration: configuration, log: configuration.quiet ? nil : log)
         let opaque = Unmanaged.passUnretained(core).toOpaque()
         let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
-        guard let d = placedb_mhd_start(flags, fd, accessHandler, opaque, completedHandler, opaque,
-                                         UInt32(max(1, configuration.threads)), configuration.maxConnections,
-                                         configuration.connectionTimeout, configuration.maxHeaderBytes) else {
-            close(fd)
-            throw ServerError("cannot start the HTTP server on \(configuration.host):\(port)")
+        var daemons: [OpaquePointer] = []
+        for _ in 0..<max(1, configuration.threads) {
+            guard let d = placedb_mhd_start(flags, accessHandler, opaque, completedHandler, opaque,
+                                             configuration.maxConnections, configuration.connectionTimeout,
+                                             configuration.maxHeaderBytes) else {
+                for started in daemons { MHD_stop_daemon(started) }
+                close(fd)
+                throw ServerError("cannot start the HTTP server on \(configuration.host):\(port)")
+            }
+            daemons.append(d)
         }
-        daemon = Mutex(d)
-        listenFD = Mutex(fd)
+        let started = EventLoops(daemons: daemons)
+        loops = Mutex(started)
+        acceptor = Acceptor(fd: fd, loops: started, maxConnections: Int(configuration.maxConnections))
     }
 
     /// False once `stop` has closed the listening socket.
-    var isAccepting: Bool { listenFD.withLock { $0 >= 0 } }
+    var isAccepting: Bool { acceptor.isRunning }
 
     /// Requests being answered now.
     package var inFlight: Int { core.inFlight.load(ordering: .relaxed) }
 
     /// Connections open now, idle or not (0 once stopped).
     var openConnections: Int {
-        daemon.withLock { d in d.map { Int(placedb_mhd_connection_count($0)) } ?? 0 }
+        loops.withLock { $0?.connections.reduce(0, +) ?? 0 }
+    }
+
+    /// Connections open now on each event loop (0 once stopped).
+    var connectionsPerLoop: [Int] {
+        loops.withLock { $0?.connections ?? [] }
     }
 
     /// Stops accepting connections, lets requests in flight finish (up to
     /// `timeout` seconds), then closes every connection. Idempotent.
     package func stop(timeout: Double) {
-        guard let d = daemon.withLock({ $0 }) else { return }
-        let fd = MHD_quiesce_daemon(d)
-        if fd >= 0 { close(fd) }
-        listenFD.withLock { $0 = -1 }
+        acceptor.stop()
+        guard loops.withLock({ $0 != nil }) else { return }
         let deadline = Date().addingTimeInterval(timeout)
         while core.inFlight.load(ordering: .acquiring) > 0 && Date() < deadline {
             usleep(5_000)
         }
-        daemon.withLock { d in
-            if let running = d { MHD_stop_daemon(running) }
-            d = nil
+        loops.withLock { l in
+            if let running = l { for d in running.daemons { MHD_stop_daemon(d) } }
+            l = nil
         }
     }
 
@@ -102,6 +116,94 @@ package final class HTTPServer: Sendable {
             }
         }
         return (fd, bound)
+    }
+}
+
+/// The event loops (libmicrohttpd daemons without a listening socket).
+struct EventLoops: @unchecked Sendable {
+    // The daemons are thread-safe for MHD_add_connection (MHD_USE_ITC) and
+    // MHD_get_daemon_info; they are stopped once, under HTTPServer's lock,
+    // after the acceptor has stopped.
+    let daemons: [OpaquePointer]
+
+    /// Connections open on each loop.
+    var connections: [Int] { daemons.map { Int(placedb_mhd_connection_count($0)) } }
+}
+
+/// The thread that accepts connections and hands each to the next event
+/// loop. At `maxConnections` open, a new connection is closed at once
+/// (refused), as libmicrohttpd does at its limit.
+final class Acceptor: Sendable {
+    private let fd: Int32
+    /// running: false once stop began (the thread ends at its next accept);
+    /// closed: the listening socket is closed.
+    private let state = Mutex<(running: Bool, closed: Bool)>((true, false))
+    private let done = DispatchSemaphore(value: 0)
+
+    init(fd: Int32, loops: EventLoops, maxConnections: Int) {
+        self.fd = fd
+        let thread = Thread { [self] in
+            run(loops: loops, maxConnections: maxConnections)
+            done.signal()
+        }
+        thread.name = "placedb-accept"
+        thread.start()
+    }
+
+    /// False once the listening socket is closed.
+    var isRunning: Bool { state.withLock { !$0.closed } }
+
+    private func run(loops: EventLoops, maxConnections: Int) {
+        var next = 0
+        while true {
+            var address = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let client = withUnsafeMutablePointer(to: &address) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    accept(fd, $0, &length)
+                }
+            }
+            if client < 0 {
+                let e = errno
+                if !state.withLock({ $0.running }) { return }
+                switch e {
+                case EINTR, ECONNABORTED, EAGAIN, EPROTO: continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM: usleep(10_000); continue  // out of descriptors: let connections close
+                default: return  // the socket was shut down
+                }
+            }
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
+            if loops.connections.reduce(0, +) >= maxConnections {
+                close(client)
+                continue
+            }
+            let loop = loops.daemons[next]
+            next = (next + 1) % loops.daemons.count
+            // libmicrohttpd owns the socket from here, and closes it if it cannot take it.
+            _ = withUnsafePointer(to: &address) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(loop, client, $0, length) }
+            }
+        }
+    }
+
+    /// Stops accepting (the listening socket is shut down and closed);
+    /// returns once the acceptor thread has ended. Idempotent.
+    func stop() {
+        let first = state.withLock { s -> Bool in
+            guard s.running else { return false }
+            s.running = false
+            return true
+        }
+        guard first else {
+            // Another caller is stopping it: return once the socket is closed.
+            while isRunning { usleep(1_000) }
+            return
+        }
+        shutdown(fd, Int32(SHUT_RDWR))
+        done.wait()
+        close(fd)
+        state.withLock { $0.closed = true }
     }
 }
 

@@ -174,6 +174,45 @@ struct HTTPServerTests {
         #expect(stopped.wait(timeout: .now() + 5) == .success)
     }
 
+    /// Connections go to the event loops in turn: with libmicrohttpd's
+    /// own pool, whichever loop woke first accepted, and one loop could hold
+    /// every connection while the other idled (seen under wrk -c64).
+    @Test("connections are shared evenly by the event loops", arguments: [2, 3])
+    func connectionsSpread(threads: Int) throws {
+        let f = try ServerFixture()
+        let server = try start(f) { $0.threads = threads }
+        defer { server.stop(timeout: 1) }
+        var sockets: [Int32] = []
+        defer { for s in sockets { close(s) } }
+        for _ in 0..<(4 * threads) { sockets.append(try RawClient.connect(port: server.port)) }
+        for _ in 0..<500 where server.openConnections < sockets.count { usleep(10_000) }
+        #expect(server.connectionsPerLoop == Array(repeating: 4, count: threads))
+        // And each connection is served.
+        for s in sockets {
+            #expect(RawClient.send(s, Array("GET /v1/places/cafe?fields=id HTTP/1.1\r\nHost: x\r\n\r\n".utf8)) > 0)
+            #expect(RawClient.readAll(s).hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
+    @Test("at --max-connections open, a new connection is closed at once and the open ones stay served")
+    func connectionCap() throws {
+        let f = try ServerFixture()
+        let server = try start(f) { $0.maxConnections = 4 }
+        defer { server.stop(timeout: 1) }
+        var sockets: [Int32] = []
+        defer { for s in sockets { close(s) } }
+        for _ in 0..<4 { sockets.append(try RawClient.connect(port: server.port)) }
+        for _ in 0..<500 where server.openConnections < 4 { usleep(10_000) }
+        #expect(server.openConnections == 4)
+        let extra = try RawClient.connect(port: server.port)
+        defer { close(extra) }
+        #expect(RawClient.isClosedByPeer(extra, within: 5))
+        for s in sockets {
+            #expect(RawClient.send(s, Array("GET /v1/places/cafe?fields=id HTTP/1.1\r\nHost: x\r\n\r\n".utf8)) > 0)
+            #expect(RawClient.readAll(s).hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
     @Test("a busy port is a one-line error")
     func portInUse() throws {
         let f = try ServerFixture()
