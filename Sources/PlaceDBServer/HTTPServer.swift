@@ -168,8 +168,10 @@ final class Acceptor: Sendable {
                 if !state.withLock({ $0.running }) { return }
                 switch e {
                 case EINTR, ECONNABORTED, EAGAIN, EPROTO: continue
-                case EMFILE, ENFILE, ENOBUFS, ENOMEM: usleep(10_000); continue  // out of descriptors: let connections close
-                default: return  // the socket was shut down
+                // Out of descriptors or memory (let connections close), or
+                // anything else while serving: wait a little, never stop
+                // accepting until stop() says so.
+                default: usleep(10_000); continue
                 }
             }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
