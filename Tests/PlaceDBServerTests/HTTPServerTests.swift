@@ -182,16 +182,10 @@ struct HTTPServerTests {
         let f = try ServerFixture()
         let server = try start(f) { $0.threads = threads }
         defer { server.stop(timeout: 1) }
-        var sockets: [Int32] = []
+        let sockets = try openConnections(4 * threads, to: server)
         defer { for s in sockets { close(s) } }
-        for _ in 0..<(4 * threads) { sockets.append(try RawClient.connect(port: server.port)) }
-        for _ in 0..<500 where server.openConnections < sockets.count { usleep(10_000) }
         #expect(server.connectionsPerLoop == Array(repeating: 4, count: threads))
-        // And each connection is served.
-        for s in sockets {
-            #expect(RawClient.send(s, Array("GET /v1/places/cafe?fields=id HTTP/1.1\r\nHost: x\r\n\r\n".utf8)) > 0)
-            #expect(RawClient.readAll(s).hasPrefix("HTTP/1.1 200"))
-        }
+        expectServed(sockets)
     }
 
     @Test("at --max-connections open, a new connection is closed at once and the open ones stay served")
@@ -199,14 +193,25 @@ struct HTTPServerTests {
         let f = try ServerFixture()
         let server = try start(f) { $0.maxConnections = 4 }
         defer { server.stop(timeout: 1) }
-        var sockets: [Int32] = []
+        let sockets = try openConnections(4, to: server)
         defer { for s in sockets { close(s) } }
-        for _ in 0..<4 { sockets.append(try RawClient.connect(port: server.port)) }
-        for _ in 0..<500 where server.openConnections < 4 { usleep(10_000) }
         #expect(server.openConnections == 4)
         let extra = try RawClient.connect(port: server.port)
         defer { close(extra) }
         #expect(RawClient.isClosedByPeer(extra, within: 5))
+        expectServed(sockets)
+    }
+
+    /// `count` connections, returned once the server holds them all (or 5 s passed).
+    func openConnections(_ count: Int, to server: HTTPServer) throws -> [Int32] {
+        var sockets: [Int32] = []
+        for _ in 0..<count { sockets.append(try RawClient.connect(port: server.port)) }
+        for _ in 0..<500 where server.openConnections < count { usleep(10_000) }
+        return sockets
+    }
+
+    /// Each connection answers a Place Details request with 200.
+    func expectServed(_ sockets: [Int32]) {
         for s in sockets {
             #expect(RawClient.send(s, Array("GET /v1/places/cafe?fields=id HTTP/1.1\r\nHost: x\r\n\r\n".utf8)) > 0)
             #expect(RawClient.readAll(s).hasPrefix("HTTP/1.1 200"))
