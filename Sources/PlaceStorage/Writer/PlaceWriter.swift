@@ -118,14 +118,18 @@ package final class PlaceWriter {
     /// run takes this one's record instead: it is the first.
     @discardableResult
     package func record(_ edge: AliasEdge, source: String?, backdating: Bool = false) throws -> Bool {
-        insertAlias.reset()
-        try insertAlias.bind(.text(edge.aliasID), at: 1)
-        try insertAlias.bind(.text(edge.placeID), at: 2)
-        try insertAlias.bind(.text(edge.reason.rawValue), at: 3)
-        try insertAlias.bind(DatabaseValue(source), at: 4)
-        try insertAlias.bind(.real(edge.confidence), at: 5)
-        try insertAlias.bind(DatabaseValue(edge.evidence.map { JSONWriter().string($0) }), at: 6)
-        try insertAlias.bind(.integer(run), at: 7)
+        // Both statements take the edge as ?1 ... ?7.
+        func bindEdge(_ statement: Statement) throws {
+            statement.reset()
+            try statement.bind(.text(edge.aliasID), at: 1)
+            try statement.bind(.text(edge.placeID), at: 2)
+            try statement.bind(.text(edge.reason.rawValue), at: 3)
+            try statement.bind(DatabaseValue(source), at: 4)
+            try statement.bind(.real(edge.confidence), at: 5)
+            try statement.bind(DatabaseValue(edge.evidence.map { JSONWriter().string($0) }), at: 6)
+            try statement.bind(.integer(run), at: 7)
+        }
+        try bindEdge(insertAlias)
         try insertAlias.run()
         let added = db.changes > 0
         if !added && backdating {
@@ -137,14 +141,7 @@ package final class PlaceWriter {
                     """)
             }
             let update = backdateAlias!
-            update.reset()
-            try update.bind(.text(edge.aliasID), at: 1)
-            try update.bind(.text(edge.placeID), at: 2)
-            try update.bind(.text(edge.reason.rawValue), at: 3)
-            try update.bind(DatabaseValue(source), at: 4)
-            try update.bind(.real(edge.confidence), at: 5)
-            try update.bind(DatabaseValue(edge.evidence.map { JSONWriter().string($0) }), at: 6)
-            try update.bind(.integer(run), at: 7)
+            try bindEdge(update)
             try update.run()
         }
         if edge.reason == .requestedReturned {
