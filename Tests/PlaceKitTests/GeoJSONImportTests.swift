@@ -145,6 +145,22 @@ struct GeoJSONImportTests {
         }
     }
 
+    /// Found by the overture fuzz target: an open ring that crosses itself
+    /// gave a centroid at longitude -19176, which the inside test (missing
+    /// the closing edge) let through.
+    @Test("an open ring is read as closed: its point lies inside, the same as the closed ring's", arguments: [
+        ("[[1,4.88],[2.21,48.8],[2.31,4.881],[2.3,48.8]]", "[[1,4.88],[2.21,48.8],[2.31,4.881],[2.3,48.8],[1,4.88]]"),
+        ("[[0,0],[10,0],[10,10],[0,10]]", "[[0,0],[10,0],[10,10],[0,10],[0,0]]"),
+        ("[[0,0],[5,5],[10,0],[10,1],[5,6],[0,1]]", "[[0,0],[5,5],[10,0],[10,1],[5,6],[0,1],[0,0]]"),
+    ])
+    func openRing(open: String, closed: String) throws {
+        let g = try GeoJSONGeometry.parse(try JSONValue(parsing: #"{"type":"Polygon","coordinates":[\#(open)]}"#), placeID: nil)
+        let c = try GeoJSONGeometry.parse(try JSONValue(parsing: #"{"type":"Polygon","coordinates":[\#(closed)]}"#), placeID: nil)
+        let p = g.representativePoint
+        #expect(p == c.representativePoint)
+        #expect(GeoJSONGeometry.inside(p, { if case .polygon(let r) = c { return r } else { return [] } }()), "\(open): \(p)")
+    }
+
     @Test("the representative point lies inside every kind of area", arguments: [
         "[[0,0],[10,0],[10,10],[0,10],[0,0]]",
         GeoFixtures.uShape,

@@ -225,7 +225,13 @@ package enum GeoJSONGeometry: Equatable {
     }
 
     static func pointInPolygon(_ unnormalized: [[Coordinate]]) -> Coordinate {
-        let rings = unnormalized.map(normalized)
+        // A ring left open (GeoJSON asks for the first position again at the
+        // end; some writers leave it out) is closed here: without its last
+        // edge the centroid and the inside test mean nothing (a fuzzed
+        // open crossing ring put the point at longitude -19176).
+        let rings = unnormalized.map { ring in
+            ring.count > 1 && ring.first != ring.last ? ring + [ring[0]] : ring
+        }.map(normalized)
         let outer = rings[0]
         if let c = centroid(outer), inside(c, rings) { return c }
         // Scan lines through the centroid's latitude, then through the
