@@ -80,6 +80,18 @@ struct FuzzRegressionTests {
         try decodeRecord(SourceRecord(value: try JSONValue(parsing: json), line: 1, index: 1, container: nil), format: nil)
     }
 
+    // Found by the overture target (CI, this input whole): a polygon ring
+    // left open that crosses itself had its centroid at longitude -19176,
+    // and the inside test, missing the closing edge, let it through, so the
+    // place would have been written with a location off the globe.
+    @Test("an Overture place whose polygon ring is open and crosses itself gets a valid location inside its box")
+    func openCrossingRing() throws {
+        let decoded = try Self.decode(#"{"type":"Feature","geometry":{"type":"Polygon","coordinates":[[[1,4.88],[2.21,48.8],[2.31,4.881],[2.3,48.8]]]},"properties":{"id":"ov-1e-4003","":[{"dataset":"x"}]}}"#)
+        let c = decoded.place.coordinate
+        #expect(c.isValid)
+        #expect((1...2.31).contains(c.longitude) && (4.88...48.8).contains(c.latitude), "\(c)")
+    }
+
     // `(t - 86_399) / 86_400` overflowed for t near -2^63: an OSM feature
     // with "@timestamp": -9223372036854775808 (or a legacy review with that
     // "time") stopped the import with a trap.
