@@ -56,7 +56,7 @@ package final class HTTPServer: Sendable {
 
     /// Connections open now, idle or not (0 once stopped).
     var openConnections: Int {
-        loops.withLock { $0?.connections.reduce(0, +) ?? 0 }
+        loops.withLock { $0?.openConnections ?? 0 }
     }
 
     /// Connections open now on each event loop (0 once stopped).
@@ -128,6 +128,13 @@ struct EventLoops: @unchecked Sendable {
 
     /// Connections open on each loop.
     var connections: [Int] { daemons.map { Int(placedb_mhd_connection_count($0)) } }
+
+    /// Connections open on all loops (no array: the acceptor asks at every accept).
+    var openConnections: Int {
+        var total = 0
+        for d in daemons { total += Int(placedb_mhd_connection_count(d)) }
+        return total
+    }
 }
 
 /// The thread that accepts connections and hands each to the next event
@@ -176,7 +183,7 @@ final class Acceptor: Sendable {
             }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
-            if loops.connections.reduce(0, +) >= maxConnections {
+            if loops.openConnections >= maxConnections {
                 close(client)
                 continue
             }
