@@ -147,8 +147,10 @@ struct GeoJSONImportTests {
 
     /// Found by the overture fuzz target: an open ring that crosses itself
     /// gave a centroid at longitude -19176, which the inside test (missing
-    /// the closing edge) let through.
-    @Test("an open ring is read as closed: its point lies inside, the same as the closed ring's", arguments: [
+    /// the closing edge) let through. Since then the parser closes the
+    /// ring, so the geometry, its point and its footprint are the closed
+    /// ring's.
+    @Test("an open ring is read as closed: the same geometry, point and footprint as the closed ring's", arguments: [
         ("[[1,4.88],[2.21,48.8],[2.31,4.881],[2.3,48.8]]", "[[1,4.88],[2.21,48.8],[2.31,4.881],[2.3,48.8],[1,4.88]]"),
         ("[[0,0],[10,0],[10,10],[0,10]]", "[[0,0],[10,0],[10,10],[0,10],[0,0]]"),
         ("[[0,0],[5,5],[10,0],[10,1],[5,6],[0,1]]", "[[0,0],[5,5],[10,0],[10,1],[5,6],[0,1],[0,0]]"),
@@ -156,9 +158,32 @@ struct GeoJSONImportTests {
     func openRing(open: String, closed: String) throws {
         let g = try GeoJSONGeometry.parse(try JSONValue(parsing: #"{"type":"Polygon","coordinates":[\#(open)]}"#), placeID: nil)
         let c = try GeoJSONGeometry.parse(try JSONValue(parsing: #"{"type":"Polygon","coordinates":[\#(closed)]}"#), placeID: nil)
+        #expect(g == c)
         let p = g.representativePoint
         #expect(p == c.representativePoint)
         #expect(GeoJSONGeometry.inside(p, { if case .polygon(let r) = c { return r } else { return [] } }()), "\(open): \(p)")
+        #expect(FootprintShape.make(g, origin: p) == FootprintShape.make(c, origin: p))
+    }
+
+    /// A MultiPolygon's point is in its largest part, by area: an open
+    /// ring's area without its closing edge is wrong (this 4x4 square's
+    /// would be 4, less than the closed 3x3 part's 9).
+    @Test("a MultiPolygon's largest part is found by area with its open rings closed")
+    func openRingInMultiPolygon() throws {
+        let json = #"{"type":"MultiPolygon","coordinates":[[[[20,0],[23,0],[23,3],[20,3],[20,0]]],[[[-10,0],[-6,0],[-6,4],[-10,4]]]]}"#
+        let g = try GeoJSONGeometry.parse(try JSONValue(parsing: json), placeID: nil)
+        let p = g.representativePoint
+        let square = [(0, -10), (0, -6), (4, -6), (4, -10), (0, -10)].map { Coordinate(latitude: Double($0.0), longitude: Double($0.1)) }
+        #expect(GeoJSONGeometry.inside(p, [square]), "point \(p) should be in the 4x4 part")
+    }
+
+    @Test("a ring of fewer than three distinct positions is an error, open or closed", arguments: [
+        "[[0,0],[1,1]]", "[[0,0],[1,1],[0,0]]", "[[0,0]]",
+    ])
+    func shortRing(ring: String) throws {
+        #expect(throws: DecodeError.self) {
+            try GeoJSONGeometry.parse(try JSONValue(parsing: #"{"type":"Polygon","coordinates":[\#(ring)]}"#), placeID: nil)
+        }
     }
 
     @Test("the representative point lies inside every kind of area", arguments: [

@@ -54,21 +54,40 @@ package enum GeoJSONGeometry: Equatable {
             for r in a { out.append(try list(r, minimum: minimum)) }
             return out
         }
+        /// A polygon's rings, each closed: GeoJSON repeats a ring's first
+        /// position at its end, and some writers leave it out. Every use of
+        /// a ring (its area, centroid, inside test, normalized form, the
+        /// stored footprint) takes the last edge from that repetition, so an
+        /// open ring is closed here, once, before the minimum is checked.
+        func rings(_ v: JSONValue) throws(DecodeError) -> [[Coordinate]] {
+            guard let a = v.arrayValue else { throw DecodeError("\(type) coordinates are not an array", placeID: placeID) }
+            var out: [[Coordinate]] = []
+            out.reserveCapacity(a.count)
+            for r in a {
+                var ring = try list(r, minimum: 1)
+                if ring.count > 1, ring.first != ring.last { ring.append(ring[0]) }
+                if ring.count < 4 {
+                    throw DecodeError("\(type) needs at least 4 positions in a ring, has \(ring.count)", placeID: placeID)
+                }
+                out.append(ring)
+            }
+            return out
+        }
         switch type {
         case "Point": return .point(try position(coordinates))
         case "MultiPoint": return .multiPoint(try list(coordinates, minimum: 1))
         case "LineString": return .lineString(try list(coordinates, minimum: 2))
         case "MultiLineString": return .multiLineString(try nested(coordinates, minimum: 2))
         case "Polygon":
-            let rings = try nested(coordinates, minimum: 4)
-            if rings.isEmpty { throw DecodeError("Polygon has no rings", placeID: placeID) }
-            return .polygon(rings)
+            let polygon = try rings(coordinates)
+            if polygon.isEmpty { throw DecodeError("Polygon has no rings", placeID: placeID) }
+            return .polygon(polygon)
         case "MultiPolygon":
             guard let a = coordinates.arrayValue else { throw DecodeError("MultiPolygon coordinates are not an array", placeID: placeID) }
             var polygons: [[[Coordinate]]] = []
             for p in a {
-                let rings = try nested(p, minimum: 4)
-                if !rings.isEmpty { polygons.append(rings) }
+                let polygon = try rings(p)
+                if !polygon.isEmpty { polygons.append(polygon) }
             }
             if polygons.isEmpty { throw DecodeError("MultiPolygon has no polygons", placeID: placeID) }
             return .multiPolygon(polygons)
@@ -224,14 +243,11 @@ package enum GeoJSONGeometry: Equatable {
         return rotated + [rotated[0]]
     }
 
+    /// `rings` closed (`parse` closes open ones: without the last edge the
+    /// centroid and the inside test mean nothing; a fuzzed open crossing
+    /// ring once put the point at longitude -19176).
     static func pointInPolygon(_ unnormalized: [[Coordinate]]) -> Coordinate {
-        // A ring left open (GeoJSON asks for the first position again at the
-        // end; some writers leave it out) is closed here: without its last
-        // edge the centroid and the inside test mean nothing (a fuzzed
-        // open crossing ring put the point at longitude -19176).
-        let rings = unnormalized.map { ring in
-            ring.count > 1 && ring.first != ring.last ? ring + [ring[0]] : ring
-        }.map(normalized)
+        let rings = unnormalized.map(normalized)
         let outer = rings[0]
         if let c = centroid(outer), inside(c, rings) { return c }
         // Scan lines through the centroid's latitude, then through the
