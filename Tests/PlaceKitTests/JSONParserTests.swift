@@ -521,6 +521,17 @@ struct JSONParserTests {
         #expect(object["b"] == .int(2))
     }
 
+    @Test("finds a duplicate key written once with escapes and once without", arguments: [
+        #"{"name":1,"b":2,"n\u0061me":3}"#, #"{"n\u0061me":1,"b":2,"name":3}"#, #"{"caf\u00e9":1,"b":2,"café":3}"#,
+        #"{"café":1,"b":2,"caf\u00e9":3}"#, #"{"a\n":1,"b":2,"a\u000a":3}"#, #"{"x\/":1,"b":2,"x/":3}"#,
+    ])
+    func duplicateKeysWithEscapes(json: String) throws {
+        let object = try #require(try JSONParser.parse(json).objectValue)
+        #expect(object.count == 2)
+        #expect(object.keys.last == "b")
+        #expect(object[object.keys[0]] == .int(3))
+    }
+
     @Test("lets the last duplicate win in a large object, past the first 64 members")
     func duplicateKeysInLargeObject() throws {
         var members = (0..<70).map { "\"k\($0)\":\($0)" }

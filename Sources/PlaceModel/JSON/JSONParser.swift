@@ -312,15 +312,23 @@ package struct JSONParser {
             skipWhitespace()
             guard pos < end else { throw error("unexpected end of JSON text inside an object") }
             guard base[pos] == UInt8(ascii: "\"") else { throw error("expected a member name in double quotes, found \(describe(base[pos]))") }
+            let keyStart = pos
             let key = try parseString()
+            let keyEnd = pos
             skipWhitespace()
             guard pos < end, base[pos] == UInt8(ascii: ":") else { throw error("expected ':' after member name \"\(key.count > 64 ? key.prefix(64) + "…" : key)\"") }
             pos += 1
             skipWhitespace()
             let value = try parseValue()
             if !duplicate && members.count < 64 {
+                // Of the decoded name: its bytes are the raw ones between the
+                // quotes when it has no escapes (an escape is always longer
+                // than what it stands for), which spares a walk back to its
+                // last character.
                 let u = key.utf8
-                let bit: UInt64 = 1 << UInt64((u.count &* 7 &+ Int(u.first ?? 0) &* 3 &+ Int(u.last ?? 0)) & 63)
+                let n = u.count
+                let last: UInt8 = n == 0 ? 0 : keyEnd - keyStart - 2 == n ? base[keyEnd - 2] : u[u.index(before: u.endIndex)]
+                let bit: UInt64 = 1 << UInt64((n &* 7 &+ Int(u.first ?? 0) &* 3 &+ Int(last)) & 63)
                 if seen & bit != 0 { duplicate = members.contains { $0.key == key } }
                 seen |= bit
             }
