@@ -25,7 +25,7 @@ package final class PlaceIDResolver {
 
     package static func key(_ id: String) -> UInt64 {
         var h = FNV1a()
-        h.add(id.utf8)
+        h.add(utf8: id)
         return h.value
     }
 

@@ -7,6 +7,14 @@ struct FNV1a {
             value = value &* 0x0000_0100_0000_01B3
         }
     }
+    /// A string's UTF-8 bytes, the same as `add(string.utf8)`, read from
+    /// its contiguous storage instead of through the view's indices (callgrind:
+    /// about a thousand instructions a GeoJSON feature, for its name,
+    /// type and source).
+    package mutating func add(utf8 string: String) {
+        var string = string
+        string.withUTF8 { add($0) }
+    }
     package mutating func add(_ byte: UInt8) {
         value ^= UInt64(byte)
         value = value &* 0x0000_0100_0000_01B3

@@ -78,22 +78,22 @@ package final class PreparedPlace: Sendable {
         if layout != 0 {
             // What the layout puts back, so any change to it is a change.
             hash.add(UInt64(bitPattern: layout))
-            hash.add((columns.name ?? "").utf8)
+            hash.add(utf8: columns.name ?? "")
             hash.add(UInt8(0))
-            hash.add((columns.primaryType ?? "").utf8)
+            hash.add(utf8: columns.primaryType ?? "")
             hash.add(UInt8(0))
             hash.add((columns.rating ?? -1).bitPattern)
             hash.add(UInt64(bitPattern: Int64(columns.ratingCount ?? -1)))
         }
         hash.add(extra)
         hash.add(UInt8(0))
-        hash.add(source.utf8)
+        hash.add(utf8: source)
         hash.add(place.coordinate.latitude.bitPattern)
         hash.add(place.coordinate.longitude.bitPattern)
         // Where the zone came from: a source's zone replacing an --time-zone one is a change.
         let timeZone = members.timeZone?["id"]?.stringValue
         let zoneSource = place.timeZoneSource ?? (timeZone != nil ? .data : nil)
-        if let zoneSource { hash.add(zoneSource.rawValue.utf8) }
+        if let zoneSource { hash.add(utf8: zoneSource.rawValue) }
         // Only places with a footprint hash one, so point places keep their hashes.
         let footprint = decoded.footprint.map { (area: $0.area, shape: $0.blob) }
         if let footprint {
