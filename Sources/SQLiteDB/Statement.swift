@@ -146,6 +146,22 @@ public final class Statement {
         if rc != SQLITE_OK { throw database.lastError(code: rc, sql: sql) }
     }
 
+    /// Binds bytes copied into a `RowArena` as text, SQLITE_STATIC: SQLite
+    /// keeps the pointer (see `RowArena` for when that is safe).
+    public func bindText(_ copied: ArenaBytes, at index: Int32) throws {
+        // An empty copy still points into the arena, so '' is not NULL.
+        let bytes = copied.bytes
+        let rc = sqlite3_bind_text(handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+        if rc != SQLITE_OK { throw database.lastError(code: rc, sql: sql) }
+    }
+
+    /// Binds bytes copied into a `RowArena` as a blob, SQLITE_STATIC.
+    public func bindBlob(_ copied: ArenaBytes, at index: Int32) throws {
+        let bytes = copied.bytes
+        let rc = sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), nil)
+        if rc != SQLITE_OK { throw database.lastError(code: rc, sql: sql) }
+    }
+
     /// Steps once: the next row, or nil when done. Errors throw.
     public func step() throws -> Row? {
         let rc = sqlite3_step(handle)

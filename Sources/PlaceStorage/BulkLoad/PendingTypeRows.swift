@@ -19,6 +19,8 @@ final class PendingTypeRows {
     }
 
     private let insert: MultiRowInsert
+    /// The type names `insert` reads during a flush (`RowArena`).
+    private let arena = RowArena(capacity: 1024)
     private let chunk: Int
     private var names: [String] = []
     private var codes: [String: Int32] = [:]
@@ -82,8 +84,12 @@ final class PendingTypeRows {
             }
         }
         if !rewritten.isEmpty { pairs.removeAll { rewritten.contains($0.rowid) } }
+        // Each type's name copied once, and bound without SQLite's copy
+        // per row (the arena is not written again until the next flush).
+        arena.startRow(reserving: names.reduce(0) { $0 + $1.utf8.count })
+        let nameBytes = names.map { arena.copy($0) }
         try insert.insert(count: pairs.count) { statement, i, first in
-            try statement.bind(text: names[Int(pairs[i].code)], at: first)
+            try statement.bindText(nameBytes[Int(pairs[i].code)], at: first)
             try statement.bind(integer: pairs[i].rowid, at: first + 1)
         }
         pairs.removeAll(keepingCapacity: true)

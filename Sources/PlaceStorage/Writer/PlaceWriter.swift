@@ -42,6 +42,9 @@ package final class PlaceWriter {
     private let find: Statement
     private let touch: Statement
     private let insert: Statement
+    /// The bytes `insert` and `update` read their texts and blobs from
+    /// (`bindRow`); both are bound again in full before each run.
+    private let arena = RowArena()
     private let update: Statement
     private let deletePhotos: Statement
     private let insertPhoto: Statement
@@ -246,7 +249,7 @@ package final class PlaceWriter {
             // one is not (then the statement is undone and the lookup below
             // decides, as for any import).
             try bindRow(insert, place, contentHash, capturedAt: place.capturedAt, memberCaptured: nil)
-            try insert.bind(text: place.id, at: 14)
+            try insert.bindText(place.id, at: 14, in: arena)
             do {
                 try insert.run()
                 return try writeRest(place, rowid: db.lastInsertedRowID, isRewrite: false, oldTypes: [], outcome: .inserted)
@@ -274,7 +277,7 @@ package final class PlaceWriter {
         if let existing { return try merge(place, into: existing) }
 
         try bindRow(insert, place, contentHash, capturedAt: place.capturedAt, memberCaptured: nil)
-        try insert.bind(text: place.id, at: 14)
+        try insert.bindText(place.id, at: 14, in: arena)
         try insert.run()
         return try writeRest(place, rowid: db.lastInsertedRowID, isRewrite: false, oldTypes: [], outcome: .inserted)
     }
@@ -389,27 +392,33 @@ package final class PlaceWriter {
     /// place's own storage (no per-row C strings or arrays).
     private func bindRow(_ statement: Statement, _ place: PreparedPlace, _ contentHash: Int64, capturedAt: Int64, memberCaptured: String?) throws {
         statement.rewind()
-        try statement.bind(text: place.name, at: 1)
-        try statement.bind(text: place.primaryType, at: 2)
+        // The row's texts and blobs go through the arena (bound without
+        // SQLite's copy of each); the ID is reserved too, for `insert`'s 14.
+        arena.startRow(reserving: (place.name?.utf8.count ?? 0) + (place.primaryType?.utf8.count ?? 0)
+            + (place.businessStatus?.utf8.count ?? 0) + (place.timeZone?.utf8.count ?? 0) + place.source.utf8.count
+            + place.doc.count + place.extra.count + SpatiaLiteBlob.pointSize + (place.timeZoneSource?.rawValue.utf8.count ?? 0)
+            + (memberCaptured?.utf8.count ?? 0) + place.id.utf8.count)
+        try statement.bindText(place.name, at: 1, in: arena)
+        try statement.bindText(place.primaryType, at: 2, in: arena)
         try statement.bind(real: place.rating, at: 3)
         try statement.bind(integer: place.ratingCount.map(Int64.init), at: 4)
-        try statement.bind(text: place.businessStatus, at: 5)
+        try statement.bindText(place.businessStatus, at: 5, in: arena)
         try statement.bind(integer: place.utcOffsetMinutes.map(Int64.init), at: 6)
-        try statement.bind(text: place.timeZone, at: 7)
-        try statement.bind(text: place.source, at: 8)
+        try statement.bindText(place.timeZone, at: 7, in: arena)
+        try statement.bindText(place.source, at: 8, in: arena)
         try statement.bind(integer: contentHash, at: 9)
-        try place.doc.withUnsafeBytes { try statement.bindText(utf8: $0, at: 10) }
+        try place.doc.withUnsafeBytes { try statement.bindText(utf8: $0, at: 10, in: arena) }
         if place.extra.isEmpty {
             try statement.bindNull(at: 11)
         } else {
-            try place.extra.withUnsafeBytes { try statement.bindText(utf8: $0, at: 11) }
+            try place.extra.withUnsafeBytes { try statement.bindText(utf8: $0, at: 11, in: arena) }
         }
-        try SpatiaLiteBlob.withPoint(place.coordinate) { try statement.bindBlob($0, at: 12) }
+        try SpatiaLiteBlob.withPoint(place.coordinate) { try statement.bindBlob($0, at: 12, in: arena) }
         try statement.bind(integer: run, at: 13)
-        try statement.bind(text: place.timeZoneSource?.rawValue, at: 15)
+        try statement.bindText(place.timeZoneSource?.rawValue, at: 15, in: arena)
         try statement.bind(integer: place.docLayout == 0 ? nil : place.docLayout, at: 16)
         try statement.bind(integer: capturedAt, at: 17)
-        try statement.bind(text: memberCaptured, at: 18)
+        try statement.bindText(memberCaptured, at: 18, in: arena)
         try statement.bind(integer: TextGrid.key(place.coordinate), at: 19)
     }
 
