@@ -102,6 +102,33 @@ struct StoredDocumentTests {
         }
     }
 
+    @Test("the member test without building the value agrees with comparing the built value, member by member")
+    func columnGivesBackAgrees() throws {
+        let names: [String?] = [nil, "Bar", "", "Bär \"x\""]
+        let types: [String?] = [nil, "cafe", "bar"]
+        let ratings: [Double?] = [nil, 4.5, 4, 0, -0.0]
+        let counts: [Int?] = [nil, 0, 120]
+        let members: [JSONValue] = [
+            .null, .string("Bar"), .string("cafe"), .string(""), .int(4), .int(0), .int(120), .double(4.5), .double(4), .double(0), .double(-0.0),
+            .object(JSONObject(uniqueMembers: [("text", .string("Bar"))])), .object(JSONObject(uniqueMembers: [("text", .string(""))])),
+            .object(JSONObject(uniqueMembers: [("text", .string("Bar")), ("languageCode", .string("fr"))])),
+            .object(JSONObject(uniqueMembers: [("languageCode", .string("fr"))])), .object(JSONObject()),
+            .object(JSONObject(uniqueMembers: [("text", .int(1))])), .array([.string("Bar")]),
+        ]
+        var compared = 0
+        for name in names { for type in types { for rating in ratings { for count in counts {
+            let c = StoredDocument.Columns(name: name, primaryType: type, rating: rating, ratingCount: count)
+            for k in 0..<4 { for member in members {
+                #expect(StoredDocument.columnGivesBack(k, c, member) == (StoredDocument.value(k, c) == member),
+                        "member \(k), \(member), columns \(c)")
+                compared += 1
+            } }
+        } } } }
+        #expect(compared == 4 * 3 * 5 * 3 * 4 * members.count)
+        for (i, key) in StoredDocument.columnMembers.enumerated() { #expect(StoredDocument.columnMember(key) == i) }
+        for key in ["location", "displayname", "primaryTypes", "ratings", "userRatingCounts", "", "types"] { #expect(StoredDocument.columnMember(key) == nil) }
+    }
+
     @Test("what is left to the columns and what is not")
     func layouts() throws {
         func layout(_ text: String) throws -> Int64 {

@@ -229,17 +229,19 @@ enum GeoJSONDecoders {
         fields.reserveCapacity(f.properties.count)
         rest.reserveCapacity(f.properties.count)
         for (k, v) in f.properties {
-            switch k {
-            case "id": break
-            case "name": name = v
-            case "displayName": displayName = v
-            case "types": typesValue = v
-            case "category": category = v
-            case "categories": categories = v
-            case "primaryType": primary = v
-            case "location", "viewport": rest.append((k, v))
+            // The name's length first: each case compares a count before a
+            // string (11 string compares a feature otherwise).
+            switch (k.utf8.count, k) {
+            case (2, "id"): break
+            case (4, "name"): name = v
+            case (11, "displayName"): displayName = v
+            case (5, "types"): typesValue = v
+            case (8, "category"): category = v
+            case (10, "categories"): categories = v
+            case (11, "primaryType"): primary = v
+            case (8, "location"), (8, "viewport"): rest.append((k, v))
             // The Places API fields most places carry, without hashing.
-            case "rating", "userRatingCount": fields.append((k, v))
+            case (6, "rating"), (15, "userRatingCount"): fields.append((k, v))
             default:
                 if PlacesV1Decoder.knownFields.contains(k) { fields.append((k, v)) } else { rest.append((k, v)) }
             }

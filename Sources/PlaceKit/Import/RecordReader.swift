@@ -48,6 +48,8 @@ final class RecordReader {
     static let maxRecordBytes = 64 << 20
 
     private let source: ByteSource
+    /// The member names of the records read so far (JSONKeyCache).
+    private let keys = JSONKeyCache()
     private var buffer: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var pos = 0
@@ -242,7 +244,7 @@ final class RecordReader {
         let startLine = line
         let bytes = UnsafeRawBufferPointer(start: buffer + pos, count: length)
         do {
-            let value = try JSONParser.parse(bytes)
+            let value = try JSONParser.parse(bytes, keys: keys)
             consume(length)
             return value
         } catch {
@@ -368,7 +370,7 @@ final class RecordReader {
                 let lineBytes = UnsafeRawBufferPointer(start: buffer + pos, count: length)
                 let value: JSONValue
                 do {
-                    value = try JSONParser.parse(lineBytes)
+                    value = try JSONParser.parse(lineBytes, keys: keys)
                 } catch {
                     let raw = Array(lineBytes)
                     consume(length)

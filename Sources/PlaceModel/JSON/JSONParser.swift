@@ -24,12 +24,15 @@ package struct JSONParser {
     private let end: Int
     private var pos = 0
     private var depth = 0
+    /// Member names made before (nil: every name is made anew).
+    private let keys: JSONKeyCache?
     static let maxDepth = 512
 
-    private init(_ buffer: UnsafeRawBufferPointer) {
+    private init(_ buffer: UnsafeRawBufferPointer, keys: JSONKeyCache? = nil) {
         // An empty buffer may have a nil base address; point at a static byte.
         self.base = buffer.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) } ?? JSONParser.emptyByte
         self.end = buffer.count
+        self.keys = keys
     }
 
     nonisolated(unsafe) private static let emptyByte: UnsafePointer<UInt8> = {
@@ -39,8 +42,10 @@ package struct JSONParser {
     }()
 
     /// Parses exactly one JSON value (surrounding white space allowed).
-    package static func parse(_ buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONValue {
-        var parser = JSONParser(buffer)
+    /// `keys`: a cache of member names to reuse across many parses (a
+    /// reading thread's own), or nil.
+    package static func parse(_ buffer: UnsafeRawBufferPointer, keys: JSONKeyCache? = nil) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(buffer, keys: keys)
         parser.skipWhitespace()
         guard parser.pos < parser.end else { throw JSONSyntaxError(message: "no JSON value", offset: 0) }
         let value = try parser.parseValue()
@@ -313,7 +318,7 @@ package struct JSONParser {
             guard pos < end else { throw error("unexpected end of JSON text inside an object") }
             guard base[pos] == UInt8(ascii: "\"") else { throw error("expected a member name in double quotes, found \(describe(base[pos]))") }
             let keyStart = pos
-            let key = try parseString()
+            let key = try parseName()
             let keyEnd = pos
             skipWhitespace()
             guard pos < end, base[pos] == UInt8(ascii: ":") else { throw error("expected ':' after member name \"\(key.count > 64 ? key.prefix(64) + "…" : key)\"") }
@@ -368,6 +373,30 @@ package struct JSONParser {
         }
         depth -= 1
         return .array(elements)
+    }
+
+    /// A member name: from the key cache when it has it, else as any string.
+    private mutating func parseName() throws(JSONSyntaxError) -> String {
+        guard let keys else { return try parseString() }
+        let start = pos + 1
+        var i = start
+        let limit = min(end, start + JSONKeyCache.maxLength + 1)
+        while i < limit {
+            let b = base[i]
+            if b == UInt8(ascii: "\"") {
+                if let name = keys.name(base + start, i - start) {
+                    pos = i + 1
+                    return name
+                }
+                let name = try parseString()
+                keys.keep(name, base + start, i - start)
+                return name
+            }
+            // Escapes and control characters: the general path says what they mean.
+            if b == UInt8(ascii: "\\") || b < 0x20 { break }
+            i += 1
+        }
+        return try parseString()
     }
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {

@@ -98,12 +98,20 @@ public struct JSONObject: Sendable, Equatable, Sequence {
             }
         }
         set {
-            let length = key.utf8.count
-            if let i = members.firstIndex(where: { $0.key.utf8.count == length && $0.key == key }) {
+            if let i = index(of: key) {
                 if let newValue { members[i].value = newValue } else { members.remove(at: i) }
             } else if let newValue {
                 members.append((key, newValue))
             }
+        }
+    }
+
+    /// The position of `key`'s member, searched as the getter does.
+    private func index(of key: String) -> Int? {
+        let length = key.utf8.count
+        return members.withUnsafeBufferPointer { b in
+            for i in b.indices where b[i].key.utf8.count == length && b[i].key == key { return i }
+            return nil
         }
     }
 

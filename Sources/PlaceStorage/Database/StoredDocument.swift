@@ -78,6 +78,29 @@ package enum StoredDocument {
         return true
     }
 
+    /// `columnMembers.firstIndex(of: key)`, the length told first.
+    static func columnMember(_ key: String) -> Int? {
+        switch key.utf8.count {
+        case 11: key == "displayName" ? 0 : key == "primaryType" ? 1 : nil
+        case 6: key == "rating" ? 2 : nil
+        case 15: key == "userRatingCount" ? 3 : nil
+        default: nil
+        }
+    }
+
+    /// `value(k, c) == member`, without building the value.
+    static func columnGivesBack(_ k: Int, _ c: Columns, _ member: JSONValue) -> Bool {
+        switch (k, member) {
+        case (0, .object(let o)):
+            guard let name = c.name, o.count == 1, let only = o.members.first, only.key == "text", case .string(let text) = only.value else { return false }
+            return text == name
+        case (1, .string(let type)): return c.primaryType == type
+        case (2, .double(let rating)): return c.rating == rating
+        case (3, .int(let count)): return c.ratingCount.map(Int64.init) == count
+        default: return false
+        }
+    }
+
     /// Writes `document` as stored (without `location` and the members the
     /// columns give back exactly) and returns its layout.
     package static func write(_ document: JSONObject, columns: Columns, into out: inout [UInt8]) -> Int64 {
@@ -86,9 +109,9 @@ package enum StoredDocument {
         var position = 0
         var first = true
         out.append(UInt8(ascii: "{"))
-        for m in document.members where m.key != "location" {
+        for m in document.members where !(m.key.utf8.count == 8 && m.key == "location") {
             defer { position += 1 }
-            if position < 15, let k = columnMembers.firstIndex(of: m.key), value(k, columns) == m.value,
+            if position < 15, let k = columnMember(m.key), columnGivesBack(k, columns, m.value),
                !(k == 2 && m.value.doubleValue == 0) {  // a zero rating may come back as -0 or 0: kept
                 layout |= Int64(position + 1) << Int64(4 * k)
                 continue
