@@ -304,11 +304,25 @@ final class RecordReader {
             case .topArray, .envelopeArray:
                 guard let b = try peekValueStart() else { throw syntax("unexpected end of the input inside an array") }
                 let startLine = line
-                let length = try scanValueLength()
-                let value = try parseValue(length: length, recoverable: false)
+                let value: JSONValue
+                if (b == UInt8(ascii: "{") || b == UInt8(ascii: "[")),
+                   let parsed = JSONParser.parseLeading(UnsafeRawBufferPointer(start: buffer + pos, count: filled - pos), keys: keys),
+                   parsed.length <= RecordReader.maxRecordBytes {
+                    // Parsed where it lies in the buffer: an object or array
+                    // ends at its closing bracket, where the scan below would
+                    // end it too, so the value is the same and the element's
+                    // bytes are read once, not scanned and then parsed.
+                    consume(parsed.length)
+                    value = parsed.value
+                } else {
+                    // Cut off by the buffer's end, malformed, or a scalar: the
+                    // scan finds its extent (refilling), the parse says what
+                    // is wrong with it.
+                    let length = try scanValueLength()
+                    value = try parseValue(length: length, recoverable: false)
+                }
                 let container: String?
                 if case .envelopeArray(let key) = state { container = key } else { container = nil }
-                _ = b
                 guard let sep = try peekValueStart() else { throw syntax("unexpected end of the input inside an array") }
                 if sep == UInt8(ascii: ",") {
                     consume(1)

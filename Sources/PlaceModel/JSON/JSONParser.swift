@@ -56,6 +56,21 @@ package struct JSONParser {
         return value
     }
 
+    /// The JSON value at the start of `buffer` and how many bytes it takes,
+    /// the bytes after it left alone; nil when no whole valid value is there
+    /// (a syntax error, or a value cut off by the buffer's end). For a reader
+    /// that would otherwise find a value's extent with a scan of its own
+    /// first: on nil it does, and its parse reports what is wrong.
+    package static func parseLeading(_ buffer: UnsafeRawBufferPointer, keys: JSONKeyCache? = nil) -> (value: JSONValue, length: Int)? {
+        var parser = JSONParser(buffer, keys: keys)
+        do throws(JSONSyntaxError) {
+            let value = try parser.parseValue()
+            return (value, parser.pos)
+        } catch {
+            return nil
+        }
+    }
+
     /// One member of an object, located in its text.
     package struct MemberSpan {
         /// The name's bytes between the quotes (escapes not decoded).
