@@ -318,7 +318,23 @@ struct SpatialIndexTests {
         var points = [Coordinate(latitude: -90, longitude: -180), Coordinate(latitude: 90, longitude: 180),
                       Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 89.999, longitude: -179.999)]
         for _ in 0..<20000 { points.append(Coordinate(latitude: rng.unit() * 180 - 90, longitude: rng.unit() * 360 - 180)) }
-        for p in points { #expect(Hilbert.key(p) == reference(p), "\(p)") }
+        for p in points {
+            #expect(Hilbert.key(p) == reference(p), "\(p)")
+            // The table-driven key and the level-by-level one it is built from.
+            let (x, y) = Hilbert.cell(p)
+            #expect(Hilbert.levels(x, y, count: 16, state: 0).bits == reference(p), "\(p)")
+        }
+        // Four levels then four more, carrying the orientation, are the
+        // eight levels at once: what lets the key read the curve a table
+        // entry (four levels) at a time. Every orientation, every 8-bit x, y.
+        var composed = 0
+        for state in 0..<4 { for x in 0..<256 as Range<UInt32> { for y in 0..<256 as Range<UInt32> {
+            let high = Hilbert.levels(x >> 4, y >> 4, count: 4, state: state)
+            let low = Hilbert.levels(x & 15, y & 15, count: 4, state: high.state)
+            let whole = Hilbert.levels(x, y, count: 8, state: state)
+            if whole.bits != (high.bits << 8 | low.bits) || whole.state != low.state { composed += 1 }
+        } } }
+        #expect(composed == 0, "\(composed) of 262,144 compositions differ")
         // Cells one step apart on the curve share an edge.
         let cell = 360.0 / 65536, row = 180.0 / 65536
         var byKey: [UInt64: (Int, Int)] = [:]
