@@ -90,6 +90,9 @@ public final class Statement {
         }
     }
 
+    /// How many parameters the statement has (the largest index).
+    public var parameterCount: Int32 { sqlite3_bind_parameter_count(handle) }
+
     /// Binds one value to parameter `index` (1-based).
     public func bind(_ value: DatabaseValue, at index: Int32) throws {
         switch value {

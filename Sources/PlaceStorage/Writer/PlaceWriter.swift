@@ -43,9 +43,12 @@ package final class PlaceWriter {
     private let touch: Statement
     private let insert: Statement
     /// The bytes `insert` and `update` read their texts and blobs from
-    /// (`bindRow`); both are bound again in full before each run.
+    /// (`bindRow`): every arena value is bound again before each run.
     private let arena = RowArena()
     private let update: Statement
+    /// `insert`'s and `update`'s parameters, bound through these only.
+    private let insertBinds: BoundValues
+    private let updateBinds: BoundValues
     private let deletePhotos: Statement
     private let insertPhoto: Statement
     private let insertFootprint: Statement
@@ -76,6 +79,8 @@ package final class PlaceWriter {
                 = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, NULL, ?15, ?16, ?17, ?18, ?19)
             WHERE id = ?14
             """)
+        insertBinds = BoundValues(insert)
+        updateBinds = BoundValues(update)
         insertFootprint = try db.prepare("INSERT OR REPLACE INTO place_footprint (id, area, shape) VALUES (?, ?, ?)")
         dropFootprint = try db.prepare("DELETE FROM place_footprint WHERE id = ?")
         deletePhotos = try db.prepare("DELETE FROM place_photo WHERE place = ?")
@@ -248,8 +253,8 @@ package final class PlaceWriter {
             // is new: insert, and let the unique index on place_id say when
             // one is not (then the statement is undone and the lookup below
             // decides, as for any import).
-            try bindRow(insert, place, contentHash, capturedAt: place.capturedAt, memberCaptured: nil)
-            try insert.bindText(place.id, at: 14, in: arena)
+            try bindRow(insertBinds, place, contentHash, capturedAt: place.capturedAt, memberCaptured: nil)
+            try insertBinds.bindText(place.id, at: 14, in: arena)
             do {
                 try insert.run()
                 return try writeRest(place, rowid: db.lastInsertedRowID, isRewrite: false, oldTypes: [], outcome: .inserted)
@@ -276,8 +281,8 @@ package final class PlaceWriter {
         }
         if let existing { return try merge(place, into: existing) }
 
-        try bindRow(insert, place, contentHash, capturedAt: place.capturedAt, memberCaptured: nil)
-        try insert.bindText(place.id, at: 14, in: arena)
+        try bindRow(insertBinds, place, contentHash, capturedAt: place.capturedAt, memberCaptured: nil)
+        try insertBinds.bindText(place.id, at: 14, in: arena)
         try insert.run()
         return try writeRest(place, rowid: db.lastInsertedRowID, isRewrite: false, oldTypes: [], outcome: .inserted)
     }
@@ -373,8 +378,8 @@ package final class PlaceWriter {
         if m.tookLocation { decoded.footprint = place.footprintShape }
         let prepared = PreparedPlace(decoded, source: source, capturedAt: m.capturedAt, captureSource: place.captureSource,
                                      keepsStoredFootprint: !m.tookLocation)
-        try bindRow(update, prepared, prepared.contentHash, capturedAt: m.capturedAt, memberCaptured: m.memberCapturedJSON)
-        try update.bind(integer: existing.rowid, at: 14)
+        try bindRow(updateBinds, prepared, prepared.contentHash, capturedAt: m.capturedAt, memberCaptured: m.memberCapturedJSON)
+        try updateBinds.bind(integer: existing.rowid, at: 14)
         try update.run()
         deletePhotos.reset()
         try deletePhotos.bind(.integer(existing.rowid), at: 1)
@@ -390,36 +395,37 @@ package final class PlaceWriter {
     /// Binds the row's columns (all but 14, the ID or rowid) to `insert` or
     /// `update`. Every parameter is bound again for each row, from the
     /// place's own storage (no per-row C strings or arrays).
-    private func bindRow(_ statement: Statement, _ place: PreparedPlace, _ contentHash: Int64, capturedAt: Int64, memberCaptured: String?) throws {
-        statement.rewind()
+    private func bindRow(_ binds: BoundValues, _ place: PreparedPlace, _ contentHash: Int64, capturedAt: Int64, memberCaptured: String?) throws {
+        binds.statement.rewind()
         // The row's texts and blobs go through the arena (bound without
         // SQLite's copy of each); the ID is reserved too, for `insert`'s 14.
+        // Numbers, NULLs and the source are bound only when they change.
         arena.startRow(reserving: (place.name?.utf8.count ?? 0) + (place.primaryType?.utf8.count ?? 0)
-            + (place.businessStatus?.utf8.count ?? 0) + (place.timeZone?.utf8.count ?? 0) + place.source.utf8.count
+            + (place.businessStatus?.utf8.count ?? 0) + (place.timeZone?.utf8.count ?? 0)
             + place.doc.count + place.extra.count + SpatiaLiteBlob.pointSize + (place.timeZoneSource?.rawValue.utf8.count ?? 0)
             + (memberCaptured?.utf8.count ?? 0) + place.id.utf8.count)
-        try statement.bindText(place.name, at: 1, in: arena)
-        try statement.bindText(place.primaryType, at: 2, in: arena)
-        try statement.bind(real: place.rating, at: 3)
-        try statement.bind(integer: place.ratingCount.map(Int64.init), at: 4)
-        try statement.bindText(place.businessStatus, at: 5, in: arena)
-        try statement.bind(integer: place.utcOffsetMinutes.map(Int64.init), at: 6)
-        try statement.bindText(place.timeZone, at: 7, in: arena)
-        try statement.bindText(place.source, at: 8, in: arena)
-        try statement.bind(integer: contentHash, at: 9)
-        try place.doc.withUnsafeBytes { try statement.bindText(utf8: $0, at: 10, in: arena) }
+        try binds.bindText(place.name, at: 1, in: arena)
+        try binds.bindText(place.primaryType, at: 2, in: arena)
+        try binds.bind(real: place.rating, at: 3)
+        try binds.bind(integer: place.ratingCount.map(Int64.init), at: 4)
+        try binds.bindText(place.businessStatus, at: 5, in: arena)
+        try binds.bind(integer: place.utcOffsetMinutes.map(Int64.init), at: 6)
+        try binds.bindText(place.timeZone, at: 7, in: arena)
+        try binds.bind(text: place.source, at: 8)
+        try binds.bind(integer: contentHash, at: 9)
+        try place.doc.withUnsafeBytes { try binds.bindText(utf8: $0, at: 10, in: arena) }
         if place.extra.isEmpty {
-            try statement.bindNull(at: 11)
+            try binds.bindText(utf8: nil, at: 11, in: arena)
         } else {
-            try place.extra.withUnsafeBytes { try statement.bindText(utf8: $0, at: 11, in: arena) }
+            try place.extra.withUnsafeBytes { try binds.bindText(utf8: $0, at: 11, in: arena) }
         }
-        try SpatiaLiteBlob.withPoint(place.coordinate) { try statement.bindBlob($0, at: 12, in: arena) }
-        try statement.bind(integer: run, at: 13)
-        try statement.bindText(place.timeZoneSource?.rawValue, at: 15, in: arena)
-        try statement.bind(integer: place.docLayout == 0 ? nil : place.docLayout, at: 16)
-        try statement.bind(integer: capturedAt, at: 17)
-        try statement.bindText(memberCaptured, at: 18, in: arena)
-        try statement.bind(integer: TextGrid.key(place.coordinate), at: 19)
+        try SpatiaLiteBlob.withPoint(place.coordinate) { try binds.bindBlob($0, at: 12, in: arena) }
+        try binds.bind(integer: run, at: 13)
+        try binds.bindText(place.timeZoneSource?.rawValue, at: 15, in: arena)
+        try binds.bind(integer: place.docLayout == 0 ? nil : place.docLayout, at: 16)
+        try binds.bind(integer: capturedAt, at: 17)
+        try binds.bindText(memberCaptured, at: 18, in: arena)
+        try binds.bind(integer: TextGrid.key(place.coordinate), at: 19)
     }
 
     /// What follows the row: its point and extent, its types, its photos.
