@@ -124,22 +124,25 @@ public final class BoundValues {
         kinds[i] = Self.null
     }
 
+    /// Calls `bind` unless parameter `index` holds a number of `kind` with
+    /// these bits already.
+    @inline(__always)
+    private func bind(_ kind: UInt8, bits value: UInt64, at index: Int32, _ bind: () throws -> Void) rethrows {
+        let i = Int(index)
+        if kinds[i] == kind && bits[i] == value { return }
+        try bind()
+        kinds[i] = kind
+        bits[i] = value
+    }
+
     public func bind(integer: Int64?, at index: Int32) throws {
         guard let integer else { return try bindNull(index) }
-        let i = Int(index), value = UInt64(bitPattern: integer)
-        if kinds[i] == Self.integer && bits[i] == value { return }
-        try statement.bind(integer: integer, at: index)
-        kinds[i] = Self.integer
-        bits[i] = value
+        try bind(Self.integer, bits: UInt64(bitPattern: integer), at: index) { try statement.bind(integer: integer, at: index) }
     }
 
     public func bind(real: Double?, at index: Int32) throws {
         guard let real else { return try bindNull(index) }
-        let i = Int(index), value = real.bitPattern
-        if kinds[i] == Self.real && bits[i] == value { return }
-        try statement.bind(real: real, at: index)
-        kinds[i] = Self.real
-        bits[i] = value
+        try bind(Self.real, bits: real.bitPattern, at: index) { try statement.bind(real: real, at: index) }
     }
 
     /// A text bound with SQLite's copy, kept while it is the same string.
