@@ -4,39 +4,49 @@
 /// copy and free every value.
 ///
 /// The rule that makes it safe: SQLite reads a bound value only when the
-/// statement runs. `startRow` is the only place the buffer is written from
-/// the start again or moved, and it is called before the row's values are
-/// copied and bound, so by the time the statement runs every value it
-/// points at is the current row's. A statement bound from an arena must
-/// have all of those parameters bound again before each run, and must not
-/// outlive it (the owner keeps both and finalizes statements first or never
-/// runs them again).
+/// statement runs, and a copy stays where it is until the next `startRow`,
+/// which is called before the next row's values are copied and bound. A
+/// row larger than the buffer goes on in a new, larger one; the full one is
+/// kept, since the row's first values point into it, and freed at the next
+/// `startRow`. A statement bound from an arena must have all of those
+/// parameters bound again before each run, and must not outlive it (the
+/// owner keeps both and finalizes statements first or never runs them
+/// again).
 public final class RowArena {
     private var base: UnsafeMutableRawPointer
     private var capacity: Int
     private var used = 0
+    /// Buffers the current row outgrew: its first values are still in them.
+    private var outgrown: [UnsafeMutableRawPointer] = []
 
     public init(capacity: Int = 4096) {
         self.capacity = max(64, capacity)
         base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
     }
 
-    deinit { base.deallocate() }
+    deinit {
+        base.deallocate()
+        for b in outgrown { b.deallocate() }
+    }
 
-    /// Starts a row whose values take at most `bytes` in all. The buffer
-    /// grows (and moves) only here, before any of the row's values is bound.
-    public func startRow(reserving bytes: Int) {
+    /// Starts a row: the previous row's copies are given up.
+    public func startRow() {
         used = 0
-        if bytes > capacity {
-            base.deallocate()
-            capacity = max(bytes, capacity * 2)
-            base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        if !outgrown.isEmpty {
+            for b in outgrown { b.deallocate() }
+            outgrown.removeAll(keepingCapacity: true)
         }
     }
 
     /// Copies bytes in; the copy stays until the next `startRow`.
     public func copy(_ bytes: UnsafeRawBufferPointer) -> ArenaBytes {
-        precondition(used + bytes.count <= capacity, "RowArena: a row's values exceed what startRow reserved")
+        if used + bytes.count > capacity {
+            // The row's earlier copies stay put: go on in a larger buffer.
+            outgrown.append(base)
+            capacity = max(bytes.count, capacity * 2)
+            base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+            used = 0
+        }
         let start = base + used
         if let source = bytes.baseAddress, bytes.count > 0 { start.copyMemory(from: source, byteCount: bytes.count) }
         used += bytes.count

@@ -86,7 +86,7 @@ final class PendingTypeRows {
         if !rewritten.isEmpty { pairs.removeAll { rewritten.contains($0.rowid) } }
         // Each type's name copied once, and bound without SQLite's copy
         // per row (the arena is not written again until the next flush).
-        arena.startRow(reserving: names.reduce(0) { $0 + $1.utf8.count })
+        arena.startRow()
         let nameBytes = names.map { arena.copy($0) }
         try insert.insert(count: pairs.count) { statement, i, first in
             try statement.bindText(nameBytes[Int(pairs[i].code)], at: first)

@@ -398,12 +398,9 @@ package final class PlaceWriter {
     private func bindRow(_ binds: BoundValues, _ place: PreparedPlace, _ contentHash: Int64, capturedAt: Int64, memberCaptured: String?) throws {
         binds.statement.rewind()
         // The row's texts and blobs go through the arena (bound without
-        // SQLite's copy of each); the ID is reserved too, for `insert`'s 14.
-        // Numbers, NULLs and the source are bound only when they change.
-        arena.startRow(reserving: (place.name?.utf8.count ?? 0) + (place.primaryType?.utf8.count ?? 0)
-            + (place.businessStatus?.utf8.count ?? 0) + (place.timeZone?.utf8.count ?? 0)
-            + place.doc.count + place.extra.count + SpatiaLiteBlob.pointSize + (place.timeZoneSource?.rawValue.utf8.count ?? 0)
-            + (memberCaptured?.utf8.count ?? 0) + place.id.utf8.count)
+        // SQLite's copy of each), `insert`'s ID (14) after them. Numbers,
+        // NULLs and the source are bound only when they change.
+        arena.startRow()
         try binds.bindText(place.name, at: 1, in: arena)
         try binds.bindText(place.primaryType, at: 2, in: arena)
         try binds.bind(real: place.rating, at: 3)
