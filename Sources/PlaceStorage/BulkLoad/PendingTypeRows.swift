@@ -37,10 +37,9 @@ final class PendingTypeRows {
     private var written = 0
     /// Its type names, in `arena`, by code.
     private var nameBytes: [ArenaBytes] = []
-    /// Rows `add` owes to the chunk being written.
+    /// Rows `add` owes to the chunk being written (counted only while
+    /// one is; `sortChunk` starts it again at 0).
     private var credit = 0
-    /// A statement's rows, less those left out.
-    private var slice: [Pair] = []
     /// Rows whose types were written directly since the last chunk was
     /// sorted; their waiting pairs are stale.
     private var rewritten = Set<Int64>()
@@ -48,7 +47,6 @@ final class PendingTypeRows {
     init(db: Database, chunk: Int) throws {
         insert = try MultiRowInsert(db: db, verb: "INSERT OR IGNORE", into: "place_type", columns: ["type", "place"])
         self.chunk = max(1, chunk)
-        slice.reserveCapacity(insert.rowsPerStatement)
     }
 
     func add(rowid: Int64, types: [String]) throws {
@@ -97,23 +95,13 @@ final class PendingTypeRows {
     /// stale ones.
     private func writeNext(_ count: Int) throws {
         let end = min(sorted.count, written + count)
-        if rewritten.isEmpty {
-            let first = written
-            try insert.insert(count: end - first) { statement, i, at in
-                let p = sorted[first + i]
-                try statement.bindText(nameBytes[Int(p.code)], at: at)
-                try statement.bind(integer: p.rowid, at: at + 1)
-            }
-        } else {
-            slice.removeAll(keepingCapacity: true)
-            for p in sorted[written..<end] where !rewritten.contains(p.rowid) { slice.append(p) }
-            try insert.insert(count: slice.count) { statement, i, at in
-                try statement.bindText(nameBytes[Int(slice[i].code)], at: at)
-                try statement.bind(integer: slice[i].rowid, at: at + 1)
-            }
+        let rows = rewritten.isEmpty ? sorted[written..<end] : ArraySlice(sorted[written..<end].filter { !rewritten.contains($0.rowid) })
+        try insert.insert(count: rows.count) { statement, i, at in
+            let p = rows[rows.startIndex + i]
+            try statement.bindText(nameBytes[Int(p.code)], at: at)
+            try statement.bind(integer: p.rowid, at: at + 1)
         }
         written = end
-        if written == sorted.count { credit = 0 }
     }
 
     /// Moves the filling chunk, sorted by key (type name, its bytes as
