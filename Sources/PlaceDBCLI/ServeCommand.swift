@@ -16,9 +16,12 @@ enum ServeCommand: Command {
         static let defaultFieldMask = OptionSpec("--default-field-mask", value: "MASK", help: "The field mask of a request that gives none (without it such a request is answered 400, as the API does), e.g. '*'.")
         static let apiKeyFile = OptionSpec("--api-key-file", value: "FILE", help: "Require the key in FILE (its first line) in X-Goog-Api-Key or ?key= (default: $PLACEDB_API_KEY, else no key); a wrong or missing key is answered 403.")
         static let connectionTimeout = OptionSpec("--connection-timeout", value: "S", help: "Close a connection idle for S seconds, so slow clients cannot hold the server (default 10).")
-        static let maxConnections = OptionSpec("--max-connections", value: "N", help: "Open connections at most; more are refused (default 1000).")
+        static let maxConnections = OptionSpec("--max-connections", value: "N", help: "Open connections at most (default 1000); at the cap the connection that has waited longest (over 1 s) for its next request is closed for the new one, else the new one is refused.")
+        static let maxConnectionsPerClient = OptionSpec("--max-connections-per-client", value: "N", help: "Open connections from one client address at most; more are refused (default: half of --max-connections).")
+        static let requestTimeout = OptionSpec("--request-timeout", value: "S", help: "Close a connection whose request has not arrived whole and been answered S seconds after its accept or previous answer, however steadily its bytes come (default 30).")
+        static let allowHost = OptionSpec("--allow-host", value: "NAME", help: "Also answer requests whose Host header names NAME (IP addresses, localhost and the --listen host are always answered; * answers any). Other names are answered 403, so a web page cannot reach the server through DNS rebinding.", repeatable: true)
         static let quiet = OptionSpec("--quiet", help: "No access log (by default one line per request on stderr: method, path, status, bytes, microseconds).")
-        static let all = [listen, threads, defaultFieldMask, apiKeyFile, connectionTimeout, maxConnections, quiet]
+        static let all = [listen, threads, defaultFieldMask, apiKeyFile, connectionTimeout, requestTimeout, maxConnections, maxConnectionsPerClient, allowHost, quiet]
     }
 
     static let spec = CommandSpec(
@@ -47,7 +50,15 @@ enum ServeCommand: Command {
         }
         if let n = try integer(args, Options.threads, 1...256) { config.threads = n }
         if let n = try integer(args, Options.connectionTimeout, 1...3600) { config.connectionTimeout = UInt32(n) }
+        if let n = try integer(args, Options.requestTimeout, 1...3600) { config.requestTimeout = UInt32(n) }
         if let n = try integer(args, Options.maxConnections, 1...100_000) { config.maxConnections = UInt32(n) }
+        if let n = try integer(args, Options.maxConnectionsPerClient, 1...100_000) { config.maxConnectionsPerClient = UInt32(n) }
+        for name in args.all(Options.allowHost) {
+            guard name == "*" || (!name.isEmpty && name.utf8.allSatisfy({ HostAllowList.isNameByte($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") })) else {
+                throw UsageError(message: "invalid value '\(name)' for '\(Options.allowHost.name)'; expected a host name (ASCII letters, digits, '-', '.'), an IP address, or *")
+            }
+            config.allowedHosts.append(name)
+        }
         config.quiet = args.flag(Options.quiet)
         if let mask = args.value(Options.defaultFieldMask) {
             do { _ = try FieldMask(parsing: mask) } catch { throw UsageError(message: "\(Options.defaultFieldMask.name): \(error.description)") }

@@ -21,6 +21,18 @@ struct HTTPRequest: Sendable {
         self.init(method: method, path: path, query: query, headers: headers.map { (name: $0.key, value: $0.value) }, body: body)
     }
 
+    /// Whether a request target as sent holds a NUL: a raw zero byte or
+    /// `%00` (in the path or the query).
+    static func targetHasNUL(_ target: [UInt8]) -> Bool {
+        var i = 0
+        while i < target.count {
+            if target[i] == 0 { return true }
+            if target[i] == UInt8(ascii: "%"), i + 2 < target.count, target[i + 1] == UInt8(ascii: "0"), target[i + 2] == UInt8(ascii: "0") { return true }
+            i += 1
+        }
+        return false
+    }
+
     /// The first query argument of this name.
     package func query(_ name: String) -> String? {
         query.first { $0.name == name }?.value

@@ -15,6 +15,11 @@ package final class PlacesRouter: Sendable {
     private let masks = Mutex<[String: FieldMask]>([:])
     /// Parsed list masks by the list's name and the mask's text.
     private let listMasks = Mutex<[ListMaskKey: FieldMask]>([:])
+    /// The address the server listens on, once bound (the port chosen for 0).
+    private let bound = Mutex<(host: String, port: UInt16)?>(nil)
+    private let hosts: HostAllowList
+    /// Image links handed out by photo media to clients that sent the key in a header.
+    private let photoTokens = PhotoTokens()
 
     private struct ListMaskKey: Hashable {
         let prefix: String
@@ -26,9 +31,15 @@ package final class PlacesRouter: Sendable {
         self.configuration = configuration
         defaultMask = try configuration.defaultFieldMask.map { try FieldMask(parsing: $0) }
         apiKey = configuration.apiKey.map { Array($0.utf8) }
+        hosts = HostAllowList(listening: configuration.host, allowed: configuration.allowedHosts)
     }
 
-    func respond(to request: HTTPRequest) -> HTTPResponse {
+    /// Tells the router where the server listens (the port a 0 was given).
+    @Sendable func listening(host: String, port: UInt16) {
+        bound.withLock { $0 = (host, port) }
+    }
+
+    @Sendable func respond(to request: HTTPRequest) -> HTTPResponse {
         do {
             return try route(request)
         } catch {
@@ -37,6 +48,9 @@ package final class PlacesRouter: Sendable {
     }
 
     private func route(_ request: HTTPRequest) throws -> HTTPResponse {
+        if let host = request.header("Host"), !hosts.allows(host) {
+            throw APIError.permissionDenied("the Host '\(host.prefix(255))' is not served here (a name placedb serve was not told of; DNS rebinding is refused); start it with --allow-host NAME to serve that name")
+        }
         try checkKey(request)
         let format = try ResponseFormat(request)
         let path = request.path
@@ -70,6 +84,11 @@ package final class PlacesRouter: Sendable {
             return try resolve(request, format)
         case "/placedb/v1/health":
             try only("GET", "HEAD")
+            if let trouble = backend.databaseStatus() {
+                var answer = format.json(["status": "NOT_SERVING", "reason": .string(trouble), "placeCount": .int(Int64(try backend.placeCount()))])
+                answer.status = 503
+                return answer
+            }
             return format.json(["status": "SERVING", "placeCount": .int(Int64(try backend.placeCount()))])
         case "/placedb/v1/version":
             try only("GET", "HEAD")
@@ -105,6 +124,14 @@ package final class PlacesRouter: Sendable {
     /// `X-Goog-Api-Key` or `?key=`, compared in constant time.
     private func checkKey(_ request: HTTPRequest) throws {
         guard let apiKey else { return }
+        // The image link photo media gave a client that sent its key in a
+        // header (a redirect does not carry the header; the link is good
+        // for that photo only, for an hour).
+        if let token = request.query("token"), request.path.hasPrefix("/placedb/v1/places/"),
+           let photo = PhotoPath(String(request.path.dropFirst("/placedb/v1/places/".count)), suffix: "/image"),
+           photoTokens.valid(token, for: photo.name) {
+            return
+        }
         guard let given = request.header("X-Goog-Api-Key") ?? request.query("key") else {
             throw APIError.permissionDenied("this server requires an API key (X-Goog-Api-Key header or key= parameter)")
         }
@@ -292,7 +319,12 @@ package final class PlacesRouter: Sendable {
         let size = try photoSize(request)
         guard try backend.photoExists(name: photo.name) else { throw APIError.notFound("no photo '\(photo.name)'") }
         var query = "maxWidthPx=\(size.width)&maxHeightPx=\(size.height)"
-        if let key = request.query("key") { query += "&key=" + (key.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") }
+        if let key = request.query("key") {
+            query += "&key=" + (key.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        } else if apiKey != nil {
+            // The key came in a header, which the redirect's request will not carry.
+            query += "&token=" + photoTokens.issue(for: photo.name)
+        }
         let encoded = photo.name.addingPercentEncoding(withAllowedCharacters: Self.pathCharacters) ?? photo.name
         let uri = "\(origin(request))/placedb/v1/\(encoded)/image?\(query)"
         let skip = request.query("skipHttpRedirect")
@@ -315,14 +347,16 @@ package final class PlacesRouter: Sendable {
         return s
     }()
 
-    /// `http://` and the request's Host when it is a plain host[:port],
-    /// else the address the server listens on.
+    /// `http://` and the request's Host when it is a plain ASCII
+    /// host[:port] (the allow-list has passed it), else the address the
+    /// server listens on, with the port it was given.
     private func origin(_ request: HTTPRequest) -> String {
-        if let host = request.header("Host"), !host.isEmpty, host.count < 256,
-           host.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "-.:[]".unicodeScalars.contains($0) }) {
+        if let host = request.header("Host"), !host.isEmpty, host.utf8.count < 256,
+           host.utf8.allSatisfy({ HostAllowList.isNameByte($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") }) {
             return "http://\(host)"
         }
-        return "http://\(configuration.host):\(configuration.port)"
+        let (host, port) = bound.withLock { $0 } ?? (configuration.host, configuration.port)
+        return "http://\(HostAllowList.urlHost(listening: host)):\(port)"
     }
 
     /// Text Search: the body as `placedb search --batch` reads it, with the
@@ -362,7 +396,37 @@ package final class PlacesRouter: Sendable {
         for p in paths where !p.hasPrefix("suggestions") {
             throw APIError.invalidArgument("field mask path '\(p)' must start with 'suggestions' (e.g. suggestions.placePrediction.placeId)")
         }
+        for p in paths { try Self.checkAutocompletePath(p) }
         return format.json(Self.keep(paths.map { $0.split(separator: ".").map(String.init) }, of: try JSONValue(parsing: answer)))
+    }
+
+    /// The autocomplete response's members, as the API's discovery document
+    /// gives them (`AutocompletePlacesResponse`): a mask path must name
+    /// one, as the API checks (it answers 400).
+    private static let autocompleteSchema: MaskSchema = {
+        let text = MaskSchema(["text": .leaf, "matches": MaskSchema(["startOffset": .leaf, "endOffset": .leaf])])
+        let structured = MaskSchema(["mainText": text, "secondaryText": text])
+        return MaskSchema(["suggestions": MaskSchema([
+            "placePrediction": MaskSchema(["place": .leaf, "placeId": .leaf, "text": text, "structuredFormat": structured,
+                                           "types": .leaf, "distanceMeters": .leaf]),
+            "queryPrediction": MaskSchema(["text": text, "structuredFormat": structured]),
+        ])])
+    }()
+
+    /// A 400 unless `path` names a member of the autocomplete response (`*` last: all below).
+    static func checkAutocompletePath(_ path: String) throws {
+        var node = autocompleteSchema
+        var walked: [Substring] = []
+        for part in path.split(separator: ".", omittingEmptySubsequences: false) {
+            if part == "*", walked.count == path.split(separator: ".", omittingEmptySubsequences: false).count - 1 { return }
+            guard let below = node.members?[String(part)] else {
+                let at = walked.isEmpty ? "the response" : walked.joined(separator: ".")
+                let known = node.members.map { $0.keys.sorted().joined(separator: ", ") }
+                throw APIError.invalidArgument("field mask path '\(path)': \(at) has no member '\(part)'" + (known.map { " (members: \($0))" } ?? " (it has no sub-fields)"))
+            }
+            walked.append(part)
+            node = below
+        }
     }
 
     /// `value` with only the members the paths name (`*` keeps a whole
@@ -476,4 +540,12 @@ struct ResponseFormat {
         out.append(0x0A)
         return .json(out)
     }
+}
+
+/// A JSON response's shape for checking mask paths: its members, or none (a leaf).
+struct MaskSchema: Sendable {
+    let members: [String: MaskSchema]?
+    init(_ members: [String: MaskSchema]) { self.members = members }
+    private init() { members = nil }
+    static let leaf = MaskSchema()
 }

@@ -1,6 +1,24 @@
 import Foundation
 import PlaceKit
 import PlaceModel
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file's device and inode: the same path naming another file is another identity.
+struct FileIdentity: Equatable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+
+    /// The file at `path` now (following links), nil if there is none.
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+}
 
 /// Everything the routes ask of the database, in one place: a thin layer
 /// over the library's async client, `PlacesClient`. The server holds one
@@ -15,26 +33,82 @@ import PlaceModel
 /// request (`placedb place`, `nearby`, `current`, `resolve`, `open`,
 /// `photo fetch`), so the CLI, the library and the server agree.
 package final class ServerBackend: Sendable {
-    /// The client every request goes through.
-    package let client: PlacesClient
+    /// The client requests go through now (a new one once the file was replaced).
+    package var client: PlacesClient { state.withLock { $0.client } }
     /// The database file, opened read-only by every connection.
-    package var databasePath: String { client.databasePath }
+    package let databasePath: String
+    private let state: Mutex<FileState>
+    /// How often (at most) the file is looked at again, in nanoseconds.
+    private let checkInterval: UInt64
 
-    /// Serves through `client`.
-    package init(client: PlacesClient) {
-        self.client = client
+    /// What the backend knows of its file.
+    private struct FileState {
+        var client: PlacesClient
+        /// The file's device and inode when `client` opened it.
+        var identity: FileIdentity?
+        var lastCheck: UInt64
+        /// Why the file cannot be served as it is now (nil: it can).
+        var trouble: String?
+    }
+
+    /// Serves through `client`; the file is looked at again at most every
+    /// `checkInterval` seconds (see `databaseStatus`).
+    package init(client: PlacesClient, checkInterval: Double = 1) {
+        databasePath = client.databasePath
+        self.checkInterval = UInt64(max(0, checkInterval) * 1e9)
+        state = Mutex(FileState(client: client, identity: FileIdentity(path: client.databasePath),
+                                lastCheck: DispatchTime.now().uptimeNanoseconds, trouble: nil))
     }
 
     /// A client on `databasePath` with up to `connections` read-only
     /// connections (throws what `PlaceReader` throws: no database, not a
     /// placedb file).
-    package convenience init(databasePath: String, connections: Int) throws {
-        self.init(client: try PlacesClient(openingDatabase: databasePath, maxReaders: max(1, connections)))
+    package convenience init(databasePath: String, connections: Int, checkInterval: Double = 1) throws {
+        self.init(client: try PlacesClient(openingDatabase: databasePath, maxReaders: max(1, connections)), checkInterval: checkInterval)
     }
 
     /// Runs `body` with a connection of the client's pool to itself.
     private func withClient<T>(_ body: (PlaceReader) throws -> T) throws -> T {
-        try client.withReader(body)
+        try currentClient().withReader(body)
+    }
+
+    /// The client to use, after looking at the file again if it is time:
+    /// a file replaced under the same path (a new inode: `mv new.sqlite
+    /// places.sqlite`, a copy from a backup) is opened anew, so requests
+    /// answer from the new file; a removed file, or a replacement that is
+    /// not a placedb database, is reported by `databaseStatus` while the
+    /// requests go on answering from the file already open. An import into
+    /// the same file is not a replacement (SQLite's WAL shows it to readers).
+    private func currentClient() -> PlacesClient {
+        let now = DispatchTime.now().uptimeNanoseconds
+        return state.withLock { s in
+            guard now &- s.lastCheck >= checkInterval else { return s.client }
+            s.lastCheck = now
+            let identity = FileIdentity(path: databasePath)
+            guard let identity else {
+                s.trouble = "the database file \(databasePath) was removed; answers come from the copy opened before"
+                return s.client
+            }
+            guard identity != s.identity else {
+                s.trouble = nil
+                return s.client
+            }
+            do {
+                s.client = try PlacesClient(openingDatabase: databasePath, maxReaders: s.client.maxReaders)
+                s.identity = identity
+                s.trouble = nil
+            } catch {
+                s.trouble = "the database file \(databasePath) was replaced by one that cannot be opened (\(error)); answers come from the file opened before"
+            }
+            return s.client
+        }
+    }
+
+    /// nil while the file at `databasePath` is the one served (checked now),
+    /// else what is wrong (health answers NOT_SERVING with it).
+    package func databaseStatus() -> String? {
+        _ = currentClient()
+        return state.withLock { $0.trouble }
     }
 
     // MARK: - Place Details

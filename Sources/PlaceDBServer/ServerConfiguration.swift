@@ -19,8 +19,23 @@ package struct ServerConfiguration: Sendable {
     /// A connection idle this long (seconds) is closed: a slow client
     /// cannot hold a worker.
     package var connectionTimeout: UInt32 = 10
-    /// Open connections at most; more are refused.
+    /// Open connections at most. At the cap, the connection that has
+    /// waited longest (at least a second) for its next request is closed
+    /// for the new one; if none has, the new one is refused.
     package var maxConnections: UInt32 = 1000
+    /// Open connections from one client address at most (nil: half of
+    /// `maxConnections`, at least 1); more are refused.
+    package var maxConnectionsPerClient: UInt32?
+    /// Each request must arrive whole and be answered within this many
+    /// seconds of its connection's accept or previous answer, however
+    /// steadily its bytes come (the connection timeout is reset by every
+    /// byte; this one is not).
+    package var requestTimeout: UInt32 = 30
+    /// Host names (the `Host` header's host, without the port) served
+    /// besides the listening address and `localhost`; `*` serves any. A
+    /// browser page on another name resolving to this machine (DNS
+    /// rebinding) is answered 403.
+    package var allowedHosts: [String] = []
     /// A request body over this is answered 413.
     var maxBodyBytes = 1 << 20
     /// The memory for one connection's request line and headers (larger
@@ -35,4 +50,9 @@ package struct ServerConfiguration: Sendable {
     package var version = "0"
 
     package init() {}
+
+    /// `maxConnectionsPerClient`, or its default.
+    var effectiveMaxConnectionsPerClient: UInt32 {
+        maxConnectionsPerClient ?? max(1, (maxConnections + 1) / 2)
+    }
 }

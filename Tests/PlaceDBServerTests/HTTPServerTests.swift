@@ -156,7 +156,7 @@ struct HTTPServerTests {
         let s = try RawClient.connect(port: server.port)
         defer { close(s) }
         let body = #"{"placeIds":["cafe"]}"#
-        _ = RawClient.send(s, Array("POST /placedb/v1/places:resolve HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n{".utf8))
+        _ = RawClient.send(s, Array("POST /placedb/v1/places:resolve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n{".utf8))
         for _ in 0..<100 where server.inFlight == 0 { usleep(10_000) }
         #expect(server.inFlight == 1)
         let stopped = DispatchSemaphore(value: 0)
@@ -188,10 +188,13 @@ struct HTTPServerTests {
         expectServed(sockets)
     }
 
-    @Test("at --max-connections open, a new connection is closed at once and the open ones stay served")
+    @Test("at --max-connections open, none waiting a second yet, a new connection is closed at once and the open ones stay served")
     func connectionCap() throws {
         let f = try ServerFixture()
-        let server = try start(f) { $0.maxConnections = 4 }
+        let server = try start(f) {
+            $0.maxConnections = 4
+            $0.maxConnectionsPerClient = 5
+        }
         defer { server.stop(timeout: 1) }
         let sockets = try openConnections(4, to: server)
         defer { for s in sockets { close(s) } }
@@ -213,7 +216,7 @@ struct HTTPServerTests {
     /// Each connection answers a Place Details request with 200.
     func expectServed(_ sockets: [Int32]) {
         for s in sockets {
-            #expect(RawClient.send(s, Array("GET /v1/places/cafe?fields=id HTTP/1.1\r\nHost: x\r\n\r\n".utf8)) > 0)
+            #expect(RawClient.send(s, Array("GET /v1/places/cafe?fields=id HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)) > 0)
             #expect(RawClient.readAll(s).hasPrefix("HTTP/1.1 200"))
         }
     }

@@ -1,0 +1,173 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The thread that accepts connections and hands each to an event loop,
+/// in turn (round robin, as SwiftNIO's and Netty's event-loop groups
+/// assign channels).
+///
+/// Two caps, checked before a connection reaches a loop:
+/// - a client address holding `maxPerClient` connections has a new one
+///   closed at once;
+/// - at `maxConnections` open, the connection that has waited longest for
+///   its next request (idle keep-alive, or a request that arrives slowly),
+///   if it has waited at least `evictAfter`, is closed to make room
+///   (nginx reuses idle keep-alive connections the same way); where none
+///   has, the new connection is closed at once. So clients that hold
+///   connections without finishing requests cannot lock the others out.
+final class Acceptor: Sendable {
+    private let fd: Int32
+    /// running: false once stop began (the thread ends at its next accept);
+    /// closed: the listening socket is closed.
+    private let state = Mutex<(running: Bool, closed: Bool)>((true, false))
+    private let done = DispatchSemaphore(value: 0)
+
+    /// A connection idle or unfinished for this long may be closed for a new one at the cap.
+    static let evictAfterNanoseconds: UInt64 = 1_000_000_000
+
+    init(fd: Int32, loops: [EventLoop], clients: ClientCounts, maxConnections: Int, maxPerClient: Int) {
+        self.fd = fd
+        let thread = Thread { [self] in
+            run(loops: loops, clients: clients, maxConnections: maxConnections, maxPerClient: maxPerClient)
+            done.signal()
+        }
+        thread.name = "placedb-accept"
+        thread.start()
+    }
+
+    /// False once the listening socket is closed.
+    var isRunning: Bool { state.withLock { !$0.closed } }
+
+    private func run(loops: [EventLoop], clients: ClientCounts, maxConnections: Int, maxPerClient: Int) {
+        var next = 0
+        while true {
+            var address = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let client = withUnsafeMutablePointer(to: &address) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    accept(fd, $0, &length)
+                }
+            }
+            if client < 0 {
+                let e = errno
+                if !state.withLock({ $0.running }) { return }
+                switch e {
+                case EINTR, ECONNABORTED, EAGAIN, EPROTO: continue
+                // Out of descriptors or memory (let connections close), or
+                // anything else while serving: wait a little, never stop
+                // accepting until stop() says so.
+                default: usleep(10_000); continue
+                }
+            }
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
+            let from = ClientAddress(address)
+            var target = loops[next]
+            var evict = false
+            var open = 0
+            for loop in loops { open += loop.openConnections }
+            if open >= maxConnections {
+                // Room only by closing the connection that has waited longest.
+                let now = DispatchTime.now().uptimeNanoseconds
+                var best: (loop: EventLoop, since: UInt64)?
+                for loop in loops {
+                    let since = loop.oldestWaiting
+                    if since != 0, now &- since >= Self.evictAfterNanoseconds, since < (best?.since ?? .max) { best = (loop, since) }
+                }
+                guard let best else { close(client); continue }
+                target = best.loop
+                evict = true
+            } else {
+                next = (next + 1) % loops.count
+            }
+            guard clients.reserve(from, max: maxPerClient) else { close(client); continue }
+            target.hand(Handoff(fd: client, address: address, length: length, client: from, evict: evict))
+        }
+    }
+
+    /// Stops accepting (the listening socket is shut down and closed);
+    /// returns once the acceptor thread has ended. Idempotent.
+    func stop() {
+        let first = state.withLock { s -> Bool in
+            guard s.running else { return false }
+            s.running = false
+            return true
+        }
+        guard first else {
+            // Another caller is stopping it: return once the socket is closed.
+            while isRunning { usleep(1_000) }
+            return
+        }
+        shutdown(fd, Int32(SHUT_RDWR))
+        done.wait()
+        close(fd)
+        state.withLock { $0.closed = true }
+    }
+}
+
+/// A connection on its way from the acceptor to a loop.
+struct Handoff: @unchecked Sendable {
+    let fd: Int32
+    var address: sockaddr_storage
+    let length: socklen_t
+    let client: ClientAddress
+    /// The loop closes its longest-waiting connection first (the server is at its cap).
+    let evict: Bool
+}
+
+/// A client's IP address (the port left out), IPv4 as its IPv4-mapped IPv6 form.
+struct ClientAddress: Hashable, Sendable {
+    let high: UInt64
+    let low: UInt64
+
+    init(_ storage: sockaddr_storage) {
+        var s = storage
+        let family = Int32(s.ss_family)
+        (high, low) = withUnsafeBytes(of: &s) { raw -> (UInt64, UInt64) in
+            var bytes = [UInt8](repeating: 0, count: 16)
+            if family == AF_INET6 {
+                let a = raw.load(fromByteOffset: MemoryLayout<sockaddr_in6>.offset(of: \.sin6_addr)!, as: in6_addr.self)
+                withUnsafeBytes(of: a) { for i in 0..<16 { bytes[i] = $0[i] } }
+            } else if family == AF_INET {
+                // ::ffff:a.b.c.d, the IPv4-mapped form.
+                let a = raw.load(fromByteOffset: MemoryLayout<sockaddr_in>.offset(of: \.sin_addr)!, as: in_addr.self)
+                bytes[10] = 0xFF
+                bytes[11] = 0xFF
+                withUnsafeBytes(of: a) { for i in 0..<4 { bytes[12 + i] = $0[i] } }
+            } else {
+                return (0, 0)
+            }
+            return bytes.withUnsafeBytes { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
+        }
+    }
+}
+
+/// Connections open (or on their way to a loop) per client address.
+final class ClientCounts: Sendable {
+    private let counts = Mutex<[ClientAddress: Int]>([:])
+
+    /// Counts one more connection of `client` unless it holds `max` already.
+    func reserve(_ client: ClientAddress, max: Int) -> Bool {
+        counts.withLock { c in
+            let n = c[client, default: 0]
+            guard n < max else { return false }
+            c[client] = n + 1
+            return true
+        }
+    }
+
+    /// One connection of `client` closed.
+    func release(_ client: ClientAddress) {
+        counts.withLock { c in
+            guard let n = c[client] else { return }
+            c[client] = n > 1 ? n - 1 : nil
+        }
+    }
+
+    /// Connections counted for `client` now.
+    func count(_ client: ClientAddress) -> Int {
+        counts.withLock { $0[client, default: 0] }
+    }
+}

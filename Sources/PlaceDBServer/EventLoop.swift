@@ -1,0 +1,433 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One event loop: a libmicrohttpd daemon (epoll, no listening socket)
+/// driven by a thread of placedb's own, which waits on the daemon's epoll
+/// descriptor (and a wake-up eventfd), adds the connections the acceptor
+/// hands it, runs the daemon (`MHD_run`, which never blocks), and once
+/// every 250 ms sweeps its connections for the request deadline.
+///
+/// Why not libmicrohttpd's internal polling thread: libmicrohttpd 0.9.75
+/// (Debian 12) drains epoll in a loop that calls `epoll_wait` again while a
+/// call returns its whole buffer of 128 events, with the blocking timeout.
+/// With exactly 128 busy connections on a loop, the second call waited
+/// (for a new event or the connection timeout) before the 128 ready
+/// connections were served: `wrk -c128` on one thread got 0 requests in
+/// 2 s, `-c127` 30,868. `MHD_run` drains with a timeout of 0, so the
+/// waiting happens here, on our own `epoll_wait`, before and not between.
+///
+/// Everything below runs on the loop's thread (the callbacks included),
+/// except `hand`, `openConnections`, `oldestWaiting` and `requestStop`.
+final class EventLoop: @unchecked Sendable {
+    /// Set once in init (before the thread starts), never changed.
+    private(set) var daemon: OpaquePointer!
+    let core: ServerCore
+    private let epollFD: Int32
+    private let wakeFD: Int32
+    private let pending = Mutex<[Handoff]>([])
+    private let running = Atomic<Bool>(true)
+    let done = DispatchSemaphore(value: 0)
+    /// Connections open on this loop (handed and not yet closed).
+    private let open = Atomic<Int>(0)
+    /// The earliest `since` of a connection that may be closed for a new one (0: none).
+    private let oldest = Atomic<UInt64>(0)
+
+    /// The loop's connections, by libmicrohttpd's connection pointer.
+    private var connections: [UInt: ConnectionRecord] = [:]
+    /// Client addresses of sockets being added (until libmicrohttpd's STARTED notice).
+    private var adding: [Int32: ClientAddress] = [:]
+    private var lastSweep: UInt64 = 0
+
+    static let sweepNanoseconds: UInt64 = 250_000_000
+
+    /// Starts a daemon with `configuration`'s limits; nil if libmicrohttpd cannot.
+    init?(core: ServerCore, configuration: ServerConfiguration) {
+        self.core = core
+        epollFD = placedb_epoll_create()
+        wakeFD = placedb_eventfd()
+        guard epollFD >= 0, wakeFD >= 0 else {
+            if epollFD >= 0 { Glibc.close(epollFD) }
+            if wakeFD >= 0 { Glibc.close(wakeFD) }
+            return nil
+        }
+        // The daemon's own limit is a backstop: the acceptor keeps the
+        // server's (connections being closed for new ones count twice briefly).
+        let daemonLimit = configuration.maxConnections &* 2 &+ 16
+        // The callbacks reach this loop through their closure pointer
+        // (unretained: the server keeps its loops until the daemons stop).
+        let me = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        let made = placedb_mhd_start(MHD_USE_EPOLL.rawValue, accessHandler, me, completedHandler, notifyConnection, uriLog,
+                                 daemonLimit, configuration.connectionTimeout, configuration.maxHeaderBytes)
+        guard let d = made else {
+            Glibc.close(epollFD)
+            Glibc.close(wakeFD)
+            return nil
+        }
+        daemon = d
+        for fd in [placedb_mhd_epoll_fd(d), wakeFD] { _ = placedb_epoll_add_readable(epollFD, fd) }
+        let thread = Thread { [self] in
+            run()
+            done.signal()
+        }
+        thread.name = "placedb-loop"
+        thread.start()
+    }
+
+    // MARK: - From other threads
+
+    /// Connections open on this loop, and on their way to it.
+    var openConnections: Int { open.load(ordering: .relaxed) }
+
+    /// When the longest-waiting connection that may be closed for a new one
+    /// began waiting (uptime nanoseconds), 0 for none; as of the last sweep.
+    var oldestWaiting: UInt64 { oldest.load(ordering: .relaxed) }
+
+    /// Queues a connection for this loop and wakes it.
+    func hand(_ connection: Handoff) {
+        open.add(1, ordering: .relaxed)
+        pending.withLock { $0.append(connection) }
+        wake()
+    }
+
+    /// Ends the loop's thread after its current turn (`done` is signalled).
+    func requestStop() {
+        running.store(false, ordering: .releasing)
+        wake()
+    }
+
+    private func wake() {
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    /// Stops the daemon (closing its connections) and the descriptors;
+    /// only once the loop's thread has ended.
+    func close() {
+        MHD_stop_daemon(daemon)
+        for h in pending.withLock({ p -> [Handoff] in defer { p = [] }; return p }) {
+            Glibc.close(h.fd)
+            core.clients.release(h.client)
+        }
+        Glibc.close(epollFD)
+        Glibc.close(wakeFD)
+    }
+
+    // MARK: - The loop's thread
+
+    private func run() {
+        var ready = [Int32](repeating: -1, count: 4)
+        while running.load(ordering: .acquiring) {
+            var timeout: Int32 = Int32(Self.sweepNanoseconds / 1_000_000)
+            var mhdTimeout: UInt64 = 0
+            if MHD_get_timeout(daemon, &mhdTimeout) == .YES { timeout = Int32(min(UInt64(timeout), UInt64(mhdTimeout))) }
+            let n = placedb_epoll_wait(epollFD, &ready, Int32(ready.count), timeout)
+            if n > 0 {
+                for i in 0..<Int(n) where ready[i] == wakeFD {
+                    var count: UInt64 = 0
+                    _ = read(wakeFD, &count, 8)
+                }
+            }
+            addPending()
+            MHD_run(daemon)
+            let now = DispatchTime.now().uptimeNanoseconds
+            if now &- lastSweep >= Self.sweepNanoseconds {
+                sweep(now: now)
+                lastSweep = now
+            }
+        }
+    }
+
+    /// Adds the connections the acceptor handed over, closing the
+    /// longest-waiting one first for each that came at the server's cap.
+    private func addPending() {
+        let handed = pending.withLock { p -> [Handoff] in defer { p = [] }; return p }
+        for var h in handed {
+            if h.evict { evictLongestWaiting() }
+            adding[h.fd] = h.client
+            let added = withUnsafePointer(to: &h.address) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(daemon, h.fd, $0, h.length) }
+            }
+            // libmicrohttpd closes a socket it cannot take (without a STARTED notice).
+            if adding.removeValue(forKey: h.fd) != nil, added != .YES {
+                core.clients.release(h.client)
+                open.subtract(1, ordering: .relaxed)
+            }
+        }
+    }
+
+    private func evictLongestWaiting() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        var victim: ConnectionRecord?
+        for c in connections.values where !c.isCut && !c.answering && now &- c.since >= Acceptor.evictAfterNanoseconds {
+            if c.since < (victim?.since ?? .max) { victim = c }
+        }
+        victim?.cut()
+    }
+
+    /// Closes each connection past the request deadline, and each whose
+    /// client has closed its side without a request being answered (a
+    /// half-closed partial request); publishes the longest waiting.
+    private func sweep(now: UInt64) {
+        var earliest: UInt64 = 0
+        for c in connections.values where !c.isCut {
+            if now &- c.since > core.requestTimeoutNanoseconds {
+                c.cut()
+                continue
+            }
+            guard !c.answering else { continue }
+            var byte: UInt8 = 0
+            if recv(c.fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) == 0 {
+                c.cut()
+                continue
+            }
+            if earliest == 0 || c.since < earliest { earliest = c.since }
+        }
+        oldest.store(earliest, ordering: .relaxed)
+    }
+
+    // MARK: - Callbacks (on the loop's thread, inside MHD_run)
+
+    fileprivate func started(_ connection: OpaquePointer, _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        let fd = placedb_mhd_connection_fd(connection)
+        let client = adding.removeValue(forKey: fd) ?? ClientAddress(sockaddr_storage())
+        let record = ConnectionRecord(fd: fd, client: client)
+        connections[UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))] = record
+        socketContext.pointee = Unmanaged.passUnretained(record).toOpaque()
+    }
+
+    fileprivate func closed(_ connection: OpaquePointer) {
+        guard let record = connections.removeValue(forKey: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))) else { return }
+        core.clients.release(record.client)
+        open.subtract(1, ordering: .relaxed)
+    }
+
+    /// The record of a connection of this loop.
+    fileprivate func record(_ connection: OpaquePointer) -> ConnectionRecord? {
+        placedb_mhd_socket_context(connection).map { Unmanaged<ConnectionRecord>.fromOpaque($0).takeUnretainedValue() }
+    }
+}
+
+/// One connection of a loop (its thread only).
+final class ConnectionRecord {
+    let fd: Int32
+    let client: ClientAddress
+    /// When it began waiting for its current request: its accept, or the
+    /// previous answer's end (uptime nanoseconds).
+    var since = DispatchTime.now().uptimeNanoseconds
+    /// An answer is queued and being sent.
+    var answering = false
+    /// Shut down by placedb (deadline, half-closed, or closed for a new
+    /// connection); libmicrohttpd closes it at its next turn.
+    private(set) var isCut = false
+    /// The request being read or answered on it.
+    var request: RequestState?
+
+    init(fd: Int32, client: ClientAddress) {
+        self.fd = fd
+        self.client = client
+    }
+
+    /// Shuts the socket down: libmicrohttpd sees the end and closes it.
+    func cut() {
+        guard !isCut else { return }
+        isCut = true
+        shutdown(fd, Int32(SHUT_RDWR))
+    }
+}
+
+/// One request on its way through the callbacks (one thread at a time).
+final class RequestState {
+    let start = DispatchTime.now().uptimeNanoseconds
+    /// The request target as sent (percent-encoded, with the query).
+    let target: [UInt8]
+    /// Set by the first call of the access handler (the headers are read).
+    var method: String?
+    var path = "/"
+    var body: [UInt8] = []
+    var tooLarge = false
+    var status: Int?
+    var bytes = 0
+
+    init(target: [UInt8]) {
+        self.target = target
+    }
+}
+
+private func loop(_ cls: UnsafeMutableRawPointer?) -> EventLoop {
+    Unmanaged<EventLoop>.fromOpaque(cls!).takeUnretainedValue()
+}
+
+private let notifyConnection: MHD_NotifyConnectionCallback = { cls, connection, socketContext, toe in
+    guard let connection, let socketContext else { return }
+    if toe.rawValue == 0 /* MHD_CONNECTION_NOTIFY_STARTED */ {
+        loop(cls).started(connection, socketContext)
+    } else {
+        loop(cls).closed(connection)
+    }
+}
+
+/// Called once a request line is read, with the target as sent: the
+/// request's state is made here, so the raw target is kept (libmicrohttpd
+/// hands the access handler a decoded path, cut at a `%00`).
+private let uriLog: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, connection in
+    let target: [UInt8] = uri.map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0))) } ?? []
+    let state = RequestState(target: target)
+    guard let connection, let record = loop(cls).record(connection) else { return nil }
+    record.request = state
+    return Unmanaged.passUnretained(state).toOpaque()
+}
+
+private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, requestContext in
+    guard let connection, let uploadSize, let requestContext else { return .NO }
+    let loop = loop(cls)
+    let core = loop.core
+    let state: RequestState
+    if let raw = requestContext.pointee {
+        state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
+    } else {
+        // No request line seen (not expected): a state of its own, owned by the connection.
+        state = RequestState(target: url.map { Array(String(cString: $0).utf8) } ?? [])
+        loop.record(connection)?.request = state
+        requestContext.pointee = Unmanaged.passUnretained(state).toOpaque()
+    }
+    if state.method == nil {
+        state.method = method.map { String(cString: $0) } ?? "GET"
+        state.path = url.map { String(cString: $0) } ?? "/"
+        core.inFlight.add(1, ordering: .relaxed)
+        // A body's announced length (not looked up for GET and HEAD, which have none).
+        if state.method != "GET", state.method != "HEAD",
+           let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").map({ String(cString: $0) }),
+           let n = Int(length), n > core.maxBody {
+            return respond(loop, connection, state, APIError.payloadTooLarge(limit: core.maxBody).response)
+        }
+        // Answered on the next call, once the request (and its body) is
+        // whole: libmicrohttpd closes a connection answered earlier, where
+        // it keeps it alive otherwise.
+        return .YES
+    }
+    if state.status != nil {
+        // Answered already (413): the rest of the body is dropped.
+        uploadSize.pointee = 0
+        return .YES
+    }
+    if uploadSize.pointee > 0 {
+        let n = uploadSize.pointee
+        if state.body.count + n > core.maxBody {
+            state.tooLarge = true
+            state.body = []
+        } else if let uploadData, !state.tooLarge {
+            uploadData.withMemoryRebound(to: UInt8.self, capacity: n) { state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
+        }
+        uploadSize.pointee = 0
+        return .YES
+    }
+    if state.tooLarge { return respond(loop, connection, state, APIError.payloadTooLarge(limit: core.maxBody).response) }
+    return answer(loop, connection, state)
+}
+
+/// Reads the query and headers, asks the router, queues the answer. A NUL
+/// anywhere in the target, a header or a query argument is refused (400):
+/// C strings would cut the value there, so `/v1/places/a%00b` would be
+/// answered as `a`.
+private func answer(_ loop: EventLoop, _ connection: OpaquePointer, _ state: RequestState) -> MHD_Result {
+    final class Pairs { var items: [(name: String, value: String)] = []; var nul: String? }
+    let collect: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
+        let pairs = Unmanaged<Pairs>.fromOpaque(cls!).takeUnretainedValue()
+        guard let key else { return .YES }
+        let name = String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self)
+        let text = value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? ""
+        if name.utf8.contains(0) || text.utf8.contains(0) { pairs.nul = pairs.nul ?? name }
+        pairs.items.append((name, text))
+        return .YES
+    }
+    let query = Pairs(), headers = Pairs()
+    MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, collect, Unmanaged.passUnretained(query).toOpaque())
+    MHD_get_connection_values_n(connection, .HEADER_KIND, collect, Unmanaged.passUnretained(headers).toOpaque())
+    if HTTPRequest.targetHasNUL(state.target) {
+        return respond(loop, connection, state, APIError.invalidArgument("the request path holds a NUL character (%00); no place ID or route contains one").response)
+    }
+    if let name = query.nul ?? headers.nul {
+        let kind = query.nul != nil ? "query parameter" : "header"
+        return respond(loop, connection, state, APIError.invalidArgument("the \(kind) '\(AccessLog.escape(Array(name.utf8)))' holds a NUL character; no value placedb reads contains one").response)
+    }
+    let request = HTTPRequest(method: state.method ?? "GET", path: state.path, query: query.items, headers: headers.items, body: state.body)
+    state.body = []
+    return respond(loop, connection, state, loop.core.handler(request))
+}
+
+private func respond(_ loop: EventLoop, _ connection: OpaquePointer, _ state: RequestState, _ response: HTTPResponse) -> MHD_Result {
+    let r = response.body.withUnsafeBytes { raw in
+        MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), MHD_ResponseMemoryMode(rawValue: 2)! /* MHD_RESPMEM_MUST_COPY */)
+    }
+    guard let r else { return .NO }
+    for (name, value) in response.headers { MHD_add_response_header(r, name, value) }
+    state.status = response.status
+    state.bytes = response.body.count
+    loop.record(connection)?.answering = true
+    let result = MHD_queue_response(connection, UInt32(response.status), r)
+    MHD_destroy_response(r)
+    return result
+}
+
+private let completedHandler: MHD_RequestCompletedCallback = { cls, connection, requestContext, termination in
+    let loop = loop(cls)
+    // Kept alive here: the connection's record owns it until just below.
+    let state = requestContext?.pointee.map { Unmanaged<RequestState>.fromOpaque($0).takeUnretainedValue() }
+    requestContext?.pointee = nil
+    if let connection, let record = loop.record(connection) {
+        record.since = DispatchTime.now().uptimeNanoseconds
+        record.answering = false
+        record.request = nil
+    }
+    guard let state else { return }
+    // Requests that never reached the routes (a malformed or oversized
+    // request line or headers, answered by libmicrohttpd) are not logged.
+    guard let method = state.method else { return }
+    let core = loop.core
+    core.inFlight.subtract(1, ordering: .releasing)
+    if let log = core.log {
+        let micros = (DispatchTime.now().uptimeNanoseconds - state.start) / 1000
+        let status = state.status.map(String.init) ?? "-"
+        let note = termination.rawValue == 0 /* MHD_REQUEST_TERMINATED_COMPLETED_OK */ ? "" : " (\(Termination.name(termination)))"
+        log("\(AccessLog.escape(Array(method.utf8))) \(AccessLog.escape(state.target)) \(status) \(state.bytes) \(micros)us\(note)")
+    }
+}
+
+enum Termination {
+    static func name(_ t: MHD_RequestTerminationCode) -> String {
+        // MHD_REQUEST_TERMINATED_WITH_ERROR, _TIMEOUT_REACHED, _DAEMON_SHUTDOWN, _READ_ERROR, _CLIENT_ABORT.
+        switch t.rawValue {
+        case 1: "connection error"
+        case 2: "timed out"
+        case 3: "server stopping"
+        case 4, 5: "client went away"
+        default: "not completed"
+        }
+    }
+}
+
+/// Access-log fields as one safe line: printable ASCII as it is, every
+/// other byte (controls, DEL, `"`, `\`, and each byte of a non-ASCII
+/// character, bidi controls included) as `\xHH`, as nginx logs a request
+/// line. The target is logged as sent, so `%0a` stays `%0a`.
+enum AccessLog {
+    static func escape(_ bytes: [UInt8]) -> String {
+        var out = ""
+        out.reserveCapacity(bytes.count)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for b in bytes {
+            if b >= 0x21 && b < 0x7F && b != 0x22 && b != 0x5C {
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            } else {
+                out += "\\x"
+                out.unicodeScalars.append(Unicode.Scalar(hex[Int(b >> 4)]))
+                out.unicodeScalars.append(Unicode.Scalar(hex[Int(b & 0xF)]))
+            }
+        }
+        return out
+    }
+}
