@@ -43,7 +43,7 @@ let package = Package(
         // Fuzz targets (docs/fuzzing.md): a library of targets, and one
         // executable that runs them under libFuzzer when built by
         // Scripts/fuzz (-sanitize=fuzzer -DFUZZING) and replays files otherwise.
-        .target(name: "PlaceDBFuzz", dependencies: ["PlaceKit", "PlaceModel", "PlaceDBCLI"]),
+        .target(name: "PlaceDBFuzz", dependencies: ["PlaceKit", "PlaceModel", "PlaceDBCLI", "PlaceDBServer"]),
         .executableTarget(name: "placedb-fuzz", dependencies: ["PlaceDBFuzz", "CLibFuzzer"]),
 
         .target(name: "PlaceKitTestSupport", dependencies: ["PlaceKit", "PlaceModel", "CGD"], path: "Sources/PlaceKitTestSupport"),

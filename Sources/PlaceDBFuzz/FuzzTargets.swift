@@ -38,6 +38,8 @@ public struct FuzzTarget: Sendable {
                    run: FuzzEntryPoints.imageHeader),
         FuzzTarget(name: "batch", summary: "batch request parsers: current --batch, nearby --batch, resolve IDs, on a small database",
                    run: BatchFuzzer.run, prepare: { _ = BatchFuzzer.setUp() }),
+        FuzzTarget(name: "http", summary: "placedb serve's requests: target, query, headers (Host, masks, key), bodies, through the router on a small database",
+                   run: HTTPFuzzer.run, prepare: { _ = HTTPFuzzer.router }),
     ]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

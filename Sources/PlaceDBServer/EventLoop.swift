@@ -414,8 +414,8 @@ enum Termination {
 /// other byte (controls, DEL, `"`, `\`, and each byte of a non-ASCII
 /// character, bidi controls included) as `\xHH`, as nginx logs a request
 /// line. The target is logged as sent, so `%0a` stays `%0a`.
-enum AccessLog {
-    static func escape(_ bytes: [UInt8]) -> String {
+package enum AccessLog {
+    package static func escape(_ bytes: [UInt8]) -> String {
         var out = ""
         out.reserveCapacity(bytes.count)
         let hex = Array("0123456789ABCDEF".utf8)

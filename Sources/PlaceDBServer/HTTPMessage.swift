@@ -2,14 +2,14 @@
 /// percent-decoded by libmicrohttpd), the query arguments, the headers
 /// (as received; names are looked up without regard to case) and the
 /// whole body.
-struct HTTPRequest: Sendable {
+package struct HTTPRequest: Sendable {
     package var method: String
     package var path: String
     package var query: [(name: String, value: String)]
     package var headers: [(name: String, value: String)]
     package var body: [UInt8]
 
-    init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)], body: [UInt8] = []) {
+    package init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)], body: [UInt8] = []) {
         self.method = method
         self.path = path
         self.query = query
@@ -23,7 +23,7 @@ struct HTTPRequest: Sendable {
 
     /// Whether a request target as sent holds a NUL: a raw zero byte or
     /// `%00` (in the path or the query).
-    static func targetHasNUL(_ target: [UInt8]) -> Bool {
+    package static func targetHasNUL(_ target: [UInt8]) -> Bool {
         var i = 0
         while i < target.count {
             if target[i] == 0 { return true }

@@ -11,7 +11,7 @@ package struct HostAllowList: Sendable {
     private let names: Set<String>
     private let any: Bool
 
-    init(listening: String, allowed: [String]) {
+    package init(listening: String, allowed: [String]) {
         any = allowed.contains("*")
         var names: Set<String> = ["localhost"]
         for n in [listening] + allowed { names.insert(Self.normalized(n)) }
@@ -19,7 +19,7 @@ package struct HostAllowList: Sendable {
     }
 
     /// Whether a `Host` header's value (host[:port]) is served.
-    func allows(_ header: String) -> Bool {
+    package func allows(_ header: String) -> Bool {
         if any { return true }
         guard let host = Self.host(ofHeader: header) else { return false }
         return names.contains(host) || Self.isIPLiteral(host)

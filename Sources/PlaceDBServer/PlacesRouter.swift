@@ -39,7 +39,7 @@ package final class PlacesRouter: Sendable {
         bound.withLock { $0 = (host, port) }
     }
 
-    @Sendable func respond(to request: HTTPRequest) -> HTTPResponse {
+    @Sendable package func respond(to request: HTTPRequest) -> HTTPResponse {
         do {
             return try route(request)
         } catch {
