@@ -42,9 +42,15 @@ enum CurrentCommand: Command {
         // A batch loads the in-memory index at once (its queries are many);
         // a single query reads only its region.
         let batch = context.arguments.flag(Options.batch)
+        let svg = context.arguments.value(Options.svg)
+        if let svg {
+            if batch { throw UsageError(message: "--svg draws one query; it cannot be used with --batch") }
+            guard !svg.isEmpty else { throw UsageError(message: "--svg needs a file name") }
+            // Before the database is opened: the output may name one of its files.
+            try OutputFile.check(svg, option: Options.svg.name, databasePath: context.databasePath)
+        }
         let client = try PlaceReader(databasePath: context.databasePath, spatialIndex: batch ? .memory : .automatic)
         if batch {
-            if context.arguments.value(Options.svg) != nil { throw UsageError(message: "--svg draws one query; it cannot be used with --batch") }
             try Batch.refuse([Options.accuracy, Options.at, Options.type, Options.limit], with: context)
             return try Batch.run(context) { body in
                 try client.findPlaceLikelihoodsJSON(CurrentPlaceRequest(json: body), fields: fields, explain: explain)
@@ -55,9 +61,7 @@ enum CurrentCommand: Command {
         request.includedTypes = context.arguments.all(Options.type)
         request.maxResultCount = try QueryOptions.limit(context, Options.limit, default: 5)
         try QueryOptions.validate(request.validate)
-        if let svg = context.arguments.value(Options.svg) {
-            guard !svg.isEmpty else { throw UsageError(message: "--svg needs a file name") }
-            try OutputFile.check(svg, option: Options.svg.name, databasePath: context.databasePath)
+        if let svg {
             let scene = try client.findPlaceLikelihoodScene(request)
             try OutputFile.write(Array(scene.svg().utf8), to: svg, option: Options.svg.name, databasePath: context.databasePath)
         }
