@@ -18,6 +18,9 @@ let package = Package(
         // libFuzzer's driver entry point (ships with the Swift toolchain;
         // linked only by a -sanitize=fuzzer build, see docs/fuzzing.md).
         .systemLibrary(name: "CLibFuzzer"),
+        // libpng's warnings routed away from stderr: libgd gives its PNG
+        // readers no warning handler (Sources/CPNGWarnings/png_warnings.c).
+        .target(name: "CPNGWarnings", linkerSettings: [.linkedLibrary("png16")]),
 
         // The only code that touches the SQLite C API.
         .target(name: "SQLiteDB", dependencies: ["CSQLite"]),
@@ -30,7 +33,7 @@ let package = Package(
         .target(name: "PlaceStorage", dependencies: ["PlaceModel", "SQLiteDB"]),
         // ... and the public library: formats, import, aliases, photos,
         // rendering and the client.
-        .target(name: "PlaceKit", dependencies: ["PlaceModel", "PlaceStorage", "CZlib", "CGD"]),
+        .target(name: "PlaceKit", dependencies: ["PlaceModel", "PlaceStorage", "CZlib", "CGD", "CPNGWarnings"]),
 
         // The command line, as a library so tests can run it in-process.
         .target(name: "PlaceDBCLI", dependencies: ["PlaceKit", "PlaceModel", "PlaceDBServer"]),
@@ -65,7 +68,7 @@ let package = Package(
 //   newer compiler's warning). SwiftPM's own warnings, such as the system
 //   libgd's pkg-config `-DAVIF_DLL` flag it drops, are not compiler
 //   warnings: Scripts/test checks the build log for those.
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.name != "CPNGWarnings" {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .swiftLanguageMode(.v6),
         .enableUpcomingFeature("ExistentialAny"),

@@ -6,7 +6,7 @@ enum AutocompleteCommand: Command {
     /// The options, read by these constants (a typo does not compile).
     enum Options {
         static let near = OptionSpec("--near", value: "LAT,LNG", help: "Rank places near this point higher and give each its distance, e.g. 47.3769,8.5417.")
-        static let radius = OptionSpec("--radius", value: "M", help: "With --near: only places within M meters.")
+        static let radius = OptionSpec("--radius", value: "M", help: "With --near: only places within M meters (at most 50000).")
         static let limit = OptionSpec("--limit", value: "N", help: "At most N suggestions (default 5, at most 1000).")
         static let explain = OptionSpec("--explain", help: "Show each suggestion's ranking factors, as 'placedb search --explain'.")
         static let batch = OptionSpec("--batch", help: "Read Places API (New) autocomplete request bodies as NDJSON on standard input; write one {\"suggestions\": [...]} line per request.")
@@ -44,7 +44,7 @@ enum AutocompleteCommand: Command {
         }
         var request = AutocompleteRequest(input: p[0])
         let near = try SearchCommand.nearOption(context, Options.near)
-        if let radius = try QueryOptions.number(context, Options.radius) {
+        if let radius = try QueryOptions.number(context, Options.radius, atMost: NearbySearchRequest.maxRadiusMeters) {
             guard let near else { throw UsageError(message: "--radius needs --near LAT,LNG") }
             request.locationRestriction = .circle(center: near, radiusMeters: radius)
         } else if let near {

@@ -91,10 +91,13 @@ enum QueryOptions {
         return time
     }
 
-    static func number(_ context: CommandContext, _ option: OptionSpec) throws -> Double? {
+    /// A number of meters, more than 0 and at most `limit` (the library's
+    /// bound: `CurrentPlaceRequest.maxAccuracyMeters`,
+    /// `NearbySearchRequest.maxRadiusMeters`); nil when not given.
+    static func number(_ context: CommandContext, _ option: OptionSpec, atMost limit: Double) throws -> Double? {
         guard let text = context.arguments.value(option) else { return nil }
-        guard let v = Coordinate.decimal(text), v > 0 else {
-            throw UsageError(message: "invalid value '\(text)' for '\(option.name)'; expected a positive number of meters")
+        guard let v = Coordinate.decimal(text), v > 0, v <= limit else {
+            throw UsageError(message: "invalid value '\(text)' for '\(option.name)'; expected a positive number of meters, at most \(Int(limit))")
         }
         return v
     }

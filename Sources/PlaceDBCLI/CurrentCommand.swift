@@ -6,7 +6,7 @@ import PlaceModel
 enum CurrentCommand: Command {
     /// The options, read by these constants (a typo does not compile).
     enum Options {
-        static let accuracy = OptionSpec("--accuracy", value: "M", help: "The fix's horizontal accuracy in meters: the radius holding the true position with 68% probability, as Android reports it (default: 20).")
+        static let accuracy = OptionSpec("--accuracy", value: "M", help: "The fix's horizontal accuracy in meters: the radius holding the true position with 68% probability, as Android reports it (default: 20; at most 50000).")
         static let at = OptionSpec("--at", value: "TIME", help: "When the visitor is there; opening hours then count (default: hours unused), and openNow inside each place's opening hours is computed for it (default: now). RFC 3339 with an offset (2026-05-01T12:30:00+02:00) is that instant; without one (2026-05-01T12:30) the wall clock at each place; or now.")
         static let type = OptionSpec("--type", value: "T", help: "List only places with T among their types (likelihoods are unchanged).", repeatable: true)
         static let limit = OptionSpec("--limit", value: "N", help: "At most N places (default 5, as the Current Place tutorial lists; at most 1000). A --batch line gives its own maxResultCount (default 10).")
@@ -42,22 +42,26 @@ enum CurrentCommand: Command {
         // A batch loads the in-memory index at once (its queries are many);
         // a single query reads only its region.
         let batch = context.arguments.flag(Options.batch)
+        let svg = context.arguments.value(Options.svg)
+        if let svg {
+            if batch { throw UsageError(message: "--svg draws one query; it cannot be used with --batch") }
+            guard !svg.isEmpty else { throw UsageError(message: "--svg needs a file name") }
+            // Before the database is opened: the output may name one of its files.
+            try OutputFile.check(svg, option: Options.svg.name, databasePath: context.databasePath)
+        }
         let client = try PlaceReader(databasePath: context.databasePath, spatialIndex: batch ? .memory : .automatic)
         if batch {
-            if context.arguments.value(Options.svg) != nil { throw UsageError(message: "--svg draws one query; it cannot be used with --batch") }
             try Batch.refuse([Options.accuracy, Options.at, Options.type, Options.limit], with: context)
             return try Batch.run(context) { body in
                 try client.findPlaceLikelihoodsJSON(CurrentPlaceRequest(json: body), fields: fields, explain: explain)
             }
         }
-        var request = CurrentPlaceRequest(location: try QueryOptions.coordinate(context), accuracyMeters: try QueryOptions.number(context, Options.accuracy) ?? 20)
+        var request = CurrentPlaceRequest(location: try QueryOptions.coordinate(context), accuracyMeters: try QueryOptions.number(context, Options.accuracy, atMost: CurrentPlaceRequest.maxAccuracyMeters) ?? 20)
         request.at = try QueryOptions.time(context.arguments.value(Options.at))
         request.includedTypes = context.arguments.all(Options.type)
         request.maxResultCount = try QueryOptions.limit(context, Options.limit, default: 5)
         try QueryOptions.validate(request.validate)
-        if let svg = context.arguments.value(Options.svg) {
-            guard !svg.isEmpty else { throw UsageError(message: "--svg needs a file name") }
-            try OutputFile.check(svg, option: Options.svg.name, databasePath: context.databasePath)
+        if let svg {
             let scene = try client.findPlaceLikelihoodScene(request)
             try OutputFile.write(Array(scene.svg().utf8), to: svg, option: Options.svg.name, databasePath: context.databasePath)
         }

@@ -6,9 +6,15 @@ enum HumanText {
     /// `text` with its control characters written out: `\n`, `\r`, `\t`,
     /// and `\xHH` for the other C0 controls, DEL and the C1 controls
     /// (U+0080...U+009F, among them the 8-bit CSI and OSC), `\u{2028}` and
-    /// `\u{2029}` for the Unicode line and paragraph separators. Everything
-    /// else, backslashes included, is kept as it is, so an ordinary ID or
-    /// name reads (and copies) unchanged.
+    /// `\u{2029}` for the Unicode line and paragraph separators, and
+    /// `\u{202E}` and so on for the bidirectional embeddings, overrides
+    /// and isolates (U+202A...U+202E, U+2066...U+2069), which reorder the
+    /// rest of a line on screen (a name ending in U+202E shows the ID
+    /// after it backwards: "Trojan Source"). The directional marks U+200E,
+    /// U+200F and U+061C are kept: they reorder nothing beyond the
+    /// neutral characters next to them, and right-to-left names carry them.
+    /// Everything else, backslashes included, is kept as it is, so an
+    /// ordinary ID or name reads (and copies) unchanged.
     static func escape(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
@@ -22,7 +28,8 @@ enum HumanText {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case "\u{2028}", "\u{2029}": out += "\\u{\(String(scalar.value, radix: 16))}"
+            case "\u{2028}", "\u{2029}", "\u{202A}"..."\u{202E}", "\u{2066}"..."\u{2069}":
+                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             default:
                 let hex = String(scalar.value, radix: 16, uppercase: true)
                 out += "\\x" + (hex.count == 1 ? "0" + hex : hex)
@@ -32,7 +39,8 @@ enum HumanText {
     }
 
     static func needsEscape(_ s: Unicode.Scalar) -> Bool {
-        s.value < 0x20 || (s.value >= 0x7F && s.value <= 0x9F) || s.value == 0x2028 || s.value == 0x2029
+        let v = s.value
+        return v < 0x20 || (v >= 0x7F && v <= 0x9F) || v == 0x2028 || v == 0x2029 || (v >= 0x202A && v <= 0x202E) || (v >= 0x2066 && v <= 0x2069)
     }
 
     /// Lines for a terminal: each escaped, each ended by a newline.

@@ -5,7 +5,7 @@ import PlaceModel
 enum NearbyCommand: Command {
     /// The options, read by these constants (a typo does not compile).
     enum Options {
-        static let radius = OptionSpec("--radius", value: "M", help: "Only places within M meters (default: no limit).")
+        static let radius = OptionSpec("--radius", value: "M", help: "Only places within M meters, at most 50000 (default: no limit: the nearest places).")
         static let type = OptionSpec("--type", value: "T", help: "Only places with T among their types (any of the types given).", repeatable: true)
         static let excludeType = OptionSpec("--exclude-type", value: "T", help: "No places with T among their types.", repeatable: true)
         static let limit = OptionSpec("--limit", value: "N", help: "At most N places (default 20, at most 1000).")
@@ -49,7 +49,7 @@ enum NearbyCommand: Command {
             }
         }
         var request = NearbySearchRequest(center: try QueryOptions.coordinate(context))
-        request.radiusMeters = try QueryOptions.number(context, Options.radius)
+        request.radiusMeters = try QueryOptions.number(context, Options.radius, atMost: NearbySearchRequest.maxRadiusMeters)
         request.includedTypes = context.arguments.all(Options.type)
         request.excludedTypes = context.arguments.all(Options.excludeType)
         request.maxResultCount = try QueryOptions.limit(context, Options.limit, default: 20)

@@ -35,6 +35,10 @@ enum OutputFile {
 
     /// Refuses `path` (given as `option`) before any work, so a refused
     /// output costs nothing:
+    /// - a name of one of the database's own files, whether it exists or
+    ///   not (`databaseFile(named:)`): usage, 64, since SQLite or the
+    ///   import lock would take the file over, or the file would break
+    ///   the database;
     /// - the same file as one of `inputs` (`-`: what standard input reads)
     ///   or the database (or its -wal, -shm or -journal file): usage, 64,
     ///   since opening it for writing would destroy what is about to be
@@ -43,6 +47,9 @@ enum OutputFile {
     /// - a directory, or a file that is neither regular, a FIFO nor a
     ///   character device: 74.
     static func check(_ path: String, option: String, databasePath: String?, inputs: [String] = []) throws {
+        if let databasePath, let role = databaseFile(named: path, databasePath: databasePath) {
+            throw UsageError(message: "\(option) '\(path)' is \(role); give another file")
+        }
         var out = stat()
         guard stat(path, &out) == 0 else { return }
         let kind = out.st_mode & S_IFMT
@@ -62,6 +69,87 @@ enum OutputFile {
         case S_IFDIR: throw CommandFailure(code: .ioError, message: "\(path): cannot write: is a directory")
         default: throw CommandFailure(code: .ioError, message: "\(path): cannot write: not a regular file, FIFO or character device; refusing to replace it")
         }
+    }
+
+    /// The files beside a database `DB` that belong to it, by the suffix
+    /// of their name: SQLite's write-ahead log, its index and the rollback
+    /// journal (created and deleted by SQLite as it pleases: an output
+    /// there is taken over or removed, or breaks the next reader), and the
+    /// import lock (`ImportLock`, removed when an import ends).
+    static let databaseFileSuffixes: [(suffix: String, role: String)] = [
+        ("-wal", "the database's write-ahead log (-wal)"), ("-shm", "the database's WAL index (-shm)"),
+        ("-journal", "the database's rollback journal (-journal)"), (".import-lock", "the database's import lock file (.import-lock)"),
+    ]
+
+    /// What `path` names among the database's own files, whether they
+    /// exist or not: "the database" for `DB` itself, "the database's
+    /// write-ahead log (-wal)" for `DB-wal`, and so on
+    /// (`databaseFileSuffixes`), and "a new database being built
+    /// (.new-PID)" for `DB.new-PID` (and its journals), which
+    /// a first import builds and the next import removes; nil for any
+    /// other name. Names are compared once made absolute, with `.`, `..`
+    /// and the symbolic links of their directories resolved, and a
+    /// symbolic link at their end followed (`canonicalName`), so
+    /// `./DB-wal`, `sub/../DB-wal`, `linkdir/DB-wal` and a link to
+    /// `DB-wal` all match; the database's name is taken both as given
+    /// (the lock file and the new database are named after it) and with
+    /// its own link followed (SQLite names its files after the target).
+    static func databaseFile(named path: String, databasePath: String) -> String? {
+        guard let out = canonicalName(path) else { return nil }
+        var bases: [String] = []
+        if let asGiven = canonicalName(databasePath, followingLast: false) { bases.append(asGiven) }
+        if let target = canonicalName(databasePath), !bases.contains(target) { bases.append(target) }
+        for base in bases {
+            if out == base { return "the database" }
+            for (suffix, role) in databaseFileSuffixes where out == base + suffix { return role }
+            // DB.new-PID, DB.new-PID-journal, ...
+            let marker = base + ".new-"
+            if out.hasPrefix(marker) {
+                var rest = Substring(out.dropFirst(marker.count))
+                for (suffix, _) in databaseFileSuffixes where rest.hasSuffix(suffix) {
+                    rest = rest.dropLast(suffix.count)
+                    break
+                }
+                if !rest.isEmpty && rest.allSatisfy({ $0.isASCII && $0.isNumber }) { return "a new database being built (.new-PID)" }
+            }
+        }
+        return nil
+    }
+
+    /// `path` made absolute (from the working directory), its directory's
+    /// `.`, `..` and symbolic links resolved (`realpath`), and, with
+    /// `followingLast`, a symbolic link at its end followed (up to 40
+    /// links, as the kernel does), whether the final file exists or not;
+    /// nil when its directory does not exist (nothing can be written
+    /// there) or the links loop.
+    static func canonicalName(_ path: String, followingLast: Bool = true) -> String? {
+        var current = path
+        for _ in 0..<40 {
+            guard !current.isEmpty else { return nil }
+            var name = current
+            while name.count > 1 && name.hasSuffix("/") { name.removeLast() }
+            let slash = name.lastIndex(of: "/")
+            let directory = slash.map { $0 == name.startIndex ? "/" : String(name[..<$0]) } ?? "."
+            let base = slash.map { String(name[name.index(after: $0)...]) } ?? name
+            if base.isEmpty || base == "." || base == ".." {
+                // A directory: its own real path.
+                guard let resolved = realpath(name, nil) else { return nil }
+                defer { free(resolved) }
+                return String(cString: resolved)
+            }
+            guard let resolved = realpath(directory, nil) else { return nil }
+            let real = String(cString: resolved)
+            free(resolved)
+            let full = (real == "/" ? "" : real) + "/" + base
+            var st = stat()
+            guard followingLast, lstat(full, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK else { return full }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = readlink(full, &buffer, buffer.count - 1)
+            guard n > 0 else { return full }
+            let target = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = target.hasPrefix("/") ? target : (real == "/" ? "" : real) + "/" + target
+        }
+        return nil
     }
 
     /// The message for errno `code`, lower-cased as the tool's messages are.

@@ -6,7 +6,7 @@ enum SearchCommand: Command {
     /// The options, read by these constants (a typo does not compile).
     enum Options {
         static let near = OptionSpec("--near", value: "LAT,LNG", help: "Rank places near this point higher (a bias, not a filter), e.g. 47.3769,8.5417.")
-        static let radius = OptionSpec("--radius", value: "M", help: "With --near: only places within M meters.")
+        static let radius = OptionSpec("--radius", value: "M", help: "With --near: only places within M meters (at most 50000).")
         static let type = OptionSpec("--type", value: "T", help: "Only places with T among their types (any of the types given).", repeatable: true)
         static let limit = OptionSpec("--limit", value: "N", help: "At most N places (default 20, at most 1000).")
         static let fields = OptionSpec("--fields", value: "MASK", help: "Field mask of each place, as for 'placedb place' (default: all).")
@@ -52,7 +52,7 @@ enum SearchCommand: Command {
         }
         var request = TextSearchRequest(textQuery: p[0])
         let near = try nearOption(context, Options.near)
-        if let radius = try QueryOptions.number(context, Options.radius) {
+        if let radius = try QueryOptions.number(context, Options.radius, atMost: NearbySearchRequest.maxRadiusMeters) {
             guard let near else { throw UsageError(message: "--radius needs --near LAT,LNG") }
             request.locationRestriction = .circle(center: near, radiusMeters: radius)
         } else if let near {

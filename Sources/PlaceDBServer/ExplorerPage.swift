@@ -2,14 +2,8 @@
 /// own routes (HTML, CSS and JavaScript written here; no outside assets, no
 /// map tiles). docs/server.md.
 enum ExplorerPage {
-    static let html = #"""
-<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>placedb</title>
-<style>
+    /// The page's style sheet (inline; allowed by its hash).
+    static let style = #"""
   body { font: 15px/1.4 system-ui, sans-serif; margin: 0; color: #222; background: #fafafa; }
   header { background: #234; color: #fff; padding: .6em 1em; display: flex; gap: 1em; align-items: center; flex-wrap: wrap; }
   header h1 { font-size: 1.1em; margin: 0; }
@@ -31,27 +25,13 @@ enum ExplorerPage {
   #current svg { max-width: 100%; height: auto; cursor: crosshair; border: 1px solid #ddd; }
   dl { display: grid; grid-template-columns: max-content 1fr; gap: .1em 1em; margin: 0; }
   dt { color: #666; }
-</style>
-</head>
-<body>
-<header>
-  <h1>placedb</h1>
-  <form id="search-form"><input id="search" placeholder="Search by name" size="24"><button>Search</button></form>
-  <form id="id-form"><input id="place-id" placeholder="Place ID" size="24"><button>Open</button></form>
-  <form id="fix-form"><input id="fix" placeholder="lat,lng" size="18"><input id="accuracy" value="20" size="4" title="accuracy (m)"><button>Where am I?</button></form>
-  <span id="status" class="muted"></span>
-</header>
-<main>
-  <div>
-    <section id="results"><h2>Places</h2><ul id="result-list"><li class="muted">Search by name, open an ID, or ask where a point is.</li></ul></section>
-  </div>
-  <div>
-    <section id="place" hidden><h2 id="place-name"></h2><dl id="place-fields"></dl><div class="photos" id="photos"></div></section>
-    <section id="nearby" hidden><h2>Nearby</h2><ul id="nearby-list"></ul></section>
-    <section id="current" hidden><h2>Current place <span class="muted">(click the picture to move the fix)</span></h2><div id="current-svg"></div><ul id="current-list"></ul></section>
-  </div>
-</main>
-<script>
+"""#
+
+    /// The page's script (inline; allowed by its hash). Data from the
+    /// database is inserted as text (`textContent`), never as markup; only
+    /// http and https URIs become links; the current-place picture is
+    /// parsed as SVG and stripped of anything active.
+    static let script = #"""
 "use strict";
 const key = new URLSearchParams(location.search).get("key");
 const $ = (id) => document.getElementById(id);
@@ -79,6 +59,26 @@ function status(s, isError) { const el = $("status"); el.textContent = s || ""; 
 function placeLink(p, extra) {
   const a = make("a", { textContent: (p.displayName && p.displayName.text) || p.id, href: "#place=" + encodeURIComponent(p.id) });
   return make("li", { className: "place-item" }, [a, make("span", { className: "muted", textContent: extra ? "  " + extra : "" })]);
+}
+// Imported data never becomes code: only a web (http or https) URI becomes
+// a link; anything else (a script or data URI, ...) is shown as text.
+function webLink(uri) {
+  try {
+    const u = new URL(uri, location.href);
+    return u.protocol === "http:" || u.protocol === "https:" ? u.href : null;
+  } catch (e) { return null; }
+}
+// The picture is parsed as SVG (never as HTML) and kept inert: no script,
+// no foreign content, no links, no event handler attributes.
+function svgPicture(text) {
+  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+  const root = doc.documentElement;
+  if (!(root instanceof SVGSVGElement)) throw new Error("the picture is not SVG");
+  for (const el of [root, ...root.querySelectorAll("*")]) {
+    if (["script", "foreignObject", "a", "iframe", "use", "image"].includes(el.localName)) { el.remove(); continue; }
+    for (const at of [...el.attributes]) if (/^on|href$/i.test(at.localName)) el.removeAttribute(at.name);
+  }
+  return document.importNode(root, true);
 }
 function meters(m) { return m < 1000 ? Math.round(m) + " m" : (m / 1000).toFixed(1) + " km"; }
 
@@ -115,7 +115,10 @@ async function showPlace(id) {
     for (const photo of p.photos || []) {
       try {
         const media = await call("GET", "/v1/" + photo.name.split("/").map(encodeURIComponent).join("/") + "/media?maxWidthPx=400&skipHttpRedirect=true" + (key ? "&key=" + encodeURIComponent(key) : ""));
-        const by = (photo.authorAttributions || []).map((a) => make("a", { href: a.uri || "#", textContent: a.displayName || a.uri || "" }));
+        const by = (photo.authorAttributions || []).map((a) => {
+          const href = webLink(a.uri), label = a.displayName || a.uri || "";
+          return href ? make("a", { href, textContent: label, rel: "noopener noreferrer" }) : make("span", { textContent: label });
+        });
         const caption = make("figcaption", { className: "attribution" }, by.length ? ["Photo: "].concat(by) : ["Photo"]);
         photos.append(make("figure", {}, [make("img", { src: media.photoUri, alt: photo.name, className: "photo" }), caption]));
       } catch (e) { /* a photo without a local image is listed by name only */
@@ -146,9 +149,8 @@ async function showCurrent(lat, lng, accuracy) {
     const svg = await call("POST", "/placedb/v1/currentPlace:svg", null, body);
     const r = await call("POST", "/placedb/v1/currentPlace", "placeLikelihoods.place.id,placeLikelihoods.place.displayName", body);
     $("current").hidden = false;
-    const holder = $("current-svg");
-    holder.innerHTML = svg;
-    const pic = holder.querySelector("svg");
+    const pic = svgPicture(svg);
+    $("current-svg").replaceChildren(pic);
     const circle = pic && pic.querySelector(".accuracy-circle");
     if (pic && circle) {
       pic.addEventListener("click", (ev) => {
@@ -192,8 +194,54 @@ function route() {
 }
 window.addEventListener("hashchange", route);
 route();
-</script>
+"""#
+
+    /// The page.
+    static let html = """
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>placedb</title>
+<style>\(style)</style>
+</head>
+<body>
+<header>
+  <h1>placedb</h1>
+  <form id="search-form"><input id="search" placeholder="Search by name" size="24"><button>Search</button></form>
+  <form id="id-form"><input id="place-id" placeholder="Place ID" size="24"><button>Open</button></form>
+  <form id="fix-form"><input id="fix" placeholder="lat,lng" size="18"><input id="accuracy" value="20" size="4" title="accuracy (m)"><button>Where am I?</button></form>
+  <span id="status" class="muted"></span>
+</header>
+<main>
+  <div>
+    <section id="results"><h2>Places</h2><ul id="result-list"><li class="muted">Search by name, open an ID, or ask where a point is.</li></ul></section>
+  </div>
+  <div>
+    <section id="place" hidden><h2 id="place-name"></h2><dl id="place-fields"></dl><div class="photos" id="photos"></div></section>
+    <section id="nearby" hidden><h2>Nearby</h2><ul id="nearby-list"></ul></section>
+    <section id="current" hidden><h2>Current place <span class="muted">(click the picture to move the fix)</span></h2><div id="current-svg"></div><ul id="current-list"></ul></section>
+  </div>
+</main>
+<script>\(script)</script>
 </body>
 </html>
-"""#
+"""
+
+    /// The headers of the page's response: a policy that lets the page run
+    /// only its own script and style (by their SHA-256) and talk only to
+    /// this server, so nothing imported can run even if it reached the
+    /// markup; no MIME sniffing; no referrer sent to linked sites.
+    static let headers: [(String, String)] = [
+        ("Content-Type", "text/html; charset=UTF-8"),
+        ("Content-Security-Policy", contentSecurityPolicy),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+    ]
+
+    static let contentSecurityPolicy = [
+        "default-src 'none'", "script-src \(SHA256.cspSource(script))", "style-src \(SHA256.cspSource(style))",
+        "img-src 'self' data:", "connect-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+    ].joined(separator: "; ")
 }

@@ -60,9 +60,7 @@ package final class PlacesRouter: Sendable {
         switch path {
         case "/", "/index.html":
             try only("GET", "HEAD")
-            return HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=UTF-8"),
-                                                       ("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'")],
-                                body: Array(ExplorerPage.html.utf8))
+            return HTTPResponse(status: 200, headers: ExplorerPage.headers, body: Array(ExplorerPage.html.utf8))
         case "/v1/places:searchNearby":
             try only("POST")
             return try searchNearby(request, format)

@@ -19,8 +19,10 @@ public enum TestImages {
     }
 
     /// An image `width` x `height` in `format`. `transparent` makes the
-    /// left half fully transparent (PNG, WebP).
-    public static func make(width: Int, height: Int, format: ImageFormat, pattern: Pattern = .quadrants, transparent: Bool = false) -> [UInt8] {
+    /// left half fully transparent (PNG, WebP); `interlaced` writes an
+    /// interlaced PNG (Adam7) or a progressive JPEG.
+    public static func make(width: Int, height: Int, format: ImageFormat, pattern: Pattern = .quadrants, transparent: Bool = false,
+                            interlaced: Bool = false) -> [UInt8] {
         guard let im = gdImageCreateTrueColor(Int32(width), Int32(height)) else { fatalError("gdImageCreateTrueColor failed") }
         defer { gdImageDestroy(im) }
         gdImageAlphaBlending(im, 0)
@@ -43,6 +45,7 @@ public enum TestImages {
             }
         }
         gdImageSaveAlpha(im, transparent ? 1 : 0)
+        gdImageInterlace(im, interlaced ? 1 : 0)
         var size: Int32 = 0
         let buffer: UnsafeMutableRawPointer? = switch format {
         case .jpeg: gdImageJpegPtr(im, &size, 92)
@@ -53,6 +56,28 @@ public enum TestImages {
         guard let buffer, size > 0 else { fatalError("libgd could not encode the test image") }
         defer { gdFree(buffer) }
         return Array(UnsafeRawBufferPointer(start: buffer, count: Int(size)))
+    }
+
+    /// `png` with a chunk of `type` holding `data` put right after its
+    /// IHDR, with its CRC right or (`badCRC`) zero: ancillary chunks that
+    /// libpng warns about (a CRC error, a malformed iCCP profile).
+    public static func insertingChunk(into png: [UInt8], type: String, data: [UInt8], badCRC: Bool = false) -> [UInt8] {
+        let ihdrEnd = 8 + 4 + 4 + 13 + 4
+        precondition(png.count > ihdrEnd && Array(png[12..<16]) == Array("IHDR".utf8), "not a PNG with its IHDR first")
+        let body = Array(type.utf8) + data
+        let crc = badCRC ? 0 : crc32(body)
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        return Array(png[..<ihdrEnd]) + be(UInt32(data.count)) + body + be(crc) + Array(png[ihdrEnd...])
+    }
+
+    /// The CRC-32 of PNG chunks (and zlib, gzip).
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var c: UInt32 = 0xFFFF_FFFF
+        for b in bytes {
+            c ^= UInt32(b)
+            for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        }
+        return ~c
     }
 
     /// A decoded image: its size and pixels.

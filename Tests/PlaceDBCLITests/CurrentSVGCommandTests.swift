@@ -138,4 +138,42 @@ struct CurrentSVGCommandTests {
         #expect(e.code == 64)
         #expect(e.err.hasPrefix("placedb current: --svg needs a file name\n"))
     }
+
+    /// One line on stderr, the usage line aside.
+    func firstLine(_ err: String) -> Substring { err.split(separator: "\n", omittingEmptySubsequences: false).first ?? "" }
+
+    @Test("--accuracy 1e308 (the probe's hang) or over 50 km is a usage error (64) with one line; nothing is drawn",
+          arguments: ["1e308", "50000.5", "1e9"])
+    func absurdAccuracy(accuracy: String) throws {
+        let cli = try cli()
+        let out = cli.dir.file("fix.svg")
+        let r = cli.run(["current", "46.52,6.63", "--accuracy", accuracy, "--svg", out])
+        #expect(r.code == 64, "\(r.err)")
+        #expect(firstLine(r.err) == "placedb current: invalid value '\(accuracy)' for '--accuracy'; expected a positive number of meters, at most 50000")
+        #expect(r.out.isEmpty)
+        #expect(fileType(out) == nil)
+        #expect(cli.run(["current", "46.52,6.63", "--accuracy", "50000", "--svg", out]).code == 0)
+        #expect(fileType(out) == S_IFREG)
+    }
+
+    @Test("nearby, search and autocomplete --radius over 50 km are usage errors (64) with one line", arguments: ["1e308", "50001"])
+    func absurdRadius(radius: String) throws {
+        let cli = try cli()
+        for args in [["nearby", "46.52,6.63", "--radius", radius], ["search", "cafe", "--near", "46.52,6.63", "--radius", radius],
+                     ["autocomplete", "ca", "--near", "46.52,6.63", "--radius", radius]] {
+            let r = cli.run(args)
+            #expect(r.code == 64, "\(args): \(r.err)")
+            #expect(firstLine(r.err) == "placedb \(args[0]): invalid value '\(radius)' for '--radius'; expected a positive number of meters, at most 50000", "\(args)")
+            #expect(r.out.isEmpty)
+        }
+        #expect(cli.run(["nearby", "46.52,6.63", "--radius", "50000"]).code == 0)
+    }
+
+    @Test("a --batch line with accuracyMeters 1e308 is answered with an error, not a hang")
+    func absurdAccuracyInBatch() throws {
+        let cli = try cli()
+        let r = cli.run(["current", "--batch"], input: #"{"location":{"latitude":46.52,"longitude":6.63},"accuracyMeters":1e308}"# + "\n")
+        #expect(r.code == 65, "\(r.err)")
+        #expect(r.out.contains("INVALID_ARGUMENT") && r.out.contains("at most 50000"), "\(r.out)")
+    }
 }

@@ -226,4 +226,21 @@ struct ExportCommandTests {
         #expect(r.code == 64)
         #expect(try Answers(databasePath: cli.db).places.count == 3)
     }
+
+    @Test("a --where SQLite refuses while it runs (load_extension, an integer overflow, a bad JSON path, a blob too big) or prepares (a syntax error) is a usage error, 64, in one line; nothing is written",
+          arguments: ["load_extension('/tmp/x')", "abs(-9223372036854775808) > 0", "json_extract('{}', '$[') IS NULL", "zeroblob(1e10) = 1", "primary_type = = 'cafe'"])
+    func whereRefusedWhileRunning(filter: String) throws {
+        let cli = try setUp()
+        let out = cli.dir.file("out.ndjson")
+        for args in [["export", "--where", filter, "-o", out], ["export", "--where", filter]] {
+            let r = cli.run(args)
+            #expect(r.code == 64, "\(filter): \(r.err)")
+            let lines = r.err.split(separator: "\n")
+            #expect(lines.first?.hasPrefix("placedb export: the filter '\(filter)' ") == true, "\(r.err)")
+            #expect(!lines.contains { $0.hasPrefix("placedb export:") && $0 != lines.first }, "one error line: \(r.err)")
+            #expect(r.out.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.dir.path).allSatisfy { !$0.hasSuffix(".tmp") })
+    }
 }

@@ -259,3 +259,37 @@ struct PhotoBinaryTests {
         #expect(corrupt.err.split(separator: "\n").count == 1)
     }
 }
+
+/// libpng's warnings (a bad ancillary chunk, an interlaced image read
+/// through libgd) were printed raw on stderr ("libpng warning: tEXt: CRC
+/// error") by libpng's default handler: libgd gives it none. The built
+/// binary is run, so its real stderr (file descriptor 2) is what is checked.
+@Suite("PNG warnings never reach stderr")
+struct PNGWarningTests {
+    static let png = TestImages.make(width: 24, height: 16, format: .png)
+    /// PNGs libpng 1.6 warns about while libgd decodes them, and why.
+    static let cases: [(reference: String, why: String, bytes: [UInt8])] = [
+        ("warnTextCRC-0001", "a tEXt chunk with a CRC error", TestImages.insertingChunk(into: png, type: "tEXt", data: Array("Comment\0hi".utf8), badCRC: true)),
+        ("warnICCP-000002", "an iCCP chunk too short to hold a profile", TestImages.insertingChunk(into: png, type: "iCCP", data: Array("x\0\0".utf8) + [0x78, 0x9C, 0x03, 0x00])),
+        ("warnInterlaced3", "an interlaced (Adam7) PNG", TestImages.make(width: 24, height: 16, format: .png, interlaced: true)),
+    ]
+
+    @Test("photo add and photo fetch of PNGs libpng warns about write nothing to stderr, and the images are kept")
+    func noRawWarnings() throws {
+        let dir = try TempDirectory()
+        let photos = Self.cases.map { #"{"name":"places/p/photos/\#($0.reference)","widthPx":24,"heightPx":16}"# }.joined(separator: ",")
+        let input = try dir.write("p.ndjson", #"{"id":"p","displayName":{"text":"P"},"location":{"latitude":1,"longitude":2},"photos":[\#(photos)]}"# + "\n")
+        let imported = try BinaryTests.run(["import", input, "--db", "p.sqlite"], stdin: [], dir: dir)
+        #expect(imported.code == 0, "\(imported.err)")
+        for c in Self.cases {
+            let file = try dir.write("\(c.reference).png", bytes: c.bytes)
+            let added = try BinaryTests.run(["photo", "add", c.reference, file, "--db", "p.sqlite"], stdin: [], dir: dir)
+            #expect(added.code == 0, "\(c.why): \(added.err)")
+            #expect(added.err.isEmpty, "\(c.why): stderr was \(added.err.debugDescription)")
+            let fetched = try BinaryTests.run(["photo", "fetch", c.reference, "-o", "-", "--max-width", "12", "--db", "p.sqlite"], stdin: [], dir: dir)
+            #expect(fetched.code == 0, "\(c.why): \(fetched.err)")
+            #expect(!fetched.out.isEmpty)
+            #expect(!fetched.err.contains("libpng"), "\(c.why): stderr was \(fetched.err.debugDescription)")
+        }
+    }
+}

@@ -93,6 +93,36 @@ struct ReliabilityBTests {
         #expect(HumanText.escape("x\u{2028}y") == #"x\u{2028}y"#)
     }
 
+    @Test("HumanText.escape writes out the bidirectional embeddings, overrides and isolates, and keeps the directional marks")
+    func escapeBidiControls() {
+        #expect(HumanText.escape("evil\u{202E}gnp.exe") == #"evil\u{202E}gnp.exe"#)
+        let controls: [UInt32] = [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
+        for v in controls {
+            let c = String(Character(Unicode.Scalar(v)!))
+            #expect(HumanText.escape("a" + c + "b") == "a\\u{\(String(v, radix: 16, uppercase: true))}b")
+        }
+        // Marks (LRM, RLM, ALM) stay: right-to-left names carry them.
+        #expect(HumanText.escape("שלום\u{200F} 12\u{200E}\u{061C}") == "שלום\u{200F} 12\u{200E}\u{061C}")
+    }
+
+    @Test("a name with U+202E is escaped in text output and on stderr, and exact in JSON")
+    func bidiInOutput() throws {
+        let cli = try CLI()
+        let file = try cli.dir.write("in.ndjson", #"{"id":"rlo\u202Eabc","displayName":{"text":"Caf\u202Ee\u2066x\u2069"},"location":{"latitude":1,"longitude":2},"types":["cafe"]}"# + "\n")
+        #expect(cli.run(["import", file]).code == 0)
+        let text = cli.run(["nearby", "1,2", "--output", "text"])
+        #expect(text.code == 0)
+        #expect(text.out.contains(#"Caf\u{202E}e\u{2066}x\u{2069}"#), "\(text.out)")
+        #expect(text.out.contains(#"rlo\u{202E}abc"#))
+        #expect(!text.out.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) })
+        let missing = cli.run(["place", "x\u{202E}y"])
+        #expect(missing.err.contains(#"x\u{202E}y"#), "\(missing.err)")
+        #expect(!missing.err.unicodeScalars.contains { $0.value == 0x202E })
+        let json = try JSONValue(parsing: cli.run(["nearby", "1,2", "--fields", "id,displayName"]).out)
+        #expect(json["places"]?.arrayValue?.first?["id"] == .string("rlo\u{202E}abc"))
+        #expect(json["places"]?.arrayValue?.first?["displayName"]?["text"] == .string("Caf\u{202E}e\u{2066}x\u{2069}"))
+    }
+
     @Test("a dangling symbolic link as --db says so, and nothing is imported through it")
     func danglingLink() throws {
         let cli = try CLI()

@@ -221,6 +221,56 @@ struct ReliabilityCommandTests {
         #expect(cli.run(["import", cli.db]).code == 64, "the database as an input")
     }
 
+    /// `path` relative to the working directory (`../../tmp/...`), so a
+    /// relative name is tested without changing the process's directory.
+    static func relative(_ path: String) -> String {
+        let cwd = FileManager.default.currentDirectoryPath.split(separator: "/")
+        return String(repeating: "../", count: cwd.count) + path.drop { $0 == "/" }
+    }
+
+    @Test("an output named after one of the database's own files (-wal, -shm, -journal, .import-lock, .new-PID), existing or not, by any path, is refused (64) by every output option before anything is opened",
+          arguments: ["places.sqlite-wal", "places.sqlite-shm", "places.sqlite-journal", "places.sqlite.import-lock", "places.sqlite.new-12345", "places.sqlite.new-12345-journal"])
+    func outputNamesDatabaseFile(name: String) throws {
+        let cli = try Self.photoCLI()
+        let input = try cli.dir.write("in.ndjson", CLI.sample + #"{"id":"bad","location":{"latitude":99,"longitude":2}}"# + "\n")
+        try FileManager.default.createDirectory(atPath: cli.dir.file("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: cli.dir.file("linkdir"), withDestinationPath: cli.dir.path)
+        try FileManager.default.createSymbolicLink(atPath: cli.dir.file("link-to-it"), withDestinationPath: name)
+        let before = try Data(contentsOf: URL(fileURLWithPath: cli.db))
+        let paths = [cli.dir.file(name), cli.dir.path + "/sub/../" + name, cli.dir.file("linkdir") + "/" + name,
+                     Self.relative(cli.dir.file(name)), "./" + Self.relative(cli.dir.file(name)), cli.dir.file("link-to-it")]
+        for path in paths {
+            for args in [["import", input, "--on-error", "skip", "--rejects", path], ["export", "-o", path], ["export", "--aliases", path],
+                         ["photo", "fetch", CLI.refA, "-o", path, "--format", "png"], ["photo", "fetch", CLI.refA, "-o", cli.dir.file("x.png"), "--attribution-file", path],
+                         ["current", "46.5,6.6", "--svg", path]] {
+                let r = cli.run(args)
+                #expect(r.code == 64, "\(args): \(r.err)")
+                #expect(r.err.hasPrefix("placedb \(args[0] == "photo" ? "photo fetch" : args[0]): "), "\(args): \(r.err)")
+                #expect(r.err.contains("is the database's") || r.err.contains("is a new database being built"), "\(args): \(r.err)")
+                #expect(r.out.isEmpty, "\(args)")
+                #expect(!FileManager.default.fileExists(atPath: cli.dir.file(name)), "\(args): \(path) was written")
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cli.db)) == before)
+        #expect(!FileManager.default.fileExists(atPath: cli.dir.file("x.png")))
+    }
+
+    @Test("import --rejects DB-wal (no WAL yet) no longer loses the rejects: refused (64), nothing imported")
+    func rejectsAsWAL() throws {
+        let cli = try CLI()
+        #expect(cli.run(["import", try cli.dir.write("good.ndjson", CLI.sample)]).code == 0)
+        #expect(!FileManager.default.fileExists(atPath: cli.db + "-wal"), "a finished import leaves no WAL")
+        let input = try cli.dir.write("in.ndjson", CLI.sample + #"{"id":"bad","location":{"latitude":99,"longitude":2}}"# + "\n")
+        let r = cli.run(["import", input, "--on-error", "skip", "--rejects", cli.db + "-wal"])
+        #expect(r.code == 64, "\(r.err)")
+        #expect(r.err.hasPrefix("placedb import: --rejects '\(cli.db)-wal' is the database's write-ahead log (-wal); give another file\n"), "\(r.err)")
+        // Names like the database's that are not its files are written.
+        let near = cli.dir.file("places.sqlite-wal.ndjson")
+        let ok = cli.run(["import", input, "--on-error", "skip", "--rejects", near])
+        #expect(ok.code == 0, "\(ok.err)")
+        #expect(try String(contentsOfFile: near, encoding: .utf8).contains(#""id":"bad""#))
+    }
+
     // MARK: Item 4: every write checked
 
     @Test("a full stdout exits 74 with one line, for data, help and images")

@@ -209,3 +209,75 @@ struct CurrentPlaceSVGTests {
         #expect(SVGWriter.niceLength(atMost: 1999) == 1000)
     }
 }
+
+/// The renderer bounds its own work: a scene built by hand (unvalidated)
+/// cannot make it loop or write without end. Counts and sizes, never time.
+@Suite("The current-place picture's bounds")
+struct CurrentPlaceSVGBoundsTests {
+    static let fix = Coordinate(latitude: 46.5, longitude: 6.6)
+
+    /// A scene of `places` places, each a polygon of `vertices` vertices
+    /// around the fix, with the request's accuracy as given (not validated).
+    static func scene(accuracy: Double, places: Int = 3, vertices: Int = 8, searchRadius: Double = 100) -> CurrentPlaceScene {
+        var request = CurrentPlaceRequest(location: fix, accuracyMeters: 20)
+        request.accuracyMeters = accuracy
+        let listed = (0..<places).map { PlaceLikelihood(place: Place(id: PlaceID("p\($0)"), coordinate: fix), likelihood: 0.5 / Double(places)) }
+        let footprints = (0..<places).map { i in
+            let ring = (0..<vertices).map { k -> FootprintOutline.Point in
+                let a = 2 * Double.pi * Double(k) / Double(vertices)
+                return FootprintOutline.Point(east: Double(i) + 30 * cos(a), north: 30 * sin(a))
+            }
+            return FootprintOutline(kind: .polygon, source: "polygon", parts: [ring], location: .init(east: Double(i), north: 0))
+        }
+        let result = PlaceLikelihoodList(placeLikelihoods: listed, noneLikelihood: 0.5, sigmaMeters: accuracy, searchRadiusMeters: searchRadius, candidateCount: places)
+        return CurrentPlaceScene(request: request, result: result, footprints: footprints)
+    }
+
+    /// The vertices of every path drawn (each "x,y" pair).
+    static func drawnVertices(_ svg: String) -> Int {
+        SVGElements(svg).elements.filter { $0.name == "path" }.reduce(0) { $0 + ($1.attributes["d"] ?? "").split(separator: ",").count - 1 }
+    }
+
+    @Test("an accuracy of 1e308, infinity or NaN (the probe's hang) draws a bounded, well-formed picture",
+          arguments: [1e308, Double.infinity, Double.nan, -5])
+    func absurdAccuracy(accuracy: Double) throws {
+        let svg = Self.scene(accuracy: accuracy, searchRadius: accuracy).svg()
+        let doc = SVGElements(svg)
+        #expect(doc.error == nil)
+        // The grid: a few lines each way (the step is a third of the view or more).
+        let grid = doc.elements.filter { $0.name == "line" && $0.attributes["class"] == nil && $0.attributes["x1"] != nil }
+        #expect(grid.count <= 2 * 16 + 4, "\(grid.count) lines")
+        #expect(svg.utf8.count < 100_000, "\(svg.utf8.count) bytes")
+        #expect(!svg.contains("nan") && !svg.contains("inf"))
+        // The view is at most 150 km from the fix: the scale bar says so.
+        let bar = try #require(doc.elements.first { $0.attributes["id"] == "scale-bar" })
+        #expect(doc.double(bar, "data-meters") <= 100_000)
+    }
+
+    @Test("the footprints drawn hold at most 100,000 vertices; the rest are drawn as boxes")
+    func vertexBudget() throws {
+        // 300 places of 2,000 vertices each: 600,000 vertices, drawn twice (fill and outline) before.
+        let scene = Self.scene(accuracy: 20, places: 300, vertices: 2_000)
+        let svg = scene.svg()
+        let doc = SVGElements(svg)
+        #expect(doc.error == nil)
+        let vertices = Self.drawnVertices(svg)
+        #expect(vertices <= 2 * 100_000, "\(vertices) vertices drawn")
+        #expect(vertices >= 2 * 98_000, "the budget is used: \(vertices)")
+        let footprints = doc.with(class: "footprint")
+        #expect(footprints.count == 200, "at most 200 places drawn, got \(footprints.count)")
+        let boxes = footprints.filter { $0.attributes["data-drawn"] == "box" }
+        #expect(boxes.count == 150 && boxes.allSatisfy { $0.name == "rect" && $0.attributes["data-source"] == "polygon" })
+        #expect(svg.utf8.count < 8_000_000, "\(svg.utf8.count) bytes")
+        #expect(svg.contains(" more"), "the legend says how many more are listed")
+    }
+
+    @Test("a scene with fewer footprints than places draws the places it has footprints for (no trap)")
+    func fewerFootprints() {
+        var scene = Self.scene(accuracy: 20, places: 5)
+        scene.footprints.removeLast(3)
+        let doc = SVGElements(scene.svg())
+        #expect(doc.error == nil)
+        #expect(doc.with(class: "footprint").count == 2)
+    }
+}

@@ -185,3 +185,45 @@ struct ReliabilityTests {
         }
     }
 }
+
+/// The probe's hang: `current --accuracy 1e308 --svg` never ended. Every
+/// number a query takes is bounded where it enters the library.
+@Suite("Bounded query inputs")
+struct BoundedQueryInputTests {
+    static let fix = Coordinate(latitude: 46.5, longitude: 6.6)
+
+    @Test("an accuracy of 1e308, infinity, NaN, 0 or just over 50 km is refused; 50 km is accepted",
+          arguments: [1e308, Double.infinity, Double.nan, 0, -1, 50_000.001, 1e9])
+    func accuracyOutOfBounds(accuracy: Double) {
+        #expect(throws: PlaceDBError.self) { try CurrentPlaceRequest(location: Self.fix, accuracyMeters: accuracy).validate() }
+    }
+
+    @Test("the largest accuracy and maxResultCount accepted")
+    func accuracyEdges() throws {
+        try CurrentPlaceRequest(location: Self.fix, accuracyMeters: 50_000).validate()
+        try CurrentPlaceRequest(location: Self.fix, accuracyMeters: 50_000, maxResultCount: 1000).validate()
+        #expect(throws: PlaceDBError.self) { try CurrentPlaceRequest(location: Self.fix, accuracyMeters: 20, maxResultCount: 1001).validate() }
+        #expect(throws: PlaceDBError.self) { try CurrentPlaceRequest(location: Self.fix, accuracyMeters: 20, maxResultCount: Int.max).validate() }
+    }
+
+    @Test("a request body with accuracyMeters 1e308 is refused (the server answers 400)")
+    func accuracyInJSON() throws {
+        let body = try #require(try JSONValue(parsing: #"{"location":{"latitude":46.5,"longitude":6.6},"accuracyMeters":1e308}"#).objectValue)
+        #expect(throws: PlaceDBError.self) { try CurrentPlaceRequest(json: body) }
+    }
+
+    @Test("a nearby radius, a text-search and an autocomplete circle are at most 50 km", arguments: [50_000.5, 1e308, Double.infinity])
+    func radiusOutOfBounds(radius: Double) {
+        #expect(throws: PlaceDBError.self) { try NearbySearchRequest(center: Self.fix, radiusMeters: radius).validate() }
+        #expect(throws: PlaceDBError.self) { try TextSearchRequest(textQuery: "cafe", locationBias: .circle(center: Self.fix, radiusMeters: radius)).validate() }
+        #expect(throws: PlaceDBError.self) { try TextSearchRequest(textQuery: "cafe", locationRestriction: .circle(center: Self.fix, radiusMeters: radius)).validate() }
+        #expect(throws: PlaceDBError.self) { try AutocompleteRequest(input: "ca", locationRestriction: .circle(center: Self.fix, radiusMeters: radius)).validate() }
+    }
+
+    @Test("a radius of 50 km is accepted")
+    func radiusEdge() throws {
+        try NearbySearchRequest(center: Self.fix, radiusMeters: 50_000).validate()
+        try TextSearchRequest(textQuery: "cafe", locationBias: .circle(center: Self.fix, radiusMeters: 50_000)).validate()
+        try AutocompleteRequest(input: "ca", locationBias: .circle(center: Self.fix, radiusMeters: 50_000)).validate()
+    }
+}

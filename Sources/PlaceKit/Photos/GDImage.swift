@@ -1,4 +1,5 @@
 import CGD
+import CPNGWarnings
 import PlaceModel
 import PlaceStorage
 
@@ -7,7 +8,9 @@ import PlaceStorage
 /// Every libgd call that can fail is checked (a NULL image or buffer
 /// throws `ImageError`, never traps), and libgd's own messages are kept per
 /// thread by the handler in `CGD/shim.h` instead of being printed, so a
-/// corrupt file gives one line that says what libgd found.
+/// corrupt file gives one line that says what libgd found. libpng's
+/// warnings, which libgd lets libpng print ("libpng warning: iCCP: ..."),
+/// are dropped by `CPNGWarnings`: libgd decodes such images all the same.
 final class GDImage {
     private let image: gdImagePtr
 
@@ -18,8 +21,12 @@ final class GDImage {
     var width: Int { Int(cgd_width(image)) }
     var height: Int { Int(cgd_height(image)) }
 
-    /// Installs the quiet error handler once per process.
-    private static let installHandler: Void = { cgd_install_error_handler() }()
+    /// Installs the quiet error handler once per process (libpng's
+    /// warnings are quiet by `CPNGWarnings`, linked with PlaceKit).
+    private static let installHandler: Void = {
+        cgd_install_error_handler()
+        _ = cpng_warnings_dropped()
+    }()
 
     /// Runs a libgd call with the thread's last message cleared, returning
     /// the result and what libgd said (empty when nothing).

@@ -6,7 +6,8 @@ import PlaceStorage
 public struct CurrentPlaceRequest: Sendable, Equatable {
     public var location: Coordinate
     /// The fix's horizontal accuracy in meters: the radius of the circle
-    /// holding the true position with 68% probability.
+    /// holding the true position with 68% probability; more than 0, at
+    /// most `maxAccuracyMeters`.
     public var accuracyMeters: Double
     /// When the visitor is there (opening hours count); nil: hours unused
     /// (unless `localTime` is set).
@@ -44,13 +45,20 @@ public struct CurrentPlaceRequest: Sendable, Equatable {
         self.maxResultCount = maxResultCount
     }
 
+    /// The largest accuracy accepted: 50 km, the Places API's largest
+    /// search radius (`NearbySearchRequest.maxRadiusMeters`). A coarse
+    /// network fix is 1 to 3 km; a 68% circle wider than 50 km says
+    /// nothing about which place the visitor is at, and the answer and its
+    /// picture (`CurrentPlaceScene.svg()`) are bounded by it.
+    public static let maxAccuracyMeters = 50_000.0
+
     /// Throws `PlaceDBError.invalidArgument` naming what is wrong.
     public func validate() throws(PlaceDBError) {
         guard location.isValid else {
             throw .invalidArgument("location \(location.latitude),\(location.longitude) is out of range (latitude -90...90, longitude -180...180)")
         }
-        guard accuracyMeters.isFinite && accuracyMeters > 0 else {
-            throw .invalidArgument("accuracy \(accuracyMeters) must be a positive number of meters")
+        guard accuracyMeters.isFinite && accuracyMeters > 0 && accuracyMeters <= Self.maxAccuracyMeters else {
+            throw .invalidArgument("accuracy \(accuracyMeters) must be a positive number of meters, at most \(Int(Self.maxAccuracyMeters))")
         }
         guard (1...NearbySearchRequest.maxResultLimit).contains(maxResultCount) else {
             throw .invalidArgument("maxResultCount \(maxResultCount) must be in 1...\(NearbySearchRequest.maxResultLimit)")

@@ -14,7 +14,8 @@ public enum RankPreference: String, Sendable, CaseIterable {
 /// A nearby search, as the Places API (New) `searchNearby` request.
 public struct NearbySearchRequest: Sendable, Equatable {
     public var center: Coordinate
-    /// Only places within this many meters; nil: no limit (the k nearest).
+    /// Only places within this many meters (more than 0, at most
+    /// `maxRadiusMeters`); nil: no limit (the k nearest).
     public var radiusMeters: Double?
     /// Places with any of these among their types (empty: any type).
     public var includedTypes: [String]
@@ -32,6 +33,12 @@ public struct NearbySearchRequest: Sendable, Equatable {
     public var includeAllFeatures = false
 
     public static let maxResultLimit = 1000
+    /// The largest radius accepted, in meters: 50 km, the Places API's
+    /// bound on `searchNearby`'s circle and on `searchText`'s and
+    /// `autocomplete`'s bias and restriction circles (the server's
+    /// `/v1/places` routes refused more already). A larger radius is an
+    /// `invalidArgument`, never a scan of the whole database.
+    public static let maxRadiusMeters = 50_000.0
 
     public init(center: Coordinate, radiusMeters: Double? = nil, includedTypes: [String] = [], excludedTypes: [String] = [],
                 includedPrimaryTypes: [String] = [], excludedPrimaryTypes: [String] = [],
@@ -51,8 +58,8 @@ public struct NearbySearchRequest: Sendable, Equatable {
         guard center.isValid else {
             throw .invalidArgument("center \(center.latitude),\(center.longitude) is out of range (latitude -90...90, longitude -180...180)")
         }
-        if let r = radiusMeters, !(r.isFinite && r > 0) {
-            throw .invalidArgument("radius \(r) must be a positive number of meters")
+        if let r = radiusMeters, !(r.isFinite && r > 0 && r <= Self.maxRadiusMeters) {
+            throw .invalidArgument("radius \(r) must be a positive number of meters, at most \(Int(Self.maxRadiusMeters))")
         }
         guard (1...Self.maxResultLimit).contains(maxResultCount) else {
             throw .invalidArgument("maxResultCount \(maxResultCount) must be in 1...\(Self.maxResultLimit)")

@@ -46,7 +46,9 @@ public enum SearchArea: Sendable, Equatable {
         switch self {
         case .circle(let c, let r):
             guard c.isValid else { throw .invalidArgument("\(name) center \(c.latitude),\(c.longitude) is out of range (latitude -90...90, longitude -180...180)") }
-            if let r, !(r.isFinite && r > 0) { throw .invalidArgument("\(name) radius \(r) must be a positive number of meters") }
+            if let r, !(r.isFinite && r > 0 && r <= NearbySearchRequest.maxRadiusMeters) {
+                throw .invalidArgument("\(name) radius \(r) must be a positive number of meters, at most \(Int(NearbySearchRequest.maxRadiusMeters))")
+            }
         case .rectangle(let low, let high):
             guard low.isValid && high.isValid else { throw .invalidArgument("\(name) corners must be in range (latitude -90...90, longitude -180...180)") }
             guard low.latitude <= high.latitude else { throw .invalidArgument("\(name) low.latitude \(low.latitude) is north of high.latitude \(high.latitude)") }

@@ -3,25 +3,60 @@ import PlaceModel
 import PlaceStorage
 
 extension CurrentPlaceScene {
+    /// The picture draws the footprints and labels of at most this many
+    /// places, the most likely first (the legend says how many more).
+    public static let maxDrawnPlaces = 200
+    /// The footprints drawn hold at most this many vertices in all: a
+    /// footprint that would pass it is drawn as its box instead
+    /// (`data-drawn="box"`), so a picture stays a few MB at most.
+    public static let maxDrawnVertices = 100_000
+    /// The view reaches at most this far from the fix, in meters: 1.1 times
+    /// the search radius of the largest accuracy accepted (4σ of 50 km,
+    /// 132 km).
+    public static let maxViewMeters = 150_000.0
+    /// At most this many grid lines each way (the grid's step is a third
+    /// of the view or more, so 10 at most are drawn).
+    static let maxGridLines = 16
+
     /// The picture of what the model saw, as a self-contained SVG document:
     /// the fix and its 68% circle, each listed place's footprint (polygon,
     /// line or box, to scale in meters in the local plane around the fix,
     /// north up) shaded by its likelihood and labelled with its name and
     /// likelihood, a legend, and a scale bar. Text is escaped; nothing
     /// outside the document is referenced.
+    ///
+    /// Its work and size are bounded whatever the scene holds (a scene
+    /// may be built by hand, unvalidated): the accuracy is taken within
+    /// (0, `CurrentPlaceRequest.maxAccuracyMeters`], the view within
+    /// `maxViewMeters`, at most `maxDrawnPlaces` places and
+    /// `maxDrawnVertices` vertices are drawn.
     public func svg() -> String {
-        let fix = request.location, accuracy = request.accuracyMeters
+        let fix = request.location
+        let accuracy = Self.bounded(request.accuracyMeters, CurrentPlaceRequest.maxAccuracyMeters)
         let places = result.placeLikelihoods
+        // Places drawn (footprint and label): those with a footprint, the
+        // most likely first, at most maxDrawnPlaces.
+        let drawn = min(places.count, footprints.count, Self.maxDrawnPlaces)
+        // A footprint whose vertices would pass the budget is drawn as its box.
+        var asBox = [Bool](repeating: false, count: drawn)
+        var vertices = 0
+        for i in 0..<drawn {
+            let f = footprints[i]
+            let n = f.parts.reduce(0) { $0 + $1.count }
+            if f.kind != .box && vertices + n > Self.maxDrawnVertices { asBox[i] = true } else { vertices += n }
+        }
 
         // The view: a square around the fix holding the 68% circle and the
         // footprints whole (a viewport's 250 m x 300 m box shows for what it
         // is), up to 1 km or the search radius when that is larger (a large
         // park's far side is cut).
-        let limit = max(result.searchRadiusMeters * 1.1, accuracy * 1.15, 1000)
+        let searchRadius = result.searchRadiusMeters.isFinite ? max(result.searchRadiusMeters, 0) : 0
+        let limit = min(max(searchRadius * 1.1, accuracy * 1.15, 1000), Self.maxViewMeters)
         var reach = max(accuracy * 1.15, 10)
-        for f in footprints {
+        for f in footprints.prefix(drawn) {
             let b = f.bounds
-            reach = max(reach, 1.08 * max(abs(b.west), abs(b.east), abs(b.south), abs(b.north)))
+            let far = 1.08 * max(abs(b.west), abs(b.east), abs(b.south), abs(b.north))
+            if far.isFinite { reach = max(reach, far) }
         }
         let half = min(reach, limit)
 
@@ -42,7 +77,7 @@ extension CurrentPlaceScene {
         svg.element("text", [("x", n(mapX)), ("y", "26"), ("font-size", "17"), ("font-weight", "bold"), ("fill", "#111827")],
                     text: "placedb current \(where_), accuracy \(n(accuracy)) m (68%)")
         svg.element("text", [("x", n(mapX)), ("y", "48"), ("font-size", "12.5"), ("fill", "#4b5563")],
-                    text: "σ \(n(result.sigmaMeters)) m per axis · \(result.candidateCount) candidate\(result.candidateCount == 1 ? "" : "s") · "
+                    text: "σ \(n(min(result.sigmaMeters, Self.maxViewMeters))) m per axis · \(result.candidateCount) candidate\(result.candidateCount == 1 ? "" : "s") · "
                         + "\(places.count) listed · none of these \(Self.likelihood(result.noneLikelihood)) · footprints to scale, north up")
 
         // The map, clipped to its square.
@@ -57,11 +92,12 @@ extension CurrentPlaceScene {
         // A light grid at the scale bar's step.
         let step = SVGWriter.niceLength(atMost: half * 2 / 3.5)
         svg.start("g", [("stroke", "#e5e5dc"), ("stroke-width", "1")])
-        var g = (-half / step).rounded(.down) * step
-        while g <= half {
+        let firstLine = (-half / step).rounded(.down)
+        for k in 0..<Self.maxGridLines {
+            let g = (firstLine + Double(k)) * step
+            if g > half { break }
             svg.element("line", [("x1", n(x(g))), ("y1", n(mapY)), ("x2", n(x(g))), ("y2", n(mapY + mapSize))])
             svg.element("line", [("x1", n(mapX)), ("y1", n(y(g))), ("x2", n(mapX + mapSize)), ("y2", n(y(g)))])
-            g += step
         }
         svg.end()
 
@@ -69,10 +105,12 @@ extension CurrentPlaceScene {
         // areas and boxes (least likely first), then every outline and line
         // on top. The element of the first pass (the line's of the second)
         // carries the place's ID, rank and likelihood.
-        let order = places.indices.sorted { places[$0].likelihood < places[$1].likelihood || (places[$0].likelihood == places[$1].likelihood && $0 > $1) }
+        let order = (0..<drawn).sorted { places[$0].likelihood < places[$1].likelihood || (places[$0].likelihood == places[$1].likelihood && $0 > $1) }
+        func kind(_ i: Int) -> FootprintOutline.Kind { asBox[i] ? .box : footprints[i].kind }
         func info(_ i: Int) -> [(String, String)] {
-            [("class", "footprint \(footprints[i].kind.rawValue)"), ("data-rank", "\(i + 1)"), ("data-place-id", places[i].place.id.rawValue),
+            [("class", "footprint \(kind(i).rawValue)"), ("data-rank", "\(i + 1)"), ("data-place-id", places[i].place.id.rawValue),
              ("data-source", footprints[i].source), ("data-likelihood", Self.likelihood(places[i].likelihood))]
+                + (asBox[i] ? [("data-drawn", "box")] : [])
         }
         func path(_ f: FootprintOutline) -> String {
             f.parts.map { part in
@@ -85,7 +123,7 @@ extension CurrentPlaceScene {
         }
         for i in order {
             let f = footprints[i], hue = Self.color(rank: i), fill = [("fill", hue), ("fill-opacity", Self.opacity(places[i].likelihood))]
-            switch f.kind {
+            switch kind(i) {
             case .box: svg.element("rect", info(i) + box(f) + fill)
             case .polygon: svg.element("path", info(i) + [("d", path(f))] + fill + [("fill-rule", "evenodd")])
             case .line: continue
@@ -98,7 +136,7 @@ extension CurrentPlaceScene {
         for i in order {
             let f = footprints[i], hue = Self.color(rank: i), p = places[i].likelihood
             let stroke: [(String, String)] = [("fill", "none"), ("stroke", hue), ("stroke-width", "1.5")]
-            switch f.kind {
+            switch kind(i) {
             case .box: svg.element("rect", [("class", "outline")] + box(f) + stroke + (f.source == "type" ? [("stroke-dasharray", "3 2")] : []))
             case .polygon: svg.element("path", [("class", "outline"), ("d", path(f))] + stroke)
             case .line:
@@ -119,7 +157,7 @@ extension CurrentPlaceScene {
         let fontSize = 12.0, lineHeight = 15.0
         svg.start("g", [("font-size", n(fontSize)), ("fill", "#111827"), ("stroke", "#ffffff"), ("stroke-width", "3"),
                         ("paint-order", "stroke"), ("stroke-linejoin", "round")])
-        for i in places.indices {
+        for i in 0..<drawn {
             let f = footprints[i]
             let label = "\(i + 1). \(Self.short(Self.name(places[i].place), 34)) \(Self.likelihood(places[i].likelihood))"
             let w = Double(label.count) * fontSize * 0.56
@@ -162,7 +200,7 @@ extension CurrentPlaceScene {
         svg.element("text", [("x", n(legendX)), ("y", n(ly)), ("font-size", "13"), ("font-weight", "bold"), ("fill", "#111827")],
                     text: "Likelihood (fill: darker is likelier)")
         ly += 22
-        for (i, l) in places.enumerated() {
+        for (i, l) in places.prefix(drawn).enumerated() {
             let f = footprints[i]
             svg.element("rect", [("x", n(legendX)), ("y", n(ly - 11)), ("width", "14"), ("height", "14"), ("fill", Self.color(rank: i)),
                                  ("fill-opacity", Self.opacity(l.likelihood)), ("stroke", Self.color(rank: i))])
@@ -173,7 +211,7 @@ extension CurrentPlaceScene {
             svg.element("text", [("x", n(legendX + 20)), ("y", n(ly + 14)), ("font-size", "10.5"), ("fill", "#6b7280")],
                         text: "\(f.source)\(type.map { ", \(Self.short($0, 20))" } ?? ""), \(Self.distance(distance)) away")
             ly += 34
-            if ly > mapY + mapSize - 30 && i + 1 < places.count {
+            if (ly > mapY + mapSize - 30 || i + 1 == drawn) && i + 1 < places.count {
                 svg.element("text", [("x", n(legendX)), ("y", n(ly)), ("font-size", "11"), ("fill", "#6b7280")],
                             text: "… \(places.count - i - 1) more")
                 ly += 20
@@ -212,6 +250,12 @@ extension CurrentPlaceScene {
         let b = f.bounds
         let w = max(b.west, -half), e = min(b.east, half), s = max(b.south, -half), n = min(b.north, half)
         return .init(east: (max(w, min(e, (w + e) / 2))), north: max(s, min(n, (s + n) / 2)))
+    }
+
+    /// `value` within (0, `limit`]: `limit` when it is not a positive
+    /// finite number.
+    static func bounded(_ value: Double, _ limit: Double) -> Double {
+        value.isFinite && value > 0 ? min(value, limit) : limit
     }
 
     static func name(_ p: Place) -> String { p.displayName?.text ?? p.id.rawValue }

@@ -38,7 +38,7 @@ extension PlaceStore {
             throw PlaceDBError.invalidArgument("the filter '\(filter ?? "")' is not an SQL expression over the place table's columns: \(e.message)")
         }
         var count = 0
-        while let row = try statement.step() {
+        while let row = try Self.step(statement, filter: filter) {
             let id = PlaceID(row.optionalString(0) ?? "")
             guard let coordinate = row.withBytes(2, { SpatiaLiteBlob.coordinate($0) }) else {
                 throw PlaceDBError.database(path: path, reason: "place '\(id)' has no readable point geometry")
@@ -60,6 +60,24 @@ extension PlaceStore {
             count += 1
         }
         return count
+    }
+
+    /// The next row of the export. An error SQLite raises while it runs
+    /// the filter (a function it does not allow, such as
+    /// `load_extension`; a bad argument, a malformed JSON path, an
+    /// integer overflow, a string too big) is the filter's fault, an
+    /// `invalidArgument` naming it (the command line exits 64), as one
+    /// SQLite refuses to prepare is; a corrupt page or a failed read
+    /// stays a database error.
+    /// SQLITE_ERROR (1), SQLITE_TOOBIG (18), SQLITE_RANGE (25).
+    private static let filterFaults: Set<Int32> = [1, 18, 25]
+
+    private static func step(_ statement: Statement, filter: String?) throws -> Row? {
+        do {
+            return try statement.step()
+        } catch let e as SQLiteError where filter != nil && filterFaults.contains(e.primaryCode) {
+            throw PlaceDBError.invalidArgument("the filter '\(filter ?? "")' failed while it ran over the place table: \(e.message)")
+        }
     }
 
     /// One alias edge as `placedb export --aliases` writes it.
