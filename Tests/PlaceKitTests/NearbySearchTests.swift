@@ -124,7 +124,7 @@ struct NearbySearchTests {
         var rng = TestRandom(seed: 5)
         for q in 0..<300 {
             let p = db.places[rng.int(db.places.count)].coordinate
-            let radius = [200.0, 2_000, 20_000, 500_000][q % 4]
+            let radius = [200.0, 2_000, 20_000, 50_000][q % 4] // 50 km: the largest radius a request may have
             let included = q % 3 == 0 ? ["food"] : (q % 3 == 1 ? ["store", "park"] : [])
             let excluded = q % 5 == 0 ? ["pharmacy"] : []
             let request = NearbySearchRequest(center: p, radiusMeters: radius, includedTypes: included, excludedTypes: excluded, maxResultCount: 7)
