@@ -13,12 +13,7 @@ import Glibc
 @Suite("placedb serve: HTTP")
 struct HTTPServerTests {
     func start(_ f: ServerFixture, log: LogLines? = nil, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> HTTPServer {
-        var config = ServerConfiguration()
-        config.port = 0
-        config.threads = 2
-        configure(&config)
-        let router = try PlacesRouter(backend: ServerBackend(databasePath: f.db, connections: config.threads), configuration: config)
-        return try HTTPServer(router: router, configuration: config, log: { line in log?.append(line) })
+        try f.server(log: log, configure)
     }
 
     @Test("answers Place Details and searchNearby over a socket, and logs one line per request")

@@ -49,6 +49,19 @@ final class ServerFixture: @unchecked Sendable {
     }
 }
 
+extension ServerFixture {
+    /// The server on a free loopback port (2 threads unless `configure` says
+    /// otherwise), its access log into `log`.
+    func server(log: LogLines? = nil, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> HTTPServer {
+        var config = ServerConfiguration()
+        config.port = 0
+        config.threads = 2
+        configure(&config)
+        let router = try PlacesRouter(backend: ServerBackend(databasePath: db, connections: config.threads), configuration: config)
+        return try HTTPServer(router: router, configuration: config, log: { line in log?.append(line) })
+    }
+}
+
 extension PlacesRouter {
     /// A request straight to the router (no socket).
     func call(_ method: String, _ path: String, query: [(String, String)] = [], headers: [String: String] = [:], body: String = "") -> HTTPResponse {

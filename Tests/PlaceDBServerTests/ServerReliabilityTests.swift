@@ -17,12 +17,7 @@ import Glibc
 @Suite("placedb serve: clients that misbehave")
 struct ServerReliabilityTests {
     func start(_ f: ServerFixture, log: LogLines? = nil, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> HTTPServer {
-        var config = ServerConfiguration()
-        config.port = 0
-        config.threads = 2
-        configure(&config)
-        let router = try PlacesRouter(backend: ServerBackend(databasePath: f.db, connections: config.threads), configuration: config)
-        return try HTTPServer(router: router, configuration: config) { log?.append($0) }
+        try f.server(log: log, configure)
     }
 
     // MARK: - Slow and half-open clients (finding 3)
