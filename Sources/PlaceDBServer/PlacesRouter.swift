@@ -291,9 +291,13 @@ package final class PlacesRouter: Sendable {
     struct PhotoPath {
         let name: String
         init?(_ rest: String, suffix: String) {
-            guard rest.hasSuffix(suffix), let r = rest.range(of: "/photos/", options: .backwards) else { return nil }
-            let id = rest[..<r.lowerBound]
-            let ref = rest[r.upperBound..<rest.index(rest.endIndex, offsetBy: -suffix.count)]
+            // "/photos/" is looked for before the suffix only: in
+            // `ID/photos/media` the two would share a slash.
+            guard rest.hasSuffix(suffix) else { return nil }
+            let head = rest.dropLast(suffix.count)
+            guard let r = head.range(of: "/photos/", options: .backwards) else { return nil }
+            let id = head[..<r.lowerBound]
+            let ref = head[r.upperBound...]
             guard !id.isEmpty, !ref.isEmpty, !ref.contains("/") else { return nil }
             name = "places/\(id)/photos/\(ref)"
         }

@@ -338,6 +338,20 @@ struct ServerReliabilityTests {
         #expect(keyed.header("Location")?.contains("key=secret") == true)
     }
 
+    /// Found by the http fuzz target: the photo route's parser took the
+    /// slash before `media` as the end of `/photos/`, and trapped
+    /// (a range whose lower bound passed its upper bound).
+    @Test("a photo path without a reference (ID/photos/media, ID/photos//image) is 404, not a trap")
+    func photoPathWithoutReference() throws {
+        let f = try ServerFixture()
+        let router = try f.router()
+        for path in ["/v1/places/cafe/photos/media", "/v1/places/cafe/photos//media", "/placedb/v1/places/cafe/photos/image", "/v1/places//photos/x/media"] {
+            #expect(router.call("GET", path, query: [("maxWidthPx", "10")], headers: ["X-Goog-FieldMask": "id"]).status == 404, "\(path)")
+        }
+        #expect(PlacesRouter.PhotoPath("cafe/photos/ref/media", suffix: "/media")?.name == "places/cafe/photos/ref")
+        #expect(PlacesRouter.PhotoPath("a/photos/b/photos/ref/media", suffix: "/media")?.name == "places/a/photos/b/photos/ref")
+    }
+
     // MARK: - The database file (finding 11)
 
     @Test("a database replaced under its path is opened anew; a removed one is NOT_SERVING in health")
