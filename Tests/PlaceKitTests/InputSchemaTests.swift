@@ -8,7 +8,7 @@ import PlaceKitTestSupport
 /// Keeps Schemas/input/*.schema.json true to the decoders: for a set of
 /// records, the schema accepts exactly what the importer accepts. The test
 /// carries a small validator for the JSON Schema keywords those files use
-/// (type, required, properties, items, minimum, maximum, minLength, pattern
+/// (type, required, properties, items, minItems, minimum, maximum, minLength, pattern
 /// (the places/ one as a prefix check), enum, $ref, oneOf, anyOf).
 @Suite("Input JSON Schemas")
 struct InputSchemaTests {
@@ -45,6 +45,7 @@ struct InputSchemaTests {
             if let properties = schema["properties"]?.objectValue, let object = value.objectValue {
                 for (key, sub) in properties { if let v = object[key], !valid(v, sub) { return false } }
             }
+            if let n = schema["minItems"]?.intValue, let array = value.arrayValue, array.count < n { return false }
             if let items = schema["items"], let array = value.arrayValue {
                 if !array.allSatisfy({ valid($0, items) }) { return false }
             }
@@ -137,6 +138,9 @@ struct InputSchemaTests {
         ("geojson-place.schema.json", .geojson, #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"no id"}}"#),
         ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g2","properties":{"name":"no geometry"}}"#),
         ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g3","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"types":"cafe"}}"#),
+        ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g4","geometry":{"type":"MultiLineString","coordinates":[]},"properties":{"name":"G"}}"#),
+        ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g5","geometry":{"type":"GeometryCollection","geometries":[]},"properties":{"name":"G"}}"#),
+        ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g6","geometry":{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[1,2]}]},"properties":{"name":"G"}}"#),
         ("osm.schema.json", .osm, GeoFixtures.osmNode(1, "N")),
         ("osm.schema.json", .osm, GeoFixtures.osmWay(2, "W")),
         ("osm.schema.json", .osm, #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"@type":"node","name":"no id"}}"#),

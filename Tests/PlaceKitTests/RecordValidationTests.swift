@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+@testable import PlaceKit
+import PlaceKitTestSupport
+@testable import PlaceModel
+@testable import PlaceStorage
+
+/// Values an adversarial probe found accepted, dropped or trapping on
+/// import (docs/reliability.md, "Values a record may not hold"): each is
+/// now refused with a reason naming the member and the place.
+@Suite("Record validation")
+struct RecordValidationTests {
+    static func decode(_ json: String, format: InputFormat? = nil) throws -> DecodedPlace {
+        try decodeRecord(SourceRecord(value: try JSONValue(parsing: json), line: 1, index: 1, container: nil), format: format)
+    }
+
+    /// Expects `json` to be refused with a message starting `message` and
+    /// naming `placeID`.
+    static func expectRefused(_ json: String, format: InputFormat? = nil, _ message: String, placeID: String?,
+                              sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            let decoded = try decode(json, format: format)
+            Issue.record("accepted as \(decoded.place.id.rawValue) at \(decoded.place.coordinate): \(json)", sourceLocation: sourceLocation)
+        } catch let e as DecodeError {
+            #expect(e.message.hasPrefix(message), "\(e.message)", sourceLocation: sourceLocation)
+            #expect(e.placeID == placeID, sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("\(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    // MARK: Geometries (items 1 and 2)
+
+    /// Empty and degenerate geometries of every type, with the reason given.
+    static let badGeometries: [(geometry: String, message: String)] = [
+        (#"{"type":"MultiLineString","coordinates":[]}"#, "MultiLineString has no lines"),
+        (#"{"type":"GeometryCollection","geometries":[]}"#, "GeometryCollection has no geometries"),
+        (#"{"type":"Point","coordinates":[]}"#, "Point has a position that is not [longitude, latitude]"),
+        (#"{"type":"Point"}"#, "Point geometry has no coordinates"),
+        (#"{"type":"LineString","coordinates":[]}"#, "LineString has an empty list of positions"),
+        (#"{"type":"LineString","coordinates":[[1,2]]}"#, "LineString needs at least 2 positions, has 1"),
+        (#"{"type":"MultiPoint","coordinates":[]}"#, "MultiPoint has an empty list of positions"),
+        (#"{"type":"MultiLineString","coordinates":[[]]}"#, "MultiLineString has an empty list of positions"),
+        (#"{"type":"MultiLineString","coordinates":[[[1,2]]]}"#, "MultiLineString needs at least 2 positions, has 1"),
+        (#"{"type":"Polygon","coordinates":[]}"#, "Polygon has no rings"),
+        (#"{"type":"Polygon","coordinates":[[]]}"#, "Polygon has an empty list of positions"),
+        (#"{"type":"Polygon","coordinates":[[[0,0],[1,0]]]}"#, "Polygon needs at least 4 positions in a ring, has 3"),
+        (#"{"type":"MultiPolygon","coordinates":[]}"#, "MultiPolygon has no polygons"),
+        (#"{"type":"MultiPolygon","coordinates":[[]]}"#, "MultiPolygon polygon 1 of 1 has no rings"),
+        (#"{"type":"MultiPolygon","coordinates":[[],[[[0,0],[1,0],[1,1],[0,0]]]]}"#, "MultiPolygon polygon 1 of 2 has no rings"),
+        (#"{"type":"GeometryCollection","geometries":[{"type":"MultiLineString","coordinates":[]}]}"#, "MultiLineString has no lines"),
+        (#"{"type":"GeometryCollection","geometries":[{"type":"GeometryCollection","geometries":[]}]}"#, "GeometryCollection has no geometries"),
+        (#"{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[1,2]},{"type":"MultiPoint","coordinates":[]}]}"#, "MultiPoint has an empty list of positions"),
+    ]
+
+    /// A feature of `format` carrying `geometry`, and the ID it has.
+    static func feature(_ format: InputFormat, _ geometry: String) -> (json: String, id: String) {
+        switch format {
+        case .osm: (#"{"type":"Feature","geometry":\#(geometry),"properties":{"@type":"way","@id":7,"amenity":"cafe","name":"C"}}"#, "osm:way/7")
+        case .overture: (#"{"type":"Feature","id":"ov-1","geometry":\#(geometry),"properties":{"names":{"primary":"C"},"categories":{"primary":"cafe"}}}"#, "ov-1")
+        default: (#"{"type":"Feature","geometry":\#(geometry),"properties":{"id":"g-1","name":"C"}}"#, "g-1")
+        }
+    }
+
+    @Test("an empty or degenerate geometry is refused with its reason, for generic GeoJSON, OSM and Overture features",
+          arguments: [InputFormat.geojson, .osm, .overture], badGeometries)
+    func emptyGeometryRefused(format: InputFormat, bad: (geometry: String, message: String)) {
+        let f = Self.feature(format, bad.geometry)
+        Self.expectRefused(f.json, format: format, bad.message, placeID: f.id)
+    }
+
+    @Test("a coordinate that is not a finite number is refused as such")
+    func nonFiniteCoordinate() throws {
+        for bad in [Double.nan, .infinity, -.infinity] {
+            let value = JSONValue.object(JSONObject([("type", .string("Point")), ("coordinates", .array([.double(bad), .double(1)]))]))
+            #expect {
+                _ = try GeoJSONGeometry.parse(value, placeID: "p")
+            } throws: { error in
+                (error as? DecodeError)?.message == "Point has a position that is not a finite number"
+            }
+        }
+    }
+
+    @Test("every geometry type with positions still imports, at a point inside its box")
+    func validGeometries() throws {
+        let good = [
+            #"{"type":"Point","coordinates":[1,2]}"#,
+            #"{"type":"MultiPoint","coordinates":[[1,2]]}"#,
+            #"{"type":"LineString","coordinates":[[1,2],[3,4]]}"#,
+            #"{"type":"MultiLineString","coordinates":[[[1,2],[3,4]]]}"#,
+            #"{"type":"Polygon","coordinates":[[[0,0],[2,0],[2,2],[0,0]]]}"#,
+            #"{"type":"MultiPolygon","coordinates":[[[[0,0],[2,0],[2,2],[0,0]]]]}"#,
+            #"{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[1,2]}]}"#,
+        ]
+        for g in good {
+            let place = try Self.decode(Self.feature(.geojson, g).json, format: .geojson).place
+            #expect(place.coordinate.latitude >= 0 && place.coordinate.latitude <= 4, "\(g)")
+            #expect(place.coordinate.longitude >= 0 && place.coordinate.longitude <= 3, "\(g)")
+        }
+    }
+
+    @Test("an empty MultiLineString and an empty GeometryCollection are rejected by the importer with --on-error skip; the good feature is kept")
+    func importSkipsEmptyGeometries() throws {
+        let dir = try TempDirectory()
+        let lines = [
+            Self.feature(.geojson, #"{"type":"Point","coordinates":[1,2]}"#).json,
+            #"{"type":"Feature","geometry":{"type":"MultiLineString","coordinates":[]},"properties":{"id":"mls","name":"M"}}"#,
+            #"{"type":"Feature","geometry":{"type":"GeometryCollection","geometries":[]},"properties":{"id":"gc","name":"G"}}"#,
+        ]
+        let file = try dir.write("in.ndjson", lines.joined(separator: "\n") + "\n")
+        var rejections: [ImportRejection] = []
+        let summary = try PlaceImporter(databasePath: dir.file("p.sqlite"), options: ImportOptions(onError: .skip))
+            .importInput(.file(file), reject: { rejections.append($0) })
+        #expect(summary.inserted == 1)
+        #expect(summary.rejected == 2)
+        #expect(rejections.map(\.reason).contains { $0.contains("MultiLineString has no lines") })
+        #expect(rejections.map(\.reason).contains { $0.contains("GeometryCollection has no geometries") })
+        #expect(try PlaceReader(databasePath: dir.file("p.sqlite")).placeCount() == 1)
+    }
+}
