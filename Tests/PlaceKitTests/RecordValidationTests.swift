@@ -117,4 +117,25 @@ struct RecordValidationTests {
         #expect(rejections.map(\.reason).contains { $0.contains("GeometryCollection has no geometries") })
         #expect(try PlaceReader(databasePath: dir.file("p.sqlite")).placeCount() == 1)
     }
+
+    // MARK: NUL in strings (item 3)
+
+    static let nulRecords: [(record: String, message: String, placeID: String?)] = [
+        (#"{"id":"a\u0000b","location":{"latitude":1,"longitude":2}}"#, "the place ID 'a", nil),
+        (#"{"id":"a","displayName":{"text":"x\u0000y"},"location":{"latitude":1,"longitude":2}}"#, "displayName.text contains U+0000 (NUL)", "a"),
+        (#"{"id":"a","location":{"latitude":1,"longitude":2},"reviews":[{"text":{"text":"ok"}},{"text":{"text":"\u0000"}}]}"#, "reviews[1].text.text contains U+0000 (NUL)", "a"),
+        (#"{"id":"a","location":{"latitude":1,"longitude":2},"scraper":{"note":"n\u0000"}}"#, "scraper.note contains U+0000 (NUL)", "a"),
+        (#"{"id":"a","location":{"latitude":1,"longitude":2},"types":["ca\u0000fe"]}"#, "types[0] contains U+0000 (NUL)", "a"),
+        (#"{"place_id":"L\u0000","geometry":{"location":{"lat":1,"lng":2}}}"#, "the place ID 'L", nil),
+        (#"{"place_id":"L","name":"N\u0000","geometry":{"location":{"lat":1,"lng":2}}}"#, "displayName.text contains U+0000 (NUL)", "L"),
+        (#"{"place_id":"L","id":"old\u0000","geometry":{"location":{"lat":1,"lng":2}}}"#, "the alias ID 'old", "L"),
+        (#"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"id":"g\u0000","name":"G"}}"#, "the place ID 'g", nil),
+        (#"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"@type":"node","@id":3,"amenity":"cafe","name":"C\u0000"}}"#, "displayName.text contains U+0000 (NUL)", "osm:node/3"),
+        (#"{"id":"a","location":{"latitude":1,"longitude":2},"k\u0000":1}"#, "the member name 'k", "a"),
+    ]
+
+    @Test("a string holding U+0000 in the place ID or a stored member is refused, naming the member", arguments: nulRecords)
+    func nulRefused(bad: (record: String, message: String, placeID: String?)) {
+        Self.expectRefused(bad.record, bad.message, placeID: bad.placeID)
+    }
 }
