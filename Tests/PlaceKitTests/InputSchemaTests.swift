@@ -94,6 +94,9 @@ struct InputSchemaTests {
         #"{"id":"a","location":{"latitude":1,"longitude":2},"userRatingCount":1.5}"#,
         #"{"id":"a","location":{"latitude":1,"longitude":2},"displayName":{"languageCode":"en"}}"#,
         #"{"id":"","location":{"latitude":1,"longitude":2}}"#,
+        #"{"id":"a","location":{"latitude":1,"longitude":2},"regularOpeningHours":{"periods":[{"open":{"day":6,"hour":24,"minute":0}}]}}"#,
+        #"{"id":"a","location":{"latitude":1,"longitude":2},"regularOpeningHours":{"periods":[{"open":{"day":7,"hour":8,"minute":0}}]}}"#,
+        #"{"id":"a","location":{"latitude":1,"longitude":2},"currentOpeningHours":{"periods":[{"open":{"day":1,"hour":25,"minute":0}}]}}"#,
     ]
 
     static let legacyRecords = [
@@ -116,6 +119,7 @@ struct InputSchemaTests {
         #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"current_opening_hours":{"periods":[{"open":{"day":1,"time":"0830","date":"3 April"}}]}}"#,
         #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"current_opening_hours":[]}"#,
         #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"secondary_opening_hours":{}}"#,
+        #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"price_level":7}"#,
     ]
 
     @Test("the v1 schema accepts exactly the records the importer accepts", arguments: v1Records)
@@ -141,6 +145,7 @@ struct InputSchemaTests {
         ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g4","geometry":{"type":"MultiLineString","coordinates":[]},"properties":{"name":"G"}}"#),
         ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g5","geometry":{"type":"GeometryCollection","geometries":[]},"properties":{"name":"G"}}"#),
         ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g6","geometry":{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[1,2]}]},"properties":{"name":"G"}}"#),
+        ("overture.schema.json", .overture, #"{"type":"Feature","id":"o2","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"names":{"primary":5}}}"#),
         ("osm.schema.json", .osm, GeoFixtures.osmNode(1, "N")),
         ("osm.schema.json", .osm, GeoFixtures.osmWay(2, "W")),
         ("osm.schema.json", .osm, #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"@type":"node","name":"no id"}}"#),

@@ -138,4 +138,59 @@ struct RecordValidationTests {
     func nulRefused(bad: (record: String, message: String, placeID: String?)) {
         Self.expectRefused(bad.record, bad.message, placeID: bad.placeID)
     }
+
+    // MARK: Values accepted or dropped without a word (item 5)
+
+    static let badValues: [(record: String, message: String, placeID: String?)] = [
+        (#"{"id":"h","location":{"latitude":1,"longitude":2},"regularOpeningHours":{"periods":[{"open":{"day":7,"hour":8,"minute":0}}]}}"#,
+         "regularOpeningHours.periods[0].open.day 7 is not a weekday 0-6", "h"),
+        (#"{"id":"h","location":{"latitude":1,"longitude":2},"currentOpeningHours":{"periods":[{"open":{"day":1,"hour":8,"minute":0},"close":{"day":1,"hour":25,"minute":0}}]}}"#,
+         "currentOpeningHours.periods[0].close.hour 25 is not an hour 0-24", "h"),
+        (#"{"id":"h","location":{"latitude":1,"longitude":2},"regularOpeningHours":{"periods":[{"open":{"day":1,"hour":8,"minute":60}}]}}"#,
+         "regularOpeningHours.periods[0].open.minute 60 is not a minute 0-59", "h"),
+        (#"{"id":"h","location":{"latitude":1,"longitude":2},"regularOpeningHours":{"periods":[{"open":{"day":1,"hour":24,"minute":30}}]}}"#,
+         "regularOpeningHours.periods[0].open 24:30 is past the end of the day", "h"),
+        (#"{"id":"h","location":{"latitude":1,"longitude":2},"regularSecondaryOpeningHours":[{"periods":[{"open":{"day":"1","hour":8}}]}]}"#,
+         "regularSecondaryOpeningHours[0].periods[0].open.day \"1\" is not a weekday 0-6", "h"),
+        (#"{"name":"places/A","id":"B","location":{"latitude":1,"longitude":2}}"#,
+         "name 'places/A' and id 'B' name different places", "B"),
+        (#"{"place_id":"p","geometry":{"location":{"lat":1,"lng":2}},"price_level":7}"#,
+         "price_level 7 is out of range [0, 4]", "p"),
+        (#"{"place_id":"p","geometry":{"location":{"lat":1,"lng":2}},"price_level":-1}"#,
+         "price_level -1 is out of range [0, 4]", "p"),
+        (#"{"type":"Feature","id":"ov","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"names":{"primary":5},"categories":{"primary":"cafe"}}}"#,
+         "names.primary is a number, expected a string", "ov"),
+        (#"{"type":"Feature","id":"ov","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"names":{"primary":"P","common":{"fr":7}},"categories":{"primary":"cafe"}}}"#,
+         "names.common.fr is a number, expected a string", "ov"),
+        (#"{"type":"Feature","id":"ov","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"names":"P","categories":{"primary":"cafe"}}}"#,
+         "names is a string, expected an object", "ov"),
+    ]
+
+    @Test("v1 hours out of range, a name and id that disagree, a legacy price level out of range and a numeric Overture name are refused",
+          arguments: badValues)
+    func badValuesRefused(bad: (record: String, message: String, placeID: String?)) {
+        let format: InputFormat? = bad.record.contains("names") ? .overture : nil
+        Self.expectRefused(bad.record, format: format, bad.message, placeID: bad.placeID)
+    }
+
+    @Test("the values at the edges are kept: day 6 hour 24:00, a matching name and id, price levels 0 and 4")
+    func edgeValuesKept() throws {
+        let v1 = try Self.decode(#"{"name":"places/A","id":"A","location":{"latitude":1,"longitude":2},"regularOpeningHours":{"periods":[{"open":{"day":0,"hour":0,"minute":0},"close":{"day":6,"hour":24,"minute":0}}]}}"#)
+        #expect(v1.place.id.rawValue == "A")
+        for level in [0, 4] {
+            let legacy = try Self.decode(#"{"place_id":"p","geometry":{"location":{"lat":1,"lng":2}},"price_level":\#(level)}"#)
+            #expect(legacy.place.document["priceLevel"]?.stringValue == LegacyPlacesDecoder.priceLevels[level])
+        }
+    }
+
+    @Test("a tombstone whose replacement confidence is not a number is refused, not read as 1",
+          arguments: [#""NaN""#, #""0.5""#, "true", "null"])
+    func tombstoneConfidence(confidence: String) {
+        let extra = #"{"placedbTombstone":{"removedAt":"2026-01-01T00:00:00Z","replacedBy":[{"id":"n","confidence":\#(confidence)}]}}"#
+        #expect {
+            _ = try Tombstone.read(placeID: "old", extra: Array(extra.utf8))
+        } throws: { error in
+            (error as? DecodeError)?.message == "placedbTombstone.replacedBy[0].confidence must be a number in (0, 1]"
+        }
+    }
 }

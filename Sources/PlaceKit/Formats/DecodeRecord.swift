@@ -73,6 +73,7 @@ private func decodePlace(_ record: SourceRecord, _ object: JSONObject, format: I
     }
     // Rules every format shares, applied once here.
     try FieldCheck.clockAndCounts(decoded)
+    try FieldCheck.hours(decoded)
     try FieldCheck.strings(decoded)
     decoded.place.capPhotos()
     try decoded.place.checkPhotoNames()

@@ -162,7 +162,17 @@ enum GeoJSONDecoders {
         let p = f.properties
         var doc = JSONObject()
         var extra = JSONObject()
-        let names = p["names"]
+        // Names are text: a number or an object where a name belongs was
+        // dropped without a word before.
+        try FieldCheck.expect(p, "names", .object, placeID: f.placeID)
+        let names = p["names"]?.objectValue
+        if let names {
+            try FieldCheck.expect(names, "primary", .string, path: "names.primary", placeID: f.placeID)
+            try FieldCheck.expect(names, "common", .object, path: "names.common", placeID: f.placeID)
+            for (language, name) in names["common"]?.objectValue ?? JSONObject() where name != .null && name.stringValue == nil {
+                throw FieldCheck.typeError("names.common.\(language)", name, .string, placeID: f.placeID)
+            }
+        }
         if let primary = names?["primary"]?.stringValue { doc["displayName"] = text(primary) }
         if let common = names?["common"]?.objectValue, !common.isEmpty { extra["localizedNames"] = .object(common) }
         var categories: [String] = []
@@ -245,6 +255,9 @@ enum GeoJSONDecoders {
             default:
                 if PlacesV1Decoder.knownFields.contains(k) { fields.append((k, v)) } else { rest.append((k, v)) }
             }
+        }
+        if let name, name != .null, name.stringValue == nil {
+            throw FieldCheck.typeError("name", name, .string, placeID: f.placeID)
         }
         var members: [(key: String, value: JSONValue)] = []
         members.reserveCapacity(fields.count + 3)
