@@ -97,6 +97,8 @@ struct InputSchemaTests {
         #"{"id":"a","location":{"latitude":1,"longitude":2},"regularOpeningHours":{"periods":[{"open":{"day":6,"hour":24,"minute":0}}]}}"#,
         #"{"id":"a","location":{"latitude":1,"longitude":2},"regularOpeningHours":{"periods":[{"open":{"day":7,"hour":8,"minute":0}}]}}"#,
         #"{"id":"a","location":{"latitude":1,"longitude":2},"currentOpeningHours":{"periods":[{"open":{"day":1,"hour":25,"minute":0}}]}}"#,
+        #"{"id":"a","location":{"latitude":1,"longitude":2},"websiteUri":"HTTPS://example.org/","googleMapsUri":"https://maps.example.org/?cid=1"}"#,
+        #"{"id":"a","location":{"latitude":1,"longitude":2},"websiteUri":"javascript:alert(1)"}"#,
     ]
 
     static let legacyRecords = [
@@ -120,6 +122,8 @@ struct InputSchemaTests {
         #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"current_opening_hours":[]}"#,
         #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"secondary_opening_hours":{}}"#,
         #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"price_level":7}"#,
+        #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"website":"http://example.org","url":"redacted"}"#,
+        #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"website":"javascript:alert(1)"}"#,
     ]
 
     @Test("the v1 schema accepts exactly the records the importer accepts", arguments: v1Records)

@@ -193,4 +193,64 @@ struct RecordValidationTests {
             (error as? DecodeError)?.message == "placedbTombstone.replacedBy[0].confidence must be a number in (0, 1]"
         }
     }
+
+    // MARK: URIs (item 6)
+
+    static let badURIs: [(record: String, message: String, placeID: String?)] = [
+        (#"{"id":"u","location":{"latitude":1,"longitude":2},"websiteUri":"javascript:alert(1)"}"#,
+         "websiteUri 'javascript:alert(1)' is not an http(s) URI", "u"),
+        (#"{"id":"u","location":{"latitude":1,"longitude":2},"photos":[{"name":"places/u/photos/p","authorAttributions":[{"displayName":"A","uri":"JavaScript:alert(1)"}]}]}"#,
+         "photos[0].authorAttributions[0].uri 'JavaScript:alert(1)' is not an http(s) URI", "u"),
+        (#"{"id":"u","location":{"latitude":1,"longitude":2},"photos":[{"name":"places/u/photos/p","authorAttributions":[{"displayName":"A","photoUri":"data:text/html,x"}]}]}"#,
+         "photos[0].authorAttributions[0].photoUri 'data:text/html,x' is not an http(s) URI", "u"),
+        (#"{"id":"u","location":{"latitude":1,"longitude":2},"googleMapsUri":"mailto:a@example.org"}"#,
+         "googleMapsUri 'mailto:a@example.org' is not an http(s) URI", "u"),
+        (#"{"id":"u","location":{"latitude":1,"longitude":2},"websiteUri":" javascript:alert(1)"}"#,
+         "websiteUri ' javascript:alert(1)' is not an http(s) URI", "u"),
+        (#"{"id":"u","location":{"latitude":1,"longitude":2},"websiteUri":"java\tscript:alert(1)"}"#,
+         "websiteUri 'java\tscript:alert(1)' is not an http(s) URI", "u"),
+        (#"{"id":"u","location":{"latitude":1,"longitude":2},"websiteUri":""}"#,
+         "websiteUri '' is not an http(s) URI", "u"),
+        (#"{"id":"u","location":{"latitude":1,"longitude":2},"googleMapsLinks":{"directionsUri":"http:/x"}}"#,
+         "googleMapsLinks.directionsUri 'http:/x' is not an http(s) URI", "u"),
+        (#"{"id":"u","location":{"latitude":1,"longitude":2},"websiteUri":7}"#,
+         "websiteUri is a number, expected a string (an http(s) URI)", "u"),
+        (#"{"place_id":"l","geometry":{"location":{"lat":1,"lng":2}},"photos":[{"photo_reference":"r","html_attributions":["<a href=\"javascript:alert(1)\">A</a>"]}]}"#,
+         "photos[0].authorAttributions[0].uri 'javascript:alert(1)' is not an http(s) URI", "l"),
+        (#"{"place_id":"l","geometry":{"location":{"lat":1,"lng":2}},"website":"vbscript:x"}"#,
+         "websiteUri 'vbscript:x' is not an http(s) URI", "l"),
+        (#"{"place_id":"l","geometry":{"location":{"lat":1,"lng":2}},"reviews":[{"author_url":"javascript:x"}]}"#,
+         "reviews[0].authorAttribution.uri 'javascript:x' is not an http(s) URI", "l"),
+        (#"{"requestedId":"l","result":{"place_id":"l","geometry":{"location":{"lat":1,"lng":2}}},"html_attributions":["<a href='javascript:alert(1)'>A</a>"]}"#,
+         "attributions[0].providerUri 'javascript:alert(1)' is not an http(s) URI", "l"),
+        (#"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"@type":"node","@id":3,"amenity":"cafe","website":"javascript:alert(1)"}}"#,
+         "websiteUri 'javascript:alert(1)' is not an http(s) URI", "osm:node/3"),
+        (#"{"type":"Feature","id":"ov","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"names":{"primary":"P"},"websites":["javascript:alert(1)"]}}"#,
+         "websiteUri 'javascript:alert(1)' is not an http(s) URI", "ov"),
+        (#"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"id":"g","name":"G","websiteUri":"javascript:alert(1)"}}"#,
+         "websiteUri 'javascript:alert(1)' is not an http(s) URI", "g"),
+    ]
+
+    @Test("a URI member with a scheme other than http(s), or not absolute, is refused naming the member", arguments: badURIs)
+    func badURIRefused(bad: (record: String, message: String, placeID: String?)) {
+        let format: InputFormat? = bad.record.contains("names") ? .overture : nil
+        Self.expectRefused(bad.record, format: format, bad.message, placeID: bad.placeID)
+    }
+
+    @Test("http and https URIs in any case, and references without a scheme (a legacy capture's 'redacted'), are kept as given")
+    func goodURIsKept() throws {
+        let redacted = try Self.decode(#"{"place_id":"l","geometry":{"location":{"lat":1,"lng":2}},"reviews":[{"author_url":"/maps/contrib/1","profile_photo_url":"redacted"}]}"#)
+        #expect(redacted.place.document["reviews"]?.arrayValue?.first?["authorAttribution"]?["photoUri"]?.stringValue == "redacted")
+        // OSM and Overture websites: a host name without a scheme is read as
+        // http (332 OSM tags of the real data); an empty one is no website.
+        let osm = try Self.decode(#"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"@type":"node","@id":3,"amenity":"cafe","website":"www.example.fi"}}"#, format: .osm)
+        #expect(osm.place.document["websiteUri"]?.stringValue == "http://www.example.fi")
+        let overture = try Self.decode(#"{"type":"Feature","id":"ov","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"names":{"primary":"P"},"websites":[""]}}"#, format: .overture)
+        #expect(overture.place.document["websiteUri"] == nil)
+        #expect(overture.extra["overture"]?["websites"] == .array([.string("")]))
+        let d = try Self.decode(#"{"id":"u","location":{"latitude":1,"longitude":2},"websiteUri":"HTTPS://Example.org/a","googleMapsUri":"http://maps.example.org/?q=1","photos":[{"name":"places/u/photos/p","authorAttributions":[{"displayName":"A","uri":"https://a.example","photoUri":"https://lh3.example/x"}]}]}"#)
+        #expect(d.place.document["websiteUri"]?.stringValue == "HTTPS://Example.org/a")
+        let legacy = try Self.decode(#"{"place_id":"l","geometry":{"location":{"lat":1,"lng":2}},"photos":[{"photo_reference":"r","html_attributions":["<a href=\"https://maps.google.com/maps/contrib/1\">A</a>"]}]}"#)
+        #expect(legacy.place.document["photos"]?.arrayValue?.first?["authorAttributions"]?.arrayValue?.first?["uri"]?.stringValue == "https://maps.google.com/maps/contrib/1")
+    }
 }

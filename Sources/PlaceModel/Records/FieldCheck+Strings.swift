@@ -3,12 +3,23 @@ import Glibc
 #endif
 
 /// The strings a record stores, checked for every format before it is
-/// kept (docs/reliability.md, "Values a record may not hold"): no string
-/// holds U+0000 (NUL), not the place ID, not an alias ID, not a member
-/// name, not a text anywhere in the document or the extras. C strings end
-/// at a NUL, so a tool reading the database with them would cut `a\0x` and
-/// `a\0y` to the same `a` (`placedb export` did, before SQLite text was
-/// bound and read with its length).
+/// kept (docs/reliability.md, "Values a record may not hold"):
+///
+/// - No string holds U+0000 (NUL): not the place ID, not an alias ID, not
+///   a member name, not a text anywhere in the document or the extras.
+///   C strings end at a NUL, so a tool reading the database with them (or
+///   SQLite's C API used carelessly) would cut `a\0x` and `a\0y` to the
+///   same `a`.
+/// - Every URI member of the document (`uri`, or a name ending in `Uri`:
+///   `websiteUri`, `googleMapsUri`, `authorAttributions[].uri`,
+///   `photoUri`, `providerUri`, `googleMapsLinks.directionsUri`, ...) is an
+///   absolute `http` or `https` URI (the scheme in any case), or a
+///   reference with no scheme at all: no `:` and no control character
+///   (a legacy capture's `profile_photo_url` is `redacted`; a page resolves
+///   such a reference against its own http(s) address). A `javascript:`
+///   or `data:` link stored as given would run wherever a page links it;
+///   browsers drop tabs and newlines and leading spaces before a scheme,
+///   so any `:` outside an exact `http://` or `https://` refuses the value.
 extension FieldCheck {
     package static func strings(_ decoded: DecodedPlace) throws(DecodeError) {
         let pid = decoded.place.id.rawValue
@@ -20,18 +31,45 @@ extension FieldCheck {
                 throw DecodeError("the alias ID '\(id.prefix(80))' contains U+0000 (NUL), which no ID may hold", placeID: pid)
             }
         }
-        if let found = problem(in: decoded.place.document) ?? problem(in: decoded.extra) {
+        if let found = problem(in: decoded.place.document, uris: true) ?? problem(in: decoded.extra, uris: false) {
             throw DecodeError(found.problem.message(found.path), placeID: pid)
         }
     }
 
+    /// True for an absolute http(s) URI: the scheme `http` or `https` in
+    /// any case, `://`, and a host.
+    package static func isWebURI(_ s: String) -> Bool {
+        var u = s.utf8.makeIterator()
+        for expected in "http".utf8 {
+            guard let b = u.next(), b | 0x20 == expected else { return false }
+        }
+        guard var b = u.next() else { return false }
+        if b | 0x20 == UInt8(ascii: "s") { guard let n = u.next() else { return false }; b = n }
+        guard b == UInt8(ascii: ":"), u.next() == UInt8(ascii: "/"), u.next() == UInt8(ascii: "/") else { return false }
+        guard let host = u.next() else { return false }
+        return host != UInt8(ascii: "/")
+    }
+
+    /// A relative reference that cannot name a scheme: no `:`, no control
+    /// character or space.
+    static func isSchemeless(_ s: String) -> Bool {
+        !s.isEmpty && !s.utf8.contains { $0 == UInt8(ascii: ":") || $0 <= 0x20 || $0 == 0x7F }
+    }
+
+    /// Whether a member holds a URI, by its name.
+    static func isURIMember(_ key: String) -> Bool {
+        key == "uri" || (key.utf8.count > 3 && key.hasSuffix("Uri"))
+    }
+
     enum StringProblem {
-        case nul, memberName(String)
+        case nul, memberName(String), notAString(JSONValue), notWeb(String)
 
         func message(_ path: String) -> String {
             switch self {
             case .nul: "\(path) contains U+0000 (NUL), which no stored text may hold"
             case .memberName(let key): "the member name '\(key.prefix(80))'\(path.isEmpty ? "" : " in \(path)") contains U+0000 (NUL), which no stored text may hold"
+            case .notAString(let v): "\(path) is \(v.kindDescription), expected a string (an http(s) URI)"
+            case .notWeb(let s): "\(path) '\(s.prefix(80))' is not an http(s) URI (a link is kept as an absolute http: or https: URI, or as a reference with no scheme)"
             }
         }
     }
@@ -40,23 +78,25 @@ extension FieldCheck {
         sub.isEmpty ? key : sub.utf8.first == UInt8(ascii: "[") ? key + sub : key + "." + sub
     }
 
-    /// The first string of `object` that breaks a rule, and its path
-    /// (`reviews[1].text.text`); the path is built only for it.
-    static func problem(in object: JSONObject) -> (path: String, problem: StringProblem)? {
+    static func problem(in object: JSONObject, uris: Bool) -> (path: String, problem: StringProblem)? {
         for (key, value) in object {
             if hasNUL(key) { return ("", .memberName(key)) }
-            if let found = problem(in: value) { return (joined(key, found.path), found.problem) }
+            if uris, value != .null, isURIMember(key) {
+                guard let s = value.stringValue else { return (key, .notAString(value)) }
+                if !isWebURI(s) && !isSchemeless(s) { return (key, hasNUL(s) ? .nul : .notWeb(s)) }
+            }
+            if let found = problem(in: value, uris: uris) { return (joined(key, found.path), found.problem) }
         }
         return nil
     }
 
-    static func problem(in value: JSONValue) -> (path: String, problem: StringProblem)? {
+    static func problem(in value: JSONValue, uris: Bool) -> (path: String, problem: StringProblem)? {
         switch value {
         case .string(let s): return hasNUL(s) ? ("", .nul) : nil
-        case .object(let o): return problem(in: o)
+        case .object(let o): return problem(in: o, uris: uris)
         case .array(let a):
             for (i, v) in a.enumerated() {
-                if let found = problem(in: v) { return (joined("[\(i)]", found.path), found.problem) }
+                if let found = problem(in: v, uris: uris) { return (joined("[\(i)]", found.path), found.problem) }
             }
             return nil
         default: return nil
