@@ -131,9 +131,9 @@ package enum GeoJSONGeometry: Equatable {
         }
     }
 
-    /// The bounding box as a Places API viewport (`low`/`high`), or nil for a point.
-    package var viewport: (low: Coordinate, high: Coordinate)? {
-        if case .point = self { return nil }
+    /// The bounding box of the positions (of a polygon, its outer ring);
+    /// nil only for a geometry `parse` refuses (one without positions).
+    package var boundingBox: (low: Coordinate, high: Coordinate)? {
         let ps = positions
         guard let first = ps.first else { return nil }
         var lo = first, hi = first
@@ -141,8 +141,14 @@ package enum GeoJSONGeometry: Equatable {
             lo.latitude = min(lo.latitude, p.latitude); lo.longitude = min(lo.longitude, p.longitude)
             hi.latitude = max(hi.latitude, p.latitude); hi.longitude = max(hi.longitude, p.longitude)
         }
-        if lo == hi { return nil }
         return (lo, hi)
+    }
+
+    /// The bounding box as a Places API viewport (`low`/`high`), or nil for a point.
+    package var viewport: (low: Coordinate, high: Coordinate)? {
+        if case .point = self { return nil }
+        guard let box = boundingBox, box.low != box.high else { return nil }
+        return box
     }
 
     /// A point that lies on or inside the geometry: the point itself; the
