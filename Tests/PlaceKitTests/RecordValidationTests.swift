@@ -164,6 +164,10 @@ struct RecordValidationTests {
          "names.common.fr is a number, expected a string", "ov"),
         (#"{"type":"Feature","id":"ov","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"names":"P","categories":{"primary":"cafe"}}}"#,
          "names is a string, expected an object", "ov"),
+        (#"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"id":"g","name":5}}"#,
+         "name is a number, expected a string", "g"),
+        (#"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"id":"g","displayName":true}}"#,
+         "displayName is a boolean, expected a string or an object", "g"),
     ]
 
     @Test("v1 hours out of range, a name and id that disagree, a legacy price level out of range and a numeric Overture name are refused",

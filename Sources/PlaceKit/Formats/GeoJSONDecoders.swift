@@ -278,6 +278,9 @@ enum GeoJSONDecoders {
         if let name, name != .null, name.stringValue == nil {
             throw FieldCheck.typeError("name", name, .string, placeID: f.placeID)
         }
+        if name == nil || name == .null, let dn = displayName, dn != .null, dn.stringValue == nil, dn.objectValue == nil {
+            throw DecodeError("displayName is \(dn.kindDescription), expected a string or an object {\"text\": ...}", placeID: f.placeID)
+        }
         var members: [(key: String, value: JSONValue)] = []
         members.reserveCapacity(fields.count + 3)
         if let name = name?.stringValue {
