@@ -57,8 +57,16 @@ extension FieldCheck {
     }
 
     /// Whether a member holds a URI, by its name.
+    /// (Bytes compared, not `hasSuffix`: every member name of every
+    /// record passes here.)
     static func isURIMember(_ key: String) -> Bool {
-        key == "uri" || (key.utf8.count > 3 && key.hasSuffix("Uri"))
+        let u = key.utf8
+        let n = u.count
+        guard n >= 3 else { return false }
+        let i = u.index(u.endIndex, offsetBy: -3)
+        guard u[u.index(i, offsetBy: 1)] == UInt8(ascii: "r"), u[u.index(i, offsetBy: 2)] == UInt8(ascii: "i") else { return false }
+        let first = u[i]
+        return (first == UInt8(ascii: "U") && n > 3) || (first == UInt8(ascii: "u") && n == 3)
     }
 
     enum StringProblem {
