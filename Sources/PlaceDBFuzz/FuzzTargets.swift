@@ -30,6 +30,8 @@ public struct FuzzTarget: Sendable {
                    }),
         FuzzTarget(name: "overture", summary: "Overture Maps places decoder",
                    run: { FuzzEntryPoints.decoder(.overture, $0) }),
+        FuzzTarget(name: "geometry", summary: "GeoJSON geometry parser and the feature decoders: a point within the geometry's box, no trap",
+                   run: FuzzEntryPoints.geometry),
         FuzzTarget(name: "osm-hours", summary: "OSM opening_hours parser and the evaluation of an OSM place's hours",
                    run: FuzzEntryPoints.osmHours),
         FuzzTarget(name: "aliases", summary: "alias file reader (CSV with a header, NDJSON)",
@@ -180,6 +182,7 @@ public func makeSeeds(from data: String, into: String, perFile: Int = 40) throws
             guard let target = decoderTarget[record.format], record.json.count <= 65536 else { continue }
             try put(target, "\(stem)-\(i)", record.json)
             try put("json", "\(stem)-\(i)", record.json)
+            if target == "geojson" || target == "overture" { try put("geometry", "\(stem)-\(i)", record.json) }
         }
         for (i, text) in Set(hours).sorted().enumerated() {
             try put("osm-hours", "\(stem)-\(i)", Array(text.utf8))

@@ -100,8 +100,15 @@ public final class Statement {
         case .integer(let v): try bind(integer: v, at: index)
         case .real(let v): try bind(real: v, at: index)
         case .text(let s):
-            // As a C string (up to the first NUL), as it always was.
-            let rc = sqlite3_bind_text(handle, index, s, -1, csqlite_transient())
+            // With its length: as a C string it would end at a NUL.
+            var s = s
+            let rc = s.withUTF8 { bytes in
+                UnsafeRawBufferPointer(bytes).withMemoryRebound(to: CChar.self) { chars in
+                    // An empty string has no base address; SQLite reads a NULL pointer as NULL, not "".
+                    chars.isEmpty ? sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+                        : sqlite3_bind_text(handle, index, chars.baseAddress, Int32(chars.count), csqlite_transient())
+                }
+            }
             if rc != SQLITE_OK { throw database.lastError(code: rc, sql: sql) }
         case .blob(let b): try b.withUnsafeBytes { try bindBlob($0, at: index) }
         }
@@ -211,7 +218,7 @@ public struct Row {
         switch sqlite3_column_type(h, i) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(h, i))
         case SQLITE_FLOAT: return .real(sqlite3_column_double(h, i))
-        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(h, i)))
+        case SQLITE_TEXT: return .text(Self.text(h, i))
         case SQLITE_BLOB:
             let n = Int(sqlite3_column_bytes(h, i))
             guard n > 0, let p = sqlite3_column_blob(h, i) else { return .blob([]) }
@@ -250,8 +257,16 @@ public struct Row {
         isNull(index) ? nil : sqlite3_column_double(statement.handle, Int32(index))
     }
     public func optionalString(_ index: Int) -> String? {
-        guard let p = sqlite3_column_text(statement.handle, Int32(index)) else { return nil }
-        return String(cString: p)
+        guard sqlite3_column_type(statement.handle, Int32(index)) != SQLITE_NULL else { return nil }
+        return Self.text(statement.handle, Int32(index))
+    }
+
+    /// Column `i`'s text with its length (`String(cString:)` would end it
+    /// at a NUL).
+    static func text(_ h: OpaquePointer, _ i: Int32) -> String {
+        guard let p = sqlite3_column_text(h, i) else { return "" }
+        let n = Int(sqlite3_column_bytes(h, i))
+        return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
     }
 
     /// The name SQLite gives column `index` of the result.

@@ -49,7 +49,7 @@ struct FuzzTargetTests {
         let root = try #require(CorpusData.root)
         let dir = try TempDirectory()
         let counts = try makeSeeds(from: root.path, into: dir.url.path, perFile: 5)
-        for name in ["json", "records", "v1", "legacy", "geojson", "osm-hours", "image", "aliases"] {
+        for name in ["json", "records", "v1", "legacy", "geojson", "geometry", "osm-hours", "image", "aliases"] {
             #expect(counts[name, default: 0] > 0, "no seeds for \(name) from the shared data")
         }
         for (name, _) in counts {

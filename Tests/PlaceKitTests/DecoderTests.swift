@@ -76,10 +76,12 @@ struct PlacesV1DecoderTests {
         #expect(decoded.extra.isEmpty)
     }
 
-    @Test("prefers id to the resource name when both are given")
-    func idBeatsName() throws {
-        let decoded = try decode(#"{"id":"A","name":"places/B","location":{"latitude":1,"longitude":2}}"#)
-        #expect(decoded.place.id == PlaceID("A"))
+    @Test("refuses an id and a resource name that name different places; takes the id when they agree")
+    func idAndNameAgree() throws {
+        let error = try #require(try decodeError(#"{"id":"A","name":"places/B","location":{"latitude":1,"longitude":2}}"#))
+        #expect(error.message == "name 'places/B' and id 'A' name different places")
+        #expect(error.placeID == "A")
+        #expect(try decode(#"{"id":"A","name":"places/A","location":{"latitude":1,"longitude":2}}"#).place.id == PlaceID("A"))
     }
 
     @Test("refuses a v1 place without an id")
@@ -314,11 +316,11 @@ struct LegacyPlacesDecoderTests {
         #expect(decoded.extra["price_level"] == nil)
     }
 
-    @Test("keeps a price level outside 0 to 4 in extra")
+    @Test("refuses a price level outside 0 to 4 (it was kept in extra, and the place had none)")
     func oddPriceLevel() throws {
-        let decoded = try decode(#"{"place_id":"P","geometry":{"location":{"lat":1,"lng":2}},"price_level":7}"#)
-        #expect(decoded.place.document["priceLevel"] == nil)
-        #expect(decoded.extra["price_level"] == .int(7))
+        let error = try #require(try decodeError(#"{"place_id":"P","geometry":{"location":{"lat":1,"lng":2}},"price_level":7}"#))
+        #expect(error.message == "price_level 7 is out of range [0, 4]")
+        #expect(error.placeID == "P")
     }
 
     @Test("maps opening hours periods and weekday text to v1 points and descriptions")

@@ -8,7 +8,7 @@ import PlaceKitTestSupport
 /// Keeps Schemas/input/*.schema.json true to the decoders: for a set of
 /// records, the schema accepts exactly what the importer accepts. The test
 /// carries a small validator for the JSON Schema keywords those files use
-/// (type, required, properties, items, minimum, maximum, minLength, pattern
+/// (type, required, properties, items, minItems, minimum, maximum, minLength, pattern
 /// (the places/ one as a prefix check), enum, $ref, oneOf, anyOf).
 @Suite("Input JSON Schemas")
 struct InputSchemaTests {
@@ -45,6 +45,7 @@ struct InputSchemaTests {
             if let properties = schema["properties"]?.objectValue, let object = value.objectValue {
                 for (key, sub) in properties { if let v = object[key], !valid(v, sub) { return false } }
             }
+            if let n = schema["minItems"]?.intValue, let array = value.arrayValue, array.count < n { return false }
             if let items = schema["items"], let array = value.arrayValue {
                 if !array.allSatisfy({ valid($0, items) }) { return false }
             }
@@ -93,6 +94,11 @@ struct InputSchemaTests {
         #"{"id":"a","location":{"latitude":1,"longitude":2},"userRatingCount":1.5}"#,
         #"{"id":"a","location":{"latitude":1,"longitude":2},"displayName":{"languageCode":"en"}}"#,
         #"{"id":"","location":{"latitude":1,"longitude":2}}"#,
+        #"{"id":"a","location":{"latitude":1,"longitude":2},"regularOpeningHours":{"periods":[{"open":{"day":6,"hour":24,"minute":0}}]}}"#,
+        #"{"id":"a","location":{"latitude":1,"longitude":2},"regularOpeningHours":{"periods":[{"open":{"day":7,"hour":8,"minute":0}}]}}"#,
+        #"{"id":"a","location":{"latitude":1,"longitude":2},"currentOpeningHours":{"periods":[{"open":{"day":1,"hour":25,"minute":0}}]}}"#,
+        #"{"id":"a","location":{"latitude":1,"longitude":2},"websiteUri":"HTTPS://example.org/","googleMapsUri":"https://maps.example.org/?cid=1"}"#,
+        #"{"id":"a","location":{"latitude":1,"longitude":2},"websiteUri":"javascript:alert(1)"}"#,
     ]
 
     static let legacyRecords = [
@@ -115,6 +121,9 @@ struct InputSchemaTests {
         #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"current_opening_hours":{"periods":[{"open":{"day":1,"time":"0830","date":"3 April"}}]}}"#,
         #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"current_opening_hours":[]}"#,
         #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"secondary_opening_hours":{}}"#,
+        #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"price_level":7}"#,
+        #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"website":"http://example.org","url":"redacted"}"#,
+        #"{"place_id":"a","geometry":{"location":{"lat":1,"lng":2}},"website":"javascript:alert(1)"}"#,
     ]
 
     @Test("the v1 schema accepts exactly the records the importer accepts", arguments: v1Records)
@@ -137,6 +146,10 @@ struct InputSchemaTests {
         ("geojson-place.schema.json", .geojson, #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"no id"}}"#),
         ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g2","properties":{"name":"no geometry"}}"#),
         ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g3","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"types":"cafe"}}"#),
+        ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g4","geometry":{"type":"MultiLineString","coordinates":[]},"properties":{"name":"G"}}"#),
+        ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g5","geometry":{"type":"GeometryCollection","geometries":[]},"properties":{"name":"G"}}"#),
+        ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g6","geometry":{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[1,2]}]},"properties":{"name":"G"}}"#),
+        ("overture.schema.json", .overture, #"{"type":"Feature","id":"o2","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"names":{"primary":5}}}"#),
         ("osm.schema.json", .osm, GeoFixtures.osmNode(1, "N")),
         ("osm.schema.json", .osm, GeoFixtures.osmWay(2, "W")),
         ("osm.schema.json", .osm, #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"@type":"node","name":"no id"}}"#),

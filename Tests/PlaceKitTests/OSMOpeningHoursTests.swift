@@ -206,4 +206,69 @@ struct OSMOpeningHoursTests {
         // Every weekly value's v1 periods evaluate like its rules (a sample).
         for text in Set(supported).sorted().enumerated().filter({ $0.offset % 60 == 0 }).map(\.element) { try Self.periodsMatchRules(text) }
     }
+
+    // MARK: Length (adversarial probe item 4)
+
+    /// The steps `parse` counts for `n` rules made by `rule`, joined by
+    /// `separator`, with no length bound.
+    static func steps(_ n: Int, separator: String, _ rule: (Int) -> String) -> Int {
+        let text = (0..<n).map(rule).joined(separator: separator)
+        var steps = 0
+        guard case .supported = OSMOpeningHours.parse(text, maxBytes: .max, steps: &steps) else {
+            Issue.record("\(n) rules should parse")
+            return 0
+        }
+        return steps
+    }
+
+    static let weekdays = ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"]
+
+    @Test("parsing does work linear in the number of rules, counted not timed: twice the rules, at most 2.1 times the steps",
+          arguments: [", ", "; "])
+    func parseIsLinear(separator: String) {
+        // ',' rules on every weekday; ';' rules for holidays (the only ';'
+        // rules that can follow one another without one wiping out another).
+        let rule: (Int) -> String = separator == ", "
+            ? { "\(Self.weekdays[$0 % 7]) \(8 + $0 % 9):00-\(18 + $0 % 5):30" }
+            : { "PH \(8 + $0 % 9):00-\(18 + $0 % 5):30" }
+        let a = Self.steps(1_000, separator: separator, rule), b = Self.steps(2_000, separator: separator, rule)
+        #expect(a > 1_000)
+        #expect(b <= a * 21 / 10, "1,000 rules: \(a) steps; 2,000 rules: \(b)")
+    }
+
+    @Test("the one-pass rule-order check refuses what the pairwise one did, naming the same rules", arguments: [
+        ("Mo-Fr 10:00-18:00; Sa 10:00-12:00; Mo-Su 11:00-15:00", "the rule 'Mo-Su 11:00-15:00' overrides the earlier rule 'Mo-Fr 10:00-18:00'"),
+        ("Sa,PH 10:00-12:00; Mo-Fr 09:00-17:00; Sa 08:00-09:00", "the holiday rule 'Sa,PH 10:00-12:00' comes before 'Mo-Fr 09:00-17:00'"),
+        ("Mo 10:00-12:00, Tu 10:00-12:00; Tu-We 09:00-17:00", "the rule 'Tu-We 09:00-17:00' overrides the earlier rule 'Tu 10:00-12:00'"),
+    ])
+    func weeklyOrder(text: String, reason: String) {
+        guard case .unsupported(let u) = OSMOpeningHours.parse(text) else {
+            Issue.record("'\(text)' should be left unevaluated")
+            return
+        }
+        #expect(u.form == .ambiguousOrder)
+        #expect(u.reason.hasPrefix(reason), "\(u.reason)")
+    }
+
+    @Test("a value over maxBytes is unsupported as too long, before it is read; the place keeps it and its hours are UNKNOWN")
+    func tooLong() throws {
+        let rules = (0..<20_000).map { "\(Self.weekdays[$0 % 7]) 08:00-\(10 + $0 % 9):00" }.joined(separator: ", ")
+        #expect(rules.utf8.count > 300_000)
+        var steps = 0
+        guard case .unsupported(let u) = OSMOpeningHours.parse(rules, maxBytes: OSMOpeningHours.maxBytes, steps: &steps) else {
+            Issue.record("a 20,000-rule value should be refused as too long")
+            return
+        }
+        #expect(u.form == .tooLong)
+        #expect(u.reason.hasPrefix("the value is \(rules.utf8.count) bytes long; placedb reads at most 2048"))
+        #expect(steps == 0, "nothing is read")
+        let place = try Self.place(rules)
+        #expect(place.document["regularOpeningHours"]?[OSMOpeningHours.jsonKey] == .string(rules))
+        #expect(place.document["regularOpeningHours"]?["periods"] == nil)
+        #expect(place.isOpen(at: F.at("2026-03-30T12:00:00Z")).state == .unknown)
+        // At the bound, a value is read.
+        var atBound = "Mo-Fr 08:00-18:00"
+        atBound += String(repeating: " ", count: OSMOpeningHours.maxBytes - atBound.utf8.count)
+        guard case .supported = OSMOpeningHours.parse(atBound) else { Issue.record("a value of maxBytes should be read"); return }
+    }
 }

@@ -25,6 +25,20 @@ struct DatabaseTests {
         #expect(rows == [[.integer(1), .text("émile ☕"), .real(-33.8688), .blob([0, 1, 255]), .null]])
     }
 
+    @Test("text holding U+0000 is bound and read whole, not cut at the NUL (two names that differ after it stay two)")
+    func textWithNUL() throws {
+        try db.run("INSERT INTO t (name) VALUES (?)", [.text("a\u{0}x")])
+        try db.run("INSERT INTO t (name) VALUES (?)", [.text("a\u{0}y")])
+        var names: [DatabaseValue] = []
+        var strings: [String?] = []
+        try db.forEachRow("SELECT name FROM t ORDER BY id") { row in
+            names.append(row[0])
+            strings.append(row.optionalString(0))
+        }
+        #expect(names == [.text("a\u{0}x"), .text("a\u{0}y")])
+        #expect(strings == ["a\u{0}x", "a\u{0}y"])
+    }
+
     @Test("an error carries the extended code, SQLite's message and the SQL, not the values")
     func errorDetails() throws {
         try db.run("INSERT INTO t (name) VALUES (?)", ["secret-value"])

@@ -54,6 +54,8 @@ private func decodeSpecialRecord(_ record: SourceRecord, _ object: JSONObject, f
         if requestedID != id {
             decoded.aliases.append(AliasEdge(aliasID: requestedID, placeID: id, reason: .requestedReturned))
         }
+        // Again, with the attributions and the requested ID added.
+        try FieldCheck.strings(decoded)
         return decoded
     }
     return try decodePlace(record, object, format: format)
@@ -71,6 +73,8 @@ private func decodePlace(_ record: SourceRecord, _ object: JSONObject, format: I
     }
     // Rules every format shares, applied once here.
     try FieldCheck.clockAndCounts(decoded)
+    try FieldCheck.hours(decoded)
+    try FieldCheck.strings(decoded)
     decoded.place.capPhotos()
     try decoded.place.checkPhotoNames()
     return decoded

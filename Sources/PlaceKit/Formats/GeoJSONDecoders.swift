@@ -71,6 +71,25 @@ enum GeoJSONDecoders {
         }
     }
 
+    /// A website as OSM and Overture write it, as `websiteUri`: an http(s)
+    /// URI as it is; a host name without a scheme (`www.example.org`,
+    /// `example.fi/menu`: 332 OSM tags of the real data) with `http://`
+    /// before it, as OSM editors read it; nil for an empty value (the tag
+    /// stays in the extras). Any other scheme (`javascript:`, `mailto:`)
+    /// stays as given, and the record is refused (`FieldCheck.strings`).
+    static func webAddress(_ value: String) -> String? {
+        let web = value.trimmingSpacesString
+        if web.isEmpty { return nil }
+        if FieldCheck.isWebURI(web) { return web }
+        // A scheme: letters, digits, + - . up to a ':', with no '.' (a host
+        // with a port, www.example.org:8080, has one).
+        let head = web.utf8.prefix { $0 != UInt8(ascii: ":") && $0 != UInt8(ascii: "/") }
+        let isScheme = head.count < web.utf8.count && web.utf8[head.endIndex] == UInt8(ascii: ":")
+            && !head.contains(UInt8(ascii: ".")) && head.first.map { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) } == true
+        if isScheme || web.hasPrefix("/") { return web }
+        return "http://" + web
+    }
+
     static func typesDocument(_ types: [String], into doc: inout JSONObject) {
         guard !types.isEmpty else { return }
         doc["types"] = .array(types.map(JSONValue.string))
@@ -113,7 +132,7 @@ enum GeoJSONDecoders {
         if let phone = (tags["phone"] ?? tags["contact:phone"])?.stringValue {
             doc["internationalPhoneNumber"] = .string(String(phone.split(separator: ";").first ?? Substring(phone)).trimmingSpacesString)
         }
-        if let web = (tags["website"] ?? tags["contact:website"] ?? tags["url"])?.stringValue { doc["websiteUri"] = .string(web) }
+        if let web = (tags["website"] ?? tags["contact:website"] ?? tags["url"])?.stringValue, let uri = webAddress(web) { doc["websiteUri"] = .string(uri) }
         if let hours = tags["opening_hours"]?.stringValue { doc["regularOpeningHours"] = OSMOpeningHours.regularOpeningHours(hours) }
         var osm = JSONObject()
         if let t = meta["type"] { osm["type"] = t }
@@ -162,7 +181,17 @@ enum GeoJSONDecoders {
         let p = f.properties
         var doc = JSONObject()
         var extra = JSONObject()
-        let names = p["names"]
+        // Names are text: a number or an object where a name belongs was
+        // dropped without a word before.
+        try FieldCheck.expect(p, "names", .object, placeID: f.placeID)
+        let names = p["names"]?.objectValue
+        if let names {
+            try FieldCheck.expect(names, "primary", .string, path: "names.primary", placeID: f.placeID)
+            try FieldCheck.expect(names, "common", .object, path: "names.common", placeID: f.placeID)
+            for (language, name) in names["common"]?.objectValue ?? JSONObject() where name != .null && name.stringValue == nil {
+                throw FieldCheck.typeError("names.common.\(language)", name, .string, placeID: f.placeID)
+            }
+        }
         if let primary = names?["primary"]?.stringValue { doc["displayName"] = text(primary) }
         if let common = names?["common"]?.objectValue, !common.isEmpty { extra["localizedNames"] = .object(common) }
         var categories: [String] = []
@@ -192,7 +221,7 @@ enum GeoJSONDecoders {
             }
             if !components.isEmpty { doc["addressComponents"] = .array(components) }
         }
-        if let web = p["websites"]?.arrayValue?.first?.stringValue { doc["websiteUri"] = .string(web) }
+        if let web = p["websites"]?.arrayValue?.first?.stringValue, let uri = webAddress(web) { doc["websiteUri"] = .string(uri) }
         if let phone = p["phones"]?.arrayValue?.first?.stringValue { doc["internationalPhoneNumber"] = .string(phone) }
         var overture = JSONObject()
         for key in ["confidence", "categories", "taxonomy", "basic_category", "brand", "sources", "socials", "emails", "websites", "phones", "addresses", "version", "operating_status", "names"] {
@@ -245,6 +274,12 @@ enum GeoJSONDecoders {
             default:
                 if PlacesV1Decoder.knownFields.contains(k) { fields.append((k, v)) } else { rest.append((k, v)) }
             }
+        }
+        if let name, name != .null, name.stringValue == nil {
+            throw FieldCheck.typeError("name", name, .string, placeID: f.placeID)
+        }
+        if name == nil || name == .null, let dn = displayName, dn != .null, dn.stringValue == nil, dn.objectValue == nil {
+            throw DecodeError("displayName is \(dn.kindDescription), expected a string or an object {\"text\": ...}", placeID: f.placeID)
         }
         var members: [(key: String, value: JSONValue)] = []
         members.reserveCapacity(fields.count + 3)

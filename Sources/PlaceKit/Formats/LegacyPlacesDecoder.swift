@@ -60,7 +60,11 @@ enum LegacyPlacesDecoder {
             case "rating": doc["rating"] = value
             case "user_ratings_total": doc["userRatingCount"] = value
             case "price_level":
-                if let level = value.intValue, (0...4).contains(level) { doc["priceLevel"] = .string(priceLevels[level]) } else { extra[key] = value }
+                // An integer (checked above); 0-4 are the API's levels.
+                guard let level = value.intValue, (0...4).contains(level) else {
+                    throw DecodeError("price_level \(JSONWriter().string(value)) is out of range [0, 4]", placeID: pid)
+                }
+                doc["priceLevel"] = .string(priceLevels[level])
             case "business_status": doc["businessStatus"] = value
             case "permanently_closed":
                 if value.boolValue == true, object["business_status"] == nil { doc["businessStatus"] = "CLOSED_PERMANENTLY" }

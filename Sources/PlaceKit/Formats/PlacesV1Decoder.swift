@@ -79,6 +79,12 @@ enum PlacesV1Decoder {
         if let id, id.stringValue == nil, id != .null {
             throw DecodeError("id is \(id.kindDescription), expected a string")
         }
+        // Both given: they must name the same place (stored under `id`,
+        // a record whose `name` says otherwise was refused by nothing).
+        if let idValue = id?.stringValue, let nameValue = name?.stringValue, nameValue.hasPrefix("places/"),
+           !nameValue.dropFirst(7).contains("/"), nameValue.dropFirst(7) != Substring(idValue) {
+            throw DecodeError("name '\(nameValue.prefix(80))' and id '\(idValue.prefix(80))' name different places", placeID: idValue)
+        }
         guard let idText, !idText.isEmpty else {
             throw DecodeError("no place ID (id or name \"places/{id}\")")
         }

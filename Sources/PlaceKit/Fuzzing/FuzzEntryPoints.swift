@@ -190,6 +190,66 @@ import PlaceStorage
         _ = place.isOpen(at: instants[1], secondaryHoursType: .delivery)
     }
 
+    // MARK: Geometries
+
+    /// A GeoJSON geometry, or a feature: the geometry parser on the
+    /// geometry (the input, or the feature's `geometry`), then the feature
+    /// (a bare geometry wrapped in one with an ID and a name for each
+    /// format) through the generic, OSM and Overture decoders. A geometry
+    /// accepted gives a finite, valid point within its bounding box (that
+    /// of every position; a polygon's outer ring), its viewport is that box
+    /// and its footprint can be made; a decoded place lies within the box
+    /// of its feature's geometry. Nothing traps (an empty MultiLineString
+    /// did, exit 132; an empty GeometryCollection gave 0,0).
+    public static func geometry(_ data: UnsafeRawBufferPointer) {
+        guard let value = try? JSONParser.parse(data) else { return }
+        let isFeature = value["type"]?.stringValue == "Feature"
+        if let g = isFeature ? value["geometry"] : value {
+            checkGeometry(g)
+        }
+        let feature: JSONValue
+        if isFeature {
+            feature = value
+        } else {
+            let properties: JSONValue = ["id": "fuzz-1", "name": "Fuzz", "@type": "way", "@id": 1, "amenity": "cafe",
+                                         "names": ["primary": "Fuzz"], "categories": ["primary": "cafe"]]
+            feature = .object(JSONObject([("type", "Feature"), ("id", "fuzz-1"), ("geometry", value), ("properties", properties)]))
+        }
+        let box = feature["geometry"].flatMap { try? GeoJSONGeometry.parse($0, placeID: nil) }?.boundingBox
+        for format in [InputFormat.geojson, .osm, .overture] {
+            let record = SourceRecord(value: feature, line: 1, index: 1, container: nil)
+            guard let decoded = try? decodeRecord(record, format: format) else { continue }
+            let c = decoded.place.coordinate
+            check(c.isValid && c.latitude.isFinite && c.longitude.isFinite, "\(format.rawValue): place at \(c)")
+            if let box { check(within(c, box), "\(format.rawValue): place at \(c) outside the geometry's box \(box)") }
+            decodeAndPrepare(record, format: format, evaluateHours: false)
+        }
+    }
+
+    /// What must hold of a geometry the parser accepts.
+    static func checkGeometry(_ value: JSONValue) {
+        let geometry: GeoJSONGeometry
+        do { geometry = try GeoJSONGeometry.parse(value, placeID: "fuzz") } catch {
+            check(!error.message.isEmpty, "a geometry refused without a message")
+            return
+        }
+        guard let box = geometry.boundingBox else { fail("an accepted geometry without positions: \(geometry)") }
+        let p = geometry.representativePoint
+        check(p.isValid && p.latitude.isFinite && p.longitude.isFinite, "representative point \(p)")
+        check(within(p, box), "representative point \(p) outside the bounding box \(box)")
+        if let viewport = geometry.viewport {
+            check(viewport.low == box.low && viewport.high == box.high, "the viewport is not the bounding box")
+        }
+        _ = FootprintShape.make(geometry, origin: p)
+    }
+
+    /// `c` within `box`, give or take rounding (1e-9 degrees, 0.1 mm).
+    static func within(_ c: Coordinate, _ box: (low: Coordinate, high: Coordinate)) -> Bool {
+        let e = 1e-9
+        return c.latitude >= box.low.latitude - e && c.latitude <= box.high.latitude + e
+            && c.longitude >= box.low.longitude - e && c.longitude <= box.high.longitude + e
+    }
+
     // MARK: OSM opening_hours
 
     /// The OSM `opening_hours` parser, and the hours evaluation of an OSM

@@ -48,8 +48,10 @@ struct Tombstone {
                 }
                 return reason
             } ?? .explicit
-            let confidence = r["confidence"]?.doubleValue ?? 1
-            guard confidence > 0 && confidence <= 1 else { throw DecodeError("\(name).replacedBy[\(i)].confidence must be in (0, 1]") }
+            // Absent: 1 (as an alias file's). Present, it must be a number
+            // in range: "NaN" or null read as 1 before.
+            let confidence = r["confidence"].map { $0.doubleValue ?? .nan } ?? 1
+            guard confidence > 0 && confidence <= 1 else { throw DecodeError("\(name).replacedBy[\(i)].confidence must be a number in (0, 1]") }
             let recordedAt = r["recordedAt"]?.stringValue
             if let t = recordedAt, CaptureTime.parse(t) == nil { throw DecodeError("\(name).replacedBy[\(i)].recordedAt must be an RFC 3339 time") }
             replacedBy.append(Replacement(edge: AliasEdge(aliasID: placeID, placeID: id, reason: reason, confidence: confidence, evidence: r["evidence"]),

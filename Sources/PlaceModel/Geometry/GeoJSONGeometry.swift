@@ -10,6 +10,17 @@ package enum GeoJSONGeometry: Equatable {
     case collection([GeoJSONGeometry])
 
     /// Parses a GeoJSON geometry object; the message says what is wrong.
+    ///
+    /// Every geometry it returns has a position to put the place at: empty
+    /// and degenerate geometries of every type are refused, each with its
+    /// reason (a Point without a position, a LineString or a line of a
+    /// MultiLineString with fewer than 2 positions, an empty MultiPoint,
+    /// MultiLineString, Polygon or MultiPolygon, a ring with fewer than 4
+    /// positions once closed, a polygon of a MultiPolygon without rings, an
+    /// empty GeometryCollection or one with an empty member, a coordinate
+    /// that is not a finite number or is out of range). An empty
+    /// MultiLineString trapped (exit 132) and an empty GeometryCollection put
+    /// the place at 0,0 before these checks (docs/reliability.md).
     package static func parse(_ value: JSONValue, placeID: String?) throws(DecodeError) -> GeoJSONGeometry {
         guard let object = value.objectValue else {
             throw DecodeError("geometry is \(value.kindDescription), expected an object", placeID: placeID)
@@ -21,6 +32,9 @@ package enum GeoJSONGeometry: Equatable {
             guard let members = object["geometries"]?.arrayValue else {
                 throw DecodeError("GeometryCollection has no geometries array", placeID: placeID)
             }
+            guard !members.isEmpty else {
+                throw DecodeError("GeometryCollection has no geometries: a place needs a location", placeID: placeID)
+            }
             var parsed: [GeoJSONGeometry] = []
             for m in members { parsed.append(try parse(m, placeID: placeID)) }
             return .collection(parsed)
@@ -31,6 +45,9 @@ package enum GeoJSONGeometry: Equatable {
         func position(_ v: JSONValue) throws(DecodeError) -> Coordinate {
             guard let a = v.arrayValue, a.count >= 2, let lng = a[0].doubleValue, let lat = a[1].doubleValue else {
                 throw DecodeError("\(type) has a position that is not [longitude, latitude]", placeID: placeID)
+            }
+            guard lng.isFinite, lat.isFinite else {
+                throw DecodeError("\(type) has a position that is not a finite number", placeID: placeID)
             }
             guard (-90...90).contains(lat) else {
                 throw DecodeError("latitude \(FieldCheck.formatNumber(lat)) is out of range [-90, 90]", placeID: placeID)
@@ -45,12 +62,15 @@ package enum GeoJSONGeometry: Equatable {
             var out: [Coordinate] = []
             out.reserveCapacity(a.count)
             for p in a { out.append(try position(p)) }
+            if out.isEmpty { throw DecodeError("\(type) has an empty list of positions: a place needs a location", placeID: placeID) }
             if out.count < minimum { throw DecodeError("\(type) needs at least \(minimum) positions, has \(out.count)", placeID: placeID) }
             return out
         }
         func nested(_ v: JSONValue, minimum: Int) throws(DecodeError) -> [[Coordinate]] {
             guard let a = v.arrayValue else { throw DecodeError("\(type) coordinates are not an array", placeID: placeID) }
+            guard !a.isEmpty else { throw DecodeError("\(type) has no lines: a place needs a location", placeID: placeID) }
             var out: [[Coordinate]] = []
+            out.reserveCapacity(a.count)
             for r in a { out.append(try list(r, minimum: minimum)) }
             return out
         }
@@ -84,12 +104,15 @@ package enum GeoJSONGeometry: Equatable {
             return .polygon(polygon)
         case "MultiPolygon":
             guard let a = coordinates.arrayValue else { throw DecodeError("MultiPolygon coordinates are not an array", placeID: placeID) }
+            if a.isEmpty { throw DecodeError("MultiPolygon has no polygons", placeID: placeID) }
             var polygons: [[[Coordinate]]] = []
-            for p in a {
+            polygons.reserveCapacity(a.count)
+            for (i, p) in a.enumerated() {
                 let polygon = try rings(p)
-                if !polygon.isEmpty { polygons.append(polygon) }
+                // Refused, not left out: a member dropped would be one the source never had.
+                if polygon.isEmpty { throw DecodeError("MultiPolygon polygon \(i + 1) of \(a.count) has no rings", placeID: placeID) }
+                polygons.append(polygon)
             }
-            if polygons.isEmpty { throw DecodeError("MultiPolygon has no polygons", placeID: placeID) }
             return .multiPolygon(polygons)
         default:
             throw DecodeError("unknown geometry type \"\(type)\"", placeID: placeID)
@@ -108,9 +131,9 @@ package enum GeoJSONGeometry: Equatable {
         }
     }
 
-    /// The bounding box as a Places API viewport (`low`/`high`), or nil for a point.
-    package var viewport: (low: Coordinate, high: Coordinate)? {
-        if case .point = self { return nil }
+    /// The bounding box of the positions (of a polygon, its outer ring);
+    /// nil only for a geometry `parse` refuses (one without positions).
+    package var boundingBox: (low: Coordinate, high: Coordinate)? {
         let ps = positions
         guard let first = ps.first else { return nil }
         var lo = first, hi = first
@@ -118,8 +141,14 @@ package enum GeoJSONGeometry: Equatable {
             lo.latitude = min(lo.latitude, p.latitude); lo.longitude = min(lo.longitude, p.longitude)
             hi.latitude = max(hi.latitude, p.latitude); hi.longitude = max(hi.longitude, p.longitude)
         }
-        if lo == hi { return nil }
         return (lo, hi)
+    }
+
+    /// The bounding box as a Places API viewport (`low`/`high`), or nil for a point.
+    package var viewport: (low: Coordinate, high: Coordinate)? {
+        if case .point = self { return nil }
+        guard let box = boundingBox, box.low != box.high else { return nil }
+        return box
     }
 
     /// A point that lies on or inside the geometry: the point itself; the
@@ -146,7 +175,10 @@ package enum GeoJSONGeometry: Equatable {
             if let area = gs.first(where: { if case .polygon = $0 { true } else if case .multiPolygon = $0 { true } else { false } }) {
                 return area.representativePoint
             }
-            return gs.first?.representativePoint ?? Coordinate(latitude: 0, longitude: 0)
+            // `parse` refuses an empty collection; a hand-built one has no
+            // point to give, and 0,0 would be a place in the Gulf of Guinea.
+            precondition(!gs.isEmpty, "an empty GeometryCollection has no representative point")
+            return gs[0].representativePoint
         }
     }
 

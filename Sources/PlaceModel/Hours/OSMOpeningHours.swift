@@ -15,7 +15,19 @@ import Foundation
 ///
 /// Public holidays are not known offline: a `PH` rule never matches, so the
 /// answer on a public holiday may differ (the status says so in a note).
+///
+/// A value longer than `maxBytes` is `unsupported` (too long) without being
+/// read. Below it, parsing takes time linear in the value's length for
+/// values without date ranges (the rule-order check compares each rule
+/// with the weekday sets seen before it, at most 127 of them); with date
+/// ranges it compares rules pairwise, within the bound.
 public enum OSMOpeningHours {
+    /// The longest value read, in UTF-8 bytes: 8 times the 255 characters
+    /// OpenStreetMap allows a tag value (the longest `opening_hours` in
+    /// `../shared/data/osm` has 137). Before the bound and the linear
+    /// parse, a 380 KB value of 20,000 rules took more than a minute.
+    public static let maxBytes = 2048
+
     /// The key that carries the OSM text inside `regularOpeningHours`.
     public static let jsonKey = "osmOpeningHours"
 
@@ -62,6 +74,7 @@ public enum OSMOpeningHours {
         case additionalAfterDates = "additional rule after a date range"
         case invalidTime = "invalid time or date"
         case syntax = "not opening_hours syntax"
+        case tooLong = "too long"
     }
 
     public struct Unsupported: Error, Sendable, Equatable, CustomStringConvertible {
@@ -113,8 +126,10 @@ public enum OSMOpeningHours {
             // Reading 2: a range past midnight survives only where no other
             // `;` rule (nor a `,` rule with `off`) names the next day.
             let replacing = rules.indices.filter { (!rules[$0].additional || rules[$0].off) && rules[$0].matches(date) }
+            // "Every replacing rule is rule i": none, or just that one.
+            let onlyReplacing = replacing.count == 1 ? replacing[0] : nil
             var spilled = MinuteSet(schedule(on: date, strict: true), within: 0, 1440)
-            for (i, rule) in rules.enumerated() where !rule.off && rule.matches(yesterday) && replacing.allSatisfy({ $0 == i }) {
+            for (i, rule) in rules.enumerated() where !rule.off && rule.matches(yesterday) && (replacing.isEmpty || onlyReplacing == i) {
                 spilled = spilled.union(MinuteSet(rule.times, within: 1440, 2880).shifted(-1440))
             }
             return (kept.intersection(spilled).ranges, kept.symmetricDifference(spilled).ranges)
@@ -203,11 +218,25 @@ public enum OSMOpeningHours {
     // MARK: Parsing
 
     public static func parse(_ text: String) -> ParseResult {
+        var steps = 0
+        return parse(text, maxBytes: maxBytes, steps: &steps)
+    }
+
+    /// `parse`, with the bound given and the work counted: `steps` grows by
+    /// one for each character the tokenizer reads or a rule's source
+    /// copies, each rule parsed and each comparison the rule-order check
+    /// makes (the regression test of the quadratic parse counts them).
+    package static func parse(_ text: String, maxBytes: Int, steps: inout Int) -> ParseResult {
+        let length = text.utf8.count
+        guard length <= maxBytes else {
+            return .unsupported(Unsupported(form: .tooLong, reason: "the value is \(length) bytes long; placedb reads at most \(maxBytes) (OpenStreetMap allows 255 characters)"))
+        }
         do {
-            let tokens = try Tokenizer.tokenize(text)
+            let tokens = try Tokenizer.tokenize(text, steps: &steps)
             var parser = Parser(tokens: tokens, text: text)
             let rules = try parser.parseRules()
-            try checkOrder(rules)
+            steps += parser.steps
+            try checkOrder(rules, steps: &steps)
             return .supported(Parsed(text: text, rules: rules))
         } catch {
             return .unsupported(error)
@@ -221,12 +250,13 @@ public enum OSMOpeningHours {
     /// before a rule that overrides it (`May 29 off; Mo-Fr 09:00-18:00`),
     /// and a `,` rule without dates after one with dates (does the range
     /// carry over?).
-    static func checkOrder(_ rules: [Rule]) throws(Unsupported) {
+    static func checkOrder(_ rules: [Rule], steps: inout Int) throws(Unsupported) {
         // Dates to compare on: four years (a leap year among them) and any
         // year the value names.
         var years = Set(2024...2027)
         for r in rules { for d in r.dates ?? [] { for y in [d.from.year, d.to.year].compactMap({ $0 }) { years.insert(y); years.insert(y + 1) } } }
         let dated = rules.contains { $0.dates != nil }
+        if !dated { return try checkWeeklyOrder(rules, steps: &steps) }
         var days: [LocalDate] = []
         if dated {
             for y in years.sorted() {
@@ -239,6 +269,7 @@ public enum OSMOpeningHours {
         }
         func matchSet(_ r: Rule) -> Set<Int> { Set(days.filter { r.matches($0) }.map(\.dayNumber)) }
         let sets = rules.map(matchSet)
+        steps += rules.count * days.count
         for (j, later) in rules.enumerated() {
             if later.additional {
                 if later.dates == nil, j > 0, rules[j - 1].dates != nil {
@@ -246,6 +277,7 @@ public enum OSMOpeningHours {
                 }
                 continue
             }
+            steps += j
             for i in 0..<j {
                 let earlier = rules[i]
                 // A PH rule is overridden on holidays by a later weekday
@@ -263,6 +295,50 @@ public enum OSMOpeningHours {
                     throw Unsupported(form: .ambiguousOrder, reason: "the date rule \(quoted(earlier.source)) comes before \(quoted(later.source)), which overrides it (put date exceptions last)")
                 }
             }
+        }
+    }
+
+    /// `checkOrder` for a value without date ranges, in one pass: a rule's
+    /// days are a set of the 7 weekdays (a 7-bit mask), so instead of
+    /// comparing each rule with every earlier one, the pass keeps the first
+    /// rule seen with each mask (128) and the first `PH` rule, and looks up
+    /// the masks inside a rule's own. Same errors, naming the same rules,
+    /// as the pairwise check (the earliest rule it finds).
+    static func checkWeeklyOrder(_ rules: [Rule], steps: inout Int) throws(Unsupported) {
+        let sunday = LocalDate(year: 2024, month: 1, day: 7)!
+        let week = (0..<7).map { sunday.adding(days: $0) }
+        var firstWithMask = [Int](repeating: Int.max, count: 128)
+        var firstHoliday = Int.max
+        for (j, later) in rules.enumerated() {
+            var mask = 0
+            for (d, date) in week.enumerated() where later.matches(date) { mask |= 1 << d }
+            steps += 1
+            if !later.additional {
+                // The earliest earlier rule the pairwise check would stop at:
+                // a PH rule the later one overrides on holidays, or a rule
+                // whose days all lie within the later one's.
+                var culprit = Int.max
+                var holiday = false
+                if firstHoliday < j, !later.publicHoliday, later.weekdays == nil || !later.weekdays!.isEmpty, mask != 0 {
+                    culprit = firstHoliday
+                    holiday = true
+                }
+                var sub = mask
+                while sub != 0 {
+                    steps += 1
+                    if firstWithMask[sub] < culprit { culprit = firstWithMask[sub]; holiday = false }
+                    sub = (sub - 1) & mask
+                }
+                if culprit != Int.max {
+                    let earlier = rules[culprit]
+                    if holiday {
+                        throw Unsupported(form: .ambiguousOrder, reason: "the holiday rule \(quoted(earlier.source)) comes before \(quoted(later.source)), which overrides it on holidays (put PH rules last)")
+                    }
+                    throw Unsupported(form: .ambiguousOrder, reason: "the rule \(quoted(later.source)) overrides the earlier rule \(quoted(earlier.source)) on every day it names (did you mean ',' instead of ';'?)")
+                }
+            }
+            if mask != 0, firstWithMask[mask] == Int.max { firstWithMask[mask] = j }
+            if later.publicHoliday, firstHoliday == Int.max { firstHoliday = j }
         }
     }
 
@@ -285,8 +361,9 @@ public enum OSMOpeningHours {
         static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
         /// The tokens and the character offset each starts at.
-        static func tokenize(_ text: String) throws(Unsupported) -> [(token: Token, at: Int)] {
+        static func tokenize(_ text: String, steps: inout Int) throws(Unsupported) -> [(token: Token, at: Int)] {
             let c = Array(text.unicodeScalars)
+            steps += c.count
             var out: [(Token, Int)] = []
             var i = 0
             func isDigit(_ s: Unicode.Scalar) -> Bool { ("0"..."9").contains(s) }
@@ -356,11 +433,18 @@ public enum OSMOpeningHours {
     struct Parser {
         let tokens: [(token: Token, at: Int)]
         let text: String
+        /// The text's scalars, which the tokens' offsets count: made once
+        /// (each rule's source made its own copy of the whole text, which
+        /// made parsing quadratic in the number of rules).
+        let scalars: [Unicode.Scalar]
         var i = 0
+        /// Work done, for `parse(_:maxBytes:steps:)`.
+        var steps = 0
 
         init(tokens: [(token: Token, at: Int)], text: String) {
             self.tokens = tokens
             self.text = text
+            self.scalars = Array(text.unicodeScalars)
         }
 
         var current: Token? { i < tokens.count ? tokens[i].token : nil }
@@ -376,10 +460,12 @@ public enum OSMOpeningHours {
             var rules: [Rule] = []
             var additional = false
             while true {
+                steps += 1
                 let startIndex = i
                 var rule = try parseRule()
                 rule.additional = additional
                 rule.source = source(from: startIndex)
+                steps += rule.source.unicodeScalars.count
                 rules.append(rule)
                 guard let t = current else { break }
                 switch t {
@@ -399,11 +485,13 @@ public enum OSMOpeningHours {
             return rules
         }
 
+        /// The text from token `start` to the current one, trimmed.
         func source(from start: Int) -> String {
-            let chars = Array(text)
             let a = tokens[start].at
-            let b = i < tokens.count ? tokens[i].at : chars.count
-            return String(chars[a..<min(b, chars.count)]).trimmingCharacters(in: CharacterSet(charactersIn: " ;,"))
+            let b = i < tokens.count ? tokens[i].at : scalars.count
+            var view = String.UnicodeScalarView()
+            view.append(contentsOf: scalars[a..<min(b, scalars.count)])
+            return String(view).trimmingCharacters(in: CharacterSet(charactersIn: " ;,"))
         }
 
         func unexpected() -> Unsupported {
