@@ -258,8 +258,12 @@ class GoogleClientTests(unittest.TestCase):
             if len(self.server.log) > before:
                 break
             threading.Event().wait(0.02)
+        # The target as the client sent it (percent-encoded, with the query).
         line = self.server.log[-1].split(" ")
-        self.assertEqual(line[:3], ["GET", "/v1/places/cafe", "200"])
+        self.assertEqual(line[0], "GET")
+        self.assertEqual(line[1].split("?")[0], "/v1/places/cafe")
+        self.assertIn("enum-encoding%3Dint", line[1])
+        self.assertEqual(line[2], "200")
 
 
 @unittest.skipIf(IMPORT_ERROR is not None, f"google-maps-places cannot be imported ({IMPORT_ERROR})")
