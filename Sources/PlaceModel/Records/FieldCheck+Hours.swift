@@ -27,17 +27,18 @@ extension FieldCheck {
             guard let p = period.objectValue else { throw typeError("\(path).periods[\(i)]", period, .object, placeID: placeID) }
             for end in ["open", "close"] {
                 guard let point = p[end], point != .null else { continue }
-                try hoursPoint(point, "\(path).periods[\(i)].\(end)", placeID: placeID)
+                // The path is written only for an error (every point of every record passes here).
+                try hoursPoint(point, { "\(path).periods[\(i)].\(end)" }, placeID: placeID)
             }
         }
     }
 
-    private static func hoursPoint(_ point: JSONValue, _ path: String, placeID: String) throws(DecodeError) {
-        guard let o = point.objectValue else { throw typeError(path, point, .object, placeID: placeID) }
+    private static func hoursPoint(_ point: JSONValue, _ path: () -> String, placeID: String) throws(DecodeError) {
+        guard let o = point.objectValue else { throw typeError(path(), point, .object, placeID: placeID) }
         func number(_ key: String, _ range: ClosedRange<Int>, _ what: String) throws(DecodeError) -> Int? {
             guard let v = o[key], v != .null else { return nil }
             guard let n = v.intValue, range.contains(n) else {
-                throw DecodeError("\(path).\(key) \(JSONWriter().string(v)) is not \(what) \(range.lowerBound)-\(range.upperBound)", placeID: placeID)
+                throw DecodeError("\(path()).\(key) \(JSONWriter().string(v)) is not \(what) \(range.lowerBound)-\(range.upperBound)", placeID: placeID)
             }
             return n
         }
@@ -45,7 +46,7 @@ extension FieldCheck {
         let hour = try number("hour", 0...24, "an hour")
         let minute = try number("minute", 0...59, "a minute")
         if hour == 24, let minute, minute != 0 {
-            throw DecodeError("\(path) 24:\(minute < 10 ? "0" : "")\(minute) is past the end of the day", placeID: placeID)
+            throw DecodeError("\(path()) 24:\(minute < 10 ? "0" : "")\(minute) is past the end of the day", placeID: placeID)
         }
     }
 }

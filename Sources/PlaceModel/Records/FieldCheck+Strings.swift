@@ -111,11 +111,15 @@ extension FieldCheck {
         }
     }
 
+    /// (memchr over a large string's storage; a small string's few bytes
+    /// are scanned where they are, without the copy `withUTF8` makes.)
     static func hasNUL(_ s: String) -> Bool {
-        var s = s
-        return s.withUTF8 { b in
+        if let found = s.utf8.withContiguousStorageIfAvailable({ b -> Bool in
             guard let base = b.baseAddress, !b.isEmpty else { return false }
             return memchr(base, 0, b.count) != nil
+        }) {
+            return found
         }
+        return s.utf8.contains(0)
     }
 }
