@@ -199,6 +199,21 @@ struct GeoJSONImportTests {
             #expect(GeoJSONGeometry.inside(p, { if case .polygon(let r) = g { return r } else { return [] } }()), "\(ring) \(holes): \(p)")
         }
     }
+
+    /// Found by the geometry fuzz target: a hole reaching outside its outer
+    /// ring (invalid, but parsed) made the scan line's widest span lie
+    /// outside the polygon, at longitude 4.40 of a 0...4 box.
+    @Test("a polygon whose hole crosses the outer ring still gets a point of its area", arguments: [
+        "[[[0,0],[3,0],[4,4],[0,4],[0,0]],[[1,4],[0,4],[0,0]],[[2,1],[8,3],[0,3],[1,1]]]",
+        "[[[0,0],[4,0],[4,4],[0,4],[0,0]],[[-1,-1],[5,-1],[5,5],[-1,5],[-1,-1]]]",
+    ])
+    func holeCrossingOuterRing(coordinates: String) throws {
+        let g = try GeoJSONGeometry.parse(try JSONValue(parsing: #"{"type":"Polygon","coordinates":\#(coordinates)}"#), placeID: nil)
+        let p = g.representativePoint
+        guard case .polygon(let rings) = g else { Issue.record("not a polygon"); return }
+        #expect(GeoJSONGeometry.inside(p, [rings[0]]) || rings[0].contains(p), "\(p)")
+        #expect((0...4).contains(p.latitude) && (0...4).contains(p.longitude), "\(p)")
+    }
 }
 
 @Suite("Snapshots")

@@ -281,7 +281,12 @@ package enum GeoJSONGeometry: Equatable {
     static func pointInPolygon(_ unnormalized: [[Coordinate]]) -> Coordinate {
         let rings = unnormalized.map(normalized)
         let outer = rings[0]
-        if let c = centroid(outer), inside(c, rings) { return c }
+        // Inside the outer ring and in no hole (`inside` counts crossings
+        // of all rings, which a hole reaching outside the outer ring fools).
+        func inArea(_ c: Coordinate) -> Bool {
+            inside(c, [outer]) && !rings.dropFirst().contains { inside(c, [$0]) }
+        }
+        if let c = centroid(outer), inArea(c) { return c }
         // Scan lines through the centroid's latitude, then through the
         // middle of the box, nudged off vertices.
         let lats = outer.map(\.latitude)
@@ -298,15 +303,25 @@ package enum GeoJSONGeometry: Equatable {
                 }
             }
             xs.sort()
-            var best: (width: Double, x: Double)?
+            // The widest span whose middle is inside: in a valid polygon
+            // every other span is; a hole that crosses its outer ring
+            // (invalid, but found in the wild and by the fuzzer) makes
+            // spans outside the outer ring.
+            var spans: [(width: Double, x: Double)] = []
             var i = 0
             while i + 1 < xs.count {
                 let w = xs[i + 1] - xs[i]
-                if w > 0, best == nil || w > best!.width { best = (w, (xs[i] + xs[i + 1]) / 2) }
+                if w > 0 { spans.append((w, (xs[i] + xs[i + 1]) / 2)) }
                 i += 2
             }
-            if let best { return Coordinate(latitude: y, longitude: best.x) }
+            for span in spans.sorted(by: { $0.width > $1.width }) {
+                let c = Coordinate(latitude: y, longitude: span.x)
+                if inArea(c) { return c }
+            }
         }
+        // Holes that cover the outer ring wherever the scan lines cross it
+        // (invalid): a point of the outer ring's area, holes ignored.
+        if rings.count > 1 { return pointInPolygon([unnormalized[0]]) }
         // Degenerate (zero-area) ring: a vertex lies on it.
         return outer[0]
     }
