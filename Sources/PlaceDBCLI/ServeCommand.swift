@@ -54,7 +54,7 @@ enum ServeCommand: Command {
         if let n = try integer(args, Options.maxConnections, 1...100_000) { config.maxConnections = UInt32(n) }
         if let n = try integer(args, Options.maxConnectionsPerClient, 1...100_000) { config.maxConnectionsPerClient = UInt32(n) }
         for name in args.all(Options.allowHost) {
-            guard name == "*" || (!name.isEmpty && name.utf8.allSatisfy({ HostAllowList.isNameByte($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") })) else {
+            guard name == "*" || (!name.isEmpty && name.utf8.allSatisfy(HostAllowList.isHostByte)) else {
                 throw UsageError(message: "invalid value '\(name)' for '\(Options.allowHost.name)'; expected a host name (ASCII letters, digits, '-', '.'), an IP address, or *")
             }
             config.allowedHosts.append(name)

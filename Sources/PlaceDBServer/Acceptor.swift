@@ -165,9 +165,4 @@ final class ClientCounts: Sendable {
             c[client] = n > 1 ? n - 1 : nil
         }
     }
-
-    /// Connections counted for `client` now.
-    func count(_ client: ClientAddress) -> Int {
-        counts.withLock { $0[client, default: 0] }
-    }
 }

@@ -125,13 +125,13 @@ final class EventLoop: @unchecked Sendable {
             var mhdTimeout: UInt64 = 0
             if MHD_get_timeout(daemon, &mhdTimeout) == .YES { timeout = Int32(min(UInt64(timeout), UInt64(mhdTimeout))) }
             let n = placedb_epoll_wait(epollFD, &ready, Int32(ready.count), timeout)
-            if n > 0 {
-                for i in 0..<Int(n) where ready[i] == wakeFD {
-                    var count: UInt64 = 0
-                    _ = read(wakeFD, &count, 8)
-                }
+            // `hand` queues before it wakes, so the queue is looked at (and
+            // its lock taken) only on a wake-up, not on every turn.
+            if n > 0, ready[0..<Int(n)].contains(wakeFD) {
+                var count: UInt64 = 0
+                _ = read(wakeFD, &count, 8)
+                addPending()
             }
-            addPending()
             MHD_run(daemon)
             let now = DispatchTime.now().uptimeNanoseconds
             if now &- lastSweep >= Self.sweepNanoseconds {

@@ -71,6 +71,11 @@ package struct HostAllowList: Sendable {
         }
     }
 
+    /// A byte of a plain ASCII `host[:port]` or `[v6]:port`: a name byte, `:`, `[` or `]`.
+    package static func isHostByte(_ b: UInt8) -> Bool {
+        isNameByte(b) || b == UInt8(ascii: ":") || b == UInt8(ascii: "[") || b == UInt8(ascii: "]")
+    }
+
     /// ASCII letters, digits, `-`, `.` and `_`.
     package static func isNameByte(_ b: UInt8) -> Bool {
         (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x2E || b == 0x5F

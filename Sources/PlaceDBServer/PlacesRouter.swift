@@ -354,7 +354,7 @@ package final class PlacesRouter: Sendable {
     /// server listens on, with the port it was given.
     private func origin(_ request: HTTPRequest) -> String {
         if let host = request.header("Host"), !host.isEmpty, host.utf8.count < 256,
-           host.utf8.allSatisfy({ HostAllowList.isNameByte($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") }) {
+           host.utf8.allSatisfy(HostAllowList.isHostByte) {
             return "http://\(host)"
         }
         let (host, port) = bound.withLock { $0 } ?? (configuration.host, configuration.port)
