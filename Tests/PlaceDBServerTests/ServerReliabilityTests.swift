@@ -213,10 +213,14 @@ struct ServerReliabilityTests {
                 #expect(!r.stdout.contains("Socket errors"), "\(threads) threads, -c\(c): \(r.stdout)")
                 #expect(!r.stdout.contains("Non-2xx"), "\(threads) threads, -c\(c): \(r.stdout)")
             }
-            // A stall answers a few requests where its neighbours answer thousands.
+            // A stall answers almost nothing where its neighbours answer
+            // thousands (0 in 2 s at -c128 on one thread; with 2 threads,
+            // -c256 about 1/130 of -c255). One or two connections are bound
+            // by the round trip, not the loop: a debug build under the whole
+            // suite's load gave -c1 1/6 of the median, hence 1/20 here.
             let median = counts.map(\.requests).sorted()[counts.count / 2]
             for c in counts {
-                #expect(c.requests * 5 >= median, "\(threads) threads, -c\(c.connections): \(c.requests) requests against a median of \(median)")
+                #expect(c.requests * 20 >= median, "\(threads) threads, -c\(c.connections): \(c.requests) requests against a median of \(median)")
             }
         }
     }
