@@ -1,0 +1,297 @@
+import Foundation
+
+/// One stored place as same-place linking sees it: where it is, and every
+/// feature `SamePlace.score` compares, computed once here (folded names,
+/// tokens, phones, domains, house number, categories, brand, the source
+/// record IDs it cites), so a score compares sorted integers only.
+public struct LinkRecord: Sendable {
+    public let placeID: String
+    /// The import source name ("google", "osm", "overture", or user-given).
+    public let source: String
+    public let coordinate: Coordinate
+    /// Half the diagonal of the place's footprint or viewport; 0 for a point.
+    public let extentMeters: Double
+
+    /// One name of the place (primary, localized, alternate, brand ...).
+    struct NameForm: Sendable {
+        /// Sorted distinct hashes of the name's tokens (`LinkText.nameTokens`).
+        var tokens: [UInt64]
+        /// Sorted hashes of the folded name's scalar bigrams.
+        var bigrams: [UInt32]
+        /// Hash of the tokens in order, without spaces: equal for names that
+        /// fold alike ("HealthPoint", "Health Point").
+        var key: UInt64
+        /// Hash of the first token.
+        var first: UInt64
+        /// Sorted distinct hashes of the tokens' first 4 scalars ("pizzeria" ~ "pizza").
+        var prefixes: [UInt64]
+    }
+
+    /// The primary name first (the display name), then the others; at most
+    /// `maxNames`.
+    let names: [NameForm]
+    /// The folded primary name, for `--explain`.
+    let primaryName: String
+    /// Facility words in the primary name (a bit per `facilityWords` entry).
+    let facilities: UInt64
+    /// Sorted hashes of the numbers in the primary name ("Terminal 2").
+    let nameNumbers: [UInt64]
+    let phones: [UInt64]
+    let domains: [UInt64]
+    /// Store numbers in the websites' paths, with their domain, hashed.
+    let pathNumbers: [UInt64]
+    /// Street-name words of the address (`LinkText.streetTokens`).
+    let street: [UInt64]
+    /// The house number's digits sorted, hashed (a transposition typo: "3105", "3015").
+    let houseDigits: UInt64
+    let socials: [UInt64]
+    let emails: [UInt64]
+    /// The house number (digits, leading zeros dropped) hashed; 0 for none.
+    let houseNumber: UInt64
+    let houseNumberText: String?
+    /// The postcode (letters and digits, up to a "-") hashed; 0 for none.
+    let postcode: UInt64
+    /// Sorted hashes of the specific categories (types, Overture categories), generic ones aside.
+    let categories: [UInt64]
+    /// `LinkCategories` groups of the primary category, and of all.
+    let primaryGroups: UInt32
+    let groups: UInt32
+    /// Sorted hashes of the brand's names and wikidata ID.
+    let brands: [UInt64]
+    /// Sorted hashes of the IDs this record goes by (its place ID, an OSM
+    /// "n123"), and of the upstream record IDs it cites (Overture
+    /// `sources[].record_id`, without "@version").
+    let ownIDs: [UInt64]
+    let citedIDs: [UInt64]
+    /// Hashes of "dataset\u{1}record_id" for each cited record and of the
+    /// dataset alone, in the same order: two records citing other records
+    /// of one dataset (two Meta pages) are two places to Overture.
+    let citedRecords: [(dataset: UInt64, record: UInt64)]
+
+    static let maxNames = 6
+
+    /// Words that make a name another facility of a brand ("Walmart Fuel
+    /// Station" is not "Walmart"): one bit each.
+    static let facilityWords: [String] = [
+        "fuel", "gas", "petrol", "pharmacy", "rx", "optical", "vision", "optician", "tire", "tyre", "auto", "automotive",
+        "carwash", "wash", "atm", "bakery", "deli", "garden", "photo", "pickup", "liquor", "hearing", "clinic", "parking",
+        "cafe", "restaurant", "bar", "grill", "kitchen", "express", "outlet", "connection", "print", "tech", "service", "svc", "parts",
+        "collision", "body", "sales", "hosp", "urgent", "emergency", "lab", "imaging", "radiology", "pediatric", "dental",
+        "café", "cafeteria", "spa", "salon", "gym", "fitness", "hotel", "residence", "suites", "apts", "office", "warehouse",
+        "depot", "distribution", "school", "academy", "kid", "kids", "children", "women", "men", "annex",
+    ]
+    static let facilityIndex: [UInt64: Int] = {
+        var m: [UInt64: Int] = [:]
+        for (i, w) in facilityWords.enumerated() { m[LinkText.hash(w)] = i }
+        return m
+    }()
+
+    /// Built from a stored place: `document` is its Places API (New) JSON
+    /// document, `extra` its stored extras object (OSM `osm.tags`, Overture
+    /// `overture`, `localizedNames`) or nil.
+    public init(placeID: String, source: String, coordinate: Coordinate, extentMeters: Double, document: JSONValue, extra: JSONValue?) {
+        self.placeID = placeID
+        self.source = source
+        self.coordinate = coordinate
+        self.extentMeters = extentMeters.isFinite ? max(0, extentMeters) : 0
+        let tags = extra?["osm"]?["tags"]?.objectValue
+        let overture = extra?["overture"]?.objectValue
+        func tag(_ k: String) -> String? {
+            guard let s = tags?[k]?.stringValue?.trimmingCharacters(in: .whitespaces), !s.isEmpty else { return nil }
+            return s
+        }
+        func tagList(_ k: String) -> [String] {
+            (tag(k) ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+
+        // Names: the display name, then localized, alternate, official, brand names.
+        var rawNames: [String] = []
+        func addName(_ s: String?) {
+            guard let s, !s.isEmpty, !rawNames.contains(s) else { return }
+            rawNames.append(s)
+        }
+        addName(document["displayName"]?["text"]?.stringValue ?? document["displayName"]?.stringValue)
+        addName(tag("name"))
+        addName(overture?["names"]?["primary"]?.stringValue)
+        for (_, v) in extra?["localizedNames"]?.objectValue ?? JSONObject() { addName(v.stringValue) }
+        for (_, v) in overture?["names"]?["common"]?.objectValue ?? JSONObject() { addName(v.stringValue) }
+        for rule in overture?["names"]?["rules"]?.arrayValue ?? [] { addName(rule["value"]?.stringValue) }
+        for k in ["official_name", "alt_name", "old_name", "short_name", "int_name", "loc_name"] { for n in tagList(k) { addName(n) } }
+        if let tags { for (k, v) in tags where k.hasPrefix("name:") { addName(v.stringValue) } }
+
+        var brandNames: [String] = []
+        if let b = tag("brand") { brandNames.append(b) }
+        if let b = overture?["brand"]?["names"]?["primary"]?.stringValue { brandNames.append(b) }
+        for (_, v) in overture?["brand"]?["names"]?["common"]?.objectValue ?? JSONObject() { if let s = v.stringValue { brandNames.append(s) } }
+        brandNames = brandNames.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        var brandHashes: [UInt64] = brandNames.map { LinkText.hash(LinkText.nameTokens(LinkText.foldedWords($0)).joined()) }
+        if let w = tag("brand:wikidata") ?? overture?["brand"]?["wikidata"]?.stringValue, !w.isEmpty { brandHashes.append(LinkText.hash("wd:" + w)) }
+        brands = Array(Set(brandHashes)).sorted()
+        // The brand is a name of the place too (last: the place's own names first).
+        for b in brandNames { addName(b) }
+
+        var forms: [NameForm] = []
+        var primaryFolded = ""
+        var facilities: UInt64 = 0
+        var numbers: [UInt64] = []
+        for (i, raw) in rawNames.prefix(Self.maxNames).enumerated() {
+            let words = LinkText.foldedWords(raw)
+            let tokens = LinkText.nameTokens(words)
+            let hashes = tokens.map(LinkText.hash)
+            if i == 0 {
+                primaryFolded = tokens.joined(separator: " ")
+                for h in hashes { if let bit = Self.facilityIndex[h] { facilities |= 1 << UInt64(bit) } }
+                for t in tokens where t.utf8.first.map({ $0 >= 0x30 && $0 <= 0x39 }) == true { numbers.append(LinkText.hash(t)) }
+            }
+            let key = LinkText.hash(tokens.joined())
+            if forms.contains(where: { $0.key == key }) { continue }
+            let prefixes = tokens.map { LinkText.hash(String(String.UnicodeScalarView($0.unicodeScalars.prefix(4)))) }
+            forms.append(NameForm(tokens: Array(Set(hashes)).sorted(), bigrams: LinkText.bigrams(tokens),
+                                  key: key, first: hashes.first ?? 0, prefixes: Array(Set(prefixes)).sorted()))
+        }
+        names = forms
+        primaryName = primaryFolded
+        self.facilities = facilities
+        nameNumbers = Array(Set(numbers)).sorted()
+
+        // Phones: the document's forms, OSM's tags, Overture's list.
+        var phoneKeys: [UInt64] = []
+        func addPhone(_ s: String?) { if let s, let k = LinkText.phoneKey(s) { phoneKeys.append(k) } }
+        addPhone(document["internationalPhoneNumber"]?.stringValue)
+        addPhone(document["nationalPhoneNumber"]?.stringValue)
+        for k in ["phone", "contact:phone", "contact:mobile", "mobile"] { for p in tagList(k) { addPhone(p) } }
+        for p in overture?["phones"]?.arrayValue ?? [] { addPhone(p.stringValue) }
+        phones = Array(Set(phoneKeys)).sorted()
+
+        // Websites: registrable domains, platforms aside.
+        var domainHashes: [UInt64] = []
+        var pathHashes: [UInt64] = []
+        func addSite(_ s: String?) {
+            guard let s, let d = LinkText.registrableDomain(s) else { return }
+            domainHashes.append(LinkText.hash(d))
+            pathHashes += LinkText.pathNumbers(s, domain: d)
+        }
+        addSite(document["websiteUri"]?.stringValue)
+        for k in ["website", "contact:website", "url"] { for w in tagList(k) { addSite(w) } }
+        for w in overture?["websites"]?.arrayValue ?? [] { addSite(w.stringValue) }
+        domains = Array(Set(domainHashes)).sorted()
+        pathNumbers = Array(Set(pathHashes)).sorted()
+
+        // Social pages: the page itself (host and path), not the platform.
+        var socialHashes: [UInt64] = []
+        func addSocial(_ s: String?) {
+            guard let s else { return }
+            var t = Substring(s.lowercased())
+            if let r = t.range(of: "://") { t = t[r.upperBound...] }
+            if t.hasPrefix("www.") { t = t.dropFirst(4) }
+            if t.hasPrefix("m.") { t = t.dropFirst(2) }
+            if let q = t.firstIndex(where: { $0 == "?" || $0 == "#" }) { t = t[..<q] }
+            while t.hasSuffix("/") { t = t.dropLast() }
+            guard t.contains("/") else { return }
+            socialHashes.append(LinkText.hash(String(t)))
+        }
+        for s in overture?["socials"]?.arrayValue ?? [] { addSocial(s.stringValue) }
+        for k in ["contact:facebook", "facebook", "contact:instagram", "contact:twitter"] { addSocial(tag(k)) }
+        socials = Array(Set(socialHashes)).sorted()
+
+        var emailHashes: [UInt64] = []
+        for e in overture?["emails"]?.arrayValue ?? [] { if let s = e.stringValue { emailHashes.append(LinkText.hash(s.lowercased())) } }
+        for k in ["email", "contact:email"] { for e in tagList(k) { emailHashes.append(LinkText.hash(e.lowercased())) } }
+        emails = Array(Set(emailHashes)).sorted()
+
+        // House number and postcode: components, OSM tags, Overture addresses.
+        var house: String?
+        var post: String?
+        var streetText: String?
+        for c in document["addressComponents"]?.arrayValue ?? [] {
+            let types = c["types"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let text = c["longText"]?.stringValue ?? c["long_name"]?.stringValue
+            if house == nil, types.contains("street_number"), let t = text { house = LinkText.houseNumber(component: t) }
+            if post == nil, types.contains("postal_code"), let t = text { post = t }
+            if streetText == nil, types.contains("route"), let t = text { streetText = t }
+        }
+        if house == nil, let h = tag("addr:housenumber") { house = LinkText.houseNumber(component: h) }
+        if post == nil { post = tag("addr:postcode") }
+        if streetText == nil { streetText = tag("addr:street") ?? tag("addr:place") }
+        if let address = overture?["addresses"]?.arrayValue?.first {
+            if let f = address["freeform"]?.stringValue {
+                if house == nil { house = LinkText.houseNumber(freeform: f) }
+                if streetText == nil { streetText = f }
+            }
+            if post == nil { post = address["postcode"]?.stringValue }
+        }
+        if tags == nil, overture == nil, document["addressComponents"] == nil,
+           let f = document["formattedAddress"]?.stringValue ?? document["shortFormattedAddress"]?.stringValue {
+            if house == nil { house = LinkText.houseNumber(freeform: f) }
+            if streetText == nil { streetText = f }
+        }
+        street = streetText.map(LinkText.streetTokens) ?? []
+        houseDigits = house.map { LinkText.hash(String($0.sorted())) } ?? 0
+        houseNumberText = house
+        houseNumber = house.map(LinkText.hash) ?? 0
+        if let p = post {
+            let head = p.split(separator: "-").first.map(String.init) ?? p
+            let cleaned = String(head.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.map(Character.init)).uppercased()
+            postcode = cleaned.isEmpty ? 0 : LinkText.hash(cleaned)
+        } else {
+            postcode = 0
+        }
+
+        // Categories: the document's types, Overture's own categories.
+        var cats: [String] = []
+        var primary: String?
+        if let p = document["primaryType"]?.stringValue { primary = p }
+        for t in document["types"]?.arrayValue ?? [] { if let s = t.stringValue { cats.append(s) } }
+        if let c = overture?["categories"]?.objectValue {
+            if let p = c["primary"]?.stringValue { cats.append(p); primary = primary ?? p }
+            for a in c["alternate"]?.arrayValue ?? [] { if let s = a.stringValue { cats.append(s) } }
+        }
+        if let p = overture?["basic_category"]?.stringValue { cats.append(p) }
+        if let p = overture?["taxonomy"]?["primary"]?.stringValue { cats.append(p) }
+        var catHashes: [UInt64] = []
+        var all: UInt32 = 0
+        for c in cats where !LinkCategories.isGeneric(c) {
+            let key = LinkText.categoryKey(c)
+            if !LinkCategories.isGeneric(key) { catHashes.append(LinkText.hash(key)) }
+            all |= LinkCategories.groups(c)
+        }
+        categories = Array(Set(catHashes)).sorted()
+        groups = all
+        var pg: UInt32 = 0
+        if let p = primary { pg = LinkCategories.groups(p) }
+        if let p = overture?["categories"]?["primary"]?.stringValue { pg |= LinkCategories.groups(p) }
+        primaryGroups = pg
+
+        // IDs: its own, and the upstream records it cites.
+        var own: [UInt64] = [LinkText.hash(placeID)]
+        if placeID.hasPrefix("osm:") {
+            let rest = placeID.dropFirst(4)
+            if let slash = rest.firstIndex(of: "/"), let t = rest.first {
+                own.append(LinkText.hash(String(t) + rest[rest.index(after: slash)...]))
+            }
+        }
+        var cited: [UInt64] = []
+        var records: [(dataset: UInt64, record: UInt64)] = []
+        for s in overture?["sources"]?.arrayValue ?? [] {
+            guard let r = s["record_id"]?.stringValue ?? s["record_id"]?.intValue.map(String.init), !r.isEmpty else { continue }
+            let id = String(r.split(separator: "@").first ?? Substring(r))
+            let h = LinkText.hash(id)
+            cited.append(h)
+            let dataset = (s["dataset"]?.stringValue ?? "").lowercased()
+            records.append((LinkText.hash(dataset), h))
+        }
+        ownIDs = Array(Set(own)).sorted()
+        citedIDs = Array(Set(cited)).sorted()
+        citedRecords = records
+    }
+
+    /// Half the diagonal of a viewport in meters (the extent a stored
+    /// place's `viewport` gives), 0 without one.
+    public static func extentMeters(viewport: JSONValue?) -> Double {
+        guard let low = viewport?["low"], let high = viewport?["high"],
+              let la = low["latitude"]?.doubleValue, let lo = low["longitude"]?.doubleValue,
+              let ha = high["latitude"]?.doubleValue, let ho = high["longitude"]?.doubleValue else { return 0 }
+        let d = Coordinate(latitude: la, longitude: lo).distance(to: Coordinate(latitude: ha, longitude: ho)) / 2
+        return d.isFinite ? d : 0
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+
+/// Whether two records are the same physical place: a logistic model over
+/// the evidence of `LinkRecord` (names, phones, websites, social pages,
+/// house number, postcode, categories, brand and branch, upstream record
+/// IDs), plus a distance term designed from principle, not fitted (the
+/// labelled pairs have no coordinates):
+///
+/// - the gap `d` is the distance between the two coordinates less both
+///   extents (a way's footprint, a viewport), never below 0;
+/// - up to 30 m two records of one place are usual (geocoders, building
+///   centroids against entrances): +0.5 at 0 m falling to 0 at 30 m;
+/// - 30-50 m: neutral (a large building, a mall's shops);
+/// - 50 m to `searchRadiusMeters`: ever more against, down to -4 (only
+///   strong agreement, a phone and a name, links there);
+/// - beyond `searchRadiusMeters`: never the same place (probability 0).
+///
+/// The learned weights (`SamePlaceWeights`) come from
+/// `placedb-bench fit-link` on the dev pairs.
+public struct SamePlaceScore: Sendable {
+    /// Calibrated P(same place) in [0, 1] (calibrated on the dev pairs'
+    /// candidate mix, 60% same).
+    public let probability: Double
+    /// Object: each feature's value and contribution to the logit, the
+    /// distance term, the bias and the logit; for `placedb link --explain`.
+    public let evidence: JSONValue
+}
+
+public enum SamePlace {
+    /// Link at probability >= threshold (chosen on the dev pairs' cross-validated
+    /// scores for precision first; `SamePlaceWeights.threshold`).
+    public static let threshold: Double = SamePlaceWeights.threshold
+    /// Candidates farther apart than this plus both extents can never link.
+    public static let searchRadiusMeters: Double = 150
+
+    /// The features, in the order of `SamePlaceWeights.weights`.
+    package enum Feature: Int, CaseIterable {
+        case nameDice, nameJaccard, nameContained, nameBigramContained, namePrefixContained, nameExact, nameFirstToken, nameNumberConflict
+        case phoneMatch, phoneConflict, domainMatch, domainConflict, webPathMatch, webPathConflict, socialMatch, emailMatch
+        case houseNumberMatch, houseNumberConflict, houseNumberTransposed, postcodeMatch, postcodeConflict, streetJaccard, streetConflict
+        case categoryExact, categoryPrimaryGroup, categoryGroup, categoryConflict
+        case brandMatch, brandConflict, branchFacility, sameDatasetOtherRecord
+    }
+    package static let featureNames: [String] = Feature.allCases.map { "\($0)" }
+    package static let featureCount = Feature.allCases.count
+
+    /// Evidence with a fixed weight, not fitted (the dev pairs cannot show
+    /// it): one record cites the other's ID as its upstream record.
+    static let citedIDWeight = 8.0
+
+    /// The distance term of the logit for a gap of `gap` meters (see above);
+    /// nil beyond the search radius (a veto).
+    public static func distanceContribution(gapMeters gap: Double) -> Double? {
+        if !(gap <= searchRadiusMeters) { return nil }
+        if gap <= 30 { return 0.5 * (1 - gap / 30) }
+        if gap <= 50 { return 0 }
+        return -4 * (gap - 50) / (searchRadiusMeters - 50)
+    }
+
+    /// The gap between two records: distance less both extents, >= 0.
+    public static func gapMeters(_ a: LinkRecord, _ b: LinkRecord) -> Double {
+        max(0, a.coordinate.distance(to: b.coordinate) - a.extentMeters - b.extentMeters)
+    }
+
+    /// P(same place) with its evidence.
+    public static func score(_ a: LinkRecord, _ b: LinkRecord) -> SamePlaceScore {
+        var f = [Double](repeating: 0, count: featureCount)
+        let cited = f.withUnsafeMutableBufferPointer { features(a, b, into: $0) }
+        let distance = a.coordinate.distance(to: b.coordinate)
+        let gap = gapMeters(a, b)
+        var members: [(String, JSONValue)] = []
+        var logit = SamePlaceWeights.bias
+        for i in 0..<featureCount {
+            let c = SamePlaceWeights.weights[i] * f[i]
+            logit += c
+            members.append((featureNames[i], .object(JSONObject([("value", .double(f[i])), ("contribution", .double(c))]))))
+        }
+        let citedC = cited ? citedIDWeight : 0
+        logit += citedC
+        members.append(("citedRecordID", .object(JSONObject([("value", .double(cited ? 1 : 0)), ("contribution", .double(citedC))]))))
+        let dc = distanceContribution(gapMeters: gap)
+        members.append(("distance", .object(JSONObject([("meters", .double(distance)), ("gapMeters", .double(gap)),
+                                                        ("contribution", dc.map(JSONValue.double) ?? .string("veto"))]))))
+        let p: Double
+        if let dc { logit += dc; p = sigmoid(logit) } else { p = 0 }
+        members.append(("names", .array([.string(a.primaryName), .string(b.primaryName)])))
+        members.append(("houseNumbers", .array([a.houseNumberText.map(JSONValue.string) ?? .null, b.houseNumberText.map(JSONValue.string) ?? .null])))
+        members.append(("bias", .double(SamePlaceWeights.bias)))
+        members.append(("logit", .double(logit)))
+        members.append(("probability", .double(p)))
+        members.append(("threshold", .double(threshold)))
+        return SamePlaceScore(probability: p, evidence: .object(JSONObject(members)))
+    }
+
+    /// P(same place) alone: `score(a, b).probability` without building the
+    /// evidence (the bulk linker's call).
+    public static func probability(_ a: LinkRecord, _ b: LinkRecord) -> Double {
+        guard let dc = distanceContribution(gapMeters: gapMeters(a, b)) else { return 0 }
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: featureCount) { f -> Double in
+            f.initialize(repeating: 0)
+            let cited = features(a, b, into: f)
+            var logit = SamePlaceWeights.bias + dc + (cited ? citedIDWeight : 0)
+            SamePlaceWeights.weights.withUnsafeBufferPointer { w in
+                for i in 0..<featureCount { logit += w[i] * f[i] }
+            }
+            return sigmoid(logit)
+        }
+    }
+
+    @inline(__always)
+    static func sigmoid(_ x: Double) -> Double { 1 / (1 + exp(-x)) }
+
+    /// The feature values of a pair (order of `Feature`); returns whether
+    /// one record cites the other's ID. Symmetric in a and b.
+    @discardableResult
+    package static func features(_ a: LinkRecord, _ b: LinkRecord, into f: UnsafeMutableBufferPointer<Double>) -> Bool {
+        @inline(__always) func set(_ k: Feature, _ v: Double = 1) { f[k.rawValue] = v }
+        // Names: the best of every pair of name forms, measure by measure.
+        var dice = 0.0, jaccard = 0.0, contained = 0.0, bigramContained = 0.0, prefixContained = 0.0, exact = 0.0
+        for x in a.names {
+            for y in b.names {
+                let nb = x.bigrams.count + y.bigrams.count
+                if nb > 0 {
+                    let common = Double(LinkText.commonCount(x.bigrams, y.bigrams))
+                    dice = max(dice, 2 * common / Double(nb))
+                    bigramContained = max(bigramContained, common / Double(max(1, min(x.bigrams.count, y.bigrams.count))))
+                }
+                let common = LinkText.commonCount(x.tokens, y.tokens)
+                let union = x.tokens.count + y.tokens.count - common
+                if union > 0 {
+                    jaccard = max(jaccard, Double(common) / Double(union))
+                    contained = max(contained, Double(common) / Double(max(1, min(x.tokens.count, y.tokens.count))))
+                }
+                let pc = LinkText.commonCount(x.prefixes, y.prefixes)
+                prefixContained = max(prefixContained, Double(pc) / Double(max(1, min(x.prefixes.count, y.prefixes.count))))
+                if x.key == y.key { exact = 1 }
+            }
+        }
+        set(.nameDice, dice)
+        set(.nameJaccard, jaccard)
+        set(.nameContained, contained)
+        set(.nameBigramContained, bigramContained)
+        set(.namePrefixContained, prefixContained)
+        set(.nameExact, exact)
+        if let x = a.names.first, let y = b.names.first, x.first != 0, x.first == y.first { set(.nameFirstToken) }
+        if !a.nameNumbers.isEmpty && !b.nameNumbers.isEmpty && LinkText.commonCount(a.nameNumbers, b.nameNumbers) == 0 { set(.nameNumberConflict) }
+        agreement(a.phones, b.phones, f, .phoneMatch, .phoneConflict)
+        agreement(a.domains, b.domains, f, .domainMatch, .domainConflict)
+        if f[Feature.domainMatch.rawValue] == 1 { agreement(a.pathNumbers, b.pathNumbers, f, .webPathMatch, .webPathConflict) }
+        if !a.socials.isEmpty && !b.socials.isEmpty && LinkText.commonCount(a.socials, b.socials) > 0 { set(.socialMatch) }
+        if !a.emails.isEmpty && !b.emails.isEmpty && LinkText.commonCount(a.emails, b.emails) > 0 { set(.emailMatch) }
+        if a.houseNumber != 0 && b.houseNumber != 0 {
+            if a.houseNumber == b.houseNumber { set(.houseNumberMatch) }
+            else if a.houseDigits == b.houseDigits { set(.houseNumberTransposed) }
+            else { set(.houseNumberConflict) }
+        }
+        if a.postcode != 0 && b.postcode != 0 { set(a.postcode == b.postcode ? .postcodeMatch : .postcodeConflict) }
+        if !a.street.isEmpty && !b.street.isEmpty {
+            let common = LinkText.commonCount(a.street, b.street)
+            if common == 0 { set(.streetConflict) } else { set(.streetJaccard, Double(common) / Double(a.street.count + b.street.count - common)) }
+        }
+        if !a.categories.isEmpty && !b.categories.isEmpty && LinkText.commonCount(a.categories, b.categories) > 0 { set(.categoryExact) }
+        if a.primaryGroups & b.primaryGroups != 0 { set(.categoryPrimaryGroup) }
+        if a.groups & b.groups != 0 { set(.categoryGroup) } else if a.groups != 0 && b.groups != 0 { set(.categoryConflict) }
+        if !a.brands.isEmpty && !b.brands.isEmpty { set(LinkText.commonCount(a.brands, b.brands) > 0 ? .brandMatch : .brandConflict) }
+        // A brand and another of its facilities: the names share words and
+        // one holds a facility word ("fuel", "pharmacy") the other lacks.
+        if a.facilities != b.facilities, let x = a.names.first, let y = b.names.first, LinkText.commonCount(x.tokens, y.tokens) > 0 { set(.branchFacility) }
+        // Two records citing other records of one upstream dataset.
+        var sameDatasetOther = false
+        var sameRecord = false
+        for r in a.citedRecords {
+            for s in b.citedRecords where r.dataset == s.dataset {
+                if r.record == s.record { sameRecord = true } else { sameDatasetOther = true }
+            }
+        }
+        if sameDatasetOther && !sameRecord { set(.sameDatasetOtherRecord) }
+        let cited = sameRecord
+            || (!a.citedIDs.isEmpty && LinkText.commonCount(a.citedIDs, b.ownIDs) > 0)
+            || (!b.citedIDs.isEmpty && LinkText.commonCount(b.citedIDs, a.ownIDs) > 0)
+        return cited
+    }
+
+    @inline(__always)
+    static func agreement(_ x: [UInt64], _ y: [UInt64], _ f: UnsafeMutableBufferPointer<Double>, _ match: Feature, _ conflict: Feature) {
+        guard !x.isEmpty && !y.isEmpty else { return }
+        if LinkText.commonCount(x, y) > 0 { f[match.rawValue] = 1 } else { f[conflict.rawValue] = 1 }
+    }
+}
