@@ -21,6 +21,9 @@ public struct LinkRecord: Sendable {
         /// Hash of the tokens in order, without spaces: equal for names that
         /// fold alike ("HealthPoint", "Health Point").
         var key: UInt64
+        /// Hash of the folded words joined, before abbreviations and stop
+        /// words ("ApartmentsSkrivena", "Apartments Skrivena").
+        var rawKey: UInt64
         /// Hash of the first token.
         var first: UInt64
         /// Sorted distinct hashes of the tokens' first 4 scalars ("pizzeria" ~ "pizza").
@@ -147,7 +150,7 @@ public struct LinkRecord: Sendable {
             if forms.contains(where: { $0.key == key }) { continue }
             let prefixes = tokens.map { LinkText.hash(String(String.UnicodeScalarView($0.unicodeScalars.prefix(4)))) }
             forms.append(NameForm(tokens: Array(Set(hashes)).sorted(), bigrams: LinkText.bigrams(tokens),
-                                  key: key, first: hashes.first ?? 0, prefixes: Array(Set(prefixes)).sorted()))
+                                  key: key, rawKey: LinkText.hash(words.joined()), first: hashes.first ?? 0, prefixes: Array(Set(prefixes)).sorted()))
         }
         names = forms
         primaryName = primaryFolded

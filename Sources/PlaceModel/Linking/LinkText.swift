@@ -175,8 +175,10 @@ public enum LinkText {
         return words.joined(separator: "_")
     }
 
-    /// Numbers of 3+ digits in a web address's path (a chain's store
-    /// number: walmart.com/store/1971), with the domain, hashed.
+    /// The page of a web address (its path, lower-cased, without query)
+    /// and the numbers of 3+ digits in its path (a chain's store number:
+    /// walmart.com/store/1971), each with the domain, hashed; empty for a
+    /// home page.
     public static func pathNumbers(_ uri: String, domain: String) -> [UInt64] {
         var s = Substring(uri)
         if let r = s.range(of: "://") { s = s[r.upperBound...] }
@@ -184,6 +186,10 @@ public enum LinkText {
         var path = s[slash...]
         if let q = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<q] }
         var out: [UInt64] = []
+        // The page itself (a store's page, an agent's page), index pages aside.
+        var page = path.lowercased()
+        for suffix in ["/index.html", "/index.htm", "/index.php", "/home", "/"] where page.hasSuffix(suffix) { page = String(page.dropLast(suffix.count)) }
+        if !page.isEmpty && page != "/" { out.append(hash(domain + page)) }
         var run = ""
         for c in path + "/" {
             if c.isASCII && c.isNumber { run.append(c) } else {

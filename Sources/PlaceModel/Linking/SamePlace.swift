@@ -40,6 +40,9 @@ public enum SamePlace {
         case houseNumberMatch, houseNumberConflict, houseNumberTransposed, postcodeMatch, postcodeConflict, streetJaccard, streetConflict
         case categoryExact, categoryPrimaryGroup, categoryGroup, categoryConflict
         case brandMatch, brandConflict, branchFacility, sameDatasetOtherRecord
+        /// Interactions: both the phone and the house number disagree; the
+        /// names agree but no phone, house number or store page does (a chain).
+        case phoneAndHouseConflict, nameWithoutContact
     }
     package static let featureNames: [String] = Feature.allCases.map { "\($0)" }
     package static let featureCount = Feature.allCases.count
@@ -133,7 +136,7 @@ public enum SamePlace {
                 }
                 let pc = LinkText.commonCount(x.prefixes, y.prefixes)
                 prefixContained = max(prefixContained, Double(pc) / Double(max(1, min(x.prefixes.count, y.prefixes.count))))
-                if x.key == y.key { exact = 1 }
+                if x.key == y.key || x.rawKey == y.rawKey { exact = 1 }
             }
         }
         set(.nameDice, dice)
@@ -175,6 +178,9 @@ public enum SamePlace {
             }
         }
         if sameDatasetOther && !sameRecord { set(.sameDatasetOtherRecord) }
+        func on(_ k: Feature) -> Bool { f[k.rawValue] != 0 }
+        if on(.phoneConflict) && on(.houseNumberConflict) { set(.phoneAndHouseConflict) }
+        if (exact == 1 || contained == 1) && !on(.phoneMatch) && !on(.houseNumberMatch) && !on(.webPathMatch) { set(.nameWithoutContact) }
         let cited = sameRecord
             || (!a.citedIDs.isEmpty && LinkText.commonCount(a.citedIDs, b.ownIDs) > 0)
             || (!b.citedIDs.isEmpty && LinkText.commonCount(b.citedIDs, a.ownIDs) > 0)
