@@ -1,4 +1,4 @@
--- placedb database schema, version 11 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 12 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -26,6 +26,23 @@ CREATE TABLE import_run (
     options TEXT NOT NULL DEFAULT '{}',
     error TEXT
 , older INTEGER NOT NULL DEFAULT 0);
+
+-- table: link_rule
+CREATE TABLE link_rule (
+    a TEXT NOT NULL,
+    b TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('same', 'different')),
+    origin TEXT,
+    run INTEGER,
+    PRIMARY KEY (a, b),
+    CHECK (a < b)
+) WITHOUT ROWID;
+
+-- table: link_setting
+CREATE TABLE link_setting (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 
 -- table: photo_image
 CREATE TABLE photo_image (
@@ -58,7 +75,7 @@ CREATE TABLE place (
     content_hash BIGINT NOT NULL,
     doc TEXT NOT NULL,
     extra TEXT
-, "geom" POINT NOT NULL DEFAULT '', time_zone_source TEXT CHECK (time_zone_source IN ('data', 'import-option')), doc_layout INTEGER, captured_at BIGINT, member_captured TEXT, text_cell INTEGER);
+, "geom" POINT NOT NULL DEFAULT '', time_zone_source TEXT CHECK (time_zone_source IN ('data', 'import-option')), doc_layout INTEGER, captured_at BIGINT, member_captured TEXT, text_cell INTEGER, group_id INTEGER);
 
 -- table: place_alias
 CREATE TABLE "place_alias" (
@@ -106,6 +123,25 @@ CREATE TABLE place_footprint (
     shape BLOB NOT NULL
 );
 
+-- table: place_group
+CREATE TABLE place_group (
+    id INTEGER PRIMARY KEY REFERENCES place(id) ON DELETE CASCADE,
+    doc TEXT NOT NULL,
+    provenance TEXT NOT NULL,
+    members TEXT NOT NULL
+);
+
+-- table: place_link
+CREATE TABLE place_link (
+    a INTEGER NOT NULL,
+    b INTEGER NOT NULL,
+    probability REAL NOT NULL CHECK (probability >= 0 AND probability <= 1),
+    evidence TEXT,
+    run INTEGER,
+    PRIMARY KEY (a, b),
+    CHECK (a < b)
+) WITHOUT ROWID;
+
 -- table: place_photo
 CREATE TABLE place_photo (
     place INTEGER NOT NULL REFERENCES place(id) ON DELETE CASCADE,
@@ -142,14 +178,23 @@ CREATE TABLE schema_migration (
     applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 
+-- index: link_rule_by_b
+CREATE INDEX link_rule_by_b ON link_rule(b);
+
 -- index: photo_image_by_reference
 CREATE INDEX photo_image_by_reference ON photo_image(reference);
 
 -- index: place_alias_by_place
 CREATE INDEX place_alias_by_place ON place_alias(place_id);
 
+-- index: place_by_group
+CREATE INDEX place_by_group ON place(group_id) WHERE group_id IS NOT NULL;
+
 -- index: place_change_by_place
 CREATE INDEX place_change_by_place ON place_change(place, run);
+
+-- index: place_link_by_b
+CREATE INDEX place_link_by_b ON place_link(b);
 
 -- index: place_photo_by_reference
 CREATE INDEX place_photo_by_reference ON place_photo(reference);

@@ -25,6 +25,7 @@ public enum CommandLineTool {
         CommandEntry(spec: TextIndexCommand.build, run: TextIndexCommand.runBuild),
         CommandEntry(spec: TextIndexCommand.drop, run: TextIndexCommand.runDrop),
         CommandEntry(spec: DiffCommand.spec, run: DiffCommand.run),
+        CommandEntry(spec: LinkCommand.spec, run: LinkCommand.run),
     ]
 
     /// The commands of a group (`photo` -> `photo add`, `photo fetch`).

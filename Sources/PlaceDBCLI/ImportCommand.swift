@@ -20,7 +20,8 @@ enum ImportCommand: Command {
         static let capturedAt = OptionSpec("--captured-at", value: "TIME", help: "When the files were captured (RFC 3339 with an offset, or a date YYYY-MM-DD as midnight UTC), for every record. Default: the record's own timestamp (Tehran scraper timestamp, Overture update_time, OSM @timestamp), else the file's modification time. A member captured earlier never replaces one captured later (docs/merging.md).")
         static let timeZone = OptionSpec("--time-zone", value: "ZONE", help: "IANA time zone (Europe/Zurich) for the places that have neither timeZone nor utcOffsetMinutes (OpenStreetMap, Overture), so their hours can be read; stored with where it came from.")
         static let noTextIndex = OptionSpec("--no-text-index", help: "Keep no text index (search, autocomplete): a database that has one loses it, in the first file's transaction, and this import and the later ones into it do not pay for it (a third to a half of a fresh import's CPU). Later imports keep it without one; placedb text-index build makes it again (docs/search.md).")
-        static let all = [inputFormat, onError, rejects, source, snapshot, matchRadius, matchThreshold, noMatch, allFeatures, capturedAt, timeZone, noTextIndex]
+        static let noLink = OptionSpec("--no-link", help: "Do not link the imported places to the records of other sources (or of their own source under other IDs) that are the same physical place; placedb link does it later (docs/linking.md).")
+        static let all = [inputFormat, onError, rejects, source, snapshot, matchRadius, matchThreshold, noMatch, allFeatures, capturedAt, timeZone, noTextIndex, noLink]
     }
 
     static let spec = CommandSpec(
@@ -59,6 +60,7 @@ enum ImportCommand: Command {
         var options = ImportOptions()
         options.allFeatures = args.flag(Options.allFeatures)
         options.textIndex = !args.flag(Options.noTextIndex)
+        options.link = !args.flag(Options.noLink)
         if let f = args.value(Options.inputFormat), f != "auto" { options.format = InputFormat(rawValue: f) }
         if let mode = args.value(Options.onError) { options.onError = OnError(rawValue: mode) ?? .stop }
         if let source = args.value(Options.source) {
@@ -177,6 +179,17 @@ enum ImportCommand: Command {
                 failure = error
             }
         }
+        // Linking: the places these inputs added or changed, also after a
+        // failed input (what was kept is linked like any other).
+        var linkSummary: LinkSummary?
+        if options.link, total.inputs > 0 || options.snapshot != nil {
+            do {
+                linkSummary = try importer.link()
+            } catch {
+                console.errLine("placedb import: linking: \(commandLineMessage(error))")
+                if failure == nil { failure = error }
+            }
+        }
         if let dropped = importer.droppedTextIndex, dropped > 0 {
             console.errLine("placedb import: dropped the text index of \(importer.databasePath) (\(dropped) place\(dropped == 1 ? "" : "s") indexed), as --no-text-index asks; placedb text-index build makes it again")
         }
@@ -190,6 +203,7 @@ enum ImportCommand: Command {
                 "total": summaryJSON(total, input: nil, status: failure == nil ? "ok" : "failed"),
                 "inputs": .array(perInput),
                 "textIndex": .bool(importer.hasTextIndex),
+                "link": linkSummary.map(LinkCommand.summaryJSON) ?? .null,
             ])
         case .text:
             var line = "\(importer.databasePath): \(total.inputs) input\(total.inputs == 1 ? "" : "s") imported"
@@ -201,6 +215,7 @@ enum ImportCommand: Command {
                 line += partial ? " (stopped at the error above; the records before it are kept)" : " (stopped at the error above)"
             }
             if !importer.hasTextIndex { line += "; text index: none" }
+            if let l = linkSummary, l.groups > 0 || l.linked > 0 { line += "; \(LinkCommand.summaryText(l))" }
             console.outLine(line)
         }
         let rejectsFailure = rejectsFile?.finish()

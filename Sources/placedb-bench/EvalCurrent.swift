@@ -42,6 +42,41 @@ import PlaceModel
 import PlaceKit
 
 enum EvalCurrent {
+    /// A small seeded generator for the twin copy's offsets.
+    struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> Double {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+        }
+    }
+
+    /// The feature renumbered (@id + 10^12) and its geometry moved by one
+    /// random offset of 0-30 m.
+    static func twin(_ feature: JSONValue, _ rng: inout SplitMix) -> JSONValue {
+        guard var f = feature.objectValue, var p = f["properties"]?.objectValue, let id = p["@id"]?.intValue else { return feature }
+        p["@id"] = .int(Int64(id) + 1_000_000_000_000)
+        f["properties"] = .object(p)
+        let d = 30 * rng.next(), a = 2 * Double.pi * rng.next()
+        func shift(_ v: JSONValue) -> JSONValue {
+            guard let items = v.arrayValue else { return v }
+            if items.count >= 2, let lng = items[0].doubleValue, let lat = items[1].doubleValue, items[0].arrayValue == nil {
+                let dLat = d * cos(a) / 111_320, dLng = d * sin(a) / (111_320 * max(0.01, cos(lat * .pi / 180)))
+                return .array([.double(lng + dLng), .double(lat + dLat)] + items.dropFirst(2))
+            }
+            return .array(items.map(shift))
+        }
+        if var g = f["geometry"]?.objectValue, let c = g["coordinates"] {
+            g["coordinates"] = shift(c)
+            f["geometry"] = .object(g)
+        }
+        return .object(f)
+    }
+
     static func run(_ args: [String]) throws {
         if args.contains("--google") { return try runGoogle(args) }
         let dataDir = option("--data", args) ?? "../shared/data/osm/poi-nwr"
@@ -70,6 +105,24 @@ enum EvalCurrent {
         try features.map { "\u{1E}" + writer.string($0.feature) }.joined(separator: "\n").appending("\n")
             .write(toFile: geojsonseq, atomically: true, encoding: .utf8)
         let summary = try PlaceImporter(databasePath: db, options: ImportOptions(onError: .skip, source: "osm")).importInput(.file(geojsonseq))
+        // --twin: the same places again as a second source, renumbered and
+        // each moved 0-30 m at random (issue 30), linked by the import
+        // (--twin-no-link: not linked, every place has a twin).
+        var twinLine: String?
+        if args.contains("--twin") || args.contains("--twin-no-link") {
+            let twin = "\(dir)/eval-osm-twin.geojsonseq"
+            var rng = SplitMix(seed: seed ^ 0x7717)
+            try features.map { "\u{1E}" + writer.string(Self.twin($0.feature, &rng)) }.joined(separator: "\n").appending("\n")
+                .write(toFile: twin, atomically: true, encoding: .utf8)
+            var options = ImportOptions(onError: .skip, source: "osm-twin")
+            options.link = !args.contains("--twin-no-link")
+            let importer = try PlaceImporter(databasePath: db, options: options)
+            let t = try importer.importInput(.file(twin))
+            let started = Date()
+            let l = try importer.link()
+            twinLine = "  twin: \(t.inserted) places renumbered (@id + 10^12) and moved 0-30 m, imported as source osm-twin; "
+                + (l.map { "linked in \(fmt(Date().timeIntervalSince(started), 2)) s: \($0.scored) pairs scored, \($0.linked) links, \($0.groups) groups of \($0.grouped) records" } ?? "not linked (--twin-no-link)")
+        }
         let client = try PlaceReader(databasePath: db, spatialIndex: .memory)
         try applyModelSettings(args, to: client)
         try client.loadSpatialIndex()
@@ -104,6 +157,7 @@ enum EvalCurrent {
         print("placedb-bench eval-current: \(features.count) places (\(features.filter(\.hasExtent).count) with extent), \(fixes) fixes per place and accuracy, seed \(seed)")
         for (file, n, e) in perRegion { print("  \(file): \(n) places, \(e) ways/relations") }
         print("  imported \(summary.inserted) places into \(db) (\(summary.rejected) rejected) through placedb's OSM GeoJSON path")
+        if let twinLine { print(twinLine) }
         if let whole {
             let s = whole.summary
             print("  whole extracts (\(whole.files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))): \(s.records) features, "

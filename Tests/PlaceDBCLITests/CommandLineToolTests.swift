@@ -198,7 +198,7 @@ struct CommandLineToolTests {
         #expect(try JSONValue(parsing: String(kept[0]))["id"] == .string("bad1"))
     }
 
-    @Test("help text matches the golden files", arguments: ["", "import", "place", "open", "resolve", "alias", "photos", "photo", "photo add", "photo fetch", "nearby", "current", "serve", "export", "info", "diff", "search", "autocomplete", "text-index", "text-index build", "text-index drop"])
+    @Test("help text matches the golden files", arguments: ["", "import", "place", "open", "resolve", "alias", "photos", "photo", "photo add", "photo fetch", "nearby", "current", "serve", "export", "info", "diff", "search", "autocomplete", "text-index", "text-index build", "text-index drop", "link"])
     func helpGolden(command: String) throws {
         let cli = try CLI()
         let r = cli.run(command.isEmpty ? ["--help"] : command.split(separator: " ").map(String.init) + ["--help"])

@@ -65,6 +65,8 @@ struct PlaceDocumentViewTests {
             let store = try PlaceStore(path: cli.db, writable: true)
             try store.db.forEachRow("SELECT content_hash FROM place ORDER BY id") { before.append(try $0.int64(0)) }
             try store.db.execute("""
+                -- (12: links.)
+                DROP TABLE place_link; DROP TABLE link_rule; DROP TABLE place_group; DROP TABLE link_setting; DROP INDEX place_by_group; ALTER TABLE place DROP COLUMN group_id;
                 -- (10: the text index.)
                 DROP TRIGGER place_text_insert; DROP TRIGGER place_text_unindex; DROP TRIGGER place_text_update; DROP TRIGGER place_text_delete; DROP VIEW place_text_source; DROP TABLE place_word; DROP TABLE place_text_vocab; DROP TABLE place_text; ALTER TABLE place DROP COLUMN text_cell;
                 DROP VIEW place_document;

@@ -721,6 +721,8 @@ struct TextIndexTests {
             let importer = try PlaceImporter(databasePath: path)
             _ = try importer.importInput(.file(try dir.write("in.ndjson", textPlaces)))
             try importer.store.db.execute("""
+                -- (12: links.)
+                DROP TABLE place_link; DROP TABLE link_rule; DROP TABLE place_group; DROP TABLE link_setting; DROP INDEX place_by_group; ALTER TABLE place DROP COLUMN group_id;
                 \(Self.dropTextIndex)
                 UPDATE place SET removed_run = last_run WHERE place_id = 'pharma-far';
                 DELETE FROM schema_migration WHERE version >= 11;

@@ -7,6 +7,10 @@ public struct AliasImportSummary: Sendable, Equatable {
     public var added = 0
     /// Edges already known (the first record of an edge is kept).
     public var unchanged = 0
+    /// `same` / `different` lines recorded (linking rules).
+    public var rules = 0
+    /// The linking pass the rules started (nil without rules).
+    public var link: LinkSummary?
     public init() {}
 }
 
@@ -31,6 +35,9 @@ enum AliasFileReader {
     struct Line {
         let number: Int
         var edge: AliasEdge
+        /// A `same A B` / `different A B` line (reason `same` or
+        /// `different` in CSV and NDJSON): a rule for linking, not an edge.
+        var rule: LinkRuleKind? = nil
         var source: String?
         var recordedAt: String?
     }
@@ -83,7 +90,7 @@ enum AliasFileReader {
                 out.append(try parser.edge(number, text))
             } else {
                 parser = try LineParser(first: text, number: number)
-                if parser!.isJSON { out.append(try parser!.edge(number, text)) }
+                if parser!.isJSON || parser!.isRules { out.append(try parser!.edge(number, text)) }
             }
         }
         guard parser != nil else { throw AliasFileError(line: 1, message: "empty alias file") }
@@ -94,12 +101,19 @@ enum AliasFileReader {
     /// the header it names.
     struct LineParser {
         let isJSON: Bool
+        /// Lines `same A B` / `different A B` (whitespace-separated).
+        var isRules = false
         var oldColumn = 0, newColumn = 0
         var reasonColumn: Int?, confidenceColumn: Int?, sourceColumn: Int?, recordedColumn: Int?
 
         init(first: String, number: Int) throws {
             isJSON = first.hasPrefix("{") || first.hasPrefix("\u{1E}")
             if isJSON { return }
+            let words = first.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            if let w = words.first, LinkRuleKind(rawValue: w.lowercased()) != nil {
+                isRules = true
+                return
+            }
             let header = csvFields(first).map { $0.lowercased().trimmingSpacesString }
             guard let o = header.firstIndex(where: oldNames.contains), let n = header.firstIndex(where: newNames.contains) else {
                 throw AliasFileError(line: number, message: "the CSV header must name an old-ID column (old_id) and a new-ID column (new_id); found: \(quoted(header.joined(separator: ",")))")
@@ -113,6 +127,14 @@ enum AliasFileReader {
         }
 
         func edge(_ number: Int, _ text: String) throws -> Line {
+            if isRules {
+                let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+                guard words.count == 3, let kind = LinkRuleKind(rawValue: words[0].lowercased()) else {
+                    throw AliasFileError(line: number, message: "expected 'same A B' or 'different A B' (two IDs), found \(quoted(text))")
+                }
+                let edge = try AliasFileReader.edge(old: words[1], new: words[2], reason: nil, confidence: nil, line: number)
+                return Line(number: number, edge: edge, rule: kind)
+            }
             if isJSON {
                 let value: JSONValue
                 do { value = try JSONParser.parse(text) } catch { throw AliasFileError(line: number, message: "malformed JSON: \(error.message)") }
@@ -126,8 +148,10 @@ enum AliasFileReader {
                     guard let d = c.doubleValue else { throw AliasFileError(line: number, message: "confidence is \(c.kindDescription), expected a number") }
                     confidence = d
                 } else { confidence = nil }
+                let rule = field(["reason"]).flatMap { LinkRuleKind(rawValue: $0.lowercased()) }
                 var edge = try AliasFileReader.edge(old: field(["oldId", "aliasId", "from", "old_id"]), new: field(["newId", "placeId", "to", "new_id"]),
-                                                    reason: field(["reason"]), confidence: confidence, line: number)
+                                                    reason: rule == nil ? field(["reason"]) : nil, confidence: confidence, line: number)
+                if let rule { return Line(number: number, edge: edge, rule: rule) }
                 // Why, as `placedb export --aliases` writes it.
                 if let evidence = o["evidence"], evidence != .null { edge.evidence = evidence }
                 return Line(number: number, edge: edge, source: try stringMember(o["source"], "source", number),
@@ -140,7 +164,9 @@ enum AliasFileReader {
                 guard let d = Double(c) else { throw AliasFileError(line: number, message: "confidence \(quoted(c)) is not a number") }
                 confidence = d
             }
-            let edge = try AliasFileReader.edge(old: at(oldColumn), new: at(newColumn), reason: at(reasonColumn), confidence: confidence, line: number)
+            let rule = at(reasonColumn).flatMap { LinkRuleKind(rawValue: $0.lowercased()) }
+            let edge = try AliasFileReader.edge(old: at(oldColumn), new: at(newColumn), reason: rule == nil ? at(reasonColumn) : nil, confidence: confidence, line: number)
+            if let rule { return Line(number: number, edge: edge, rule: rule) }
             return Line(number: number, edge: edge, source: at(sourceColumn), recordedAt: try time(at(recordedColumn), "recorded_at", number))
         }
 
@@ -171,8 +197,9 @@ enum AliasFileReader {
         guard oldID != newID else { throw AliasFileError(line: line, message: "\(quoted(oldID)) would be an alias of itself") }
         let r: AliasReason
         if let reason {
-            guard let parsed = AliasReason(rawValue: reason.lowercased()) ?? (reason.lowercased() == "requested" ? .requestedReturned : nil) else {
-                throw AliasFileError(line: line, message: "unknown reason \(quoted(reason)); one of: \(AliasReason.allCases.map(\.rawValue).joined(separator: ", "))")
+            guard let parsed = AliasReason(rawValue: reason.lowercased()) ?? (reason.lowercased() == "requested" ? .requestedReturned : nil),
+                  parsed != .samePlace else {
+                throw AliasFileError(line: line, message: "unknown reason \(quoted(reason)); one of: \(AliasReason.edgeReasons.map(\.rawValue).joined(separator: ", ")), or same / different (linking rules)")
             }
             r = parsed
         } else {
@@ -227,7 +254,44 @@ extension PlaceImporter {
             } catch let e as InputError {
                 throw PlaceDBError.input(e)
             }
-            return try recordAliasRun(parsed.map { ($0.edge, $0.source, $0.recordedAt) }, input: source.name, source: options.source ?? "alias-file")
+            let rules = parsed.filter { $0.rule != nil }
+            if let conflict = LinkRuleCheck.contradiction(rules.map { (kind: $0.rule!, a: $0.edge.aliasID, b: $0.edge.placeID, line: $0.number) }) {
+                throw PlaceDBError.badInput(ImportRejection(input: source.name, line: conflict.different, index: nil, placeID: nil,
+                                                            reason: "'different \(conflict.a) \(conflict.b)' contradicts 'same' on line \(conflict.same): those lines make them one place",
+                                                            record: nil))
+            }
+            var summary = try recordAliasRun(parsed.filter { $0.rule == nil }.map { ($0.edge, $0.source, $0.recordedAt) },
+                                             rules: rules.map { (kind: $0.rule!, a: $0.edge.aliasID, b: $0.edge.placeID, origin: "\(source.name):\($0.number)") },
+                                             input: source.name, source: options.source ?? "alias-file")
+            summary.rules = rules.count
+            return summary
         }
+    }
+}
+
+/// Finds a `different` line whose two IDs `same` lines join (directly or
+/// through a chain of them): the file contradicts itself.
+enum LinkRuleCheck {
+    static func contradiction(_ rules: [(kind: LinkRuleKind, a: String, b: String, line: Int)]) -> (different: Int, same: Int, a: String, b: String)? {
+        var parent: [String: String] = [:]
+        var lineOf: [String: Int] = [:]
+        func find(_ x: String) -> String {
+            var x = x
+            while let p = parent[x], p != x { parent[x] = parent[p] ?? p; x = p }
+            return x
+        }
+        for r in rules where r.kind == .same {
+            let ra = find(r.a), rb = find(r.b)
+            if parent[r.a] == nil { parent[r.a] = r.a }
+            if parent[r.b] == nil { parent[r.b] = r.b }
+            if ra != rb { parent[find(rb)] = find(ra) }
+            lineOf[r.a] = lineOf[r.a] ?? r.line
+            lineOf[r.b] = lineOf[r.b] ?? r.line
+        }
+        for r in rules where r.kind == .different {
+            guard parent[r.a] != nil, parent[r.b] != nil, find(r.a) == find(r.b) else { continue }
+            return (r.line, lineOf[r.b] ?? lineOf[r.a] ?? 0, r.a, r.b)
+        }
+        return nil
     }
 }

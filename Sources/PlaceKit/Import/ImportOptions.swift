@@ -45,6 +45,11 @@ public struct ImportOptions: Sendable {
     /// import's CPU: docs/search.md); `TextIndexMaintenance.build` makes it
     /// again. True into a database that has none keeps it without one.
     public var textIndex = true
+    /// Link the places each import adds or changes to the records of other
+    /// sources (and of their own source under other IDs) that are the same
+    /// physical place (`PlaceImporter.link`, docs/linking.md). False:
+    /// `import --no-link`; `placedb link` does it later.
+    public var link = true
 
     public init(format: InputFormat? = nil, onError: OnError = .stop, source: String? = nil, snapshot: String? = nil, timeZone: String? = nil) {
         self.format = format

@@ -172,6 +172,16 @@ public final class PlaceImporter {
         }
     }
 
+    /// Links the places this importer's runs added, changed or removed
+    /// (docs/linking.md): candidates near each through the spatial index,
+    /// scored, linked above the threshold, grouped. One transaction; call
+    /// it after the inputs (and `finishSnapshot`). Nil when nothing was
+    /// imported by this importer, or `ImportOptions.link` is false.
+    public func link() throws -> LinkSummary? {
+        guard options.link, let since = firstRun else { return nil }
+        return try settling { try writing { try store.link(changedSince: since) } }
+    }
+
     /// Alias edges the last `finishSnapshot` recorded.
     public private(set) var lastSnapshotLinks = 0
 
@@ -436,7 +446,9 @@ public final class PlaceImporter {
     /// keeps it (else `source`); one with a `recordedAt` time is filed under
     /// a run of that time, as the database it was exported from had it, so
     /// `resolve` answers the same.
-    func recordAliasRun(_ edges: [(edge: AliasEdge, source: String?, recordedAt: String?)], input: String, source: String) throws -> AliasImportSummary {
+    func recordAliasRun(_ edges: [(edge: AliasEdge, source: String?, recordedAt: String?)],
+                        rules: [(kind: LinkRuleKind, a: String, b: String, origin: String)] = [],
+                        input: String, source: String) throws -> AliasImportSummary {
         let started = MonotonicClock.now()
         let startedAt = RFC3339.nowMilliseconds()
         return try writing { () throws -> AliasImportSummary in
@@ -450,6 +462,12 @@ public final class PlaceImporter {
                 if try writer.record(edge, source: own ?? source, backdating: recordedAt != nil) { summary.added += 1 } else { summary.unchanged += 1 }
             }
             writer.run = run
+            if !rules.isEmpty {
+                for r in rules { try store.recordLinkRule(r.kind, r.a, r.b, origin: r.origin, run: run) }
+                // The places the rules name, grouped again now (and any
+                // named later, when they arrive).
+                summary.link = try store.link(changedSince: run)
+            }
             var s = ImportSummary()
             s.records = summary.records
             s.inserted = summary.added

@@ -43,8 +43,8 @@ struct Tombstone {
         for (i, r) in (member["replacedBy"]?.arrayValue ?? []).enumerated() {
             guard let id = r["id"]?.stringValue, !id.isEmpty else { throw DecodeError("\(name).replacedBy[\(i)].id must be a place ID") }
             let reason = try r["reason"].map { (v: JSONValue) throws(DecodeError) -> AliasReason in
-                guard let s = v.stringValue, let reason = AliasReason(rawValue: s) else {
-                    throw DecodeError("\(name).replacedBy[\(i)].reason must be one of \(AliasReason.allCases.map(\.rawValue).joined(separator: ", "))")
+                guard let s = v.stringValue, let reason = AliasReason(rawValue: s), reason != .samePlace else {
+                    throw DecodeError("\(name).replacedBy[\(i)].reason must be one of \(AliasReason.edgeReasons.map(\.rawValue).joined(separator: ", "))")
                 }
                 return reason
             } ?? .explicit

@@ -17,6 +17,19 @@ public enum AliasReason: String, Sendable, CaseIterable, Codable {
     case deprecated
     /// Given in an alias file (`placedb alias import`).
     case explicit
+    /// Another record of the same physical place (a member of the
+    /// place's group: docs/linking.md). Never stored as an alias edge: it
+    /// is the place's group.
+    case samePlace = "same-place"
+
+    /// The reasons an alias edge can have (all but `samePlace`).
+    public static var edgeReasons: [AliasReason] { allCases.filter { $0 != .samePlace } }
+}
+
+/// A user's linking rule (alias files: `same A B`, `different A B`).
+public enum LinkRuleKind: String, Sendable, CaseIterable {
+    case same
+    case different
 }
 
 /// An edge from an alias ID to the ID it stands for.

@@ -8,6 +8,7 @@ import PlaceModel
 package final class PlaceIDResolver {
     private let db: Database
     private let findPlace: Statement
+    private let groupLink: Statement
     private let edges: Statement
 
     private let runTime: Statement
@@ -61,14 +62,26 @@ package final class PlaceIDResolver {
 
     package init(db: Database) throws {
         self.db = db
-        findPlace = try db.prepare("SELECT removed_run, name, geom FROM place WHERE place_id = ?")
+        findPlace = try db.prepare("""
+            SELECT p.removed_run, p.name, p.geom, c.place_id, p.id FROM place p LEFT JOIN place c ON c.id = p.group_id AND c.id != p.id
+            WHERE p.place_id = ?
+            """)
+        groupLink = try db.prepare("""
+            SELECT l.probability, l.evidence FROM place_link l JOIN place m ON m.id = CASE WHEN l.a = ?1 THEN l.b ELSE l.a END
+            WHERE (l.a = ?1 OR l.b = ?1) AND m.group_id = ?2 ORDER BY l.probability DESC LIMIT 1
+            """)
         edges = try db.prepare("SELECT place_id, reason, source, confidence, run, evidence FROM place_alias WHERE alias_id = ?")
         runTime = try db.prepare("SELECT started_at FROM import_run WHERE id = ?")
         dataVersion = try db.prepare("PRAGMA data_version")
         aliasIDs = try db.prepare("SELECT alias_id FROM place_alias")
     }
 
-    private struct PlaceRow { let removedRun: Int64?; let name: String?; let location: Coordinate? }
+    private struct PlaceRow {
+        let removedRun: Int64?; let name: String?; let location: Coordinate?
+        /// The canonical member's ID when this place is another member of a group.
+        let canonical: String?
+        let rowid: Int64
+    }
 
     /// The time of an import run (few, so kept once read).
     private func time(of run: Int64?) throws -> String? {
@@ -88,7 +101,24 @@ package final class PlaceIDResolver {
         defer { findPlace.reset() }
         guard let row = try findPlace.step() else { return nil }
         return PlaceRow(removedRun: row.optionalInt64(0), name: row.optionalString(1),
-                        location: row.withBytes(2) { SpatiaLiteBlob.coordinate($0) })
+                        location: row.withBytes(2) { SpatiaLiteBlob.coordinate($0) }, canonical: row.optionalString(3), rowid: try row.int64(4))
+    }
+
+    /// The hop from a group member to its canonical member: the strongest
+    /// link from the member into the group (1 for a `same` rule alone).
+    private func groupHop(from id: String, _ row: PlaceRow) throws -> AliasHop? {
+        guard let canonical = row.canonical, row.removedRun == nil else { return nil }
+        let groupID = try db.scalar("SELECT group_id FROM place WHERE id = ?", [.integer(row.rowid)])?.int64 ?? 0
+        groupLink.reset()
+        try groupLink.bind([.integer(row.rowid), .integer(groupID)])
+        defer { groupLink.reset() }
+        var confidence = 1.0
+        var evidence: JSONValue = ["rule": "same"]
+        if let r = try groupLink.step() {
+            confidence = max(0.001, (try r.double(0) * 1000).rounded() / 1000)
+            evidence = r.isNull(1) ? .null : ((try? r.withBytes(1) { try JSONParser.parse($0) }) ?? .null)
+        }
+        return AliasHop(from: id, to: canonical, reason: .samePlace, source: nil, confidence: confidence, recordedAt: nil, evidence: evidence)
     }
 
     /// Edges out of `id`, best first: confidence, then the latest run, then ID.
@@ -115,6 +145,10 @@ package final class PlaceIDResolver {
         // Most IDs are no alias of anything: one lookup answers them.
         if !aliasKeys.contains(Self.key(requested)) {
             let row = try place(requested)
+            if let row, let hop = try groupHop(from: requested, row), let target = try place(hop.to) {
+                return PlaceIDResolution(requestedID: requested, status: .moved, placeID: hop.to, chain: [hop],
+                                         displayName: target.name, location: target.location, removedAt: nil, alternatives: [], cycle: [])
+            }
             let status: ResolutionStatus = row == nil ? .notFound : row!.removedRun == nil ? .current : .removed
             return PlaceIDResolution(requestedID: requested, status: status, placeID: row == nil ? nil : requested, chain: [],
                                      displayName: row?.name, location: row?.location,
@@ -147,6 +181,12 @@ package final class PlaceIDResolver {
             visited.append(next.to)
             seen.insert(next.to)
             current = next.to
+            row = try place(current)
+        }
+        // A member of a group stands for its canonical member.
+        if let r = row, cycle.isEmpty, let hop = try groupHop(from: current, r), !seen.contains(hop.to) {
+            chain.append(hop)
+            current = hop.to
             row = try place(current)
         }
         let status: ResolutionStatus

@@ -18,6 +18,11 @@ extension PlaceStore {
         ELSE p.primary_type END, p.rating_count, p.business_status, p.source
         """
 
+    /// True for a place that queries list: one alone, or the canonical
+    /// member of its group (the group is listed once, with its merged
+    /// document; docs/linking.md).
+    static let listedSQL = "(p.group_id IS NULL OR p.group_id = p.id)"
+
     /// True for a feature kept by `import --all-features` that is not a
     /// place: neither a name nor a type, and marked so in its `extra`
     /// (`notAPlace`: why). A place a narrow field mask left without a name
@@ -57,7 +62,7 @@ extension PlaceStore {
             try appendShape(row, 1, rowid: try row.int64(0), to: &input)
         }
         var next = 0, nextShape = 0
-        try db.forEachRow("SELECT \(Self.spatialColumns) FROM place p WHERE p.removed_run IS NULL ORDER BY p.id") { row in
+        try db.forEachRow("SELECT \(Self.spatialColumns) FROM place p WHERE p.removed_run IS NULL AND \(Self.listedSQL) ORDER BY p.id") { row in
             let rowid = try row.int64(0)
             while next < extents.count && extents[next].rowid < rowid { next += 1 }
             while nextShape < shapeRowids.count && shapeRowids[nextShape] < rowid { nextShape += 1 }
@@ -79,7 +84,7 @@ extension PlaceStore {
             SELECT \(Self.spatialColumns), e.west, e.east, e.south, e.north, f.shape
             FROM idx_place_geom r JOIN place p ON p.id = r.pkid LEFT JOIN place_extent e ON e.id = p.id
             LEFT JOIN place_footprint f ON f.id = p.id
-            WHERE r.xmin <= ?4 AND r.xmax >= ?2 AND r.ymin <= ?3 AND r.ymax >= ?1 AND p.removed_run IS NULL\(filter)
+            WHERE r.xmin <= ?4 AND r.xmax >= ?2 AND r.ymin <= ?3 AND r.ymax >= ?1 AND p.removed_run IS NULL AND \(Self.listedSQL)\(filter)
             """
         for rect in rects {
             try db.forEachRow(byPoint, rectArguments(rect) + (condition?.arguments ?? [])) { row in
@@ -94,7 +99,7 @@ extension PlaceStore {
         let byExtent = """
             SELECT \(Self.spatialColumns), e.west, e.east, e.south, e.north, f.shape
             FROM place_extent e JOIN place p ON p.id = e.id LEFT JOIN place_footprint f ON f.id = p.id
-            WHERE e.west <= ?4 AND e.east >= ?2 AND e.south <= ?3 AND e.north >= ?1 AND p.removed_run IS NULL\(filter)
+            WHERE e.west <= ?4 AND e.east >= ?2 AND e.south <= ?3 AND e.north >= ?1 AND p.removed_run IS NULL AND \(Self.listedSQL)\(filter)
             """
         for rect in extentRects {
             for shift in [0.0, 360.0] {
@@ -115,8 +120,14 @@ extension PlaceStore {
 
     /// The stored row by rowid and by place ID (built once: the statement
     /// cache is keyed by the text).
-    private static let storedRowByRowidSQL = "SELECT place_id, doc, geom, \(StoredDocument.readColumns) FROM place WHERE id = ?"
-    private static let storedRowByPlaceIDSQL = "SELECT place_id, doc, geom, \(StoredDocument.readColumns), removed_run FROM place WHERE place_id = ?"
+    private static let storedRowByRowidSQL = """
+        SELECT p.place_id, \(StoredDocument.servedDocument), \(StoredDocument.servedColumns) FROM \(StoredDocument.servedFrom) WHERE p.id = ?
+        """
+    private static let storedRowByPlaceIDSQL = """
+        SELECT p.place_id, \(StoredDocument.servedDocument), \(StoredDocument.servedColumns), p.removed_run,
+               p.group_id IS NOT NULL AND p.group_id != p.id
+        FROM \(StoredDocument.servedFrom) WHERE p.place_id = ?
+        """
 
     /// Calls `body` with the place ID and the stored document's bytes of
     /// row `rowid` (valid only inside `body`); nil when the row is gone.
@@ -160,7 +171,8 @@ extension PlaceStore {
     }
 
     /// `withLocatedRow(rowid:)` for the place with this ID (removed or
-    /// not; with `currentOnly`, nil for a removed one).
+    /// not; with `currentOnly`, nil for a removed one and for a member of
+    /// a group other than its canonical one).
     func withLocatedRow<T>(placeID: PlaceID, currentOnly: Bool = false,
                            _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, InsertedMembers, Coordinate?) throws -> T) throws -> T? {
         let statement: Statement
@@ -171,7 +183,10 @@ extension PlaceStore {
             storedRowByIDStatement = statement
         }
         try statement.bind(.text(placeID.rawValue), at: 1)
-        return try withLocatedRow(statement, skip: currentOnly ? { !$0.isNull(3 + StoredDocument.readColumnCount) } : nil, body)
+        return try withLocatedRow(statement, skip: currentOnly ? { row in
+            // Removed, or another member of a group (it answers as its canonical member).
+            !row.isNull(3 + StoredDocument.readColumnCount) || row.optionalInt64(4 + StoredDocument.readColumnCount) == 1
+        } : nil, body)
     }
 
     private func withLocatedRow<T>(_ statement: Statement, skip: ((Row) -> Bool)? = nil,

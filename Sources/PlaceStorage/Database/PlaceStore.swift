@@ -152,7 +152,10 @@ package final class PlaceStore {
 
     /// The stored place, or nil.
     package func place(id: PlaceID) throws -> Place? {
-        let statement = try db.cachedStatement("SELECT place_id, doc, geom, time_zone_source, \(StoredDocument.readColumns) FROM place WHERE place_id = ?")
+        let statement = try db.cachedStatement("""
+            SELECT p.place_id, coalesce(g.doc, p.doc), p.geom, p.time_zone_source, \(StoredDocument.servedColumns)
+            FROM \(StoredDocument.servedFrom) WHERE p.place_id = ?
+            """)
         try statement.bind([.text(id.rawValue)])
         defer { statement.reset() }
         guard let row = try statement.step() else { return nil }

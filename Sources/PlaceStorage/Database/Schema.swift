@@ -222,10 +222,11 @@ enum Schema {
         wholeDocumentMigration,
         changeLogMigration,
         Migration(version: 11, name: "text index: names, addresses and type words in FTS5, with a typo vocabulary", sql: TextIndexSQL.migration),
+        linkMigration,
     ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).
-    static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history", "place_alias", "place_photo", "photo_image", "place_extent", "place_viewport", "place_footprint", "place_document", "place_change", "place_text", "place_text_vocab", "place_word", "place_text_source"]
+    static let ownTables = ["place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history", "place_alias", "place_photo", "photo_image", "place_extent", "place_viewport", "place_footprint", "place_document", "place_change", "place_text", "place_text_vocab", "place_word", "place_text_source", "place_link", "link_rule", "place_group", "link_setting"]
 }
 
 extension Schema {

@@ -179,6 +179,13 @@ import SQLiteDB
 extension StoredDocument {
     /// The columns a read selects after `doc` to put a document back whole.
     static let readColumns = "doc_layout, name, primary_type, rating, rating_count"
+    /// What a reader selects for a place as it is served: a group's merged
+    /// document (`place_group`, whole: no layout) in place of its canonical
+    /// member's record, then the columns of `readColumns`. Use with
+    /// `servedFrom` (`p` is the place, `g` its group row).
+    static let servedDocument = "coalesce(g.doc, p.doc), p.geom"
+    static let servedColumns = "CASE WHEN g.doc IS NULL THEN p.doc_layout END, p.name, p.primary_type, p.rating, p.rating_count"
+    static let servedFrom = "place p LEFT JOIN place_group g ON g.id = p.id"
     /// How many columns `readColumns` names.
     static let readColumnCount = 5
 

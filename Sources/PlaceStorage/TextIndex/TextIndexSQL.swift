@@ -174,7 +174,7 @@ package enum TextIndexSQL {
     /// BM25, ties by rowid (`?2`: the phrase counts; `?3` -1: all), each
     /// with its candidate columns: the match is limited first, then joined.
     package static let bestMatches = """
-        SELECT m.id, m.score, \(candidateColumns) FROM (
+        SELECT coalesce(p.group_id, m.id), m.score, \(candidateColumns) FROM (
             SELECT rowid AS id, \(countedBM25) AS score FROM place_text WHERE place_text MATCH ?1 ORDER BY score, rowid LIMIT ?3
         ) m JOIN place p ON p.id = m.id
         """
@@ -182,7 +182,7 @@ package enum TextIndexSQL {
     /// stops there), with their weighted BM25 (`?2`: the phrase counts),
     /// candidate columns and fine grid cell (`text_cell`).
     package static let firstMatches = """
-        SELECT m.id, m.score, \(candidateColumns), p.text_cell FROM (
+        SELECT coalesce(p.group_id, m.id), m.score, \(candidateColumns), p.text_cell FROM (
             SELECT rowid AS id, \(countedBM25) AS score FROM place_text WHERE place_text MATCH ?1 LIMIT ?3
         ) m JOIN place p ON p.id = m.id
         """

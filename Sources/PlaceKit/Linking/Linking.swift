@@ -1,0 +1,83 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import PlaceModel
+import PlaceStorage
+
+/// Why two stored places are (not) one place, as `placedb link --explain A B` shows it.
+public struct LinkExplanation: Sendable {
+    public let a: String
+    public let b: String
+    public let probability: Double
+    public let threshold: Double
+    public let evidence: JSONValue
+    public let distanceMeters: Double
+    /// False when the linker never pairs them (one source's records seen in one capture).
+    public let eligible: Bool
+    public let rule: LinkRuleKind?
+    /// Whether a link is stored for them, and whether they share a group.
+    public let linked: Bool
+    public let sameGroup: Bool
+
+    public var json: JSONValue {
+        var o = JSONObject()
+        o["a"] = .string(a)
+        o["b"] = .string(b)
+        o["probability"] = .double((probability * 1000).rounded() / 1000)
+        o["threshold"] = .double(threshold)
+        o["distanceMeters"] = .double((distanceMeters * 10).rounded() / 10)
+        o["eligible"] = .bool(eligible)
+        if let rule { o["rule"] = .string(rule.rawValue) }
+        o["linked"] = .bool(linked)
+        o["sameGroup"] = .bool(sameGroup)
+        o["evidence"] = evidence
+        return .object(o)
+    }
+}
+
+/// Links a whole database again (`placedb link`), and explains a pair,
+/// while no import writes it (`ImportLock`).
+public enum Linking {
+    /// Drops every link and group and links every live place again, in
+    /// one transaction: after a threshold or source-order change, or for a
+    /// database imported with `--no-link`. The user's `same`/`different`
+    /// rules are kept and applied.
+    public static func relink(databasePath: String? = nil, threshold: Double? = nil, sourceOrder: [String]? = nil,
+                              waiting: ((_ otherImport: Int32?) -> Void)? = nil) throws -> LinkSummary {
+        if let threshold, !(threshold > 0 && threshold <= 1) {
+            throw PlaceDBError.invalidArgument("threshold \(threshold) is outside (0, 1]")
+        }
+        return try withStore(databasePath, waiting: waiting) { store in
+            try store.write {
+                if let sourceOrder { try store.setLinkSourceOrder(sourceOrder) }
+                return try store.link(changedSince: nil, threshold: threshold)
+            }
+        }
+    }
+
+    /// The score, evidence and state of two stored places.
+    public static func explain(_ a: PlaceID, _ b: PlaceID, databasePath: String? = nil) throws -> LinkExplanation {
+        let path = try PlaceStore.resolvePath(databasePath)
+        let store = try PlaceStore(path: path, writable: false)
+        return try store.read {
+            guard let e = try store.explainLink(a.rawValue, b.rawValue) else {
+                let missing = try store.place(id: a) == nil ? a : b
+                throw PlaceDBError.notFound(missing)
+            }
+            return LinkExplanation(a: a.rawValue, b: b.rawValue, probability: e.score.probability, threshold: SamePlace.threshold,
+                                   evidence: e.score.evidence, distanceMeters: e.distance, eligible: e.eligible, rule: e.rule,
+                                   linked: e.linked, sameGroup: e.sameGroup)
+        }
+    }
+
+    private static func withStore<T>(_ databasePath: String?, waiting: ((_ otherImport: Int32?) -> Void)?, _ body: (PlaceStore) throws -> T) throws -> T {
+        let path = try PlaceStore.resolvePath(databasePath)
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw PlaceDBError.noDatabase(path: path) }
+        let lock = ImportLock.acquire(for: path, waiting: waiting)
+        defer { withExtendedLifetime(lock) {} }
+        let store = try PlaceStore(path: path, writable: true)
+        return try body(store)
+    }
+}

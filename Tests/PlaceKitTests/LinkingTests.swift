@@ -1,0 +1,259 @@
+import Foundation
+import Testing
+@testable import PlaceKit
+import PlaceKitTestSupport
+import SQLiteDB
+@testable import PlaceModel
+@testable import PlaceStorage
+
+/// Linking (docs/linking.md): one café from three providers is one place.
+@Suite("Linking across sources and IDs")
+struct LinkingTests {
+    static let cafe = Coordinate(latitude: 48.21032, longitude: 16.36540)
+
+    /// `meters` north and east of the café.
+    static func at(_ north: Double, _ east: Double) -> Coordinate {
+        Coordinate(latitude: cafe.latitude + north / 111_320,
+                   longitude: cafe.longitude + east / (111_320 * cos(cafe.latitude * .pi / 180)))
+    }
+
+    static func google(_ id: String, _ name: String, _ c: Coordinate, phone: String? = nil, web: String? = nil, types: [String] = ["cafe", "food"],
+                       rating: Double? = nil) -> String {
+        var members = [#""id":"\#(id)""#, #""displayName":{"text":"\#(name)"}"#,
+                       #""location":{"latitude":\#(c.latitude),"longitude":\#(c.longitude)}"#,
+                       #""types":[\#(types.map { "\"\($0)\"" }.joined(separator: ","))]"#]
+        if let phone { members.append(#""internationalPhoneNumber":"\#(phone)""#) }
+        if let web { members.append(#""websiteUri":"\#(web)""#) }
+        if let rating { members.append(#""rating":\#(rating)"#) }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    static func osm(_ id: Int, _ name: String, _ c: Coordinate, tags: [String: String] = ["amenity": "cafe"], timestamp: Int = 1_700_000_000) -> String {
+        var props = [#""@type":"node""#, #""@id":\#(id)"#, #""@timestamp":\#(timestamp)"#, #""name":"\#(name)""#]
+        for (k, v) in tags.sorted(by: { $0.key < $1.key }) { props.append(#""\#(k)":"\#(v)""#) }
+        return #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(c.longitude),\#(c.latitude)]},"properties":{\#(props.joined(separator: ","))}}"#
+    }
+
+    static func overture(_ id: String, _ name: String, _ c: Coordinate, phone: String? = nil, web: String? = nil) -> String {
+        var props = [#""names":{"primary":"\#(name)"}"#, #""categories":{"primary":"cafe"}"#, #""update_time":"2025-01-01T00:00:00Z""#]
+        if let phone { props.append(#""phones":["\#(phone)"]"#) }
+        if let web { props.append(#""websites":["\#(web)"]"#) }
+        return #"{"type":"Feature","id":"\#(id)","geometry":{"type":"Point","coordinates":[\#(c.longitude),\#(c.latitude)]},"properties":{\#(props.joined(separator: ","))}}"#
+    }
+
+    /// The café from Google, OpenStreetMap and Overture, each a few meters
+    /// off, plus a bakery next door in each of them.
+    static let files: [(name: String, text: String)] = [
+        ("google.ndjson", [google("ChIJcafeCentral", "Café Central", at(0, 0), phone: "+43 1 5333763", web: "https://www.cafecentral.wien/", rating: 4.4),
+                           google("ChIJbakery", "Bäckerei Ströck", at(25, 10), types: ["bakery", "food"])].joined(separator: "\n") + "\n"),
+        ("osm.geojsonseq", [osm(1794111149, "Café Central", at(6, -4), tags: ["amenity": "cafe", "phone": "+43 1 533 37 63", "website": "https://cafecentral.wien"]),
+                            osm(42, "Bäckerei Ströck", at(22, 12), tags: ["shop": "bakery"])].joined(separator: "\n") + "\n"),
+        ("overture.geojsonseq", [overture("08f1e2a3b4c5d6e7", "Cafe Central", at(-5, 6), phone: "+4315333763", web: "http://cafecentral.wien"),
+                                 overture("08f1e2a3b4c5d6e8", "Ströck", at(27, 8))].joined(separator: "\n") + "\n"),
+    ]
+
+    static func database(order: [Int] = [0, 1, 2], link: Bool = true) throws -> (TempDirectory, String) {
+        let dir = try TempDirectory("placedb-link")
+        let path = dir.file("places.sqlite")
+        var options = ImportOptions()
+        options.link = link
+        for i in order {
+            // Google captured in 2024, OSM edited in 2023, Overture updated in 2025.
+            options.capturedAt = i == 0 ? 1_704_067_200 : nil
+            let importer = try PlaceImporter(databasePath: path, options: options)
+            _ = try importer.importInput(.file(try dir.write(files[i].name, files[i].text)))
+            _ = try importer.link()
+        }
+        return (dir, path)
+    }
+
+    static func groups(_ path: String) throws -> [[String]] {
+        let db = try Database(path: path, mode: .readOnly)
+        var out: [[String]] = []
+        try db.forEachRow("SELECT group_concat(place_id, ' ') FROM (SELECT group_id, place_id FROM place WHERE group_id IS NOT NULL ORDER BY place_id) GROUP BY group_id ORDER BY 1") {
+            out.append(try $0.string(0).split(separator: " ").map(String.init))
+        }
+        return out
+    }
+
+    @Test("one café from three providers is one group; the bakery next door is another; the canonical ID is the Google one")
+    func threeProviders() throws {
+        let (dir, path) = try Self.database()
+        defer { _ = dir }
+        let groups = try Self.groups(path)
+        #expect(groups.count == 2)
+        #expect(groups.contains { Set($0) == ["ChIJcafeCentral", "osm:node/1794111149", "08f1e2a3b4c5d6e7"] })
+        #expect(groups.contains { Set($0) == ["ChIJbakery", "osm:node/42", "08f1e2a3b4c5d6e8"] })
+        let reader = try PlaceReader(databasePath: path)
+        // Every member resolves to the canonical ID, with the reason.
+        for id in ["osm:node/1794111149", "08f1e2a3b4c5d6e7"] {
+            let r = try reader.resolvePlaceID(PlaceID(id))
+            #expect(r.placeID == "ChIJcafeCentral")
+            #expect(r.chain.last?.reason == .samePlace)
+            #expect((r.chain.last?.confidence ?? 0) >= SamePlace.threshold)
+        }
+        #expect(try reader.resolvePlaceID("ChIJcafeCentral").status == .current)
+        // nearby lists each physical place once, under its canonical ID.
+        let nearby = try reader.searchNearby(NearbySearchRequest(center: Self.cafe, radiusMeters: 200, maxResultCount: 20))
+        #expect(nearby.map(\.place.id.rawValue).sorted() == ["ChIJbakery", "ChIJcafeCentral"])
+        // current place: one candidate per place; the café's likelihood is
+        // not split between its records.
+        let current = try reader.findPlaceLikelihoods(location: Self.cafe, accuracy: 10)
+        let ids = current.placeLikelihoods.map(\.place.id.rawValue)
+        #expect(Set(ids).count == ids.count)
+        #expect(ids.first == "ChIJcafeCentral")
+        #expect(!ids.contains("osm:node/1794111149") && !ids.contains("08f1e2a3b4c5d6e7"))
+    }
+
+    @Test("a member's ID gives the merged place: each member from the newest capture, with its provenance and the member list")
+    func mergedPlace() throws {
+        let (dir, path) = try Self.database()
+        defer { _ = dir }
+        let reader = try PlaceReader(databasePath: path)
+        let place = try reader.fetchPlace(id: "osm:node/1794111149")
+        #expect(place.id == "ChIJcafeCentral")
+        // The rating only Google has; the name from the newest capture
+        // (Overture 2025, over Google 2024 and OpenStreetMap 2023).
+        #expect(place.document["rating"]?.doubleValue == 4.4)
+        #expect(place.document["displayName"]?["text"]?.stringValue == "Cafe Central")
+        let store = try PlaceStore(path: path, writable: false)
+        let group = try #require(try store.group(of: "ChIJcafeCentral"))
+        #expect(group.members.first == "ChIJcafeCentral")
+        #expect(Set(group.members) == ["ChIJcafeCentral", "osm:node/1794111149", "08f1e2a3b4c5d6e7"])
+        #expect(group.provenance["displayName"]?.stringValue == "08f1e2a3b4c5d6e7")
+        #expect(group.provenance["rating"]?.stringValue == "ChIJcafeCentral")
+        // The Places Details answer of a member is the merged place too.
+        let json = try reader.placeDetailsJSON(id: "08f1e2a3b4c5d6e7", fields: .all, openNow: false, at: .instant(Date()))
+        let parsed = try JSONParser.parse(json)
+        #expect(parsed["id"]?.stringValue == "ChIJcafeCentral")
+        #expect(parsed["rating"]?.doubleValue == 4.4)
+    }
+
+    @Test("the groups and the canonical IDs do not depend on the order of imports, nor on linking later with placedb link")
+    func orderIndependent() throws {
+        let (d1, a) = try Self.database(order: [0, 1, 2])
+        let (d2, b) = try Self.database(order: [2, 1, 0])
+        let (d3, c) = try Self.database(order: [1, 2, 0], link: false)
+        defer { _ = (d1, d2, d3) }
+        #expect(try Self.groups(c).isEmpty)
+        let summary = try Linking.relink(databasePath: c)
+        #expect(summary.groups == 2)
+        let canonical = { (p: String) in try PlaceReader(databasePath: p).resolvePlaceID("osm:node/42").placeID }
+        #expect(try Self.groups(a) == Self.groups(b))
+        #expect(try Self.groups(a) == Self.groups(c))
+        #expect(try canonical(a) == "ChIJbakery" && canonical(b) == "ChIJbakery" && canonical(c) == "ChIJbakery")
+    }
+
+    @Test("two records of one source that one capture held both are never linked (a dump that lists two IDs says two places)")
+    func oneCaptureTwoPlaces() throws {
+        let dir = try TempDirectory("placedb-link")
+        let path = dir.file("places.sqlite")
+        // (One importer at a time: each is released before the next opens.)
+        do {
+            let importer = try PlaceImporter(databasePath: path)
+            _ = try importer.importInput(.file(try dir.write("a.ndjson", [
+                Self.google("A1", "Cruise Bar", Self.at(0, 0), types: ["bar"]),
+                Self.google("A2", "Cruise Bar", Self.at(3, 0), types: ["bar"]),
+            ].joined(separator: "\n") + "\n")))
+            _ = try importer.link()
+        }
+        #expect(try Self.groups(path).isEmpty)
+        // A later capture of the same source under a new ID is linked to its old record.
+        do {
+            let later = try PlaceImporter(databasePath: path)
+            _ = try later.importInput(.file(try dir.write("b.ndjson", Self.google("B1", "Cruise Bar", Self.at(1, 1), types: ["bar"]) + "\n")))
+            let s = try later.link()
+            #expect((s?.linked ?? 0) >= 1)
+        }
+        let groups = try Self.groups(path)
+        // B1 joins one of them, never both (A1 and A2 cannot share a group).
+        #expect(groups.count == 1)
+        #expect(groups.first?.count == 2)
+        #expect(groups.first?.contains("B1") == true)
+    }
+
+    @Test("a street of same-brand shops is not glued into one place: every member must fit every other")
+    func noChaining() throws {
+        let dir = try TempDirectory("placedb-link")
+        let path = dir.file("places.sqlite")
+        // Three branches 60 m apart along a street, in two providers.
+        var google: [String] = [], osm: [String] = []
+        for i in 0..<4 {
+            google.append(Self.google("G\(i)", "Billa", Self.at(0, Double(i) * 60), types: ["supermarket", "store"]))
+            osm.append(Self.osm(100 + i, "Billa", Self.at(2, Double(i) * 60 + 3), tags: ["shop": "supermarket", "brand": "Billa"]))
+        }
+        do {
+            let importer = try PlaceImporter(databasePath: path)
+            _ = try importer.importInput(.file(try dir.write("g.ndjson", google.joined(separator: "\n") + "\n")))
+            _ = try importer.importInput(.file(try dir.write("o.geojsonseq", osm.joined(separator: "\n") + "\n")))
+            _ = try importer.link()
+        }
+        let groups = try Self.groups(path)
+        for g in groups {
+            #expect(g.count <= 2, "a group of \(g)")
+            #expect(g.filter { $0.hasPrefix("G") }.count <= 1)
+        }
+        // Each branch with its own OSM record.
+        for i in 0..<4 {
+            #expect(groups.contains { Set($0) == ["G\(i)", "osm:node/\(100 + i)"] })
+        }
+    }
+
+    @Test("alias-file rules: different is never overridden by an import; same applies when its ID arrives; a cycle of same lines is one group")
+    func rules() throws {
+        let dir = try TempDirectory("placedb-link")
+        let path = dir.file("places.sqlite")
+        do {
+            let importer = try PlaceImporter(databasePath: path)
+            _ = try importer.importInput(.file(try dir.write(Self.files[0].name, Self.files[0].text)))
+            // Rules before the places they name are stored.
+            _ = try importer.importAliases(.file(try dir.write("rules.txt", """
+                different ChIJcafeCentral osm:node/1794111149
+                same ChIJbakery far:1
+                same far:1 far:2
+                same far:2 ChIJbakery
+
+                """)))
+        }
+        do {
+            let importer = try PlaceImporter(databasePath: path)
+            _ = try importer.importInput(.file(try dir.write(Self.files[1].name, Self.files[1].text)))
+            _ = try importer.importInput(.file(try dir.write("far.ndjson", [
+                Self.google("far:1", "Somewhere else", Coordinate(latitude: 10, longitude: 10), types: ["park"]),
+                Self.google("far:2", "Elsewhere", Coordinate(latitude: -10, longitude: 20), types: ["museum"]),
+            ].joined(separator: "\n") + "\n")))
+            _ = try importer.link()
+        }
+        let groups = try Self.groups(path)
+        #expect(!groups.contains { $0.contains("ChIJcafeCentral") && $0.contains("osm:node/1794111149") })
+        #expect(groups.contains { Set($0).isSuperset(of: ["ChIJbakery", "far:1", "far:2"]) })
+        // placedb link keeps the rules.
+        _ = try Linking.relink(databasePath: path)
+        #expect(!(try Self.groups(path)).contains { $0.contains("ChIJcafeCentral") && $0.contains("osm:node/1794111149") })
+        let explained = try Linking.explain("ChIJcafeCentral", "osm:node/1794111149", databasePath: path)
+        #expect(explained.rule == .different)
+        #expect(!explained.sameGroup)
+        #expect(explained.probability >= SamePlace.threshold, "the evidence alone would link them")
+    }
+
+    @Test("an alias file whose same and different lines contradict each other is refused, naming both lines, and changes nothing")
+    func contradiction() throws {
+        let dir = try TempDirectory("placedb-link")
+        let path = dir.file("places.sqlite")
+        let importer = try PlaceImporter(databasePath: path)
+        _ = try importer.importInput(.file(try dir.write(Self.files[0].name, Self.files[0].text)))
+        let file = try dir.write("rules.txt", "same a b\nsame b c\ndifferent a c\n")
+        do {
+            _ = try importer.importAliases(.file(file))
+            Issue.record("a contradicting file was accepted")
+        } catch PlaceDBError.badInput(let r) {
+            #expect(r.line == 3)
+            #expect(r.reason.contains("line 1") || r.reason.contains("line 2"))
+        }
+        let db = try Database(path: path, mode: .readOnly)
+        #expect(try db.scalar("SELECT count(*) FROM link_rule")?.int == 0)
+        // A reason of "same-place" is no edge reason.
+        let bad = try dir.write("bad.csv", "old_id,new_id,reason\nx,y,same-place\n")
+        #expect(throws: PlaceDBError.self) { _ = try importer.importAliases(.file(bad)) }
+    }
+}
