@@ -256,4 +256,24 @@ struct LinkingTests {
         let bad = try dir.write("bad.csv", "old_id,new_id,reason\nx,y,same-place\n")
         #expect(throws: PlaceDBError.self) { _ = try importer.importAliases(.file(bad)) }
     }
+
+    @Test("export and the round trip keep the groups and the canonical IDs")
+    func roundTrip() throws {
+        let (dir, path) = try Self.database()
+        var places: [UInt8] = [], aliases: [UInt8] = []
+        do {
+            let exporter = try PlaceExporter(databasePath: path)
+            _ = try exporter.exportPlaces(format: .ndjson) { places += $0 }
+            _ = try exporter.exportAliases { aliases += $0 }
+        }
+        let copy = dir.file("copy.sqlite")
+        do {
+            let importer = try PlaceImporter(databasePath: copy)
+            _ = try importer.importInput(.file(try dir.write("all.ndjson", String(decoding: places, as: UTF8.self))))
+            _ = try importer.link()
+            _ = try importer.importAliases(.file(try dir.write("aliases.ndjson", String(decoding: aliases, as: UTF8.self))))
+        }
+        #expect(try Self.groups(copy) == Self.groups(path))
+        #expect(try PlaceReader(databasePath: copy).resolvePlaceID("08f1e2a3b4c5d6e7").placeID == "ChIJcafeCentral")
+    }
 }

@@ -66,7 +66,7 @@ public enum Linking {
                 throw PlaceDBError.notFound(missing)
             }
             return LinkExplanation(a: a.rawValue, b: b.rawValue, probability: e.score.probability, threshold: SamePlace.threshold,
-                                   evidence: e.score.evidence, distanceMeters: e.distance, eligible: e.eligible, rule: e.rule,
+                                   evidence: e.score.evidence ?? .null, distanceMeters: e.distance, eligible: e.eligible, rule: e.rule,
                                    linked: e.linked, sameGroup: e.sameGroup)
         }
     }

@@ -141,6 +141,23 @@ extension PlaceStore {
                                    recordedAt: row.optionalString(6)))
             count += 1
         }
+        // Linking (docs/linking.md): the user's rules, then each group's
+        // members as `same` lines to the canonical ID, so a re-import of the
+        // export keeps the groups (its records arrive in one run, where
+        // linking alone could not pair one source's records again).
+        try db.forEachRow("SELECT a, b, kind, origin FROM link_rule ORDER BY a, b") { row in
+            try body(ExportedAlias(aliasID: try row.string(0), placeID: try row.string(1), reason: try row.string(2),
+                                   source: row.optionalString(3), confidence: 1, evidence: nil, recordedAt: nil))
+            count += 1
+        }
+        try db.forEachRow("""
+            SELECT m.place_id, c.place_id, (SELECT max(l.probability) FROM place_link l WHERE l.a = m.id OR l.b = m.id)
+            FROM place m JOIN place c ON c.id = m.group_id WHERE m.group_id IS NOT NULL AND m.id != m.group_id ORDER BY m.id
+            """) { row in
+            try body(ExportedAlias(aliasID: try row.string(0), placeID: try row.string(1), reason: "same", source: "link",
+                                   confidence: min(1, max(0.001, row.optionalDouble(2) ?? 1)), evidence: nil, recordedAt: nil))
+            count += 1
+        }
         return count
     }
 

@@ -28,14 +28,14 @@ extension PlaceStore {
 
     /// The score and evidence of two stored places, as the linker computes
     /// it, with whether the linker may link them at all and why not.
-    package func explainLink(_ x: String, _ y: String) throws -> (score: SamePlaceScore, eligible: Bool, rule: LinkRuleKind?, distance: Double, linked: Bool, sameGroup: Bool)? {
+    package func explainLink(_ x: String, _ y: String) throws -> (score: LinkScore, eligible: Bool, rule: LinkRuleKind?, distance: Double, linked: Bool, sameGroup: Bool)? {
         let linker = try PlaceLinker(db: db, run: nil)
         var ids: [Int64] = []
         for id in [x, y] {
             guard let rowid = try db.scalar("SELECT id FROM place WHERE place_id = ?", [.text(id)])?.int64 else { return nil }
             ids.append(rowid)
         }
-        guard let ra = try linker.row(ids[0]), let rb = try linker.row(ids[1]), let s = try linker.score(ids[0], ids[1]) else { return nil }
+        guard let ra = try linker.row(ids[0]), let rb = try linker.row(ids[1]), let s = try linker.score(ids[0], ids[1], evidence: true) else { return nil }
         let (a, b) = x.utf8.lexicographicallyPrecedes(y.utf8) ? (x, y) : (y, x)
         let rule = try db.scalar("SELECT kind FROM link_rule WHERE a = ? AND b = ?", [.text(a), .text(b)])?.string.flatMap(LinkRuleKind.init(rawValue:))
         let linked = try db.scalar("SELECT 1 FROM place_link WHERE a = ? AND b = ?", [.integer(min(ids[0], ids[1])), .integer(max(ids[0], ids[1]))]) != nil
