@@ -379,7 +379,9 @@ private func answer(_ loop: EventLoop, _ connection: OpaquePointer, _ state: Req
         guard let key else { return .YES }
         let name = String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self)
         let text = value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? ""
-        if name.utf8.contains(0) || text.utf8.contains(0) { pairs.nul = pairs.nul ?? name }
+        // memchr over the bytes as libmicrohttpd holds them (the strings'
+        // UTF8View.contains walked them a byte at a time, a generic call each).
+        if memchr(key, 0, keySize) != nil || (value.map { memchr($0, 0, valueSize) != nil } ?? false) { pairs.nul = pairs.nul ?? name }
         pairs.items.append((name, text))
         return .YES
     }
