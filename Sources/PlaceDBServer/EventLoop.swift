@@ -203,7 +203,8 @@ final class EventLoop: @unchecked Sendable {
 
     /// Closes each connection past the request deadline, and each whose
     /// client has closed its side without a request being answered (a
-    /// half-closed partial request); publishes the longest waiting.
+    /// half-closed partial request); publishes the longest waiting and
+    /// how many have waited long enough to be closed for a new one.
     private func sweep(now: UInt64) {
         var earliest: UInt64 = 0
         var spare = 0
