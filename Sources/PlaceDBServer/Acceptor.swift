@@ -64,27 +64,39 @@ final class Acceptor: Sendable {
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
             let from = ClientAddress(address)
-            var target = loops[next]
-            var evict = false
             var open = 0
             for loop in loops { open += loop.openConnections }
+            // At the cap, room only by closing the connection that has
+            // waited longest: on the loop whose longest-waiting connection
+            // (at its last sweep) is the earliest, of the loops that have
+            // one to spare. The new connection still goes to the next loop
+            // in turn, wherever the closed one was, so a burst of new
+            // connections at the cap spreads over the loops as it does below it.
+            var victim: EventLoop?
             if open >= maxConnections {
-                // Room only by closing the connection that has waited longest.
-                let now = DispatchTime.now().uptimeNanoseconds
-                var best: (loop: EventLoop, since: UInt64)?
-                for loop in loops {
-                    let since = loop.oldestWaiting
-                    if since != 0, now &- since >= Self.evictAfterNanoseconds, since < (best?.since ?? .max) { best = (loop, since) }
-                }
-                guard let best else { close(client); continue }
-                target = best.loop
-                evict = true
-            } else {
-                next = (next + 1) % loops.count
+                victim = Self.loopToEvict(loops)
+                guard victim != nil else { close(client); continue }
             }
             guard clients.reserve(from, max: maxPerClient) else { close(client); continue }
-            target.hand(Handoff(fd: client, address: address, length: length, client: from, evict: evict))
+            if let victim {
+                guard victim.takeEvictable() else { clients.release(from); close(client); continue }
+                victim.evictOne()
+            }
+            let target = loops[next]
+            next = (next + 1) % loops.count
+            target.hand(Handoff(fd: client, address: address, length: length, client: from))
         }
+    }
+
+    /// The loop with the earliest longest-waiting connection of those
+    /// that have a connection to spare (nil: none has).
+    static func loopToEvict(_ loops: [EventLoop]) -> EventLoop? {
+        var best: (loop: EventLoop, since: UInt64)?
+        for loop in loops {
+            let since = loop.oldestWaiting
+            if since != 0, loop.hasEvictable, since < (best?.since ?? .max) { best = (loop, since) }
+        }
+        return best?.loop
     }
 
     /// Stops accepting (the listening socket is shut down and closed);
@@ -113,8 +125,6 @@ struct Handoff: @unchecked Sendable {
     var address: sockaddr_storage
     let length: socklen_t
     let client: ClientAddress
-    /// The loop closes its longest-waiting connection first (the server is at its cap).
-    let evict: Bool
 }
 
 /// A client's IP address (the port left out), IPv4 as its IPv4-mapped IPv6 form.

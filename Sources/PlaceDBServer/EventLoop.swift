@@ -21,7 +21,8 @@ import Glibc
 /// waiting happens here, on our own `epoll_wait`, before and not between.
 ///
 /// Everything below runs on the loop's thread (the callbacks included),
-/// except `hand`, `openConnections`, `oldestWaiting` and `requestStop`.
+/// except `hand`, `evictOne`, `takeEvictable`, `openConnections`,
+/// `oldestWaiting` and `requestStop`.
 final class EventLoop: @unchecked Sendable {
     /// Set once in init (before the thread starts), never changed.
     private(set) var daemon: OpaquePointer!
@@ -35,6 +36,11 @@ final class EventLoop: @unchecked Sendable {
     private let open = Atomic<Int>(0)
     /// The earliest `since` of a connection that may be closed for a new one (0: none).
     private let oldest = Atomic<UInt64>(0)
+    /// Connections that may be closed for a new one, as of the last sweep,
+    /// less those the acceptor has claimed since (`takeEvictable`).
+    private let evictable = Atomic<Int>(0)
+    /// Closings the acceptor asked for (`evictOne`) that the loop has not done yet.
+    private let evictions = Atomic<Int>(0)
 
     /// The loop's connections, by libmicrohttpd's connection pointer.
     private var connections: [UInt: ConnectionRecord] = [:]
@@ -86,6 +92,28 @@ final class EventLoop: @unchecked Sendable {
     /// began waiting (uptime nanoseconds), 0 for none; as of the last sweep.
     var oldestWaiting: UInt64 { oldest.load(ordering: .relaxed) }
 
+    /// The loop had a connection to spare at its last sweep, not claimed yet.
+    var hasEvictable: Bool { evictable.load(ordering: .relaxed) > 0 }
+
+    /// Claims one of the connections this loop may close for a new one;
+    /// false when it had none left at its last sweep.
+    func takeEvictable() -> Bool {
+        var n = evictable.load(ordering: .relaxed)
+        while n > 0 {
+            let (exchanged, original) = evictable.compareExchange(expected: n, desired: n - 1, ordering: .relaxed)
+            if exchanged { return true }
+            n = original
+        }
+        return false
+    }
+
+    /// Asks the loop to close its longest-waiting connection (one claimed
+    /// with `takeEvictable`), for a new connection on any loop.
+    func evictOne() {
+        evictions.add(1, ordering: .relaxed)
+        wake()
+    }
+
     /// Queues a connection for this loop and wakes it.
     func hand(_ connection: Handoff) {
         open.add(1, ordering: .relaxed)
@@ -130,6 +158,8 @@ final class EventLoop: @unchecked Sendable {
             if n > 0, ready[0..<Int(n)].contains(wakeFD) {
                 var count: UInt64 = 0
                 _ = read(wakeFD, &count, 8)
+                let e = evictions.exchange(0, ordering: .relaxed)
+                if e > 0 { evictLongestWaiting(e) }
                 addPending()
             }
             MHD_run(daemon)
@@ -141,12 +171,10 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Adds the connections the acceptor handed over, closing the
-    /// longest-waiting one first for each that came at the server's cap.
+    /// Adds the connections the acceptor handed over.
     private func addPending() {
         let handed = pending.withLock { p -> [Handoff] in defer { p = [] }; return p }
         for var h in handed {
-            if h.evict { evictLongestWaiting() }
             adding[h.fd] = h.client
             let added = withUnsafePointer(to: &h.address) { p in
                 p.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(daemon, h.fd, $0, h.length) }
@@ -159,20 +187,27 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    private func evictLongestWaiting() {
+    /// Closes the `count` connections that have waited longest for their
+    /// next request, of those that have waited at least `Acceptor.evictAfterNanoseconds`.
+    private func evictLongestWaiting(_ count: Int) {
         let now = DispatchTime.now().uptimeNanoseconds
-        var victim: ConnectionRecord?
-        for c in connections.values where !c.isCut && !c.answering && now &- c.since >= Acceptor.evictAfterNanoseconds {
-            if c.since < (victim?.since ?? .max) { victim = c }
+        for _ in 0..<count {
+            var victim: ConnectionRecord?
+            for c in connections.values where !c.isCut && !c.answering && now &- c.since >= Acceptor.evictAfterNanoseconds {
+                if c.since < (victim?.since ?? .max) { victim = c }
+            }
+            guard let victim else { return }
+            victim.cut()
         }
-        victim?.cut()
     }
 
     /// Closes each connection past the request deadline, and each whose
     /// client has closed its side without a request being answered (a
-    /// half-closed partial request); publishes the longest waiting.
+    /// half-closed partial request); publishes the longest waiting and
+    /// how many have waited long enough to be closed for a new one.
     private func sweep(now: UInt64) {
         var earliest: UInt64 = 0
+        var spare = 0
         for c in connections.values where !c.isCut {
             if now &- c.since > core.requestTimeoutNanoseconds {
                 c.cut()
@@ -184,9 +219,14 @@ final class EventLoop: @unchecked Sendable {
                 c.cut()
                 continue
             }
-            if earliest == 0 || c.since < earliest { earliest = c.since }
+            if now &- c.since >= Acceptor.evictAfterNanoseconds {
+                spare += 1
+                if earliest == 0 || c.since < earliest { earliest = c.since }
+            }
         }
         oldest.store(earliest, ordering: .relaxed)
+        // Closings asked for and not done yet are spoken for already.
+        evictable.store(max(0, spare - evictions.load(ordering: .relaxed)), ordering: .relaxed)
     }
 
     // MARK: - Callbacks (on the loop's thread, inside MHD_run)
@@ -340,7 +380,9 @@ private func answer(_ loop: EventLoop, _ connection: OpaquePointer, _ state: Req
         guard let key else { return .YES }
         let name = String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self)
         let text = value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? ""
-        if name.utf8.contains(0) || text.utf8.contains(0) { pairs.nul = pairs.nul ?? name }
+        // memchr over the bytes as libmicrohttpd holds them (the strings'
+        // UTF8View.contains walked them a byte at a time, a generic call each).
+        if memchr(key, 0, keySize) != nil || (value.map { memchr($0, 0, valueSize) != nil } ?? false) { pairs.nul = pairs.nul ?? name }
         pairs.items.append((name, text))
         return .YES
     }

@@ -104,6 +104,52 @@ struct ServerReliabilityTests {
         #expect(slow.filter { RawClient.isClosedByPeer($0, within: 5) }.count == 1)
     }
 
+    /// Before: at the cap, a new connection went to the loop whose
+    /// longest-waiting connection was the earliest as of the last sweep
+    /// (every 250 ms), so a burst of new connections (wrk's 64 at once)
+    /// all went to one loop while the other idled: wrk with slow clients
+    /// at the cap got 52-89% of its requests/s alone.
+    @Test("at the connection cap, new connections still go to the event loops in turn; one waiting connection closed for each")
+    func capSpreadsNewConnections() throws {
+        let threads = Mutex<Set<UInt>>([])
+        var config = ServerConfiguration()
+        config.port = 0
+        config.threads = 2
+        config.quiet = true
+        config.maxConnections = 8
+        config.maxConnectionsPerClient = 16
+        config.connectionTimeout = 120
+        let server = try HTTPServer(configuration: config) { _ in
+            let me = UInt(pthread_self())
+            threads.withLock { _ = $0.insert(me) }
+            return .json(Array("{}".utf8))
+        }
+        defer { server.stop(timeout: 1) }
+        var slow: [Int32] = []
+        defer { for s in slow { close(s) } }
+        for _ in 0..<8 {
+            let s = try RawClient.connect(port: server.port)
+            _ = RawClient.send(s, Array("GET /sl".utf8))
+            slow.append(s)
+        }
+        for _ in 0..<500 where server.openConnections < 8 { usleep(10_000) }
+        #expect(server.connectionsPerLoop == [4, 4])
+        // Past the eviction age and a sweep, four newcomers at once.
+        usleep(1_600_000)
+        var newcomers: [Int32] = []
+        defer { for s in newcomers { close(s) } }
+        for _ in 0..<4 { newcomers.append(try RawClient.connect(port: server.port)) }
+        for s in newcomers {
+            _ = RawClient.send(s, Array("GET /new HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+            #expect(RawClient.readAll(s).hasPrefix("HTTP/1.1 200"))
+        }
+        #expect(threads.withLock { $0.count } == 2, "the newcomers were all answered by one event loop")
+        let closed = { slow.filter { RawClient.isClosedByPeer($0, waitingMilliseconds: 0) }.count }
+        for _ in 0..<500 where closed() < 4 || server.openConnections > 8 { usleep(10_000) }
+        #expect(closed() == 4)
+        #expect(server.openConnections == 8)
+    }
+
     @Test("one client address holds at most --max-connections-per-client; another address is still served")
     func capPerClientAddress() throws {
         let f = try ServerFixture()
