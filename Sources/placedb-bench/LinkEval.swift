@@ -82,8 +82,12 @@ enum LinkEval {
         let scoreReps = max(1, reps / 4)
         for _ in 0..<scoreReps { for p in pairs { sink += SamePlace.score(p.a, p.b).probability } }
         let scoreNs = Double(DispatchTime.now().uptimeNanoseconds - t0) / Double(scoreReps * pairs.count)
-        print(String(format: "speed: SamePlace.probability %.2f µs per pair, SamePlace.score (with evidence) %.2f µs per pair (checksum %.1f)",
-                     probabilityNs / 1000, scoreNs / 1000, sink))
+        t0 = DispatchTime.now().uptimeNanoseconds
+        let evidenceReps = max(1, reps / 40)
+        for _ in 0..<evidenceReps { for p in pairs { if case .object(let o) = SamePlace.score(p.a, p.b).evidence { sink += Double(o.count) } } }
+        let evidenceNs = Double(DispatchTime.now().uptimeNanoseconds - t0) / Double(evidenceReps * pairs.count)
+        print(String(format: "speed: SamePlace.probability %.2f µs per pair, SamePlace.score %.2f µs, its evidence (--explain) %.1f µs (checksum %.1f)",
+                     probabilityNs / 1000, scoreNs / 1000, evidenceNs / 1000, sink))
 
         if args.contains("--misses") {
             print("")

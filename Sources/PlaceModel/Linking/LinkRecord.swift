@@ -74,20 +74,42 @@ public struct LinkRecord: Sendable {
     static let maxNames = 6
 
     /// Words that make a name another facility of a brand ("Walmart Fuel
-    /// Station" is not "Walmart"): one bit each.
-    static let facilityWords: [String] = [
-        "fuel", "gas", "petrol", "pharmacy", "rx", "optical", "vision", "optician", "tire", "tyre", "auto", "automotive",
-        "carwash", "wash", "atm", "bakery", "deli", "garden", "photo", "pickup", "liquor", "hearing", "clinic", "parking",
-        "cafe", "restaurant", "bar", "grill", "kitchen", "express", "outlet", "connection", "print", "tech", "service", "svc", "parts",
-        "collision", "body", "sales", "hosp", "urgent", "emergency", "lab", "imaging", "radiology", "pediatric", "dental",
-        "café", "cafeteria", "spa", "salon", "gym", "fitness", "hotel", "residence", "suites", "apts", "office", "warehouse",
-        "depot", "distribution", "school", "academy", "kid", "kids", "children", "women", "men", "annex",
-    ]
-    static let facilityIndex: [UInt64: Int] = {
-        var m: [UInt64: Int] = [:]
-        for (i, w) in facilityWords.enumerated() { m[LinkText.hash(w)] = i }
+    /// Station" is not "Walmart"), each to its kind: one bit a kind.
+    static let facilityWords: [String: String] = {
+        var m: [String: String] = [:]
+        let kinds: [(String, String)] = [
+            ("fuel", "fuel gas petrol tankstelle gasolinera"), ("pharmacy", "pharmacy rx drugstore apotheke"),
+            ("optical", "optical vision optician optik"), ("tire", "tire tyre"), ("auto", "auto automotive"),
+            ("wash", "carwash wash"), ("atm", "atm geldautomat cajero bancomat multibanco"), ("bakery", "bakery"), ("deli", "deli"),
+            ("garden", "garden"), ("photo", "photo"), ("pickup", "pickup"), ("liquor", "liquor"), ("hearing", "hearing"),
+            ("clinic", "clinic"), ("parking", "parking"), ("cafe", "cafe cafeteria"), ("restaurant", "restaurant grill kitchen"),
+            ("bar", "bar"), ("express", "express"), ("outlet", "outlet"), ("print", "print"), ("tech", "tech"),
+            ("service", "service svc"), ("parts", "parts part"), ("collision", "collision body"), ("sales", "sales"),
+            ("hosp", "hosp"), ("urgent", "urgent emergency"), ("lab", "lab imaging radiology"), ("pediatric", "pediatric kid kids children"),
+            ("dental", "dental"), ("spa", "spa"), ("salon", "salon"), ("gym", "gym fitness"), ("hotel", "hotel residence suites"),
+            ("apts", "apts"), ("office", "office"), ("warehouse", "warehouse depot distribution"), ("school", "school academy"),
+            ("women", "women"), ("men", "men"), ("annex", "annex"), ("training", "training trainer"), ("clinicvac", "vaccination"),
+            ("money", "money"), ("pool", "pool"),
+        ]
+        for (kind, words) in kinds { for w in words.split(separator: " ") { m[String(w)] = kind } }
         return m
     }()
+    static let facilityKinds: [String: Int] = {
+        var m: [String: Int] = [:]
+        for k in Set(facilityWords.values).sorted() { m[k] = m.count }
+        return m
+    }()
+    static let facilityIndex: [UInt64: Int] = {
+        var m: [UInt64: Int] = [:]
+        for (w, k) in facilityWords { m[LinkText.hash(w)] = facilityKinds[k]! }
+        return m
+    }()
+    /// Primary categories that are such a facility (an ATM, a fuel station).
+    static let facilityCategories: [String: String] = [
+        "atm": "atm", "gas_station": "fuel", "fuel_station": "fuel", "petrol_station": "fuel", "pharmacy": "pharmacy", "drugstore": "pharmacy",
+        "event_photography": "photo", "photography_store_and_service": "photo", "dog_trainer": "training", "pet_training": "training",
+        "auto_parts_and_supply_store": "parts", "auto_part": "parts", "optician": "optical", "eyewear_and_optician": "optical",
+    ]
 
     /// Built from a stored place: `document` is its Places API (New) JSON
     /// document, `extra` its stored extras object (OSM `osm.tags`, Overture
@@ -154,7 +176,7 @@ public struct LinkRecord: Sendable {
         }
         names = forms
         primaryName = primaryFolded
-        self.facilities = facilities
+        var facilityBits = facilities
         nameNumbers = Array(Set(numbers)).sorted()
 
         // Phones: the document's forms, OSM's tags, Overture's list.
@@ -261,7 +283,11 @@ public struct LinkRecord: Sendable {
         categories = Array(Set(catHashes)).sorted()
         groups = all
         var pg: UInt32 = 0
-        if let p = primary { pg = LinkCategories.groups(p) }
+        if let p = primary {
+            pg = LinkCategories.groups(p)
+            if let kind = Self.facilityCategories[LinkText.categoryKey(p)], let bit = Self.facilityKinds[kind] { facilityBits |= 1 << UInt64(bit) }
+        }
+        self.facilities = facilityBits
         if let p = overture?["categories"]?["primary"]?.stringValue { pg |= LinkCategories.groups(p) }
         primaryGroups = pg
 
