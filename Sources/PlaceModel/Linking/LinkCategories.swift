@@ -36,7 +36,7 @@ public enum LinkCategories {
         add(.culture, "museum museums gallery art arts theater theatre cinema movie performing cultural culture landmark historical historic monument memorial tourist attraction heritage concert")
         add(.government, "government city_hall townhall police fire post post_office embassy consulate municipal public office_of court courthouse administration")
         add(.transport, "airport station train bus transit railway subway metro ferry terminal taxi parking port transportation logistics shipping freight moving courier")
-        add(.homeServices, "contractor contractors plumber plumbing electrician electrical hvac heating cooling air_conditioning roofing roofer construction builder builders landscaping landscaper cleaning cleaner janitorial pest painter painting carpenter carpentry handyman locksmith home_cleaning flooring remodeling renovation mechanical")
+        add(.homeServices, "laundry laundromat dry_cleaning dry cleaners paint storage moving repair contractor contractors plumber plumbing electrician electrical hvac heating cooling air_conditioning roofing roofer construction builder builders landscaping landscaper cleaning cleaner janitorial pest painter painting carpenter carpentry handyman locksmith home_cleaning flooring remodeling renovation mechanical")
         add(.technology, "computer computers it software internet technology tech telecommunications telecom electronics web digital data network information_technology_company internet_service_provider")
         add(.community, "community non_profit nonprofit non profits organization organizations association club social charity foundation services_non_profits center")
         add(.business, "corporate office offices company business consulting consultant agency marketing advertising professional services printing print copy design industrial manufacturing factory equipment")
@@ -50,6 +50,14 @@ public enum LinkCategories {
 
     /// The groups of one category string (a bit per `Group`).
     public static func groups(_ category: String) -> UInt32 {
+        // A path ("Business and Professional Services > Laundry Service"):
+        // its last segment says what the place is; the whole path only
+        // when the last says nothing known.
+        if category.contains(">"), let last = category.split(separator: ">").last {
+            let bits = groups(String(last))
+            if bits != 0 { return bits }
+            return groups(category.replacingOccurrences(of: ">", with: " "))
+        }
         var bits: UInt32 = 0
         let lower = category.lowercased()
         if let gs = words[lower] { for g in gs { bits |= 1 << UInt32(g.rawValue) } }

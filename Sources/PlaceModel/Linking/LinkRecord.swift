@@ -52,6 +52,9 @@ public struct LinkRecord: Sendable {
     /// The house number (digits, leading zeros dropped) hashed; 0 for none.
     let houseNumber: UInt64
     let houseNumberText: String?
+    /// Whether the house number is a field of its own (a street_number
+    /// component, OSM addr:housenumber), not read out of free text.
+    let houseNumberStructured: Bool
     /// The postcode (letters and digits, up to a "-") hashed; 0 for none.
     let postcode: UInt64
     /// Sorted hashes of the specific categories (types, Overture categories), generic ones aside.
@@ -71,7 +74,7 @@ public struct LinkRecord: Sendable {
     /// of one dataset (two Meta pages) are two places to Overture.
     let citedRecords: [(dataset: UInt64, record: UInt64)]
 
-    static let maxNames = 6
+    static let maxNames = 7
 
     /// Words that make a name another facility of a brand ("Walmart Fuel
     /// Station" is not "Walmart"), each to its kind: one bit a kind.
@@ -104,11 +107,11 @@ public struct LinkRecord: Sendable {
         for (w, k) in facilityWords { m[LinkText.hash(w)] = facilityKinds[k]! }
         return m
     }()
-    /// Primary categories that are such a facility (an ATM, a fuel station).
+    /// Primary categories that are such a facility standing apart (an ATM,
+    /// a fuel station). A pharmacy or photo counter inside a store is the
+    /// store to Overture's labels, so those are not here.
     static let facilityCategories: [String: String] = [
-        "atm": "atm", "gas_station": "fuel", "fuel_station": "fuel", "petrol_station": "fuel", "pharmacy": "pharmacy", "drugstore": "pharmacy",
-        "event_photography": "photo", "photography_store_and_service": "photo", "dog_trainer": "training", "pet_training": "training",
-        "auto_parts_and_supply_store": "parts", "auto_part": "parts", "optician": "optical", "eyewear_and_optician": "optical",
+        "atm": "atm", "gas_station": "fuel", "fuel_station": "fuel", "petrol_station": "fuel",
     ]
 
     /// Built from a stored place: `document` is its Places API (New) JSON
@@ -155,6 +158,13 @@ public struct LinkRecord: Sendable {
         // The brand is a name of the place too (last: the place's own names first).
         for b in brandNames { addName(b) }
 
+        // German umlauts written out ("Baeckerei" for "Bäckerei"): another form.
+        for raw in rawNames.prefix(Self.maxNames) where raw.unicodeScalars.contains(where: { "äöüÄÖÜ".unicodeScalars.contains($0) }) {
+            var t = raw
+            for (u, e) in [("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("Ä", "Ae"), ("Ö", "Oe"), ("Ü", "Ue")] { t = t.replacingOccurrences(of: u, with: e) }
+            if !rawNames.contains(t) { rawNames.append(t) }
+            break
+        }
         var forms: [NameForm] = []
         var primaryFolded = ""
         var facilities: UInt64 = 0
@@ -226,16 +236,17 @@ public struct LinkRecord: Sendable {
 
         // House number and postcode: components, OSM tags, Overture addresses.
         var house: String?
+        var structured = false
         var post: String?
         var streetText: String?
         for c in document["addressComponents"]?.arrayValue ?? [] {
             let types = c["types"]?.arrayValue?.compactMap(\.stringValue) ?? []
             let text = c["longText"]?.stringValue ?? c["long_name"]?.stringValue
-            if house == nil, types.contains("street_number"), let t = text { house = LinkText.houseNumber(component: t) }
+            if house == nil, types.contains("street_number"), let t = text { house = LinkText.houseNumber(component: t); structured = house != nil }
             if post == nil, types.contains("postal_code"), let t = text { post = t }
             if streetText == nil, types.contains("route"), let t = text { streetText = t }
         }
-        if house == nil, let h = tag("addr:housenumber") { house = LinkText.houseNumber(component: h) }
+        if house == nil, let h = tag("addr:housenumber") { house = LinkText.houseNumber(component: h); structured = house != nil }
         if post == nil { post = tag("addr:postcode") }
         if streetText == nil { streetText = tag("addr:street") ?? tag("addr:place") }
         if let address = overture?["addresses"]?.arrayValue?.first {
@@ -253,6 +264,7 @@ public struct LinkRecord: Sendable {
         street = streetText.map(LinkText.streetTokens) ?? []
         houseDigits = house.map { LinkText.hash(String($0.sorted())) } ?? 0
         houseNumberText = house
+        houseNumberStructured = structured
         houseNumber = house.map(LinkText.hash) ?? 0
         if let p = post {
             let head = p.split(separator: "-").first.map(String.init) ?? p

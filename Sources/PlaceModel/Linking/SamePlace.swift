@@ -53,6 +53,12 @@ public enum SamePlace {
     /// Evidence with a fixed weight, not fitted (the dev pairs cannot show
     /// it): one record cites the other's ID as its upstream record.
     static let citedIDWeight = 8.0
+    /// Evidence with a fixed weight: house numbers that are fields of their
+    /// own on both records (Google's street_number, OSM's addr:housenumber)
+    /// and disagree. Issue 30: house numbers must agree when both are
+    /// present; the learned `houseNumberConflict` is mild because the dev
+    /// pairs' numbers are read out of free text (suites, ranges, typos).
+    static let structuredHouseConflictWeight = -5.0
 
     /// The distance term of the logit for a gap of `gap` meters (see above);
     /// nil beyond the search radius (a veto).
@@ -88,6 +94,10 @@ public enum SamePlace {
         let citedC = cited ? citedIDWeight : 0
         logit += citedC
         members.append(("citedRecordID", .object(JSONObject([("value", .double(cited ? 1 : 0)), ("contribution", .double(citedC))]))))
+        let house = structuredHouseConflict(a, b)
+        let houseC = house ? structuredHouseConflictWeight : 0
+        logit += houseC
+        members.append(("structuredHouseNumberConflict", .object(JSONObject([("value", .double(house ? 1 : 0)), ("contribution", .double(houseC))]))))
         let dc = distanceContribution(gapMeters: gap)
         members.append(("distance", .object(JSONObject([("meters", .double(distance)), ("gapMeters", .double(gap)),
                                                         ("contribution", dc.map(JSONValue.double) ?? .string("veto"))]))))
@@ -109,12 +119,23 @@ public enum SamePlace {
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: featureCount) { f -> Double in
             f.initialize(repeating: 0)
             let cited = features(a, b, into: f)
-            var logit = SamePlaceWeights.bias + dc + (cited ? citedIDWeight : 0)
+            var logit = SamePlaceWeights.bias + dc + fixedContribution(a, b, cited: cited)
             SamePlaceWeights.weights.withUnsafeBufferPointer { w in
                 for i in 0..<featureCount { logit += w[i] * f[i] }
             }
             return sigmoid(logit)
         }
+    }
+
+    /// The evidence of fixed weight: a cited record ID, a structured house number conflict.
+    @inline(__always)
+    package static func fixedContribution(_ a: LinkRecord, _ b: LinkRecord, cited: Bool) -> Double {
+        (cited ? citedIDWeight : 0) + (structuredHouseConflict(a, b) ? structuredHouseConflictWeight : 0)
+    }
+
+    @inline(__always)
+    static func structuredHouseConflict(_ a: LinkRecord, _ b: LinkRecord) -> Bool {
+        a.houseNumberStructured && b.houseNumberStructured && a.houseNumber != b.houseNumber && a.houseDigits != b.houseDigits
     }
 
     @inline(__always)
