@@ -16,6 +16,8 @@ let benchmarks: [(name: String, summary: String, options: String, run: ([String]
      "[--data DIR] [--threshold S] [--radius M]", AliasEval.run),
     ("eval-link-pairs", "the same-place scorer on Overture's labelled conflation pairs: P/R/F1 at the threshold, cross-validated F1, µs per score",
      "[--pairs PATH] [--folds K] [--misses]", LinkEval.run),
+    ("eval-link-drift", "the same-place scorer on two OSM snapshots of one region, the newer renumbered: persisted places linked, wrong links",
+     "[--data DIR] [--pairs older:newer,...]", LinkDriftEval.run),
     ("fit-link", "fit the same-place scorer's logistic weights on the labelled pairs and write SamePlaceWeights.swift",
      "[--pairs PATH] [--folds K] --write PATH", LinkEval.fit),
     ("photo", "add a generated camera-size JPEG and fetch it at several maximum sizes",

@@ -35,6 +35,7 @@ public struct LinkRecord: Sendable {
     let names: [NameForm]
     /// The folded primary name, for `--explain`.
     let primaryName: String
+    package var primaryNameForExplain: String { primaryName }
     /// Facility words in the primary name (a bit per `facilityWords` entry).
     let facilities: UInt64
     /// Sorted hashes of the numbers in the primary name ("Terminal 2").
@@ -85,7 +86,7 @@ public struct LinkRecord: Sendable {
             ("optical", "optical vision optician optik"), ("tire", "tire tyre"), ("auto", "auto automotive"),
             ("wash", "carwash wash"), ("atm", "atm geldautomat cajero bancomat multibanco"), ("bakery", "bakery"), ("deli", "deli"),
             ("garden", "garden"), ("photo", "photo"), ("pickup", "pickup"), ("liquor", "liquor"), ("hearing", "hearing"),
-            ("clinic", "clinic"), ("parking", "parking"), ("cafe", "cafe cafeteria"), ("restaurant", "restaurant grill kitchen"),
+            ("clinic", "clinic"), ("parking", "parking garage parkhaus parkplatz tiefgarage aparcament estacionamiento parcheggio carpark"), ("cafe", "cafe cafeteria"), ("restaurant", "restaurant grill kitchen"),
             ("bar", "bar"), ("express", "express"), ("outlet", "outlet"), ("print", "print"), ("tech", "tech"),
             ("service", "service svc"), ("parts", "parts part"), ("collision", "collision body"), ("sales", "sales"),
             ("hosp", "hosp"), ("urgent", "urgent emergency"), ("lab", "lab imaging radiology"), ("pediatric", "pediatric kid kids children"),
@@ -102,6 +103,26 @@ public struct LinkRecord: Sendable {
         for k in Set(facilityWords.values).sorted() { m[k] = m.count }
         return m
     }()
+    /// The category groups of each facility kind (by bit): a type word the
+    /// other record's own categories already say ("Restaurant Cesare"
+    /// against the restaurant "Cesare") is not another facility.
+    static let facilityGroups: [UInt32] = {
+        // Only words that name what kind of place it is, which mappers put
+        // before a name ("Restaurant", "Hotel"); an ATM, a fuel station, a
+        // pet shop's training or vaccination clinic is another place even
+        // beside a bank, a store or a pet shop (the dev pairs' labels).
+        let groupsOf: [String: [LinkCategories.Group]] = [
+            "restaurant": [.food], "cafe": [.food, .drink], "bar": [.drink, .food], "hotel": [.lodging], "school": [.education],
+            "gym": [.fitness], "bakery": [.food], "deli": [.food], "spa": [.beauty], "salon": [.beauty], "pool": [.fitness],
+        ]
+        var out = [UInt32](repeating: 0, count: facilityKinds.count)
+        for (kind, bit) in facilityKinds {
+            for g in groupsOf[kind] ?? [] { out[bit] |= 1 << UInt32(g.rawValue) }
+        }
+        return out
+    }()
+    /// Heads of compound words that are such a facility ("Gästeparkplatz").
+    static let facilitySuffixes: [(String, String)] = [("parkplatz", "parking"), ("parkhaus", "parking"), ("garage", "parking"), ("tankstelle", "fuel")]
     static let facilityIndex: [UInt64: Int] = {
         var m: [UInt64: Int] = [:]
         for (w, k) in facilityWords { m[LinkText.hash(w)] = facilityKinds[k]! }
@@ -111,7 +132,7 @@ public struct LinkRecord: Sendable {
     /// a fuel station). A pharmacy or photo counter inside a store is the
     /// store to Overture's labels, so those are not here.
     static let facilityCategories: [String: String] = [
-        "atm": "atm", "gas_station": "fuel", "fuel_station": "fuel", "petrol_station": "fuel",
+        "atm": "atm", "gas_station": "fuel", "fuel_station": "fuel", "petrol_station": "fuel", "parking": "parking",
     ]
 
     /// Built from a stored place: `document` is its Places API (New) JSON
@@ -175,7 +196,12 @@ public struct LinkRecord: Sendable {
             let hashes = tokens.map(LinkText.hash)
             if i == 0 {
                 primaryFolded = tokens.joined(separator: " ")
-                for h in hashes { if let bit = Self.facilityIndex[h] { facilities |= 1 << UInt64(bit) } }
+                for (t, h) in zip(tokens, hashes) {
+                    if let bit = Self.facilityIndex[h] { facilities |= 1 << UInt64(bit); continue }
+                    for (suffix, kind) in Self.facilitySuffixes where t.hasSuffix(suffix) {
+                        if let bit = Self.facilityKinds[kind] { facilities |= 1 << UInt64(bit) }
+                    }
+                }
                 for t in tokens where t.utf8.first.map({ $0 >= 0x30 && $0 <= 0x39 }) == true { numbers.append(LinkText.hash(t)) }
             }
             let key = LinkText.hash(tokens.joined())

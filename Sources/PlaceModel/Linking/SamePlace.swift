@@ -196,7 +196,16 @@ public enum SamePlace {
         if !a.brands.isEmpty && !b.brands.isEmpty { set(LinkText.commonCount(a.brands, b.brands) > 0 ? .brandMatch : .brandConflict) }
         // A brand and another of its facilities: the names share words and
         // one holds a facility word ("fuel", "pharmacy") the other lacks.
-        if a.facilities != b.facilities, let x = a.names.first, let y = b.names.first, LinkText.commonCount(x.tokens, y.tokens) > 0 { set(.branchFacility) }
+        if a.facilities != b.facilities, let x = a.names.first, let y = b.names.first, LinkText.commonCount(x.tokens, y.tokens) > 0 {
+            var d = a.facilities ^ b.facilities
+            while d != 0 {
+                let bit = d.trailingZeroBitCount
+                d &= d - 1
+                let lacking = a.facilities & (1 << UInt64(bit)) != 0 ? b : a
+                // The record without the word is that kind of place already.
+                if lacking.groups & LinkRecord.facilityGroups[bit] == 0 { set(.branchFacility); break }
+            }
+        }
         // Two records citing other records of one upstream dataset.
         var sameDatasetOther = false
         var sameRecord = false
