@@ -52,6 +52,8 @@ struct SamePlaceTests {
         // CJK kept; full-width forms folded.
         #expect(LinkText.foldedWords("東京タワー") == ["東京タワー"])
         #expect(LinkText.foldedWords("ＡＢＣ１２") == ["abc12"])
+        // Thai: two sara e for one sara ae.
+        #expect(LinkText.foldedWords("หมู่บ้านพานทองเเท้") == LinkText.foldedWords("หมู่บ้านพานทองแท้"))
         // Nothing foldable: the scalars themselves.
         #expect(LinkText.foldedWords("★ ★") == ["★★"])
         #expect(!LinkText.nameTokens(LinkText.foldedWords("The")).isEmpty)
@@ -154,6 +156,18 @@ struct SamePlaceTests {
         #expect(!Self.linked(store, fuel), "p = \(Self.p(store, fuel))")
         let plain = Self.record("w", "Walmart", at: 30, types: ["supermarket"], phone: "(479) 273-0060", house: "406", street: "South Walton Boulevard")
         #expect(Self.linked(store, plain), "p = \(Self.p(store, plain))")
+    }
+
+    @Test("a type word the other record's category says is not another facility; an ATM beside its bank is")
+    func typeWords() {
+        let a = Self.record("a", "Cesare", types: ["restaurant"], street: "Landstrasse")
+        let b = Self.record("b", "Restaurant Cesare", at: 5, types: ["italian_restaurant", "restaurant"], street: "Landstrasse")
+        #expect(Self.featureValue(a, b, "branchFacility") == 0)
+        #expect(Self.linked(a, b), "p = \(Self.p(a, b))")
+        let bank = Self.record("k", "Valley Bank", types: ["bank"], phone: "+1 973 555 0100", house: "12", street: "Main St")
+        let atm = Self.record("m", "Valley Bank ATM", at: 5, types: ["atm"], phone: "+1 973 555 0100", house: "12", street: "Main St")
+        #expect(Self.featureValue(bank, atm, "branchFacility") == 1)
+        #expect(Self.p(bank, atm) < Self.p(bank, Self.record("n", "Valley Bank", at: 5, types: ["bank"], phone: "+1 973 555 0100", house: "12", street: "Main St")))
     }
 
     @Test("two different shops next door do not link")

@@ -29,8 +29,17 @@ public enum LinkText {
             // NFKC (compatibility forms), then NFD (letters apart from their marks).
             source = text.precomposedStringWithCompatibilityMapping.decomposedStringWithCanonicalMapping.unicodeScalars
         }
+        var previous: UInt32 = 0
         for scalar in source {
             let v = scalar.value
+            // Thai: two sara e typed for one sara ae ("เเ" for "แ").
+            if v == 0x0E40 && previous == 0x0E40, let last = word.last, last.value == 0x0E40 {
+                word.removeLast()
+                word.append(Unicode.Scalar(0x0E41)!)
+                previous = 0
+                continue
+            }
+            previous = v
             if v < 0x80 {
                 if (v >= 0x61 && v <= 0x7A) || (v >= 0x30 && v <= 0x39) {
                     word.append(scalar)
