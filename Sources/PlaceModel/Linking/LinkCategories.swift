@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Category compatibility across vocabularies: Google's Places types, the
 /// types placedb derives from OSM tags (`OSMTypeMapping`), Overture's
 /// category codes (`fast_food_restaurant`, `estate_planning_law`) and
@@ -50,13 +52,23 @@ public enum LinkCategories {
 
     /// The groups of one category string (a bit per `Group`).
     public static func groups(_ category: String) -> UInt32 {
+        if let known = cache.withLock({ $0[category] }) { return known }
+        let bits = computeGroups(category)
+        cache.withLock { if $0.count < 50_000 { $0[category] = bits } }
+        return bits
+    }
+
+    /// Groups by category string, computed once (the vocabularies are small).
+    static let cache = Mutex<[String: UInt32]>([:])
+
+    static func computeGroups(_ category: String) -> UInt32 {
         // A path ("Business and Professional Services > Laundry Service"):
         // its last segment says what the place is; the whole path only
         // when the last says nothing known.
         if category.contains(">"), let last = category.split(separator: ">").last {
-            let bits = groups(String(last))
+            let bits = computeGroups(String(last))
             if bits != 0 { return bits }
-            return groups(category.replacingOccurrences(of: ">", with: " "))
+            return computeGroups(category.replacingOccurrences(of: ">", with: " "))
         }
         var bits: UInt32 = 0
         let lower = category.lowercased()

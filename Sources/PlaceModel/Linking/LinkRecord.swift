@@ -30,50 +30,59 @@ public struct LinkRecord: Sendable {
         var prefixes: [UInt64]
     }
 
-    /// The primary name first (the display name), then the others; at most
-    /// `maxNames`.
-    let names: [NameForm]
-    /// The folded primary name, for `--explain`.
-    let primaryName: String
-    package var primaryNameForExplain: String { primaryName }
-    /// Facility words in the primary name (a bit per `facilityWords` entry).
-    let facilities: UInt64
-    /// Sorted hashes of the numbers in the primary name ("Terminal 2").
-    let nameNumbers: [UInt64]
-    let phones: [UInt64]
-    let domains: [UInt64]
-    /// Store numbers in the websites' paths, with their domain, hashed.
-    let pathNumbers: [UInt64]
-    /// Street-name words of the address (`LinkText.streetTokens`).
-    let street: [UInt64]
-    /// The house number's digits sorted, hashed (a transposition typo: "3105", "3015").
-    let houseDigits: UInt64
-    let socials: [UInt64]
-    let emails: [UInt64]
-    /// The house number (digits, leading zeros dropped) hashed; 0 for none.
-    let houseNumber: UInt64
-    let houseNumberText: String?
-    /// Whether the house number is a field of its own (a street_number
-    /// component, OSM addr:housenumber), not read out of free text.
-    let houseNumberStructured: Bool
-    /// The postcode (letters and digits, up to a "-") hashed; 0 for none.
-    let postcode: UInt64
-    /// Sorted hashes of the specific categories (types, Overture categories), generic ones aside.
-    let categories: [UInt64]
-    /// `LinkCategories` groups of the primary category, and of all.
-    let primaryGroups: UInt32
-    let groups: UInt32
-    /// Sorted hashes of the brand's names and wikidata ID.
-    let brands: [UInt64]
-    /// Sorted hashes of the IDs this record goes by (its place ID, an OSM
-    /// "n123"), and of the upstream record IDs it cites (Overture
-    /// `sources[].record_id`, without "@version").
-    let ownIDs: [UInt64]
-    let citedIDs: [UInt64]
-    /// Hashes of "dataset\u{1}record_id" for each cited record and of the
-    /// dataset alone, in the same order: two records citing other records
-    /// of one dataset (two Meta pages) are two places to Overture.
-    let citedRecords: [(dataset: UInt64, record: UInt64)]
+    package var primaryNameForExplain: String { box.v.primaryName }
+
+    /// The features, in one box: a LinkRecord copies with one retain.
+    struct Features: Sendable {
+        /// The primary name first (the display name), then the others; at most
+        /// `maxNames`.
+        var names: [NameForm] = []
+        /// The folded primary name, for `--explain`.
+        var primaryName: String = ""
+        /// Facility words in the primary name (a bit per `facilityWords` entry).
+        var facilities: UInt64 = 0
+        /// Sorted hashes of the numbers in the primary name ("Terminal 2").
+        var nameNumbers: [UInt64] = []
+        var phones: [UInt64] = []
+        var domains: [UInt64] = []
+        /// Store numbers in the websites' paths, with their domain, hashed.
+        var pathNumbers: [UInt64] = []
+        /// Street-name words of the address (`LinkText.streetTokens`).
+        var street: [UInt64] = []
+        /// The house number's digits sorted, hashed (a transposition typo: "3105", "3015").
+        var houseDigits: UInt64 = 0
+        var socials: [UInt64] = []
+        var emails: [UInt64] = []
+        /// The house number (digits, leading zeros dropped) hashed; 0 for none.
+        var houseNumber: UInt64 = 0
+        var houseNumberText: String? = nil
+        /// Whether the house number is a field of its own (a street_number
+        /// component, OSM addr:housenumber), not read out of free text.
+        var houseNumberStructured: Bool = false
+        /// The postcode (letters and digits, up to a "-") hashed; 0 for none.
+        var postcode: UInt64 = 0
+        /// Sorted hashes of the specific categories (types, Overture categories), generic ones aside.
+        var categories: [UInt64] = []
+        /// `LinkCategories` groups of the primary category, and of all.
+        var primaryGroups: UInt32 = 0
+        var groups: UInt32 = 0
+        /// Sorted hashes of the brand's names and wikidata ID.
+        var brands: [UInt64] = []
+        /// Sorted hashes of the IDs this record goes by (its place ID, an OSM
+        /// "n123"), and of the upstream record IDs it cites (Overture
+        /// `sources[].record_id`, without "@version").
+        var ownIDs: [UInt64] = []
+        var citedIDs: [UInt64] = []
+        /// Hashes of "dataset\u{1}record_id" for each cited record and of the
+        /// dataset alone, in the same order: two records citing other records
+        /// of one dataset (two Meta pages) are two places to Overture.
+        var citedRecords: [(dataset: UInt64, record: UInt64)] = []
+    }
+    final class Box: Sendable {
+        let v: Features
+        init(_ v: Features) { self.v = v }
+    }
+    let box: Box
 
     static let maxNames = 7
 
@@ -143,14 +152,16 @@ public struct LinkRecord: Sendable {
         self.source = source
         self.coordinate = coordinate
         self.extentMeters = extentMeters.isFinite ? max(0, extentMeters) : 0
+        var ft = Features()
         let tags = extra?["osm"]?["tags"]?.objectValue
         let overture = extra?["overture"]?.objectValue
         func tag(_ k: String) -> String? {
-            guard let s = tags?[k]?.stringValue?.trimmingCharacters(in: .whitespaces), !s.isEmpty else { return nil }
-            return s
+            guard let s = tags?[k]?.stringValue else { return nil }
+            let t = Substring(s).trimmingSpaces
+            return t.isEmpty ? nil : String(t)
         }
         func tagList(_ k: String) -> [String] {
-            (tag(k) ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            (tag(k) ?? "").split(separator: ";").map { String($0.trimmingSpaces) }.filter { !$0.isEmpty }
         }
 
         // Names: the display name, then localized, alternate, official, brand names.
@@ -172,10 +183,10 @@ public struct LinkRecord: Sendable {
         if let b = tag("brand") { brandNames.append(b) }
         if let b = overture?["brand"]?["names"]?["primary"]?.stringValue { brandNames.append(b) }
         for (_, v) in overture?["brand"]?["names"]?["common"]?.objectValue ?? JSONObject() { if let s = v.stringValue { brandNames.append(s) } }
-        brandNames = brandNames.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        brandNames = brandNames.filter { !Substring($0).trimmingSpaces.isEmpty }
         var brandHashes: [UInt64] = brandNames.map { LinkText.hash(LinkText.nameTokens(LinkText.foldedWords($0)).joined()) }
         if let w = tag("brand:wikidata") ?? overture?["brand"]?["wikidata"]?.stringValue, !w.isEmpty { brandHashes.append(LinkText.hash("wd:" + w)) }
-        brands = Array(Set(brandHashes)).sorted()
+        ft.brands = Array(Set(brandHashes)).sorted()
         // The brand is a name of the place too (last: the place's own names first).
         for b in brandNames { addName(b) }
 
@@ -210,10 +221,10 @@ public struct LinkRecord: Sendable {
             forms.append(NameForm(tokens: Array(Set(hashes)).sorted(), bigrams: LinkText.bigrams(tokens),
                                   key: key, rawKey: LinkText.hash(words.joined()), first: hashes.first ?? 0, prefixes: Array(Set(prefixes)).sorted()))
         }
-        names = forms
-        primaryName = primaryFolded
+        ft.names = forms
+        ft.primaryName = primaryFolded
         var facilityBits = facilities
-        nameNumbers = Array(Set(numbers)).sorted()
+        ft.nameNumbers = Array(Set(numbers)).sorted()
 
         // Phones: the document's forms, OSM's tags, Overture's list.
         var phoneKeys: [UInt64] = []
@@ -222,7 +233,7 @@ public struct LinkRecord: Sendable {
         addPhone(document["nationalPhoneNumber"]?.stringValue)
         for k in ["phone", "contact:phone", "contact:mobile", "mobile"] { for p in tagList(k) { addPhone(p) } }
         for p in overture?["phones"]?.arrayValue ?? [] { addPhone(p.stringValue) }
-        phones = Array(Set(phoneKeys)).sorted()
+        ft.phones = Array(Set(phoneKeys)).sorted()
 
         // Websites: registrable domains, platforms aside.
         var domainHashes: [UInt64] = []
@@ -235,8 +246,8 @@ public struct LinkRecord: Sendable {
         addSite(document["websiteUri"]?.stringValue)
         for k in ["website", "contact:website", "url"] { for w in tagList(k) { addSite(w) } }
         for w in overture?["websites"]?.arrayValue ?? [] { addSite(w.stringValue) }
-        domains = Array(Set(domainHashes)).sorted()
-        pathNumbers = Array(Set(pathHashes)).sorted()
+        ft.domains = Array(Set(domainHashes)).sorted()
+        ft.pathNumbers = Array(Set(pathHashes)).sorted()
 
         // Social pages: the page itself (host and path), not the platform.
         var socialHashes: [UInt64] = []
@@ -253,12 +264,12 @@ public struct LinkRecord: Sendable {
         }
         for s in overture?["socials"]?.arrayValue ?? [] { addSocial(s.stringValue) }
         for k in ["contact:facebook", "facebook", "contact:instagram", "contact:twitter"] { addSocial(tag(k)) }
-        socials = Array(Set(socialHashes)).sorted()
+        ft.socials = Array(Set(socialHashes)).sorted()
 
         var emailHashes: [UInt64] = []
         for e in overture?["emails"]?.arrayValue ?? [] { if let s = e.stringValue { emailHashes.append(LinkText.hash(s.lowercased())) } }
         for k in ["email", "contact:email"] { for e in tagList(k) { emailHashes.append(LinkText.hash(e.lowercased())) } }
-        emails = Array(Set(emailHashes)).sorted()
+        ft.emails = Array(Set(emailHashes)).sorted()
 
         // House number and postcode: components, OSM tags, Overture addresses.
         var house: String?
@@ -287,17 +298,17 @@ public struct LinkRecord: Sendable {
             if house == nil { house = LinkText.houseNumber(freeform: f) }
             if streetText == nil { streetText = f }
         }
-        street = streetText.map(LinkText.streetTokens) ?? []
-        houseDigits = house.map { LinkText.hash(String($0.sorted())) } ?? 0
-        houseNumberText = house
-        houseNumberStructured = structured
-        houseNumber = house.map(LinkText.hash) ?? 0
+        ft.street = streetText.map(LinkText.streetTokens) ?? []
+        ft.houseDigits = house.map { LinkText.hash(String($0.sorted())) } ?? 0
+        ft.houseNumberText = house
+        ft.houseNumberStructured = structured
+        ft.houseNumber = house.map(LinkText.hash) ?? 0
         if let p = post {
             let head = p.split(separator: "-").first.map(String.init) ?? p
             let cleaned = String(head.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.map(Character.init)).uppercased()
-            postcode = cleaned.isEmpty ? 0 : LinkText.hash(cleaned)
+            ft.postcode = cleaned.isEmpty ? 0 : LinkText.hash(cleaned)
         } else {
-            postcode = 0
+            ft.postcode = 0
         }
 
         // Categories: the document's types, Overture's own categories.
@@ -318,16 +329,16 @@ public struct LinkRecord: Sendable {
             if !LinkCategories.isGeneric(key) { catHashes.append(LinkText.hash(key)) }
             all |= LinkCategories.groups(c)
         }
-        categories = Array(Set(catHashes)).sorted()
-        groups = all
+        ft.categories = Array(Set(catHashes)).sorted()
+        ft.groups = all
         var pg: UInt32 = 0
         if let p = primary {
             pg = LinkCategories.groups(p)
             if let kind = Self.facilityCategories[LinkText.categoryKey(p)], let bit = Self.facilityKinds[kind] { facilityBits |= 1 << UInt64(bit) }
         }
-        self.facilities = facilityBits
+        ft.facilities = facilityBits
         if let p = overture?["categories"]?["primary"]?.stringValue { pg |= LinkCategories.groups(p) }
-        primaryGroups = pg
+        ft.primaryGroups = pg
 
         // IDs: its own, and the upstream records it cites.
         var own: [UInt64] = [LinkText.hash(placeID)]
@@ -347,9 +358,10 @@ public struct LinkRecord: Sendable {
             let dataset = (s["dataset"]?.stringValue ?? "").lowercased()
             records.append((LinkText.hash(dataset), h))
         }
-        ownIDs = Array(Set(own)).sorted()
-        citedIDs = Array(Set(cited)).sorted()
-        citedRecords = records
+        ft.ownIDs = Array(Set(own)).sorted()
+        ft.citedIDs = Array(Set(cited)).sorted()
+        ft.citedRecords = records
+        box = Box(ft)
     }
 
     /// Half the diagonal of a viewport in meters (the extent a stored

@@ -300,8 +300,8 @@ public enum LinkText {
         if labels.count >= 3, labels[labels.count - 1].count == 2, secondLevels.contains(String(labels[labels.count - 2])) { take = 3 }
         let domain = labels.suffix(take).joined(separator: ".")
         if platformHosts.contains(domain) { return nil }
-        let host = labels.joined(separator: ".")
-        for p in platformHosts where host.hasSuffix("." + p) { _ = p; return nil }
+        // A platform's subdomain (cafe.wixsite.com, sites.google.com/...).
+        for i in 0..<(labels.count - 1) where platformHosts.contains(labels[i...].joined(separator: ".")) { return nil }
         // A platform by its first label in any country (facebook.de, yelp.fr).
         let first = String(labels[labels.count - take])
         if ["facebook", "instagram", "yelp", "tripadvisor", "google", "amazon", "booking", "twitter", "tiktok", "linkedin", "youtube", "wixsite", "foursquare"].contains(first) { return nil }
@@ -344,8 +344,8 @@ public enum LinkText {
     /// The house number a street_number component or addr:housenumber
     /// gives ("12a" -> "12", "25-27" -> "25").
     public static func houseNumber(component: String) -> String? {
-        let t = component.trimmingCharacters(in: .whitespaces)
-        if let n = leadingNumber(Substring(t)) { return n }
-        return houseNumber(freeform: t)
+        let t = Substring(component).trimmingSpaces
+        if let n = leadingNumber(t) { return n }
+        return houseNumber(freeform: String(t))
     }
 }

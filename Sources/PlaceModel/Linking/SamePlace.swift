@@ -103,8 +103,8 @@ public enum SamePlace {
                                                         ("contribution", dc.map(JSONValue.double) ?? .string("veto"))]))))
         let p: Double
         if let dc { logit += dc; p = sigmoid(logit) } else { p = 0 }
-        members.append(("names", .array([.string(a.primaryName), .string(b.primaryName)])))
-        members.append(("houseNumbers", .array([a.houseNumberText.map(JSONValue.string) ?? .null, b.houseNumberText.map(JSONValue.string) ?? .null])))
+        members.append(("names", .array([.string(a.box.v.primaryName), .string(b.box.v.primaryName)])))
+        members.append(("houseNumbers", .array([a.box.v.houseNumberText.map(JSONValue.string) ?? .null, b.box.v.houseNumberText.map(JSONValue.string) ?? .null])))
         members.append(("bias", .double(SamePlaceWeights.bias)))
         members.append(("logit", .double(logit)))
         members.append(("probability", .double(p)))
@@ -135,7 +135,7 @@ public enum SamePlace {
 
     @inline(__always)
     static func structuredHouseConflict(_ a: LinkRecord, _ b: LinkRecord) -> Bool {
-        a.houseNumberStructured && b.houseNumberStructured && a.houseNumber != b.houseNumber && a.houseDigits != b.houseDigits
+        a.box.v.houseNumberStructured && b.box.v.houseNumberStructured && a.box.v.houseNumber != b.box.v.houseNumber && a.box.v.houseDigits != b.box.v.houseDigits
     }
 
     @inline(__always)
@@ -148,8 +148,8 @@ public enum SamePlace {
         @inline(__always) func set(_ k: Feature, _ v: Double = 1) { f[k.rawValue] = v }
         // Names: the best of every pair of name forms, measure by measure.
         var dice = 0.0, jaccard = 0.0, contained = 0.0, bigramContained = 0.0, prefixContained = 0.0, exact = 0.0
-        for x in a.names {
-            for y in b.names {
+        for x in a.box.v.names {
+            for y in b.box.v.names {
                 let nb = x.bigrams.count + y.bigrams.count
                 if nb > 0 {
                     let common = Double(LinkText.commonCount(x.bigrams, y.bigrams))
@@ -173,44 +173,44 @@ public enum SamePlace {
         set(.nameBigramContained, bigramContained)
         set(.namePrefixContained, prefixContained)
         set(.nameExact, exact)
-        if let x = a.names.first, let y = b.names.first, x.first != 0, x.first == y.first { set(.nameFirstToken) }
-        if !a.nameNumbers.isEmpty && !b.nameNumbers.isEmpty && LinkText.commonCount(a.nameNumbers, b.nameNumbers) == 0 { set(.nameNumberConflict) }
-        agreement(a.phones, b.phones, f, .phoneMatch, .phoneConflict)
-        agreement(a.domains, b.domains, f, .domainMatch, .domainConflict)
-        if f[Feature.domainMatch.rawValue] == 1 { agreement(a.pathNumbers, b.pathNumbers, f, .webPathMatch, .webPathConflict) }
-        if !a.socials.isEmpty && !b.socials.isEmpty && LinkText.commonCount(a.socials, b.socials) > 0 { set(.socialMatch) }
-        if !a.emails.isEmpty && !b.emails.isEmpty && LinkText.commonCount(a.emails, b.emails) > 0 { set(.emailMatch) }
-        if a.houseNumber != 0 && b.houseNumber != 0 {
-            if a.houseNumber == b.houseNumber { set(.houseNumberMatch) }
-            else if a.houseDigits == b.houseDigits { set(.houseNumberTransposed) }
+        if let x = a.box.v.names.first, let y = b.box.v.names.first, x.first != 0, x.first == y.first { set(.nameFirstToken) }
+        if !a.box.v.nameNumbers.isEmpty && !b.box.v.nameNumbers.isEmpty && LinkText.commonCount(a.box.v.nameNumbers, b.box.v.nameNumbers) == 0 { set(.nameNumberConflict) }
+        agreement(a.box.v.phones, b.box.v.phones, f, .phoneMatch, .phoneConflict)
+        agreement(a.box.v.domains, b.box.v.domains, f, .domainMatch, .domainConflict)
+        if f[Feature.domainMatch.rawValue] == 1 { agreement(a.box.v.pathNumbers, b.box.v.pathNumbers, f, .webPathMatch, .webPathConflict) }
+        if !a.box.v.socials.isEmpty && !b.box.v.socials.isEmpty && LinkText.commonCount(a.box.v.socials, b.box.v.socials) > 0 { set(.socialMatch) }
+        if !a.box.v.emails.isEmpty && !b.box.v.emails.isEmpty && LinkText.commonCount(a.box.v.emails, b.box.v.emails) > 0 { set(.emailMatch) }
+        if a.box.v.houseNumber != 0 && b.box.v.houseNumber != 0 {
+            if a.box.v.houseNumber == b.box.v.houseNumber { set(.houseNumberMatch) }
+            else if a.box.v.houseDigits == b.box.v.houseDigits { set(.houseNumberTransposed) }
             else { set(.houseNumberConflict) }
         }
-        if a.postcode != 0 && b.postcode != 0 { set(a.postcode == b.postcode ? .postcodeMatch : .postcodeConflict) }
-        if !a.street.isEmpty && !b.street.isEmpty {
-            let common = LinkText.commonCount(a.street, b.street)
-            if common == 0 { set(.streetConflict) } else { set(.streetJaccard, Double(common) / Double(a.street.count + b.street.count - common)) }
+        if a.box.v.postcode != 0 && b.box.v.postcode != 0 { set(a.box.v.postcode == b.box.v.postcode ? .postcodeMatch : .postcodeConflict) }
+        if !a.box.v.street.isEmpty && !b.box.v.street.isEmpty {
+            let common = LinkText.commonCount(a.box.v.street, b.box.v.street)
+            if common == 0 { set(.streetConflict) } else { set(.streetJaccard, Double(common) / Double(a.box.v.street.count + b.box.v.street.count - common)) }
         }
-        if !a.categories.isEmpty && !b.categories.isEmpty && LinkText.commonCount(a.categories, b.categories) > 0 { set(.categoryExact) }
-        if a.primaryGroups & b.primaryGroups != 0 { set(.categoryPrimaryGroup) }
-        if a.groups & b.groups != 0 { set(.categoryGroup) } else if a.groups != 0 && b.groups != 0 { set(.categoryConflict) }
-        if !a.brands.isEmpty && !b.brands.isEmpty { set(LinkText.commonCount(a.brands, b.brands) > 0 ? .brandMatch : .brandConflict) }
+        if !a.box.v.categories.isEmpty && !b.box.v.categories.isEmpty && LinkText.commonCount(a.box.v.categories, b.box.v.categories) > 0 { set(.categoryExact) }
+        if a.box.v.primaryGroups & b.box.v.primaryGroups != 0 { set(.categoryPrimaryGroup) }
+        if a.box.v.groups & b.box.v.groups != 0 { set(.categoryGroup) } else if a.box.v.groups != 0 && b.box.v.groups != 0 { set(.categoryConflict) }
+        if !a.box.v.brands.isEmpty && !b.box.v.brands.isEmpty { set(LinkText.commonCount(a.box.v.brands, b.box.v.brands) > 0 ? .brandMatch : .brandConflict) }
         // A brand and another of its facilities: the names share words and
         // one holds a facility word ("fuel", "pharmacy") the other lacks.
-        if a.facilities != b.facilities, let x = a.names.first, let y = b.names.first, LinkText.commonCount(x.tokens, y.tokens) > 0 {
-            var d = a.facilities ^ b.facilities
+        if a.box.v.facilities != b.box.v.facilities, let x = a.box.v.names.first, let y = b.box.v.names.first, LinkText.commonCount(x.tokens, y.tokens) > 0 {
+            var d = a.box.v.facilities ^ b.box.v.facilities
             while d != 0 {
                 let bit = d.trailingZeroBitCount
                 d &= d - 1
-                let lacking = a.facilities & (1 << UInt64(bit)) != 0 ? b : a
+                let lacking = a.box.v.facilities & (1 << UInt64(bit)) != 0 ? b : a
                 // The record without the word is that kind of place already.
-                if lacking.groups & LinkRecord.facilityGroups[bit] == 0 { set(.branchFacility); break }
+                if lacking.box.v.groups & LinkRecord.facilityGroups[bit] == 0 { set(.branchFacility); break }
             }
         }
         // Two records citing other records of one upstream dataset.
         var sameDatasetOther = false
         var sameRecord = false
-        for r in a.citedRecords {
-            for s in b.citedRecords where r.dataset == s.dataset {
+        for r in a.box.v.citedRecords {
+            for s in b.box.v.citedRecords where r.dataset == s.dataset {
                 if r.record == s.record { sameRecord = true } else { sameDatasetOther = true }
             }
         }
@@ -219,8 +219,8 @@ public enum SamePlace {
         if on(.phoneConflict) && on(.houseNumberConflict) { set(.phoneAndHouseConflict) }
         if (exact == 1 || contained == 1) && !on(.phoneMatch) && !on(.houseNumberMatch) && !on(.webPathMatch) { set(.nameWithoutContact) }
         let cited = sameRecord
-            || (!a.citedIDs.isEmpty && LinkText.commonCount(a.citedIDs, b.ownIDs) > 0)
-            || (!b.citedIDs.isEmpty && LinkText.commonCount(b.citedIDs, a.ownIDs) > 0)
+            || (!a.box.v.citedIDs.isEmpty && LinkText.commonCount(a.box.v.citedIDs, b.box.v.ownIDs) > 0)
+            || (!b.box.v.citedIDs.isEmpty && LinkText.commonCount(b.box.v.citedIDs, a.box.v.ownIDs) > 0)
         return cited
     }
 
