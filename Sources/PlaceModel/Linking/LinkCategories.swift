@@ -51,15 +51,24 @@ public enum LinkCategories {
     static let vague: Set<String> = ["point", "of", "interest", "establishment", "and", "services", "service", "other", "place", "location", "&", ">", "premise", "store_generic", "center", "centre"]
 
     /// The groups of one category string (a bit per `Group`).
-    public static func groups(_ category: String) -> UInt32 {
+    public static func groups(_ category: String) -> UInt32 { info(category).groups }
+
+    /// What linking reads of one category string, computed once a string
+    /// (the vocabularies are small): its groups, the hash of its
+    /// `LinkText.categoryKey` (0 for a generic one), the facility kind bit
+    /// its key names (-1 for none).
+    struct Info: Sendable { var groups: UInt32; var key: UInt64; var facility: Int }
+
+    static func info(_ category: String) -> Info {
         if let known = cache.withLock({ $0[category] }) { return known }
-        let bits = computeGroups(category)
-        cache.withLock { if $0.count < 50_000 { $0[category] = bits } }
-        return bits
+        let key = LinkText.categoryKey(category)
+        let facility = LinkRecord.facilityCategories[key].flatMap { LinkRecord.facilityKinds[$0] } ?? -1
+        let info = Info(groups: computeGroups(category), key: isGeneric(category) || isGeneric(key) ? 0 : LinkText.hash(key), facility: facility)
+        cache.withLock { if $0.count < 50_000 { $0[category] = info } }
+        return info
     }
 
-    /// Groups by category string, computed once (the vocabularies are small).
-    static let cache = Mutex<[String: UInt32]>([:])
+    static let cache = Mutex<[String: Info]>([:])
 
     static func computeGroups(_ category: String) -> UInt32 {
         // A path ("Business and Professional Services > Laundry Service"):

@@ -325,16 +325,17 @@ public struct LinkRecord: Sendable {
         var catHashes: [UInt64] = []
         var all: UInt32 = 0
         for c in cats where !LinkCategories.isGeneric(c) {
-            let key = LinkText.categoryKey(c)
-            if !LinkCategories.isGeneric(key) { catHashes.append(LinkText.hash(key)) }
-            all |= LinkCategories.groups(c)
+            let info = LinkCategories.info(c)
+            if info.key != 0 { catHashes.append(info.key) }
+            all |= info.groups
         }
         ft.categories = Array(Set(catHashes)).sorted()
         ft.groups = all
         var pg: UInt32 = 0
         if let p = primary {
-            pg = LinkCategories.groups(p)
-            if let kind = Self.facilityCategories[LinkText.categoryKey(p)], let bit = Self.facilityKinds[kind] { facilityBits |= 1 << UInt64(bit) }
+            let info = LinkCategories.info(p)
+            pg = info.groups
+            if info.facility >= 0 { facilityBits |= 1 << UInt64(info.facility) }
         }
         ft.facilities = facilityBits
         if let p = overture?["categories"]?["primary"]?.stringValue { pg |= LinkCategories.groups(p) }

@@ -22,8 +22,14 @@ public enum LinkText {
         var word = String.UnicodeScalarView()
         func flush() { if !word.isEmpty { words.append(String(word)); word.removeAll() } }
         let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
+        // Latin letters with diacritics (most names that are not ASCII):
+        // folded by TextFolding's table, without Foundation's normalization.
+        let isLatin = !isASCII && text.unicodeScalars.allSatisfy { s in
+            let v = s.value
+            return v < 0x250 || (v >= 0x1E00 && v < 0x1F00) || v == 0x2019 || v == 0x2018
+        }
         let source: String.UnicodeScalarView
-        if isASCII {
+        if isASCII || isLatin {
             source = text.unicodeScalars
         } else {
             // NFKC (compatibility forms), then NFD (letters apart from their marks).
@@ -57,6 +63,10 @@ public enum LinkText {
             if let mapped = special[v] {
                 if mapped.isEmpty { continue }
                 word.append(contentsOf: mapped.unicodeScalars)
+                continue
+            }
+            if isLatin && TextFolding.isLatinLetter(v) {
+                word.append(contentsOf: TextFolding.folded(scalar).unicodeScalars)
                 continue
             }
             if (0x0660...0x0669).contains(v) { word.append(Unicode.Scalar(UInt8(0x30 + v - 0x0660))); continue }
