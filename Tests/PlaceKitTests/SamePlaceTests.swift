@@ -194,6 +194,20 @@ struct SamePlaceTests {
         #expect(SamePlace.distanceContribution(gapMeters: 5)! > 0)
     }
 
+    @Test("a Google default map view is no extent; a geometry's box is")
+    func viewportExtent() {
+        func box(_ south: Double, _ west: Double, _ north: Double, _ east: Double) -> JSONValue {
+            .object(JSONObject([("low", .object(JSONObject([("latitude", .double(south)), ("longitude", .double(west))]))),
+                                ("high", .object(JSONObject([("latitude", .double(north)), ("longitude", .double(east))])))]))
+        }
+        // Google's default view: 0.0027° a side.
+        #expect(LinkRecord.extentMeters(viewport: box(47.0, 8.0, 47.0027, 8.0027)) == 0)
+        // A 100 m x 60 m building.
+        let e = LinkRecord.extentMeters(viewport: box(47.0, 8.0, 47.0009, 8.0008))
+        #expect(e > 50 && e < 70, "\(e)")
+        #expect(LinkRecord.extentMeters(viewport: nil) == 0)
+    }
+
     @Test("score is symmetric and matches probability")
     func symmetry() {
         let records = [

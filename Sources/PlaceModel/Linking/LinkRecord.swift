@@ -366,8 +366,13 @@ public struct LinkRecord: Sendable {
     }
 
     /// Half the diagonal of a viewport in meters (the extent a stored
-    /// place's `viewport` gives), 0 without one.
+    /// place's `viewport` gives), 0 without one, and 0 for a viewport that
+    /// says nothing of the place's size (`ViewportEvidence`: Google's
+    /// default map view of about 300 m for an ATM as for a station, an
+    /// inverted or too large one): only a decoder's geometry box or a view
+    /// fitted to a park or an airport is an extent.
     public static func extentMeters(viewport: JSONValue?) -> Double {
+        guard ViewportEvidence.classify(viewport) == .extent else { return 0 }
         guard let low = viewport?["low"], let high = viewport?["high"],
               let la = low["latitude"]?.doubleValue, let lo = low["longitude"]?.doubleValue,
               let ha = high["latitude"]?.doubleValue, let ho = high["longitude"]?.doubleValue else { return 0 }
