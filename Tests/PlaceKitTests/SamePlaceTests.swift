@@ -288,6 +288,12 @@ struct SamePlaceTests {
         let osm = try Self.osm("node", 777, [("name", "Seekiosk"), ("shop", "kiosk")], geometry: Self.point(Self.east(20)))
         #expect(SamePlace.score(overture, osm).evidence["citedRecordID"]?["value"] == .double(1))
         #expect(Self.linked(overture, osm), "p = \(Self.p(overture, osm))")
+        // Two OSM objects tagged with one Wikidata item: the same place, whatever their names.
+        let hut = try Self.osm("node", 900, [("name", "Cabane de la Portella (Andorre)"), ("tourism", "alpine_hut"), ("wikidata", "Q123456")],
+                               geometry: Self.point(Self.east(0)))
+        let refugi = try Self.osm("node", 901, [("name", "Refugi de la Portella"), ("tourism", "alpine_hut"), ("wikidata", "Q123456")],
+                                  geometry: Self.point(Self.east(40)))
+        #expect(Self.linked(hut, refugi), "p = \(Self.p(hut, refugi))")
         let unrelated = try Self.osm("node", 778, [("name", "Seekiosk"), ("shop", "kiosk")], geometry: Self.point(Self.east(20)))
         #expect(SamePlace.score(overture, unrelated).evidence["citedRecordID"]?["value"] == .double(0))
     }

@@ -359,6 +359,12 @@ public struct LinkRecord: Sendable {
             let dataset = (s["dataset"]?.stringValue ?? "").lowercased()
             records.append((LinkText.hash(dataset), h))
         }
+        // The place's own Wikidata item (OSM's wikidata tag, not
+        // brand:wikidata) names it as well as a cited record ID does.
+        if let w = tag("wikidata"), w.hasPrefix("Q") {
+            own.append(LinkText.hash("wikidata:" + w))
+            cited.append(LinkText.hash("wikidata:" + w))
+        }
         ft.ownIDs = Array(Set(own)).sorted()
         ft.citedIDs = Array(Set(cited)).sorted()
         ft.citedRecords = records
