@@ -16,8 +16,6 @@ let benchmarks: [(name: String, summary: String, options: String, run: ([String]
      "[--data DIR] [--threshold S] [--radius M]", AliasEval.run),
     ("eval-link-pairs", "the same-place scorer on Overture's labelled conflation pairs: P/R/F1 at the threshold, cross-validated F1, µs per score",
      "[--pairs PATH] [--folds K] [--misses]", LinkEval.run),
-    ("eval-link-drift", "the same-place scorer on two OSM snapshots of one region, the newer renumbered: persisted places linked, wrong links",
-     "[--data DIR] [--pairs older:newer,...]", LinkDriftEval.run),
     ("fit-link", "fit the same-place scorer's logistic weights on the labelled pairs and write SamePlaceWeights.swift",
      "[--pairs PATH] [--folds K] --write PATH", LinkEval.fit),
     ("photo", "add a generated camera-size JPEG and fetch it at several maximum sizes",
@@ -34,6 +32,8 @@ let benchmarks: [(name: String, summary: String, options: String, run: ([String]
      "[--data DIR] [--dir DIR] [--seed S] [--regions a,b,...] [--trigram] [--misses]", EvalSearch.run),
     ("search", "text search and autocomplete latency on N generated places with realistic names, against plain FTS5; index build cost and size",
      "[--places N] [--queries Q] [--runs R] [--dir DIR] [--trigram] [--no-floor]", SearchBench.run),
+    ("eval-link-scorer-drift", "the same-place scorer alone on two OSM snapshots of a region (the newer renumbered): each old place's best new candidate, persisted places linked, wrong links, µs a score and a LinkRecord",
+     "[--data DIR] [--pairs OLD:NEW,...] [--wrong] [--unlinked]", LinkScorerDriftEval.run),
 ]
 
 guard let name = arguments.first, let bench = benchmarks.first(where: { $0.name == name }) else {

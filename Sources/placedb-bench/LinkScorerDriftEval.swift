@@ -1,6 +1,7 @@
-// placedb-bench eval-link-drift [--data DIR] [--pairs a:b,...]
+// placedb-bench eval-link-scorer-drift [--data DIR] [--pairs a:b,...] [--wrong] [--unlinked]
 //
-// The same-place scorer on real drift: two OpenStreetMap snapshots of one
+// The same-place scorer alone (no import, no grouping: `eval-link-drift`
+// measures those) on real drift: two OpenStreetMap snapshots of one
 // region (../shared/data/osm/poi-nwr) as two sources with no ID in common
 // (the newer one renumbered). Each older place is linked to its best
 // newer candidate within SamePlace.searchRadiusMeters plus both extents
@@ -15,7 +16,7 @@ import Foundation
 import PlaceKit
 import PlaceModel
 
-enum LinkDriftEval {
+enum LinkScorerDriftEval {
     static let defaultPairs = ["andorra-2013-05-28:andorra-2021-10-28", "liechtenstein-2015-07-27:liechtenstein-2021-10-28",
                                "andorra-2021-04-13:andorra-2021-10-28"]
 
@@ -55,7 +56,7 @@ enum LinkDriftEval {
             return
         }
         let pairs = option("--pairs", args).map { $0.split(separator: ",").map(String.init) } ?? defaultPairs
-        print("placedb-bench eval-link-drift: threshold \(SamePlace.threshold), search radius \(SamePlace.searchRadiusMeters) m + extents; the newer snapshot renumbered")
+        print("placedb-bench eval-link-scorer-drift: threshold \(SamePlace.threshold), search radius \(SamePlace.searchRadiusMeters) m + extents; the newer snapshot renumbered")
         print("")
         print("| older | newer | places old/new | persisted | linked to itself | links | wrong: both persisted | ID-change links (in osm/derived) | candidates scored | µs a score | µs a LinkRecord |")
         print("|---|---|---|---|---|---|---|---|---|---|---|")
