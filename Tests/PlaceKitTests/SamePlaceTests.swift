@@ -170,6 +170,14 @@ struct SamePlaceTests {
         #expect(Self.p(bank, atm) < Self.p(bank, Self.record("n", "Valley Bank", at: 5, types: ["bank"], phone: "+1 973 555 0100", house: "12", street: "Main St")))
     }
 
+    @Test("a shopping centre and the store named after it are two places")
+    func mall() {
+        let mall = Self.record("c", "Centre Comercial Pyrénées", types: ["shopping_mall"], street: "Avinguda Meritxell")
+        let store = Self.record("s", "Pyrénées", at: 20, types: ["department_store"], street: "Avinguda Meritxell")
+        #expect(Self.featureValue(mall, store, "branchFacility") == 1)
+        #expect(!Self.linked(mall, store), "p = \(Self.p(mall, store))")
+    }
+
     @Test("two different shops next door do not link")
     func neighbours() {
         let a = Self.record("a", "Blumen Huber", types: ["florist"], phone: "+41 44 111 22 33", house: "5", street: "Bahnhofstrasse")

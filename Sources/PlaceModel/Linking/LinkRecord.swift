@@ -103,6 +103,8 @@ public struct LinkRecord: Sendable {
             ("apts", "apts"), ("office", "office"), ("warehouse", "warehouse depot distribution"), ("school", "school academy"),
             ("women", "women"), ("men", "men"), ("annex", "annex"), ("training", "training trainer"), ("clinicvac", "vaccination"),
             ("money", "money"), ("pool", "pool"),
+            // A shopping centre and a store in it named after it ("Centre Comercial Pyrénées" / "Pyrénées").
+            ("mall", "mall comercial commercial einkaufszentrum shoppingcenter galleria"),
         ]
         for (kind, words) in kinds { for w in words.split(separator: " ") { m[String(w)] = kind } }
         return m
@@ -142,6 +144,7 @@ public struct LinkRecord: Sendable {
     /// store to Overture's labels, so those are not here.
     static let facilityCategories: [String: String] = [
         "atm": "atm", "gas_station": "fuel", "fuel_station": "fuel", "petrol_station": "fuel", "parking": "parking",
+        "shopping_mall": "mall", "shopping_center": "mall",
     ]
 
     /// Built from a stored place: `document` is its Places API (New) JSON

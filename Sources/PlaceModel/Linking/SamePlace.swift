@@ -196,7 +196,9 @@ public enum SamePlace {
         if !a.box.v.brands.isEmpty && !b.box.v.brands.isEmpty { set(LinkText.commonCount(a.box.v.brands, b.box.v.brands) > 0 ? .brandMatch : .brandConflict) }
         // A brand and another of its facilities: the names share words and
         // one holds a facility word ("fuel", "pharmacy") the other lacks.
-        if a.box.v.facilities != b.box.v.facilities, let x = a.box.v.names.first, let y = b.box.v.names.first, LinkText.commonCount(x.tokens, y.tokens) > 0 {
+        // Names alike: a facility kind only one category says is a change
+        // of category, not another facility.
+        if exact == 0, a.box.v.facilities != b.box.v.facilities, let x = a.box.v.names.first, let y = b.box.v.names.first, LinkText.commonCount(x.tokens, y.tokens) > 0 {
             var d = a.box.v.facilities ^ b.box.v.facilities
             while d != 0 {
                 let bit = d.trailingZeroBitCount
