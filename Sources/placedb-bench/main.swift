@@ -36,6 +36,8 @@ let benchmarks: [(name: String, summary: String, options: String, run: ([String]
      "[--data DIR] [--dir DIR] [--seed S] [--regions a,b,...] [--trigram] [--misses]", EvalSearch.run),
     ("search", "text search and autocomplete latency on N generated places with realistic names, against plain FTS5; index build cost and size",
      "[--places N] [--queries Q] [--runs R] [--dir DIR] [--trigram] [--no-floor]", SearchBench.run),
+    ("eval-link-scorer-drift", "the same-place scorer alone on two OSM snapshots of a region (the newer renumbered): each old place's best new candidate, persisted places linked, wrong links, µs a score and a LinkRecord",
+     "[--data DIR] [--pairs OLD:NEW,...] [--wrong] [--unlinked]", LinkScorerDriftEval.run),
 ]
 
 guard let name = arguments.first, let bench = benchmarks.first(where: { $0.name == name }) else {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Category compatibility across vocabularies: Google's Places types, the
 /// types placedb derives from OSM tags (`OSMTypeMapping`), Overture's
 /// category codes (`fast_food_restaurant`, `estate_planning_law`) and
@@ -36,7 +38,7 @@ public enum LinkCategories {
         add(.culture, "museum museums gallery art arts theater theatre cinema movie performing cultural culture landmark historical historic monument memorial tourist attraction heritage concert")
         add(.government, "government city_hall townhall police fire post post_office embassy consulate municipal public office_of court courthouse administration")
         add(.transport, "airport station train bus transit railway subway metro ferry terminal taxi parking port transportation logistics shipping freight moving courier")
-        add(.homeServices, "contractor contractors plumber plumbing electrician electrical hvac heating cooling air_conditioning roofing roofer construction builder builders landscaping landscaper cleaning cleaner janitorial pest painter painting carpenter carpentry handyman locksmith home_cleaning flooring remodeling renovation mechanical")
+        add(.homeServices, "laundry laundromat dry_cleaning dry cleaners paint storage moving repair contractor contractors plumber plumbing electrician electrical hvac heating cooling air_conditioning roofing roofer construction builder builders landscaping landscaper cleaning cleaner janitorial pest painter painting carpenter carpentry handyman locksmith home_cleaning flooring remodeling renovation mechanical")
         add(.technology, "computer computers it software internet technology tech telecommunications telecom electronics web digital data network information_technology_company internet_service_provider")
         add(.community, "community non_profit nonprofit non profits organization organizations association club social charity foundation services_non_profits center")
         add(.business, "corporate office offices company business consulting consultant agency marketing advertising professional services printing print copy design industrial manufacturing factory equipment")
@@ -49,7 +51,34 @@ public enum LinkCategories {
     static let vague: Set<String> = ["point", "of", "interest", "establishment", "and", "services", "service", "other", "place", "location", "&", ">", "premise", "store_generic", "center", "centre"]
 
     /// The groups of one category string (a bit per `Group`).
-    public static func groups(_ category: String) -> UInt32 {
+    public static func groups(_ category: String) -> UInt32 { info(category).groups }
+
+    /// What linking reads of one category string, computed once a string
+    /// (the vocabularies are small): its groups, the hash of its
+    /// `LinkText.categoryKey` (0 for a generic one), the facility kind bit
+    /// its key names (-1 for none).
+    struct Info: Sendable { var groups: UInt32; var key: UInt64; var facility: Int }
+
+    static func info(_ category: String) -> Info {
+        if let known = cache.withLock({ $0[category] }) { return known }
+        let key = LinkText.categoryKey(category)
+        let facility = LinkRecord.facilityCategories[key].flatMap { LinkRecord.facilityKinds[$0] } ?? -1
+        let info = Info(groups: computeGroups(category), key: isGeneric(category) || isGeneric(key) ? 0 : LinkText.hash(key), facility: facility)
+        cache.withLock { if $0.count < 50_000 { $0[category] = info } }
+        return info
+    }
+
+    static let cache = Mutex<[String: Info]>([:])
+
+    static func computeGroups(_ category: String) -> UInt32 {
+        // A path ("Business and Professional Services > Laundry Service"):
+        // its last segment says what the place is; the whole path only
+        // when the last says nothing known.
+        if category.contains(">"), let last = category.split(separator: ">").last {
+            let bits = computeGroups(String(last))
+            if bits != 0 { return bits }
+            return computeGroups(category.replacingOccurrences(of: ">", with: " "))
+        }
         var bits: UInt32 = 0
         let lower = category.lowercased()
         if let gs = words[lower] { for g in gs { bits |= 1 << UInt32(g.rawValue) } }

@@ -22,15 +22,30 @@ public enum LinkText {
         var word = String.UnicodeScalarView()
         func flush() { if !word.isEmpty { words.append(String(word)); word.removeAll() } }
         let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
+        // Latin letters with diacritics (most names that are not ASCII):
+        // folded by TextFolding's table, without Foundation's normalization.
+        let isLatin = !isASCII && text.unicodeScalars.allSatisfy { s in
+            let v = s.value
+            return v < 0x250 || (v >= 0x1E00 && v < 0x1F00) || v == 0x2019 || v == 0x2018
+        }
         let source: String.UnicodeScalarView
-        if isASCII {
+        if isASCII || isLatin {
             source = text.unicodeScalars
         } else {
             // NFKC (compatibility forms), then NFD (letters apart from their marks).
             source = text.precomposedStringWithCompatibilityMapping.decomposedStringWithCanonicalMapping.unicodeScalars
         }
+        var previous: UInt32 = 0
         for scalar in source {
             let v = scalar.value
+            // Thai: two sara e typed for one sara ae ("เเ" for "แ").
+            if v == 0x0E40 && previous == 0x0E40, let last = word.last, last.value == 0x0E40 {
+                word.removeLast()
+                word.append(Unicode.Scalar(0x0E41)!)
+                previous = 0
+                continue
+            }
+            previous = v
             if v < 0x80 {
                 if (v >= 0x61 && v <= 0x7A) || (v >= 0x30 && v <= 0x39) {
                     word.append(scalar)
@@ -48,6 +63,10 @@ public enum LinkText {
             if let mapped = special[v] {
                 if mapped.isEmpty { continue }
                 word.append(contentsOf: mapped.unicodeScalars)
+                continue
+            }
+            if isLatin && TextFolding.isLatinLetter(v) {
+                word.append(contentsOf: TextFolding.folded(scalar).unicodeScalars)
                 continue
             }
             if (0x0660...0x0669).contains(v) { word.append(Unicode.Scalar(UInt8(0x30 + v - 0x0660))); continue }
@@ -291,8 +310,8 @@ public enum LinkText {
         if labels.count >= 3, labels[labels.count - 1].count == 2, secondLevels.contains(String(labels[labels.count - 2])) { take = 3 }
         let domain = labels.suffix(take).joined(separator: ".")
         if platformHosts.contains(domain) { return nil }
-        let host = labels.joined(separator: ".")
-        for p in platformHosts where host.hasSuffix("." + p) { _ = p; return nil }
+        // A platform's subdomain (cafe.wixsite.com, sites.google.com/...).
+        for i in 0..<(labels.count - 1) where platformHosts.contains(labels[i...].joined(separator: ".")) { return nil }
         // A platform by its first label in any country (facebook.de, yelp.fr).
         let first = String(labels[labels.count - take])
         if ["facebook", "instagram", "yelp", "tripadvisor", "google", "amazon", "booking", "twitter", "tiktok", "linkedin", "youtube", "wixsite", "foursquare"].contains(first) { return nil }
@@ -335,8 +354,8 @@ public enum LinkText {
     /// The house number a street_number component or addr:housenumber
     /// gives ("12a" -> "12", "25-27" -> "25").
     public static func houseNumber(component: String) -> String? {
-        let t = component.trimmingCharacters(in: .whitespaces)
-        if let n = leadingNumber(Substring(t)) { return n }
-        return houseNumber(freeform: t)
+        let t = Substring(component).trimmingSpaces
+        if let n = leadingNumber(t) { return n }
+        return houseNumber(freeform: String(t))
     }
 }
