@@ -21,8 +21,8 @@ enum LinkCommand: Command {
             every link and group and links every live place again in one transaction: after a
             --threshold or --source-order change, or for a database imported with --no-link.
             The rules of alias files (same A B, different A B) are kept: a different is never
-            overridden. Each group has one canonical ID (its member of the first source in the
-            source order, then the smallest ID); resolve of any member answers it, and place,
+            overridden. Each group has one canonical ID (the B of a same A B rule, else its
+            member of the first source in the source order, then the smallest ID); resolve of any member answers it, and place,
             nearby, current, search, autocomplete and serve list the group once with its
             members merged (docs/linking.md). Waits for an import into the database to finish.
             """,

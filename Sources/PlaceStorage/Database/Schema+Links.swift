@@ -27,6 +27,10 @@ extension Schema {
             a TEXT NOT NULL,
             b TEXT NOT NULL,
             kind TEXT NOT NULL CHECK (kind IN ('same', 'different')),
+            -- The ID a `same` line named second: the group's canonical ID
+            -- before the source order decides (the round trip of an export
+            -- keeps its canonical IDs so).
+            preferred TEXT,
             origin TEXT,
             run INTEGER,
             PRIMARY KEY (a, b),

@@ -100,8 +100,13 @@ package final class PlaceLinker {
         var box: GeoRect?
         if !row.isNull(7) {
             let west = try row.double(7), east = try row.double(8), south = try row.double(9), north = try row.double(10)
-            extent = haversineMeters(south, west, north, east > 180 ? east - 360 : east) / 2
-            box = GeoRect(south: south, west: west, north: north, east: east)
+            // Only a viewport that says the place's size is a footprint
+            // (not Google's default map view of about 300 m, the same for an
+            // ATM as for a station: `LinkRecord.extentMeters(viewport:)`).
+            let viewport: JSONValue = ["low": ["latitude": .double(south), "longitude": .double(west)],
+                                       "high": ["latitude": .double(north), "longitude": .double(east > 180 ? east - 360 : east)]]
+            extent = LinkRecord.extentMeters(viewport: viewport)
+            if extent > 0 { box = GeoRect(south: south, west: west, north: north, east: east) }
         }
         if let area = row.optionalDouble(11), area > 0 { extent = max(extent, (area / .pi).squareRoot()) }
         let rowid = try row.int64(0)
@@ -156,9 +161,9 @@ package final class PlaceLinker {
 
     /// The score of two places (cached for the pass); with `evidence`, the
     /// scorer's evidence and the footprint term (`--explain`, stored links).
-    func score(_ a: Int64, _ b: Int64, evidence: Bool = false) throws -> LinkScore? {
+    func score(_ a: Int64, _ b: Int64, evidence: Bool = false, cache: Bool = true) throws -> LinkScore? {
         let key = PairKey(a, b)
-        if !evidence, let s = scoreCache[key] { return s }
+        if !evidence, cache, let s = scoreCache[key] { return s }
         guard let ra = try record(key.a), let rb = try record(key.b), let ba = try row(key.a), let bb = try row(key.b) else { return nil }
         var footprint = Self.footprintTerm(ba.box, bb.box)
         var samePoint = false
@@ -183,8 +188,10 @@ package final class PlaceLinker {
         } else {
             result = LinkScore(probability: Self.adjusted(SamePlace.probability(ra, rb), footprint.logit), evidence: nil)
         }
-        if scoreCache.count > 500_000 { scoreCache.removeAll(keepingCapacity: true) }
-        scoreCache[key] = LinkScore(probability: result.probability, evidence: nil)
+        if cache {
+            if scoreCache.count > 500_000 { scoreCache.removeAll(keepingCapacity: true) }
+            scoreCache[key] = LinkScore(probability: result.probability, evidence: nil)
+        }
         return result
     }
 
@@ -306,7 +313,9 @@ package final class PlaceLinker {
                 for cand in try candidates(of: r) {
                     // Each pair once in a full pass: from its lower rowid's side.
                     if since == nil, cand.rowid < r.rowid { continue }
-                    guard let s = try score(r.rowid, cand.rowid) else { continue }
+                    // Each pair is scored once here: no cache (the groups
+                    // score the few pairs they need again).
+                    guard let s = try score(r.rowid, cand.rowid, cache: false) else { continue }
                     summary.scored += 1
                     if s.probability >= threshold {
                         let key = PairKey(r.rowid, cand.rowid)
@@ -402,13 +411,19 @@ package final class PlaceLinker {
         // Rules among the component's IDs.
         var same: [(Int64, Int64)] = []
         var different = Set<PairKey>()
-        let ruleQuery = try db.cachedStatement("SELECT a, b, kind FROM link_rule WHERE a = ?1 OR b = ?1")
+        var preferred = Set<Int64>()
+        let ruleQuery = try db.cachedStatement("SELECT a, b, kind, preferred FROM link_rule WHERE a = ?1 OR b = ?1")
         for id in live {
             guard let pid = idOf[id] else { continue }
             try ruleQuery.bind(.text(pid), at: 1)
             while let row = try ruleQuery.step() {
                 guard let a = byID[try row.string(0)], let b = byID[try row.string(1)] else { continue }
-                if try row.string(2) == "same" { same.append((a, b)) } else { different.insert(PairKey(a, b)) }
+                if try row.string(2) == "same" {
+                    same.append((a, b))
+                    if let p = row.optionalString(3), let id = byID[p] { preferred.insert(id) }
+                } else {
+                    different.insert(PairKey(a, b))
+                }
             }
             ruleQuery.reset()
         }
@@ -459,6 +474,9 @@ package final class PlaceLinker {
         for g in groups where !g.isEmpty {
             let ordered = g.sorted { x, y in
                 let rx = members[x]!, ry = members[y]!
+                // The ID a same rule named second first (an export's round trip keeps its canonical IDs).
+                let px = preferred.contains(x), py = preferred.contains(y)
+                if px != py { return px }
                 let kx = rank(sourceNames[Int(rx.source)]), ky = rank(sourceNames[Int(ry.source)])
                 if kx != ky { return kx < ky }
                 return (idOf[x] ?? "").utf8.lexicographicallyPrecedes((idOf[y] ?? "").utf8)

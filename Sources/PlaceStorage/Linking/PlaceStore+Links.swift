@@ -16,8 +16,8 @@ extension PlaceStore {
     /// rule for a pair replaces the earlier.
     package func recordLinkRule(_ kind: LinkRuleKind, _ x: String, _ y: String, origin: String?, run: Int64?) throws {
         let (a, b) = x.utf8.lexicographicallyPrecedes(y.utf8) ? (x, y) : (y, x)
-        try db.run("INSERT OR REPLACE INTO link_rule (a, b, kind, origin, run) VALUES (?, ?, ?, ?, ?)",
-                   [.text(a), .text(b), .text(kind.rawValue), DatabaseValue(origin), DatabaseValue(run)])
+        try db.run("INSERT OR REPLACE INTO link_rule (a, b, kind, preferred, origin, run) VALUES (?, ?, ?, ?, ?, ?)",
+                   [.text(a), .text(b), .text(kind.rawValue), kind == .same ? .text(y) : .null, DatabaseValue(origin), DatabaseValue(run)])
     }
 
     /// Sets the source order of the linker (ties between captures, canonical IDs).
