@@ -67,7 +67,7 @@ package final class PlaceIDResolver {
             WHERE p.place_id = ?
             """)
         groupLink = try db.prepare("""
-            SELECT l.probability, l.evidence FROM place_link l JOIN place m ON m.id = CASE WHEN l.a = ?1 THEN l.b ELSE l.a END
+            SELECT l.probability, l.evidence, m.id FROM place_link l JOIN place m ON m.id = CASE WHEN l.a = ?1 THEN l.b ELSE l.a END
             WHERE (l.a = ?1 OR l.b = ?1) AND m.group_id = ?2 ORDER BY l.probability DESC LIMIT 1
             """)
         edges = try db.prepare("SELECT place_id, reason, source, confidence, run, evidence FROM place_alias WHERE alias_id = ?")
@@ -116,7 +116,14 @@ package final class PlaceIDResolver {
         var evidence: JSONValue = ["rule": "same"]
         if let r = try groupLink.step() {
             confidence = max(0.001, (try r.double(0) * 1000).rounded() / 1000)
-            evidence = r.isNull(1) ? .null : ((try? r.withBytes(1) { try JSONParser.parse($0) }) ?? .null)
+            let other = try r.int64(2)
+            if !r.isNull(1) {
+                evidence = (try? r.withBytes(1) { try JSONParser.parse($0) }) ?? .null
+            } else {
+                // Not stored by the bulk pass: computed now, as the linker scores.
+                groupLink.reset()
+                evidence = (try? PlaceLinker(db: db, run: nil).score(row.rowid, other, evidence: true)?.evidence) ?? .null
+            }
         }
         return AliasHop(from: id, to: canonical, reason: .samePlace, source: nil, confidence: confidence, recordedAt: nil, evidence: evidence)
     }

@@ -46,6 +46,11 @@ package final class PlaceLinker {
 
     package static let defaultSourceOrder = ["google-places", "overture", "osm", "geojson"]
 
+    /// Whether any rule is stored (none: no rule queries).
+    private var hasRules = true
+    /// A full pass after every group was dropped: no stale groups to undo.
+    private var fresh = false
+
     private var rows: [Int64: LinkRow] = [:]
     private var ids: [Int64: String] = [:]
     private var records: [Int64: LinkRecord] = [:]
@@ -288,8 +293,10 @@ package final class PlaceLinker {
         var seeds = Set<Int64>()
         let condition = since == nil ? "1" : "(p.first_run >= ?1 OR p.updated_run >= ?1 OR p.removed_run >= ?1)"
         let args: [DatabaseValue] = since.map { [.integer($0)] } ?? []
+        hasRules = try db.scalar("SELECT EXISTS (SELECT 1 FROM link_rule)")?.int64 == 1
         if since == nil {
             try db.execute("DELETE FROM place_link; DELETE FROM place_group; UPDATE place SET group_id = NULL WHERE group_id IS NOT NULL;")
+            fresh = true
         } else {
             let changedIDs = "SELECT p.id FROM place p WHERE \(condition)"
             try db.forEachRow("""
@@ -318,10 +325,11 @@ package final class PlaceLinker {
                     guard let s = try score(r.rowid, cand.rowid, cache: false) else { continue }
                     summary.scored += 1
                     if s.probability >= threshold {
+                        // The evidence is not stored: `resolve` and
+                        // `link --explain` compute it when asked (building
+                        // it costs 30 times the score).
                         let key = PairKey(r.rowid, cand.rowid)
-                        let explained = try score(key.a, key.b, evidence: true)
-                        try insert.bindAndRun([.integer(key.a), .integer(key.b), .real(min(1, max(0, s.probability))),
-                                               .text(JSONWriter().string(explained?.evidence ?? .null)), .init(run)])
+                        try insert.bindAndRun([.integer(key.a), .integer(key.b), .real(min(1, max(0, s.probability))), .null, .init(run)])
                         summary.linked += 1
                         seeds.insert(cand.rowid)
                         seeds.insert(r.rowid)
@@ -380,7 +388,7 @@ package final class PlaceLinker {
             JOIN place o ON o.place_id = CASE WHEN r.a = p.place_id THEN r.b ELSE r.a END WHERE p.id = ?1
             """)
         while let next = queue.popLast(), seen.count < 2_000 {
-            for s in [links, group, rules] {
+            for s in [links] + (fresh ? [] : [group]) + (hasRules ? [rules] : []) {
                 try s.bind(.integer(next), at: 1)
                 while let row = try s.step() {
                     let id = try row.int64(0)
@@ -413,7 +421,7 @@ package final class PlaceLinker {
         var different = Set<PairKey>()
         var preferred = Set<Int64>()
         let ruleQuery = try db.cachedStatement("SELECT a, b, kind, preferred FROM link_rule WHERE a = ?1 OR b = ?1")
-        for id in live {
+        for id in live where hasRules {
             guard let pid = idOf[id] else { continue }
             try ruleQuery.bind(.text(pid), at: 1)
             while let row = try ruleQuery.step() {
@@ -489,8 +497,10 @@ package final class PlaceLinker {
             try setGroup.bindAndRun([.null, .integer(r.rowid)])
         }
         let dropGroup = try db.cachedStatement("DELETE FROM place_group WHERE id = ?")
-        for id in component { try dropGroup.bindAndRun([.integer(id)]) }
+        if !fresh { for id in component { try dropGroup.bindAndRun([.integer(id)]) } }
         for g in out {
+            // After a full reset every group_id is NULL: a place alone needs no write.
+            if fresh && g.count == 1 { continue }
             let canonical = g.count > 1 ? DatabaseValue.integer(g[0]) : .null
             for m in g { try setGroup.bindAndRun([canonical, .integer(m)]) }
             if g.count > 1 { try writeGroup(g) }
