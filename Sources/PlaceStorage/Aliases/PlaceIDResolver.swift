@@ -8,6 +8,7 @@ import PlaceModel
 package final class PlaceIDResolver {
     private let db: Database
     private let findPlace: Statement
+    private let canonicalID: Statement
     private let groupLink: Statement
     private let edges: Statement
 
@@ -62,10 +63,10 @@ package final class PlaceIDResolver {
 
     package init(db: Database) throws {
         self.db = db
-        findPlace = try db.prepare("""
-            SELECT p.removed_run, p.name, p.geom, c.place_id, p.id FROM place p LEFT JOIN place c ON c.id = p.group_id AND c.id != p.id
-            WHERE p.place_id = ?
-            """)
+        // The group's canonical member is read only for a member of a group
+        // (`canonicalID`): the common lookup stays one row, no join.
+        findPlace = try db.prepare("SELECT removed_run, name, geom, group_id, id FROM place WHERE place_id = ?")
+        canonicalID = try db.prepare("SELECT place_id FROM place WHERE id = ?")
         groupLink = try db.prepare("""
             SELECT l.probability, l.evidence, m.id FROM place_link l JOIN place m ON m.id = CASE WHEN l.a = ?1 THEN l.b ELSE l.a END
             WHERE (l.a = ?1 OR l.b = ?1) AND m.group_id = ?2 ORDER BY l.probability DESC LIMIT 1
@@ -100,8 +101,16 @@ package final class PlaceIDResolver {
         try findPlace.bind(.text(id), at: 1)
         defer { findPlace.reset() }
         guard let row = try findPlace.step() else { return nil }
+        let rowid = try row.int64(4)
+        var canonical: String?
+        if let group = row.optionalInt64(3), group != rowid {
+            canonicalID.reset()
+            try canonicalID.bind(.integer(group), at: 1)
+            canonical = try canonicalID.step()?.string(0)
+            canonicalID.reset()
+        }
         return PlaceRow(removedRun: row.optionalInt64(0), name: row.optionalString(1),
-                        location: row.withBytes(2) { SpatiaLiteBlob.coordinate($0) }, canonical: row.optionalString(3), rowid: try row.int64(4))
+                        location: row.withBytes(2) { SpatiaLiteBlob.coordinate($0) }, canonical: canonical, rowid: rowid)
     }
 
     /// The hop from a group member to its canonical member: the strongest

@@ -153,7 +153,7 @@ package final class PlaceStore {
     /// The stored place, or nil.
     package func place(id: PlaceID) throws -> Place? {
         let statement = try db.cachedStatement("""
-            SELECT p.place_id, coalesce(g.doc, p.doc), p.geom, p.time_zone_source, \(StoredDocument.servedColumns)
+            SELECT p.place_id, \(StoredDocument.servedDocument), p.time_zone_source, \(StoredDocument.servedColumns)
             FROM \(StoredDocument.servedFrom) WHERE p.place_id = ?
             """)
         try statement.bind([.text(id.rawValue)])

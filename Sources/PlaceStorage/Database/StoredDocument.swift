@@ -182,10 +182,17 @@ extension StoredDocument {
     /// What a reader selects for a place as it is served: a group's merged
     /// document (`place_group`, whole: no layout) in place of its canonical
     /// member's record, then the columns of `readColumns`. Use with
-    /// `servedFrom` (`p` is the place, `g` its group row).
-    static let servedDocument = "coalesce(g.doc, p.doc), p.geom"
-    static let servedColumns = "CASE WHEN g.doc IS NULL THEN p.doc_layout END, p.name, p.primary_type, p.rating, p.rating_count"
-    static let servedFrom = "place p LEFT JOIN place_group g ON g.id = p.id"
+    /// `servedFrom` (`p` is the place).
+    /// (`place_group` is read only for a group's canonical row: a place
+    /// alone costs no lookup.)
+    static let servedDocument = """
+        CASE WHEN p.group_id = p.id THEN coalesce((SELECT g.doc FROM place_group g WHERE g.id = p.id), p.doc) ELSE p.doc END, p.geom
+        """
+    static let servedColumns = """
+        CASE WHEN p.group_id = p.id AND EXISTS (SELECT 1 FROM place_group g WHERE g.id = p.id) THEN NULL ELSE p.doc_layout END, \
+        p.name, p.primary_type, p.rating, p.rating_count
+        """
+    static let servedFrom = "place p"
     /// How many columns `readColumns` names.
     static let readColumnCount = 5
 
