@@ -22,7 +22,9 @@ public enum TextIndexMaintenance {
         try withStore(databasePath, waiting: waiting) { try $0.dropTextIndex() }
     }
 
-    private static func withStore<T>(_ databasePath: String?, waiting: ((_ otherImport: Int32?) -> Void)?, _ body: (PlaceStore) throws -> T) throws -> T {
+    /// Opens an existing database for writing while no import writes it
+    /// (`ImportLock`), for maintenance commands (text index, linking).
+    static func withStore<T>(_ databasePath: String?, waiting: ((_ otherImport: Int32?) -> Void)?, _ body: (PlaceStore) throws -> T) throws -> T {
         let path = try PlaceStore.resolvePath(databasePath)
         var st = stat()
         guard stat(path, &st) == 0 else { throw PlaceDBError.noDatabase(path: path) }

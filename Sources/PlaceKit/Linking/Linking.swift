@@ -48,7 +48,7 @@ public enum Linking {
         if let threshold, !(threshold > 0 && threshold <= 1) {
             throw PlaceDBError.invalidArgument("threshold \(threshold) is outside (0, 1]")
         }
-        return try withStore(databasePath, waiting: waiting) { store in
+        return try TextIndexMaintenance.withStore(databasePath, waiting: waiting) { store in
             try store.write {
                 if let sourceOrder { try store.setLinkSourceOrder(sourceOrder) }
                 return try store.link(changedSince: nil, threshold: threshold)
@@ -69,15 +69,5 @@ public enum Linking {
                                    evidence: e.score.evidence ?? .null, distanceMeters: e.distance, eligible: e.eligible, rule: e.rule,
                                    linked: e.linked, sameGroup: e.sameGroup)
         }
-    }
-
-    private static func withStore<T>(_ databasePath: String?, waiting: ((_ otherImport: Int32?) -> Void)?, _ body: (PlaceStore) throws -> T) throws -> T {
-        let path = try PlaceStore.resolvePath(databasePath)
-        var st = stat()
-        guard stat(path, &st) == 0 else { throw PlaceDBError.noDatabase(path: path) }
-        let lock = ImportLock.acquire(for: path, waiting: waiting)
-        defer { withExtendedLifetime(lock) {} }
-        let store = try PlaceStore(path: path, writable: true)
-        return try body(store)
     }
 }
