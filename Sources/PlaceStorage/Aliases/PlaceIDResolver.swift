@@ -82,6 +82,8 @@ package final class PlaceIDResolver {
         /// The canonical member's ID when this place is another member of a group.
         let canonical: String?
         let rowid: Int64
+        /// `group_id` of the row (nil for a place alone).
+        let group: Int64?
     }
 
     /// The time of an import run (few, so kept once read).
@@ -110,14 +112,13 @@ package final class PlaceIDResolver {
             canonicalID.reset()
         }
         return PlaceRow(removedRun: row.optionalInt64(0), name: row.optionalString(1),
-                        location: row.withBytes(2) { SpatiaLiteBlob.coordinate($0) }, canonical: canonical, rowid: rowid)
+                        location: row.withBytes(2) { SpatiaLiteBlob.coordinate($0) }, canonical: canonical, rowid: rowid, group: row.optionalInt64(3))
     }
 
     /// The hop from a group member to its canonical member: the strongest
     /// link from the member into the group (1 for a `same` rule alone).
     private func groupHop(from id: String, _ row: PlaceRow) throws -> AliasHop? {
-        guard let canonical = row.canonical, row.removedRun == nil else { return nil }
-        let groupID = try db.scalar("SELECT group_id FROM place WHERE id = ?", [.integer(row.rowid)])?.int64 ?? 0
+        guard let canonical = row.canonical, let groupID = row.group, row.removedRun == nil else { return nil }
         groupLink.reset()
         try groupLink.bind([.integer(row.rowid), .integer(groupID)])
         defer { groupLink.reset() }
