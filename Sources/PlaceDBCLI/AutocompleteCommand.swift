@@ -10,7 +10,7 @@ enum AutocompleteCommand: Command {
         static let limit = OptionSpec("--limit", value: "N", help: "At most N suggestions (default 5, at most 1000).")
         static let explain = OptionSpec("--explain", help: "Show each suggestion's ranking factors, as 'placedb search --explain'.")
         static let batch = OptionSpec("--batch", help: "Read Places API (New) autocomplete request bodies as NDJSON on standard input; write one {\"suggestions\": [...]} line per request.")
-        static let all = [near, radius, limit, explain, batch]
+        static let all = [near, radius, limit, explain, QueryOptions.unmerged, batch]
     }
 
     static let spec = CommandSpec(
@@ -31,7 +31,7 @@ enum AutocompleteCommand: Command {
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let explain = context.arguments.flag(Options.explain)
-        let client = try PlaceReader(databasePath: context.databasePath)
+        let client = try PlaceReader(databasePath: context.databasePath, recordView: QueryOptions.recordView(context))
         if context.arguments.flag(Options.batch) {
             try Batch.refuse([Options.near, Options.radius, Options.limit], with: context)
             return try Batch.run(context) { body in

@@ -68,6 +68,14 @@ enum Batch {
 
 /// Reading option values shared by the query commands.
 enum QueryOptions {
+    /// `--unmerged` of the query commands: linked records answered each as
+    /// imported (docs/linking.md).
+    static let unmerged = OptionSpec("--unmerged", help: "Answer each stored record as imported, under its own ID: records linked as one place are not merged (see 'placedb link').")
+
+    static func recordView(_ context: CommandContext) -> RecordView {
+        context.arguments.flag(unmerged) ? .unmerged : .merged
+    }
+
     static func coordinate(_ context: CommandContext) throws -> Coordinate {
         let p = context.arguments.positionals
         guard p.count == 1 else {

@@ -14,7 +14,7 @@ enum CurrentCommand: Command {
         static let explain = OptionSpec("--explain", help: "Show every factor of the model for every place listed, and the none-of-these mass.")
         static let svg = OptionSpec("--svg", value: "FILE", help: "Also draw what the model saw into FILE, a self-contained SVG: the fix and its 68% circle, each place's footprint to scale, shaded by likelihood and labelled, a scale bar; written whole or not at all (exit 74 when it cannot be; docs/current-place-svg.md).")
         static let batch = OptionSpec("--batch", help: "Read queries as NDJSON on standard input ({\"location\": {\"latitude\": .., \"longitude\": ..}, \"accuracyMeters\": .., \"time\": .., \"maxResultCount\": ..}); write one {\"placeLikelihoods\": [...], \"noneLikelihood\": ..} line per query.")
-        static let all = [accuracy, at, type, limit, fields, explain, svg, batch]
+        static let all = [accuracy, at, type, limit, fields, explain, svg, QueryOptions.unmerged, batch]
     }
 
     static let spec = CommandSpec(
@@ -49,7 +49,7 @@ enum CurrentCommand: Command {
             // Before the database is opened: the output may name one of its files.
             try OutputFile.check(svg, option: Options.svg.name, databasePath: context.databasePath)
         }
-        let client = try PlaceReader(databasePath: context.databasePath, spatialIndex: batch ? .memory : .automatic)
+        let client = try PlaceReader(databasePath: context.databasePath, spatialIndex: batch ? .memory : .automatic, recordView: QueryOptions.recordView(context))
         if batch {
             try Batch.refuse([Options.accuracy, Options.at, Options.type, Options.limit], with: context)
             return try Batch.run(context) { body in

@@ -14,7 +14,7 @@ enum NearbyCommand: Command {
         static let at = OptionSpec("--at", value: "TIME", help: "Serve the places as of this time (RFC 3339; without an offset, the wall clock at each place; or now, the default): openNow inside the opening hours is computed for it, as 'placedb place --at' does.")
         static let allFeatures = OptionSpec("--all-features", help: "Also list features with neither a name nor a type (kept by 'import --all-features': unnamed roads, crossings, entrances ...).")
         static let batch = OptionSpec("--batch", help: "Read Places API (New) searchNearby request bodies as NDJSON on standard input; write one {\"places\": [...]} line per request.")
-        static let all = [radius, type, excludeType, limit, rank, fields, at, allFeatures, batch]
+        static let all = [radius, type, excludeType, limit, rank, fields, at, allFeatures, QueryOptions.unmerged, batch]
     }
 
     static let spec = CommandSpec(
@@ -41,7 +41,7 @@ enum NearbyCommand: Command {
         // A batch loads the in-memory index at once (its queries are many);
         // a single query reads only its region.
         let batch = context.arguments.flag(Options.batch)
-        let client = try PlaceReader(databasePath: context.databasePath, spatialIndex: batch ? .memory : .automatic)
+        let client = try PlaceReader(databasePath: context.databasePath, spatialIndex: batch ? .memory : .automatic, recordView: QueryOptions.recordView(context))
         if batch {
             try Batch.refuse([Options.radius, Options.type, Options.excludeType, Options.limit, Options.rank, Options.allFeatures], with: context)
             return try Batch.run(context) { body in

@@ -8,8 +8,8 @@ enum PlaceCommand: Command {
     enum Options {
         static let fields = OptionSpec("--fields", value: "MASK", help: "Comma-separated field mask: v1 paths (id,displayName,location,...), the Places SDK's names (name, placeID, coordinate, phoneNumber, website, openingHours, ...), or * (default: all). openNow adds whether the place is open now (or at --at), computed at query time.")
         static let at = OptionSpec("--at", value: "TIME", help: "Answer as of this time (RFC 3339; without an offset, the wall clock at the place; or now): openNow at the top and inside the opening hours is computed for it. See 'placedb open'.")
-        static let provenance = OptionSpec("--provenance", help: "Add provenance: the source and when each member was captured (RFC 3339, UTC). See docs/merging.md.")
-        static let all = [fields, at, provenance]
+        static let provenance = OptionSpec("--provenance", help: "Add provenance: the source and when each member was captured (RFC 3339, UTC); for records linked as one place, which record gave each member and the records. See docs/merging.md.")
+        static let all = [fields, at, provenance, QueryOptions.unmerged]
     }
 
     static let spec = CommandSpec(
@@ -46,7 +46,7 @@ enum PlaceCommand: Command {
         }
         let mask = try parseMask(maskText)
         let time = try OpenCommand.queryTime(context.arguments.value(Options.at))
-        let client = try PlaceReader(databasePath: context.databasePath)
+        let client = try PlaceReader(databasePath: context.databasePath, recordView: QueryOptions.recordView(context))
         let requested = PlaceID(parsing: context.arguments.positionals[0])
         // An old ID gives the current place, with its current id, as the
         // Places API does; the answer says which ID was asked for.

@@ -9,7 +9,7 @@ enum ResolveCommand {
     /// The options, read by these constants (a typo does not compile).
     enum Options {
         static let batch = OptionSpec("--batch", help: "Read IDs from standard input, one a line; write one JSON line per line, in order (a blank line gets an error line, and exit 65).")
-        static let all = [batch]
+        static let all = [QueryOptions.unmerged, batch]
     }
 
     static let spec = CommandSpec(
@@ -34,7 +34,7 @@ enum ResolveCommand {
         let batch = args.flag(Options.batch)
         if batch && !args.positionals.isEmpty { throw UsageError(message: "give IDs as arguments or with --batch on standard input, not both") }
         if !batch && args.positionals.isEmpty { throw UsageError(message: "missing ID (or --batch to read IDs from standard input)") }
-        let client = try PlaceReader(databasePath: context.databasePath)
+        let client = try PlaceReader(databasePath: context.databasePath, recordView: QueryOptions.recordView(context))
         var missing = false
         if batch {
             var out = ""

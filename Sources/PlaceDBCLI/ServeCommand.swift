@@ -21,7 +21,7 @@ enum ServeCommand: Command {
         static let requestTimeout = OptionSpec("--request-timeout", value: "S", help: "Close a connection whose request has not arrived whole and been answered S seconds after its accept or previous answer, however steadily its bytes come (default 30).")
         static let allowHost = OptionSpec("--allow-host", value: "NAME", help: "Also answer requests whose Host header names NAME (IP addresses, localhost and the --listen host are always answered; * answers any). Other names are answered 403, so a web page cannot reach the server through DNS rebinding.", repeatable: true)
         static let quiet = OptionSpec("--quiet", help: "No access log (by default one line per request on stderr: method, path, status, bytes, microseconds).")
-        static let all = [listen, threads, defaultFieldMask, apiKeyFile, connectionTimeout, requestTimeout, maxConnections, maxConnectionsPerClient, allowHost, quiet]
+        static let all = [listen, threads, defaultFieldMask, apiKeyFile, connectionTimeout, requestTimeout, maxConnections, maxConnectionsPerClient, allowHost, QueryOptions.unmerged, quiet]
     }
 
     static let spec = CommandSpec(
@@ -85,7 +85,7 @@ enum ServeCommand: Command {
         signal(SIGPIPE, SIG_IGN)
         defer { pthread_sigmask(SIG_UNBLOCK, &signals, nil) }
 
-        let backend = try ServerBackend(databasePath: context.databasePath, connections: config.threads)
+        let backend = try ServerBackend(databasePath: context.databasePath, connections: config.threads, recordView: QueryOptions.recordView(context))
         let router = try PlacesRouter(backend: backend, configuration: config)
         let server: HTTPServer
         do {

@@ -37,6 +37,9 @@ package final class ServerBackend: Sendable {
     package var client: PlacesClient { state.withLock { $0.client } }
     /// The database file, opened read-only by every connection.
     package let databasePath: String
+    /// How linked records are answered (`serve --unmerged`), kept for a
+    /// replaced file's new client.
+    let recordView: RecordView
     private let state: Mutex<FileState>
     /// How often (at most) the file is looked at again, in nanoseconds.
     private let checkInterval: UInt64
@@ -53,8 +56,9 @@ package final class ServerBackend: Sendable {
 
     /// Serves through `client`; the file is looked at again at most every
     /// `checkInterval` seconds (see `databaseStatus`).
-    package init(client: PlacesClient, checkInterval: Double = 1) {
+    package init(client: PlacesClient, checkInterval: Double = 1, recordView: RecordView = .merged) {
         databasePath = client.databasePath
+        self.recordView = recordView
         self.checkInterval = UInt64(max(0, checkInterval) * 1e9)
         state = Mutex(FileState(client: client, identity: FileIdentity(path: client.databasePath),
                                 lastCheck: DispatchTime.now().uptimeNanoseconds, trouble: nil))
@@ -63,8 +67,10 @@ package final class ServerBackend: Sendable {
     /// A client on `databasePath` with up to `connections` read-only
     /// connections (throws what `PlaceReader` throws: no database, not a
     /// placedb file).
-    package convenience init(databasePath: String, connections: Int, checkInterval: Double = 1) throws {
-        self.init(client: try PlacesClient(openingDatabase: databasePath, maxReaders: max(1, connections)), checkInterval: checkInterval)
+    /// `recordView`: linked records merged (the default) or each as imported.
+    package convenience init(databasePath: String, connections: Int, checkInterval: Double = 1, recordView: RecordView = .merged) throws {
+        self.init(client: try PlacesClient(openingDatabase: databasePath, maxReaders: max(1, connections), recordView: recordView),
+                  checkInterval: checkInterval, recordView: recordView)
     }
 
     /// Runs `body` with a connection of the client's pool to itself.
@@ -94,7 +100,7 @@ package final class ServerBackend: Sendable {
                 return s.client
             }
             do {
-                s.client = try PlacesClient(openingDatabase: databasePath, maxReaders: s.client.maxReaders)
+                s.client = try PlacesClient(openingDatabase: databasePath, maxReaders: s.client.maxReaders, recordView: recordView)
                 s.identity = identity
                 s.trouble = nil
             } catch {

@@ -49,6 +49,40 @@ struct ResolveCommandTests {
         #expect(r.err.contains("'older' resolved to 'new' (renumbered, moved)"))
     }
 
+    @Test("records linked as one place: place answers merged with provenance per record; --unmerged answers each record as imported")
+    func linkedRecords() throws {
+        let cli = try CLI()
+        let google = try cli.dir.write("g.ndjson", """
+            {"id":"ChIJone","displayName":{"text":"Café Sperl"},"location":{"latitude":48.20000,"longitude":16.36000},"types":["cafe","food"],"internationalPhoneNumber":"+43 1 5864158","rating":4.5}
+
+            """)
+        let overture = try cli.dir.write("o.geojsonseq", """
+            {"type":"Feature","id":"08f0000000000001","geometry":{"type":"Point","coordinates":[16.36004,48.20003]},"properties":{"names":{"primary":"Cafe Sperl"},"categories":{"primary":"cafe"},"phones":["+4315864158"],"update_time":"2025-01-01T00:00:00Z"}}
+
+            """)
+        #expect(cli.run(["import", google, "--captured-at", "2024-01-01T00:00:00Z"]).code == 0)
+        let imported = cli.run(["import", overture])
+        #expect(imported.code == 0, "\(imported.err)")
+        let merged = try JSONValue(parsing: cli.run(["place", "08f0000000000001", "--provenance"]).out)
+        #expect(merged["id"] == .string("ChIJone"))
+        #expect(merged["rating"] == .double(4.5))
+        #expect(merged["provenance"]?["records"]?.arrayValue?.compactMap { $0["placeId"]?.stringValue } == ["ChIJone", "08f0000000000001"])
+        #expect(merged["provenance"]?["memberRecords"]?["rating"] == .string("ChIJone"))
+        let raw = try JSONValue(parsing: cli.run(["place", "08f0000000000001", "--unmerged"]).out)
+        #expect(raw["id"] == .string("08f0000000000001"))
+        #expect(raw["rating"] == nil)
+        let nearby = { (extra: [String]) throws -> [String] in
+            let r = cli.run(["nearby", "48.2,16.36", "--fields", "id", "--output", "json"] + extra)
+            return try JSONValue(parsing: r.out)["places"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+        }
+        #expect(try nearby([]) == ["ChIJone"])
+        #expect(try nearby(["--unmerged"]).sorted() == ["08f0000000000001", "ChIJone"])
+        let resolved = try JSONValue(parsing: cli.run(["resolve", "08f0000000000001"]).out)
+        #expect(resolved["status"] == .string("MOVED"))
+        #expect(resolved["chain"]?.arrayValue?.first?["reason"] == .string("same-place"))
+        #expect(try JSONValue(parsing: cli.run(["resolve", "08f0000000000001", "--unmerged"]).out)["status"] == .string("CURRENT"))
+    }
+
     @Test("bad usage and bad alias files exit 64 and 65")
     func errors() throws {
         let cli = try setUp()

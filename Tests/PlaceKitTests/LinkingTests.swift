@@ -129,6 +129,64 @@ struct LinkingTests {
         #expect(parsed["rating"]?.doubleValue == 4.4)
     }
 
+    @Test("provenance of a group says which record gave each member, when, and lists the records")
+    func groupProvenance() throws {
+        let (dir, path) = try Self.database()
+        defer { _ = dir }
+        let reader = try PlaceReader(databasePath: path)
+        let p = try reader.provenance(of: "ChIJcafeCentral")
+        #expect(p.records.map(\.placeID.rawValue).first == "ChIJcafeCentral")
+        #expect(Set(p.records.map(\.placeID.rawValue)) == ["ChIJcafeCentral", "osm:node/1794111149", "08f1e2a3b4c5d6e7"])
+        #expect(Set(p.records.map(\.source)) == ["google-places", "osm", "overture"])
+        #expect(p.memberRecords["displayName"] == "08f1e2a3b4c5d6e7")
+        #expect(p.memberRecords["rating"] == "ChIJcafeCentral")
+        // Each member's time is its record's: the name from Overture's 2025
+        // update, the rating from Google's 2024 capture.
+        let time = Dictionary(uniqueKeysWithValues: p.members.map { ($0.name, $0.capturedAt) })
+        #expect(time["rating"] == 1_704_067_200)
+        #expect((time["displayName"] ?? nil).map { $0 > 1_704_067_200 } == true)
+        #expect(p.capturedAt == p.records.compactMap(\.capturedAt).max())
+        let json = p.json
+        #expect(json["memberRecords"]?["rating"]?.stringValue == "ChIJcafeCentral")
+        #expect(json["records"]?.arrayValue?.count == 3)
+        // The unmerged view: the record's own provenance, no group.
+        let raw = try PlaceReader(databasePath: path, recordView: .unmerged).provenance(of: "ChIJcafeCentral")
+        #expect(raw.records.isEmpty && raw.memberRecords.isEmpty)
+        #expect(raw.json["records"] == nil)
+    }
+
+    @Test("the unmerged view answers every record as imported: listed apart, its own document, no same-place hop")
+    func unmergedView() throws {
+        let (dir, path) = try Self.database()
+        defer { _ = dir }
+        let merged = try PlaceReader(databasePath: path)
+        let raw = try PlaceReader(databasePath: path, recordView: .unmerged)
+        let request = NearbySearchRequest(center: Self.cafe, radiusMeters: 200, maxResultCount: 20)
+        #expect(try merged.searchNearby(request).count == 2)
+        #expect(try raw.searchNearby(request).map(\.place.id.rawValue).sorted()
+                == ["08f1e2a3b4c5d6e7", "08f1e2a3b4c5d6e8", "ChIJbakery", "ChIJcafeCentral", "osm:node/1794111149", "osm:node/42"])
+        // Current place: the café's three records are three candidates again.
+        let current = try raw.findPlaceLikelihoods(location: Self.cafe, accuracy: 10).placeLikelihoods.map(\.place.id.rawValue)
+        #expect(current.contains("osm:node/1794111149") && current.contains("08f1e2a3b4c5d6e7") && current.contains("ChIJcafeCentral"))
+        // A member's ID is its own place, with its own document.
+        #expect(try raw.resolvePlaceID("08f1e2a3b4c5d6e7").status == .current)
+        let member = try raw.fetchPlace(id: "08f1e2a3b4c5d6e7")
+        #expect(member.id == "08f1e2a3b4c5d6e7")
+        #expect(member.document["rating"] == nil)
+        // The canonical record alone: Google's own name, not the merged one.
+        #expect(try raw.fetchPlace(id: "ChIJcafeCentral").document["displayName"]?["text"]?.stringValue == "Café Central")
+        #expect(try merged.fetchPlace(id: "ChIJcafeCentral").document["displayName"]?["text"]?.stringValue == "Cafe Central")
+        let json = try JSONParser.parse(try raw.placeDetailsJSON(id: "08f1e2a3b4c5d6e7", fields: .all, openNow: false, at: .instant(Date())))
+        #expect(json["id"]?.stringValue == "08f1e2a3b4c5d6e7")
+        // Text search: each record that matches, not only the group.
+        let text = TextSearchRequest(textQuery: "cafe central")
+        let rawHits = try raw.searchText(text).map(\.place.id.rawValue)
+        let mergedHits = try merged.searchText(text).map(\.place.id.rawValue)
+        #expect(Set(rawHits).isSuperset(of: ["ChIJcafeCentral", "osm:node/1794111149", "08f1e2a3b4c5d6e7"]))
+        #expect(mergedHits.filter { ["osm:node/1794111149", "08f1e2a3b4c5d6e7"].contains($0) }.isEmpty)
+        #expect(mergedHits.contains("ChIJcafeCentral"))
+    }
+
     @Test("the groups and the canonical IDs do not depend on the order of imports, nor on linking later with placedb link")
     func orderIndependent() throws {
         let (d1, a) = try Self.database(order: [0, 1, 2])

@@ -29,9 +29,11 @@ package final class PlaceReader {
     private var lastPlan: MaskPlan?
 
     /// Opens the database at `databasePath` (nil: `places.sqlite` in the
-    /// working directory).
-    package init(databasePath: String? = nil, spatialIndex: SpatialIndexMode = .automatic) throws {
+    /// working directory). `recordView`: whether records linked as one
+    /// place are merged (the default) or each answered as imported.
+    package init(databasePath: String? = nil, spatialIndex: SpatialIndexMode = .automatic, recordView: RecordView = .merged) throws {
         store = try PlaceStore(path: try PlaceStore.resolvePath(databasePath), writable: false)
+        store.recordView = recordView
         engine = SpatialEngine(store: store)
         engine.mode = spatialIndex
     }

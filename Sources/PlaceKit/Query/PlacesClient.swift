@@ -29,11 +29,14 @@ public final class PlacesClient: Sendable {
 
     /// Opens the database at `databasePath` read-only (one connection now,
     /// to check it; more as concurrent calls need them, up to
-    /// `maxReaders`, default the number of processors).
+    /// `maxReaders`, default the number of processors). `recordView`:
+    /// records linked as one place are answered merged (the default) or
+    /// each as imported (docs/linking.md).
     public convenience init(databasePath: String, maxReaders: Int? = nil, spatialIndex: SpatialIndexMode = .automatic,
-                            likelihoodModel: LikelihoodModel = LikelihoodModel()) throws(PlacesError) {
+                            likelihoodModel: LikelihoodModel = LikelihoodModel(), recordView: RecordView = .merged) throws(PlacesError) {
         do {
-            try self.init(openingDatabase: databasePath, maxReaders: maxReaders, spatialIndex: spatialIndex, likelihoodModel: likelihoodModel)
+            try self.init(openingDatabase: databasePath, maxReaders: maxReaders, spatialIndex: spatialIndex,
+                          likelihoodModel: likelihoodModel, recordView: recordView)
         } catch {
             throw PlacesError(error, databasePath: databasePath)
         }
@@ -42,11 +45,11 @@ public final class PlacesClient: Sendable {
     /// The same, throwing what the library throws (`PlaceDBError`: no
     /// database, not a placedb file), for the CLI's exit codes.
     package init(openingDatabase databasePath: String, maxReaders: Int? = nil, spatialIndex: SpatialIndexMode = .automatic,
-                 likelihoodModel: LikelihoodModel = LikelihoodModel()) throws {
+                 likelihoodModel: LikelihoodModel = LikelihoodModel(), recordView: RecordView = .merged) throws {
         let readers = max(1, maxReaders ?? ProcessInfo.processInfo.activeProcessorCount)
         self.maxReaders = readers
         let open: @Sendable () throws -> PlaceReader = {
-            let client = try PlaceReader(databasePath: databasePath, spatialIndex: spatialIndex)
+            let client = try PlaceReader(databasePath: databasePath, spatialIndex: spatialIndex, recordView: recordView)
             client.likelihoodModel = likelihoodModel
             return client
         }

@@ -61,11 +61,13 @@ package final class PlaceIDResolver {
         keysChanges = changes
     }
 
-    package init(db: Database) throws {
+    /// `view`: in the unmerged view a member of a group is a place of its
+    /// own (no `same-place` hop).
+    package init(db: Database, view: RecordView = .merged) throws {
         self.db = db
         // The group's canonical member is read only for a member of a group
         // (`canonicalID`): the common lookup stays one row, no join.
-        findPlace = try db.prepare("SELECT removed_run, name, geom, group_id, id FROM place WHERE place_id = ?")
+        findPlace = try db.prepare("SELECT removed_run, name, geom, \(view == .merged ? "group_id" : "NULL"), id FROM place WHERE place_id = ?")
         canonicalID = try db.prepare("SELECT place_id FROM place WHERE id = ?")
         groupLink = try db.prepare("""
             SELECT l.probability, l.evidence, m.id FROM place_link l JOIN place m ON m.id = CASE WHEN l.a = ?1 THEN l.b ELSE l.a END

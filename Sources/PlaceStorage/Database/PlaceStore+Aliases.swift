@@ -4,7 +4,7 @@ import SQLiteDB
 extension PlaceStore {
     /// A resolver of place IDs over this store's aliases.
     package func makeResolver() throws -> PlaceIDResolver {
-        try PlaceIDResolver(db: db)
+        try PlaceIDResolver(db: db, view: recordView)
     }
 
     /// Every alias edge recorded, oldest first.

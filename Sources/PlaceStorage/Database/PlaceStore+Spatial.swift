@@ -20,8 +20,10 @@ extension PlaceStore {
 
     /// True for a place that queries list: one alone, or the canonical
     /// member of its group (the group is listed once, with its merged
-    /// document; docs/linking.md).
-    static let listedSQL = "(p.group_id IS NULL OR p.group_id = p.id)"
+    /// document; docs/linking.md); every record in the unmerged view.
+    var listedSQL: String {
+        recordView == .merged ? "(p.group_id IS NULL OR p.group_id = p.id)" : "1"
+    }
 
     /// True for a feature kept by `import --all-features` that is not a
     /// place: neither a name nor a type, and marked so in its `extra`
@@ -62,7 +64,7 @@ extension PlaceStore {
             try appendShape(row, 1, rowid: try row.int64(0), to: &input)
         }
         var next = 0, nextShape = 0
-        try db.forEachRow("SELECT \(Self.spatialColumns) FROM place p WHERE p.removed_run IS NULL AND \(Self.listedSQL) ORDER BY p.id") { row in
+        try db.forEachRow("SELECT \(Self.spatialColumns) FROM place p WHERE p.removed_run IS NULL AND \(listedSQL) ORDER BY p.id") { row in
             let rowid = try row.int64(0)
             while next < extents.count && extents[next].rowid < rowid { next += 1 }
             while nextShape < shapeRowids.count && shapeRowids[nextShape] < rowid { nextShape += 1 }
@@ -84,7 +86,7 @@ extension PlaceStore {
             SELECT \(Self.spatialColumns), e.west, e.east, e.south, e.north, f.shape
             FROM idx_place_geom r JOIN place p ON p.id = r.pkid LEFT JOIN place_extent e ON e.id = p.id
             LEFT JOIN place_footprint f ON f.id = p.id
-            WHERE r.xmin <= ?4 AND r.xmax >= ?2 AND r.ymin <= ?3 AND r.ymax >= ?1 AND p.removed_run IS NULL AND \(Self.listedSQL)\(filter)
+            WHERE r.xmin <= ?4 AND r.xmax >= ?2 AND r.ymin <= ?3 AND r.ymax >= ?1 AND p.removed_run IS NULL AND \(listedSQL)\(filter)
             """
         for rect in rects {
             try db.forEachRow(byPoint, rectArguments(rect) + (condition?.arguments ?? [])) { row in
@@ -99,7 +101,7 @@ extension PlaceStore {
         let byExtent = """
             SELECT \(Self.spatialColumns), e.west, e.east, e.south, e.north, f.shape
             FROM place_extent e JOIN place p ON p.id = e.id LEFT JOIN place_footprint f ON f.id = p.id
-            WHERE e.west <= ?4 AND e.east >= ?2 AND e.south <= ?3 AND e.north >= ?1 AND p.removed_run IS NULL AND \(Self.listedSQL)\(filter)
+            WHERE e.west <= ?4 AND e.east >= ?2 AND e.south <= ?3 AND e.north >= ?1 AND p.removed_run IS NULL AND \(listedSQL)\(filter)
             """
         for rect in extentRects {
             for shift in [0.0, 360.0] {
@@ -118,16 +120,19 @@ extension PlaceStore {
         try db.forEachRow("SELECT place FROM place_type WHERE type = ?", [.text(type)]) { body(try $0.int64(0)) }
     }
 
-    /// The stored row by rowid and by place ID (built once: the statement
-    /// cache is keyed by the text).
-    private static let storedRowByRowidSQL = """
-        SELECT p.place_id, \(StoredDocument.servedDocument), \(StoredDocument.servedColumns) FROM \(StoredDocument.servedFrom) WHERE p.id = ?
-        """
-    private static let storedRowByPlaceIDSQL = """
-        SELECT p.place_id, \(StoredDocument.servedDocument), \(StoredDocument.servedColumns), p.removed_run,
-               p.group_id IS NOT NULL AND p.group_id != p.id
-        FROM \(StoredDocument.servedFrom) WHERE p.place_id = ?
-        """
+    /// The stored row by rowid and by place ID (prepared once each: the
+    /// store keeps the statements).
+    private var storedRowByRowidSQL: String {
+        "SELECT p.place_id, \(StoredDocument.servedDocument(recordView)), \(StoredDocument.servedColumns(recordView)) FROM \(StoredDocument.servedFrom) WHERE p.id = ?"
+    }
+    private var storedRowByPlaceIDSQL: String {
+        let member = recordView == .merged ? "p.group_id IS NOT NULL AND p.group_id != p.id" : "0"
+        return """
+            SELECT p.place_id, \(StoredDocument.servedDocument(recordView)), \(StoredDocument.servedColumns(recordView)), p.removed_run,
+                   \(member)
+            FROM \(StoredDocument.servedFrom) WHERE p.place_id = ?
+            """
+    }
 
     /// Calls `body` with the place ID and the stored document's bytes of
     /// row `rowid` (valid only inside `body`); nil when the row is gone.
@@ -144,7 +149,7 @@ extension PlaceStore {
     /// (`withStoredRow`, `withLocatedRow`), so it is found reset.
     private func storedRowByRowid() throws -> Statement {
         if let statement = storedRowStatement { return statement }
-        let statement = try db.prepare(Self.storedRowByRowidSQL)
+        let statement = try db.prepare(storedRowByRowidSQL)
         storedRowStatement = statement
         return statement
     }
@@ -179,7 +184,7 @@ extension PlaceStore {
         if let kept = storedRowByIDStatement {
             statement = kept
         } else {
-            statement = try db.prepare(Self.storedRowByPlaceIDSQL)
+            statement = try db.prepare(storedRowByPlaceIDSQL)
             storedRowByIDStatement = statement
         }
         try statement.bind(.text(placeID.rawValue), at: 1)

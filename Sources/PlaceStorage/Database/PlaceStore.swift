@@ -20,6 +20,10 @@ package final class PlaceStore {
     var spanScratch: [JSONParser.MemberSpan] = []
     /// The text index's phrase counts, kept between queries (`textMatches`).
     let textStatistics = TextIndexStatistics()
+    /// How reads see linked records: merged into one place (the default)
+    /// or each as imported. Set before the first read: statements are
+    /// prepared with it.
+    package var recordView: RecordView = .merged
 
     /// The default file, in the working directory.
     static let defaultPath = "places.sqlite"
@@ -153,7 +157,7 @@ package final class PlaceStore {
     /// The stored place, or nil.
     package func place(id: PlaceID) throws -> Place? {
         let statement = try db.cachedStatement("""
-            SELECT p.place_id, \(StoredDocument.servedDocument), p.time_zone_source, \(StoredDocument.servedColumns)
+            SELECT p.place_id, \(StoredDocument.servedDocument(recordView)), p.time_zone_source, \(StoredDocument.servedColumns(recordView))
             FROM \(StoredDocument.servedFrom) WHERE p.place_id = ?
             """)
         try statement.bind([.text(id.rawValue)])

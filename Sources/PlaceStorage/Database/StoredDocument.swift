@@ -179,16 +179,29 @@ import SQLiteDB
 extension StoredDocument {
     /// The columns a read selects after `doc` to put a document back whole.
     static let readColumns = "doc_layout, name, primary_type, rating, rating_count"
-    /// What a reader selects for a place as it is served: a group's merged
-    /// document (`place_group`, whole: no layout) in place of its canonical
-    /// member's record, then the columns of `readColumns`. Use with
-    /// `servedFrom` (`p` is the place).
+    /// What a reader selects for a place as it is served: in the merged
+    /// view, a group's merged document (`place_group`, whole: no layout)
+    /// in place of its canonical member's record, then the columns of
+    /// `readColumns`. Use with `servedFrom` (`p` is the place).
     /// (`place_group` is read only for a group's canonical row: a place
-    /// alone costs no lookup.)
-    static let servedDocument = """
+    /// alone costs no lookup.) The unmerged view reads each record as
+    /// stored.
+    static func servedDocument(_ view: RecordView) -> String {
+        switch view {
+        case .merged: return mergedDocument
+        case .unmerged: return "p.doc, p.geom"
+        }
+    }
+    static func servedColumns(_ view: RecordView) -> String {
+        switch view {
+        case .merged: return mergedColumns
+        case .unmerged: return "p.doc_layout, p.name, p.primary_type, p.rating, p.rating_count"
+        }
+    }
+    private static let mergedDocument = """
         CASE WHEN p.group_id = p.id THEN coalesce((SELECT g.doc FROM place_group g WHERE g.id = p.id), p.doc) ELSE p.doc END, p.geom
         """
-    static let servedColumns = """
+    private static let mergedColumns = """
         CASE WHEN p.group_id = p.id AND EXISTS (SELECT 1 FROM place_group g WHERE g.id = p.id) THEN NULL ELSE p.doc_layout END, \
         p.name, p.primary_type, p.rating, p.rating_count
         """

@@ -30,7 +30,7 @@ extension PlaceStore {
             var counts = try phrases.map { String(try phraseCount($0)) }
             // The cell column weighs 0 in BM25: any count gives the same score.
             counts += repeatElement("0", count: cells)
-            let statement = try db.cachedStatement(TextIndexSQL.bestMatches)
+            let statement = try db.cachedStatement(TextIndexSQL.bestMatches(recordView))
             try statement.bind(.text(expression), at: 1)
             try statement.bind(.text(counts.joined(separator: " ")), at: 2)
             try statement.bind(.integer(Int64(best ?? -1)), at: 3)
@@ -57,7 +57,7 @@ extension PlaceStore {
             let counts = try phrases.map { String(try phraseCount($0)) }
             // Known to match more (words that go together: "costa coffee").
             if let known = textStatistics.crowded[expression], known >= limit { return nil }
-            let statement = try db.cachedStatement(TextIndexSQL.firstMatches)
+            let statement = try db.cachedStatement(TextIndexSQL.firstMatches(recordView))
             try statement.bind(.text(expression), at: 1)
             try statement.bind(.text(counts.joined(separator: " ")), at: 2)
             try statement.bind(.integer(Int64(limit + 1)), at: 3)

@@ -1,3 +1,5 @@
+import PlaceModel
+
 /// The SQL of the text index (`place_text`, an FTS5 table): its schema
 /// (migration 11), the view that says what text each place is found by, its
 /// one-pass build and its typo vocabulary. Kept current by triggers on
@@ -173,19 +175,33 @@ package enum TextIndexSQL {
     /// rowid and weighted BM25 of the `?3` best places matching `?1` by
     /// BM25, ties by rowid (`?2`: the phrase counts; `?3` -1: all), each
     /// with its candidate columns: the match is limited first, then joined.
-    package static let bestMatches = """
-        SELECT coalesce(p.group_id, m.id), m.score, \(candidateColumns) FROM (
+    /// (The merged view answers a group's member as its canonical row:
+    /// `matchedRow`.)
+    package static func bestMatches(_ view: RecordView) -> String { view == .merged ? bestMatchesMerged : bestMatchesUnmerged }
+    private static let bestMatchesMerged = bestMatches(matchedRow(.merged))
+    private static let bestMatchesUnmerged = bestMatches(matchedRow(.unmerged))
+    private static func bestMatches(_ row: String) -> String {
+        """
+        SELECT \(row), m.score, \(candidateColumns) FROM (
             SELECT rowid AS id, \(countedBM25) AS score FROM place_text WHERE place_text MATCH ?1 ORDER BY score, rowid LIMIT ?3
         ) m JOIN place p ON p.id = m.id
         """
+    }
     /// The first `?3` places matching `?1` in rowid order (no sort: FTS5
     /// stops there), with their weighted BM25 (`?2`: the phrase counts),
     /// candidate columns and fine grid cell (`text_cell`).
-    package static let firstMatches = """
-        SELECT coalesce(p.group_id, m.id), m.score, \(candidateColumns), p.text_cell FROM (
+    package static func firstMatches(_ view: RecordView) -> String { view == .merged ? firstMatchesMerged : firstMatchesUnmerged }
+    private static let firstMatchesMerged = firstMatches(matchedRow(.merged))
+    private static let firstMatchesUnmerged = firstMatches(matchedRow(.unmerged))
+    private static func firstMatches(_ row: String) -> String {
+        """
+        SELECT \(row), m.score, \(candidateColumns), p.text_cell FROM (
             SELECT rowid AS id, \(countedBM25) AS score FROM place_text WHERE place_text MATCH ?1 LIMIT ?3
         ) m JOIN place p ON p.id = m.id
         """
+    }
+    /// The row a match answers as: its group's canonical row when merged.
+    private static func matchedRow(_ view: RecordView) -> String { view == .merged ? "coalesce(p.group_id, m.id)" : "m.id" }
     /// How many places match `?1` (one phrase in the text columns).
     package static let phraseCount = "SELECT count(*) FROM place_text WHERE place_text MATCH ?1"
     /// A candidate's other names, when they may change its rank.
