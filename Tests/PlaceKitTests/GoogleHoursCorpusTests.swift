@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PlaceKit
 import PlaceKitTestSupport
+import SQLiteDB
 @testable import PlaceModel
 @testable import PlaceStorage
 
@@ -33,6 +34,55 @@ struct GoogleHoursCorpusTests {
         if !openNow, let open = hours["nextOpenTime"]?.stringValue {
             #expect(s.nextOpenTime?.rfc3339UTC == open, "\(label): nextOpenTime")
         }
+    }
+
+    @Test("every Google capture served at 100 random times: no nextOpenTime or nextCloseTime before the time asked or over 7 days after; on the Tehran places, place's openNow and the open command agree")
+    func servedNextTimes() throws {
+        let dir = try TempDirectory("placedb-hours-corpus")
+        let path = dir.file("places.sqlite")
+        let files = CorpusData.files(under: "google", extension: "json").filter { !$0.path.contains("/schema/") }
+        do {
+            let importer = try PlaceImporter(databasePath: path, options: ImportOptions(onError: .skip))
+            // (Files that hold no places, autocomplete predictions, are refused whole.)
+            for url in files { _ = try? importer.importInput(.file(url.path)) }
+        }
+        let reader = try PlaceReader(databasePath: path)
+        let db = try Database(path: path, mode: .readOnly)
+        var ids: [String] = []
+        try db.forEachRow("SELECT place_id FROM place WHERE doc LIKE '%OpeningHours%' ORDER BY place_id") { ids.append(try $0.string(0)) }
+        let tehranIDs = Set(try Self.tehran.map { try Self.decode($0).place.id.rawValue })
+        try #require(ids.count >= tehranIDs.count && !tehranIDs.isEmpty)
+        var random = TestRandom(seed: 31)
+        var served = 0, agreed = 0
+        let fields = try FieldMask(parsing: "regularOpeningHours,currentOpeningHours")
+        for id in ids {
+            for _ in 0..<100 {
+                // 2023 to 2027, to the second.
+                let instant = Date(timeIntervalSince1970: (1_672_531_200 + random.uniform(0, 5 * 365 * 86_400)).rounded(.down))
+                let at = HoursQueryTime.instant(instant)
+                let details = try JSONValue(parsing: reader.placeDetailsJSON(id: PlaceID(id), fields: fields, openNow: true, at: at))
+                for key in ["regularOpeningHours", "currentOpeningHours"] {
+                    for name in ["nextOpenTime", "nextCloseTime"] {
+                        guard let value = details[key]?[name]?.stringValue else { continue }
+                        served += 1
+                        let date = try #require(ISO8601DateFormatter().date(from: value), "\(id) \(key).\(name) \(value)")
+                        #expect(date > instant && date.timeIntervalSince(instant) <= 7 * 86_400, "\(id) \(key).\(name) \(value) at \(instant.rfc3339UTC)")
+                    }
+                }
+                guard tehranIDs.contains(id) else { continue }
+                // What `placedb open` answers: the stored place's status at that time.
+                let status = try reader.fetchStoredPlace(id: PlaceID(id)).isOpen(at: at)
+                #expect(details["openNow"]?.boolValue == status.isOpen, "\(id) at \(instant.rfc3339UTC): place says \(String(describing: details["openNow"])), open says \(status)")
+                if let regular = details["regularOpeningHours"]?.objectValue, details["currentOpeningHours"] == nil {
+                    #expect(regular["openNow"]?.boolValue == status.isOpen, "\(id) regularOpeningHours.openNow at \(instant.rfc3339UTC)")
+                }
+                if details["openNow"]?.boolValue == status.isOpen { agreed += 1 }
+            }
+        }
+        #expect(served > 1000, "the corpus serves next times (\(served))")
+        let tehranWithHours = ids.filter(tehranIDs.contains).count
+        #expect(tehranWithHours >= 40, "Tehran places with hours: \(tehranWithHours)")
+        #expect(agreed == tehranWithHours * 100)
     }
 
     @Test("Tehran places at +03:30 agree with Google's openNow and next open/close times, from current hours, regular hours, and the offset alone")

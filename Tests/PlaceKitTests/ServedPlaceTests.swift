@@ -38,6 +38,48 @@ struct ServedPlaceTests {
         #expect(masked.document["regularOpeningHours"] == ["openNow": false])
     }
 
+    @Test("nextOpenTime (closed) and nextCloseTime (open) are computed at the time asked, never the capture's; the JSON paths agree")
+    func nextTimes() throws {
+        let sunday = try client.fetchPlace(id: "h1", at: Self.time(ServedHoursFixture.sunday))
+        let regular = try #require(sunday.document["regularOpeningHours"]?.objectValue)
+        #expect(regular["nextOpenTime"] == .string("2025-12-08T09:00:00Z"))
+        #expect(regular["nextCloseTime"] == nil, "closed: the next opening only; the captured nextCloseTime is never served")
+        #expect(sunday.document["regularSecondaryOpeningHours"]?.arrayValue?.first?["nextOpenTime"] == .string("2025-12-08T10:00:00Z"))
+        let later = try client.fetchPlace(id: "h1", at: Self.time(ServedHoursFixture.later))
+        #expect(later.document["regularOpeningHours"]?["nextCloseTime"] == .string("2026-01-05T17:00:00Z"))
+        #expect(later.document["regularOpeningHours"]?["nextOpenTime"] == nil)
+        // Open around the clock: it never closes, so no nextCloseTime.
+        let h2 = try client.fetchPlace(id: "h2", at: Self.time(ServedHoursFixture.later))
+        #expect(h2.document["regularOpeningHours"]?["openNow"] == true)
+        #expect(h2.document["regularOpeningHours"]?["nextCloseTime"] == nil)
+        // The byte-level writers (Place Details, searchNearby JSON) serve the same.
+        for at in [ServedHoursFixture.sunday, ServedHoursFixture.later] {
+            let details = try JSONValue(parsing: client.placeDetailsJSON(id: "h1", fields: .all, openNow: false, at: Self.time(at)))
+            let fetched = try client.fetchPlace(id: "h1", at: Self.time(at))
+            for key in ["regularOpeningHours", "currentOpeningHours", "regularSecondaryOpeningHours"] {
+                #expect(details[key] == fetched.document[key], "\(key) at \(at)")
+            }
+        }
+        // Never a next time before the time asked, nor more than 7 days after it.
+        for day in 0..<14 {
+            for hour in stride(from: 0, to: 24, by: 5) {
+                let text = String(format: "2025-12-%02dT%02d:17:00Z", day + 1, hour)
+                let at = try #require(HoursQueryTime(parsing: text))
+                guard case .instant(let instant) = at else { continue }
+                for id in ["h1", "h2"] {
+                    let place = try client.fetchPlace(id: PlaceID(id), at: at)
+                    for key in ["regularOpeningHours", "currentOpeningHours"] {
+                        for name in ["nextOpenTime", "nextCloseTime"] {
+                            guard let value = place.document[key]?[name]?.stringValue else { continue }
+                            let date = try #require(ISO8601DateFormatter().date(from: value))
+                            #expect(date > instant && date.timeIntervalSince(instant) <= 7 * 86_400, "\(id) \(key).\(name) \(value) at \(text)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test("fetchPlace without a time serves now: never the captured openNow")
     func fetchPlaceNow() throws {
         // Open 24 hours, captured closed.

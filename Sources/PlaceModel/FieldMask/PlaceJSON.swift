@@ -235,7 +235,7 @@ package enum PlaceJSON {
                     member(key)
                     if sub.isEmpty, !isInserted, key == "regularOpeningHours" || key == "currentOpeningHours" {
                         let mark = out.count
-                        if try writeServedHours(doc, span, open: value["openNow"]?.boolValue, into: &out) { continue }
+                        if try writeServedHours(doc, span, served: value, into: &out) { continue }
                         out.removeSubrange(mark...)
                     }
                     JSONWriter().write(value, into: &out)
@@ -334,12 +334,12 @@ package enum PlaceJSON {
     private static let servingNames: [[UInt8]] = Place.servingMembers.map { Array($0.utf8) }
 
     /// Writes the value of a stored hours object as serving gives it
-    /// (`Place.served(at:)` only sets its `openNow`, last, to `open`):
-    /// the stored bytes with `"openNow":open` put before the closing
-    /// brace, without decoding and re-encoding the rest. False (nothing
-    /// written) when the stored object has an openNow of its own or the
-    /// value is not an object.
-    private static func writeServedHours(_ doc: UnsafeRawBufferPointer, _ span: JSONParser.MemberSpan, open: Bool?,
+    /// (`Place.served(at:)` only sets its `openNow`, `nextOpenTime` and
+    /// `nextCloseTime`, last, from `served`): the stored bytes with those
+    /// members put before the closing brace, without decoding and
+    /// re-encoding the rest. False (nothing written) when the stored object
+    /// has one of them itself (a capture's), or the value is not an object.
+    private static func writeServedHours(_ doc: UnsafeRawBufferPointer, _ span: JSONParser.MemberSpan, served: JSONValue,
                                          into out: inout [UInt8]) throws -> Bool {
         var start = span.name.upperBound + 1  // past the name's closing quote
         while start < span.member.upperBound, doc[start] != UInt8(ascii: ":") { start += 1 }
@@ -351,16 +351,30 @@ package enum PlaceJSON {
         var empty = true
         while let member = try cursor.next() {
             empty = false
-            if member.nameEscaped || (member.name.count == 7 && value[member.name].elementsEqual("openNow".utf8)) { return false }
+            if member.nameEscaped { return false }
+            let name = value[member.name]
+            if timeDependentNames.contains(where: { $0.count == name.count && $0.elementsEqual(name) }) { return false }
         }
         out.append(contentsOf: UnsafeRawBufferPointer(rebasing: value[..<(value.count - 1)]))
-        if let open {
+        if let open = served["openNow"]?.boolValue {
             if !empty { out.append(UInt8(ascii: ",")) }
+            empty = false
             append(open ? #""openNow":true"# : #""openNow":false"#, into: &out)
+        }
+        for key in ["nextOpenTime", "nextCloseTime"] {
+            guard let time = served[key]?.stringValue else { continue }
+            if !empty { out.append(UInt8(ascii: ",")) }
+            empty = false
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: key.utf8)
+            append("\":", into: &out)
+            JSONWriter().write(.string(time), into: &out)
         }
         out.append(UInt8(ascii: "}"))
         return true
     }
+
+    private static let timeDependentNames: [[UInt8]] = Place.timeDependentHoursMembers.map { Array($0.utf8) }
 
     /// Adds `members` (compact) at the end of the object `out` ends with.
     package static func appendMembers(_ members: [(String, JSONValue)], toObjectIn out: inout [UInt8]) {

@@ -14,6 +14,13 @@ extension Place {
     /// before the query are stale: not served as current.
     public static let staleCurrentHoursDays = 7
 
+    /// How far ahead a served `nextOpenTime`/`nextCloseTime` may lie (the
+    /// Places API's 7 days).
+    public static let servedNextTimeDays = 7
+
+    /// The members of an hours object that depend on the time of asking.
+    public static let timeDependentHoursMembers: Set<String> = ["openNow", "nextOpenTime", "nextCloseTime"]
+
     /// The place as it is served at `time`: nothing in it is the capture's
     /// answer to a question that depends on when it is asked.
     ///
@@ -22,6 +29,11 @@ extension Place {
     ///   `isOpen(at:)` and `placedb open`), and inside each secondary hours
     ///   entry whether those hours are active; it is left out when the hours
     ///   engine cannot decide. The captured value is never served.
+    /// - `nextOpenTime` (when closed) and `nextCloseTime` (when open) in the
+    ///   same objects are computed for `time` too, as the Places API serves
+    ///   them: up to `servedNextTimeDays` days ahead, left out otherwise
+    ///   and when the hours engine cannot tell; the captured values (the
+    ///   capture's future, now past) are never served.
     /// - `currentOpeningHours` (and each `currentSecondaryOpeningHours`
     ///   entry) whose days all ended more than `staleCurrentHoursDays` days
     ///   before `time` is left out: the regular hours answer instead.
@@ -37,10 +49,10 @@ extension Place {
             doc["currentSecondaryOpeningHours"] = kept.isEmpty ? nil : .array(kept)
         }
         place.document = doc
-        let open = (doc["regularOpeningHours"] != nil || doc["currentOpeningHours"] != nil) ? place.isOpen(at: time).isOpen : nil
+        let status = (doc["regularOpeningHours"] != nil || doc["currentOpeningHours"] != nil) ? place.isOpen(at: time) : nil
         for key in ["regularOpeningHours", "currentOpeningHours"] {
             guard var o = doc[key]?.objectValue else { continue }
-            o["openNow"] = open.map(JSONValue.bool)
+            Self.setTimeDependent(&o, status)
             doc[key] = .object(o)
         }
         for key in ["regularSecondaryOpeningHours", "currentSecondaryOpeningHours"] {
@@ -48,13 +60,26 @@ extension Place {
             doc[key] = .array(list.map { entry in
                 guard var o = entry.objectValue else { return entry }
                 let type = o["secondaryHoursType"]?.stringValue.map(SecondaryHoursType.init(rawValue:))
-                let active = type.flatMap { place.isOpen(at: time, secondaryHoursType: $0).isOpen }
-                o["openNow"] = active.map(JSONValue.bool)
+                Self.setTimeDependent(&o, type.map { place.isOpen(at: time, secondaryHoursType: $0) })
                 return .object(o)
             })
         }
         place.document = doc
         return place
+    }
+
+    /// Sets `openNow`, `nextOpenTime` (closed) and `nextCloseTime` (open)
+    /// of an hours object from `status`, computed at the time asked (the
+    /// members go last, in that order; each left out when unknown).
+    static func setTimeDependent(_ o: inout JSONObject, _ status: OpenStatus?) {
+        for key in ["openNow", "nextOpenTime", "nextCloseTime"] { o[key] = nil }
+        guard let status, let open = status.isOpen else { return }
+        o["openNow"] = .bool(open)
+        let next = open ? status.nextCloseTime : status.nextOpenTime
+        if let next, let at = status.at, next > at,
+           next.timeIntervalSince(at) <= TimeInterval(servedNextTimeDays * 86_400) {
+            o[open ? "nextCloseTime" : "nextOpenTime"] = .string(next.rfc3339UTC)
+        }
     }
 
     /// The date at the place at `time` (UTC without a clock).
