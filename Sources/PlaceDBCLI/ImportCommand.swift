@@ -17,7 +17,7 @@ enum ImportCommand: Command {
         static let matchThreshold = OptionSpec("--match-threshold", value: "SCORE", help: "Snapshot: the least match score in 0...1 that records an alias (default 0.7).")
         static let noMatch = OptionSpec("--no-match", help: "Snapshot: record no aliases from removed to added places.")
         static let allFeatures = OptionSpec("--all-features", help: "Keep GeoJSON features that are not places (neither a name nor a place tag: unnamed roads, crossings, address-only nodes of an OpenStreetMap export); by default they are skipped and counted. Kept, they are never current-place candidates and nearby leaves them out unless asked (docs/osm-exports.md).")
-        static let capturedAt = OptionSpec("--captured-at", value: "TIME", help: "When the files were captured (RFC 3339 with an offset, or a date YYYY-MM-DD as midnight UTC), for every record. Default: the record's own timestamp (Tehran scraper timestamp, Overture update_time, OSM @timestamp), else the file's modification time. A member captured earlier never replaces one captured later (docs/merging.md).")
+        static let capturedAt = OptionSpec("--captured-at", value: "TIME", help: "When the files were captured (RFC 3339 with an offset, or a date YYYY-MM-DD as midnight UTC; not in the future), for every record. Default: what the record shows: its own timestamp (Tehran scraper timestamp, Overture update_time, OSM @timestamp), no earlier than its newest review; a record nothing dates is older than any dated one, and unordered among such (the file's modification time is not used). A member captured earlier never replaces one captured later (docs/merging.md).")
         static let timeZone = OptionSpec("--time-zone", value: "ZONE", help: "IANA time zone (Europe/Zurich) for the places that have neither timeZone nor utcOffsetMinutes (OpenStreetMap, Overture), so their hours can be read; stored with where it came from.")
         static let noTextIndex = OptionSpec("--no-text-index", help: "Keep no text index (search, autocomplete): a database that has one loses it, in the first file's transaction, and this import and the later ones into it do not pay for it (a third to a half of a fresh import's CPU). Later imports keep it without one; placedb text-index build makes it again (docs/search.md).")
         static let noLink = OptionSpec("--no-link", help: "Do not link the imported places to the records of other sources (or of their own source under other IDs) that are the same physical place; placedb link does it later (docs/linking.md).")
@@ -70,6 +70,12 @@ enum ImportCommand: Command {
         if let text = args.value(Options.capturedAt) {
             guard let t = CaptureTime.parse(text) else {
                 throw UsageError(message: "invalid time '\(text)' for '--captured-at': expected RFC 3339 with an offset such as 2025-12-07T10:53:52Z or 2015-09-23T10:00:00+10:00, or a date such as 2015-09-23")
+            }
+            // A capture cannot postdate its import. (14 hours of slack: a
+            // date that is today somewhere on Earth may be tomorrow in UTC.)
+            let now = Int64(time(nil))
+            guard t <= now + 14 * 3600 else {
+                throw UsageError(message: "'--captured-at' \(text) is in the future (now is \(CaptureTime.string(now))): a capture cannot postdate its import")
             }
             options.capturedAt = t
         }
@@ -235,6 +241,7 @@ enum ImportCommand: Command {
             text += "\(s.inserted) inserted, \(s.updated) updated, \(s.unchanged) unchanged, \(s.rejected) rejected"
         }
         if s.older > 0 { text += ", \(s.older) older than stored (kept the later capture)" }
+        if s.unordered > 0 { text += ", \(s.unordered) unordered (no capture time on either side: the content chose; --captured-at orders them)" }
         if s.revived > 0 { text += ", \(s.revived) revived" }
         if s.duplicates > 0 { text += ", \(s.duplicates) duplicate\(s.duplicates == 1 ? "" : "s") (same ID again; the last kept)" }
         let ignored = s.ignoredViewports.values.reduce(0, +)
@@ -257,13 +264,13 @@ enum ImportCommand: Command {
         return text
     }
 
-    /// Where the capture times came from: "12 record timestamp, 3 file time (1 timestamp out of range)".
+    /// Where the capture times came from: "12 record timestamp, 3 no time (1 timestamp out of range)".
     static func captureText(_ s: ImportSummary) -> String? {
         let parts = CaptureSource.allCases.compactMap { c in s.captureSources[c].map { "\($0) \(c.rawValue)" } }
         guard !parts.isEmpty else { return nil }
         var text = parts.joined(separator: ", ")
         if s.timestampsOutOfRange > 0 {
-            text += " (\(s.timestampsOutOfRange) record timestamp\(s.timestampsOutOfRange == 1 ? "" : "s") out of range: before 2000 or ahead; file time used)"
+            text += " (\(s.timestampsOutOfRange) record timestamp\(s.timestampsOutOfRange == 1 ? "" : "s") out of range: before 2000 or ahead; not used)"
         }
         return text
     }
@@ -287,6 +294,7 @@ enum ImportCommand: Command {
             }))
         }
         o["older"] = .int(Int64(s.older))
+        o["unordered"] = .int(Int64(s.unordered))
         var capture = JSONObject()
         for c in CaptureSource.allCases { if let n = s.captureSources[c] { capture[c.rawValue] = .int(Int64(n)) } }
         o["captureTimes"] = .object(capture)

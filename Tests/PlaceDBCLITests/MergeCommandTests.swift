@@ -187,7 +187,7 @@ struct MergeCommandTests {
         #expect(r.code == 0, "\(r.err)")
         let total = try JSONValue(parsing: r.out)["total"]
         #expect(total?["captureTimes"]?["record timestamp"]?.intValue == files.count)
-        #expect(total?["captureTimes"]?["file time"] == nil)
+        #expect(total?["captureTimes"]?["no time"] == nil)
         for file in files.prefix(5) {
             let json = try JSONValue(parsing: String(contentsOfFile: file, encoding: .utf8))
             let id = try #require(json["id"]?.stringValue)
@@ -254,7 +254,7 @@ struct MergeCommandTests {
         #expect(try place(cli, "osm:node/42")["displayName"]?["text"] == "Neu")
     }
 
-    @Test("a record timestamp out of range uses the file time and is counted")
+    @Test("a record timestamp out of range is not used, and is counted")
     func timestampOutOfRange() throws {
         let cli = try CLI()
         let file = try cli.dir.write("odd.ndjson", """
@@ -267,11 +267,11 @@ struct MergeCommandTests {
         #expect(r.code == 0, "\(r.err)")
         let total = try JSONValue(parsing: r.out)["total"]
         #expect(total?["timestampsOutOfRange"]?.intValue == 2)
-        #expect(total?["captureTimes"]?["file time"]?.intValue == 2)
+        #expect(total?["captureTimes"]?["no time"]?.intValue == 2)
         #expect(total?["captureTimes"]?["record timestamp"]?.intValue == 1)
     }
 
-    @Test("--captured-at that does not parse exits 64 naming the value")
+    @Test("--captured-at that does not parse, or lies in the future, exits 64 naming the value")
     func badCapturedAt() throws {
         let cli = try CLI()
         let file = try cli.dir.write("a.ndjson", #"{"id":"a","location":{"latitude":1,"longitude":2}}"# + "\n")
@@ -281,6 +281,17 @@ struct MergeCommandTests {
             #expect(r.err.contains("'\(bad)'") && r.err.contains("--captured-at"), "\(r.err)")
         }
         #expect(!FileManager.default.fileExists(atPath: cli.db))
+        // A capture cannot postdate its import: a time in the future is refused.
+        let tomorrow = CaptureTime.string(Int64(Date().timeIntervalSince1970) + 2 * 86_400)
+        for future in [tomorrow, "2999-01-01"] {
+            let r = cli.run(["import", file, "--captured-at", future])
+            #expect(r.code == 64, "\(future)")
+            #expect(r.err.contains("in the future") && r.err.contains(future), "\(r.err)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: cli.db))
+        // Today (a date, midnight UTC) and a moment ago are not.
+        let today = String(CaptureTime.string(Int64(Date().timeIntervalSince1970)).prefix(10))
+        #expect(cli.run(["import", file, "--captured-at", today]).code == 0)
     }
 
     @Test("openNow inside the hours is computed for the time asked, as 'open' answers; stale current hours are not served", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))

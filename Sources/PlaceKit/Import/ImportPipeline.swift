@@ -62,7 +62,11 @@ final class RecordProducer: @unchecked Sendable {
         withExtendedLifetime(done) {}
     }
 
-    init(reader: RecordReader, name: String, format: InputFormat?, source: String?, options: ImportOptions = ImportOptions()) {
+    /// `importedAt`: when the importer began (the order key of the
+    /// captures nothing dates, `CaptureTime.unordered`).
+    init(reader: RecordReader, name: String, format: InputFormat?, source: String?, options: ImportOptions = ImportOptions(),
+         importedAt: Int64) {
+        self.importedAt = importedAt
         self.reader = reader
         self.name = name
         self.format = format
@@ -87,40 +91,48 @@ final class RecordProducer: @unchecked Sendable {
         finished.signal()
     }
 
-    /// The input's time (its modification time, else now), for records
-    /// without a capture time of their own.
-    private var fallbackTime: (time: Int64, source: CaptureSource) = (0, .importTime)
     private var now: Int64 = 0
+    private let importedAt: Int64
 
-    /// A record's capture time: `--captured-at`, else its own timestamp
-    /// when plausible, else the input's time.
-    private func captureTime(_ own: Int64?) -> (time: Int64, source: CaptureSource, outOfRange: Bool) {
+    /// A record's capture time (docs/merging.md): `--captured-at`, else
+    /// what the record itself shows: its own timestamp when plausible, and
+    /// no earlier than its newest review (a review cannot postdate the
+    /// capture that holds it). A record nothing dates is `.unknown`: it
+    /// gets its `CaptureTime.unordered` key (`PreparedPlace`), never the
+    /// file's modification time.
+    private func captureTime(_ decoded: DecodedPlace) -> (time: Int64, source: CaptureSource, outOfRange: Bool) {
         if let fixed = options.capturedAt { return (fixed, .option, false) }
-        if let own {
-            if CaptureTime.isPlausible(own, now: now) { return (own, .record, false) }
-            return (fallbackTime.time, fallbackTime.source, true)
+        let own = decoded.capturedAt
+        let plausibleOwn = own.flatMap { CaptureTime.isPlausible($0, now: now) ? $0 : nil }
+        let evidence = Self.newestReview(decoded.place.document).flatMap { CaptureTime.isPlausible($0, now: now) ? $0 : nil }
+        switch (plausibleOwn, evidence) {
+        case let (t?, e?): return e > t ? (e, .evidence, false) : (t, .record, false)
+        case let (t?, nil): return (t, .record, false)
+        case let (nil, e?): return (e, .evidence, own != nil)
+        case (nil, nil): return (0, .unknown, own != nil)
         }
-        return (fallbackTime.time, fallbackTime.source, false)
     }
 
-    private func setFallbackTime() {
-        if let t = reader.modificationTime {
-            fallbackTime = (t, .file)
-        } else {
-            fallbackTime = (now, .importTime)
+    /// The newest `publishTime` of the record's reviews (Unix seconds).
+    static func newestReview(_ document: JSONObject) -> Int64? {
+        guard let reviews = document["reviews"]?.arrayValue else { return nil }
+        var newest: Int64?
+        for review in reviews {
+            guard let text = review["publishTime"]?.stringValue, let t = CaptureTime.parse(text) else { continue }
+            newest = max(newest ?? t, t)
         }
+        return newest
     }
 
     /// The place ready to write, with its capture time.
     private func prepare(_ decoded: DecodedPlace) -> PreparedPlace {
-        let time = captureTime(decoded.capturedAt)
-        return PreparedPlace(decoded, source: source, capturedAt: time.time, captureSource: time.source, timestampOutOfRange: time.outOfRange,
-                             textIndex: options.textIndex)
+        let time = captureTime(decoded)
+        return PreparedPlace(decoded, source: source, capturedAt: time.time, captureSource: time.source, undatedImport: time.source == .unknown ? importedAt : nil,
+                             timestampOutOfRange: time.outOfRange, textIndex: options.textIndex)
     }
 
     private func run() {
         now = Int64(Date().timeIntervalSince1970)
-        setFallbackTime()
         var batch = Batch()
         func flush() -> Bool {
             batch.bytesRead = reader.bytesRead

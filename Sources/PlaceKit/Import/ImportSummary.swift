@@ -26,10 +26,15 @@ public struct ImportSummary: Sendable, Equatable {
     /// record may still add members the stored place lacked (then it is
     /// counted as updated too).
     public var older = 0
+    /// Records merged into a stored place where neither the record nor
+    /// the stored capture has a time and their values differ: the captures
+    /// are unordered, and the records' content decided which values stay
+    /// (the same in any order of files; `--captured-at` orders them).
+    public var unordered = 0
     /// Records by where their capture time came from.
     public var captureSources: [CaptureSource: Int] = [:]
     /// Records whose own timestamp was out of range (before 2000, or more
-    /// than a day ahead): they were given the file time.
+    /// than a day ahead): they were dated by their reviews, or not at all.
     public var timestampsOutOfRange = 0
     /// Inputs skipped whole (`--on-error skip`): they held no places.
     public var skippedInputs = 0
@@ -60,6 +65,7 @@ public struct ImportSummary: Sendable, Equatable {
         a.rejected += b.rejected
         a.ignoredViewports.merge(b.ignoredViewports, uniquingKeysWith: +)
         a.older += b.older
+        a.unordered += b.unordered
         a.captureSources.merge(b.captureSources, uniquingKeysWith: +)
         a.timestampsOutOfRange += b.timestampsOutOfRange
         a.skippedInputs += b.skippedInputs

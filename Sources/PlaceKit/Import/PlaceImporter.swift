@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,6 +25,20 @@ public final class PlaceImporter {
     /// The open connection and its writer (nil only after a failed move).
     private var session: (store: PlaceStore, writer: PlaceWriter)?
     public let options: ImportOptions
+    /// When this importer began (milliseconds; later than any importer
+    /// before it in this process): the inputs of one importer (one
+    /// `placedb import`) are one capture as far as undated records go
+    /// (`CaptureTime.unordered`).
+    private let openedAt = PlaceImporter.nextOpeningTime()
+
+    private static let lastOpening = Mutex<Int64>(0)
+    private static func nextOpeningTime() -> Int64 {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        return lastOpening.withLock { last in
+            last = max(now, last + 1)
+            return last
+        }
+    }
     /// Where a new database goes when its first operation is done.
     private var newDatabasePath: String?
 
@@ -283,7 +298,8 @@ public final class PlaceImporter {
         // No text index row is computed for a database that will have none.
         var producerOptions = options
         producerOptions.textIndex = options.textIndex && writer.keepsTextIndex
-        let producer = RecordProducer(reader: reader, name: source.name, format: options.format, source: options.source, options: producerOptions)
+        let producer = RecordProducer(reader: reader, name: source.name, format: options.format, source: options.source, options: producerOptions,
+                                      importedAt: openedAt)
         producer.start()
         defer { producer.stopAndWait() }
         var summary = ImportSummary()
@@ -335,6 +351,7 @@ public final class PlaceImporter {
                                 }
                             }
                             if writer.lastKeptNewer { summary.older += 1 }
+                            if writer.lastUnordered { summary.unordered += 1 }
                         case .skipped(let reason):
                             summary.skipped[reason, default: 0] += 1
                         case .rejected(let rejection, let recoverable):

@@ -15,11 +15,12 @@ public struct PlaceProvenance: Sendable, Equatable {
     /// The source the place is filed under (`google-places`, `osm`, ...);
     /// for a group, its canonical record's.
     public var source: String
-    /// The latest capture of any member (Unix seconds); nil for a place
-    /// imported before capture times were kept.
+    /// The latest capture of any member (Unix seconds); nil when nothing
+    /// dates it (docs/merging.md) or for a place imported before capture
+    /// times were kept.
     public var capturedAt: Int64?
     /// Each member of the document with its capture time, in document order
-    /// (nil: unknown).
+    /// (nil: nothing dates its capture).
     public var members: [(name: String, capturedAt: Int64?)]
     /// For a group of linked records served merged: which record gave each
     /// member (empty for a place alone).
@@ -76,7 +77,7 @@ extension PlaceReader {
             var timesOf: [String: (capturedAt: Int64?, members: [String: Int64])] = [:]
             for member in group.members {
                 guard let (s, at, t) = try store.captureTimes(of: PlaceID(member)) else { continue }
-                let known = at == 0 ? nil : at
+                let known = at.flatMap { CaptureTime.isKnown($0) ? $0 : nil }
                 records.append(.init(placeID: PlaceID(member), source: s, capturedAt: known))
                 timesOf[member] = (known, t)
             }
@@ -85,13 +86,14 @@ extension PlaceReader {
                 let record = group.provenance[name]?.stringValue ?? id.rawValue
                 memberRecords[name] = PlaceID(record)
                 let t = timesOf[record].flatMap { $0.members[name] ?? $0.capturedAt }
-                return (name, t == 0 ? nil : t)
+                return (name, t.flatMap { CaptureTime.isKnown($0) ? $0 : nil })
             }
             return PlaceProvenance(placeID: id, source: source, capturedAt: records.compactMap(\.capturedAt).max(),
                                    members: members, memberRecords: memberRecords, records: records)
         }
         let members = place.document.keys.map { (name: $0, capturedAt: times[$0] ?? capturedAt) }
-        return PlaceProvenance(placeID: id, source: source, capturedAt: capturedAt,
-                               members: members.map { ($0.name, $0.capturedAt == 0 ? nil : $0.capturedAt) })
+        let known = { (t: Int64?) in t.flatMap { CaptureTime.isKnown($0) ? $0 : nil } }
+        return PlaceProvenance(placeID: id, source: source, capturedAt: known(capturedAt),
+                               members: members.map { ($0.name, known($0.capturedAt)) })
     }
 }

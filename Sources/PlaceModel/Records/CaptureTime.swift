@@ -7,24 +7,50 @@ public enum CaptureSource: String, Sendable, CaseIterable {
     /// A timestamp the record itself carries (the Tehran scraper's
     /// `timestamp`, Overture's `update_time`, OpenStreetMap's `@timestamp`).
     case record = "record timestamp"
-    /// The input file's modification time.
-    case file = "file time"
-    /// The time of the import (standard input or a pipe has no file time).
-    case importTime = "import time"
+    /// The newest time the record's own content shows (a review's
+    /// `publishTime`): the capture cannot be earlier.
+    case evidence = "newest review"
+    /// Nothing in the record dates it: unordered among such captures
+    /// (`CaptureTime.unordered`), older than any dated one. A file's
+    /// modification time says when it was copied, not captured.
+    case unknown = "no time"
 
     /// The case's position in `allCases` (a counter's index).
     package var index: Int {
         switch self {
         case .option: 0
         case .record: 1
-        case .file: 2
-        case .importTime: 3
+        case .evidence: 2
+        case .unknown: 3
         }
     }
 }
 
-/// Capture times: Unix seconds, from an option, the record or the file.
+/// Capture times: Unix seconds, from an option or the record. A capture
+/// nothing dates is stored as a negative key (`unordered`), below every
+/// dated capture.
 public enum CaptureTime {
+    /// The order key of a capture nothing dates: negative (older than any
+    /// dated capture); by the time of the import that brought it (a later
+    /// `placedb import` is a later capture: `importedAt`, milliseconds),
+    /// then by the record's content (`hash`), so the files of one import
+    /// are unordered: which of two such captures gives a member depends
+    /// neither on the order of the files nor on their modification times.
+    public static func unordered(importedAt: Int64, contentHash hash: Int64) -> Int64 {
+        let at = min(max(importedAt, 0), (1 << 42) - 1)
+        return -(1 << 62) + (at << 20) + (hash & ((1 << 20) - 1))
+    }
+
+    /// True when neither capture is dated and one import brought both:
+    /// nothing orders them (their content keys decide).
+    public static func areUnordered(_ a: Int64, _ b: Int64) -> Bool {
+        a < 0 && b < 0 && a >> 20 == b >> 20
+    }
+
+    /// True for a real capture time; false for `unordered` keys and the 0
+    /// of places imported before capture times were kept.
+    public static func isKnown(_ t: Int64) -> Bool { t > 0 }
+
     /// 2000-01-01T00:00:00Z: a record timestamp before it is taken for a
     /// mistake (a zero, a date field misread), not a capture.
     public static let earliest: Int64 = 946_684_800

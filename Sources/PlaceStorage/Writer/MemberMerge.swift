@@ -9,8 +9,14 @@ import PlaceModel
 ///   their own across captures. The option bags (`accessibilityOptions`,
 ///   `paymentOptions`, `parkingOptions`) merge key by key, since a source may
 ///   give one key of them (legacy `wheelchair_accessible_entrance`);
-/// - a member captured earlier never replaces the same member captured later
-///   (an equal time replaces it: the later import wins a tie);
+/// - a member captured earlier never replaces the same member captured later;
+///   between two values captured at the same time the content decides
+///   (`tieGoesToRecord`; the same ID again in one input: the later record
+///   wins), so the answer does not depend on the order of imports; a capture
+///   nothing dates (`CaptureTime.unordered`, negative) is older than any
+///   dated one; between two such captures the later `placedb import` wins,
+///   and within one import their content decides, the same whatever the
+///   order of its files (`unordered`);
 /// - every member remembers when it was captured;
 /// - a *complete* record (OpenStreetMap, Overture, GeoJSON: a feature lists
 ///   all it knows, there is no field mask) captured at or after everything
@@ -33,6 +39,10 @@ struct MemberMerge {
     var tookTimeZone = false
     /// The record was captured at or after everything stored.
     var recordIsLatest = false
+    /// A member differed between the record and the stored place and
+    /// neither capture has a time: which value stays was decided by the
+    /// captures' content keys, not by a time.
+    var unordered = false
 
     /// The latest capture of any member.
     package var capturedAt: Int64 { times.values.max() ?? 0 }
@@ -48,14 +58,20 @@ struct MemberMerge {
     /// `stored`: the stored document (with `location`); `storedTimes`: the
     /// stored members' times (a member without one was captured at
     /// `storedCapturedAt`; 0 stands for unknown, older than any capture).
+    /// `winsTies`: the record replaces members captured at the same time
+    /// (the same ID again in one input: the later record is kept); else a
+    /// tie between different values is decided by their content
+    /// (`tieGoesToRecord`), whatever the order of the imports.
     init(stored: JSONObject, storedCapturedAt: Int64, storedTimes: [String: Int64], storedExtra: JSONObject,
-         record: JSONObject, recordExtra: JSONObject, capturedAt t: Int64, complete: Bool = false) {
+         record: JSONObject, recordExtra: JSONObject, capturedAt t: Int64, complete: Bool = false, winsTies: Bool = false) {
         var doc = stored
         var times: [String: Int64] = [:]
         for k in stored.keys { times[k] = storedTimes[k] ?? storedCapturedAt }
         if complete {
             let latest = max(times.values.max() ?? 0, storedCapturedAt)
-            if t >= latest {
+            let differs = record != stored || recordExtra != storedExtra
+            unordered = differs && !winsTies && (CaptureTime.areUnordered(t, latest) || t == latest)
+            if t > latest || (t == latest && (winsTies || !differs || Self.tieGoesToRecord(.object(record), .object(stored)))) {
                 document = record
                 self.times = Dictionary(uniqueKeysWithValues: record.keys.map { ($0, t) })
                 extra = recordExtra
@@ -66,7 +82,7 @@ struct MemberMerge {
                 document = stored
                 self.times = times
                 extra = storedExtra
-                keptNewer = record != stored || recordExtra != storedExtra
+                keptNewer = t < latest && differs
             }
             return
         }
@@ -78,7 +94,9 @@ struct MemberMerge {
                 if key == "timeZone" || key == "utcOffsetMinutes" { tookTimeZone = true }
                 continue
             }
-            if t >= oldTime {
+            let differs = old != value
+            if differs && !winsTies && (CaptureTime.areUnordered(t, oldTime) || t == oldTime) { unordered = true }
+            if t > oldTime || (t == oldTime && (winsTies || !differs || Self.tieGoesToRecord(value, old))) {
                 if Self.keyedMembers.contains(key), var merged = old.objectValue, let new = value.objectValue {
                     for (k, v) in new { merged[k] = v }
                     doc[key] = .object(merged)
@@ -93,19 +111,33 @@ struct MemberMerge {
                     // An older capture fills the keys the newer one lacks.
                     for (k, v) in new where merged[k] == nil { merged[k] = v }
                     if merged != old.objectValue { doc[key] = .object(merged) }
-                    if new.contains(where: { merged[$0.key] != $0.value }) { keptNewer = true }
-                } else if old != value {
+                    if t < oldTime, new.contains(where: { merged[$0.key] != $0.value }) { keptNewer = true }
+                } else if old != value, t < oldTime {
                     keptNewer = true
                 }
             }
         }
         let latestStored = times.filter { stored[$0.key] != nil }.values.max() ?? 0
-        recordIsLatest = t >= max(latestStored, storedCapturedAt)
+        let latest = max(latestStored, storedCapturedAt)
+        recordIsLatest = t > latest || (t == latest && (winsTies || record == stored || Self.tieGoesToRecord(.object(record), .object(stored))))
         var extra = storedExtra
         for (k, v) in recordExtra where recordIsLatest || extra[k] == nil { extra[k] = v }
         self.document = doc
         self.times = times
         self.extra = extra
+    }
+
+    /// Between two different values captured at the same time (or two
+    /// captures of one import that nothing dates, whose keys tied): the
+    /// one whose compact JSON has the larger FNV-1a hash, so the answer
+    /// does not depend on which came first.
+    static func tieGoesToRecord(_ record: JSONValue, _ stored: JSONValue) -> Bool {
+        func hash(_ v: JSONValue) -> UInt64 {
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for b in JSONWriter().string(v).utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+            return h
+        }
+        return hash(record) >= hash(stored)
     }
 
     /// Parses `member_captured`.

@@ -24,6 +24,9 @@ package final class PlaceWriter {
     /// The last write kept stored members because they were captured later
     /// than the record's differing ones (an older dump after a newer one).
     package private(set) var lastKeptNewer = false
+    /// The last write merged two captures nothing dates whose values
+    /// differed (`MemberMerge.unordered`).
+    package private(set) var lastUnordered = false
 
     private let db: Database
     private let source: String?
@@ -224,6 +227,7 @@ package final class PlaceWriter {
 
     package func write(_ place: PreparedPlace) throws -> Outcome {
         lastKeptNewer = false
+        lastUnordered = false
         for edge in place.aliases { try record(edge, source: place.source) }
         let outcome = try writePlace(place)
         if !requestedAliases.isEmpty, requestedAliases.contains(place.id) {
@@ -351,14 +355,23 @@ package final class PlaceWriter {
     private func merge(_ place: PreparedPlace, into existing: Existing) throws -> Outcome {
         let old = try stored(existing.rowid)
         let record = try place.recordDocument()
+        // The same ID again in one input: the later record wins ties, as it
+        // always has; nothing dating either record, it ties the stored
+        // undated members.
+        var t = place.capturedAt
+        if existing.duplicate, !CaptureTime.isKnown(t) {
+            let undated = old.document.keys.compactMap { k in (old.times[k] ?? old.capturedAt) }.filter { !CaptureTime.isKnown($0) }
+            t = max(t, undated.max() ?? t)
+        }
         let m = MemberMerge(stored: old.document, storedCapturedAt: old.capturedAt, storedTimes: old.times, storedExtra: old.extra,
-                            record: record.document, recordExtra: record.extra, capturedAt: place.capturedAt,
-                            complete: place.format.recordsAreComplete)
+                            record: record.document, recordExtra: record.extra, capturedAt: t,
+                            complete: place.format.recordsAreComplete, winsTies: existing.duplicate)
         let source = m.recordIsLatest ? place.source : old.source
         let hasZone = m.document["timeZone"]?["id"]?.stringValue != nil
         let zoneSource: TimeZoneSource? = !hasZone ? nil : m.tookTimeZone ? (place.timeZoneSource ?? .data) : (old.timeZoneSource ?? .data)
         let newFootprint = m.tookLocation && place.footprint != nil
         lastKeptNewer = m.keptNewer
+        lastUnordered = m.unordered
         if m.document == old.document && m.extra == old.extra && source == old.source
             && zoneSource == (hasZone ? (old.timeZoneSource ?? .data) : nil) && !newFootprint {
             // The same values: only the capture times may move on.

@@ -42,7 +42,8 @@ package final class PreparedPlace: Sendable {
     let keepsStoredFootprint: Bool
     /// The incoming footprint as decoded (a merge keeps it with `location`).
     let footprintShape: FootprintShape?
-    /// When the record was captured (Unix seconds) and where that came from.
+    /// When the record was captured (Unix seconds) and where that came from
+    /// (a capture nothing dates: `CaptureTime.unordered`, negative).
     package let capturedAt: Int64
     package let captureSource: CaptureSource
     /// The record carried a timestamp out of range (before 2000, or more than
@@ -52,10 +53,12 @@ package final class PreparedPlace: Sendable {
     /// Nil only where the benchmark imports without the text index.
     package let text: TextIndexRow?
 
-    package init(_ decoded: DecodedPlace, source fixedSource: String?, capturedAt: Int64 = 0, captureSource: CaptureSource = .importTime,
-         timestampOutOfRange: Bool = false, keepsStoredFootprint: Bool = false, textIndex: Bool = true) {
+    /// `undatedImport` (the time of the import, for a record nothing
+    /// dates): the capture time is the record's `CaptureTime.unordered`
+    /// key (from that time and its content hash), not `capturedAt`.
+    package init(_ decoded: DecodedPlace, source fixedSource: String?, capturedAt: Int64 = 0, captureSource: CaptureSource = .unknown,
+         undatedImport: Int64? = nil, timestampOutOfRange: Bool = false, keepsStoredFootprint: Bool = false, textIndex: Bool = true) {
         self.footprintShape = decoded.footprint
-        self.capturedAt = capturedAt
         self.captureSource = captureSource
         self.timestampOutOfRange = timestampOutOfRange
         self.keepsStoredFootprint = keepsStoredFootprint
@@ -108,7 +111,9 @@ package final class PreparedPlace: Sendable {
         self.doc = doc
         self.docLayout = layout
         self.extra = extra
-        self.contentHash = Int64(bitPattern: hash.value)
+        let contentHash = Int64(bitPattern: hash.value)
+        self.contentHash = contentHash
+        self.capturedAt = undatedImport.map { CaptureTime.unordered(importedAt: $0, contentHash: contentHash) } ?? capturedAt
         self.source = source
         self.name = columns.name
         self.types = members.types
