@@ -10,9 +10,6 @@ final class ByteSource {
     private let file: gzFile
     let name: String
     private(set) var totalSize: Int64?
-    /// The file's modification time (Unix seconds); nil for standard input
-    /// or a pipe (a record's capture time falls back to it).
-    private(set) var modificationTime: Int64?
 
     init(_ source: InputSource) throws(InputError) {
         name = source.description
@@ -31,7 +28,6 @@ final class ByteSource {
             }
             file = f
             totalSize = (st.st_mode & S_IFMT) == S_IFREG ? Int64(st.st_size) : nil
-            if (st.st_mode & S_IFMT) == S_IFREG { modificationTime = Int64(st.st_mtim.tv_sec) }
         case .standardInput:
             let fd = dup(0)
             guard fd >= 0, let f = gzdopen(fd, "rb") else {

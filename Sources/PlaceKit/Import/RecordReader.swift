@@ -99,8 +99,6 @@ final class RecordReader {
     deinit { buffer.deallocate() }
 
     var bytesRead: Int64 { source.rawOffset }
-    /// The input file's modification time (nil for standard input).
-    var modificationTime: Int64? { source.modificationTime }
     var recordsRead: Int { recordCount }
 
     // MARK: Buffer
