@@ -8,8 +8,9 @@ import SQLiteDB
 
 /// Our own small GeoJSON fixtures (OSM-, Overture- and generic-shaped).
 enum GeoFixtures {
-    static func osmNode(_ id: Int, _ name: String, lng: Double = 9.52, lat: Double = 47.14, tags: String = #""amenity":"cafe""#) -> String {
-        #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(lng),\#(lat)]},"properties":{"@type":"node","@id":\#(id),"@version":3,"@timestamp":1600000000,"name":"\#(name)",\#(tags)}}"#
+    static func osmNode(_ id: Int, _ name: String, lng: Double = 9.52, lat: Double = 47.14, tags: String = #""amenity":"cafe""#,
+                        timestamp: Int = 1_600_000_000) -> String {
+        #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(lng),\#(lat)]},"properties":{"@type":"node","@id":\#(id),"@version":3,"@timestamp":\#(timestamp),"name":"\#(name)",\#(tags)}}"#
     }
 
     /// A U-shaped building: its box centre and its centroid fall outside it.
@@ -245,7 +246,8 @@ struct SnapshotTests {
         let first = try snapshot("s1.geojsonseq", [a, b, c])
         #expect((first.inserted, first.removed) == (3, 0))
 
-        let bChanged = GeoFixtures.osmNode(2, "B renamed")
+        // (Renamed later: its @timestamp moved on.)
+        let bChanged = GeoFixtures.osmNode(2, "B renamed", timestamp: 1_600_086_400)
         let second = try snapshot("s2.geojsonseq", [a, bChanged])
         #expect((second.inserted, second.updated, second.unchanged, second.removed) == (0, 1, 1, 1))
         let removed = try state("osm:node/3")
