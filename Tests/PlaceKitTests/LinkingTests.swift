@@ -136,7 +136,7 @@ struct LinkingTests {
         let reader = try PlaceReader(databasePath: path)
         let p = try reader.provenance(of: "ChIJcafeCentral")
         #expect(p.records.map(\.placeID.rawValue).first == "ChIJcafeCentral")
-        #expect(Set(p.records.map(\.placeID.rawValue)) == ["ChIJcafeCentral", "osm:node/1794111149", "08f1e2a3b4c5d6e7"])
+        #expect(Set(p.records.map(\.placeID.rawValue)) == ["ChIJcafeCentral", "osm:n1794111149", "08f1e2a3b4c5d6e7"])
         #expect(Set(p.records.map(\.source)) == ["google-places", "osm", "overture"])
         #expect(p.memberRecords["displayName"] == "08f1e2a3b4c5d6e7")
         #expect(p.memberRecords["rating"] == "ChIJcafeCentral")
@@ -164,10 +164,10 @@ struct LinkingTests {
         let request = NearbySearchRequest(center: Self.cafe, radiusMeters: 200, maxResultCount: 20)
         #expect(try merged.searchNearby(request).count == 2)
         #expect(try raw.searchNearby(request).map(\.place.id.rawValue).sorted()
-                == ["08f1e2a3b4c5d6e7", "08f1e2a3b4c5d6e8", "ChIJbakery", "ChIJcafeCentral", "osm:node/1794111149", "osm:node/42"])
+                == ["08f1e2a3b4c5d6e7", "08f1e2a3b4c5d6e8", "ChIJbakery", "ChIJcafeCentral", "osm:n1794111149", "osm:n42"])
         // Current place: the café's three records are three candidates again.
         let current = try raw.findPlaceLikelihoods(location: Self.cafe, accuracy: 10).placeLikelihoods.map(\.place.id.rawValue)
-        #expect(current.contains("osm:node/1794111149") && current.contains("08f1e2a3b4c5d6e7") && current.contains("ChIJcafeCentral"))
+        #expect(current.contains("osm:n1794111149") && current.contains("08f1e2a3b4c5d6e7") && current.contains("ChIJcafeCentral"))
         // A member's ID is its own place, with its own document.
         #expect(try raw.resolvePlaceID("08f1e2a3b4c5d6e7").status == .current)
         let member = try raw.fetchPlace(id: "08f1e2a3b4c5d6e7")
@@ -182,8 +182,8 @@ struct LinkingTests {
         let text = TextSearchRequest(textQuery: "cafe central")
         let rawHits = try raw.searchText(text).map(\.place.id.rawValue)
         let mergedHits = try merged.searchText(text).map(\.place.id.rawValue)
-        #expect(Set(rawHits).isSuperset(of: ["ChIJcafeCentral", "osm:node/1794111149", "08f1e2a3b4c5d6e7"]))
-        #expect(mergedHits.filter { ["osm:node/1794111149", "08f1e2a3b4c5d6e7"].contains($0) }.isEmpty)
+        #expect(Set(rawHits).isSuperset(of: ["ChIJcafeCentral", "osm:n1794111149", "08f1e2a3b4c5d6e7"]))
+        #expect(mergedHits.filter { ["osm:n1794111149", "08f1e2a3b4c5d6e7"].contains($0) }.isEmpty)
         #expect(mergedHits.contains("ChIJcafeCentral"))
     }
 
