@@ -1,4 +1,4 @@
--- placedb database schema, version 12 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 13 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -86,7 +86,7 @@ CREATE TABLE "place_alias" (
     id INTEGER PRIMARY KEY,
     alias_id TEXT NOT NULL,
     place_id TEXT NOT NULL,
-    reason TEXT NOT NULL CHECK (reason IN ('moved', 'redrawn', 'renumbered', 'merged', 'split', 'requested-returned', 'deprecated', 'explicit')),
+    reason TEXT NOT NULL CHECK (reason IN ('moved', 'redrawn', 'renumbered', 'merged', 'split', 'requested-returned', 'deprecated', 'explicit', 'cid')),
     source TEXT,
     confidence REAL NOT NULL DEFAULT 1 CHECK (confidence > 0 AND confidence <= 1),
     evidence TEXT,

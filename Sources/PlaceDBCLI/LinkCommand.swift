@@ -29,7 +29,7 @@ enum LinkCommand: Command {
         examples: [
             "placedb link",
             "placedb link --threshold 0.8 --source-order osm,google-places",
-            "placedb link --explain ChIJN1t_tDeuEmsRUsoyG83frY4 osm:node/1794111149",
+            "placedb link --explain ChIJN1t_tDeuEmsRUsoyG83frY4 osm:n1794111149",
         ])
 
     static func run(_ context: CommandContext) throws -> ExitCode {

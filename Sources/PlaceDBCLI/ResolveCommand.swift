@@ -23,9 +23,15 @@ enum ResolveCommand {
             removedAt, alternatives (a split) or cycle (a loop met and not followed) when they
             apply. Exit 0 when every ID was found (CURRENT, MOVED or REMOVED), 1 when one was
             NOT_FOUND, 65 when a --batch line was blank.
+
+            IDs are read in any spelling placedb knows and answered in its own (requestedId
+            too): osm:node/1 is osm:n1, a '/' in another ID is %2F (docs/formats.md#place-ids).
+            A Google place's Maps CID (the cid= of its googleMapsUri) is cid:DIGITS, or the bare
+            number when no place has it as its ID; it is the same place, CURRENT.
             """,
         examples: [
             "placedb resolve ChIJOldPlaceId000",
+            "placedb resolve osm:node/1794111149 cid:10281119596374313554",
             "cut -f1 stale-ids.tsv | placedb resolve --batch > resolved.ndjson",
         ])
 

@@ -223,7 +223,17 @@ package final class PlacesRouter: Sendable {
             }
         }
         let mask: FieldMask? = text.isEmpty ? nil : try self.mask(text)
-        return try format.json(bytes: backend.placeDetailsJSON(id: PlaceID(parsing: id), mask: mask, openNow: openNow, at: .instant(Date())))
+        do {
+            return try format.json(bytes: backend.placeDetailsJSON(id: PlaceID(parsing: id), mask: mask, openNow: openNow, at: .instant(Date())))
+        } catch PlaceDBError.notFound where id.contains("/") && !PlaceIDSpelling.isOldOSM(id) {
+            throw APIError.invalidArgument(Self.slashRule(id))
+        }
+    }
+
+    /// Why a place ID with a `/` that is no older spelling of a stored ID
+    /// is refused (docs/server.md#place-ids).
+    static func slashRule(_ id: String) -> String {
+        "a place ID is one path segment and holds no '/': '\(id.count > 120 ? id.prefix(117) + "..." : id)' is neither an OpenStreetMap ID in the old spelling (osm:node/1, now osm:n1) nor the source spelling of a stored ID (a/b, stored as a%2Fb); see docs/server.md#place-ids"
     }
 
     private func searchNearby(_ request: HTTPRequest, _ format: ResponseFormat) throws -> HTTPResponse {
@@ -299,7 +309,8 @@ package final class PlacesRouter: Sendable {
             let id = head[..<r.lowerBound]
             let ref = head[r.upperBound...]
             guard !id.isEmpty, !ref.isEmpty, !ref.contains("/") else { return nil }
-            name = "places/\(id)/photos/\(ref)"
+            // The place ID in placedb's spelling (`osm:node/1` is `osm:n1`).
+            name = "places/\(PlaceIDSpelling.canonical(String(id)))/photos/\(ref)"
         }
     }
 

@@ -18,9 +18,9 @@ enum AliasEval {
          ["liechtenstein_2013-08-03_to_2015-07-27", "liechtenstein_2015-07-27_to_2021-10-28"]),
     ]
 
+    /// `osm:n123` of the derived CSVs' `n123` (placedb's spelling is osmium's short form).
     static func osmID(_ short: String) -> String {
-        let type = ["n": "node", "w": "way", "r": "relation"][String(short.prefix(1))] ?? "?"
-        return "osm:\(type)/\(short.dropFirst())"
+        "osm:\(short)"
     }
 
     static func run(_ args: [String]) throws {

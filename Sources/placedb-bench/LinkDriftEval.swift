@@ -67,7 +67,7 @@ enum LinkDriftEval {
             if l.hasPrefix("\u{1E}") { l.removeFirst() }
             guard var f = try JSONParser.parse(Array(l.utf8)).objectValue, var p = f["properties"]?.objectValue,
                   let id = p["@id"]?.intValue, let type = p["@type"]?.stringValue else { continue }
-            ids.insert("osm:\(type)/\(id)")
+            ids.insert("osm:\(type.prefix(1))\(id)")
             p["@id"] = .int(Int64(id) + offset)
             f["properties"] = .object(p)
             out += JSONWriter().string(.object(f)) + "\n"

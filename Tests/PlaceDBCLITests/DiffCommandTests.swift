@@ -147,7 +147,7 @@ struct DiffCommandTests {
             let f = try JSONValue(parsing: String(text))
             let p = try #require(f["properties"])
             let c = try #require(f["geometry"]?["coordinates"]?.arrayValue)
-            let id = "osm:\(p["@type"]?.stringValue ?? "")/\(p["@id"]?.intValue ?? 0)"
+            let id = "osm:\((p["@type"]?.stringValue ?? "").prefix(1))\(p["@id"]?.intValue ?? 0)"
             out[id] = (p["name"]?.stringValue, c[1].doubleValue ?? 0, c[0].doubleValue ?? 0)
         }
         return out

@@ -244,14 +244,14 @@ struct MergeCommandTests {
         let v1 = try cli.dir.write("v1.geojsonseq", feature(#""amenity":"cafe","name":"Alt","phone":"+423 1""#, 1_500_000_000) + "\n")
         let v2 = try cli.dir.write("v2.geojsonseq", feature(#""amenity":"cafe","name":"Neu""#, 1_600_000_000) + "\n")
         #expect(cli.run(["import", v1]).code == 0)
-        #expect(try place(cli, "osm:node/42")["internationalPhoneNumber"] == "+423 1")
+        #expect(try place(cli, "osm:n42")["internationalPhoneNumber"] == "+423 1")
         #expect(cli.run(["import", v2]).code == 0)
-        let p = try place(cli, "osm:node/42")
+        let p = try place(cli, "osm:n42")
         #expect(p["displayName"]?["text"] == "Neu")
         #expect(p["internationalPhoneNumber"] == nil, "the phone tag was deleted in the newer feature")
         let r = cli.run(["import", v1, "--output", "json"])
         #expect(try JSONValue(parsing: r.out)["total"]?["older"]?.intValue == 1)
-        #expect(try place(cli, "osm:node/42")["displayName"]?["text"] == "Neu")
+        #expect(try place(cli, "osm:n42")["displayName"]?["text"] == "Neu")
     }
 
     @Test("a record timestamp out of range is not used, and is counted")

@@ -85,7 +85,7 @@ struct OSMExportCommandTests {
         let (cli, r) = try imported(OSMExportFixture.whole)
         #expect(r.code == 0, "\(r.err)")
         #expect(r.out.contains("5 inserted"), "\(r.out)")
-        let street = cli.run(["place", "osm:way/13", "--fields", "types,primaryType"])
+        let street = cli.run(["place", "osm:w13", "--fields", "types,primaryType"])
         #expect(try JSONValue(parsing: street.out)["primaryType"] == "route")
         // On the street, far from the buildings: nothing but the street is near, and it is no candidate.
         #expect(try currentIDs(cli, "60.1705,24.9372").isEmpty)
@@ -95,7 +95,7 @@ struct OSMExportCommandTests {
     @Test("an unnamed place (an ATM) is imported and found by nearby, but is no current-place candidate")
     func unnamedPlace() throws {
         let (cli, _) = try imported(OSMExportFixture.whole)
-        #expect(try nearbyIDs(cli, "60.1740,24.9480").first == "osm:node/14")
+        #expect(try nearbyIDs(cli, "60.1740,24.9480").first == "osm:n14")
         #expect(try currentIDs(cli, "60.1740,24.9480").isEmpty)
     }
 
@@ -104,11 +104,11 @@ struct OSMExportCommandTests {
         let (cli, _) = try imported(OSMExportFixture.whole)
         // Standing inside the building that holds the café, away from the café's node.
         let inside = try currentIDs(cli, "60.17015,24.94015", accuracy: "10")
-        #expect(inside.first?.0 == "osm:node/10")
-        #expect(!inside.contains { $0.0 == "osm:way/11" })
+        #expect(inside.first?.0 == "osm:n10")
+        #expect(!inside.contains { $0.0 == "osm:w11" })
         // The empty building is where one is.
         let empty = try currentIDs(cli, "60.1720,24.9440", accuracy: "10")
-        #expect(empty.first?.0 == "osm:way/12")
+        #expect(empty.first?.0 == "osm:w12")
     }
 
     @Test("--all-features keeps every feature, none is a current-place candidate, and nearby lists them only when asked")
@@ -119,11 +119,11 @@ struct OSMExportCommandTests {
         #expect(!r.out.contains("skipped"), "\(r.out)")
         // At the crossing node, 5 m fix: before, a crossing and a road took the mass.
         let current = try currentIDs(cli, "60.1699,24.9384")
-        #expect(!current.contains { ["osm:node/1", "osm:way/2", "osm:node/3", "osm:node/4"].contains($0.0) }, "\(current)")
+        #expect(!current.contains { ["osm:n1", "osm:w2", "osm:n3", "osm:n4"].contains($0.0) }, "\(current)")
         let near = try nearbyIDs(cli, "60.1699,24.9384")
-        #expect(near.count == 5 && !near.contains("osm:node/1"))
+        #expect(near.count == 5 && !near.contains("osm:n1"))
         let all = try nearbyIDs(cli, "60.1699,24.9384", ["--all-features"])
-        #expect(all.count == 9 && all.first == "osm:node/1")
+        #expect(all.count == 9 && all.first == "osm:n1")
         // The in-memory index answers alike (batch queries load it).
         let console = CapturedConsole(environment: ["PLACEDB_DATABASE": cli.db], input:
             #"{"locationRestriction":{"circle":{"center":{"latitude":60.1699,"longitude":24.9384},"radius":5000}},"maxResultCount":20}"# + "\n")

@@ -172,9 +172,9 @@ struct AliasTests {
             _ = try importer.importInput(.file(try dir.write("s\(i).geojsonseq", features.map { "\u{1E}\($0)\n" }.joined())))
             _ = try importer.finishSnapshot()
         }
-        let r = try resolve("osm:node/2")
+        let r = try resolve("osm:n2")
         #expect(r.status == .removed)
-        #expect(r.placeID == "osm:node/2")
+        #expect(r.placeID == "osm:n2")
         #expect(r.removedAt != nil)
         #expect(r.displayName == "Gone")
         #expect(try resolve("never-seen").status == .notFound)
@@ -197,13 +197,13 @@ struct AliasTests {
             linked = importer.lastSnapshotLinks
         }
         #expect(linked == 1)
-        let cafe = try resolve("osm:node/10")
+        let cafe = try resolve("osm:n10")
         #expect(cafe.status == .moved)
-        #expect(cafe.placeID == "osm:way/99")
+        #expect(cafe.placeID == "osm:w99")
         #expect(cafe.chain.first?.reason == .redrawn)
         #expect(cafe.chain.first?.evidence?["nameSimilarity"]?.doubleValue ?? 0 > 0.8)
-        #expect(try resolve("osm:node/11").status == .removed, "a different name nearby is not the same place")
-        #expect(try resolve("osm:node/12").status == .removed, "'I' and 'II' are different places")
+        #expect(try resolve("osm:n11").status == .removed, "a different name nearby is not the same place")
+        #expect(try resolve("osm:n12").status == .removed, "'I' and 'II' are different places")
     }
 
     @Test("a bulk re-keying is recognized as a renumbering")
@@ -217,8 +217,8 @@ struct AliasTests {
             _ = try importer.finishSnapshot()
         }
         for i in 1...4 {
-            let r = try resolve("osm:node/\(i)")
-            #expect(r.placeID == "osm:node/\(1000 + i)")
+            let r = try resolve("osm:n\(i)")
+            #expect(r.placeID == "osm:n\(1000 + i)")
             #expect(r.chain.first?.reason == .renumbered)
         }
     }

@@ -31,7 +31,7 @@ struct FootprintStoreTests {
         let way = GeoFixtures.osmWay(4097656, "Rheinpark")
         let first = try importText("a.geojsonseq", "\u{1E}" + way + "\n")
         #expect(first.inserted == 1)
-        let stored = try #require(try storedShape("osm:way/4097656"))
+        let stored = try #require(try storedShape("osm:w4097656"))
         #expect(stored.shape.kind == .area)
         #expect(stored.shape.vertexCount == 8)
         #expect(stored.area == stored.shape.area)

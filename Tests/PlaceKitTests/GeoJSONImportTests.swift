@@ -48,7 +48,7 @@ struct GeoJSONImportTests {
         let summary = try PlaceImporter(databasePath: db).importInput(.file(path))
         #expect(summary.inserted == 3)
         #expect(summary.rejected == 0)
-        #expect(try client().fetchPlace(id: "osm:node/2").displayName?.text == "Two")
+        #expect(try client().fetchPlace(id: "osm:n2").displayName?.text == "Two")
         #expect(try client().fetchPlace(id: "gen-1").types == ["museum"])
     }
 
@@ -56,26 +56,26 @@ struct GeoJSONImportTests {
     func osmNode() throws {
         let path = try dir.write("n.geojsonseq", "\u{1E}" + GeoFixtures.osmNode(51408872, "Café Rhein", tags: #""amenity":"cafe","name:fr":"Café du Rhin","website":"https://example.li","opening_hours":"24/7""#) + "\n")
         _ = try PlaceImporter(databasePath: db).importInput(.file(path))
-        let place = try client().fetchPlace(id: "osm:node/51408872")
+        let place = try client().fetchPlace(id: "osm:n51408872")
         #expect(place.displayName?.text == "Café Rhein")
         #expect(place.types == ["cafe", "point_of_interest"])
         #expect(place.primaryType == "cafe")
         #expect(place.websiteUri == "https://example.li")
         #expect(place.coordinate == Coordinate(latitude: 47.14, longitude: 9.52))
-        let extra = try #require(try client().store.extra(id: "osm:node/51408872"))
+        let extra = try #require(try client().store.extra(id: "osm:n51408872"))
         #expect(extra["osm"]?["tags"]?["opening_hours"] == .string("24/7"))
         #expect(extra["osm"]?["version"] == .int(3))
         #expect(extra["osm"]?["timestamp"] == .string("2020-09-13T12:26:40Z"))
         #expect(extra["localizedNames"]?["fr"] == .string("Café du Rhin"))
         // Node and way numbers are separate spaces.
-        #expect(throws: PlaceDBError.self) { _ = try client().fetchPlace(id: "osm:way/51408872") }
+        #expect(throws: PlaceDBError.self) { _ = try client().fetchPlace(id: "osm:w51408872") }
     }
 
     @Test("a way's location lies inside its concave area, with its box as viewport")
     func concaveWay() throws {
         let path = try dir.write("w.geojsonseq", "\u{1E}" + GeoFixtures.osmWay(4097656, "Supermarkt") + "\n")
         _ = try PlaceImporter(databasePath: db).importInput(.file(path))
-        let place = try client().fetchPlace(id: "osm:way/4097656")
+        let place = try client().fetchPlace(id: "osm:w4097656")
         let u = try GeoJSONGeometry.parse(try JSONValue(parsing: #"{"type":"Polygon","coordinates":[\#(GeoFixtures.uShape)]}"#), placeID: nil)
         #expect(u.contains(place.coordinate), "\(place.coordinate) is outside the U")
         #expect(place.document["viewport"]?["low"]?["latitude"]?.doubleValue == 0)
@@ -250,15 +250,15 @@ struct SnapshotTests {
         let bChanged = GeoFixtures.osmNode(2, "B renamed", timestamp: 1_600_086_400)
         let second = try snapshot("s2.geojsonseq", [a, bChanged])
         #expect((second.inserted, second.updated, second.unchanged, second.removed) == (0, 1, 1, 1))
-        let removed = try state("osm:node/3")
+        let removed = try state("osm:n3")
         #expect(removed.removedAt != nil)
         #expect(try PlaceReader(databasePath: db).placeCount() == 3, "removed places stay in the database")
-        #expect(try state("osm:node/1").lastSeen > removed.lastSeen)
+        #expect(try state("osm:n1").lastSeen > removed.lastSeen)
 
         let third = try snapshot("s3.geojsonseq", [a, bChanged, c])
         #expect(third.revived == 1)
         #expect(third.removed == 0)
-        let back = try state("osm:node/3")
+        let back = try state("osm:n3")
         #expect(back.removedAt == nil)
         #expect(back.firstSeen == removed.firstSeen)
     }
@@ -267,8 +267,8 @@ struct SnapshotTests {
     func otherSources() throws {
         _ = try snapshot("x.geojsonseq", [GeoFixtures.osmNode(1, "X")], source: "osm-x")
         _ = try snapshot("y.geojsonseq", [GeoFixtures.osmNode(2, "Y")], source: "osm-y")
-        #expect(try state("osm:node/1").removedAt == nil)
-        #expect(try state("osm:node/1").source == "osm-x")
+        #expect(try state("osm:n1").removedAt == nil)
+        #expect(try state("osm:n1").source == "osm-x")
     }
 
     @Test("a snapshot whose file fails removes nothing")
@@ -278,7 +278,7 @@ struct SnapshotTests {
         let importer = try PlaceImporter(databasePath: db, options: ImportOptions(snapshot: "osm-test"))
         #expect(throws: PlaceDBError.self) { _ = try importer.importInput(.file(bad)) }
         // The CLI does not call finishSnapshot after a failure; nothing was removed.
-        #expect(try state("osm:node/2").removedAt == nil)
+        #expect(try state("osm:n2").removedAt == nil)
     }
 }
 

@@ -82,11 +82,11 @@ struct LinkingTests {
         defer { _ = dir }
         let groups = try Self.groups(path)
         #expect(groups.count == 2)
-        #expect(groups.contains { Set($0) == ["ChIJcafeCentral", "osm:node/1794111149", "08f1e2a3b4c5d6e7"] })
-        #expect(groups.contains { Set($0) == ["ChIJbakery", "osm:node/42", "08f1e2a3b4c5d6e8"] })
+        #expect(groups.contains { Set($0) == ["ChIJcafeCentral", "osm:n1794111149", "08f1e2a3b4c5d6e7"] })
+        #expect(groups.contains { Set($0) == ["ChIJbakery", "osm:n42", "08f1e2a3b4c5d6e8"] })
         let reader = try PlaceReader(databasePath: path)
         // Every member resolves to the canonical ID, with the reason.
-        for id in ["osm:node/1794111149", "08f1e2a3b4c5d6e7"] {
+        for id in ["osm:n1794111149", "08f1e2a3b4c5d6e7"] {
             let r = try reader.resolvePlaceID(PlaceID(id))
             #expect(r.placeID == "ChIJcafeCentral")
             #expect(r.chain.last?.reason == .samePlace)
@@ -102,7 +102,7 @@ struct LinkingTests {
         let ids = current.placeLikelihoods.map(\.place.id.rawValue)
         #expect(Set(ids).count == ids.count)
         #expect(ids.first == "ChIJcafeCentral")
-        #expect(!ids.contains("osm:node/1794111149") && !ids.contains("08f1e2a3b4c5d6e7"))
+        #expect(!ids.contains("osm:n1794111149") && !ids.contains("08f1e2a3b4c5d6e7"))
     }
 
     @Test("a member's ID gives the merged place: each member from the newest capture, with its provenance and the member list")
@@ -110,7 +110,7 @@ struct LinkingTests {
         let (dir, path) = try Self.database()
         defer { _ = dir }
         let reader = try PlaceReader(databasePath: path)
-        let place = try reader.fetchPlace(id: "osm:node/1794111149")
+        let place = try reader.fetchPlace(id: "osm:n1794111149")
         #expect(place.id == "ChIJcafeCentral")
         // The rating only Google has; the name from the newest capture
         // (Overture 2025, over Google 2024 and OpenStreetMap 2023).
@@ -119,7 +119,7 @@ struct LinkingTests {
         let store = try PlaceStore(path: path, writable: false)
         let group = try #require(try store.group(of: "ChIJcafeCentral"))
         #expect(group.members.first == "ChIJcafeCentral")
-        #expect(Set(group.members) == ["ChIJcafeCentral", "osm:node/1794111149", "08f1e2a3b4c5d6e7"])
+        #expect(Set(group.members) == ["ChIJcafeCentral", "osm:n1794111149", "08f1e2a3b4c5d6e7"])
         #expect(group.provenance["displayName"]?.stringValue == "08f1e2a3b4c5d6e7")
         #expect(group.provenance["rating"]?.stringValue == "ChIJcafeCentral")
         // The Places Details answer of a member is the merged place too.
@@ -136,7 +136,7 @@ struct LinkingTests {
         let reader = try PlaceReader(databasePath: path)
         let p = try reader.provenance(of: "ChIJcafeCentral")
         #expect(p.records.map(\.placeID.rawValue).first == "ChIJcafeCentral")
-        #expect(Set(p.records.map(\.placeID.rawValue)) == ["ChIJcafeCentral", "osm:node/1794111149", "08f1e2a3b4c5d6e7"])
+        #expect(Set(p.records.map(\.placeID.rawValue)) == ["ChIJcafeCentral", "osm:n1794111149", "08f1e2a3b4c5d6e7"])
         #expect(Set(p.records.map(\.source)) == ["google-places", "osm", "overture"])
         #expect(p.memberRecords["displayName"] == "08f1e2a3b4c5d6e7")
         #expect(p.memberRecords["rating"] == "ChIJcafeCentral")
@@ -164,10 +164,10 @@ struct LinkingTests {
         let request = NearbySearchRequest(center: Self.cafe, radiusMeters: 200, maxResultCount: 20)
         #expect(try merged.searchNearby(request).count == 2)
         #expect(try raw.searchNearby(request).map(\.place.id.rawValue).sorted()
-                == ["08f1e2a3b4c5d6e7", "08f1e2a3b4c5d6e8", "ChIJbakery", "ChIJcafeCentral", "osm:node/1794111149", "osm:node/42"])
+                == ["08f1e2a3b4c5d6e7", "08f1e2a3b4c5d6e8", "ChIJbakery", "ChIJcafeCentral", "osm:n1794111149", "osm:n42"])
         // Current place: the café's three records are three candidates again.
         let current = try raw.findPlaceLikelihoods(location: Self.cafe, accuracy: 10).placeLikelihoods.map(\.place.id.rawValue)
-        #expect(current.contains("osm:node/1794111149") && current.contains("08f1e2a3b4c5d6e7") && current.contains("ChIJcafeCentral"))
+        #expect(current.contains("osm:n1794111149") && current.contains("08f1e2a3b4c5d6e7") && current.contains("ChIJcafeCentral"))
         // A member's ID is its own place, with its own document.
         #expect(try raw.resolvePlaceID("08f1e2a3b4c5d6e7").status == .current)
         let member = try raw.fetchPlace(id: "08f1e2a3b4c5d6e7")
@@ -182,8 +182,8 @@ struct LinkingTests {
         let text = TextSearchRequest(textQuery: "cafe central")
         let rawHits = try raw.searchText(text).map(\.place.id.rawValue)
         let mergedHits = try merged.searchText(text).map(\.place.id.rawValue)
-        #expect(Set(rawHits).isSuperset(of: ["ChIJcafeCentral", "osm:node/1794111149", "08f1e2a3b4c5d6e7"]))
-        #expect(mergedHits.filter { ["osm:node/1794111149", "08f1e2a3b4c5d6e7"].contains($0) }.isEmpty)
+        #expect(Set(rawHits).isSuperset(of: ["ChIJcafeCentral", "osm:n1794111149", "08f1e2a3b4c5d6e7"]))
+        #expect(mergedHits.filter { ["osm:n1794111149", "08f1e2a3b4c5d6e7"].contains($0) }.isEmpty)
         #expect(mergedHits.contains("ChIJcafeCentral"))
     }
 
@@ -196,7 +196,7 @@ struct LinkingTests {
         #expect(try Self.groups(c).isEmpty)
         let summary = try Linking.relink(databasePath: c)
         #expect(summary.groups == 2)
-        let canonical = { (p: String) in try PlaceReader(databasePath: p).resolvePlaceID("osm:node/42").placeID }
+        let canonical = { (p: String) in try PlaceReader(databasePath: p).resolvePlaceID("osm:n42").placeID }
         #expect(try Self.groups(a) == Self.groups(b))
         #expect(try Self.groups(a) == Self.groups(c))
         #expect(try canonical(a) == "ChIJbakery" && canonical(b) == "ChIJbakery" && canonical(c) == "ChIJbakery")
@@ -253,7 +253,7 @@ struct LinkingTests {
         }
         // Each branch with its own OSM record.
         for i in 0..<4 {
-            #expect(groups.contains { Set($0) == ["G\(i)", "osm:node/\(100 + i)"] })
+            #expect(groups.contains { Set($0) == ["G\(i)", "osm:n\(100 + i)"] })
         }
     }
 
@@ -266,7 +266,7 @@ struct LinkingTests {
             _ = try importer.importInput(.file(try dir.write(Self.files[0].name, Self.files[0].text)))
             // Rules before the places they name are stored.
             _ = try importer.importAliases(.file(try dir.write("rules.txt", """
-                different ChIJcafeCentral osm:node/1794111149
+                different ChIJcafeCentral osm:n1794111149
                 same ChIJbakery far:1
                 same far:1 far:2
                 same far:2 ChIJbakery
@@ -283,12 +283,12 @@ struct LinkingTests {
             _ = try importer.link()
         }
         let groups = try Self.groups(path)
-        #expect(!groups.contains { $0.contains("ChIJcafeCentral") && $0.contains("osm:node/1794111149") })
+        #expect(!groups.contains { $0.contains("ChIJcafeCentral") && $0.contains("osm:n1794111149") })
         #expect(groups.contains { Set($0).isSuperset(of: ["ChIJbakery", "far:1", "far:2"]) })
         // placedb link keeps the rules.
         _ = try Linking.relink(databasePath: path)
-        #expect(!(try Self.groups(path)).contains { $0.contains("ChIJcafeCentral") && $0.contains("osm:node/1794111149") })
-        let explained = try Linking.explain("ChIJcafeCentral", "osm:node/1794111149", databasePath: path)
+        #expect(!(try Self.groups(path)).contains { $0.contains("ChIJcafeCentral") && $0.contains("osm:n1794111149") })
+        let explained = try Linking.explain("ChIJcafeCentral", "osm:n1794111149", databasePath: path)
         #expect(explained.rule == .different)
         #expect(!explained.sameGroup)
         #expect(explained.probability >= SamePlace.threshold, "the evidence alone would link them")

@@ -11,7 +11,7 @@ struct OSMOpeningHoursTests {
 
     /// A place with OSM hours, in a zone, as an OSM decoder would build it.
     static func place(_ text: String, zone: String = "UTC") throws -> Place {
-        Place(id: "osm:node/1", coordinate: Coordinate(latitude: 46.5, longitude: 6.6),
+        Place(id: "osm:n1", coordinate: Coordinate(latitude: 46.5, longitude: 6.6),
               document: JSONObject([("timeZone", ["id": .string(zone)]), ("regularOpeningHours", OSMOpeningHours.regularOpeningHours(text))]))
     }
 
@@ -180,7 +180,7 @@ struct OSMOpeningHoursTests {
         let seasonal = OSMOpeningHours.regularOpeningHours("Apr-Oct 09:00-18:00")
         #expect(seasonal["periods"] == nil, "hours that change over the year have no single week")
         // Without a zone (an OSM place imported without --time-zone): UNKNOWN.
-        let noZone = Place(id: "osm:node/2", coordinate: Coordinate(latitude: 0, longitude: 0), document: JSONObject([("regularOpeningHours", json)]))
+        let noZone = Place(id: "osm:n2", coordinate: Coordinate(latitude: 0, longitude: 0), document: JSONObject([("regularOpeningHours", json)]))
         #expect(noZone.isOpen(at: F.at("2026-03-30T10:00:00Z")).state == .unknown)
     }
 

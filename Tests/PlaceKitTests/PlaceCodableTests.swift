@@ -48,7 +48,7 @@ import Testing
         #expect(try Self.sortedJSON(again) == Self.sortedJSON(place))
         // A place made in code, in any member order, survives too (as the
         // same JSON: a decoder does not keep member order).
-        let made = Place(id: "osm:node/42", coordinate: Coordinate(latitude: -33.86, longitude: 151.2),
+        let made = Place(id: "osm:n42", coordinate: Coordinate(latitude: -33.86, longitude: 151.2),
                          document: JSONObject([("types", ["bench"]), ("displayName", ["text": "Bench", "languageCode": "en"])]))
         let back = try JSONDecoder().decode(Place.self, from: JSONEncoder().encode(made))
         #expect(back.id == made.id && back.coordinate == made.coordinate)

@@ -99,11 +99,11 @@ struct PlaceDetailsJSONTests {
             _ = try importer.finishSnapshot()
         }
         let client = try PlaceReader(databasePath: path)
-        #expect(try client.resolvePlaceID("osm:node/10").status == .moved)
-        #expect(try client.resolvePlaceID("osm:node/11").status == .removed)
-        let moved = try JSONValue(parsing: client.placeDetailsJSON(id: "osm:node/10", fields: FieldMask(parsing: "id"), openNow: false, at: .instant(Date())))
-        #expect(moved == ["id": "osm:way/99", "requestedId": "osm:node/10"])
-        let removed = try JSONValue(parsing: client.placeDetailsJSON(id: "osm:node/11", fields: nil, openNow: false, at: .instant(Date())))
+        #expect(try client.resolvePlaceID("osm:n10").status == .moved)
+        #expect(try client.resolvePlaceID("osm:n11").status == .removed)
+        let moved = try JSONValue(parsing: client.placeDetailsJSON(id: "osm:n10", fields: FieldMask(parsing: "id"), openNow: false, at: .instant(Date())))
+        #expect(moved == ["id": "osm:w99", "requestedId": "osm:n10"])
+        let removed = try JSONValue(parsing: client.placeDetailsJSON(id: "osm:n11", fields: nil, openNow: false, at: .instant(Date())))
         #expect(removed["removedAt"]?.stringValue != nil)
         #expect(try Self.compareAll(path, times: [.instant(Date())]) > 0)
     }

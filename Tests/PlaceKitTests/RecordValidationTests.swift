@@ -56,7 +56,7 @@ struct RecordValidationTests {
     /// A feature of `format` carrying `geometry`, and the ID it has.
     static func feature(_ format: InputFormat, _ geometry: String) -> (json: String, id: String) {
         switch format {
-        case .osm: (#"{"type":"Feature","geometry":\#(geometry),"properties":{"@type":"way","@id":7,"amenity":"cafe","name":"C"}}"#, "osm:way/7")
+        case .osm: (#"{"type":"Feature","geometry":\#(geometry),"properties":{"@type":"way","@id":7,"amenity":"cafe","name":"C"}}"#, "osm:w7")
         case .overture: (#"{"type":"Feature","id":"ov-1","geometry":\#(geometry),"properties":{"names":{"primary":"C"},"categories":{"primary":"cafe"}}}"#, "ov-1")
         default: (#"{"type":"Feature","geometry":\#(geometry),"properties":{"id":"g-1","name":"C"}}"#, "g-1")
         }
@@ -130,7 +130,7 @@ struct RecordValidationTests {
         (#"{"place_id":"L","name":"N\u0000","geometry":{"location":{"lat":1,"lng":2}}}"#, "displayName.text contains U+0000 (NUL)", "L"),
         (#"{"place_id":"L","id":"old\u0000","geometry":{"location":{"lat":1,"lng":2}}}"#, "the alias ID 'old", "L"),
         (#"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"id":"g\u0000","name":"G"}}"#, "the place ID 'g", nil),
-        (#"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"@type":"node","@id":3,"amenity":"cafe","name":"C\u0000"}}"#, "displayName.text contains U+0000 (NUL)", "osm:node/3"),
+        (#"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"@type":"node","@id":3,"amenity":"cafe","name":"C\u0000"}}"#, "displayName.text contains U+0000 (NUL)", "osm:n3"),
         (#"{"id":"a","location":{"latitude":1,"longitude":2},"k\u0000":1}"#, "the member name 'k", "a"),
     ]
 
@@ -228,7 +228,7 @@ struct RecordValidationTests {
         (#"{"requestedId":"l","result":{"place_id":"l","geometry":{"location":{"lat":1,"lng":2}}},"html_attributions":["<a href='javascript:alert(1)'>A</a>"]}"#,
          "attributions[0].providerUri 'javascript:alert(1)' is not an http(s) URI", "l"),
         (#"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"@type":"node","@id":3,"amenity":"cafe","website":"javascript:alert(1)"}}"#,
-         "websiteUri 'javascript:alert(1)' is not an http(s) URI", "osm:node/3"),
+         "websiteUri 'javascript:alert(1)' is not an http(s) URI", "osm:n3"),
         (#"{"type":"Feature","id":"ov","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"names":{"primary":"P"},"websites":["javascript:alert(1)"]}}"#,
          "websiteUri 'javascript:alert(1)' is not an http(s) URI", "ov"),
         (#"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"id":"g","name":"G","websiteUri":"javascript:alert(1)"}}"#,

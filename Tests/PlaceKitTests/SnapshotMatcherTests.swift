@@ -43,9 +43,9 @@ struct SnapshotMatcherTests {
 
     @Test("an OpenStreetMap node drawn again as a way is redrawn; a bulk re-keying is renumbered")
     func redrawnAndRenumbered() {
-        let redrawn = matcher.match(removed: [Self.place("osm:node/1", "Rathaus")], added: [Self.place("osm:way/9", "Rathaus", east: 10)], renumbering: false)
+        let redrawn = matcher.match(removed: [Self.place("osm:n1", "Rathaus")], added: [Self.place("osm:w9", "Rathaus", east: 10)], renumbering: false)
         #expect(redrawn.map(\.reason) == [.redrawn])
-        let renumbered = matcher.match(removed: [Self.place("osm:node/1", "Rathaus")], added: [Self.place("osm:node/2", "Rathaus", east: 10)], renumbering: true)
+        let renumbered = matcher.match(removed: [Self.place("osm:n1", "Rathaus")], added: [Self.place("osm:n2", "Rathaus", east: 10)], renumbering: true)
         #expect(renumbered.map(\.reason) == [.renumbered])
     }
 

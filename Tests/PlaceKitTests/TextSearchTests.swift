@@ -343,9 +343,9 @@ struct TextSearchTests {
             """
         _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("in.geojsonseq", feature)))
         let client = try PlaceReader(databasePath: db)
-        #expect(try ids(client, "olympic museum") == ["osm:node/1"])
-        #expect(try ids(client, "musee du cio") == ["osm:node/1"])
-        #expect(try ids(client, "coop") == ["osm:node/2"])
+        #expect(try ids(client, "olympic museum") == ["osm:n1"])
+        #expect(try ids(client, "musee du cio") == ["osm:n1"])
+        #expect(try ids(client, "coop") == ["osm:n2"])
         // The name the user typed in full ranks the place as a name match.
         let r = try client.searchText(TextSearchRequest(textQuery: "Olympic Museum"))
         #expect(r.first?.ranking.name == 1)
@@ -374,11 +374,11 @@ struct TextSearchTests {
         _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("in.geojsonseq", osm)))
         try Self.integrity(db)
         let client = try PlaceReader(databasePath: db)
-        #expect(try ids(client, "olympique") == ["osm:node/1"])
-        #expect(try ids(client, "a null b") == ["osm:node/1"])
+        #expect(try ids(client, "olympique") == ["osm:n1"])
+        #expect(try ids(client, "a null b") == ["osm:n1"])
         // The view's replace cuts ",null" and "[null" even inside a name (its tokens are what the index holds).
-        #expect(try ids(client, "bar baz") == ["osm:node/3"])
-        #expect(try ids(client, "klar") == ["osm:node/3"])
+        #expect(try ids(client, "bar baz") == ["osm:n3"])
+        #expect(try ids(client, "klar") == ["osm:n3"])
         let google = """
             {"id":"g1","displayName":{"text":"Café \\"Lac\\""},"location":{"latitude":46.52,"longitude":6.63},"types":["cafe","point_of_interest","establishment"],"primaryType":"cafe","formattedAddress":"Quai 1\\n1006 Lausanne"}
             {"id":"g2","displayName":{"text":"Bar"},"location":{"latitude":46.52,"longitude":6.63},"types":["bar"]}

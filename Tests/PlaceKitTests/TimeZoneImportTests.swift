@@ -65,7 +65,7 @@ struct TimeZoneImportTests {
         let line = #"{"type":"Feature","geometry":{"type":"Point","coordinates":[11.57,48.14]},"properties":{"@type":"node","@id":42,"@version":3,"name":"Bäckerei","shop":"bakery","opening_hours":"Mo-Sa 07:00-12:30; PH off"}}"#
         let file = try dir.write("munich.geojsonseq", "\u{1E}" + line + "\n")
         _ = try PlaceImporter(databasePath: db, options: ImportOptions(timeZone: "Europe/Berlin")).importInput(.file(file))
-        let place = try PlaceReader(databasePath: db).fetchPlace(id: "osm:node/42")
+        let place = try PlaceReader(databasePath: db).fetchPlace(id: "osm:n42")
         #expect(place.document["regularOpeningHours"]?[OSMOpeningHours.jsonKey] == "Mo-Sa 07:00-12:30; PH off")
         #expect(place.openingHours?.periods?.count == 6)
         let s = place.isOpen(at: F.at("2026-03-30T08:00:00Z"))

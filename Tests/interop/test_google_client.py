@@ -13,6 +13,7 @@ import subprocess
 import tempfile
 import threading
 import unittest
+import urllib.error
 import urllib.request
 
 try:
@@ -264,6 +265,94 @@ class GoogleClientTests(unittest.TestCase):
         self.assertEqual(line[1].split("?")[0], "/v1/places/cafe")
         self.assertIn("enum-encoding%3Dint", line[1])
         self.assertEqual(line[2], "200")
+
+
+# Places whose source IDs do not fit `places/{place}` as given: OpenStreetMap
+# elements (osm:node/1 before schema 13, osm:n1 now), a generic GeoJSON
+# feature whose ID holds a '/', a Google place with a Maps CID
+# (docs/formats.md#place-ids).
+ID_FEATURES = [
+    {"type": "Feature", "geometry": {"type": "Point", "coordinates": [7.4246, 43.7384]},
+     "properties": {"@type": "node", "@id": 1794111149, "amenity": "cafe", "name": "Café de Paris"}},
+    {"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[7.4250, 43.7390], [7.4252, 43.7390], [7.4252, 43.7392], [7.4250, 43.7392], [7.4250, 43.7390]]]},
+     "properties": {"@type": "way", "@id": 4097656, "tourism": "museum", "name": "Musée"}},
+    {"type": "Feature", "geometry": {"type": "MultiPolygon", "coordinates": [[[[7.4240, 43.7380], [7.4243, 43.7380], [7.4243, 43.7383], [7.4240, 43.7383], [7.4240, 43.7380]]]]},
+     "properties": {"@type": "relation", "@id": 123, "leisure": "park", "name": "Jardin"}},
+    {"type": "Feature", "id": "mc/shops/7", "geometry": {"type": "Point", "coordinates": [7.4247, 43.7385]},
+     "properties": {"name": "Boutique", "category": "store"}},
+]
+CID_PLACE = {"id": "ChIJmonacoCID", "displayName": {"text": "Hôtel"}, "location": {"latitude": 43.7386, "longitude": 7.4248},
+             "googleMapsUri": "https://maps.google.com/?cid=10281119596374313554"}
+
+
+@unittest.skipIf(IMPORT_ERROR is not None, f"google-maps-places cannot be imported ({IMPORT_ERROR})")
+class PlaceIDTests(unittest.TestCase):
+    """Every place searchNearby lists is fetched back by Google's client
+    with get_place(name=...) by the name it was given."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="placedb-interop-")
+        cls.db = os.path.join(cls.tmp.name, "places.sqlite")
+        src = os.path.join(cls.tmp.name, "monaco.geojsonseq")
+        with open(src, "w") as f:
+            for feature in ID_FEATURES:
+                f.write(json.dumps(feature, ensure_ascii=False) + "\n")
+        google = os.path.join(cls.tmp.name, "google.ndjson")
+        with open(google, "w") as f:
+            f.write(json.dumps(CID_PLACE, ensure_ascii=False) + "\n")
+        cli("import", src, google, db=cls.db)
+        cls.server = Server(cls.db, "--quiet")
+        cls.client = client(cls.server.endpoint)
+
+    @classmethod
+    def tearDownClass(cls):
+        code = cls.server.stop()
+        cls.tmp.cleanup()
+        assert code == 0, f"placedb serve exited {code} on SIGTERM"
+
+    def listed(self):
+        request = places_v1.SearchNearbyRequest(location_restriction=places_v1.SearchNearbyRequest.LocationRestriction(
+            circle=places_v1.Circle(center={"latitude": 43.7385, "longitude": 7.4246}, radius=500)))
+        return self.client.search_nearby(request=request, metadata=[("x-goog-fieldmask", "places.name,places.id")]).places
+
+    def test_every_listed_place_is_fetched_back_by_its_name(self):
+        places = self.listed()
+        self.assertEqual(sorted(p.id for p in places),
+                         ["ChIJmonacoCID", "mc%2Fshops%2F7", "osm:n1794111149", "osm:r123", "osm:w4097656"])
+        for p in places:
+            with self.subTest(name=p.name):
+                self.assertEqual(p.name, "places/" + p.id)
+                got = self.client.get_place(name=p.name, metadata=[("x-goog-fieldmask", "*")])
+                want = places_v1.Place.from_json(cli("place", p.id, "--fields", "*", "--output", "json", db=self.db), ignore_unknown_fields=True)
+                self.assertEqual(got, want)
+                self.assertEqual(got.name, p.name)
+
+    def test_old_spellings_and_cids_resolve(self):
+        mask = [("x-goog-fieldmask", "id")]
+        # The client refuses a '/' inside places/{place}; the old spelling
+        # pre-encoded (it sends %252F) and the CID reach their places.
+        with self.assertRaises(ValueError):
+            self.client.get_place(name="places/osm:node/1794111149", metadata=mask)
+        for name, id in [("places/osm:node%2F1794111149", "osm:n1794111149"), ("places/osm:way%2F4097656", "osm:w4097656"),
+                         ("places/cid:10281119596374313554", "ChIJmonacoCID"), ("places/10281119596374313554", "ChIJmonacoCID")]:
+            with self.subTest(name=name):
+                self.assertEqual(self.client.get_place(name=name, metadata=mask).id, id)
+        with self.assertRaises(gexc.NotFound):
+            self.client.get_place(name="places/osm:n1", metadata=mask)
+
+    def test_slash_that_is_no_old_spelling_is_refused_with_the_rule(self):
+        request = urllib.request.Request(f"{self.server.endpoint}/v1/places/no%2Fsuch", headers={"X-Goog-FieldMask": "id"})
+        with self.assertRaises(urllib.error.HTTPError) as ctx:
+            urllib.request.urlopen(request)
+        self.assertEqual(ctx.exception.code, 400)
+        error = json.loads(ctx.exception.read())["error"]
+        self.assertEqual(error["status"], "INVALID_ARGUMENT")
+        self.assertIn("one path segment", error["message"])
+        # The source's own spelling of a stored ID is no error.
+        request = urllib.request.Request(f"{self.server.endpoint}/v1/places/mc/shops/7", headers={"X-Goog-FieldMask": "id"})
+        with urllib.request.urlopen(request) as r:
+            self.assertEqual(json.loads(r.read())["id"], "mc%2Fshops%2F7")
 
 
 @unittest.skipIf(IMPORT_ERROR is not None, f"google-maps-places cannot be imported ({IMPORT_ERROR})")

@@ -51,8 +51,9 @@ private func decodeSpecialRecord(_ record: SourceRecord, _ object: JSONObject, f
             decoded.place.document["attributions"] = attributions
         }
         let id = decoded.place.id.rawValue
-        if requestedID != id {
-            decoded.aliases.append(AliasEdge(aliasID: requestedID, placeID: id, reason: .requestedReturned))
+        let requestedSpelt = PlaceIDSpelling.canonical(requestedID)
+        if requestedSpelt != id {
+            decoded.aliases.append(AliasEdge(aliasID: requestedSpelt, placeID: id, reason: .requestedReturned))
         }
         // Again, with the attributions and the requested ID added.
         try FieldCheck.strings(decoded)
@@ -72,12 +73,43 @@ private func decodePlace(_ record: SourceRecord, _ object: JSONObject, format: I
     case .overture: decoded = try GeoJSONDecoders.decodeOverture(object)
     }
     // Rules every format shares, applied once here.
+    respell(&decoded)
     try FieldCheck.clockAndCounts(decoded)
     try FieldCheck.hours(decoded)
     try FieldCheck.strings(decoded)
     decoded.place.capPhotos()
     try decoded.place.checkPhotoNames()
     return decoded
+}
+
+/// Every ID of the record in placedb's one spelling (`osm:node/1` is
+/// `osm:n1`, a `/` is `%2F`: docs/formats.md#place-ids), its photos'
+/// names with it; and the Maps CID of its `googleMapsUri` (the legacy
+/// `url`) as an alias, `cid:{digits}` (reason `cid`).
+private func respell(_ decoded: inout DecodedPlace) {
+    let given = decoded.place.id.rawValue
+    let id = PlaceIDSpelling.canonical(given)
+    if id != given {
+        decoded.place.id = PlaceID(id)
+        if case .array(var photos)? = decoded.place.document["photos"] {
+            let old = "places/\(given)/photos/", new = "places/\(id)/photos/"
+            for i in photos.indices {
+                if case .object(var photo) = photos[i], let name = photo["name"]?.stringValue, name.hasPrefix(old) {
+                    photo["name"] = .string(new + name.dropFirst(old.count))
+                    photos[i] = .object(photo)
+                }
+            }
+            decoded.place.document["photos"] = .array(photos)
+        }
+    }
+    for i in decoded.aliases.indices {
+        decoded.aliases[i].aliasID = PlaceIDSpelling.canonical(decoded.aliases[i].aliasID)
+        decoded.aliases[i].placeID = PlaceIDSpelling.canonical(decoded.aliases[i].placeID)
+    }
+    if let uri = decoded.place.document["googleMapsUri"]?.stringValue, let cid = PlaceIDSpelling.cid(ofMapsURI: uri) {
+        let alias = PlaceIDSpelling.cidAlias(cid)
+        if alias != id { decoded.aliases.append(AliasEdge(aliasID: alias, placeID: id, reason: .cid)) }
+    }
 }
 
 // MARK: Checks shared by the decoders

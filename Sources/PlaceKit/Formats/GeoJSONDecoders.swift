@@ -106,7 +106,8 @@ enum GeoJSONDecoders {
             guard let id = p["@id"]?.intValue else {
                 throw DecodeError("OpenStreetMap feature without a numeric @id")
             }
-            return "osm:\(type)/\(id)"
+            // osmium's short form (`osm:n123`): one path segment (docs/formats.md#place-ids).
+            return "osm:\(type.prefix(1))\(id)"
         }
         var tags = JSONObject()
         var meta = JSONObject()

@@ -54,7 +54,7 @@ struct Tombstone {
             guard confidence > 0 && confidence <= 1 else { throw DecodeError("\(name).replacedBy[\(i)].confidence must be a number in (0, 1]") }
             let recordedAt = r["recordedAt"]?.stringValue
             if let t = recordedAt, CaptureTime.parse(t) == nil { throw DecodeError("\(name).replacedBy[\(i)].recordedAt must be an RFC 3339 time") }
-            replacedBy.append(Replacement(edge: AliasEdge(aliasID: placeID, placeID: id, reason: reason, confidence: confidence, evidence: r["evidence"]),
+            replacedBy.append(Replacement(edge: AliasEdge(aliasID: placeID, placeID: PlaceIDSpelling.canonical(id), reason: reason, confidence: confidence, evidence: r["evidence"]),
                                           source: r["source"]?.stringValue, recordedAt: recordedAt))
         }
         return Tombstone(placeID: placeID, removedAt: removedAt, replacedBy: replacedBy)

@@ -17,6 +17,10 @@ public enum AliasReason: String, Sendable, CaseIterable, Codable {
     case deprecated
     /// Given in an alias file (`placedb alias import`).
     case explicit
+    /// The place's Maps CID (`cid:{digits}`, the `cid=` of its
+    /// `googleMapsUri` or legacy `url`): a second ID of the same place,
+    /// not a move (schema 13).
+    case cid
     /// Another record of the same physical place (a member of the
     /// place's group: docs/linking.md). Never stored as an alias edge: it
     /// is the place's group.

@@ -1,6 +1,6 @@
 /// The answer for one ID: its status, the current ID, and the chain of hops.
 public struct PlaceIDResolution: Sendable, Equatable {
-    public let requestedID: String
+    public package(set) var requestedID: String
     public let status: ResolutionStatus
     /// The current place's ID (CURRENT, MOVED), the removed place's (REMOVED).
     public let placeID: String?

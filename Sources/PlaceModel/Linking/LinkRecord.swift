@@ -346,11 +346,9 @@ public struct LinkRecord: Sendable {
 
         // IDs: its own, and the upstream records it cites.
         var own: [UInt64] = [LinkText.hash(placeID)]
-        if placeID.hasPrefix("osm:") {
-            let rest = placeID.dropFirst(4)
-            if let slash = rest.firstIndex(of: "/"), let t = rest.first {
-                own.append(LinkText.hash(String(t) + rest[rest.index(after: slash)...]))
-            }
+        // An OpenStreetMap place is cited by osmium's short form (`n123`).
+        if let short = PlaceIDSpelling.osmShortForm(placeID) {
+            own.append(LinkText.hash(short))
         }
         var cited: [UInt64] = []
         var records: [(dataset: UInt64, record: UInt64)] = []

@@ -85,7 +85,9 @@ package enum PhotoName {
                       !text[r.upperBound...].isEmpty, !text[r.upperBound...].contains("/") else {
                     throw PlaceDBError.invalidArgument("'\(text)' is not a photo name: expected places/{placeID}/photos/{reference} or a bare reference")
                 }
-                self = .name(text)
+                // The place ID in placedb's spelling (`osm:node/1` is `osm:n1`).
+                let id = String(text[text.index(text.startIndex, offsetBy: 7)..<r.lowerBound])
+                self = .name("places/\(PlaceIDSpelling.canonical(id))/photos/\(text[r.upperBound...])")
             } else {
                 guard !text.isEmpty, !text.contains("/") else {
                     throw PlaceDBError.invalidArgument("'\(text)' is not a photo name: expected places/{placeID}/photos/{reference} or a bare reference")

@@ -1,4 +1,5 @@
-/// A place identifier, as the source gave it (`ChIJ...`, `osm:node/42`, ...).
+/// A place identifier, as the source gave it (`ChIJ...`, `osm:n42`, ...),
+/// in placedb's one spelling (`PlaceIDSpelling`).
 public struct PlaceID: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
@@ -9,13 +10,18 @@ public struct PlaceID: RawRepresentable, Hashable, Sendable, Comparable, CustomS
     public var resourceName: String { "places/\(rawValue)" }
     public static func < (a: PlaceID, b: PlaceID) -> Bool { a.rawValue < b.rawValue }
 
-    /// Accepts a bare ID or a `places/{id}` resource name.
+    /// Accepts a bare ID or a `places/{id}` resource name, in any spelling
+    /// placedb reads (`osm:node/42` is `osm:n42`): the ID is canonical
+    /// (`PlaceIDSpelling.canonical`).
     public init(parsing text: String) {
-        if text.hasPrefix("places/"), !text.dropFirst(7).contains("/") {
-            rawValue = String(text.dropFirst(7))
-        } else {
-            rawValue = text
+        if text.hasPrefix("places/") {
+            let rest = String(text.dropFirst(7))
+            if !rest.contains("/") || PlaceIDSpelling.isOldOSM(rest) {
+                rawValue = PlaceIDSpelling.canonical(rest)
+                return
+            }
         }
+        rawValue = PlaceIDSpelling.canonical(text)
     }
 }
 

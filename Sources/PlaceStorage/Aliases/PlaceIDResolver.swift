@@ -159,8 +159,22 @@ package final class PlaceIDResolver {
         return rows.map(\.hop)
     }
 
-    /// Resolves one ID (call `refreshAliasKeys` first, once per batch).
+    /// Resolves one ID (call `refreshAliasKeys` first, once per batch), in
+    /// any spelling placedb reads (`osm:node/1` is `osm:n1`:
+    /// `PlaceIDSpelling`); `requestedID` is the ID as given. A bare decimal
+    /// that no place or alias has is read as a Maps CID, `cid:{digits}`.
     package func resolve(_ requested: String) throws -> PlaceIDResolution {
+        var resolution = try resolveSpelt(PlaceIDSpelling.canonical(requested))
+        if resolution.status == .notFound, PlaceIDSpelling.isBareCID(requested) {
+            let byCID = try resolveSpelt(PlaceIDSpelling.cidAlias(requested))
+            if byCID.status != .notFound { resolution = byCID }
+        }
+        resolution.requestedID = requested
+        return resolution
+    }
+
+    /// `resolve` of an ID in placedb's spelling.
+    private func resolveSpelt(_ requested: String) throws -> PlaceIDResolution {
         // Most IDs are no alias of anything: one lookup answers them.
         if !aliasKeys.contains(Self.key(requested)) {
             let row = try place(requested)
@@ -210,7 +224,8 @@ package final class PlaceIDResolver {
         }
         let status: ResolutionStatus
         switch row {
-        case let r? where r.removedRun == nil: status = chain.isEmpty ? .current : .moved
+        // A Maps CID is a second ID of the place, not a move.
+        case let r? where r.removedRun == nil: status = chain.allSatisfy { $0.reason == .cid } ? .current : .moved
         case .some: status = .removed
         case nil: status = .notFound
         }

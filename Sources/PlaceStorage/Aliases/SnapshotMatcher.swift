@@ -167,10 +167,9 @@ package struct SnapshotMatcher {
         return edges
     }
 
-    /// `node` of `osm:node/42`, nil for other IDs.
-    static func osmType(_ id: String) -> Substring? {
-        guard id.hasPrefix("osm:"), let slash = id.firstIndex(of: "/") else { return nil }
-        return id[id.index(id.startIndex, offsetBy: 4)..<slash]
+    /// `node` of `osm:n42` (or `osm:node/42`), nil for other IDs.
+    static func osmType(_ id: String) -> String? {
+        PlaceIDSpelling.osmType(id)
     }
 
     package init(options: MatchOptions) {
