@@ -1,4 +1,4 @@
--- placedb database schema, version 13 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 14 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -25,7 +25,7 @@ CREATE TABLE import_run (
     rejected INTEGER NOT NULL DEFAULT 0,
     options TEXT NOT NULL DEFAULT '{}',
     error TEXT
-, older INTEGER NOT NULL DEFAULT 0);
+, older INTEGER NOT NULL DEFAULT 0, data_time TEXT);
 
 -- table: link_rule
 CREATE TABLE link_rule (

@@ -111,7 +111,9 @@ enum DiffCommand: Command {
     }
 
     static func text(_ d: PlaceDiff) -> String {
-        func side(_ s: PlaceDiff.Side) -> String { s.run == 0 ? "before any run" : "run \(s.run) (\(s.startedAt ?? "?"))" }
+        func side(_ s: PlaceDiff.Side) -> String {
+            s.run == 0 ? "before any run" : "run \(s.run) (\(s.startedAt ?? "?")\(s.dataTime.map { ", data of \($0)" } ?? ""))"
+        }
         func n(_ k: PlaceDiff.Kind) -> Int { d.counts[k] ?? 0 }
         let threshold = d.movedThresholdMeters == d.movedThresholdMeters.rounded() ? String(Int(d.movedThresholdMeters)) : String(d.movedThresholdMeters)
         return (d.snapshot.map { "snapshot '\($0)', " } ?? "") + "\(side(d.from)) -> \(side(d.to)): \(d.placesBefore) -> \(d.placesAfter) places; "

@@ -113,6 +113,42 @@ struct DiffCommandTests {
         await #expect(throws: PlacesError.self) { _ = try await client.diff(movedThresholdMeters: -1) }
     }
 
+    @Test("a snapshot of an OpenStreetMap export dates its removals and alias edges by the export's newest @timestamp, not by the import; diff reports the date")
+    func dataDates() throws {
+        let cli = try CLI()
+        func node(_ id: Int, _ name: String, _ lat: Double, _ t: Int) -> String {
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[9.52,\#(lat)]},"properties":{"@type":"node","@id":\#(id),"@timestamp":\#(t),"name":"\#(name)","amenity":"cafe"}}"#
+        }
+        // The café redrawn as a building: a small square around the node.
+        func way(_ id: Int, _ name: String, _ lat: Double, _ t: Int) -> String {
+            let (s, n, w, e) = (lat - 0.00005, lat + 0.00005, 9.51995, 9.52005)
+            return #"{"type":"Feature","geometry":{"type":"Polygon","coordinates":[[[\#(w),\#(s)],[\#(e),\#(s)],[\#(e),\#(n)],[\#(w),\#(n)],[\#(w),\#(s)]]]},"properties":{"@type":"way","@id":\#(id),"@timestamp":\#(t),"name":"\#(name)","amenity":"cafe"}}"#
+        }
+        let t2013 = 1_367_366_400  // 2013-05-01
+        let t2021 = 1_635_415_200  // 2021-10-28T10:00:00Z, the export's newest
+        let s1 = try cli.dir.write("s1.geojsonseq", [node(1, "Café Central", 47.14, t2013), node(2, "Bar Zwei", 47.15, t2013)].joined(separator: "\n") + "\n")
+        let s2 = try cli.dir.write("s2.geojsonseq", [way(7, "Café Central", 47.14, 1_500_000_000), node(3, "Neu", 47.16, t2021)].joined(separator: "\n") + "\n")
+        #expect(cli.run(["import", "--snapshot", "osm", s1]).code == 0)
+        #expect(cli.run(["import", "--snapshot", "osm", s2]).code == 0)
+        let removed = try JSONValue(parsing: cli.run(["resolve", "osm:n2"]).out)
+        #expect(removed["status"] == "REMOVED")
+        #expect(removed["removedAt"] == "2021-10-28T10:00:00Z", "\(removed)")
+        let redrawn = try JSONValue(parsing: cli.run(["resolve", "osm:n1"]).out)
+        #expect(redrawn["placeId"] == "osm:w7", "\(redrawn)")
+        #expect(redrawn["chain"]?.arrayValue?.first?["recordedAt"] == "2021-10-28T10:00:00Z", "\(redrawn)")
+        // diff says the date of each side's data.
+        let info = try JSONValue(parsing: cli.run(["info", "--output", "json"]).out)
+        let completions = (info["runs"]?.arrayValue ?? []).filter { $0["input"] == "snapshot osm" }.compactMap { $0["id"]?.intValue }
+        #expect(completions.count == 2)
+        let summary = cli.run(["diff", "--snapshot", "osm", String(completions[0]), String(completions[1]), "-o", cli.dir.file("d.ndjson"), "--output", "json"])
+        #expect(summary.code == 0, "\(summary.err)")
+        let json = try JSONValue(parsing: summary.out)
+        #expect(json["from"]?["dataTime"] == "2013-05-01T00:00:00Z", "\(json)")
+        #expect(json["to"]?["dataTime"] == "2021-10-28T10:00:00Z", "\(json)")
+        let text = cli.run(["diff", "--snapshot", "osm", "--summary", "--output", "text"])
+        #expect(text.out.contains("data of 2021-10-28T10:00:00Z"), "\(text.out)")
+    }
+
     @Test("diff writes the changes to -o FILE and the summary to standard output; bad sides are usage errors")
     func outputsAndErrors() throws {
         let cli = try CLI()

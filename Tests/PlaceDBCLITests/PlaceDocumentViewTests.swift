@@ -77,6 +77,8 @@ struct PlaceDocumentViewTests {
                 UPDATE sqlite_master SET sql = replace(replace(sql, 'content_hash BIGINT', 'content_hash INTEGER'), 'captured_at BIGINT', 'captured_at INTEGER') WHERE name = 'place';
                 UPDATE sqlite_master SET sql = replace(sql, 'bytes BIGINT', 'bytes INTEGER') WHERE name = 'import_run';
                 PRAGMA writable_schema = OFF;
+                -- (14: the date of the data of each run.)
+                ALTER TABLE import_run DROP COLUMN data_time;
                 DELETE FROM schema_migration WHERE version >= 9;
                 PRAGMA user_version = 8;
                 """)

@@ -522,7 +522,7 @@ struct PhotoStoreTests {
         // Back to schema version 1, as a database from before photos.
         do {
             let store = try PhotoImporter(databasePath: db.path).store
-            try store.db.execute("DROP TABLE place_link; DROP TABLE link_rule; DROP TABLE place_group; DROP TABLE link_setting; DROP INDEX place_by_group; ALTER TABLE place DROP COLUMN group_id; DROP TABLE photo_image; DROP TABLE place_photo; DELETE FROM schema_migration WHERE version >= 2; PRAGMA user_version = 1")
+            try store.db.execute("DROP TABLE place_link; DROP TABLE link_rule; DROP TABLE place_group; DROP TABLE link_setting; DROP INDEX place_by_group; ALTER TABLE place DROP COLUMN group_id; ALTER TABLE import_run DROP COLUMN data_time; DROP TABLE photo_image; DROP TABLE place_photo; DELETE FROM schema_migration WHERE version >= 2; PRAGMA user_version = 1")
             // Undo the later migrations too (9: place_document reads the
             // columns dropped below).
             // (10: the text index.)

@@ -188,6 +188,8 @@ struct SchemaTests {
                 \(TextIndexTests.dropTextIndex)
                 DROP TRIGGER place_change_before;
                 DROP TABLE place_change;
+                -- (14: the date of the data of each run.)
+                ALTER TABLE import_run DROP COLUMN data_time;
                 DELETE FROM schema_migration WHERE version >= 10;
                 PRAGMA user_version = 9;
                 """)

@@ -725,6 +725,8 @@ struct TextIndexTests {
                 DROP TABLE place_link; DROP TABLE link_rule; DROP TABLE place_group; DROP TABLE link_setting; DROP INDEX place_by_group; ALTER TABLE place DROP COLUMN group_id;
                 \(Self.dropTextIndex)
                 UPDATE place SET removed_run = last_run WHERE place_id = 'pharma-far';
+                -- (14: the date of the data of each run.)
+                ALTER TABLE import_run DROP COLUMN data_time;
                 DELETE FROM schema_migration WHERE version >= 11;
                 PRAGMA user_version = 10;
                 """)

@@ -154,6 +154,9 @@ public final class PlaceImporter {
     /// The first run of this importer: in a snapshot, every place of the
     /// source that no run since has seen is gone.
     private var firstRun: Int64?
+    /// The newest capture time the records of this importer's inputs
+    /// carried (their data's date: a snapshot's completion is dated by it).
+    private var newestDataTime: Int64?
 
     /// Completes a snapshot after all its inputs imported: marks the places
     /// of the snapshot's source that its runs did not see as removed (by a
@@ -181,7 +184,9 @@ public final class PlaceImporter {
                 s.linked = try linkSnapshot(source: snapshot, removedRun: run, seenSince: seenSince, options: matching)
             }
             s.seconds = MonotonicClock.now() - started
-            try finishRun(run, formats: [], summary: s, status: "ok", error: nil)
+            // The removals and alias edges are dated by the data: the newest
+            // capture time of the snapshot's inputs (or --captured-at).
+            try finishRun(run, formats: [], summary: s, status: "ok", error: nil, dataTime: newestDataTime ?? options.capturedAt)
             lastSnapshotLinks = s.linked
             return s.removed
         }
@@ -310,6 +315,7 @@ public final class PlaceImporter {
         var bytesRead: Int64 = 0
         var recordsRead = 0
         var captureCounts = [Int](repeating: 0, count: CaptureSource.allCases.count)
+        var newestCapture: Int64?
         var tombstones: [Tombstone] = []
 
         func report() {
@@ -331,6 +337,7 @@ public final class PlaceImporter {
                             formats.insert(place.format)
                             if let w = place.viewportWarning { summary.ignoredViewports[w, default: 0] += 1 }
                             captureCounts[place.captureSource.index] += 1
+                            if CaptureTime.isKnown(place.capturedAt) { newestCapture = max(newestCapture ?? place.capturedAt, place.capturedAt) }
                             if place.timestampOutOfRange { summary.timestampsOutOfRange += 1 }
                             let outcome = try writer.write(place)
                             switch outcome {
@@ -394,7 +401,9 @@ public final class PlaceImporter {
                 for (i, c) in CaptureSource.allCases.enumerated() where captureCounts[i] > 0 { summary.captureSources[c] = captureCounts[i] }
                 summary.bytes = bytesRead
                 summary.seconds = MonotonicClock.now() - started
-                try finishRun(run, formats: formats, summary: summary, status: fatal == nil ? "ok" : "failed", error: fatal?.description)
+                try finishRun(run, formats: formats, summary: summary, status: fatal == nil ? "ok" : "failed", error: fatal?.description,
+                              dataTime: newestCapture)
+                if let t = newestCapture { newestDataTime = max(newestDataTime ?? t, t) }
                 if firstRun == nil { firstRun = run }
                 endOfImport.lap("run recorded")
             }
@@ -512,8 +521,10 @@ public final class PlaceImporter {
                                         startedAt: startedAt, options: options)
     }
 
-    private func finishRun(_ run: Int64, formats: Set<InputFormat>, summary s: ImportSummary, status: String, error: String?) throws {
+    private func finishRun(_ run: Int64, formats: Set<InputFormat>, summary s: ImportSummary, status: String, error: String?,
+                           dataTime: Int64? = nil) throws {
         var r = ImportRunRecord(status: status)
+        r.dataTime = dataTime.map(CaptureTime.string)
         r.formats = formats.map(\.rawValue)
         r.defaultSource = formats.map(\.defaultSource).sorted().first
         r.seconds = s.seconds

@@ -31,8 +31,9 @@ extension PlaceReader {
             diff.snapshot = snapshot
             diff.movedThresholdMeters = movedThresholdMeters
             let (a, b) = try sides(snapshot: snapshot, from: from, to: to)
-            diff.from = PlaceDiff.Side(run: Int(a), startedAt: try store.importRun(a)?.startedAt)
-            diff.to = PlaceDiff.Side(run: Int(b), startedAt: try store.importRun(b)?.startedAt)
+            let (runA, runB) = (try store.importRun(a), try store.importRun(b))
+            diff.from = PlaceDiff.Side(run: Int(a), startedAt: runA?.startedAt, dataTime: runA?.dataTime)
+            diff.to = PlaceDiff.Side(run: Int(b), startedAt: runB?.startedAt, dataTime: runB?.dataTime)
             let covered = a == 0 ? true : try store.changeLogCovers(run: a)
             diff.historyIncomplete = !covered
             diff.placesBefore = try store.livePlaces(after: a, source: snapshot)

@@ -81,10 +81,15 @@ public struct PlaceDiff: Sendable, Equatable {
         public let run: Int
         /// When that run started (nil for 0).
         public let startedAt: String?
+        /// The date of the data that run brought (a snapshot's: the newest
+        /// capture time of its inputs, an OSM export's newest @timestamp),
+        /// when known: when its removals and alias edges happened.
+        public let dataTime: String?
 
-        package init(run: Int, startedAt: String?) {
+        package init(run: Int, startedAt: String?, dataTime: String? = nil) {
             self.run = run
             self.startedAt = startedAt
+            self.dataTime = dataTime
         }
     }
 
@@ -107,6 +112,7 @@ public struct PlaceDiff: Sendable, Equatable {
             var o = JSONObject()
             o["run"] = .int(Int64(s.run))
             if let t = s.startedAt { o["startedAt"] = .string(t) }
+            if let t = s.dataTime { o["dataTime"] = .string(t) }
             return .object(o)
         }
         var o = JSONObject()

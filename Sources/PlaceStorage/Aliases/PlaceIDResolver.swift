@@ -74,7 +74,8 @@ package final class PlaceIDResolver {
             WHERE (l.a = ?1 OR l.b = ?1) AND m.group_id = ?2 ORDER BY l.probability DESC LIMIT 1
             """)
         edges = try db.prepare("SELECT place_id, reason, source, confidence, run, evidence FROM place_alias WHERE alias_id = ?")
-        runTime = try db.prepare("SELECT started_at FROM import_run WHERE id = ?")
+        // A run's removals and edges happened at the date of its data, when known.
+        runTime = try db.prepare("SELECT coalesce(data_time, started_at) FROM import_run WHERE id = ?")
         dataVersion = try db.prepare("PRAGMA data_version")
         aliasIDs = try db.prepare("SELECT alias_id FROM place_alias")
     }

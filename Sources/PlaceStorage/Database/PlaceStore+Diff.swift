@@ -16,14 +16,16 @@ extension PlaceStore {
         package let snapshot: String?
         package let status: String
         package let startedAt: String
+        /// The date of the data it brought, when known (`data_time`).
+        package let dataTime: String?
     }
 
     /// The run with this id, or nil.
     package func importRun(_ id: Int64) throws -> RunRow? {
         var out: RunRow?
-        try db.forEachRow("SELECT id, input, snapshot, status, started_at FROM import_run WHERE id = ?", [.integer(id)]) { row in
+        try db.forEachRow("SELECT id, input, snapshot, status, started_at, data_time FROM import_run WHERE id = ?", [.integer(id)]) { row in
             out = RunRow(id: try row.int64(0), input: row.optionalString(1) ?? "", snapshot: row.optionalString(2),
-                         status: row.optionalString(3) ?? "", startedAt: row.optionalString(4) ?? "")
+                         status: row.optionalString(3) ?? "", startedAt: row.optionalString(4) ?? "", dataTime: row.optionalString(5))
         }
         return out
     }
@@ -33,11 +35,11 @@ extension PlaceStore {
     package func snapshotCompletions(_ snapshot: String) throws -> [RunRow] {
         var out: [RunRow] = []
         try db.forEachRow("""
-            SELECT id, input, snapshot, status, started_at FROM import_run
+            SELECT id, input, snapshot, status, started_at, data_time FROM import_run
             WHERE snapshot = ?1 AND input = 'snapshot ' || ?1 AND status = 'ok' ORDER BY id
             """, [.text(snapshot)]) { row in
             out.append(RunRow(id: try row.int64(0), input: row.optionalString(1) ?? "", snapshot: row.optionalString(2),
-                              status: row.optionalString(3) ?? "", startedAt: row.optionalString(4) ?? ""))
+                              status: row.optionalString(3) ?? "", startedAt: row.optionalString(4) ?? "", dataTime: row.optionalString(5)))
         }
         return out
     }

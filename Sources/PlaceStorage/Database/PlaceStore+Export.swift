@@ -28,7 +28,7 @@ extension PlaceStore {
         let condition = filter.map { "(\($0))" } ?? "1"
         let sql = """
             SELECT place_id, doc, geom, extra, \(StoredDocument.readColumns),
-                   (SELECT started_at FROM import_run WHERE id = removed_run), (SELECT snapshot FROM import_run WHERE id = removed_run)
+                   (SELECT coalesce(data_time, started_at) FROM import_run WHERE id = removed_run), (SELECT snapshot FROM import_run WHERE id = removed_run)
             FROM place WHERE \(tombstones ? "" : "removed_run IS NULL AND ")\(condition) ORDER BY id
             """
         let statement: Statement
@@ -108,7 +108,7 @@ extension PlaceStore {
         private let statement: Statement
         init(_ db: Database) throws {
             statement = try db.prepare("""
-                SELECT a.place_id, a.reason, a.source, a.confidence, a.evidence, r.started_at
+                SELECT a.place_id, a.reason, a.source, a.confidence, a.evidence, coalesce(r.data_time, r.started_at)
                 FROM place_alias a LEFT JOIN import_run r ON r.id = a.run WHERE a.alias_id = ? ORDER BY a.id
                 """)
         }
@@ -133,7 +133,7 @@ extension PlaceStore {
     package func forEachAliasEdge(_ body: (ExportedAlias) throws -> Void) throws -> Int {
         var count = 0
         try db.forEachRow("""
-            SELECT a.alias_id, a.place_id, a.reason, a.source, a.confidence, a.evidence, r.started_at
+            SELECT a.alias_id, a.place_id, a.reason, a.source, a.confidence, a.evidence, coalesce(r.data_time, r.started_at)
             FROM place_alias a LEFT JOIN import_run r ON r.id = a.run ORDER BY a.id
             """) { row in
             try body(ExportedAlias(aliasID: row.optionalString(0) ?? "", placeID: row.optionalString(1) ?? "", reason: row.optionalString(2) ?? "explicit",

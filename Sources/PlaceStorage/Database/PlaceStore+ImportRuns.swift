@@ -12,6 +12,8 @@ package struct ImportRunRecord: Sendable {
     package var records = 0, inserted = 0, updated = 0, unchanged = 0, revived = 0, duplicates = 0
     package var removed = 0, rejected = 0, older = 0
     package var error: String?
+    /// The date of the data the run brought (RFC 3339), when known.
+    package var dataTime: String?
 
     package init(status: String) { self.status = status }
 }
@@ -31,14 +33,15 @@ extension PlaceStore {
         try db.run("""
             UPDATE import_run SET format = ?, source = coalesce(source, ?), status = ?, finished_at = ?, seconds = ?, bytes = ?,
                 records = ?, inserted = ?, updated = ?, unchanged = ?, revived = ?, duplicates = ?, removed = ?, rejected = ?, error = ?,
-                older = ?
+                older = ?, data_time = ?
             WHERE id = ?
             """, [DatabaseValue(r.formats.sorted().joined(separator: ",").nilIfEmpty),
                   DatabaseValue(r.defaultSource),
                   .text(r.status), .text(RFC3339.nowMilliseconds()), .real(r.seconds), .integer(r.bytes),
                   .integer(Int64(r.records)), .integer(Int64(r.inserted)), .integer(Int64(r.updated)),
                   .integer(Int64(r.unchanged)), .integer(Int64(r.revived)), .integer(Int64(r.duplicates)),
-                  .integer(Int64(r.removed)), .integer(Int64(r.rejected)), DatabaseValue(r.error), .integer(Int64(r.older)), .integer(run)])
+                  .integer(Int64(r.removed)), .integer(Int64(r.rejected)), DatabaseValue(r.error), .integer(Int64(r.older)),
+                  DatabaseValue(r.dataTime), .integer(run)])
     }
 
     /// Marks the live places of `source` that no run since `seenSince` saw

@@ -9,7 +9,7 @@ extension PlaceStore {
     package func recordedRun(at time: String, input: String, what: String, runs: inout [String: Int64]) throws -> Int64 {
         if let run = runs[time] { return run }
         try db.run("""
-            INSERT INTO import_run (input, status, started_at, finished_at, options) VALUES (?1, 'ok', ?2, ?2, '{}')
+            INSERT INTO import_run (input, status, started_at, finished_at, options, data_time) VALUES (?1, 'ok', ?2, ?2, '{}', ?2)
             """, [.text("\(input): \(what), recorded at \(time)"), .text(time)])
         let run = db.lastInsertedRowID
         runs[time] = run

@@ -224,6 +224,7 @@ enum Schema {
         Migration(version: 11, name: "text index: names, addresses and type words in FTS5, with a typo vocabulary", sql: TextIndexSQL.migration),
         linkMigration,
         spellingMigration,
+        dataTimeMigration,
     ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).
