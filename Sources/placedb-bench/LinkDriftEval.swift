@@ -29,8 +29,8 @@ enum LinkDriftEval {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         print("placedb-bench eval-link-drift: two snapshots as two sources, the newer renumbered; truth: the OSM ID")
         print("")
-        print("| old | new | persisted | linked (same group) | recall | old-new pairs grouped | of different IDs | of them listed redraws | of them with a twin of their own | wrong-link rate | link s |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|")
+        print("| old | new | persisted | linked (same group) | recall | old-new pairs grouped | of different IDs | of them listed redraws | of them with a twin of their own | wrong-link rate | reviewed by hand: same / duplicate / different / not reviewed | wrong by review | link s |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for pair in pairs {
             let parts = pair.split(separator: ":").map(String.init)
             guard parts.count == 2 else { throw BenchError(message: "--pairs: expected OLD:NEW, found \(pair)") }
@@ -48,7 +48,7 @@ enum LinkDriftEval {
             let seconds = Date().timeIntervalSince(started)
             let redraws = try derivedRedraws(data, parts[0], parts[1])
             let r = try measure(db, newIDs: newIDs, redraws: redraws)
-            print("| \(parts[0]) | \(parts[1]) | \(r.persisted) | \(r.linked) | \(pct(r.linked, r.persisted)) | \(r.grouped) | \(r.wrong) | \(r.wrongRedraws) | \(r.wrongPersisted) | \(pct(r.wrong - r.wrongRedraws, r.grouped)) (\(pct(r.wrong, r.grouped)) counting redraws) | \(fmt(seconds, 2)) |")
+            print("| \(parts[0]) | \(parts[1]) | \(r.persisted) | \(r.linked) | \(pct(r.linked, r.persisted)) | \(r.grouped) | \(r.wrong) | \(r.wrongRedraws) | \(r.wrongPersisted) | \(pct(r.wrong - r.wrongRedraws, r.grouped)) (\(pct(r.wrong, r.grouped)) counting redraws) | \(r.reviewed[.same] ?? 0) / \(r.reviewed[.duplicate] ?? 0) / \(r.reviewed[.different] ?? 0) / \(r.reviewed[nil] ?? 0) | \(pct(r.reviewed[.different] ?? 0, r.grouped)) (\(pct((r.reviewed[.different] ?? 0) + (r.reviewed[.duplicate] ?? 0), r.grouped)) with duplicates) | \(fmt(seconds, 2)) |")
             if args.contains("--misses") {
                 for m in r.examples { FileHandle.standardError.write(Data("\(m)\n".utf8)) }
             }
@@ -103,7 +103,13 @@ enum LinkDriftEval {
         return out
     }
 
-    struct Result { var persisted = 0, linked = 0, grouped = 0, wrong = 0, wrongRedraws = 0, wrongPersisted = 0; var examples: [String] = [] }
+    struct Result {
+        var persisted = 0, linked = 0, grouped = 0, wrong = 0, wrongRedraws = 0, wrongPersisted = 0
+        /// The pairs of different OSM IDs not listed as redraws, by the
+        /// verdict of `LinkDriftReview` (nil: not reviewed).
+        var reviewed: [LinkDriftReview.Verdict?: Int] = [:]
+        var examples: [String] = []
+    }
 
     static func measure(_ path: String, newIDs: Set<String>, redraws: Set<String>) throws -> Result {
         let db = try Database(path: path, mode: .readOnly)
@@ -118,14 +124,13 @@ enum LinkDriftEval {
                 members[g, default: []].append((id, source))
             }
         }
-        func original(_ renumbered: String) -> String {
-            guard let slash = renumbered.lastIndex(of: "/"), let n = Int64(renumbered[renumbered.index(after: slash)...]) else { return renumbered }
-            return "\(renumbered[..<slash])/\(n - offset)"
+        // IDs in placedb's spelling: osm:n123, osm:w123, osm:r123.
+        func shifted(_ id: String, by delta: Int64) -> String {
+            guard id.hasPrefix("osm:"), id.count > 5, let n = Int64(id.dropFirst(5)) else { return id }
+            return "\(id.prefix(5))\(n + delta)"
         }
-        func renumberedID(_ id: String) -> String {
-            guard let slash = id.lastIndex(of: "/"), let n = Int64(id[id.index(after: slash)...]) else { return id }
-            return "\(id[..<slash])/\(n + offset)"
-        }
+        func original(_ renumbered: String) -> String { shifted(renumbered, by: -offset) }
+        func renumberedID(_ id: String) -> String { shifted(id, by: offset) }
         var r = Result()
         for id in oldIDs where newIDs.contains(id) {
             r.persisted += 1
@@ -141,8 +146,9 @@ enum LinkDriftEval {
                         r.wrong += 1
                         // Certainly two places: one of them has its own twin on the other side.
                         if newIDs.contains(a.id) || oldIDs.contains(truth) { r.wrongPersisted += 1 }
-                        if redraws.contains("\(a.id) \(truth)") { r.wrongRedraws += 1 }
-                        else if r.examples.count < 80 { r.examples.append("wrong\(newIDs.contains(a.id) || oldIDs.contains(truth) ? " (twin elsewhere)" : ""): \(a.id) ~ \(truth)") }
+                        if redraws.contains("\(a.id) \(truth)") { r.wrongRedraws += 1; continue }
+                        r.reviewed[LinkDriftReview.verdicts["\(a.id) \(truth)"], default: 0] += 1
+                        if r.examples.count < 80 { r.examples.append("wrong\(newIDs.contains(a.id) || oldIDs.contains(truth) ? " (twin elsewhere)" : ""): \(a.id) ~ \(truth)") }
                     }
                 }
             }
