@@ -41,6 +41,25 @@ struct PlacesRouterTests {
         #expect(!HTTPRequest.sameName("a[", "A{") && HTTPRequest.sameName("Host", "hOST"))
     }
 
+    @Test("records linked as one place answer merged; a server opened unmerged (serve --unmerged) answers each record as imported")
+    func unmergedServer() throws {
+        let f = try ServerFixture()
+        let twin = #"{"type":"Feature","id":"08f-cafe","geometry":{"type":"Point","coordinates":[6.63012,46.52012]},"properties":{"names":{"primary":"Cafe du Lac"},"categories":{"primary":"cafe"},"update_time":"2025-01-01T00:00:00Z"}}"#
+        let imported = f.cli(["import", try f.dir.write("twin.geojsonseq", twin + "\n")])
+        #expect(imported.code == 0, "\(imported.err)")
+        let body = #"{"locationRestriction":{"circle":{"center":{"latitude":46.5201,"longitude":6.6301},"radius":30}}}"#
+        func ids(_ router: PlacesRouter) -> [String] {
+            let r = router.call("POST", "/v1/places:searchNearby", headers: ["X-Goog-FieldMask": "places.id", "Content-Type": "application/json"], body: body)
+            return (r.jsonValue?["places"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }.sorted()
+        }
+        let merged = try f.router()
+        let unmerged = try PlacesRouter(backend: ServerBackend(databasePath: f.db, connections: 2, recordView: .unmerged), configuration: ServerConfiguration())
+        #expect(ids(merged) == ["cafe", "old"])
+        #expect(ids(unmerged) == ["08f-cafe", "cafe", "old"])
+        #expect(merged.call("GET", "/v1/places/08f-cafe", headers: ["X-Goog-FieldMask": "id"]).jsonValue?["id"] == "cafe")
+        #expect(unmerged.call("GET", "/v1/places/08f-cafe", headers: ["X-Goog-FieldMask": "id"]).jsonValue?["id"] == "08f-cafe")
+    }
+
     @Test("an old ID answers with the current place and requestedId, as 'placedb place' does")
     func movedID() throws {
         let f = try ServerFixture()
