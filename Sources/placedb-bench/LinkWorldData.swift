@@ -23,7 +23,9 @@ enum LinkWorldData {
             outA.write(p.compact + "\n")
             let d = 30 * moves.unit(), angle = 2 * Double.pi * moves.unit()
             let lat = p.latitude + d * cos(angle) / 111_320
-            let lng = p.longitude + d * sin(angle) / (111_320 * max(0.01, cos(p.latitude * .pi / 180)))
+            var lng = p.longitude + d * sin(angle) / (111_320 * max(0.01, cos(p.latitude * .pi / 180)))
+            // Across the antimeridian: the same spot, on the other side.
+            if lng > 180 { lng -= 360 } else if lng < -180 { lng += 360 }
             let twin = GeneratedPlace(id: "twin-" + p.id, name: p.name, category: p.category, latitude: lat, longitude: lng,
                                       rating: p.rating, ratingCount: p.ratingCount)
             outB.write(twin.compact + "\n")
