@@ -20,6 +20,8 @@ let benchmarks: [(name: String, summary: String, options: String, run: ([String]
      "[--pairs PATH] [--folds K] --write PATH", LinkEval.fit),
     ("eval-link-import", "the labelled conflation pairs imported as two sources and linked by placedb: precision, recall, F1 of the groups",
      "[--pairs PATH]", LinkImportEval.run),
+    ("link-data", "the linking benchmark's inputs: N generated compact records and a twin of each (renumbered, moved 0-30 m), two NDJSON files",
+     "[--records N] [--dir DIR]", LinkWorldData.run),
     ("eval-link-drift", "two OSM snapshots of a region as two sources (the newer renumbered), linked: persisted places grouped, links that join different places",
      "[--data DIR] [--pairs OLD:NEW,...] [--misses]", LinkDriftEval.run),
     ("photo", "add a generated camera-size JPEG and fetch it at several maximum sizes",

@@ -334,4 +334,76 @@ struct LinkingTests {
         #expect(try Self.groups(copy) == Self.groups(path))
         #expect(try PlaceReader(databasePath: copy).resolvePlaceID("08f1e2a3b4c5d6e7").placeID == "ChIJcafeCentral")
     }
+
+    @Test("the links, groups and merged documents do not depend on the linker's threads or blocks, nor on a full or an import's pass")
+    func threadsAndBlocks() throws {
+        let dir = try TempDirectory("placedb-link")
+        let path = dir.file("places.sqlite")
+        // 400 shops of a few brands in 400 m by 400 m (chains of one brand,
+        // groups refused), three in four again in a second source, moved
+        // up to 20 m, one in five of those under another brand's name.
+        var seed: UInt64 = 20261204
+        func next() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Double(seed >> 11) / Double(1 << 53)
+        }
+        let brands = ["Billa", "Spar", "Café Central", "Bäckerei Ströck", "Hofer", "dm", "Bipa", "Anker"]
+        func brand() -> String { brands[Int(next() * Double(brands.count))] }
+        var a: [String] = [], b: [String] = []
+        for i in 0..<400 {
+            let name = brand() + (next() < 0.5 ? "" : " \(i % 7)")
+            let c = Self.at(next() * 400, next() * 400)
+            a.append(Self.google("A\(i)", name, c, types: ["store"]))
+            guard next() < 0.75 else { continue }
+            let d = next() * 20, t = next() * 2 * .pi
+            let moved = Coordinate(latitude: c.latitude + d * cos(t) / 111_320,
+                                   longitude: c.longitude + d * sin(t) / (111_320 * cos(c.latitude * .pi / 180)))
+            b.append(Self.google("B\(i)", next() < 0.2 ? brand() : name, moved, types: ["store"]))
+        }
+        for (source, lines) in [("a", a), ("b", b)] {
+            var options = ImportOptions(source: source)
+            options.link = false
+            let importer = try PlaceImporter(databasePath: path, options: options)
+            _ = try importer.importInput(.file(try dir.write("\(source).ndjson", lines.joined(separator: "\n") + "\n")))
+        }
+        func snapshot(_ store: PlaceStore) throws -> [String] {
+            var out: [String] = []
+            try store.db.forEachRow("SELECT a, b, probability FROM place_link ORDER BY a, b") {
+                out.append("link \(try $0.int64(0)) \(try $0.int64(1)) \(try $0.double(2))")
+            }
+            try store.db.forEachRow("SELECT id, group_id FROM place WHERE group_id IS NOT NULL ORDER BY id") {
+                out.append("member \(try $0.int64(0)) \(try $0.int64(1))")
+            }
+            try store.db.forEachRow("SELECT id, doc, provenance, members FROM place_group ORDER BY id") {
+                out.append("group \(try $0.int64(0)) \(try $0.string(1)) \(try $0.string(2)) \(try $0.string(3))")
+            }
+            return out
+        }
+        let store = try PlaceStore(path: path, writable: true)
+        var first: (summary: LinkSummary, state: [String])?
+        for (workers, blockSize) in [(1, 4_096), (2, 4_096), (3, 7), (1, 7), (2, 64)] {
+            let (summary, result) = try store.write {
+                var s = try store.link(changedSince: nil, workers: workers, blockSize: blockSize)
+                s.seconds = 0
+                return (s, try snapshot(store))
+            }
+            #expect(summary.groups > 50 && summary.refused > 0)
+            if let first {
+                #expect(summary == first.summary, "workers \(workers), block \(blockSize)")
+                #expect(result == first.state, "workers \(workers), block \(blockSize)")
+            } else {
+                first = (summary, result)
+            }
+        }
+        // An import's pass (the second source's places changed) finds the same.
+        let second = try #require(try store.db.scalar("SELECT max(id) FROM import_run")?.int64)
+        for (workers, blockSize) in [(1, 4_096), (2, 5)] {
+            let result = try store.write {
+                try store.db.execute("DELETE FROM place_link; DELETE FROM place_group; UPDATE place SET group_id = NULL;")
+                _ = try store.link(changedSince: second, workers: workers, blockSize: blockSize)
+                return try snapshot(store)
+            }
+            #expect(result == first?.state, "import pass, workers \(workers), block \(blockSize)")
+        }
+    }
 }

@@ -50,11 +50,18 @@ package final class PlaceLinker {
     private var hasRules = true
     /// A full pass after every group was dropped: no stale groups to undo.
     private var fresh = false
+    /// Whether any place has an extent (none: no query of `place_extent`;
+    /// the linker works in one transaction, which no other writer changes).
+    private var hasExtents: Bool?
 
-    private var rows: [Int64: LinkRow] = [:]
-    private var ids: [Int64: String] = [:]
-    private var records: [Int64: LinkRecord] = [:]
-    private var rowOrder: [Int64] = []
+    /// Places and records read, bounded: the pass moves through space, a
+    /// neighbourhood at a time.
+    private var rows = BoundedCache<Int64, (row: LinkRow, placeID: String)>(limit: 32_768)
+    private var records = BoundedCache<Int64, LinkRecord>(limit: 16_384)
+    private var scoreCache = BoundedCache<PairKey, Double>(limit: 65_536)
+    /// Threads that build records and score pairs (the links and groups do
+    /// not depend on it).
+    package var workers = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
     private var sourceCodes: [String: Int32] = [:]
     private(set) var sourceNames: [String] = []
 
@@ -67,12 +74,10 @@ package final class PlaceLinker {
     }
     /// The place ID of a row read by `row`.
     func placeID(_ rowid: Int64) throws -> String? {
-        if let id = ids[rowid] { return id }
+        if let e = rows.get(rowid) { return e.placeID }
         _ = try row(rowid)
-        return ids[rowid]
+        return rows.get(rowid)?.placeID
     }
-    private let cacheLimit = 200_000
-    private var scoreCache: [PairKey: LinkScore] = [:]
 
     struct PairKey: Hashable { let a: Int64; let b: Int64
         init(_ x: Int64, _ y: Int64) { a = min(x, y); b = max(x, y) }
@@ -99,7 +104,7 @@ package final class PlaceLinker {
         """
     static let rowFrom = "place p LEFT JOIN place_extent e ON e.id = p.id LEFT JOIN place_footprint f ON f.id = p.id"
 
-    private func makeRow(_ row: Row) throws -> LinkRow? {
+    private func makeRow(_ row: Row) throws -> (row: LinkRow, placeID: String)? {
         guard let c = row.withBytes(6, { SpatiaLiteBlob.coordinate($0) }) else { return nil }
         var extent = 0.0
         var box: GeoRect?
@@ -115,47 +120,83 @@ package final class PlaceLinker {
         }
         if let area = row.optionalDouble(11), area > 0 { extent = max(extent, (area / .pi).squareRoot()) }
         let rowid = try row.int64(0)
-        ids[rowid] = try row.string(1)
-        return LinkRow(rowid: rowid, source: sourceCode(try row.string(2)),
-                       firstRun: try row.int64(3), lastRun: try row.int64(4), live: row.isNull(5),
-                       coordinate: c, extentMeters: min(extent, 5_000), box: box)
+        return (LinkRow(rowid: rowid, source: sourceCode(try row.string(2)),
+                        firstRun: try row.int64(3), lastRun: try row.int64(4), live: row.isNull(5),
+                        coordinate: c, extentMeters: min(extent, 5_000), box: box), try row.string(1))
     }
 
     /// The place of `rowid` (cached), without its record's features.
     func row(_ rowid: Int64) throws -> LinkRow? {
-        if let r = rows[rowid] { return r }
+        if let e = rows.get(rowid) { return e.row }
         let s = try db.cachedStatement("SELECT \(Self.rowColumns) FROM \(Self.rowFrom) WHERE p.id = ?")
         try s.bind(.integer(rowid), at: 1)
         defer { s.reset() }
         guard let r = try s.step(), let made = try makeRow(r) else { return nil }
-        remember(made)
-        return made
+        rows.put(rowid, made)
+        return made.row
     }
 
-    private func remember(_ r: LinkRow) {
-        if rows.updateValue(r, forKey: r.rowid) == nil { rowOrder.append(r.rowid) }
-        if rowOrder.count > cacheLimit {
-            // Oldest half out: the pass moves on through space.
-            let drop = rowOrder.prefix(cacheLimit / 2)
-            for id in drop { rows[id] = nil; ids[id] = nil; records[id] = nil }
-            rowOrder.removeFirst(drop.count)
+    /// What a record's features are built from, read from the database.
+    struct RecordInput: Sendable {
+        let placeID: String
+        let source: String
+        let coordinate: Coordinate
+        let extentMeters: Double
+        /// The whole document (nil: unreadable, an empty object) and the extras.
+        let document: [UInt8]?
+        let extra: [UInt8]?
+
+        /// The features (document and extras parsed, names folded): the
+        /// costly part, on any thread.
+        func record() -> LinkRecord {
+            let doc = document.flatMap { try? JSONParser.parse($0) } ?? .object(JSONObject())
+            let ext: JSONValue? = extra.flatMap { try? JSONParser.parse($0) }
+            return LinkRecord(placeID: placeID, source: source, coordinate: coordinate, extentMeters: extentMeters, document: doc, extra: ext)
         }
     }
 
-    /// The record's features (document and extras parsed once, cached).
-    func record(_ rowid: Int64) throws -> LinkRecord? {
-        if let rec = records[rowid] { return rec }
-        guard let r = try row(rowid), let placeID = ids[rowid] else { return nil }
+    /// The input of `rowid`'s record; nil for a place not stored.
+    func recordInput(_ rowid: Int64) throws -> RecordInput? {
+        guard let r = try row(rowid), let placeID = try placeID(rowid) else { return nil }
         let s = try db.cachedStatement("SELECT place_id, doc, extra, \(StoredDocument.readColumns) FROM place WHERE id = ?")
         try s.bind(.integer(rowid), at: 1)
         defer { s.reset() }
         guard let row = try s.step() else { return nil }
-        let doc = (try? StoredDocument.withDocument(row, docColumn: 1, layoutColumn: 3) { try JSONParser.parse($0) }) ?? .object(JSONObject())
-        let extra: JSONValue? = row.isNull(2) ? nil : (try? row.withBytes(2) { try JSONParser.parse($0) })
-        let rec = LinkRecord(placeID: placeID, source: sourceNames[Int(r.source)], coordinate: r.coordinate, extentMeters: r.extentMeters,
-                             document: doc, extra: extra)
-        records[rowid] = rec
+        let doc = try? StoredDocument.withDocument(row, docColumn: 1, layoutColumn: 3) { [UInt8]($0) }
+        let extra: [UInt8]? = row.isNull(2) ? nil : row.withBytes(2) { [UInt8]($0) }
+        return RecordInput(placeID: placeID, source: sourceNames[Int(r.source)], coordinate: r.coordinate, extentMeters: r.extentMeters,
+                           document: doc, extra: extra)
+    }
+
+    /// The record's features (document and extras parsed once, cached).
+    func record(_ rowid: Int64) throws -> LinkRecord? {
+        if let rec = records.get(rowid) { return rec }
+        guard let input = try recordInput(rowid) else { return nil }
+        let rec = input.record()
+        records.put(rowid, rec)
         return rec
+    }
+
+    /// `transform` of each element, on up to `workers` threads; in order.
+    static func parallelMap<T: Sendable, U: Sendable>(_ items: [T], workers: Int, _ transform: @escaping @Sendable (T) -> U) -> [U] {
+        let n = items.count
+        let threads = min(workers, n / 16)
+        guard threads > 1 else { return items.map(transform) }
+        return [U](unsafeUninitializedCapacity: n) { buffer, count in
+            let slots = UnsafeSlots(base: buffer.baseAddress!)
+            items.withUnsafeBufferPointer { input in
+                let source = UnsafeSlots(base: UnsafeMutablePointer(mutating: input.baseAddress!))
+                // Interleaved runs of 16: the threads' shares cost alike.
+                DispatchQueue.concurrentPerform(iterations: threads) { t in
+                    var start = t * 16
+                    while start < n {
+                        for i in start..<min(n, start + 16) { (slots.base + i).initialize(to: transform(source.base[i])) }
+                        start += threads * 16
+                    }
+                }
+            }
+            count = n
+        }
     }
 
     /// Whether two records may be one place at all: other sources, or one
@@ -168,36 +209,38 @@ package final class PlaceLinker {
     /// scorer's evidence and the footprint term (`--explain`, stored links).
     func score(_ a: Int64, _ b: Int64, evidence: Bool = false, cache: Bool = true) throws -> LinkScore? {
         let key = PairKey(a, b)
-        if !evidence, cache, let s = scoreCache[key] { return s }
+        if !evidence, cache, let p = scoreCache.get(key) { return LinkScore(probability: p, evidence: nil) }
         guard let ra = try record(key.a), let rb = try record(key.b), let ba = try row(key.a), let bb = try row(key.b) else { return nil }
-        var footprint = Self.footprintTerm(ba.box, bb.box)
+        let result = Self.score(ra, rb, ba.box, bb.box, evidence: evidence)
+        if cache { scoreCache.put(key, result.probability) }
+        return result
+    }
+
+    /// The score of two records (`a` the lower rowid's) with their
+    /// footprint boxes: the scorer's probability with the footprint and
+    /// same-point terms. A pure function: any thread.
+    static func score(_ ra: LinkRecord, _ rb: LinkRecord, _ boxA: GeoRect?, _ boxB: GeoRect?, evidence: Bool) -> LinkScore {
+        var footprint = Self.footprintTerm(boxA, boxB)
         var samePoint = false
-        if ba.box == nil, bb.box == nil, ba.coordinate.distance(to: bb.coordinate) < Self.samePointMeters {
+        if boxA == nil, boxB == nil, ra.coordinate.distance(to: rb.coordinate) < Self.samePointMeters {
             // One point, kept where it was while the record changed (a
             // renamed shop, a corrected name): +2 to the log-odds, unless
             // the categories conflict.
             let conflict = SamePlace.score(ra, rb).evidence["categoryConflict"]?["value"]?.doubleValue ?? 0
             if conflict == 0 { samePoint = true; footprint.logit += Self.samePointLogit }
         }
-        let result: LinkScore
-        if evidence {
-            let s = SamePlace.score(ra, rb)
-            var o = s.evidence.objectValue ?? JSONObject()
-            let p = Self.adjusted(s.probability, footprint.logit)
-            if let iou = footprint.iou {
-                o["footprint"] = .object(JSONObject([("iou", .double((iou * 1000).rounded() / 1000)), ("contribution", .double(footprint.logit))]))
-            }
-            if samePoint { o["samePoint"] = .object(JSONObject([("meters", .double(Self.samePointMeters)), ("contribution", .double(Self.samePointLogit))])) }
-            if footprint.iou != nil || samePoint { o["probability"] = .double(p) }
-            result = LinkScore(probability: p, evidence: .object(o))
-        } else {
-            result = LinkScore(probability: Self.adjusted(SamePlace.probability(ra, rb), footprint.logit), evidence: nil)
+        guard evidence else {
+            return LinkScore(probability: Self.adjusted(SamePlace.probability(ra, rb), footprint.logit), evidence: nil)
         }
-        if cache {
-            if scoreCache.count > 500_000 { scoreCache.removeAll(keepingCapacity: true) }
-            scoreCache[key] = LinkScore(probability: result.probability, evidence: nil)
+        let s = SamePlace.score(ra, rb)
+        var o = s.evidence.objectValue ?? JSONObject()
+        let p = Self.adjusted(s.probability, footprint.logit)
+        if let iou = footprint.iou {
+            o["footprint"] = .object(JSONObject([("iou", .double((iou * 1000).rounded() / 1000)), ("contribution", .double(footprint.logit))]))
         }
-        return result
+        if samePoint { o["samePoint"] = .object(JSONObject([("meters", .double(Self.samePointMeters)), ("contribution", .double(Self.samePointLogit))])) }
+        if footprint.iou != nil || samePoint { o["probability"] = .double(p) }
+        return LinkScore(probability: p, evidence: .object(o))
     }
 
     /// Two points closer than this are one point, drawn once.
@@ -236,7 +279,7 @@ package final class PlaceLinker {
 
     /// The live places within reach of `r` (its extent, the search radius
     /// and a margin for the others' extents), eligible to be linked to it.
-    func candidates(of r: LinkRow) throws -> [LinkRow] {
+    func candidates(of r: LinkRow, above: Bool = false) throws -> [LinkRow] {
         // The points within reach, from the R*Tree alone; then the places
         // whose extent reaches in though their point lies farther.
         let reach = min(SamePlace.searchRadiusMeters + r.extentMeters, 6_000)
@@ -245,8 +288,10 @@ package final class PlaceLinker {
         let box: [DatabaseValue] = [.real(r.coordinate.latitude - dLat), .real(r.coordinate.longitude - dLng),
                                     .real(r.coordinate.latitude + dLat), .real(r.coordinate.longitude + dLng)]
         var found: [Int64] = []
+        if hasExtents == nil { hasExtents = try db.scalar("SELECT EXISTS (SELECT 1 FROM place_extent)")?.int64 == 1 }
         for sql in ["SELECT pkid FROM idx_place_geom WHERE xmin <= ?4 AND xmax >= ?2 AND ymin <= ?3 AND ymax >= ?1",
-                    "SELECT id FROM place_extent WHERE west <= ?4 AND east >= ?2 AND south <= ?3 AND north >= ?1"] {
+                    "SELECT id FROM place_extent WHERE west <= ?4 AND east >= ?2 AND south <= ?3 AND north >= ?1"]
+            where hasExtents == true || sql.contains("idx_place_geom") {
             let s = try db.cachedStatement(sql)
             try s.bind(box)
             while let row = try s.step() { found.append(try row.int64(0)) }
@@ -254,7 +299,7 @@ package final class PlaceLinker {
         }
         var out: [LinkRow] = []
         var seen = Set<Int64>()
-        for id in found where id != r.rowid && seen.insert(id).inserted {
+        for id in found where id != r.rowid && (!above || id > r.rowid) && seen.insert(id).inserted {
             guard let c = try row(id), c.live, Self.eligible(r, c) else { continue }
             let d = r.coordinate.distance(to: c.coordinate)
             guard d <= SamePlace.searchRadiusMeters + r.extentMeters + c.extentMeters else { continue }
@@ -286,56 +331,239 @@ package final class PlaceLinker {
     package func link(changedSince since: Int64?) throws -> LinkSummary {
         let started = Date()
         var summary = LinkSummary()
-        // The places whose groups may change: the ends of dropped and new
-        // links, the members of the changed places' groups, the places
-        // rules name. A changed place with no link before or after is
-        // alone either way: nothing to do for it.
-        var seeds = Set<Int64>()
-        let condition = since == nil ? "1" : "(p.first_run >= ?1 OR p.updated_run >= ?1 OR p.removed_run >= ?1)"
-        let args: [DatabaseValue] = since.map { [.integer($0)] } ?? []
         hasRules = try db.scalar("SELECT EXISTS (SELECT 1 FROM link_rule)")?.int64 == 1
         if since == nil {
             try db.execute("DELETE FROM place_link; DELETE FROM place_group; UPDATE place SET group_id = NULL WHERE group_id IS NOT NULL;")
             fresh = true
+            try linkAll(&summary)
         } else {
-            let changedIDs = "SELECT p.id FROM place p WHERE \(condition)"
-            try db.forEachRow("""
-                SELECT a, b FROM place_link WHERE a IN (\(changedIDs)) OR b IN (\(changedIDs))
-                """, args) { seeds.insert(try $0.int64(0)); seeds.insert(try $0.int64(1)) }
-            try db.forEachRow("""
-                SELECT m.id FROM place m WHERE m.group_id IN (SELECT p.group_id FROM place p WHERE \(condition) AND p.group_id IS NOT NULL)
-                """, args) { seeds.insert(try $0.int64(0)) }
-            try db.run("DELETE FROM place_link WHERE a IN (\(changedIDs)) OR b IN (\(changedIDs))", args)
+            try linkChanged(since: since!, &summary)
         }
+        summary.seconds = Date().timeIntervalSince(started)
+        return summary
+    }
+
+    /// One block's records built and pairs scored, off the thread that
+    /// reads and writes the database.
+    final class BlockJob: @unchecked Sendable {
+        struct Pair { let a: Int64; let b: Int64; let boxA: GeoRect?; let boxB: GeoRect? }
+        /// Inputs, set before the job runs: the cached records the pairs
+        /// need, the records to build, those the previous job built.
+        var known: [Int64: LinkRecord] = [:]
+        var newIDs: [Int64] = []
+        var inputs: [RecordInput] = []
+        var fromPrevious: [Int64] = []
+        var pairs: [Pair] = []
+        /// Outputs: the records built (as `newIDs`), each pair's
+        /// probability (nil: a record could not be read).
+        var built: [LinkRecord] = []
+        var probabilities: [Double?] = []
+        let finished = DispatchSemaphore(value: 0)
+
+        func run(workers: Int, previous: PreviousRecords) {
+            built = PlaceLinker.parallelMap(inputs, workers: workers) { $0.record() }
+            var local = known
+            for (id, rec) in zip(newIDs, built) { local[id] = rec }
+            for id in fromPrevious { local[id] = previous.records[id] }
+            probabilities = pairs.map { p in
+                guard let ra = local[p.a], let rb = local[p.b] else { return nil }
+                return PlaceLinker.score(ra, rb, p.boxA, p.boxB, evidence: false).probability
+            }
+            previous.records = Dictionary(zip(newIDs, built), uniquingKeysWith: { x, _ in x })
+        }
+    }
+    /// The records the last job built (the builder's alone).
+    final class PreviousRecords: @unchecked Sendable { var records: [Int64: LinkRecord] = [:] }
+
+    private lazy var builder = DispatchQueue(label: "placedb.link.records")
+    private let previousRecords = PreviousRecords()
+    private var pending: BlockJob?
+    /// The records the pending job builds.
+    private var inFlight = Set<Int64>()
+
+    /// Scores the pairs of a block of live places (`r`, its candidate) and
+    /// writes the links: the records not cached are built and the pairs
+    /// scored on another thread while the next block is read (with more
+    /// than one worker), the links written in the blocks' order.
+    /// `onLink` is told each link's ends. `finishBlocks` ends the last.
+    private func linkBlock(_ pairs: [(Int64, Int64)], _ summary: inout LinkSummary, _ onLink: (Int64, Int64) throws -> Void) throws {
+        guard !pairs.isEmpty else { return }
+        let job = BlockJob()
+        var asked = Set<Int64>()
+        job.pairs.reserveCapacity(pairs.count)
+        for (x, y) in pairs {
+            let key = PairKey(x, y)
+            guard let ba = try row(key.a), let bb = try row(key.b) else { continue }
+            for id in [key.a, key.b] where asked.insert(id).inserted {
+                if let rec = records.get(id) {
+                    job.known[id] = rec
+                } else if inFlight.contains(id) {
+                    job.fromPrevious.append(id)
+                } else if let input = try recordInput(id) {
+                    job.newIDs.append(id)
+                    job.inputs.append(input)
+                }
+            }
+            job.pairs.append(.init(a: key.a, b: key.b, boxA: ba.box, boxB: bb.box))
+        }
+        if workers > 1 {
+            let previous = previousRecords, threads = workers - 1
+            builder.async {
+                job.run(workers: threads, previous: previous)
+                job.finished.signal()
+            }
+        } else {
+            job.run(workers: 1, previous: previousRecords)
+            job.finished.signal()
+        }
+        try finishBlocks(&summary, onLink)
+        pending = job
+        inFlight = Set(job.newIDs)
+    }
+
+    /// Waits for the pending block's job and writes its links.
+    private func finishBlocks(_ summary: inout LinkSummary, _ onLink: (Int64, Int64) throws -> Void) throws {
+        guard let job = pending else { return }
+        pending = nil
+        inFlight = []
+        job.finished.wait()
+        for (id, rec) in zip(job.newIDs, job.built) { records.put(id, rec) }
+        let insert = try db.cachedStatement("INSERT OR REPLACE INTO place_link (a, b, probability, evidence, run) VALUES (?, ?, ?, ?, ?)")
+        for (pair, probability) in zip(job.pairs, job.probabilities) {
+            guard let p = probability else { continue }
+            summary.scored += 1
+            guard p >= threshold else { continue }
+            // The evidence is not stored: `resolve` and `link --explain`
+            // compute it when asked (building it costs 30 times the score).
+            try insert.bindAndRun([.integer(pair.a), .integer(pair.b), .real(min(1, max(0, p))), .null, .init(run)])
+            summary.linked += 1
+            try onLink(pair.a, pair.b)
+        }
+    }
+
+    /// Places a block holds (the pass reads one block while the records of
+    /// the one before are built).
+    package var blockSize = 4_096
+
+    /// A full pass (every link and group dropped before): the live places
+    /// in the order of the spatial index's leaves (neighbours close in the
+    /// order, so the bounded caches keep what the next places need; memory
+    /// does not grow with the database), each pair once, from its lower
+    /// rowid's side; then each group formed once, from its smallest rowid.
+    private func linkAll(_ summary: inout LinkSummary) throws {
+        guard try anythingToLink() else {
+            summary.examined = try db.scalar("SELECT count(*) FROM place WHERE removed_run IS NULL")?.int ?? 0
+            return
+        }
+        var pairs: [(Int64, Int64)] = []
+        try forEachBlock { ids in
+            for id in ids {
+                guard let r = try row(id), r.live else { continue }
+                summary.examined += 1
+                for cand in try candidates(of: r, above: true) { pairs.append((r.rowid, cand.rowid)) }
+            }
+            try linkBlock(pairs, &summary) { _, _ in }
+            pairs.removeAll(keepingCapacity: true)
+        }
+        try finishBlocks(&summary) { _, _ in }
+        // Places named by rules first (the old way: their components may
+        // reach removed places), then every place that has a link.
+        var done = Set<Int64>()
+        if hasRules {
+            var seeds = Set<Int64>()
+            try db.forEachRow("SELECT p.id FROM link_rule r JOIN place p ON p.place_id IN (r.a, r.b)") { seeds.insert(try $0.int64(0)) }
+            for seed in seeds.sorted() where !done.contains(seed) {
+                let c = try component(from: seed)
+                done.formUnion(c.members)
+                try count(regroup(c.members, links: nil), &summary)
+            }
+        }
+        // Then each component once, from its smallest member: the lower
+        // end of its links (a < b), met in rowid order (the writes go to
+        // the tables in their order). A component the bound cuts is formed
+        // from the first place met, its members marked done.
+        let ends = try db.prepare("SELECT DISTINCT a FROM place_link")
+        while let row = try ends.step() {
+            let id = try row.int64(0)
+            guard !done.contains(id) else { continue }
+            let c = try component(from: id)
+            guard c.members.count > 1 else { continue }
+            if c.whole {
+                guard c.members.min() == id else { continue }
+            } else {
+                done.formUnion(c.members)
+            }
+            try count(regroup(c.members, links: c.whole ? c.links : nil), &summary)
+        }
+    }
+
+    /// Calls `body` with the place rowids of the spatial index, a block at
+    /// a time, in the order of its leaves.
+    private func forEachBlock(_ body: ([Int64]) throws -> Void) throws {
+        var ids: [Int64] = []
+        ids.reserveCapacity(blockSize)
+        // The scan reads the R*Tree alone; `body` writes other tables.
+        try db.forEachRow("SELECT pkid FROM idx_place_geom") { row in
+            ids.append(try row.int64(0))
+            if ids.count >= blockSize {
+                try body(ids)
+                ids.removeAll(keepingCapacity: true)
+            }
+        }
+        if !ids.isEmpty { try body(ids) }
+    }
+
+    private func count(_ result: (groups: [[Int64]], refused: Int), _ summary: inout LinkSummary) {
+        summary.refused += result.refused
+        for g in result.groups where g.count > 1 {
+            summary.groups += 1
+            summary.grouped += g.count
+        }
+    }
+
+    /// The places changed since run `since` (an import's): their old links
+    /// dropped, their candidates scored, and the groups they touch formed
+    /// anew.
+    private func linkChanged(since: Int64, _ summary: inout LinkSummary) throws {
+        // The places whose groups may change: the ends of dropped and new
+        // links, the members of the changed places' groups, the places
+        // rules name. A changed place with no link before or after is
+        // alone either way: nothing to do for it. They are kept in a
+        // temporary table (an import of millions of places links millions).
+        try db.execute("CREATE TEMP TABLE IF NOT EXISTS link_seed (id INTEGER PRIMARY KEY); DELETE FROM temp.link_seed;")
+        defer { try? db.execute("DROP TABLE IF EXISTS temp.link_seed") }
+        let addSeed = try db.cachedStatement("INSERT OR IGNORE INTO temp.link_seed (id) VALUES (?)")
+        struct Seeds { let add: Statement
+            func insert(_ id: Int64) throws { try add.bindAndRun([.integer(id)]) }
+        }
+        let seeds = Seeds(add: addSeed)
+        let condition = "(p.first_run >= ?1 OR p.updated_run >= ?1 OR p.removed_run >= ?1)"
+        let args: [DatabaseValue] = [.integer(since)]
+        let changedIDs = "SELECT p.id FROM place p WHERE \(condition)"
+        try db.forEachRow("""
+            SELECT a, b FROM place_link WHERE a IN (\(changedIDs)) OR b IN (\(changedIDs))
+            """, args) { try seeds.insert(try $0.int64(0)); try seeds.insert(try $0.int64(1)) }
+        try db.forEachRow("""
+            SELECT m.id FROM place m WHERE m.group_id IN (SELECT p.group_id FROM place p WHERE \(condition) AND p.group_id IS NOT NULL)
+            """, args) { try seeds.insert(try $0.int64(0)) }
+        try db.run("DELETE FROM place_link WHERE a IN (\(changedIDs)) OR b IN (\(changedIDs))", args)
         let anything = try anythingToLink()
         // The changed live places, in chunks of rowids, each chunk in
         // Hilbert order (the candidates' rows stay cached while the pass
         // moves through a neighbourhood).
         var changed: [(rowid: Int64, key: UInt64)] = []
-        let insert = try db.cachedStatement("INSERT OR REPLACE INTO place_link (a, b, probability, evidence, run) VALUES (?, ?, ?, ?, ?)")
+        var pairs: [(Int64, Int64)] = []
         func flush() throws {
             changed.sort { $0.key < $1.key }
-            for c in changed {
-                guard let r = try row(c.rowid) else { continue }
-                for cand in try candidates(of: r) {
-                    // Each pair once in a full pass: from its lower rowid's side.
-                    if since == nil, cand.rowid < r.rowid { continue }
-                    // Each pair is scored once here: no cache (the groups
-                    // score the few pairs they need again).
-                    guard let s = try score(r.rowid, cand.rowid, cache: false) else { continue }
-                    summary.scored += 1
-                    if s.probability >= threshold {
-                        // The evidence is not stored: `resolve` and
-                        // `link --explain` compute it when asked (building
-                        // it costs 30 times the score).
-                        let key = PairKey(r.rowid, cand.rowid)
-                        try insert.bindAndRun([.integer(key.a), .integer(key.b), .real(min(1, max(0, s.probability))), .null, .init(run)])
-                        summary.linked += 1
-                        seeds.insert(cand.rowid)
-                        seeds.insert(r.rowid)
-                    }
+            for start in stride(from: 0, to: changed.count, by: blockSize) {
+                for c in changed[start..<min(changed.count, start + blockSize)] {
+                    guard let r = try row(c.rowid) else { continue }
+                    for cand in try candidates(of: r) { pairs.append((r.rowid, cand.rowid)) }
                 }
+                try linkBlock(pairs, &summary) { try seeds.insert($0); try seeds.insert($1) }
+                pairs.removeAll(keepingCapacity: true)
             }
+            try finishBlocks(&summary) { try seeds.insert($0); try seeds.insert($1) }
             changed.removeAll(keepingCapacity: true)
         }
         if anything {
@@ -350,35 +578,47 @@ package final class PlaceLinker {
             summary.examined = try db.scalar("SELECT count(*) FROM place p WHERE \(condition) AND p.removed_run IS NULL", args)?.int ?? 0
         }
         // Places named by rules are seeds too (a rule may name IDs just stored).
-        if since != nil {
-            try db.forEachRow("""
-                SELECT p.id FROM link_rule r JOIN place p ON p.place_id IN (r.a, r.b)
-                WHERE p.first_run >= ?1 OR p.updated_run >= ?1 OR p.removed_run >= ?1 OR r.run >= ?1
-                """, args) { seeds.insert(try $0.int64(0)) }
-        } else {
-            try db.forEachRow("SELECT p.id FROM link_rule r JOIN place p ON p.place_id IN (r.a, r.b)") { seeds.insert(try $0.int64(0)) }
-        }
-        var done = Set<Int64>()
-        for seed in seeds.sorted() where !done.contains(seed) {
-            let component = try self.component(from: seed)
-            done.formUnion(component)
-            let (groups, refused) = try regroup(component)
-            summary.refused += refused
-            for g in groups where g.count > 1 {
-                summary.groups += 1
-                summary.grouped += g.count
+        try db.forEachRow("""
+            SELECT p.id FROM link_rule r JOIN place p ON p.place_id IN (r.a, r.b)
+            WHERE p.first_run >= ?1 OR p.updated_run >= ?1 OR p.removed_run >= ?1 OR r.run >= ?1
+            """, args) { try seeds.insert(try $0.int64(0)) }
+        // Each seed in rowid order, unless a component formed before held
+        // it (its members leave the table).
+        let batch = try db.cachedStatement("SELECT id FROM temp.link_seed WHERE id > ? ORDER BY id LIMIT 4096")
+        let pending = try db.cachedStatement("SELECT 1 FROM temp.link_seed WHERE id = ?")
+        let done = try db.cachedStatement("DELETE FROM temp.link_seed WHERE id = ?")
+        var after = Int64.min
+        while true {
+            var ids: [Int64] = []
+            try batch.bind(.integer(after), at: 1)
+            while let row = try batch.step() { ids.append(try row.int64(0)) }
+            batch.reset()
+            guard let last = ids.last else { break }
+            after = last
+            for seed in ids {
+                try pending.bind(.integer(seed), at: 1)
+                let waiting = try pending.step() != nil
+                pending.reset()
+                guard waiting else { continue }
+                let c = try component(from: seed)
+                for m in c.members { try done.bindAndRun([.integer(m)]) }
+                try count(regroup(c.members, links: nil), &summary)
             }
         }
-        summary.seconds = Date().timeIntervalSince(started)
-        return summary
     }
 
     /// The places reachable from `seed` through links, current groups and
-    /// `same` rules (bounded: a component is a neighbourhood, not a city).
-    func component(from seed: Int64) throws -> Set<Int64> {
+    /// `same` rules (bounded: a component is a neighbourhood, not a city),
+    /// whether the bound left it whole, and the links among its members
+    /// (each once; all of them when whole).
+    func component(from seed: Int64) throws -> (members: Set<Int64>, whole: Bool, links: [(a: Int64, b: Int64, p: Double)]) {
         var seen: Set<Int64> = [seed]
         var queue = [seed]
-        let links = try db.cachedStatement("SELECT b FROM place_link WHERE a = ?1 UNION ALL SELECT a FROM place_link WHERE b = ?1")
+        var links: [(a: Int64, b: Int64, p: Double)] = []
+        var whole = true
+        let linked = try db.cachedStatement("""
+            SELECT b, probability FROM place_link WHERE a = ?1 UNION ALL SELECT a, -1 FROM place_link WHERE b = ?1
+            """)
         let group = try db.cachedStatement("""
             SELECT m.id FROM place p JOIN place m ON m.group_id = p.group_id WHERE p.id = ?1 AND p.group_id IS NOT NULL
             UNION SELECT p.group_id FROM place p WHERE p.id = ?1 AND p.group_id IS NOT NULL
@@ -387,8 +627,18 @@ package final class PlaceLinker {
             SELECT o.id FROM place p JOIN link_rule r ON r.kind = 'same' AND (r.a = p.place_id OR r.b = p.place_id)
             JOIN place o ON o.place_id = CASE WHEN r.a = p.place_id THEN r.b ELSE r.a END WHERE p.id = ?1
             """)
-        while let next = queue.popLast(), seen.count < 2_000 {
-            for s in [links] + (fresh ? [] : [group]) + (hasRules ? [rules] : []) {
+        while let next = queue.popLast() {
+            if seen.count >= 2_000 { whole = false; break }
+            try linked.bind(.integer(next), at: 1)
+            while let row = try linked.step() {
+                let id = try row.int64(0)
+                let p = try row.double(1)
+                // Each link once: from its lower end (a < b).
+                if p >= 0 { links.append((next, id, p)) }
+                if seen.insert(id).inserted { queue.append(id) }
+            }
+            linked.reset()
+            for s in (fresh ? [] : [group]) + (hasRules ? [rules] : []) {
                 try s.bind(.integer(next), at: 1)
                 while let row = try s.step() {
                     let id = try row.int64(0)
@@ -397,7 +647,7 @@ package final class PlaceLinker {
                 s.reset()
             }
         }
-        return seen
+        return (seen, whole, links)
     }
 
     // MARK: Groups
@@ -408,7 +658,7 @@ package final class PlaceLinker {
     /// probability at least `fitFloor`). Writes `group_id` and each group's
     /// `place_group` row. Returns the groups (rowids, canonical first) and
     /// the links refused.
-    func regroup(_ component: Set<Int64>) throws -> (groups: [[Int64]], refused: Int) {
+    func regroup(_ component: Set<Int64>, links known: [(a: Int64, b: Int64, p: Double)]?) throws -> (groups: [[Int64]], refused: Int) {
         var members: [Int64: LinkRow] = [:]
         for id in component { if let r = try row(id) { members[id] = r } }
         let live = members.values.filter(\.live).map(\.rowid).sorted()
@@ -437,17 +687,26 @@ package final class PlaceLinker {
         }
         // Links among them, best first.
         var links: [(a: Int64, b: Int64, p: Double)] = []
-        let linkQuery = try db.cachedStatement("SELECT a, b, probability FROM place_link WHERE a = ?1")
         let liveSet = Set(live)
-        for id in live {
-            try linkQuery.bind(.integer(id), at: 1)
-            while let row = try linkQuery.step() {
-                let b = try row.int64(1)
-                if liveSet.contains(b) { links.append((id, b, try row.double(2))) }
+        if let known {
+            // The component's links, read while it was found.
+            links = known.filter { liveSet.contains($0.a) && liveSet.contains($0.b) }
+        } else {
+            let linkQuery = try db.cachedStatement("SELECT a, b, probability FROM place_link WHERE a = ?1")
+            for id in live {
+                try linkQuery.bind(.integer(id), at: 1)
+                while let row = try linkQuery.step() {
+                    let b = try row.int64(1)
+                    if liveSet.contains(b) { links.append((id, b, try row.double(2))) }
+                }
+                linkQuery.reset()
             }
-            linkQuery.reset()
         }
         links.sort { ($0.p, $1.a, $1.b) > ($1.p, $0.a, $0.b) }
+        // A linked pair's score is its link's probability (the same
+        // computation, stored): no record is built for it.
+        var linkScore: [PairKey: Double] = [:]
+        for l in links { linkScore[PairKey(l.a, l.b)] = l.p }
 
         var groupOf: [Int64: Int] = [:]
         var groups: [[Int64]] = []
@@ -458,6 +717,10 @@ package final class PlaceLinker {
                     if different.contains(PairKey(a, b)) { return true }
                     if rule { continue }
                     guard let ra = members[a], let rb = members[b], Self.eligible(ra, rb) else { return true }
+                    if let p = linkScore[PairKey(a, b)] {
+                        if p < fitFloor { return true }
+                        continue
+                    }
                     guard let s = try score(a, b), s.probability >= fitFloor else { return true }
                 }
             }
@@ -545,6 +808,38 @@ package final class PlaceLinker {
         try db.cachedStatement("INSERT OR REPLACE INTO place_group (id, doc, provenance, members) VALUES (?, ?, ?, ?)")
             .bindAndRun([.integer(group[0]), .text(JSONWriter().string(.object(merged))),
                          .text(JSONWriter().string(.object(provenance))), .text(JSONWriter().string(membersJSON))])
+    }
+}
+
+/// Elements that threads fill at distinct indices.
+struct UnsafeSlots<T>: @unchecked Sendable {
+    let base: UnsafeMutablePointer<T>
+}
+
+/// A cache of at most about `2 * limit` entries: two generations, the
+/// older dropped whole when the newer fills (an entry read from the older
+/// moves to the newer).
+struct BoundedCache<Key: Hashable, Value> {
+    let limit: Int
+    private var newer: [Key: Value] = [:]
+    private var older: [Key: Value] = [:]
+
+    init(limit: Int) { self.limit = limit }
+
+    mutating func get(_ key: Key) -> Value? {
+        if let v = newer[key] { return v }
+        guard let v = older[key] else { return nil }
+        put(key, v)
+        return v
+    }
+
+    mutating func put(_ key: Key, _ value: Value) {
+        newer[key] = value
+        if newer.count >= limit {
+            older = newer
+            newer = [:]
+            newer.reserveCapacity(limit)
+        }
     }
 }
 

@@ -3,10 +3,13 @@ import PlaceModel
 
 extension PlaceStore {
     /// Links the places changed since run `since` (all when nil) in the
-    /// running transaction (`PlaceLinker`).
-    package func link(changedSince since: Int64?, threshold: Double? = nil) throws -> LinkSummary {
+    /// running transaction (`PlaceLinker`). `workers` and `blockSize` (the
+    /// linker's threads and blocks) change its speed, never its result.
+    package func link(changedSince since: Int64?, threshold: Double? = nil, workers: Int? = nil, blockSize: Int? = nil) throws -> LinkSummary {
         let linker = try PlaceLinker(db: db, run: nil)
         if let threshold { linker.threshold = threshold }
+        if let workers { linker.workers = workers }
+        if let blockSize { linker.blockSize = blockSize }
         return try linker.link(changedSince: since)
     }
 }
