@@ -241,7 +241,7 @@ enum ImportCommand: Command {
             text += "\(s.inserted) inserted, \(s.updated) updated, \(s.unchanged) unchanged, \(s.rejected) rejected"
         }
         if s.older > 0 { text += ", \(s.older) older than stored (kept the later capture)" }
-        if s.unordered > 0 { text += ", \(s.unordered) unordered (no capture time on either side: the content chose; --captured-at orders them)" }
+        if s.unordered > 0 { text += ", \(s.unordered) unordered (no capture time orders them: the content chose; --captured-at orders them)" }
         if s.revived > 0 { text += ", \(s.revived) revived" }
         if s.duplicates > 0 { text += ", \(s.duplicates) duplicate\(s.duplicates == 1 ? "" : "s") (same ID again; the last kept)" }
         let ignored = s.ignoredViewports.values.reduce(0, +)

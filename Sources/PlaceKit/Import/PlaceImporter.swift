@@ -154,6 +154,8 @@ public final class PlaceImporter {
     /// The first run of this importer: in a snapshot, every place of the
     /// source that no run since has seen is gone.
     private var firstRun: Int64?
+    /// The first run this importer began (any kind).
+    private var importFirstRun: Int64?
     /// The newest capture time the records of this importer's inputs
     /// carried (their data's date: a snapshot's completion is dated by it).
     private var newestDataTime: Int64?
@@ -517,8 +519,13 @@ public final class PlaceImporter {
         if let t = self.options.capturedAt { settings["capturedAt"] = .string(CaptureTime.string(t)) }
         if self.options.allFeatures { settings["allFeatures"] = .bool(true) }
         let options = JSONWriter().string(.object(settings))
-        return try store.beginImportRun(input: input, source: self.options.source, snapshot: self.options.snapshot,
-                                        startedAt: startedAt, options: options)
+        let run = try store.beginImportRun(input: input, source: self.options.source, snapshot: self.options.snapshot,
+                                           startedAt: startedAt, options: options)
+        // The runs of this importer are one import (ties between captures:
+        // `PlaceWriter.importFirstRun`; kept here, the writer may be opened anew).
+        if importFirstRun == nil { importFirstRun = run }
+        writer.importFirstRun = importFirstRun ?? run
+        return run
     }
 
     private func finishRun(_ run: Int64, formats: Set<InputFormat>, summary s: ImportSummary, status: String, error: String?,

@@ -10,9 +10,10 @@ import PlaceModel
 ///   `paymentOptions`, `parkingOptions`) merge key by key, since a source may
 ///   give one key of them (legacy `wheelchair_accessible_entrance`);
 /// - a member captured earlier never replaces the same member captured later;
-///   between two values captured at the same time the content decides
-///   (`tieGoesToRecord`; the same ID again in one input: the later record
-///   wins), so the answer does not depend on the order of imports; a capture
+///   between two values captured at the same time a later import wins, and
+///   within one import the content decides (`tieGoesToRecord`; the same ID
+///   again in one input: the later record wins), so the answer does not
+///   depend on the order of its files; a capture
 ///   nothing dates (`CaptureTime.unordered`, negative) is older than any
 ///   dated one; between two such captures the later `placedb import` wins,
 ///   and within one import their content decides, the same whatever the
@@ -59,9 +60,10 @@ struct MemberMerge {
     /// stored members' times (a member without one was captured at
     /// `storedCapturedAt`; 0 stands for unknown, older than any capture).
     /// `winsTies`: the record replaces members captured at the same time
-    /// (the same ID again in one input: the later record is kept); else a
-    /// tie between different values is decided by their content
-    /// (`tieGoesToRecord`), whatever the order of the imports.
+    /// (the same ID again in one input: the later record is kept; a place
+    /// last written by an earlier import); else, within one import, a tie
+    /// between different values is decided by their content
+    /// (`tieGoesToRecord`), whatever the order of its files.
     init(stored: JSONObject, storedCapturedAt: Int64, storedTimes: [String: Int64], storedExtra: JSONObject,
          record: JSONObject, recordExtra: JSONObject, capturedAt t: Int64, complete: Bool = false, winsTies: Bool = false) {
         var doc = stored

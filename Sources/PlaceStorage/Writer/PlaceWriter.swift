@@ -32,6 +32,11 @@ package final class PlaceWriter {
     private let source: String?
     /// The import run (import_run.id) the rows are written for.
     package var run: Int64 = 0
+    /// The first run of this import (one `placedb import`, all its files):
+    /// a stored member last written before it ties to a record's member of
+    /// the same capture time by giving way (a later import wins a tie);
+    /// within one import, ties go by content (`MemberMerge`).
+    package var importFirstRun: Int64 = 0
     /// In a snapshot, unchanged places are marked seen (last_run) too.
     package var snapshot = false
     /// The database has the text index, and the writes keep it (false once
@@ -244,6 +249,8 @@ package final class PlaceWriter {
         var removed: Bool
         /// Written by this run already.
         var duplicate: Bool
+        /// The run that last wrote or saw it.
+        var lastRun: Int64
         /// The stored `captured_at` (0: unknown, before version 7).
         var capturedAt: Int64
         /// `member_captured` is NULL: every member shares `capturedAt`.
@@ -270,7 +277,7 @@ package final class PlaceWriter {
         try find.bind(text: place.id, at: 1)
         var existing: Existing?
         if let row = try find.step() {
-            existing = Existing(rowid: try row.int64(0), hash: try row.int64(1), removed: try row.int64(2) != 0, duplicate: try row.int64(3) == run,
+            existing = Existing(rowid: try row.int64(0), hash: try row.int64(1), removed: try row.int64(2) != 0, duplicate: try row.int64(3) == run, lastRun: try row.int64(3),
                                 capturedAt: try row.int64(4), uniform: try row.int64(5) != 0)
         }
         find.rewind()
@@ -356,8 +363,8 @@ package final class PlaceWriter {
         let old = try stored(existing.rowid)
         let record = try place.recordDocument()
         // The same ID again in one input: the later record wins ties, as it
-        // always has; nothing dating either record, it ties the stored
-        // undated members.
+        // always has (and over a place last written by an earlier import);
+        // nothing dating either record, it ties the stored undated members.
         var t = place.capturedAt
         if existing.duplicate, !CaptureTime.isKnown(t) {
             let undated = old.document.keys.compactMap { k in (old.times[k] ?? old.capturedAt) }.filter { !CaptureTime.isKnown($0) }
@@ -365,7 +372,7 @@ package final class PlaceWriter {
         }
         let m = MemberMerge(stored: old.document, storedCapturedAt: old.capturedAt, storedTimes: old.times, storedExtra: old.extra,
                             record: record.document, recordExtra: record.extra, capturedAt: t,
-                            complete: place.format.recordsAreComplete, winsTies: existing.duplicate)
+                            complete: place.format.recordsAreComplete, winsTies: existing.duplicate || existing.lastRun < importFirstRun)
         let source = m.recordIsLatest ? place.source : old.source
         let hasZone = m.document["timeZone"]?["id"]?.stringValue != nil
         let zoneSource: TimeZoneSource? = !hasZone ? nil : m.tookTimeZone ? (place.timeZoneSource ?? .data) : (old.timeZoneSource ?? .data)
