@@ -47,6 +47,14 @@ PLACES = [
 ]
 
 
+def write_lines(path, records):
+    """Writes `records` to `path`, one JSON text a line (NDJSON, GeoJSON-seq)."""
+    with open(path, "w") as f:
+        for record in records:
+            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return path
+
+
 def cli(*args, db):
     r = subprocess.run([PLACEDB, *args, "--db", db], capture_output=True)
     if r.returncode != 0:
@@ -93,10 +101,7 @@ class GoogleClientTests(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory(prefix="placedb-interop-")
         cls.db = os.path.join(cls.tmp.name, "places.sqlite")
-        src = os.path.join(cls.tmp.name, "places.ndjson")
-        with open(src, "w") as f:
-            for p in PLACES:
-                f.write(json.dumps(p, ensure_ascii=False) + "\n")
+        src = write_lines(os.path.join(cls.tmp.name, "places.ndjson"), PLACES)
         subprocess.run([PLACEDB, "import", src, "--db", cls.db], check=True, capture_output=True)
         cli("photo", "add", "places/cafe/photos/demo-photo-0", PHOTO, db=cls.db)
         cls.server = Server(cls.db)
@@ -294,13 +299,8 @@ class PlaceIDTests(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory(prefix="placedb-interop-")
         cls.db = os.path.join(cls.tmp.name, "places.sqlite")
-        src = os.path.join(cls.tmp.name, "monaco.geojsonseq")
-        with open(src, "w") as f:
-            for feature in ID_FEATURES:
-                f.write(json.dumps(feature, ensure_ascii=False) + "\n")
-        google = os.path.join(cls.tmp.name, "google.ndjson")
-        with open(google, "w") as f:
-            f.write(json.dumps(CID_PLACE, ensure_ascii=False) + "\n")
+        src = write_lines(os.path.join(cls.tmp.name, "monaco.geojsonseq"), ID_FEATURES)
+        google = write_lines(os.path.join(cls.tmp.name, "google.ndjson"), [CID_PLACE])
         cli("import", src, google, db=cls.db)
         cls.server = Server(cls.db, "--quiet")
         cls.client = client(cls.server.endpoint)
