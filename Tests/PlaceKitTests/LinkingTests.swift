@@ -230,6 +230,24 @@ struct LinkingTests {
         #expect(groups.first?.contains("B1") == true)
     }
 
+    @Test("two records of one place on either side of the antimeridian are linked (the search reaches across it)")
+    func acrossTheAntimeridian() throws {
+        let dir = try TempDirectory("placedb-link")
+        let path = dir.file("places.sqlite")
+        let east = Coordinate(latitude: -16.5, longitude: 179.99996), west = Coordinate(latitude: -16.50002, longitude: -179.99997)
+        do {
+            let importer = try PlaceImporter(databasePath: path)
+            _ = try importer.importInput(.file(try dir.write("g.ndjson", Self.google("ChIJdateline", "Dateline Café", east, phone: "+679 123 4567") + "\n")))
+            _ = try importer.importInput(.file(try dir.write("o.geojsonseq", Self.overture("08fdateline", "Dateline Cafe", west, phone: "+6791234567") + "\n")))
+            _ = try importer.link()
+        }
+        #expect(try Self.groups(path) == [["08fdateline", "ChIJdateline"]])
+        // And placedb link, from the other side's record first.
+        let summary = try Linking.relink(databasePath: path)
+        #expect(summary.groups == 1)
+        #expect(try PlaceReader(databasePath: path).resolvePlaceID("08fdateline").placeID == "ChIJdateline")
+    }
+
     @Test("a street of same-brand shops is not glued into one place: every member must fit every other")
     func noChaining() throws {
         let dir = try TempDirectory("placedb-link")

@@ -285,17 +285,28 @@ package final class PlaceLinker {
         let reach = min(SamePlace.searchRadiusMeters + r.extentMeters, 6_000)
         let dLat = reach / 111_320
         let dLng = reach / (111_320 * max(0.01, cos(r.coordinate.latitude * .pi / 180)))
-        let box: [DatabaseValue] = [.real(r.coordinate.latitude - dLat), .real(r.coordinate.longitude - dLng),
-                                    .real(r.coordinate.latitude + dLat), .real(r.coordinate.longitude + dLng)]
+        let (south, north) = (r.coordinate.latitude - dLat, r.coordinate.latitude + dLat)
+        let (west, east) = (r.coordinate.longitude - dLng, r.coordinate.longitude + dLng)
+        func box(_ shift: Double) -> [DatabaseValue] { [.real(south), .real(west + shift), .real(north), .real(east + shift)] }
+        // Across the antimeridian the reach goes on at the other side: the
+        // points there are found by the box shifted a turn; a viewport that
+        // crosses it is stored with east + 360, so a box west of it is
+        // tried shifted by a turn too.
+        var pointBoxes = [box(0)], extentBoxes = [box(0)]
+        if west < -180 { pointBoxes.append(box(360)); extentBoxes.append(box(360)) }
+        if east > 180 { pointBoxes.append(box(-360)) }
+        if west >= -180, west < -160 { extentBoxes.append(box(360)) }
         var found: [Int64] = []
         if hasExtents == nil { hasExtents = try db.scalar("SELECT EXISTS (SELECT 1 FROM place_extent)")?.int64 == 1 }
-        for sql in ["SELECT pkid FROM idx_place_geom WHERE xmin <= ?4 AND xmax >= ?2 AND ymin <= ?3 AND ymax >= ?1",
-                    "SELECT id FROM place_extent WHERE west <= ?4 AND east >= ?2 AND south <= ?3 AND north >= ?1"]
+        for (sql, boxes) in [("SELECT pkid FROM idx_place_geom WHERE xmin <= ?4 AND xmax >= ?2 AND ymin <= ?3 AND ymax >= ?1", pointBoxes),
+                             ("SELECT id FROM place_extent WHERE west <= ?4 AND east >= ?2 AND south <= ?3 AND north >= ?1", extentBoxes)]
             where hasExtents == true || sql.contains("idx_place_geom") {
             let s = try db.cachedStatement(sql)
-            try s.bind(box)
-            while let row = try s.step() { found.append(try row.int64(0)) }
-            s.reset()
+            for b in boxes {
+                try s.bind(b)
+                while let row = try s.step() { found.append(try row.int64(0)) }
+                s.reset()
+            }
         }
         var out: [LinkRow] = []
         var seen = Set<Int64>()
