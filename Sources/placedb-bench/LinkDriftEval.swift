@@ -67,7 +67,7 @@ enum LinkDriftEval {
             if l.hasPrefix("\u{1E}") { l.removeFirst() }
             guard var f = try JSONParser.parse(Array(l.utf8)).objectValue, var p = f["properties"]?.objectValue,
                   let id = p["@id"]?.intValue, let type = p["@type"]?.stringValue else { continue }
-            ids.insert("osm:\(type.prefix(1))\(id)")
+            ids.insert(PlaceIDSpelling.osmID(type: type, number: Int64(id)))
             p["@id"] = .int(Int64(id) + offset)
             f["properties"] = .object(p)
             out += JSONWriter().string(.object(f)) + "\n"
@@ -124,10 +124,10 @@ enum LinkDriftEval {
                 members[g, default: []].append((id, source))
             }
         }
-        // IDs in placedb's spelling: osm:n123, osm:w123, osm:r123.
         func shifted(_ id: String, by delta: Int64) -> String {
-            guard id.hasPrefix("osm:"), id.count > 5, let n = Int64(id.dropFirst(5)) else { return id }
-            return "\(id.prefix(5))\(n + delta)"
+            guard let type = PlaceIDSpelling.osmType(id), let short = PlaceIDSpelling.osmShortForm(id),
+                  let n = Int64(short.dropFirst()) else { return id }
+            return PlaceIDSpelling.osmID(type: type, number: n + delta)
         }
         func original(_ renumbered: String) -> String { shifted(renumbered, by: -offset) }
         func renumberedID(_ id: String) -> String { shifted(id, by: offset) }

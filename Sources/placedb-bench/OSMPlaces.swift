@@ -150,7 +150,7 @@ enum OSMReader {
             guard let props = feature["properties"]?.objectValue, let name = props["name"]?.stringValue,
                   let type = props["@type"]?.stringValue, let osmID = props["@id"]?.intValue,
                   poiKeys.contains(where: { props[$0] != nil }), let geometry = feature["geometry"] else { continue }
-            let id = "osm:\(type.prefix(1))\(osmID)"
+            let id = PlaceIDSpelling.osmID(type: type, number: Int64(osmID))
             guard let shape = shape(geometry) else { continue }
             if let existing = byID[id] {
                 // Closed ways come as a LineString and a MultiPolygon: keep the area.

@@ -107,7 +107,7 @@ enum GeoJSONDecoders {
                 throw DecodeError("OpenStreetMap feature without a numeric @id")
             }
             // osmium's short form (`osm:n123`): one path segment (docs/formats.md#place-ids).
-            return "osm:\(type.prefix(1))\(id)"
+            return PlaceIDSpelling.osmID(type: type, number: Int64(id))
         }
         var tags = JSONObject()
         var meta = JSONObject()

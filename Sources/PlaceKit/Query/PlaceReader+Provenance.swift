@@ -77,7 +77,7 @@ extension PlaceReader {
             var timesOf: [String: (capturedAt: Int64?, members: [String: Int64])] = [:]
             for member in group.members {
                 guard let (s, at, t) = try store.captureTimes(of: PlaceID(member)) else { continue }
-                let known = at.flatMap { CaptureTime.isKnown($0) ? $0 : nil }
+                let known = CaptureTime.known(at)
                 records.append(.init(placeID: PlaceID(member), source: s, capturedAt: known))
                 timesOf[member] = (known, t)
             }
@@ -86,14 +86,13 @@ extension PlaceReader {
                 let record = group.provenance[name]?.stringValue ?? id.rawValue
                 memberRecords[name] = PlaceID(record)
                 let t = timesOf[record].flatMap { $0.members[name] ?? $0.capturedAt }
-                return (name, t.flatMap { CaptureTime.isKnown($0) ? $0 : nil })
+                return (name, CaptureTime.known(t))
             }
             return PlaceProvenance(placeID: id, source: source, capturedAt: records.compactMap(\.capturedAt).max(),
                                    members: members, memberRecords: memberRecords, records: records)
         }
         let members = place.document.keys.map { (name: $0, capturedAt: times[$0] ?? capturedAt) }
-        let known = { (t: Int64?) in t.flatMap { CaptureTime.isKnown($0) ? $0 : nil } }
-        return PlaceProvenance(placeID: id, source: source, capturedAt: known(capturedAt),
-                               members: members.map { ($0.name, known($0.capturedAt)) })
+        return PlaceProvenance(placeID: id, source: source, capturedAt: CaptureTime.known(capturedAt),
+                               members: members.map { ($0.name, CaptureTime.known($0.capturedAt)) })
     }
 }

@@ -56,6 +56,12 @@ public enum PlaceIDSpelling {
         return nil
     }
 
+    /// placedb's ID of OpenStreetMap element `number` of `type` (`node`,
+    /// `way`, `relation`, `area`): `osm:n123`, osmium's short form.
+    public static func osmID(type: String, number: Int64) -> String {
+        "osm:\(type.prefix(1))\(number)"
+    }
+
     /// The OpenStreetMap element type of an ID in either spelling (`node`,
     /// `way`, `relation`, `area`), nil for other IDs.
     public static func osmType(_ id: String) -> String? {

@@ -51,6 +51,9 @@ public enum CaptureTime {
     /// of places imported before capture times were kept.
     public static func isKnown(_ t: Int64) -> Bool { t > 0 }
 
+    /// `t` when it is a real capture time, else nil (`isKnown`).
+    public static func known(_ t: Int64?) -> Int64? { t.flatMap { isKnown($0) ? $0 : nil } }
+
     /// 2000-01-01T00:00:00Z: a record timestamp before it is taken for a
     /// mistake (a zero, a date field misread), not a capture.
     public static let earliest: Int64 = 946_684_800
