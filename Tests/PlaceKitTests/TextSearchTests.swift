@@ -321,6 +321,31 @@ struct TextSearchTests {
         #expect(!TextIndexWriter.isCellWord("fox") && !TextIndexWriter.isCellWord("k2") && !TextIndexWriter.isCellWord("f1x") && !TextIndexWriter.isCellWord("xf1x2"))
     }
 
+    @Test("an update bringing more distinct words than one batch puts every one in the typo vocabulary")
+    func vocabularyInBatches() throws {
+        let (dir, db) = try database()
+        // 1,800 places of 40 words each: 72,000 distinct words, more than
+        // `TextIndexWriter.wordBatch`, so the vocabulary goes in batches.
+        let perPlace = 40, places = (TextIndexWriter.wordBatch + 6_000) / perPlace
+        func word(_ n: Int) -> String {
+            var s = "", k = n
+            for _ in 0..<4 { s.append(Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(k % 26)))); k /= 26 }
+            return "zq" + s
+        }
+        var lines = ""
+        for p in 0..<places {
+            let name = (0..<perPlace).map { word(p * perPlace + $0) }.joined(separator: " ")
+            lines += #"{"id":"w\#(p)","displayName":{"text":"\#(name)"},"location":{"latitude":46.5,"longitude":6.6},"types":["store"]}"# + "\n"
+        }
+        let summary = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("words.ndjson", lines)))
+        #expect(summary.inserted == places)
+        let database = try Database(path: db, mode: .readWrite)
+        var stored = Set<String>()
+        try database.forEachRow("SELECT word FROM place_word WHERE word GLOB 'zq*'") { stored.insert(try $0.string(0)) }
+        #expect(stored.count == places * perPlace)
+        #expect(stored.contains(word(0)) && stored.contains(word(places * perPlace - 1)))
+    }
+
     @Test("the index row's cell words are TextGrid's, everywhere on the globe")
     func rowCellsAreTextGrids() {
         var rng = TestRandom(seed: 17)

@@ -37,6 +37,7 @@ final class TextIndexWriter {
             for text in [t.name, t.otherNames, t.address, t.types] {
                 if let text { for w in TextFolding.words(text) { words.insert(w) } }
             }
+            if words.count >= Self.wordBatch { try flushWords() }
             return
         }
         wroteRows = true
@@ -86,16 +87,13 @@ final class TextIndexWriter {
             // 0.4 s of CPU once, about 1 ms off each search).
             try db.execute(TextIndexSQL.optimize)
             // Every word of the index, once each and in order: the ones
-            // place_word lacks go in (not the grid cells).
-            var fresh: [String] = []
+            // place_word lacks go in (not the grid cells), as they are
+            // read (a vocabulary of millions is never held).
             try db.forEachRow(TextIndexSQL.indexWords) { row in
-                if let w = row.optionalString(0), !Self.isCellWord(w) { fresh.append(w) }
+                if let w = row.optionalString(0), !Self.isCellWord(w) { try insert(w) }
             }
-            try insert(fresh)
-        } else if !words.isEmpty {
-            try insert(words.sorted())
         }
-        words = []
+        try flushWords()
         dirty = false
         wroteRows = false
     }
@@ -109,12 +107,21 @@ final class TextIndexWriter {
         return false
     }
 
-    private func insert(_ sorted: [String]) throws {
-        for word in sorted {
-            insertWord.reset()
-            try insertWord.bind(.text(word), at: 1)
-            try insertWord.bind(.text(TextFolding.reversed(word)), at: 2)
-            try insertWord.run()
-        }
+    /// Distinct words held at most before they go into `place_word`
+    /// (sorted, so each batch walks the table's index in order): memory
+    /// stays a few MiB however many distinct words an import brings.
+    static let wordBatch = 65_536
+
+    private func flushWords() throws {
+        guard !words.isEmpty else { return }
+        for word in words.sorted() { try insert(word) }
+        words.removeAll(keepingCapacity: true)
+    }
+
+    private func insert(_ word: String) throws {
+        insertWord.reset()
+        try insertWord.bind(.text(word), at: 1)
+        try insertWord.bind(.text(TextFolding.reversed(word)), at: 2)
+        try insertWord.run()
     }
 }
