@@ -222,7 +222,8 @@ final class OsmiumExport: @unchecked Sendable {
         return InputError(kind: .unreadable, source: input, reason: "cannot read: osmium export exited with status \(code): \(said ?? "no message") (\(commandLine))")
     }
 
-    /// The last lines osmium wrote to its standard error, as one line.
+    /// The last lines osmium wrote to its standard error, as one line
+    /// (at most 400 characters, control characters as spaces).
     private func lastMessage() -> String? {
         let size = lseek(messages, 0, SEEK_END)
         guard size > 0 else { return nil }
@@ -233,7 +234,8 @@ final class OsmiumExport: @unchecked Sendable {
         let lines = String(decoding: bytes[0..<n], as: UTF8.self).split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !lines.isEmpty else { return nil }
-        let text = lines.suffix(2).joined(separator: "; ")
+        // osmium wraps a sentence over lines: the last few, as one.
+        let text = lines.suffix(4).joined(separator: " ")
         return String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) }.prefix(400))
     }
 }
