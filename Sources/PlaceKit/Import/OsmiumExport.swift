@@ -88,15 +88,11 @@ final class OsmiumExport: @unchecked Sendable {
         guard messageFile >= 0 else { throw fail("a temporary file in \(scratchDirectory)") }
         let fileIndex = index.hasSuffix("_file_array")
         let indexFile = fileIndex ? scratchFile("osmium-index") : -1
-        guard !fileIndex || indexFile >= 0 else { close(messageFile); throw fail("a temporary file in \(scratchDirectory)") }
-        var ends: [Int32] = [0, 0]
-        guard GNU.pipe2(&ends, O_CLOEXEC) == 0 else {
+        guard !fileIndex || indexFile >= 0 else {
+            let error = fail("a temporary file in \(scratchDirectory)")
             close(messageFile)
-            if indexFile >= 0 { close(indexFile) }
-            throw fail("pipe")
+            throw error
         }
-        let readEnd = high(ends[0]), writeEnd = high(ends[1])
-
         // osmium export tells the format by the name (it reads the file
         // twice, and its -F does not reach the second reading): a file whose
         // name says otherwise is given by a link of the right name.
@@ -105,14 +101,29 @@ final class OsmiumExport: @unchecked Sendable {
         if !input.hasSuffix("." + format.rawValue) {
             let link = Self.link(to: input, suffix: format.rawValue)
             guard let link else {
+                let error = fail("a link named .\(format.rawValue) to the input")
                 close(messageFile)
                 if indexFile >= 0 { close(indexFile) }
-                throw fail("a link named .\(format.rawValue) to the input")
+                throw error
             }
             named = link
             linkPath = link
         }
         self.link = linkPath
+        var ends: [Int32] = [0, 0]
+        let readEnd: Int32, writeEnd: Int32
+        if GNU.pipe2(&ends, O_CLOEXEC) == 0 {
+            (readEnd, writeEnd) = (high(ends[0]), high(ends[1]))
+        } else {
+            (readEnd, writeEnd) = (-1, -1)
+        }
+        guard readEnd >= 0, writeEnd >= 0 else {
+            let error = fail("pipe")
+            for fd in [readEnd, writeEnd, messageFile, indexFile] where fd >= 0 { close(fd) }
+            if let linkPath { unlink(linkPath) }
+            throw error
+        }
+
         let arguments = ["export", "--no-progress", "-f", "geojsonseq", "-a", Self.attributes,
                          "-i", fileIndex ? "\(index),/proc/self/fd/3" : index, named]
         commandLine = "osmium " + arguments.map { $0 == named ? "FILE" : $0 }.joined(separator: " ")
