@@ -61,7 +61,7 @@ public enum CommandLineTool {
         \(CommandSpec.row("--version", "Show the version."))
         \(CommandSpec.row("-h, --help", "Show this help; 'placedb <command> --help' for a command's."))
 
-        Exit codes: 0 ok, 1 not found or failure, 64 usage, 65 bad input data (or a corrupt image), 66 missing input, 74 output not written.
+        Exit codes: 0 ok, 1 not found or failure, 64 usage, 65 bad input data (or a corrupt image), 66 missing input, 69 a program placedb runs is missing (osmium), 74 output not written.
 
         EXAMPLES:
           placedb import places.ndjson.gz --time-zone Europe/Zurich
@@ -183,6 +183,7 @@ public enum CommandLineTool {
         case .invalidArgument: .usage
         case .photoNotFound: .failure
         case .badImage: .dataError
+        case .missingTool: .unavailable
         }
     }
 

@@ -141,6 +141,9 @@ public enum ExitCode: Int32, Sendable {
     case dataError = 65
     /// An input file is missing or unreadable (EX_NOINPUT).
     case noInput = 66
+    /// A program placedb runs is not installed: `osmium` for an
+    /// OpenStreetMap file (EX_UNAVAILABLE).
+    case unavailable = 69
     /// An output could not be written: stdout, `--rejects`, `-o FILE`,
     /// `--svg FILE` (EX_IOERR).
     case ioError = 74

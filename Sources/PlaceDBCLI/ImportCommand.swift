@@ -9,7 +9,7 @@ enum ImportCommand: Command {
     /// The options, read by these constants (a typo does not compile).
     enum Options {
         static let inputFormat = OptionSpec("--input-format", value: "FORMAT", help: "Record format (default: auto, detected per record).", choices: ["auto"] + InputFormat.allCases.map(\.rawValue))
-        static let onError = OptionSpec("--on-error", value: "MODE", help: "stop: the first bad record stops the import and that file's changes are rolled back (default). skip: import the valid records and report the rejected ones; a file that holds no places (or is missing) is skipped with one line and the next files are imported (exit 65 or 66 at the end).", choices: OnError.allCases.map(\.rawValue))
+        static let onError = OptionSpec("--on-error", value: "MODE", help: "stop: the first bad record stops the import and that file's changes are rolled back (default). skip: import the valid records and report the rejected ones; a file that holds no places, whose every record is rejected, or that is missing is skipped with one line and the next files are imported (exit 65 or 66 at the end).", choices: OnError.allCases.map(\.rawValue))
         static let rejects = OptionSpec("--rejects", value: "FILE", help: "Write each rejected record to FILE as one NDJSON line (not an input or the database: 64; a failed write exits 74).")
         static let source = OptionSpec("--source", value: "NAME", help: "The source name the places are filed under (default: by format: google-places, osm, overture, geojson).")
         static let snapshot = OptionSpec("--snapshot", value: "SOURCE", help: "The files are the complete current state of SOURCE: its places absent from them are marked removed (never deleted); a place that comes back is revived.")
@@ -26,30 +26,34 @@ enum ImportCommand: Command {
 
     static let spec = CommandSpec(
         name: "import",
-        abstract: "Import place dumps (Google Places API (New) and legacy, GeoJSON, OpenStreetMap, Overture; JSON, NDJSON, GeoJSON-seq, .gz).",
-        arguments: [ArgumentSpec(name: "FILE", help: "A dump to import; - reads standard input. Gzip'd files are read directly.", variadic: true)],
+        abstract: "Import place dumps (Google Places API (New) and legacy, GeoJSON, OpenStreetMap .osm.pbf and exports, Overture; JSON, NDJSON, GeoJSON-seq, .gz).",
+        arguments: [ArgumentSpec(name: "FILE", help: "A dump to import; - reads standard input. Gzip'd files are read directly; an OpenStreetMap file (.osm.pbf, .osm, .osm.bz2, .o5m) through osmium export.", variadic: true)],
         options: Options.all,
         discussion: """
             Each file is imported in one transaction. Re-importing a file changes nothing. A
-            record for a stored ID updates only the members it carries, each unless the
-            stored one was captured later (docs/merging.md). The summary (stdout) counts
-            inserted, updated, unchanged and rejected records (and revived, duplicate, older
-            than stored and, for a snapshot, removed places; viewports ignored as footprints
-            because they are inverted, cross the antimeridian or exceed 20 km: a warning, the
-            place is imported; and the GeoJSON features skipped as not places, neither a name
-            nor a place tag, by what they are) and says where the capture times came from. An
-            input with no places at all says "0 places" and exits 0. Bad input exits 65, a
-            missing file 66; with the default --on-error stop the database stays as it was
-            before the failing file (files before it stay imported) and a snapshot removes
-            nothing. A database that does not exist yet is written as DB.new-PID and takes its
-            name when the first file is done; a first file that fails having kept nothing
-            leaves no database. One import at a time writes a database: another waits for it
-            (DB.import-lock).
+            record for a stored ID updates only the members it carries, each unless the stored
+            one was captured later (docs/merging.md). The summary (stdout) counts inserted,
+            updated, unchanged and rejected records (and revived, duplicate, older than stored
+            and, for a snapshot, removed places; viewports ignored as footprints because they
+            are inverted, cross the antimeridian or exceed 20 km: a warning, the place is
+            imported; and the GeoJSON features skipped as not places, neither a name nor a place
+            tag, by what they are) and says where the capture times came from. An input with no
+            places at all says "0 places" and exits 0. What a file is comes from its first
+            bytes: an OpenStreetMap file is read through `osmium export` (osmium-tool;
+            PLACEDB_OSMIUM names another osmium; none installed: exit 69), giving the places its
+            GeoJSON export gives (docs/osm-exports.md); a CSV, YAML, image or other file placedb
+            does not read is named in the error. Bad input exits 65 (also an input whose every
+            record was rejected under --on-error skip), a missing file 66; with the default
+            --on-error stop the database stays as it was before the failing file (files before
+            it stay imported) and a snapshot removes nothing. A database that does not exist yet
+            is written as DB.new-PID and takes its name when the first file is done; a first
+            file that fails having kept nothing leaves no database. One import at a time writes
+            a database: another waits for it (DB.import-lock).
             """,
         examples: [
             "placedb import places-v1.ndjson legacy-nearby.json.gz --time-zone Europe/Zurich",
             "placedb import --no-text-index --on-error skip --rejects rejects.ndjson overture-places.geojsonseq",
-            "placedb import --snapshot osm-lausanne lausanne-2026-03.geojson",
+            "placedb import --snapshot osm-helsinki helsinki.osm.pbf --time-zone Europe/Helsinki",
         ])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
@@ -61,6 +65,7 @@ enum ImportCommand: Command {
         options.allFeatures = args.flag(Options.allFeatures)
         options.textIndex = !args.flag(Options.noTextIndex)
         options.link = !args.flag(Options.noLink)
+        if let osmium = context.console.environment("PLACEDB_OSMIUM"), !osmium.isEmpty { options.osmium = osmium }
         if let f = args.value(Options.inputFormat), f != "auto" { options.format = InputFormat(rawValue: f) }
         if let mode = args.value(Options.onError) { options.onError = OnError(rawValue: mode) ?? .stop }
         if let source = args.value(Options.source) {

@@ -20,6 +20,8 @@ extension PlaceDBError {
             "\(path): cannot open for reading: \(message), and \(path)-wal holds changes a read-only reader cannot see without the WAL index; open it once where it can be written (any placedb import) to fold them in"
         case .noTextIndex:
             "\(description); build it with `placedb text-index build`"
+        case .missingTool(let package, _) where package == "osmium-tool":
+            "\(description), or set PLACEDB_OSMIUM to the osmium to run"
         default: description
         }
     }

@@ -47,7 +47,7 @@ package struct APIError: Error, Sendable, Equatable {
             // The served file cannot be read right now (gone, replaced,
             // upgraded by a newer placedb): the service is unavailable.
             case .noDatabase, .notADatabasePath, .danglingSymlink, .cannotOpen, .walNeedsWriter, .spatiaLiteMissing,
-                 .schemaTooOld, .schemaTooNew, .input:
+                 .schemaTooOld, .schemaTooNew, .input, .missingTool:
                 self = .unavailable(e.description)
             // The file is not (or no longer) a sound placedb database.
             case .notAnSQLiteDatabase, .notAPlacedbDatabase, .corrupt, .database:

@@ -209,8 +209,9 @@ struct PlaceImporterTests {
         #expect {
             _ = try importer().importInput(.file(binary))
         } throws: { e in
-            guard case PlaceDBError.badInput = e else { return false }
-            return "\(e)".contains("binary.bin:1:")
+            // Told from its first bytes: not JSON, and said so (65).
+            guard case PlaceDBError.input(let ie) = e, ie.kind == .corrupt else { return false }
+            return "\(e)".contains("binary.bin: this is binary data, not JSON/GeoJSON")
         }
         let apiError = try dir.write("error.json", #"{"candidates":[],"error_message":"Unsupported field name 'invalid'.","status":"INVALID_REQUEST"}"#)
         #expect {

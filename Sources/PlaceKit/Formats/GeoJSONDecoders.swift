@@ -99,8 +99,12 @@ enum GeoJSONDecoders {
     // MARK: OpenStreetMap (osmium export)
 
     static func decodeOSM(_ object: JSONObject) throws(DecodeError) -> DecodedPlace {
+        // `osmium export -u type_id` writes the ID as the feature's `id` instead.
+        let unique = object["properties"]?["@type"] == nil ? osmiumUniqueID(object["id"]) : nil
         let f = try feature(object) { (_, p) throws(DecodeError) -> String in
+            if let unique { return PlaceIDSpelling.osmID(type: unique.type, number: unique.number) }
             guard let type = p["@type"]?.stringValue, ["node", "way", "relation", "area"].contains(type) else {
+                if p["@id"] == nil, looksLikeOSMTags(p) { throw DecodeError(withoutOSMID) }
                 throw DecodeError("OpenStreetMap feature without a valid @type (node, way or relation)")
             }
             guard let id = p["@id"]?.intValue else {
@@ -136,6 +140,11 @@ enum GeoJSONDecoders {
         if let web = (tags["website"] ?? tags["contact:website"] ?? tags["url"])?.stringValue, let uri = webAddress(web) { doc["websiteUri"] = .string(uri) }
         if let hours = tags["opening_hours"]?.stringValue { doc["regularOpeningHours"] = OSMOpeningHours.regularOpeningHours(hours) }
         var osm = JSONObject()
+        if let unique, meta["type"] == nil, meta["id"] == nil {
+            // As `-a type,id` would have said it.
+            meta["type"] = .string(unique.type)
+            meta["id"] = .int(unique.number)
+        }
         if let t = meta["type"] { osm["type"] = t }
         if let i = meta["id"] { osm["id"] = i }
         if let v = meta["version"] { osm["version"] = v }
@@ -152,6 +161,42 @@ enum GeoJSONDecoders {
         result.capturedAt = CaptureTime.value(meta["timestamp"])
         return result
     }
+
+    /// The OpenStreetMap element of an `osmium export -u type_id` ID:
+    /// `n123` a node, `w123` a way's line, `a246` the area of way 123 and
+    /// `a247` that of relation 123 (osmium numbers a way's area twice its
+    /// ID, a relation's twice plus one); nil for anything else.
+    static func osmiumUniqueID(_ value: JSONValue?) -> (type: String, number: Int64)? {
+        guard let text = value?.stringValue, let letter = text.first, let n = Int64(text.dropFirst()), text.count > 1,
+              text.utf8.dropFirst().allSatisfy({ $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        switch letter {
+        case "n": return ("node", n)
+        case "w": return ("way", n)
+        case "a":
+            // Negative IDs (objects not uploaded): a way's is 2 id, a relation's 2 id - 1.
+            if n % 2 == 0 { return ("way", n / 2) }
+            return ("relation", n > 0 ? (n - 1) / 2 : (n + 1) / 2)
+        default: return nil
+        }
+    }
+
+    /// Whether a feature's properties are OpenStreetMap tags (as a plain
+    /// `osmium export` writes them, without `@type` and `@id`): every value
+    /// a string, and tags that say what an OSM element is.
+    static func looksLikeOSMTags(_ p: JSONObject) -> Bool {
+        var tags = JSONObject()
+        for (k, v) in p where !k.hasPrefix("@") {
+            guard v.stringValue != nil else { return false }
+            tags[k] = v
+        }
+        guard !tags.isEmpty else { return false }
+        if !OSMTypeMapping.types(tags).isEmpty || OSMTypeMapping.kind(tags) != nil { return true }
+        return !["other", "untagged"].contains(OSMTypeMapping.skipReason(tags))
+    }
+
+    /// The error of an OpenStreetMap feature exported without its ID.
+    static let withoutOSMID = "OpenStreetMap feature without its ID (@type and @id): osmium export writes them with -a type,id "
+        + "(osmium export -f geojsonseq -a type,id,version,timestamp EXTRACT.osm.pbf), or import the .osm.pbf itself"
 
     static func osmAddress(_ tags: JSONObject) -> (formatted: String, components: [JSONValue])? {
         func tag(_ k: String) -> String? { tags["addr:\(k)"]?.stringValue }
@@ -245,6 +290,7 @@ enum GeoJSONDecoders {
     static func decodeGeneric(_ object: JSONObject) throws(DecodeError) -> DecodedPlace {
         let f = try feature(object) { (o, p) throws(DecodeError) -> String in
             guard let id = idString(p["id"]) ?? idString(o["id"]) else {
+                if looksLikeOSMTags(p) { throw DecodeError(withoutOSMID) }
                 throw DecodeError("GeoJSON feature without an id (properties.id or the feature's id)")
             }
             return id

@@ -3,7 +3,8 @@ import PlaceStorage
 
 extension InputFormat {
     /// GeoJSON Features (`"type": "Feature"`, or members of `features`) are
-    /// OpenStreetMap when their properties carry `@type` and `@id`, Overture
+    /// OpenStreetMap when their properties carry `@type` and `@id` (or the
+    /// feature's `id` is osmium's `-u type_id` and its properties tags), Overture
     /// when they carry `names` or Overture's `categories`+`sources`, else the
     /// generic GeoJSON place.
     static func detect(_ record: SourceRecord) -> InputFormat {
@@ -15,6 +16,14 @@ extension InputFormat {
             if record.container == "features" || value["type"]?.stringValue == "Feature" {
                 let p = value["properties"]
                 if p?["@type"] != nil && p?["@id"] != nil { return .osm }
+                // `osmium export -u type_id`: the ID `n123`, `w123`, `a246` as the
+                // feature's, and OpenStreetMap tags (all strings) as the properties.
+                if p?["@type"] == nil, p?["id"] == nil, GeoJSONDecoders.osmiumUniqueID(value["id"]) != nil,
+                   p?.objectValue.map({ $0.allSatisfy { $0.key.hasPrefix("@") || $0.value.stringValue != nil } }) ?? true { return .osm }
+                // `-u counter` (1, 2, 3 ... anew in every export) is no place ID:
+                // the OpenStreetMap decoder says which option gives one.
+                if p?["@type"] == nil, p?["id"] == nil, value["id"]?.intValue != nil,
+                   let tags = p?.objectValue, GeoJSONDecoders.looksLikeOSMTags(tags) { return .osm }
                 if p?["names"]?.objectValue != nil || (p?["categories"] != nil && p?["sources"] != nil) { return .overture }
                 return .geojson
             }

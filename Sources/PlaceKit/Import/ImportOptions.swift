@@ -50,6 +50,13 @@ public struct ImportOptions: Sendable {
     /// physical place (`PlaceImporter.link`, docs/linking.md). False:
     /// `import --no-link`; `placedb link` does it later.
     public var link = true
+    /// The `osmium` that exports an OpenStreetMap file (`.osm.pbf`, `.osm`,
+    /// `.osm.bz2`, `.o5m`) for the import: a path, or a name looked up in
+    /// `PATH`; nil runs `osmium` from `PATH` (osmium-tool).
+    public var osmium: String?
+    /// osmium's node location index (osmium-index-types(5)); a file-based
+    /// one is kept in an unlinked file beside the database.
+    var osmiumIndex = OsmiumExport.defaultIndex
 
     public init(format: InputFormat? = nil, onError: OnError = .stop, source: String? = nil, snapshot: String? = nil, timeZone: String? = nil) {
         self.format = format

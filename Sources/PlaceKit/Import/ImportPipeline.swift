@@ -87,6 +87,8 @@ final class RecordProducer: @unchecked Sendable {
     /// Stops the reading thread and waits for it.
     func stopAndWait() {
         queue.cancel()
+        // A reader waiting for an export's output would wait for it all.
+        reader.terminateSource()
         finished.wait()
         finished.signal()
     }

@@ -295,12 +295,7 @@ public final class PlaceImporter {
         lastInputSummary = ImportSummary()
         lastInputCommitted = false
         lastEndOfImport = []
-        let source: ByteSource
-        do {
-            source = try ByteSource(input)
-        } catch {
-            throw PlaceDBError.input(error)
-        }
+        let source = try openSource(input)
         let reader = RecordReader(source: source)
         // No text index row is computed for a database that will have none.
         var producerOptions = options
@@ -313,6 +308,7 @@ public final class PlaceImporter {
         summary.inputs = 1
         var formats = Set<InputFormat>()
         var fatal: ImportRejection?
+        var firstRejection: ImportRejection?
         var lastProgress = started
         var bytesRead: Int64 = 0
         var recordsRead = 0
@@ -327,7 +323,7 @@ public final class PlaceImporter {
 
         do {
             try writing {
-                let run = try beginRun(input: source.name, startedAt: startedAt)
+                let run = try beginRun(input: source.name, startedAt: startedAt, export: source.export)
                 writer.run = run
                 // Into a new file, its pages start going to disk before the tree's build and the commit.
                 try writer.beginBulk(writeBackEarly: newDatabasePath != nil)
@@ -369,6 +365,7 @@ public final class PlaceImporter {
                                 summary.records -= 1
                             } else {
                                 summary.rejected += 1
+                                if firstRejection == nil { firstRejection = rejection }
                             }
                             if options.onError == .stop { throw PlaceDBError.badInput(rejection) }
                             if !recoverable {
@@ -396,12 +393,20 @@ public final class PlaceImporter {
                 if fatal == nil {
                     try checkEnvelope(envelope: producer.envelope, sawEnvelope: producer.sawEnvelope, name: source.name, records: summary.records)
                 }
+                if fatal == nil, let first = firstRejection, summary.rejected + summary.skippedCount == summary.records {
+                    // Skip mode, and no record was a place: the input is bad, not imported.
+                    let others = summary.skippedCount > 0 ? " and the other \(summary.skippedCount) skipped as not places" : ""
+                    let all = summary.skippedCount > 0 ? "" : "all "
+                    throw PlaceDBError.input(InputError(kind: .corrupt, source: source.name,
+                                                        reason: "nothing imported: \(all)\(summary.rejected) record\(summary.rejected == 1 ? "" : "s") rejected\(others) (the first, line \(first.line)\(first.index.map { " record \($0)" } ?? ""): \(first.reason))"))
+                }
                 if !tombstones.isEmpty { summary.removed += try removeAgain(tombstones, input: source.name, run: run) }
                 try writer.endBulk()
                 endOfImport = EndOfWriteTime.Laps()
                 for part in writer.lastEndOfBulk { endOfImport.append(part) }
                 for (i, c) in CaptureSource.allCases.enumerated() where captureCounts[i] > 0 { summary.captureSources[c] = captureCounts[i] }
-                summary.bytes = bytesRead
+                // An OpenStreetMap file read whole: its own size, not its export's.
+                summary.bytes = fatal == nil ? source.export.flatMap { fileSize($0.input) } ?? bytesRead : bytesRead
                 summary.seconds = MonotonicClock.now() - started
                 try finishRun(run, formats: formats, summary: summary, status: fatal == nil ? "ok" : "failed", error: fatal?.description,
                               dataTime: newestCapture)
@@ -428,6 +433,46 @@ public final class PlaceImporter {
         report()
         if let fatal { throw PlaceDBError.badInput(fatal) }
         return summary
+    }
+
+    /// The bytes of `input`: a file or standard input, read as it is
+    /// (gzip'd or not) when it is JSON; the output of `osmium export` when
+    /// it is an OpenStreetMap file; refused, saying what it is, when it is
+    /// neither (a CSV file, an image, ...). Told by the first bytes, not
+    /// the name.
+    private func openSource(_ input: InputSource) throws -> ByteSource {
+        let source: ByteSource
+        let kind: InputKind
+        do {
+            source = try ByteSource(input)
+            kind = InputKind.classify(try source.peek(InputKind.headLength), gzipped: source.isGzip)
+        } catch {
+            throw PlaceDBError.input(error)
+        }
+        switch kind {
+        case .json:
+            return source
+        case .other(let what, let advice):
+            throw PlaceDBError.input(InputError(kind: .corrupt, source: source.name,
+                                                reason: "this is \(what), not JSON/GeoJSON\(advice.map { "; \($0)" } ?? "")"))
+        case .openStreetMap(let format):
+            guard case .file(let path) = input else {
+                throw PlaceDBError.input(InputError(kind: .corrupt, source: source.name, reason: "this is \(format.description) on standard input, which osmium export cannot read (it reads its input twice); give the file's path"))
+            }
+            let directory = databasePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            let export = try OsmiumExport(input: path, format: format, osmium: options.osmium, index: options.osmiumIndex,
+                                          scratchDirectory: directory.isEmpty ? (databasePath.hasPrefix("/") ? "/" : ".") : directory)
+            do {
+                return try ByteSource(export, name: source.name)
+            } catch {
+                throw PlaceDBError.input(error)
+            }
+        }
+    }
+
+    private func fileSize(_ path: String) -> Int64? {
+        var st = stat()
+        return stat(path, &st) == 0 ? Int64(st.st_size) : nil
     }
 
     /// Marks the places of tombstone records removed at their recorded time
@@ -508,7 +553,7 @@ public final class PlaceImporter {
 
     /// Inserts a `running` import_run row and returns its id; the places
     /// this run writes point at it.
-    private func beginRun(input: String, startedAt: String) throws -> Int64 {
+    private func beginRun(input: String, startedAt: String, export: OsmiumExport? = nil) throws -> Int64 {
         var settings = JSONObject([
             ("format", .string(self.options.format?.rawValue ?? "auto")),
             ("onError", .string(self.options.onError.rawValue)),
@@ -518,6 +563,7 @@ public final class PlaceImporter {
         if let zone = self.options.timeZone { settings["timeZone"] = .string(zone) }
         if let t = self.options.capturedAt { settings["capturedAt"] = .string(CaptureTime.string(t)) }
         if self.options.allFeatures { settings["allFeatures"] = .bool(true) }
+        if let export { settings["exportedBy"] = .string(export.commandLine) }
         let options = JSONWriter().string(.object(settings))
         let run = try store.beginImportRun(input: input, source: self.options.source, snapshot: self.options.snapshot,
                                            startedAt: startedAt, options: options)

@@ -99,6 +99,8 @@ final class RecordReader {
     deinit { buffer.deallocate() }
 
     var bytesRead: Int64 { source.rawOffset }
+    /// Ends the process whose output this reads, if any (the import stopped).
+    func terminateSource() { source.terminate() }
     var recordsRead: Int { recordCount }
 
     // MARK: Buffer

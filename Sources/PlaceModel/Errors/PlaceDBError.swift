@@ -50,6 +50,10 @@ public enum PlaceDBError: Error, Sendable, CustomStringConvertible {
     /// An image is corrupt, truncated, too large, or in a format placedb
     /// does not read (the message names the file or photo).
     case badImage(String)
+    /// A program placedb runs is not installed (`osmium`, to read
+    /// OpenStreetMap files): the Debian package that has it, and what
+    /// needed it.
+    case missingTool(package: String, reason: String)
 
     public var description: String {
         switch self {
@@ -81,6 +85,7 @@ public enum PlaceDBError: Error, Sendable, CustomStringConvertible {
         case .invalidArgument(let m): m
         case .photoNotFound(let m): "NOT_FOUND: \(m)"
         case .badImage(let m): m
+        case .missingTool(let package, let reason): "\(reason); install \(package) (apt-get install \(package))"
         }
     }
 
