@@ -55,11 +55,16 @@ extension TextSearchRequest {
         return hash.value
     }
 
-    /// Whether a place must be read to decide if it is served (the
-    /// filters other than the defaults' exclusions).
+    /// Whether a place's document must be decoded to decide if it is
+    /// served (`minRating` is checked on the row's `rating` column; the
+    /// defaults' exclusions on the stored bytes).
     var filtersByDocument: Bool {
-        openNow || minRating != nil || !priceLevels.isEmpty || evOptions
+        openNow || !priceLevels.isEmpty || evOptions
     }
+
+    /// Whether any filter beyond the defaults' exclusions is set (then the
+    /// candidates are gathered for `maxPagedResults`).
+    var filters: Bool { filtersByDocument || minRating != nil }
 }
 
 /// The filters of a searchText request applied to a ranked place.
@@ -80,8 +85,12 @@ struct TextSearchFilter {
     private static let serviceArea = Array(#""pureServiceAreaBusiness":true"#.utf8)
     private static let futureOpening = Array(#""businessStatus":"FUTURE_OPENING""#.utf8)
 
-    /// Whether the place of `rowid` passes every filter of the request.
-    func accepts(_ rowid: Int64, store: PlaceStore) throws -> Bool {
+    /// Whether the place passes every filter of the request.
+    func accepts(_ candidate: TextCandidate, store: PlaceStore) throws -> Bool {
+        if let min = request.minRating {
+            guard let rating = candidate.rating, rating >= min else { return false }
+        }
+        let rowid = candidate.rowid
         if !request.filtersByDocument {
             // The defaults only (pure service-area businesses and future
             // openings left out): a look for the two members in the stored
@@ -177,7 +186,7 @@ extension PlaceReader {
         }
         let size = request.maxResultCount
         let filter = TextSearchFilter(request, at: time)
-        if request.filtersByDocument { plan.window = max(plan.window, TextSearchRequest.maxPagedResults) }
+        if request.filters { plan.window = max(plan.window, TextSearchRequest.maxPagedResults) }
         // One more than the page: whether a next page exists.
         let needed = paged ? min(offset + size + 1, TextSearchRequest.maxPagedResults + 1) : size
         var limit = needed
@@ -186,7 +195,7 @@ extension PlaceReader {
             let hits = try textHits(plan)
             var accepted: [TextHit] = []
             for hit in hits where accepted.count < needed {
-                if try filter.accepts(hit.candidate.rowid, store: store) { accepted.append(hit) }
+                if try filter.accepts(hit.candidate, store: store) { accepted.append(hit) }
             }
             if accepted.count >= needed || hits.count < limit {
                 let end = min(offset + size, TextSearchRequest.maxPagedResults)
