@@ -95,14 +95,18 @@ struct TextSearchFilter {
             // The defaults only (pure service-area businesses and future
             // openings left out): a look for the two members in the stored
             // bytes; a place that seems to hold one is decoded to be sure.
-            let suspect = try store.withRawDocument(rowid: rowid) { doc in
-                (!request.includePureServiceAreaBusinesses && Self.find(Self.serviceArea, in: doc))
-                    || (!request.includeFutureOpenings && Self.find(Self.futureOpening, in: doc))
-            } ?? false
-            if !suspect { return true }
+            if try !(store.withRawDocument(rowid: rowid) { suspect($0) } ?? false) { return true }
         }
         guard let place = try store.place(rowid: rowid, plan: plan) else { return false }
         return accepts(place)
+    }
+
+    /// Whether the stored bytes of a place hold a member the defaults
+    /// exclude it for (`"pureServiceAreaBusiness":true`,
+    /// `"businessStatus":"FUTURE_OPENING"`): then it is decoded to be sure.
+    func suspect(_ doc: UnsafeRawBufferPointer) -> Bool {
+        (!request.includePureServiceAreaBusinesses && Self.find(Self.serviceArea, in: doc))
+            || (!request.includeFutureOpenings && Self.find(Self.futureOpening, in: doc))
     }
 
     func accepts(_ place: Place) -> Bool {
@@ -164,6 +168,7 @@ extension PlaceReader {
     /// until the page is full.
     func textSearchPage(_ request: TextSearchRequest, paging: Bool, at time: HoursQueryTime) throws -> TextSearchPage {
         var plan = Self.plan(request)
+        plan.minRating = request.minRating
         var offset = 0
         var marker = ""
         let paged = paging || request.pageToken != nil

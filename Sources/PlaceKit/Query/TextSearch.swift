@@ -306,6 +306,9 @@ struct TextQueryPlan {
     /// the search pages or filters: then `maxPagedResults`, whatever the
     /// page's size, so that pages are slices of one ranking).
     var window: Int
+    /// searchText's `minRating`: candidates rated less (or not at all) are
+    /// left out before ranking, and the gathering counts only the others.
+    var minRating: Double?
     var byDistance = false
     /// The query as `TextFolding.literal` gives it, and as typed (white space collapsed).
     var literal: String?
@@ -354,6 +357,34 @@ extension PlaceReader {
         return try store.read {
             try store.requireTextIndex()
             try checkTypes([("includedType", request.includedTypes)])
+            // No filter, no pages: the ranked places are written as they
+            // come, the default exclusions looked for in the bytes each
+            // write reads anyway (no read more); a place that seems to be
+            // excluded sends the request to the general path below.
+            if places && !nextPageToken && request.pageToken == nil && !request.filters {
+                let filter = TextSearchFilter(request, at: time)
+                var suspect = false
+                var out: [UInt8] = []
+                out.reserveCapacity(4096)
+                let hits = try textHits(Self.plan(request))
+                if hits.isEmpty { return Array("{}".utf8) }
+                PlaceJSON.append(#"{"places":["#, into: &out)
+                for (i, hit) in hits.enumerated() {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    let extra = hit.meters.map { [("distanceMeters", ($0 * 100).rounded() / 100)] } ?? []
+                    _ = try store.writePlaceJSON(rowid: hit.candidate.rowid, plan: plan, extra: extra, servedAt: time,
+                                                 skip: { doc in
+                                                     if filter.suspect(doc) { suspect = true }
+                                                     return suspect
+                                                 }, into: &out)
+                    if suspect { break }
+                    if explain { Self.appendExplain(hit.factors, into: &out) }
+                }
+                if !suspect {
+                    PlaceJSON.append("]}", into: &out)
+                    return out
+                }
+            }
             let page = try textSearchPage(request, paging: nextPageToken, at: time)
             var out: [UInt8] = []
             out.reserveCapacity(4096)
@@ -475,6 +506,17 @@ extension PlaceReader {
         let reach = plan.restriction?.reach
         var coveredByCells = false
         let phrases = TextMatchExpression.phrases(terms)
+        /// Whether the candidates gathered are enough (with `minRating`,
+        /// those rated enough).
+        func enough() -> Bool {
+            guard let min = plan.minRating else { return matched.count >= want }
+            var n = 0
+            for (_, m) in matched where (m.candidate.rating ?? -1) >= min {
+                n += 1
+                if n >= want { return true }
+            }
+            return false
+        }
         /// Adds the whole index's best by BM25 (ties by rowid).
         func wholeIndex() throws {
             guard let expression = TextMatchExpression.expression(terms, any: any) else { return }
@@ -500,9 +542,9 @@ extension PlaceReader {
                 let cells = TextGrid.blockCells(focus, level)
                 for m in all where TextGrid.contains(cells, level, key: m.cell) { matched[m.candidate.rowid] = (m.candidate, m.bm25) }
                 if let reach, reach <= level.reach(atLatitude: focus.latitude) { coveredByCells = true; break }
-                if matched.count >= want { break }
+                if enough() { break }
             }
-            if !coveredByCells && matched.count < want {
+            if !coveredByCells && !enough() {
                 let best = plan.restriction != nil ? 20_000 : max(100, 5 * plan.window)
                 let chosen = all.count <= best ? all[...]
                     : all.sorted { $0.bm25 != $1.bm25 ? $0.bm25 < $1.bm25 : $0.candidate.rowid < $1.candidate.rowid }.prefix(best)
@@ -514,15 +556,16 @@ extension PlaceReader {
                 guard let expression = TextMatchExpression.expression(terms, any: any, cells: cells) else { return [] }
                 for m in try store.textMatches(expression, phrases: phrases, cells: cells.count, best: 2000) { matched[m.candidate.rowid] = m }
                 if let reach, reach <= level.reach(atLatitude: focus.latitude) { coveredByCells = true; break }
-                if matched.count >= want { break }
+                if enough() { break }
             }
-            if !coveredByCells && matched.count < want { try wholeIndex() }
+            if !coveredByCells && !enough() { try wholeIndex() }
         } else {
             try wholeIndex()
         }
         guard !matched.isEmpty else { return [] }
         var candidates: [(TextCandidate, Double, Double?)] = []
         for (rowid, (c, bm25)) in matched {
+            if let min = plan.minRating, !((c.rating ?? -1) >= min) { continue }
             if let r = plan.restriction, !r.contains(c.coordinate) { continue }
             if !plan.types.isEmpty {
                 var ok = false
