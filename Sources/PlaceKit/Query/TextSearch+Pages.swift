@@ -71,16 +71,19 @@ extension TextSearchRequest {
 struct TextSearchFilter {
     let request: TextSearchRequest
     let time: HoursQueryTime
-    let plan: MaskPlan
 
     init(_ request: TextSearchRequest, at time: HoursQueryTime) {
         self.request = request
         self.time = time
-        // What the hours engine reads (`Place.served(at:)`), and the filters' members.
+    }
+
+    /// The members a filter reads: what the hours engine reads
+    /// (`Place.served(at:)`) and the filters' own (made once).
+    static let plan: MaskPlan = {
         var fields = Array(Place.hoursMembers)
         fields += ["businessStatus", "openingDate", "timeZone", "utcOffsetMinutes", "rating", "priceLevel", "pureServiceAreaBusiness", "evChargeOptions"]
-        plan = MaskPlan((try? FieldMask(fields: fields)) ?? .all)
-    }
+        return MaskPlan((try? FieldMask(fields: fields)) ?? .all)
+    }()
 
     private static let serviceArea = Array(#""pureServiceAreaBusiness":true"#.utf8)
     private static let futureOpening = Array(#""businessStatus":"FUTURE_OPENING""#.utf8)
@@ -97,7 +100,7 @@ struct TextSearchFilter {
             // bytes; a place that seems to hold one is decoded to be sure.
             if try !(store.withRawDocument(rowid: rowid) { suspect($0) } ?? false) { return true }
         }
-        guard let place = try store.place(rowid: rowid, plan: plan) else { return false }
+        guard let place = try store.place(rowid: rowid, plan: Self.plan) else { return false }
         return accepts(place)
     }
 
@@ -105,8 +108,8 @@ struct TextSearchFilter {
     /// exclude it for (`"pureServiceAreaBusiness":true`,
     /// `"businessStatus":"FUTURE_OPENING"`): then it is decoded to be sure.
     func suspect(_ doc: UnsafeRawBufferPointer) -> Bool {
-        (!request.includePureServiceAreaBusinesses && Self.find(Self.serviceArea, in: doc))
-            || (!request.includeFutureOpenings && Self.find(Self.futureOpening, in: doc))
+        (!request.includePureServiceAreaBusinesses && Self.find(Self.serviceArea, anchor: 16, in: doc))
+            || (!request.includeFutureOpenings && Self.find(Self.futureOpening, anchor: 18, in: doc))
     }
 
     func accepts(_ place: Place) -> Bool {
@@ -139,14 +142,16 @@ struct TextSearchFilter {
         return true
     }
 
-    private static func find(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer) -> Bool {
-        guard let base = haystack.baseAddress, haystack.count >= needle.count, let first = needle.first else { return false }
-        var from = 0
-        let last = haystack.count - needle.count
-        while from <= last, let hit = memchr(base + from, Int32(first), last - from + 1) {
-            let at = base.distance(to: UnsafeRawPointer(hit))
+    /// Whether `needle` is in `haystack`: memchr for its byte at `anchor`
+    /// (a rare one: an upper-case letter, not the quote every member starts with).
+    private static func find(_ needle: [UInt8], anchor: Int, in haystack: UnsafeRawBufferPointer) -> Bool {
+        guard let base = haystack.baseAddress, haystack.count >= needle.count else { return false }
+        var from = anchor
+        let last = haystack.count - needle.count + anchor
+        while from <= last, let hit = memchr(base + from, Int32(needle[anchor]), last - from + 1) {
+            let at = base.distance(to: UnsafeRawPointer(hit)) - anchor
             if UnsafeRawBufferPointer(rebasing: haystack[at..<(at + needle.count)]).elementsEqual(needle) { return true }
-            from = at + 1
+            from = at + anchor + 1
         }
         return false
     }

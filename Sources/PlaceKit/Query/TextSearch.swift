@@ -506,8 +506,10 @@ extension PlaceReader {
         let reach = plan.restriction?.reach
         var coveredByCells = false
         let phrases = TextMatchExpression.phrases(terms)
-        /// Whether the candidates gathered are enough (with `minRating`,
-        /// those rated enough).
+        /// Whether the candidates gathered are enough to stop widening the
+        /// cells (with `minRating`, those rated enough: a filter looks one
+        /// level wider, not at the whole index, which only few matches in
+        /// all cells call for, as without it).
         func enough() -> Bool {
             guard let min = plan.minRating else { return matched.count >= want }
             var n = 0
@@ -544,7 +546,7 @@ extension PlaceReader {
                 if let reach, reach <= level.reach(atLatitude: focus.latitude) { coveredByCells = true; break }
                 if enough() { break }
             }
-            if !coveredByCells && !enough() {
+            if !coveredByCells && matched.count < want {
                 let best = plan.restriction != nil ? 20_000 : max(100, 5 * plan.window)
                 let chosen = all.count <= best ? all[...]
                     : all.sorted { $0.bm25 != $1.bm25 ? $0.bm25 < $1.bm25 : $0.candidate.rowid < $1.candidate.rowid }.prefix(best)
@@ -558,7 +560,7 @@ extension PlaceReader {
                 if let reach, reach <= level.reach(atLatitude: focus.latitude) { coveredByCells = true; break }
                 if enough() { break }
             }
-            if !coveredByCells && !enough() { try wholeIndex() }
+            if !coveredByCells && matched.count < want { try wholeIndex() }
         } else {
             try wholeIndex()
         }
