@@ -6,7 +6,7 @@ enum NearbyCommand: Command {
     /// The options, read by these constants (a typo does not compile).
     enum Options {
         static let radius = OptionSpec("--radius", value: "M", help: "Only places within M meters, at most 50000 (default: no limit: the nearest places).")
-        static let type = OptionSpec("--type", value: "T", help: "Only places with T among their types (any of the types given).", repeatable: true)
+        static let type = OptionSpec("--type", value: "T", help: "Only places with T among their types (any of the types given). T must be a type of the Places API's table or one the database holds (else exit 64, with the nearest type).", repeatable: true)
         static let excludeType = OptionSpec("--exclude-type", value: "T", help: "No places with T among their types.", repeatable: true)
         static let limit = OptionSpec("--limit", value: "N", help: "At most N places (default 20, at most 1000).")
         static let rank = OptionSpec("--rank", value: "ORDER", help: "distance: nearest first (default). popularity: most rated first (needs --radius).", choices: ["distance", "popularity"])
@@ -56,6 +56,15 @@ enum NearbyCommand: Command {
         if context.arguments.value(Options.rank) == "popularity" { request.rankPreference = .popularity }
         request.includeAllFeatures = context.arguments.flag(Options.allFeatures)
         try QueryOptions.validate(request.validate)
+        // A type that is neither documented nor in the database is a typo
+        // (the search would find nothing): a usage error with the nearest type.
+        for (option, types) in [(Options.type, request.includedTypes), (Options.excludeType, request.excludedTypes)] {
+            if let bad = try client.read({ try client.unknownTypes(types) }).first {
+                var message = "unknown place type '\(bad.prefix(100))' in \(option.name)"
+                if let near = PlaceTypes.closest(to: bad) { message += "; did you mean '\(near)'?" }
+                throw UsageError(message: message + " (a type of the Places API's table, or one the database holds)")
+            }
+        }
         switch context.output {
         case .json:
             context.writeJSON(try JSONValue(parsing: client.searchNearbyJSON(request, fields: fields, at: time)))

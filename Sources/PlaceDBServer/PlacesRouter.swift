@@ -43,13 +43,13 @@ package final class PlacesRouter: Sendable {
         do {
             return try route(request)
         } catch {
-            return APIError(error).response
+            return APIError(error).hidingPaths(backend.pathsToHide).response
         }
     }
 
     private func route(_ request: HTTPRequest) throws -> HTTPResponse {
         if let host = request.header("Host"), !hosts.allows(host) {
-            throw APIError.permissionDenied("the Host '\(host.prefix(255))' is not served here (a name placedb serve was not told of; DNS rebinding is refused); start it with --allow-host NAME to serve that name")
+            throw APIError.permissionDenied("the Host '\(host.prefix(255))' is not served here (a name placedb serve was not told of; DNS rebinding is refused); start it with --allow-host NAME to serve that name", reason: "HOST_NOT_ALLOWED")
         }
         try checkKey(request)
         let format = try ResponseFormat(request)
@@ -83,7 +83,7 @@ package final class PlacesRouter: Sendable {
         case "/placedb/v1/health":
             try only("GET", "HEAD")
             if let trouble = backend.databaseStatus() {
-                var answer = format.json(["status": "NOT_SERVING", "reason": .string(trouble), "placeCount": .int(Int64(try backend.placeCount()))])
+                var answer = format.json(["status": "NOT_SERVING", "reason": .string(APIError.internal(trouble).hidingPaths(backend.pathsToHide).message), "placeCount": .int(Int64(try backend.placeCount()))])
                 answer.status = 503
                 return answer
             }
@@ -114,7 +114,7 @@ package final class PlacesRouter: Sendable {
                 return try openStatus(request, id: String(rest.dropLast("/openStatus".count)), format)
             }
         }
-        throw APIError.notFound("no such method: \(request.method) \(path) (see docs/server.md)")
+        throw APIError.notFound("Method not found: \(request.method) \(path) (see docs/server.md)", reason: "METHOD_NOT_FOUND")
     }
 
     // MARK: - Key
@@ -130,12 +130,8 @@ package final class PlacesRouter: Sendable {
            photoTokens.valid(token, for: photo.name) {
             return
         }
-        guard let given = request.header("X-Goog-Api-Key") ?? request.query("key") else {
-            throw APIError.permissionDenied("this server requires an API key (X-Goog-Api-Key header or key= parameter)")
-        }
-        if !Self.constantTimeEqual(Array(given.utf8), apiKey) {
-            throw APIError.permissionDenied("API key not valid; pass a valid API key")
-        }
+        guard let given = request.header("X-Goog-Api-Key") ?? request.query("key") else { throw APIError.apiKeyMissing }
+        if !Self.constantTimeEqual(Array(given.utf8), apiKey) { throw APIError.apiKeyInvalid }
     }
 
     /// Equal bytes, in a time that depends only on the lengths.
@@ -330,7 +326,14 @@ package final class PlacesRouter: Sendable {
 
     private func photoMedia(_ request: HTTPRequest, _ photo: PhotoPath, _ format: ResponseFormat) throws -> HTTPResponse {
         let size = try photoSize(request)
-        guard try backend.photoExists(name: photo.name) else { throw APIError.notFound("no photo '\(photo.name)'") }
+        // Only a photo whose image is here gets a link: a link that would
+        // answer 404 is a 404 now (with skipHttpRedirect too).
+        guard let hasImage = try backend.photoHasImage(name: photo.name) else {
+            throw APIError.notFound("no photo '\(photo.name)'", reason: "PHOTO_NOT_FOUND")
+        }
+        if !hasImage {
+            throw APIError.notFound("photo '\(photo.name)' has no local image on this server (placedb photo add stores one)", reason: "PHOTO_MEDIA_NOT_FOUND")
+        }
         var query = "maxWidthPx=\(size.width)&maxHeightPx=\(size.height)"
         if let key = request.query("key") {
             query += "&key=" + (key.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
@@ -373,28 +376,71 @@ package final class PlacesRouter: Sendable {
     }
 
     /// Text Search: the body as `placedb search --batch` reads it, with the
-    /// API's limits (a non-blank textQuery, maxResultCount and pageSize
-    /// 1...20, a bias circle's radius 0...50000).
+    /// API's limits (a non-blank textQuery; `pageSize` and `maxResultCount`
+    /// 0 or absent for 20, above 20 served as 20, negative refused; a bias
+    /// circle's radius 0...50000). The mask may name the response's other
+    /// members: `nextPageToken` (written when there is a next page),
+    /// `routingSummaries`, `contextualContents`, `searchUri` (never written
+    /// here: docs/server.md).
     private func searchText(_ request: HTTPRequest, _ format: ResponseFormat) throws -> HTTPResponse {
         var json = try body(request)
         if let r = json["rankPreference"], let n = r.intValue {
             guard let name = EnumEncoding.textRankPreference[n] else { throw APIError.invalidArgument("rankPreference must be 0, 1 or 2 (or DISTANCE, RELEVANCE), not \(n)") }
             json["rankPreference"] = .string(name)
         }
-        let fields = try listMask(request, prefix: "places", required: true)
+        let (fields, nextPageToken, places) = try searchTextMask(request)
         if let q = json["textQuery"]?.stringValue, trimmed(q).isEmpty {
             throw APIError.invalidArgument("textQuery must not be empty")
         }
-        let search = try TextSearchRequest(json: json)
         for key in ["maxResultCount", "pageSize"] {
-            if let n = json[key]?.intValue, !(1...20).contains(n) {
-                throw APIError.invalidArgument("\(key) must be between 1 and 20, not \(n)")
+            guard let v = json[key] else { continue }
+            guard let n = v.intValue else { throw APIError.invalidArgument("\(key) must be an integer, not \(JSONWriter().string(v).prefix(100))") }
+            if n < 0 { throw APIError.invalidArgument("\(key) must not be negative, not \(n)") }
+            // 0 is the default (20); more than 20 is served as 20 (the API's rules).
+            if n == 0 { json[key] = nil } else if n > 20 { json[key] = .int(20) }
+        }
+        do {
+            let search = try TextSearchRequest(json: json)
+            if case .circle(_, let r)? = search.locationBias, let r, r > 50_000 {
+                throw APIError.invalidArgument("locationBias.circle.radius must be greater than 0 and at most 50000 meters, not \(r)")
+            }
+            return try format.json(bytes: backend.searchTextJSON(search, fields: fields, nextPageToken: nextPageToken, places: places))
+        } catch let error as PlaceDBError {
+            throw Self.pageTokenError(error) ?? APIError(error)
+        }
+    }
+
+    /// A refused page token, with its reason (`PAGE_TOKEN_INVALID`).
+    private static func pageTokenError(_ error: PlaceDBError) -> APIError? {
+        guard case .invalidArgument(let m) = error, m.hasPrefix("pageToken") else { return nil }
+        return APIError.invalidArgument(m, reason: "PAGE_TOKEN_INVALID")
+    }
+
+    /// The members of the searchText response (the discovery document's
+    /// `SearchTextResponse`) besides `places`.
+    static let searchTextTopLevel: Set<String> = ["nextPageToken", "routingSummaries", "contextualContents", "searchUri"]
+
+    /// searchText's mask: the paths under `places.`, whether it asks for
+    /// `nextPageToken`, and whether for places at all (`*` asks for all).
+    private func searchTextMask(_ request: HTTPRequest) throws -> (FieldMask, nextPageToken: Bool, places: Bool) {
+        guard let text = try maskText(request, required: true) else { return (.all, true, true) }
+        guard text.contains("nextPageToken") || text.contains("routingSummaries") || text.contains("contextualContents")
+                || text.contains("searchUri") else {
+            let all = text.contains("*") && text.split(separator: ",").contains { trimmed($0) == "*" }
+            return (try listMask(request, prefix: "places", required: true), all, true)
+        }
+        var rest: [String] = []
+        var token = false
+        for item in text.split(separator: ",").map(trimmed) where !item.isEmpty {
+            if Self.searchTextTopLevel.contains(item) {
+                if item == "nextPageToken" { token = true }
+            } else {
+                rest.append(item)
             }
         }
-        if case .circle(_, let r)? = search.locationBias, let r, r > 50_000 {
-            throw APIError.invalidArgument("locationBias.circle.radius must be greater than 0 and at most 50000 meters, not \(r)")
-        }
-        return try format.json(bytes: backend.searchTextJSON(search, fields: fields))
+        if rest.isEmpty { return (.all, token, false) }
+        let parsed = try parseListMask(rest.joined(separator: ","), prefix: "places")
+        return (parsed, token || rest.contains("*"), true)
     }
 
     /// Autocomplete: the body as `placedb autocomplete --batch` reads it;

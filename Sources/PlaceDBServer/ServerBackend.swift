@@ -37,6 +37,9 @@ package final class ServerBackend: Sendable {
     package var client: PlacesClient { state.withLock { $0.client } }
     /// The database file, opened read-only by every connection.
     package let databasePath: String
+    /// The database's path as given, absolute and resolved, longest first:
+    /// what error messages must not show a client (`APIError.hidingPaths`).
+    package let pathsToHide: [String]
     /// How linked records are answered (`serve --unmerged`), kept for a
     /// replaced file's new client.
     let recordView: RecordView
@@ -58,6 +61,9 @@ package final class ServerBackend: Sendable {
     /// `checkInterval` seconds (see `databaseStatus`).
     package init(client: PlacesClient, checkInterval: Double = 1, recordView: RecordView = .merged) {
         databasePath = client.databasePath
+        let absolute = URL(fileURLWithPath: client.databasePath).standardizedFileURL.path
+        let resolved = URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path
+        pathsToHide = Array(Set([client.databasePath, absolute, resolved])).sorted { $0.count > $1.count }
         self.recordView = recordView
         self.checkInterval = UInt64(max(0, checkInterval) * 1e9)
         state = Mutex(FileState(client: client, identity: FileIdentity(path: client.databasePath),
@@ -136,8 +142,8 @@ package final class ServerBackend: Sendable {
     }
 
     /// `{"placeLikelihoods": [...], "noneLikelihood": ..}` as `placedb current` writes it (compact).
-    package func searchTextJSON(_ request: TextSearchRequest, fields: FieldMask) throws -> [UInt8] {
-        try withClient { try $0.searchTextJSON(request, fields: fields) }
+    package func searchTextJSON(_ request: TextSearchRequest, fields: FieldMask, nextPageToken: Bool = false, places: Bool = true) throws -> [UInt8] {
+        try withClient { try $0.searchTextJSON(request, fields: fields, nextPageToken: nextPageToken, places: places) }
     }
 
     package func autocompleteJSON(_ request: AutocompleteRequest) throws -> [UInt8] {
@@ -183,11 +189,13 @@ package final class ServerBackend: Sendable {
         }
     }
 
-    /// Whether the database lists a photo of this exact name, or holds an image for it.
-    func photoExists(name: String) throws -> Bool {
+    /// Whether the photo of this exact name has a local image (true), is
+    /// listed by a place without one (false), or is unknown (nil).
+    func photoHasImage(name: String) throws -> Bool? {
         try withClient { client in
-            guard let resolved = try? client.photoMetadata(named: name) else { return false }
-            return resolved.name == name
+            if try client.localImage(for: PhotoMetadata(name: name)) != nil { return true }
+            guard let resolved = try? client.photoMetadata(named: name), resolved.name == name else { return nil }
+            return false
         }
     }
 

@@ -96,7 +96,7 @@ struct QueryCommandTests {
     func batch() throws {
         let cli = try CLI.withQueryPlaces()
         let nearby = cli.run(["nearby", "--batch", "--fields", "id"], input: """
-            {"locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":100}},"maxResultCount":1}
+            {"locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":100}},"maxResultCount":1,"rankPreference":"DISTANCE"}
             {"locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63}}},"includedTypes":["park"]}
             not json
             {"locationRestriction":{"circle":{"center":{"latitude":146.52,"longitude":6.63}}}}

@@ -105,10 +105,13 @@ struct ExplorerPageTests {
         #expect(!log.contains("Uncaught"), "\(log)")
     }
 
-    @Test("shows a place's details, its photo with the author's attribution, its neighbours and the current place picture",
+    @Test("shows a place's details, its photo with the author's attribution (a photo without a local image by name, no broken image), its neighbours and the current place picture",
           .enabled(if: ExplorerPageTests.chromium != nil, "needs chromium (apt-get install chromium; Scripts/setup installs it)"))
     func placePage() throws {
-        let f = try ServerFixture()
+        // A second photo the café lists, whose image is not in the database.
+        let f = try ServerFixture(places: serverPlaces.replacingOccurrences(
+            of: #""photos":[{"name":"places/cafe/photos/ref-cafe-1""#,
+            with: #""photos":[{"name":"places/cafe/photos/ref-cafe-2-without-image"},{"name":"places/cafe/photos/ref-cafe-1""#))
         var config = ServerConfiguration()
         config.port = 0
         config.threads = 2
@@ -129,6 +132,9 @@ struct ExplorerPageTests {
         #expect(dom.contains("/placedb/v1/places/cafe/photos/ref-cafe-1/image?maxWidthPx=400"))
         #expect(dom.contains("A. Photographer"))
         #expect(dom.contains("href=\"https://example.org/a\""))
+        // The photo without an image: its name, no <img> (media answers 404).
+        #expect(dom.contains("no local image: ref-cafe-2-without-ima"))
+        #expect(!dom.contains("photos/ref-cafe-2-without-image/image"))
         // Nearby, with distances.
         let nearby = try #require(dom.range(of: "id=\"nearby-list\"")).upperBound
         #expect(dom[nearby...].contains("Parc"))

@@ -37,6 +37,9 @@ struct PlaceIDRouteTests {
         let resolved = router.call("POST", "/placedb/v1/places:resolve", body: #"{"placeIds": ["osm:node/42", "places/osm:way/42", "gb/shop/1"]}"#)
         #expect(resolved.jsonValue?["results"]?.arrayValue?.map { $0["placeId"] } == ["osm:n42", nil, "gb%2Fshop%2F1"])
         #expect(router.call("GET", "/placedb/v1/places/osm:node/42/openStatus").status == 200)
+        // Its photo's image, stored under the one spelling (media answers only a photo with an image).
+        let image = try f.dir.write("s1.jpg", bytes: TestImages.make(width: 64, height: 48, format: .jpeg))
+        #expect(f.cli(["photo", "add", "places/gb%2Fshop%2F1/photos/s1", image]).code == 0)
         let media = router.call("GET", "/v1/places/gb/shop/1/photos/s1/media", query: [("maxWidthPx", "10"), ("skipHttpRedirect", "true")])
         #expect(media.status == 200)
         #expect(media.jsonValue?["name"] == "places/gb%2Fshop%2F1/photos/s1/media", "the photo's name in the one spelling")

@@ -88,7 +88,7 @@ struct PlacesRouterTests {
         #expect(empty.status == 400)
     }
 
-    @Test("an unknown place is 404 NOT_FOUND; an unknown route 404; a wrong method 405 with Allow")
+    @Test("an unknown place is 404 NOT_FOUND; an unknown route 404; a wrong method 404 NOT_FOUND (as Google's front end) with Allow")
     func notFoundAndMethods() throws {
         let f = try ServerFixture()
         let router = try f.router()
@@ -97,12 +97,16 @@ struct PlacesRouterTests {
         #expect(missing.errorStatus == "NOT_FOUND")
         #expect(router.call("GET", "/v2/places/cafe").status == 404)
         let post = router.call("POST", "/v1/places/cafe", headers: ["X-Goog-FieldMask": "id"])
-        #expect(post.status == 405)
+        #expect(post.status == 404)
+        #expect(post.errorStatus == "NOT_FOUND")
+        #expect(post.jsonValue?["error"]?["details"]?.arrayValue?.first?["reason"] == "METHOD_NOT_FOUND")
         #expect(post.header("Allow") == "GET, HEAD")
-        #expect(router.call("GET", "/v1/places:searchNearby").status == 405)
+        #expect(router.call("GET", "/v1/places:searchNearby").status == 404)
+        #expect(router.call("GET", "/v1/places:searchNearby").header("Allow") == "POST")
     }
 
-    static let nearbyBody = #"{"locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":500}},"maxResultCount":20}"#
+    /// Nearest first, as `placedb nearby` ranks (the API's default is POPULARITY).
+    static let nearbyBody = #"{"locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":500}},"maxResultCount":20,"rankPreference":"DISTANCE"}"#
 
     @Test("searchNearby answers what 'placedb nearby' prints, the mask's places. prefix taken off")
     func nearbyMatchesCLI() throws {
@@ -160,15 +164,15 @@ struct PlacesRouterTests {
         #expect(router.call("GET", "/v1/places/cafe", query: [("$alt", "proto")], headers: ["X-Goog-FieldMask": "id"]).status == 400)
     }
 
-    @Test("an API key, when set, is required in X-Goog-Api-Key or key=; else 403 PERMISSION_DENIED")
+    @Test("an API key, when set, is required in X-Goog-Api-Key or key=: missing 403 PERMISSION_DENIED, wrong 400 API_KEY_INVALID")
     func apiKey() throws {
         let f = try ServerFixture()
         let router = try f.router { $0.apiKey = "s3cret" }
         let h = ["X-Goog-FieldMask": "id"]
         #expect(router.call("GET", "/v1/places/cafe", headers: h).status == 403)
         #expect(router.call("GET", "/v1/places/cafe", headers: h).errorStatus == "PERMISSION_DENIED")
-        #expect(router.call("GET", "/v1/places/cafe", headers: h.merging(["X-Goog-Api-Key": "s3cre"]) { $1 }).status == 403)
-        #expect(router.call("GET", "/v1/places/cafe", headers: h.merging(["X-Goog-Api-Key": "s3cret!"]) { $1 }).status == 403)
+        #expect(router.call("GET", "/v1/places/cafe", headers: h.merging(["X-Goog-Api-Key": "s3cre"]) { $1 }).status == 400)
+        #expect(router.call("GET", "/v1/places/cafe", headers: h.merging(["X-Goog-Api-Key": "s3cret!"]) { $1 }).status == 400)
         #expect(router.call("GET", "/v1/places/cafe", headers: h.merging(["X-Goog-Api-Key": "s3cret"]) { $1 }).status == 200)
         #expect(router.call("GET", "/v1/places/cafe", query: [("key", "s3cret")], headers: h).status == 200)
         #expect(PlacesRouter.constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
@@ -226,7 +230,8 @@ struct PlacesRouterTests {
         for r in [search, complete] {
             #expect(r.status == 400, "\(r.text)")
             #expect(r.errorStatus == "FAILED_PRECONDITION")
-            #expect(r.jsonValue?["error"]?["message"]?.stringValue == message)
+            // The CLI's message, the database's path said as "the database".
+            #expect(r.jsonValue?["error"]?["message"]?.stringValue == message.replacingOccurrences(of: f.db, with: "the database"))
             #expect(r.jsonValue?["error"]?["code"] == .int(400))
         }
         #expect(f.cli(["search", "cafe"]).err == "placedb search: \(message)\n")
@@ -257,8 +262,10 @@ struct PlacesRouterTests {
             return (r.status, r.errorStatus)
         }
         #expect(status(#"{"textQuery":"cafe"}"#, mask: nil) == (400, "INVALID_ARGUMENT"))
-        #expect(status(#"{"textQuery":"cafe","maxResultCount":21}"#) == (400, "INVALID_ARGUMENT"))
-        #expect(status(#"{"textQuery":"cafe","pageSize":0}"#) == (400, "INVALID_ARGUMENT"))
+        // Above 20 is served as 20, 0 as the default (the API's rules); negative is refused.
+        #expect(status(#"{"textQuery":"cafe","maxResultCount":21}"#).0 == 200)
+        #expect(status(#"{"textQuery":"cafe","pageSize":0}"#).0 == 200)
+        #expect(status(#"{"textQuery":"cafe","pageSize":-1}"#) == (400, "INVALID_ARGUMENT"))
         #expect(status(#"{"textQuery":"cafe","maxResultCount":20}"#).0 == 200)
         #expect(status(#"{"textQuery":"  "}"#) == (400, "INVALID_ARGUMENT"))
         #expect(status(#"{}"#) == (400, "INVALID_ARGUMENT"))
@@ -291,7 +298,7 @@ struct PlacesRouterTests {
         #expect(masked.jsonValue?["suggestions"]?.arrayValue?.first == ["placePrediction": ["placeId": "cafe"]])
         #expect(router.call("POST", "/v1/places:autocomplete", headers: ["X-Goog-FieldMask": "placeId"], body: body).status == 400)
         #expect(router.call("POST", "/v1/places:autocomplete", body: #"{"text":"cafe"}"#).errorStatus == "INVALID_ARGUMENT")
-        #expect(router.call("GET", "/v1/places:autocomplete").status == 405)
+        #expect(router.call("GET", "/v1/places:autocomplete").status == 404)
     }
 
     @Test("photo media: 302 to the image unless skipHttpRedirect=true; sizes 1..4800; unknown photos 404")

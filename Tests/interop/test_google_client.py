@@ -163,9 +163,11 @@ class GoogleClientTests(unittest.TestCase):
                 circle=places_v1.Circle(center={"latitude": 46.52, "longitude": 6.63}, radius=500)), **extra)
 
     def test_search_nearby_equals_cli(self):
-        for extra, args in [({}, []), ({"max_result_count": 2}, ["--limit", "2"]),
-                            ({"included_types": ["cafe"]}, ["--type", "cafe"]),
-                            ({"rank_preference": places_v1.SearchNearbyRequest.RankPreference.POPULARITY}, ["--rank", "popularity"])]:
+        # Without rank_preference the API ranks by popularity; the CLI by distance unless told.
+        for extra, args in [({}, ["--rank", "popularity"]), ({"max_result_count": 2}, ["--limit", "2", "--rank", "popularity"]),
+                            ({"included_types": ["cafe"]}, ["--type", "cafe", "--rank", "popularity"]),
+                            ({"rank_preference": places_v1.SearchNearbyRequest.RankPreference.POPULARITY}, ["--rank", "popularity"]),
+                            ({"rank_preference": places_v1.SearchNearbyRequest.RankPreference.DISTANCE}, [])]:
             with self.subTest(extra=str(extra)):
                 got = self.client.search_nearby(request=self.nearby_request(**extra), metadata=self.mask("places.id,places.displayName,places.businessStatus"))
                 out = cli("nearby", "46.52,6.63", "--radius", "500", "--fields", "id,displayName,businessStatus", "--output", "json", *args, db=self.db)
@@ -199,7 +201,7 @@ class GoogleClientTests(unittest.TestCase):
 
     def test_search_text_limits(self):
         self.assertAPIError(gexc.BadRequest, "INVALID_ARGUMENT",
-                            lambda: self.client.search_text(request={"text_query": "cafe", "max_result_count": 21}, metadata=self.mask("places.id")))
+                            lambda: self.client.search_text(request={"text_query": "cafe", "max_result_count": -1}, metadata=self.mask("places.id")))
         self.assertAPIError(gexc.BadRequest, "INVALID_ARGUMENT",
                             lambda: self.client.search_text(request={"text_query": "cafe"}))  # no mask
         self.assertAPIError(gexc.BadRequest, "INVALID_ARGUMENT",
@@ -367,10 +369,16 @@ class APIKeyTests(unittest.TestCase):
             server = Server(db, "--quiet", env={"PLACEDB_API_KEY": "k3y"})
             try:
                 c = client(server.endpoint)
-                for metadata in [[("x-goog-fieldmask", "id")], [("x-goog-fieldmask", "id"), ("x-goog-api-key", "nope")]]:
-                    with self.assertRaises(gexc.Forbidden) as ctx:
-                        c.get_place(name="places/cafe", metadata=metadata)
-                    self.assertEqual(ctx.exception.response.json()["error"]["status"], "PERMISSION_DENIED")
+                # No key: 403 PERMISSION_DENIED; a wrong key: 400 INVALID_ARGUMENT, reason API_KEY_INVALID (as Google).
+                with self.assertRaises(gexc.Forbidden) as ctx:
+                    c.get_place(name="places/cafe", metadata=[("x-goog-fieldmask", "id")])
+                self.assertEqual(ctx.exception.response.json()["error"]["status"], "PERMISSION_DENIED")
+                with self.assertRaises(gexc.BadRequest) as ctx:
+                    c.get_place(name="places/cafe", metadata=[("x-goog-fieldmask", "id"), ("x-goog-api-key", "nope")])
+                self.assertEqual(ctx.exception.response.json()["error"]["status"], "INVALID_ARGUMENT")
+                self.assertEqual(ctx.exception.reason, "API_KEY_INVALID")
+                self.assertEqual(ctx.exception.domain, "googleapis.com")
+                self.assertEqual(ctx.exception.metadata, {"service": "places.googleapis.com"})
                 ok = c.get_place(name="places/cafe", metadata=[("x-goog-fieldmask", "id"), ("x-goog-api-key", "k3y")])
                 self.assertEqual(ok.id, "cafe")
             finally:

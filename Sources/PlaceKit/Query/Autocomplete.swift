@@ -95,7 +95,8 @@ extension PlaceReader {
         var scale: Double?
         if case .circle(_, let r)? = request.locationBias { scale = r }
         let plan = TextQueryPlan(words: words, lastIsPrefix: lastIsPrefix, focus: focus, scale: scale,
-                                 restriction: request.locationRestriction, types: [], limit: request.maxResultCount)
+                                 restriction: request.locationRestriction, types: [], limit: request.maxResultCount,
+                                 window: request.maxResultCount)
         return try store.read {
             try store.requireTextIndex()
             var out: [AutocompleteSuggestion] = []
@@ -119,6 +120,7 @@ extension PlaceReader {
     private func widened(_ plan: TextQueryPlan) -> TextQueryPlan {
         var p = plan
         p.limit = min(TextSearchRequest.maxResultLimit, max(100, plan.limit * 20))
+        p.window = p.limit
         return p
     }
 

@@ -6,8 +6,10 @@ import PlaceStorage
 public enum RankPreference: String, Sendable, CaseIterable {
     /// Nearest first (ties by place ID).
     case distance = "DISTANCE"
-    /// Most rated first (`userRatingCount`), then nearest, then by place ID.
-    /// Needs a radius.
+    /// Most rated first (`userRatingCount`), then nearest, then by place ID:
+    /// places without ratings come after rated ones, nearest first.
+    /// Needs a radius. The API's default (`searchNearby` without
+    /// `rankPreference`); the CLI's `nearby` ranks by distance unless told.
     case popularity = "POPULARITY"
 }
 
@@ -31,6 +33,10 @@ public struct NearbySearchRequest: Sendable, Equatable {
     /// whole OpenStreetMap export kept by `import --all-features`: unnamed
     /// roads, crossings, entrances ...); false by default.
     public var includeAllFeatures = false
+    /// Also return places whose `businessStatus` is `FUTURE_OPENING`
+    /// (the API's `includeFutureOpeningBusinesses`); false by default, as
+    /// in the API.
+    public var includeFutureOpenings = false
 
     public static let maxResultLimit = 1000
     /// The largest radius accepted, in meters: 50 km, the Places API's
@@ -97,7 +103,8 @@ extension PlaceReader {
         try request.validate()
         let plan = maskPlan(fields)
         return try store.read {
-            try orderedHits(request).map { hit in
+            try checkTypes(request)
+            return try orderedHits(request).map { hit in
                 guard let place = try store.servedPlace(rowid: hit.rowid, plan: plan, coordinate: hit.coordinate, at: time) else {
                     throw PlaceDBError.database(path: store.path, reason: "place row \(hit.rowid) vanished during the query")
                 }
@@ -116,10 +123,14 @@ extension PlaceReader {
         try request.validate()
         let plan = maskPlan(fields)
         return try store.read {
+            try checkTypes(request)
+            let hits = try orderedHits(request)
+            // No place: `{}`, as the API answers (an empty list is left out).
+            if hits.isEmpty { return Array("{}".utf8) }
             var out: [UInt8] = []
             out.reserveCapacity(4096)
             PlaceJSON.append(#"{"places":["#, into: &out)
-            for (i, hit) in try orderedHits(request).enumerated() {
+            for (i, hit) in hits.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 _ = try store.writePlaceJSON(rowid: hit.rowid, plan: plan, extra: [("distanceMeters", (hit.meters * 100).rounded() / 100)],
                                          servedAt: time, into: &out)
@@ -151,8 +162,19 @@ extension PlaceReader {
         return try breakTies(hits, count: request.maxResultCount, rowid: \.rowid) { $0.popularity == $1.popularity && $0.meters == $1.meters }
     }
 
-    private func rank(_ request: NearbySearchRequest, in index: PlaceIndex, accept: ((Int) -> Bool)?) -> [RankedHit] {
+    /// A 400 naming a type of the filter that is neither documented nor held by any place.
+    private func checkTypes(_ request: NearbySearchRequest) throws {
+        try checkTypes([("includedTypes", request.includedTypes), ("excludedTypes", request.excludedTypes),
+                        ("includedPrimaryTypes", request.includedPrimaryTypes), ("excludedPrimaryTypes", request.excludedPrimaryTypes)])
+    }
+
+    private func rank(_ request: NearbySearchRequest, in index: PlaceIndex, accept typeAccept: ((Int) -> Bool)?) -> [RankedHit] {
         let k = request.maxResultCount
+        var accept = typeAccept
+        if !request.includeFutureOpenings {
+            let future = StatusCode.futureOpening.rawValue
+            accept = { slot in index.statuses[slot] != future && (typeAccept?(slot) ?? true) }
+        }
         switch request.rankPreference {
         case .distance:
             return index.nearest(to: request.center, k: k, maxMeters: request.radiusMeters ?? .infinity, accept: accept).map {

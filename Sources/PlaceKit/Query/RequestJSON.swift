@@ -7,11 +7,14 @@ extension NearbySearchRequest {
     /// `locationRestriction.circle.center` / `.radius`, `includedTypes`,
     /// `excludedTypes`, `includedPrimaryTypes`, `excludedPrimaryTypes`,
     /// `maxResultCount`, `rankPreference` (`DISTANCE`, `POPULARITY`;
-    /// unspecified is DISTANCE here). `languageCode` and `regionCode` are
-    /// accepted and ignored; other keys are refused.
+    /// unspecified is POPULARITY, as in the API, or DISTANCE without a radius),
+    /// `includeFutureOpeningBusinesses`. `languageCode` and `regionCode` are
+    /// accepted and ignored, `routingParameters` checked and ignored (no
+    /// routing offline: docs/server.md); other keys are refused.
     public init(json: JSONObject) throws(PlaceDBError) {
         try RequestReader.checkKeys(json, allowed: ["locationRestriction", "includedTypes", "excludedTypes", "includedPrimaryTypes",
-                                                    "excludedPrimaryTypes", "maxResultCount", "rankPreference", "languageCode", "regionCode"])
+                                                    "excludedPrimaryTypes", "maxResultCount", "rankPreference", "languageCode", "regionCode",
+                                                    "includeFutureOpeningBusinesses", "routingParameters"])
         guard let restriction = json["locationRestriction"] else {
             throw .invalidArgument("locationRestriction.circle is required")
         }
@@ -24,10 +27,14 @@ extension NearbySearchRequest {
             guard let v = r.doubleValue else { throw .invalidArgument("locationRestriction.circle.radius must be a number, not \(r.kindDescription)") }
             radius = v
         }
-        var rank = RankPreference.distance
+        // The API's default is POPULARITY; without a radius (the CLI's
+        // batch allows none) popularity cannot rank, so distance does.
+        let byDefault: RankPreference = radius == nil ? .distance : .popularity
+        var rank = byDefault
         if let r = json["rankPreference"] {
             switch r.stringValue {
-            case "DISTANCE", "RANK_PREFERENCE_UNSPECIFIED": rank = .distance
+            case "DISTANCE": rank = .distance
+            case "RANK_PREFERENCE_UNSPECIFIED": rank = byDefault
             case "POPULARITY": rank = .popularity
             default: throw .invalidArgument("rankPreference must be DISTANCE or POPULARITY, not \(JSONWriter().string(r))")
             }
@@ -39,6 +46,8 @@ extension NearbySearchRequest {
                   excludedPrimaryTypes: try RequestReader.strings(json["excludedPrimaryTypes"], "excludedPrimaryTypes"),
                   maxResultCount: try RequestReader.int(json["maxResultCount"], "maxResultCount") ?? 20,
                   rankPreference: rank)
+        includeFutureOpenings = try RequestReader.bool(json["includeFutureOpeningBusinesses"], "includeFutureOpeningBusinesses") ?? false
+        try RequestReader.routingParameters(json["routingParameters"], "routingParameters")
         try validate()
     }
 }
@@ -100,6 +109,50 @@ enum RequestReader {
             out.append(s)
         }
         return out
+    }
+
+    static func bool(_ v: JSONValue?, _ name: String) throws(PlaceDBError) -> Bool? {
+        guard let v else { return nil }
+        guard case .bool(let b) = v else { throw .invalidArgument("\(name) must be true or false, not \(JSONWriter().string(v))") }
+        return b
+    }
+
+    static func double(_ v: JSONValue?, _ name: String) throws(PlaceDBError) -> Double? {
+        guard let v else { return nil }
+        guard let d = v.doubleValue, d.isFinite else { throw .invalidArgument("\(name) must be a number, not \(JSONWriter().string(v))") }
+        return d
+    }
+
+    /// One of `values` (the discovery document's enum, in the order of its
+    /// numbers: Google's clients send a number), or a 400 naming the field.
+    static func enumName(_ v: JSONValue?, _ name: String, _ values: [String]) throws(PlaceDBError) -> String? {
+        guard let v else { return nil }
+        if let n = v.intValue, case .int = v, n >= 0, n < values.count { return values[Int(n)] }
+        guard let s = v.stringValue, values.contains(s) else {
+            throw .invalidArgument("\(name) must be one of \(values.joined(separator: ", ")), not \(JSONWriter().string(v).prefix(100))")
+        }
+        return s
+    }
+
+    /// `routingParameters` (`origin`, `travelMode`, `routingPreference`,
+    /// `routeModifiers`) checked against the discovery document's shape;
+    /// placedb computes no routes (docs/server.md), so nothing is kept.
+    static func routingParameters(_ v: JSONValue?, _ name: String) throws(PlaceDBError) {
+        guard let v else { return }
+        guard let o = v.objectValue else { throw .invalidArgument("\(name) must be an object, not \(v.kindDescription)") }
+        try checkKeys(o, allowed: ["origin", "travelMode", "routingPreference", "routeModifiers"])
+        if o["origin"] != nil {
+            let c = try coordinate(o["origin"], "\(name).origin")
+            guard c.isValid else { throw .invalidArgument("\(name).origin \(c.latitude),\(c.longitude) is out of range") }
+        }
+        _ = try enumName(o["travelMode"], "\(name).travelMode", ["TRAVEL_MODE_UNSPECIFIED", "DRIVE", "BICYCLE", "WALK", "TWO_WHEELER"])
+        _ = try enumName(o["routingPreference"], "\(name).routingPreference",
+                         ["ROUTING_PREFERENCE_UNSPECIFIED", "TRAFFIC_UNAWARE", "TRAFFIC_AWARE", "TRAFFIC_AWARE_OPTIMAL"])
+        if let m = o["routeModifiers"] {
+            guard let mo = m.objectValue else { throw .invalidArgument("\(name).routeModifiers must be an object, not \(m.kindDescription)") }
+            try checkKeys(mo, allowed: ["avoidTolls", "avoidHighways", "avoidFerries", "avoidIndoor"])
+            for (k, x) in mo.members { _ = try bool(x, "\(name).routeModifiers.\(k)") }
+        }
     }
 
     static func int(_ v: JSONValue?, _ name: String) throws(PlaceDBError) -> Int? {

@@ -73,8 +73,48 @@ public struct TextSearchRequest: Sendable, Equatable {
     public var rankByDistance = false
     /// Accepted for compatibility; names are matched in every language stored.
     public var languageCode: String?
+    /// Accepted for compatibility (part of what a page token stands for).
+    public var regionCode: String?
+    /// Only places open at the time of the search (`openNow`), from their
+    /// hours as `placedb open` evaluates them; a place whose hours are
+    /// unknown is left out.
+    public var openNow = false
+    /// Only places rated at least this (`minRating`: 0...5, rounded up to
+    /// the next 0.5 as the API does); unrated places are left out.
+    public var minRating: Double?
+    /// Only places with one of these price levels (`PRICE_LEVEL_FREE` ...;
+    /// empty: any, unpriced places included).
+    public var priceLevels: [String] = []
+    /// `strictTypeFiltering`: accepted; `includedTypes` always filter here.
+    public var strictTypeFiltering = false
+    /// Also places marked `pureServiceAreaBusiness` (left out by default, as by the API).
+    public var includePureServiceAreaBusinesses = false
+    /// Also places whose `businessStatus` is `FUTURE_OPENING` (left out by default, as by the API).
+    public var includeFutureOpenings = false
+    /// `evOptions.connectorTypes`: only places whose `evChargeOptions` list
+    /// one of these connector types (empty: no such filter).
+    public var evConnectorTypes: [String] = []
+    /// `evOptions.minimumChargingRateKw`: only places with a connector at
+    /// least this fast in their `evChargeOptions`.
+    public var evMinimumChargingRateKw: Double?
+    /// Whether `evOptions` was given at all (then places without
+    /// `evChargeOptions` are left out).
+    public var evOptions = false
+    /// `pageToken`: the `nextPageToken` of an earlier answer to the same
+    /// request on the same database (`TextSearchPageToken`).
+    public var pageToken: String?
 
     public static let maxResultLimit = 1000
+    /// How many results pages reach at most, as in the API (three pages of 20).
+    public static let maxPagedResults = 60
+    /// The price levels a filter may name, in the order of their numbers.
+    public static let priceLevelNames = ["PRICE_LEVEL_UNSPECIFIED", "PRICE_LEVEL_FREE", "PRICE_LEVEL_INEXPENSIVE", "PRICE_LEVEL_MODERATE",
+                                         "PRICE_LEVEL_EXPENSIVE", "PRICE_LEVEL_VERY_EXPENSIVE"]
+    /// `evOptions.connectorTypes` values, in the order of their numbers.
+    public static let evConnectorTypeNames = ["EV_CONNECTOR_TYPE_UNSPECIFIED", "EV_CONNECTOR_TYPE_OTHER", "EV_CONNECTOR_TYPE_J1772",
+                                              "EV_CONNECTOR_TYPE_TYPE_2", "EV_CONNECTOR_TYPE_CHADEMO", "EV_CONNECTOR_TYPE_CCS_COMBO_1",
+                                              "EV_CONNECTOR_TYPE_CCS_COMBO_2", "EV_CONNECTOR_TYPE_TESLA", "EV_CONNECTOR_TYPE_UNSPECIFIED_GB_T",
+                                              "EV_CONNECTOR_TYPE_UNSPECIFIED_WALL_OUTLET", "EV_CONNECTOR_TYPE_NACS"]
     /// Longer queries are refused (`invalidArgument`; the CLI exits 64).
     public static let maxQueryLength = 1000
 
@@ -101,29 +141,38 @@ public struct TextSearchRequest: Sendable, Equatable {
         if rankByDistance && locationBias == nil && locationRestriction == nil {
             throw .invalidArgument("rankPreference DISTANCE needs a locationBias or locationRestriction")
         }
+        if let r = minRating, !(r.isFinite && r >= 0 && r <= 5) {
+            throw .invalidArgument("minRating must be between 0 and 5 (in steps of 0.5), not \(r)")
+        }
+        for p in priceLevels where !Self.priceLevelNames.dropFirst().contains(p) {
+            throw .invalidArgument("priceLevels: unknown price level '\(p.prefix(100))'; expected \(Self.priceLevelNames.dropFirst().joined(separator: ", "))")
+        }
+        for c in evConnectorTypes where !Self.evConnectorTypeNames.contains(c) {
+            throw .invalidArgument("evOptions.connectorTypes: unknown connector type '\(c.prefix(100))'; expected \(Self.evConnectorTypeNames.joined(separator: ", "))")
+        }
+        if let kw = evMinimumChargingRateKw, !(kw.isFinite && kw >= 0) {
+            throw .invalidArgument("evOptions.minimumChargingRateKw must be a number of kilowatts, at least 0, not \(kw)")
+        }
     }
 
-    /// Reads a Places API (New) `searchText` request body: `textQuery`
-    /// (required), `locationBias.circle` / `.rectangle`,
-    /// `locationRestriction.rectangle` (and `.circle`), `includedType`,
-    /// `strictTypeFiltering` (types always filter here), `maxResultCount`
-    /// or `pageSize`, `rankPreference` (RELEVANCE, DISTANCE);
-    /// `languageCode` and `regionCode` are accepted and ignored. Other keys
-    /// are refused.
+    /// Reads a Places API (New) `searchText` request body: every field of
+    /// the discovery document (docs/server.md lists what each does here).
+    /// `textQuery` is required; `pageSize` wins over `maxResultCount`;
+    /// `routingParameters` and `searchAlongRouteParameters` are checked
+    /// and not used (placedb computes no routes). Other keys are refused.
     public init(json: JSONObject) throws(PlaceDBError) {
-        try RequestReader.checkKeys(json, allowed: ["textQuery", "locationBias", "locationRestriction", "includedType", "strictTypeFiltering",
-                                                    "maxResultCount", "pageSize", "rankPreference", "languageCode", "regionCode"])
+        try RequestReader.checkKeys(json, allowed: Self.jsonFields)
         guard let q = json["textQuery"] else { throw .invalidArgument("textQuery is required") }
         guard let text = q.stringValue else { throw .invalidArgument("textQuery must be a string, not \(q.kindDescription)") }
         var types: [String] = []
         if let t = json["includedType"] {
             guard let s = t.stringValue else { throw .invalidArgument("includedType must be a string, not \(t.kindDescription)") }
-            types = [s]
+            if !s.isEmpty { types = [s] }
         }
         var count = 20
-        if let n = try RequestReader.int(json["maxResultCount"], "maxResultCount") {
+        if let n = try RequestReader.int(json["pageSize"], "pageSize") {
             count = n
-        } else if let n = try RequestReader.int(json["pageSize"], "pageSize") {
+        } else if let n = try RequestReader.int(json["maxResultCount"], "maxResultCount") {
             count = n
         }
         self.init(textQuery: text, locationBias: try SearchArea(json: json["locationBias"], "locationBias"),
@@ -133,6 +182,10 @@ public struct TextSearchRequest: Sendable, Equatable {
             guard let code = l.stringValue else { throw .invalidArgument("languageCode must be a string, not \(l.kindDescription)") }
             languageCode = code
         }
+        if let r = json["regionCode"] {
+            guard let code = r.stringValue else { throw .invalidArgument("regionCode must be a string, not \(r.kindDescription)") }
+            regionCode = code
+        }
         if let r = json["rankPreference"] {
             switch r.stringValue {
             case "RELEVANCE", "RANK_PREFERENCE_UNSPECIFIED": rankByDistance = false
@@ -140,8 +193,61 @@ public struct TextSearchRequest: Sendable, Equatable {
             default: throw .invalidArgument("rankPreference must be RELEVANCE or DISTANCE, not \(JSONWriter().string(r))")
             }
         }
+        openNow = try RequestReader.bool(json["openNow"], "openNow") ?? false
+        if let r = try RequestReader.double(json["minRating"], "minRating") {
+            guard r >= 0 && r <= 5 else { throw .invalidArgument("minRating must be between 0 and 5 (in steps of 0.5), not \(r)") }
+            minRating = (r * 2).rounded(.up) / 2
+        }
+        if let levels = json["priceLevels"] {
+            guard let list = levels.arrayValue else { throw .invalidArgument("priceLevels must be an array, not \(levels.kindDescription)") }
+            for (i, level) in list.enumerated() {
+                guard let name = try RequestReader.enumName(level, "priceLevels[\(i)]", Self.priceLevelNames), name != "PRICE_LEVEL_UNSPECIFIED" else {
+                    throw .invalidArgument("priceLevels[\(i)]: PRICE_LEVEL_UNSPECIFIED is no price level; expected \(Self.priceLevelNames.dropFirst().joined(separator: ", "))")
+                }
+                priceLevels.append(name)
+            }
+        }
+        strictTypeFiltering = try RequestReader.bool(json["strictTypeFiltering"], "strictTypeFiltering") ?? false
+        includePureServiceAreaBusinesses = try RequestReader.bool(json["includePureServiceAreaBusinesses"], "includePureServiceAreaBusinesses") ?? false
+        includeFutureOpenings = try RequestReader.bool(json["includeFutureOpeningBusinesses"], "includeFutureOpeningBusinesses") ?? false
+        if let ev = json["evOptions"] {
+            guard let o = ev.objectValue else { throw .invalidArgument("evOptions must be an object, not \(ev.kindDescription)") }
+            try RequestReader.checkKeys(o, allowed: ["connectorTypes", "minimumChargingRateKw"])
+            evOptions = true
+            if let types = o["connectorTypes"] {
+                guard let list = types.arrayValue else { throw .invalidArgument("evOptions.connectorTypes must be an array, not \(types.kindDescription)") }
+                for (i, t) in list.enumerated() {
+                    if let name = try RequestReader.enumName(t, "evOptions.connectorTypes[\(i)]", Self.evConnectorTypeNames) { evConnectorTypes.append(name) }
+                }
+            }
+            evMinimumChargingRateKw = try RequestReader.double(o["minimumChargingRateKw"], "evOptions.minimumChargingRateKw")
+        }
+        if let t = json["pageToken"] {
+            guard let token = t.stringValue else { throw .invalidArgument("pageToken must be a string, not \(t.kindDescription)") }
+            if !token.isEmpty { pageToken = token }
+        }
+        try RequestReader.routingParameters(json["routingParameters"], "routingParameters")
+        if let route = json["searchAlongRouteParameters"] {
+            guard let o = route.objectValue else { throw .invalidArgument("searchAlongRouteParameters must be an object, not \(route.kindDescription)") }
+            try RequestReader.checkKeys(o, allowed: ["polyline"])
+            guard let line = o["polyline"]?.objectValue else { throw .invalidArgument("searchAlongRouteParameters.polyline is required: {\"encodedPolyline\": \"...\"}") }
+            try RequestReader.checkKeys(line, allowed: ["encodedPolyline"])
+            guard let encoded = line["encodedPolyline"]?.stringValue, !encoded.isEmpty else {
+                throw .invalidArgument("searchAlongRouteParameters.polyline.encodedPolyline must be a non-empty string")
+            }
+        }
+        if locationBias != nil && locationRestriction != nil {
+            throw .invalidArgument("locationBias and locationRestriction cannot both be set")
+        }
         try validate()
     }
+
+    /// The request fields `init(json:)` reads: those of the discovery
+    /// document's `SearchTextRequest`.
+    public static let jsonFields: Set<String> = ["textQuery", "locationBias", "locationRestriction", "includedType", "strictTypeFiltering",
+                                                 "maxResultCount", "pageSize", "pageToken", "rankPreference", "languageCode", "regionCode",
+                                                 "openNow", "minRating", "priceLevels", "evOptions", "includePureServiceAreaBusinesses",
+                                                 "includeFutureOpeningBusinesses", "routingParameters", "searchAlongRouteParameters"]
 }
 
 extension SearchArea {
@@ -196,6 +302,13 @@ struct TextQueryPlan {
     var restriction: SearchArea?
     var types: [String]
     var limit: Int
+    /// The result count the candidates are gathered for (`limit` unless
+    /// the search pages or filters: then `maxPagedResults`, whatever the
+    /// page's size, so that pages are slices of one ranking).
+    var window: Int
+    /// searchText's `minRating`: candidates rated less (or not at all) are
+    /// left out before ranking, and the gathering counts only the others.
+    var minRating: Double?
     var byDistance = false
     /// The query as `TextFolding.literal` gives it, and as typed (white space collapsed).
     var literal: String?
@@ -217,7 +330,8 @@ extension PlaceReader {
         let plan = maskPlan(fields)
         return try store.read {
             try store.requireTextIndex()
-            return try textHits(Self.plan(request)).map { hit in
+            try checkTypes([("includedType", request.includedTypes)])
+            return try textSearchPage(request, paging: false, at: time).hits.map { hit in
                 guard let place = try store.servedPlace(rowid: hit.candidate.rowid, plan: plan, coordinate: hit.candidate.coordinate, at: time) else {
                     throw PlaceDBError.database(path: store.path, reason: "place row \(hit.candidate.rowid) vanished during the query")
                 }
@@ -231,22 +345,66 @@ extension PlaceReader {
     /// `distanceMeters` when the request has a center, and with `explain`
     /// its ranking factors (`"explain": {"score", "text", "name",
     /// "distance", "popularity", "corrected"}`).
+    ///
+    /// `nextPageToken`: the answer carries the token of the next page when
+    /// there is one (the API's member of that name, which a field mask asks
+    /// for); `places` false leaves the places out (a mask of only
+    /// `nextPageToken`). No place and no token: `{}`, as the API answers.
     package func searchTextJSON(_ request: TextSearchRequest, fields: FieldMask = .all, explain: Bool = false,
-                               at time: HoursQueryTime = .instant(Date())) throws -> [UInt8] {
+                               at time: HoursQueryTime = .instant(Date()), nextPageToken: Bool = false, places: Bool = true) throws -> [UInt8] {
         try request.validate()
         let plan = maskPlan(fields)
         return try store.read {
             try store.requireTextIndex()
+            try checkTypes([("includedType", request.includedTypes)])
+            // No filter, no pages: the ranked places are written as they
+            // come, the default exclusions looked for in the bytes each
+            // write reads anyway (no read more); a place that seems to be
+            // excluded sends the request to the general path below.
+            if places && !nextPageToken && request.pageToken == nil && !request.filters {
+                let filter = TextSearchFilter(request, at: time)
+                var suspect = false
+                var out: [UInt8] = []
+                out.reserveCapacity(4096)
+                let hits = try textHits(Self.plan(request))
+                if hits.isEmpty { return Array("{}".utf8) }
+                PlaceJSON.append(#"{"places":["#, into: &out)
+                for (i, hit) in hits.enumerated() {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    let extra = hit.meters.map { [("distanceMeters", ($0 * 100).rounded() / 100)] } ?? []
+                    _ = try store.writePlaceJSON(rowid: hit.candidate.rowid, plan: plan, extra: extra, servedAt: time,
+                                                 skip: { doc in
+                                                     if filter.suspect(doc) { suspect = true }
+                                                     return suspect
+                                                 }, into: &out)
+                    if suspect { break }
+                    if explain { Self.appendExplain(hit.factors, into: &out) }
+                }
+                if !suspect {
+                    PlaceJSON.append("]}", into: &out)
+                    return out
+                }
+            }
+            let page = try textSearchPage(request, paging: nextPageToken, at: time)
             var out: [UInt8] = []
             out.reserveCapacity(4096)
-            PlaceJSON.append(#"{"places":["#, into: &out)
-            for (i, hit) in try textHits(Self.plan(request)).enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                let extra = hit.meters.map { [("distanceMeters", ($0 * 100).rounded() / 100)] } ?? []
-                _ = try store.writePlaceJSON(rowid: hit.candidate.rowid, plan: plan, extra: extra, servedAt: time, into: &out)
-                if explain { Self.appendExplain(hit.factors, into: &out) }
+            out.append(UInt8(ascii: "{"))
+            if places && !page.hits.isEmpty {
+                PlaceJSON.append(#""places":["#, into: &out)
+                for (i, hit) in page.hits.enumerated() {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    let extra = hit.meters.map { [("distanceMeters", ($0 * 100).rounded() / 100)] } ?? []
+                    _ = try store.writePlaceJSON(rowid: hit.candidate.rowid, plan: plan, extra: extra, servedAt: time, into: &out)
+                    if explain { Self.appendExplain(hit.factors, into: &out) }
+                }
+                out.append(UInt8(ascii: "]"))
             }
-            PlaceJSON.append("]}", into: &out)
+            if nextPageToken, let next = page.next {
+                if out.count > 1 { out.append(UInt8(ascii: ",")) }
+                PlaceJSON.append(#""nextPageToken":"#, into: &out)
+                JSONWriter().write(.string(next.text), into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
             return out
         }
     }
@@ -257,7 +415,7 @@ extension PlaceReader {
         if case .circle(_, let r)? = request.locationBias { scale = r }
         return TextQueryPlan(words: TextFolding.words(request.textQuery), lastIsPrefix: false, focus: focus, scale: scale,
                              restriction: request.locationRestriction, types: request.includedTypes,
-                             limit: request.maxResultCount, byDistance: request.rankByDistance, literal: TextFolding.literal(request.textQuery),
+                             limit: request.maxResultCount, window: request.maxResultCount, byDistance: request.rankByDistance, literal: TextFolding.literal(request.textQuery),
                              raw: TextFolding.collapsed(request.textQuery))
     }
 
@@ -344,15 +502,28 @@ extension PlaceReader {
     /// then coarse grid cells), then anywhere by BM25, and ranks them.
     private func rank(_ plan: TextQueryPlan, terms: [QueryTerm], any: Bool, corrected: Bool) throws -> [TextHit] {
         var matched: [Int64: (candidate: TextCandidate, bm25: Double)] = [:]
-        let want = max(plan.limit, 10)
+        let want = max(plan.window, 10)
         let reach = plan.restriction?.reach
         var coveredByCells = false
         let phrases = TextMatchExpression.phrases(terms)
+        /// Whether the candidates gathered are enough to stop widening the
+        /// cells (with `minRating`, those rated enough: a filter looks one
+        /// level wider, not at the whole index, which only few matches in
+        /// all cells call for, as without it).
+        func enough() -> Bool {
+            guard let min = plan.minRating else { return matched.count >= want }
+            var n = 0
+            for (_, m) in matched where (m.candidate.rating ?? -1) >= min {
+                n += 1
+                if n >= want { return true }
+            }
+            return false
+        }
         /// Adds the whole index's best by BM25 (ties by rowid).
         func wholeIndex() throws {
             guard let expression = TextMatchExpression.expression(terms, any: any) else { return }
             // A restriction reaching past the cells reads every match; a bias, the best by BM25.
-            let best = plan.restriction != nil ? 20_000 : max(100, 5 * plan.limit)
+            let best = plan.restriction != nil ? 20_000 : max(100, 5 * plan.window)
             for m in try store.textMatches(expression, phrases: phrases, cells: 0, best: best) { matched[m.candidate.rowid] = m }
         }
         // A word no place holds (a typo, before its correction) matches
@@ -373,10 +544,10 @@ extension PlaceReader {
                 let cells = TextGrid.blockCells(focus, level)
                 for m in all where TextGrid.contains(cells, level, key: m.cell) { matched[m.candidate.rowid] = (m.candidate, m.bm25) }
                 if let reach, reach <= level.reach(atLatitude: focus.latitude) { coveredByCells = true; break }
-                if matched.count >= want { break }
+                if enough() { break }
             }
             if !coveredByCells && matched.count < want {
-                let best = plan.restriction != nil ? 20_000 : max(100, 5 * plan.limit)
+                let best = plan.restriction != nil ? 20_000 : max(100, 5 * plan.window)
                 let chosen = all.count <= best ? all[...]
                     : all.sorted { $0.bm25 != $1.bm25 ? $0.bm25 < $1.bm25 : $0.candidate.rowid < $1.candidate.rowid }.prefix(best)
                 for m in chosen { matched[m.candidate.rowid] = (m.candidate, m.bm25) }
@@ -387,7 +558,7 @@ extension PlaceReader {
                 guard let expression = TextMatchExpression.expression(terms, any: any, cells: cells) else { return [] }
                 for m in try store.textMatches(expression, phrases: phrases, cells: cells.count, best: 2000) { matched[m.candidate.rowid] = m }
                 if let reach, reach <= level.reach(atLatitude: focus.latitude) { coveredByCells = true; break }
-                if matched.count >= want { break }
+                if enough() { break }
             }
             if !coveredByCells && matched.count < want { try wholeIndex() }
         } else {
@@ -396,6 +567,7 @@ extension PlaceReader {
         guard !matched.isEmpty else { return [] }
         var candidates: [(TextCandidate, Double, Double?)] = []
         for (rowid, (c, bm25)) in matched {
+            if let min = plan.minRating, !((c.rating ?? -1) >= min) { continue }
             if let r = plan.restriction, !r.contains(c.coordinate) { continue }
             if !plan.types.isEmpty {
                 var ok = false

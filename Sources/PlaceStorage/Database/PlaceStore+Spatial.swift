@@ -284,9 +284,11 @@ extension PlaceStore {
     /// `plan` (as `Place.apiJSON(fields:)`, compact) straight from the
     /// stored document, then `extra` members; false when the row is gone.
     /// The hours are served at `time` (`Place.served(at:)`).
+    /// `skip` sees the stored bytes first: true, and nothing is written (false).
     package func writePlaceJSON(rowid: Int64, plan: MaskPlan, extra: [(String, Double)] = [], servedAt time: HoursQueryTime,
-                        into out: inout [UInt8]) throws -> Bool {
+                        skip: ((UnsafeRawBufferPointer) -> Bool)? = nil, into out: inout [UInt8]) throws -> Bool {
         let written: Bool? = try withLocatedRow(rowid: rowid) { id, doc, inserted, coordinate in
+            if let skip, skip(doc) { return false }
             do {
                 try PlaceJSON.write(idBytes: id, doc: doc, spans: try spans(doc, all: plan.fields.isAll || plan.keepsHours),
                                     inserted: inserted, location: coordinate, plan: plan, extra: extra, servedAt: time, into: &out)

@@ -12,6 +12,8 @@ package struct TextCandidate {
     package var hasExtra: Bool
     package var ratingCount: Int?
     package var primaryType: String?
+    /// The `rating` column (searchText's `minRating` is checked on it).
+    package var rating: Double?
 }
 
 extension PlaceStore {
@@ -68,7 +70,7 @@ extension PlaceStore {
                     return nil
                 }
                 let rowid = try row.int64(0)
-                out.append((try candidate(row, from: 2, rowid: rowid), try row.double(1), row.optionalInt64(7) ?? -1))
+                out.append((try candidate(row, from: 2, rowid: rowid), try row.double(1), row.optionalInt64(8) ?? -1))
             }
         } catch let e as SQLiteError {
             throw textIndexError(e)
@@ -142,7 +144,8 @@ extension PlaceStore {
             throw PlaceDBError.database(path: path, reason: "place row \(rowid) has no readable point geometry")
         }
         return TextCandidate(rowid: rowid, coordinate: c, name: row.optionalString(first + 1), hasExtra: try row.int64(first + 2) != 0,
-                             ratingCount: row.optionalInt64(first + 3).map { Int($0) }, primaryType: row.optionalString(first + 4))
+                             ratingCount: row.optionalInt64(first + 3).map { Int($0) }, primaryType: row.optionalString(first + 4),
+                             rating: row.optionalDouble(first + 5))
     }
 
     /// A place's other names (`TextIndexSQL.otherNames`), one by one.

@@ -171,7 +171,7 @@ package enum TextIndexSQL {
     /// them on every query.
     package static let countedBM25 = "bm25_counted(place_text, ?2, 10.0, 5.0, 1.0, 3.0, 0.0)"
     /// What a candidate is ranked by first (no JSON read), from `place p`.
-    package static let candidateColumns = "p.geom, p.name, p.extra IS NOT NULL, p.rating_count, p.primary_type"
+    package static let candidateColumns = "p.geom, p.name, p.extra IS NOT NULL, p.rating_count, p.primary_type, p.rating"
     /// rowid and weighted BM25 of the `?3` best places matching `?1` by
     /// BM25, ties by rowid (`?2`: the phrase counts; `?3` -1: all), each
     /// with its candidate columns: the match is limited first, then joined.

@@ -1,5 +1,6 @@
 /// 64-bit FNV-1a, to tell whether a record changed.
-struct FNV1a {
+package struct FNV1a {
+    package init() {}
     package private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
     package mutating func add<S: Sequence<UInt8>>(_ bytes: S) {
         for b in bytes {

@@ -1,0 +1,219 @@
+import Foundation
+import PlaceModel
+import PlaceStorage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `nextPageToken` of searchText: which request it continues (a hash of
+/// the request without `pageToken`, `pageSize` and `maxResultCount`),
+/// which state of the database (`PlaceStore.changeMarker`) and where the
+/// next page starts. A token is good for the same request on the same
+/// database, on any connection and after a restart of the server; any
+/// other use is an `invalidArgument` saying why.
+struct TextSearchPageToken: Equatable {
+    var request: UInt64
+    var database: String
+    var offset: Int
+
+    /// `v1.<request hash>.<database marker>.<offset>` in URL-safe base64 (no padding).
+    var text: String {
+        let plain = "v1.\(String(request, radix: 16)).\(database).\(offset)"
+        return Data(plain.utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    init(request: UInt64, database: String, offset: Int) {
+        self.request = request
+        self.database = database
+        self.offset = offset
+    }
+
+    init(parsing text: String) throws(PlaceDBError) {
+        var b64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while b64.utf8.count % 4 != 0 { b64 += "=" }
+        guard text.utf8.count <= 200, let data = Data(base64Encoded: b64), let plain = String(data: data, encoding: .utf8) else {
+            throw .invalidArgument("pageToken is not a page token of this server (give the nextPageToken of an earlier answer)")
+        }
+        let parts = plain.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "v1", let hash = UInt64(parts[1], radix: 16), let offset = Int(parts[3]), offset >= 0 else {
+            throw .invalidArgument("pageToken is not a page token of this server (give the nextPageToken of an earlier answer)")
+        }
+        self.init(request: hash, database: String(parts[2]), offset: offset)
+    }
+}
+
+extension TextSearchRequest {
+    /// The hash a page token carries: every field but `pageToken`,
+    /// `pageSize` and `maxResultCount` (pages may differ in size).
+    var pageKey: UInt64 {
+        var r = self
+        r.pageToken = nil
+        r.maxResultCount = 20
+        var hash = FNV1a()
+        hash.add(utf8: String(reflecting: r))
+        return hash.value
+    }
+
+    /// Whether a place's document must be decoded to decide if it is
+    /// served (`minRating` is checked on the row's `rating` column; the
+    /// defaults' exclusions on the stored bytes).
+    var filtersByDocument: Bool {
+        openNow || !priceLevels.isEmpty || evOptions
+    }
+
+    /// Whether any filter beyond the defaults' exclusions is set (then the
+    /// candidates are gathered for `maxPagedResults`).
+    var filters: Bool { filtersByDocument || minRating != nil }
+}
+
+/// The filters of a searchText request applied to a ranked place.
+struct TextSearchFilter {
+    let request: TextSearchRequest
+    let time: HoursQueryTime
+
+    init(_ request: TextSearchRequest, at time: HoursQueryTime) {
+        self.request = request
+        self.time = time
+    }
+
+    /// The members a filter reads: what the hours engine reads
+    /// (`Place.served(at:)`) and the filters' own (made once).
+    static let plan: MaskPlan = {
+        var fields = Array(Place.hoursMembers)
+        fields += ["businessStatus", "openingDate", "timeZone", "utcOffsetMinutes", "rating", "priceLevel", "pureServiceAreaBusiness", "evChargeOptions"]
+        return MaskPlan((try? FieldMask(fields: fields)) ?? .all)
+    }()
+
+    private static let serviceArea = Array(#""pureServiceAreaBusiness":true"#.utf8)
+    private static let futureOpening = Array(#""businessStatus":"FUTURE_OPENING""#.utf8)
+
+    /// Whether the place passes every filter of the request.
+    func accepts(_ candidate: TextCandidate, store: PlaceStore) throws -> Bool {
+        if let min = request.minRating {
+            guard let rating = candidate.rating, rating >= min else { return false }
+        }
+        let rowid = candidate.rowid
+        if !request.filtersByDocument {
+            // The defaults only (pure service-area businesses and future
+            // openings left out): a look for the two members in the stored
+            // bytes; a place that seems to hold one is decoded to be sure.
+            if try !(store.withRawDocument(rowid: rowid) { suspect($0) } ?? false) { return true }
+        }
+        guard let place = try store.place(rowid: rowid, plan: Self.plan) else { return false }
+        return accepts(place)
+    }
+
+    /// Whether the stored bytes of a place hold a member the defaults
+    /// exclude it for (`"pureServiceAreaBusiness":true`,
+    /// `"businessStatus":"FUTURE_OPENING"`): then it is decoded to be sure.
+    func suspect(_ doc: UnsafeRawBufferPointer) -> Bool {
+        (!request.includePureServiceAreaBusinesses && Self.find(Self.serviceArea, anchor: 16, in: doc))
+            || (!request.includeFutureOpenings && Self.find(Self.futureOpening, anchor: 18, in: doc))
+    }
+
+    func accepts(_ place: Place) -> Bool {
+        let doc = place.document
+        if !request.includePureServiceAreaBusinesses, case .bool(true)? = doc["pureServiceAreaBusiness"] { return false }
+        if !request.includeFutureOpenings, place.businessStatus == .futureOpening { return false }
+        if let min = request.minRating {
+            guard let rating = place.rating, rating >= min else { return false }
+        }
+        if !request.priceLevels.isEmpty {
+            guard let level = doc["priceLevel"]?.stringValue, request.priceLevels.contains(level) else { return false }
+        }
+        if request.openNow {
+            guard place.served(at: time).isOpen(at: time).isOpen == true else { return false }
+        }
+        if request.evOptions {
+            guard let ev = doc["evChargeOptions"]?.objectValue else { return false }
+            let connectors = ev["connectorAggregation"]?.arrayValue ?? []
+            let fitting = connectors.filter { c in
+                if !request.evConnectorTypes.isEmpty {
+                    guard let type = c["type"]?.stringValue, request.evConnectorTypes.contains(type) else { return false }
+                }
+                if let kw = request.evMinimumChargingRateKw {
+                    guard let rate = c["maxChargeRateKw"]?.doubleValue, rate >= kw else { return false }
+                }
+                return true
+            }
+            if (!request.evConnectorTypes.isEmpty || request.evMinimumChargingRateKw != nil) && fitting.isEmpty { return false }
+        }
+        return true
+    }
+
+    /// Whether `needle` is in `haystack`: memchr for its byte at `anchor`
+    /// (a rare one: an upper-case letter, not the quote every member starts with).
+    private static func find(_ needle: [UInt8], anchor: Int, in haystack: UnsafeRawBufferPointer) -> Bool {
+        guard let base = haystack.baseAddress, haystack.count >= needle.count else { return false }
+        var from = anchor
+        let last = haystack.count - needle.count + anchor
+        while from <= last, let hit = memchr(base + from, Int32(needle[anchor]), last - from + 1) {
+            let at = base.distance(to: UnsafeRawPointer(hit)) - anchor
+            if UnsafeRawBufferPointer(rebasing: haystack[at..<(at + needle.count)]).elementsEqual(needle) { return true }
+            from = at + anchor + 1
+        }
+        return false
+    }
+}
+
+/// One page of a text search: its places and the offset of the next page (nil: none).
+struct TextSearchPage {
+    var hits: [TextHit]
+    var next: TextSearchPageToken?
+}
+
+extension PlaceReader {
+    /// The page of `request` (its `pageToken`'s, else the first), filtered
+    /// (`TextSearchFilter`), inside the caller's read transaction. Pages
+    /// are slices of one ranking: when the request pages (a token, or
+    /// `paging`: the caller shows `nextPageToken`) the candidates are
+    /// gathered for `maxPagedResults` whatever the page's size, so each
+    /// page continues the one before. A filter is checked in rank order
+    /// until the page is full.
+    func textSearchPage(_ request: TextSearchRequest, paging: Bool, at time: HoursQueryTime) throws -> TextSearchPage {
+        var plan = Self.plan(request)
+        plan.minRating = request.minRating
+        var offset = 0
+        var marker = ""
+        let paged = paging || request.pageToken != nil
+        if paged {
+            marker = try store.changeMarker()
+            if let text = request.pageToken {
+                let token = try TextSearchPageToken(parsing: text)
+                guard token.request == request.pageKey else {
+                    throw PlaceDBError.invalidArgument("pageToken belongs to another request: every field but pageToken, pageSize and maxResultCount must be those of the request that gave it")
+                }
+                guard token.database == marker else {
+                    throw PlaceDBError.invalidArgument("pageToken is stale: the database changed since it was given (an import); search again from the first page")
+                }
+                guard token.offset < TextSearchRequest.maxPagedResults else {
+                    throw PlaceDBError.invalidArgument("pageToken is past the last page (at most \(TextSearchRequest.maxPagedResults) results)")
+                }
+                offset = token.offset
+            }
+            plan.window = TextSearchRequest.maxPagedResults
+        }
+        let size = request.maxResultCount
+        let filter = TextSearchFilter(request, at: time)
+        if request.filters { plan.window = max(plan.window, TextSearchRequest.maxPagedResults) }
+        // One more than the page: whether a next page exists.
+        let needed = paged ? min(offset + size + 1, TextSearchRequest.maxPagedResults + 1) : size
+        var limit = needed
+        while true {
+            plan.limit = limit
+            let hits = try textHits(plan)
+            var accepted: [TextHit] = []
+            for hit in hits where accepted.count < needed {
+                if try filter.accepts(hit.candidate, store: store) { accepted.append(hit) }
+            }
+            if accepted.count >= needed || hits.count < limit {
+                let end = min(offset + size, TextSearchRequest.maxPagedResults)
+                let page = offset < accepted.count ? Array(accepted[offset..<min(end, accepted.count)]) : []
+                let more = paged && accepted.count > end && end < TextSearchRequest.maxPagedResults
+                return TextSearchPage(hits: page, next: more ? TextSearchPageToken(request: request.pageKey, database: marker, offset: end) : nil)
+            }
+            limit *= 4
+        }
+    }
+}
