@@ -29,8 +29,18 @@ public struct NearbySearchRequest: Sendable, Equatable {
     public var rankPreference: RankPreference
     /// Also return places with neither a name nor a type (features of a
     /// whole OpenStreetMap export kept by `import --all-features`: unnamed
-    /// roads, crossings, entrances ...); false by default.
+    /// roads, crossings, entrances ...), and those of `unlistedTypes`;
+    /// false by default.
     public var includeAllFeatures = false
+
+    /// Primary types a nearby search leaves out unless asked for: streets
+    /// and other lines (named highways, routes, railway lines, rivers and
+    /// canals) and boundaries, which are found by name (text search) and
+    /// by a type filter, not as what is near a point. A request with
+    /// `includedTypes` or `includedPrimaryTypes` lists them when they
+    /// match (`--type route`), and `includeAllFeatures` lists them all.
+    /// Current place never answers with them (their prior is 0).
+    public static let unlistedTypes = ["route", "railway", "waterway", "political", "postal_code"]
 
     public static let maxResultLimit = 1000
     /// The largest radius accepted, in meters: 50 km, the Places API's
@@ -75,7 +85,8 @@ public struct NearbySearchRequest: Sendable, Equatable {
     var typeFilter: TypeFilter {
         TypeFilter(includedTypes: includedTypes, excludedTypes: excludedTypes,
                    includedPrimaryTypes: includedPrimaryTypes, excludedPrimaryTypes: excludedPrimaryTypes,
-                   includeAnonymous: includeAllFeatures)
+                   includeAnonymous: includeAllFeatures,
+                   hiddenPrimaryTypes: includeAllFeatures || !includedTypes.isEmpty || !includedPrimaryTypes.isEmpty ? [] : Self.unlistedTypes)
     }
 }
 

@@ -402,3 +402,18 @@ extension SpatiaLiteBlob {
         coordinate(b)
     }
 }
+
+extension PlaceStore {
+    /// The stored footprint of row `rowid` (`place_footprint`), nil when
+    /// it has none; a blob that is not a shape throws.
+    package func footprintShape(rowid: Int64) throws -> FootprintShape? {
+        let statement = try db.cachedStatement("SELECT shape FROM place_footprint WHERE id = ?")
+        try statement.bind(.integer(rowid), at: 1)
+        defer { statement.reset() }
+        guard let row = try statement.step() else { return nil }
+        guard let shape = row.withBytes(0, { FootprintShape(blob: $0) }) else {
+            throw PlaceDBError.corrupt(path: path, reason: "place row \(rowid) has a footprint shape that is not one (place_footprint.shape)")
+        }
+        return shape
+    }
+}

@@ -8,6 +8,9 @@ package struct TypeFilter: Equatable {
     package var excludedPrimaryTypes: [String] = []
     /// Whether features that are not places (`PlaceStore.notAPlaceSQL`) are wanted.
     package var includeAnonymous = false
+    /// Primary types left out (streets, railway lines, rivers, boundaries
+    /// when no type filter asks for them: `NearbySearchRequest.unlistedTypes`).
+    package var hiddenPrimaryTypes: [String] = []
 
     /// True when no type restricts the search.
     package var isEmpty: Bool {
@@ -19,7 +22,7 @@ package struct TypeFilter: Equatable {
     /// already has (`PlaceStore.loadPlaces` builds the whole statement).
     /// Nil when it filters nothing.
     package func condition(after bound: Int) -> (sql: String, arguments: [DatabaseValue])? {
-        if isEmpty && includeAnonymous { return nil }
+        if isEmpty && includeAnonymous && hiddenPrimaryTypes.isEmpty { return nil }
         var parts: [String] = []
         if !includeAnonymous { parts.append("NOT \(PlaceStore.notAPlaceSQL)") }
         var arguments: [DatabaseValue] = []
@@ -28,6 +31,9 @@ package struct TypeFilter: Equatable {
                 arguments.append(.text(t))
                 return "?\(bound + arguments.count)"
             }.joined(separator: ", ")
+        }
+        if !hiddenPrimaryTypes.isEmpty {
+            parts.append("(p.primary_type IS NULL OR p.primary_type NOT IN (\(list(hiddenPrimaryTypes))))")
         }
         if !includedTypes.isEmpty {
             parts.append("EXISTS (SELECT 1 FROM place_type t WHERE t.place = p.id AND t.type IN (\(list(includedTypes))))")
@@ -42,11 +48,13 @@ package struct TypeFilter: Equatable {
         return (parts.joined(separator: " AND "), arguments)
     }
 
-    package init(includedTypes: [String] = [], excludedTypes: [String] = [], includedPrimaryTypes: [String] = [], excludedPrimaryTypes: [String] = [], includeAnonymous: Bool = false) {
+    package init(includedTypes: [String] = [], excludedTypes: [String] = [], includedPrimaryTypes: [String] = [], excludedPrimaryTypes: [String] = [],
+                 includeAnonymous: Bool = false, hiddenPrimaryTypes: [String] = []) {
         self.includedTypes = includedTypes
         self.excludedTypes = excludedTypes
         self.includedPrimaryTypes = includedPrimaryTypes
         self.excludedPrimaryTypes = excludedPrimaryTypes
         self.includeAnonymous = includeAnonymous
+        self.hiddenPrimaryTypes = hiddenPrimaryTypes
     }
 }
