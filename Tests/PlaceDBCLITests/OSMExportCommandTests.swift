@@ -111,7 +111,8 @@ struct OSMExportCommandTests {
         #expect(try JSONValue(parsing: river.out)["primaryType"] == "waterway")
         let onStreet = "60.1705,24.9372", onRiver = "60.1696,24.9380"
         #expect(try !nearbyIDs(cli, onStreet).contains { ["osm:w13", "osm:w15", "osm:w16", "osm:w17", "osm:w18", "osm:w19"].contains($0) })
-        #expect(try nearbyIDs(cli, onStreet, ["--type", "route"]).first == "osm:w13")
+        // Listed, a street drawn as four ways is one answer (its nearest way), the other town's another.
+        #expect(try nearbyIDs(cli, onStreet, ["--type", "route"]) == ["osm:w13", "osm:w17"])
         #expect(try nearbyIDs(cli, onRiver, ["--type", "waterway"]) == ["osm:w18"])
         #expect(try nearbyIDs(cli, onStreet, ["--all-features"]).first == "osm:w13")
         #expect(try currentIDs(cli, onRiver).isEmpty)
@@ -126,7 +127,7 @@ struct OSMExportCommandTests {
         let plain = try #require(try JSONValue(parsing: lines[0])["places"]?.arrayValue).compactMap { $0["id"]?.stringValue }
         let routes = try #require(try JSONValue(parsing: lines[1])["places"]?.arrayValue).compactMap { $0["id"]?.stringValue }
         #expect(!plain.isEmpty && !plain.contains { ["osm:w13", "osm:w15", "osm:w16", "osm:w18", "osm:w19"].contains($0) }, "\(plain)")
-        #expect(Set(routes) == ["osm:w13", "osm:w15", "osm:w16", "osm:w19"], "\(routes)")
+        #expect(routes == ["osm:w13"], "\(routes)")
         // Search finds the street by its name.
         let found = cli.run(["search", "Esplanadi", "--near", onStreet, "--fields", "id"])
         #expect(found.code == 0, "\(found.err)")

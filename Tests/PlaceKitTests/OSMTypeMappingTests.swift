@@ -46,7 +46,9 @@ struct OSMTypeMappingTests {
                       ("place", "locality", "colloquial_area"), ("place", "borough", "sublocality"), ("place", "sea", "natural_feature"),
                       ("natural", "beach", "beach"), ("landuse", "cemetery", "cemetery"), ("landuse", "winter_sports", "ski_resort"),
                       ("landuse", "residential", "landuse"), ("entrance", "main", "entrance"), ("man_made", "tower", "structure"),
-                      ("barrier", "wall", "structure"), ("building", "yes", "premise")])
+                      ("barrier", "wall", "structure"), ("building", "yes", "premise"), ("junction", "roundabout", "intersection"),
+                      ("rcn_ref", "12", "route"), ("naptan:AtcoCode", "490010211N", "transit_platform"), ("disused:amenity", "pub", "disused"),
+                      ("amenity:disused", "restaurant", "disused")])
     func kinds(key: String, value: String, type: String) {
         #expect(Self.named([(key, value)]) == [type])
     }
@@ -69,6 +71,8 @@ struct OSMTypeMappingTests {
             #expect(model.typeFactor(t) == 1)
         }
         #expect(model.typeFactor("entrance") == 0)
+        #expect(model.typeFactor("disused") == 0)
+        #expect(NearbySearchRequest.unlistedTypes.contains("intersection"))
         #expect(model.typeFactor("structure") == 0.3)
     }
 

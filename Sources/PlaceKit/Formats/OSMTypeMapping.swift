@@ -165,7 +165,9 @@ extension OSMTypeMapping {
         case nil: break
         }
         if tag("type") == "boundary" || tag("admin_level") != nil { return "political" }
-        if platformValues.contains(where: { tag($0.key).map($0.value.contains) ?? false }) { return "transit_platform" }
+        if platformValues.contains(where: { tag($0.key).map($0.value.contains) ?? false }) || tag("naptan:AtcoCode") != nil {
+            return "transit_platform"
+        }
         if tag("aerialway") == "station" { return "transit_station" }
         if tag("railway") != nil { return "railway" }
         if let h = tag("highway") {
@@ -175,8 +177,11 @@ extension OSMTypeMapping {
             default: return "route"
             }
         }
+        if tag("junction") != nil { return "intersection" }
+        // A cycle or walking network's node ("rcn": a numbered junction) is a point of a route.
         if tag("aerialway") != nil || tag("piste:type") != nil || tag("route") != nil
             || tag("type") == "route" || tag("type") == "route_master"
+            || ["rcn", "rwn", "lcn", "lwn", "ncn", "nwn", "rcn_ref", "rwn_ref"].contains(where: { tag($0) != nil })
             || tags.keys.contains(where: { $0.hasPrefix("traffic_sign") }) { return "route" }
         if let w = tag("waterway") { return linearWaterways.contains(w) ? "waterway" : "natural_feature" }
         if tag("entrance") != nil { return "entrance" }
@@ -192,8 +197,18 @@ extension OSMTypeMapping {
         if tag("man_made") != nil || tag("power") != nil || tag("barrier") != nil || tag("bridge") != nil || tag("tunnel") != nil {
             return "structure"
         }
+        // Only tags of a former life ("disused:amenity=pub", "was:shop"): a
+        // place that closed, still named on the map.
+        if tags.keys.contains(where: { key in lifecyclePrefixes.contains { key.hasPrefix($0) } || lifecycleSuffixes.contains { key.hasSuffix($0) } }) {
+            return "disused"
+        }
         return nil
     }
+
+    /// OpenStreetMap's lifecycle prefixes and suffixes of a key: the thing
+    /// was that, and is no more.
+    static let lifecyclePrefixes = ["disused:", "abandoned:", "was:", "removed:", "demolished:", "razed:", "destroyed:"]
+    static let lifecycleSuffixes = [":disused"]
 
     /// `waterway=*` values that are lines (a river, a stream, a canal, a
     /// drain, a ditch): listed by name, not near a point. The rest

@@ -35,12 +35,12 @@ public struct NearbySearchRequest: Sendable, Equatable {
 
     /// Primary types a nearby search leaves out unless asked for: streets
     /// and other lines (named highways, routes, railway lines, rivers and
-    /// canals) and boundaries, which are found by name (text search) and
+    /// canals), boundaries and intersections, which are found by name (text search) and
     /// by a type filter, not as what is near a point. A request with
     /// `includedTypes` or `includedPrimaryTypes` lists them when they
     /// match (`--type route`), and `includeAllFeatures` lists them all.
     /// Current place never answers with them (their prior is 0).
-    public static let unlistedTypes = ["route", "railway", "waterway", "political", "postal_code"]
+    public static let unlistedTypes = ["route", "railway", "waterway", "political", "postal_code", "intersection"]
 
     public static let maxResultLimit = 1000
     /// The largest radius accepted, in meters: 50 km, the Places API's
@@ -150,16 +150,50 @@ extension PlaceReader {
 
     /// The first `maxResultCount` hits in rank order, ties by place ID.
     private func orderedHits(_ request: NearbySearchRequest) throws -> [RankedHit] {
-        let started = MonotonicClock.now()
-        let hits: [RankedHit]
-        if let loaded = try engine.indexForQuery() {
-            let accept = try engine.typeFilter(request.typeFilter, in: loaded.index)
-            hits = rank(request, in: loaded.index, accept: accept)
-        } else {
-            hits = try searchRegion(request)
-            engine.charge(MonotonicClock.now() - started)
+        var hits = try rankedHits(request)
+        if Self.listsStreets(request) {
+            // A street drawn as many ways is listed once, by its way that
+            // ranks first (`StreetSegments`): ask for more until enough
+            // streets are found or none are left.
+            var wider = request
+            var collapsed = try collapseStreets(hits)
+            while collapsed.count < request.maxResultCount && hits.count >= wider.maxResultCount && wider.maxResultCount < 4 * NearbySearchRequest.maxResultLimit {
+                wider.maxResultCount *= 4
+                hits = try rankedHits(wider)
+                collapsed = try collapseStreets(hits)
+            }
+            hits = collapsed
         }
         return try breakTies(hits, count: request.maxResultCount, rowid: \.rowid) { $0.popularity == $1.popularity && $0.meters == $1.meters }
+    }
+
+    private func rankedHits(_ request: NearbySearchRequest) throws -> [RankedHit] {
+        let started = MonotonicClock.now()
+        if let loaded = try engine.indexForQuery() {
+            let accept = try engine.typeFilter(request.typeFilter, in: loaded.index)
+            return rank(request, in: loaded.index, accept: accept)
+        }
+        let hits = try searchRegion(request)
+        engine.charge(MonotonicClock.now() - started)
+        return hits
+    }
+
+    /// Whether a request may list streets (it names a type of
+    /// `StreetSegments.types`, or asks for every feature).
+    static func listsStreets(_ request: NearbySearchRequest) -> Bool {
+        request.includeAllFeatures || (request.includedTypes + request.includedPrimaryTypes).contains(where: StreetSegments.types.contains)
+    }
+
+    /// `hits` (in rank order) with each street's ways after its first left out.
+    private func collapseStreets(_ hits: [RankedHit]) throws -> [RankedHit] {
+        let named = try hits.map { try store.nameAndPrimaryType(rowid: $0.rowid) }
+        let kept = try StreetSegments.representatives(
+            count: hits.count,
+            key: { StreetSegments.key(primaryType: named[$0]?.primaryType, name: named[$0]?.name) },
+            location: { hits[$0].coordinate },
+            shape: { try store.footprintShape(rowid: hits[$0].rowid) },
+            better: { a, b in a < b })
+        return kept.count == hits.count ? hits : kept.map { hits[$0] }
     }
 
     private func rank(_ request: NearbySearchRequest, in index: PlaceIndex, accept: ((Int) -> Bool)?) -> [RankedHit] {

@@ -13,9 +13,10 @@ import PlaceStorage
 /// with the same type and name whose lines touch or come within
 /// `joinMeters` of each other (through any chain of such stretches) are
 /// one street, answered by its stretch nearest the search's focus (with no
-/// focus, the first stored). That stretch is a real place with its own
-/// ID, so every answer can still be fetched, and the street's other
-/// stretches stay in the database (nearby `--type route` lists them).
+/// focus, the first stored; in a nearby listing, the one that ranks
+/// first). That stretch is a real place with its own ID, so every answer
+/// can still be fetched, and the street's other stretches stay in the
+/// database.
 /// Two streets of one name in two towns never touch, so they stay two.
 ///
 /// Why not link them (docs/linking.md)? Linking says two records are one

@@ -176,7 +176,8 @@ public struct LikelihoodModel: Sendable {
                      // (docs/osm-tags.md): a street ("route" above), a railway
                      // line, a river or canal, a platform or stop (its station
                      // is the place), an entrance (its building or place is).
-                     "railway", "waterway", "transit_platform", "entrance"] {
+                     // A place that closed (only lifecycle tags: "disused:amenity").
+                     "railway", "waterway", "transit_platform", "entrance", "disused"] {
             t[none] = 0
         }
         for little in ["locality", "sublocality", "sublocality_level_1", "sublocality_level_2", "sublocality_level_3",

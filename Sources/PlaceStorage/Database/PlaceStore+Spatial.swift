@@ -417,3 +417,14 @@ extension PlaceStore {
         return shape
     }
 }
+
+extension PlaceStore {
+    /// The name and primary type of row `rowid` (nil when the row is gone).
+    package func nameAndPrimaryType(rowid: Int64) throws -> (name: String?, primaryType: String?)? {
+        let statement = try db.cachedStatement("SELECT name, primary_type FROM place WHERE id = ?")
+        try statement.bind(.integer(rowid), at: 1)
+        defer { statement.reset() }
+        guard let row = try statement.step() else { return nil }
+        return (row.optionalString(0), row.optionalString(1))
+    }
+}
