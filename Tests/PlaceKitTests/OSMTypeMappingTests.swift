@@ -48,7 +48,7 @@ struct OSMTypeMappingTests {
                       ("landuse", "residential", "landuse"), ("entrance", "main", "entrance"), ("man_made", "tower", "structure"),
                       ("barrier", "wall", "structure"), ("building", "yes", "premise"), ("junction", "roundabout", "intersection"),
                       ("rcn_ref", "12", "route"), ("naptan:AtcoCode", "490010211N", "transit_platform"), ("disused:amenity", "pub", "disused"),
-                      ("amenity:disused", "restaurant", "disused")])
+                      ("amenity:disused", "restaurant", "disused"), ("emergency", "fire_hydrant", "emergency_equipment")])
     func kinds(key: String, value: String, type: String) {
         #expect(Self.named([(key, value)]) == [type])
     }
@@ -72,6 +72,7 @@ struct OSMTypeMappingTests {
         }
         #expect(model.typeFactor("entrance") == 0)
         #expect(model.typeFactor("disused") == 0)
+        #expect(model.typeFactor("emergency_equipment") == 0)
         #expect(NearbySearchRequest.unlistedTypes.contains("intersection"))
         #expect(model.typeFactor("structure") == 0.3)
     }

@@ -23,7 +23,7 @@ extension OSMTypeMapping {
         [("building", "yes")], [("building", "church")], [("building:part", "yes")], [("entrance", "main")],
         [("man_made", "tower")], [("man_made", "bridge")], [("power", "line")], [("barrier", "wall")], [("bridge", "yes")],
         [("junction", "roundabout")], [("rcn_ref", "12")], [("naptan:AtcoCode", "490010211N")], [("disused:amenity", "pub")],
-        [("amenity:disused", "restaurant")],
+        [("amenity:disused", "restaurant")], [("emergency", "fire_hydrant")],
     ]
 
     /// The page's table: every mapped POI tag, each key's fallback, the

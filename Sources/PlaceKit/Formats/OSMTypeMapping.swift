@@ -197,6 +197,8 @@ extension OSMTypeMapping {
         if tag("man_made") != nil || tag("power") != nil || tag("barrier") != nil || tag("bridge") != nil || tag("tunnel") != nil {
             return "structure"
         }
+        // A fire hydrant, a defibrillator, an emergency phone (often "named" by its number).
+        if tag("emergency") != nil { return "emergency_equipment" }
         // Only tags of a former life ("disused:amenity=pub", "was:shop"): a
         // place that closed, still named on the map.
         if tags.keys.contains(where: { key in lifecyclePrefixes.contains { key.hasPrefix($0) } || lifecycleSuffixes.contains { key.hasSuffix($0) } }) {

@@ -176,8 +176,9 @@ public struct LikelihoodModel: Sendable {
                      // (docs/osm-tags.md): a street ("route" above), a railway
                      // line, a river or canal, a platform or stop (its station
                      // is the place), an entrance (its building or place is).
-                     // A place that closed (only lifecycle tags: "disused:amenity").
-                     "railway", "waterway", "transit_platform", "entrance", "disused"] {
+                     // A place that closed (only lifecycle tags: "disused:amenity"),
+                     // a fire hydrant or a defibrillator.
+                     "railway", "waterway", "transit_platform", "entrance", "disused", "emergency_equipment"] {
             t[none] = 0
         }
         for little in ["locality", "sublocality", "sublocality_level_1", "sublocality_level_2", "sublocality_level_3",
