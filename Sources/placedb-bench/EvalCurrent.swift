@@ -34,9 +34,10 @@
 // (region-date.geojsonseq). They are imported as `placedb import` does
 // (features with neither a name nor a place tag skipped and counted by
 // reason; `--all-features` keeps them), and the run reports top-1 on both
-// databases side by side, and how often the model's top-1 or a nearby
-// answer is a place without a name and a type, or one without a place tag
-// (the kinds: a named street, building, ...).
+// databases side by side (overall and per region), how often the model's
+// top-1 or a nearby answer is a place without a name and a type, or one
+// without a place tag (the kinds: a named street, building, ...), and how
+// often such a top-1 answer's box holds a POI of its own name.
 import Foundation
 import PlaceModel
 import PlaceKit
