@@ -223,13 +223,15 @@ extension PlaceReader {
         let filter = request.typeFilter
         if let radius = request.radiusMeters {
             let input = try store.loadPlaces(in: GeoRect.covering(center: request.center, meters: radius), typeFilter: filter)
-            return rank(request, in: engine.build(input).index, accept: nil)
+            let index = engine.build(input).index
+            return rank(request, in: index, accept: Self.unlisted(filter, in: index))
         }
         var reach = 500.0
         while true {
             let rects = GeoRect.covering(center: request.center, meters: reach)
             let input = try store.loadPlaces(in: rects, typeFilter: filter)
-            let hits = rank(request, in: engine.build(input).index, accept: nil)
+            let index = engine.build(input).index
+            let hits = rank(request, in: index, accept: Self.unlisted(filter, in: index))
             let wholeWorld = rects == [.world]
             if wholeWorld || (hits.count >= request.maxResultCount && hits[request.maxResultCount - 1].meters <= reach) {
                 return hits
@@ -238,6 +240,14 @@ extension PlaceReader {
             let grow = (2 * Double(request.maxResultCount) / max(Double(input.count), 0.5)).squareRoot()
             reach = min(reach * min(16, max(2, grow)), Double.pi * Earth.meanRadius)
         }
+    }
+
+    /// The filter's left-out primary types (streets ...) on an index read
+    /// from a region: SQL filtered the rest; these are left out by their
+    /// type code's flag (an array read a place, no string compared).
+    static func unlisted(_ filter: TypeFilter, in index: PlaceIndex) -> ((Int) -> Bool)? {
+        guard let hidden = index.hiddenCodes(filter.hiddenPrimaryTypes, anonymous: false) else { return nil }
+        return { !hidden[Int(index.typeCodes[$0])] }
     }
 
     /// Hits in rank order with runs of equal rank ordered by place ID,

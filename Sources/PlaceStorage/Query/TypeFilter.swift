@@ -9,7 +9,9 @@ package struct TypeFilter: Equatable {
     /// Whether features that are not places (`PlaceStore.notAPlaceSQL`) are wanted.
     package var includeAnonymous = false
     /// Primary types left out (streets, railway lines, rivers, boundaries
-    /// when no type filter asks for them: `NearbySearchRequest.unlistedTypes`).
+    /// when no type filter asks for them: `NearbySearchRequest.unlistedTypes`),
+    /// by the index's flag per type code (`PlaceIndex.hiddenCodes`), not in
+    /// SQL (`condition` leaves them to it).
     package var hiddenPrimaryTypes: [String] = []
 
     /// True when no type restricts the search.
@@ -22,7 +24,7 @@ package struct TypeFilter: Equatable {
     /// already has (`PlaceStore.loadPlaces` builds the whole statement).
     /// Nil when it filters nothing.
     package func condition(after bound: Int) -> (sql: String, arguments: [DatabaseValue])? {
-        if isEmpty && includeAnonymous && hiddenPrimaryTypes.isEmpty { return nil }
+        if isEmpty && includeAnonymous { return nil }
         var parts: [String] = []
         if !includeAnonymous { parts.append("NOT \(PlaceStore.notAPlaceSQL)") }
         var arguments: [DatabaseValue] = []
@@ -31,9 +33,6 @@ package struct TypeFilter: Equatable {
                 arguments.append(.text(t))
                 return "?\(bound + arguments.count)"
             }.joined(separator: ", ")
-        }
-        if !hiddenPrimaryTypes.isEmpty {
-            parts.append("(p.primary_type IS NULL OR p.primary_type NOT IN (\(list(hiddenPrimaryTypes))))")
         }
         if !includedTypes.isEmpty {
             parts.append("EXISTS (SELECT 1 FROM place_type t WHERE t.place = p.id AND t.type IN (\(list(includedTypes))))")
