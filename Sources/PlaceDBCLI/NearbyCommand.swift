@@ -12,7 +12,7 @@ enum NearbyCommand: Command {
         static let rank = OptionSpec("--rank", value: "ORDER", help: "distance: nearest first (default). popularity: most rated first (needs --radius).", choices: ["distance", "popularity"])
         static let fields = OptionSpec("--fields", value: "MASK", help: "Field mask of each place, as for 'placedb place' (default: all).")
         static let at = OptionSpec("--at", value: "TIME", help: "Serve the places as of this time (RFC 3339; without an offset, the wall clock at each place; or now, the default): openNow inside the opening hours is computed for it, as 'placedb place --at' does.")
-        static let allFeatures = OptionSpec("--all-features", help: "Also list features with neither a name nor a type (kept by 'import --all-features': unnamed roads, crossings, entrances ...).")
+        static let allFeatures = OptionSpec("--all-features", help: "Also list streets, railway lines, rivers and boundaries (left out unless a --type asks for them: docs/osm-tags.md), and features with neither a name nor a type (kept by 'import --all-features': unnamed roads, crossings, entrances ...).")
         static let batch = OptionSpec("--batch", help: "Read Places API (New) searchNearby request bodies as NDJSON on standard input; write one {\"places\": [...]} line per request.")
         static let all = [radius, type, excludeType, limit, rank, fields, at, allFeatures, QueryOptions.unmerged, batch]
     }

@@ -34,9 +34,10 @@
 // (region-date.geojsonseq). They are imported as `placedb import` does
 // (features with neither a name nor a place tag skipped and counted by
 // reason; `--all-features` keeps them), and the run reports top-1 on both
-// databases side by side, and how often the model's top-1 or a nearby
-// answer is a place without a name and a type, or one without a place tag
-// (the kinds: a named street, building, ...).
+// databases side by side (overall and per region), how often the model's
+// top-1 or a nearby answer is a place without a name and a type, or one
+// without a place tag (the kinds: a named street, building, ...), and how
+// often such a top-1 answer's box holds a POI of its own name.
 import Foundation
 import PlaceModel
 import PlaceKit
@@ -91,9 +92,11 @@ enum EvalCurrent {
         let newest = try newestSnapshots(in: dataDir, regions: wanted)
         var features: [OSMFeature] = []
         var perRegion: [(String, Int, Int)] = []
-        for file in newest.sorted(by: { $0.key < $1.key }).map(\.value) {
+        var regionOf: [String: String] = [:]
+        for (region, file) in newest.sorted(by: { $0.key < $1.key }) {
             let fs = try OSMReader.read("\(dataDir)/\(file)")
             perRegion.append((file, fs.count, fs.filter(\.hasExtent).count))
+            for f in fs { regionOf[f.id] = region }
             features += fs
         }
 
@@ -167,15 +170,17 @@ enum EvalCurrent {
         }
         print("")
         var top1: [(accuracy: Double, poi: Double, whole: Double?, nearestPOI: Double, nearestWhole: Double?)] = []
+        var regionTop1: [(accuracy: Double, poi: [String: (n: Int, hits: Int)], whole: [String: (n: Int, hits: Int)])] = []
         var charted: [(accuracy: Double, methods: [(String, Scores)])] = []
         for accuracy in accuracies {
             let poi = try evaluate(client, label: "", features: features, accuracy: accuracy, fixes: fixes, seed: seed,
-                                   showBins: showBins, showBreakdown: showBreakdown, header: true)
+                                   showBins: showBins, showBreakdown: showBreakdown, header: true, regionOf: regionOf)
             charted.append((accuracy, poi.methods))
-            var w: (model: Scores, nearest: Scores, methods: [(String, Scores)])?
+            var w: (model: Scores, nearest: Scores, methods: [(String, Scores)], perRegion: [String: (n: Int, hits: Int)])?
             if let whole {
                 w = try evaluate(whole.client, label: "whole extract: ", features: features, accuracy: accuracy, fixes: fixes, seed: seed,
-                                 showBins: showBins, showBreakdown: showBreakdown, header: false, checkPlaces: true)
+                                 showBins: showBins, showBreakdown: showBreakdown, header: false, checkPlaces: true, regionOf: regionOf)
+                regionTop1.append((accuracy, poi.perRegion, w!.perRegion))
             }
             top1.append((accuracy, poi.model.top1, w?.model.top1, poi.nearest.top1, w?.nearest.top1))
         }
@@ -193,6 +198,19 @@ enum EvalCurrent {
             for t in top1 {
                 print("| \(Int(t.accuracy)) m | \(pct(t.poi)) | \(pct(t.whole ?? 0)) | \(fmt(100 * ((t.whole ?? 0) - t.poi), 2)) | \(pct(t.nearestPOI)) | \(pct(t.nearestWhole ?? 0)) |")
             }
+            // Per region: model top-1 on the POI file and on the whole extract, and the difference in points.
+            print("")
+            let regions = Set(regionOf.values).sorted()
+            print("| region | " + regionTop1.map { "\(Int($0.accuracy)) m: POI / whole (points)" }.joined(separator: " | ") + " |")
+            print("|---|" + regionTop1.map { _ in "---|" }.joined())
+            for region in regions {
+                let cells = regionTop1.map { r -> String in
+                    let p = r.poi[region] ?? (0, 0), w = r.whole[region] ?? (0, 0)
+                    let a = Double(p.hits) / Double(max(p.n, 1)), b = Double(w.hits) / Double(max(w.n, 1))
+                    return "\(pct(a)) / \(pct(b)) (\(fmt(100 * (b - a), 2)))"
+                }
+                print("| \(region) | " + cells.joined(separator: " | ") + " |")
+            }
         }
     }
 
@@ -202,13 +220,20 @@ enum EvalCurrent {
     /// places (no name and no type) or carry no place tag.
     static func evaluate(_ client: PlaceReader, label: String, features: [OSMFeature], accuracy: Double, fixes: Int, seed: UInt64,
                          showBins: Bool, showBreakdown: Bool, header: Bool,
-                         checkPlaces: Bool = false) throws -> (model: Scores, nearest: Scores, methods: [(String, Scores)]) {
+                         checkPlaces: Bool = false, regionOf: [String: String] = [:])
+        throws -> (model: Scores, nearest: Scores, methods: [(String, Scores)], perRegion: [String: (n: Int, hits: Int)]) {
         if header {
             print("| accuracy | method | top-1 | top-5 | mean log-lik | ECE | top-1 nodes | top-1 with extent | top-1 extent ≥ 50 m | vs nearest (fixes won / lost) | fixes |")
             print("|---|---|---|---|---|---|---|---|---|---|---|")
         }
         let byID = Dictionary(features.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let idOnly = try FieldMask(parsing: checkPlaces ? "id,displayName,primaryType" : "id")
+        let idOnly = try FieldMask(parsing: checkPlaces ? "id,displayName,primaryType,viewport" : "id")
+        // Named POIs by name, to find a street, building or land use at
+        // top-1 that holds a POI of its own name (which should answer).
+        var poiByName: [String: [Coordinate]] = [:]
+        if checkPlaces { for f in features { poiByName[f.name, default: []].append(f.location) } }
+        var perRegion: [String: (n: Int, hits: Int)] = [:]
+        var sameNameTop1: [String: Int] = [:]
         // Answers that are not places, or places of a kind without a place tag.
         var anonymousTop1 = 0, anonymousNearby = 0
         var kindTop1: [String: Int] = [:]
@@ -238,9 +263,20 @@ enum EvalCurrent {
                         if byID[top.id.rawValue] == nil {
                             let t = top.primaryType ?? "(no type)"
                             kindTop1[(kinds.contains(t) ? "" : "other: ") + t + (top.displayName == nil ? " (unnamed)" : ""), default: 0] += 1
+                            // Its footprint's box holds a POI of its own name.
+                            let v = top.document["viewport"]
+                            if let name = top.displayName?.text, let s = v?["low"]?["latitude"]?.doubleValue, let w = v?["low"]?["longitude"]?.doubleValue,
+                               let n = v?["high"]?["latitude"]?.doubleValue, let e = v?["high"]?["longitude"]?.doubleValue,
+                               poiByName[name]?.contains(where: { $0.latitude >= s && $0.latitude <= n && $0.longitude >= w && $0.longitude <= e }) == true {
+                                sameNameTop1[t, default: 0] += 1
+                            }
                         }
                     }
                     let ranked = result.placeLikelihoods.map { ($0.place.id.rawValue, $0.likelihood) }
+                    if let region = regionOf[truth] {
+                        perRegion[region, default: (0, 0)].n += 1
+                        if ranked.first?.0 == truth { perRegion[region, default: (0, 0)].hits += 1 }
+                    }
                     let large = feature.extentMeters >= 50
                     model.add(ranked, truth: truth, extent: feature.hasExtent, large: large)
 
@@ -273,7 +309,8 @@ enum EvalCurrent {
             }
             if checkPlaces {
                 print("|  | \(label)model top-1 without a name and a type: \(anonymousTop1); nearby answers (5 per fix) without a name and a type: \(anonymousNearby); "
-                    + "model top-1 a place outside the POI files (\(kindTop1.values.reduce(0, +))), by primary type: \(kindTop1.isEmpty ? "none" : kindTop1.sorted { $0.value > $1.value }.prefix(12).map { "\($0.key) \($0.value)" }.joined(separator: ", ")) |")
+                    + "model top-1 a place outside the POI files (\(kindTop1.values.reduce(0, +))), by primary type: \(kindTop1.isEmpty ? "none" : kindTop1.sorted { $0.value > $1.value }.prefix(12).map { "\($0.key) \($0.value)" }.joined(separator: ", ")); "
+                    + "of those, a feature whose box holds a POI of its own name: \(sameNameTop1.isEmpty ? "none" : sameNameTop1.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")) |")
             }
             queryTimes.sort()
             print("|  | \(label)model queries (findPlaceLikelihoods, limit 1000, fields id): median \(fmt(1e6 * queryTimes[queryTimes.count / 2], 1)) µs, mean \(fmt(1e6 * queryTimes.reduce(0, +) / Double(queryTimes.count), 1)) µs |")
@@ -286,7 +323,7 @@ enum EvalCurrent {
                         + "nearest only \(b.nearestOnly) (model picked \(b.modelPicked.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))) |")
                 }
             }
-            return (model, nearest, [("placedb model", model), ("nearest place", nearest), ("distance-only", distance)])
+            return (model, nearest, [("placedb model", model), ("nearest place", nearest), ("distance-only", distance)], perRegion)
         }
     }
 

@@ -125,6 +125,23 @@ struct PlacesRouterTests {
         #expect(unprefixed.status == 400)
     }
 
+    @Test("searchNearby leaves a street (primary type route) out unless includedTypes asks for it; current place never answers with it")
+    func nearbyLeavesStreetsOut() throws {
+        let street = #"{"id":"street","displayName":{"text":"Rue Centrale"},"location":{"latitude":46.52,"longitude":6.63},"types":["route"],"primaryType":"route"}"# + "\n"
+        let f = try ServerFixture(places: serverPlaces + street)
+        let router = try f.router()
+        let plain = router.call("POST", "/v1/places:searchNearby", headers: ["X-Goog-FieldMask": "places.id"], body: Self.nearbyBody)
+        #expect(plain.status == 200)
+        #expect(plain.jsonValue?["places"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["cafe", "old", "bar", "park"])
+        let asked = #"{"locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":500}},"includedTypes":["route"]}"#
+        let streets = router.call("POST", "/v1/places:searchNearby", headers: ["X-Goog-FieldMask": "places.id"], body: asked)
+        #expect(streets.jsonValue?["places"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["street"])
+        let current = router.call("POST", "/placedb/v1/currentPlace", headers: ["X-Goog-FieldMask": "id"],
+                                  body: #"{"location":{"latitude":46.52,"longitude":6.63},"accuracyMeters":5}"#)
+        #expect(current.status == 200)
+        #expect(current.jsonValue?["placeLikelihoods"]?.arrayValue?.contains { $0["place"]?["id"]?.stringValue == "street" } == false)
+    }
+
     @Test("searchNearby enforces the API's limits: maxResultCount 1..20, radius in (0, 50000], a JSON object body")
     func nearbyLimits() throws {
         let f = try ServerFixture()

@@ -35,6 +35,18 @@ struct SamePlaceTests {
         SamePlace.score(a, b).evidence[name]?["value"]?.doubleValue
     }
 
+    @Test("a sign named after a place is never that place: a castle and the information board about it 81 m away stay two; two boards may be one")
+    func signs() {
+        let castle = Self.record("osm:w100", "Castell de Sant Vicenç", types: ["historical_landmark", "tourist_attraction"], source: "osm-a", extent: 60)
+        let board = Self.record("osm:n200", "Castell de Sant Vicenç", at: 81, types: ["information_board"], source: "osm-b")
+        #expect(Self.p(castle, board) == 0)
+        #expect(!Self.linked(castle, board))
+        // As a visitor centre (the mapping before) it was linked.
+        #expect(Self.linked(castle, Self.record("osm:n200", "Castell de Sant Vicenç", at: 81, types: ["visitor_center"], source: "osm-b")))
+        let again = Self.record("osm:n300", "Castell de Sant Vicenç", at: 82, types: ["information_board"], source: "osm-c")
+        #expect(Self.p(board, again) > 0)
+    }
+
     // MARK: Folding
 
     @Test("names fold alike in every script, and never to nothing")

@@ -31,12 +31,22 @@ public struct NearbySearchRequest: Sendable, Equatable {
     public var rankPreference: RankPreference
     /// Also return places with neither a name nor a type (features of a
     /// whole OpenStreetMap export kept by `import --all-features`: unnamed
-    /// roads, crossings, entrances ...); false by default.
+    /// roads, crossings, entrances ...), and those of `unlistedTypes`;
+    /// false by default.
     public var includeAllFeatures = false
     /// Also return places whose `businessStatus` is `FUTURE_OPENING`
     /// (the API's `includeFutureOpeningBusinesses`); false by default, as
     /// in the API.
     public var includeFutureOpenings = false
+
+    /// Primary types a nearby search leaves out unless asked for: streets
+    /// and other lines (named highways, routes, railway lines, rivers and
+    /// canals), boundaries and intersections, which are found by name (text search) and
+    /// by a type filter, not as what is near a point. A request with
+    /// `includedTypes` or `includedPrimaryTypes` lists them when they
+    /// match (`--type route`), and `includeAllFeatures` lists them all.
+    /// Current place never answers with them (their prior is 0).
+    public static let unlistedTypes = ["route", "railway", "waterway", "political", "postal_code", "intersection"]
 
     public static let maxResultLimit = 1000
     /// The largest radius accepted, in meters: 50 km, the Places API's
@@ -81,7 +91,8 @@ public struct NearbySearchRequest: Sendable, Equatable {
     var typeFilter: TypeFilter {
         TypeFilter(includedTypes: includedTypes, excludedTypes: excludedTypes,
                    includedPrimaryTypes: includedPrimaryTypes, excludedPrimaryTypes: excludedPrimaryTypes,
-                   includeAnonymous: includeAllFeatures)
+                   includeAnonymous: includeAllFeatures,
+                   hiddenPrimaryTypes: includeAllFeatures || !includedTypes.isEmpty || !includedPrimaryTypes.isEmpty ? [] : Self.unlistedTypes)
     }
 }
 
@@ -150,16 +161,50 @@ extension PlaceReader {
 
     /// The first `maxResultCount` hits in rank order, ties by place ID.
     private func orderedHits(_ request: NearbySearchRequest) throws -> [RankedHit] {
-        let started = MonotonicClock.now()
-        let hits: [RankedHit]
-        if let loaded = try engine.indexForQuery() {
-            let accept = try engine.typeFilter(request.typeFilter, in: loaded.index)
-            hits = rank(request, in: loaded.index, accept: accept)
-        } else {
-            hits = try searchRegion(request)
-            engine.charge(MonotonicClock.now() - started)
+        var hits = try rankedHits(request)
+        if Self.listsStreets(request) {
+            // A street drawn as many ways is listed once, by its way that
+            // ranks first (`StreetSegments`): ask for more until enough
+            // streets are found or none are left.
+            var wider = request
+            var collapsed = try collapseStreets(hits)
+            while collapsed.count < request.maxResultCount && hits.count >= wider.maxResultCount && wider.maxResultCount < 4 * NearbySearchRequest.maxResultLimit {
+                wider.maxResultCount *= 4
+                hits = try rankedHits(wider)
+                collapsed = try collapseStreets(hits)
+            }
+            hits = collapsed
         }
         return try breakTies(hits, count: request.maxResultCount, rowid: \.rowid) { $0.popularity == $1.popularity && $0.meters == $1.meters }
+    }
+
+    private func rankedHits(_ request: NearbySearchRequest) throws -> [RankedHit] {
+        let started = MonotonicClock.now()
+        if let loaded = try engine.indexForQuery() {
+            let accept = try engine.typeFilter(request.typeFilter, in: loaded.index)
+            return rank(request, in: loaded.index, accept: accept)
+        }
+        let hits = try searchRegion(request)
+        engine.charge(MonotonicClock.now() - started)
+        return hits
+    }
+
+    /// Whether a request may list streets (it names a type of
+    /// `StreetSegments.types`, or asks for every feature).
+    static func listsStreets(_ request: NearbySearchRequest) -> Bool {
+        request.includeAllFeatures || (request.includedTypes + request.includedPrimaryTypes).contains(where: StreetSegments.types.contains)
+    }
+
+    /// `hits` (in rank order) with each street's ways after its first left out.
+    private func collapseStreets(_ hits: [RankedHit]) throws -> [RankedHit] {
+        let named = try hits.map { try store.nameAndPrimaryType(rowid: $0.rowid) }
+        let kept = try StreetSegments.representatives(
+            count: hits.count,
+            key: { StreetSegments.key(primaryType: named[$0]?.primaryType, name: named[$0]?.name) },
+            location: { hits[$0].coordinate },
+            shape: { try store.footprintShape(rowid: hits[$0].rowid) },
+            better: { a, b in a < b })
+        return kept.count == hits.count ? hits : kept.map { hits[$0] }
     }
 
     /// A 400 naming a type of the filter that is neither documented nor held by any place.
@@ -200,13 +245,15 @@ extension PlaceReader {
         let filter = request.typeFilter
         if let radius = request.radiusMeters {
             let input = try store.loadPlaces(in: GeoRect.covering(center: request.center, meters: radius), typeFilter: filter)
-            return rank(request, in: engine.build(input).index, accept: nil)
+            let index = engine.build(input).index
+            return rank(request, in: index, accept: Self.unlisted(filter, in: index))
         }
         var reach = 500.0
         while true {
             let rects = GeoRect.covering(center: request.center, meters: reach)
             let input = try store.loadPlaces(in: rects, typeFilter: filter)
-            let hits = rank(request, in: engine.build(input).index, accept: nil)
+            let index = engine.build(input).index
+            let hits = rank(request, in: index, accept: Self.unlisted(filter, in: index))
             let wholeWorld = rects == [.world]
             if wholeWorld || (hits.count >= request.maxResultCount && hits[request.maxResultCount - 1].meters <= reach) {
                 return hits
@@ -215,6 +262,14 @@ extension PlaceReader {
             let grow = (2 * Double(request.maxResultCount) / max(Double(input.count), 0.5)).squareRoot()
             reach = min(reach * min(16, max(2, grow)), Double.pi * Earth.meanRadius)
         }
+    }
+
+    /// The filter's left-out primary types (streets ...) on an index read
+    /// from a region: SQL filtered the rest; these are left out by their
+    /// type code's flag (an array read a place, no string compared).
+    static func unlisted(_ filter: TypeFilter, in index: PlaceIndex) -> ((Int) -> Bool)? {
+        guard let hidden = index.hiddenCodes(filter.hiddenPrimaryTypes, anonymous: false) else { return nil }
+        return { !hidden[Int(index.typeCodes[$0])] }
     }
 
     /// Hits in rank order with runs of equal rank ordered by place ID,

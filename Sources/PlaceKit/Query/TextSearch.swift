@@ -578,6 +578,17 @@ extension PlaceReader {
             }
             candidates.append((c, bm25, plan.focus.map { $0.distance(to: c.coordinate) }))
         }
+        // A street drawn as many ways answers once (`StreetSegments`).
+        let kept = try StreetSegments.representatives(
+            count: candidates.count,
+            key: { StreetSegments.key(primaryType: candidates[$0].0.primaryType, name: candidates[$0].0.name) },
+            location: { candidates[$0].0.coordinate },
+            shape: { try store.footprintShape(rowid: candidates[$0].0.rowid) },
+            better: { a, b in
+                if let x = candidates[a].2, let y = candidates[b].2, x != y { return x < y }
+                return candidates[a].0.rowid < candidates[b].0.rowid
+            })
+        if kept.count < candidates.count { candidates = kept.map { candidates[$0] } }
         let bestBM25 = candidates.map(\.1).min() ?? 0
         let ranking = textRanking
         // Names are compared with the corrected words too.

@@ -77,7 +77,14 @@ public struct LinkRecord: Sendable {
         /// dataset alone, in the same order: two records citing other records
         /// of one dataset (two Meta pages) are two places to Overture.
         var citedRecords: [(dataset: UInt64, record: UInt64)] = []
+        /// The record is a sign about a place (`signTypes`): an information
+        /// board, a map, a guidepost, named after what it points to.
+        var isSign: Bool = false
     }
+
+    /// Primary types of signs (docs/osm-tags.md): a board about a castle
+    /// bears the castle's name and stands near it, but is never the castle.
+    static let signTypes: Set<String> = ["information_board", "information_map", "guidepost", "route_marker", "information_terminal"]
     final class Box: Sendable {
         let v: Features
         init(_ v: Features) { self.v = v }
@@ -341,6 +348,7 @@ public struct LinkRecord: Sendable {
             if info.facility >= 0 { facilityBits |= 1 << UInt64(info.facility) }
         }
         ft.facilities = facilityBits
+        ft.isSign = primary.map(Self.signTypes.contains) ?? false
         if let p = overture?["categories"]?["primary"]?.stringValue { pg |= LinkCategories.groups(p) }
         ft.primaryGroups = pg
 

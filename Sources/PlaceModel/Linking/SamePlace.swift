@@ -115,6 +115,8 @@ public enum SamePlace {
     /// P(same place) alone: `score(a, b).probability` without building the
     /// evidence (the bulk linker's call).
     public static func probability(_ a: LinkRecord, _ b: LinkRecord) -> Double {
+        // A sign and what it names are two things (a castle and its board).
+        if a.box.v.isSign != b.box.v.isSign { return 0 }
         guard let dc = distanceContribution(gapMeters: gapMeters(a, b)) else { return 0 }
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: featureCount) { f -> Double in
             f.initialize(repeating: 0)

@@ -404,3 +404,29 @@ extension SpatiaLiteBlob {
         coordinate(b)
     }
 }
+
+extension PlaceStore {
+    /// The stored footprint of row `rowid` (`place_footprint`), nil when
+    /// it has none; a blob that is not a shape throws.
+    package func footprintShape(rowid: Int64) throws -> FootprintShape? {
+        let statement = try db.cachedStatement("SELECT shape FROM place_footprint WHERE id = ?")
+        try statement.bind(.integer(rowid), at: 1)
+        defer { statement.reset() }
+        guard let row = try statement.step() else { return nil }
+        guard let shape = row.withBytes(0, { FootprintShape(blob: $0) }) else {
+            throw PlaceDBError.corrupt(path: path, reason: "place row \(rowid) has a footprint shape that is not one (place_footprint.shape)")
+        }
+        return shape
+    }
+}
+
+extension PlaceStore {
+    /// The name and primary type of row `rowid` (nil when the row is gone).
+    package func nameAndPrimaryType(rowid: Int64) throws -> (name: String?, primaryType: String?)? {
+        let statement = try db.cachedStatement("SELECT name, primary_type FROM place WHERE id = ?")
+        try statement.bind(.integer(rowid), at: 1)
+        defer { statement.reset() }
+        guard let row = try statement.step() else { return nil }
+        return (row.optionalString(0), row.optionalString(1))
+    }
+}

@@ -209,8 +209,25 @@ package final class PlaceIndex {
         return String(indexed.dropFirst(unnamedPrefix.count))
     }
 
-    /// Its code in this index, nil when no place has it.
-    private(set) lazy var anonymousTypeCode: UInt16? = types.names.firstIndex { $0 == Self.anonymousType }.map { UInt16($0) }
+    /// The last `hiddenCodes` answer, kept: queries ask the same again.
+    private var hiddenCodesCache: (types: [String], anonymous: Bool, flags: [Bool]?)?
+
+    /// Per type code, whether its places are left out: those whose primary
+    /// type (without the unnamed prefix) is one of `primaryTypes`, and with
+    /// `anonymous` the features that are not places; nil when no place of
+    /// the index is.
+    package func hiddenCodes(_ primaryTypes: [String], anonymous: Bool) -> [Bool]? {
+        if let c = hiddenCodesCache, c.anonymous == anonymous, c.types == primaryTypes { return c.flags }
+        let set = Set(primaryTypes)
+        let flags = types.names.map { name -> Bool in
+            guard let name else { return false }
+            if name == Self.anonymousType { return anonymous }
+            return Self.primaryType(name).map(set.contains) ?? false
+        }
+        let answer = flags.contains(true) ? flags : nil
+        hiddenCodesCache = (primaryTypes, anonymous, answer)
+        return answer
+    }
 
     package var count: Int { rowids.count }
 

@@ -86,10 +86,12 @@ package final class SpatialEngine {
     /// A predicate on slots of `index` for type filters, or nil for none.
     /// Loads each type's places once per index.
     package func typeFilter(_ filter: TypeFilter, in index: PlaceIndex) throws -> ((Int) -> Bool)? {
-        let anonymous = filter.includeAnonymous ? nil : index.anonymousTypeCode
+        // Primary types left out, one flag per type code (features that are
+        // not places, streets ...): one array read per place, no strings.
+        let hidden = index.hiddenCodes(filter.hiddenPrimaryTypes, anonymous: !filter.includeAnonymous)
         if filter.isEmpty {
-            guard let anonymous else { return nil }
-            return { index.typeCodes[$0] != anonymous }
+            guard let hidden else { return nil }
+            return { !hidden[Int(index.typeCodes[$0])] }
         }
         func slots(_ types: [String]) throws -> SlotSet? {
             if types.isEmpty { return nil }
@@ -112,7 +114,7 @@ package final class SpatialEngine {
         let excludedPrimary = Set(filter.excludedPrimaryTypes)
         let primaryNames = index.types
         return { slot in
-            if let anonymous, index.typeCodes[slot] == anonymous { return false }
+            if let hidden, hidden[Int(index.typeCodes[slot])] { return false }
             if let included, !included.contains(slot) { return false }
             if let excluded, excluded.contains(slot) { return false }
             if !includedPrimary.isEmpty || !excludedPrimary.isEmpty {

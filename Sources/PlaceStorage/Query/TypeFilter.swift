@@ -8,6 +8,11 @@ package struct TypeFilter: Equatable {
     package var excludedPrimaryTypes: [String] = []
     /// Whether features that are not places (`PlaceStore.notAPlaceSQL`) are wanted.
     package var includeAnonymous = false
+    /// Primary types left out (streets, railway lines, rivers, boundaries
+    /// when no type filter asks for them: `NearbySearchRequest.unlistedTypes`),
+    /// by the index's flag per type code (`PlaceIndex.hiddenCodes`), not in
+    /// SQL (`condition` leaves them to it).
+    package var hiddenPrimaryTypes: [String] = []
 
     /// True when no type restricts the search.
     package var isEmpty: Bool {
@@ -42,11 +47,13 @@ package struct TypeFilter: Equatable {
         return (parts.joined(separator: " AND "), arguments)
     }
 
-    package init(includedTypes: [String] = [], excludedTypes: [String] = [], includedPrimaryTypes: [String] = [], excludedPrimaryTypes: [String] = [], includeAnonymous: Bool = false) {
+    package init(includedTypes: [String] = [], excludedTypes: [String] = [], includedPrimaryTypes: [String] = [], excludedPrimaryTypes: [String] = [],
+                 includeAnonymous: Bool = false, hiddenPrimaryTypes: [String] = []) {
         self.includedTypes = includedTypes
         self.excludedTypes = excludedTypes
         self.includedPrimaryTypes = includedPrimaryTypes
         self.excludedPrimaryTypes = excludedPrimaryTypes
         self.includeAnonymous = includeAnonymous
+        self.hiddenPrimaryTypes = hiddenPrimaryTypes
     }
 }
