@@ -36,6 +36,7 @@ enum LinkDriftReview {
         ("osm:n529941178", "osm:w202638053", .same, "(Museu) Casa d'Areny-Plandolit: drawn as a building"),
         ("osm:n1699630945", "osm:w761820172", .same, "Hotel Piolets et Spa / Park Piolets Mountain Hotel & Spa"),
         ("osm:n1578367368", "osm:w352338250", .same, "Pyrénées department store: same address and phone"),
+        ("osm:n2304249711", "osm:w432400670", .same, "Refugi de Coms de Jan: the hut drawn as a building, same elevation (alpine_hut, then wilderness_hut)"),
         // Liechtenstein 2015-07-27 against 2021-10-28.
         ("osm:n687031273", "osm:n4762971792", .same, "Restaurant Pur: re-added with its address"),
         ("osm:n26860698", "osm:w173914142", .same, "Camping Mittagspitze: drawn as an area"),
