@@ -95,16 +95,22 @@ def client(endpoint):
                                   client_options=ClientOptions(api_endpoint=endpoint))
 
 
-@unittest.skipIf(IMPORT_ERROR is not None, f"google-maps-places cannot be imported ({IMPORT_ERROR}); pip install google-maps-places")
-class GoogleClientTests(unittest.TestCase):
+class ServedDatabase(unittest.TestCase):
+    """A database that `build(directory, db)` fills, served by placedb
+    (with `server_args`) for the class's tests, and Google's client on it."""
+    prefix = "placedb-interop-"
+    server_args = ()
+
+    @classmethod
+    def build(cls, directory, db):
+        raise NotImplementedError
+
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory(prefix="placedb-interop-")
+        cls.tmp = tempfile.TemporaryDirectory(prefix=cls.prefix)
         cls.db = os.path.join(cls.tmp.name, "places.sqlite")
-        src = write_lines(os.path.join(cls.tmp.name, "places.ndjson"), PLACES)
-        subprocess.run([PLACEDB, "import", src, "--db", cls.db], check=True, capture_output=True)
-        cli("photo", "add", "places/cafe/photos/demo-photo-0", PHOTO, db=cls.db)
-        cls.server = Server(cls.db)
+        cls.build(cls.tmp.name, cls.db)
+        cls.server = Server(cls.db, *cls.server_args)
         cls.client = client(cls.server.endpoint)
 
     @classmethod
@@ -112,6 +118,15 @@ class GoogleClientTests(unittest.TestCase):
         code = cls.server.stop()
         cls.tmp.cleanup()
         assert code == 0, f"placedb serve exited {code} on SIGTERM"
+
+
+@unittest.skipIf(IMPORT_ERROR is not None, f"google-maps-places cannot be imported ({IMPORT_ERROR}); pip install google-maps-places")
+class GoogleClientTests(ServedDatabase):
+    @classmethod
+    def build(cls, directory, db):
+        src = write_lines(os.path.join(directory, "places.ndjson"), PLACES)
+        subprocess.run([PLACEDB, "import", src, "--db", db], check=True, capture_output=True)
+        cli("photo", "add", "places/cafe/photos/demo-photo-0", PHOTO, db=db)
 
     def mask(self, fields):
         return [("x-goog-fieldmask", fields)]
@@ -293,25 +308,17 @@ CID_PLACE = {"id": "ChIJmonacoCID", "displayName": {"text": "Hôtel"}, "location
 
 
 @unittest.skipIf(IMPORT_ERROR is not None, f"google-maps-places cannot be imported ({IMPORT_ERROR})")
-class PlaceIDTests(unittest.TestCase):
+class PlaceIDTests(ServedDatabase):
     """Every place searchNearby lists is fetched back by Google's client
     with get_place(name=...) by the name it was given."""
 
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory(prefix="placedb-interop-")
-        cls.db = os.path.join(cls.tmp.name, "places.sqlite")
-        src = write_lines(os.path.join(cls.tmp.name, "monaco.geojsonseq"), ID_FEATURES)
-        google = write_lines(os.path.join(cls.tmp.name, "google.ndjson"), [CID_PLACE])
-        cli("import", src, google, db=cls.db)
-        cls.server = Server(cls.db, "--quiet")
-        cls.client = client(cls.server.endpoint)
+    server_args = ("--quiet",)
 
     @classmethod
-    def tearDownClass(cls):
-        code = cls.server.stop()
-        cls.tmp.cleanup()
-        assert code == 0, f"placedb serve exited {code} on SIGTERM"
+    def build(cls, directory, db):
+        src = write_lines(os.path.join(directory, "monaco.geojsonseq"), ID_FEATURES)
+        google = write_lines(os.path.join(directory, "google.ndjson"), [CID_PLACE])
+        cli("import", src, google, db=db)
 
     def listed(self):
         request = places_v1.SearchNearbyRequest(location_restriction=places_v1.SearchNearbyRequest.LocationRestriction(

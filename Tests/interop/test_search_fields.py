@@ -11,10 +11,9 @@ where the shared data is absent.
 import json
 import os
 import re
-import tempfile
 import unittest
 
-from test_google_client import IMPORT_ERROR, PLACEDB, ROOT, PLACES, Server, client, write_lines
+from test_google_client import IMPORT_ERROR, PLACEDB, ROOT, PLACES, ServedDatabase, write_lines
 import subprocess
 import urllib.error
 import urllib.request
@@ -58,21 +57,14 @@ def snake(name):
 
 
 @unittest.skipIf(IMPORT_ERROR is not None, f"google-maps-places cannot be imported ({IMPORT_ERROR})")
-class SearchFieldTests(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory(prefix="placedb-interop-fields-")
-        cls.db = os.path.join(cls.tmp.name, "places.sqlite")
-        src = write_lines(os.path.join(cls.tmp.name, "places.ndjson"), kiosks())
-        subprocess.run([PLACEDB, "import", src, "--db", cls.db], check=True, capture_output=True)
-        cls.server = Server(cls.db, "--quiet")
-        cls.client = client(cls.server.endpoint)
+class SearchFieldTests(ServedDatabase):
+    prefix = "placedb-interop-fields-"
+    server_args = ("--quiet",)
 
     @classmethod
-    def tearDownClass(cls):
-        code = cls.server.stop()
-        cls.tmp.cleanup()
-        assert code == 0, f"placedb serve exited {code} on SIGTERM"
+    def build(cls, directory, db):
+        src = write_lines(os.path.join(directory, "places.ndjson"), kiosks())
+        subprocess.run([PLACEDB, "import", src, "--db", db], check=True, capture_output=True)
 
     def text(self, mask="places.id", **fields):
         return self.client.search_text(request={"text_query": "kiosk", **fields}, metadata=[("x-goog-fieldmask", mask)])
