@@ -61,6 +61,14 @@ enum CurrentCommand: Command {
         request.includedTypes = context.arguments.all(Options.type)
         request.maxResultCount = try QueryOptions.limit(context, Options.limit, default: 5)
         try QueryOptions.validate(request.validate)
+        // A street, a boundary or a postal code is never where one is (prior
+        // 0): asking only for such types lists nothing, and says why.
+        let model = client.likelihoodModel
+        let never = request.includedTypes.filter { model.typeFactor($0) == 0 }
+        if !never.isEmpty && never.count == request.includedTypes.count {
+            context.console.errLine("placedb current: \(never.map { "'\($0)'" }.joined(separator: ", ")) places are never current-place candidates "
+                + "(one is not at a street, a boundary or a postal code); 'placedb nearby --type \(never[0])' lists them")
+        }
         if let svg {
             let scene = try client.findPlaceLikelihoodScene(request)
             try OutputFile.write(Array(scene.svg().utf8), to: svg, option: Options.svg.name, databasePath: context.databasePath)

@@ -365,6 +365,7 @@ enum EvalCurrent {
             case "popularityExponent": model.popularityExponent = v
             case "closedTemporarilyFactor": model.closedTemporarilyFactor = v
             case "unnamedFactor": model.unnamedFactor = v
+            case "untypedFactor": model.untypedFactor = v
             case let key where key.hasPrefix("type:"): model.typeFactors[String(key.dropFirst(5))] = v
             default: throw BenchError(message: "--model: unknown setting '\(kv[0])'")
             }

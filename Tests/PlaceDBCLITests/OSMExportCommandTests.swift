@@ -136,6 +136,20 @@ struct OSMExportCommandTests {
         #expect(try JSONValue(parsing: found.out)["places"]?.arrayValue?.first?["id"]?.stringValue == "osm:w13")
     }
 
+    @Test("current --type route lists nothing and says why on stderr; a type a place can have lists quietly")
+    func currentAskedForStreets() throws {
+        let (cli, r) = try imported(OSMExportFixture.streets)
+        #expect(r.code == 0, "\(r.err)")
+        let streets = cli.run(["current", "60.1705,24.9372", "--type", "route", "--output", "json"])
+        #expect(streets.code == 0, "\(streets.err)")
+        #expect(try JSONValue(parsing: streets.out)["placeLikelihoods"]?.arrayValue?.isEmpty ?? true, "\(streets.out)")
+        #expect(streets.err.contains("'route' places are never current-place candidates"), "\(streets.err)")
+        #expect(streets.err.contains("placedb nearby --type route"), "\(streets.err)")
+        let cafes = cli.run(["current", "60.1705,24.9372", "--type", "cafe", "--type", "route", "--output", "json"])
+        #expect(cafes.code == 0, "\(cafes.err)")
+        #expect(cafes.err.isEmpty, "\(cafes.err)")
+    }
+
     @Test("a street drawn as several touching ways answers once in search, by its way nearest the focus; one of the same name elsewhere is another answer")
     func streetSegmentsAnswerOnce() throws {
         let (cli, r) = try imported(OSMExportFixture.streets)

@@ -116,6 +116,11 @@ import Testing
         var lenient = LikelihoodModel()
         lenient.unnamedFactor = 0.5
         #expect(abs(weight(bench, lenient)! / w - 0.5) < 1e-12)
+        // A named place of no kind (only a name and an address in its data) weighs less than a café.
+        var unknownKind = base
+        unknownKind.primaryType = nil
+        #expect(model.untypedFactor < 1)
+        #expect(abs(weight(unknownKind)! / w - model.untypedFactor) < 1e-12)
         var trusted = base
         trusted.source = "survey"
         var bySource = LikelihoodModel()

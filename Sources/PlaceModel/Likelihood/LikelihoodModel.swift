@@ -102,6 +102,13 @@ public struct LikelihoodModel: Sendable {
     /// evaluation's `--model unnamedFactor=` measures other values
     /// (docs/osm-exports.md).
     public var unnamedFactor = 0.0
+    /// Prior factor for a named place of no known kind: an OpenStreetMap
+    /// feature whose only tags are a name, an address, a note (an office
+    /// without `office=*`, a closed pub, a plaque, a bridge, a GPS waypoint).
+    /// Such a feature may be a place one visits or not; its data does not
+    /// say; the evaluation's `--model untypedFactor=` measures other values
+    /// (docs/osm-tags.md).
+    public var untypedFactor = 0.5
     public var futureOpeningFactor = 0.05
     /// Prior factor for a place that is closed at the query time.
     public var closedFactor = 0.2
@@ -137,7 +144,7 @@ public struct LikelihoodModel: Sendable {
     }
 
     package func typeFactor(_ type: String?) -> Double {
-        guard let type else { return 1 }
+        guard let type else { return untypedFactor }
         return typeFactors[type] ?? 1
     }
 
