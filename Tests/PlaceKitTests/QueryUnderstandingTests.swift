@@ -99,6 +99,10 @@ struct QueryUnderstandingTests {
         #expect(found.first == "spf-pizza-1")
         #expect(try ids(client, "Springfield pizza") == found)
         #expect(try ids(client, "pizza Springfield") == found)
+        // Without a connector, a town far from the request's point is no reading:
+        // the words are searched as typed (the bar's name and address hold them).
+        #expect(try Set(ids(client, "Springfield pizza") { $0.locationBias = .circle(center: Coordinate(latitude: 46.5, longitude: 6.6), radiusMeters: nil) })
+                == ["spf-pizza-1", "spf-bar"])
         #expect(try Set(ids(client, "pizza in Shelbyville")) == ["shelby-pizza"])
         #expect(try ids(client, "cafes in springfield") == ["spf-cafe"])
         // The alternate name, in any case.

@@ -65,14 +65,26 @@ package struct LocalityMatcher {
     /// alternate names, addresses): a query with a connector ("in").
     package func match(_ words: [String], near: Coordinate?, scan: Bool) throws -> MatchedLocality? {
         guard !words.isEmpty else { return nil }
-        if let m = try byName(words, near: near, source: .name) { return m }
-        let phrase = words.joined(separator: " ")
-        if let alias = Self.aliases[phrase], let m = try byName(alias.split(separator: " ").map(String.init), near: near, source: .alias) {
-            return m
+        if try hasLocalities() {
+            if let m = try byName(words, near: near, source: .name) { return m }
+            let phrase = words.joined(separator: " ")
+            if let alias = Self.aliases[phrase], let m = try byName(alias.split(separator: " ").map(String.init), near: near, source: .alias) {
+                return m
+            }
         }
         guard scan else { return nil }
         if let m = try byAlternateName(words, near: near) { return m }
         return try byAddress(words)
+    }
+
+    /// The type words of the locality types in the text index.
+    static let kindPhrases = ["locality", "sublocality", "administrative", "colloquial", "postal"].map(TextMatchExpression.quoted)
+
+    /// Whether any place's type words name a locality type (the counts are
+    /// kept until the file changes): when none does, matching by name
+    /// costs nothing.
+    package func hasLocalities() throws -> Bool {
+        try Self.kindPhrases.contains { try store.phraseCount($0) > 0 }
     }
 
     private struct Scored {
@@ -83,7 +95,7 @@ package struct LocalityMatcher {
     /// Places of a locality type named `words` (or whose name starts with them).
     private func byName(_ words: [String], near: Coordinate?, source: MatchedLocality.Source) throws -> MatchedLocality? {
         let quoted = words.map(TextMatchExpression.quoted)
-        let kinds = ["locality", "sublocality", "administrative", "colloquial", "postal"].map(TextMatchExpression.quoted)
+        let kinds = Self.kindPhrases
         let expression = "{name other_names} : (\(quoted.joined(separator: " "))) AND {types} : (\(kinds.joined(separator: " OR ")))"
         let matches = try store.textMatches(expression, phrases: quoted + kinds, cells: 0, best: 200)
         var scored: [Scored] = []

@@ -22,7 +22,9 @@ extension PlaceReader {
     /// words list the places of those types there, rated ones first
     /// among equals; other words are searched as usual, within the area
     /// and types. A reading without a connector ("NYC pizza") is taken
-    /// only when no place is called the whole query.
+    /// only when no place is called the whole query, its place words are
+    /// no type phrase, and its town is within 300 km of the request's
+    /// point (when it has one).
     func understoodPlan(_ request: TextSearchRequest) throws -> (plan: TextQueryPlan, understanding: QueryUnderstandingResult?) {
         var plan = Self.plan(request)
         guard let u = try understand(request, plain: plan) else { return (plan, nil) }
@@ -58,11 +60,16 @@ extension PlaceReader {
         return try store.withTextStatistics { () throws -> QueryUnderstandingResult? in
             let matcher = LocalityMatcher(store: store)
             let near = request.locationBias?.center ?? request.locationRestriction?.center
-            var plainChecked = false
-            let marker = try store.changeMarker()
-            if localityMemo.marker != marker || localityMemo.matches.count > 4096 { localityMemo = (marker, [:]) }
+            var plainChecked = false, memoChecked = false
+            // Without a connector only towns by name count: none in the file, no reading.
+            let towns = try matcher.hasLocalities()
             for r in readings {
-                if r.connector == nil && r.types.isEmpty { continue }
+                if r.connector == nil && (r.types.isEmpty || !towns) { continue }
+                if !memoChecked {
+                    memoChecked = true
+                    let marker = try store.changeMarker()
+                    if localityMemo.marker != marker || localityMemo.matches.count > 4096 { localityMemo = (marker, [:]) }
+                }
                 let scan = r.connector != nil
                 var key = r.placeWords.joined(separator: " ") + (scan ? "|scan" : "|")
                 if let near { key += String(format: "|%.1f,%.1f", near.latitude, near.longitude) }
@@ -74,6 +81,13 @@ extension PlaceReader {
                     localityMemo.matches[key] = .some(found)
                 }
                 guard let locality = found else { continue }
+                // Without a connector, words that are a kind of place themselves
+                // ("wine bar" is no wine place in Bar, Montenegro), or a town
+                // far from the request's point, are no reading.
+                if r.connector == nil {
+                    if QueryTypeWords.types(r.placeWords) != nil { continue }
+                    if let near, locality.center.distance(to: near) > 300_000 { continue }
+                }
                 if r.connector == nil && !plainChecked {
                     // A place called the whole query ("Sydney Opera House") wins.
                     plainChecked = true
