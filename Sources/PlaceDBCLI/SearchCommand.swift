@@ -35,7 +35,6 @@ enum SearchCommand: Command {
             """,
         examples: [
             "placedb search \"cafe du lac\" --near 46.5203,6.6250",
-            "placedb search pharmacy --near 46.5203,6.6250 --radius 1000 --fields id,displayName --explain",
             "placedb search \"pizza in New York\" --explain --output text",
             "placedb search --batch < requests.ndjson > answers.ndjson",
         ])
