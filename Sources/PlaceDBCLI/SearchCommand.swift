@@ -1,3 +1,4 @@
+import Foundation
 import PlaceKit
 import PlaceModel
 
@@ -11,7 +12,7 @@ enum SearchCommand: Command {
         static let limit = OptionSpec("--limit", value: "N", help: "At most N places (default 20, at most 1000).")
         static let fields = OptionSpec("--fields", value: "MASK", help: "Field mask of each place, as for 'placedb place' (default: all).")
         static let at = OptionSpec("--at", value: "TIME", help: "Serve the places as of this time (RFC 3339; without an offset, the wall clock at each place; or now, the default), as 'placedb nearby --at' does.")
-        static let explain = OptionSpec("--explain", help: "Show each place's ranking factors: text (BM25), name, distance, popularity, typo correction.")
+        static let explain = OptionSpec("--explain", help: "Show how the query was read (type words, place words, the locality matched, its source and area) and each place's ranking factors: text (BM25), name, distance, popularity, rating, typo correction.")
         static let batch = OptionSpec("--batch", help: "Read Places API (New) searchText request bodies as NDJSON on standard input; write one {\"places\": [...]} line per request.")
         static let all = [near, radius, type, limit, fields, at, explain, QueryOptions.unmerged, batch]
     }
@@ -27,11 +28,14 @@ enum SearchCommand: Command {
             diacritics ("cafe" finds "Café"). A misspelt word is corrected against the
             database's words when nothing matches it as typed. Nothing typed is read as
             search syntax. With --near, places carry "distanceMeters". Removed places never
-            appear. docs/search.md has the ranking and the measured recall.
+            appear. "TYPE in PLACE", "TYPE near PLACE", "PLACE TYPE" ("pizza in New York",
+            "NYC pizza") search the places of that type in the town the database knows
+            (GeoNames cities, locality places, addresses). docs/search.md has the ranking,
+            the query understanding and the measured recall.
             """,
         examples: [
             "placedb search \"cafe du lac\" --near 46.5203,6.6250",
-            "placedb search pharmacy --near 46.5203,6.6250 --radius 1000 --fields id,displayName --explain",
+            "placedb search \"pizza in New York\" --explain --output text",
             "placedb search --batch < requests.ndjson > answers.ndjson",
         ])
 
@@ -65,6 +69,7 @@ enum SearchCommand: Command {
         case .json:
             context.writeJSON(try JSONValue(parsing: client.searchTextJSON(request, fields: fields, explain: explain, at: time)))
         case .text:
+            if explain, let u = try client.understandQuery(request) { for line in understanding(u) { context.console.outLine(line) } }
             let results = try client.searchText(request, fields: fields, at: time)
             if results.isEmpty { context.console.outLine("no places found") }
             for r in results {
@@ -93,7 +98,29 @@ enum SearchCommand: Command {
         if let d = f.distance { parts.append("distance \(s(d))") }
         parts.append("popularity \(s(f.popularity))")
         var line = parts.joined(separator: " + ")
+        if let q = f.quality { line += " + rating \(s(q))" }
         if f.corrected { line += " - typo correction" }
         return line
+    }
+
+    /// `--explain --output text`'s first lines: how the query was read.
+    static func understanding(_ u: QueryUnderstandingResult) -> [String] {
+        let r = u.reading, l = u.locality
+        let list = { (w: [String]) in w.isEmpty ? "none" : w.joined(separator: " ") }
+        var lines = ["query read as \(r.form): type words \(list(r.typeWords))" + (r.types.isEmpty ? "" : " -> \(r.types.joined(separator: ", "))")
+                     + "; place words \(list(r.placeWords)); other words \(list(r.otherWords))"]
+        var where_ = "locality \(l.name)"
+        if let id = l.placeID { where_ += " (\(id))" }
+        where_ += " by \(l.source.rawValue), \(l.provider)"
+        if let p = l.population { where_ += ", population \(p)" }
+        if let n = l.addressCount { where_ += ", \(n) addresses" }
+        where_ += String(format: "; centre %.5f,%.5f", l.center.latitude, l.center.longitude)
+        switch l.area {
+        case .circle(_, let r): where_ += String(format: ", circle of %.1f km", (r ?? l.radiusMeters) / 1000)
+        case .rectangle(let lo, let hi): where_ += String(format: ", box %.5f,%.5f to %.5f,%.5f", lo.latitude, lo.longitude, hi.latitude, hi.longitude)
+        }
+        where_ += u.restricted ? " (the search's area)" : " (not applied: the request's locationRestriction wins)"
+        lines.append(where_)
+        return lines
     }
 }

@@ -36,6 +36,8 @@ let benchmarks: [(name: String, summary: String, options: String, run: ([String]
      "[--google] [--data DIR] [--fixes N] [--seed S] [--dir DIR] [--regions a,b,...] [--accuracies 5,20,65,300 (--google: 5,10)] [--model k=v,...] [--bins] [--breakdown] [--misses (--google)] [--svg-dir DIR] [--whole DIR [--all-features]] [--twin|--twin-no-link]", EvalCurrent.run),
     ("eval-search", "text search and autocomplete on named OSM POIs: exact, folded, 60% prefix, one-letter typo and type-word queries, per region",
      "[--data DIR] [--dir DIR] [--seed S] [--regions a,b,...] [--trigram] [--misses]", EvalSearch.run),
+    ("eval-text-queries", "query understanding: \"TYPE in CITY\" over the Google captures and the OSM regions, each with the GeoNames cities: share of the top 10 of the type and in the city",
+     "[--google DIR] [--osm DIR] [--geonames PATH] [--dir DIR] [--regions google,andorra,...] [--misses]", EvalTextQueries.run),
     ("search", "text search and autocomplete latency on N generated places with realistic names, against plain FTS5; index build cost and size",
      "[--places N] [--queries Q] [--runs R] [--dir DIR] [--trigram] [--no-floor]", SearchBench.run),
     ("eval-link-scorer-drift", "the same-place scorer alone on two OSM snapshots of a region (the newer renumbered): each old place's best new candidate, persisted places linked, wrong links, µs a score and a LinkRecord",

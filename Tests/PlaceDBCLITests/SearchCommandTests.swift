@@ -37,6 +37,23 @@ struct SearchCommandTests {
         #expect(e["distance"]?.doubleValue != nil && e["score"]?.doubleValue != nil)
     }
 
+    @Test("search --explain --output text shows how \"TYPE in PLACE\" was read: the words, the locality, its source and area")
+    func explainUnderstanding() throws {
+        let cli = try CLI()
+        let towns = #"{"7": {"geonameid": 7, "name": "Springfield", "latitude": 40.0, "longitude": -75.0, "population": 250000, "alternatenames": ["SPF"]}}"#
+        let places = #"{"id":"p1","displayName":{"text":"Luigi's"},"location":{"latitude":40.001,"longitude":-75.001},"types":["pizza_restaurant","restaurant"],"rating":4.5}"# + "\n"
+            + #"{"id":"p2","displayName":{"text":"Far Pizza"},"location":{"latitude":41.0,"longitude":-75.0},"types":["pizza_restaurant","restaurant"]}"#
+        #expect(cli.run(["import", try cli.dir.write("towns.json", towns), try cli.dir.write("p.ndjson", places)]).code == 0)
+        let r = cli.run(["search", "pizza in SPF", "--explain", "--output", "text"])
+        #expect(r.code == 0, "\(r.err)")
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(r.out)")
+        #expect(lines.first == "query read as TYPE in PLACE: type words pizza -> pizza_restaurant, restaurant; place words spf; other words none")
+        #expect(lines.dropFirst().first == "locality Springfield (geonames:7) by alternate-name, geonames, population 250000; centre 40.00000,-75.00000, circle of 6.5 km (the search's area)")
+        #expect(lines.dropFirst(2).first == "Luigi's (pizza_restaurant)  p1")
+        #expect(lines.last?.contains("+ rating 0.750") == true)
+    }
+
     @Test("queries of FTS5 syntax are text; an empty one finds nothing; over 1,000 characters exits 64")
     func badQueries() throws {
         let cli = try CLI.withQueryPlaces()

@@ -71,6 +71,7 @@ private func decodePlace(_ record: SourceRecord, _ object: JSONObject, format: I
     case .geojson: decoded = try GeoJSONDecoders.decodeGeneric(object)
     case .osm: decoded = try GeoJSONDecoders.decodeOSM(object)
     case .overture: decoded = try GeoJSONDecoders.decodeOverture(object)
+    case .geonames: decoded = try GeoNamesDecoder.decode(object)
     }
     // Rules every format shares, applied once here.
     respell(&decoded)

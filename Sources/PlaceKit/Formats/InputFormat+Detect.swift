@@ -11,6 +11,7 @@ extension InputFormat {
         switch record.container {
         case "places": return .placesV1
         case "result", "results", "candidates": return .placesLegacy
+        case "geonames": return .geonames
         default:
             let value = record.value
             if record.container == "features" || value["type"]?.stringValue == "Feature" {
@@ -27,6 +28,7 @@ extension InputFormat {
                 if p?["names"]?.objectValue != nil || (p?["categories"] != nil && p?["sources"] != nil) { return .overture }
                 return .geojson
             }
+            if value["geonameid"] != nil && value["latitude"] != nil && value["longitude"] != nil { return .geonames }
             if value["place_id"] != nil || value["geometry"] != nil { return .placesLegacy }
             return .placesV1
         }

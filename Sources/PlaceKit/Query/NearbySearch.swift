@@ -41,12 +41,13 @@ public struct NearbySearchRequest: Sendable, Equatable {
 
     /// Primary types a nearby search leaves out unless asked for: streets
     /// and other lines (named highways, routes, railway lines, rivers and
-    /// canals), boundaries and intersections, which are found by name (text search) and
+    /// canals), boundaries, localities (towns and cities: GeoNames cities,
+    /// OpenStreetMap `place=city`) and intersections, which are found by name (text search) and
     /// by a type filter, not as what is near a point. A request with
     /// `includedTypes` or `includedPrimaryTypes` lists them when they
     /// match (`--type route`), and `includeAllFeatures` lists them all.
     /// Current place never answers with them (their prior is 0).
-    public static let unlistedTypes = ["route", "railway", "waterway", "political", "postal_code", "intersection"]
+    public static let unlistedTypes = ["route", "railway", "waterway", "political", "locality", "postal_code", "intersection"]
 
     public static let maxResultLimit = 1000
     /// The largest radius accepted, in meters: 50 km, the Places API's

@@ -27,6 +27,10 @@ package final class PlaceReader {
     /// The last mask's plan: a server asks with the same few masks, and
     /// preparing one costs more than comparing masks.
     private var lastPlan: MaskPlan?
+    /// Place words already matched to a locality (or to none), while the
+    /// database is unchanged (`PlaceStore.changeMarker`): the GeoNames
+    /// alternate names and addresses are scans (`LocalityMatcher`).
+    var localityMemo: (marker: String, matches: [String: MatchedLocality?]) = ("", [:])
 
     /// Opens the database at `databasePath` (nil: `places.sqlite` in the
     /// working directory). `recordView`: whether records linked as one

@@ -171,8 +171,8 @@ extension PlaceReader {
     /// gathered for `maxPagedResults` whatever the page's size, so each
     /// page continues the one before. A filter is checked in rank order
     /// until the page is full.
-    func textSearchPage(_ request: TextSearchRequest, paging: Bool, at time: HoursQueryTime) throws -> TextSearchPage {
-        var plan = Self.plan(request)
+    func textSearchPage(_ request: TextSearchRequest, paging: Bool, at time: HoursQueryTime, plan base: TextQueryPlan? = nil) throws -> TextSearchPage {
+        var plan = base ?? Self.plan(request)
         plan.minRating = request.minRating
         var offset = 0
         var marker = ""

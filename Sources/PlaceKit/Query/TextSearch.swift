@@ -313,6 +313,14 @@ struct TextQueryPlan {
     /// The query as `TextFolding.literal` gives it, and as typed (white space collapsed).
     var literal: String?
     var raw: String?
+    /// A listing of places of a type in a town (`QueryUnderstanding`): any
+    /// of these words (the query's type words and its types' words) finds
+    /// candidates, the type filter keeps those of the types, and the
+    /// rating counts in the ranking (`TextRanking.qualityWeight`).
+    var listingWords: [String]?
+    /// Whether the hits carry their distance from `focus` (not when the
+    /// focus is the centre of a town the query named).
+    var showsDistance = true
 }
 
 extension PlaceReader {
@@ -331,7 +339,7 @@ extension PlaceReader {
         return try store.read {
             try store.requireTextIndex()
             try checkTypes([("includedType", request.includedTypes)])
-            return try textSearchPage(request, paging: false, at: time).hits.map { hit in
+            return try textSearchPage(request, paging: false, at: time, plan: try understoodPlan(request).plan).hits.map { hit in
                 guard let place = try store.servedPlace(rowid: hit.candidate.rowid, plan: plan, coordinate: hit.candidate.coordinate, at: time) else {
                     throw PlaceDBError.database(path: store.path, reason: "place row \(hit.candidate.rowid) vanished during the query")
                 }
@@ -361,14 +369,25 @@ extension PlaceReader {
             // come, the default exclusions looked for in the bytes each
             // write reads anyway (no read more); a place that seems to be
             // excluded sends the request to the general path below.
+            let (queryPlan, understanding) = try understoodPlan(request)
+            let understood = explain ? understanding.map { Self.understandingJSON($0) } : nil
             if places && !nextPageToken && request.pageToken == nil && !request.filters {
                 let filter = TextSearchFilter(request, at: time)
                 var suspect = false
                 var out: [UInt8] = []
                 out.reserveCapacity(4096)
-                let hits = try textHits(Self.plan(request))
-                if hits.isEmpty { return Array("{}".utf8) }
-                PlaceJSON.append(#"{"places":["#, into: &out)
+                let hits = try textHits(queryPlan)
+                if hits.isEmpty {
+                    guard let understood else { return Array("{}".utf8) }
+                    return Array(#"{"queryUnderstanding":"#.utf8) + Array(JSONWriter().string(understood).utf8) + [UInt8(ascii: "}")]
+                }
+                out.append(UInt8(ascii: "{"))
+                if let understood {
+                    PlaceJSON.append(#""queryUnderstanding":"#, into: &out)
+                    JSONWriter().write(understood, into: &out)
+                    out.append(UInt8(ascii: ","))
+                }
+                PlaceJSON.append(#""places":["#, into: &out)
                 for (i, hit) in hits.enumerated() {
                     if i > 0 { out.append(UInt8(ascii: ",")) }
                     let extra = hit.meters.map { [("distanceMeters", ($0 * 100).rounded() / 100)] } ?? []
@@ -385,11 +404,16 @@ extension PlaceReader {
                     return out
                 }
             }
-            let page = try textSearchPage(request, paging: nextPageToken, at: time)
+            let page = try textSearchPage(request, paging: nextPageToken, at: time, plan: queryPlan)
             var out: [UInt8] = []
             out.reserveCapacity(4096)
             out.append(UInt8(ascii: "{"))
+            if let understood {
+                PlaceJSON.append(#""queryUnderstanding":"#, into: &out)
+                JSONWriter().write(understood, into: &out)
+            }
             if places && !page.hits.isEmpty {
+                if out.count > 1 { out.append(UInt8(ascii: ",")) }
                 PlaceJSON.append(#""places":["#, into: &out)
                 for (i, hit) in page.hits.enumerated() {
                     if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -442,11 +466,16 @@ extension PlaceReader {
     /// autocomplete) must match; when none do, misspelt words are
     /// corrected; when still none, any word may match.
     func textHits(_ plan: TextQueryPlan) throws -> [TextHit] {
-        guard !plan.words.isEmpty else { return [] }
-        return try store.withTextStatistics { try checkedTextHits(plan) }
+        guard !plan.words.isEmpty || plan.listingWords != nil else { return [] }
+        var hits = try store.withTextStatistics { try checkedTextHits(plan) }
+        if !plan.showsDistance { for i in hits.indices { hits[i].meters = nil } }
+        return hits
     }
 
-    private func checkedTextHits(_ plan: TextQueryPlan) throws -> [TextHit] {
+    func checkedTextHits(_ plan: TextQueryPlan) throws -> [TextHit] {
+        if let words = plan.listingWords, let first = words.first {
+            return try rank(plan, terms: [QueryTerm(word: first, corrections: Array(words.dropFirst()))], any: false, corrected: false)
+        }
         let last = plan.words.count - 1
         var terms = plan.words.enumerated().map { QueryTerm(word: $0.element, prefix: plan.lastIsPrefix && $0.offset == last) }
         // A prefix with few words in the vocabulary is asked as those words:
@@ -610,7 +639,8 @@ extension PlaceReader {
         }
         func hit(_ c: TextCandidate, _ bm25: Double, _ meters: Double?, _ name: Double) -> TextHit {
             TextHit(candidate: c, meters: meters, factors: ranking.factors(bm25: bm25, bestBM25: bestBM25, nameMatch: name, meters: meters,
-                                                                           scale: plan.scale, ratingCount: c.ratingCount, corrected: corrected))
+                                                                           scale: plan.scale, ratingCount: c.ratingCount, corrected: corrected,
+                                                                           rating: plan.listingWords != nil ? .some(c.rating) : nil))
         }
         func exact(_ c: TextCandidate, _ bm25: Double, _ meters: Double?) throws -> TextHit {
             hit(c, bm25, meters, nameFactor([c.name ?? ""] + (c.hasExtra ? try store.textOtherNames(rowid: c.rowid) : [])))

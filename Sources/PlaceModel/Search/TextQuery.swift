@@ -466,6 +466,9 @@ public struct TextRanking: Sendable, Equatable {
     public var popularityWeight = 0.25
     /// Subtracted from a match that needed a typo correction.
     public var correctionPenalty = 0.3
+    /// Quality, for a query that lists places of a type in a town ("pizza
+    /// in New York", `QueryUnderstanding`): `(rating - 3) / 2` within 0...1.
+    public var qualityWeight = 0.5
 
     public init() {}
 
@@ -476,10 +479,12 @@ public struct TextRanking: Sendable, Equatable {
         public var popularity: Double
         public var corrected: Bool
         public var score: Double
+        /// The rating's share (a listing of a type in a town only).
+        public var quality: Double? = nil
     }
 
     public func factors(bm25: Double, bestBM25: Double, nameMatch: Double, meters: Double?, scale: Double?,
-                        ratingCount: Int?, corrected: Bool) -> Factors {
+                        ratingCount: Int?, corrected: Bool, rating: Double?? = nil) -> Factors {
         // FTS5's bm25() is negative: more negative is better.
         let text = bestBM25 < 0 ? min(1, max(0, bm25 / bestBM25)) : 1
         let near = meters.map { 1 / (1 + $0 / (scale ?? distanceScale)) }
@@ -487,7 +492,13 @@ public struct TextRanking: Sendable, Equatable {
         var score = textWeight * text + nameWeight * nameMatch + popularityWeight * popularity
         if let near { score += distanceWeight * near }
         if corrected { score -= correctionPenalty }
-        return Factors(text: text, name: nameMatch, distance: near, popularity: popularity, corrected: corrected, score: score)
+        var quality: Double?
+        if let rating {
+            let q = min(1, max(0, ((rating ?? 3) - 3) / 2))
+            quality = q
+            score += qualityWeight * q
+        }
+        return Factors(text: text, name: nameMatch, distance: near, popularity: popularity, corrected: corrected, score: score, quality: quality)
     }
 
     /// 1 when some name's words are the query's, word for word; 0.5 when a
