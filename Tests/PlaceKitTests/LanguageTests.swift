@@ -231,3 +231,44 @@ struct LanguageTests {
         #expect(OffsetTimeZone.coordinate("4230+00131") == nil)
     }
 }
+
+@Suite("languages on the Helsinki extract (../shared/data/osm/poi-nwr)",
+       .enabled(if: CorpusData.has("osm/poi-nwr/helsinki-2019-04-21.poi-nwr.geojsonseq"), "needs ../shared/data/osm/poi-nwr/helsinki-2019-04-21.poi-nwr.geojsonseq"))
+struct LanguageCorpusTests {
+    @Test("every place with a Swedish or English name is served in it when asked; the Finnish-named university is found by its English name")
+    func helsinki() throws {
+        let dir = try TempDirectory("languages-helsinki")
+        let db = dir.file("places.sqlite")
+        let input = try #require(CorpusData.url("osm/poi-nwr/helsinki-2019-04-21.poi-nwr.geojsonseq"))
+        _ = try PlaceImporter(databasePath: db).importInput(.file(input.path))
+        let reader = try PlaceReader(databasePath: db)
+        let store = try PlaceStore(path: db, writable: false)
+        let database = try Database(path: db, mode: .readOnly)
+        var ids: [String] = []
+        try database.forEachRow("SELECT place_id FROM place WHERE removed_run IS NULL") { ids.append(try $0.string(0)) }
+        let mask = try FieldMask(parsing: "displayName")
+        var counts: [String: (held: Int, served: Int)] = [:]
+        for language in ["sv", "en"] {
+            var held = 0, served = 0
+            for id in ids {
+                let names = try store.localizedNames(placeID: id)
+                let own = names.first { $0.tag == language }
+                let json = try JSONValue(parsing: reader.placeDetailsJSON(id: PlaceID(id), fields: mask, language: language, openNow: false, at: .instant(Date())))
+                if let own {
+                    held += 1
+                    // Served in the language, under the name its tag holds.
+                    if json["displayName"] == ["text": .string(own.text), "languageCode": .string(language)] { served += 1 }
+                } else {
+                    #expect(json["displayName"]?["languageCode"] != .string(language), "\(id) served in \(language) without a name in it")
+                }
+            }
+            counts[language] = (held, served)
+            #expect(held > 100, "\(language): only \(held) places with a name in it")
+            #expect(served == held, "\(language): \(served) of \(held) served in it")
+        }
+        print("Helsinki: \(ids.count) places; sv: \(counts["sv"]!.served) of \(counts["sv"]!.held) served in Swedish, en: \(counts["en"]!.served) of \(counts["en"]!.held) in English")
+        let search = try reader.searchText(TextSearchRequest(textQuery: "University of Helsinki"), fields: try FieldMask(parsing: "id,displayName"))
+        #expect(search.first?.place.displayName?.text == "Helsingin yliopisto")
+        #expect(try reader.autocomplete(AutocompleteRequest(input: "Helsingfors univ")).contains { $0.mainText == "Helsingin yliopisto" })
+    }
+}
