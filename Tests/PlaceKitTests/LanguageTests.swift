@@ -272,3 +272,43 @@ struct LanguageCorpusTests {
         #expect(try reader.autocomplete(AutocompleteRequest(input: "Helsingfors univ")).contains { $0.mainText == "Helsingin yliopisto" })
     }
 }
+
+@Suite("the v1 shape of the shared legacy responses (../shared/data/google/legacy)",
+       .enabled(if: CorpusData.has("google/legacy"), "needs ../shared/data/google/legacy"))
+struct LegacyShapeCorpusTests {
+    @Test("every place with a UTC offset gets its zone; primaryType is one of its types in table A; languageCode where the response says it")
+    func legacyShape() throws {
+        let dir = try TempDirectory("legacy-shape")
+        let db = dir.file("places.sqlite")
+        var options = ImportOptions()
+        options.onError = .skip
+        let importer = try PlaceImporter(databasePath: db, options: options)
+        for file in CorpusData.files(under: "google/legacy", extension: "json") { _ = try? importer.importInput(.file(file.path)) }
+        let reader = try PlaceReader(databasePath: db)
+        let database = try Database(path: db, mode: .readOnly)
+        var ids: [String] = []
+        try database.forEachRow("SELECT place_id FROM place") { ids.append(try $0.string(0)) }
+        var primary = 0, zones = 0, languages = 0
+        for id in ids {
+            let place = try reader.fetchStoredPlace(id: PlaceID(id))
+            if let p = place.primaryType {
+                primary += 1
+                #expect(PlaceTypes.tableA.contains(p) && (place.types.contains(p) || p == "grocery_store"), "\(id): \(p)")
+            }
+            if place.utcOffsetMinutes != nil {
+                #expect(place.timeZone != nil, "\(id) has a UTC offset and no zone")
+                if let zone = place.timeZone.flatMap(TimeZone.init(identifier:)) {
+                    zones += 1
+                    // The zone's offset is the record's in one season of the year at least.
+                    let offsets = OffsetTimeZone.times(capturedAt: nil, now: Date()).map { zone.secondsFromGMT(for: $0) / 60 }
+                    #expect(offsets.contains(place.utcOffsetMinutes!), "\(id): \(zone.identifier) \(offsets)")
+                }
+            }
+            if place.displayName?.languageCode != nil { languages += 1 }
+        }
+        print("legacy places: \(ids.count); primaryType \(primary), timeZone \(zones), displayName.languageCode \(languages)")
+        #expect(ids.count > 100 && primary > ids.count / 2 && zones >= 3 && languages > 1)
+        let paris = try reader.fetchStoredPlace(id: PlaceID("ChIJ442GNENu5kcRGYUrvgqHw88"))
+        #expect(paris.timeZone == "Europe/Paris" && paris.displayName?.languageCode == "fr" && paris.primaryType == "church")
+    }
+}
