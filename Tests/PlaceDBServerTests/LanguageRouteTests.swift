@@ -71,6 +71,21 @@ struct LanguageRouteTests {
         #expect(cliAuto.out.contains("University of Helsinki"), "\(cliAuto.out)")
     }
 
+    @Test("current place (placedb's own route and 'placedb current --language') serves the names of the language asked")
+    func current() throws {
+        let f = try ServerFixture(places: languagePlaces)
+        let router = try f.router()
+        let body = #"{"location":{"latitude":60.1695,"longitude":24.9497},"accuracyMeters":20,"languageCode":"en"}"#
+        let r = router.call("POST", "/placedb/v1/currentPlace", headers: ["X-Goog-FieldMask": "placeLikelihoods.place.id,placeLikelihoods.place.displayName"], body: body)
+        #expect(r.status == 200)
+        let listed = r.jsonValue?["placeLikelihoods"]?.arrayValue ?? []
+        let university = listed.first { $0["place"]?["id"] == "osm:w10" }
+        #expect(university?["place"]?["displayName"] == ["text": "University of Helsinki", "languageCode": "en"])
+        let cli = f.cli(["current", "60.1695,24.9497", "--accuracy", "20", "--language", "sv", "--output", "text"])
+        #expect(cli.code == 0, "\(cli.err)")
+        #expect(cli.out.contains("Helsingfors universitet"), "\(cli.out)")
+    }
+
     @Test("a languageCode that is no language tag is 400 naming it; --language is a usage error (64)")
     func malformed() throws {
         let f = try ServerFixture(places: languagePlaces)

@@ -193,6 +193,12 @@ extension PlaceReader {
 }
 
 extension PlaceReader {
+    /// `place` with `displayName` in `language` (nil: as it is).
+    func localized(_ place: Place, _ language: String?) throws -> Place {
+        guard let language else { return place }
+        return try store.localized(place, plan: MaskPlan(.all, language: language))
+    }
+
     /// `MaskPlan(fields)`, kept for the next request with the same mask.
     func maskPlan(_ fields: FieldMask, language: String? = nil) -> MaskPlan {
         if let plan = lastPlan, plan.fields == fields, plan.language == language { return plan }

@@ -62,9 +62,10 @@ extension CurrentPlaceRequest {
 
     /// Reads `{"location": {"latitude": .., "longitude": ..},
     /// "accuracyMeters": .., "time": "RFC 3339"}`, with optional
-    /// `includedTypes` and `maxResultCount`.
+    /// `includedTypes`, `maxResultCount` and `languageCode` (the language
+    /// of `displayName`).
     public init(json: JSONObject, defaultAccuracy: Double = 20) throws(PlaceDBError) {
-        try RequestReader.checkKeys(json, allowed: ["location", "accuracyMeters", "time", "includedTypes", "maxResultCount"])
+        try RequestReader.checkKeys(json, allowed: ["location", "accuracyMeters", "time", "includedTypes", "maxResultCount", "languageCode"])
         let location = try RequestReader.coordinate(json["location"], "location")
         var accuracy = defaultAccuracy
         if let a = json["accuracyMeters"] {
@@ -82,6 +83,7 @@ extension CurrentPlaceRequest {
                   includedTypes: try RequestReader.strings(json["includedTypes"], "includedTypes"),
                   maxResultCount: try RequestReader.int(json["maxResultCount"], "maxResultCount") ?? 10)
         self.at = at
+        languageCode = try RequestReader.languageCode(json["languageCode"])
         try validate()
     }
 }
