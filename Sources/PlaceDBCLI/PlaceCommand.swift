@@ -24,10 +24,9 @@ enum PlaceCommand: Command {
             ended more than 7 days before that time is left out (the regular hours answer).
             """,
         examples: [
-            "placedb place ChIJN1t_tDeuEmsRUsoyG83frY4",
+            "placedb place ChIJN1t_tDeuEmsRUsoyG83frY4 --language fr",
             "placedb place demo-lsn-001 --fields name,coordinate,phoneNumber,website --output json",
             "placedb place demo-lsn-003 --at 2026-03-30T12:00 --provenance",
-            "placedb place demo-lsn-001 --language fr --fields displayName",
         ])
 
     static func run(_ context: CommandContext) throws -> ExitCode {

@@ -118,6 +118,12 @@ struct LanguageTests {
         let first = list["places"]?.arrayValue?.first { $0["id"] == "osm:w10" }
         #expect(first?["displayName"] == ["text": "Helsingfors universitet", "languageCode": "sv"])
         #expect(try reader.searchNearby(nearby, fields: mask).contains { $0.place.displayName?.text == "Helsingfors universitet" })
+        // A part of the name in a language: the JSON and the Place agree.
+        let part = try FieldMask(parsing: "id,displayName.languageCode")
+        #expect(try details("osm:w10", "de", part) == ["languageCode": "fi"])
+        var close = NearbySearchRequest(center: Coordinate(latitude: 60.1695, longitude: 24.9497), radiusMeters: 5)
+        close.languageCode = "de"
+        #expect(try reader.searchNearby(close, fields: part).first { $0.place.id == PlaceID("osm:w10") }?.place.document["displayName"] == ["languageCode": "fi"])
 
         // Text search finds names in every language, and serves the one asked.
         var search = TextSearchRequest(textQuery: "University of Helsinki")

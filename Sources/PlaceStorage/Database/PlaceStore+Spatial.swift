@@ -238,7 +238,14 @@ extension PlaceStore {
     /// skipped, not decoded). `coordinate` (from the geometry) saves reading
     /// the document's location.
     package func place(rowid: Int64, plan: MaskPlan, coordinate: Coordinate? = nil) throws -> Place? {
-        try withStoredRow(rowid: rowid) { id, doc, stored in try localized(decode(id: id, doc: doc, plan: plan, coordinate: coordinate ?? stored), plan: plan) }
+        try withStoredRow(rowid: rowid) { id, doc, stored in
+            if plan.language != nil, !plan.fields.isAll, plan.fields.paths["displayName"]?.isEmpty == false {
+                // A part of the name asked for in a language: the name is picked whole, then cut.
+                let whole = try decode(id: id, doc: doc, plan: MaskPlan(.all), coordinate: coordinate ?? stored)
+                return try localized(whole, plan: MaskPlan(.all, language: plan.language)).masked(plan.fields)
+            }
+            return try localized(decode(id: id, doc: doc, plan: plan, coordinate: coordinate ?? stored), plan: plan)
+        }
     }
 
     /// The place of row `rowid` as it is served at `time`
