@@ -1,4 +1,4 @@
--- placedb database schema, version 14 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 15 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -239,7 +239,15 @@ LEFT JOIN import_run r ON r.id = p.removed_run;
 CREATE VIEW place_text_source AS
 SELECT p.id AS id,
        p.name AS name,
-       replace(replace(json_extract(p.extra, '$.osm.tags.alt_name', '$.osm.tags.old_name', '$.osm.tags.official_name', '$.osm.tags.short_name', '$.osm.tags.loc_name', '$.osm.tags.int_name', '$.osm.tags.nat_name', '$.osm.tags.reg_name', '$.osm.tags.brand', '$.localizedNames.en', '$.localizedNames.de', '$.localizedNames.fr', '$.localizedNames.it', '$.localizedNames.es', '$.localizedNames.pt', '$.localizedNames.ca', '$.localizedNames.nl', '$.localizedNames.sv', '$.localizedNames.fi', '$.localizedNames.da', '$.localizedNames.no', '$.localizedNames.pl', '$.localizedNames.cs', '$.localizedNames.sk', '$.localizedNames.hu', '$.localizedNames.ro', '$.localizedNames.el', '$.localizedNames.ru', '$.localizedNames.uk', '$.localizedNames.be', '$.localizedNames.bg', '$.localizedNames.sr', '$.localizedNames.hr', '$.localizedNames.tr', '$.localizedNames.ar', '$.localizedNames.he', '$.localizedNames.fa', '$.localizedNames.ja', '$.localizedNames.zh', '$.localizedNames.ko', '$.localizedNames.hi', '$.localizedNames.eu', '$.localizedNames.gl', '$.localizedNames.et', '$.localizedNames.lv', '$.localizedNames.lt', '$.overture.brand.names.primary'), '[null', '['), ',null', ',') AS other_names,
+       replace(replace(json_extract(p.extra, '$.osm.tags.alt_name', '$.osm.tags.old_name', '$.osm.tags.official_name', '$.osm.tags.short_name', '$.osm.tags.loc_name', '$.osm.tags.int_name', '$.osm.tags.nat_name', '$.osm.tags.reg_name', '$.osm.tags.brand', '$.overture.brand.names.primary'), '[null', '['), ',null', ',')
+|| (WITH RECURSIVE m(o, acc, n) AS (
+    SELECT CASE WHEN json_type(p.extra, '$.localizedNames') = 'object' THEN json_extract(p.extra, '$.localizedNames') ELSE '{}' END, '', 0
+    UNION ALL
+    SELECT json_remove(o, '$."' || substr(o, 3, instr(substr(o, 3), '"') - 1) || '"'),
+           acc || CASE WHEN json_type(o, '$."' || substr(o, 3, instr(substr(o, 3), '"') - 1) || '"') = 'text' THEN ' ' || json_extract(o, '$."' || substr(o, 3, instr(substr(o, 3), '"') - 1) || '"') ELSE '' END,
+           n + 1
+    FROM m WHERE length(o) > 2 AND n < 400 AND instr(substr(o, 3, instr(substr(o, 3), '"') - 1), '\') = 0
+) SELECT acc FROM m ORDER BY n DESC LIMIT 1) AS other_names,
        CASE WHEN instr(p.doc, '"formattedAddress"') > 0 THEN json_extract(p.doc, '$.formattedAddress') END AS address,
        trim(coalesce(p.primary_type, '') || ' ' || CASE WHEN instr(p.doc, '"types"') > 0 THEN coalesce(
     replace(replace(json_extract(p.doc, '$.types'), '"point_of_interest"', ''), '"establishment"', ''), '') ELSE '' END) AS types,

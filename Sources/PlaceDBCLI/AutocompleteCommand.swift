@@ -10,7 +10,7 @@ enum AutocompleteCommand: Command {
         static let limit = OptionSpec("--limit", value: "N", help: "At most N suggestions (default 5, at most 1000).")
         static let explain = OptionSpec("--explain", help: "Show each suggestion's ranking factors, as 'placedb search --explain'.")
         static let batch = OptionSpec("--batch", help: "Read Places API (New) autocomplete request bodies as NDJSON on standard input; write one {\"suggestions\": [...]} line per request.")
-        static let all = [near, radius, limit, explain, QueryOptions.unmerged, batch]
+        static let all = [near, radius, limit, QueryOptions.language, explain, QueryOptions.unmerged, batch]
     }
 
     static let spec = CommandSpec(
@@ -31,11 +31,12 @@ enum AutocompleteCommand: Command {
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let explain = context.arguments.flag(Options.explain)
+        let language = try QueryOptions.language(context)
         let client = try PlaceReader(databasePath: context.databasePath, recordView: QueryOptions.recordView(context))
         if context.arguments.flag(Options.batch) {
             try Batch.refuse([Options.near, Options.radius, Options.limit], with: context)
             return try Batch.run(context) { body in
-                try client.autocompleteJSON(AutocompleteRequest(json: body), explain: explain)
+                try client.autocompleteJSON(AutocompleteRequest(json: QueryOptions.body(body, language: language)), explain: explain)
             }
         }
         let p = context.arguments.positionals
@@ -43,6 +44,7 @@ enum AutocompleteCommand: Command {
             throw UsageError(message: p.isEmpty ? "missing PARTIAL" : "expected one PARTIAL text, got \(p.count) arguments (quote text of several words)")
         }
         var request = AutocompleteRequest(input: p[0])
+        request.languageCode = language
         let near = try SearchCommand.nearOption(context, Options.near)
         if let radius = try QueryOptions.number(context, Options.radius, atMost: NearbySearchRequest.maxRadiusMeters) {
             guard let near else { throw UsageError(message: "--radius needs --near LAT,LNG") }

@@ -72,6 +72,28 @@ enum QueryOptions {
     /// imported (docs/linking.md).
     static let unmerged = OptionSpec("--unmerged", help: "Answer each stored record as imported, under its own ID: records linked as one place are not merged (see 'placedb link').")
 
+    /// `--language TAG` of the query commands: `displayName` in that
+    /// language where the place has a name in it (docs/queries.md#languages).
+    static let language = OptionSpec("--language", value: "TAG", help: "Serve displayName in this language (a BCP 47 tag: en, sv, en-GB, zh-Hant) where the place has a name in it (OpenStreetMap name:xx, Overture names.common, Google captures), else its default name; as the API's languageCode.")
+
+    /// The `--language` given, checked (a malformed tag is a usage error).
+    static func language(_ context: CommandContext) throws -> String? {
+        guard let tag = context.arguments.value(language) else { return nil }
+        guard NameLanguage.isValidTag(tag) else {
+            throw UsageError(message: "invalid --language '\(tag)'; expected a BCP 47 language tag such as en, sv, en-GB or zh-Hant")
+        }
+        return tag
+    }
+
+    /// A batch line's request with `--language` as its `languageCode`
+    /// when it gives none.
+    static func body(_ body: JSONObject, language: String?) -> JSONObject {
+        guard let language, body["languageCode"] == nil else { return body }
+        var b = body
+        b["languageCode"] = .string(language)
+        return b
+    }
+
     static func recordView(_ context: CommandContext) -> RecordView {
         context.arguments.flag(unmerged) ? .unmerged : .merged
     }

@@ -14,7 +14,7 @@ enum CurrentCommand: Command {
         static let explain = OptionSpec("--explain", help: "Show every factor of the model for every place listed, and the none-of-these mass.")
         static let svg = OptionSpec("--svg", value: "FILE", help: "Also draw what the model saw into FILE, a self-contained SVG: the fix and its 68% circle, each place's footprint to scale, shaded by likelihood and labelled, a scale bar; written whole or not at all (exit 74 when it cannot be; docs/current-place-svg.md).")
         static let batch = OptionSpec("--batch", help: "Read queries as NDJSON on standard input ({\"location\": {\"latitude\": .., \"longitude\": ..}, \"accuracyMeters\": .., \"time\": .., \"maxResultCount\": ..}); write one {\"placeLikelihoods\": [...], \"noneLikelihood\": ..} line per query.")
-        static let all = [accuracy, at, type, limit, fields, explain, svg, QueryOptions.unmerged, batch]
+        static let all = [accuracy, at, type, limit, fields, QueryOptions.language, explain, svg, QueryOptions.unmerged, batch]
     }
 
     static let spec = CommandSpec(
@@ -42,6 +42,7 @@ enum CurrentCommand: Command {
         // A batch loads the in-memory index at once (its queries are many);
         // a single query reads only its region.
         let batch = context.arguments.flag(Options.batch)
+        let language = try QueryOptions.language(context)
         let svg = context.arguments.value(Options.svg)
         if let svg {
             if batch { throw UsageError(message: "--svg draws one query; it cannot be used with --batch") }
@@ -53,13 +54,14 @@ enum CurrentCommand: Command {
         if batch {
             try Batch.refuse([Options.accuracy, Options.at, Options.type, Options.limit], with: context)
             return try Batch.run(context) { body in
-                try client.findPlaceLikelihoodsJSON(CurrentPlaceRequest(json: body), fields: fields, explain: explain)
+                try client.findPlaceLikelihoodsJSON(CurrentPlaceRequest(json: QueryOptions.body(body, language: language)), fields: fields, explain: explain)
             }
         }
         var request = CurrentPlaceRequest(location: try QueryOptions.coordinate(context), accuracyMeters: try QueryOptions.number(context, Options.accuracy, atMost: CurrentPlaceRequest.maxAccuracyMeters) ?? 20)
         request.at = try QueryOptions.time(context.arguments.value(Options.at))
         request.includedTypes = context.arguments.all(Options.type)
         request.maxResultCount = try QueryOptions.limit(context, Options.limit, default: 5)
+        request.languageCode = language
         try QueryOptions.validate(request.validate)
         // A street, a boundary or a postal code is never where one is (prior
         // 0): asking only for such types lists nothing, and says why.

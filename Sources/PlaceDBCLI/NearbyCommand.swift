@@ -14,7 +14,7 @@ enum NearbyCommand: Command {
         static let at = OptionSpec("--at", value: "TIME", help: "Serve the places as of this time (RFC 3339; without an offset, the wall clock at each place; or now, the default): openNow inside the opening hours is computed for it, as 'placedb place --at' does.")
         static let allFeatures = OptionSpec("--all-features", help: "Also list streets, railway lines, rivers and boundaries (left out unless a --type asks for them: docs/osm-tags.md), and features with neither a name nor a type (kept by 'import --all-features': unnamed roads, crossings, entrances ...).")
         static let batch = OptionSpec("--batch", help: "Read Places API (New) searchNearby request bodies as NDJSON on standard input; write one {\"places\": [...]} line per request.")
-        static let all = [radius, type, excludeType, limit, rank, fields, at, allFeatures, QueryOptions.unmerged, batch]
+        static let all = [radius, type, excludeType, limit, rank, fields, at, QueryOptions.language, allFeatures, QueryOptions.unmerged, batch]
     }
 
     static let spec = CommandSpec(
@@ -41,11 +41,12 @@ enum NearbyCommand: Command {
         // A batch loads the in-memory index at once (its queries are many);
         // a single query reads only its region.
         let batch = context.arguments.flag(Options.batch)
+        let language = try QueryOptions.language(context)
         let client = try PlaceReader(databasePath: context.databasePath, spatialIndex: batch ? .memory : .automatic, recordView: QueryOptions.recordView(context))
         if batch {
             try Batch.refuse([Options.radius, Options.type, Options.excludeType, Options.limit, Options.rank, Options.allFeatures], with: context)
             return try Batch.run(context) { body in
-                try client.searchNearbyJSON(NearbySearchRequest(json: body), fields: fields, at: time)
+                try client.searchNearbyJSON(NearbySearchRequest(json: QueryOptions.body(body, language: language)), fields: fields, at: time)
             }
         }
         var request = NearbySearchRequest(center: try QueryOptions.coordinate(context))
@@ -55,6 +56,7 @@ enum NearbyCommand: Command {
         request.maxResultCount = try QueryOptions.limit(context, Options.limit, default: 20)
         if context.arguments.value(Options.rank) == "popularity" { request.rankPreference = .popularity }
         request.includeAllFeatures = context.arguments.flag(Options.allFeatures)
+        request.languageCode = language
         try QueryOptions.validate(request.validate)
         // A type that is neither documented nor in the database is a typo
         // (the search would find nothing): a usage error with the nearest type.

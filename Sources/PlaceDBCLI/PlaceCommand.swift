@@ -9,7 +9,7 @@ enum PlaceCommand: Command {
         static let fields = OptionSpec("--fields", value: "MASK", help: "Comma-separated field mask: v1 paths (id,displayName,location,...), the Places SDK's names (name, placeID, coordinate, phoneNumber, website, openingHours, ...), or * (default: all). openNow adds whether the place is open now (or at --at), computed at query time.")
         static let at = OptionSpec("--at", value: "TIME", help: "Answer as of this time (RFC 3339; without an offset, the wall clock at the place; or now): openNow at the top and inside the opening hours is computed for it. See 'placedb open'.")
         static let provenance = OptionSpec("--provenance", help: "Add provenance: the source and when each member was captured (RFC 3339, UTC); for records linked as one place, which record gave each member and the records. See docs/merging.md.")
-        static let all = [fields, at, provenance, QueryOptions.unmerged]
+        static let all = [fields, at, QueryOptions.language, provenance, QueryOptions.unmerged]
     }
 
     static let spec = CommandSpec(
@@ -24,7 +24,7 @@ enum PlaceCommand: Command {
             ended more than 7 days before that time is left out (the regular hours answer).
             """,
         examples: [
-            "placedb place ChIJN1t_tDeuEmsRUsoyG83frY4",
+            "placedb place ChIJN1t_tDeuEmsRUsoyG83frY4 --language fr",
             "placedb place demo-lsn-001 --fields name,coordinate,phoneNumber,website --output json",
             "placedb place demo-lsn-003 --at 2026-03-30T12:00 --provenance",
         ])
@@ -53,7 +53,7 @@ enum PlaceCommand: Command {
         let resolution = try client.resolvePlaceID(requested)
         guard let current = resolution.placeID else { throw PlaceDBError.notFound(requested) }
         // Whole and served at `time` (openNow inside the hours computed); then masked.
-        let place = try client.fetchPlace(id: PlaceID(current), followAliases: false, at: time)
+        let place = try client.fetchPlace(id: PlaceID(current), language: try QueryOptions.language(context), followAliases: false, at: time)
         var json = mask.map { place.apiJSON(fields: $0) } ?? JSONObject()
         if resolution.status == .moved {
             json["requestedId"] = .string(requested.rawValue)

@@ -14,7 +14,7 @@ enum SearchCommand: Command {
         static let at = OptionSpec("--at", value: "TIME", help: "Serve the places as of this time (RFC 3339; without an offset, the wall clock at each place; or now, the default), as 'placedb nearby --at' does.")
         static let explain = OptionSpec("--explain", help: "Show how the query was read (type words, place words, the locality matched, its source and area) and each place's ranking factors: text (BM25), name, distance, popularity, rating, typo correction.")
         static let batch = OptionSpec("--batch", help: "Read Places API (New) searchText request bodies as NDJSON on standard input; write one {\"places\": [...]} line per request.")
-        static let all = [near, radius, type, limit, fields, at, explain, QueryOptions.unmerged, batch]
+        static let all = [near, radius, type, limit, fields, at, QueryOptions.language, explain, QueryOptions.unmerged, batch]
     }
 
     static let spec = CommandSpec(
@@ -43,11 +43,12 @@ enum SearchCommand: Command {
         let fields = try QueryOptions.fields(context, Options.fields)
         let time = try OpenCommand.queryTime(context.arguments.value(Options.at))
         let explain = context.arguments.flag(Options.explain)
+        let language = try QueryOptions.language(context)
         let client = try PlaceReader(databasePath: context.databasePath, recordView: QueryOptions.recordView(context))
         if context.arguments.flag(Options.batch) {
             try Batch.refuse([Options.near, Options.radius, Options.type, Options.limit], with: context)
             return try Batch.run(context) { body in
-                try client.searchTextJSON(TextSearchRequest(json: body), fields: fields, explain: explain, at: time)
+                try client.searchTextJSON(TextSearchRequest(json: QueryOptions.body(body, language: language)), fields: fields, explain: explain, at: time)
             }
         }
         let p = context.arguments.positionals
@@ -55,6 +56,7 @@ enum SearchCommand: Command {
             throw UsageError(message: p.isEmpty ? "missing QUERY" : "expected one QUERY, got \(p.count) arguments (quote a query of several words)")
         }
         var request = TextSearchRequest(textQuery: p[0])
+        request.languageCode = language
         let near = try nearOption(context, Options.near)
         if let radius = try QueryOptions.number(context, Options.radius, atMost: NearbySearchRequest.maxRadiusMeters) {
             guard let near else { throw UsageError(message: "--radius needs --near LAT,LNG") }

@@ -220,10 +220,20 @@ package final class PlacesRouter: Sendable {
         }
         let mask: FieldMask? = text.isEmpty ? nil : try self.mask(text)
         do {
-            return try format.json(bytes: backend.placeDetailsJSON(id: PlaceID(parsing: id), mask: mask, openNow: openNow, at: .instant(Date())))
+            return try format.json(bytes: backend.placeDetailsJSON(id: PlaceID(parsing: id), mask: mask, language: try Self.languageCode(request.query("languageCode")),
+                                                                   openNow: openNow, at: .instant(Date())))
         } catch PlaceDBError.notFound where id.contains("/") && !PlaceIDSpelling.isOldOSM(id) {
             throw APIError.invalidArgument(Self.slashRule(id))
         }
+    }
+
+    /// A request's `languageCode` (nil: none, or empty); a malformed tag is 400.
+    static func languageCode(_ text: String?) throws -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        guard NameLanguage.isValidTag(text) else {
+            throw APIError.invalidArgument("languageCode '\(text.prefix(40))' is not a language tag (BCP 47: en, sv, en-GB, zh-Hant)")
+        }
+        return text
     }
 
     /// Why a place ID with a `/` that is no older spelling of a stored ID

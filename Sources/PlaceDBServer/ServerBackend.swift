@@ -130,8 +130,8 @@ package final class ServerBackend: Sendable {
     /// last record of a removed one (with `removedAt`), `openNow` computed
     /// at `time` when asked for. `mask` nil: only computed fields. Written
     /// from the stored bytes (`PlaceReader.placeDetailsJSON`).
-    package func placeDetailsJSON(id: PlaceID, mask: FieldMask?, openNow: Bool, at time: HoursQueryTime) throws -> [UInt8] {
-        try withClient { try $0.placeDetailsJSON(id: id, fields: mask, openNow: openNow, at: time) }
+    package func placeDetailsJSON(id: PlaceID, mask: FieldMask?, language: String? = nil, openNow: Bool, at time: HoursQueryTime) throws -> [UInt8] {
+        try withClient { try $0.placeDetailsJSON(id: id, fields: mask, language: language, openNow: openNow, at: time) }
     }
 
     // MARK: - Searches

@@ -38,7 +38,7 @@ enum LegacyPlacesDecoder {
 
         var doc = JSONObject()
         var extra = JSONObject()
-        let language = object["language"]?.stringValue
+        let language = object["language"]?.stringValue ?? responseLanguage(object)
         for (key, value) in object {
             if value == .null { continue }
             switch key {
@@ -104,6 +104,7 @@ enum LegacyPlacesDecoder {
             }
         }
         if doc["location"] == nil { doc["location"] = .null }
+        if let primary = primaryType(object["types"]?.arrayValue?.compactMap(\.stringValue) ?? []) { doc["primaryType"] = .string(primary) }
         // Deprecated IDs of the same place: the 40-hex `id`, the long
         // `reference` (equal to place_id in current responses) and `alt_ids`.
         var aliases: [AliasEdge] = []
@@ -120,6 +121,69 @@ enum LegacyPlacesDecoder {
         return DecodedPlace(place: Place(id: PlaceID(pid), coordinate: coordinate, document: doc), extra: extra,
                             format: .placesLegacy, aliases: aliases)
     }
+
+    /// The v1 `primaryType` of a legacy `types` list, as the Places API
+    /// (New) gives one: the first type of its table A (a type a place is
+    /// filtered by), a legacy-only name read as its v1 one
+    /// (`grocery_or_supermarket`: `grocery_store`); never the generic
+    /// `point_of_interest` or `establishment` (nor `food`, `political`,
+    /// `health`, ... of table B). Nil when none is.
+    static func primaryType(_ types: [String]) -> String? {
+        for t in types {
+            let v1 = legacyTypeNames[t] ?? t
+            if t != "point_of_interest", t != "establishment", PlaceTypes.tableA.contains(v1) { return v1 }
+        }
+        return nil
+    }
+
+    /// Legacy type names the Places API (New) spells otherwise.
+    static let legacyTypeNames = ["grocery_or_supermarket": "grocery_store"]
+
+    /// The language a legacy response was written in, when it says so
+    /// (the legacy web service has no member for it): the weekday names
+    /// of its `weekday_text` (`lundi: 06:00 – 22:30` is French; a table
+    /// of 12 languages, used only when one alone names every day given),
+    /// else `editorial_summary.language`, else the one `language` all its
+    /// reviews share (reviews are translated into the request's language).
+    /// Nil when nothing tells.
+    static func responseLanguage(_ object: JSONObject) -> String? {
+        for key in ["opening_hours", "current_opening_hours"] {
+            let days = object[key]?["weekday_text"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            if let l = weekdayLanguage(days) { return l }
+        }
+        if let l = object["editorial_summary"]?["language"]?.stringValue, !l.isEmpty { return l }
+        let languages = Set((object["reviews"]?.arrayValue ?? []).compactMap { $0["language"]?.stringValue })
+        if languages.count == 1, let l = languages.first, !l.isEmpty { return l }
+        return nil
+    }
+
+    /// The language whose weekday names begin every line of `lines`
+    /// (before `:`), when exactly one does.
+    static func weekdayLanguage(_ lines: [String]) -> String? {
+        guard !lines.isEmpty else { return nil }
+        let names = lines.map { line -> String in
+            let cut = line.firstIndex { $0 == ":" || $0 == "：" } ?? line.endIndex
+            return line[..<cut].trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        let fits = weekdayNames.filter { _, days in names.allSatisfy(days.contains) }
+        return fits.count == 1 ? fits[0].language : nil
+    }
+
+    /// Weekday names, Monday first, by language.
+    static let weekdayNames: [(language: String, days: Set<String>)] = [
+        ("en", ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]),
+        ("fr", ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"]),
+        ("de", ["montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonntag"]),
+        ("es", ["lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"]),
+        ("it", ["lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato", "domenica"]),
+        ("pt", ["segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira", "sábado", "domingo"]),
+        ("nl", ["maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag", "zondag"]),
+        ("sv", ["måndag", "tisdag", "onsdag", "torsdag", "fredag", "lördag", "söndag"]),
+        ("fi", ["maanantai", "tiistai", "keskiviikko", "torstai", "perjantai", "lauantai", "sunnuntai"]),
+        ("pl", ["poniedziałek", "wtorek", "środa", "czwartek", "piątek", "sobota", "niedziela"]),
+        ("ru", ["понедельник", "вторник", "среда", "четверг", "пятница", "суббота", "воскресенье"]),
+        ("ja", ["月曜日", "火曜日", "水曜日", "木曜日", "金曜日", "土曜日", "日曜日"]),
+    ]
 
     static let priceLevels = ["PRICE_LEVEL_FREE", "PRICE_LEVEL_INEXPENSIVE", "PRICE_LEVEL_MODERATE", "PRICE_LEVEL_EXPENSIVE", "PRICE_LEVEL_VERY_EXPENSIVE"]
 

@@ -129,6 +129,13 @@ final class RecordProducer: @unchecked Sendable {
     /// The place ready to write, with its capture time.
     private func prepare(_ decoded: DecodedPlace) -> PreparedPlace {
         let time = captureTime(decoded)
+        var decoded = decoded
+        if decoded.format == .placesLegacy {
+            // A legacy record gives its UTC offset, not its zone: the zone
+            // that had that offset then, nearest the place (OffsetTimeZone).
+            OffsetTimeZone.apply(to: &decoded.place, capturedAt: time.source == .unknown ? nil : time.time,
+                                 now: Date(timeIntervalSince1970: TimeInterval(now)))
+        }
         return PreparedPlace(decoded, source: source, capturedAt: time.time, captureSource: time.source, undatedImport: time.source == .unknown ? importedAt : nil,
                              timestampOutOfRange: time.outOfRange, textIndex: options.textIndex)
     }

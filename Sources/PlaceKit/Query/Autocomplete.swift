@@ -14,6 +14,9 @@ public struct AutocompleteRequest: Sendable, Equatable {
     public var origin: Coordinate?
     /// Only places whose primary type is one of these (empty: any).
     public var includedPrimaryTypes: [String]
+    /// The language of the names shown (the API's `languageCode`): a
+    /// place's name in it where it has one (`NameLanguage`).
+    public var languageCode: String?
     /// 1...`TextSearchRequest.maxResultLimit` (the Places API gives 5).
     public var maxResultCount: Int
 
@@ -44,7 +47,7 @@ public struct AutocompleteRequest: Sendable, Equatable {
     /// Reads a Places API (New) `autocomplete` request body: `input`
     /// (required), `inputOffset` (the input is cut there), `locationBias`,
     /// `locationRestriction` (circle or rectangle), `origin`,
-    /// `includedPrimaryTypes`; `languageCode`, `regionCode`,
+    /// `includedPrimaryTypes`, `languageCode` (the names' language); `regionCode`,
     /// `includedRegionCodes`, `sessionToken` and `includeQueryPredictions`
     /// are accepted and ignored (only place predictions are given). Other
     /// keys are refused.
@@ -62,6 +65,7 @@ public struct AutocompleteRequest: Sendable, Equatable {
         self.init(input: text, locationBias: try SearchArea(json: json["locationBias"], "locationBias"),
                   locationRestriction: try SearchArea(json: json["locationRestriction"], "locationRestriction"),
                   origin: origin, includedPrimaryTypes: try RequestReader.strings(json["includedPrimaryTypes"], "includedPrimaryTypes"))
+        languageCode = try RequestReader.languageCode(json["languageCode"])
         try validate()
     }
 }
@@ -105,7 +109,7 @@ extension PlaceReader {
                 let c = hit.candidate
                 if !request.includedPrimaryTypes.isEmpty, !request.includedPrimaryTypes.contains(c.primaryType ?? "") { continue }
                 guard let (id, types, address) = try store.idTypesAndAddress(rowid: c.rowid) else { continue }
-                let main = c.name ?? id
+                let main = try request.languageCode.flatMap { try store.name(in: $0, placeID: id, defaultName: c.name) } ?? c.name ?? id
                 let from = request.origin ?? focus
                 out.append(AutocompleteSuggestion(placeID: PlaceID(id), text: address.map { "\(main), \($0)" } ?? main, mainText: main,
                                                   secondaryText: address, types: types,

@@ -61,7 +61,7 @@ extension PlaceReader {
     /// --svg`).
     package func findPlaceLikelihoodScene(_ request: CurrentPlaceRequest, fields: FieldMask = .all) throws -> CurrentPlaceScene {
         try request.validate()
-        let plan = maskPlan(fields)
+        let plan = maskPlan(fields, language: request.languageCode)
         return try store.read {
             let run = try runModel(request)
             var listed: [PlaceLikelihood] = []
@@ -70,7 +70,7 @@ extension PlaceReader {
                 let l = run.scores.likelihoods[i]
                 let place: Place
                 if let p = run.decoded[l.candidate] {
-                    place = p.served(at: request.servedAt).masked(fields)
+                    place = try localized(p.served(at: request.servedAt), request.languageCode).masked(fields)
                 } else if let p = try store.servedPlace(rowid: run.rowids[l.candidate], plan: plan, coordinate: run.candidates[l.candidate].location, at: request.servedAt) {
                     place = p
                 } else {

@@ -36,6 +36,8 @@ public struct CurrentPlaceRequest: Sendable, Equatable {
     public var includedTypes: [String]
     /// 1...`NearbySearchRequest.maxResultLimit`.
     public var maxResultCount: Int
+    /// The language `displayName` is served in (`NameLanguage`); nil: the default name.
+    public var languageCode: String?
 
     public init(location: Coordinate, accuracyMeters: Double, time: Date? = nil, includedTypes: [String] = [], maxResultCount: Int = 10) {
         self.location = location
@@ -81,7 +83,7 @@ extension PlaceReader {
 
     package func findPlaceLikelihoods(_ request: CurrentPlaceRequest, fields: FieldMask = .all, explain: Bool = false) throws -> PlaceLikelihoodList {
         try request.validate()
-        let plan = maskPlan(fields)
+        let plan = maskPlan(fields, language: request.languageCode)
         let served = request.servedAt
         return try store.read {
             let run = try runModel(request)
@@ -90,7 +92,7 @@ extension PlaceReader {
                 let l = run.scores.likelihoods[i]
                 let place: Place
                 if let p = run.decoded[l.candidate] {
-                    place = p.served(at: served).masked(fields)
+                    place = try localized(p.served(at: served), request.languageCode).masked(fields)
                 } else if let p = try store.servedPlace(rowid: run.rowids[l.candidate], plan: plan, coordinate: run.candidates[l.candidate].location, at: served) {
                     place = p
                 } else {
@@ -113,7 +115,7 @@ extension PlaceReader {
     /// Written straight from the stored documents where the mask allows.
     package func findPlaceLikelihoodsJSON(_ request: CurrentPlaceRequest, fields: FieldMask = .all, explain: Bool = false) throws -> [UInt8] {
         try request.validate()
-        let plan = maskPlan(fields)
+        let plan = maskPlan(fields, language: request.languageCode)
         let served = request.servedAt
         return try store.read {
             let run = try runModel(request)
@@ -126,7 +128,7 @@ extension PlaceReader {
                 var item: [UInt8] = []
                 PlaceJSON.append(#"{"place":"#, into: &item)
                 if let p = run.decoded[l.candidate] {
-                    JSONWriter().write(.object(p.served(at: served).apiJSON(fields: fields)), into: &item)
+                    JSONWriter().write(.object(try localized(p.served(at: served), request.languageCode).apiJSON(fields: fields)), into: &item)
                 } else if try !store.writePlaceJSON(rowid: run.rowids[l.candidate], plan: plan, servedAt: served, into: &item) {
                     continue
                 }

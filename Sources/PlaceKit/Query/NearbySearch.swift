@@ -38,6 +38,10 @@ public struct NearbySearchRequest: Sendable, Equatable {
     /// (the API's `includeFutureOpeningBusinesses`); false by default, as
     /// in the API.
     public var includeFutureOpenings = false
+    /// The language `displayName` is served in (the API's `languageCode`,
+    /// a BCP 47 tag): the place's name in it where it has one, else its
+    /// default name (`NameLanguage`). Nil: the default name.
+    public var languageCode: String?
 
     /// Primary types a nearby search leaves out unless asked for: streets
     /// and other lines (named highways, routes, railway lines, rivers and
@@ -113,7 +117,7 @@ extension PlaceReader {
     package func searchNearby(_ request: NearbySearchRequest, fields: FieldMask = .all,
                              at time: HoursQueryTime = .instant(Date())) throws -> [NearbyPlace] {
         try request.validate()
-        let plan = maskPlan(fields)
+        let plan = maskPlan(fields, language: request.languageCode)
         return try store.read {
             try checkTypes(request)
             return try orderedHits(request).map { hit in
@@ -133,7 +137,7 @@ extension PlaceReader {
     package func searchNearbyJSON(_ request: NearbySearchRequest, fields: FieldMask = .all,
                                  at time: HoursQueryTime = .instant(Date())) throws -> [UInt8] {
         try request.validate()
-        let plan = maskPlan(fields)
+        let plan = maskPlan(fields, language: request.languageCode)
         return try store.read {
             try checkTypes(request)
             let hits = try orderedHits(request)

@@ -121,12 +121,17 @@ package final class PlaceReader {
     /// captured value, and current hours that ended more than
     /// `Place.staleCurrentHoursDays` days before are left out.
     /// `fetchStoredPlace` gives the record as captured.
-    package func fetchPlace(id: PlaceID, fields: FieldMask = .all, followAliases: Bool = true,
+    ///
+    /// `language` (a BCP 47 tag, `languageCode`): `displayName` is the
+    /// place's name in that language where it has one (`NameLanguage`).
+    package func fetchPlace(id: PlaceID, fields: FieldMask = .all, language: String? = nil, followAliases: Bool = true,
                            at time: HoursQueryTime = .instant(Date())) throws -> Place {
         // Whole, so the hours engine sees everything it reads; then masked.
         // The coordinate is always known to the Place value; the document
         // shows `location` only when asked for.
-        try fetchStoredPlace(id: id, followAliases: followAliases).served(at: time).masked(fields)
+        var place = try fetchStoredPlace(id: id, followAliases: followAliases).served(at: time)
+        if let language { place = try store.localized(place, plan: MaskPlan(.all, language: language)) }
+        return place.masked(fields)
     }
 
     /// The place with this ID as the database holds it, whole: its hours
@@ -153,7 +158,7 @@ extension PlaceReader {
     /// place and `requestedId`; a removed one with its last record and
     /// `removedAt`; `openNow` (when asked for and known) computed at `time`.
     /// `fields` nil: only those computed members. For servers.
-    package func placeDetailsJSON(id: PlaceID, fields: FieldMask?, openNow: Bool, at time: HoursQueryTime) throws -> [UInt8] {
+    package func placeDetailsJSON(id: PlaceID, fields: FieldMask?, language: String? = nil, openNow: Bool, at time: HoursQueryTime) throws -> [UInt8] {
         // One read transaction: one snapshot, and SQLite's locks taken once.
         try read {
             guard let resolver else {
@@ -161,7 +166,7 @@ extension PlaceReader {
             }
             // The alias keys brought up to date inside the transaction.
             try resolver.refreshAliasKeys()
-            let plan = fields.map(maskPlan)
+            let plan = fields.map { maskPlan($0, language: language) }
             if !resolver.mayBeAlias(id.rawValue) {
                 // No alias: a current place answers as itself, from one
                 // row read (what resolving it would read first).
@@ -192,10 +197,16 @@ extension PlaceReader {
 }
 
 extension PlaceReader {
+    /// `place` with `displayName` in `language` (nil: as it is).
+    func localized(_ place: Place, _ language: String?) throws -> Place {
+        guard let language else { return place }
+        return try store.localized(place, plan: MaskPlan(.all, language: language))
+    }
+
     /// `MaskPlan(fields)`, kept for the next request with the same mask.
-    func maskPlan(_ fields: FieldMask) -> MaskPlan {
-        if let plan = lastPlan, plan.fields == fields { return plan }
-        let plan = MaskPlan(fields)
+    func maskPlan(_ fields: FieldMask, language: String? = nil) -> MaskPlan {
+        if let plan = lastPlan, plan.fields == fields, plan.language == language { return plan }
+        let plan = MaskPlan(fields, language: language)
         lastPlan = plan
         return plan
     }

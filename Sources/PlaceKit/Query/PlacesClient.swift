@@ -64,8 +64,10 @@ public final class PlacesClient: Sendable {
     /// gives the place it resolves to (with its current `id`), as the
     /// Places API does. `openNow` is computed at the time of asking (or at
     /// `time`), never served from the capture.
-    public func fetchPlace(id: PlaceID, fields: FieldMask = .all, at time: HoursQueryTime? = nil) async throws(PlacesError) -> Place {
-        try await run { try $0.fetchPlace(id: id, fields: fields, at: time ?? .instant(Date())) }
+    /// `language` (a BCP 47 tag, as the API's `languageCode`): the
+    /// `displayName` in that language where the place has a name in it.
+    public func fetchPlace(id: PlaceID, fields: FieldMask = .all, language: String? = nil, at time: HoursQueryTime? = nil) async throws(PlacesError) -> Place {
+        try await run { try $0.fetchPlace(id: id, fields: fields, language: language, at: time ?? .instant(Date())) }
     }
 
     /// The number of places stored.

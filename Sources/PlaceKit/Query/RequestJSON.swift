@@ -8,9 +8,10 @@ extension NearbySearchRequest {
     /// `excludedTypes`, `includedPrimaryTypes`, `excludedPrimaryTypes`,
     /// `maxResultCount`, `rankPreference` (`DISTANCE`, `POPULARITY`;
     /// unspecified is POPULARITY, as in the API, or DISTANCE without a radius),
-    /// `includeFutureOpeningBusinesses`. `languageCode` and `regionCode` are
-    /// accepted and ignored, `routingParameters` checked and ignored (no
-    /// routing offline: docs/server.md); other keys are refused.
+    /// `includeFutureOpeningBusinesses`, `languageCode` (the language of
+    /// `displayName`). `regionCode` is accepted and ignored,
+    /// `routingParameters` checked and ignored (no routing offline:
+    /// docs/server.md); other keys are refused.
     public init(json: JSONObject) throws(PlaceDBError) {
         try RequestReader.checkKeys(json, allowed: ["locationRestriction", "includedTypes", "excludedTypes", "includedPrimaryTypes",
                                                     "excludedPrimaryTypes", "maxResultCount", "rankPreference", "languageCode", "regionCode",
@@ -47,6 +48,7 @@ extension NearbySearchRequest {
                   maxResultCount: try RequestReader.int(json["maxResultCount"], "maxResultCount") ?? 20,
                   rankPreference: rank)
         includeFutureOpenings = try RequestReader.bool(json["includeFutureOpeningBusinesses"], "includeFutureOpeningBusinesses") ?? false
+        languageCode = try RequestReader.languageCode(json["languageCode"])
         try RequestReader.routingParameters(json["routingParameters"], "routingParameters")
         try validate()
     }
@@ -60,9 +62,10 @@ extension CurrentPlaceRequest {
 
     /// Reads `{"location": {"latitude": .., "longitude": ..},
     /// "accuracyMeters": .., "time": "RFC 3339"}`, with optional
-    /// `includedTypes` and `maxResultCount`.
+    /// `includedTypes`, `maxResultCount` and `languageCode` (the language
+    /// of `displayName`).
     public init(json: JSONObject, defaultAccuracy: Double = 20) throws(PlaceDBError) {
-        try RequestReader.checkKeys(json, allowed: ["location", "accuracyMeters", "time", "includedTypes", "maxResultCount"])
+        try RequestReader.checkKeys(json, allowed: ["location", "accuracyMeters", "time", "includedTypes", "maxResultCount", "languageCode"])
         let location = try RequestReader.coordinate(json["location"], "location")
         var accuracy = defaultAccuracy
         if let a = json["accuracyMeters"] {
@@ -80,6 +83,7 @@ extension CurrentPlaceRequest {
                   includedTypes: try RequestReader.strings(json["includedTypes"], "includedTypes"),
                   maxResultCount: try RequestReader.int(json["maxResultCount"], "maxResultCount") ?? 10)
         self.at = at
+        languageCode = try RequestReader.languageCode(json["languageCode"])
         try validate()
     }
 }
@@ -109,6 +113,17 @@ enum RequestReader {
             out.append(s)
         }
         return out
+    }
+
+    /// `languageCode`: a BCP 47 tag (`NameLanguage.isValidTag`); empty is none.
+    static func languageCode(_ v: JSONValue?, _ name: String = "languageCode") throws(PlaceDBError) -> String? {
+        guard let v else { return nil }
+        guard let code = v.stringValue else { throw .invalidArgument("\(name) must be a string, not \(v.kindDescription)") }
+        if code.isEmpty { return nil }
+        guard NameLanguage.isValidTag(code) else {
+            throw .invalidArgument("\(name) '\(code.prefix(40))' is not a language tag (BCP 47: en, sv, en-GB, zh-Hant)")
+        }
+        return code
     }
 
     static func bool(_ v: JSONValue?, _ name: String) throws(PlaceDBError) -> Bool? {

@@ -71,7 +71,8 @@ public struct TextSearchRequest: Sendable, Equatable {
     public var maxResultCount: Int
     /// RELEVANCE (default) or DISTANCE (nearest match first; needs a bias or restriction).
     public var rankByDistance = false
-    /// Accepted for compatibility; names are matched in every language stored.
+    /// The language `displayName` is served in (`NameLanguage`); names are
+    /// matched in every language stored, whatever it is.
     public var languageCode: String?
     /// Accepted for compatibility (part of what a page token stands for).
     public var regionCode: String?
@@ -178,10 +179,7 @@ public struct TextSearchRequest: Sendable, Equatable {
         self.init(textQuery: text, locationBias: try SearchArea(json: json["locationBias"], "locationBias"),
                   locationRestriction: try SearchArea(json: json["locationRestriction"], "locationRestriction"),
                   includedTypes: types, maxResultCount: count)
-        if let l = json["languageCode"] {
-            guard let code = l.stringValue else { throw .invalidArgument("languageCode must be a string, not \(l.kindDescription)") }
-            languageCode = code
-        }
+        languageCode = try RequestReader.languageCode(json["languageCode"])
         if let r = json["regionCode"] {
             guard let code = r.stringValue else { throw .invalidArgument("regionCode must be a string, not \(r.kindDescription)") }
             regionCode = code
@@ -335,7 +333,7 @@ extension PlaceReader {
     package func searchText(_ request: TextSearchRequest, fields: FieldMask = .all,
                            at time: HoursQueryTime = .instant(Date())) throws -> [TextSearchResult] {
         try request.validate()
-        let plan = maskPlan(fields)
+        let plan = maskPlan(fields, language: request.languageCode)
         return try store.read {
             try store.requireTextIndex()
             try checkTypes([("includedType", request.includedTypes)])
@@ -361,7 +359,7 @@ extension PlaceReader {
     package func searchTextJSON(_ request: TextSearchRequest, fields: FieldMask = .all, explain: Bool = false,
                                at time: HoursQueryTime = .instant(Date()), nextPageToken: Bool = false, places: Bool = true) throws -> [UInt8] {
         try request.validate()
-        let plan = maskPlan(fields)
+        let plan = maskPlan(fields, language: request.languageCode)
         return try store.read {
             try store.requireTextIndex()
             try checkTypes([("includedType", request.includedTypes)])

@@ -17,8 +17,16 @@ package struct MaskPlan {
     /// which the geometry gives).
     let documentKeyCount: Int
 
-    package init(_ fields: FieldMask) {
+    /// The language `displayName` is served in (a request's
+    /// `languageCode`, `--language`; nil: the default name): the store picks
+    /// it among the place's names (`NameLanguage`).
+    package var language: String?
+    /// Whether the plan keeps `displayName` (whole or a part of it).
+    package var keepsDisplayName: Bool { fields.isAll || fields.paths["displayName"] != nil }
+
+    package init(_ fields: FieldMask, language: String? = nil) {
         self.fields = fields
+        self.language = language
         name = fields.includes("name")
         id = fields.includes("id")
         keys = fields.isAll ? [] : fields.paths.filter { $0.key != "name" && $0.key != "id" }

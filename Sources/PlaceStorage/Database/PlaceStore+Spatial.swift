@@ -238,7 +238,14 @@ extension PlaceStore {
     /// skipped, not decoded). `coordinate` (from the geometry) saves reading
     /// the document's location.
     package func place(rowid: Int64, plan: MaskPlan, coordinate: Coordinate? = nil) throws -> Place? {
-        try withStoredRow(rowid: rowid) { id, doc, stored in try decode(id: id, doc: doc, plan: plan, coordinate: coordinate ?? stored) }
+        try withStoredRow(rowid: rowid) { id, doc, stored in
+            if plan.language != nil, !plan.fields.isAll, plan.fields.paths["displayName"]?.isEmpty == false {
+                // A part of the name asked for in a language: the name is picked whole, then cut.
+                let whole = try decode(id: id, doc: doc, plan: MaskPlan(.all), coordinate: coordinate ?? stored)
+                return try localized(whole, plan: MaskPlan(.all, language: plan.language)).masked(plan.fields)
+            }
+            return try localized(decode(id: id, doc: doc, plan: plan, coordinate: coordinate ?? stored), plan: plan)
+        }
     }
 
     /// The place of row `rowid` as it is served at `time`
@@ -247,7 +254,7 @@ extension PlaceStore {
     /// the business status and time zone too), served, then masked.
     package func servedPlace(rowid: Int64, plan: MaskPlan, coordinate: Coordinate? = nil, at time: HoursQueryTime) throws -> Place? {
         guard plan.keepsHours else { return try place(rowid: rowid, plan: plan, coordinate: coordinate) }
-        guard let whole = try place(rowid: rowid, plan: plan.fields.isAll ? plan : MaskPlan(.all), coordinate: coordinate) else { return nil }
+        guard let whole = try place(rowid: rowid, plan: plan.fields.isAll ? plan : MaskPlan(.all, language: plan.language), coordinate: coordinate) else { return nil }
         return whole.served(at: time).masked(plan.fields)
     }
 
@@ -290,6 +297,14 @@ extension PlaceStore {
         let written: Bool? = try withLocatedRow(rowid: rowid) { id, doc, inserted, coordinate in
             if let skip, skip(doc) { return false }
             do {
+                if let localized = try localizedDocument(idBytes: id, doc: doc, inserted: inserted, plan: plan) {
+                    // displayName in the language asked for: the document rewritten (rare: only a name that changes).
+                    try withOptionalBytes(localized.doc, else: doc) { doc in
+                        try PlaceJSON.write(idBytes: id, doc: doc, spans: try spans(doc, all: plan.fields.isAll || plan.keepsHours),
+                                            inserted: localized.inserted, location: coordinate, plan: plan, extra: extra, servedAt: time, into: &out)
+                    }
+                    return true
+                }
                 try PlaceJSON.write(idBytes: id, doc: doc, spans: try spans(doc, all: plan.fields.isAll || plan.keepsHours),
                                     inserted: inserted, location: coordinate, plan: plan, extra: extra, servedAt: time, into: &out)
             } catch let e as JSONSyntaxError {
@@ -319,7 +334,10 @@ extension PlaceStore {
     /// current place: one removed is not written either).
     package func writePlaceDetailsJSON(placeID: PlaceID, plan: MaskPlan?, trailing: [(String, JSONValue)], openNow: Bool,
                                        servedAt time: HoursQueryTime, currentOnly: Bool = false, into out: inout [UInt8]) throws -> Bool {
-        let written: Bool? = try withLocatedRow(placeID: placeID, currentOnly: currentOnly) { id, doc, inserted, coordinate in
+        let written: Bool? = try withLocatedRow(placeID: placeID, currentOnly: currentOnly) { id, storedDoc, storedInserted, coordinate in
+            let localized = try localizedDocument(idBytes: id, doc: storedDoc, inserted: storedInserted, plan: plan)
+            return try withOptionalBytes(localized?.doc, else: storedDoc) { doc in
+            let inserted = localized?.inserted ?? storedInserted
             do {
                 let all = openNow || plan.map { $0.fields.isAll || $0.keepsHours } == true
                 let spans = try spans(doc, all: all)
@@ -338,8 +356,15 @@ extension PlaceStore {
                 throw PlaceDBError.corrupt(path: path, reason: "place '\(String(decoding: id, as: UTF8.self))' has a corrupt stored document: \(e)")
             }
             return true
+            }
         }
         return written != nil
+    }
+
+    /// `body` with the bytes of `bytes`, else with `fallback`.
+    private func withOptionalBytes<T>(_ bytes: [UInt8]?, else fallback: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+        guard let bytes else { return try body(fallback) }
+        return try bytes.withUnsafeBytes(body)
     }
 
     // MARK: Rows

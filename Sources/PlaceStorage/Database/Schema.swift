@@ -225,6 +225,7 @@ enum Schema {
         linkMigration,
         spellingMigration,
         dataTimeMigration,
+        languagesMigration,
     ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).

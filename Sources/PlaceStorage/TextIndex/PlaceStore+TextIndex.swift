@@ -153,8 +153,15 @@ extension PlaceStore {
         let statement = try db.cachedStatement(TextIndexSQL.otherNamesOfRow)
         try statement.bind(.integer(rowid), at: 1)
         defer { statement.reset() }
-        guard let row = try statement.step(), let text = row.optionalString(0) else { return [] }
-        return text.split(separator: "\"", omittingEmptySubsequences: false).enumerated().compactMap { $0.offset % 2 == 1 ? String($0.element) : nil }
+        guard let row = try statement.step() else { return [] }
+        var names: [String] = []
+        if let text = row.optionalString(0) {
+            names = text.split(separator: "\"", omittingEmptySubsequences: false).enumerated().compactMap { $0.offset % 2 == 1 ? String($0.element) : nil }
+        }
+        if !row.isNull(1), let localized = try? row.withBytes(1, { try JSONParser.parse($0) }) {
+            for n in NameLanguage.names(localized) where !names.contains(n.text) { names.append(n.text) }
+        }
+        return names
     }
 
     /// Whether the place has `type` among its types.

@@ -70,13 +70,14 @@ package struct TextIndexRow: Sendable {
 
     /// The values at `TextIndexSQL.otherNamePaths`, in that order, joined
     /// by spaces; what the view gives (`TextIndexSQL.otherNames`) where any
-    /// of them would read differently there. Empty when none is present (the
-    /// view gives `[,,...]`: no token either way).
+    /// of them would read differently there. Then the localized names
+    /// (`localizedText`). Empty when none is present (the view gives
+    /// `[,,...]`: no token either way).
     static func otherNames(_ extra: JSONObject) -> String {
         let tags = extra["osm"]?["tags"]?.objectValue
-        let localized = extra["localizedNames"]?.objectValue
         let brand = extra["overture"]?["brand"]?["names"]?["primary"]
-        guard tags != nil || localized != nil || brand != nil else { return "" }
+        let localized = localizedText(extra)
+        guard tags != nil || brand != nil else { return localized }
         var out = ""
         var plain = true
         func add(_ v: JSONValue?) {
@@ -86,9 +87,24 @@ package struct TextIndexRow: Sendable {
             out += s
         }
         if let tags { for key in TextIndexSQL.osmNameTags { add(tags[key]); if !plain { break } } }
-        if plain, let localized { for key in TextIndexSQL.languages { add(localized[key]); if !plain { break } } }
         if plain { add(brand) }
-        return plain ? out : viewOtherNames(extra)
+        return (plain ? out : viewOtherNames(extra)) + localized
+    }
+
+    /// The names of `extra.localizedNames`, each after a space, as
+    /// `TextIndexSQL.localizedNames` reads them: string values in order,
+    /// up to the first key JSON escapes or `maxLocalizedNames` members.
+    static func localizedText(_ extra: JSONObject) -> String {
+        guard let names = extra["localizedNames"]?.objectValue else { return "" }
+        var out = ""
+        var n = 0
+        for (key, value) in names {
+            if n >= TextIndexSQL.maxLocalizedNames { break }
+            if key.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) { break }
+            if case .string(let s) = value { out += " " + s }
+            n += 1
+        }
+        return out
     }
 
     /// A string whose JSON rendering is itself between quotes, and which

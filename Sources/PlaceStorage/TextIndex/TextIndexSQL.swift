@@ -8,22 +8,46 @@ import PlaceModel
 package enum TextIndexSQL {
     /// The OpenStreetMap tags that name a place besides `name`.
     package static let osmNameTags = ["alt_name", "old_name", "official_name", "short_name", "loc_name", "int_name", "nat_name", "reg_name", "brand"]
-    /// The languages whose names (`name:xx` in OpenStreetMap, Overture's
-    /// `names.common`, both kept as `localizedNames`) are indexed.
-    package static let languages = ["en", "de", "fr", "it", "es", "pt", "ca", "nl", "sv", "fi", "da", "no", "pl", "cs", "sk", "hu", "ro", "el",
-                            "ru", "uk", "be", "bg", "sr", "hr", "tr", "ar", "he", "fa", "ja", "zh", "ko", "hi", "eu", "gl", "et", "lv", "lt"]
+    /// The JSON paths of the first part of `otherNames`, key by key, in
+    /// its order (`TextIndexRow`).
+    package static let otherNamePaths: [[String]] = osmNameTags.map { ["osm", "tags", $0] } + [["overture", "brand", "names", "primary"]]
 
-    /// The JSON paths of `otherNames`, key by key, in its order (`TextIndexRow`).
-    package static let otherNamePaths: [[String]] = osmNameTags.map { ["osm", "tags", $0] } + languages.map { ["localizedNames", $0] }
-        + [["overture", "brand", "names", "primary"]]
+    /// The most localized names of a place indexed (more are not read).
+    package static let maxLocalizedNames = 400
 
-    /// A place's other names (`p` is its `place` row): one JSON array
-    /// text, its nulls taken out (`["Olympic Museum",,"Musée du CIO"]`).
-    /// No `json_each`: FTS5 cannot read an external-content view that
-    /// uses a table-valued function ("SQL logic error").
+    /// A place's other names (`p` is its `place` row): its other
+    /// OpenStreetMap names and brand as one JSON array text, its nulls
+    /// taken out (`["Olympic Museum",,"Musée du CIO"]`), then its names in
+    /// every language (`localizedNames`). No `json_each`: FTS5 cannot read
+    /// an external-content view that uses a table-valued function ("SQL
+    /// logic error").
     package static let otherNames = """
         replace(replace(json_extract(p.extra, \(otherNamePaths.map { "'$." + $0.joined(separator: ".") + "'" }.joined(separator: ", "))), '[null', '['), ',null', ',')
+        || \(localizedNames)
         """
+
+    /// The values of `extra.localizedNames` (every language: OpenStreetMap
+    /// `name:xx`, Overture `names.common`, Google captures), each after a
+    /// space, in their order; '' when there is none. The object is read
+    /// member by member by a recursive query (not `json_each`, which FTS5
+    /// refuses): the first member's key is the text between its first two
+    /// quotes (`{"en":...`), its value read by that key, then the member
+    /// removed. A key JSON escapes (a quote, a backslash, a control
+    /// character) ends the reading, as does the `maxLocalizedNames`-th
+    /// member; values that are not strings are skipped.
+    /// `TextIndexRow.localizedText` gives the same text.
+    package static let localizedNames = """
+        (WITH RECURSIVE m(o, acc, n) AS (
+            SELECT CASE WHEN json_type(p.extra, '$.localizedNames') = 'object' THEN json_extract(p.extra, '$.localizedNames') ELSE '{}' END, '', 0
+            UNION ALL
+            SELECT json_remove(o, '$."' || \(firstKey) || '"'),
+                   acc || CASE WHEN json_type(o, '$."' || \(firstKey) || '"') = 'text' THEN ' ' || json_extract(o, '$."' || \(firstKey) || '"') ELSE '' END,
+                   n + 1
+            FROM m WHERE length(o) > 2 AND n < \(maxLocalizedNames) AND instr(\(firstKey), '\\') = 0
+        ) SELECT acc FROM m ORDER BY n DESC LIMIT 1)
+        """
+    /// The key of the first member of the JSON object text `o`.
+    private static let firstKey = #"substr(o, 3, instr(substr(o, 3), '"') - 1)"#
     /// A place's address.
     package static let address = #"CASE WHEN instr(p.doc, '"formattedAddress"') > 0 THEN json_extract(p.doc, '$.formattedAddress') END"#
     /// A place's type words: its primary type, then its types as a JSON
@@ -204,8 +228,13 @@ package enum TextIndexSQL {
     private static func matchedRow(_ view: RecordView) -> String { view == .merged ? "coalesce(p.group_id, m.id)" : "m.id" }
     /// How many places match `?1` (one phrase in the text columns).
     package static let phraseCount = "SELECT count(*) FROM place_text WHERE place_text MATCH ?1"
-    /// A candidate's other names, when they may change its rank.
-    package static let otherNamesOfRow = "SELECT \(otherNames) FROM place p WHERE p.id = ?1"
+    /// A candidate's other names, when they may change its rank: the array
+    /// of `otherNames`, and its localized names (JSON).
+    package static let otherNamesOfRow = """
+        SELECT replace(replace(json_extract(p.extra, \(otherNamePaths.map { "'$." + $0.joined(separator: ".") + "'" }.joined(separator: ", "))), '[null', '['), ',null', ','),
+               json_extract(p.extra, '$.localizedNames')
+        FROM place p WHERE p.id = ?1
+        """
     /// What an autocomplete suggestion shows.
     package static let suggestion = "SELECT p.place_id, json_extract(p.doc, '$.types'), \(address) FROM place p WHERE p.id = ?1"
     package static let wordExists = "SELECT 1 FROM place_word WHERE word = ?1"

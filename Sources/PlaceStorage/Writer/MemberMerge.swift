@@ -124,9 +124,34 @@ struct MemberMerge {
         recordIsLatest = t > latest || (t == latest && (winsTies || record == stored || Self.tieGoesToRecord(.object(record), .object(stored))))
         var extra = storedExtra
         for (k, v) in recordExtra where recordIsLatest || extra[k] == nil { extra[k] = v }
+        Self.keepNames(stored: stored["displayName"], record: record["displayName"], served: doc["displayName"], extra: &extra)
         self.document = doc
         self.times = times
         self.extra = extra
+    }
+
+    /// A place captured in several languages (a Google place asked for
+    /// with another `languageCode`: `displayName` `{"text": "Sacré-Cœur",
+    /// "languageCode": "fr"}`, then `{"text": "Sacred Heart",
+    /// "languageCode": "en"}`) keeps the name of each language in
+    /// `extra.localizedNames`, so none is lost and each can be served
+    /// (`NameLanguage`): when the stored and the record's names are of
+    /// two languages, or the place holds localized names already. A
+    /// language's name is the one served when the record's won
+    /// (`served`), else the first known.
+    static func keepNames(stored: JSONValue?, record: JSONValue?, served: JSONValue?, extra: inout JSONObject) {
+        func name(_ v: JSONValue?) -> (language: String, text: String)? {
+            guard let o = v?.objectValue, let l = o["languageCode"]?.stringValue, !l.isEmpty, let t = o["text"]?.stringValue else { return nil }
+            return (l, t)
+        }
+        guard let new = name(record) else { return }
+        let old = name(stored)
+        let held = extra["localizedNames"]?.objectValue
+        guard held != nil || (old != nil && NameLanguage.normalized(old!.language) != NameLanguage.normalized(new.language)) else { return }
+        var names = held ?? JSONObject()
+        if let old, names[old.language] == nil { names[old.language] = .string(old.text) }
+        if names[new.language] == nil || served == record { names[new.language] = .string(new.text) }
+        if names != held { extra["localizedNames"] = .object(names) }
     }
 
     /// Between two different values captured at the same time (or two
