@@ -38,26 +38,29 @@ extension PlaceReader {
             let filter = TypeFilter(includedTypes: Array(Self.localityRanks.keys).sorted())
             let input = try store.loadPlaces(in: GeoRect.covering(center: point, meters: Self.localityReach), typeFilter: filter)
             guard input.count > 0 else { return nil }
-            let index = engine.build(input).index
+            // The input as read, not an index built for the model: the
+            // model keeps no footprint for types it gives no mass
+            // (boundaries), and those are what holds a fix here.
             let perDegree = Earth.meanRadius * Earth.radiansPerDegree
             var containing: [(slot: Int, rank: Int, area: Double)] = []
             var nearestTown: (slot: Int, meters: Double)?
             var nearestAny: (slot: Int, meters: Double)?
-            for slot in 0..<index.count {
-                let type = PlaceIndex.primaryType(index.types.name(index.typeCodes[slot])) ?? ""
+            for slot in 0..<input.count {
+                let type = PlaceIndex.primaryType(input.types.name(input.typeCodes[slot])) ?? ""
                 // A record of several of the types (Google's `locality,
                 // political`) is ranked by its primary type; one without
                 // a listed primary type as a municipality.
                 let rank = Self.localityRanks[type] ?? 1
-                let c = index.coordinate(slot)
+                let c = Coordinate(latitude: input.latitudes[slot], longitude: input.longitudes[slot])
                 let meters = point.distance(to: c)
-                if let s = index.shape(slot), index.shapes.infos[s].kind == .area {
+                let s = Int(input.shapeIndexes[slot])
+                if s >= 0, input.shapes.infos[s].kind == .area {
                     var dl = point.longitude - c.longitude
                     if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
                     let east = dl * cos(c.latitude * Earth.radiansPerDegree) * perDegree
                     let north = (point.latitude - c.latitude) * perDegree
-                    if index.shapes.contains(s, east: east, north: north) {
-                        containing.append((slot, rank, index.shapes.shape(s).area))
+                    if input.shapes.contains(s, east: east, north: north) {
+                        containing.append((slot, rank, input.shapes.shape(s).area))
                         continue
                     }
                 }
@@ -78,8 +81,8 @@ extension PlaceReader {
             } else {
                 return nil
             }
-            let c = index.coordinate(chosen.slot)
-            guard let place = try store.place(rowid: index.rowids[chosen.slot], plan: MaskPlan(Self.localityMask), coordinate: c) else { return nil }
+            let c = Coordinate(latitude: input.latitudes[chosen.slot], longitude: input.longitudes[chosen.slot])
+            guard let place = try store.place(rowid: input.rowids[chosen.slot], plan: MaskPlan(Self.localityMask), coordinate: c) else { return nil }
             return PlaceLocality(placeID: place.id, displayName: place.displayName, primaryType: place.primaryType ?? place.types.first,
                                  location: c, distanceMeters: point.distance(to: c), containsFix: chosen.contains)
         }
