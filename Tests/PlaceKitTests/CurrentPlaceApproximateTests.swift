@@ -110,13 +110,18 @@ struct CurrentPlaceApproximateTests {
         #expect(try client.locality(at: Coordinate(latitude: 10, longitude: 10)) == nil)
     }
 
-    @Test("a coarse fix with no place near: flagged, named by the nearest town within 20 km")
+    @Test("a coarse fix with fewer candidates than the list is not flagged: its answer is none of these")
     func nothingNear() throws {
         let (dir, db) = try database()
         _ = dir
         let client = try PlaceReader(databasePath: db)
         let r = try client.findPlaceLikelihoods(location: at(east: 9500), accuracy: 1000)
-        #expect(r.approximate)
-        #expect(r.locality?.placeID == "osm:n3")
+        #expect(r.candidateCount < 5)
+        #expect(r.topMass < 0.5)
+        #expect(r.noneLikelihood > 0.5)
+        #expect(!r.approximate)
+        #expect(r.locality == nil)
+        let empty = try client.findPlaceLikelihoods(location: Coordinate(latitude: 10, longitude: 10), accuracy: 5)
+        #expect(empty.candidateCount == 0 && !empty.approximate)
     }
 }

@@ -110,7 +110,10 @@ extension PlaceReader {
     }
 
     /// Whether the `approximateListLength` most likely candidates of a run
-    /// hold less than `approximateMass`, and how much they hold.
+    /// hold less than `approximateMass` while there are more candidates
+    /// than that (the mass is spread over places the list cannot hold: a
+    /// fix with few or no places near is answered "none of these", which
+    /// needs no flag), and how much they hold.
     static func approximate(_ scores: LikelihoodScores, _ model: LikelihoodModel) -> (approximate: Bool, topMass: Double) {
         var top: [Double] = []
         let k = max(1, model.approximateListLength)
@@ -125,6 +128,6 @@ extension PlaceReader {
             }
         }
         let mass = top.reduce(0, +)
-        return (mass < model.approximateMass, mass)
+        return (mass < model.approximateMass && scores.likelihoods.count > k, mass)
     }
 }

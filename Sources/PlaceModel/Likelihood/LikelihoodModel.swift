@@ -110,8 +110,9 @@ public struct LikelihoodModel: Sendable {
     public var hoursCandidates = 20
     /// An answer is `approximate` (the fix too coarse to name a place)
     /// when its `approximateListLength` most likely candidates hold less
-    /// than this share of the mass, whatever the list's length and type
-    /// filter (docs/current-place.md#approximate-fixes).
+    /// than this share of the mass and there are more candidates than
+    /// that, whatever the list's length and type filter
+    /// (docs/current-place.md#approximate-fixes).
     public var approximateMass = 0.5
     /// The list `approximateMass` is measured on: the default list's 5.
     public var approximateListLength = 5
@@ -371,7 +372,7 @@ public struct PlaceLikelihoodList: Sendable {
     public var candidateCount: Int
     /// The fix is too coarse to name a place: the model's
     /// `approximateListLength` most likely places hold less than
-    /// `approximateMass` of the probability.
+    /// `approximateMass` of the probability, and more places share the rest.
     public var approximate = false
     /// The share of the probability the `approximateListLength` most
     /// likely places hold (the `approximate` test's measure).
