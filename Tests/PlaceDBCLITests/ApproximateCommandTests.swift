@@ -34,7 +34,7 @@ struct ApproximateCommandTests {
         #expect(lines.count == 7)  // 5 places, none of these, the approximate line
         let last = String(lines.last ?? "")
         #expect(last.hasPrefix("approximate: the fix is too coarse to name a place"), "\(last)")
-        #expect(last.contains("nearest locality Testville, 2 km away (locality, town)"), "\(last)")
+        #expect(last.contains("nearest locality Testville, 2.0 km away (locality, town)"), "\(last)")
         let json = try JSONValue(parsing: cli.run(["current", "46.52,6.63", "--accuracy", "1000", "--fields", "id"]).out)
         #expect(json["approximate"]?.boolValue == true)
         #expect(json["locality"]?["id"]?.stringValue == "town")
