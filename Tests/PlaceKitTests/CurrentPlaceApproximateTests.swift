@@ -93,7 +93,10 @@ struct CurrentPlaceApproximateTests {
     func localityChoice() throws {
         let (dir, db) = try database()
         _ = dir
+        for scanLimit in [4096, 0] {
+        // Read by type (few localities), and by region (as for many).
         let client = try PlaceReader(databasePath: db)
+        client.localityTypeScanLimit = scanLimit
         // In Testville (which Eastham does not reach).
         #expect(try client.locality(at: at(east: 1000))?.placeID == "osm:r1")
         // In Eastham's area only: the municipality holding it, not Farville's point 7 km away.
@@ -108,6 +111,7 @@ struct CurrentPlaceApproximateTests {
         #expect(abs(farville.distanceMeters - 500) < 5)
         // Nothing within 20 km.
         #expect(try client.locality(at: Coordinate(latitude: 10, longitude: 10)) == nil)
+        }
     }
 
     @Test("a coarse fix with fewer candidates than the list is not flagged: its answer is none of these")

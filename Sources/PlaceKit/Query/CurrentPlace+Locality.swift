@@ -35,52 +35,72 @@ extension PlaceReader {
     /// Nil when the database has none of them near.
     package func locality(at point: Coordinate) throws -> PlaceLocality? {
         try store.read {
-            let filter = TypeFilter(includedTypes: Array(Self.localityRanks.keys).sorted())
-            let input = try store.loadPlaces(in: GeoRect.covering(center: point, meters: Self.localityReach), typeFilter: filter)
-            guard input.count > 0 else { return nil }
-            // The input as read, not an index built for the model: the
+            let types = Array(Self.localityRanks.keys).sorted()
+            let filter = TypeFilter(includedTypes: types)
+            let perDegree = Earth.meanRadius * Earth.radiansPerDegree
+            var containing: [(input: Int, slot: Int, rank: Int, area: Double)] = []
+            var nearestTown: (input: Int, slot: Int, meters: Double)?
+            var nearestAny: (input: Int, slot: Int, meters: Double)?
+            var inputs: [PlaceIndexInput] = []
+            var seen = Set<Int64>()
+            // The places as read, not an index built for the model: the
             // model keeps no footprint for types it gives no mass
             // (boundaries), and those are what holds a fix here.
-            let perDegree = Earth.meanRadius * Earth.radiansPerDegree
-            var containing: [(slot: Int, rank: Int, area: Double)] = []
-            var nearestTown: (slot: Int, meters: Double)?
-            var nearestAny: (slot: Int, meters: Double)?
-            for slot in 0..<input.count {
-                let type = PlaceIndex.primaryType(input.types.name(input.typeCodes[slot])) ?? ""
-                // A record of several of the types (Google's `locality,
-                // political`) is ranked by its primary type; one without
-                // a listed primary type as a municipality.
-                let rank = Self.localityRanks[type] ?? 1
-                let c = Coordinate(latitude: input.latitudes[slot], longitude: input.longitudes[slot])
-                let meters = point.distance(to: c)
-                let s = Int(input.shapeIndexes[slot])
-                if s >= 0, input.shapes.infos[s].kind == .area {
-                    var dl = point.longitude - c.longitude
-                    if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
-                    let east = dl * cos(c.latitude * Earth.radiansPerDegree) * perDegree
-                    let north = (point.latitude - c.latitude) * perDegree
-                    if input.shapes.contains(s, east: east, north: north) {
-                        containing.append((slot, rank, input.shapes.shape(s).area))
-                        continue
+            func scan(_ input: PlaceIndexInput) {
+                let n = inputs.count
+                inputs.append(input)
+                for slot in 0..<input.count where seen.insert(input.rowids[slot]).inserted {
+                    let type = PlaceIndex.primaryType(input.types.name(input.typeCodes[slot])) ?? ""
+                    // A record of several of the types (Google's `locality,
+                    // political`) is ranked by its primary type; one without
+                    // a listed primary type as a municipality.
+                    let rank = Self.localityRanks[type] ?? 1
+                    let c = Coordinate(latitude: input.latitudes[slot], longitude: input.longitudes[slot])
+                    let meters = point.distance(to: c)
+                    let s = Int(input.shapeIndexes[slot])
+                    if s >= 0, input.shapes.infos[s].kind == .area {
+                        var dl = point.longitude - c.longitude
+                        if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
+                        let east = dl * cos(c.latitude * Earth.radiansPerDegree) * perDegree
+                        let north = (point.latitude - c.latitude) * perDegree
+                        if input.shapes.contains(s, east: east, north: north) {
+                            containing.append((n, slot, rank, input.shapes.shape(s).area))
+                            continue
+                        }
                     }
+                    guard meters <= Self.localityReach else { continue }
+                    if rank == 0, nearestTown.map({ meters < $0.meters }) ?? true { nearestTown = (n, slot, meters) }
+                    if nearestAny.map({ meters < $0.meters }) ?? true { nearestAny = (n, slot, meters) }
                 }
-                guard meters <= Self.localityReach else { continue }
-                if rank == 0, nearestTown.map({ meters < $0.meters }) ?? true { nearestTown = (slot, meters) }
-                if nearestAny.map({ meters < $0.meters }) ?? true { nearestAny = (slot, meters) }
+            }
+            if let typed = try store.loadPlaces(ofTypes: types, limit: localityTypeScanLimit) {
+                // Few places of these types (a city's extract): all of them.
+                scan(typed)
+            } else {
+                // Many (GeoNames cities, a country's boundaries): the areas
+                // whose box holds the point, then the points in circles
+                // growing until a town is in one.
+                scan(try store.loadPlaces(in: [], extentRects: GeoRect.covering(center: point, meters: 1), typeFilter: filter))
+                var reach = 2_500.0
+                while nearestTown == nil && reach <= Self.localityReach {
+                    scan(try store.loadPlaces(in: GeoRect.covering(center: point, meters: reach), typeFilter: filter))
+                    reach *= 2
+                }
             }
             containing.sort { $0.rank != $1.rank ? $0.rank < $1.rank : $0.area < $1.area }
-            let chosen: (slot: Int, contains: Bool)
+            let chosen: (input: Int, slot: Int, contains: Bool)
             if let best = containing.first, best.rank <= 1 {
-                chosen = (best.slot, true)
+                chosen = (best.input, best.slot, true)
             } else if let town = nearestTown {
-                chosen = (town.slot, false)
+                chosen = (town.input, town.slot, false)
             } else if let best = containing.first {
-                chosen = (best.slot, true)
+                chosen = (best.input, best.slot, true)
             } else if let any = nearestAny {
-                chosen = (any.slot, false)
+                chosen = (any.input, any.slot, false)
             } else {
                 return nil
             }
+            let input = inputs[chosen.input]
             let c = Coordinate(latitude: input.latitudes[chosen.slot], longitude: input.longitudes[chosen.slot])
             guard let place = try store.place(rowid: input.rowids[chosen.slot], plan: MaskPlan(Self.localityMask), coordinate: c) else { return nil }
             return PlaceLocality(placeID: place.id, displayName: place.displayName, primaryType: place.primaryType ?? place.types.first,
