@@ -9,8 +9,9 @@ enum AutocompleteCommand: Command {
         static let radius = OptionSpec("--radius", value: "M", help: "With --near: only places within M meters (at most 50000).")
         static let limit = OptionSpec("--limit", value: "N", help: "At most N suggestions (default 5, at most 1000).")
         static let explain = OptionSpec("--explain", help: "Show each suggestion's ranking factors, as 'placedb search --explain'.")
+        static let queries = OptionSpec("--query-predictions", help: "Also suggest searches the text could be completed to, from the place types of the database (\"pizz\" -> \"pizza\", \"pizza near Lausanne\"), after the places (includeQueryPredictions).")
         static let batch = OptionSpec("--batch", help: "Read Places API (New) autocomplete request bodies as NDJSON on standard input; write one {\"suggestions\": [...]} line per request.")
-        static let all = [near, radius, limit, QueryOptions.language, explain, QueryOptions.unmerged, batch]
+        static let all = [near, radius, limit, QueryOptions.language, queries, explain, QueryOptions.unmerged, batch]
     }
 
     static let spec = CommandSpec(
@@ -20,8 +21,10 @@ enum AutocompleteCommand: Command {
         options: Options.all,
         discussion: """
             The last word is a prefix unless the input ends with a space ("cafe du l" finds
-            "Café du Lac"); the words before it match whole, as in 'placedb search'. Only
-            place predictions are given (no query predictions). Removed places never appear.
+            "Café du Lac"); the words before it match whole, as in 'placedb search'. Each
+            suggestion's text carries the ranges the input matches (matches: startOffset,
+            endOffset in code points). With --query-predictions, searches follow the places
+            (at most --limit in all, 2 of 5 kept for searches). Removed places never appear.
             """,
         examples: [
             "placedb autocomplete \"cafe du l\" --near 46.5203,6.6250",
@@ -34,7 +37,7 @@ enum AutocompleteCommand: Command {
         let language = try QueryOptions.language(context)
         let client = try PlaceReader(databasePath: context.databasePath, recordView: QueryOptions.recordView(context))
         if context.arguments.flag(Options.batch) {
-            try Batch.refuse([Options.near, Options.radius, Options.limit], with: context)
+            try Batch.refuse([Options.near, Options.radius, Options.limit, Options.queries], with: context)
             return try Batch.run(context) { body in
                 try client.autocompleteJSON(AutocompleteRequest(json: QueryOptions.body(body, language: language)), explain: explain)
             }
@@ -54,18 +57,20 @@ enum AutocompleteCommand: Command {
         }
         request.origin = near
         request.maxResultCount = try QueryOptions.limit(context, Options.limit, default: 5)
+        request.includeQueryPredictions = context.arguments.flag(Options.queries)
         try QueryOptions.validate(request.validate)
         switch context.output {
         case .json:
             context.writeJSON(try JSONValue(parsing: client.autocompleteJSON(request, explain: explain)))
         case .text:
-            let suggestions = try client.autocomplete(request)
-            if suggestions.isEmpty { context.console.outLine("no suggestions") }
-            for s in suggestions {
+            let answer = try client.autocompleteAnswer(request)
+            if answer.places.isEmpty && answer.queries.isEmpty { context.console.outLine("no suggestions") }
+            for s in answer.places {
                 let distance = s.distanceMeters.map { QueryOptions.distance($0).leftPad(9) + "  " } ?? ""
                 context.console.outLine("\(distance)\(s.text)  \(s.placeID)")
                 if explain { context.console.outLine("        " + SearchCommand.explanation(s.ranking)) }
             }
+            for q in answer.queries { context.console.outLine("   search  \(q.text)") }
         }
         return .success
     }

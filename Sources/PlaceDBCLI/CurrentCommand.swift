@@ -9,11 +9,11 @@ enum CurrentCommand: Command {
         static let accuracy = OptionSpec("--accuracy", value: "M", help: "The fix's horizontal accuracy in meters: the radius holding the true position with 68% probability, as Android reports it (default: 20; at most 50000).")
         static let at = OptionSpec("--at", value: "TIME", help: "When the visitor is there; opening hours then count (default: hours unused), and openNow inside each place's opening hours is computed for it (default: now). RFC 3339 with an offset (2026-05-01T12:30:00+02:00) is that instant; without one (2026-05-01T12:30) the wall clock at each place; or now.")
         static let type = OptionSpec("--type", value: "T", help: "List only places with T among their types (likelihoods are unchanged).", repeatable: true)
-        static let limit = OptionSpec("--limit", value: "N", help: "At most N places (default 5, as the Current Place tutorial lists; at most 1000). A --batch line gives its own maxResultCount (default 10).")
+        static let limit = OptionSpec("--limit", value: "N", help: "At most N places (default 5, as the Current Place tutorial lists; at most 1000). A --batch line gives its own maxResultCount (default 5 too).")
         static let fields = OptionSpec("--fields", value: "MASK", help: "Field mask of each place, as for 'placedb place' (default: all).")
         static let explain = OptionSpec("--explain", help: "Show every factor of the model for every place listed, and the none-of-these mass.")
         static let svg = OptionSpec("--svg", value: "FILE", help: "Also draw what the model saw into FILE, a self-contained SVG: the fix and its 68% circle, each place's footprint to scale, shaded by likelihood and labelled, a scale bar; written whole or not at all (exit 74 when it cannot be; docs/current-place-svg.md).")
-        static let batch = OptionSpec("--batch", help: "Read queries as NDJSON on standard input ({\"location\": {\"latitude\": .., \"longitude\": ..}, \"accuracyMeters\": .., \"time\": .., \"maxResultCount\": ..}); write one {\"placeLikelihoods\": [...], \"noneLikelihood\": ..} line per query.")
+        static let batch = OptionSpec("--batch", help: "Read queries as NDJSON on standard input ({\"location\": {\"latitude\": .., \"longitude\": ..}, \"accuracyMeters\": .., \"time\": .., \"maxResultCount\": ..}); write one {\"placeLikelihoods\": [...], \"noneLikelihood\": ..} line per query (maxResultCount 5 unless given).")
         static let all = [accuracy, at, type, limit, fields, QueryOptions.language, explain, svg, QueryOptions.unmerged, batch]
     }
 
@@ -28,7 +28,9 @@ enum CurrentCommand: Command {
             all the mass may list only that place. The model (docs/current-place.md) weighs the fix's
             error, each place's footprint (its polygon or lines, else a viewport that departs from the
             map service's default view, else a size by type), a prior from type, popularity, source,
-            business status and, with --at, opening hours.
+            business status and, with --at, opening hours. A fix too coarse to name a place (the 5
+            most likely places hold less than half the probability) is said so: "approximate": true
+            and the locality it falls in ("locality") in JSON, one line in text.
             """,
         examples: [
             "placedb current 46.52045,6.62655 --accuracy 10 --explain",
@@ -107,6 +109,14 @@ enum CurrentCommand: Command {
             }
         }
         lines.append("\(format(result.noneLikelihood))  (none of these)")
+        if result.approximate {
+            var line = "approximate: the fix is too coarse to name a place (the 5 most likely hold \(format(result.topMass)))"
+            if let l = result.locality {
+                let name = l.displayName?.text ?? l.placeID.rawValue
+                line += "; " + (l.containsFix ? "in \(name)" : "nearest locality \(name), \(QueryOptions.distance(l.distanceMeters)) away") + " (\(l.primaryType.map { "\($0), " } ?? "")\(l.placeID))"
+            }
+            lines.append(line)
+        }
         if explain {
             lines.append("fix error sigma \(String(format: "%.3g", result.sigmaMeters)) m per axis; candidates within \(QueryOptions.distance(result.searchRadiusMeters)) of their footprints: \(result.candidateCount)")
         }

@@ -248,6 +248,9 @@ enum EvalCurrent {
             var breakdown: [String: Breakdown] = [:]
             var queryTimes: [Double] = []
             queryTimes.reserveCapacity(features.count * fixes)
+            // The mass of the 5 most likely places per fix, whether the
+            // answer was flagged approximate, and whether its top-1 was right.
+            var approximate = ApproximateShare()
             for feature in features {
                 for _ in 0..<fixes {
                     let visitor = feature.visitor(&rng)
@@ -273,6 +276,8 @@ enum EvalCurrent {
                         }
                     }
                     let ranked = result.placeLikelihoods.map { ($0.place.id.rawValue, $0.likelihood) }
+                    approximate.add(topMass: result.topMass, flagged: result.approximate, right: ranked.first?.0 == truth,
+                                    located: result.locality != nil)
                     if let region = regionOf[truth] {
                         perRegion[region, default: (0, 0)].n += 1
                         if ranked.first?.0 == truth { perRegion[region, default: (0, 0)].hits += 1 }
@@ -312,6 +317,7 @@ enum EvalCurrent {
                     + "model top-1 a place outside the POI files (\(kindTop1.values.reduce(0, +))), by primary type: \(kindTop1.isEmpty ? "none" : kindTop1.sorted { $0.value > $1.value }.prefix(12).map { "\($0.key) \($0.value)" }.joined(separator: ", ")); "
                     + "of those, a feature whose box holds a POI of its own name: \(sameNameTop1.isEmpty ? "none" : sameNameTop1.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")) |")
             }
+            print("|  | \(label)" + approximate.summary(threshold: client.likelihoodModel.approximateMass) + " |")
             queryTimes.sort()
             print("|  | \(label)model queries (findPlaceLikelihoods, limit 1000, fields id): median \(fmt(1e6 * queryTimes[queryTimes.count / 2], 1)) µs, mean \(fmt(1e6 * queryTimes.reduce(0, +) / Double(queryTimes.count), 1)) µs |")
             if showBreakdown {
@@ -366,11 +372,48 @@ enum EvalCurrent {
             case "closedTemporarilyFactor": model.closedTemporarilyFactor = v
             case "unnamedFactor": model.unnamedFactor = v
             case "untypedFactor": model.untypedFactor = v
+            case "approximateMass": model.approximateMass = v
             case let key where key.hasPrefix("type:"): model.typeFactors[String(key.dropFirst(5))] = v
             default: throw BenchError(message: "--model: unknown setting '\(kv[0])'")
             }
         }
         client.likelihoodModel = model
+    }
+
+    /// How much of the mass the 5 most likely places hold, fix by fix,
+    /// and how the approximate flag splits the fixes (docs/current-place.md).
+    struct ApproximateShare {
+        var masses: [Double] = []
+        var flagged = 0, flaggedRight = 0, unflaggedRight = 0, located = 0
+        /// (top-5 mass, top-1 right) per fix, to show other thresholds.
+        var fixes: [(Double, Bool)] = []
+
+        mutating func add(topMass: Double, flagged isFlagged: Bool, right: Bool, located isLocated: Bool) {
+            masses.append(topMass)
+            fixes.append((topMass, right))
+            if isFlagged {
+                flagged += 1
+                if right { flaggedRight += 1 }
+                if isLocated { located += 1 }
+            } else if right {
+                unflaggedRight += 1
+            }
+        }
+
+        func summary(threshold: Double) -> String {
+            guard !masses.isEmpty else { return "no fixes" }
+            let sorted = masses.sorted()
+            func q(_ p: Double) -> String { fmt(100 * sorted[min(sorted.count - 1, Int(p * Double(sorted.count)))], 1) + "%" }
+            let n = masses.count
+            var parts = ["top-5 mass median \(q(0.5)) (p10 \(q(0.1)), p90 \(q(0.9)))",
+                         "approximate (< \(fmt(100 * threshold, 0))%): \(pct(Double(flagged) / Double(n))) of fixes, top-1 right \(flagged > 0 ? pct(Double(flaggedRight) / Double(flagged)) : "—") of them, \(n - flagged > 0 ? pct(Double(unflaggedRight) / Double(n - flagged)) : "—") of the others; locality named for \(flagged > 0 ? pct(Double(located) / Double(flagged)) : "—") of them"]
+            for t in [0.25, 0.75] {
+                let below = fixes.filter { $0.0 < t }
+                let right = below.filter(\.1).count
+                parts.append("at < \(fmt(100 * t, 0))%: \(pct(Double(below.count) / Double(n))) flagged, top-1 right \(below.isEmpty ? "—" : pct(Double(right) / Double(below.count)))")
+            }
+            return parts.joined(separator: "; ")
+        }
     }
 
     static func offset(_ c: Coordinate, east: Double, north: Double) -> Coordinate {

@@ -367,11 +367,14 @@ struct ResponseJSONTests {
                 if explain { o["explain"] = .object(l.explanation!.json) }
                 return .object(o)
             })), ("noneLikelihood", .double(PlaceReader.roundedLikelihood(decoded.noneLikelihood)))])
+            if decoded.approximate { expected["approximate"] = true }
+            if let l = decoded.locality { expected["locality"] = PlaceReader.localityJSON(l) }
             if explain {
                 expected["explain"] = .object(JSONObject([
                     ("accuracyMeters", 25), ("sigmaMeters", .double(LikelihoodExplanation.significant(decoded.sigmaMeters))),
                     ("searchRadiusMeters", .double(LikelihoodExplanation.significant(decoded.searchRadiusMeters))),
                     ("candidates", .int(Int64(decoded.candidateCount))), ("noneLikelihood", .double(PlaceReader.roundedLikelihood(decoded.noneLikelihood))),
+                    ("topMass", .double(PlaceReader.roundedLikelihood(decoded.topMass))), ("approximateBelow", .double(client.likelihoodModel.approximateMass)),
                 ]))
             }
             let json = try JSONValue(parsing: client.findPlaceLikelihoodsJSON(request, fields: fields, explain: explain))

@@ -34,12 +34,16 @@ public struct CurrentPlaceRequest: Sendable, Equatable {
     /// Only list places with any of these types (likelihoods are still
     /// computed over every place, so they do not grow).
     public var includedTypes: [String]
-    /// 1...`NearbySearchRequest.maxResultLimit`.
+    /// 1...`NearbySearchRequest.maxResultLimit`; `defaultResultCount` by default.
     public var maxResultCount: Int
     /// The language `displayName` is served in (`NameLanguage`); nil: the default name.
     public var languageCode: String?
+    /// The list's length when a request gives none: 5, as the Current
+    /// Place tutorial lists, for the CLI, its `--batch` lines, the server
+    /// and the library alike.
+    public static let defaultResultCount = 5
 
-    public init(location: Coordinate, accuracyMeters: Double, time: Date? = nil, includedTypes: [String] = [], maxResultCount: Int = 10) {
+    public init(location: Coordinate, accuracyMeters: Double, time: Date? = nil, includedTypes: [String] = [], maxResultCount: Int = CurrentPlaceRequest.defaultResultCount) {
         self.location = location
         self.accuracyMeters = accuracyMeters
         self.time = time
@@ -75,7 +79,7 @@ extension PlaceReader {
     /// Mirrors the Places SDK's `findPlaceLikelihoods`; see `LikelihoodModel`
     /// for the model and `likelihoodModel` to change it.
     package func findPlaceLikelihoods(location: Coordinate, accuracy: Double, fields: FieldMask = .all, at time: Date? = nil,
-                                     includedTypes: [String] = [], limit: Int = 10, explain: Bool = false) throws -> PlaceLikelihoodList {
+                                     includedTypes: [String] = [], limit: Int = CurrentPlaceRequest.defaultResultCount, explain: Bool = false) throws -> PlaceLikelihoodList {
         try findPlaceLikelihoods(CurrentPlaceRequest(location: location, accuracyMeters: accuracy, time: time,
                                                      includedTypes: includedTypes, maxResultCount: limit),
                                  fields: fields, explain: explain)
@@ -101,8 +105,11 @@ extension PlaceReader {
                 listed.append(PlaceLikelihood(place: place, likelihood: l.likelihood,
                                               explanation: explain ? try explanation(l, run) : nil))
             }
-            return PlaceLikelihoodList(placeLikelihoods: listed, noneLikelihood: run.scores.noneLikelihood, sigmaMeters: run.sigma,
-                                       searchRadiusMeters: run.reach, candidateCount: run.scores.likelihoods.count)
+            var list = PlaceLikelihoodList(placeLikelihoods: listed, noneLikelihood: run.scores.noneLikelihood, sigmaMeters: run.sigma,
+                                           searchRadiusMeters: run.reach, candidateCount: run.scores.likelihoods.count)
+            (list.approximate, list.topMass) = Self.approximate(run.scores, run.model)
+            if list.approximate { list.locality = try locality(at: request.location) }
+            return list
         }
     }
 
@@ -147,6 +154,16 @@ extension PlaceReader {
             // Always: an app tells "probably none of these" from "one of these".
             PlaceJSON.append(#","noneLikelihood":"#, into: &out)
             JSONWriter.writeNumber(Self.roundedLikelihood(run.scores.noneLikelihood), into: &out)
+            // Too coarse to name a place: said, with the locality (false is
+            // left out, as proto3 JSON leaves out a false bool).
+            let (approximate, topMass) = Self.approximate(run.scores, run.model)
+            if approximate {
+                PlaceJSON.append(#","approximate":true"#, into: &out)
+                if let l = try locality(at: request.location) {
+                    PlaceJSON.append(#","locality":"#, into: &out)
+                    JSONWriter().write(Self.localityJSON(l), into: &out)
+                }
+            }
             if explain {
                 PlaceJSON.append(#","explain":"#, into: &out)
                 let s = LikelihoodExplanation.significant
@@ -156,6 +173,8 @@ extension PlaceReader {
                     ("searchRadiusMeters", .double(s(run.reach))),
                     ("candidates", .int(Int64(run.scores.likelihoods.count))),
                     ("noneLikelihood", .double(Self.roundedLikelihood(run.scores.noneLikelihood))),
+                    ("topMass", .double(Self.roundedLikelihood(topMass))),
+                    ("approximateBelow", .double(run.model.approximateMass)),
                 ])), into: &out)
             }
             out.append(UInt8(ascii: "}"))

@@ -24,6 +24,9 @@ package final class PlaceReader {
     /// (below 2,000, the levels' cut; tests set 0 to compare with the
     /// levels' own queries).
     var completeMatchLimit = 300
+    /// `locality(at:)` reads every place of the locality types when at most
+    /// this many exist, else by region (tests set 0 to compare the two).
+    var localityTypeScanLimit = 4096
     /// The last mask's plan: a server asks with the same few masks, and
     /// preparing one costs more than comparing masks.
     private var lastPlan: MaskPlan?

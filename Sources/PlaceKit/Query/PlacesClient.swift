@@ -125,7 +125,7 @@ public final class PlacesClient: Sendable {
     /// horizontal `accuracy` in meters (the 68% radius), most likely first
     /// (the model: `LikelihoodModel`); `time` makes opening hours count.
     public func findPlaceLikelihoods(location: Coordinate, accuracy: Double, fields: FieldMask = .all, at time: Date? = nil,
-                                     includedTypes: [String] = [], limit: Int = 10) async throws(PlacesError) -> PlaceLikelihoodList {
+                                     includedTypes: [String] = [], limit: Int = CurrentPlaceRequest.defaultResultCount) async throws(PlacesError) -> PlaceLikelihoodList {
         try await findPlaceLikelihoods(CurrentPlaceRequest(location: location, accuracyMeters: accuracy, time: time,
                                                            includedTypes: includedTypes, maxResultCount: limit), fields: fields)
     }
@@ -165,6 +165,18 @@ public final class PlacesClient: Sendable {
     /// input ends with a space), ranked as `searchText` ranks.
     public func autocomplete(_ request: AutocompleteRequest) async throws(PlacesError) -> [AutocompleteSuggestion] {
         try await run { try $0.autocomplete(request) }
+    }
+
+    /// Place predictions, then query predictions when the request asks
+    /// for them (`includeQueryPredictions`): the whole autocomplete answer.
+    public func autocompleteAnswer(_ request: AutocompleteRequest) async throws(PlacesError) -> AutocompleteAnswer {
+        try await run { try $0.autocompleteAnswer(request) }
+    }
+
+    /// The locality `point` falls in (or the nearest one) among the places
+    /// of the database: what an approximate current-place answer names.
+    public func locality(at point: Coordinate) async throws(PlacesError) -> PlaceLocality? {
+        try await run { try $0.locality(at: point) }
     }
 
     /// `autocomplete` for the text typed so far, optionally near `near`

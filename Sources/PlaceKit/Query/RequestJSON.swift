@@ -81,7 +81,7 @@ extension CurrentPlaceRequest {
         }
         self.init(location: location, accuracyMeters: accuracy,
                   includedTypes: try RequestReader.strings(json["includedTypes"], "includedTypes"),
-                  maxResultCount: try RequestReader.int(json["maxResultCount"], "maxResultCount") ?? 10)
+                  maxResultCount: try RequestReader.int(json["maxResultCount"], "maxResultCount") ?? CurrentPlaceRequest.defaultResultCount)
         self.at = at
         languageCode = try RequestReader.languageCode(json["languageCode"])
         try validate()

@@ -115,6 +115,14 @@ public struct LikelihoodModel: Sendable {
     /// How many of the most likely candidates have their opening hours
     /// checked (the rest count as unknown; their mass is small).
     public var hoursCandidates = 20
+    /// An answer is `approximate` (the fix too coarse to name a place)
+    /// when its `approximateListLength` most likely candidates hold less
+    /// than this share of the mass and there are more candidates than
+    /// that, whatever the list's length and type filter
+    /// (docs/current-place.md#approximate-fixes).
+    public var approximateMass = 0.5
+    /// The list `approximateMass` is measured on: the default list's 5.
+    public var approximateListLength = 5
     /// Whether a place is open at a time: true, false, or nil when unknown.
     /// The default asks the hours engine (`Place.isOpen(at:)`: current and
     /// regular opening hours in the place's time zone); a place whose
@@ -369,6 +377,16 @@ public struct PlaceLikelihoodList: Sendable {
     public var searchRadiusMeters: Double
     /// Places that got a likelihood (before `limit` and type filters).
     public var candidateCount: Int
+    /// The fix is too coarse to name a place: the model's
+    /// `approximateListLength` most likely places hold less than
+    /// `approximateMass` of the probability, and more places share the rest.
+    public var approximate = false
+    /// The share of the probability the `approximateListLength` most
+    /// likely places hold (the `approximate` test's measure).
+    public var topMass = 0.0
+    /// With `approximate`: the locality the fix falls in (or the nearest),
+    /// when the database has one.
+    public var locality: PlaceLocality?
 
     package init(placeLikelihoods: [PlaceLikelihood], noneLikelihood: Double, sigmaMeters: Double, searchRadiusMeters: Double, candidateCount: Int) {
         self.placeLikelihoods = placeLikelihoods

@@ -115,6 +115,31 @@ extension PlaceStore {
         return input
     }
 
+    /// The places having any of `types`, read by type rather than by
+    /// region (for types few places have: localities), or nil when more
+    /// than `limit` places have them.
+    package func loadPlaces(ofTypes types: [String], limit: Int) throws -> PlaceIndexInput? {
+        guard !types.isEmpty else { return PlaceIndexInput() }
+        let list = types.indices.map { "?\($0 + 2)" }.joined(separator: ", ")
+        let arguments: [DatabaseValue] = types.map { .text($0) }
+        var count: Int64 = 0
+        try db.forEachRow("SELECT count(*) FROM (SELECT 1 FROM place_type WHERE type IN (\(list)) LIMIT ?1)",
+                          [.integer(Int64(limit + 1))] + arguments) { count = try $0.int64(0) }
+        if count > limit { return nil }
+        var input = PlaceIndexInput()
+        var seen = Set<Int64>()
+        let sql = """
+            SELECT \(Self.spatialColumns), e.west, e.east, e.south, e.north, f.shape
+            FROM place p LEFT JOIN place_extent e ON e.id = p.id LEFT JOIN place_footprint f ON f.id = p.id
+            WHERE p.id IN (SELECT place FROM place_type WHERE type IN (\(list)) LIMIT ?1) AND p.removed_run IS NULL AND \(listedSQL)
+            """
+        try db.forEachRow(sql, [.integer(Int64(limit + 1))] + arguments) { row in
+            guard seen.insert(try row.int64(0)).inserted else { return }
+            try appendWithViewport(row, to: &input)
+        }
+        return input
+    }
+
     /// The rowids of the places that have `type` among their types.
     package func rowids(ofType type: String, _ body: (Int64) -> Void) throws {
         try db.forEachRow("SELECT place FROM place_type WHERE type = ?", [.text(type)]) { body(try $0.int64(0)) }

@@ -55,7 +55,7 @@ package struct PlaceIndexInput {
     var viewportIndexes: [Int32] = []
     package var viewports: [GeoRect] = []
     /// Index into `shapes` (the stored footprint), or -1.
-    var shapeIndexes: [Int32] = []
+    package var shapeIndexes: [Int32] = []
     package var shapes = ShapeTable()
     /// Interned primary types (code 0 is "no type") and sources.
     package var types = Interner()
