@@ -11,10 +11,9 @@ data is absent.
 """
 import json
 import os
-import subprocess
 import unittest
 
-from test_google_client import IMPORT_ERROR, PLACEDB, ROOT, ServedDatabase, write_lines
+from test_google_client import IMPORT_ERROR, ROOT, ServedDatabase
 from test_search_fields import DISCOVERY, snake
 
 try:
@@ -54,8 +53,7 @@ class AutocompleteFieldTests(ServedDatabase):
 
     @classmethod
     def build(cls, directory, db):
-        src = write_lines(os.path.join(directory, "places.ndjson"), places())
-        subprocess.run([PLACEDB, "import", src, "--db", db], check=True, capture_output=True)
+        cls.import_records(directory, db, "places.ndjson", places())
 
     def complete(self, **fields):
         return self.client.autocomplete_places(request={"input": "pizz", **fields})

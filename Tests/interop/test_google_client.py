@@ -105,6 +105,12 @@ class ServedDatabase(unittest.TestCase):
     def build(cls, directory, db):
         raise NotImplementedError
 
+    @staticmethod
+    def import_records(directory, db, name, records):
+        """Writes `records` one JSON per line to `directory/name` and imports them into `db`."""
+        src = write_lines(os.path.join(directory, name), records)
+        subprocess.run([PLACEDB, "import", src, "--db", db], check=True, capture_output=True)
+
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory(prefix=cls.prefix)
@@ -124,8 +130,7 @@ class ServedDatabase(unittest.TestCase):
 class GoogleClientTests(ServedDatabase):
     @classmethod
     def build(cls, directory, db):
-        src = write_lines(os.path.join(directory, "places.ndjson"), PLACES)
-        subprocess.run([PLACEDB, "import", src, "--db", db], check=True, capture_output=True)
+        cls.import_records(directory, db, "places.ndjson", PLACES)
         cli("photo", "add", "places/cafe/photos/demo-photo-0", PHOTO, db=db)
 
     def mask(self, fields):

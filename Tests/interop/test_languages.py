@@ -4,11 +4,9 @@ place's name in that language, as `placedb ... --language` prints it.
 
     PLACEDB=.build/debug/placedb python3 -m unittest discover -s Tests/interop -v
 """
-import os
-import subprocess
 import unittest
 
-from test_google_client import IMPORT_ERROR, PLACEDB, ServedDatabase, cli, write_lines
+from test_google_client import IMPORT_ERROR, ServedDatabase, cli
 
 if IMPORT_ERROR is None:
     from google.maps import places_v1
@@ -28,8 +26,7 @@ class LanguageCodeTests(ServedDatabase):
 
     @classmethod
     def build(cls, directory, db):
-        src = write_lines(os.path.join(directory, "places.geojsonseq"), FEATURES)
-        subprocess.run([PLACEDB, "import", src, "--db", db], check=True, capture_output=True)
+        cls.import_records(directory, db, "places.geojsonseq", FEATURES)
 
     def test_get_place_in_each_language(self):
         for language, text, code in [("sv", "Helsingfors universitet", "sv"), ("en-GB", "University of Helsinki", "en"),

@@ -13,8 +13,7 @@ import os
 import re
 import unittest
 
-from test_google_client import IMPORT_ERROR, PLACEDB, ROOT, PLACES, ServedDatabase, write_lines
-import subprocess
+from test_google_client import IMPORT_ERROR, ROOT, PLACES, ServedDatabase
 import urllib.error
 import urllib.request
 
@@ -63,8 +62,7 @@ class SearchFieldTests(ServedDatabase):
 
     @classmethod
     def build(cls, directory, db):
-        src = write_lines(os.path.join(directory, "places.ndjson"), kiosks())
-        subprocess.run([PLACEDB, "import", src, "--db", db], check=True, capture_output=True)
+        cls.import_records(directory, db, "places.ndjson", kiosks())
 
     def text(self, mask="places.id", **fields):
         return self.client.search_text(request={"text_query": "kiosk", **fields}, metadata=[("x-goog-fieldmask", mask)])
