@@ -1,3 +1,5 @@
+import PlaceModel
+
 /// One option of a command. The same table drives parsing and `--help`,
 /// and the same constant reads the parsed value (`parsed.value(Options.limit)`),
 /// so a misspelt option does not compile: each command declares its options
@@ -213,23 +215,6 @@ enum ArgumentParser {
 
     /// The closest name by edit distance, when close enough to be a typo.
     static func closest(_ name: String, among names: [String]) -> String? {
-        let scored = names.map { ($0, editDistance(name, $0)) }.min { $0.1 < $1.1 }
-        guard let (best, distance) = scored, distance <= max(2, best.count / 3) else { return nil }
-        return best
-    }
-
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
+        Typo.closest(name, among: names)
     }
 }

@@ -184,6 +184,7 @@ public enum CommandLineTool {
         case .photoNotFound: .failure
         case .badImage: .dataError
         case .missingTool: .unavailable
+        case .readOnly: .noPermission
         }
     }
 

@@ -147,4 +147,7 @@ public enum ExitCode: Int32, Sendable {
     /// An output could not be written: stdout, `--rejects`, `-o FILE`,
     /// `--svg FILE` (EX_IOERR).
     case ioError = 74
+    /// The database cannot be written: the file or its directory is
+    /// read-only (EX_NOPERM).
+    case noPermission = 77
 }

@@ -86,7 +86,7 @@ package struct APIError: Error, Sendable, Equatable {
             case .noTextIndex: self = .failedPrecondition("\(e.description); build it with `placedb text-index build`", reason: "NO_TEXT_INDEX")
             // The served file cannot be read right now (gone, replaced,
             // upgraded by a newer placedb): the service is unavailable.
-            case .noDatabase, .notADatabasePath, .danglingSymlink, .cannotOpen, .walNeedsWriter, .spatiaLiteMissing,
+            case .noDatabase, .notADatabasePath, .danglingSymlink, .cannotOpen, .walNeedsWriter, .readOnly, .spatiaLiteMissing,
                  .schemaTooOld, .schemaTooNew, .input, .missingTool:
                 self = .unavailable(e.description)
             // The file is not (or no longer) a sound placedb database.

@@ -135,6 +135,34 @@ struct ReliabilityCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: cli.dir.path).sorted() == ["in.ndjson", "places.sqlite"])
     }
 
+    @Test("an import into a read-only database, or one in a read-only directory, says which in one line and exits 77; nothing changes")
+    func importIntoReadOnly() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: BinaryTests.binary), "build placedb first (swift build)")
+        let cli = try CLI()
+        let file = try cli.dir.write("in.ndjson", CLI.sample)
+        #expect(cli.run(["import", file]).code == 0)
+        let more = try cli.dir.write("more.ndjson", #"{"id":"ro1","displayName":{"text":"New"},"location":{"latitude":46.5,"longitude":6.6}}"# + "\n")
+        chmod(more, 0o644)
+        chmod(file, 0o644)
+        let before = try Data(contentsOf: URL(fileURLWithPath: cli.db))
+        defer { chmod(cli.dir.path, 0o755); chmod(cli.db, 0o644) }
+        for (fileMode, dirMode, cause) in [(0o444, 0o777, "the file is read-only"), (0o666, 0o555, "is not writable")] as [(mode_t, mode_t, String)] {
+            chmod(cli.db, fileMode)
+            chmod(cli.dir.path, dirMode)
+            guard let r = try Self.runUnprivileged(["import", "more.ndjson", "--db", "places.sqlite"], dir: cli.dir) else {
+                Issue.record("running as root and setpriv is missing: cannot check a read-only database")
+                return
+            }
+            #expect(r.code == 77, "\(r.err)")
+            let lines = r.err.split(separator: "\n")
+            #expect(lines.count == 1, "\(r.err)")
+            #expect(r.err.hasPrefix("placedb import: places.sqlite: cannot write to the database: "), "\(r.err)")
+            #expect(r.err.contains(cause), "\(r.err)")
+            #expect(!r.err.contains("SQLite error"), "\(r.err)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: cli.db)) == before)
+        }
+    }
+
     // MARK: Items 2 and 3: writing over what must not be replaced
 
     /// A database whose photo c1/refA has a 40 x 30 PNG.

@@ -132,6 +132,15 @@ struct FieldMaskTests {
         #expect(throws: FieldMaskError.self) { try FieldMask(parsing: "rating,displayName.nothing") }
     }
 
+    @Test("a name near a valid one (case, a typo) gets a did-you-mean instead of the list")
+    func didYouMean() throws {
+        for (typed, meant) in [("displayname", "displayName"), ("DisplayName", "displayName"), ("ratng", "rating"), ("formatedAddress", "formattedAddress")] {
+            let error = try #require(maskError(typed))
+            #expect(error.unknown == typed)
+            #expect(error.description == "unknown field '\(typed)' in --fields; did you mean '\(meant)'?", "\(error.description)")
+        }
+    }
+
     @Test("refuses an unknown name, listing the valid ones")
     func unknownName() throws {
         let error = try #require(maskError("displayName,colour"))

@@ -32,31 +32,8 @@ extension PlaceTypes {
         return message + " (the types of https://developers.google.com/maps/documentation/places/web-service/place-types, or any type the database holds)"
     }
 
-    /// The documented type nearest `type` by edit distance, when near enough to be a typo.
+    /// The documented type nearest `type`, when near enough to be a typo (`Typo`).
     package static func closest(to type: String) -> String? {
-        let a = Array(type.utf8)
-        guard a.count <= 64 else { return nil }
-        var best: (String, Int)?
-        for candidate in all {
-            let d = editDistance(a, Array(candidate.utf8))
-            if best == nil || d < best!.1 { best = (candidate, d) }
-        }
-        guard let (name, d) = best, d <= max(2, name.count / 4) else { return nil }
-        return name
-    }
-
-    private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = previous
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
+        Typo.closest(type, among: all, divisor: 4)
     }
 }

@@ -28,6 +28,9 @@ public enum PlaceDBError: Error, Sendable, CustomStringConvertible {
     /// A reader cannot open the file (SQLite's message) and its `-wal` file
     /// holds changes only a writer can fold in.
     case walNeedsWriter(path: String, sqliteMessage: String)
+    /// A writer cannot write the database: the file, or the directory
+    /// SQLite writes its journal in, is read-only (`reason` says which).
+    case readOnly(path: String, reason: String)
     /// SpatiaLite cannot be loaded (SQLite's message).
     case spatiaLiteMissing(path: String, sqliteMessage: String)
     /// The database has no text index (imported with `textIndex` false, or
@@ -75,6 +78,7 @@ public enum PlaceDBError: Error, Sendable, CustomStringConvertible {
             "\(path): schema version \(version) was written by a newer placedb; this one knows up to \(supported)"
         case .walNeedsWriter(let path, let message):
             "\(path): cannot open for reading: \(message), and \(path)-wal holds changes a read-only reader cannot see without the WAL index; open it once where it can be written to fold them in"
+        case .readOnly(let path, let reason): "\(path): cannot write to the database: \(reason)"
         case .spatiaLiteMissing(let path, let message):
             "\(path): cannot load SpatiaLite (mod_spatialite: \(message)); install libsqlite3-mod-spatialite (Scripts/setup does)"
         case .noTextIndex(let path): "\(path): this database has no text index (it was imported without one)"
@@ -101,6 +105,7 @@ public enum PlaceDBError: Error, Sendable, CustomStringConvertible {
         case .schemaTooOld(_, let v, let s): .schemaTooOld(path: name, version: v, supported: s)
         case .schemaTooNew(_, let v, let s): .schemaTooNew(path: name, version: v, supported: s)
         case .walNeedsWriter(_, let m): .walNeedsWriter(path: name, sqliteMessage: m)
+        case .readOnly(_, let r): .readOnly(path: name, reason: r)
         case .spatiaLiteMissing(_, let m): .spatiaLiteMissing(path: name, sqliteMessage: m)
         case .noTextIndex: .noTextIndex(path: name)
         case .corrupt(_, let r): .corrupt(path: name, reason: r)

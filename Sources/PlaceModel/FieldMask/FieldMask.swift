@@ -197,6 +197,9 @@ public struct FieldMaskError: Error, Sendable, Equatable, CustomStringConvertibl
 
     public var description: String {
         if let detail { return "unknown field '\(unknown)' in --fields: \(detail)" }
-        return "unknown field '\(unknown)' in --fields; valid fields: *, \(FieldMask.validNames.joined(separator: ", "))"
+        if let near = Typo.closest(unknown, among: FieldMask.validNames) {
+            return "unknown field '\(unknown.prefix(100))' in --fields; did you mean '\(near)'?"
+        }
+        return "unknown field '\(unknown.prefix(100))' in --fields; valid fields: *, \(FieldMask.validNames.joined(separator: ", "))"
     }
 }

@@ -47,6 +47,9 @@ package final class PlaceStore {
                 throw PlaceDBError.noDatabase(path: path)
             }
         }
+        // A writer that could not write (the file or its directory read-only)
+        // says so before SQLite opens the file read-only and fails at the first write.
+        if writable, let cause = Self.unwritable(path) { throw PlaceDBError.readOnly(path: path, reason: cause) }
         do {
             db = try Database(path: path, mode: writable ? .create : .readOnly)
         } catch let e as SQLiteError {
@@ -98,9 +101,32 @@ package final class PlaceStore {
                     throw PlaceDBError.schemaTooOld(path: path, version: version, supported: Schema.migrator.latestVersion)
                 }
             }
+        } catch let e as SQLiteError where writable && e.primaryCode == 8 {
+            throw PlaceDBError.readOnly(path: path, reason: Self.readOnlyCause(path, e))
         } catch let e as SQLiteError {
             throw e.primaryCode == 26 ? PlaceDBError.notAnSQLiteDatabase(path: path) : PlaceDBError.database(path: path, reason: e.description)
         }
+    }
+
+    /// Why a writer cannot write the database, or nil: the file is
+    /// read-only, or its directory is (SQLite creates the `-wal` and `-shm`
+    /// files, or a journal, beside it). A file that does not exist yet
+    /// needs only its directory.
+    private static func unwritable(_ path: String) -> String? {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        if access(path, F_OK) == 0 && access(path, W_OK) != 0 {
+            return "the file is read-only (\(String(cString: strerror(errno)).lowercased()))"
+        }
+        if access(directory, W_OK) != 0 && errno != ENOENT {
+            return "its directory \(directory) is not writable (\(String(cString: strerror(errno)).lowercased()); SQLite writes its -wal and -shm files beside the database)"
+        }
+        return nil
+    }
+
+    /// Why a writer got SQLITE_READONLY after opening.
+    private static func readOnlyCause(_ path: String, _ e: SQLiteError) -> String {
+        unwritable(path) ?? "SQLite opened it read-only (\(e.message))"
     }
 
     /// The immutable reader's connection, when the file has no WAL content
