@@ -95,7 +95,8 @@ package struct APIError: Error, Sendable, Equatable {
             }
         case let e as FieldMaskError:
             // The API's wording, without the CLI's option name or the long list.
-            self = .invalidArgument("invalid field mask: unknown field '\(e.unknown)'\(e.detail.map { ": \($0)" } ?? "") (see https://developers.google.com/maps/documentation/places/web-service/place-details#fieldmask)",
+            let near = e.detail == nil ? Typo.closest(e.unknown, among: FieldMask.validNames).map { "; did you mean '\($0)'?" } ?? "" : ""
+            self = .invalidArgument("invalid field mask: unknown field '\(e.unknown)'\(e.detail.map { ": \($0)" } ?? "")\(near) (see https://developers.google.com/maps/documentation/places/web-service/place-details#fieldmask)",
                                     reason: "FIELD_MASK_INVALID")
         default:
             self = .internal("\(error)")

@@ -84,6 +84,10 @@ struct PlacesRouterTests {
         let bad = try f.router().call("GET", "/v1/places/cafe", headers: ["X-Goog-FieldMask": "id,colour"])
         #expect(bad.status == 400)
         #expect(bad.jsonValue?["error"]?["message"]?.stringValue?.contains("colour") == true)
+        #expect(bad.jsonValue?["error"]?["message"]?.stringValue?.contains("did you mean") == false)
+        let typo = try f.router().call("GET", "/v1/places/cafe", headers: ["X-Goog-FieldMask": "id,displayname"])
+        #expect(typo.status == 400)
+        #expect(typo.jsonValue?["error"]?["message"]?.stringValue?.contains("unknown field 'displayname'; did you mean 'displayName'?") == true, "\(typo.text)")
         let empty = try f.router().call("GET", "/v1/places/cafe", headers: ["X-Goog-FieldMask": " "])
         #expect(empty.status == 400)
     }
