@@ -208,9 +208,9 @@ struct QueryUnderstandingCorpusTests {
                 #expect(address.contains(", NY "), "\(q): \(r.place.id)")
             }
             let ids = found.map(\.place.id.rawValue)
-            // The target is all 5 (issue 33); with only the US cities this database
-            // holds 3 of them in the top 10 (Paulie Gee's is 12th, Sottocasa 15th:
-            // docs/search.md). A floor, so that a ranking change that loses more fails.
+            // The target is all 5 (issue 33); placedb holds 3 of them in the top 10
+            // (Paulie Gee's is 12th, Sottocasa 15th: docs/search.md). A floor, so
+            // that a ranking change that loses more fails.
             #expect(top5.filter(ids.contains).count >= 3, "\(q): \(ids)")
         }
     }
