@@ -133,18 +133,16 @@ struct QueryUnderstandingTests {
         #expect(LocalityMatcher.withoutPostcode("1003 Lausanne") == "Lausanne")
     }
 
-    @Test("LocalityMatcher.nearest: the town whose area holds a point; none far from every town")
+    @Test("the locality a point lies in (PlaceReader.locality(at:)) among GeoNames towns: the nearest town; none far from every town")
     func nearestTown() throws {
         let (dir, db) = try database()
         _ = dir
-        let store = try PlaceStore(path: db, writable: false)
-        let matcher = LocalityMatcher(store: store)
-        let town = try store.read { try matcher.nearest(to: Coordinate(latitude: 40.01, longitude: -75.01)) }
-        #expect(town?.placeID == "geonames:101")
-        #expect(town?.radiusMeters == 6500)
-        let shelby = try store.read { try matcher.nearest(to: Coordinate(latitude: 40.29, longitude: -75.0)) }
-        #expect(shelby?.placeID == "geonames:102")
-        #expect(try store.read { try matcher.nearest(to: Coordinate(latitude: 10, longitude: 10)) } == nil)
+        let client = try PlaceReader(databasePath: db)
+        let town = try client.locality(at: Coordinate(latitude: 40.01, longitude: -75.01))
+        #expect(town?.placeID.rawValue == "geonames:101")
+        let shelby = try client.locality(at: Coordinate(latitude: 40.29, longitude: -75.0))
+        #expect(shelby?.placeID.rawValue == "geonames:102")
+        #expect(try client.locality(at: Coordinate(latitude: 10, longitude: 10)) == nil)
     }
 
     @Test("--explain's queryUnderstanding: the reading, the locality, its source and area")

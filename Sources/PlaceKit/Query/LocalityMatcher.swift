@@ -40,8 +40,8 @@ public struct MatchedLocality: Sendable, Equatable {
 /// locality of the database: a place of a locality type (GeoNames cities,
 /// Google's `locality` and `administrative_area_level_*` places,
 /// OpenStreetMap towns) by name, by an alias or GeoNames alternate name, or
-/// else the places whose addresses name it. h33d: `match` and `nearest`
-/// are the calls for other queries ("approximate location").
+/// else the places whose addresses name it. The locality a point lies in
+/// (current place's approximate answer) is `PlaceReader.locality(at:)`.
 package struct LocalityMatcher {
     let store: PlaceStore
 
@@ -204,20 +204,5 @@ package struct LocalityMatcher {
     /// "1003 Lausanne" -> "Lausanne", "NY 10014" -> "NY", "London SW1A 1AA" stays (letters and digits mixed).
     static func withoutPostcode(_ part: String) -> String {
         part.split(separator: " ").filter { !$0.allSatisfy { $0.isNumber || $0 == "-" } }.joined(separator: " ")
-    }
-
-    /// The locality place nearest `point` within `radius` meters whose
-    /// area holds it (for "approximate location"): the nearest by the
-    /// distance to its centre as a share of its radius.
-    package func nearest(to point: Coordinate, within radius: Double = 50_000) throws -> MatchedLocality? {
-        var best: (MatchedLocality, Double)?
-        for rowid in try store.localitiesNear(point, radiusMeters: radius, limit: 500) {
-            guard let row = try store.localityRow(rowid: rowid) else { continue }
-            let m = locality(Scored(row: row, exact: true), source: .name)
-            guard m.area.contains(point) else { continue }
-            let share = point.distance(to: m.center) / max(m.radiusMeters, 1)
-            if best == nil || share < best!.1 { best = (m, share) }
-        }
-        return best?.0
     }
 }

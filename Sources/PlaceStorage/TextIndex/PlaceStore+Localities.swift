@@ -102,29 +102,3 @@ extension PlaceStore {
         return (row.optionalString(0), localities)
     }
 }
-
-extension PlaceStore {
-    /// Live places of a locality type whose fine grid cell (`text_cell`)
-    /// lies in the box around `point` reaching `radiusMeters` (a scan of
-    /// the places of those types: meant for a few thousand localities).
-    package func localitiesNear(_ point: Coordinate, radiusMeters: Double, limit: Int) throws -> [Int64] {
-        let dLat = radiusMeters / 111_320
-        let dLng = radiusMeters / (111_320 * max(0.05, cos(point.latitude * .pi / 180)))
-        let rowLo = Int64(((point.latitude - dLat) + 90) * 100), rowHi = Int64(((point.latitude + dLat) + 90) * 100)
-        let colLo = Int64(((point.longitude - dLng) + 180) * 100), colHi = Int64(((point.longitude + dLng) + 180) * 100)
-        let statement = try db.cachedStatement("""
-            SELECT DISTINCT p.id FROM place_type t JOIN place p ON p.id = t.place
-            WHERE t.type IN (\(Self.localityTypeList)) AND p.removed_run IS NULL
-              AND p.text_cell / 100000 BETWEEN ?1 AND ?2 AND p.text_cell % 100000 BETWEEN ?3 AND ?4 LIMIT ?5
-            """)
-        try statement.bind(.integer(rowLo), at: 1)
-        try statement.bind(.integer(rowHi), at: 2)
-        try statement.bind(.integer(colLo), at: 3)
-        try statement.bind(.integer(colHi), at: 4)
-        try statement.bind(.integer(Int64(limit)), at: 5)
-        defer { statement.reset() }
-        var out: [Int64] = []
-        while let row = try statement.step() { out.append(try row.int64(0)) }
-        return out
-    }
-}
