@@ -123,13 +123,14 @@ public enum OSMOpeningHours {
             // rule with `off` closes nothing.
             let kept = MinuteSet(schedule(on: date), within: 0, 1440)
                 .union(MinuteSet(schedule(on: yesterday), within: 1440, 2880).shifted(-1440))
-            // Reading 2: a range past midnight survives only where no other
-            // `;` rule (nor a `,` rule with `off`) names the next day.
+            // Reading 2: a range past midnight survives only where no later
+            // `;` rule (nor a later `,` rule with `off`) names the next day:
+            // rules apply in order, so an earlier rule replaces nothing a
+            // later one adds (`Mo-Fr 16:00-01:00, Sa,Su 12:00-01:00` is open
+            // Monday 00:00-01:00 in both readings).
             let replacing = rules.indices.filter { (!rules[$0].additional || rules[$0].off) && rules[$0].matches(date) }
-            // "Every replacing rule is rule i": none, or just that one.
-            let onlyReplacing = replacing.count == 1 ? replacing[0] : nil
             var spilled = MinuteSet(schedule(on: date, strict: true), within: 0, 1440)
-            for (i, rule) in rules.enumerated() where !rule.off && rule.matches(yesterday) && (replacing.isEmpty || onlyReplacing == i) {
+            for (i, rule) in rules.enumerated() where !rule.off && rule.matches(yesterday) && !replacing.contains(where: { $0 > i }) {
                 spilled = spilled.union(MinuteSet(rule.times, within: 1440, 2880).shifted(-1440))
             }
             return (kept.intersection(spilled).ranges, kept.symmetricDifference(spilled).ranges)
