@@ -118,6 +118,29 @@ struct QueryUnderstandingTests {
         #expect(try Set(ids(client, "pizza")) == ["spf-pizza-1", "spf-bar", "shelby-pizza"])
     }
 
+    @Test("a listing matches the kind's other words in names: \"pizza in Springfield\" ranks a restaurant called Pizzeria above a better-rated plain one")
+    func listingSynonyms() throws {
+        let dir = try TempDirectory("query-understanding-synonyms")
+        let db = dir.file("places.sqlite")
+        let importer = try PlaceImporter(databasePath: db)
+        _ = try importer.importInput(.file(try dir.write("cities.json", geonamesFixture)))
+        _ = try importer.importInput(.file(try dir.write("in.ndjson", """
+            {"id":"trattoria","displayName":{"text":"Trattoria Rossa"},"location":{"latitude":40.001,"longitude":-75.001},"types":["restaurant","food"],"primaryType":"restaurant","rating":4.4,"formattedAddress":"1 Main St, Springfield, PA 19000, United States"}
+            {"id":"nonna","displayName":{"text":"Nonna Pizzeria"},"location":{"latitude":40.002,"longitude":-75.002},"types":["restaurant","food"],"primaryType":"restaurant","rating":4.0,"formattedAddress":"2 Main St, Springfield, PA 19000, United States"}
+            {"id":"kaffee","displayName":{"text":"Bean Coffee"},"location":{"latitude":40.003,"longitude":-75.003},"types":["cafe"],"primaryType":"cafe","rating":3.0,"formattedAddress":"3 Main St, Springfield, PA 19000, United States"}
+            {"id":"salon","displayName":{"text":"Salon Cafe"},"location":{"latitude":40.004,"longitude":-75.004},"types":["cafe"],"primaryType":"cafe","rating":4.8,"formattedAddress":"4 Main St, Springfield, PA 19000, United States"}
+
+            """)))
+        let client = try PlaceReader(databasePath: db)
+        #expect(try ids(client, "pizza in Springfield") == ["nonna", "trattoria"])
+        #expect(try ids(client, "pizzerias in Springfield") == ["nonna", "trattoria"])
+        // "coffee" is another word for a cafe: a cafe called Coffee matches as one called Cafe.
+        let cafes = try ids(client, "cafes in Springfield")
+        #expect(Set(cafes) == ["kaffee", "salon"])
+        let u = try #require(try client.understandQuery(TextSearchRequest(textQuery: "pizza in Springfield")))
+        #expect(u.reading.types == ["pizza_restaurant", "restaurant"])
+    }
+
     @Test("without GeoNames: the town from addresses; NYC-style aliases from the alias list")
     func addressesAndAliases() throws {
         let (dir, db) = try database(geonames: false)
@@ -173,7 +196,7 @@ struct QueryUnderstandingTests {
 @Suite("query understanding on the Google captures (../shared/data/google) with GeoNames",
        .enabled(if: CorpusData.has("google") && CorpusData.has("geonames"), "needs ../shared/data/google and ../shared/data/geonames"))
 struct QueryUnderstandingCorpusTests {
-    @Test("pizza in New York / NYC: New York State places only, with at least 3 of Google's own top 5 in the top 10")
+    @Test("pizza in New York / NYC: New York State places only, with at least 3 of Google's own top 5 in the top 10, Sottocasa Pizzeria among them")
     func pizzaInNewYork() throws {
         let dir = try TempDirectory("query-understanding-corpus")
         let db = dir.file("places.sqlite")
@@ -206,10 +229,13 @@ struct QueryUnderstandingCorpusTests {
                 #expect(address.contains(", NY "), "\(q): \(r.place.id)")
             }
             let ids = found.map(\.place.id.rawValue)
-            // The target is all 5 (issue 33); placedb holds 3 of them in the top 10
-            // (Paulie Gee's is 12th, Sottocasa 15th: docs/search.md). A floor, so
-            // that a ranking change that loses more fails.
+            // The target was all 5 (issue 33). placedb holds 3 or 4 of them in the
+            // top 10, depending on which capture's rating of Lucali is kept (4.6 or
+            // 4.5); Paulie Gee's record holds nothing that says pizza
+            // (docs/search.md). A floor, so that a ranking change that loses more
+            // fails; Sottocasa Pizzeria is in by the word in its name.
             #expect(top5.filter(ids.contains).count >= 3, "\(q): \(ids)")
+            #expect(ids.contains("ChIJjy3QdU5awokRPUY7-kf_A_0"), "\(q): Sottocasa Pizzeria, a pizza place by its name, in the top 10: \(ids)")
         }
     }
 }

@@ -39,6 +39,14 @@ extension PlaceReader {
         if r.otherWords.isEmpty && !r.typeWords.isEmpty {
             var words = r.typeWords
             for t in r.types { for w in t.split(separator: "_").map(String.init) where !words.contains(w) { words.append(w) } }
+            // A name holding another word for the same kind ("Sottocasa
+            // Pizzeria" for "pizza", "… Coffee" for "cafe") matches too.
+            if let kind = r.types.first {
+                for (phrase, types) in QueryTypeWords.synonyms.sorted(by: { $0.key < $1.key })
+                where types.first == kind && !phrase.contains(" ") && !words.contains(phrase) {
+                    words.append(phrase)
+                }
+            }
             plan.listingWords = words
             plan.window = max(plan.window, 100)
         } else if !r.otherWords.isEmpty {
