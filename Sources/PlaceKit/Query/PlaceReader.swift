@@ -34,6 +34,10 @@ package final class PlaceReader {
     /// database is unchanged (`PlaceStore.changeMarker`): the GeoNames
     /// alternate names and addresses are scans (`LocalityMatcher`).
     var localityMemo: (marker: String, matches: [String: MatchedLocality?]) = ("", [:])
+    /// The rankings of the last paged searches (at most 16), by request
+    /// (`TextSearchRequest.pageKey`): the next page's token, asked of this
+    /// reader, continues one without ranking again (`textSearchPage`).
+    var pageMemo: [UInt64: PagedRanking] = [:]
 
     /// Opens the database at `databasePath` (nil: `places.sqlite` in the
     /// working directory). `recordView`: whether records linked as one

@@ -199,21 +199,49 @@ extension PlaceReader {
         if request.filters { plan.window = max(plan.window, TextSearchRequest.maxPagedResults) }
         // One more than the page: whether a next page exists.
         let needed = paged ? min(offset + size + 1, TextSearchRequest.maxPagedResults + 1) : size
-        var limit = needed
+        let key = paged ? request.pageKey : 0
+        // The ranking of an earlier page of the same request on the same
+        // database continues where it stopped (`pageMemo`).
+        var state: PagedRanking
+        if paged, let known = pageMemo[key], known.marker == marker {
+            state = known
+        } else {
+            // A paged ranking is made for every page at once (the candidates
+            // are gathered for them anyway), so that the next page continues it.
+            plan.limit = paged ? TextSearchRequest.maxPagedResults + 1 : needed
+            state = PagedRanking(marker: marker, limit: needed, hits: try textHits(plan))
+        }
         while true {
-            plan.limit = limit
-            let hits = try textHits(plan)
-            var accepted: [TextHit] = []
-            for hit in hits where accepted.count < needed {
-                if try filter.accepts(hit.candidate, store: store) { accepted.append(hit) }
+            while state.scanned < state.hits.count && state.accepted.count < needed {
+                let hit = state.hits[state.scanned]
+                if try filter.accepts(hit.candidate, store: store) { state.accepted.append(hit) }
+                state.scanned += 1
             }
-            if accepted.count >= needed || hits.count < limit {
+            let accepted = state.accepted
+            if accepted.count >= needed || state.hits.count < state.limit {
+                if paged {
+                    if pageMemo.count >= 16 { pageMemo.removeAll(keepingCapacity: true) }
+                    pageMemo[key] = state
+                }
                 let end = min(offset + size, TextSearchRequest.maxPagedResults)
                 let page = offset < accepted.count ? Array(accepted[offset..<min(end, accepted.count)]) : []
                 let more = paged && accepted.count > end && end < TextSearchRequest.maxPagedResults
-                return TextSearchPage(hits: page, next: more ? TextSearchPageToken(request: request.pageKey, database: marker, offset: end) : nil)
+                return TextSearchPage(hits: page, next: more ? TextSearchPageToken(request: key, database: marker, offset: end) : nil)
             }
-            limit *= 4
+            plan.limit = state.limit * 4
+            state = PagedRanking(marker: marker, limit: plan.limit, hits: try textHits(plan))
         }
     }
+}
+
+/// A paged search's ranking so far (`PlaceReader.pageMemo`): the hits
+/// ranked for `limit`, how many of them the filters have seen, and those
+/// they accepted. A later page of the same request continues it instead of
+/// ranking again; a changed database (`marker`) starts over.
+struct PagedRanking {
+    var marker: String
+    var limit: Int
+    var hits: [TextHit]
+    var scanned = 0
+    var accepted: [TextHit] = []
 }
