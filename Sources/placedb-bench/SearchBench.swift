@@ -11,7 +11,9 @@
 //      through sqlite3 alone into a new file's FTS5 table of the index's
 //      definition (and of fewer columns or less detail), CPU and bytes.
 //   2. Query latency in-process on the indexed database: exact names,
-//      autocomplete with 60% of a name, one-letter typos and type words,
+//      autocomplete with 60% of a name, one-letter typos and type words
+//      (unfiltered, and with minRating 3: the first page, the second page
+//      of the reader that gave the first, and of another reader),
 //      each from a point within 500 m of the place; median and p90 of Q
 //      queries after a warm-up on 200 other ones; beside them the plain FTS5 query
 //      (`MATCH ... ORDER BY bm25 LIMIT 20`) on the same database through
@@ -211,6 +213,9 @@ enum SearchBench {
     /// 2. Query latency.
     static func measureQueries(places: [Generated], indexed: String, queries: Int, args: [String]) throws {
         let client = try PlaceReader(databasePath: indexed)
+        // A second reader on the same file: a page token that arrives at
+        // another connection than the first page's (no ranking kept).
+        let other = try PlaceReader(databasePath: indexed)
         let raw = try Database(path: indexed, mode: .readOnly)
         let mask = try FieldMask(parsing: "id,displayName,primaryType")
         struct Query { let kind: String; let text: String; let at: Coordinate }
@@ -226,18 +231,22 @@ enum SearchBench {
                 list.append(Query(kind: "autocomplete: 60% of the name", text: String(chars.prefix(Int((Double(chars.count) * 0.6).rounded(.up)))), at: at))
                 list.append(Query(kind: "search: one-letter typo", text: EvalSearch.deleteLetter(p.name, &rng), at: at))
                 list.append(Query(kind: "search: type words", text: p.type.replacingOccurrences(of: "_", with: " "), at: at))
+                list.append(Query(kind: "search: type words, minRating 3, page 1", text: p.type.replacingOccurrences(of: "_", with: " "), at: at))
                 list.append(Query(kind: "search: type words, minRating 3, page 2", text: p.type.replacingOccurrences(of: "_", with: " "), at: at))
+                list.append(Query(kind: "search: type words, minRating 3, page 2, another reader", text: p.type.replacingOccurrences(of: "_", with: " "), at: at))
             }
             return list
         }
         let list = makeQueries(queries, seed: 7)
         var lastCPU = 0.0
-        /// The request of a query; for the paged kind, the second page's
-        /// (its token from the first page, asked for untimed).
+        /// The request of a query; for the paged kinds, the first page, or
+        /// the second page's (its token from the first page, asked of
+        /// `client` untimed; the timed page is asked of `client`, which
+        /// kept the ranking, or of `other`, which did not).
         func request(_ q: Query) throws -> TextSearchRequest {
             var request = TextSearchRequest(textQuery: q.text, locationBias: .circle(center: q.at, radiusMeters: nil), maxResultCount: 20)
-            if q.kind.hasSuffix("page 2") {
-                request.minRating = 3
+            if q.kind.contains("minRating") { request.minRating = 3 }
+            if q.kind.contains("page 2") {
                 let first = try client.searchTextJSON(request, fields: mask, nextPageToken: true)
                 request.pageToken = try JSONValue(parsing: first)["nextPageToken"]?.stringValue
             }
@@ -249,7 +258,8 @@ enum SearchBench {
             defer { lastCPU = (threadCPU() - c0) * 1000 }
             let t0 = DispatchTime.now().uptimeNanoseconds
             if let search {
-                _ = try client.searchTextJSON(search, fields: mask, nextPageToken: q.kind.hasSuffix("page 2"))
+                let reader = q.kind.hasSuffix("another reader") ? other : client
+                _ = try reader.searchTextJSON(search, fields: mask, nextPageToken: q.kind.contains("page"))
             } else {
                 _ = try client.autocompleteJSON(AutocompleteRequest(input: q.text, locationBias: .circle(center: q.at, radiusMeters: nil)))
             }
@@ -292,7 +302,8 @@ enum SearchBench {
             return "\(fmt(median(s), 3)) / \(fmt(s[s.count * 9 / 10], 3))"
         }
         for kind in ["search: exact name", "autocomplete: 60% of the name", "search: one-letter typo", "search: type words",
-                     "search: type words, minRating 3, page 2"] {
+                     "search: type words, minRating 3, page 1", "search: type words, minRating 3, page 2",
+                     "search: type words, minRating 3, page 2, another reader"] {
             print("| \(kind) | \(stat(ours[kind]!)) | \(stat(oursCPU[kind]!)) | \(stat(fts[kind]!)) | \(stat(ftsCPU[kind]!)) |")
         }
         print("")
