@@ -189,8 +189,9 @@ struct CurrentPlaceSVGFramingTests {
         let picture = try PictureGeometry(scene.svg())
         let arrows = picture.doc.with(class: "arrow")
         let ranks = Set(arrows.compactMap { $0.attributes["data-rank"] })
-        // The bakery (east), Escaldes (east), Santa Coloma (south-west) and the museum (west); Andorra la Vella covers the view.
-        #expect(ranks == ["2", "4", "5", "6"], "\(ranks)")
+        // The bakery (east), Andorra la Vella (its box covers the view, its location is 380 m north), Escaldes (east),
+        // Santa Coloma (south-west) and the museum (west).
+        #expect(ranks == ["2", "3", "4", "5", "6"], "\(ranks)")
         let centreX = (picture.map.x0 + picture.map.x1) / 2
         for a in arrows {
             let tip = (picture.doc.double(a, "data-tip-x"), picture.doc.double(a, "data-tip-y"))
@@ -199,16 +200,18 @@ struct CurrentPlaceSVGFramingTests {
             switch a.attributes["data-place-id"] {
             case "east", "town2": #expect(tip.0 > centreX + 200)
             case "west", "town3": #expect(tip.0 < centreX - 200)
+            case "town1": #expect(tip.1 < picture.map.y0 + 20 && abs(tip.0 - centreX) < 40)
             default: Issue.record("an arrow for \(a.attributes["data-place-id"] ?? "")")
             }
         }
         let bakery = try #require(picture.labels.first { $0.element.attributes["data-place-id"] == "east" })
         #expect(bakery.element.attributes["data-target"] == "arrow")
         #expect(bakery.element.text.contains("Far East Bakery") && bakery.element.text.contains("0.100") && bakery.element.text.contains("320 m"),
-                "\(bakery.element.text)")
-        // The locality around the view is drawn (not an arrow), its label on it.
+                "\(picture.labels.map { ($0.element.text, $0.box, $0.element.attributes["data-anchor-x"] ?? "", $0.element.attributes["data-anchor-y"] ?? "") })")
+        // The locality around the view is outlined, not filled (it would tint the whole map), and pointed at.
         let town = try #require(picture.footprint(rank: 3))
-        #expect(town.attributes["data-shown"] == "map")
+        #expect(town.attributes["data-shown"] == "arrow" && town.attributes["fill"] == "none")
+        #expect(picture.footprint(rank: 1)?.attributes["fill"] != "none")
         #expect(picture.problems().isEmpty, "\(picture.problems())")
     }
 

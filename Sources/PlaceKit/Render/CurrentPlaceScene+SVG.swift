@@ -124,7 +124,15 @@ extension CurrentPlaceScene {
         func kind(_ i: Int) -> FootprintOutline.Kind { asBox[i] ? .box : footprints[i].kind }
         // Where each place's label goes: a point of it inside the view,
         // or nil (then an arrow at the edge points at it).
-        let anchors = (0..<drawn).map { Self.anchor(footprints[$0], kind: kind($0), view: view) }
+        let framed = Set(view.framed)
+        let anchors = (0..<drawn).map { Self.anchor(footprints[$0], kind: kind($0), view: view, framed: framed.contains($0)) }
+        // Filled: the places that set the view and those wholly in it (a
+        // large box of an unlikely place reaching in is only outlined, so
+        // it does not tint the map).
+        let filled = (0..<drawn).map { i -> Bool in
+            let b = footprints[i].bounds
+            return framed.contains(i) || (b.west >= view.west && b.east <= view.east && b.south >= view.south && b.north <= view.north)
+        }
         func info(_ i: Int) -> [(String, String)] {
             [("class", "footprint \(kind(i).rawValue)"), ("data-rank", "\(i + 1)"), ("data-place-id", places[i].place.id.rawValue),
              ("data-source", footprints[i].source), ("data-likelihood", String(format: "%.6f", PlaceReader.roundedLikelihood(places[i].likelihood))),
@@ -141,7 +149,8 @@ extension CurrentPlaceScene {
             return [("x", n(x(b.west))), ("y", n(y(b.north))), ("width", n((b.east - b.west) * scale)), ("height", n((b.north - b.south) * scale))]
         }
         for i in order {
-            let f = footprints[i], hue = Self.color(rank: i), fill = [("fill", hue), ("fill-opacity", Self.opacity(places[i].likelihood))]
+            let f = footprints[i], hue = Self.color(rank: i)
+            let fill = filled[i] ? [("fill", hue), ("fill-opacity", Self.opacity(places[i].likelihood))] : [("fill", "none")]
             switch kind(i) {
             case .box: svg.element("rect", info(i) + box(f) + fill)
             case .polygon: svg.element("path", info(i) + [("d", path(f))] + fill + [("fill-rule", "evenodd")])
@@ -174,12 +183,10 @@ extension CurrentPlaceScene {
         let inner = (x0: mapX + 16, y0: mapY + 16, x1: mapX + mapSize - 16, y1: mapY + mapSize - 16)
         let centre = (x: mapX + mapSize / 2, y: mapY + mapSize / 2)
         var labelAnchors: [(x: Double, y: Double)?] = anchors.map { $0.map { (x($0.east), y($0.north)) } }
+        var arrowBoxes: [Self.Box] = []
         for i in 0..<drawn where anchors[i] == nil {
-            let f = footprints[i], b = f.bounds
-            // The footprint's point nearest the view's centre (its location when it has no box).
-            let cx = view.west + view.side / 2, cy = view.south + view.side / 2
-            let target = b.west.isFinite && b.east.isFinite && b.south.isFinite && b.north.isFinite
-                ? (east: min(max(cx, b.west), b.east), north: min(max(cy, b.south), b.north)) : (east: f.location.east, north: f.location.north)
+            // Towards the place's location.
+            let target = footprints[i].location
             var dx = x(target.east) - centre.x, dy = y(target.north) - centre.y
             let length = (dx * dx + dy * dy).squareRoot()
             guard length.isFinite, length > 0 else { continue }
@@ -189,13 +196,15 @@ extension CurrentPlaceScene {
             if dy > 0 { t = min(t, (inner.y1 - centre.y) / dy) } else if dy < 0 { t = min(t, (inner.y0 - centre.y) / dy) }
             let tip = (x: centre.x + dx * t, y: centre.y + dy * t)
             let tail = (x: tip.x - dx * 22, y: tip.y - dy * 22)
-            let head1 = (x: tip.x - dx * 8 - dy * 5, y: tip.y - dy * 8 + dx * 5), head2 = (x: tip.x - dx * 8 + dy * 5, y: tip.y - dy * 8 - dx * 5)
+            let head1 = (x: tip.x - dx * 8 - dy * 4.5, y: tip.y - dy * 8 + dx * 4.5), head2 = (x: tip.x - dx * 8 + dy * 4.5, y: tip.y - dy * 8 - dx * 4.5)
             svg.element("path", [("class", "arrow"), ("data-rank", "\(i + 1)"), ("data-place-id", places[i].place.id.rawValue),
                                  ("data-tip-x", n(tip.x)), ("data-tip-y", n(tip.y)), ("data-tail-x", n(tail.x)), ("data-tail-y", n(tail.y)),
                                  ("d", "M\(n(tail.x)),\(n(tail.y))L\(n(tip.x)),\(n(tip.y))M\(n(head1.x)),\(n(head1.y))L\(n(tip.x)),\(n(tip.y))L\(n(head2.x)),\(n(head2.y))"),
                                  ("fill", "none"), ("stroke", Self.color(rank: i)), ("stroke-width", "2.5"), ("stroke-linecap", "round"),
                                  ("stroke-linejoin", "round")])
             labelAnchors[i] = tail
+            let xs = [tail.x, tip.x, head1.x, head2.x], ys = [tail.y, tip.y, head1.y, head2.y]
+            arrowBoxes.append((xs.min()! - 1, ys.min()! - 1, xs.max()! + 1, ys.max()! + 1))
         }
         svg.end()
 
@@ -221,12 +230,22 @@ extension CurrentPlaceScene {
         // clear of each other, the fix, the north sign and the scale bar;
         // where no such spot is free, the rank alone.
         let fontSize = Self.labelFontSize
+        let frame: Self.Box = (mapX + 2, mapY + 2, mapX + mapSize - 2, mapY + mapSize - 2)
+        // A small footprint in the view (48 px or less each way): its
+        // label goes beside it, not over it, and other labels keep off
+        // the most likely place's.
+        let smallBoxes = (0..<drawn).map { i -> Self.Box? in
+            guard anchors[i] != nil else { return nil }
+            let b = footprints[i].bounds
+            let box: Self.Box = (max(x(b.west), mapX), max(y(b.north), mapY), min(x(b.east), mapX + mapSize), min(y(b.south), mapY + mapSize))
+            guard box.x0 <= box.x1, box.y0 <= box.y1, box.x1 - box.x0 <= 48, box.y1 - box.y0 <= 48 else { return nil }
+            return box
+        }
         var taken: [Self.Box] = [
             (x(0) - 5.5, y(0) - 5.5, x(0) + 5.5, y(0) + 5.5),
             (mapX + mapSize - 30, mapY + 4, mapX + mapSize - 2, mapY + 26),
             (barX - 6, barY - 20, barX + barLength + 6, barY + 8),
-        ]
-        let frame: Self.Box = (mapX + 2, mapY + 2, mapX + mapSize - 2, mapY + mapSize - 2)
+        ] + arrowBoxes + (drawn > 0 ? smallBoxes[0].map { [$0] } ?? [] : [])
         svg.start("g", [("font-size", n(fontSize)), ("fill", "#111827"), ("stroke", "#ffffff"), ("stroke-width", "3"),
                         ("paint-order", "stroke"), ("stroke-linejoin", "round")])
         for i in 0..<drawn {
@@ -238,18 +257,33 @@ extension CurrentPlaceScene {
                 full = "\(i + 1). \(Self.short(name, 28)) \(p), \(Self.distance(d))"
             }
             full = SVGWriter.fit(full, width: mapSize - 8, fontSize: fontSize)
-            var spot = Self.labelSpot(full, at: a, fontSize: fontSize, frame: frame, taken: taken)
-            var text = full
+            // The anchor, then the middles of a small footprint's sides.
+            var tries = [a]
+            var obstacles = taken
+            if let b = smallBoxes[i] {
+                let mx = (b.x0 + b.x1) / 2, my = (b.y0 + b.y1) / 2
+                tries += [(b.x1, my), (b.x0, my), (mx, b.y0), (mx, b.y1)]
+                obstacles.append(b)
+            }
+            var text = full, spot: (x: Double, y: Double, box: Self.Box)?, anchor = a
+            search: for candidate in [full, "\(i + 1)"] {
+                for t in tries {
+                    if let found = Self.labelSpot(candidate, at: t, fontSize: fontSize, frame: frame, taken: obstacles) {
+                        (text, spot, anchor) = (candidate, found, t)
+                        break search
+                    }
+                }
+            }
             if spot == nil {
+                // Nowhere free: the rank over whatever is there, still next to its place.
                 text = "\(i + 1)"
-                spot = Self.labelSpot(text, at: a, fontSize: fontSize, frame: frame, taken: taken)
-                    ?? Self.labelSpot(text, at: a, fontSize: fontSize, frame: frame, taken: [])
+                spot = Self.labelSpot(text, at: a, fontSize: fontSize, frame: frame, taken: [])
             }
             guard let s = spot else { continue }
             taken.append(s.box)
             svg.element("text", [("class", "label"), ("data-rank", "\(i + 1)"), ("data-place-id", places[i].place.id.rawValue),
                                  ("data-target", anchors[i] == nil ? "arrow" : "footprint"),
-                                 ("data-anchor-x", n(a.x)), ("data-anchor-y", n(a.y)),
+                                 ("data-anchor-x", n(anchor.x)), ("data-anchor-y", n(anchor.y)),
                                  ("x", n(s.x)), ("y", n(s.y)), ("font-size", n(fontSize))], text: text)
         }
         svg.end()
@@ -341,11 +375,14 @@ extension CurrentPlaceScene {
 
     /// Where a footprint's label goes, in meters from the fix: a point of
     /// it inside `view` (kept a little from the edge): the place's own
-    /// location (its dot), else the middle of a box's part in the view,
-    /// else the middle of a polygon's box when that lies inside it, else
-    /// the middle vertex or edge of those in the view. Nil when no part of
-    /// it is in the view.
-    static func anchor(_ f: FootprintOutline, kind: FootprintOutline.Kind, view: View) -> FootprintOutline.Point? {
+    /// location (its dot); else, for a place that set the view, the middle
+    /// of a box's part in the view, or the middle of a polygon's box when
+    /// that lies inside it, or else the middle vertex or edge of those in
+    /// the view; for another place, the same for a line or a footprint at
+    /// most a third of the view wide (a large area reaching into the view
+    /// from afar is labelled by an arrow towards it, not in the middle of
+    /// the map). Nil for an arrow.
+    static func anchor(_ f: FootprintOutline, kind: FootprintOutline.Kind, view: View, framed: Bool) -> FootprintOutline.Point? {
         let inset = view.side * 0.01
         func inside(_ p: FootprintOutline.Point) -> Bool {
             p.east >= view.west + inset && p.east <= view.east - inset && p.north >= view.south + inset && p.north <= view.north - inset
@@ -353,6 +390,7 @@ extension CurrentPlaceScene {
         if inside(f.location) { return f.location }
         let b = f.bounds
         guard b.west.isFinite, b.east.isFinite, b.south.isFinite, b.north.isFinite else { return nil }
+        if !framed && kind != .line && max(b.east - b.west, b.north - b.south) > view.side / 3 { return nil }
         let w = max(b.west, view.west + inset), e = min(b.east, view.east - inset)
         let s = max(b.south, view.south + inset), n = min(b.north, view.north - inset)
         guard w <= e, s <= n else { return nil }
