@@ -95,8 +95,9 @@ package struct SVGWriter {
 
     /// The width of a line of text at `fontSize` pixels, estimated without
     /// font metrics (the picture is self-contained): generous per
-    /// character (0.62 em most, 0.78 em a capital, 1 em for m, w, @, % and
-    /// for wide characters: CJK, full-width forms, emoji), a tenth more in
+    /// character (0.62 em most ASCII, 0.78 em a capital, 0.75 em other
+    /// letters (Cyrillic, Greek, accented), 1 em for m, w, @, %, № and for
+    /// wide characters: CJK, full-width forms, emoji), a tenth more in
     /// bold, so text placed by it stays inside what holds it.
     package static func textWidth(_ s: String, fontSize: Double, bold: Bool = false) -> Double {
         var ems = 0.0
@@ -109,6 +110,8 @@ package struct SVGWriter {
             case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
                  0x1F000...0x1FAFF, 0x20000...0x3FFFD: ems += 1.05
             case 0x0300...0x036F, 0x200B...0x200F: break  // combining marks, zero-width
+            case 0x2116, 0x2122: ems += 1.05  // № ™
+            case 0x80...: ems += 0.75  // other letters and signs (Cyrillic, Greek, accented capitals, arrows)
             default: ems += 0.62
             }
         }
