@@ -284,6 +284,10 @@ extension CurrentPlaceSVGFramingTests {
         let firstFootprint = try #require(picture.doc.elements.firstIndex { ($0.attributes["class"] ?? "").hasPrefix("footprint") })
         #expect(firstStreet < firstFootprint)
         #expect(picture.problems().isEmpty, "\(picture.problems())")
+        // A view wider than 3 km reads no streets (the near one would be in it).
+        let wide = try PlaceReader(databasePath: db).findPlaceLikelihoodScene(CurrentPlaceRequest(location: CurrentPlaceSVGTests.origin, accuracyMeters: 2000))
+        #expect(wide.view().side > CurrentPlaceScene.maxStreetViewMeters)
+        #expect(wide.streets.isEmpty)
         // Without streets stored, none is drawn.
         let empty = try PictureGeometry(Self.scene(accuracy: 20).svg())
         #expect(empty.doc.with(class: "street").isEmpty)

@@ -64,6 +64,10 @@ public struct CurrentPlaceScene: Sendable {
     public static let maxDrawnStreets = 400
     /// The streets drawn hold at most this many vertices in all.
     public static let maxStreetVertices = 20_000
+    /// Streets are read only for a view at most this wide (meters): wider,
+    /// they would be a grey mesh, and reading them would read every street
+    /// of a city.
+    public static let maxStreetViewMeters = 3_000.0
 }
 
 extension PlaceReader {
@@ -93,7 +97,10 @@ extension PlaceReader {
             let result = PlaceLikelihoodList(placeLikelihoods: listed, noneLikelihood: run.scores.noneLikelihood, sigmaMeters: run.sigma,
                                              searchRadiusMeters: run.reach, candidateCount: run.scores.likelihoods.count)
             var scene = CurrentPlaceScene(request: request, result: result, footprints: outlines)
-            scene.streets = try streets(in: scene.view(), fix: request.location)
+            let view = scene.view()
+            if view.side <= CurrentPlaceScene.maxStreetViewMeters {
+                scene.streets = try streets(in: view, fix: request.location)
+            }
             return scene
         }
     }

@@ -42,7 +42,7 @@ extension CurrentPlaceScene {
     /// may be built by hand, unvalidated): the accuracy is taken within
     /// (0, `CurrentPlaceRequest.maxAccuracyMeters`], the view within
     /// `maxViewMeters`, at most `maxDrawnPlaces` places, `maxDrawnVertices`
-    /// vertices of footprints and `maxDrawnStreets` streets are drawn.
+    /// vertices of footprints and `maxStreetVertices` of streets are drawn.
     public func svg() -> String {
         let fix = request.location
         let accuracy = Self.bounded(request.accuracyMeters, CurrentPlaceRequest.maxAccuracyMeters)
@@ -341,14 +341,10 @@ extension CurrentPlaceScene {
     /// A box in pixels: x0, y0, x1, y1.
     typealias Box = (x0: Double, y0: Double, x1: Double, y1: Double)
 
-    /// The box a text of `fontSize` at baseline (`x`, `y`), anchored at its
-    /// start, takes at most (its width by `SVGWriter.textWidth`).
-    static func textBox(_ text: String, x: Double, y: Double, fontSize: Double) -> Box {
-        (x, y - fontSize, x + SVGWriter.textWidth(text, fontSize: fontSize), y + 0.3 * fontSize)
-    }
-
     /// Where a label goes next to `anchor`: right of it, left of it, above
-    /// or below (each moved inside `frame`), the first whose box lies
+    /// or below (each moved inside `frame`; a text at baseline y takes
+    /// y - fontSize to y + 0.3 fontSize, its width by
+    /// `SVGWriter.textWidth`), the first whose box lies
     /// within `labelReach` of the anchor and meets none of `taken`; nil
     /// when none does. The text's start and baseline, and its box.
     static func labelSpot(_ text: String, at anchor: (x: Double, y: Double), fontSize: Double, frame: Box, taken: [Box])
