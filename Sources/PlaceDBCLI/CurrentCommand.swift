@@ -12,7 +12,7 @@ enum CurrentCommand: Command {
         static let limit = OptionSpec("--limit", value: "N", help: "At most N places (default 5, as the Current Place tutorial lists; at most 1000). A --batch line gives its own maxResultCount (default 5 too).")
         static let fields = OptionSpec("--fields", value: "MASK", help: "Field mask of each place, as for 'placedb place' (default: all).")
         static let explain = OptionSpec("--explain", help: "Show every factor of the model for every place listed, and the none-of-these mass.")
-        static let svg = OptionSpec("--svg", value: "FILE", help: "Also draw what the model saw into FILE, a self-contained SVG: the fix and its 68% circle, each place's footprint to scale, shaded by likelihood and labelled, a scale bar; written whole or not at all (exit 74 when it cannot be; docs/current-place-svg.md).")
+        static let svg = OptionSpec("--svg", value: "FILE", help: "Also draw the answer into FILE, a self-contained SVG framing the fix's 68% circle and the likely places: their footprints to scale, shaded by likelihood and labelled, places outside the frame as arrows at its edge, the stored streets, a scale bar; written whole or not at all (exit 74 when it cannot be; docs/current-place-svg.md).")
         static let batch = OptionSpec("--batch", help: "Read queries as NDJSON on standard input ({\"location\": {\"latitude\": .., \"longitude\": ..}, \"accuracyMeters\": .., \"time\": .., \"maxResultCount\": ..}); write one {\"placeLikelihoods\": [...], \"noneLikelihood\": ..} line per query (maxResultCount 5 unless given).")
         static let all = [accuracy, at, type, limit, fields, QueryOptions.language, explain, svg, QueryOptions.unmerged, batch]
     }

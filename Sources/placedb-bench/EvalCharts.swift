@@ -45,6 +45,14 @@ enum EvalCharts {
 
     static let n = SVGWriter.number
 
+    /// The width that holds the title (17 px, bold) and the header's other
+    /// lines (text, font size) whole from `left`, with a margin: a chart is
+    /// widened rather than its subtitle cut at the edge.
+    static func headerWidth(left: Double, title: String, lines: [(String, Double)]) -> Double {
+        let widest = lines.map { SVGWriter.textWidth($0.0, fontSize: $0.1) }.max() ?? 0
+        return (left + max(SVGWriter.textWidth(title, fontSize: 17, bold: true), widest) + 16).rounded(.up)
+    }
+
     /// The reliability diagram: per panel, each method's accuracy against
     /// its confidence per bin (markers sized by the bin's share of
     /// answers), the diagonal of perfect calibration, the ECE in the
@@ -55,14 +63,14 @@ enum EvalCharts {
         let rows = (panels.count + perRow - 1) / perRow
         let histogram = 36.0, legend = 16.0 * Double(panels.map(\.methods.count).max() ?? 0)
         let cellHeight = plot + histogram + legend + 64
-        let width = left + Double(perRow) * (plot + gap) - gap + 24
+        let axes = "x: top-1 confidence (mean per 10% bin) · y: how often the top-1 was right · on the dashed diagonal, confidence is honest"
+        let width = max(left + Double(perRow) * (plot + gap) - gap + 24, headerWidth(left: left, title: title, lines: [(subtitle, 12), (axes, 11.5)]))
         let height = top + Double(max(rows, 1)) * cellHeight
         var svg = SVGWriter(width: width, height: height, title: title, description: subtitle)
         svg.element("rect", [("width", n(width)), ("height", n(height)), ("fill", "#ffffff")])
         svg.element("text", [("x", n(left)), ("y", "28"), ("font-size", "17"), ("font-weight", "bold"), ("fill", "#111827")], text: title)
         svg.element("text", [("x", n(left)), ("y", "50"), ("font-size", "12"), ("fill", "#4b5563")], text: subtitle)
-        svg.element("text", [("x", n(left)), ("y", "68"), ("font-size", "11.5"), ("fill", "#4b5563")],
-                    text: "x: top-1 confidence (mean per 10% bin) · y: how often the top-1 was right · on the dashed diagonal, confidence is honest")
+        svg.element("text", [("x", n(left)), ("y", "68"), ("font-size", "11.5"), ("fill", "#4b5563")], text: axes)
         for (k, panel) in panels.enumerated() {
             let x0 = left + Double(k % perRow) * (plot + gap), y0 = top + Double(k / perRow) * cellHeight
             func px(_ v: Double) -> Double { x0 + v * plot }
@@ -126,7 +134,7 @@ enum EvalCharts {
     static func top1(title: String, subtitle: String, categories: [String], series: [Series]) -> String {
         let left = 56.0, top = 96.0, plotHeight = 260.0
         let group = max(90.0, 30.0 * Double(series.count) + 30)
-        let width = max(560, left + Double(categories.count) * group + 180)
+        let width = max(560, left + Double(categories.count) * group + 180, headerWidth(left: left, title: title, lines: [(subtitle, 12)]))
         let plotWidth = Double(categories.count) * group
         let height = top + plotHeight + 56
         var svg = SVGWriter(width: width, height: height, title: title, description: subtitle)

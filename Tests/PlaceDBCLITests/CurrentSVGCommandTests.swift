@@ -77,12 +77,14 @@ struct CurrentSVGCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
     }
 
-    @Test("a device that fails the write (/dev/full) exits 74 and is not replaced")
+    /// Whether /dev/full is there (a character device failing every write).
+    static var hasDevFull: Bool {
+        var s = stat()
+        return lstat("/dev/full", &s) == 0 && s.st_mode & S_IFMT == S_IFCHR
+    }
+
+    @Test("a device that fails the write (/dev/full) exits 74 and is not replaced", .enabled(if: hasDevFull, "needs /dev/full"))
     func deviceFull() throws {
-        guard fileType("/dev/full") == S_IFCHR else {
-            print("skipped: /dev/full is absent")
-            return
-        }
         let cli = try cli()
         let r = cli.run(["current", "46.52,6.63", "--svg", "/dev/full"])
         #expect(r.code == 74)
@@ -90,23 +92,39 @@ struct CurrentSVGCommandTests {
         #expect(fileType("/dev/full") == S_IFCHR)
     }
 
-    @Test("a socket (neither a regular file, a FIFO nor a device) is refused, not replaced")
+    /// A Unix socket bound at `path` (its descriptor, open), or nil when it
+    /// cannot be (a path too long for sun_path: a deep temporary directory).
+    static func boundSocket(at path: String) -> Int32? {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let fits = withUnsafeMutableBytes(of: &address.sun_path) { buffer -> Bool in
+            guard path.utf8.count < buffer.count else { return false }
+            for (i, b) in path.utf8.enumerated() { buffer[i] = b }
+            return true
+        }
+        let bound = fits && withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        } == 0
+        if !bound { close(fd) }
+        return bound ? fd : nil
+    }
+
+    /// Whether a socket can be bound where the CLI tests write their files.
+    static let canBindSocket: Bool = {
+        guard let dir = try? TempDirectory("placedb-cli"), let fd = boundSocket(at: dir.file("s.sock")) else { return false }
+        close(fd)
+        return true
+    }()
+
+    @Test("a socket (neither a regular file, a FIFO nor a device) is refused, not replaced",
+          .enabled(if: canBindSocket, "needs a Unix socket bound in the temporary directory (its path fits sun_path)"))
     func socketRefused() throws {
         let cli = try cli()
         let path = cli.dir.file("s.sock")
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        #expect(fd >= 0)
+        let fd = try #require(Self.boundSocket(at: path))
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (i, b) in path.utf8.prefix(buffer.count - 1).enumerated() { buffer[i] = b }
-        }
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        guard bound == 0 else {
-            print("skipped: cannot bind a socket at \(path)")
-            return
-        }
         let r = cli.run(["current", "46.52,6.63", "--svg", path])
         #expect(r.code == 74)
         #expect(r.err.contains("not a regular file"))

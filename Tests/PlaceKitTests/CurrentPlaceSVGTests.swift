@@ -233,9 +233,9 @@ struct CurrentPlaceSVGBoundsTests {
         return CurrentPlaceScene(request: request, result: result, footprints: footprints)
     }
 
-    /// The vertices of every path drawn (each "x,y" pair).
+    /// The vertices of every footprint path drawn, filled or outlined (each "x,y" pair).
     static func drawnVertices(_ svg: String) -> Int {
-        SVGElements(svg).elements.filter { $0.name == "path" }.reduce(0) { $0 + ($1.attributes["d"] ?? "").split(separator: ",").count - 1 }
+        SVGElements(svg).elements.filter { $0.name == "path" && ($0.attributes["class"] ?? "").hasPrefix("footprint") || $0.attributes["class"] == "outline" }.reduce(0) { $0 + ($1.attributes["d"] ?? "").split(separator: ",").count - 1 }
     }
 
     @Test("an accuracy of 1e308, infinity or NaN (the probe's hang) draws a bounded, well-formed picture",

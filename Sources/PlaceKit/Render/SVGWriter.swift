@@ -93,6 +93,39 @@ package struct SVGWriter {
         return s
     }
 
+    /// The width of a line of text at `fontSize` pixels, estimated without
+    /// font metrics (the picture is self-contained): generous per
+    /// character (0.62 em most ASCII, 0.78 em a capital, 0.75 em other
+    /// letters (Cyrillic, Greek, accented), 1 em for m, w, @, %, № and for
+    /// wide characters: CJK, full-width forms, emoji), a tenth more in
+    /// bold, so text placed by it stays inside what holds it.
+    package static func textWidth(_ s: String, fontSize: Double, bold: Bool = false) -> Double {
+        var ems = 0.0
+        for u in s.unicodeScalars {
+            let v = u.value
+            switch v {
+            case 0x20, 0x2E, 0x2C, 0x3A, 0x3B, 0x27, 0x7C, 0x21, 0x69, 0x6A, 0x6C, 0x49: ems += 0.36  // space . , : ; ' | ! i j l I
+            case 0x6D, 0x77, 0x4D, 0x57, 0x40, 0x25: ems += 1.0  // m w M W @ %
+            case 0x41...0x5A: ems += 0.78
+            case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+                 0x1F000...0x1FAFF, 0x20000...0x3FFFD: ems += 1.05
+            case 0x0300...0x036F, 0x200B...0x200F: break  // combining marks, zero-width
+            case 0x2116, 0x2122: ems += 1.05  // № ™
+            case 0x80...: ems += 0.75  // other letters and signs (Cyrillic, Greek, accented capitals, arrows)
+            default: ems += 0.62
+            }
+        }
+        return ems * fontSize * (bold ? 1.1 : 1)
+    }
+
+    /// `s`, cut with "…" to fit `width` pixels by `textWidth`.
+    package static func fit(_ s: String, width: Double, fontSize: Double, bold: Bool = false) -> String {
+        if textWidth(s, fontSize: fontSize, bold: bold) <= width { return s }
+        var t = Substring(s)
+        while !t.isEmpty && textWidth(String(t) + "…", fontSize: fontSize, bold: bold) > width { t = t.dropLast() }
+        return t.isEmpty ? "" : String(t) + "…"
+    }
+
     /// A "nice" length for a scale bar or an axis step: 1, 2 or 5 times a
     /// power of ten, the largest not above `limit` (which must be positive).
     static func niceLength(atMost limit: Double) -> Double {
