@@ -111,8 +111,8 @@ function svgPicture(text) {
 
 // ---- State: every view is a URL (#q=, #place=, #fix=), so Back works.
 function stateURL(params) {
-  const h = new URLSearchParams(params);
-  return "#" + h.toString();
+  // Readable: "/" and "," as they are (URLSearchParams reads them back alike).
+  return "#" + Object.entries(params).map(([k, v]) => k + "=" + encodeURIComponent(v).replace(/%2F/g, "/").replace(/%2C/g, ",")).join("&");
 }
 function go(params) { location.hash = stateURL(params).slice(1); }
 function currentParams() { return Object.fromEntries(new URLSearchParams(location.hash.slice(1))); }
@@ -148,7 +148,7 @@ function drawGrid() {
   const b = map.getBounds(), span = Math.max(b.getEast() - b.getWest(), 1e-6);
   const steps = [90, 45, 30, 15, 10, 5, 2, 1, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005, 0.0002, 0.0001];
   const step = steps.find((s) => span / s >= 4) || 0.0001;
-  const opts = { renderer: gridRenderer, color: "#c4bfb5", weight: 1, interactive: false };
+  const opts = { renderer: gridRenderer, color: "#cbc5ba", weight: 1, dashArray: "2 4", interactive: false };
   const south = Math.max(-85, b.getSouth()), north = Math.min(85, b.getNorth());
   const west = Math.max(-180, b.getWest()), east = Math.min(180, b.getEast());
   for (let x = Math.ceil(west / step) * step; x <= east; x += step) gridLayer.addLayer(L.polyline([[south, x], [north, x]], opts));
@@ -156,7 +156,6 @@ function drawGrid() {
 }
 let featureAbort = null, lastNote = "";
 async function loadFeatures() {
-  drawGrid();
   const b = map.getBounds();
   const w = Math.max(-180, b.getWest()), e = Math.min(180, b.getEast()), s = Math.max(-90, b.getSouth()), n = Math.min(90, b.getNorth());
   if (!(w < e && s < n)) return;
@@ -180,13 +179,17 @@ async function loadFeatures() {
         baseLayer.addLayer(layer);
       }
     }
+    // The graticule where the database has no outlines to draw here.
+    if (data.counts.footprints === 0) drawGrid(); else gridLayer.clearLayers();
     const notes = [];
     if (data.truncated.points) notes.push("a sample of the places here; zoom in for all");
     if (data.zoomForFootprints) notes.push("outlines from zoom " + data.zoomForFootprints);
     lastNote = notes.join(" · ");
     $("map-note").textContent = lastNote;
   } catch (e) {
-    if (e.name !== "AbortError") $("map-note").replaceChildren(errorLine("Map features", e));
+    if (e.name === "AbortError") return;
+    drawGrid();
+    $("map-note").replaceChildren(errorLine("Map features", e));
   }
 }
 let moveTimer = null, viewInURL = false;
@@ -210,14 +213,30 @@ function viewFrom(params) {
   return false;
 }
 
+// The data's licences ask for their names on the map.
+const credits = { osm: "Data © OpenStreetMap contributors (ODbL)", overture: "Data © Overture Maps Foundation" };
+let credited = false;
+function attributeSources(s) {
+  if (credited) return;
+  credited = true;
+  for (const r of s.bySource || []) if (credits[r.source]) map.attributionControl.addAttribution(credits[r.source]);
+}
 // ---- Landing: the data's extent, counts by source and type, examples.
-let summary = null;
+// Asked once (the server counts again only when the database changed).
+let summaryPromise = null;
+function getSummary() {
+  if (!summaryPromise) {
+    summaryPromise = call("GET", "/map/summary" + (key ? "?key=" + encodeURIComponent(key) : "")).then((s) => { attributeSources(s); return s; });
+    summaryPromise.catch(() => { summaryPromise = null; });
+  }
+  return summaryPromise;
+}
 async function showLanding(params) {
   showOnly("landing");
+  $("search").value = "";
   const box = $("landing-body");
   try {
-    if (!summary) summary = await call("GET", "/map/summary" + (key ? "?key=" + encodeURIComponent(key) : ""));
-    const s = summary;
+    const s = await getSummary();
     box.replaceChildren();
     markLayer.clearLayers();
     if (!s.places) {
@@ -526,6 +545,7 @@ function route() {
 }
 window.addEventListener("hashchange", route);
 health();
+getSummary().catch(() => {});
 // A first view (the landing or the state's own) before features are asked for.
 if (!viewFrom(currentParams())) map.setView([20, 0], 2);
 route();

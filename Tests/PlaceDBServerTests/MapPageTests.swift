@@ -183,6 +183,13 @@ struct MapPageTests {
         for i in 0..<20 { for j in 0..<20 {
             lines += #"{"id":"g\#(i)-\#(j)","displayName":{"text":"G \#(i) \#(j)"},"location":{"latitude":\#(46.0 + Double(i) * 0.01),"longitude":\#(6.0 + Double(j) * 0.01)},"types":["cafe"]}"# + "\n"
         } }
+        // 300 more in a cluster (one cell of the grid) and 3 alone.
+        for i in 0..<300 {
+            lines += #"{"id":"c\#(i)","displayName":{"text":"C \#(i)"},"location":{"latitude":\#(47.0 + Double(i % 17) * 0.0001),"longitude":\#(7.0 + Double(i / 17) * 0.0001)},"types":["cafe"]}"# + "\n"
+        }
+        for (i, at) in [(47.1, 7.1), (47.2, 7.25), (47.25, 7.05)].enumerated() {
+            lines += #"{"id":"alone\#(i)","displayName":{"text":"A"},"location":{"latitude":\#(at.0),"longitude":\#(at.1)},"types":["cafe"]}"# + "\n"
+        }
         let f = try ServerFixture(places: serverPlaces + lines)
         let router = try f.router()
         let all = try json(router.call("GET", "/map/features", query: [("bbox", "5.99,45.99,6.2,46.2"), ("limit", "400")]))
@@ -198,6 +205,12 @@ struct MapPageTests {
         for (west, south) in [(true, true), (true, false), (false, true), (false, false)] {
             #expect(zip(lngs, lats).contains { ($0 < 6.095) == west && ($1 < 46.095) == south }, "quarter west \(west) south \(south)")
         }
+        // A cluster in one cell gets what the empty cells left: the limit is reached, the lone places kept.
+        let clustered = try json(router.call("GET", "/map/features", query: [("bbox", "6.99,46.99,7.3,47.3"), ("limit", "100")]))
+        let ids = Set((clustered["features"]?.arrayValue ?? []).compactMap { $0["properties"]?["id"]?.stringValue })
+        #expect(ids.count == 100, "\(ids.count)")
+        #expect(ids.isSuperset(of: ["alone0", "alone1", "alone2"]))
+        #expect(clustered["truncated"]?["points"] == .bool(true))
     }
 
     @Test("features: a bad bbox, zoom or limit is one 400 line naming the parameter")

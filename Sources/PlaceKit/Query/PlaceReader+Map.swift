@@ -127,9 +127,9 @@ extension PlaceReader {
         return .object(JSONObject([("type", "Feature"), ("geometry", geometry), ("properties", .object(p))]))
     }
 
-    /// [longitude, latitude], rounded to 7 decimals (about a centimetre).
+    /// [longitude, latitude], rounded to 6 decimals (11 cm at most).
     static func position(_ c: Coordinate) -> JSONValue {
-        .array([.double((c.longitude * 1e7).rounded() / 1e7), .double((c.latitude * 1e7).rounded() / 1e7)])
+        .array([.double((c.longitude * 1e6).rounded() / 1e6), .double((c.latitude * 1e6).rounded() / 1e6)])
     }
 
     /// The footprint in degrees (the plane `FootprintShape.make` used),

@@ -34,7 +34,8 @@ extension PlaceStore {
     /// Calls `body` with the live, listed places whose point lies in `rect`
     /// (features that are not places left out), at most `limit`; when more
     /// are there, a sample spread over a `grid` x `grid` division of the
-    /// rectangle (at most `limit / grid²` a cell) instead, and true. Each
+    /// rectangle (`limit / grid²` a cell, then what the sparse cells left
+    /// shared among the full ones) instead, and true. Each
     /// query reads at most its LIMIT of rows from the R*Tree, so the cost
     /// does not grow with the database.
     package func mapPoints(in rect: GeoRect, limit: Int, grid: Int = 8, _ body: (MapPlaceRow) throws -> Void) throws -> Bool {
@@ -106,20 +107,47 @@ extension PlaceStore {
             return false
         }
         rows.removeAll()
-        let perCell = max(1, limit / (grid * grid))
+        // A share of the limit for each cell; then what the sparse cells
+        // left, shared among the cells that filled their share, in up to four rounds (the R*Tree
+        // answers in the same order, so the larger read starts with the
+        // rows already taken).
+        let cells = grid * grid
         let dx = (rect.east - rect.west) / Double(grid), dy = (rect.north - rect.south) / Double(grid)
+        func cell(_ k: Int) -> GeoRect {
+            let i = k / grid, j = k % grid
+            return GeoRect(south: rect.south + Double(j) * dy, west: rect.west + Double(i) * dx,
+                           north: rect.south + Double(j + 1) * dy, east: rect.west + Double(i + 1) * dx)
+        }
+        var share = max(1, limit / cells)
         var seen = Set<Int64>()
-        for i in 0..<grid {
-            for j in 0..<grid {
-                let cell = GeoRect(south: rect.south + Double(j) * dy, west: rect.west + Double(i) * dx,
-                                   north: rect.south + Double(j + 1) * dy, east: rect.west + Double(i + 1) * dx)
+        var emitted = 0
+        var full: [Int] = []
+        for k in 0..<cells {
+            var found: [MapPlaceRow] = []
+            try read(cell(k), share, into: &found)
+            if found.count == share { full.append(k) }
+            for r in found where seen.insert(r.rowid).inserted {
+                try body(r)
+                emitted += 1
+                if emitted == limit { return true }
+            }
+        }
+        // At most 4 more rounds: each shares what is left among the cells
+        // that filled their share.
+        for _ in 0..<4 where !full.isEmpty && limit - emitted >= full.count {
+            share += (limit - emitted) / full.count
+            var stillFull: [Int] = []
+            for k in full {
                 var found: [MapPlaceRow] = []
-                try read(cell, perCell, into: &found)
+                try read(cell(k), share, into: &found)
+                if found.count == share { stillFull.append(k) }
                 for r in found where seen.insert(r.rowid).inserted {
                     try body(r)
-                    if seen.count == limit { return true }
+                    emitted += 1
+                    if emitted == limit { return true }
                 }
             }
+            full = stillFull
         }
         return true
     }
