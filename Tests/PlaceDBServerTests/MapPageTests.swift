@@ -318,6 +318,28 @@ struct MapPageTests {
         }
     }
 
+    @Test("a javascript: attribution URI (stored by an older import) is shown as text, never a link",
+          .enabled(if: MapPageTests.chromium != nil, "needs chromium (apt-get install chromium; Scripts/setup installs it)"))
+    func javascriptAttributionIsText() throws {
+        let f = try ServerFixture()
+        // As an older import (before import refused such URIs) left it.
+        do {
+            let db = try Database(path: f.db, mode: .readWrite)
+            try db.execute(#"UPDATE place SET doc = replace(doc, 'https://example.org/a', 'javascript:document.title=`pwned`') WHERE place_id = 'cafe'"#)
+            #expect(try db.scalar("SELECT count(*) FROM place WHERE doc LIKE '%javascript:%'")?.int == 1)
+        }
+        let server = try f.server()
+        defer { server.stop(timeout: 2) }
+        let (dom, log) = try browse("http://127.0.0.1:\(server.port)/#place=cafe", in: f.dir)
+        #expect(dom.contains("A. Photographer"), "\(dom.prefix(3000))")
+        #expect(!dom.contains("href=\"javascript:"))
+        #expect(!dom.contains("<title>pwned</title>"))
+        let caption = try #require(dom.range(of: "class=\"attribution\"")).upperBound
+        let captionEnd = try #require(dom[caption...].range(of: "</figcaption>")).lowerBound
+        #expect(dom[caption..<captionEnd] == ">Photo: <bdi>A. Photographer</bdi>", "\(dom[caption..<captionEnd])")
+        #expect(!log.contains("Content Security Policy") && !log.contains("Refused to"), "\(log)")
+    }
+
     @Test("a database removed while served: the page says so in one line (health's reason), without the file's path",
           .enabled(if: MapPageTests.chromium != nil, "needs chromium (apt-get install chromium; Scripts/setup installs it)"))
     func removedDatabaseBanner() throws {
