@@ -32,7 +32,9 @@ package struct MapSummary: Sendable {
 
 extension PlaceStore {
     /// Calls `body` with the live, listed places whose point lies in `rect`
-    /// (features that are not places left out), at most `limit`; when more
+    /// and that have a name or a type (features that are not places left
+    /// out, told without reading `extra`, which lies past the document),
+    /// at most `limit`; when more
     /// are there, a sample spread over a `grid` x `grid` division of the
     /// rectangle (`limit / grid²` a cell, then what the sparse cells left
     /// shared among the full ones) instead, and true. Each
@@ -43,7 +45,7 @@ extension PlaceStore {
             SELECT p.id, p.place_id, p.name, p.primary_type, p.source, p.geom
             FROM idx_place_geom r JOIN place p ON p.id = r.pkid
             WHERE r.xmin <= ?4 AND r.xmax >= ?2 AND r.ymin <= ?3 AND r.ymax >= ?1 AND p.removed_run IS NULL AND \(listedSQL)
-              AND NOT \(Self.notAPlaceSQL)
+              AND (p.name IS NOT NULL OR p.primary_type IS NOT NULL)
             LIMIT ?5
             """
         return try sampled(sql, rect: rect, limit: limit, grid: grid, extra: [], shapeColumn: nil, body)
