@@ -236,7 +236,9 @@ async function showLanding(params) {
   $("search").value = "";
   const box = $("landing-body");
   try {
+    const seq = routeSeq;
     const s = await getSummary();
+    if (seq !== routeSeq) return;
     box.replaceChildren();
     markLayer.clearLayers();
     if (!s.places) {
@@ -283,6 +285,8 @@ let suggestTimer = null, suggestAbort = null, suggestions = [], selected = -1;
 function closeSuggestions() { $("suggestions").hidden = true; $("suggestions").replaceChildren(); suggestions = []; selected = -1; $("search").setAttribute("aria-expanded", "false"); }
 function markSelected() {
   [...$("suggestions").children].forEach((li, i) => li.setAttribute("aria-selected", i === selected ? "true" : "false"));
+  if (selected >= 0) $("search").setAttribute("aria-activedescendant", "suggestion-" + selected);
+  else $("search").removeAttribute("aria-activedescendant");
 }
 async function suggest(text) {
   if (suggestAbort) suggestAbort.abort();
@@ -355,7 +359,9 @@ async function showResults(q, params) {
     const c = map.getCenter();
     const body = { textQuery: q };
     if (map.getZoom() >= 8) body.locationBias = { circle: { center: { latitude: c.lat, longitude: c.lng }, radius: 50000 } };
+    const seq = routeSeq;
     const r = await call("POST", "/v1/places:searchText", "places.id,places.displayName,places.formattedAddress,places.location,places.primaryType", body);
+    if (seq !== routeSeq) return;
     const places = r.places || [];
     list.replaceChildren(...places.map((p) => make("li", {}, [make("a", { href: stateURL({ place: p.id }) }, [bdi(clip(placeName(p), 200))]),
       p.formattedAddress ? make("div", { className: "muted", dir: "auto", textContent: clip(p.formattedAddress, 200) }) : null])));
@@ -382,10 +388,12 @@ async function showPlace(id, params) {
   $("place-name").textContent = id;
   body.replaceChildren(make("p", { className: "muted", textContent: "loading…" }));
   markLayer.clearLayers();
+  const seq = routeSeq;
   try {
     const [p, more] = await Promise.all([
       call("GET", "/v1/places/" + encodeURIComponent(id) + (key ? "?key=" + encodeURIComponent(key) : ""), "*,openNow"),
       call("GET", "/map/places/" + encodeURIComponent(id) + (key ? "?key=" + encodeURIComponent(key) : "")).catch(() => null)]);
+    if (seq !== routeSeq) return;
     $("place-name").textContent = placeName(p);
     body.replaceChildren();
     const line = [];
@@ -415,6 +423,7 @@ async function showPlace(id, params) {
       let without = 0;
       for (const photo of photos.slice(0, 6)) {
         try {
+          if (seq !== routeSeq) return;
           const media = await call("GET", "/v1/" + photo.name.split("/").map(encodeURIComponent).join("/") + "/media?maxWidthPx=640&skipHttpRedirect=true" + (key ? "&key=" + encodeURIComponent(key) : ""));
           const by = (photo.authorAttributions || []).map((a) => {
             const href = webLink(a.uri), label = clip(a.displayName || a.uri || "", 80);
@@ -449,10 +458,10 @@ async function showPlace(id, params) {
       const ll = [p.location.latitude, p.location.longitude];
       markLayer.addLayer(L.circleMarker(ll, { radius: 11, color: "#1d4ed8", weight: 3, fillColor: "#1d4ed8", fillOpacity: 0.25, interactive: false }));
       if (!viewFrom(params)) map.setView(ll, Math.max(map.getZoom() || 0, 17));
-      await showNearby(p, body);
+      if (seq === routeSeq) await showNearby(p, body, seq);
     }
   } catch (e) {
-    body.replaceChildren(errorLine(id, e));
+    if (seq === routeSeq) body.replaceChildren(errorLine(id, e));
   }
 }
 // Hours from periods when the record has no weekday descriptions.
@@ -466,10 +475,11 @@ function periodLines(periods) {
   }
   return [1, 2, 3, 4, 5, 6, 0].map((d) => days[d] + ": " + (byDay[d].length ? byDay[d].join(", ") : "Closed"));
 }
-async function showNearby(p, body) {
+async function showNearby(p, body, seq) {
   try {
     const r = await call("POST", "/v1/places:searchNearby", "places.id,places.displayName,places.primaryType",
       { locationRestriction: { circle: { center: p.location, radius: 1000 } }, maxResultCount: 10, rankPreference: "DISTANCE" });
+    if (seq !== routeSeq) return;
     const others = (r.places || []).filter((q) => q.id !== p.id);
     if (!others.length) return;
     body.append(make("h3", { textContent: "Nearby" }), make("ul", { className: "list" }, others.map((q) => make("li", {}, [
@@ -492,10 +502,12 @@ async function showCurrent(lat, lng, accuracy, params) {
   markLayer.addLayer(L.circleMarker([lat, lng], { radius: 4, color: "#b45309", fillColor: "#b45309", fillOpacity: 1, interactive: false }));
   if (!viewFrom(params) && !map.getBounds().contains([lat, lng])) map.setView([lat, lng], Math.max(map.getZoom(), 16));
   const req = { location: { latitude: lat, longitude: lng }, accuracyMeters: accuracy, maxResultCount: 5 };
+  const seq = routeSeq;
   try {
     const [r, svg] = await Promise.all([
       call("POST", "/placedb/v1/currentPlace", "placeLikelihoods.place.id,placeLikelihoods.place.displayName,placeLikelihoods.place.primaryType", req),
       call("POST", "/placedb/v1/currentPlace:svg", null, req).catch(() => null)]);
+    if (seq !== routeSeq) return;
     body.replaceChildren();
     if (r.approximate) body.append(make("p", { className: "muted", textContent: "The fix is too coarse to name a place" + (r.locality && r.locality.displayName ? "; in " : "."), }, r.locality && r.locality.displayName ? [bdi(r.locality.displayName.text)] : []));
     const items = (r.placeLikelihoods || []).map((l) => make("li", {}, [
@@ -532,8 +544,11 @@ async function health() {
   } catch (e) { /* the server is gone: the requests say so */ }
 }
 
+// Each state shown bumps this; an answer that arrives for an older state is dropped.
+let routeSeq = 0;
 function route() {
   const params = currentParams();
+  routeSeq += 1;
   viewInURL = true;
   if (params.place) return showPlace(params.place, params);
   if (params.fix) {
