@@ -132,6 +132,7 @@ const gridLayer = L.layerGroup().addTo(map);
 const baseLayer = L.layerGroup().addTo(map);
 const pointLayer = L.layerGroup().addTo(map);
 const markLayer = L.layerGroup().addTo(map);
+const suggestLayer = L.layerGroup().addTo(map);
 const styles = {
   street: { color: "#9a9a9a", weight: 3, opacity: 0.9, fill: false },
   water: { color: "#6a9fd4", weight: 1, fillColor: "#aacbeb", fillOpacity: 0.8 },
@@ -282,7 +283,7 @@ async function showLanding(params) {
 
 // ---- Type-ahead.
 let suggestTimer = null, suggestAbort = null, suggestions = [], selected = -1;
-function closeSuggestions() { $("suggestions").hidden = true; $("suggestions").replaceChildren(); suggestions = []; selected = -1; $("search").setAttribute("aria-expanded", "false"); }
+function closeSuggestions() { suggestLayer.clearLayers(); $("suggestions").hidden = true; $("suggestions").replaceChildren(); suggestions = []; selected = -1; $("search").setAttribute("aria-expanded", "false"); }
 function markSelected() {
   [...$("suggestions").children].forEach((li, i) => li.setAttribute("aria-selected", i === selected ? "true" : "false"));
   if (selected >= 0) $("search").setAttribute("aria-activedescendant", "suggestion-" + selected);
@@ -307,6 +308,7 @@ async function suggest(text) {
     }));
     if (!suggestions.length) ul.replaceChildren(make("li", { className: "muted", textContent: "no suggestions; Enter searches" }));
     ul.hidden = false;
+    showSuggestionsOnMap(suggestions, suggestAbort.signal);
     $("search").setAttribute("aria-expanded", "true");
     selected = -1;
   } catch (e) {
@@ -314,6 +316,20 @@ async function suggest(text) {
     $("suggestions").replaceChildren(make("li", { className: "error", textContent: "Autocomplete: " + e.message }));
     $("suggestions").hidden = false;
   }
+}
+// The suggestions on the map too (their locations from Place Details), numbered as listed.
+async function showSuggestionsOnMap(list, signal) {
+  const located = await Promise.all(list.map((s) => call("GET", "/v1/places/" + encodeURIComponent(s.placePrediction.placeId), "id,location", null, signal).catch(() => null)));
+  if (signal.aborted) return;
+  suggestLayer.clearLayers();
+  located.forEach((p, i) => {
+    if (!p || !p.location) return;
+    const m = L.circleMarker([p.location.latitude, p.location.longitude], { radius: 7, color: "#fff", weight: 2, fillColor: "#1d4ed8", fillOpacity: 1, bubblingMouseEvents: false });
+    const f = list[i].placePrediction.structuredFormat;
+    m.bindTooltip(tooltipFor(f ? f.mainText.text : list[i].placePrediction.text.text, null));
+    m.on("click", () => pick(i));
+    suggestLayer.addLayer(m);
+  });
 }
 function pick(i) {
   const s = suggestions[i];

@@ -201,6 +201,9 @@ class MapPageInBrowser(unittest.TestCase):
         first = d.find_elements(By.CSS_SELECTOR, "#suggestions li[role=option]")[0]
         picked = first.find_element(By.TAG_NAME, "bdi").text
         self.assertIn("Brasserie", picked)
+        # ... and on the map, one marker each.
+        self.wait(lambda d: self.js("return suggestLayer.getLayers().length") == len(d.find_elements(By.CSS_SELECTOR, "#suggestions li[role=option]")),
+                  "the suggestions on the map")
         self.shot("map-2-suggestions.png")
 
         # Pick it: its details, and the map on it.
