@@ -51,16 +51,28 @@ package final class PlacesRouter: Sendable {
         if let host = request.header("Host"), !hosts.allows(host) {
             throw APIError.permissionDenied("the Host '\(host.prefix(255))' is not served here (a name placedb serve was not told of; DNS rebinding is refused); start it with --allow-host NAME to serve that name", reason: "HOST_NOT_ALLOWED")
         }
-        try checkKey(request)
-        let format = try ResponseFormat(request)
         let path = request.path
         func only(_ methods: String...) throws {
             if !methods.contains(request.method) { throw APIError.methodNotAllowed(request.method, path, allowed: methods) }
         }
+        // The page's library, script and style hold no data: served without
+        // the key (a <script src> cannot send its header).
+        if let asset = MapPage.assets[path] {
+            try only("GET", "HEAD")
+            return HTTPResponse(status: 200, headers: MapPage.headers(contentType: asset.type) + [("Cache-Control", "no-cache")], body: asset.body)
+        }
+        try checkKey(request)
+        let format = try ResponseFormat(request)
         switch path {
         case "/", "/index.html":
             try only("GET", "HEAD")
-            return HTTPResponse(status: 200, headers: ExplorerPage.headers, body: Array(ExplorerPage.html.utf8))
+            return HTTPResponse(status: 200, headers: MapPage.headers(contentType: "text/html; charset=UTF-8"), body: Array(MapPage.html.utf8))
+        case "/map/features":
+            try only("GET", "HEAD")
+            return try format.json(bytes: backend.mapFeaturesJSON(try Self.mapFeatureRequest(request)))
+        case "/map/summary":
+            try only("GET", "HEAD")
+            return format.json(.object(try backend.mapSummaryJSON()))
         case "/v1/places:searchNearby":
             try only("POST")
             return try searchNearby(request, format)
@@ -103,6 +115,10 @@ package final class PlacesRouter: Sendable {
             try only("GET", "HEAD")
             return try placeDetails(request, id: rest, format)
         }
+        if path.hasPrefix("/map/places/"), path.count > "/map/places/".count {
+            try only("GET", "HEAD")
+            return format.json(.object(try backend.mapPlaceJSON(id: PlaceID(parsing: String(path.dropFirst("/map/places/".count))))))
+        }
         if path.hasPrefix("/placedb/v1/places/") {
             let rest = String(path.dropFirst("/placedb/v1/places/".count))
             if let photo = PhotoPath(rest, suffix: "/image") {
@@ -115,6 +131,37 @@ package final class PlacesRouter: Sendable {
             }
         }
         throw APIError.notFound("Method not found: \(request.method) \(path) (see docs/server.md)", reason: "METHOD_NOT_FOUND")
+    }
+
+    // MARK: - The map page
+
+    /// `bbox=west,south,east,north` (degrees; required), `zoom` (0...24;
+    /// default: the one that fits the box's width in 1,024 pixels),
+    /// `limit` (1...5000, default 2000).
+    static func mapFeatureRequest(_ request: HTTPRequest) throws -> MapFeatureRequest {
+        guard let text = request.query("bbox") else {
+            throw APIError.invalidArgument("bbox is required: west,south,east,north in degrees (e.g. bbox=6.62,46.51,6.64,46.53)")
+        }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double(trimmed($0)) }
+        guard parts.count == 4, let w = parts[0], let s = parts[1], let e = parts[2], let n = parts[3], [w, s, e, n].allSatisfy(\.isFinite) else {
+            throw APIError.invalidArgument("bbox must be four numbers west,south,east,north in degrees, not '\(text.prefix(100))'")
+        }
+        guard (-180...180).contains(w), (-180...180).contains(e), (-90...90).contains(s), (-90...90).contains(n), w < e, s < n else {
+            throw APIError.invalidArgument("bbox must have -180 <= west < east <= 180 and -90 <= south < north <= 90, not '\(text.prefix(100))'")
+        }
+        var zoom = max(0, min(24, Int((log2(360 * 4 / (e - w))).rounded(.down))))
+        if let z = request.query("zoom") {
+            guard let v = Int(z), (0...24).contains(v) else { throw APIError.invalidArgument("zoom must be an integer from 0 to 24, not '\(z.prefix(40))'") }
+            zoom = v
+        }
+        var limit = MapFeatureRequest.defaultLimit
+        if let l = request.query("limit") {
+            guard let v = Int(l), (1...MapFeatureRequest.maxLimit).contains(v) else {
+                throw APIError.invalidArgument("limit must be an integer from 1 to \(MapFeatureRequest.maxLimit), not '\(l.prefix(40))'")
+            }
+            limit = v
+        }
+        return MapFeatureRequest(rect: GeoRect(south: s, west: w, north: n, east: e), zoom: zoom, limit: limit)
     }
 
     // MARK: - Key

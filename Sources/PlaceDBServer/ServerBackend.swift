@@ -46,6 +46,8 @@ package final class ServerBackend: Sendable {
     private let state: Mutex<FileState>
     /// How often (at most) the file is looked at again, in nanoseconds.
     private let checkInterval: UInt64
+    /// The map page's landing figures and the change marker they were counted at.
+    private let summary = Mutex<(marker: String, json: JSONObject)?>(nil)
 
     /// What the backend knows of its file.
     private struct FileState {
@@ -196,6 +198,62 @@ package final class ServerBackend: Sendable {
             if try client.localImage(for: PhotoMetadata(name: name)) != nil { return true }
             guard let resolved = try? client.photoMetadata(named: name), resolved.name == name else { return nil }
             return false
+        }
+    }
+
+    // MARK: - The map page
+
+    /// The GeoJSON the map page draws (`PlaceReader.mapFeaturesJSON`).
+    package func mapFeaturesJSON(_ request: MapFeatureRequest) throws -> [UInt8] {
+        try withClient { try $0.mapFeaturesJSON(request) }
+    }
+
+    /// The landing view's figures, as JSON: `places`, `extent` (south,
+    /// west, north, east), `bySource`, `byType`, `examples`, `footprints`,
+    /// `textIndex`. Counted again only when the database changed (its
+    /// change marker), so the page's landing costs a lookup at 1M places.
+    package func mapSummaryJSON() throws -> JSONObject {
+        try withClient { reader in
+            let marker = try reader.changeMarker()
+            if let kept = summary.withLock({ $0 }), kept.marker == marker { return kept.json }
+            let s = try reader.mapSummary()
+            var o = JSONObject()
+            o["places"] = .int(Int64(s.places))
+            if let e = s.extent {
+                o["extent"] = .object(JSONObject([("south", .double(e.south)), ("west", .double(e.west)), ("north", .double(e.north)), ("east", .double(e.east))]))
+            }
+            o["bySource"] = .array(s.bySource.map { .object(JSONObject([("source", .string($0.name)), ("count", .int(Int64($0.count)))])) })
+            o["byType"] = .array(s.byType.map { .object(JSONObject([("type", .string($0.name)), ("count", .int(Int64($0.count)))])) })
+            o["examples"] = .array(s.examples.map { e in
+                var x = JSONObject()
+                x["id"] = .string(e.placeID)
+                x["name"] = .string(e.name)
+                if let t = e.primaryType { x["type"] = .string(t) }
+                x["location"] = .object(JSONObject([("latitude", .double(e.point.latitude)), ("longitude", .double(e.point.longitude))]))
+                return .object(x)
+            })
+            o["footprints"] = .int(Int64(s.footprints))
+            o["textIndex"] = .bool(s.textIndex)
+            summary.withLock { $0 = (marker, o) }
+            return o
+        }
+    }
+
+    /// What the page shows besides Place Details: where the place came from
+    /// (`placedb place --provenance`'s source, capture times, linked
+    /// records) and its stored extra attributes (OpenStreetMap tags).
+    package func mapPlaceJSON(id: PlaceID) throws -> JSONObject {
+        try withClient { reader in
+            try reader.read {
+                let resolved = try reader.resolvePlaceIDs([id])[0]
+                guard let current = resolved.placeID else { throw PlaceDBError.notFound(id) }
+                let currentID = PlaceID(current)
+                var o = JSONObject()
+                o["id"] = .string(currentID.rawValue)
+                o["provenance"] = .object(try reader.provenance(of: currentID).json)
+                if let extra = try reader.storedExtra(of: currentID) { o["extra"] = extra }
+                return o
+            }
         }
     }
 
