@@ -13,6 +13,9 @@ public protocol Console: AnyObject {
     var stdoutIsTerminal: Bool { get }
     /// True when stderr is a terminal (progress is shown).
     var stderrIsTerminal: Bool { get }
+    /// The width of the terminal stdout is, in columns; nil when stdout
+    /// is not a terminal (help then reads $COLUMNS, else 80).
+    var terminalColumns: Int? { get }
     /// The environment variables the tool reads (`PLACEDB_DATABASE`).
     func environment(_ name: String) -> String?
     /// The next line of standard input without its newline (`--batch`),
@@ -25,6 +28,7 @@ public protocol Console: AnyObject {
 }
 
 extension Console {
+    public var terminalColumns: Int? { nil }
     public func readInputLine() -> String? { readLine(strippingNewline: true) }
 }
 
@@ -85,6 +89,12 @@ public final class StandardConsole: Console {
     }
     public var stdoutIsTerminal: Bool { isatty(output) == 1 }
     public var stderrIsTerminal: Bool { isatty(error) == 1 }
+    public var terminalColumns: Int? {
+        guard isatty(output) == 1 else { return nil }
+        var size = winsize()
+        guard ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
     public func environment(_ name: String) -> String? { getenv(name).flatMap { String(validatingCString: $0) } }
 }
 
@@ -96,6 +106,8 @@ public final class CapturedConsole: Console {
     public private(set) var stderr = ""
     public var stdoutIsTerminal: Bool
     public var stderrIsTerminal: Bool
+    /// The terminal's width when stdout is one (nil: not a terminal).
+    public var terminalColumns: Int?
     public var variables: [String: String]
     /// What standard input holds, line by line.
     public var inputLines: [String]
@@ -150,4 +162,41 @@ public enum ExitCode: Int32, Sendable {
     /// The database cannot be written: the file or its directory is
     /// read-only (EX_NOPERM).
     case noPermission = 77
+}
+
+extension ExitCode: CaseIterable {
+    /// Every exit status with what it means, for help and the man page
+    /// (the table in docs/reliability.md).
+    static let documented: [(ExitCode, String)] = [
+        (.success, "Success."),
+        (.failure, "Not found (NOT_FOUND), or a runtime failure such as a database error."),
+        (.usage, "Usage: an unknown command or option, a bad option value (a misspelt place type, field name or --where column), a --db that is not a file path."),
+        (.dataError, "Bad input data: a record that fails validation, malformed JSON, a file placedb does not read, a corrupt image."),
+        (.noInput, "Missing input: an input file or the database does not exist or cannot be read."),
+        (.unavailable, "A program placedb runs is not installed: osmium (osmium-tool) for an OpenStreetMap file."),
+        (.ioError, "An output could not be written: standard output, --rejects FILE, -o FILE, --svg FILE."),
+        (.noPermission, "The database cannot be written: the file, or its directory, is read-only."),
+    ]
+}
+
+/// Whether a long command shows its progress on standard error: on a
+/// terminal by default (one line rewritten in place), with `--progress`
+/// also when stderr is a file or pipe (a line every `lineInterval`
+/// seconds), never with `--no-progress`.
+struct Progress {
+    /// Progress is shown.
+    let shown: Bool
+    /// Shown as one line rewritten with \r (stderr is a terminal).
+    var inPlace: Bool { shown && terminal }
+    private let terminal: Bool
+
+    /// Seconds between progress lines when stderr is not a terminal.
+    static let lineInterval = 5.0
+
+    init(_ context: CommandContext, force: OptionSpec, silence: OptionSpec) throws(UsageError) {
+        let forced = context.arguments.flag(force), silenced = context.arguments.flag(silence)
+        if forced && silenced { throw UsageError(message: "\(force.name) and \(silence.name) contradict each other; give one") }
+        terminal = context.console.stderrIsTerminal
+        shown = forced || (!silenced && terminal)
+    }
 }

@@ -11,7 +11,7 @@ enum ExportCommand: Command {
     enum Options {
         static let format = OptionSpec("--format", value: "FORMAT", help: "ndjson: one place object per line; geojsonseq: one GeoJSON Feature per line (RFC 8142); geojson: one FeatureCollection. Default: from FILE's extension (.ndjson, .geojsonseq, .geojson), else ndjson.",
                                        choices: ExportFormat.allCases.map(\.rawValue))
-        static let filter = OptionSpec("--where", value: "SQL", help: "Only the places whose row matches this SQL expression over the place table's columns (source = 'osm', primary_type = 'cafe', rating >= 4.5; docs/export.md).")
+        static let filter = OptionSpec("--where", value: "SQL", help: "Only the places matching this SQL expression over the place table's columns, where id is the place ID: source = 'osm', primary_type = 'cafe', rating >= 4.5, id = 'ChIJ...'. A misspelt column exits 64 with the nearest name.")
         static let outputFile = OptionSpec("--output-file", short: "o", value: "FILE", help: "Write the places to FILE (replaced once whole; - or none: standard output).", aliases: ["--out"])
         static let aliases = OptionSpec("--aliases", value: "FILE", help: "Also write every alias edge to FILE, as the NDJSON 'placedb alias import' reads.")
         static let tombstones = OptionSpec("--tombstones", help: "Also write the removed places, each with a placedbTombstone member (removal time, snapshot, the edges that replaced it) that import reads back as the same removal.")
@@ -26,14 +26,16 @@ enum ExportCommand: Command {
         discussion: """
             Removed places (tombstones) are left out unless --tombstones. Each record carries its source fields
             beyond the Places API's (OpenStreetMap tags, Overture details, legacy references) as
-            extra members, which import keeps again. The round trip, and the path into PostGIS,
-            are in docs/export.md and docs/postgis.md.
+            extra members, which import keeps again: exporting and importing again gives the same
+            places. GeoJSON output opens in QGIS and ogr2ogr, and loads into PostGIS.
             """,
         examples: [
             "placedb export -o places.ndjson --aliases aliases.ndjson --tombstones",
             "placedb export -o cafes.geojson --where \"primary_type = 'cafe'\"",
             "placedb export --where \"source = 'osm'\" | gzip > osm.ndjson.gz",
-        ])
+        ],
+        seeAlso: ["import", "alias import", "diff"],
+        docs: ["export.md", "postgis.md"])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         guard context.arguments.positionals.isEmpty else {

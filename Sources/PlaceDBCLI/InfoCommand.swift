@@ -23,7 +23,9 @@ enum InfoCommand: Command {
             "placedb info",
             "placedb info --runs 50",
             "placedb info --output json | jq '.bySource'",
-        ])
+        ],
+        seeAlso: ["diff", "import", "export"],
+        docs: ["database.md"])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         guard context.arguments.positionals.isEmpty else {
