@@ -84,12 +84,14 @@ struct HelpLayoutTests {
         #expect(widest <= 100 && widest > 80, "\(widest)")
         let plain = try runProgram(BinaryTests.binary, ["import", "--help"], removing: ["COLUMNS"])
         #expect((plain.out.split(separator: "\n").map(\.count).max() ?? 0) <= 80)
+    }
+
+    @Test("on a terminal, help is wrapped to its width (ioctl TIOCGWINSZ), whatever $COLUMNS says", .enabled(if: which("script") != nil, "script (util-linux) is not installed"))
+    func terminalWidth() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: BinaryTests.binary), "build placedb first")
         // A terminal of 132 columns: script(1) gives placedb a pseudo-terminal.
-        guard let script = which("script") else {
-            Issue.record("script (util-linux) is missing: the terminal-width case is not checked")
-            return
-        }
-        let tty = try runProgram(script, ["-qec", "stty cols 132 rows 50; \(BinaryTests.binary) import --help", "/dev/null"], removing: ["COLUMNS"])
+        let script = try #require(which("script"))
+        let tty = try runProgram(script, ["-qec", "stty cols 132 rows 50; \(BinaryTests.binary) import --help", "/dev/null"], env: ["COLUMNS": "60"])
         let lines = tty.out.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(\.count)
         #expect((lines.max() ?? 0) <= 132 && (lines.max() ?? 0) > 120, "\(lines.max() ?? 0)")
     }
@@ -126,7 +128,7 @@ struct ManAndCompletionTests {
         return r.out
     }
 
-    @Test("placedb help --man covers every command and option, the exit codes and SEE ALSO; groff formats it without a warning")
+    @Test("placedb help --man covers every command and option, the exit codes and SEE ALSO")
     func manPage() throws {
         let page = try Self.generated(["help", "--man"])
         #expect(page.hasPrefix(".\\\""))
@@ -140,10 +142,12 @@ struct ManAndCompletionTests {
         }
         for (code, _) in ExitCode.documented { #expect(page.contains(".TP\n.B \(code.rawValue)\n"), "\(code)") }
         #expect(page.contains("/usr/local/share/doc/placedb"))
-        guard let groff = which("groff") else {
-            Issue.record("groff is missing (apt-get install groff-base): the page is not formatted")
-            return
-        }
+    }
+
+    @Test("groff formats the man page without a warning", .enabled(if: which("groff") != nil, "groff is not installed (apt-get install groff-base)"))
+    func manPageFormats() throws {
+        let page = try Self.generated(["help", "--man"])
+        let groff = try #require(which("groff"))
         let dir = try TempDirectory()
         let file = try dir.write("placedb.1", page)
         let r = try runProgram(groff, ["-man", "-Tutf8", "-ww", "-z", file])
@@ -185,14 +189,11 @@ struct ManAndCompletionTests {
         #expect(files.out == "places.sqlite\n", "\(files.out)")
     }
 
-    @Test("the zsh completion parses and completes (zsh's completion functions stubbed)")
+    @Test("the zsh completion parses and completes (zsh's completion functions stubbed)", .enabled(if: which("zsh") != nil, "zsh is not installed"))
     func zsh() throws {
         let script = try Self.generated(["completion", "zsh"])
         #expect(script.hasPrefix("#compdef placedb\n"))
-        guard let zsh = which("zsh") else {
-            Issue.record("zsh is missing: the zsh completion is not checked")
-            return
-        }
+        let zsh = try #require(which("zsh"))
         let dir = try TempDirectory()
         let file = try dir.write("_placedb", script)
         #expect(try runProgram(zsh, ["-n", file]).code == 0)
@@ -204,13 +205,10 @@ struct ManAndCompletionTests {
         }
     }
 
-    @Test("the fish completion parses and completes")
+    @Test("the fish completion parses and completes", .enabled(if: which("fish") != nil, "fish is not installed"))
     func fish() throws {
         let script = try Self.generated(["completion", "fish"])
-        guard let fish = which("fish") else {
-            Issue.record("fish is missing: the fish completion is not checked")
-            return
-        }
+        let fish = try #require(which("fish"))
         let dir = try TempDirectory()
         let file = try dir.write("placedb.fish", script)
         #expect(try runProgram(fish, ["-n", file]).code == 0)
