@@ -86,7 +86,7 @@ enum QueryOptions {
 
     /// `--language TAG` of the query commands: `displayName` in that
     /// language where the place has a name in it (docs/queries.md#languages).
-    static let language = OptionSpec("--language", value: "TAG", help: "Serve displayName in this language (a BCP 47 tag: en, sv, en-GB, zh-Hant) where the place has a name in it (OpenStreetMap name:xx, Overture names.common, Google captures), else its default name; as the API's languageCode.")
+    static let language = OptionSpec("--language", value: "TAG", help: "Serve displayName in this language (a BCP 47 tag: en, sv, en-GB, zh-Hant) where the place has a name in it (an OpenStreetMap name:xx tag, an Overture name, a Google response in that language), else its default name; as the API's languageCode.")
 
     /// The `--language` given, checked (a malformed tag is a usage error).
     static func language(_ context: CommandContext) throws -> String? {

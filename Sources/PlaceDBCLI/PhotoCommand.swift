@@ -28,7 +28,7 @@ enum PhotoAddCommand: Command {
         ],
         options: Options.all,
         discussion: """
-            Images are stored in the database file (table photo_image), as the bytes given, so the
+            Images are stored in the database file itself, as the bytes given, so the
             database stays one file. Each image is decoded when added: a corrupt or truncated file
             exits 65. The photo must be listed by an imported place (else NOT_FOUND, exit 1).
             Adding another image for a photo replaces it; the same bytes change nothing.
