@@ -21,7 +21,7 @@ enum CompletionCommand: Command {
             "placedb completion bash > /etc/bash_completion.d/placedb",
             "placedb completion fish > ~/.config/fish/completions/placedb.fish",
         ],
-        seeAlso: ["help"],
+        seeAlso: [],
         docs: ["commands.md"])
 
     static func run(_ context: CommandContext) throws -> ExitCode {

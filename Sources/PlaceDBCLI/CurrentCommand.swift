@@ -20,7 +20,7 @@ enum CurrentCommand: Command {
     static let spec = CommandSpec(
         name: "current",
         abstract: "Estimate which place a location fix is at (Current Place): places with likelihoods.",
-        arguments: [ArgumentSpec(name: "LAT,LNG", help: "The fix in degrees, e.g. 46.5176,6.6260.", optional: true)],
+        arguments: [ArgumentSpec(name: "LAT,LNG", help: "The fix in degrees, latitude first, e.g. 46.5176,6.6260. A fix far outside the places of the database gets a warning.", optional: true)],
         options: Options.all,
         discussion: """
             Likelihoods are in 0..1, most likely first, and sum to at most 1: the rest is the mass of

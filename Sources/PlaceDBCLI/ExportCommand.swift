@@ -15,7 +15,9 @@ enum ExportCommand: Command {
         static let outputFile = OptionSpec("--output-file", short: "o", value: "FILE", help: "Write the places to FILE (replaced once whole; - or none: standard output).", aliases: ["--out"])
         static let aliases = OptionSpec("--aliases", value: "FILE", help: "Also write every alias edge to FILE, as the NDJSON 'placedb alias import' reads.")
         static let tombstones = OptionSpec("--tombstones", help: "Also write the removed places, each with a placedbTombstone member (removal time, snapshot, the edges that replaced it) that import reads back as the same removal.")
-        static let all = [format, filter, outputFile, aliases, tombstones]
+        static let progress = OptionSpec("--progress", help: "Show how much is written on standard error even when it is not a terminal (a line every few seconds). Default: shown on a terminal, unless the places go to the terminal too.")
+        static let noProgress = OptionSpec("--no-progress", help: "Show no progress.")
+        static let all = [format, filter, outputFile, aliases, tombstones, progress, noProgress]
     }
 
     static let spec = CommandSpec(
@@ -56,19 +58,40 @@ enum ExportCommand: Command {
         }
         let exporter = try PlaceExporter(databasePath: context.databasePath)
         let tombstones = context.arguments.flag(Options.tombstones)
+        let reporter = ProgressReporter(try Progress(context, force: Options.progress, silence: Options.noProgress,
+                                                     quietByDefault: out == nil && context.console.stdoutIsTerminal),
+                                        console: context.console, command: context.spec.name)
+        // A failure clears the progress line before its error line.
+        defer { reporter.finish() }
+        var written: Int64 = 0
+        let started = MonotonicClock.now()
+        func progressLine() -> String {
+            let seconds = MonotonicClock.now() - started
+            return "\(ImportCommand.formatBytes(written)) written in \(ImportCommand.formatSeconds(seconds))"
+        }
 
         var places = ExportSummary()
         if let out {
             let file = try StreamedFile(path: out)
             do {
-                places = try exporter.exportPlaces(format: format, filter: context.arguments.value(Options.filter), tombstones: tombstones) { try file.write($0) }
+                places = try exporter.exportPlaces(format: format, filter: context.arguments.value(Options.filter), tombstones: tombstones) {
+                    try file.write($0)
+                    written += Int64($0.count)
+                    reporter.update(progressLine())
+                }
                 try file.commit()
+                reporter.finish(progressLine())
             } catch {
                 file.abandon()
                 throw error
             }
         } else {
-            places = try exporter.exportPlaces(format: format, filter: context.arguments.value(Options.filter), tombstones: tombstones) { context.console.outBytes(Array($0)) }
+            places = try exporter.exportPlaces(format: format, filter: context.arguments.value(Options.filter), tombstones: tombstones) {
+                context.console.outBytes(Array($0))
+                written += Int64($0.count)
+                reporter.update(progressLine())
+            }
+            reporter.finish(progressLine())
         }
         var aliases = ExportSummary()
         if let aliasesPath {

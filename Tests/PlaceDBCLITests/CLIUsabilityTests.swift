@@ -333,6 +333,28 @@ struct ValueTypoTests {
         #expect(both.code == 64)
         #expect(both.err.contains("--progress and --no-progress contradict each other"))
     }
+
+    @Test("export --progress says how much is written; none by default off a terminal, nor when the places go to the terminal")
+    func exportProgress() throws {
+        let cli = try CLI()
+        #expect(cli.run(["import", try cli.dir.write("in.ndjson", CLI.sample)]).code == 0)
+        let out = cli.dir.file("out.ndjson")
+        let forced = cli.run(["export", "-o", out, "--progress"])
+        #expect(forced.code == 0, "\(forced.err)")
+        let size = try FileManager.default.attributesOfItem(atPath: out)[.size] as! Int
+        #expect(forced.err.hasPrefix("placedb export: progress: \(size) B written in "), "\(forced.err)")
+        #expect(forced.err.split(separator: "\n").count == 1, "\(forced.err)")
+        #expect(cli.run(["export", "-o", out]).err.isEmpty)
+        #expect(cli.run(["export", "-o", out, "--no-progress", "--output", "text"], terminal: true).err.isEmpty)
+        // On a terminal the line is rewritten, then cleared.
+        let tty = cli.run(["export", "-o", out, "--output", "text"], terminal: true)
+        #expect(tty.err.hasPrefix("\r\u{1B}[K\(size) B written"), "\(tty.err)")
+        #expect(tty.err.hasSuffix("\r\u{1B}[K"), "\(tty.err)")
+        // The places on the terminal's standard output: no progress beside them.
+        let console = CapturedConsole(terminal: true, environment: ["PLACEDB_DATABASE": cli.db])
+        #expect(CommandLineTool.main(arguments: ["export"], console: console) == 0)
+        #expect(console.stderr.isEmpty, "\(console.stderr)")
+    }
 }
 
 @Suite("Scripts/install")
