@@ -76,6 +76,8 @@ public enum CommandLineTool {
     /// full name (`photo add`).
     static var commandRows: [(String, String)] {
         commands.map { ($0.spec.name, $0.spec.abstract) }
+            + [("help [COMMAND]", "Show the help of a command (as COMMAND --help does), or this overview."),
+               ("help --man", "Print the manual page placedb(1) (roff), which 'man placedb' shows once installed.")]
     }
 
     static var overview: String { overview(.standard) }
