@@ -2,7 +2,7 @@ import PlaceKit
 import PlaceModel
 
 /// `placedb alias import FILE...`: explicit alias edges.
-enum AliasCommand {
+enum AliasCommand: Command {
     /// The options, read by these constants (a typo does not compile).
     enum Options {
         static let source = OptionSpec("--source", value: "NAME", help: "The source of the edges whose line names none (default: alias-file).")
@@ -10,36 +10,34 @@ enum AliasCommand {
     }
 
     static let spec = CommandSpec(
-        name: "alias",
-        abstract: "Manage place ID aliases: 'placedb alias import FILE...' records old-ID -> new-ID edges from CSV or NDJSON.",
-        arguments: [ArgumentSpec(name: "import", help: "The action (import)."),
-                    ArgumentSpec(name: "FILE", help: "CSV with a header (old_id,new_id,reason[,confidence,source,recorded_at]) or NDJSON ({\"oldId\",\"newId\",\"reason\",\"confidence\"[,\"source\",\"recordedAt\",\"evidence\"]}); - reads standard input; .gz read directly.", variadic: true)],
+        name: "alias import",
+        abstract: "Record which old place IDs stand for which current places (old-ID -> new-ID edges), and which records are or are not the same place, from CSV, NDJSON or a rules file.",
+        arguments: [ArgumentSpec(name: "FILE", help: "CSV with a header line old_id, new_id, reason and optionally confidence, source, recorded_at; NDJSON objects with oldId, newId, reason and optionally confidence, source, recordedAt, evidence; or a rules file of 'same A B' and 'different A B' lines; - reads standard input; .gz files are read directly.", variadic: true)],
         options: Options.all,
         discussion: """
             reason is one of: \(AliasReason.edgeReasons.map(\.rawValue).joined(separator: ", ")) (default explicit);
-            confidence is in (0, 1] (default 1). Each file is one transaction: a bad line (exit 65,
-            file:line and why) records nothing of that file. An edge already known is kept as
-            first recorded. A line's own source and recordedAt (RFC 3339), as 'placedb export
-            --aliases' writes them, are kept (a known edge recorded later takes them), so
-            'resolve' answers as in the exported database.
-            Linking rules: a file of lines 'same A B' / 'different A B' (or the reason same or
-            different in CSV and NDJSON) says two records are, or are not, one physical place:
-            a same joins them whatever their score, a different keeps them apart whatever any
-            import finds. A rule may name an ID not stored yet; it applies when the ID arrives.
-            same and different lines that contradict each other exit 65 naming both
-            (docs/linking.md).
+            confidence is in (0, 1] (default 1). Each file is recorded whole or not at all: a bad
+            line exits 65 naming the file, the line and why, and records nothing of that file. An
+            edge already known is kept as first recorded. The source and recordedAt (RFC 3339) of a
+            line, as 'placedb export --aliases' writes them, are kept, so 'placedb resolve' answers
+            as in the database exported.
+
+            Linking rules: 'same A B' says two records are one physical place, 'different A B'
+            that they are not (also as the reason same or different in CSV and NDJSON). A same
+            joins them whatever their score; a different keeps them apart whatever any import
+            finds. A rule may name an ID not imported yet; it applies when the ID arrives. Rules
+            that contradict each other exit 65 naming both.
             """,
         examples: [
             "placedb alias import moves.csv",
             "placedb alias import --source city-2026 merged-ids.ndjson.gz",
             "placedb alias import same-places.txt",
-        ])
+        ],
+        seeAlso: ["resolve", "link", "export"],
+        docs: ["aliases.md", "linking.md"])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
-        var args = context.arguments.positionals
-        guard let action = args.first else { throw UsageError(message: "missing action (import)") }
-        guard action == "import" else { throw UsageError(message: "unknown action '\(action)'; expected: import") }
-        args.removeFirst()
+        let args = context.arguments.positionals
         guard !args.isEmpty else { throw UsageError(message: "missing FILE") }
         var options = ImportOptions()
         options.source = context.arguments.value(Options.source) ?? "alias-file"

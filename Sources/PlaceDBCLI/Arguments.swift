@@ -43,8 +43,12 @@ struct CommandSpec: Sendable {
     let arguments: [ArgumentSpec]
     let options: [OptionSpec]
     var discussion: String? = nil
-    /// Two or three command lines, shown last in help (as git and osmium do).
+    /// Two or three command lines, shown in help before SEE ALSO.
     var examples: [String] = []
+    /// Related commands (`search`, `photo fetch`), for SEE ALSO.
+    var seeAlso: [String] = []
+    /// The documentation files (`queries.md`) that tell more, for SEE ALSO.
+    var docs: [String] = []
 
     /// The options every command takes.
     enum GlobalOptions {
@@ -70,37 +74,70 @@ struct CommandSpec: Sendable {
         return parts.joined(separator: " ")
     }
 
-    var help: String {
-        var lines = ["OVERVIEW: \(abstract)", "", "USAGE: \(usage)"]
-        if let discussion { lines += ["", discussion] }
+    /// The help as an 80-column terminal shows it.
+    var help: String { help(HelpLayout.standard) }
+
+    func help(_ layout: HelpLayout) -> String {
+        var lines = layout.paragraph("OVERVIEW: \(abstract)") + [""] + layout.paragraph("USAGE: \(usage)", hanging: 7)
+        if let discussion { lines += Self.discussion(discussion, layout) }
         if !arguments.isEmpty {
             lines += ["", "ARGUMENTS:"]
-            for a in arguments { lines.append(Self.row(a.name + (a.variadic ? "..." : ""), a.help)) }
+            for a in arguments { lines += layout.row(a.name + (a.variadic ? "..." : ""), a.help) }
         }
         lines += ["", "OPTIONS:"]
-        for o in allOptions {
-            var left = o.short.map { "-\($0), " } ?? ""
-            left += o.name
-            if let v = o.value { left += " \(v)" }
-            var help = o.help
-            if let choices = o.choices { help += " One of: \(choices.joined(separator: ", "))." }
-            if o.repeatable { help += " Repeatable." }
-            lines.append(Self.row(left, help))
-        }
-        lines += Self.examplesSection(examples)
+        for o in allOptions { lines += layout.row(o.synopsis, o.fullHelp) }
+        lines += Self.examplesSection(examples, layout)
+        lines += seeAlsoSection(layout)
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The closing `EXAMPLES:` section of a help text (empty when none).
-    static func examplesSection(_ examples: [String]) -> [String] {
-        examples.isEmpty ? [] : ["", "EXAMPLES:"] + examples.map { "  " + $0 }
+    /// A discussion's paragraphs (blank-line separated), each wrapped.
+    static func discussion(_ text: String, _ layout: HelpLayout) -> [String] {
+        var lines: [String] = []
+        for paragraph in paragraphs(text) { lines += [""] + layout.paragraph(paragraph) }
+        return lines
     }
 
-    static func row(_ left: String, _ right: String) -> String {
-        let pad = 26
-        let l = "  " + left
-        if l.count >= pad { return l + "\n" + String(repeating: " ", count: pad) + right }
-        return l + String(repeating: " ", count: pad - l.count) + right
+    /// The paragraphs of a text, each on one line.
+    static func paragraphs(_ text: String) -> [String] {
+        text.components(separatedBy: "\n\n").map { $0.split(separator: "\n").joined(separator: " ") }.filter { !$0.isEmpty }
+    }
+
+    /// The `EXAMPLES:` section of a help text (empty when none).
+    static func examplesSection(_ examples: [String], _ layout: HelpLayout) -> [String] {
+        examples.isEmpty ? [] : ["", "EXAMPLES:"] + examples.flatMap { layout.example($0) }
+    }
+
+    /// The closing SEE ALSO section: related commands, the man page, the
+    /// documentation files.
+    func seeAlsoSection(_ layout: HelpLayout) -> [String] {
+        Self.seeAlso(commands: seeAlso, docs: docs, layout)
+    }
+
+    static func seeAlso(commands: [String], docs: [String], _ layout: HelpLayout) -> [String] {
+        let refs = commands.map { "placedb \($0) --help" } + ["man placedb"]
+        var lines = ["", "SEE ALSO:"] + layout.list(refs, indent: 2)
+        let dir = layout.docDirectory.hasSuffix("/") ? String(layout.docDirectory.dropLast()) : layout.docDirectory
+        for doc in docs { lines += layout.paragraph("\(dir)/\(doc)", indent: 2) }
+        return lines
+    }
+}
+
+extension OptionSpec {
+    /// `-o, --output-file FILE` as help and the man page show it.
+    var synopsis: String {
+        var left = short.map { "-\($0), " } ?? ""
+        left += name
+        if let value { left += " \(value)" }
+        return left
+    }
+
+    /// The help with the allowed values and whether it repeats.
+    var fullHelp: String {
+        var help = help
+        if let choices { help += " One of: \(choices.joined(separator: ", "))." }
+        if repeatable { help += " Repeatable." }
+        return help
     }
 }
 
@@ -197,7 +234,8 @@ enum ArgumentParser {
                 i += 1
             }
             if let choices = option.choices, !choices.contains(value) {
-                throw UsageError(message: "invalid value '\(value)' for '\(option.name)'; expected one of: \(choices.joined(separator: ", "))")
+                let hint = closest(value, among: choices).map { "did you mean '\($0)'?" } ?? "expected one of: \(choices.joined(separator: ", "))"
+                throw UsageError(message: "invalid value '\(value)' for '\(option.name)'; \(hint)")
             }
             if !option.repeatable, parsed.given(option) {
                 throw UsageError(message: "option '\(option.name)' given more than once")

@@ -30,7 +30,9 @@ enum AutocompleteCommand: Command {
             "placedb autocomplete \"cafe du l\" --near 46.5203,6.6250",
             "placedb autocomplete phar --near 46.5203,6.6250 --radius 2000 --limit 10 --explain",
             "placedb autocomplete --batch < requests.ndjson > answers.ndjson",
-        ])
+        ],
+        seeAlso: ["search", "nearby"],
+        docs: ["search.md"])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let explain = context.arguments.flag(Options.explain)
@@ -59,6 +61,7 @@ enum AutocompleteCommand: Command {
         request.maxResultCount = try QueryOptions.limit(context, Options.limit, default: 5)
         request.includeQueryPredictions = context.arguments.flag(Options.queries)
         try QueryOptions.validate(request.validate)
+        if let near { FarPoint.warn(context, reader: client, point: near, text: context.arguments.value(Options.near)!) }
         switch context.output {
         case .json:
             context.writeJSON(try JSONValue(parsing: client.autocompleteJSON(request, explain: explain)))

@@ -68,13 +68,25 @@ enum Batch {
 
 /// Reading option values shared by the query commands.
 enum QueryOptions {
+    /// A type that is neither documented nor in the database is a typo
+    /// (the query would find nothing): a usage error with the nearest type.
+    static func checkTypes(_ given: [(OptionSpec, [String])], _ client: PlaceReader) throws {
+        for (option, types) in given {
+            if let bad = try client.read({ try client.unknownTypes(types) }).first {
+                var message = "unknown place type '\(bad.prefix(100))' in \(option.name)"
+                if let near = PlaceTypes.closest(to: bad) { message += "; did you mean '\(near)'?" }
+                throw UsageError(message: message + " (a type of the Places API's table, or one the database holds)")
+            }
+        }
+    }
+
     /// `--unmerged` of the query commands: linked records answered each as
     /// imported (docs/linking.md).
     static let unmerged = OptionSpec("--unmerged", help: "Answer each stored record as imported, under its own ID: records linked as one place are not merged (see 'placedb link').")
 
     /// `--language TAG` of the query commands: `displayName` in that
     /// language where the place has a name in it (docs/queries.md#languages).
-    static let language = OptionSpec("--language", value: "TAG", help: "Serve displayName in this language (a BCP 47 tag: en, sv, en-GB, zh-Hant) where the place has a name in it (OpenStreetMap name:xx, Overture names.common, Google captures), else its default name; as the API's languageCode.")
+    static let language = OptionSpec("--language", value: "TAG", help: "Serve displayName in this language (a BCP 47 tag: en, sv, en-GB, zh-Hant) where the place has a name in it (an OpenStreetMap name:xx tag, an Overture name, a Google response in that language), else its default name; as the API's languageCode.")
 
     /// The `--language` given, checked (a malformed tag is a usage error).
     static func language(_ context: CommandContext) throws -> String? {
@@ -161,5 +173,69 @@ enum QueryOptions {
     /// A distance for people: "12 m", "1.4 km".
     static func distance(_ m: Double) -> String {
         m < 1000 ? "\(Int(m.rounded())) m" : "\((m / 100).rounded() / 10) km"
+    }
+}
+
+/// A query point far from every place of the database: most often latitude
+/// and longitude given the wrong way round. One warning line on stderr
+/// (the answer is still given): how far the point is from the box around
+/// the places, and the swapped point when that one is inside the box.
+enum FarPoint {
+    /// A point more than this beyond the box around the places is far.
+    static let thresholdMeters = 100_000.0
+
+    /// The distance from `point` to the nearest point of `box` (the box's
+    /// edge on the side the point is, across the antimeridian too).
+    static func distance(from point: Coordinate, to box: GeoRect) -> Double {
+        let lat = min(max(point.latitude, box.south), box.north)
+        var lng = point.longitude
+        if lng < box.west || lng > box.east {
+            // The nearer edge, going either way round the Earth.
+            func gap(_ a: Double, _ b: Double) -> Double { let d = abs(a - b).truncatingRemainder(dividingBy: 360); return min(d, 360 - d) }
+            lng = gap(lng, box.west) <= gap(lng, box.east) ? box.west : box.east
+        }
+        return point.distance(to: Coordinate(latitude: lat, longitude: lng))
+    }
+
+    static func contains(_ box: GeoRect, _ p: Coordinate) -> Bool {
+        (box.south...box.north).contains(p.latitude) && (box.west...box.east).contains(p.longitude)
+    }
+
+    /// The warning for `point` (as typed: `text`), nil when it is near the
+    /// places or the database has none.
+    static func warning(point: Coordinate, text: String, extent: GeoRect?) -> String? {
+        guard let box = extent else { return nil }
+        let d = distance(from: point, to: box)
+        guard d > thresholdMeters else { return nil }
+        var message = "the point \(text) is \(kilometres(d)) km from the places of the database"
+            + " (latitude \(degrees(box.south)) to \(degrees(box.north)), longitude \(degrees(box.west)) to \(degrees(box.east)))"
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        if parts.count == 2, abs(point.longitude) <= 90 {
+            let swapped = Coordinate(latitude: point.longitude, longitude: point.latitude)
+            if distance(from: swapped, to: box) <= thresholdMeters {
+                message += "; did you mean \(parts[1].filter { $0 != " " }),\(parts[0].filter { $0 != " " })? (LAT,LNG: latitude first)"
+            }
+        }
+        return message
+    }
+
+    /// Warns on stderr when `point` is far from the places `reader` holds.
+    static func warn(_ context: CommandContext, reader: PlaceReader, point: Coordinate, text: String) {
+        guard let extent = try? reader.placesExtent(), let message = warning(point: point, text: text, extent: extent) else { return }
+        context.console.errLine("placedb \(context.spec.name): warning: \(message)")
+    }
+
+    static func kilometres(_ meters: Double) -> String {
+        let digits = String(Int((meters / 1000).rounded()))
+        var out = ""
+        for (i, c) in digits.reversed().enumerated() {
+            if i > 0 && i % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return String(out.reversed())
+    }
+
+    static func degrees(_ x: Double) -> String {
+        "\((x * 100).rounded() / 100)"
     }
 }

@@ -26,6 +26,7 @@ public enum CommandLineTool {
         CommandEntry(spec: TextIndexCommand.drop, run: TextIndexCommand.runDrop),
         CommandEntry(spec: DiffCommand.spec, run: DiffCommand.run),
         CommandEntry(spec: LinkCommand.spec, run: LinkCommand.run),
+        CommandEntry(spec: CompletionCommand.spec, run: CompletionCommand.run),
     ]
 
     /// The commands of a group (`photo` -> `photo add`, `photo fetch`).
@@ -33,42 +34,67 @@ public enum CommandLineTool {
         commands.filter { $0.spec.name.hasPrefix(group + " ") }
     }
 
-    static func groupHelp(_ group: String) -> String {
-        let subs = subcommands(of: group)
-        return """
-            OVERVIEW: placedb \(group) commands.
-
-            USAGE: placedb \(group) <subcommand> [arguments] [options]
-
-            SUBCOMMANDS:
-            \(subs.map { CommandSpec.row(String($0.spec.name.dropFirst(group.count + 1)), $0.spec.abstract) }.joined(separator: "\n"))
-
-            See 'placedb \(group) <subcommand> --help' for a subcommand's arguments and options.
-            \(CommandSpec.examplesSection(subs.compactMap(\.spec.examples.first)).joined(separator: "\n"))
-
-            """
+    /// A command group: a word whose subcommands do the work.
+    struct Group: Sendable {
+        let name: String
+        let abstract: String
+        var seeAlso: [String] = []
+        var docs: [String] = []
     }
 
-    static let overview = """
-        OVERVIEW: placedb indexes place dumps (Google Places, GeoJSON, ...) into one SpatiaLite file and answers place queries from it, offline.
+    static let groups: [Group] = [
+        Group(name: "alias", abstract: "Record which old place IDs stand for which current places, and which records are (or are not) the same place.",
+              seeAlso: ["resolve", "link", "export"], docs: ["aliases.md", "linking.md"]),
+        Group(name: "photo", abstract: "Add places' photos as local images, and write them out scaled.",
+              seeAlso: ["photos"], docs: ["photos.md"]),
+        Group(name: "text-index", abstract: "Build or drop the text index that search and autocomplete read.",
+              seeAlso: ["search", "autocomplete", "import"], docs: ["search.md"]),
+    ]
 
-        USAGE: placedb <command> [arguments] [options]
+    static func groupHelp(_ group: String, _ layout: HelpLayout = .standard) -> String {
+        let subs = subcommands(of: group)
+        let info = groups.first { $0.name == group }
+        var lines = layout.paragraph("OVERVIEW: \(info?.abstract ?? "placedb \(group) commands.")") + [""]
+            + layout.paragraph("USAGE: placedb \(group) <subcommand> [arguments] [options]", hanging: 7)
+        lines += ["", "SUBCOMMANDS:"]
+        for sub in subs { lines += layout.row(String(sub.spec.name.dropFirst(group.count + 1)), sub.spec.abstract) }
+        lines += [""] + layout.paragraph("See 'placedb \(group) <subcommand> --help' for a subcommand's arguments and options.")
+        lines += CommandSpec.examplesSection(subs.compactMap(\.spec.examples.first), layout)
+        lines += CommandSpec.seeAlso(commands: subs.map(\.spec.name) + (info?.seeAlso ?? []), docs: info?.docs ?? [], layout)
+        return lines.joined(separator: "\n") + "\n"
+    }
 
-        COMMANDS:
-        \(commands.map { CommandSpec.row($0.spec.name, $0.spec.abstract) }.joined(separator: "\n"))
+    static let abstract = "placedb keeps the place dumps you have (Google Places, OpenStreetMap, Overture, GeoJSON) in one SpatiaLite file and answers place queries from it offline, as the Places API does."
 
-        OPTIONS:
-        \(CommandSpec.row("--version", "Show the version."))
-        \(CommandSpec.row("-h, --help", "Show this help; 'placedb <command> --help' for a command's."))
+    static let overviewExamples = [
+        "placedb import places.ndjson.gz --time-zone Europe/Zurich",
+        "placedb place ChIJN1t_tDeuEmsRUsoyG83frY4 --fields displayName,location,openNow",
+        "placedb current 46.52045,6.62655 --accuracy 10 --explain",
+    ]
 
-        Exit codes: 0 ok, 1 not found or failure, 64 usage, 65 bad input data (or a corrupt image), 66 missing input, 69 a program placedb runs is missing (osmium), 74 output not written.
+    /// The commands as help lists them: a group's subcommands under their
+    /// full name (`photo add`).
+    static var commandRows: [(String, String)] {
+        commands.map { ($0.spec.name, $0.spec.abstract) }
+            + [("help [COMMAND]", "Show the help of a command (as COMMAND --help does), or this overview."),
+               ("help --man", "Print the manual page placedb(1) (roff), which 'man placedb' shows once installed.")]
+    }
 
-        EXAMPLES:
-          placedb import places.ndjson.gz --time-zone Europe/Zurich
-          placedb place ChIJN1t_tDeuEmsRUsoyG83frY4 --fields displayName,location,openNow
-          placedb current 46.52045,6.62655 --accuracy 10 --explain
+    static var overview: String { overview(.standard) }
 
-        """
+    static func overview(_ layout: HelpLayout) -> String {
+        var lines = layout.paragraph("OVERVIEW: \(abstract)") + [""] + layout.paragraph("USAGE: placedb <command> [arguments] [options]", hanging: 7)
+        lines += ["", "COMMANDS:"]
+        for (name, abstract) in commandRows { lines += layout.row(name, abstract) }
+        lines += ["", "OPTIONS:"]
+        lines += layout.row("--version", "Show the version.")
+        lines += layout.row("-h, --help", "Show this help; 'placedb <command> --help' shows a command's.")
+        lines += ["", "EXIT STATUS:"]
+        for (code, meaning) in ExitCode.documented { lines += layout.row(String(code.rawValue), meaning) }
+        lines += CommandSpec.examplesSection(overviewExamples, layout)
+        lines += CommandSpec.seeAlso(commands: ["<command>", "completion"], docs: ["commands.md", "reliability.md"], layout)
+        return lines.joined(separator: "\n") + "\n"
+    }
 
     public static func main(arguments: [String], console: any Console = StandardConsole()) -> Int32 {
         var name: String?
@@ -94,20 +120,32 @@ public enum CommandLineTool {
         }
         guard var name = args.first else {
             if leading.isEmpty {
-                console.out(overview)
+                console.out(overview(HelpLayout(console: console)))
                 return ExitCode.success.rawValue
             }
             return usageError("no command given", usage: "placedb <command> [arguments] [options]", console: console)
         }
         args.removeFirst()
         if name == "--help" || name == "-h" || name == "help" {
+            let layout = HelpLayout(console: console)
+            if name == "help", args.contains("--man") {
+                let extra = args.filter { $0 != "--man" }
+                guard extra.isEmpty else { return usageError("unexpected argument '\(extra[0])' after --man", usage: "placedb help --man", console: console, command: "help") }
+                console.out(ManPage.render(docDirectory: layout.docDirectory))
+                return ExitCode.success.rawValue
+            }
             let topic = args.prefix(while: { !$0.hasPrefix("-") }).joined(separator: " ")
             if let command = commands.first(where: { $0.spec.name == topic }) {
-                console.out(command.spec.help)
+                console.out(command.spec.help(layout))
             } else if !topic.isEmpty, !subcommands(of: topic).isEmpty {
-                console.out(groupHelp(topic))
+                console.out(groupHelp(topic, layout))
+            } else if !topic.isEmpty {
+                var message = "no command '\(topic)'"
+                let words = commands.map(\.spec.name) + groups.map(\.name)
+                if let s = ArgumentParser.closest(topic, among: words) { message += "; did you mean '\(s)'?" }
+                return usageError(message, usage: "placedb help [<command>] | placedb help --man", console: console, command: "help")
             } else {
-                console.out(overview)
+                console.out(overview(layout))
             }
             return ExitCode.success.rawValue
         }
@@ -121,7 +159,7 @@ public enum CommandLineTool {
             let names = group.map { String($0.spec.name.dropFirst(name.count + 1)) }
             guard let sub = args.first, !sub.hasPrefix("-") else {
                 if let first = args.first, first == "--help" || first == "-h" {
-                    console.out(groupHelp(name))
+                    console.out(groupHelp(name, HelpLayout(console: console)))
                     return ExitCode.success.rawValue
                 }
                 return usageError("missing subcommand (\(names.joined(separator: ", ")))", usage: "placedb \(name) <subcommand> [arguments] [options]", console: console, command: name)
@@ -149,7 +187,7 @@ public enum CommandLineTool {
             return usageError(error.message, usage: spec.usage, console: console, command: spec.name)
         }
         if parsed.flag(CommandSpec.GlobalOptions.help) {
-            console.out(spec.help)
+            console.out(spec.help(HelpLayout(console: console)))
             return ExitCode.success.rawValue
         }
         let context = CommandContext(console: console, arguments: parsed, spec: spec)

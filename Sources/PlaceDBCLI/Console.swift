@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PlaceModel
 
 /// Where the command line writes. The real one writes to the process's
 /// stdout/stderr; tests pass a `CapturedConsole`.
@@ -13,6 +14,9 @@ public protocol Console: AnyObject {
     var stdoutIsTerminal: Bool { get }
     /// True when stderr is a terminal (progress is shown).
     var stderrIsTerminal: Bool { get }
+    /// The width of the terminal stdout is, in columns; nil when stdout
+    /// is not a terminal (help then reads $COLUMNS, else 80).
+    var terminalColumns: Int? { get }
     /// The environment variables the tool reads (`PLACEDB_DATABASE`).
     func environment(_ name: String) -> String?
     /// The next line of standard input without its newline (`--batch`),
@@ -25,6 +29,7 @@ public protocol Console: AnyObject {
 }
 
 extension Console {
+    public var terminalColumns: Int? { nil }
     public func readInputLine() -> String? { readLine(strippingNewline: true) }
 }
 
@@ -85,6 +90,12 @@ public final class StandardConsole: Console {
     }
     public var stdoutIsTerminal: Bool { isatty(output) == 1 }
     public var stderrIsTerminal: Bool { isatty(error) == 1 }
+    public var terminalColumns: Int? {
+        guard isatty(output) == 1 else { return nil }
+        var size = winsize()
+        guard ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
     public func environment(_ name: String) -> String? { getenv(name).flatMap { String(validatingCString: $0) } }
 }
 
@@ -96,6 +107,8 @@ public final class CapturedConsole: Console {
     public private(set) var stderr = ""
     public var stdoutIsTerminal: Bool
     public var stderrIsTerminal: Bool
+    /// The terminal's width when stdout is one (nil: not a terminal).
+    public var terminalColumns: Int?
     public var variables: [String: String]
     /// What standard input holds, line by line.
     public var inputLines: [String]
@@ -150,4 +163,93 @@ public enum ExitCode: Int32, Sendable {
     /// The database cannot be written: the file or its directory is
     /// read-only (EX_NOPERM).
     case noPermission = 77
+}
+
+extension ExitCode: CaseIterable {
+    /// Every exit status with what it means, for help and the man page
+    /// (the table in docs/reliability.md).
+    static let documented: [(ExitCode, String)] = [
+        (.success, "Success."),
+        (.failure, "Not found (NOT_FOUND), or a runtime failure such as a database error."),
+        (.usage, "Usage: an unknown command or option, a bad option value (a misspelt place type, field name or --where column), a --db that is not a file path."),
+        (.dataError, "Bad input data: a record that fails validation, malformed JSON, a file placedb does not read, a corrupt image."),
+        (.noInput, "Missing input: an input file or the database does not exist or cannot be read."),
+        (.unavailable, "A program placedb runs is not installed: osmium (osmium-tool) for an OpenStreetMap file."),
+        (.ioError, "An output could not be written: standard output, --rejects FILE, -o FILE, --svg FILE."),
+        (.noPermission, "The database cannot be written: the file, or its directory, is read-only."),
+    ]
+}
+
+/// Whether a long command shows its progress on standard error: on a
+/// terminal by default (one line rewritten in place), with `--progress`
+/// also when stderr is a file or pipe (a line every `lineInterval`
+/// seconds), never with `--no-progress`.
+struct Progress {
+    /// Progress is shown.
+    let shown: Bool
+    /// Shown as one line rewritten with \r (stderr is a terminal).
+    var inPlace: Bool { shown && terminal }
+    private let terminal: Bool
+
+    /// Seconds between progress lines when stderr is not a terminal.
+    static let lineInterval = 5.0
+
+    /// `quietByDefault`: not shown unless asked (export to a terminal's
+    /// standard output, where progress would mix with the records).
+    init(_ context: CommandContext, force: OptionSpec, silence: OptionSpec, quietByDefault: Bool = false) throws(UsageError) {
+        let forced = context.arguments.flag(force), silenced = context.arguments.flag(silence)
+        if forced && silenced { throw UsageError(message: "\(force.name) and \(silence.name) contradict each other; give one") }
+        terminal = context.console.stderrIsTerminal
+        shown = forced || (!silenced && terminal && !quietByDefault)
+    }
+}
+
+/// Shows a command's progress as `Progress` says: at most twice a second
+/// in place on a terminal, else a line every `Progress.lineInterval`
+/// seconds (and the last state when done).
+final class ProgressReporter {
+    private let progress: Progress
+    private let console: any Console
+    private let command: String
+    private var last = -Double.infinity
+    private var pending: String?
+
+    init(_ progress: Progress, console: any Console, command: String) {
+        self.progress = progress
+        self.console = console
+        self.command = command
+    }
+
+    func update(_ line: @autoclosure () -> String) {
+        guard progress.shown else { return }
+        let now = MonotonicClock.now()
+        guard now - last >= (progress.inPlace ? 0.5 : Progress.lineInterval) else {
+            if !progress.inPlace { pending = line() }
+            return
+        }
+        last = now
+        pending = nil
+        show(line())
+    }
+
+    /// Clears the line on a terminal; elsewhere shows the final state
+    /// (`line`) when the last update was not shown, or none was.
+    func finish(_ line: String? = nil) {
+        guard progress.shown else { return }
+        if progress.inPlace {
+            console.err("\r\u{1B}[K")
+        } else if pending != nil || (last == -.infinity && line != nil), let text = line ?? pending {
+            show(text)
+        }
+        pending = nil
+    }
+
+    private func show(_ line: String) {
+        if last == -.infinity { last = MonotonicClock.now() }
+        if progress.inPlace {
+            console.err("\r\u{1B}[K" + HumanText.escape(line))
+        } else {
+            console.errLine("placedb \(command): progress: " + HumanText.escape(line))
+        }
+    }
 }

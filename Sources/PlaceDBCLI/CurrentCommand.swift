@@ -12,7 +12,7 @@ enum CurrentCommand: Command {
         static let limit = OptionSpec("--limit", value: "N", help: "At most N places (default 5, as the Current Place tutorial lists; at most 1000). A --batch line gives its own maxResultCount (default 5 too).")
         static let fields = OptionSpec("--fields", value: "MASK", help: "Field mask of each place, as for 'placedb place' (default: all).")
         static let explain = OptionSpec("--explain", help: "Show every factor of the model for every place listed, and the none-of-these mass.")
-        static let svg = OptionSpec("--svg", value: "FILE", help: "Also draw the answer into FILE, a self-contained SVG framing the fix's 68% circle and the likely places: their footprints to scale, shaded by likelihood and labelled, places outside the frame as arrows at its edge, the stored streets, a scale bar; written whole or not at all (exit 74 when it cannot be; docs/current-place-svg.md).")
+        static let svg = OptionSpec("--svg", value: "FILE", help: "Also draw the answer into FILE, a self-contained SVG framing the fix's 68% circle and the likely places: their footprints to scale, shaded by likelihood and labelled, places outside the frame as arrows at its edge, the stored streets, a scale bar; written whole or not at all (exit 74 when it cannot be).")
         static let batch = OptionSpec("--batch", help: "Read queries as NDJSON on standard input ({\"location\": {\"latitude\": .., \"longitude\": ..}, \"accuracyMeters\": .., \"time\": .., \"maxResultCount\": ..}); write one {\"placeLikelihoods\": [...], \"noneLikelihood\": ..} line per query (maxResultCount 5 unless given).")
         static let all = [accuracy, at, type, limit, fields, QueryOptions.language, explain, svg, QueryOptions.unmerged, batch]
     }
@@ -20,12 +20,12 @@ enum CurrentCommand: Command {
     static let spec = CommandSpec(
         name: "current",
         abstract: "Estimate which place a location fix is at (Current Place): places with likelihoods.",
-        arguments: [ArgumentSpec(name: "LAT,LNG", help: "The fix in degrees, e.g. 46.5176,6.6260.", optional: true)],
+        arguments: [ArgumentSpec(name: "LAT,LNG", help: "The fix in degrees, latitude first, e.g. 46.5176,6.6260. A fix far outside the places of the database gets a warning.", optional: true)],
         options: Options.all,
         discussion: """
             Likelihoods are in 0..1, most likely first, and sum to at most 1: the rest is the mass of
             "none of these" (noneLikelihood in JSON, always given). A precise fix where one place holds
-            all the mass may list only that place. The model (docs/current-place.md) weighs the fix's
+            all the mass may list only that place. The model weighs the fix's
             error, each place's footprint (its polygon or lines, else a viewport that departs from the
             map service's default view, else a size by type), a prior from type, popularity, source,
             business status and, with --at, opening hours. A fix too coarse to name a place (the 5
@@ -36,7 +36,9 @@ enum CurrentCommand: Command {
             "placedb current 46.52045,6.62655 --accuracy 10 --explain",
             "placedb current 46.5203,6.6244 --accuracy 40 --at 2026-03-30T23:30:00+02:00 --limit 2",
             "placedb current --batch --fields id,displayName < fixes.ndjson > likelihoods.ndjson",
-        ])
+        ],
+        seeAlso: ["nearby", "search", "place"],
+        docs: ["current-place.md", "current-place-svg.md", "queries.md"])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let fields = try QueryOptions.fields(context, Options.fields)
@@ -65,6 +67,8 @@ enum CurrentCommand: Command {
         request.maxResultCount = try QueryOptions.limit(context, Options.limit, default: 5)
         request.languageCode = language
         try QueryOptions.validate(request.validate)
+        try QueryOptions.checkTypes([(Options.type, request.includedTypes)], client)
+        FarPoint.warn(context, reader: client, point: request.location, text: context.arguments.positionals[0])
         // A street, a boundary or a postal code is never where one is (prior
         // 0): asking only for such types lists nothing, and says why.
         let model = client.likelihoodModel

@@ -28,13 +28,15 @@ enum DiffCommand: Command {
             confidence. An ID an alias recorded in between leads from (or to) is reported once,
             as re-identified, not as removed (or added). The changes go to standard output and a
             one-line summary to standard error; with -o or --summary the summary goes to
-            standard output. Dates are of the runs (when they were imported). docs/diff.md.
+            standard output. Dates are of the runs (when they were imported).
             """,
         examples: [
             "placedb diff --snapshot osm-andorra",
             "placedb diff --snapshot osm-andorra 3 7 | jq -c 'select(.change == \"moved\")'",
             "placedb diff --from 2026-11-01 --to 2026-12-01 --summary --output json",
-        ])
+        ],
+        seeAlso: ["info", "import", "export"],
+        docs: ["diff.md"])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let args = context.arguments

@@ -11,11 +11,13 @@ enum ExportCommand: Command {
     enum Options {
         static let format = OptionSpec("--format", value: "FORMAT", help: "ndjson: one place object per line; geojsonseq: one GeoJSON Feature per line (RFC 8142); geojson: one FeatureCollection. Default: from FILE's extension (.ndjson, .geojsonseq, .geojson), else ndjson.",
                                        choices: ExportFormat.allCases.map(\.rawValue))
-        static let filter = OptionSpec("--where", value: "SQL", help: "Only the places whose row matches this SQL expression over the place table's columns (source = 'osm', primary_type = 'cafe', rating >= 4.5; docs/export.md).")
+        static let filter = OptionSpec("--where", value: "SQL", help: "Only the places matching this SQL expression over the place table's columns, where id is the place ID: source = 'osm', primary_type = 'cafe', rating >= 4.5, id = 'ChIJ...'. A misspelt column exits 64 with the nearest name.")
         static let outputFile = OptionSpec("--output-file", short: "o", value: "FILE", help: "Write the places to FILE (replaced once whole; - or none: standard output).", aliases: ["--out"])
         static let aliases = OptionSpec("--aliases", value: "FILE", help: "Also write every alias edge to FILE, as the NDJSON 'placedb alias import' reads.")
         static let tombstones = OptionSpec("--tombstones", help: "Also write the removed places, each with a placedbTombstone member (removal time, snapshot, the edges that replaced it) that import reads back as the same removal.")
-        static let all = [format, filter, outputFile, aliases, tombstones]
+        static let progress = OptionSpec("--progress", help: "Show how much is written on standard error even when it is not a terminal (a line every few seconds). Default: shown on a terminal, unless the places go to the terminal too.")
+        static let noProgress = OptionSpec("--no-progress", help: "Show no progress.")
+        static let all = [format, filter, outputFile, aliases, tombstones, progress, noProgress]
     }
 
     static let spec = CommandSpec(
@@ -26,14 +28,16 @@ enum ExportCommand: Command {
         discussion: """
             Removed places (tombstones) are left out unless --tombstones. Each record carries its source fields
             beyond the Places API's (OpenStreetMap tags, Overture details, legacy references) as
-            extra members, which import keeps again. The round trip, and the path into PostGIS,
-            are in docs/export.md and docs/postgis.md.
+            extra members, which import keeps again: exporting and importing again gives the same
+            places. GeoJSON output opens in QGIS and ogr2ogr, and loads into PostGIS.
             """,
         examples: [
             "placedb export -o places.ndjson --aliases aliases.ndjson --tombstones",
             "placedb export -o cafes.geojson --where \"primary_type = 'cafe'\"",
             "placedb export --where \"source = 'osm'\" | gzip > osm.ndjson.gz",
-        ])
+        ],
+        seeAlso: ["import", "alias import", "diff"],
+        docs: ["export.md", "postgis.md"])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         guard context.arguments.positionals.isEmpty else {
@@ -54,19 +58,40 @@ enum ExportCommand: Command {
         }
         let exporter = try PlaceExporter(databasePath: context.databasePath)
         let tombstones = context.arguments.flag(Options.tombstones)
+        let reporter = ProgressReporter(try Progress(context, force: Options.progress, silence: Options.noProgress,
+                                                     quietByDefault: out == nil && context.console.stdoutIsTerminal),
+                                        console: context.console, command: context.spec.name)
+        // A failure clears the progress line before its error line.
+        defer { reporter.finish() }
+        var written: Int64 = 0
+        let started = MonotonicClock.now()
+        func progressLine() -> String {
+            let seconds = MonotonicClock.now() - started
+            return "\(ImportCommand.formatBytes(written)) written in \(ImportCommand.formatSeconds(seconds))"
+        }
 
         var places = ExportSummary()
         if let out {
             let file = try StreamedFile(path: out)
             do {
-                places = try exporter.exportPlaces(format: format, filter: context.arguments.value(Options.filter), tombstones: tombstones) { try file.write($0) }
+                places = try exporter.exportPlaces(format: format, filter: context.arguments.value(Options.filter), tombstones: tombstones) {
+                    try file.write($0)
+                    written += Int64($0.count)
+                    reporter.update(progressLine())
+                }
                 try file.commit()
+                reporter.finish(progressLine())
             } catch {
                 file.abandon()
                 throw error
             }
         } else {
-            places = try exporter.exportPlaces(format: format, filter: context.arguments.value(Options.filter), tombstones: tombstones) { context.console.outBytes(Array($0)) }
+            places = try exporter.exportPlaces(format: format, filter: context.arguments.value(Options.filter), tombstones: tombstones) {
+                context.console.outBytes(Array($0))
+                written += Int64($0.count)
+                reporter.update(progressLine())
+            }
+            reporter.finish(progressLine())
         }
         var aliases = ExportSummary()
         if let aliasesPath {

@@ -10,51 +10,53 @@ enum ImportCommand: Command {
     enum Options {
         static let inputFormat = OptionSpec("--input-format", value: "FORMAT", help: "Record format (default: auto, detected per record).", choices: ["auto"] + InputFormat.allCases.map(\.rawValue))
         static let onError = OptionSpec("--on-error", value: "MODE", help: "stop: the first bad record stops the import and that file's changes are rolled back (default). skip: import the valid records and report the rejected ones; a file that holds no places, whose every record is rejected, or that is missing is skipped with one line and the next files are imported (exit 65 or 66 at the end).", choices: OnError.allCases.map(\.rawValue))
-        static let rejects = OptionSpec("--rejects", value: "FILE", help: "Write each rejected record to FILE as one NDJSON line (not an input or the database: 64; a failed write exits 74).")
+        static let rejects = OptionSpec("--rejects", value: "FILE", help: "Write each rejected record to FILE as one NDJSON line. FILE may not be an input or the database (exit 64); a failed write exits 74.")
         static let source = OptionSpec("--source", value: "NAME", help: "The source name the places are filed under (default: by format: google-places, osm, overture, geojson).")
         static let snapshot = OptionSpec("--snapshot", value: "SOURCE", help: "The files are the complete current state of SOURCE: its places absent from them are marked removed (never deleted); a place that comes back is revived.")
         static let matchRadius = OptionSpec("--match-radius", value: "METERS", help: "Snapshot: link a removed place to an added one within this distance (default 150).")
         static let matchThreshold = OptionSpec("--match-threshold", value: "SCORE", help: "Snapshot: the least match score in 0...1 that records an alias (default 0.7).")
         static let noMatch = OptionSpec("--no-match", help: "Snapshot: record no aliases from removed to added places.")
-        static let allFeatures = OptionSpec("--all-features", help: "Keep GeoJSON features that are not places (neither a name nor a place tag: unnamed roads, crossings, address-only nodes of an OpenStreetMap export); by default they are skipped and counted. Kept, they are never current-place candidates and nearby leaves them out unless asked (docs/osm-exports.md).")
-        static let capturedAt = OptionSpec("--captured-at", value: "TIME", help: "When the files were captured (RFC 3339 with an offset, or a date YYYY-MM-DD as midnight UTC; not in the future), for every record. Default: what the record shows: its own timestamp (Tehran scraper timestamp, Overture update_time, OSM @timestamp), no earlier than its newest review; a record nothing dates is older than any dated one, and unordered among such (the file's modification time is not used). A member captured earlier never replaces one captured later (docs/merging.md).")
+        static let allFeatures = OptionSpec("--all-features", help: "Keep GeoJSON features that are not places (neither a name nor a place tag: unnamed roads, crossings, address-only nodes of an OpenStreetMap export); by default they are skipped and counted. Kept, they are never current-place candidates and nearby leaves them out unless asked.")
+        static let capturedAt = OptionSpec("--captured-at", value: "TIME", help: "When the files were captured (RFC 3339 with an offset, or a date YYYY-MM-DD as midnight UTC; not in the future), for every record. Default: the time the record itself carries (a capture timestamp, Overture's update_time, OpenStreetMap's @timestamp), no earlier than its newest review; a record with no date counts as older than any dated one. A member captured earlier never replaces one captured later.")
         static let timeZone = OptionSpec("--time-zone", value: "ZONE", help: "IANA time zone (Europe/Zurich) for the places that have neither timeZone nor utcOffsetMinutes (OpenStreetMap, Overture), so their hours can be read; stored with where it came from.")
-        static let noTextIndex = OptionSpec("--no-text-index", help: "Keep no text index (search, autocomplete): a database that has one loses it, in the first file's transaction, and this import and the later ones into it do not pay for it (a third to a half of a fresh import's CPU). Later imports keep it without one; placedb text-index build makes it again (docs/search.md).")
-        static let noLink = OptionSpec("--no-link", help: "Do not link the imported places to the records of other sources (or of their own source under other IDs) that are the same physical place; placedb link does it later (docs/linking.md).")
-        static let all = [inputFormat, onError, rejects, source, snapshot, matchRadius, matchThreshold, noMatch, allFeatures, capturedAt, timeZone, noTextIndex, noLink]
+        static let noTextIndex = OptionSpec("--no-text-index", help: "Keep no text index, for a faster import when search and autocomplete are not needed: a database that has one loses it, and later imports keep it without one. 'placedb text-index build' makes it again.")
+        static let noLink = OptionSpec("--no-link", help: "Do not link the imported places to the records of other sources (or of their own source under other IDs) that are the same physical place; 'placedb link' does it later.")
+        static let progress = OptionSpec("--progress", help: "Show progress on standard error even when it is not a terminal (one line every few seconds; on a terminal one line updated in place). Default: shown only on a terminal.")
+        static let noProgress = OptionSpec("--no-progress", help: "Show no progress, even on a terminal.")
+        static let all = [inputFormat, onError, rejects, source, snapshot, matchRadius, matchThreshold, noMatch, allFeatures, capturedAt, timeZone, noTextIndex, noLink, progress, noProgress]
     }
 
     static let spec = CommandSpec(
         name: "import",
-        abstract: "Import place dumps (Google Places API (New) and legacy, GeoJSON, OpenStreetMap .osm.pbf and exports, Overture; JSON, NDJSON, GeoJSON-seq, .gz).",
+        abstract: "Import place dumps: Google Places API (New) and legacy responses, GeoJSON, OpenStreetMap extracts (.osm.pbf) and exports, Overture; as JSON, NDJSON or GeoJSON-seq, gzip'd or not.",
         arguments: [ArgumentSpec(name: "FILE", help: "A dump to import; - reads standard input. Gzip'd files are read directly; an OpenStreetMap file (.osm.pbf, .osm, .osm.bz2, .o5m) through osmium export.", variadic: true)],
         options: Options.all,
         discussion: """
-            Each file is imported in one transaction. Re-importing a file changes nothing. A
-            record for a stored ID updates only the members it carries, each unless the stored
-            one was captured later (docs/merging.md). The summary (stdout) counts inserted,
-            updated, unchanged and rejected records (and revived, duplicate, older than stored
-            and, for a snapshot, removed places; viewports ignored as footprints because they
-            are inverted, cross the antimeridian or exceed 20 km: a warning, the place is
-            imported; and the GeoJSON features skipped as not places, neither a name nor a place
-            tag, by what they are) and says where the capture times came from. An input with no
-            places at all says "0 places" and exits 0. What a file is comes from its first
-            bytes: an OpenStreetMap file is read through `osmium export` (osmium-tool;
-            PLACEDB_OSMIUM names another osmium; none installed: exit 69), giving the places its
-            GeoJSON export gives (docs/osm-exports.md); a CSV, YAML, image or other file placedb
-            does not read is named in the error. Bad input exits 65 (also an input whose every
-            record was rejected under --on-error skip), a missing file 66; with the default
-            --on-error stop the database stays as it was before the failing file (files before
-            it stay imported) and a snapshot removes nothing. A database that does not exist yet
-            is written as DB.new-PID and takes its name when the first file is done; a first
-            file that fails having kept nothing leaves no database. One import at a time writes
-            a database: another waits for it (DB.import-lock).
+            Each file is imported in one transaction, and importing the same file again changes
+            nothing. A record for a place already stored updates only the members it carries,
+            each unless the stored one was captured later. What a file is comes from its first
+            bytes; a file placedb does not read (a CSV, an image ...) is named in the error. An
+            OpenStreetMap file is read through 'osmium export' (osmium-tool; $PLACEDB_OSMIUM
+            names another osmium; exit 69 when none is installed).
+
+            The summary counts inserted, updated, unchanged and rejected records (also revived,
+            duplicate, removed and skipped places, and warnings such as a viewport too odd to be
+            a footprint) and says where the capture times came from. An input with no places
+            says "0 places" and exits 0.
+
+            Bad input exits 65, a missing file 66. With the default --on-error stop, the
+            database stays as it was before the failing file (the files before it stay
+            imported) and a snapshot removes nothing. A new database appears under its name
+            only once its first file is imported. One import at a time writes a database;
+            another waits for it.
             """,
         examples: [
             "placedb import places-v1.ndjson legacy-nearby.json.gz --time-zone Europe/Zurich",
             "placedb import --no-text-index --on-error skip --rejects rejects.ndjson overture-places.geojsonseq",
             "placedb import --snapshot osm-helsinki helsinki.osm.pbf --time-zone Europe/Helsinki",
-        ])
+        ],
+        seeAlso: ["info", "export", "link", "text-index build", "alias import"],
+        docs: ["formats.md", "merging.md", "osm-exports.md", "reliability.md"])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let args = context.arguments
@@ -134,7 +136,8 @@ enum ImportCommand: Command {
         let importer = try PlaceImporter(databasePath: context.databasePath, options: options, waiting: { pid in
             console.errLine("placedb import: waiting for another import\(pid.map { " (process \($0))" } ?? "") into \(context.databasePath) to finish")
         })
-        let showProgress = console.stderrIsTerminal
+        let progress = try Progress(context, force: Options.progress, silence: Options.noProgress)
+        let showProgress = progress.inPlace
         var total = ImportSummary()
         var perInput: [JSONValue] = []
         var failure: (any Error)?
@@ -145,8 +148,14 @@ enum ImportCommand: Command {
         for file in files {
             let input = InputSource(argument: file)
             do {
-                let summary = try importer.importInput(input, progress: showProgress ? { p in
-                    console.err("\r\u{1B}[K" + HumanText.escape(progressLine(p)))
+                var printedAt: Double?
+                let summary = try importer.importInput(input, progress: progress.shown ? { p in
+                    if progress.inPlace {
+                        console.err("\r\u{1B}[K" + HumanText.escape(progressLine(p)))
+                    } else if printedAt == nil || p.seconds - printedAt! >= Progress.lineInterval {
+                        printedAt = p.seconds
+                        console.errLine("placedb import: progress: " + HumanText.escape(progressLine(p)))
+                    }
                 } : nil, reject: { rejection in
                     reportedRejections += 1
                     if reportedRejections <= maxReported { console.errLine("placedb import: rejected: \(rejection.description)") }

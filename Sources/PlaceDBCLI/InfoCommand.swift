@@ -16,14 +16,16 @@ enum InfoCommand: Command {
         options: Options.all,
         discussion: """
             Counts are of live places unless said (removed places are tombstones kept by
-            snapshot imports). Sizes come from SQLite's dbstat table (left out where this
-            SQLite lacks it); the extent from the spatial index (single precision).
+            snapshot imports). Sizes by table are shown where the SQLite library can measure
+            them; the extent is the box around the places, rounded outwards.
             """,
         examples: [
             "placedb info",
             "placedb info --runs 50",
             "placedb info --output json | jq '.bySource'",
-        ])
+        ],
+        seeAlso: ["diff", "import", "export"],
+        docs: ["database.md"])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         guard context.arguments.positionals.isEmpty else {

@@ -24,13 +24,15 @@ enum LinkCommand: Command {
             overridden. Each group has one canonical ID (the B of a same A B rule, else its
             member of the first source in the source order, then the smallest ID); resolve of any member answers it, and place,
             nearby, current, search, autocomplete and serve list the group once with its
-            members merged (docs/linking.md). Waits for an import into the database to finish.
+            members merged. Waits for an import into the database to finish.
             """,
         examples: [
             "placedb link",
             "placedb link --threshold 0.8 --source-order osm,google-places",
             "placedb link --explain ChIJN1t_tDeuEmsRUsoyG83frY4 osm:n1794111149",
-        ])
+        ],
+        seeAlso: ["alias import", "resolve", "import"],
+        docs: ["linking.md", "merging.md"])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let args = context.arguments

@@ -12,7 +12,7 @@ enum NearbyCommand: Command {
         static let rank = OptionSpec("--rank", value: "ORDER", help: "distance: nearest first (default). popularity: most rated first (needs --radius).", choices: ["distance", "popularity"])
         static let fields = OptionSpec("--fields", value: "MASK", help: "Field mask of each place, as for 'placedb place' (default: all).")
         static let at = OptionSpec("--at", value: "TIME", help: "Serve the places as of this time (RFC 3339; without an offset, the wall clock at each place; or now, the default): openNow inside the opening hours is computed for it, as 'placedb place --at' does.")
-        static let allFeatures = OptionSpec("--all-features", help: "Also list streets, railway lines, rivers and boundaries (left out unless a --type asks for them: docs/osm-tags.md), and features with neither a name nor a type (kept by 'import --all-features': unnamed roads, crossings, entrances ...).")
+        static let allFeatures = OptionSpec("--all-features", help: "Also list streets, railway lines, rivers and boundaries (left out unless a --type asks for them), and features with neither a name nor a type (kept by 'import --all-features': unnamed roads, crossings, entrances ...).")
         static let batch = OptionSpec("--batch", help: "Read Places API (New) searchNearby request bodies as NDJSON on standard input; write one {\"places\": [...]} line per request.")
         static let all = [radius, type, excludeType, limit, rank, fields, at, QueryOptions.language, allFeatures, QueryOptions.unmerged, batch]
     }
@@ -20,7 +20,7 @@ enum NearbyCommand: Command {
     static let spec = CommandSpec(
         name: "nearby",
         abstract: "List the places nearest a point (Nearby Search), by great-circle distance or popularity.",
-        arguments: [ArgumentSpec(name: "LAT,LNG", help: "The center in degrees, e.g. -33.8688,151.2093.", optional: true)],
+        arguments: [ArgumentSpec(name: "LAT,LNG", help: "The center in degrees, latitude first, e.g. -33.8688,151.2093. A point far outside the places of the database gets a warning.", optional: true)],
         options: Options.all,
         discussion: """
             Distances are great circles on a sphere of the Earth's mean radius (6,371,008.8 m),
@@ -33,7 +33,9 @@ enum NearbyCommand: Command {
             "placedb nearby 46.5203,6.6250 --limit 3",
             "placedb nearby 46.5203,6.6250 --radius 200 --type cafe --type museum --fields id,displayName,types",
             "placedb nearby --batch < requests.ndjson > answers.ndjson",
-        ])
+        ],
+        seeAlso: ["current", "search", "place"],
+        docs: ["queries.md", "osm-tags.md"])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let fields = try QueryOptions.fields(context, Options.fields)
@@ -58,15 +60,8 @@ enum NearbyCommand: Command {
         request.includeAllFeatures = context.arguments.flag(Options.allFeatures)
         request.languageCode = language
         try QueryOptions.validate(request.validate)
-        // A type that is neither documented nor in the database is a typo
-        // (the search would find nothing): a usage error with the nearest type.
-        for (option, types) in [(Options.type, request.includedTypes), (Options.excludeType, request.excludedTypes)] {
-            if let bad = try client.read({ try client.unknownTypes(types) }).first {
-                var message = "unknown place type '\(bad.prefix(100))' in \(option.name)"
-                if let near = PlaceTypes.closest(to: bad) { message += "; did you mean '\(near)'?" }
-                throw UsageError(message: message + " (a type of the Places API's table, or one the database holds)")
-            }
-        }
+        try QueryOptions.checkTypes([(Options.type, request.includedTypes), (Options.excludeType, request.excludedTypes)], client)
+        FarPoint.warn(context, reader: client, point: request.center, text: context.arguments.positionals[0])
         switch context.output {
         case .json:
             context.writeJSON(try JSONValue(parsing: client.searchNearbyJSON(request, fields: fields, at: time)))

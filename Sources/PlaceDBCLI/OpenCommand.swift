@@ -30,7 +30,9 @@ enum OpenCommand: Command {
         examples: [
             "placedb open ChIJN1t_tDeuEmsRUsoyG83frY4",
             "placedb open demo-lsn-003 --at 2026-03-30T12:00 --output json",
-        ])
+        ],
+        seeAlso: ["place", "import"],
+        docs: ["hours.md"])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let args = context.arguments

@@ -28,7 +28,7 @@ enum PhotoAddCommand: Command {
         ],
         options: Options.all,
         discussion: """
-            Images are stored in the database file (table photo_image), as the bytes given, so the
+            Images are stored in the database file itself, as the bytes given, so the
             database stays one file. Each image is decoded when added: a corrupt or truncated file
             exits 65. The photo must be listed by an imported place (else NOT_FOUND, exit 1).
             Adding another image for a photo replaces it; the same bytes change nothing.
@@ -41,7 +41,9 @@ enum PhotoAddCommand: Command {
         examples: [
             "placedb photo add AUc7tXXyFr5pJv cafe.jpg",
             "placedb photo add --dir ./photos",
-        ])
+        ],
+        seeAlso: ["photo fetch", "photos"],
+        docs: ["photos.md"])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let args = context.arguments
@@ -143,7 +145,9 @@ enum PhotoFetchCommand: Command {
             "placedb photo fetch AUc7tXXyFr5pJv --max-width 400 -o cafe.jpg",
             "placedb photo fetch AUc7tXXyFr5pJv --max-height 200 --format webp -o - > thumb.webp",
             "placedb photo fetch AUc7tXXyFr5pJv -o cafe.jpg --attribution-file cafe.credits.json",
-        ])
+        ],
+        seeAlso: ["photo add", "photos"],
+        docs: ["photos.md"])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let args = context.arguments

@@ -22,7 +22,9 @@ enum PhotosCommand: Command {
         examples: [
             "placedb photos ChIJN1t_tDeuEmsRUsoyG83frY4",
             "placedb photos places/demo-lsn-001 --output json",
-        ])
+        ],
+        seeAlso: ["photo add", "photo fetch", "place"],
+        docs: ["photos.md"])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let positionals = context.arguments.positionals

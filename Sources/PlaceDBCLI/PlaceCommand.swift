@@ -8,7 +8,7 @@ enum PlaceCommand: Command {
     enum Options {
         static let fields = OptionSpec("--fields", value: "MASK", help: "Comma-separated field mask: v1 paths (id,displayName,location,...), the Places SDK's names (name, placeID, coordinate, phoneNumber, website, openingHours, ...), or * (default: all). openNow adds whether the place is open now (or at --at), computed at query time.")
         static let at = OptionSpec("--at", value: "TIME", help: "Answer as of this time (RFC 3339; without an offset, the wall clock at the place; or now): openNow at the top and inside the opening hours is computed for it. See 'placedb open'.")
-        static let provenance = OptionSpec("--provenance", help: "Add provenance: the source and when each member was captured (RFC 3339, UTC); for records linked as one place, which record gave each member and the records. See docs/merging.md.")
+        static let provenance = OptionSpec("--provenance", help: "Add provenance: the source and when each member was captured (RFC 3339, UTC); for records linked as one place, which record gave each member and the records.")
         static let all = [fields, at, QueryOptions.language, provenance, QueryOptions.unmerged]
     }
 
@@ -19,7 +19,7 @@ enum PlaceCommand: Command {
         options: Options.all,
         discussion: """
             openNow inside regularOpeningHours, currentOpeningHours and the secondary hours is
-            computed for the time of asking (or --at) by the hours engine, as 'placedb open'
+            computed for the time of asking (or --at), as 'placedb open'
             answers, and left out when it cannot be decided; currentOpeningHours whose days all
             ended more than 7 days before that time is left out (the regular hours answer).
             """,
@@ -27,7 +27,9 @@ enum PlaceCommand: Command {
             "placedb place ChIJN1t_tDeuEmsRUsoyG83frY4 --language fr",
             "placedb place demo-lsn-001 --fields name,coordinate,phoneNumber,website --output json",
             "placedb place demo-lsn-003 --at 2026-03-30T12:00 --provenance",
-        ])
+        ],
+        seeAlso: ["open", "resolve", "photos"],
+        docs: ["queries.md", "hours.md", "merging.md"])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         guard context.arguments.positionals.count == 1 else {

@@ -25,7 +25,7 @@ enum ResolveCommand {
             NOT_FOUND, 65 when a --batch line was blank.
 
             IDs are read in any spelling placedb knows and answered in its own (requestedId
-            too): osm:node/1 is osm:n1, a '/' in another ID is %2F (docs/formats.md#place-ids).
+            too): osm:node/1 is osm:n1, a '/' in another ID is %2F.
             A Google place's Maps CID (the cid= of its googleMapsUri) is cid:DIGITS, or the bare
             number when no place has it as its ID; it is the same place, CURRENT.
             """,
@@ -33,7 +33,9 @@ enum ResolveCommand {
             "placedb resolve ChIJOldPlaceId000",
             "placedb resolve osm:node/1794111149 cid:10281119596374313554",
             "cut -f1 stale-ids.tsv | placedb resolve --batch > resolved.ndjson",
-        ])
+        ],
+        seeAlso: ["alias import", "link", "place"],
+        docs: ["aliases.md", "formats.md"])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let args = context.arguments

@@ -30,14 +30,15 @@ enum SearchCommand: Command {
             search syntax. With --near, places carry "distanceMeters". Removed places never
             appear. "TYPE in PLACE", "TYPE near PLACE", "PLACE TYPE" ("pizza in New York",
             "NYC pizza") search the places of that type in the town the database knows
-            (GeoNames cities, locality places, addresses). docs/search.md has the ranking,
-            the query understanding and the measured recall.
+            (GeoNames cities, locality places, addresses).
             """,
         examples: [
             "placedb search \"cafe du lac\" --near 46.5203,6.6250",
             "placedb search \"pizza in New York\" --explain --output text",
             "placedb search --batch < requests.ndjson > answers.ndjson",
-        ])
+        ],
+        seeAlso: ["autocomplete", "nearby", "text-index build"],
+        docs: ["search.md", "queries.md"])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let fields = try QueryOptions.fields(context, Options.fields)
@@ -67,6 +68,7 @@ enum SearchCommand: Command {
         request.includedTypes = context.arguments.all(Options.type)
         request.maxResultCount = try QueryOptions.limit(context, Options.limit, default: 20)
         try QueryOptions.validate(request.validate)
+        if let near { FarPoint.warn(context, reader: client, point: near, text: context.arguments.value(Options.near)!) }
         switch context.output {
         case .json:
             context.writeJSON(try JSONValue(parsing: client.searchTextJSON(request, fields: fields, explain: explain, at: time)))

@@ -33,13 +33,15 @@ enum ServeCommand: Command {
             The database is opened read-only; imports into it while serving are seen by the next
             requests. Request bodies over 1 MiB are answered 413. SIGTERM or SIGINT stops accepting
             connections, lets requests in flight finish (up to 10 s) and exits 0. The routes, the
-            error shapes and what each answers are in docs/server.md.
+            error shapes and what each answers are in server.md (see SEE ALSO below).
             """,
         examples: [
             "placedb serve --db places.sqlite",
             "placedb serve --listen 127.0.0.1:0 --default-field-mask '*' --quiet",
             "PLACEDB_API_KEY=secret placedb serve --listen [::1]:8080",
-        ])
+        ],
+        seeAlso: ["place", "nearby", "search"],
+        docs: ["server.md"])
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let args = context.arguments

@@ -10,15 +10,16 @@ enum TextIndexCommand {
         arguments: [],
         options: [],
         discussion: """
-            Creates the index as a new database has it, in one transaction: every live
-            place's names, address and type words in one FTS5 pass, then the typo words. A
-            database that has it already is left as it is (exit 0). Later imports keep it
+            Builds the index a new database has, in one transaction: every live place's names,
+            address and type words, and the words typos are corrected to. A database that has it already is left as it is (exit 0). Later imports keep it
             current. Waits for an import into the database to finish first.
             """,
         examples: [
             "placedb text-index build",
             "placedb text-index build --db world.sqlite --output json",
-        ])
+        ],
+        seeAlso: ["search", "autocomplete", "import"],
+        docs: ["search.md"])
 
     static let drop = CommandSpec(
         name: "text-index drop",
@@ -26,15 +27,16 @@ enum TextIndexCommand {
         arguments: [],
         options: [],
         discussion: """
-            Drops the FTS5 table, its typo words and its triggers in one transaction;
-            later imports keep the database without one, and cost less (docs/search.md). A
-            database without one is left as it is (exit 0). The file does not shrink until
-            VACUUM.
+            Drops the index in one transaction; later imports keep the database without one, and
+            are faster. A database without one is left as it is (exit 0). The file does not
+            shrink until it is vacuumed (sqlite3 FILE VACUUM).
             """,
         examples: [
             "placedb text-index drop",
             "placedb text-index drop --db world.sqlite",
-        ])
+        ],
+        seeAlso: ["text-index build", "search", "import"],
+        docs: ["search.md"])
 
     static func runBuild(_ context: CommandContext) throws -> ExitCode {
         try noArguments(context)

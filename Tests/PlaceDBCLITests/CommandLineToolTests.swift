@@ -198,26 +198,41 @@ struct CommandLineToolTests {
         #expect(try JSONValue(parsing: String(kept[0]))["id"] == .string("bad1"))
     }
 
-    @Test("help text matches the golden files", arguments: ["", "import", "place", "open", "resolve", "alias", "photos", "photo", "photo add", "photo fetch", "nearby", "current", "serve", "export", "info", "diff", "search", "autocomplete", "text-index", "text-index build", "text-index drop", "link"])
-    func helpGolden(command: String) throws {
-        let cli = try CLI()
-        let r = cli.run(command.isEmpty ? ["--help"] : command.split(separator: " ").map(String.init) + ["--help"])
+    /// Every help text: the overview, each command's and each group's.
+    static let helpTopics = ["", "import", "place", "open", "resolve", "alias", "alias import", "photos", "photo", "photo add", "photo fetch", "nearby", "current", "serve", "export", "info", "diff", "search", "autocomplete", "text-index", "text-index build", "text-index drop", "link", "completion"]
+
+    /// The help of `topic` at `columns` columns, as `placedb TOPIC --help` prints it.
+    static func help(_ topic: String, columns: Int) -> (code: Int32, out: String, err: String) {
+        let args = topic.isEmpty ? ["--help"] : topic.split(separator: " ").map(String.init) + ["--help"]
+        let console = CapturedConsole(environment: ["COLUMNS": String(columns), "PLACEDB_DOC_DIR": "/usr/local/share/doc/placedb"])
+        let code = CommandLineTool.main(arguments: args, console: console)
+        return (code, console.stdout, console.stderr)
+    }
+
+    @Test("help text matches the golden files, at 80 columns (Fixtures/help-*.txt) and 120 (Fixtures/help-120/)", arguments: helpTopics, [80, 120])
+    func helpGolden(command: String, columns: Int) throws {
+        let r = Self.help(command, columns: columns)
         #expect(r.code == 0)
         #expect(r.err.isEmpty)
         let name = "help\(command.isEmpty ? "" : "-" + command.replacingOccurrences(of: " ", with: "-")).txt"
-        let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)").path
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        let golden = (columns == 80 ? fixtures : fixtures.appendingPathComponent("help-\(columns)")).appendingPathComponent(name).path
         if ProcessInfo.processInfo.environment["PLACEDB_RECORD_GOLDEN"] == "1" {
+            try FileManager.default.createDirectory(atPath: (golden as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try r.out.write(toFile: golden, atomically: true, encoding: .utf8)
         }
         #expect(r.out == (try String(contentsOfFile: golden, encoding: .utf8)), "re-record on purpose: PLACEDB_RECORD_GOLDEN=1 swift test --filter helpGolden")
     }
 
-    @Test("every command's help ends with two or three examples, and each example parses with that command's options")
+    @Test("every command's help has two or three examples before SEE ALSO, and each example parses with that command's options")
     func helpExamples() throws {
         for command in CommandLineTool.commands {
             let spec = command.spec
             #expect((2...3).contains(spec.examples.count), "\(spec.name) has \(spec.examples.count) examples")
-            #expect(spec.help.hasSuffix("EXAMPLES:\n" + spec.examples.map { "  \($0)\n" }.joined()), "\(spec.name): examples come last")
+            // Wide enough that no example is broken.
+            let help = spec.help(HelpLayout(width: 1000, docDirectory: "/doc"))
+            #expect(help.contains("\nEXAMPLES:\n" + spec.examples.map { "  \($0)\n" }.joined() + "\nSEE ALSO:\n"), "\(spec.name): examples, then SEE ALSO")
+            #expect(help.contains("man placedb"), "\(spec.name)")
             for example in spec.examples {
                 // The words after `placedb COMMAND`, up to a shell redirection or pipe.
                 var words = example.split(separator: " ").map(String.init)

@@ -214,7 +214,7 @@ struct ExportCommandTests {
         let out = cli.dir.file("bad.ndjson")
         let bad = cli.run(["export", "--where", "no_such_column = 1", "-o", out])
         #expect(bad.code == 64)
-        #expect(bad.err.contains("no such column: no_such_column"), "\(bad.err)")
+        #expect(bad.err.contains("unknown column 'no_such_column' in --where 'no_such_column = 1'; the columns are id, place_id, name, "), "\(bad.err)")
         #expect(!FileManager.default.fileExists(atPath: out))
         #expect(try FileManager.default.contentsOfDirectory(atPath: cli.dir.path).allSatisfy { !$0.hasSuffix(".tmp") })
     }

@@ -225,3 +225,12 @@ extension Place {
         fields.apply(to: apiJSON)
     }
 }
+
+extension PlaceReader {
+    /// The box around the database's places (single precision, rounded
+    /// outwards), nil when it has none: what a query point far outside is
+    /// warned against (`FarPoint`).
+    package func placesExtent() throws -> GeoRect? {
+        try store.read { try store.indexedExtent() }
+    }
+}

@@ -23,9 +23,21 @@ extension PlaceStore {
     /// `ogr2ogr -where` takes one), in row order, one row at a time:
     /// memory stays bounded whatever the database's size. Returns the
     /// number of places.
+    ///
+    /// In the filter, `id` is the place ID (as `place_id`, and as the
+    /// record's `id`), not the table's integer row number: a user who
+    /// copies an ID from a record (`id = 'ChIJ...'`) finds it.
     @discardableResult
     package func forEachExportedPlace(filter: String?, tombstones: Bool = false, _ body: (ExportedPlace) throws -> Void) throws -> Int {
-        let condition = filter.map { "(\($0))" } ?? "1"
+        var condition = "1"
+        var columns: [String] = []
+        if let filter {
+            try db.forEachRow("PRAGMA table_info(place)") { row in
+                if let name = row.optionalString(1), name != "id" { columns.append(name) }
+            }
+            let view = "SELECT p.id AS placedb_rowid, p.place_id AS id, " + columns.map { "p.\"\($0)\"" }.joined(separator: ", ") + " FROM place p"
+            condition = "id IN (SELECT placedb_rowid FROM (\(view)) WHERE (\(filter)))"
+        }
         let sql = """
             SELECT place_id, doc, geom, extra, \(StoredDocument.readColumns),
                    (SELECT coalesce(data_time, started_at) FROM import_run WHERE id = removed_run), (SELECT snapshot FROM import_run WHERE id = removed_run)
@@ -35,6 +47,13 @@ extension PlaceStore {
         do {
             statement = try db.prepare(sql)
         } catch let e as SQLiteError {
+            if let r = e.message.range(of: "no such column: ") {
+                // A misspelt column: the nearest one, else the list.
+                let name = String(e.message[r.upperBound...])
+                let known = ["id"] + columns
+                let hint = Typo.closest(name, among: known).map { "did you mean '\($0)'?" } ?? "the columns are \(known.joined(separator: ", "))"
+                throw PlaceDBError.invalidArgument("unknown column '\(name.prefix(100))' in --where '\(filter ?? "")'; \(hint)")
+            }
             throw PlaceDBError.invalidArgument("the filter '\(filter ?? "")' is not an SQL expression over the place table's columns: \(e.message)")
         }
         var count = 0

@@ -480,3 +480,42 @@ extension PlaceStore {
         return (row.optionalString(0), row.optionalString(1))
     }
 }
+
+extension PlaceStore {
+    /// The box around every indexed place (removed ones too), from the
+    /// root node of the spatial index's R*Tree: the union of its cells'
+    /// boxes, one page read whatever the database's size. The R*Tree keeps
+    /// single-precision bounds rounded outwards. Nil for an empty database
+    /// or an index that cannot be read.
+    package func indexedExtent() throws -> GeoRect? {
+        var rect: GeoRect?
+        try db.forEachRow("SELECT data FROM idx_place_geom_node WHERE nodeno = 1") { row in
+            rect = row.withBytes(0) { Self.rootExtent($0) }
+        }
+        return rect
+    }
+
+    /// Parses an R*Tree node (SQLite's format: 2 bytes of depth, 2 of cell
+    /// count, then cells of an 8-byte ID and xmin, xmax, ymin, ymax as
+    /// big-endian 32-bit floats).
+    static func rootExtent(_ data: UnsafeRawBufferPointer) -> GeoRect? {
+        guard data.count >= 4 else { return nil }
+        let cells = Int(data[2]) << 8 | Int(data[3])
+        let size = 8 + 4 * 4
+        guard cells > 0, data.count >= 4 + cells * size else { return nil }
+        func float(_ offset: Int) -> Double {
+            let bits = UInt32(data[offset]) << 24 | UInt32(data[offset + 1]) << 16 | UInt32(data[offset + 2]) << 8 | UInt32(data[offset + 3])
+            return Double(Float(bitPattern: bits))
+        }
+        var r = GeoRect(south: .infinity, west: .infinity, north: -.infinity, east: -.infinity)
+        for i in 0..<cells {
+            let base = 4 + i * size + 8
+            r.west = min(r.west, float(base))
+            r.east = max(r.east, float(base + 4))
+            r.south = min(r.south, float(base + 8))
+            r.north = max(r.north, float(base + 12))
+        }
+        guard r.west.isFinite, r.east.isFinite, r.south.isFinite, r.north.isFinite, r.west <= r.east, r.south <= r.north else { return nil }
+        return r
+    }
+}
