@@ -39,7 +39,8 @@ let package = Package(
         .target(name: "PlaceDBCLI", dependencies: ["PlaceKit", "PlaceModel", "PlaceDBServer"]),
         // `placedb serve`: the Places API (New) over HTTP (docs/server.md),
         // on libmicrohttpd; the routes call PlaceKit through ServerBackend.
-        .target(name: "PlaceDBServer", dependencies: ["PlaceKit", "PlaceModel", "CMicroHTTPD"]),
+        .target(name: "PlaceDBServer", dependencies: ["PlaceKit", "PlaceModel", "CMicroHTTPD"],
+                exclude: ["Vendor"]),
         .executableTarget(name: "placedb", dependencies: ["PlaceDBCLI"]),
         .executableTarget(name: "placedb-bench", dependencies: ["PlaceKit", "PlaceModel", "PlaceStorage", "SQLiteDB", "CGD"]),
 

@@ -108,9 +108,9 @@ struct MapPageTests {
         #expect(router.call("POST", "/map/assets/page.js").status == 404)
     }
 
-    @Test("the embedded Leaflet is the vendored files' bytes (Scripts/embed-leaflet writes LeafletAssets.swift from Vendor/leaflet)")
+    @Test("the embedded Leaflet is the vendored files' bytes (Scripts/embed-leaflet writes LeafletAssets.swift from Sources/PlaceDBServer/Vendor/leaflet)")
     func embeddedLeafletIsVendored() throws {
-        let vendor = Self.repository.appendingPathComponent("Vendor/leaflet")
+        let vendor = Self.repository.appendingPathComponent("Sources/PlaceDBServer/Vendor/leaflet")
         for (file, path) in [("leaflet.min.js", "/map/assets/leaflet.js"), ("leaflet.css", "/map/assets/leaflet.css"), ("LICENSE", "/map/assets/leaflet-LICENSE.txt")] {
             let bytes = [UInt8](try Data(contentsOf: vendor.appendingPathComponent(file)))
             let served = try #require(MapPage.assets[path]).body
