@@ -101,29 +101,40 @@ package struct SVGWriter {
     /// bold, so text placed by it stays inside what holds it.
     package static func textWidth(_ s: String, fontSize: Double, bold: Bool = false) -> Double {
         var ems = 0.0
-        for u in s.unicodeScalars {
-            let v = u.value
-            switch v {
-            case 0x20, 0x2E, 0x2C, 0x3A, 0x3B, 0x27, 0x7C, 0x21, 0x69, 0x6A, 0x6C, 0x49: ems += 0.36  // space . , : ; ' | ! i j l I
-            case 0x6D, 0x77, 0x4D, 0x57, 0x40, 0x25: ems += 1.0  // m w M W @ %
-            case 0x41...0x5A: ems += 0.78
-            case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
-                 0x1F000...0x1FAFF, 0x20000...0x3FFFD: ems += 1.05
-            case 0x0300...0x036F, 0x200B...0x200F: break  // combining marks, zero-width
-            case 0x2116, 0x2122: ems += 1.05  // № ™
-            case 0x80...: ems += 0.75  // other letters and signs (Cyrillic, Greek, accented capitals, arrows)
-            default: ems += 0.62
-            }
-        }
+        for u in s.unicodeScalars { ems += self.ems(u) }
         return ems * fontSize * (bold ? 1.1 : 1)
     }
 
-    /// `s`, cut with "…" to fit `width` pixels by `textWidth`.
+    /// One scalar's width in ems, by class.
+    private static func ems(_ u: Unicode.Scalar) -> Double {
+        switch u.value {
+        case 0x20, 0x2E, 0x2C, 0x3A, 0x3B, 0x27, 0x7C, 0x21, 0x69, 0x6A, 0x6C, 0x49: 0.36  // space . , : ; ' | ! i j l I
+        case 0x6D, 0x77, 0x4D, 0x57, 0x40, 0x25: 1.0  // m w M W @ %
+        case 0x41...0x5A: 0.78
+        case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+             0x1F000...0x1FAFF, 0x20000...0x3FFFD: 1.05
+        case 0x0300...0x036F, 0x200B...0x200F: 0  // combining marks, zero-width
+        case 0x2116, 0x2122: 1.05  // № ™
+        case 0x80...: 0.75  // other letters and signs (Cyrillic, Greek, accented capitals, arrows)
+        default: 0.62
+        }
+    }
+
+    /// `s`, cut with "…" to fit `width` pixels by `textWidth`: its longest
+    /// prefix of whole characters that fits with the "…", in one pass (a
+    /// name of 10,000 characters costs what it is long, not its square).
     package static func fit(_ s: String, width: Double, fontSize: Double, bold: Bool = false) -> String {
         if textWidth(s, fontSize: fontSize, bold: bold) <= width { return s }
-        var t = Substring(s)
-        while !t.isEmpty && textWidth(String(t) + "…", fontSize: fontSize, bold: bold) > width { t = t.dropLast() }
-        return t.isEmpty ? "" : String(t) + "…"
+        let scale = fontSize * (bold ? 1.1 : 1)
+        var used = textWidth("…", fontSize: fontSize, bold: bold)
+        var end = s.startIndex
+        for i in s.indices {
+            let w = s[i].unicodeScalars.reduce(0.0) { $0 + ems($1) } * scale
+            if used + w > width { break }
+            used += w
+            end = s.index(after: i)
+        }
+        return end == s.startIndex ? "" : String(s[..<end]) + "…"
     }
 
     /// A "nice" length for a scale bar or an axis step: 1, 2 or 5 times a
