@@ -15,10 +15,8 @@ otherwise they go to a temporary directory.
 import json
 import os
 import shutil
-import signal
-import subprocess
+import sys
 import tempfile
-import threading
 import time
 import unittest
 import urllib.parse
@@ -34,8 +32,9 @@ try:
 except Exception as e:  # pragma: no cover
     IMPORT_ERROR = e
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-PLACEDB = os.environ.get("PLACEDB", os.path.join(ROOT, ".build", "debug", "placedb"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pysupport"))
+from placedb_process import PLACEDB, ROOT, Server, cli  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver") or ("/usr/bin/chromedriver" if os.path.exists("/usr/bin/chromedriver") else None)
@@ -68,39 +67,6 @@ HOSTILE = [
     {"id": "hostile-long", "displayName": {"text": LONG_NAME},
      "location": {"latitude": 46.51935, "longitude": 6.63015}, "types": ["cafe"], "primaryType": "cafe"},
 ]
-
-
-def cli(*args, db):
-    r = subprocess.run([PLACEDB, *args, "--db", db], capture_output=True)
-    if r.returncode != 0:
-        raise AssertionError(f"placedb {' '.join(args)}: exit {r.returncode}: {r.stderr.decode()}")
-    return r.stdout
-
-
-class Server:
-    """`placedb serve` on a free loopback port; its stderr read in a thread."""
-
-    def __init__(self, db):
-        self.proc = subprocess.Popen([PLACEDB, "serve", "--db", db, "--listen", "127.0.0.1:0", "--threads", "2"], stderr=subprocess.PIPE)
-        first = self.proc.stderr.readline().decode()
-        if "listening on http://127.0.0.1:" not in first:
-            self.proc.kill()
-            raise AssertionError(f"placedb serve did not start: {first!r}")
-        self.port = int(first.split("http://127.0.0.1:")[1].split("/")[0])
-        self.origin = f"http://127.0.0.1:{self.port}"
-        self.log = []
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self):
-        for line in self.proc.stderr:
-            self.log.append(line.decode().rstrip("\n"))
-
-    def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        self.proc.wait(timeout=20)
-        self.reader.join(timeout=5)
-        self.proc.stderr.close()
 
 
 @unittest.skipIf(SKIP is not None, SKIP or "")
