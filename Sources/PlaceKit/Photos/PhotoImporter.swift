@@ -125,8 +125,9 @@ public final class PhotoImporter {
     }
 
     private func add(name: String, bytes: [UInt8], source: String) throws -> AddedPhotoImage {
+        let codec = try ImageScaling.required()
         let inspected = bytes.withUnsafeBytes { buffer in
-            Result { () throws(ImageError) in try ImagePipeline.inspect(buffer) }
+            Result { () throws(ImageError) in try ImagePipeline.inspect(buffer, codec: codec) }
         }
         let inspection: ImagePipeline.Inspection
         switch inspected {
