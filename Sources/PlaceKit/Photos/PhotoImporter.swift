@@ -65,8 +65,9 @@ public final class PhotoImporter {
     /// Adds the image in `file` (`.standardInput` reads standard input) for
     /// the photo `photo`. Throws `PlaceDBError.photoNotFound` for a photo
     /// the database does not know, `.badImage` for a file that is not a
-    /// readable JPEG, PNG, WebP or GIF image (or is over the limits), and
-    /// `.input` for a missing or unreadable file.
+    /// readable JPEG, PNG, WebP or GIF image (or is over the limits, or when
+    /// no image codec is installed: `ImageScaling`), and `.input` for a
+    /// missing or unreadable file.
     @discardableResult
     public func addImage(forPhoto photo: String, file: InputSource) throws -> AddedPhotoImage {
         let name = try store.resolvePhoto(photo, in: [.metadata])

@@ -28,7 +28,8 @@ extension PlaceReader {
     ///
     /// Throws `PlaceDBError.photoNotFound` when the photo has no local image
     /// (see `PhotoImporter`) and `.badImage` when the stored image cannot be
-    /// decoded.
+    /// decoded, or must be scaled or re-encoded and no image codec is
+    /// installed (`ImageScaling`).
     package func fetchPhoto(_ metadata: PhotoMetadata, maxSize: (width: Int, height: Int), format: ImageFormat? = nil) throws -> PhotoImage {
         try PhotoLimits.checkMaxSize(width: maxSize.width, height: maxSize.height)
         let codec = ImageScaling.codec
