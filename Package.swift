@@ -4,7 +4,11 @@ import PackageDescription
 let package = Package(
     name: "placedb",
     products: [
+        // The core: import, queries, aliases, hours, photos' metadata; it
+        // links SQLite and zlib only (docs/library.md).
         .library(name: "PlaceKit", targets: ["PlaceKit", "PlaceModel"]),
+        // Photo scaling with libgd, for PlaceKit's ImageCodec.
+        .library(name: "PlaceKitGD", targets: ["PlaceKitGD"]),
         .executable(name: "placedb", targets: ["placedb"]),
         .executable(name: "placedb-bench", targets: ["placedb-bench"]),
         .executable(name: "placedb-fuzz", targets: ["placedb-fuzz"]),
@@ -33,26 +37,32 @@ let package = Package(
         .target(name: "PlaceStorage", dependencies: ["PlaceModel", "SQLiteDB"]),
         // ... and the public library: formats, import, aliases, photos,
         // rendering and the client.
-        .target(name: "PlaceKit", dependencies: ["PlaceModel", "PlaceStorage", "CZlib", "CGD", "CPNGWarnings"]),
+        // SQLite and zlib are all it links: images are decoded and scaled
+        // through its ImageCodec protocol, ...
+        .target(name: "PlaceKit", dependencies: ["PlaceModel", "PlaceStorage", "CZlib"]),
+        // ... which libgd implements here (GDImageCodec; the command line,
+        // the server and the benchmarks install it at start).
+        .target(name: "PlaceKitGD", dependencies: ["PlaceKit", "PlaceModel", "CGD", "CPNGWarnings"]),
 
         // The command line, as a library so tests can run it in-process.
-        .target(name: "PlaceDBCLI", dependencies: ["PlaceKit", "PlaceModel", "PlaceDBServer"]),
+        .target(name: "PlaceDBCLI", dependencies: ["PlaceKit", "PlaceKitGD", "PlaceModel", "PlaceDBServer"]),
         // `placedb serve`: the Places API (New) over HTTP (docs/server.md),
         // on libmicrohttpd; the routes call PlaceKit through ServerBackend.
-        .target(name: "PlaceDBServer", dependencies: ["PlaceKit", "PlaceModel", "CMicroHTTPD"],
+        .target(name: "PlaceDBServer", dependencies: ["PlaceKit", "PlaceKitGD", "PlaceModel", "CMicroHTTPD"],
                 exclude: ["Vendor"]),
         .executableTarget(name: "placedb", dependencies: ["PlaceDBCLI"]),
-        .executableTarget(name: "placedb-bench", dependencies: ["PlaceKit", "PlaceModel", "PlaceStorage", "SQLiteDB", "CGD"]),
+        .executableTarget(name: "placedb-bench", dependencies: ["PlaceKit", "PlaceKitGD", "PlaceModel", "PlaceStorage", "SQLiteDB", "CGD"]),
 
-        // Fuzz targets (docs/fuzzing.md): a library of targets, and one
+        // Fuzz targets (docs/fuzzing.md): a library of targets (with the
+        // entry points they call; PlaceKit ships no fuzz code), and one
         // executable that runs them under libFuzzer when built by
         // Scripts/fuzz (-sanitize=fuzzer -DFUZZING) and replays files otherwise.
-        .target(name: "PlaceDBFuzz", dependencies: ["PlaceKit", "PlaceModel", "PlaceDBCLI", "PlaceDBServer"]),
+        .target(name: "PlaceDBFuzz", dependencies: ["PlaceKit", "PlaceModel", "PlaceStorage", "PlaceDBCLI", "PlaceDBServer"]),
         .executableTarget(name: "placedb-fuzz", dependencies: ["PlaceDBFuzz", "CLibFuzzer"]),
 
-        .target(name: "PlaceKitTestSupport", dependencies: ["PlaceKit", "PlaceModel", "CGD"], path: "Sources/PlaceKitTestSupport"),
+        .target(name: "PlaceKitTestSupport", dependencies: ["PlaceKit", "PlaceKitGD", "PlaceModel", "CGD"], path: "Sources/PlaceKitTestSupport"),
         .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "PlaceKitTestSupport"]),
-        .testTarget(name: "PlaceKitTests", dependencies: ["PlaceKit", "PlaceModel", "PlaceStorage", "SQLiteDB", "PlaceKitTestSupport"]),
+        .testTarget(name: "PlaceKitTests", dependencies: ["PlaceKit", "PlaceKitGD", "PlaceModel", "PlaceStorage", "SQLiteDB", "PlaceKitTestSupport"]),
         .testTarget(name: "PlaceDBServerTests", dependencies: ["PlaceDBServer", "PlaceDBCLI", "PlaceKit", "PlaceModel", "PlaceKitTestSupport", "SQLiteDB"]),
         .testTarget(name: "PlaceDBCLITests", dependencies: ["PlaceDBCLI", "PlaceKit", "PlaceModel", "PlaceStorage", "SQLiteDB", "PlaceKitTestSupport", "PlaceDBFuzz"], exclude: ["Fixtures"]),
     ],

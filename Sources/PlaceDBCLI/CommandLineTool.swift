@@ -1,5 +1,6 @@
 import PlaceKit
 import PlaceModel
+import PlaceKitGD
 
 /// placedb's command line. `main` takes the arguments (without the program
 /// name) and a console, so tests run it in-process.
@@ -97,6 +98,8 @@ public enum CommandLineTool {
     }
 
     public static func main(arguments: [String], console: any Console = StandardConsole()) -> Int32 {
+        // The photo commands scale images with libgd (PlaceKit links none).
+        GDImageCodec.install()
         var name: String?
         var code = run(arguments: arguments, console: console, command: &name)
         if let failure = console.finishOutput() {

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Fuzzing) import PlaceKit
+import PlaceKit
 import PlaceDBCLI
 import PlaceModel
 

@@ -1,5 +1,6 @@
 import Foundation
 import PlaceKit
+import PlaceKitGD
 import PlaceModel
 import Synchronization
 #if canImport(Glibc)
@@ -62,6 +63,8 @@ package final class ServerBackend: Sendable {
     /// Serves through `client`; the file is looked at again at most every
     /// `checkInterval` seconds (see `databaseStatus`).
     package init(client: PlacesClient, checkInterval: Double = 1, recordView: RecordView = .merged) {
+        // Photo media are scaled with libgd (PlaceKit links none).
+        GDImageCodec.install()
         databasePath = client.databasePath
         let absolute = URL(fileURLWithPath: client.databasePath).standardizedFileURL.path
         let resolved = URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path

@@ -1,5 +1,6 @@
 import CGD
 import PlaceKit
+import PlaceKitGD
 import PlaceModel
 
 /// Images for the photo tests, made and read with libgd directly (not
@@ -23,6 +24,8 @@ public enum TestImages {
     /// interlaced PNG (Adam7) or a progressive JPEG.
     public static func make(width: Int, height: Int, format: ImageFormat, pattern: Pattern = .quadrants, transparent: Bool = false,
                             interlaced: Bool = false) -> [UInt8] {
+        // The code under test scales with libgd, as the command line does.
+        GDImageCodec.install()
         guard let im = gdImageCreateTrueColor(Int32(width), Int32(height)) else { fatalError("gdImageCreateTrueColor failed") }
         defer { gdImageDestroy(im) }
         gdImageAlphaBlending(im, 0)

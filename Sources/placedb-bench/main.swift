@@ -1,6 +1,10 @@
 // placedb-bench: measures placedb on seeded generated data. Each
 // subcommand is one benchmark; see `placedb-bench --help`.
 import Foundation
+import PlaceKitGD
+
+// The photo benchmark scales with libgd, as the command line does.
+GDImageCodec.install()
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let benchmarks: [(name: String, summary: String, options: String, run: ([String]) throws -> Void)] = [

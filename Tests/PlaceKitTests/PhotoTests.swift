@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlaceKit
+import PlaceKitGD
 import PlaceKitTestSupport
 import SQLiteDB
 @testable import PlaceModel
@@ -308,6 +309,25 @@ struct PhotoImageTests {
         } throws: { error in
             "\(error)".hasPrefix("NOT_FOUND: no photo 'places/P9/photos/nothing'")
         }
+    }
+
+    @Test("without an image codec, scaling fails with one line and an image that fits is served as stored")
+    func noCodec() throws {
+        let jpeg = TestImages.make(width: 200, height: 100, format: .jpeg)
+        try jpeg.withUnsafeBytes { bytes in
+            #expect(throws: ImageError(ImageScaling.unavailableMessage)) {
+                _ = try ImagePipeline.render(bytes, maxWidth: 100, maxHeight: 100, format: nil, codec: nil)
+            }
+            #expect(throws: ImageError(ImageScaling.unavailableMessage)) {
+                _ = try ImagePipeline.render(bytes, maxWidth: 400, maxHeight: 400, format: .png, codec: nil)
+            }
+            let stored = try ImagePipeline.render(bytes, maxWidth: 400, maxHeight: 400, format: nil, codec: nil)
+            #expect(stored.data == jpeg && (stored.width, stored.height) == (200, 100))
+        }
+        #expect(!ImageScaling.unavailableMessage.contains("\n") && ImageScaling.unavailableMessage.hasPrefix("image scaling is not available in this build"))
+        // With libgd's codec the same request scales.
+        let scaled = try jpeg.withUnsafeBytes { try ImagePipeline.render($0, maxWidth: 100, maxHeight: 100, format: nil, codec: GDImageCodec()) }
+        #expect((scaled.width, scaled.height, scaled.format) == (100, 50, .jpeg))
     }
 
     @Test("fitted sizes match the worked examples", arguments: ScaleCase.all)

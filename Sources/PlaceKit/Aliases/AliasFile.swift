@@ -20,7 +20,7 @@ public struct AliasImportSummary: Sendable, Equatable {
 /// `{"oldId": ..., "newId": ..., "reason": ..., "confidence": ...}`, with
 /// the edge's own `source` and `recordedAt` where it has them (as `placedb
 /// export --aliases` writes them; CSV columns `source`, `recorded_at`).
-enum AliasFileReader {
+package enum AliasFileReader {
     static let oldNames = ["old_id", "oldid", "alias_id", "aliasid", "from"]
     static let newNames = ["new_id", "newid", "place_id", "placeid", "to"]
 
@@ -28,18 +28,18 @@ enum AliasFileReader {
     /// few hundred bytes; a legacy reference is about 430).
     static let maxLineBytes = 64 << 10
 
-    struct AliasFileError: Error { let line: Int; let message: String }
+    package struct AliasFileError: Error { package let line: Int; package let message: String }
 
     /// One line's edge, with the source and time it was first recorded
     /// under when the line names them.
-    struct Line {
-        let number: Int
-        var edge: AliasEdge
+    package struct Line {
+        package let number: Int
+        package var edge: AliasEdge
         /// A `same A B` / `different A B` line (reason `same` or
         /// `different` in CSV and NDJSON): a rule for linking, not an edge.
         var rule: LinkRuleKind? = nil
-        var source: String?
-        var recordedAt: String?
+        package var source: String?
+        package var recordedAt: String?
     }
 
     /// Calls `body` with each line of a source, its number and its text
@@ -81,7 +81,7 @@ enum AliasFileReader {
     /// Parses every edge of a source, streaming; the first bad line throws
     /// with its number. Values quoted in messages are cut to a short,
     /// one-line excerpt.
-    static func edges(_ source: ByteSource) throws -> [Line] {
+    package static func edges(_ source: ByteSource) throws -> [Line] {
         var out: [Line] = []
         var parser: LineParser?
         try forEachLine(source) { number, text in

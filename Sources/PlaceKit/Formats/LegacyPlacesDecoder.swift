@@ -1,6 +1,5 @@
 import Foundation
 import PlaceModel
-import PlaceStorage
 
 /// Legacy Places web service results (snake_case), normalized to the
 /// Places API (New) field names. Fields with no v1 counterpart (`id`,

@@ -1,5 +1,4 @@
 import PlaceModel
-import PlaceStorage
 /// OpenStreetMap tags -> Places API (New) types: a Table A type where one
 /// means what the tag means (the OSM wiki's meaning of the key and value),
 /// else a Table B one (`post_box`, `premise`, `route`), else a placedb-only

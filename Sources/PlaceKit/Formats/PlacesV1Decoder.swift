@@ -1,5 +1,4 @@
 import PlaceModel
-import PlaceStorage
 /// Places API (New) `Place` objects: already in placedb's shape, so decoding
 /// is validation plus separating fields v1 does not define.
 enum PlacesV1Decoder {

@@ -7,7 +7,7 @@ import PlaceStorage
 
 /// A stream of bytes, transparently gunzipped (zlib reads plain files as
 /// they are): a file, standard input, or the output of `osmium export`.
-final class ByteSource {
+package final class ByteSource {
     private let file: gzFile
     let name: String
     private(set) var totalSize: Int64?
@@ -17,7 +17,7 @@ final class ByteSource {
     private var lookahead: [UInt8] = []
     private var lookaheadPosition = 0
 
-    init(_ source: InputSource) throws(InputError) {
+    package init(_ source: InputSource) throws(InputError) {
         name = source.description
         export = nil
         switch source {

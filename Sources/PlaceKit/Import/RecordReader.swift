@@ -15,6 +15,13 @@ public struct SourceRecord: Sendable {
     /// The member of a response envelope it came from (`places`, `results`,
     /// `candidates`, `result`), or nil for a bare record.
     public var container: String?
+
+    package init(value: JSONValue, line: Int, index: Int, container: String?) {
+        self.value = value
+        self.line = line
+        self.index = index
+        self.container = container
+    }
 }
 
 /// A record or an envelope that could not be read.
@@ -41,7 +48,7 @@ public struct RecordReadError: Error, Sendable {
 /// - a sequence of JSON values (NDJSON, one per line; RFC 7464/8142 record
 ///   separators 0x1E are white space). After the first value, each line is one
 ///   record, so a malformed line can be skipped.
-final class RecordReader {
+package final class RecordReader {
     static let envelopeArrayKeys: Set<String> = ["places", "results", "candidates", "features"]
     static let chunkSize = 1 << 20
     /// A single record larger than this is refused (memory stays bounded).
@@ -92,7 +99,7 @@ final class RecordReader {
     private var pending: [SourceRecord] = []
     private var topObjectLine = 1
 
-    init(source: ByteSource) {
+    package init(source: ByteSource) {
         self.source = source
         capacity = RecordReader.chunkSize * 2
         buffer = .allocate(capacity: capacity)
@@ -274,7 +281,7 @@ final class RecordReader {
     // MARK: Records
 
     /// The next record, nil at the end of the input.
-    func next() throws -> SourceRecord? {
+    package func next() throws -> SourceRecord? {
         while true {
             if !pending.isEmpty { return pending.removeFirst() }
             switch state {

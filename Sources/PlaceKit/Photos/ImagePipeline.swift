@@ -1,5 +1,4 @@
 import PlaceModel
-import PlaceStorage
 /// An image as `fetchPhoto` returns it: the encoded bytes, the pixel size
 /// as displayed (after any EXIF orientation), and the format.
 public struct PhotoImage: Sendable, Equatable {
@@ -16,7 +15,8 @@ public struct PhotoImage: Sendable, Equatable {
     }
 }
 
-/// Checks, decodes, scales and encodes images (libgd underneath, in `GDImage`).
+/// Checks, decodes, scales and encodes images (the pixels through an
+/// `ImageCodec`: libgd's in `PlaceKitGD`).
 enum ImagePipeline {
     /// What `inspect` learns from a file: its format and displayed size.
     struct Inspection: Equatable {
@@ -50,9 +50,9 @@ enum ImagePipeline {
     /// Decodes the whole image (so a corrupt or truncated file is refused
     /// when it is added, not when it is fetched) and returns its format
     /// and its size as displayed.
-    static func inspect(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> Inspection {
+    static func inspect(_ bytes: UnsafeRawBufferPointer, codec: any ImageCodec) throws(ImageError) -> Inspection {
         let header = try header(bytes)
-        let image = try GDImage.decode(bytes, format: header.format).oriented(header.orientation)
+        let image = try codec.decode(bytes, format: header.format).oriented(header.orientation)
         return Inspection(format: header.format, width: image.width, height: image.height)
     }
 
@@ -72,7 +72,10 @@ enum ImagePipeline {
     /// The image scaled down to fit `maxWidth` x `maxHeight` (never up), in
     /// `format` (nil: the image's own). An image that already fits, asked
     /// for in its own format, is returned byte for byte.
-    static func render(_ bytes: UnsafeRawBufferPointer, maxWidth: Int, maxHeight: Int, format: ImageFormat?) throws(ImageError) -> PhotoImage {
+    /// `codec` is nil when none is installed: only an image returned as
+    /// stored can be served then.
+    static func render(_ bytes: UnsafeRawBufferPointer, maxWidth: Int, maxHeight: Int, format: ImageFormat?,
+                       codec: (any ImageCodec)?) throws(ImageError) -> PhotoImage {
         let header = try header(bytes)
         let output = format ?? header.format
         let displayed = (header.orientedWidth, header.orientedHeight)
@@ -80,7 +83,8 @@ enum ImagePipeline {
         if target == displayed && output == header.format {
             return PhotoImage(data: Array(bytes), width: target.width, height: target.height, format: output)
         }
-        var image = try GDImage.decode(bytes, format: header.format).oriented(header.orientation)
+        guard let codec else { throw ImageError(ImageScaling.unavailableMessage) }
+        var image = try codec.decode(bytes, format: header.format).oriented(header.orientation)
         // The decoded size is the truth (a GIF's first frame may be smaller
         // than its screen): fit that.
         let size = fittedSize(width: image.width, height: image.height, maxWidth: maxWidth, maxHeight: maxHeight)

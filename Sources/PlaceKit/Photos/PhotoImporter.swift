@@ -65,8 +65,9 @@ public final class PhotoImporter {
     /// Adds the image in `file` (`.standardInput` reads standard input) for
     /// the photo `photo`. Throws `PlaceDBError.photoNotFound` for a photo
     /// the database does not know, `.badImage` for a file that is not a
-    /// readable JPEG, PNG, WebP or GIF image (or is over the limits), and
-    /// `.input` for a missing or unreadable file.
+    /// readable JPEG, PNG, WebP or GIF image (or is over the limits, or when
+    /// no image codec is installed: `ImageScaling`), and `.input` for a
+    /// missing or unreadable file.
     @discardableResult
     public func addImage(forPhoto photo: String, file: InputSource) throws -> AddedPhotoImage {
         let name = try store.resolvePhoto(photo, in: [.metadata])
@@ -125,8 +126,9 @@ public final class PhotoImporter {
     }
 
     private func add(name: String, bytes: [UInt8], source: String) throws -> AddedPhotoImage {
+        let codec = try ImageScaling.required()
         let inspected = bytes.withUnsafeBytes { buffer in
-            Result { () throws(ImageError) in try ImagePipeline.inspect(buffer) }
+            Result { () throws(ImageError) in try ImagePipeline.inspect(buffer, codec: codec) }
         }
         let inspection: ImagePipeline.Inspection
         switch inspected {

@@ -28,12 +28,14 @@ extension PlaceReader {
     ///
     /// Throws `PlaceDBError.photoNotFound` when the photo has no local image
     /// (see `PhotoImporter`) and `.badImage` when the stored image cannot be
-    /// decoded.
+    /// decoded, or must be scaled or re-encoded and no image codec is
+    /// installed (`ImageScaling`).
     package func fetchPhoto(_ metadata: PhotoMetadata, maxSize: (width: Int, height: Int), format: ImageFormat? = nil) throws -> PhotoImage {
         try PhotoLimits.checkMaxSize(width: maxSize.width, height: maxSize.height)
+        let codec = ImageScaling.codec
         let result = try store.withImage(name: metadata.name) { info, bytes -> Result<PhotoImage, ImageError> in
             Result { () throws(ImageError) in
-                try ImagePipeline.render(bytes, maxWidth: maxSize.width, maxHeight: maxSize.height, format: format)
+                try ImagePipeline.render(bytes, maxWidth: maxSize.width, maxHeight: maxSize.height, format: format, codec: codec)
             }
         }
         guard let result else {
@@ -43,6 +45,7 @@ extension PlaceReader {
         }
         switch result {
         case .success(let image): return image
+        case .failure(let error) where error.message == ImageScaling.unavailableMessage: throw PlaceDBError.badImage(error.message)
         case .failure(let error): throw PlaceDBError.badImage("photo '\(metadata.name)': stored image: \(error.message)")
         }
     }

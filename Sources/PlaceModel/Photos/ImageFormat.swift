@@ -241,8 +241,8 @@ package struct ImageHeader: Equatable {
 
 /// Why an image cannot be read or written. Callers add the file or photo
 /// name and turn it into `PlaceDBError.badImage`.
-package struct ImageError: Error, Equatable, CustomStringConvertible {
-    package let message: String
-    package init(_ message: String) { self.message = message }
-    package var description: String { message }
+public struct ImageError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
 }

@@ -2,34 +2,33 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import PlaceKit
 import PlaceModel
 import PlaceStorage
 
-/// What the fuzz targets call (`Sources/placedb-fuzz`, docs/fuzzing.md):
+/// What the fuzz targets call (`FuzzTargets.swift`, docs/fuzzing.md):
 /// each takes arbitrary bytes, runs them through one reader or decoder the
 /// way an import or a query would, and checks what must hold whatever the
 /// input (a round trip, a documented range). A broken rule stops the
 /// process with `fatalError`, which the fuzzer records as a finding; an
 /// input the code refuses with an error is a correct answer, not a finding.
 ///
-/// Not API: `@_spi(Fuzzing)` keeps it out of PlaceKit's public interface.
-@_spi(Fuzzing) public enum FuzzEntryPoints {
+/// It lives in the fuzz target, not in PlaceKit, and reaches the readers
+/// and decoders through their `package` access.
+enum FuzzEntryPoints {
     /// Where the targets that read a file (records, alias files) put their
     /// input: one scratch file per process, on tmpfs when there is one.
-    nonisolated(unsafe) public static var scratchDirectory: String = {
+    static let scratchDirectory: String = {
         var st = stat()
         return stat("/dev/shm", &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR ? "/dev/shm" : (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")
     }()
 
-    private nonisolated(unsafe) static var scratchPath: String?
+    /// The scratch file of this process.
+    static let scratchPath = "\(scratchDirectory)/placedb-fuzz-\(getpid()).input"
 
     /// Writes `data` to the scratch file and returns its path.
     static func scratchFile(_ data: UnsafeRawBufferPointer) -> String {
-        let path = scratchPath ?? {
-            let p = "\(scratchDirectory)/placedb-fuzz-\(getpid()).input"
-            scratchPath = p
-            return p
-        }()
+        let path = scratchPath
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard fd >= 0 else { fatalError("fuzz harness: cannot write \(path): \(String(cString: strerror(errno)))") }
         var offset = 0
@@ -43,8 +42,8 @@ import PlaceStorage
     }
 
     /// Removes the scratch file (at the end of a run).
-    public static func removeScratchFile() {
-        if let scratchPath { unlink(scratchPath) }
+    static func removeScratchFile() {
+        unlink(scratchPath)
     }
 
     // MARK: JSON
@@ -52,7 +51,7 @@ import PlaceStorage
     /// The JSON parser: what it accepts it writes back and reads again to the
     /// same value, and the member scanner the store reads documents with
     /// agrees with it on every object it accepts.
-    public static func json(_ data: UnsafeRawBufferPointer) {
+    static func json(_ data: UnsafeRawBufferPointer) {
         let value: JSONValue
         do { value = try JSONParser.parse(data) } catch {
             check(error.offset >= 0 && error.offset <= data.count, "error offset \(error.offset) outside the input (\(data.count) bytes)")
@@ -110,7 +109,7 @@ import PlaceStorage
     /// The record reader over a whole input (gzip'd or not), then every
     /// record through format detection and its decoder, as an import reads
     /// it.
-    public static func records(_ data: UnsafeRawBufferPointer) {
+    static func records(_ data: UnsafeRawBufferPointer) {
         let path = scratchFile(data)
         let source: ByteSource
         do { source = try ByteSource(.file(path)) } catch { fail("cannot open the scratch file: \(error)") }
@@ -148,7 +147,7 @@ import PlaceStorage
 
     /// One record, parsed as JSON, through one format's decoder (nil:
     /// detected), then everything an import and a query compute from it.
-    public static func decoder(_ format: InputFormat?, _ data: UnsafeRawBufferPointer) {
+    static func decoder(_ format: InputFormat?, _ data: UnsafeRawBufferPointer) {
         guard let value = try? JSONParser.parse(data) else { return }
         decodeAndPrepare(SourceRecord(value: value, line: 1, index: 1, container: nil), format: format)
     }
@@ -201,7 +200,7 @@ import PlaceStorage
     /// and its footprint can be made; a decoded place lies within the box
     /// of its feature's geometry. Nothing traps (an empty MultiLineString
     /// did, exit 132; an empty GeometryCollection gave 0,0).
-    public static func geometry(_ data: UnsafeRawBufferPointer) {
+    static func geometry(_ data: UnsafeRawBufferPointer) {
         guard let value = try? JSONParser.parse(data) else { return }
         let isFeature = value["type"]?.stringValue == "Feature"
         if let g = isFeature ? value["geometry"] : value {
@@ -254,7 +253,7 @@ import PlaceStorage
 
     /// The OSM `opening_hours` parser, and the hours evaluation of an OSM
     /// place that carries the text.
-    public static func osmHours(_ data: UnsafeRawBufferPointer) {
+    static func osmHours(_ data: UnsafeRawBufferPointer) {
         let text = String(decoding: data, as: UTF8.self)
         switch OSMOpeningHours.parse(text) {
         case .unsupported(let why):
@@ -289,7 +288,7 @@ import PlaceStorage
 
     /// The alias file reader (streamed lines, then edges from CSV with a
     /// header, or NDJSON).
-    public static func aliasFile(_ data: UnsafeRawBufferPointer) {
+    static func aliasFile(_ data: UnsafeRawBufferPointer) {
         let path = scratchFile(data)
         let lines = data.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
         do {
@@ -318,7 +317,7 @@ import PlaceStorage
 
     /// The image header reader (format, size, EXIF orientation) that
     /// `photo add` and `photo fetch` trust before handing bytes to libgd.
-    public static func imageHeader(_ data: UnsafeRawBufferPointer) {
+    static func imageHeader(_ data: UnsafeRawBufferPointer) {
         let sniffed = ImageFormat(sniffing: data)
         switch ImageHeader.read(data) {
         case .success(let header):
@@ -337,7 +336,7 @@ import PlaceStorage
     /// format it would be decoded as, and the OSM `opening_hours` values
     /// they carry: seeds for the decoder and hours targets. Stops after
     /// `limit` records; an unreadable file gives what was read.
-    public static func seedRecords(_ path: String, limit: Int) -> (records: [(format: String, json: [UInt8])], hours: [String]) {
+    static func seedRecords(_ path: String, limit: Int) -> (records: [(format: String, json: [UInt8])], hours: [String]) {
         var records: [(String, [UInt8])] = []
         var hours: [String] = []
         guard let source = try? ByteSource(.file(path)) else { return ([], []) }

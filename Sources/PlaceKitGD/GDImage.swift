@@ -1,7 +1,22 @@
 import CGD
 import CPNGWarnings
+import PlaceKit
 import PlaceModel
-import PlaceStorage
+
+/// PlaceKit's `ImageCodec` on libgd (the system library, through `CGD`).
+/// Install it once at start with `GDImageCodec.install()`.
+public struct GDImageCodec: ImageCodec {
+    public init() {}
+
+    /// Installs libgd as the process's image codec (`ImageScaling.install`).
+    public static func install() {
+        ImageScaling.install(GDImageCodec())
+    }
+
+    public func decode(_ bytes: UnsafeRawBufferPointer, format: ImageFormat) throws(ImageError) -> any DecodedImage {
+        try GDImage.decode(bytes, format: format)
+    }
+}
 
 /// One decoded image, owned: the only code in placedb that calls libgd.
 ///
@@ -11,7 +26,7 @@ import PlaceStorage
 /// corrupt file gives one line that says what libgd found. libpng's
 /// warnings, which libgd lets libpng print ("libpng warning: iCCP: ..."),
 /// are dropped by `CPNGWarnings`: libgd decodes such images all the same.
-final class GDImage {
+final class GDImage: DecodedImage {
     private let image: gdImagePtr
 
     private init(_ image: gdImagePtr) { self.image = image }
@@ -22,7 +37,7 @@ final class GDImage {
     var height: Int { Int(cgd_height(image)) }
 
     /// Installs the quiet error handler once per process (libpng's
-    /// warnings are quiet by `CPNGWarnings`, linked with PlaceKit).
+    /// warnings are quiet by `CPNGWarnings`, linked with PlaceKitGD).
     private static let installHandler: Void = {
         cgd_install_error_handler()
         _ = cpng_warnings_dropped()
@@ -91,7 +106,7 @@ final class GDImage {
     }
 
     /// The image turned upright for an EXIF orientation (2...8; 1 is as is).
-    func oriented(_ orientation: Int) throws(ImageError) -> GDImage {
+    func oriented(_ orientation: Int) throws(ImageError) -> any DecodedImage {
         switch orientation {
         case 2: gdImageFlipHorizontal(image); return self
         case 3: gdImageFlipBoth(image); return self
@@ -131,7 +146,7 @@ final class GDImage {
     /// A true-colour copy scaled to `width` x `height` with libgd's
     /// area-averaging resampler (`gdImageCopyResampled`), which keeps
     /// detail when shrinking by large factors.
-    func resampled(width: Int, height: Int) throws(ImageError) -> GDImage {
+    func resampled(width: Int, height: Int) throws(ImageError) -> any DecodedImage {
         let (created, message) = Self.call { gdImageCreateTrueColor(Int32(width), Int32(height)) }
         guard let created else { throw ImageError("cannot allocate a \(width) x \(height) image (libgd: \(message.isEmpty ? "out of memory" : message))") }
         let result = GDImage(created)
@@ -142,7 +157,7 @@ final class GDImage {
     }
 
     /// The image composed over white, for formats without transparency.
-    func flattened() throws(ImageError) -> GDImage {
+    func flattened() throws(ImageError) -> any DecodedImage {
         let (created, message) = Self.call { gdImageCreateTrueColor(Int32(width), Int32(height)) }
         guard let created else { throw ImageError("cannot allocate a \(width) x \(height) image (libgd: \(message.isEmpty ? "out of memory" : message))") }
         let result = GDImage(created)
@@ -156,7 +171,11 @@ final class GDImage {
     /// Encodes the image. JPEG and WebP at quality 85 (what photo services
     /// commonly serve), PNG at zlib's default level, GIF through libgd's
     /// palette conversion.
-    func encode(_ format: ImageFormat, quality: Int = 85) throws(ImageError) -> [UInt8] {
+    func encode(_ format: ImageFormat) throws(ImageError) -> [UInt8] {
+        try encode(format, quality: 85)
+    }
+
+    func encode(_ format: ImageFormat, quality: Int) throws(ImageError) -> [UInt8] {
         // Keep an alpha channel only when some pixel needs it (an opaque
         // PNG is smaller as RGB).
         gdImageSaveAlpha(image, format.hasAlpha && hasTransparency ? 1 : 0)
