@@ -5,7 +5,7 @@ import PlaceKitTestSupport
 import PlaceModel
 
 /// The fuzz targets (docs/fuzzing.md) build and run in the normal suite:
-/// each replays its committed seeds (Fuzz/seeds) and seeds made from the
+/// each replays its committed seeds (Tests/Fuzz/seeds) and seeds made from the
 /// shared data, so a harness that rots or a seed that crashes fails here,
 /// not only under Scripts/fuzz. A broken check stops the process.
 /// Serialized: the targets share one scratch file per process, as a fuzzer
@@ -14,8 +14,8 @@ import PlaceModel
 struct FuzzTargetTests {
     static let seedRoot: URL = {
         let candidates = [
-            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Fuzz/seeds"),
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fuzz/seeds"),
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Tests/Fuzz/seeds"),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Fuzz/seeds"),
         ]
         return (candidates.first { FileManager.default.fileExists(atPath: $0.path) } ?? candidates[0]).standardizedFileURL
     }()
@@ -27,9 +27,9 @@ struct FuzzTargetTests {
 
     @Test("every target has a name Scripts/fuzz knows and committed seeds", arguments: FuzzTarget.all.map(\.name))
     func seeded(_ name: String) throws {
-        let script = try String(contentsOf: Self.seedRoot.appendingPathComponent("../../Scripts/fuzz").standardizedFileURL, encoding: .utf8)
+        let script = try String(contentsOf: Self.seedRoot.appendingPathComponent("../../../Scripts/fuzz").standardizedFileURL, encoding: .utf8)
         #expect(script.contains("[\(name)]="), "Scripts/fuzz has no max_len for \(name)")
-        #expect(!Self.inputs(Self.seedRoot.appendingPathComponent(name)).isEmpty, "no seeds in Fuzz/seeds/\(name)")
+        #expect(!Self.inputs(Self.seedRoot.appendingPathComponent(name)).isEmpty, "no seeds in Tests/Fuzz/seeds/\(name)")
     }
 
     @Test("each target runs its committed seeds without a finding", arguments: FuzzTarget.all.map(\.name))
