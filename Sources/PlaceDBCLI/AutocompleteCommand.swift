@@ -64,7 +64,7 @@ enum AutocompleteCommand: Command {
         if let near { FarPoint.warn(context, reader: client, point: near, text: context.arguments.value(Options.near)!) }
         switch context.output {
         case .json:
-            context.writeJSON(try JSONValue(parsing: client.autocompleteJSON(request, explain: explain)))
+            context.writeJSON(compact: try client.autocompleteJSON(request, explain: explain))
         case .text:
             let answer = try client.autocompleteAnswer(request)
             if answer.places.isEmpty && answer.queries.isEmpty { context.console.outLine("no suggestions") }

@@ -270,6 +270,16 @@ struct CommandContext {
     func writeJSON(_ value: JSONValue, pretty: Bool = true) {
         console.out(JSONWriter(pretty: pretty).string(value) + "\n")
     }
+
+    /// Writes the library's compact JSON bytes indented (as `writeJSON`
+    /// writes the value they hold), without parsing them: the server's
+    /// indenter (`JSONWriter.indent`).
+    func writeJSON(compact bytes: [UInt8]) {
+        var out: [UInt8] = []
+        bytes.withUnsafeBytes { JSONWriter.indent(compact: $0, into: &out) }
+        out.append(0x0A)
+        console.out(String(decoding: out, as: UTF8.self))
+    }
 }
 
 /// A command's interface and its body.

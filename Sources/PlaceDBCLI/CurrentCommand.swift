@@ -83,7 +83,7 @@ enum CurrentCommand: Command {
         }
         switch context.output {
         case .json:
-            context.writeJSON(try JSONValue(parsing: client.findPlaceLikelihoodsJSON(request, fields: fields, explain: explain)))
+            context.writeJSON(compact: try client.findPlaceLikelihoodsJSON(request, fields: fields, explain: explain))
         case .text:
             let result = try client.findPlaceLikelihoods(request, fields: fields, explain: explain)
             context.console.out(text(result, fix: request.location, explain: explain))

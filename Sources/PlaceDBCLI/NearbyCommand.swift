@@ -64,7 +64,7 @@ enum NearbyCommand: Command {
         FarPoint.warn(context, reader: client, point: request.center, text: context.arguments.positionals[0])
         switch context.output {
         case .json:
-            context.writeJSON(try JSONValue(parsing: client.searchNearbyJSON(request, fields: fields, at: time)))
+            context.writeJSON(compact: try client.searchNearbyJSON(request, fields: fields, at: time))
         case .text:
             let results = try client.searchNearby(request, fields: fields, at: time)
             if results.isEmpty { context.console.outLine("no places found") }

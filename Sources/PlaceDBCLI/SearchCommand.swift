@@ -71,7 +71,7 @@ enum SearchCommand: Command {
         if let near { FarPoint.warn(context, reader: client, point: near, text: context.arguments.value(Options.near)!) }
         switch context.output {
         case .json:
-            context.writeJSON(try JSONValue(parsing: client.searchTextJSON(request, fields: fields, explain: explain, at: time)))
+            context.writeJSON(compact: try client.searchTextJSON(request, fields: fields, explain: explain, at: time))
         case .text:
             if explain, let u = try client.understandQuery(request) { for line in understanding(u) { context.console.outLine(line) } }
             let results = try client.searchText(request, fields: fields, at: time)

@@ -66,6 +66,30 @@ struct GeodesyTests {
     func badTimes(text: String) {
         #expect(CurrentPlaceRequest.parseTime(text) == nil)
     }
+
+    /// Where the two parsers of RFC 3339 differed before they became one
+    /// (`RFC3339.parse`): the instant reader took February 30th as March
+    /// 2nd, a leap second as the next minute, and refused a time without
+    /// seconds; `HoursQueryTime` refused, clamped and accepted them.
+    @Test("the instant reader and the --at reader agree", arguments: [
+        ("2026-02-30T10:00:00Z", nil),
+        ("2025-02-29T00:00:00Z", nil),
+        ("2024-02-29T00:00:00Z", 1_709_164_800.0),
+        ("2026-04-31T00:00:00+02:00", nil),
+        ("2026-05-01T12:30:60Z", 1_777_638_659.0),
+        ("2026-05-01T12:30Z", 1_777_638_600.0),
+        ("2026-05-01T14:30+02:00", 1_777_638_600.0),
+        ("2026-05-01T12:30:00.75Z", 1_777_638_600.75),
+        ("2026-05-01 12:30:00z", 1_777_638_600.0),
+        ("2026-05-01T12:30:00Z ", nil),
+        ("2026-05-01T24:00:00Z", nil),
+        ("2026-05-01T12:30:00+24:00", nil),
+    ] as [(String, Double?)])
+    func oneReader(text: String, seconds: Double?) {
+        #expect(CurrentPlaceRequest.parseTime(text)?.timeIntervalSince1970 == seconds)
+        let expected: HoursQueryTime? = seconds.map { .instant(Date(timeIntervalSince1970: $0.rounded(.down))) }
+        #expect(HoursQueryTime(parsing: text) == expected)
+    }
 }
 
 @Suite("Place extents")

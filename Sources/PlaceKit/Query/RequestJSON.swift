@@ -56,8 +56,10 @@ extension NearbySearchRequest {
 
 extension CurrentPlaceRequest {
     /// Parses an RFC 3339 time (`2026-05-01T12:30:00Z`, `...+02:00`, with
-    /// optional fractional seconds) as an instant. Nil when malformed or
-    /// without an offset (see `HoursQueryTime(parsing:)` for wall-clock times).
+    /// optional fractional seconds, kept) as an instant: `RFC3339.parse`,
+    /// the parser `HoursQueryTime(parsing:)` reads with too. Nil when
+    /// malformed (a date that does not exist included) or without an
+    /// offset (see `HoursQueryTime(parsing:)` for wall-clock times).
     public static func parseTime(_ text: String) -> Date? { RFC3339.date(text) }
 
     /// Reads `{"location": {"latitude": .., "longitude": ..},
@@ -174,61 +176,5 @@ enum RequestReader {
         guard let v else { return nil }
         guard let i = v.intValue else { throw .invalidArgument("\(name) must be an integer, not \(JSONWriter().string(v))") }
         return i
-    }
-}
-
-extension RFC3339 {
-    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)` (a space or lower-case
-    /// `t` for the `T` too). Nil when malformed.
-    static func date(_ text: String) -> Date? {
-        let b = Array(text.utf8)
-        func digits(_ at: Int, _ n: Int) -> Int? {
-            guard at + n <= b.count else { return nil }
-            var v = 0
-            for i in at..<(at + n) {
-                guard b[i] >= 48 && b[i] <= 57 else { return nil }
-                v = v * 10 + Int(b[i] - 48)
-            }
-            return v
-        }
-        guard b.count >= 20, let year = digits(0, 4), b[4] == 45, let month = digits(5, 2), b[7] == 45, let day = digits(8, 2),
-              [84, 116, 32].contains(b[10]), let hour = digits(11, 2), b[13] == 58, let minute = digits(14, 2), b[16] == 58,
-              let second = digits(17, 2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
-        var i = 19
-        var fraction = 0.0
-        if i < b.count && b[i] == 46 {
-            i += 1
-            var scale = 0.1
-            let start = i
-            while i < b.count && b[i] >= 48 && b[i] <= 57 {
-                fraction += Double(b[i] - 48) * scale
-                scale /= 10
-                i += 1
-            }
-            if i == start { return nil }
-        }
-        guard i < b.count else { return nil }
-        var offset = 0
-        if b[i] == 90 || b[i] == 122 {
-            i += 1
-        } else if b[i] == 43 || b[i] == 45 {
-            guard let oh = digits(i + 1, 2), i + 3 < b.count, b[i + 3] == 58, let om = digits(i + 4, 2), oh < 24, om < 60 else { return nil }
-            offset = (oh * 60 + om) * 60 * (b[i] == 45 ? -1 : 1)
-            i += 6
-        } else {
-            return nil
-        }
-        guard i == b.count else { return nil }
-        // Days from civil (Howard Hinnant's algorithm).
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = era * 146_097 + doe - 719_468
-        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
-        return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 }

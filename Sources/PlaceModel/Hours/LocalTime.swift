@@ -222,53 +222,20 @@ public enum HoursQueryTime: Sendable, Equatable {
     /// without an offset (`2026-03-29T10:00`, seconds optional) it is the
     /// wall-clock time at the place. `T` may be `t` or a space; a fraction
     /// of a second is accepted and dropped. `now` is the current instant.
-    /// Nil when malformed. The one reader of times (`open`, `place` and
-    /// `current` `--at`, a `current --batch` line's `time`).
+    /// Nil when malformed. Read by `RFC3339.parse`, the one parser of
+    /// times (`open`, `place` and `current` `--at`, a `current --batch`
+    /// line's `time`, a request's `time`, `CurrentPlaceRequest.parseTime`).
     public init?(parsing text: String) {
         if text == "now" {
             self = .instant(Date())
             return
         }
-        let b = Array(text.utf8)
-        func digits(_ at: Int, _ n: Int) -> Int? {
-            guard at + n <= b.count else { return nil }
-            var v = 0
-            for i in at..<(at + n) {
-                guard (0x30...0x39).contains(b[i]) else { return nil }
-                v = v * 10 + Int(b[i] - 0x30)
-            }
-            return v
-        }
-        guard b.count >= 16, let y = digits(0, 4), b[4] == 0x2D, let mo = digits(5, 2), b[7] == 0x2D, let d = digits(8, 2),
-              [0x54, 0x74, 0x20].contains(b[10]), let h = digits(11, 2), b[13] == 0x3A, let mi = digits(14, 2),
-              let date = LocalDate(year: y, month: mo, day: d), h <= 23, mi <= 59 else { return nil }
-        var i = 16
-        var s = 0
-        if i < b.count, b[i] == 0x3A {
-            guard let sec = digits(i + 1, 2), sec <= 60 else { return nil }
-            s = min(sec, 59) // a leap second reads as :59
-            i += 3
-            if i < b.count, b[i] == 0x2E {
-                i += 1
-                let start = i
-                while i < b.count, (0x30...0x39).contains(b[i]) { i += 1 }
-                guard i > start else { return nil }
-            }
-        }
-        let wall = LocalDateTime(date: date, secondOfDay: h * 3600 + mi * 60 + s)
-        if i == b.count {
-            self = .local(wall)
+        guard let parsed = RFC3339.parse(text) else { return nil }
+        guard let offset = parsed.offsetSeconds else {
+            self = .local(parsed.wall)
             return
         }
-        var offset = 0
-        if b[i] == 0x5A || b[i] == 0x7A { // Z
-            guard i + 1 == b.count else { return nil }
-        } else {
-            guard b[i] == 0x2B || b[i] == 0x2D, i + 6 == b.count, let oh = digits(i + 1, 2), b[i + 3] == 0x3A,
-                  let om = digits(i + 4, 2), oh <= 23, om <= 59 else { return nil }
-            offset = (oh * 60 + om) * 60 * (b[i] == 0x2D ? -1 : 1)
-        }
-        self = .instant(Date(timeIntervalSince1970: TimeInterval(wall.wallSeconds - Int64(offset))))
+        self = .instant(Date(timeIntervalSince1970: TimeInterval(parsed.wall.wallSeconds - Int64(offset))))
     }
 }
 
