@@ -123,32 +123,29 @@ extension PlaceStore {
         var share = max(1, limit / cells)
         var seen = Set<Int64>()
         var emitted = 0
-        var full: [Int] = []
-        for k in 0..<cells {
-            var found: [MapPlaceRow] = []
-            try read(cell(k), share, into: &found)
-            if found.count == share { full.append(k) }
-            for r in found where seen.insert(r.rowid).inserted {
-                try body(r)
-                emitted += 1
-                if emitted == limit { return true }
+        /// Reads `share` rows of each cell of `ks`, sends the new ones to
+        /// `body`; the cells that filled their share, or nil once `limit`
+        /// rows went out.
+        func round(_ ks: some Sequence<Int>) throws -> [Int]? {
+            var full: [Int] = []
+            for k in ks {
+                var found: [MapPlaceRow] = []
+                try read(cell(k), share, into: &found)
+                if found.count == share { full.append(k) }
+                for r in found where seen.insert(r.rowid).inserted {
+                    try body(r)
+                    emitted += 1
+                    if emitted == limit { return nil }
+                }
             }
+            return full
         }
+        guard var full = try round(0..<cells) else { return true }
         // At most 4 more rounds: each shares what is left among the cells
         // that filled their share.
         for _ in 0..<4 where !full.isEmpty && limit - emitted >= full.count {
             share += (limit - emitted) / full.count
-            var stillFull: [Int] = []
-            for k in full {
-                var found: [MapPlaceRow] = []
-                try read(cell(k), share, into: &found)
-                if found.count == share { stillFull.append(k) }
-                for r in found where seen.insert(r.rowid).inserted {
-                    try body(r)
-                    emitted += 1
-                    if emitted == limit { return true }
-                }
-            }
+            guard let stillFull = try round(full) else { return true }
             full = stillFull
         }
         return true
