@@ -166,11 +166,8 @@ extension PlaceStore {
                               [.integer(Int64(types))]) {
                 s.byType.append(($0.optionalString(0) ?? "(none)", Int($0.optionalInt64(1) ?? 0)))
             }
-            try db.forEachRow("SELECT min(xmin), min(ymin), max(xmax), max(ymax) FROM idx_place_geom") { r in
-                if !r.isNull(0) {
-                    s.extent = GeoRect(south: r.optionalDouble(1) ?? 0, west: r.optionalDouble(0) ?? 0, north: r.optionalDouble(3) ?? 0, east: r.optionalDouble(2) ?? 0)
-                }
-            }
+            // The R*Tree's root box (one page; the far-fix warning reads the same).
+            s.extent = try indexedExtent()
             s.footprints = Int(try db.scalar("SELECT count(*) FROM place_footprint")?.int64 ?? 0)
             s.textIndex = try TextIndex.exists(db)
             // The most rated named places first (an index-less scan stops at
