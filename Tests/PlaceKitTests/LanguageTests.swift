@@ -62,8 +62,8 @@ struct LanguageTests {
     func choose() {
         let names: [(tag: String, text: String)] = [("fi", "Helsingin yliopisto"), ("sv", "Helsingfors universitet"), ("en-GB", "University of Helsinki"),
                                                     ("zh-Hant", "赫爾辛基大學")]
-        let d = NameLanguage.Choice(text: "Helsingin yliopisto", languageCode: nil)
-        func pick(_ l: String) -> NameLanguage.Choice? { NameLanguage.choose(requested: l, defaultName: d, names: names) }
+        let d = LocalizedText(text: "Helsingin yliopisto", languageCode: nil)
+        func pick(_ l: String) -> LocalizedText? { NameLanguage.choose(requested: l, defaultName: d, names: names) }
         #expect(pick("sv") == .init(text: "Helsingfors universitet", languageCode: "sv"))
         #expect(pick("SV-fi") == .init(text: "Helsingfors universitet", languageCode: "sv"))
         #expect(pick("en") == .init(text: "University of Helsinki", languageCode: "en-GB"))

@@ -15,16 +15,6 @@
 /// the language it is known to be in (its own `languageCode`, else the one
 /// localized name of the same text), or none.
 public enum NameLanguage {
-    /// A name and the language it is in (nil: unknown).
-    public struct Choice: Sendable, Equatable {
-        public var text: String
-        public var languageCode: String?
-        public init(text: String, languageCode: String?) {
-            self.text = text
-            self.languageCode = languageCode
-        }
-    }
-
     /// `tag` with `_` as `-`, lower-cased (for comparing tags).
     public static func normalized(_ tag: String) -> String {
         String(tag.lowercased().map { $0 == "_" ? "-" : $0 })
@@ -66,21 +56,21 @@ public enum NameLanguage {
     /// The name to serve for `requested` among `names` (tag, name; in the
     /// place's order), given the default name `defaultName` (nil: the place
     /// has none; then nothing is served unless a localized name matches).
-    public static func choose(requested: String, defaultName: Choice?, names: [(tag: String, text: String)]) -> Choice? {
+    public static func choose(requested: String, defaultName: LocalizedText?, names: [(tag: String, text: String)]) -> LocalizedText? {
         let keyed = names.map { (key: normalized($0.tag), tag: $0.tag, text: $0.text) }.filter { !$0.text.isEmpty }
         let order = lookupOrder(requested)
         // The default name first when it says it is in the language looked for.
         let defaultKey = defaultName?.languageCode.map(normalized)
         for t in order {
             if let d = defaultName, defaultKey == t { return d }
-            if let hit = keyed.first(where: { $0.key == t }) { return Choice(text: hit.text, languageCode: hit.tag) }
+            if let hit = keyed.first(where: { $0.key == t }) { return LocalizedText(text: hit.text, languageCode: hit.tag) }
         }
         // A more specific tag of the same language (`en` finds `en-GB`);
         // not a script or dialect of Chinese for plain `zh`, which reads
         // either: the first one held.
         if let primary = order.last {
             if let d = defaultName, let k = defaultKey, k.hasPrefix(primary + "-") { return d }
-            if let hit = keyed.first(where: { $0.key.hasPrefix(primary + "-") }) { return Choice(text: hit.text, languageCode: hit.tag) }
+            if let hit = keyed.first(where: { $0.key.hasPrefix(primary + "-") }) { return LocalizedText(text: hit.text, languageCode: hit.tag) }
         }
         guard let d = defaultName else { return nil }
         if d.languageCode != nil { return d }
@@ -88,7 +78,7 @@ public enum NameLanguage {
         // (OpenStreetMap's `name` is usually one of its `name:xx`).
         let same = keyed.filter { $0.text == d.text }
         if let first = same.first, same.allSatisfy({ $0.key.split(separator: "-").first == first.key.split(separator: "-").first }) {
-            return Choice(text: d.text, languageCode: first.tag)
+            return LocalizedText(text: d.text, languageCode: first.tag)
         }
         return d
     }

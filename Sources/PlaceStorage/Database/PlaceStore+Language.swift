@@ -38,9 +38,9 @@ extension PlaceStore {
     /// document holds (nil: none); nil when it is the one held.
     func displayName(for language: String, placeID: String, held: JSONValue?) throws -> JSONValue? {
         let names = try localizedNames(placeID: placeID)
-        var current: NameLanguage.Choice?
+        var current: LocalizedText?
         if let o = held?.objectValue, let text = o["text"]?.stringValue {
-            current = NameLanguage.Choice(text: text, languageCode: o["languageCode"]?.stringValue)
+            current = LocalizedText(text: text, languageCode: o["languageCode"]?.stringValue)
         }
         guard let choice = NameLanguage.choose(requested: language, defaultName: current, names: names), choice != current else { return nil }
         var members: [(key: String, value: JSONValue)] = [("text", .string(choice.text))]
@@ -55,7 +55,7 @@ extension PlaceStore {
     package func name(in language: String, placeID: String, defaultName: String?) throws -> String? {
         let names = try localizedNames(placeID: placeID)
         guard !names.isEmpty else { return defaultName }
-        return NameLanguage.choose(requested: language, defaultName: defaultName.map { NameLanguage.Choice(text: $0, languageCode: nil) },
+        return NameLanguage.choose(requested: language, defaultName: defaultName.map { LocalizedText(text: $0, languageCode: nil) },
                                    names: names)?.text ?? defaultName
     }
 
