@@ -57,6 +57,17 @@ public enum QueryTypeWords {
         return t
     }()
 
+    /// Per type, the one-word synonyms that stand for it first ("pizzeria"
+    /// for `pizza_restaurant`, "coffee" for `cafe`), in word order: a
+    /// listing of the type matches names holding them too.
+    public static let otherWords: [String: [String]] = {
+        var t: [String: [String]] = [:]
+        for (phrase, types) in synonyms.sorted(by: { $0.key < $1.key }) where !phrase.contains(" ") {
+            if let kind = types.first { t[kind, default: []].append(phrase) }
+        }
+        return t
+    }()
+
     /// The longest phrase in the table.
     public static let maxPhraseWords = table.keys.map { $0.split(separator: " ").count }.max() ?? 1
 

@@ -177,11 +177,12 @@ extension PlaceReader {
         var offset = 0
         var marker = ""
         let paged = paging || request.pageToken != nil
+        let key = paged ? request.pageKey : 0
         if paged {
             marker = try store.changeMarker()
             if let text = request.pageToken {
                 let token = try TextSearchPageToken(parsing: text)
-                guard token.request == request.pageKey else {
+                guard token.request == key else {
                     throw PlaceDBError.invalidArgument("pageToken belongs to another request: every field but pageToken, pageSize and maxResultCount must be those of the request that gave it")
                 }
                 guard token.database == marker else {
@@ -199,7 +200,6 @@ extension PlaceReader {
         if request.filters { plan.window = max(plan.window, TextSearchRequest.maxPagedResults) }
         // One more than the page: whether a next page exists.
         let needed = paged ? min(offset + size + 1, TextSearchRequest.maxPagedResults + 1) : size
-        let key = paged ? request.pageKey : 0
         // The ranking of an earlier page of the same request on the same
         // database continues where it stopped (`pageMemo`).
         var state: PagedRanking

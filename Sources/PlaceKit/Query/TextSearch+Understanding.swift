@@ -42,10 +42,7 @@ extension PlaceReader {
             // A name holding another word for the same kind ("Sottocasa
             // Pizzeria" for "pizza", "… Coffee" for "cafe") matches too.
             if let kind = r.types.first {
-                for (phrase, types) in QueryTypeWords.synonyms.sorted(by: { $0.key < $1.key })
-                where types.first == kind && !phrase.contains(" ") && !words.contains(phrase) {
-                    words.append(phrase)
-                }
+                for w in QueryTypeWords.otherWords[kind] ?? [] where !words.contains(w) { words.append(w) }
             }
             plan.listingWords = words
             plan.window = max(plan.window, 100)
