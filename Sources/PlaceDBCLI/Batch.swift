@@ -226,13 +226,7 @@ enum FarPoint {
     }
 
     static func kilometres(_ meters: Double) -> String {
-        let digits = String(Int((meters / 1000).rounded()))
-        var out = ""
-        for (i, c) in digits.reversed().enumerated() {
-            if i > 0 && i % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return String(out.reversed())
+        DigitGrouping.grouped(Int64((meters / 1000).rounded()))
     }
 
     static func degrees(_ x: Double) -> String {

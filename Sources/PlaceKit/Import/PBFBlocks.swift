@@ -1,4 +1,5 @@
 import CZlib
+import PlaceModel
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,13 +32,13 @@ enum PBFBlocks {
             }
             return bytes
         }
-        func at() -> String { "block \(block) at byte \(grouped(offset))" }
+        func at() -> String { "block \(block) at byte \(DigitGrouping.grouped(offset))" }
         while offset < size {
             guard size - offset >= 4, let lengthBytes = read(4, at: offset) else {
                 return "\(at()) is cut off: the file ends inside its length"
             }
             let length = Int64(lengthBytes[0]) << 24 | Int64(lengthBytes[1]) << 16 | Int64(lengthBytes[2]) << 8 | Int64(lengthBytes[3])
-            guard length > 0, length <= 64 << 10 else { return "\(at()) is corrupt: its header length \(grouped(length)) is not that of a PBF block" }
+            guard length > 0, length <= 64 << 10 else { return "\(at()) is corrupt: its header length \(DigitGrouping.grouped(length)) is not that of a PBF block" }
             guard offset + 4 + length <= size, let header = read(Int(length), at: offset + 4) else {
                 return "\(at()) is cut off: the file ends inside its header"
             }
@@ -47,7 +48,7 @@ enum PBFBlocks {
             }
             let blobStart = offset + 4 + length
             guard blobStart + Int64(dataSize) <= size else {
-                return "\(at()) is cut off: the file ends \(grouped(size - blobStart)) bytes into its \(grouped(Int64(dataSize)))-byte blob"
+                return "\(at()) is cut off: the file ends \(DigitGrouping.grouped(size - blobStart)) bytes into its \(DigitGrouping.grouped(Int64(dataSize)))-byte blob"
             }
             if let blob = read(Int(dataSize), at: blobStart) {
                 guard let b = ProtobufFields(blob) else { return "\(at()) is corrupt: its blob is not a PBF Blob" }
@@ -77,13 +78,6 @@ enum PBFBlocks {
         case Z_BUF_ERROR: return "does not inflate to its raw_size (corrupt)"
         default: return "does not inflate (zlib error \(rc))"
         }
-    }
-
-    private static func grouped(_ n: Int64) -> String {
-        var digits = Array(String(n))
-        var i = digits.count - 3
-        while i > 0 { digits.insert(",", at: i); i -= 3 }
-        return String(digits)
     }
 }
 
