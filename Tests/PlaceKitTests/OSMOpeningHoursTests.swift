@@ -87,6 +87,8 @@ struct OSMOpeningHoursTests {
         ("Nov-Mar Mo-Fr 11:30-17:00, Mo-Su 17:00-01:00", .additionalAfterDates),
         ("Mo-Fr 10:00-18:60", .invalidTime),
         ("Mo-Fr 09:00-20:0", .invalidTime),
+        ("0000 Jan 01 off", .invalidTime),
+        ("1850 Dec 25 10:00-12:00", .invalidTime),
         ("08:00", .pointInTime),
         ("Mon - Fri 11am - 11pm", .syntax),
         ("15 Jun-15 Sep", .syntax),
@@ -108,6 +110,21 @@ struct OSMOpeningHoursTests {
         #expect(s.reason.contains("is not evaluated"))
         // The text is kept as it came, for the reader.
         #expect(try Self.place(text).document["regularOpeningHours"]?[OSMOpeningHours.jsonKey] == .string(text))
+    }
+
+    @Test("a date range in the year 9999 is checked without a year 10000 (a fuzz finding: the rule-order check trapped)")
+    func lastYear() throws {
+        for text in ["9999 Dec 20:00-03:00", "9999 Dec 10:00-12:00; 9999 Dec 25 off", "2026 Jan-9999 Dec Mo-Fr 09:00-17:00"] {
+            guard case .supported(let parsed) = OSMOpeningHours.parse(text) else {
+                Issue.record("'\(text)' should be supported")
+                continue
+            }
+            let dec30 = try #require(LocalDate(year: 9999, month: 12, day: 30))
+            #expect(!parsed.day(dec30).open.isEmpty || text.hasPrefix("2026"), "'\(text)'")
+        }
+        let weekday = try #require(LocalDate(year: 9999, month: 12, day: 29)) // a Wednesday
+        guard case .supported(let range) = OSMOpeningHours.parse("2026 Jan-9999 Dec Mo-Fr 09:00-17:00") else { return }
+        #expect(range.day(weekday).open.map { [$0.start, $0.end] } == [[540, 1020]])
     }
 
     @Test("PH rules are parsed; public holidays are not known offline, and the status says so")

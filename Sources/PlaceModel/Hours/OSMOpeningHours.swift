@@ -260,9 +260,10 @@ public enum OSMOpeningHours {
         if !dated { return try checkWeeklyOrder(rules, steps: &steps) }
         var days: [LocalDate] = []
         if dated {
+            // A named year of 9999 adds 10000, which no date has.
             for y in years.sorted() {
-                let first = LocalDate(year: y, month: 1, day: 1)!
-                for i in 0..<(LocalDate(year: y, month: 12, day: 31)!.dayNumber - first.dayNumber + 1) { days.append(first.adding(days: i)) }
+                guard let first = LocalDate(year: y, month: 1, day: 1), let last = LocalDate(year: y, month: 12, day: 31) else { continue }
+                for i in 0..<(last.dayNumber - first.dayNumber + 1) { days.append(first.adding(days: i)) }
             }
         } else {
             let sunday = LocalDate(year: 2024, month: 1, day: 7)!
@@ -624,7 +625,15 @@ public enum OSMOpeningHours {
 
         mutating func parseDateEnd(defaultDayIsLast: Bool, monthOf previous: Int? = nil) throws(Unsupported) -> (end: DateRange.End, hasDay: Bool) {
             var year: Int?
-            if case .number(let y, 4) = current { year = y; i += 1 }
+            if case .number(let y, 4) = current {
+                // The specification's years are after 1900; a date beyond
+                // 9999 is not one LocalDate (or the Places API) can hold.
+                guard (1900...9999).contains(y) else {
+                    throw Unsupported(form: .invalidTime, reason: "year \(y) is outside 1900-9999")
+                }
+                year = y
+                i += 1
+            }
             var month: Int
             if case .month(let m) = current {
                 month = m
