@@ -1,14 +1,17 @@
-// placedb-bench serve-answers --db PATH [--ids N] [--runs R] [--only plain|stored] [--answers details|nearby]
+// placedb-bench serve-answers --db PATH [--ids N] [--runs R] [--only typed|stored] [--answers details,nearby,current,search]
 //
-// The library's part of `placedb serve`'s answers, in process, on a real
-// database (e.g. the one Scripts/bench-serve imports): Place Details (mask
-// `*`) and searchNearby (k=20, bench-serve's mask), each written as the
-// server writes it now (from the stored bytes, indented without parsing:
-// "stored") and as it did before (the place decoded, served, masked and
-// encoded as a tree; nearby's compact bytes parsed and re-encoded pretty:
-// "plain"). Both must give the same bytes (checked). Prints the thread's
-// CPU time per answer, the median of R runs: CPU time, so that the load of
-// a shared machine skews it less than wall time.
+// Why the CLI and the server write answers from the stored bytes: each
+// answer of the library, in process, on a real database (e.g. the one
+// Scripts/bench-serve imports), written two ways. "typed": the library's
+// typed answer (fetchPlace, searchNearby, findPlaceLikelihoods,
+// searchText), each place's masked members as a JSON tree (apiJSON),
+// written pretty by JSONWriter. "stored": the byte writer the CLI and the
+// server use (placeDetailsJSON, searchNearbyJSON, findPlaceLikelihoodsJSON,
+// searchTextJSON: the stored documents copied with the mask applied),
+// indented without parsing. Both must give the same bytes (checked before
+// timing; the tests check it too). Prints the thread's CPU time per answer,
+// the median of R runs: CPU time, so that the load of a shared machine
+// skews it less than wall time.
 import Foundation
 import PlaceKit
 import PlaceModel
@@ -21,8 +24,8 @@ enum ServeAnswerBench {
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
-    /// Place Details as the server wrote it before: whole place, served, masked, a JSONValue tree, pretty.
-    static func plainDetails(_ client: PlaceReader, _ id: PlaceID, _ fields: FieldMask, _ time: HoursQueryTime) throws -> [UInt8] {
+    /// Place Details from the typed place: served, masked, a JSONValue tree, pretty.
+    static func typedDetails(_ client: PlaceReader, _ id: PlaceID, _ fields: FieldMask, _ time: HoursQueryTime) throws -> [UInt8] {
         try client.read {
             let resolution = try client.resolvePlaceIDs([id])[0]
             guard let current = resolution.placeID else { throw PlaceDBError.notFound(id) }
@@ -42,9 +45,54 @@ enum ServeAnswerBench {
         return out
     }
 
-    static func plainNearby(_ client: PlaceReader, _ request: NearbySearchRequest, _ fields: FieldMask, _ time: HoursQueryTime) throws -> [UInt8] {
+    static func typedNearby(_ client: PlaceReader, _ request: NearbySearchRequest, _ fields: FieldMask, _ time: HoursQueryTime) throws -> [UInt8] {
+        let found = try client.searchNearby(request, fields: fields, at: time)
+        let value: JSONValue = found.isEmpty ? [:] : ["places": .array(found.map { r in
+            var o = r.place.apiJSON(fields: fields)
+            o["distanceMeters"] = .double((r.distanceMeters * 100).rounded() / 100)
+            return .object(o)
+        })]
         var out: [UInt8] = []
-        JSONWriter(pretty: true).write(try JSONValue(parsing: client.searchNearbyJSON(request, fields: fields, at: time)), into: &out)
+        JSONWriter(pretty: true).write(value, into: &out)
+        return out
+    }
+
+    static func typedCurrent(_ client: PlaceReader, _ request: CurrentPlaceRequest, _ fields: FieldMask) throws -> [UInt8] {
+        let list = try client.findPlaceLikelihoods(request, fields: fields)
+        var o = JSONObject([("placeLikelihoods", .array(list.placeLikelihoods.map { l in
+            .object(JSONObject([("place", .object(l.place.apiJSON(fields: fields))),
+                                ("likelihood", .double(PlaceReader.roundedLikelihood(l.likelihood)))]))
+        })), ("noneLikelihood", .double(PlaceReader.roundedLikelihood(list.noneLikelihood)))])
+        if list.approximate { o["approximate"] = true }
+        if let l = list.locality { o["locality"] = PlaceReader.localityJSON(l) }
+        var out: [UInt8] = []
+        JSONWriter(pretty: true).write(.object(o), into: &out)
+        return out
+    }
+
+    static func storedCurrent(_ client: PlaceReader, _ request: CurrentPlaceRequest, _ fields: FieldMask) throws -> [UInt8] {
+        let compact = try client.findPlaceLikelihoodsJSON(request, fields: fields)
+        var out: [UInt8] = []
+        compact.withUnsafeBytes { JSONWriter.indent(compact: $0, into: &out) }
+        return out
+    }
+
+    static func typedSearch(_ client: PlaceReader, _ request: TextSearchRequest, _ fields: FieldMask, _ time: HoursQueryTime) throws -> [UInt8] {
+        let found = try client.searchText(request, fields: fields, at: time)
+        let value: JSONValue = found.isEmpty ? [:] : ["places": .array(found.map { r in
+            var o = r.place.apiJSON(fields: fields)
+            if let d = r.distanceMeters { o["distanceMeters"] = .double((d * 100).rounded() / 100) }
+            return .object(o)
+        })]
+        var out: [UInt8] = []
+        JSONWriter(pretty: true).write(value, into: &out)
+        return out
+    }
+
+    static func storedSearch(_ client: PlaceReader, _ request: TextSearchRequest, _ fields: FieldMask, _ time: HoursQueryTime) throws -> [UInt8] {
+        let compact = try client.searchTextJSON(request, fields: fields, at: time)
+        var out: [UInt8] = []
+        compact.withUnsafeBytes { JSONWriter.indent(compact: $0, into: &out) }
         return out
     }
 
@@ -60,51 +108,80 @@ enum ServeAnswerBench {
         let count = Int(option("--ids", args) ?? "") ?? 2000
         let runs = max(1, Int(option("--runs", args) ?? "") ?? 7)
         let only = option("--only", args)
-        let answers = option("--answers", args)
+        let answers = Set((option("--answers", args) ?? "details,nearby,current,search").split(separator: ",").map(String.init))
         let client = try PlaceReader(databasePath: db)
         let sql = try Database(path: db, mode: .readOnly)
         var ids: [PlaceID] = []
         var points: [Coordinate] = []
+        var names: [String] = []
         try sql.forEachRow("SELECT place_id FROM place ORDER BY id LIMIT ?", [.integer(Int64(count))]) { ids.append(PlaceID(try $0.string(0))) }
-        for id in ids.prefix(200) { points.append(try client.fetchStoredPlace(id: id).coordinate) }
+        for id in ids.prefix(200) {
+            let place = try client.fetchStoredPlace(id: id)
+            points.append(place.coordinate)
+            if let name = place.document["displayName"]?["text"]?.stringValue, !name.isEmpty { names.append(name) }
+        }
         let time = HoursQueryTime.instant(Date())
         let all = FieldMask.all
-        let nearbyMask = try FieldMask(parsing: "id,displayName,location,types,primaryType")
-        let requests = points.map { NearbySearchRequest(center: $0, radiusMeters: 2000, maxResultCount: 20) }
+        let listMask = try FieldMask(parsing: "id,displayName,location,types,primaryType")
+        let nearby = points.map { NearbySearchRequest(center: $0, radiusMeters: 2000, maxResultCount: 20) }
+        let current = points.map { CurrentPlaceRequest(location: $0, accuracyMeters: 20, time: Date(), maxResultCount: 5) }
+        let search = zip(names, points).map { name, point in
+            TextSearchRequest(textQuery: name, locationBias: .circle(center: point, radiusMeters: 5000), maxResultCount: 20)
+        }
+        /// The first line where two answers differ, for the message.
+        func difference(_ a: [UInt8], _ b: [UInt8]) -> String {
+            let la = String(decoding: a, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            let lb = String(decoding: b, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            for i in 0..<max(la.count, lb.count) where i >= la.count || i >= lb.count || la[i] != lb[i] {
+                return "line \(i + 1): typed '\(i < la.count ? String(la[i]) : "(end)")', stored '\(i < lb.count ? String(lb[i]) : "(end)")'"
+            }
+            return "the same"
+        }
         // The same bytes both ways.
-        for id in ids.prefix(500) {
-            guard try plainDetails(client, id, all, time) == storedDetails(client, id, all, time) else { throw BenchError(message: "details of \(id) differ") }
+        for id in ids.prefix(500) where try typedDetails(client, id, all, time) != storedDetails(client, id, all, time) {
+            throw BenchError(message: "details of \(id) differ")
         }
-        for r in requests.prefix(50) {
-            guard try plainNearby(client, r, nearbyMask, time) == storedNearby(client, r, nearbyMask, time) else { throw BenchError(message: "nearby at \(r.center) differs") }
+        for r in nearby.prefix(50) where try typedNearby(client, r, listMask, time) != storedNearby(client, r, listMask, time) {
+            throw BenchError(message: "nearby at \(r.center) differs")
         }
-        func measure(_ body: () throws -> Int) rethrows -> (micros: Double, bytes: Int) {
+        for r in current.prefix(50) where try typedCurrent(client, r, all) != storedCurrent(client, r, all) {
+            throw BenchError(message: "current place at \(r.location) differs")
+        }
+        for r in search.prefix(50) {
+            let (a, b) = (try typedSearch(client, r, listMask, time), try storedSearch(client, r, listMask, time))
+            if a != b { throw BenchError(message: "search '\(r.textQuery)' differs: \(difference(a, b))") }
+        }
+        func measure(_ body: () throws -> Int) rethrows -> Double {
             var times: [Double] = []
-            var bytes = 0
             for run in 0...runs {
                 let start = cpuSeconds()
-                let n = try body()
-                if run > 0 { times.append(cpuSeconds() - start) } else { bytes = n }
+                _ = try body()
+                if run > 0 { times.append(cpuSeconds() - start) }
             }
-            return (median(times) * 1e6, bytes)
+            return median(times) * 1e6
         }
-        print("placedb-bench serve-answers: \(ids.count) Place Details (mask *), \(requests.count) searchNearby k=20; CPU time per answer, median of \(runs) runs")
-        print("| answer | plain (before) us | stored bytes (now) us | now / before |")
+        func each<R>(_ requests: [R], _ write: (R) throws -> [UInt8]) throws -> Double {
+            try measure { try requests.reduce(0) { $0 + (try write($1)).count } } / Double(max(1, requests.count))
+        }
+        print("placedb-bench serve-answers: \(ids.count) Place Details (mask *), \(nearby.count) searchNearby k=20, \(current.count) current place at 20 m (mask *), \(search.count) searchText by name (k=20); CPU time per answer, median of \(runs) runs")
+        print("| answer | typed, then a JSON tree (us) | stored bytes (us) | stored / typed |")
         print("|---|---|---|---|")
-        var plainD: Double?, storedD: Double?, plainN: Double?, storedN: Double?
-        let details = answers != "nearby", nearby = answers != "details"
-        if only != "stored" {
-            if details { plainD = try measure { try ids.reduce(0) { $0 + (try plainDetails(client, $1, all, time)).count } }.micros / Double(ids.count) }
-            if nearby { plainN = try measure { try requests.reduce(0) { $0 + (try plainNearby(client, $1, nearbyMask, time)).count } }.micros / Double(requests.count) }
-        }
-        if only != "plain" {
-            if details { storedD = try measure { try ids.reduce(0) { $0 + (try storedDetails(client, $1, all, time)).count } }.micros / Double(ids.count) }
-            if nearby { storedN = try measure { try requests.reduce(0) { $0 + (try storedNearby(client, $1, nearbyMask, time)).count } }.micros / Double(requests.count) }
-        }
-        let rows = [("Place Details, mask *", plainD, storedD), ("searchNearby k=20", plainN, storedN)]
-        for (name, a, b) in rows {
+        typealias Row = (name: String, key: String, typed: () throws -> Double, stored: () throws -> Double)
+        let rows: [Row] = [
+            ("Place Details, mask *", "details", { try each(ids) { try typedDetails(client, $0, all, time) } },
+             { try each(ids) { try storedDetails(client, $0, all, time) } }),
+            ("searchNearby k=20", "nearby", { try each(nearby) { try typedNearby(client, $0, listMask, time) } },
+             { try each(nearby) { try storedNearby(client, $0, listMask, time) } }),
+            ("current place, 20 m, mask *", "current", { try each(current) { try typedCurrent(client, $0, all) } },
+             { try each(current) { try storedCurrent(client, $0, all) } }),
+            ("searchText by name, k=20", "search", { try each(search) { try typedSearch(client, $0, listMask, time) } },
+             { try each(search) { try storedSearch(client, $0, listMask, time) } }),
+        ]
+        for row in rows where answers.contains(row.key) {
+            let a = only == "stored" ? nil : try row.typed()
+            let b = only == "typed" ? nil : try row.stored()
             let ratio = (a != nil && b != nil) ? "\(Int((100 * b! / a!).rounded()))%" : "-"
-            print("| \(name) | \(a.map { fmt($0) } ?? "-") | \(b.map { fmt($0) } ?? "-") | \(ratio) |")
+            print("| \(row.name) | \(a.map { fmt($0) } ?? "-") | \(b.map { fmt($0) } ?? "-") | \(ratio) |")
         }
     }
 }

@@ -112,7 +112,7 @@ extension PlaceReader {
 
     /// `{"id", "name": "places/ID", "displayName", "primaryType",
     /// "location", "distanceMeters", "containsFix"}`.
-    static func localityJSON(_ l: PlaceLocality) -> JSONValue {
+    package static func localityJSON(_ l: PlaceLocality) -> JSONValue {
         var o = JSONObject()
         o["name"] = .string(l.placeID.resourceName)
         o["id"] = .string(l.placeID.rawValue)

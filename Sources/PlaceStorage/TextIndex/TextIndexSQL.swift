@@ -194,38 +194,51 @@ package enum TextIndexSQL {
     /// (`Database.registerCountedBM25`): the same score, without counting
     /// them on every query.
     package static let countedBM25 = "bm25_counted(place_text, ?2, 10.0, 5.0, 1.0, 3.0, 0.0)"
-    /// What a candidate is ranked by first (no JSON read), from `place p`.
-    package static let candidateColumns = "p.geom, p.name, p.extra IS NOT NULL, p.rating_count, p.primary_type, p.rating"
+    /// What a candidate is ranked by first (no JSON read): the matched row
+    /// `p`'s name (the text that matched), and the answered row's point,
+    /// other names, ratings and type. The answered row is `p` itself, or
+    /// in the merged view its group's canonical row `c` (`LEFT JOIN place c
+    /// ON c.id = p.group_id`): the place answered is filtered, ranked and
+    /// measured where it is, with its own rating, not its member's.
+    private static func candidateColumns(_ view: RecordView) -> String {
+        guard view == .merged else { return "p.geom, p.name, p.extra IS NOT NULL, p.rating_count, p.primary_type, p.rating" }
+        return ["geom", "name", "extra IS NOT NULL", "rating_count", "primary_type", "rating"].map { column in
+            column == "name" ? "p.name" : "CASE WHEN c.id IS NULL THEN p.\(column) ELSE c.\(column) END"
+        }.joined(separator: ", ")
+    }
+    /// The canonical row of a match's group (merged view), for
+    /// `candidateColumns`.
+    private static func canonicalJoin(_ view: RecordView) -> String { view == .merged ? " LEFT JOIN place c ON c.id = p.group_id" : "" }
     /// rowid and weighted BM25 of the `?3` best places matching `?1` by
     /// BM25, ties by rowid (`?2`: the phrase counts; `?3` -1: all), each
     /// with its candidate columns: the match is limited first, then joined.
     /// (The merged view answers a group's member as its canonical row:
     /// `matchedRow`.)
     package static func bestMatches(_ view: RecordView) -> String { view == .merged ? bestMatchesMerged : bestMatchesUnmerged }
-    private static let bestMatchesMerged = bestMatches(matchedRow(.merged))
-    private static let bestMatchesUnmerged = bestMatches(matchedRow(.unmerged))
-    private static func bestMatches(_ row: String) -> String {
+    private static let bestMatchesMerged = bestMatchesSQL(.merged)
+    private static let bestMatchesUnmerged = bestMatchesSQL(.unmerged)
+    private static func bestMatchesSQL(_ view: RecordView) -> String {
         """
-        SELECT \(row), m.score, \(candidateColumns) FROM (
+        SELECT \(matchedRow(view)), m.score, \(candidateColumns(view)) FROM (
             SELECT rowid AS id, \(countedBM25) AS score FROM place_text WHERE place_text MATCH ?1 ORDER BY score, rowid LIMIT ?3
-        ) m JOIN place p ON p.id = m.id
+        ) m JOIN place p ON p.id = m.id\(canonicalJoin(view))
         """
     }
     /// The first `?3` places matching `?1` in rowid order (no sort: FTS5
     /// stops there), with their weighted BM25 (`?2`: the phrase counts),
     /// candidate columns and fine grid cell (`text_cell`).
     package static func firstMatches(_ view: RecordView) -> String { view == .merged ? firstMatchesMerged : firstMatchesUnmerged }
-    private static let firstMatchesMerged = firstMatches(matchedRow(.merged))
-    private static let firstMatchesUnmerged = firstMatches(matchedRow(.unmerged))
-    private static func firstMatches(_ row: String) -> String {
+    private static let firstMatchesMerged = firstMatchesSQL(.merged)
+    private static let firstMatchesUnmerged = firstMatchesSQL(.unmerged)
+    private static func firstMatchesSQL(_ view: RecordView) -> String {
         """
-        SELECT \(row), m.score, \(candidateColumns), p.text_cell FROM (
+        SELECT \(matchedRow(view)), m.score, \(candidateColumns(view)), p.text_cell FROM (
             SELECT rowid AS id, \(countedBM25) AS score FROM place_text WHERE place_text MATCH ?1 LIMIT ?3
-        ) m JOIN place p ON p.id = m.id
+        ) m JOIN place p ON p.id = m.id\(canonicalJoin(view))
         """
     }
     /// The row a match answers as: its group's canonical row when merged.
-    private static func matchedRow(_ view: RecordView) -> String { view == .merged ? "coalesce(p.group_id, m.id)" : "m.id" }
+    private static func matchedRow(_ view: RecordView) -> String { view == .merged ? "coalesce(c.id, m.id)" : "m.id" }
     /// How many places match `?1` (one phrase in the text columns).
     package static let phraseCount = "SELECT count(*) FROM place_text WHERE place_text MATCH ?1"
     /// A candidate's other names, when they may change its rank: the array
