@@ -505,15 +505,14 @@ package final class PlacesRouter: Sendable {
     /// (`suggestions.placePrediction.placeId`, ...).
     private func autocomplete(_ request: HTTPRequest, _ format: ResponseFormat) throws -> HTTPResponse {
         let complete = try AutocompleteRequest(json: try body(request))
-        let answer = try backend.autocompleteJSON(complete)
-        guard let text = try maskText(request, required: false) else { return try format.json(bytes: answer) }
+        guard let text = try maskText(request, required: false) else { return try format.json(bytes: try backend.autocompleteJSON(complete)) }
         let paths = text.split(separator: ",").map(trimmed).filter { !$0.isEmpty }
-        if paths.contains("*") { return try format.json(bytes: answer) }
+        if paths.contains("*") { return try format.json(bytes: try backend.autocompleteJSON(complete)) }
         for p in paths where !p.hasPrefix("suggestions") {
             throw APIError.invalidArgument("field mask path '\(p)' must start with 'suggestions' (e.g. suggestions.placePrediction.placeId)")
         }
         for p in paths { try Self.checkAutocompletePath(p) }
-        return format.json(Self.keep(paths.map { $0.split(separator: ".").map(String.init) }, of: try JSONValue(parsing: answer)))
+        return try format.json(bytes: try backend.autocompleteJSON(complete, keeping: paths.map { $0.split(separator: ".").map(String.init) }))
     }
 
     /// The autocomplete response's members, as the API's discovery document
@@ -542,25 +541,6 @@ package final class PlacesRouter: Sendable {
             }
             walked.append(part)
             node = below
-        }
-    }
-
-    /// `value` with only the members the paths name (`*` keeps a whole
-    /// member); the items of an array are kept by the same paths.
-    static func keep(_ paths: [[String]], of value: JSONValue) -> JSONValue {
-        switch value {
-        case .object(let o):
-            var out = JSONObject()
-            for (key, member) in o {
-                let below = paths.filter { $0.first == key }.map { Array($0.dropFirst()) }
-                if below.isEmpty { continue }
-                out[key] = below.contains(where: { $0.isEmpty || $0 == ["*"] }) ? member : keep(below, of: member)
-            }
-            return .object(out)
-        case .array(let a):
-            return .array(a.map { keep(paths, of: $0) })
-        default:
-            return value
         }
     }
 

@@ -151,8 +151,8 @@ package final class ServerBackend: Sendable {
         try withClient { try $0.searchTextJSON(request, fields: fields, nextPageToken: nextPageToken, places: places) }
     }
 
-    package func autocompleteJSON(_ request: AutocompleteRequest) throws -> [UInt8] {
-        try withClient { try $0.autocompleteJSON(request) }
+    package func autocompleteJSON(_ request: AutocompleteRequest, keeping paths: [[String]]? = nil) throws -> [UInt8] {
+        try withClient { try $0.autocompleteJSON(request, keeping: paths) }
     }
 
     package func findPlaceLikelihoodsJSON(_ request: CurrentPlaceRequest, fields: FieldMask) throws -> [UInt8] {

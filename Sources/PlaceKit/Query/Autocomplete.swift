@@ -281,7 +281,10 @@ extension PlaceReader {
     /// `{"startOffset", "endOffset"}` (code points; `startOffset` left out
     /// when 0 and `matches` when empty, as proto3 JSON writes them); with
     /// `explain` each place prediction's ranking factors.
-    package func autocompleteJSON(_ request: AutocompleteRequest, explain: Bool = false) throws -> [UInt8] {
+    /// The autocomplete answer as the API writes it (compact), with only
+    /// the members `keeping` names when given (a response field mask split
+    /// at its dots: `[["suggestions", "placePrediction", "placeId"]]`).
+    package func autocompleteJSON(_ request: AutocompleteRequest, explain: Bool = false, keeping paths: [[String]]? = nil) throws -> [UInt8] {
         let answer = try autocompleteAnswer(request)
         var list: [JSONValue] = []
         for s in answer.places {
@@ -294,11 +297,7 @@ extension PlaceReader {
             if let d = s.distanceMeters { prediction["distanceMeters"] = .int(Int64(d.rounded())) }
             var item = JSONObject()
             item["placePrediction"] = .object(prediction)
-            if explain {
-                var out: [UInt8] = [UInt8(ascii: "{"), UInt8(ascii: "}")]
-                Self.appendExplain(s.ranking, into: &out)
-                if let e = try? JSONValue(parsing: out), let o = e.objectValue { item["explain"] = o["explain"] }
-            }
+            if explain { item["explain"] = Self.explainJSON(s.ranking) }
             list.append(.object(item))
         }
         for q in answer.queries {
@@ -312,7 +311,7 @@ extension PlaceReader {
         var out: [UInt8] = []
         var json = JSONObject()
         json["suggestions"] = .array(list)
-        JSONWriter().write(.object(json), into: &out)
+        JSONWriter().write(paths.map { JSONValue.object(json).keeping($0) } ?? .object(json), into: &out)
         return out
     }
 

@@ -446,6 +446,13 @@ extension PlaceReader {
         guard out.last == UInt8(ascii: "}") else { return }
         out.removeLast()
         if out.last != UInt8(ascii: "{") { out.append(UInt8(ascii: ",")) }
+        PlaceJSON.append(#""explain":"#, into: &out)
+        JSONWriter().write(explainJSON(f), into: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// A hit's ranking factors, as `explain` writes them.
+    static func explainJSON(_ f: TextRanking.Factors) -> JSONValue {
         var e = JSONObject()
         e["score"] = .double(Self.rounded(f.score))
         e["text"] = .double(Self.rounded(f.text))
@@ -453,9 +460,7 @@ extension PlaceReader {
         if let d = f.distance { e["distance"] = .double(Self.rounded(d)) }
         e["popularity"] = .double(Self.rounded(f.popularity))
         e["corrected"] = .bool(f.corrected)
-        PlaceJSON.append(#""explain":"#, into: &out)
-        JSONWriter().write(.object(e), into: &out)
-        out.append(UInt8(ascii: "}"))
+        return .object(e)
     }
 
     static func rounded(_ x: Double) -> Double { (x * 10_000).rounded() / 10_000 }
