@@ -118,68 +118,47 @@ extension PlaceReader {
     /// "noneLikelihood": 0.01}`, likelihoods rounded down to 6 decimals (so
     /// they still sum to at most 1; `noneLikelihood`, always there, is the
     /// mass of "none of these"); with `explain`, each item's `explain`
-    /// object and a top-level one.
-    /// Written straight from the stored documents where the mask allows.
+    /// object and a top-level one. Written from the typed answer
+    /// (`currentPlaceJSON`): copying the stored documents' bytes instead
+    /// saves nothing measurable for five places (`placedb-bench
+    /// serve-answers`), so this answer has one writer.
     package func findPlaceLikelihoodsJSON(_ request: CurrentPlaceRequest, fields: FieldMask = .all, explain: Bool = false) throws -> [UInt8] {
-        try request.validate()
-        let plan = maskPlan(fields, language: request.languageCode)
-        let served = request.servedAt
-        return try store.read {
-            let run = try runModel(request)
-            var out: [UInt8] = []
-            out.reserveCapacity(4096)
-            PlaceJSON.append(#"{"placeLikelihoods":["#, into: &out)
-            var first = true
-            for i in try listedCandidates(run, request) {
-                let l = run.scores.likelihoods[i]
-                var item: [UInt8] = []
-                PlaceJSON.append(#"{"place":"#, into: &item)
-                if let p = run.decoded[l.candidate] {
-                    JSONWriter().write(.object(try localized(p.served(at: served), request.languageCode).apiJSON(fields: fields)), into: &item)
-                } else if try !store.writePlaceJSON(rowid: run.rowids[l.candidate], plan: plan, servedAt: served, into: &item) {
-                    continue
-                }
-                PlaceJSON.append(#","likelihood":"#, into: &item)
-                JSONWriter.writeNumber(Self.roundedLikelihood(l.likelihood), into: &item)
-                if explain {
-                    PlaceJSON.append(#","explain":"#, into: &item)
-                    JSONWriter().write(.object(try explanation(l, run).json), into: &item)
-                }
-                item.append(UInt8(ascii: "}"))
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                out.append(contentsOf: item)
-            }
-            out.append(UInt8(ascii: "]"))
-            // Always: an app tells "probably none of these" from "one of these".
-            PlaceJSON.append(#","noneLikelihood":"#, into: &out)
-            JSONWriter.writeNumber(Self.roundedLikelihood(run.scores.noneLikelihood), into: &out)
-            // Too coarse to name a place: said, with the locality (false is
-            // left out, as proto3 JSON leaves out a false bool).
-            let (approximate, topMass) = Self.approximate(run.scores, run.model)
-            if approximate {
-                PlaceJSON.append(#","approximate":true"#, into: &out)
-                if let l = try locality(at: request.location) {
-                    PlaceJSON.append(#","locality":"#, into: &out)
-                    JSONWriter().write(Self.localityJSON(l), into: &out)
-                }
-            }
-            if explain {
-                PlaceJSON.append(#","explain":"#, into: &out)
-                let s = LikelihoodExplanation.significant
-                JSONWriter().write(.object(JSONObject([
-                    ("accuracyMeters", .double(request.accuracyMeters)),
-                    ("sigmaMeters", .double(s(run.sigma))),
-                    ("searchRadiusMeters", .double(s(run.reach))),
-                    ("candidates", .int(Int64(run.scores.likelihoods.count))),
-                    ("noneLikelihood", .double(Self.roundedLikelihood(run.scores.noneLikelihood))),
-                    ("topMass", .double(Self.roundedLikelihood(topMass))),
-                    ("approximateBelow", .double(run.model.approximateMass)),
-                ])), into: &out)
-            }
-            out.append(UInt8(ascii: "}"))
-            return out
+        let list = try findPlaceLikelihoods(request, fields: fields, explain: explain)
+        var out: [UInt8] = []
+        JSONWriter().write(.object(currentPlaceJSON(list, fields: fields, accuracyMeters: explain ? request.accuracyMeters : nil)), into: &out)
+        return out
+    }
+
+    /// The JSON of a current-place answer, the one writer of it (the CLI,
+    /// the server): each place's `fields`, its likelihood (and `explain`
+    /// when the answer carries explanations), `noneLikelihood`,
+    /// `approximate` and `locality` when the fix is too coarse to name a
+    /// place (false is left out, as proto3 JSON leaves out a false bool),
+    /// and with `accuracyMeters` the top-level `explain` object.
+    package func currentPlaceJSON(_ list: PlaceLikelihoodList, fields: FieldMask, accuracyMeters: Double?) -> JSONObject {
+        var o = JSONObject([("placeLikelihoods", .array(list.placeLikelihoods.map { l in
+            var item = JSONObject([("place", .object(l.place.apiJSON(fields: fields))),
+                                   ("likelihood", .double(Self.roundedLikelihood(l.likelihood)))])
+            if let e = l.explanation { item["explain"] = .object(e.json) }
+            return .object(item)
+        })), ("noneLikelihood", .double(Self.roundedLikelihood(list.noneLikelihood)))])
+        if list.approximate {
+            o["approximate"] = true
+            if let l = list.locality { o["locality"] = Self.localityJSON(l) }
         }
+        if let accuracyMeters {
+            let s = LikelihoodExplanation.significant
+            o["explain"] = .object(JSONObject([
+                ("accuracyMeters", .double(accuracyMeters)),
+                ("sigmaMeters", .double(s(list.sigmaMeters))),
+                ("searchRadiusMeters", .double(s(list.searchRadiusMeters))),
+                ("candidates", .int(Int64(list.candidateCount))),
+                ("noneLikelihood", .double(Self.roundedLikelihood(list.noneLikelihood))),
+                ("topMass", .double(Self.roundedLikelihood(list.topMass))),
+                ("approximateBelow", .double(likelihoodModel.approximateMass)),
+            ]))
+        }
+        return o
     }
 
     /// A likelihood for output: rounded down to 6 decimals.
