@@ -1,4 +1,5 @@
-// placedb-bench import [--records N] [--runs R] [--dir DIR] [--no-ogr2ogr] [--only geojson|ndjson|compact] [--no-warmup] [--no-text-index]
+// placedb-bench import [--records N] [--runs R] [--dir DIR] [--no-ogr2ogr] [--only geojson|ndjson|compact]
+//                      [--no-warmup] [--no-text-index]
 //
 // Generates N seeded places three times over, as Places API (New) NDJSON, as
 // a GeoJSON FeatureCollection and as compact NDJSON records (ID, name,

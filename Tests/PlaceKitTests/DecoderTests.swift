@@ -276,7 +276,8 @@ struct LegacyPlacesDecoderTests {
         #expect(decoded.format == .placesLegacy)
         #expect(decoded.place.id == PlaceID("ChIJlegacy"))
         #expect(decoded.place.coordinate == Coordinate(latitude: 37.4219999, longitude: -122.0840575))
-        // The language the response was written in: its one review's (reviews are translated into the request's language).
+        // The language the response was written in: its one review's (reviews are
+        // translated into the request's language).
         #expect(decoded.place.displayName == LocalizedText(text: "Joe's Diner", languageCode: "en"))
         #expect(decoded.place.document["displayName"] == ["text": "Joe's Diner", "languageCode": "en"])
         #expect(decoded.place.document["location"] == ["latitude": 37.4219999, "longitude": -122.0840575])
