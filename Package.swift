@@ -62,6 +62,8 @@ let package = Package(
 
         .target(name: "PlaceKitTestSupport", dependencies: ["PlaceKit", "PlaceKitGD", "PlaceModel", "CGD"], path: "Sources/PlaceKitTestSupport"),
         .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "PlaceKitTestSupport"]),
+        .testTarget(name: "PlaceModelTests", dependencies: ["PlaceModel", "PlaceKitTestSupport"]),
+        .testTarget(name: "PlaceStorageTests", dependencies: ["PlaceStorage", "PlaceModel", "SQLiteDB", "PlaceKitTestSupport"]),
         .testTarget(name: "PlaceKitTests", dependencies: ["PlaceKit", "PlaceKitGD", "PlaceModel", "PlaceStorage", "SQLiteDB", "PlaceKitTestSupport"]),
         .testTarget(name: "PlaceDBServerTests", dependencies: ["PlaceDBServer", "PlaceDBCLI", "PlaceKit", "PlaceModel", "PlaceKitTestSupport", "SQLiteDB"]),
         .testTarget(name: "PlaceDBCLITests", dependencies: ["PlaceDBCLI", "PlaceKit", "PlaceModel", "PlaceStorage", "SQLiteDB", "PlaceKitTestSupport", "PlaceDBFuzz"], exclude: ["Fixtures"]),

@@ -14,10 +14,10 @@ import Glibc
 /// Why not libmicrohttpd's internal polling thread: libmicrohttpd 0.9.75
 /// (Debian 12) drains epoll in a loop that calls `epoll_wait` again while a
 /// call returns its whole buffer of 128 events, with the blocking timeout.
-/// With exactly 128 busy connections on a loop, the second call waited
+/// With exactly 128 busy connections on a loop, the second call waits
 /// (for a new event or the connection timeout) before the 128 ready
-/// connections were served: `wrk -c128` on one thread got 0 requests in
-/// 2 s, `-c127` 30,868. `MHD_run` drains with a timeout of 0, so the
+/// connections are served, and the loop stalls (`wrk -c128` on one
+/// thread shows it; `-c127` does not). `MHD_run` drains with a timeout of 0, so the
 /// waiting happens here, on our own `epoll_wait`, before and not between.
 ///
 /// Everything below runs on the loop's thread (the callbacks included),

@@ -30,13 +30,6 @@ func record(_ id: String, east: Double = 0, north: Double = 0, type: String = "c
     return s + extra + "}"
 }
 
-let origin = Coordinate(latitude: 46.5, longitude: 6.6)
-
-func at(east: Double, north: Double = 0) -> Coordinate {
-    let perDegLat = Earth.meanRadius * Double.pi / 180
-    return Coordinate(latitude: 46.5 + north / perDegLat, longitude: 6.6 + east / (perDegLat * cos(46.5 * Double.pi / 180)))
-}
-
 @Suite("Current place")
 struct CurrentPlaceTests {
     static let modes: [SpatialIndexMode] = [.memory, .database]

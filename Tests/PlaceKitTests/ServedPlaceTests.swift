@@ -61,6 +61,7 @@ struct ServedPlaceTests {
             }
         }
         // Never a next time before the time asked, nor more than 7 days after it.
+        var nextTimes = 0
         for day in 0..<14 {
             for hour in stride(from: 0, to: 24, by: 5) {
                 let text = String(format: "2025-12-%02dT%02d:17:00Z", day + 1, hour)
@@ -73,11 +74,13 @@ struct ServedPlaceTests {
                             guard let value = place.document[key]?[name]?.stringValue else { continue }
                             let date = try #require(ISO8601DateFormatter().date(from: value))
                             #expect(date > instant && date.timeIntervalSince(instant) <= 7 * 86_400, "\(id) \(key).\(name) \(value) at \(text)")
+                            nextTimes += 1
                         }
                     }
                 }
             }
         }
+        #expect(nextTimes > 50, "next open or close times served: \(nextTimes)")
     }
 
     @Test("fetchPlace without a time serves now: never the captured openNow")
@@ -119,6 +122,7 @@ struct ServedPlaceTests {
                 let json = try JSONValue(parsing: client.searchNearbyJSON(request, fields: fields, at: Self.time(at)))
                 let decoded = try client.searchNearby(request, fields: fields, at: Self.time(at))
                 let listed = try #require(json["places"]?.arrayValue)
+                #expect(!decoded.isEmpty, "\(mask) at \(at): no places to compare")
                 #expect(listed.count == decoded.count)
                 for (j, d) in zip(listed, decoded) {
                     for key in Place.hoursMembers {

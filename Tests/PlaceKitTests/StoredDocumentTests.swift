@@ -159,9 +159,13 @@ struct StoredDocumentTests {
         let db = dir.file("places.sqlite")
         _ = try PlaceImporter(databasePath: db).importInput(.file(input))
         let client = try PlaceReader(databasePath: db)
+        var compared = 0
         for line in lines {
             guard case .object(let record) = try JSONValue(parsing: line), let id = record["id"]?.stringValue,
-                  let lng = record["location"]?["longitude"]?.doubleValue else { continue }
+                  let lng = record["location"]?["longitude"]?.doubleValue else {
+                Issue.record("not a record with an ID and a location: \(line)")
+                continue
+            }
             // What a whole stored document gives back (its numbers as the writer writes them).
             guard case .object(let normalized) = try JSONValue(parsing: JSONWriter().string(.object(record))) else { continue }
             let expected = Place(id: PlaceID(id), coordinate: Coordinate(latitude: 46.5, longitude: lng), document: normalized)
@@ -170,7 +174,9 @@ struct StoredDocumentTests {
             #expect(fetched.document == expected.document, "d\(i) by ID")
             let near = try client.searchNearby(NearbySearchRequest(center: expected.coordinate, maxResultCount: 1))
             #expect(near.first?.place.document == expected.document, "d\(i) by rowid")
+            compared += 1
         }
+        #expect(compared == lines.count)
         // searchNearbyJSON (from the stored bytes, members located as far
         // as the mask needs) writes what the decoded places give.
         let center = Coordinate(latitude: 46.5, longitude: 6.2)

@@ -41,8 +41,8 @@ public struct ImportOptions: Sendable {
     /// Keep the text index (`PlacesClient.searchText`, `autocomplete`).
     /// False: the import's first transaction drops it (its FTS5 table,
     /// typo words and triggers) and writes none, so the import and every
-    /// later one into that database cost less (a third to a half of a fresh
-    /// import's CPU: docs/search.md); `TextIndexMaintenance.build` makes it
+    /// later one into that database cost less (how much: docs/search.md);
+    /// `TextIndexMaintenance.build` makes it
     /// again. True into a database that has none keeps it without one.
     public var textIndex = true
     /// Link the places each import adds or changes to the records of other

@@ -41,8 +41,7 @@ final class RecordProducer: @unchecked Sendable {
     /// Batches the writing thread is done with, handed back so that their
     /// memory is freed on this thread, which allocated it: glibc frees
     /// another thread's chunks under that thread's arena lock, and the two
-    /// threads then wait on each other (measured: a tenth of both threads'
-    /// time at 1M places).
+    /// threads would then wait on each other.
     private let spentLock = NSLock()
     private var spent: [Batch] = []
 

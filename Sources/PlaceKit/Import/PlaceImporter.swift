@@ -274,19 +274,15 @@ public final class PlaceImporter {
                             reject: ((ImportRejection) -> Void)? = nil) throws -> ImportSummary {
         let settles = newDatabasePath != nil
         let summary = try settling { try importOne(input, progress: progress, reject: reject) }
-        if settles {
-            endOfImport.lap("WAL, moved to its name, reopened")
-            lastEndOfImport = endOfImport.parts
-        }
+        if settles { endOfImportWatcher?.partEnded("WAL, moved to its name, reopened") }
         return summary
     }
 
-    /// How long the parts of the last input's end took, from the last
-    /// record read: the index tables' writing (`PlaceWriter.endBulk`), the
-    /// run's record, the commit and, for a new database, its move to its
-    /// name (`placedb-bench world` reports them).
-    package private(set) var lastEndOfImport: [EndOfWriteTime] = []
-    private var endOfImport = EndOfWriteTime.Laps()
+    /// Told the parts of each input's end as they end, from the last record
+    /// read: the index tables' writing (`PlaceWriter.endBulk`), the run's
+    /// record, the commit and, for a new database, its move to its name
+    /// (`placedb-bench world` times them). Nil: nobody is told.
+    package var endOfImportWatcher: (any EndOfWriteWatcher)?
 
     private func importOne(_ input: InputSource, progress: ((ImportProgress) -> Void)?,
                            reject: ((ImportRejection) -> Void)?) throws -> ImportSummary {
@@ -294,7 +290,6 @@ public final class PlaceImporter {
         let startedAt = RFC3339.nowMilliseconds()
         lastInputSummary = ImportSummary()
         lastInputCommitted = false
-        lastEndOfImport = []
         let source = try openSource(input)
         let reader = RecordReader(source: source)
         // No text index row is computed for a database that will have none.
@@ -401,9 +396,8 @@ public final class PlaceImporter {
                                                         reason: "nothing imported: \(all)\(summary.rejected) record\(summary.rejected == 1 ? "" : "s") rejected\(others) (the first, line \(first.line)\(first.index.map { " record \($0)" } ?? ""): \(first.reason))"))
                 }
                 if !tombstones.isEmpty { summary.removed += try removeAgain(tombstones, input: source.name, run: run) }
-                try writer.endBulk()
-                endOfImport = EndOfWriteTime.Laps()
-                for part in writer.lastEndOfBulk { endOfImport.append(part) }
+                endOfImportWatcher?.endBegins()
+                try writer.endBulk(watcher: endOfImportWatcher)
                 for (i, c) in CaptureSource.allCases.enumerated() where captureCounts[i] > 0 { summary.captureSources[c] = captureCounts[i] }
                 // An OpenStreetMap file read whole: its own size, not its export's.
                 summary.bytes = fatal == nil ? source.export.flatMap { fileSize($0.input) } ?? bytesRead : bytesRead
@@ -412,9 +406,9 @@ public final class PlaceImporter {
                               dataTime: newestCapture)
                 if let t = newestCapture { newestDataTime = max(newestDataTime ?? t, t) }
                 if firstRun == nil { firstRun = run }
-                endOfImport.lap("run recorded")
+                endOfImportWatcher?.partEnded("run recorded")
             }
-            endOfImport.lap("commit")
+            endOfImportWatcher?.partEnded("commit")
         } catch let error as PlaceDBError {
             // Rolled back: the database is as it was before this input.
             let failed = ImportSummary(records: summary.records, rejected: summary.rejected,
@@ -429,7 +423,6 @@ public final class PlaceImporter {
         lastInputSummary = summary
         lastInputCommitted = true
         operationCommitted = true
-        lastEndOfImport = endOfImport.parts
         report()
         if let fatal { throw PlaceDBError.badInput(fatal) }
         return summary

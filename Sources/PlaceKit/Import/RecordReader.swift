@@ -183,8 +183,7 @@ package final class RecordReader {
     private func scanValueLength() throws -> Int {
         guard try ensure(1) else { return 0 }
         // The table as a local: a static read in the loop below is a
-        // `swift_once` call per structural byte (perf: 2.7% of the reading
-        // thread of a GeoJSON FeatureCollection import).
+        // `swift_once` call per structural byte of the input.
         let structural = Self.structural
         let first = buffer[pos]
         var i = 0

@@ -484,8 +484,8 @@ extension PlaceReader {
         // A prefix with few words in the vocabulary is asked as those words:
         // FTS5's own prefix query merges the postings of every word with the
         // prefix in the whole index (grid-cell words too) before the cells
-        // restrict anything (at 1M places, "b" * costs about 40 ms, an OR of
-        // up to about 30 words well under 1 ms).
+        // restrict anything, where an OR of a few dozen words reads only
+        // those words' lists.
         if terms[last].prefix && prefixExpansionLimit > 0 {
             terms[last].expansions = try store.wordsStarting(with: terms[last].word, limit: prefixExpansionLimit)
         }

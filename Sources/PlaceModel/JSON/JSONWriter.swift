@@ -56,7 +56,8 @@ public struct JSONWriter: Sendable {
         let room = 2 * text.count + 256
         guard out.isEmpty else { return indent(compact: text, into: &out, room: room) }
         // Into a new array's room, left uninitialized (not zeroed first:
-        // the room of a 7 KB answer cost a 14 KB memset).
+        // the room is about twice the answer, and zeroing it would write
+        // it all once more).
         var fits = true
         out = [UInt8](unsafeUninitializedCapacity: room) { buffer, count in
             if let written = indent(compact: text, into: buffer) {

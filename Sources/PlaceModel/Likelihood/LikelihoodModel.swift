@@ -67,8 +67,8 @@ public struct LikelihoodModel: Sendable {
         /// viewport, one across the antimeridian or one larger than 20 km
         /// leave the type's footprint.
         case beyondDefaultView = "beyond-default"
-        /// Every viewport in range, the default view included (placedb's
-        /// rule before issue 13; kept for the evaluation's comparison).
+        /// Every viewport in range, the default view included (the
+        /// simpler rule, kept for the evaluation's comparison).
         case always
     }
     public var popularityScale = 25.0

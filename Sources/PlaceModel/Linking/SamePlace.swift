@@ -25,7 +25,7 @@ public struct SamePlaceScore: Sendable {
     let b: LinkRecord
     /// Object: each feature's value and contribution to the logit, the
     /// distance term, the bias and the logit; for `placedb link --explain`.
-    /// Built when asked for (a score costs about 1 µs; its evidence 30).
+    /// Built when asked for: it costs many times the score.
     public var evidence: JSONValue { SamePlace.evidence(a, b) }
 }
 
@@ -55,7 +55,7 @@ public enum SamePlace {
     static let citedIDWeight = 8.0
     /// Evidence with a fixed weight: house numbers that are fields of their
     /// own on both records (Google's street_number, OSM's addr:housenumber)
-    /// and disagree. Issue 30: house numbers must agree when both are
+    /// and disagree: house numbers must agree when both are
     /// present; the learned `houseNumberConflict` is mild because the dev
     /// pairs' numbers are read out of free text (suites, ranges, typos).
     static let structuredHouseConflictWeight = -5.0

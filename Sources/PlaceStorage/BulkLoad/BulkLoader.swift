@@ -36,42 +36,20 @@ protocol BulkLoader: AnyObject {
     func rowChanged()
 
     /// Writes what still waits and leaves the tables (triggers included)
-    /// as a plain write leaves them; before the transaction commits.
-    func finish() throws
-
-    /// How long the parts of the last `finish` took (empty when it does all
-    /// its work row by row).
-    var finishTimes: [EndOfWriteTime] { get }
+    /// as a plain write leaves them; before the transaction commits. Names
+    /// its parts to `watcher` as they end, when there is one.
+    func finish(watcher: (any EndOfWriteWatcher)?) throws
 }
 
-/// A named part of the end of a bulk write, how long it took and the CPU
-/// the process used meanwhile, all threads (for `placedb-bench world`,
-/// which reports where the end of an import goes).
-package struct EndOfWriteTime: Sendable {
-    package let name: String
-    package let seconds: Double
-    package let cpuSeconds: Double?
-
-    package init(name: String, seconds: Double, cpuSeconds: Double? = nil) {
-        self.name = name
-        self.seconds = seconds
-        self.cpuSeconds = cpuSeconds
-    }
-
-    /// Times the parts of a sequence: each `lap` closes one, named.
-    package struct Laps {
-        package private(set) var parts: [EndOfWriteTime] = []
-        private var wall = MonotonicClock.now()
-        private var cpu = ProcessCPUClock.now()
-
-        package init() {}
-
-        package mutating func lap(_ name: String) {
-            let (w, c) = (MonotonicClock.now(), ProcessCPUClock.now())
-            parts.append(EndOfWriteTime(name: name, seconds: w - wall, cpuSeconds: c - cpu))
-            (wall, cpu) = (w, c)
-        }
-
-        package mutating func append(_ part: EndOfWriteTime) { parts.append(part) }
-    }
+/// Watches the end of an import part by part: `placedb-bench world` sets
+/// one to report where the end goes; an import runs without one. The
+/// calls only name the parts as they end; the watcher keeps the time, so
+/// an import without one does the same work.
+package protocol EndOfWriteWatcher: AnyObject {
+    /// The end begins: the last record is read.
+    func endBegins()
+    /// The part `name` has ended (it began where the one before ended).
+    func partEnded(_ name: String)
+    /// Of the part that just ended, `seconds` of wall time went to `name`.
+    func lastPartIncluded(_ name: String, seconds: Double)
 }

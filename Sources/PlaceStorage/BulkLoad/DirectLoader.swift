@@ -142,8 +142,6 @@ final class DirectLoader: BulkLoader {
         try types.replace(rowid: rowid, oldTypes: oldTypes, with: place.types, insertAll: pendingTypes != nil)
     }
 
-    /// How long the parts of the last `finish` took, in order.
-    private(set) var finishTimes: [EndOfWriteTime] = []
     /// The seconds the tree's build spent writing on this thread (the rest
     /// it waited for the merge), when built from spilled runs.
     private var treeWriting: Double?
@@ -151,22 +149,20 @@ final class DirectLoader: BulkLoader {
     func rowChanged() { text?.rowChanged() }
 
     /// Puts the triggers back and stamps SpatiaLite's geometry_columns_time.
-    func finish() throws {
-        var laps = EndOfWriteTime.Laps()
-        defer { finishTimes = laps.parts }
+    func finish(watcher: (any EndOfWriteWatcher)?) throws {
         // The input is read; the tree's build and the commit are left.
         if writeBackEarly { EarlyWriteback.start(db.path) }
         let whole = buildTreeWhole
         treeWriting = nil
         try flushIndex(final: true)
-        laps.lap(whole ? "spatial index built whole" : "spatial index, last points")
-        if let treeWriting { laps.append(EndOfWriteTime(name: "(of which the tree's SQLite writes)", seconds: treeWriting)) }
+        watcher?.partEnded(whole ? "spatial index built whole" : "spatial index, last points")
+        if let treeWriting { watcher?.lastPartIncluded("(of which the tree's SQLite writes)", seconds: treeWriting) }
         try pendingTypes?.flush()
         pendingTypes = nil
-        laps.lap("place_type, last rows")
+        watcher?.partEnded("place_type, last rows")
         if let text {
             try text.finish()
-            laps.lap("text index: last rows, typo words")
+            watcher?.partEnded("text index: last rows, typo words")
         }
         for t in setAside { try db.execute(t.sql) }
         setAside = []
@@ -178,7 +174,7 @@ final class DirectLoader: BulkLoader {
                 WHERE lower(f_table_name) = 'place' AND lower(f_geometry_column) = 'geom'
                 """)
         }
-        laps.lap("triggers back")
+        watcher?.partEnded("triggers back")
     }
 
     private func flushIndex(final: Bool) throws {

@@ -5,8 +5,8 @@ import Glibc
 
 /// Starts writing a file's dirty pages to disk on a thread of its own (an
 /// `fdatasync` through a descriptor of its own), so that the commit's sync,
-/// a moment later, finds little left to write (at 1M places it waited
-/// 0.19 s). Writing pages early is what the kernel may do any time;
+/// a moment later, finds little left to write. Writing pages early is
+/// what the kernel may do any time;
 /// SQLite's own syncs still order what must be ordered.
 enum EarlyWriteback {
     static func start(_ path: String) {

@@ -10,9 +10,8 @@ import SQLiteDB
 ///
 /// A full chunk is sorted at once, but written a statement at a time while
 /// the next chunk fills (`add` writes two rows for each row it takes), so
-/// the writing thread never stops for a whole chunk's inserts: a stop the
-/// reading thread, its queue full, used to wait out (about 45 ms every 32k
-/// places, a tenth of a 1M import's time). Memory stays bounded by two
+/// the writing thread never stops for a whole chunk's inserts, a stop the
+/// reading thread, its queue full, would wait out. Memory stays bounded by two
 /// chunks: the one filling and the one being written.
 ///
 /// A row written again in the same import (its ID repeats in the input)

@@ -28,7 +28,6 @@ final class PlainLoader: BulkLoader {
 
     func rowChanged() {}
 
-    func finish() throws {}
+    func finish(watcher: (any EndOfWriteWatcher)?) throws {}
 
-    var finishTimes: [EndOfWriteTime] { [] }
 }

@@ -10,9 +10,9 @@ import Glibc
 /// `width` rowids holds at most `width` pairs, written to its own region of
 /// one unlinked temporary file through a small buffer, and read back range
 /// by range into a table indexed by rowid. Each pair is written once and
-/// read once, with no comparison: at 100M places, sorted runs (128 Ki
-/// pairs each, more than the 256 open at once, so merged twice on the way)
-/// wrote 3.2 GB and merged 100M pairs three times; these write 1.6 GB.
+/// read once, with no comparison, where sorted runs of pairs would be
+/// merged more than once at 100M places (more runs than can be open at
+/// once) and written again each time.
 ///
 /// Each pair is kept as 8 bytes on the way (the rowid's place in its range
 /// and the leaf, 32 bits each): the pairs' file is half the size of 16-byte

@@ -445,7 +445,7 @@ package final class PlaceLinker {
             summary.scored += 1
             guard p >= threshold else { continue }
             // The evidence is not stored: `resolve` and `link --explain`
-            // compute it when asked (building it costs 30 times the score).
+            // compute it when asked (building it costs many times the score).
             try insert.bindAndRun([.integer(pair.a), .integer(pair.b), .real(min(1, max(0, p))), .null, .init(run)])
             summary.linked += 1
             try onLink(pair.a, pair.b)

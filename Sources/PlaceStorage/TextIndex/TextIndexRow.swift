@@ -43,7 +43,8 @@ package struct TextIndexRow: Sendable {
 
     /// `TextGrid.cell(c, .fine) + " " + TextGrid.cell(c, .coarse)`
     /// (`f13652x18663 k1365x1866`), written digit by digit from the fine
-    /// cell's key (string interpolation cost a tenth of the row).
+    /// cell's key (string interpolation would format and allocate for
+    /// every row).
     static func cells(_ c: Coordinate) -> String {
         let key = TextGrid.key(c)
         let row = key / 100_000, column = key % 100_000

@@ -49,8 +49,8 @@ final class TextIndexWriter {
 
     /// Rows waiting to go into the index together, before the commit
     /// (`finish`): FTS5's inserts run in bursts of `batch` rather than
-    /// between each place's own writes (its thread CPU at 1M places: 6.6
-    /// and 7.5 s row by row, 5.1 and 5.7 s in bursts; loaded machine).
+    /// between each place's own writes, which would take turns with them
+    /// for the same caches.
     private var pending: [(rowid: Int64, row: TextIndexRow)] = []
     static let batch = 4096
 
@@ -83,8 +83,8 @@ final class TextIndexWriter {
         if writesRows && wroteRows {
             // The rows went in as many segments (FTS5 flushes one for each
             // megabyte or so of text): merged into one, a query reads each
-            // of its words' places in one place (measured at 1M places:
-            // 0.4 s of CPU once, about 1 ms off each search).
+            // of its words' places in one place: paid once by the import,
+            // saved by every search.
             try db.execute(TextIndexSQL.optimize)
             // Every word of the index, once each and in order: the ones
             // place_word lacks go in (not the grid cells), as they are

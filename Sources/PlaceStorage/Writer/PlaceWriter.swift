@@ -216,15 +216,12 @@ package final class PlaceWriter {
     private let indexChunk: Int
 
     /// Lets the loader write what waits and put the triggers back; the
-    /// writer goes on with the plain loader.
-    package func endBulk() throws {
+    /// writer goes on with the plain loader. The loader names its parts to
+    /// `watcher` as they end.
+    package func endBulk(watcher: (any EndOfWriteWatcher)? = nil) throws {
         defer { loader = plain }
-        try loader.finish()
-        lastEndOfBulk = loader.finishTimes
+        try loader.finish(watcher: watcher)
     }
-
-    /// How long the parts of the last `endBulk` took.
-    package private(set) var lastEndOfBulk: [EndOfWriteTime] = []
 
     func upsert(_ decoded: DecodedPlace) throws -> Outcome {
         try write(PreparedPlace(decoded, source: source))

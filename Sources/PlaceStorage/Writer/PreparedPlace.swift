@@ -139,8 +139,8 @@ package final class PreparedPlace: Sendable {
 extension PreparedPlace {
     /// The record's document (with `location`) and extras, read back from
     /// what was prepared: a merge needs them, a fresh insert does not, so
-    /// the decoded values are not kept alive until the write (measured: the
-    /// import's CPU time grew a sixth when they were).
+    /// the decoded values are not kept alive until the write: every
+    /// place would hold its decoded tree for nothing a fresh insert uses.
     func recordDocument() throws -> (document: JSONObject, extra: JSONObject) {
         let columns = StoredDocument.Columns(name: name, primaryType: primaryType, rating: rating, ratingCount: ratingCount)
         let whole = try doc.withUnsafeBytes { try StoredDocument.restore($0, layout: docLayout, columns: columns) }
@@ -156,8 +156,7 @@ extension PreparedPlace {
 
 extension PreparedPlace {
     /// The members a prepared place reads, found in one pass over the
-    /// document (a lookup each searched the whole document: measured, a
-    /// tenth of the reading thread's instructions on compact records).
+    /// document (a lookup each would search the whole document again).
     /// Names are told apart by length first, then compared.
     struct Members {
         var displayName, typesValue, primaryType, rating, userRatingCount: JSONValue?

@@ -1,5 +1,4 @@
 import Testing
-import PlaceKit
 import PlaceModel
 
 /// The members of a JSON object literal.

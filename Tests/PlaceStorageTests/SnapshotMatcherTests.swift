@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import PlaceKit
 @testable import PlaceModel
 @testable import PlaceStorage
 

@@ -1,9 +1,7 @@
 import Foundation
 import Testing
 import PlaceKitTestSupport
-@testable import PlaceKit
 @testable import PlaceModel
-@testable import PlaceStorage
 
 /// The error `JSONParser` throws for `bytes`, or nil when it parses.
 private func syntaxError(_ bytes: [UInt8]) -> JSONSyntaxError? {

@@ -1,9 +1,7 @@
 import Foundation
 import Testing
-@testable import PlaceKit
 import PlaceKitTestSupport
 @testable import PlaceModel
-@testable import PlaceStorage
 
 @Suite("Fix density of polygons and lines")
 struct NormalShapeTests {

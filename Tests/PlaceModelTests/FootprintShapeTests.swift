@@ -1,27 +1,7 @@
 import Foundation
 import Testing
-@testable import PlaceKit
 import PlaceKitTestSupport
-import SQLiteDB
 @testable import PlaceModel
-@testable import PlaceStorage
-
-/// Positions `(east, north)` meters from (46.5, 6.6) as GeoJSON `[lng, lat]` text.
-func lngLat(_ points: [(Double, Double)]) -> String {
-    "[" + points.map { p in
-        let c = at(east: p.0, north: p.1)
-        return "[\(c.longitude),\(c.latitude)]"
-    }.joined(separator: ",") + "]"
-}
-
-/// A generic GeoJSON feature with a Polygon of `rings` (meters around (46.5, 6.6), closed here).
-func polygonFeature(_ id: String, _ rings: [[(Double, Double)]], type: String = "supermarket", extra: String = "") -> String {
-    let coordinates = rings.map { lngLat($0 + [$0[0]]) }.joined(separator: ",")
-    return #"{"type":"Feature","id":"\#(id)","geometry":{"type":"Polygon","coordinates":[\#(coordinates)]},"properties":{"name":"\#(id)","types":["\#(type)"]\#(extra)}}"#
-}
-
-/// The L-shaped building of the tests: 40 m x 10 m along the bottom, 10 m x 30 m up the left (700 m²).
-let lShape: [(Double, Double)] = [(0, 0), (40, 0), (40, 10), (10, 10), (10, 40), (0, 40)]
 
 @Suite("Footprint shapes")
 struct FootprintShapeTests {

@@ -1,8 +1,7 @@
 import Foundation
 import Testing
-@testable import PlaceKit
+import PlaceKitTestSupport
 @testable import PlaceModel
-@testable import PlaceStorage
 
 /// The current-place model as a pure function, on hand-built candidates
 /// (no database): `LikelihoodModel.score(candidates:fix:time:)`.
