@@ -43,7 +43,7 @@ let benchmarks: [(name: String, summary: String, options: String, run: ([String]
     ("eval-text-queries", "query understanding: \"TYPE in CITY\" over the Google captures and the OSM regions, each with the GeoNames cities: share of the top 10 of the type and in the city",
      "[--google DIR] [--osm DIR] [--geonames PATH] [--dir DIR] [--regions google,andorra,...] [--misses]", EvalTextQueries.run),
     ("search", "text search and autocomplete latency on N generated places with realistic names, against plain FTS5; index build cost and size",
-     "[--places N] [--queries Q] [--runs R] [--dir DIR] [--trigram] [--no-floor]", SearchBench.run),
+     "[--places N] [--queries Q] [--runs R] [--dir DIR] [--reuse] [--profile KIND] [--trigram] [--no-floor] [--slowest N]", SearchBench.run),
     ("eval-link-scorer-drift", "the same-place scorer alone on two OSM snapshots of a region (the newer renumbered): each old place's best new candidate, persisted places linked, wrong links, µs a score and a LinkRecord",
      "[--data DIR] [--pairs OLD:NEW,...] [--wrong] [--unlinked]", LinkScorerDriftEval.run),
 ]
