@@ -50,7 +50,7 @@ extension PlaceStore {
         }
         if tables.first == .images {
             if let known = try? photoNames(query, in: .metadata), known.count == 1 {
-                throw PlaceDBError.photoNotFound("photo '\(known[0])' has no local image (add one with 'placedb photo add')")
+                throw PlaceDBError.noLocalImage(photo: known[0])
             }
             throw PlaceDBError.photoNotFound("no local image for photo '\(text)' in \(path)")
         }
