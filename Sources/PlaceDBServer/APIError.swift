@@ -1,5 +1,6 @@
 import PlaceKit
-import PlaceModel
+package import PlaceModel
+import Foundation
 
 /// An error in the Places API's shape, with its HTTP status:
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import PlaceModel
+package import PlaceModel
 
 /// The JSON `placedb open --output json` prints for a place's open status;
 /// `placedb serve` answers the same object (`/placedb/v1/places/{id}/openStatus`).

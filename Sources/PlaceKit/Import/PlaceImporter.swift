@@ -3,8 +3,8 @@ import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
-import PlaceModel
-import PlaceStorage
+public import PlaceModel
+package import PlaceStorage
 
 /// Imports place dumps into a placedb database: reader -> decoder -> writer,
 /// one transaction per input. The library never prints: it reports through

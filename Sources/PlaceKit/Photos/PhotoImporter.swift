@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import PlaceModel
+public import PlaceModel
 import PlaceStorage
 
 /// What adding one image did.

@@ -1,5 +1,6 @@
-import PlaceModel
+package import PlaceModel
 import PlaceStorage
+import Foundation
 
 extension PlaceReader {
     /// The photos of a place, as the Places SDK's `lookUpPhotos(forPlaceID:)`

@@ -1,4 +1,4 @@
-import PlaceModel
+package import PlaceModel
 import PlaceStorage
 
 /// One side of `PlaceReader.diff`: the state of the database after a run.
@@ -21,7 +21,7 @@ extension PlaceReader {
     /// its last two completed imports. Calls `change` with each change in
     /// place order (re-identifications last) and returns the counts.
     /// Throws `invalidArgument` for a run or time that does not name a state.
-    public func diff(snapshot: String? = nil, from: DiffPoint? = nil, to: DiffPoint? = nil, movedThresholdMeters: Double = 50,
+    package func diff(snapshot: String? = nil, from: DiffPoint? = nil, to: DiffPoint? = nil, movedThresholdMeters: Double = 50,
                      change: (PlaceDiff.Change) throws -> Void) throws -> PlaceDiff {
         guard movedThresholdMeters >= 0, movedThresholdMeters.isFinite else {
             throw PlaceDBError.invalidArgument("the moved threshold must be 0 m or more")

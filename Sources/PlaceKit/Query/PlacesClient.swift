@@ -1,5 +1,5 @@
-import Foundation
-import PlaceModel
+public import Foundation
+public import PlaceModel
 
 /// Answers place queries from a placedb database, offline, from any task:
 /// the async, `Sendable` client, shaped like the Places SDK for Swift

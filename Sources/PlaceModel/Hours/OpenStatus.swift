@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Whether a place is open at a time: OPEN, CLOSED or UNKNOWN (the data
 /// cannot decide: no hours, no time zone or offset, malformed or

@@ -1,5 +1,6 @@
-import PlaceModel
+package import PlaceModel
 import SQLiteDB
+import Foundation
 
 extension PlaceStore {
     /// One place as `placedb export` reads it: its whole stored document

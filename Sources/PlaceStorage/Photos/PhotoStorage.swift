@@ -1,5 +1,5 @@
 import SQLiteDB
-import PlaceModel
+package import PlaceModel
 
 /// Where a photo is looked up: the photo index built at import
 /// (`place_photo`), or the stored images (`photo_image`).
