@@ -207,7 +207,7 @@ public enum CommandLineTool {
             console.errLine("placedb \(spec.name): \(error.commandLineMessage)")
             return exitCode(for: error).rawValue
         } catch {
-            console.errLine("placedb \(spec.name): \(error)")
+            console.errLine("placedb \(spec.name): \(commandLineMessage(error))")
             return ExitCode.failure.rawValue
         }
     }

@@ -54,8 +54,13 @@ extension FieldMaskError {
     var commandLineMessage: String { message(mask: "--fields") }
 }
 
-/// How the command line says any error: a `PlaceDBError` with its advice
-/// (`PlaceDBError.commandLineMessage`), anything else as it describes itself.
+/// How the command line says any error: a `PlaceDBError` (or a field
+/// mask's) with its advice (`commandLineMessage`), anything else as it
+/// describes itself.
 func commandLineMessage(_ error: any Error) -> String {
-    (error as? PlaceDBError)?.commandLineMessage ?? "\(error)"
+    switch error {
+    case let e as PlaceDBError: e.commandLineMessage
+    case let e as FieldMaskError: e.commandLineMessage
+    default: "\(error)"
+    }
 }
