@@ -76,6 +76,10 @@ let package = Package(
 // - the Swift 6 language mode, so complete concurrency checking is on
 //   (data races are compile errors), stated per target as well as above;
 // - `any` spelled out for existentials;
+// - imports internal unless marked (`public import` where a public
+//   signature needs the module, `package import` where a package one does)
+//   and members seen only through a file's own imports, so a file says
+//   what it uses and a module's users do not see its dependencies;
 // - every warning of our code an error (SwiftPM applies this to the root
 //   package only, so a package depending on placedb is not broken by a
 //   newer compiler's warning). SwiftPM's own warnings, such as the system
@@ -85,6 +89,8 @@ for target in package.targets where target.type != .system && target.name != "CP
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .swiftLanguageMode(.v6),
         .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+        .enableUpcomingFeature("MemberImportVisibility"),
         .treatAllWarnings(as: .error),
     ]
 }

@@ -1,3 +1,4 @@
+import Foundation
 import PlaceModel
 
 /// One option of a command. The same table drives parsing and `--help`,

@@ -156,7 +156,7 @@ enum QueryOptions {
         do {
             return try context.arguments.value(option).map { try FieldMask(parsing: $0) } ?? .all
         } catch let error as FieldMaskError {
-            throw UsageError(message: error.description)
+            throw UsageError(message: error.commandLineMessage)
         }
     }
 

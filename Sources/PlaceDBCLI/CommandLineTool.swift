@@ -207,7 +207,7 @@ public enum CommandLineTool {
             console.errLine("placedb \(spec.name): \(error.commandLineMessage)")
             return exitCode(for: error).rawValue
         } catch {
-            console.errLine("placedb \(spec.name): \(error)")
+            console.errLine("placedb \(spec.name): \(commandLineMessage(error))")
             return ExitCode.failure.rawValue
         }
     }
@@ -221,8 +221,8 @@ public enum CommandLineTool {
              .walNeedsWriter, .spatiaLiteMissing, .noTextIndex, .corrupt, .database: .failure
         case .input(let e): e.kind == .corrupt ? .dataError : .noInput
         case .badInput: .dataError
-        case .invalidArgument: .usage
-        case .photoNotFound: .failure
+        case .invalidArgument, .invalidFieldMask, .unknownFilterColumn, .unknownImportRun, .unknownSnapshot, .noRunsToCompare: .usage
+        case .photoNotFound, .noLocalImage: .failure
         case .badImage: .dataError
         case .missingTool: .unavailable
         case .readOnly: .noPermission

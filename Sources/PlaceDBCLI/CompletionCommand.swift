@@ -1,3 +1,4 @@
+import Foundation
 import PlaceModel
 
 /// `placedb completion bash|zsh|fish`: a shell completion script written

@@ -280,7 +280,7 @@ enum ImportCommand: Command {
 
     /// Where the capture times came from: "12 record timestamp, 3 no time (1 timestamp out of range)".
     static func captureText(_ s: ImportSummary) -> String? {
-        let parts = CaptureSource.allCases.compactMap { c in s.captureSources[c].map { "\($0) \(c.rawValue)" } }
+        let parts = CaptureSource.allCases.compactMap { c in s.captureSources[c].map { "\($0) \(c.commandLineName)" } }
         guard !parts.isEmpty else { return nil }
         var text = parts.joined(separator: ", ")
         if s.timestampsOutOfRange > 0 {
@@ -310,7 +310,7 @@ enum ImportCommand: Command {
         o["older"] = .int(Int64(s.older))
         o["unordered"] = .int(Int64(s.unordered))
         var capture = JSONObject()
-        for c in CaptureSource.allCases { if let n = s.captureSources[c] { capture[c.rawValue] = .int(Int64(n)) } }
+        for c in CaptureSource.allCases { if let n = s.captureSources[c] { capture[c.commandLineName] = .int(Int64(n)) } }
         o["captureTimes"] = .object(capture)
         o["timestampsOutOfRange"] = .int(Int64(s.timestampsOutOfRange))
         if input == nil { o["skippedInputs"] = .int(Int64(s.skippedInputs)) }
@@ -351,6 +351,17 @@ extension PlaceDBError {
         switch self {
         case .badInput, .input: true
         default: false
+        }
+    }
+}
+
+extension CaptureSource {
+    /// The name the import's summary gives the source: the option for the
+    /// capture time it was given.
+    var commandLineName: String {
+        switch self {
+        case .option: "--captured-at"
+        case .record, .evidence, .unknown: rawValue
         }
     }
 }

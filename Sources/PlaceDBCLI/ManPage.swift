@@ -1,3 +1,5 @@
+import Foundation
+
 /// `placedb help --man`: the manual page placedb(1), in roff (man
 /// macros), written from the command table help is written from.
 enum ManPage {

@@ -1,4 +1,5 @@
 import Foundation
+import PlaceDBServer
 import PlaceKit
 import PlaceModel
 
@@ -63,13 +64,13 @@ enum OpenCommand: Command {
         let title = place.displayName?.text ?? place.id.rawValue
         var lines = ["\(title): \(s.state.rawValue)\(secondary.map { " (\($0.rawValue) hours)" } ?? "")"]
         func row(_ key: String, _ value: String) { lines.append("  " + key.padding(16) + value) }
-        row("reason", s.reason)
+        row("reason", s.answerReason)
         if let local = s.localTime { row("at", local) }
         let clock = place.clock
         func local(_ d: Date) -> String { clock?.localTimeString(d) ?? d.rfc3339UTC }
         if let d = s.nextCloseTime { row("nextCloseTime", local(d)) }
         if let d = s.nextOpenTime { row("nextOpenTime", local(d)) }
-        if let tz = s.timeZone { row("timeZone", tz + (s.timeZoneSource.map { " (from \($0.rawValue))" } ?? "")) }
+        if let tz = s.timeZone { row("timeZone", tz + (s.timeZoneSource.map { " (from \($0.answerName))" } ?? "")) }
         if let h = s.hours { row("hours", h) }
         for (i, d) in s.weekdayDescriptions.enumerated() { row(i == 0 ? "weekdays" : "", d) }
         for (i, n) in s.notes.enumerated() { row(i == 0 ? "notes" : "", n) }

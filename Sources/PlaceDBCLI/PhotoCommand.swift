@@ -62,7 +62,8 @@ enum PhotoAddCommand: Command {
         if let dir {
             entries = try importer.addImages(inDirectory: dir) { entry in
                 if case .failed(let file, let error) = entry {
-                    let message = error.description.hasPrefix(file) ? error.description : "\(file): \(error.description)"
+                    let text = error.commandLineMessage
+                    let message = text.hasPrefix(file) ? text : "\(file): \(text)"
                     console.errLine("placedb photo add: \(message)")
                 }
             }
@@ -87,7 +88,7 @@ enum PhotoAddCommand: Command {
             case .failed(let file, let error):
                 counts["failed", default: 0] += 1
                 if firstFailure == nil { firstFailure = error }
-                list.append(.object(JSONObject([("file", .string(file)), ("status", "failed"), ("error", .string(error.description))])))
+                list.append(.object(JSONObject([("file", .string(file)), ("status", "failed"), ("error", .string(error.commandLineMessage))])))
             case .ignored(let file):
                 counts["ignored", default: 0] += 1
                 list.append(.object(JSONObject([("file", .string(file)), ("status", "ignored")])))

@@ -84,7 +84,7 @@ enum PlaceCommand: Command {
         do {
             return try FieldMask(parsing: text)
         } catch {
-            throw UsageError(message: error.description)
+            throw UsageError(message: error.commandLineMessage)
         }
     }
 }

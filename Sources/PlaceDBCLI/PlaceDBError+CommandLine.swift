@@ -22,13 +22,45 @@ extension PlaceDBError {
             "\(description); build it with `placedb text-index build`"
         case .missingTool(let package, _) where package == "osmium-tool":
             "\(description), or set PLACEDB_OSMIUM to the osmium to run"
+        case .input(let e): e.commandLineMessage
+        case .invalidFieldMask(let e): e.commandLineMessage
+        case .unknownFilterColumn(let column, let filter, let suggestion, let columns):
+            "unknown column '\(column.prefix(100))' in --where '\(filter)'; "
+                + (suggestion.map { "did you mean '\($0)'?" } ?? "the columns are \(columns.joined(separator: ", "))")
+        case .unknownImportRun, .noRunsToCompare: "\(description) (placedb info lists the runs)"
+        case .unknownSnapshot: "\(description) (placedb info lists the snapshots)"
+        case .noLocalImage: "\(description) (add one with 'placedb photo add')"
         default: description
         }
     }
 }
 
-/// How the command line says any error: a `PlaceDBError` with its advice
-/// (`PlaceDBError.commandLineMessage`), anything else as it describes itself.
+extension InputError {
+    /// The message with the command that reads such an input, where placedb
+    /// reads it another way.
+    var commandLineMessage: String {
+        let advice = switch found {
+        case .image: "; photos go in with placedb photo add"
+        case .sqliteDatabase: "; a placedb database is opened with --db FILE; placedb export writes one's places as NDJSON"
+        case .directory: " (use --dir to add a directory)"
+        case nil: ""
+        }
+        return "\(source): \(reason)\(advice)"
+    }
+}
+
+extension FieldMaskError {
+    /// The message naming the option the mask came from.
+    var commandLineMessage: String { message(mask: "--fields") }
+}
+
+/// How the command line says any error: a `PlaceDBError` (or a field
+/// mask's) with its advice (`commandLineMessage`), anything else as it
+/// describes itself.
 func commandLineMessage(_ error: any Error) -> String {
-    (error as? PlaceDBError)?.commandLineMessage ?? "\(error)"
+    switch error {
+    case let e as PlaceDBError: e.commandLineMessage
+    case let e as FieldMaskError: e.commandLineMessage
+    default: "\(error)"
+    }
 }

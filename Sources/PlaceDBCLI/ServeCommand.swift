@@ -63,7 +63,7 @@ enum ServeCommand: Command {
         }
         config.quiet = args.flag(Options.quiet)
         if let mask = args.value(Options.defaultFieldMask) {
-            do { _ = try FieldMask(parsing: mask) } catch { throw UsageError(message: "\(Options.defaultFieldMask.name): \(error.description)") }
+            do { _ = try FieldMask(parsing: mask) } catch { throw UsageError(message: "\(Options.defaultFieldMask.name): \(error.commandLineMessage)") }
             config.defaultFieldMask = mask
         }
         if let file = args.value(Options.apiKeyFile) {

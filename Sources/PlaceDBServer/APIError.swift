@@ -1,5 +1,6 @@
 import PlaceKit
-import PlaceModel
+package import PlaceModel
+import Foundation
 
 /// An error in the Places API's shape, with its HTTP status:
 ///
@@ -78,7 +79,11 @@ package struct APIError: Error, Sendable, Equatable {
             switch e {
             case .notFound: self = .notFound(e.description, reason: "PLACE_NOT_FOUND")
             case .photoNotFound: self = .notFound(e.description, reason: "PHOTO_NOT_FOUND")
+            // The server's advice is the command that stores an image.
+            case .noLocalImage: self = .notFound("\(e.description) (add one with 'placedb photo add')", reason: "PHOTO_NOT_FOUND")
             case .invalidArgument(let m): self = .invalidArgument(m)
+            case .invalidFieldMask(let mask): self = APIError(fieldMask: mask)
+            case .unknownFilterColumn, .unknownImportRun, .unknownSnapshot, .noRunsToCompare: self = .invalidArgument(e.description)
             case .badInput(let r): self = .invalidArgument(r.description)
             case .badImage(let m): self = .internal(m)
             // The database was imported without a text index: searchText and
@@ -94,13 +99,18 @@ package struct APIError: Error, Sendable, Equatable {
                 self = .internal(e.description)
             }
         case let e as FieldMaskError:
-            // The API's wording, without the CLI's option name or the long list.
-            let near = e.detail == nil ? Typo.closest(e.unknown, among: FieldMask.validNames).map { "; did you mean '\($0)'?" } ?? "" : ""
-            self = .invalidArgument("invalid field mask: unknown field '\(e.unknown)'\(e.detail.map { ": \($0)" } ?? "")\(near) (see https://developers.google.com/maps/documentation/places/web-service/place-details#fieldmask)",
-                                    reason: "FIELD_MASK_INVALID")
+            self = APIError(fieldMask: e)
         default:
             self = .internal("\(error)")
         }
+    }
+
+    /// An unknown field in a mask, in the API's wording (without the long
+    /// list of fields).
+    private init(fieldMask e: FieldMaskError) {
+        let near = e.detail == nil ? Typo.closest(e.unknown, among: FieldMask.validNames).map { "; did you mean '\($0)'?" } ?? "" : ""
+        self = .invalidArgument("invalid field mask: unknown field '\(e.unknown)'\(e.detail.map { ": \($0)" } ?? "")\(near) (see https://developers.google.com/maps/documentation/places/web-service/place-details#fieldmask)",
+                                reason: "FIELD_MASK_INVALID")
     }
 
     /// The message with every occurrence of `paths` (the database's file,

@@ -1,7 +1,7 @@
 import Foundation
-import PlaceKit
+package import PlaceKit
 import PlaceKitGD
-import PlaceModel
+package import PlaceModel
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -219,24 +219,7 @@ package final class ServerBackend: Sendable {
         try withClient { reader in
             let marker = try reader.changeMarker()
             if let kept = summary.withLock({ $0 }), kept.marker == marker { return kept.json }
-            let s = try reader.mapSummary()
-            var o = JSONObject()
-            o["places"] = .int(Int64(s.places))
-            if let e = s.extent {
-                o["extent"] = .object(JSONObject([("south", .double(e.south)), ("west", .double(e.west)), ("north", .double(e.north)), ("east", .double(e.east))]))
-            }
-            o["bySource"] = .array(s.bySource.map { .object(JSONObject([("source", .string($0.name)), ("count", .int(Int64($0.count)))])) })
-            o["byType"] = .array(s.byType.map { .object(JSONObject([("type", .string($0.name)), ("count", .int(Int64($0.count)))])) })
-            o["examples"] = .array(s.examples.map { e in
-                var x = JSONObject()
-                x["id"] = .string(e.placeID)
-                x["name"] = .string(e.name)
-                if let t = e.primaryType { x["type"] = .string(t) }
-                x["location"] = .object(JSONObject([("latitude", .double(e.point.latitude)), ("longitude", .double(e.point.longitude))]))
-                return .object(x)
-            })
-            o["footprints"] = .int(Int64(s.footprints))
-            o["textIndex"] = .bool(s.textIndex)
+            let o = try reader.mapSummaryJSON()
             summary.withLock { $0 = (marker, o) }
             return o
         }

@@ -1,7 +1,8 @@
 import CGD
 import CPNGWarnings
-import PlaceKit
-import PlaceModel
+public import PlaceKit
+public import PlaceModel
+import Foundation
 
 /// PlaceKit's `ImageCodec` on libgd (the system library, through `CGD`).
 /// Install it once at start with `GDImageCodec.install()`.

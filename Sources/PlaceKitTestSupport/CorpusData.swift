@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The shared real-data corpus (../shared/data, described by its
 /// SOURCES.md) that the corpus tests read. Where it is absent those tests

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A temporary directory for one test, removed when the value is released.
 /// Each test makes its own (WAL leaves -wal/-shm files beside a database).

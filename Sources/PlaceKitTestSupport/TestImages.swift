@@ -1,7 +1,7 @@
 import CGD
 import PlaceKit
 import PlaceKitGD
-import PlaceModel
+public import PlaceModel
 
 /// Images for the photo tests, made and read with libgd directly (not
 /// through PlaceKit's image code, which is what the tests check).

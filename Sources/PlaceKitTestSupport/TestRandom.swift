@@ -1,5 +1,5 @@
 import Foundation
-import PlaceModel
+public import PlaceModel
 import PlaceKit
 
 /// A seeded generator for test data (SplitMix64), so "random" inputs are

@@ -10,7 +10,7 @@ extension Database {
     /// doclist of every phrase on each query before it scores a row; a
     /// caller that keeps the counts pays that once. Throws when the
     /// library has no FTS5.
-    public func registerCountedBM25() throws {
+    package func registerCountedBM25() throws {
         let rc = csqlite_register_bm25_counted(handle)
         guard rc == SQLITE_OK else {
             throw SQLiteError(extendedCode: rc, message: "cannot register bm25_counted (no FTS5 in this SQLite library?)")
@@ -20,7 +20,7 @@ extension Database {
     /// `PRAGMA data_version`: changes when another connection commits a
     /// change to the file (not on this connection's own commits: see
     /// `totalChanges`).
-    public func dataVersion() throws -> Int64 {
+    package func dataVersion() throws -> Int64 {
         try scalar("PRAGMA data_version")?.int64 ?? 0
     }
 }

@@ -6,9 +6,9 @@ import Glibc
 /// One SQLite connection. It owns its `sqlite3*` handle and closes it in
 /// `deinit`. A connection is not `Sendable`: keep it with one owner, and give
 /// each parallel reader its own connection.
-public final class Database {
+package final class Database {
     /// How to open a file.
-    public enum Mode: Sendable {
+    package enum Mode: Sendable {
         case readOnly
         case readWrite
         /// Read-write, creating the file if it does not exist.
@@ -24,7 +24,7 @@ public final class Database {
     /// The raw handle, for the few callers (extension loading) that need it.
     let handle: OpaquePointer
     /// The path the connection was opened on.
-    public let path: String
+    package let path: String
     private var statementCache: [String: Statement] = [:]
 
     /// Process-wide SQLite settings, applied once before the first connection.
@@ -34,7 +34,7 @@ public final class Database {
     }()
 
     /// Opens `path`. Throws when SQLite cannot open it.
-    public init(path: String, mode: Mode = .create) throws {
+    package init(path: String, mode: Mode = .create) throws {
         _ = Database.configured
         var db: OpaquePointer?
         let flags: Int32
@@ -94,7 +94,7 @@ public final class Database {
     }
 
     /// Runs one or more SQL statements that return no rows of interest.
-    public func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         var errorMessage: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if rc != SQLITE_OK {
@@ -105,13 +105,13 @@ public final class Database {
     }
 
     /// Prepares a new statement.
-    public func prepare(_ sql: String) throws -> Statement {
+    package func prepare(_ sql: String) throws -> Statement {
         try Statement(database: self, sql: sql)
     }
 
     /// A prepared statement kept for reuse on this connection, reset and with
     /// its bindings cleared.
-    public func cachedStatement(_ sql: String) throws -> Statement {
+    package func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statementCache[sql] {
             statement.reset()
             return statement
@@ -123,7 +123,7 @@ public final class Database {
 
     /// Runs `sql` with `arguments` and returns the first column of the first
     /// row, or nil when there is no row.
-    public func scalar(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> DatabaseValue? {
+    package func scalar(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> DatabaseValue? {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         defer { statement.reset() }
@@ -132,7 +132,7 @@ public final class Database {
     }
 
     /// Runs `sql` with `arguments` and calls `body` for each row.
-    public func forEachRow(_ sql: String, _ arguments: [DatabaseValue] = [], _ body: (Row) throws -> Void) throws {
+    package func forEachRow(_ sql: String, _ arguments: [DatabaseValue] = [], _ body: (Row) throws -> Void) throws {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         defer { statement.reset() }
@@ -142,7 +142,7 @@ public final class Database {
     }
 
     /// Runs `sql` with `arguments` for its effect.
-    public func run(_ sql: String, _ arguments: [DatabaseValue] = []) throws {
+    package func run(_ sql: String, _ arguments: [DatabaseValue] = []) throws {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         defer { statement.reset() }
@@ -150,20 +150,20 @@ public final class Database {
     }
 
     /// The rowid of the last inserted row.
-    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Rows changed by this connection since it opened.
-    public var totalChanges: Int { Int(sqlite3_total_changes(handle)) }
+    package var totalChanges: Int { Int(sqlite3_total_changes(handle)) }
 
     /// The number of rows changed by the last statement.
-    public var changes: Int { Int(sqlite3_changes(handle)) }
+    package var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// True when a transaction is open.
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Runs `body` inside a transaction: commits when it returns, rolls back
     /// when it throws.
-    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         try execute("BEGIN \(kind.rawValue) TRANSACTION")
         do {
             let result = try body()
@@ -179,7 +179,7 @@ public final class Database {
     /// its statements share one snapshot and take the file's locks once;
     /// inside a transaction already open it just runs `body`. The one read
     /// helper: `PlaceStore.read` and `PlaceReader.read` forward to it.
-    public func read<T>(_ body: () throws -> T) throws -> T {
+    package func read<T>(_ body: () throws -> T) throws -> T {
         if isInTransaction { return try body() }
         try cachedStatement("BEGIN DEFERRED").run()
         do {
@@ -193,7 +193,7 @@ public final class Database {
     }
 
     /// Runs `body` inside a savepoint, which nests inside a transaction.
-    public func savepoint<T>(_ name: String, _ body: () throws -> T) throws -> T {
+    package func savepoint<T>(_ name: String, _ body: () throws -> T) throws -> T {
         try execute("SAVEPOINT \(name)")
         do {
             let result = try body()
@@ -207,7 +207,7 @@ public final class Database {
     }
 
     /// Loads a SQLite extension (a shared object such as `mod_spatialite`).
-    public func loadExtension(_ name: String, entryPoint: String? = nil) throws {
+    package func loadExtension(_ name: String, entryPoint: String? = nil) throws {
         sqlite3_enable_load_extension(handle, 1)
         defer { sqlite3_enable_load_extension(handle, 0) }
         var errorMessage: UnsafeMutablePointer<CChar>?
@@ -220,11 +220,11 @@ public final class Database {
     }
 
     /// SQLite's library version, e.g. "3.40.1".
-    public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+    package static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 }
 
 /// How a transaction takes its locks.
-public enum TransactionKind: String, Sendable {
+package enum TransactionKind: String, Sendable {
     case deferred = "DEFERRED"
     case immediate = "IMMEDIATE"
     case exclusive = "EXCLUSIVE"

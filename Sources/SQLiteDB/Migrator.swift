@@ -1,12 +1,12 @@
 import CSQLite
 
 /// One forward-only schema step: frozen SQL, never edited after release.
-public struct Migration: Sendable {
-    public let version: Int
-    public let name: String
-    public let sql: String
+package struct Migration: Sendable {
+    package let version: Int
+    package let name: String
+    package let sql: String
 
-    public init(version: Int, name: String, sql: String) {
+    package init(version: Int, name: String, sql: String) {
         self.version = version
         self.name = name
         self.sql = sql
@@ -16,28 +16,28 @@ public struct Migration: Sendable {
 /// Applies migrations in order, each in its own transaction, and records them
 /// in `schema_migration` and `PRAGMA user_version`. A file written by a newer
 /// version (a higher `user_version` than this code knows) is refused.
-public struct Migrator: Sendable {
-    public let migrations: [Migration]
+package struct Migrator: Sendable {
+    package let migrations: [Migration]
     /// Names the application in the "newer version" message.
-    public let application: String
+    package let application: String
 
-    public init(application: String, migrations: [Migration]) {
+    package init(application: String, migrations: [Migration]) {
         precondition(migrations.enumerated().allSatisfy { $0.offset + 1 == $0.element.version },
                      "migrations must be numbered 1, 2, 3, ...")
         self.application = application
         self.migrations = migrations
     }
 
-    public var latestVersion: Int { migrations.last?.version ?? 0 }
+    package var latestVersion: Int { migrations.last?.version ?? 0 }
 
     /// The schema version stored in the file.
-    public static func storedVersion(_ db: Database) throws -> Int {
+    package static func storedVersion(_ db: Database) throws -> Int {
         try db.scalar("PRAGMA user_version")?.int ?? 0
     }
 
     /// Brings `db` up to the latest version. Returns the versions applied.
     @discardableResult
-    public func migrate(_ db: Database) throws -> [Int] {
+    package func migrate(_ db: Database) throws -> [Int] {
         let current = try Self.storedVersion(db)
         if current > latestVersion {
             throw SQLiteError(extendedCode: SQLITE_CANTOPEN,

@@ -12,14 +12,14 @@
 /// parameters bound again before each run, and must not outlive it (the
 /// owner keeps both and finalizes statements first or never runs them
 /// again).
-public final class RowArena {
+package final class RowArena {
     private var base: UnsafeMutableRawPointer
     private var capacity: Int
     private var used = 0
     /// Buffers the current row outgrew: its first values are still in them.
     private var outgrown: [UnsafeMutableRawPointer] = []
 
-    public init(capacity: Int = 4096) {
+    package init(capacity: Int = 4096) {
         self.capacity = max(64, capacity)
         base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
     }
@@ -30,7 +30,7 @@ public final class RowArena {
     }
 
     /// Starts a row: the previous row's copies are given up.
-    public func startRow() {
+    package func startRow() {
         used = 0
         if !outgrown.isEmpty {
             for b in outgrown { b.deallocate() }
@@ -39,7 +39,7 @@ public final class RowArena {
     }
 
     /// Copies bytes in; the copy stays until the next `startRow`.
-    public func copy(_ bytes: UnsafeRawBufferPointer) -> ArenaBytes {
+    package func copy(_ bytes: UnsafeRawBufferPointer) -> ArenaBytes {
         if used + bytes.count > capacity {
             // The row's earlier copies stay put: go on in a larger buffer.
             outgrown.append(base)
@@ -54,7 +54,7 @@ public final class RowArena {
     }
 
     /// Copies a string's UTF-8 in.
-    public func copy(_ string: String) -> ArenaBytes {
+    package func copy(_ string: String) -> ArenaBytes {
         var string = string
         return string.withUTF8 { copy(UnsafeRawBufferPointer($0)) }
     }
@@ -62,7 +62,7 @@ public final class RowArena {
 
 /// Bytes copied into a `RowArena`: the only bytes a statement binds without
 /// SQLite's copy.
-public struct ArenaBytes {
+package struct ArenaBytes {
     let bytes: UnsafeRawBufferPointer
 }
 
@@ -70,18 +70,18 @@ extension Statement {
     /// Binds text that lives in `arena` without SQLite copying it (see
     /// `RowArena` for when that is safe); nil binds NULL. An empty text is
     /// bound as '' (a pointer is always passed), not as NULL.
-    public func bindText(_ text: String?, at index: Int32, in arena: RowArena) throws {
+    package func bindText(_ text: String?, at index: Int32, in arena: RowArena) throws {
         guard let text else { return try bindNull(at: index) }
         try bindText(arena.copy(text), at: index)
     }
 
     /// Binds UTF-8 bytes as text through `arena` (see `RowArena`).
-    public func bindText(utf8 bytes: UnsafeRawBufferPointer, at index: Int32, in arena: RowArena) throws {
+    package func bindText(utf8 bytes: UnsafeRawBufferPointer, at index: Int32, in arena: RowArena) throws {
         try bindText(arena.copy(bytes), at: index)
     }
 
     /// Binds bytes as a blob through `arena` (see `RowArena`).
-    public func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32, in arena: RowArena) throws {
+    package func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32, in arena: RowArena) throws {
         try bindBlob(arena.copy(bytes), at: index)
     }
 }
@@ -96,10 +96,10 @@ extension Statement {
 /// must go through it (never `Statement.reset`, which clears them). Texts
 /// copied into a `RowArena` are bound each time: their bytes change under
 /// the pointer from row to row.
-public final class BoundValues {
+package final class BoundValues {
     private static let unknown: UInt8 = 0, null: UInt8 = 1, integer: UInt8 = 2, real: UInt8 = 3, text: UInt8 = 4
 
-    public let statement: Statement
+    package let statement: Statement
     private let count: Int
     /// What each parameter holds (the constants above), and its value:
     /// an integer's or a real's bits (so 0.0 and -0.0 stay apart), or the
@@ -109,7 +109,7 @@ public final class BoundValues {
     private let bits: UnsafeMutablePointer<UInt64>
     private let texts: UnsafeMutablePointer<String?>
 
-    public init(_ statement: Statement) {
+    package init(_ statement: Statement) {
         self.statement = statement
         count = Int(statement.parameterCount) + 1
         kinds = .allocate(capacity: count)
@@ -145,18 +145,18 @@ public final class BoundValues {
         bits[i] = value
     }
 
-    public func bind(integer: Int64?, at index: Int32) throws {
+    package func bind(integer: Int64?, at index: Int32) throws {
         guard let integer else { return try bindNull(index) }
         try bind(Self.integer, bits: UInt64(bitPattern: integer), at: index) { try statement.bind(integer: integer, at: index) }
     }
 
-    public func bind(real: Double?, at index: Int32) throws {
+    package func bind(real: Double?, at index: Int32) throws {
         guard let real else { return try bindNull(index) }
         try bind(Self.real, bits: real.bitPattern, at: index) { try statement.bind(real: real, at: index) }
     }
 
     /// A text bound with SQLite's copy, kept while it is the same string.
-    public func bind(text: String?, at index: Int32) throws {
+    package func bind(text: String?, at index: Int32) throws {
         guard let text else { return try bindNull(index) }
         let i = Int(index)
         if kinds[i] == Self.text && texts[i] == text { return }
@@ -166,21 +166,21 @@ public final class BoundValues {
     }
 
     /// A text through `arena`: bound every time, except NULL after NULL.
-    public func bindText(_ text: String?, at index: Int32, in arena: RowArena) throws {
+    package func bindText(_ text: String?, at index: Int32, in arena: RowArena) throws {
         guard let text else { return try bindNull(index) }
         try statement.bindText(text, at: index, in: arena)
         kinds[Int(index)] = Self.unknown
     }
 
     /// UTF-8 bytes as text through `arena` (nil: NULL), as `bindText`.
-    public func bindText(utf8 bytes: UnsafeRawBufferPointer?, at index: Int32, in arena: RowArena) throws {
+    package func bindText(utf8 bytes: UnsafeRawBufferPointer?, at index: Int32, in arena: RowArena) throws {
         guard let bytes else { return try bindNull(index) }
         try statement.bindText(utf8: bytes, at: index, in: arena)
         kinds[Int(index)] = Self.unknown
     }
 
     /// Bytes as a blob through `arena`: bound every time.
-    public func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32, in arena: RowArena) throws {
+    package func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32, in arena: RowArena) throws {
         try statement.bindBlob(bytes, at: index, in: arena)
         kinds[Int(index)] = Self.unknown
     }

@@ -4,24 +4,24 @@ import CSQLite
 ///
 /// It carries SQLite's extended result code, SQLite's own message and the SQL
 /// that failed (never the bound values, which may be private data).
-public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, ...).
-    public let extendedCode: Int32
+    package let extendedCode: Int32
     /// SQLite's message (`sqlite3_errmsg`), or this wrapper's.
-    public let message: String
+    package let message: String
     /// The SQL that failed, when there was one.
-    public let sql: String?
+    package let sql: String?
 
-    public init(extendedCode: Int32, message: String, sql: String? = nil) {
+    package init(extendedCode: Int32, message: String, sql: String? = nil) {
         self.extendedCode = extendedCode
         self.message = message
         self.sql = sql
     }
 
     /// The primary result code (`SQLITE_CONSTRAINT`, `SQLITE_BUSY`, ...).
-    public var primaryCode: Int32 { extendedCode & 0xFF }
+    package var primaryCode: Int32 { extendedCode & 0xFF }
 
-    public var description: String {
+    package var description: String {
         var text = "SQLite error \(extendedCode): \(message)"
         if let sql {
             let oneLine = sql.split(whereSeparator: { $0 == "\n" || $0 == "\r" })

@@ -1,59 +1,59 @@
 import CSQLite
 
 /// A value stored in or bound to SQLite.
-public enum DatabaseValue: Sendable, Equatable {
+package enum DatabaseValue: Sendable, Equatable {
     case null
     case integer(Int64)
     case real(Double)
     case text(String)
     case blob([UInt8])
 
-    public var int64: Int64? {
+    package var int64: Int64? {
         switch self {
         case .integer(let v): v
         case .real(let v): Int64(exactly: v)
         default: nil
         }
     }
-    public var int: Int? { int64.map { Int($0) } }
-    public var double: Double? {
+    package var int: Int? { int64.map { Int($0) } }
+    package var double: Double? {
         switch self {
         case .integer(let v): Double(v)
         case .real(let v): v
         default: nil
         }
     }
-    public var string: String? {
+    package var string: String? {
         if case .text(let s) = self { return s }
         return nil
     }
-    public var blob: [UInt8]? {
+    package var blob: [UInt8]? {
         if case .blob(let b) = self { return b }
         return nil
     }
-    public var isNull: Bool { self == .null }
+    package var isNull: Bool { self == .null }
 }
 
 extension DatabaseValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByNilLiteral {
-    public init(stringLiteral value: String) { self = .text(value) }
-    public init(integerLiteral value: Int64) { self = .integer(value) }
-    public init(floatLiteral value: Double) { self = .real(value) }
-    public init(nilLiteral: ()) { self = .null }
+    package init(stringLiteral value: String) { self = .text(value) }
+    package init(integerLiteral value: Int64) { self = .integer(value) }
+    package init(floatLiteral value: Double) { self = .real(value) }
+    package init(nilLiteral: ()) { self = .null }
 }
 
 extension DatabaseValue {
-    public init(_ value: String?) { self = value.map { .text($0) } ?? .null }
-    public init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
-    public init(_ value: Int64?) { self = value.map { .integer($0) } ?? .null }
-    public init(_ value: Double?) { self = value.map { .real($0) } ?? .null }
+    package init(_ value: String?) { self = value.map { .text($0) } ?? .null }
+    package init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
+    package init(_ value: Int64?) { self = value.map { .integer($0) } ?? .null }
+    package init(_ value: Double?) { self = value.map { .real($0) } ?? .null }
 }
 
 /// A prepared statement. It owns its `sqlite3_stmt` and finalizes it in
 /// `deinit`. Reuse it with `bind` + `step`; it is reset before each binding.
-public final class Statement {
+package final class Statement {
     let handle: OpaquePointer
     /// The SQL text, for error messages.
-    public let sql: String
+    package let sql: String
     private unowned let database: Database
 
     init(database: Database, sql: String) throws {
@@ -73,13 +73,13 @@ public final class Statement {
     /// `sqlite3_reset` only repeats the error of the last `step`, which
     /// `step` has already thrown, and `sqlite3_clear_bindings` always
     /// succeeds.
-    public func reset() {
+    package func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
 
     /// Binds `values` to parameters 1...n (after a reset).
-    public func bind(_ values: [DatabaseValue]) throws {
+    package func bind(_ values: [DatabaseValue]) throws {
         reset()
         let count = Int(sqlite3_bind_parameter_count(handle))
         guard values.count == count else {
@@ -91,10 +91,10 @@ public final class Statement {
     }
 
     /// How many parameters the statement has (the largest index).
-    public var parameterCount: Int32 { sqlite3_bind_parameter_count(handle) }
+    package var parameterCount: Int32 { sqlite3_bind_parameter_count(handle) }
 
     /// Binds one value to parameter `index` (1-based).
-    public func bind(_ value: DatabaseValue, at index: Int32) throws {
+    package func bind(_ value: DatabaseValue, at index: Int32) throws {
         switch value {
         case .null: try bindNull(at: index)
         case .integer(let v): try bind(integer: v, at: index)
@@ -116,49 +116,49 @@ public final class Statement {
 
     /// Binds a string's UTF-8 as text (nil: NULL) without the C string a
     /// `DatabaseValue.text` makes (SQLite copies the bytes).
-    public func bind(text: String?, at index: Int32) throws {
+    package func bind(text: String?, at index: Int32) throws {
         guard var text else { return try bindNull(at: index) }
         try text.withUTF8 { try bindText(utf8: UnsafeRawBufferPointer($0), at: index) }
     }
 
-    public func bind(integer: Int64?, at index: Int32) throws {
+    package func bind(integer: Int64?, at index: Int32) throws {
         guard let integer else { return try bindNull(at: index) }
         let rc = sqlite3_bind_int64(handle, index, integer)
         if rc != SQLITE_OK { throw database.lastError(code: rc, sql: sql) }
     }
 
-    public func bind(real: Double?, at index: Int32) throws {
+    package func bind(real: Double?, at index: Int32) throws {
         guard let real else { return try bindNull(at: index) }
         let rc = sqlite3_bind_double(handle, index, real)
         if rc != SQLITE_OK { throw database.lastError(code: rc, sql: sql) }
     }
 
-    public func bindNull(at index: Int32) throws {
+    package func bindNull(at index: Int32) throws {
         let rc = sqlite3_bind_null(handle, index)
         if rc != SQLITE_OK { throw database.lastError(code: rc, sql: sql) }
     }
 
     /// Binds bytes as a blob (SQLite copies them).
-    public func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws {
+    package func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws {
         let rc = sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), csqlite_transient())
         if rc != SQLITE_OK { throw database.lastError(code: rc, sql: sql) }
     }
 
     /// Resets the statement to run again, keeping its bindings (for a
     /// statement whose every parameter is bound again before each run).
-    public func rewind() {
+    package func rewind() {
         sqlite3_reset(handle)
     }
 
     /// Binds UTF-8 bytes as text without building a `String`.
-    public func bindText(utf8 bytes: UnsafeRawBufferPointer, at index: Int32) throws {
+    package func bindText(utf8 bytes: UnsafeRawBufferPointer, at index: Int32) throws {
         let rc = sqlite3_bind_text(handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), csqlite_transient())
         if rc != SQLITE_OK { throw database.lastError(code: rc, sql: sql) }
     }
 
     /// Binds bytes copied into a `RowArena` as text, SQLITE_STATIC: SQLite
     /// keeps the pointer (see `RowArena` for when that is safe).
-    public func bindText(_ copied: ArenaBytes, at index: Int32) throws {
+    package func bindText(_ copied: ArenaBytes, at index: Int32) throws {
         // An empty copy still points into the arena, so '' is not NULL.
         let bytes = copied.bytes
         let rc = sqlite3_bind_text(handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
@@ -166,14 +166,14 @@ public final class Statement {
     }
 
     /// Binds bytes copied into a `RowArena` as a blob, SQLITE_STATIC.
-    public func bindBlob(_ copied: ArenaBytes, at index: Int32) throws {
+    package func bindBlob(_ copied: ArenaBytes, at index: Int32) throws {
         let bytes = copied.bytes
         let rc = sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), nil)
         if rc != SQLITE_OK { throw database.lastError(code: rc, sql: sql) }
     }
 
     /// Steps once: the next row, or nil when done. Errors throw.
-    public func step() throws -> Row? {
+    package func step() throws -> Row? {
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW: return Row(statement: self)
@@ -183,36 +183,36 @@ public final class Statement {
     }
 
     /// Steps to completion, ignoring rows.
-    public func run() throws {
+    package func run() throws {
         while try step() != nil {}
     }
 
     /// A throwing cursor over the rows.
-    public func cursor(_ arguments: [DatabaseValue] = []) throws -> RowCursor {
+    package func cursor(_ arguments: [DatabaseValue] = []) throws -> RowCursor {
         try bind(arguments)
         return RowCursor(statement: self)
     }
 
     /// The column names of the result.
-    public var columnNames: [String] {
+    package var columnNames: [String] {
         (0..<sqlite3_column_count(handle)).map { String(cString: sqlite3_column_name(handle, $0)) }
     }
 }
 
 /// A throwing cursor: `while let row = try cursor.next() { ... }`.
-public struct RowCursor {
+package struct RowCursor {
     let statement: Statement
-    public mutating func next() throws -> Row? { try statement.step() }
+    package mutating func next() throws -> Row? { try statement.step() }
 }
 
 /// The current row of a statement. Valid until the statement steps again.
-public struct Row {
+package struct Row {
     let statement: Statement
 
-    public var count: Int { Int(sqlite3_column_count(statement.handle)) }
+    package var count: Int { Int(sqlite3_column_count(statement.handle)) }
 
     /// The value of column `index` (0-based).
-    public subscript(index: Int) -> DatabaseValue {
+    package subscript(index: Int) -> DatabaseValue {
         let h = statement.handle
         let i = Int32(index)
         switch sqlite3_column_type(h, i) {
@@ -227,36 +227,36 @@ public struct Row {
         }
     }
 
-    public func isNull(_ index: Int) -> Bool { sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_NULL }
+    package func isNull(_ index: Int) -> Bool { sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_NULL }
 
     // Required columns: a NULL throws, naming the column, instead of
     // reading as 0 or "" (a database file may come from anyone).
 
     /// The integer in column `index`; throws when it is NULL.
-    public func int64(_ index: Int) throws -> Int64 {
+    package func int64(_ index: Int) throws -> Int64 {
         try requireValue(index)
         return sqlite3_column_int64(statement.handle, Int32(index))
     }
     /// The number in column `index`; throws when it is NULL.
-    public func double(_ index: Int) throws -> Double {
+    package func double(_ index: Int) throws -> Double {
         try requireValue(index)
         return sqlite3_column_double(statement.handle, Int32(index))
     }
     /// The text in column `index`; throws when it is NULL.
-    public func string(_ index: Int) throws -> String {
+    package func string(_ index: Int) throws -> String {
         try requireValue(index)
         return optionalString(index) ?? ""
     }
 
     // Nullable columns: NULL is nil.
 
-    public func optionalInt64(_ index: Int) -> Int64? {
+    package func optionalInt64(_ index: Int) -> Int64? {
         isNull(index) ? nil : sqlite3_column_int64(statement.handle, Int32(index))
     }
-    public func optionalDouble(_ index: Int) -> Double? {
+    package func optionalDouble(_ index: Int) -> Double? {
         isNull(index) ? nil : sqlite3_column_double(statement.handle, Int32(index))
     }
-    public func optionalString(_ index: Int) -> String? {
+    package func optionalString(_ index: Int) -> String? {
         guard sqlite3_column_type(statement.handle, Int32(index)) != SQLITE_NULL else { return nil }
         return Self.text(statement.handle, Int32(index))
     }
@@ -270,7 +270,7 @@ public struct Row {
     }
 
     /// The name SQLite gives column `index` of the result.
-    public func columnName(_ index: Int) -> String {
+    package func columnName(_ index: Int) -> String {
         sqlite3_column_name(statement.handle, Int32(index)).map { String(cString: $0) } ?? "#\(index)"
     }
 
@@ -279,7 +279,7 @@ public struct Row {
         throw SQLiteError(extendedCode: SQLITE_MISMATCH, message: "column '\(columnName(index))' is NULL where a value is required", sql: statement.sql)
     }
     /// Calls `body` with the raw bytes of a text or blob column, no copy.
-    public func withBytes<T>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+    package func withBytes<T>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
         let h = statement.handle
         let i = Int32(index)
         let p = sqlite3_column_blob(h, i)

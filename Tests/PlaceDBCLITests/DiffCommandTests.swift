@@ -110,7 +110,7 @@ struct DiffCommandTests {
         let lines = changes.map { writer.string($0.json) + "\n" }.joined()
         #expect(lines == printed)
         #expect(summary.counts[.removed] == 1 && summary.counts[.added] == 1)
-        await #expect(throws: PlacesError.self) { _ = try await client.diff(movedThresholdMeters: -1) }
+        await #expect(throws: PlaceDBError.self) { _ = try await client.diff(movedThresholdMeters: -1) }
     }
 
     @Test("a snapshot of an OpenStreetMap export dates its removals and alias edges by the export's newest @timestamp, not by the import; diff reports the date")

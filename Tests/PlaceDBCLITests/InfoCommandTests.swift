@@ -5,6 +5,7 @@ import Testing
 import PlaceKitTestSupport
 @testable import PlaceStorage
 import PlaceModel
+import SQLiteDB
 
 @Suite("placedb info")
 struct InfoCommandTests {

@@ -1,3 +1,4 @@
+import PlaceKitTestSupport
 import Foundation
 import Testing
 @testable import PlaceDBServer

@@ -66,7 +66,7 @@ import PlaceKitTestSupport
     }
 
     /// The error `body` throws, nil when it returns.
-    static func failure<T>(_ body: () async throws(PlacesError) -> T) async -> PlacesError? {
+    static func failure<T>(_ body: () async throws(PlaceDBError) -> T) async -> PlaceDBError? {
         do {
             _ = try await body()
             return nil
@@ -78,15 +78,15 @@ import PlaceKitTestSupport
     @Test func errorsAreTypedAndNameNoOption() async throws {
         let (dir, path) = try Self.database()
         let client = try PlacesClient(databasePath: path, maxReaders: 2)
-        let notFound = await Self.failure { () async throws(PlacesError) in try await client.fetchPlace(id: "nowhere") }
-        #expect(notFound == .notFound("no place with ID 'nowhere'"))
-        let offMap = await Self.failure { () async throws(PlacesError) in try await client.findPlaceLikelihoods(location: Coordinate(latitude: 91, longitude: 0), accuracy: 10) }
-        #expect(offMap?.description.hasPrefix("INVALID_REQUEST: ") == true && offMap?.description.contains("91") == true)
-        let noSize = await Self.failure { () async throws(PlacesError) in try await client.fetchPhoto(PhotoMetadata(name: "places/p1/photos/none"), maxWidth: 0, maxHeight: 10) }
-        #expect(noSize?.description.hasPrefix("INVALID_REQUEST: ") == true)
+        let notFound = await Self.failure { () async throws(PlaceDBError) in try await client.fetchPlace(id: "nowhere") }
+        #expect(notFound == .notFound("nowhere") && notFound?.description == "NOT_FOUND: no place with ID 'nowhere'")
+        let offMap = await Self.failure { () async throws(PlaceDBError) in try await client.findPlaceLikelihoods(location: Coordinate(latitude: 91, longitude: 0), accuracy: 10) }
+        #expect(offMap.map { if case .invalidArgument = $0 { true } else { false } } == true && offMap?.description.contains("91") == true)
+        let noSize = await Self.failure { () async throws(PlaceDBError) in try await client.fetchPhoto(PhotoMetadata(name: "places/p1/photos/none"), maxWidth: 0, maxHeight: 10) }
+        #expect(noSize.map { if case .invalidArgument = $0 { true } else { false } } == true)
         let missing = dir.file("missing.sqlite")
-        let noDatabase = await Self.failure { () async throws(PlacesError) in try PlacesClient(databasePath: missing) }
-        #expect(noDatabase == .io("\(missing): no database here"))
+        let noDatabase = await Self.failure { () async throws(PlaceDBError) in try PlacesClient(databasePath: missing) }
+        #expect(noDatabase == .noDatabase(path: missing) && noDatabase?.description == "\(missing): no database here")
         for e in [notFound, offMap, noSize, noDatabase] {
             #expect(e != nil)
             #expect(!(e?.description ?? "").contains("--") && !(e?.description ?? "").contains("placedb "), "\(String(describing: e))")
@@ -107,7 +107,7 @@ import PlaceKitTestSupport
         let sync = try PlaceReader(databasePath: path)
         #expect(try await client.fetchPhotoMetadata(placeID: "shop") == (try sync.lookUpPhotos(placeID: "shop")))
         #expect(try await client.fetchPhotoMetadata(placeID: "shop").map(\.name) == ["places/shop/photos/ph1"])
-        await #expect(throws: PlacesError.self) {
+        await #expect(throws: PlaceDBError.self) {
             _ = try await client.fetchPhoto(PhotoMetadata(name: "places/shop/photos/ph1"), maxWidth: 100, maxHeight: 100)
         }
     }
@@ -131,7 +131,7 @@ import PlaceKitTestSupport
         #expect(!scene.result.placeLikelihoods.isEmpty)
         #expect(scene.result.placeLikelihoods == want.result.placeLikelihoods && scene.footprints == want.footprints)
         #expect(scene.svg() == want.svg())
-        let missing = await Self.failure { () async throws(PlacesError) in try await client.provenance(of: "nowhere") }
+        let missing = await Self.failure { () async throws(PlaceDBError) in try await client.provenance(of: "nowhere") }
         guard case .notFound = missing else {
             Issue.record("provenance of an unknown ID: \(String(describing: missing))")
             return

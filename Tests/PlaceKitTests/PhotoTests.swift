@@ -301,8 +301,8 @@ struct PhotoImageTests {
         #expect {
             _ = try client.fetchPhoto(photo, maxSize: (100, 100))
         } throws: { error in
-            guard case PlaceDBError.photoNotFound = error else { return false }
-            return "\(error)" == "NOT_FOUND: photo 'places/P1/photos/\(PhotoDB.refs[2])' has no local image (add one with 'placedb photo add')"
+            guard case PlaceDBError.noLocalImage = error else { return false }
+            return "\(error)" == "NOT_FOUND: photo 'places/P1/photos/\(PhotoDB.refs[2])' has no local image"
         }
         #expect {
             _ = try client.fetchPhoto(PhotoMetadata(name: "places/P9/photos/nothing"), maxSize: (100, 100))

@@ -584,13 +584,13 @@ struct AsyncTextSearchTests {
         #expect(answers[0]?.1.first?.placeID == "lac")
         #expect(answers[4]?.0.isEmpty == true)
         // Errors are typed and speak of the request.
-        var failure: PlacesError?
+        var failure: PlaceDBError?
         do {
             _ = try await client.searchText(String(repeating: "a", count: 1001))
         } catch {
             failure = error
         }
-        #expect(failure?.description.hasPrefix("INVALID_REQUEST: textQuery is 1001 characters long") == true, "\(String(describing: failure))")
+        #expect(failure?.description.hasPrefix("textQuery is 1001 characters long") == true, "\(String(describing: failure))")
     }
 }
 

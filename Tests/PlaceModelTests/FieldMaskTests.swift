@@ -136,7 +136,7 @@ struct FieldMaskTests {
         for (typed, meant) in [("displayname", "displayName"), ("DisplayName", "displayName"), ("ratng", "rating"), ("formatedAddress", "formattedAddress")] {
             let error = try #require(maskError(typed))
             #expect(error.unknown == typed)
-            #expect(error.description == "unknown field '\(typed)' in --fields; did you mean '\(meant)'?", "\(error.description)")
+            #expect(error.description == "unknown field '\(typed)' in the field mask; did you mean '\(meant)'?", "\(error.description)")
         }
     }
 
@@ -144,7 +144,7 @@ struct FieldMaskTests {
     func unknownName() throws {
         let error = try #require(maskError("displayName,colour"))
         #expect(error.unknown == "colour")
-        #expect(error.description.hasPrefix("unknown field 'colour' in --fields; valid fields: *, "))
+        #expect(error.description.hasPrefix("unknown field 'colour' in the field mask; valid fields: *, "))
         for name in ["displayName", "location", "placeID", "coordinate", "userRatingsTotal", "websiteUri"] {
             #expect(error.description.contains(name), "\(name) is not listed")
         }

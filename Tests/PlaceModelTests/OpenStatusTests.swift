@@ -100,7 +100,7 @@ struct OpenStatusTests {
         #expect(s.state == .unknown)
         #expect(s.isOpen == nil)
         #expect(s.reason.contains("no time zone or UTC offset"))
-        #expect(s.reason.contains("--time-zone"))
+        #expect(s.reason.contains("ImportOptions.timeZone") && !s.reason.contains("--"))
         #expect(s.nextOpenTime == nil && s.nextCloseTime == nil)
         // Asked as a wall-clock time, the answer is still unknown.
         #expect(place.isOpen(at: F.local("2026-03-30T12:00")).state == .unknown)

@@ -1,4 +1,4 @@
-import PlaceModel
+public import PlaceModel
 import PlaceStorage
 /// Counts of an alias-file import.
 public struct AliasImportSummary: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import PlaceModel
+public import PlaceModel
 import PlaceStorage
 
 /// What an export wrote.

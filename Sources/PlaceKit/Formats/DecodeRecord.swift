@@ -1,4 +1,4 @@
-import PlaceModel
+package import PlaceModel
 
 /// Decodes one record in `format` (nil: detect it).
 package func decodeRecord(_ record: SourceRecord, format: InputFormat?) throws(DecodeError) -> DecodedPlace {

@@ -1,4 +1,4 @@
-import PlaceModel
+package import PlaceModel
 
 extension InputFormat {
     /// GeoJSON Features (`"type": "Feature"`, or members of `features`) are

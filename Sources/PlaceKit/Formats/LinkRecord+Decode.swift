@@ -1,4 +1,4 @@
-import PlaceModel
+package import PlaceModel
 
 extension LinkRecord {
     /// The LinkRecord of one input record, decoded exactly as the import

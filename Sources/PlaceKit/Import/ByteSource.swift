@@ -2,7 +2,7 @@ import CZlib
 #if canImport(Glibc)
 import Glibc
 #endif
-import PlaceModel
+package import PlaceModel
 import PlaceStorage
 
 /// A stream of bytes, transparently gunzipped (zlib reads plain files as

@@ -1,5 +1,5 @@
 import Foundation
-import PlaceModel
+public import PlaceModel
 import PlaceStorage
 
 /// How an import runs.

@@ -1,5 +1,5 @@
 import Foundation
-import PlaceModel
+public import PlaceModel
 
 /// Counts of one import (of one input, or of several added up).
 public struct ImportSummary: Sendable, Equatable {

@@ -10,7 +10,7 @@ enum InputKind: Equatable {
     case openStreetMap(OSMFileFormat)
     /// Not an input placedb reads: what it is (`a CSV file`) and, when
     /// there is one, what to do with it.
-    case other(what: String, advice: String?)
+    case other(what: String, advice: InputAdvice?)
 
     /// How many bytes `classify` wants to see (fewer at a short input).
     static let headLength = 4096
@@ -68,11 +68,12 @@ enum InputKind: Equatable {
         return textKind(head)
     }
 
-    static let changeAdvice = "apply it to the extract it changes (osmium apply-changes EXTRACT.osm.pbf CHANGES.osc -o NEW.osm.pbf) and import the result"
-    private static let convertAdvice = "placedb reads JSON, NDJSON and GeoJSON(-seq): convert it first (ogr2ogr -f GeoJSONSeq OUT.geojsonseq FILE)"
+    static let changeAdvice: InputAdvice = "apply it to the extract it changes (osmium apply-changes EXTRACT.osm.pbf CHANGES.osc -o NEW.osm.pbf) and import the result"
+    private static let convertText = "placedb reads JSON, NDJSON and GeoJSON(-seq): convert it first (ogr2ogr -f GeoJSONSeq OUT.geojsonseq FILE)"
+    private static let convertAdvice = InputAdvice.text(convertText)
 
     private static func binaryKind(_ head: [UInt8]) -> InputKind? {
-        let image = "photos go in with placedb photo add"
+        let image = InputAdvice.image
         if starts(head, [0xFF, 0xD8, 0xFF]) { return .other(what: "a JPEG image", advice: image) }
         if starts(head, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .other(what: "a PNG image", advice: image) }
         if starts(head, "GIF87a") || starts(head, "GIF89a") { return .other(what: "a GIF image", advice: image) }
@@ -94,7 +95,7 @@ enum InputKind: Equatable {
         if starts(head, [0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C]) { return .other(what: "a 7-Zip archive", advice: "extract it first") }
         if starts(head, "ustar", at: 257) { return .other(what: "a tar archive", advice: "extract it and import the files inside") }
         if starts(head, "SQLite format 3\u{0}") {
-            return .other(what: "an SQLite database", advice: "a placedb database is opened with --db FILE; placedb export writes one's places as NDJSON")
+            return .other(what: "an SQLite database", advice: .sqliteDatabase)
         }
         if starts(head, "PAR1") {
             return .other(what: "a Parquet file", advice: "convert Overture's GeoParquet first (ogr2ogr -f GeoJSONSeq OUT.geojsonseq FILE, or DuckDB's COPY ... TO 'OUT.geojsonseq')")
@@ -201,7 +202,7 @@ enum InputKind: Equatable {
             guard n > 0, whole.dropFirst().allSatisfy({ count($0, d) == n }) else { continue }
             // One line alone: only when it is not a JSON value (a number list is not JSON anyway).
             if whole.count == 1, Array(whole[0]).withUnsafeBytes({ (try? JSONParser.parse($0)) != nil }) { continue }
-            return .other(what: what, advice: convertAdvice + " -oo X_POSSIBLE_NAMES=lon* -oo Y_POSSIBLE_NAMES=lat*")
+            return .other(what: what, advice: .text(convertText + " -oo X_POSSIBLE_NAMES=lon* -oo Y_POSSIBLE_NAMES=lat*"))
         }
         return nil
     }
@@ -244,4 +245,16 @@ enum OSMFileFormat: String, Equatable {
         case .o5m: "OpenStreetMap o5m"
         }
     }
+}
+
+/// What to do with an input placedb does not read as places: a line of
+/// advice, or what it is when placedb reads such a thing another way (the
+/// error's `InputError.Found`, which the library and the command line each
+/// put in their own words).
+enum InputAdvice: Equatable, ExpressibleByStringLiteral {
+    case text(String)
+    case image
+    case sqliteDatabase
+
+    init(stringLiteral value: String) { self = .text(value) }
 }

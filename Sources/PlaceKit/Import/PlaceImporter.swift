@@ -3,8 +3,8 @@ import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
-import PlaceModel
-import PlaceStorage
+public import PlaceModel
+package import PlaceStorage
 
 /// Imports place dumps into a placedb database: reader -> decoder -> writer,
 /// one transaction per input. The library never prints: it reports through
@@ -446,8 +446,13 @@ public final class PlaceImporter {
         case .json:
             return source
         case .other(let what, let advice):
-            throw PlaceDBError.input(InputError(kind: .corrupt, source: source.name,
-                                                reason: "this is \(what), not JSON/GeoJSON\(advice.map { "; \($0)" } ?? "")"))
+            let reason = "this is \(what), not JSON/GeoJSON"
+            switch advice {
+            case .text(let text)?: throw PlaceDBError.input(InputError(kind: .corrupt, source: source.name, reason: "\(reason); \(text)"))
+            case .image?: throw PlaceDBError.input(InputError(kind: .corrupt, source: source.name, reason: reason, found: .image))
+            case .sqliteDatabase?: throw PlaceDBError.input(InputError(kind: .corrupt, source: source.name, reason: reason, found: .sqliteDatabase))
+            case nil: throw PlaceDBError.input(InputError(kind: .corrupt, source: source.name, reason: reason))
+            }
         case .openStreetMap(let format):
             guard case .file(let path) = input else {
                 throw PlaceDBError.input(InputError(kind: .corrupt, source: source.name, reason: "this is \(format.description) on standard input, which osmium export cannot read (it reads its input twice); give the file's path"))

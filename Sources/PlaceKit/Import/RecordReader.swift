@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import PlaceModel
+public import PlaceModel
 import PlaceStorage
 
 /// One record read from an input, before any format decoding.

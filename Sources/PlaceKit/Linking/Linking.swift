@@ -2,25 +2,25 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import PlaceModel
+package import PlaceModel
 import PlaceStorage
 
 /// Why two stored places are (not) one place, as `placedb link --explain A B` shows it.
-public struct LinkExplanation: Sendable {
-    public let a: String
-    public let b: String
-    public let probability: Double
-    public let threshold: Double
-    public let evidence: JSONValue
-    public let distanceMeters: Double
+package struct LinkExplanation: Sendable {
+    package let a: String
+    package let b: String
+    package let probability: Double
+    package let threshold: Double
+    package let evidence: JSONValue
+    package let distanceMeters: Double
     /// False when the linker never pairs them (one source's records seen in one capture).
-    public let eligible: Bool
-    public let rule: LinkRuleKind?
+    package let eligible: Bool
+    package let rule: LinkRuleKind?
     /// Whether a link is stored for them, and whether they share a group.
-    public let linked: Bool
-    public let sameGroup: Bool
+    package let linked: Bool
+    package let sameGroup: Bool
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var o = JSONObject()
         o["a"] = .string(a)
         o["b"] = .string(b)
@@ -38,12 +38,12 @@ public struct LinkExplanation: Sendable {
 
 /// Links a whole database again (`placedb link`), and explains a pair,
 /// while no import writes it (`ImportLock`).
-public enum Linking {
+package enum Linking {
     /// Drops every link and group and links every live place again, in
     /// one transaction: after a threshold or source-order change, or for a
     /// database imported with `--no-link`. The user's `same`/`different`
     /// rules are kept and applied.
-    public static func relink(databasePath: String? = nil, threshold: Double? = nil, sourceOrder: [String]? = nil,
+    package static func relink(databasePath: String? = nil, threshold: Double? = nil, sourceOrder: [String]? = nil,
                               waiting: ((_ otherImport: Int32?) -> Void)? = nil) throws -> LinkSummary {
         if let threshold, !(threshold > 0 && threshold <= 1) {
             throw PlaceDBError.invalidArgument("threshold \(threshold) is outside (0, 1]")
@@ -57,7 +57,7 @@ public enum Linking {
     }
 
     /// The score, evidence and state of two stored places.
-    public static func explain(_ a: PlaceID, _ b: PlaceID, databasePath: String? = nil) throws -> LinkExplanation {
+    package static func explain(_ a: PlaceID, _ b: PlaceID, databasePath: String? = nil) throws -> LinkExplanation {
         let path = try PlaceStore.resolvePath(databasePath)
         let store = try PlaceStore(path: path, writable: false)
         return try store.read {

@@ -1,4 +1,4 @@
-import PlaceModel
+public import PlaceModel
 import Synchronization
 
 /// The image work placedb leaves to a library of pixels: decoding a file,

@@ -1,4 +1,4 @@
-import PlaceModel
+public import PlaceModel
 /// An image as `fetchPhoto` returns it: the encoded bytes, the pixel size
 /// as displayed (after any EXIF orientation), and the format.
 public struct PhotoImage: Sendable, Equatable {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import PlaceModel
+public import PlaceModel
 import PlaceStorage
 
 /// What adding one image did.
@@ -160,7 +160,7 @@ public final class PhotoImporter {
                 throw PlaceDBError.input(InputError(kind: missing ? .missing : .unreadable, source: path, reason: "cannot open: \(String(cString: strerror(errno)).lowercased())"))
             }
             if (st.st_mode & S_IFMT) == S_IFDIR {
-                throw PlaceDBError.input(InputError(kind: .unreadable, source: path, reason: "is a directory, not an image file (use --dir to add a directory)"))
+                throw PlaceDBError.input(InputError(kind: .unreadable, source: path, reason: "is a directory, not an image file", found: .directory))
             }
             fd = open(path, O_RDONLY)
         }

@@ -1,5 +1,6 @@
-import PlaceModel
+package import PlaceModel
 import PlaceStorage
+import Foundation
 
 extension PlaceReader {
     /// The photos of a place, as the Places SDK's `lookUpPhotos(forPlaceID:)`
@@ -39,9 +40,9 @@ extension PlaceReader {
             }
         }
         guard let result else {
-            throw PlaceDBError.photoNotFound(try store.photoNames(.name(metadata.name), in: .metadata).isEmpty
-                ? "no photo '\(metadata.name)' in \(store.path)"
-                : "photo '\(metadata.name)' has no local image (add one with 'placedb photo add')")
+            throw try store.photoNames(.name(metadata.name), in: .metadata).isEmpty
+                ? PlaceDBError.photoNotFound("no photo '\(metadata.name)' in \(store.path)")
+                : PlaceDBError.noLocalImage(photo: metadata.name)
         }
         switch result {
         case .success(let image): return image

@@ -1,5 +1,5 @@
 import Foundation
-import PlaceModel
+public import PlaceModel
 import PlaceStorage
 
 /// An autocomplete request, as the Places API (New) `autocomplete` one:
@@ -160,7 +160,7 @@ public struct AutocompleteSuggestion: Sendable, Equatable {
     public var types: [String]
     /// From the origin (else the bias center), when there is one.
     public var distanceMeters: Double?
-    public var ranking: TextRanking.Factors
+    package var ranking: TextRanking.Factors
     /// Where the input matches `text`, `mainText` and `secondaryText`
     /// (code points; `TextMatches`).
     public var matches: [TextRange] = []

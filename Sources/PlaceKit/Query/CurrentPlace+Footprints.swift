@@ -1,5 +1,5 @@
 import Foundation
-import PlaceModel
+public import PlaceModel
 import PlaceStorage
 
 /// A footprint as the current-place model used it for one place, in meters

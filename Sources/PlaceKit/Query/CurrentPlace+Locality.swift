@@ -1,5 +1,5 @@
 import Foundation
-import PlaceModel
+package import PlaceModel
 import PlaceStorage
 
 extension PlaceReader {

@@ -1,5 +1,5 @@
-import Foundation
-import PlaceModel
+public import Foundation
+public import PlaceModel
 import PlaceStorage
 
 /// A current-place query: a location fix and what to return.

@@ -1,11 +1,11 @@
 import Foundation
-import PlaceModel
-import PlaceStorage
+package import PlaceModel
+package import PlaceStorage
 
 /// A town or region a query named, as the database knows it.
-public struct MatchedLocality: Sendable, Equatable {
+package struct MatchedLocality: Sendable, Equatable {
     /// What the match was made from.
-    public enum Source: String, Sendable {
+    package enum Source: String, Sendable {
         /// A place of a locality type (`locality`, `administrative_area_level_*`,
         /// `sublocality`, ...; GeoNames cities are such places) by its name or
         /// another of its names.
@@ -20,20 +20,20 @@ public struct MatchedLocality: Sendable, Equatable {
     }
 
     /// The locality's place ID (nil when it comes from addresses).
-    public var placeID: String?
-    public var name: String
-    public var source: Source
+    package var placeID: String?
+    package var name: String
+    package var source: Source
     /// The provider of the locality place (`geonames`, `google-places`, `osm`),
     /// or `addresses`.
-    public var provider: String
-    public var center: Coordinate
+    package var provider: String
+    package var center: Coordinate
     /// The area searched: the place's viewport, a circle sized by its
     /// population or type, or the box of the addresses' places.
-    public var area: SearchArea
-    public var radiusMeters: Double
-    public var population: Int?
+    package var area: SearchArea
+    package var radiusMeters: Double
+    package var population: Int?
     /// How many places' addresses named it (source `address`).
-    public var addressCount: Int?
+    package var addressCount: Int?
 }
 
 /// Matches the place words of a query ("new york", "nyc", "munchen") to a
@@ -52,7 +52,7 @@ package struct LocalityMatcher {
     /// Common short names of large cities (folded), used when no locality
     /// has the words as a name: GeoNames' alternate names hold most of
     /// them too when its cities are imported.
-    public static let aliases: [String: String] = [
+    package static let aliases: [String: String] = [
         "nyc": "new york city", "ny": "new york city", "la": "los angeles", "sf": "san francisco", "dc": "washington",
         "philly": "philadelphia", "vegas": "las vegas", "rio": "rio de janeiro", "cdmx": "mexico city", "hk": "hong kong",
         "kl": "kuala lumpur", "st petersburg": "saint petersburg", "frisco": "san francisco",

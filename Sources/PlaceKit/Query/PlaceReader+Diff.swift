@@ -1,4 +1,4 @@
-import PlaceModel
+package import PlaceModel
 import PlaceStorage
 
 /// One side of `PlaceReader.diff`: the state of the database after a run.
@@ -21,7 +21,7 @@ extension PlaceReader {
     /// its last two completed imports. Calls `change` with each change in
     /// place order (re-identifications last) and returns the counts.
     /// Throws `invalidArgument` for a run or time that does not name a state.
-    public func diff(snapshot: String? = nil, from: DiffPoint? = nil, to: DiffPoint? = nil, movedThresholdMeters: Double = 50,
+    package func diff(snapshot: String? = nil, from: DiffPoint? = nil, to: DiffPoint? = nil, movedThresholdMeters: Double = 50,
                      change: (PlaceDiff.Change) throws -> Void) throws -> PlaceDiff {
         guard movedThresholdMeters >= 0, movedThresholdMeters.isFinite else {
             throw PlaceDBError.invalidArgument("the moved threshold must be 0 m or more")
@@ -87,7 +87,7 @@ extension PlaceReader {
     private func sides(snapshot: String?, from: DiffPoint?, to: DiffPoint?) throws -> (Int64, Int64) {
         let completions = try snapshot.map { try store.snapshotCompletions($0) } ?? []
         if let snapshot, completions.isEmpty {
-            throw PlaceDBError.invalidArgument("no completed snapshot import named '\(snapshot)' (placedb info lists the snapshots)")
+            throw PlaceDBError.unknownSnapshot(snapshot)
         }
         func run(_ point: DiffPoint) throws -> Int64 {
             switch point {
@@ -98,7 +98,7 @@ extension PlaceReader {
             case .run(let n):
                 guard n != 0 else { return 0 }
                 guard n > 0, let r = try store.importRun(Int64(n)) else {
-                    throw PlaceDBError.invalidArgument("there is no import run \(n) (placedb info lists the runs)")
+                    throw PlaceDBError.unknownImportRun(n)
                 }
                 guard let snapshot else { return r.id }
                 guard r.snapshot == snapshot, let done = completions.first(where: { $0.id >= r.id }) else {
@@ -114,8 +114,7 @@ extension PlaceReader {
             b = try run(t)
         case (nil, nil):
             guard completions.count >= 2 else {
-                throw PlaceDBError.invalidArgument(snapshot == nil ? "give the two runs to compare (placedb info lists the runs)"
-                    : "snapshot '\(snapshot!)' has one completed import: give the runs to compare (0 is before any)")
+                throw snapshot == nil ? PlaceDBError.noRunsToCompare : PlaceDBError.invalidArgument("snapshot '\(snapshot!)' has one completed import: give the runs to compare (0 is before any)")
             }
             a = completions[completions.count - 2].id
             b = completions[completions.count - 1].id

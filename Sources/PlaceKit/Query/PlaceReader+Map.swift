@@ -1,6 +1,6 @@
 import Foundation
-import PlaceModel
-import PlaceStorage
+package import PlaceModel
+package import PlaceStorage
 
 /// What the map page of `placedb serve` draws (docs/server.md#the-map-page):
 /// the places' points and the footprints the database holds (buildings,
@@ -101,6 +101,31 @@ extension PlaceReader {
     /// The landing view's figures (`PlaceStore.mapSummary`).
     package func mapSummary() throws -> MapSummary {
         try store.mapSummary()
+    }
+
+    /// The landing view's figures as the map page reads them: `places`,
+    /// `extent` (south, west, north, east), `bySource`, `byType`,
+    /// `examples`, `footprints`, `textIndex`.
+    package func mapSummaryJSON() throws -> JSONObject {
+        let s = try mapSummary()
+        var o = JSONObject()
+        o["places"] = .int(Int64(s.places))
+        if let e = s.extent {
+            o["extent"] = .object(JSONObject([("south", .double(e.south)), ("west", .double(e.west)), ("north", .double(e.north)), ("east", .double(e.east))]))
+        }
+        o["bySource"] = .array(s.bySource.map { .object(JSONObject([("source", .string($0.name)), ("count", .int(Int64($0.count)))])) })
+        o["byType"] = .array(s.byType.map { .object(JSONObject([("type", .string($0.name)), ("count", .int(Int64($0.count)))])) })
+        o["examples"] = .array(s.examples.map { e in
+            var x = JSONObject()
+            x["id"] = .string(e.placeID)
+            x["name"] = .string(e.name)
+            if let t = e.primaryType { x["type"] = .string(t) }
+            x["location"] = .object(JSONObject([("latitude", .double(e.point.latitude)), ("longitude", .double(e.point.longitude))]))
+            return .object(x)
+        })
+        o["footprints"] = .int(Int64(s.footprints))
+        o["textIndex"] = .bool(s.textIndex)
+        return o
     }
 
     /// Changes whenever the database does (`PlaceStore.changeMarker`).

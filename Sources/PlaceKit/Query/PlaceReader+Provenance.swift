@@ -1,4 +1,4 @@
-import PlaceModel
+public import PlaceModel
 import PlaceStorage
 
 /// Where a stored place's data came from and when each member was captured.

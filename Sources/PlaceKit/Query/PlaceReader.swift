@@ -1,5 +1,5 @@
 import Foundation
-import PlaceModel
+public import PlaceModel
 import PlaceStorage
 
 /// The synchronous query engine on one read-only connection: what the CLI

@@ -1,9 +1,9 @@
-import Foundation
-import PlaceModel
+public import Foundation
+public import PlaceModel
 
 /// Answers place queries from a placedb database, offline, from any task:
 /// the async, `Sendable` client, shaped like the Places SDK for Swift
-/// (GooglePlacesSwift). Every call is `async throws(PlacesError)` and
+/// (GooglePlacesSwift). Every call is `async throws(PlaceDBError)` and
 /// returns values.
 ///
 /// ```swift
@@ -33,17 +33,18 @@ public final class PlacesClient: Sendable {
     /// records linked as one place are answered merged (the default) or
     /// each as imported (docs/linking.md).
     public convenience init(databasePath: String, maxReaders: Int? = nil, spatialIndex: SpatialIndexMode = .automatic,
-                            likelihoodModel: LikelihoodModel = LikelihoodModel(), recordView: RecordView = .merged) throws(PlacesError) {
+                            likelihoodModel: LikelihoodModel = LikelihoodModel(), recordView: RecordView = .merged) throws(PlaceDBError) {
         do {
             try self.init(openingDatabase: databasePath, maxReaders: maxReaders, spatialIndex: spatialIndex,
                           likelihoodModel: likelihoodModel, recordView: recordView)
         } catch {
-            throw PlacesError(error, databasePath: databasePath)
+            throw PlaceDBError(error, databasePath: databasePath)
         }
     }
 
-    /// The same, throwing what the library throws (`PlaceDBError`: no
-    /// database, not a placedb file), for the CLI's exit codes.
+    /// The same, throwing what the library throws untyped (a `PlaceDBError`
+    /// for anything about the file, SQLite's own errors as they are), for
+    /// the command line and the server.
     package init(openingDatabase databasePath: String, maxReaders: Int? = nil, spatialIndex: SpatialIndexMode = .automatic,
                  likelihoodModel: LikelihoodModel = LikelihoodModel(), recordView: RecordView = .merged) throws {
         let readers = max(1, maxReaders ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -66,18 +67,18 @@ public final class PlacesClient: Sendable {
     /// `time`), never served from the capture.
     /// `language` (a BCP 47 tag, as the API's `languageCode`): the
     /// `displayName` in that language where the place has a name in it.
-    public func fetchPlace(id: PlaceID, fields: FieldMask = .all, language: String? = nil, at time: HoursQueryTime? = nil) async throws(PlacesError) -> Place {
+    public func fetchPlace(id: PlaceID, fields: FieldMask = .all, language: String? = nil, at time: HoursQueryTime? = nil) async throws(PlaceDBError) -> Place {
         try await run { try $0.fetchPlace(id: id, fields: fields, language: language, at: time ?? .instant(Date())) }
     }
 
     /// The number of places stored.
-    public func placeCount() async throws(PlacesError) -> Int {
+    public func placeCount() async throws(PlaceDBError) -> Int {
         try await run { try $0.placeCount() }
     }
 
     /// What the database holds (what `placedb info` prints): counts,
     /// import runs, aliases, sizes, the schema version and the extent.
-    public func databaseInfo() async throws(PlacesError) -> DatabaseInfo {
+    public func databaseInfo() async throws(PlaceDBError) -> DatabaseInfo {
         try await run { try $0.databaseInfo() }
     }
 
@@ -87,7 +88,7 @@ public final class PlacesClient: Sendable {
     /// order (re-identifications last), with their counts. With `snapshot`,
     /// only its places and runs; with no sides, its last two imports.
     public func diff(snapshot: String? = nil, from: DiffPoint? = nil, to: DiffPoint? = nil,
-                     movedThresholdMeters: Double = 50) async throws(PlacesError) -> (summary: PlaceDiff, changes: [PlaceDiff.Change]) {
+                     movedThresholdMeters: Double = 50) async throws(PlaceDBError) -> (summary: PlaceDiff, changes: [PlaceDiff.Change]) {
         try await run { reader in
             var changes: [PlaceDiff.Change] = []
             let summary = try reader.diff(snapshot: snapshot, from: from, to: to, movedThresholdMeters: movedThresholdMeters) { changes.append($0) }
@@ -97,26 +98,26 @@ public final class PlacesClient: Sendable {
 
     /// Where a place's values came from: its source and when each member
     /// was captured (docs/merging.md).
-    public func provenance(of id: PlaceID) async throws(PlacesError) -> PlaceProvenance {
+    public func provenance(of id: PlaceID) async throws(PlaceDBError) -> PlaceProvenance {
         try await run { try $0.provenance(of: id) }
     }
 
     /// Every alias edge stored (an old ID, the ID it leads to, why, from
     /// which source, with what confidence).
-    public func aliasEdges() async throws(PlacesError) -> [AliasEdge] {
+    public func aliasEdges() async throws(PlaceDBError) -> [AliasEdge] {
         try await run { try $0.aliasEdges() }
     }
 
     // MARK: Nearby and current place
 
     /// Places within a circle, by popularity or distance (Nearby Search).
-    public func searchNearby(_ request: NearbySearchRequest, fields: FieldMask = .all) async throws(PlacesError) -> [NearbyPlace] {
+    public func searchNearby(_ request: NearbySearchRequest, fields: FieldMask = .all) async throws(PlaceDBError) -> [NearbyPlace] {
         try await run { try $0.searchNearby(request, fields: fields) }
     }
 
     /// Places within `radius` meters of `center`, most popular first.
     public func searchNearby(center: Coordinate, radius: Double, includedTypes: [String] = [], maxResultCount: Int = 20,
-                             fields: FieldMask = .all) async throws(PlacesError) -> [NearbyPlace] {
+                             fields: FieldMask = .all) async throws(PlaceDBError) -> [NearbyPlace] {
         try await searchNearby(NearbySearchRequest(center: center, radiusMeters: radius, includedTypes: includedTypes,
                                                    maxResultCount: maxResultCount), fields: fields)
     }
@@ -125,19 +126,19 @@ public final class PlacesClient: Sendable {
     /// horizontal `accuracy` in meters (the 68% radius), most likely first
     /// (the model: `LikelihoodModel`); `time` makes opening hours count.
     public func findPlaceLikelihoods(location: Coordinate, accuracy: Double, fields: FieldMask = .all, at time: Date? = nil,
-                                     includedTypes: [String] = [], limit: Int = CurrentPlaceRequest.defaultResultCount) async throws(PlacesError) -> PlaceLikelihoodList {
+                                     includedTypes: [String] = [], limit: Int = CurrentPlaceRequest.defaultResultCount) async throws(PlaceDBError) -> PlaceLikelihoodList {
         try await findPlaceLikelihoods(CurrentPlaceRequest(location: location, accuracyMeters: accuracy, time: time,
                                                            includedTypes: includedTypes, maxResultCount: limit), fields: fields)
     }
 
     public func findPlaceLikelihoods(_ request: CurrentPlaceRequest, fields: FieldMask = .all,
-                                     explain: Bool = false) async throws(PlacesError) -> PlaceLikelihoodList {
+                                     explain: Bool = false) async throws(PlaceDBError) -> PlaceLikelihoodList {
         try await run { try $0.findPlaceLikelihoods(request, fields: fields, explain: explain) }
     }
 
     /// The current-place answer with each candidate's footprint, in meters
     /// from the fix, to draw (`CurrentPlaceScene.svg()`).
-    public func findPlaceLikelihoodScene(_ request: CurrentPlaceRequest, fields: FieldMask = .all) async throws(PlacesError) -> CurrentPlaceScene {
+    public func findPlaceLikelihoodScene(_ request: CurrentPlaceRequest, fields: FieldMask = .all) async throws(PlaceDBError) -> CurrentPlaceScene {
         try await run { try $0.findPlaceLikelihoodScene(request, fields: fields) }
     }
 
@@ -149,13 +150,13 @@ public final class PlacesClient: Sendable {
     /// the ranking: `TextRanking`, docs/search.md). Removed places never
     /// appear; `openNow` is computed at the time of asking (or at `time`).
     public func searchText(_ request: TextSearchRequest, fields: FieldMask = .all,
-                           at time: HoursQueryTime? = nil) async throws(PlacesError) -> [TextSearchResult] {
+                           at time: HoursQueryTime? = nil) async throws(PlaceDBError) -> [TextSearchResult] {
         try await run { try $0.searchText(request, fields: fields, at: time ?? .instant(Date())) }
     }
 
     /// `searchText` for a query alone, optionally biased toward `near`.
     public func searchText(_ textQuery: String, near: Coordinate? = nil, includedTypes: [String] = [], maxResultCount: Int = 20,
-                           fields: FieldMask = .all) async throws(PlacesError) -> [TextSearchResult] {
+                           fields: FieldMask = .all) async throws(PlaceDBError) -> [TextSearchResult] {
         try await searchText(TextSearchRequest(textQuery: textQuery, locationBias: near.map { .circle(center: $0, radiusMeters: nil) },
                                                includedTypes: includedTypes, maxResultCount: maxResultCount), fields: fields)
     }
@@ -163,25 +164,25 @@ public final class PlacesClient: Sendable {
     /// Place predictions for partly typed text (Autocomplete): the words
     /// before the last matched whole, the last as a prefix (unless the
     /// input ends with a space), ranked as `searchText` ranks.
-    public func autocomplete(_ request: AutocompleteRequest) async throws(PlacesError) -> [AutocompleteSuggestion] {
+    public func autocomplete(_ request: AutocompleteRequest) async throws(PlaceDBError) -> [AutocompleteSuggestion] {
         try await run { try $0.autocomplete(request) }
     }
 
     /// Place predictions, then query predictions when the request asks
     /// for them (`includeQueryPredictions`): the whole autocomplete answer.
-    public func autocompleteAnswer(_ request: AutocompleteRequest) async throws(PlacesError) -> AutocompleteAnswer {
+    public func autocompleteAnswer(_ request: AutocompleteRequest) async throws(PlaceDBError) -> AutocompleteAnswer {
         try await run { try $0.autocompleteAnswer(request) }
     }
 
     /// The locality `point` falls in (or the nearest one) among the places
     /// of the database: what an approximate current-place answer names.
-    public func locality(at point: Coordinate) async throws(PlacesError) -> PlaceLocality? {
+    public func locality(at point: Coordinate) async throws(PlaceDBError) -> PlaceLocality? {
         try await run { try $0.locality(at: point) }
     }
 
     /// `autocomplete` for the text typed so far, optionally near `near`
     /// (which also gives each suggestion its `distanceMeters`).
-    public func autocomplete(_ input: String, near: Coordinate? = nil, maxResultCount: Int = 5) async throws(PlacesError) -> [AutocompleteSuggestion] {
+    public func autocomplete(_ input: String, near: Coordinate? = nil, maxResultCount: Int = 5) async throws(PlaceDBError) -> [AutocompleteSuggestion] {
         try await autocomplete(AutocompleteRequest(input: input, locationBias: near.map { .circle(center: $0, radiusMeters: nil) },
                                                    origin: near, maxResultCount: maxResultCount))
     }
@@ -190,23 +191,23 @@ public final class PlacesClient: Sendable {
 
     /// What became of a place ID: current, moved (with the chain of alias
     /// hops), removed, or not found.
-    public func resolvePlaceID(_ id: PlaceID) async throws(PlacesError) -> PlaceIDResolution {
+    public func resolvePlaceID(_ id: PlaceID) async throws(PlaceDBError) -> PlaceIDResolution {
         try await run { try $0.resolvePlaceIDs([id])[0] }
     }
 
     /// What became of each ID, from one consistent view of the database.
-    public func resolvePlaceIDs(_ ids: [PlaceID]) async throws(PlacesError) -> [PlaceIDResolution] {
+    public func resolvePlaceIDs(_ ids: [PlaceID]) async throws(PlaceDBError) -> [PlaceIDResolution] {
         try await run { try $0.resolvePlaceIDs(ids) }
     }
 
     /// Whether the place is open at `date` (default: now), from its current
     /// and regular opening hours, business status and time zone.
-    public func isOpen(placeID: PlaceID, at date: Date = Date()) async throws(PlacesError) -> OpenStatus {
+    public func isOpen(placeID: PlaceID, at date: Date = Date()) async throws(PlaceDBError) -> OpenStatus {
         try await run { try $0.fetchStoredPlace(id: placeID).isOpen(at: date) }
     }
 
     /// `isOpen` at an instant or at a wall-clock time at the place.
-    public func isOpen(placeID: PlaceID, at time: HoursQueryTime) async throws(PlacesError) -> OpenStatus {
+    public func isOpen(placeID: PlaceID, at time: HoursQueryTime) async throws(PlaceDBError) -> OpenStatus {
         try await run { try $0.fetchStoredPlace(id: placeID).isOpen(at: time) }
     }
 
@@ -214,7 +215,7 @@ public final class PlacesClient: Sendable {
 
     /// The photos of a place (at most ten), each with the attributions
     /// that must be shown with it.
-    public func fetchPhotoMetadata(placeID: PlaceID) async throws(PlacesError) -> [PhotoMetadata] {
+    public func fetchPhotoMetadata(placeID: PlaceID) async throws(PlaceDBError) -> [PhotoMetadata] {
         try await run { try $0.lookUpPhotos(placeID: placeID) }
     }
 
@@ -222,7 +223,7 @@ public final class PlacesClient: Sendable {
     /// (each 1...4800; aspect ratio kept, never scaled up), encoded as
     /// `format` (nil: as stored).
     public func fetchPhoto(_ metadata: PhotoMetadata, maxWidth: Int, maxHeight: Int,
-                           format: ImageFormat? = nil) async throws(PlacesError) -> PhotoImage {
+                           format: ImageFormat? = nil) async throws(PlaceDBError) -> PhotoImage {
         try await run { try $0.fetchPhoto(metadata, maxSize: (width: maxWidth, height: maxHeight), format: format) }
     }
 
@@ -241,21 +242,21 @@ public final class PlacesClient: Sendable {
     }
 
     /// Runs `body` with a connection of the pool, on a Dispatch thread.
-    private func run<T: Sendable>(_ body: @escaping @Sendable (PlaceReader) throws -> T) async throws(PlacesError) -> T {
+    private func run<T: Sendable>(_ body: @escaping @Sendable (PlaceReader) throws -> T) async throws(PlaceDBError) -> T {
         let path = databasePath
-        let outcome: Result<T, PlacesError>
+        let outcome: Result<T, PlaceDBError>
         do {
             let reader = try await pool.acquire()
             outcome = await withCheckedContinuation { continuation in
                 DispatchQueue.global().async {
-                    let result: Result<T, PlacesError>
-                    do { result = .success(try body(reader.client)) } catch { result = .failure(PlacesError(error, databasePath: path)) }
+                    let result: Result<T, PlaceDBError>
+                    do { result = .success(try body(reader.client)) } catch { result = .failure(PlaceDBError(error, databasePath: path)) }
                     self.pool.release(reader)
                     continuation.resume(returning: result)
                 }
             }
         } catch {
-            throw PlacesError(error, databasePath: path)
+            throw PlaceDBError(error, databasePath: path)
         }
         return try outcome.get()
     }
@@ -373,6 +374,22 @@ final class ReaderPool: @unchecked Sendable {
             handoff.reader = reader
             handoff.ready.signal()
         case nil: break
+        }
+    }
+}
+
+extension PlaceDBError {
+    /// The error any library call threw, as the client throws it: a
+    /// `PlaceDBError` as it is, a bad field mask as `.invalidFieldMask`, an
+    /// unreadable input as `.input`, anything else (SQLite's own errors,
+    /// which come up through the store as they are) as `.database` of the
+    /// client's file.
+    package init(_ error: any Error, databasePath: String) {
+        switch error {
+        case let e as PlaceDBError: self = e
+        case let e as FieldMaskError: self = .invalidFieldMask(e)
+        case let e as InputError: self = .input(e)
+        default: self = .database(path: databasePath, reason: "\(error)")
         }
     }
 }

@@ -10,11 +10,11 @@ import PlaceModel
 /// "ice cream") for the type and its head type (`restaurant`, `store`),
 /// when the kind is no type of its own; then `synonyms`. Words are folded
 /// as the search folds them (`TextFolding`).
-public enum QueryTypeWords {
+package enum QueryTypeWords {
     /// Words the types' own names do not give (folded; plural forms are
     /// added). A type's own name ("pub", "hotel", "cafe") stands for that
     /// type alone.
-    public static let synonyms: [String: [String]] = [
+    package static let synonyms: [String: [String]] = [
         "pizzeria": ["pizza_restaurant", "restaurant"],
         "coffee": ["cafe", "coffee_shop"],
         "chemist": ["pharmacy", "drugstore"],
@@ -35,7 +35,7 @@ public enum QueryTypeWords {
     ]
 
     /// Folded phrase (words joined by one space) -> place types.
-    public static let table: [String: [String]] = {
+    package static let table: [String: [String]] = {
         var t: [String: [String]] = [:]
         func add(_ phrase: String, _ types: [String]) {
             for p in [phrase, plural(phrase)] where t[p] == nil { t[p] = types }
@@ -60,7 +60,7 @@ public enum QueryTypeWords {
     /// Per type, the one-word synonyms that stand for it first ("pizzeria"
     /// for `pizza_restaurant`, "coffee" for `cafe`), in word order: a
     /// listing of the type matches names holding them too.
-    public static let otherWords: [String: [String]] = {
+    package static let otherWords: [String: [String]] = {
         var t: [String: [String]] = [:]
         for (phrase, types) in synonyms.sorted(by: { $0.key < $1.key }) where !phrase.contains(" ") {
             if let kind = types.first { t[kind, default: []].append(phrase) }
@@ -69,7 +69,7 @@ public enum QueryTypeWords {
     }()
 
     /// The longest phrase in the table.
-    public static let maxPhraseWords = table.keys.map { $0.split(separator: " ").count }.max() ?? 1
+    package static let maxPhraseWords = table.keys.map { $0.split(separator: " ").count }.max() ?? 1
 
     /// "pizza restaurants", "boxes", "pharmacies".
     static func plural(_ phrase: String) -> String {
@@ -79,7 +79,7 @@ public enum QueryTypeWords {
     }
 
     /// The types of one phrase of folded words, or nil.
-    public static func types(_ words: some Collection<String>) -> [String]? {
+    package static func types(_ words: some Collection<String>) -> [String]? {
         table[words.joined(separator: " ")]
     }
 }
@@ -89,24 +89,24 @@ public enum QueryTypeWords {
 /// "new york", none). `QueryUnderstanding.readings` lists the possible
 /// readings of a query; the search keeps the first whose place words name
 /// a locality the database knows (`LocalityMatcher`).
-public struct QueryReading: Sendable, Equatable {
+package struct QueryReading: Sendable, Equatable {
     /// `TYPE in PLACE`, `TYPE near PLACE`, `TYPE around PLACE`, `TYPE PLACE` or `PLACE TYPE`.
-    public var form: String
+    package var form: String
     /// The query's words that name kinds of place (folded).
-    public var typeWords: [String]
+    package var typeWords: [String]
     /// The place types they stand for (any of them).
-    public var types: [String]
+    package var types: [String]
     /// The words naming the town or region.
-    public var placeWords: [String]
+    package var placeWords: [String]
     /// Words that are neither: they must match names and addresses as in any search.
-    public var otherWords: [String]
+    package var otherWords: [String]
     /// `in`, `near` or `around`; nil without one.
-    public var connector: String?
+    package var connector: String?
 }
 
-public enum QueryUnderstanding {
+package enum QueryUnderstanding {
     /// Words that join the kind of place to the town.
-    public static let connectors: Set<String> = ["in", "near", "around"]
+    package static let connectors: Set<String> = ["in", "near", "around"]
     /// Place words are at most this many.
     static let maxPlaceWords = 6
 
@@ -117,7 +117,7 @@ public enum QueryUnderstanding {
     /// (longest first) and other words. Without one, a query of type words
     /// and other words: type words first then the place, or the place then
     /// the type words. Nothing is checked against the database here.
-    public static func readings(_ words: [String]) -> [QueryReading] {
+    package static func readings(_ words: [String]) -> [QueryReading] {
         let n = words.count
         guard n >= 2 else { return [] }
         var out: [QueryReading] = []

@@ -1,5 +1,5 @@
-import Foundation
-import PlaceModel
+public import Foundation
+public import PlaceModel
 import PlaceStorage
 
 extension NearbySearchRequest {

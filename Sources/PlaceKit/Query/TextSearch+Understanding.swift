@@ -4,12 +4,12 @@ import PlaceStorage
 
 /// How a searchText query was read: its reading (`QueryReading`), the
 /// locality its place words matched, and what was done with it.
-public struct QueryUnderstandingResult: Sendable, Equatable {
-    public var reading: QueryReading
-    public var locality: MatchedLocality
+package struct QueryUnderstandingResult: Sendable, Equatable {
+    package var reading: QueryReading
+    package var locality: MatchedLocality
     /// Whether the locality's area restricted the search (false: the
     /// request's own `locationRestriction` wins; the type words still filter).
-    public var restricted: Bool
+    package var restricted: Bool
 }
 
 extension PlaceReader {

@@ -1,5 +1,5 @@
 import Foundation
-import PlaceModel
+public import PlaceModel
 import PlaceStorage
 
 /// Where a text search or autocomplete looks: a circle (a center with an
@@ -281,7 +281,7 @@ extension SearchArea {
 public struct TextSearchResult: Sendable, Equatable {
     public var place: Place
     public var distanceMeters: Double?
-    public var ranking: TextRanking.Factors
+    package var ranking: TextRanking.Factors
 }
 
 /// A place the search found, ranked.

@@ -31,7 +31,7 @@ public enum AliasReason: String, Sendable, CaseIterable, Codable {
 }
 
 /// A user's linking rule (alias files: `same A B`, `different A B`).
-public enum LinkRuleKind: String, Sendable, CaseIterable {
+package enum LinkRuleKind: String, Sendable, CaseIterable {
     case same
     case different
 }

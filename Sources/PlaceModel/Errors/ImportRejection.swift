@@ -1,5 +1,5 @@
 /// A record (or part of an input) that was not imported, and why.
-public struct ImportRejection: Sendable, CustomStringConvertible {
+public struct ImportRejection: Sendable, Equatable, CustomStringConvertible {
     /// The input's name (path or `<stdin>`).
     public let input: String
     public let line: Int

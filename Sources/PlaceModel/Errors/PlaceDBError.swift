@@ -1,7 +1,10 @@
-/// An error from placedb's library. `description` is one line: what failed,
-/// why, and where. It speaks of files and places, never of command-line
-/// options (the command line adds its own advice).
-public enum PlaceDBError: Error, Sendable, CustomStringConvertible {
+/// An error from placedb's library: the one error type its calls throw
+/// (`PlacesClient`'s calls as `throws(PlaceDBError)`), a case for each
+/// thing a caller may want to tell apart. `description` is one line: what
+/// failed, why, and where. It speaks of files, places and values, never of
+/// command-line options (the command line and the server add their own
+/// advice).
+public enum PlaceDBError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No place has this ID.
     case notFound(PlaceID)
     /// There is no database file at this path.
@@ -46,10 +49,24 @@ public enum PlaceDBError: Error, Sendable, CustomStringConvertible {
     case input(InputError)
     /// A record or the input's JSON is bad (file, line, record, place ID).
     case badInput(ImportRejection)
-    /// A usage mistake in a library call (a bad mask, a bad option).
+    /// A usage mistake in a library call (a bad option, a value out of
+    /// range).
     case invalidArgument(String)
-    /// No photo has this name or reference, or the photo has no local image.
+    /// A field mask names a field a place does not have.
+    case invalidFieldMask(FieldMaskError)
+    /// An export filter names a column the place table does not have
+    /// (`suggestion`: the nearest one, if any; `columns`: those it has).
+    case unknownFilterColumn(column: String, filter: String, suggestion: String?, columns: [String])
+    /// A diff side names an import run the database does not have.
+    case unknownImportRun(Int)
+    /// A diff names a snapshot no completed import has.
+    case unknownSnapshot(String)
+    /// A diff without a snapshot was given neither side to compare.
+    case noRunsToCompare
+    /// No photo has this name or reference.
     case photoNotFound(String)
+    /// The photo is known (from a place's `photos`) but has no local image.
+    case noLocalImage(photo: String)
     /// An image is corrupt, truncated, too large, or in a format placedb
     /// does not read (the message names the file or photo).
     case badImage(String)
@@ -87,7 +104,15 @@ public enum PlaceDBError: Error, Sendable, CustomStringConvertible {
         case .input(let e): e.description
         case .badInput(let r): r.description
         case .invalidArgument(let m): m
+        case .invalidFieldMask(let e): e.description
+        case .unknownFilterColumn(let column, let filter, let suggestion, let columns):
+            "unknown column '\(column.prefix(100))' in the filter '\(filter)'; "
+                + (suggestion.map { "did you mean '\($0)'?" } ?? "the columns are \(columns.joined(separator: ", "))")
+        case .unknownImportRun(let n): "there is no import run \(n)"
+        case .unknownSnapshot(let name): "no completed snapshot import named '\(name)'"
+        case .noRunsToCompare: "give the two runs to compare"
         case .photoNotFound(let m): "NOT_FOUND: \(m)"
+        case .noLocalImage(let photo): "NOT_FOUND: photo '\(photo)' has no local image"
         case .badImage(let m): m
         case .missingTool(let package, let reason): "\(reason); install \(package) (apt-get install \(package))"
         }

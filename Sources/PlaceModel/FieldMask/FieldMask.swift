@@ -195,11 +195,15 @@ public struct FieldMaskError: Error, Sendable, Equatable, CustomStringConvertibl
         self.detail = detail
     }
 
-    public var description: String {
-        if let detail { return "unknown field '\(unknown)' in --fields: \(detail)" }
+    public var description: String { message(mask: "the field mask") }
+
+    /// The message with the mask named as the caller knows it (the command
+    /// line says `--fields`).
+    package func message(mask: String) -> String {
+        if let detail { return "unknown field '\(unknown)' in \(mask): \(detail)" }
         if let near = Typo.closest(unknown, among: FieldMask.validNames) {
-            return "unknown field '\(unknown.prefix(100))' in --fields; did you mean '\(near)'?"
+            return "unknown field '\(unknown.prefix(100))' in \(mask); did you mean '\(near)'?"
         }
-        return "unknown field '\(unknown.prefix(100))' in --fields; valid fields: *, \(FieldMask.validNames.joined(separator: ", "))"
+        return "unknown field '\(unknown.prefix(100))' in \(mask); valid fields: *, \(FieldMask.validNames.joined(separator: ", "))"
     }
 }

@@ -9,7 +9,7 @@ import Darwin
 /// haversine formula. On the WGS 84 ellipsoid the same distances differ by up
 /// to about 0.5% (more north-south near the poles, less east-west at the
 /// equator); rankings are exact under the sphere, not the ellipsoid.
-public enum Earth {
+package enum Earth {
     /// The mean radius R1 of WGS 84 (IUGG), in meters.
     public static let meanRadius = 6_371_008.8
     package static let radiansPerDegree = Double.pi / 180

@@ -81,7 +81,9 @@ struct HoursEvaluator {
             futureNote = "the source listed the place as opening on \(date) (FUTURE_OPENING)"
         }
         guard let clock else {
-            return OpenStatus(.unknown, "the place has no time zone or UTC offset, so its local time is unknown (import with --time-zone ZONE)")
+            var status = OpenStatus(.unknown, "the place has no time zone or UTC offset, so its local time is unknown (ImportOptions.timeZone gives one at import)")
+            status.lacksClock = true
+            return status
         }
         let hours: Schedule
         do throws(ScheduleError) {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A calendar date at a place, without a time zone (proleptic Gregorian),
 /// as in the Places API's `date {year, month, day}`.
@@ -108,7 +108,7 @@ public struct LocalDateTime: Hashable, Sendable, CustomStringConvertible {
 /// The clock a place keeps: an IANA zone (daylight saving included, on any
 /// date) or a fixed UTC offset (the source's `utcOffsetMinutes`, right only
 /// while the offset it was captured at holds).
-public struct PlaceClock: Sendable, CustomStringConvertible {
+package struct PlaceClock: Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         /// An IANA time zone (`Europe/Zurich`).
         case zone(String)
@@ -204,7 +204,7 @@ public struct PlaceClock: Sendable, CustomStringConvertible {
 }
 
 /// Where a place's time zone came from.
-public enum TimeZoneSource: String, Sendable, CaseIterable {
+package enum TimeZoneSource: String, Sendable, CaseIterable {
     /// The source's own `timeZone`.
     case data
     /// `placedb import --time-zone ZONE` (the record had neither `timeZone`

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Whether a place is open at a time: OPEN, CLOSED or UNKNOWN (the data
 /// cannot decide: no hours, no time zone or offset, malformed or
@@ -37,6 +37,9 @@ public struct OpenStatus: Sendable, Equatable, CustomStringConvertible {
     /// The descriptions of the hours that decided (kept from the source, or
     /// generated in English).
     public var weekdayDescriptions: [String] = []
+    /// UNKNOWN because the place has neither a time zone nor an offset
+    /// (the command line and the server advise their own way to give one).
+    package var lacksClock = false
 
     /// true, false, or nil when unknown.
     public var isOpen: Bool? {

@@ -118,7 +118,7 @@ public struct OpeningHours: Sendable {
     /// field, when it is malformed (the caller then knows nothing from it).
     /// Absent `day`, `hour` and `minute` read as 0, as proto3 JSON omits
     /// zero values.
-    public init(json: JSONObject, path: String = "openingHours") throws(HoursDataError) {
+    package init(json: JSONObject, path: String = "openingHours") throws(HoursDataError) {
         if let osmText = json[OSMOpeningHours.jsonKey] {
             guard let text = osmText.stringValue else {
                 throw HoursDataError("\(path).\(OSMOpeningHours.jsonKey) is \(osmText.kindDescription), expected a string")
@@ -211,7 +211,7 @@ public struct OpeningHours: Sendable {
 }
 
 /// Why opening hours data cannot be used (one line, naming the field).
-public struct HoursDataError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct HoursDataError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
     package init(_ message: String) { self.message = message }
     public var description: String { message }

@@ -1,9 +1,9 @@
-import Foundation
+public import Foundation
 
 extension Place {
     /// The place's clock: its `timeZone` when Foundation knows it, else its
     /// `utcOffsetMinutes`; nil when it has neither.
-    public var clock: PlaceClock? { resolveClock().clock }
+    package var clock: PlaceClock? { resolveClock().clock }
 
     func resolveClock() -> (clock: PlaceClock?, source: ClockSource?, note: String?) {
         var note: String?

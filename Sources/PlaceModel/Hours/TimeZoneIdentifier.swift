@@ -1,7 +1,7 @@
 import Foundation
 
 /// IANA time zone names, as Foundation knows them here.
-public enum TimeZoneIdentifier {
+package enum TimeZoneIdentifier {
     /// True for a zone name this system knows under exactly that name.
     public static func isValid(_ name: String) -> Bool {
         if knownZones.contains(name) { return true }

@@ -5,7 +5,7 @@
 /// the first time drops its AM/PM when the second has the same one on the
 /// same day (`10:00 AM – 12:00 AM` runs to midnight). The
 /// spaces are the API's: U+202F before AM/PM, U+2009 around the dash.
-public enum WeekdayDescriptions {
+package enum WeekdayDescriptions {
     /// Monday to Sunday, as the API lists them (weekday numbers, 0 = Sunday).
     package static let order = [1, 2, 3, 4, 5, 6, 0]
 

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Why a JSON text could not be parsed, and at which byte of it.
-public struct JSONSyntaxError: Error, Sendable, Equatable {
+package struct JSONSyntaxError: Error, Sendable, Equatable {
     public let message: String
     /// Byte offset from the start of the parsed text.
     public let offset: Int

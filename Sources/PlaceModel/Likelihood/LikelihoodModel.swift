@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The current-place model: how likely the visitor is at each nearby place,
 /// given a location fix and its horizontal accuracy.

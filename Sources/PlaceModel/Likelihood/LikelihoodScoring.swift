@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A location fix: where a device says it is and how sure it is.
 public struct LocationFix: Sendable, Equatable {

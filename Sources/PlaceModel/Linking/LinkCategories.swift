@@ -1,4 +1,5 @@
 import Synchronization
+import Foundation
 
 /// Category compatibility across vocabularies: Google's Places types, the
 /// types placedb derives from OSM tags (`OSMTypeMapping`), Overture's
@@ -8,7 +9,7 @@ import Synchronization
 /// each). Two records are compatible when their groups meet: `car_wash`
 /// and `gas_station` (automotive), `restaurant` and `fast_food`
 /// (food), `hotel` and `bed_and_breakfast` (lodging).
-public enum LinkCategories {
+package enum LinkCategories {
     public enum Group: Int, CaseIterable, Sendable {
         case food, drink, lodging, health, automotive, shopping, grocery, finance, legal, realEstate, beauty, education,
              worship, fitness, outdoors, culture, government, transport, homeServices, technology, community, business, pets,

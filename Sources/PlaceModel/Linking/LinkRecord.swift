@@ -4,7 +4,7 @@ import Foundation
 /// feature `SamePlace.score` compares, computed once here (folded names,
 /// tokens, phones, domains, house number, categories, brand, the source
 /// record IDs it cites), so a score compares sorted integers only.
-public struct LinkRecord: Sendable {
+package struct LinkRecord: Sendable {
     public let placeID: String
     /// The import source name ("google", "osm", "overture", or user-given).
     public let source: String

@@ -15,7 +15,7 @@ import Foundation
 /// everything else separates them. A name that folds to no word at all
 /// ("★", "!!!") keeps its own non-space scalars as its one word: a name is
 /// never folded to nothing.
-public enum LinkText {
+package enum LinkText {
     /// The folded words of `text` (no abbreviation or stop-word handling).
     public static func foldedWords(_ text: String) -> [String] {
         var words: [String] = []

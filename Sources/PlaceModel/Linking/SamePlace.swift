@@ -17,7 +17,7 @@ import Foundation
 ///
 /// The learned weights (`SamePlaceWeights`) come from
 /// `placedb-bench fit-link` on the dev pairs.
-public struct SamePlaceScore: Sendable {
+package struct SamePlaceScore: Sendable {
     /// Calibrated P(same place) in [0, 1] (calibrated on the dev pairs'
     /// candidate mix, 60% same).
     public let probability: Double
@@ -29,7 +29,7 @@ public struct SamePlaceScore: Sendable {
     public var evidence: JSONValue { SamePlace.evidence(a, b) }
 }
 
-public enum SamePlace {
+package enum SamePlace {
     /// Link at probability >= threshold (chosen on the dev pairs' cross-validated
     /// scores for precision first; `SamePlaceWeights.threshold`).
     public static let threshold: Double = SamePlaceWeights.threshold

@@ -14,7 +14,7 @@
 /// taken. With no name in the language, the default name is served, with
 /// the language it is known to be in (its own `languageCode`, else the one
 /// localized name of the same text), or none.
-public enum NameLanguage {
+package enum NameLanguage {
     /// `tag` with `_` as `-`, lower-cased (for comparing tags).
     public static func normalized(_ tag: String) -> String {
         String(tag.lowercased().map { $0 == "_" ? "-" : $0 })

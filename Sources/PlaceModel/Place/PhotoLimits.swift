@@ -1,3 +1,5 @@
+import Foundation
+
 /// The limits of the photo service placedb stands in for, and its own.
 public enum PhotoLimits {
     /// A place lists at most this many photos (the Places SDK's and API's

@@ -134,7 +134,7 @@ public struct Place: Sendable, Equatable {
     public var document: JSONObject
     /// Where `timeZone` came from, for a place read from a database: the
     /// source's data, or `placedb import --time-zone`. Not part of the document.
-    public var timeZoneSource: TimeZoneSource?
+    package var timeZoneSource: TimeZoneSource?
 
     public init(id: PlaceID, coordinate: Coordinate, document: JSONObject = JSONObject()) {
         self.id = id

@@ -12,7 +12,7 @@
 /// - Any other ID with a `/` (a generic GeoJSON or Overture ID): its `%`
 ///   written `%25`, then its `/` written `%2F` (`a/b` is `a%2Fb`). IDs
 ///   without a `/` are kept as the source gave them.
-public enum PlaceIDSpelling {
+package enum PlaceIDSpelling {
     /// The one spelling of `id`: itself unless it is an old OpenStreetMap
     /// spelling or holds a `/`. Idempotent: the canonical spelling of a
     /// canonical ID is itself.

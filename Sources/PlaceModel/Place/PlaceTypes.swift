@@ -3,7 +3,7 @@
 /// database holds (OpenStreetMap mappings, older captures), so this list
 /// never hides an imported place; a name in neither is refused, as Google
 /// refuses it (`PlaceReader.unknownTypes`).
-public enum PlaceTypes {
+package enum PlaceTypes {
     /// Table A: the types a filter names and a place's `types` hold.
     public static let tableA: Set<String> = Set("""
         car_dealer car_rental car_repair car_wash electric_vehicle_charging_station gas_station parking rest_stop

@@ -2,8 +2,8 @@ import Foundation
 
 /// Where a record's capture time came from (`ImportSummary` counts each).
 public enum CaptureSource: String, Sendable, CaseIterable {
-    /// `placedb import --captured-at` (`ImportOptions.capturedAt`).
-    case option = "--captured-at"
+    /// The import's capture time (`ImportOptions.capturedAt`).
+    case option = "ImportOptions.capturedAt"
     /// A timestamp the record itself carries (the Tehran scraper's
     /// `timestamp`, Overture's `update_time`, OpenStreetMap's `@timestamp`).
     case record = "record timestamp"

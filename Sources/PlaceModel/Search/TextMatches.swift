@@ -19,7 +19,7 @@ public struct TextRange: Sendable, Equatable, CustomStringConvertible {
 /// diacritics aside, a combining mark part of its letter), so "cafe" is
 /// found in "Café" and "CAFÉ", and a range covers the text's own letters,
 /// marks included.
-public enum TextMatches {
+package enum TextMatches {
     /// One word of a text: its folded form, where it is, and after which
     /// code point of the text each folded code point ends.
     package struct Word {

@@ -4,7 +4,7 @@ import Foundation
 /// removed) and cut into words the way SQLite's `unicode61` tokenizer with
 /// `remove_diacritics 2` cuts it (letters, digits and private-use
 /// characters make words; everything else separates them). Pure: no SQL.
-public enum TextFolding {
+package enum TextFolding {
     /// `"Café du Lac"` -> `"cafe du lac"` (words joined by one space).
     public static func fold(_ text: String) -> String {
         words(text).joined(separator: " ")
@@ -240,7 +240,7 @@ public enum TextFolding {
 
 /// Edit distance between words, for typo correction over the index's
 /// vocabulary.
-public enum EditDistance {
+package enum EditDistance {
     /// The optimal-string-alignment distance (insertions, deletions,
     /// substitutions and transpositions of neighbours each cost 1) between
     /// `a` and `b`, or nil when it exceeds `limit`. Works on Unicode scalars.
@@ -279,7 +279,7 @@ public enum EditDistance {
 
 /// One word of a query as it goes to the index: the word typed, and the
 /// vocabulary words it may stand for when it is misspelt.
-public struct QueryTerm: Sendable, Equatable {
+package struct QueryTerm: Sendable, Equatable {
     public var word: String
     /// Match every word that starts with `word` (the last word of an
     /// autocomplete input, still being typed).
@@ -304,7 +304,7 @@ public struct QueryTerm: Sendable, Equatable {
 /// Builds FTS5 query expressions from folded words. Every word is a quoted
 /// string, so nothing a user types (`"`, `*`, `NEAR(`, `AND`, `-`, `:`) is
 /// ever read as FTS5 syntax.
-public enum TextMatchExpression {
+package enum TextMatchExpression {
     /// The index's searchable columns (all but `cell`).
     public static let textColumns = "{name other_names address types}"
 
@@ -383,7 +383,7 @@ public enum TextMatchExpression {
 /// 11 km). The writer stores the fine cell in `place.text_cell`
 /// (`key`); migration 9 computes the same numbers in SQL:
 /// `CAST((latitude + 90) * 100 AS INTEGER)`.
-public enum TextGrid {
+package enum TextGrid {
     public enum Level: Sendable, CaseIterable {
         case fine, coarse
         var perDegree: Double { self == .fine ? 100 : 10 }
@@ -448,7 +448,7 @@ public enum TextGrid {
 
 /// How a text search result is ranked: four factors, each in 0...1, summed
 /// with weights. `--explain` shows each.
-public struct TextRanking: Sendable, Equatable {
+package struct TextRanking: Sendable, Equatable {
     /// BM25 of the match (name words weigh most), as a share of the best
     /// BM25 among the candidates.
     public var textWeight = 0.3

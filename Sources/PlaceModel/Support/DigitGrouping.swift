@@ -1,7 +1,7 @@
 /// Whole numbers written for people: digits grouped by three with commas
 /// ("5,842", "-1,048,576"), as error messages and warnings show sizes and
 /// distances.
-public enum DigitGrouping {
+package enum DigitGrouping {
     public static func grouped(_ n: Int64) -> String {
         var digits = Array(String(n.magnitude))
         var i = digits.count - 3

@@ -1,5 +1,5 @@
-import SQLiteDB
-import PlaceModel
+package import SQLiteDB
+package import PlaceModel
 
 /// Follows alias edges to a live place with prepared statements; detects
 /// cycles; never loops. Chains of any length are followed: every hop goes

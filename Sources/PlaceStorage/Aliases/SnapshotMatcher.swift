@@ -1,6 +1,6 @@
 import Foundation
-import SQLiteDB
-import PlaceModel
+package import SQLiteDB
+package import PlaceModel
 
 /// Links removed places to added ones after a snapshot: name similarity
 /// (bigram Dice on folded names), distance, and type agreement, assigned

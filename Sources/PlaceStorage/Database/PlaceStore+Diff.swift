@@ -1,4 +1,4 @@
-import PlaceModel
+package import PlaceModel
 import SQLiteDB
 
 extension PlaceStore {

@@ -1,5 +1,6 @@
-import PlaceModel
+package import PlaceModel
 import SQLiteDB
+import Foundation
 
 extension PlaceStore {
     /// One place as `placedb export` reads it: its whole stored document
@@ -51,8 +52,7 @@ extension PlaceStore {
                 // A misspelt column: the nearest one, else the list.
                 let name = String(e.message[r.upperBound...])
                 let known = ["id"] + columns
-                let hint = Typo.closest(name, among: known).map { "did you mean '\($0)'?" } ?? "the columns are \(known.joined(separator: ", "))"
-                throw PlaceDBError.invalidArgument("unknown column '\(name.prefix(100))' in --where '\(filter ?? "")'; \(hint)")
+                throw PlaceDBError.unknownFilterColumn(column: name, filter: filter ?? "", suggestion: Typo.closest(name, among: known), columns: known)
             }
             throw PlaceDBError.invalidArgument("the filter '\(filter ?? "")' is not an SQL expression over the place table's columns: \(e.message)")
         }

@@ -1,5 +1,5 @@
 import SQLiteDB
-import PlaceModel
+package import PlaceModel
 
 /// Serving `displayName` in a requested language (`MaskPlan.language`):
 /// the name is picked among the place's names (`NameLanguage.choose`),

@@ -1,5 +1,6 @@
-import PlaceModel
+package import PlaceModel
 import SQLiteDB
+import Foundation
 
 /// One place as the map page draws it: its point, and its stored
 /// footprint when it has one (`place_footprint`).

@@ -1,5 +1,5 @@
 import SQLiteDB
-import PlaceModel
+package import PlaceModel
 
 /// Reading places for the spatial index, with plain SQLite: the `place`
 /// columns queries rank on, the point from SpatiaLite's geometry blob,

@@ -2,7 +2,7 @@ import SQLiteDB
 #if canImport(Glibc)
 import Glibc
 #endif
-import PlaceModel
+package import PlaceModel
 
 /// The placedb database file: one SpatiaLite file holding places, their
 /// types, and the provenance of each import. One owner at a time; open one

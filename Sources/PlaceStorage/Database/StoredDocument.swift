@@ -1,4 +1,4 @@
-import PlaceModel
+package import PlaceModel
 /// How a place's document is stored: without `location` (the geometry holds
 /// it) and without the members that `place`'s columns repeat exactly
 /// (`displayName` when it is only `{"text": name}`, `primaryType`, `rating`,

@@ -1,6 +1,6 @@
 import Foundation
-import SQLiteDB
-import PlaceModel
+package import SQLiteDB
+package import PlaceModel
 
 /// One place as the linker sees it.
 struct LinkRow {

@@ -1,5 +1,5 @@
 import SQLiteDB
-import PlaceModel
+package import PlaceModel
 
 extension PlaceStore {
     /// Links the places changed since run `since` (all when nil) in the

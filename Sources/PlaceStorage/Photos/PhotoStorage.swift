@@ -1,5 +1,5 @@
 import SQLiteDB
-import PlaceModel
+package import PlaceModel
 
 /// Where a photo is looked up: the photo index built at import
 /// (`place_photo`), or the stored images (`photo_image`).
@@ -50,7 +50,7 @@ extension PlaceStore {
         }
         if tables.first == .images {
             if let known = try? photoNames(query, in: .metadata), known.count == 1 {
-                throw PlaceDBError.photoNotFound("photo '\(known[0])' has no local image (add one with 'placedb photo add')")
+                throw PlaceDBError.noLocalImage(photo: known[0])
             }
             throw PlaceDBError.photoNotFound("no local image for photo '\(text)' in \(path)")
         }

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PlaceModel
+package import PlaceModel
 
 /// A place's business status as the index keeps it (one byte).
 package enum StatusCode: UInt8 {

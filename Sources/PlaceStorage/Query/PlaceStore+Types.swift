@@ -1,3 +1,5 @@
+import SQLiteDB
+
 extension PlaceStore {
     /// Whether any place (removed ones too) has `type` among its types: one
     /// probe of `place_type`'s primary key.

@@ -1,4 +1,4 @@
-import PlaceModel
+package import PlaceModel
 /// The footprint shapes of an index, packed in a few flat arrays (no
 /// allocation per shape): shape i is `infos[i]`, its parts' vertex counts
 /// and its vertices slices of the shared arrays.

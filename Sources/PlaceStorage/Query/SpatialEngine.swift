@@ -1,6 +1,6 @@
 import Foundation
 import SQLiteDB
-import PlaceModel
+package import PlaceModel
 
 /// The state behind `PlaceReader`'s spatial queries: the in-memory index
 /// when loaded, the time spent on regional queries, the model.

@@ -1,4 +1,4 @@
-import SQLiteDB
+package import SQLiteDB
 
 /// Type restrictions of a nearby search.
 package struct TypeFilter: Equatable {

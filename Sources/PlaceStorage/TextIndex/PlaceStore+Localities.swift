@@ -1,5 +1,5 @@
 import Foundation
-import PlaceModel
+package import PlaceModel
 import SQLiteDB
 
 /// A place that may stand for a town or region in a query ("pizza in New

@@ -1,5 +1,5 @@
-import SQLiteDB
-import PlaceModel
+package import SQLiteDB
+package import PlaceModel
 
 /// A place the text index matched, with what ranking needs first (no
 /// JSON is read for it: its other names are read only when they can

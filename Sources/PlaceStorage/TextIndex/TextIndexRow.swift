@@ -1,4 +1,5 @@
-import PlaceModel
+package import PlaceModel
+import Foundation
 
 /// A place's row of the text index, computed off the writing thread
 /// (`PreparedPlace`), so that a fresh import fills `place_text` as it

@@ -1,4 +1,4 @@
-import PlaceModel
+package import PlaceModel
 
 /// The SQL of the text index (`place_text`, an FTS5 table): its schema
 /// (migration 11), the view that says what text each place is found by, its

@@ -1,6 +1,6 @@
 import Foundation
-import SQLiteDB
-import PlaceModel
+package import SQLiteDB
+package import PlaceModel
 
 /// Writes decoded places with statements prepared once: insert a new ID,
 /// update a changed one, leave an identical one alone (by a hash of what is

@@ -1,5 +1,5 @@
 import Foundation
-import PlaceModel
+package import PlaceModel
 
 /// A place ready to be written: everything the writer needs, computed off
 /// the writing thread (decoding, the stored document, its hash). A class:
