@@ -1,7 +1,7 @@
-import Foundation
+public import Foundation
 import Testing
 import PlaceKit
-import PlaceModel
+public import PlaceModel
 
 /// Builds places from v1 JSON and instants from RFC 3339, for the hours
 /// tests (PlaceModel's and PlaceKit's): a place goes through the Places

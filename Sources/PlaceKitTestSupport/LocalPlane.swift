@@ -1,5 +1,5 @@
 import Foundation
-import PlaceModel
+public import PlaceModel
 
 // Places laid out in meters on a local plane around (46.5, 6.6), for the
 // tests of footprints, fix densities and the current place (PlaceModel's
