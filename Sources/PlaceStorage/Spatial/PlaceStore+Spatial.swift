@@ -7,10 +7,10 @@ import PlaceModel
 /// viewports, an R*Tree kept by triggers) and `place_footprint` (the stored
 /// polygons and lines) for footprints.
 extension PlaceStore {
-    /// The primary type reads as `PlaceIndex.anonymousType` ("") for a
+    /// The primary type reads as `IndexedType.anonymous` ("") for a
     /// feature that is not a place (`notAPlaceSQL`).
     /// An unnamed GeoJSON feature's type reads with the prefix
-    /// `PlaceIndex.unnamedPrefix` ("~cafe"), so the model can weigh it
+    /// `IndexedType.unnamedPrefix` ("~cafe"), so the model can weigh it
     /// (`LikelihoodModel.unnamedFactor`).
     static let spatialColumns = """
         p.id, p.geom, CASE WHEN p.name IS NOT NULL THEN p.primary_type WHEN \(notAPlaceSQL) THEN '' \
@@ -34,18 +34,18 @@ extension PlaceStore {
         """
 
     /// The largest rowid in `place` (0 when empty): an instant size estimate.
-    func maxRowid() throws -> Int64 {
+    package func maxRowid() throws -> Int64 {
         try db.scalar("SELECT max(id) FROM place")?.int64 ?? 0
     }
 
     /// SQLite's data version for this connection: it changes when another
     /// connection commits, so a cached index can tell it is stale.
-    func dataVersion() throws -> Int64 {
+    package func dataVersion() throws -> Int64 {
         try db.scalar("PRAGMA data_version")?.int64 ?? 0
     }
 
     /// Every live place (not removed), for the full in-memory index.
-    func loadAllPlaces() throws -> PlaceIndexInput {
+    package func loadAllPlaces() throws -> PlaceIndexInput {
         var input = PlaceIndexInput()
         let estimate = Int(try maxRowid())
         input.reserve(min(estimate, 50_000_000))
