@@ -29,6 +29,7 @@
 import Foundation
 import PlaceKit
 import PlaceModel
+import PlaceStorage
 import SQLiteDB
 #if canImport(Glibc)
 import Glibc

@@ -230,12 +230,11 @@ extension LikelihoodModel {
 
     /// One candidate, or nil when it cannot be where the visitor is.
     private func weigh(_ c: LikelihoodCandidate, index: Int, fix: Coordinate, sigma: Double, reach: Double) -> Likelihood? {
-        if c.businessStatus == .closedPermanently { return nil }
         let typeFactor = typeFactor(c.primaryType, kind: c.kind)
-        if typeFactor <= 0 { return nil }
+        guard Self.canBeAt(typeFactor: typeFactor, closedPermanently: c.businessStatus == .closedPermanently) else { return nil }
         let meters = c.distanceMeters ?? haversineMeters(fix.latitude, fix.longitude, c.location.latitude, c.location.longitude)
         let (f, shape) = footprint(c, meters: meters, fix: fix)
-        if shape != nil && c.holdsAnotherPlace, let type = c.primaryType, containerTypes.contains(type), shape!.kind == .area {
+        if shape != nil && c.holdsAnotherPlace, isContainer(c.primaryType), shape!.kind == .area {
             return nil
         }
         let gapX = max(abs(f.centerEast) - f.halfWidth, 0), gapY = max(abs(f.centerNorth) - f.halfHeight, 0)
@@ -261,10 +260,9 @@ extension LikelihoodModel {
                           prior: prior, weight: weight)
     }
 
-    /// The footprint of a candidate seen from `fix`: its stored shape when
-    /// it reaches no farther than `maxViewportRadius`, else its viewport
-    /// when `viewportRule` takes it and it is in range, else a square of
-    /// the area of its type's disc around its location. Offsets keep exact
+    /// The footprint of a candidate seen from `fix`, as `footprintSource`
+    /// chooses it: its stored shape, its viewport, or a square of the area
+    /// of its type's disc around its location. Offsets keep exact
     /// great-circle distances, with directions from the local plane.
     package func footprint(_ c: LikelihoodCandidate, meters: Double, fix: Coordinate) -> (ScoredFootprint, FootprintShape?) {
         let perDegree = Earth.meanRadius * Earth.radiansPerDegree
@@ -277,7 +275,10 @@ extension LikelihoodModel {
             return h > 0 ? (e * d / h, n * d / h) : (0, 0)
         }
         let lat = c.location.latitude, lng = c.location.longitude
-        if let shape = c.shape, shape.vertexCount > 0, shape.reach <= maxViewportRadius {
+        let rect = c.viewport.map { GeoRect(south: $0.low.latitude, west: $0.low.longitude, north: $0.high.latitude, east: $0.high.longitude) }
+        let source = footprintSource(shapeReach: c.shape.flatMap { $0.vertexCount > 0 ? $0.reach : nil }, viewport: rect,
+                                     latitude: lat, longitude: lng).source
+        if source == .shape, let shape = c.shape {
             let (ox, oy) = offset(lat, lng, meters)
             let b = shape.bounds
             let size = shape.kind == .area ? shape.area : shape.length
@@ -286,7 +287,7 @@ extension LikelihoodModel {
                                     halfWidth: (b.east - b.west) / 2, halfHeight: (b.north - b.south) / 2, originEast: ox, originNorth: oy,
                                     area: shape.kind == .area ? size : 0, length: shape.kind == .lines ? size : nil), shape)
         }
-        if let v = c.viewport, usesViewport(v, latitude: lat, longitude: lng) {
+        if source == .viewport, let v = c.viewport {
             let south = v.low.latitude, west = v.low.longitude, north = v.high.latitude
             var east = v.high.longitude
             if east < west { east += 360 }
@@ -300,25 +301,10 @@ extension LikelihoodModel {
                                     originEast: ox, originNorth: oy, area: 4 * hw * hh, length: nil), nil)
         }
         let (cx, cy) = offset(lat, lng, meters)
-        let half = Self.halfSide(radius: radius(forType: c.primaryType))
+        let half = typeHalfSide(c.primaryType)
         return (ScoredFootprint(source: .type, centerEast: cx, centerNorth: cy, halfWidth: half, halfHeight: half,
                                 originEast: cx, originNorth: cy, area: 4 * half * half, length: nil), nil)
     }
-
-    /// Whether a viewport is the place's footprint: `viewportRule` takes it
-    /// and no corner lies farther than `maxViewportRadius` from the place.
-    func usesViewport(_ v: Viewport, latitude: Double, longitude: Double) -> Bool {
-        let rect = GeoRect(south: v.low.latitude, west: v.low.longitude, north: v.high.latitude, east: v.high.longitude)
-        guard viewportRule == .always || ViewportEvidence.classify(rect) == .extent else { return false }
-        var m = 0.0
-        for (la, ln) in [(rect.south, rect.west), (rect.south, rect.east), (rect.north, rect.west), (rect.north, rect.east)] {
-            m = max(m, haversineMeters(latitude, longitude, la, ln))
-        }
-        return m <= maxViewportRadius
-    }
-
-    /// Half the side of the square footprint of a type radius (equal area).
-    package static func halfSide(radius: Double) -> Double { radius * Double.pi.squareRoot() / 2 }
 }
 
 extension FootprintShape {

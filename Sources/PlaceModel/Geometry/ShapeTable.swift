@@ -1,4 +1,3 @@
-package import PlaceModel
 /// The footprint shapes of an index, packed in a few flat arrays (no
 /// allocation per shape): shape i is `infos[i]`, its parts' vertex counts
 /// and its vertices slices of the shared arrays.
@@ -24,6 +23,8 @@ package struct ShapeTable {
 
     package var count: Int { infos.count }
 
+    package init() {}
+
     /// Appends a shape; returns its index.
     @discardableResult
     package mutating func append(_ shape: FootprintShape) -> Int32 {
@@ -37,21 +38,12 @@ package struct ShapeTable {
         return Int32(infos.count - 1)
     }
 
-    /// p(fix | visitor uniformly in shape `i`), per m², the place's
-    /// location lying `east`, `north` meters from the fix.
-    package func density(_ i: Int, east: Double, north: Double, sigma: Double) -> Double {
+    /// Shape `i` as a value of its own.
+    package func shape(_ i: Int) -> FootprintShape {
         let info = infos[i]
-        guard info.size > 0 else { return 0 }
-        return coordinates.withUnsafeBufferPointer { c in
-            partCounts.withUnsafeBufferPointer { p in
-                let vertices = UnsafeBufferPointer(rebasing: c[2 * Int(info.firstVertex)..<2 * Int(info.firstVertex + info.vertexCount)])
-                let parts = UnsafeBufferPointer(rebasing: p[Int(info.firstPart)..<Int(info.firstPart + info.partCount)])
-                switch info.kind {
-                case .area: return NormalShape.mass(vertices, parts, east: east, north: north, sigma: sigma) / info.size
-                case .lines: return NormalShape.lineIntegral(vertices, parts, east: east, north: north, sigma: sigma) / info.size
-                }
-            }
-        }
+        return FootprintShape(kind: info.kind,
+                              partCounts: Array(partCounts[Int(info.firstPart)..<Int(info.firstPart + info.partCount)]),
+                              coordinates: Array(coordinates[2 * Int(info.firstVertex)..<2 * Int(info.firstVertex + info.vertexCount)]))
     }
 
     /// Whether the point `east`, `north` meters from the place's location

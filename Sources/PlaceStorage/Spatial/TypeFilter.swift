@@ -10,7 +10,7 @@ package struct TypeFilter: Equatable {
     package var includeAnonymous = false
     /// Primary types left out (streets, railway lines, rivers, boundaries
     /// when no type filter asks for them: `NearbySearchRequest.unlistedTypes`),
-    /// by the index's flag per type code (`PlaceIndex.hiddenCodes`), not in
+    /// by the index's flag per type code (PlaceKit's `PlaceIndex.hiddenCodes`), not in
     /// SQL (`condition` leaves them to it).
     package var hiddenPrimaryTypes: [String] = []
 

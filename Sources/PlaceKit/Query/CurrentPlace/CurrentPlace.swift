@@ -193,7 +193,7 @@ extension PlaceReader {
             // Points whose type footprint may reach the fix, and viewports
             // near it (generous: the model applies the exact rule).
             let input = try store.loadPlaces(
-                in: GeoRect.covering(center: request.location, meters: (reach + ModelTables.maxTypeExtent(model)) * 1.05 + 10),
+                in: GeoRect.covering(center: request.location, meters: (reach + model.maxTypeExtent) * 1.05 + 10),
                 extentRects: GeoRect.covering(center: request.location, meters: reach * 1.05 + 10))
             (index, tables) = engine.build(input)
         }
@@ -231,12 +231,9 @@ extension PlaceReader {
     /// a place closed for good).
     static func candidate(slot: Int, meters: Double, in index: PlaceIndex, tables: ModelTables) -> LikelihoodCandidate? {
         let status = index.statuses[slot]
-        if status == StatusCode.closedPermanently.rawValue { return nil }
         let code = Int(index.typeCodes[slot])
-        if tables.typeFactor[code] <= 0 { return nil }
-        let name = index.types.name(index.typeCodes[slot])
-        let type = PlaceIndex.primaryType(name)
-        let kind: LikelihoodCandidate.Kind = name == PlaceIndex.anonymousType ? .notAPlace : type == name ? .place : .unnamed
+        guard LikelihoodModel.canBeAt(typeFactor: tables.typeFactor[code], closedPermanently: status == StatusCode.closedPermanently.rawValue) else { return nil }
+        let (kind, type) = IndexedType.decode(index.types.name(index.typeCodes[slot]))
         var c = LikelihoodCandidate(location: index.coordinate(slot), distanceMeters: meters, kind: kind, primaryType: type,
                                     ratingCount: Int(index.ratingCounts[slot]), source: index.sources.name(index.sourceCodes[slot]),
                                     businessStatus: (StatusCode(rawValue: status) ?? .other).businessStatus)
@@ -259,9 +256,10 @@ extension PlaceReader {
         let perDegree = Earth.meanRadius * Earth.radiansPerDegree
         let lat = index.latitudes[slot], lng = index.longitudes[slot]
         let cosLat = cos(lat * Earth.radiansPerDegree)
-        return index.within(index.coordinate(slot), meters: index.shapes.infos[s].reach * 1.01 + 1, useExtents: false) { other in
-            other != slot && tables.typeFactor[Int(index.typeCodes[other])] > 0 && !tables.isContainer[Int(index.typeCodes[other])]
-                && index.statuses[other] != StatusCode.closedPermanently.rawValue
+        return index.within(index.coordinate(slot), meters: LikelihoodModel.extent(reach: index.shapes.infos[s].reach), useExtents: false) { other in
+            other != slot && !tables.isContainer[Int(index.typeCodes[other])]
+                && LikelihoodModel.canBeAt(typeFactor: tables.typeFactor[Int(index.typeCodes[other])],
+                                           closedPermanently: index.statuses[other] == StatusCode.closedPermanently.rawValue)
         }.contains { hit in
             let o = Int(hit.slot)
             var dl = index.longitudes[o] - lng
@@ -321,15 +319,5 @@ extension PlaceReader {
             }
         }
         return e
-    }
-}
-
-extension ShapeTable {
-    /// Shape `i` as a value of its own.
-    func shape(_ i: Int) -> FootprintShape {
-        let info = infos[i]
-        return FootprintShape(kind: info.kind,
-                              partCounts: Array(partCounts[Int(info.firstPart)..<Int(info.firstPart + info.partCount)]),
-                              coordinates: Array(coordinates[2 * Int(info.firstVertex)..<2 * Int(info.firstVertex + info.vertexCount)]))
     }
 }

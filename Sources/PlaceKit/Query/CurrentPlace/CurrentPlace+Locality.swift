@@ -50,7 +50,7 @@ extension PlaceReader {
                 let n = inputs.count
                 inputs.append(input)
                 for slot in 0..<input.count where seen.insert(input.rowids[slot]).inserted {
-                    let type = PlaceIndex.primaryType(input.types.name(input.typeCodes[slot])) ?? ""
+                    let type = IndexedType.primaryType(input.types.name(input.typeCodes[slot])) ?? ""
                     // A record of several of the types (Google's `locality,
                     // political`) is ranked by its primary type; one without
                     // a listed primary type as a municipality.

@@ -1,0 +1,35 @@
+package import PlaceModel
+
+/// Places read from the database, in load order, before the index is built.
+package struct PlaceIndexInput {
+    package var rowids: [Int64] = []
+    package var latitudes: [Double] = []
+    package var longitudes: [Double] = []
+    package var typeCodes: [UInt16] = []
+    package var statuses: [UInt8] = []
+    package var sourceCodes: [UInt16] = []
+    package var ratingCounts: [Int32] = []
+    /// Index into `viewports`, or -1.
+    package var viewportIndexes: [Int32] = []
+    package var viewports: [GeoRect] = []
+    /// Index into `shapes` (the stored footprint), or -1.
+    package var shapeIndexes: [Int32] = []
+    package var shapes = ShapeTable()
+    /// Interned primary types (code 0 is "no type") and sources.
+    package var types = Interner()
+    package var sources = Interner()
+
+    package var count: Int { rowids.count }
+
+    mutating func reserve(_ n: Int) {
+        rowids.reserveCapacity(n)
+        latitudes.reserveCapacity(n)
+        longitudes.reserveCapacity(n)
+        typeCodes.reserveCapacity(n)
+        statuses.reserveCapacity(n)
+        sourceCodes.reserveCapacity(n)
+        ratingCounts.reserveCapacity(n)
+        viewportIndexes.reserveCapacity(n)
+        shapeIndexes.reserveCapacity(n)
+    }
+}
