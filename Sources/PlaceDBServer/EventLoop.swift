@@ -251,52 +251,6 @@ final class EventLoop: @unchecked Sendable {
     }
 }
 
-/// One connection of a loop (its thread only).
-final class ConnectionRecord {
-    let fd: Int32
-    let client: ClientAddress
-    /// When it began waiting for its current request: its accept, or the
-    /// previous answer's end (uptime nanoseconds).
-    var since = DispatchTime.now().uptimeNanoseconds
-    /// An answer is queued and being sent.
-    var answering = false
-    /// Shut down by placedb (deadline, half-closed, or closed for a new
-    /// connection); libmicrohttpd closes it at its next turn.
-    private(set) var isCut = false
-    /// The request being read or answered on it.
-    var request: RequestState?
-
-    init(fd: Int32, client: ClientAddress) {
-        self.fd = fd
-        self.client = client
-    }
-
-    /// Shuts the socket down: libmicrohttpd sees the end and closes it.
-    func cut() {
-        guard !isCut else { return }
-        isCut = true
-        shutdown(fd, Int32(SHUT_RDWR))
-    }
-}
-
-/// One request on its way through the callbacks (one thread at a time).
-final class RequestState {
-    let start = DispatchTime.now().uptimeNanoseconds
-    /// The request target as sent (percent-encoded, with the query).
-    let target: [UInt8]
-    /// Set by the first call of the access handler (the headers are read).
-    var method: String?
-    var path = "/"
-    var body: [UInt8] = []
-    var tooLarge = false
-    var status: Int?
-    var bytes = 0
-
-    init(target: [UInt8]) {
-        self.target = target
-    }
-}
-
 private func loop(_ cls: UnsafeMutableRawPointer?) -> EventLoop {
     Unmanaged<EventLoop>.fromOpaque(cls!).takeUnretainedValue()
 }
@@ -436,40 +390,5 @@ private let completedHandler: MHD_RequestCompletedCallback = { cls, connection, 
         let status = state.status.map(String.init) ?? "-"
         let note = termination.rawValue == 0 /* MHD_REQUEST_TERMINATED_COMPLETED_OK */ ? "" : " (\(Termination.name(termination)))"
         log("\(AccessLog.escape(Array(method.utf8))) \(AccessLog.escape(state.target)) \(status) \(state.bytes) \(micros)us\(note)")
-    }
-}
-
-enum Termination {
-    static func name(_ t: MHD_RequestTerminationCode) -> String {
-        // MHD_REQUEST_TERMINATED_WITH_ERROR, _TIMEOUT_REACHED, _DAEMON_SHUTDOWN, _READ_ERROR, _CLIENT_ABORT.
-        switch t.rawValue {
-        case 1: "connection error"
-        case 2: "timed out"
-        case 3: "server stopping"
-        case 4, 5: "client went away"
-        default: "not completed"
-        }
-    }
-}
-
-/// Access-log fields as one safe line: printable ASCII as it is, every
-/// other byte (controls, DEL, `"`, `\`, and each byte of a non-ASCII
-/// character, bidi controls included) as `\xHH`, as nginx logs a request
-/// line. The target is logged as sent, so `%0a` stays `%0a`.
-package enum AccessLog {
-    package static func escape(_ bytes: [UInt8]) -> String {
-        var out = ""
-        out.reserveCapacity(bytes.count)
-        let hex = Array("0123456789ABCDEF".utf8)
-        for b in bytes {
-            if b >= 0x21 && b < 0x7F && b != 0x22 && b != 0x5C {
-                out.unicodeScalars.append(Unicode.Scalar(b))
-            } else {
-                out += "\\x"
-                out.unicodeScalars.append(Unicode.Scalar(hex[Int(b >> 4)]))
-                out.unicodeScalars.append(Unicode.Scalar(hex[Int(b & 0xF)]))
-            }
-        }
-        return out
     }
 }

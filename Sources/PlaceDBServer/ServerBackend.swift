@@ -7,20 +7,6 @@ import Synchronization
 import Glibc
 #endif
 
-/// A file's device and inode: the same path naming another file is another identity.
-struct FileIdentity: Equatable, Sendable {
-    let device: UInt64
-    let inode: UInt64
-
-    /// The file at `path` now (following links), nil if there is none.
-    init?(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
-    }
-}
-
 /// Everything the routes ask of the database, in one place: a thin layer
 /// over the library's async client, `PlacesClient`. The server holds one
 /// client and reaches its pool of read-only connections through

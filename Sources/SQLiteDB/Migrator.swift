@@ -1,18 +1,5 @@
 import CSQLite
 
-/// One forward-only schema step: frozen SQL, never edited after release.
-package struct Migration: Sendable {
-    package let version: Int
-    package let name: String
-    package let sql: String
-
-    package init(version: Int, name: String, sql: String) {
-        self.version = version
-        self.name = name
-        self.sql = sql
-    }
-}
-
 /// Applies migrations in order, each in its own transaction, and records them
 /// in `schema_migration` and `PRAGMA user_version`. A file written by a newer
 /// version (a higher `user_version` than this code knows) is refused.

@@ -225,36 +225,3 @@ enum InputKind: Equatable {
         return isMapping(first) || starts(Array(first), "- ")
     }
 }
-
-/// The OpenStreetMap file formats `osmium export` reads, by the name its
-/// `--input-format` takes.
-enum OSMFileFormat: String, Equatable {
-    case pbf
-    case xml = "osm"
-    case xmlGzip = "osm.gz"
-    case xmlBzip2 = "osm.bz2"
-    case o5m
-
-    /// How a message names it.
-    var description: String {
-        switch self {
-        case .pbf: "OpenStreetMap PBF"
-        case .xml: "OpenStreetMap XML"
-        case .xmlGzip: "gzip'd OpenStreetMap XML"
-        case .xmlBzip2: "bzip2'd OpenStreetMap XML"
-        case .o5m: "OpenStreetMap o5m"
-        }
-    }
-}
-
-/// What to do with an input placedb does not read as places: a line of
-/// advice, or what it is when placedb reads such a thing another way (the
-/// error's `InputError.Found`, which the library and the command line each
-/// put in their own words).
-enum InputAdvice: Equatable, ExpressibleByStringLiteral {
-    case text(String)
-    case image
-    case sqliteDatabase
-
-    init(stringLiteral value: String) { self = .text(value) }
-}

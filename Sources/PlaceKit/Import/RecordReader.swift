@@ -1,41 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-public import PlaceModel
+import PlaceModel
 import PlaceStorage
-
-/// One record read from an input, before any format decoding.
-public struct SourceRecord: Sendable {
-    /// The parsed JSON value of the record.
-    public var value: JSONValue
-    /// 1-based line where the record starts.
-    public var line: Int
-    /// 1-based index of the record in its file.
-    public var index: Int
-    /// The member of a response envelope it came from (`places`, `results`,
-    /// `candidates`, `result`), or nil for a bare record.
-    public var container: String?
-
-    package init(value: JSONValue, line: Int, index: Int, container: String?) {
-        self.value = value
-        self.line = line
-        self.index = index
-        self.container = container
-    }
-}
-
-/// A record or an envelope that could not be read.
-public struct RecordReadError: Error, Sendable {
-    public let message: String
-    public let line: Int
-    /// Record index, when the failure is inside one record.
-    public let index: Int?
-    /// True when reading can go on with the next record (a bad NDJSON line);
-    /// false when the rest of the file cannot be read.
-    public let recoverable: Bool
-    /// The raw text of the bad line, when there is one (for `--rejects`).
-    public let rawLine: [UInt8]?
-}
 
 /// Splits an input into records, streaming: one JSON value per record in
 /// memory, however large the file.

@@ -762,34 +762,6 @@ public enum OSMOpeningHours {
     }
 }
 
-/// Weekly ranges in minutes since Sunday 00:00 -> Places API periods.
-enum WeeklyRanges {
-    package static func periods(fromWeekMinutes input: [(start: Int, end: Int)]) -> [OpeningPeriod] {
-        let week = 7 * 1440
-        // Normalize into [0, 2 * week) and merge overlapping or touching ranges.
-        var ranges = input.filter { $0.end > $0.start }.map { ($0.start % week, $0.start % week + ($0.end - $0.start)) }.sorted { $0.0 < $1.0 }
-        if ranges.isEmpty { return [] }
-        var merged: [(Int, Int)] = []
-        for r in ranges {
-            if let last = merged.last, r.0 <= last.1 { merged[merged.count - 1].1 = max(last.1, r.1) } else { merged.append(r) }
-        }
-        // Fold the part past the week's end onto its start.
-        if merged.count > 1, let last = merged.last, last.1 >= week + merged[0].0 {
-            merged[0] = (last.0, max(last.1, merged[0].1 + week))
-            merged.removeLast()
-        }
-        ranges = merged
-        if ranges.count == 1, ranges[0].1 - ranges[0].0 >= week {
-            return [OpeningPeriod(open: HoursPoint(day: 0, hour: 0, minute: 0), close: nil)]
-        }
-        func point(_ m: Int) -> HoursPoint {
-            let w = m % week
-            return HoursPoint(day: w / 1440, hour: w % 1440 / 60, minute: w % 60)
-        }
-        return ranges.sorted { $0.0 % week < $1.0 % week }.map { OpeningPeriod(open: point($0.0), close: point($0.1)) }
-    }
-}
-
 extension OSMOpeningHours {
     /// A tally of `opening_hours` values: how many placedb evaluates, and the
     /// forms it leaves, with counts.
@@ -839,50 +811,4 @@ extension OSMOpeningHours {
                 .sorted { $0.count != $1.count ? $0.count > $1.count : $0.form.rawValue < $1.form.rawValue }
         }
     }
-}
-
-/// A set of minutes as sorted, disjoint, non-touching ranges.
-package struct MinuteSet: Equatable {
-    package private(set) var ranges: [(start: Int, end: Int)] = []
-
-    package init() {}
-
-    /// The ranges clipped to lower..<upper.
-    package init(_ input: [(start: Int, end: Int)], within lower: Int, _ upper: Int) {
-        self.init(normalizing: input.map { (max($0.start, lower), min($0.end, upper)) })
-    }
-
-    package init(normalizing input: [(start: Int, end: Int)]) {
-        for r in input.filter({ $0.end > $0.start }).sorted(by: { $0.start < $1.start }) {
-            if let last = ranges.last, r.start <= last.end { ranges[ranges.count - 1].end = max(last.end, r.end) } else { ranges.append(r) }
-        }
-    }
-
-    package func shifted(_ by: Int) -> MinuteSet { MinuteSet(normalizing: ranges.map { ($0.start + by, $0.end + by) }) }
-    package func union(_ other: MinuteSet) -> MinuteSet { MinuteSet(normalizing: ranges + other.ranges) }
-
-    package func intersection(_ other: MinuteSet) -> MinuteSet {
-        var out: [(start: Int, end: Int)] = []
-        for a in ranges { for b in other.ranges { let s = max(a.start, b.start), e = min(a.end, b.end); if e > s { out.append((s, e)) } } }
-        return MinuteSet(normalizing: out)
-    }
-
-    package func subtracting(_ other: MinuteSet) -> MinuteSet {
-        var out: [(start: Int, end: Int)] = []
-        for a in ranges {
-            var pieces = [(a.start, a.end)]
-            for b in other.ranges {
-                pieces = pieces.flatMap { p -> [(Int, Int)] in
-                    guard b.end > p.0 && b.start < p.1 else { return [p] }
-                    return [(p.0, b.start), (b.end, p.1)].filter { $0.1 > $0.0 }
-                }
-            }
-            out += pieces.map { (start: $0.0, end: $0.1) }
-        }
-        return MinuteSet(normalizing: out)
-    }
-
-    func symmetricDifference(_ other: MinuteSet) -> MinuteSet { subtracting(other).union(other.subtracting(self)) }
-
-    package static func == (a: MinuteSet, b: MinuteSet) -> Bool { a.ranges.elementsEqual(b.ranges) { $0 == $1 } }
 }

@@ -4,18 +4,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Why a JSON text could not be parsed, and at which byte of it.
-package struct JSONSyntaxError: Error, Sendable, Equatable {
-    public let message: String
-    /// Byte offset from the start of the parsed text.
-    public let offset: Int
-
-    package init(message: String, offset: Int) {
-        self.message = message
-        self.offset = offset
-    }
-}
-
 /// A strict RFC 8259 parser over a contiguous UTF-8 buffer. It validates
 /// UTF-8 inside strings, rejects control characters and trailing garbage,
 /// and limits nesting depth so hostile input cannot exhaust the stack.

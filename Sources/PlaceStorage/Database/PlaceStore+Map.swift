@@ -19,18 +19,6 @@ package struct MapPlaceRow: Sendable {
     package var cover: String?
 }
 
-/// The landing view's figures: the live places' count and extent, the
-/// counts by source and by primary type, and a few named places to link to.
-package struct MapSummary: Sendable {
-    package var places = 0
-    package var extent: GeoRect?
-    package var bySource: [(name: String, count: Int)] = []
-    package var byType: [(name: String, count: Int)] = []
-    package var examples: [(placeID: String, name: String, primaryType: String?, point: Coordinate)] = []
-    package var textIndex = false
-    package var footprints = 0
-}
-
 extension PlaceStore {
     /// Calls `body` with the live, listed places whose point lies in `rect`
     /// and that have a name or a type (features that are not places left

@@ -2,20 +2,6 @@ import Foundation
 package import SQLiteDB
 package import PlaceModel
 
-/// One place as the linker sees it.
-struct LinkRow {
-    let rowid: Int64
-    /// The source, interned (`PlaceLinker.sourceNames`): rows copy without reference counting.
-    let source: Int32
-    let firstRun: Int64
-    let lastRun: Int64
-    let live: Bool
-    let coordinate: Coordinate
-    let extentMeters: Double
-    /// The footprint's bounding box (viewport or stored shape), degrees.
-    let box: GeoRect?
-}
-
 /// The linker's score of a pair: the record scorer's (`SamePlace`) with
 /// the footprint evidence the database adds.
 package struct LinkScore: Sendable {
@@ -825,33 +811,6 @@ package final class PlaceLinker {
 /// Elements that threads fill at distinct indices.
 struct UnsafeSlots<T>: @unchecked Sendable {
     let base: UnsafeMutablePointer<T>
-}
-
-/// A cache of at most about `2 * limit` entries: two generations, the
-/// older dropped whole when the newer fills (an entry read from the older
-/// moves to the newer).
-struct BoundedCache<Key: Hashable, Value> {
-    let limit: Int
-    private var newer: [Key: Value] = [:]
-    private var older: [Key: Value] = [:]
-
-    init(limit: Int) { self.limit = limit }
-
-    mutating func get(_ key: Key) -> Value? {
-        if let v = newer[key] { return v }
-        guard let v = older[key] else { return nil }
-        put(key, v)
-        return v
-    }
-
-    mutating func put(_ key: Key, _ value: Value) {
-        newer[key] = value
-        if newer.count >= limit {
-            older = newer
-            newer = [:]
-            newer.reserveCapacity(limit)
-        }
-    }
 }
 
 extension Statement {

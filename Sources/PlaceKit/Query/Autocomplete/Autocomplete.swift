@@ -150,36 +150,6 @@ public struct AutocompleteRequest: Sendable, Equatable {
     }
 }
 
-/// One place prediction of an autocomplete answer.
-public struct AutocompleteSuggestion: Sendable, Equatable {
-    public var placeID: PlaceID
-    /// The name, then the address after a comma.
-    public var text: String
-    public var mainText: String
-    public var secondaryText: String?
-    public var types: [String]
-    /// From the origin (else the bias center), when there is one.
-    public var distanceMeters: Double?
-    package var ranking: TextRanking.Factors
-    /// Where the input matches `text`, `mainText` and `secondaryText`
-    /// (code points; `TextMatches`).
-    public var matches: [TextRange] = []
-    public var mainTextMatches: [TextRange] = []
-    public var secondaryTextMatches: [TextRange] = []
-}
-
-/// One query prediction of an autocomplete answer: a search the input
-/// could be completed to (`"pizza"`, `"pizza near Lausanne"`).
-public struct AutocompleteQuerySuggestion: Sendable, Equatable {
-    public var text: String
-    /// The query, then what narrows it (`near Lausanne`), when anything does.
-    public var mainText: String
-    public var secondaryText: String?
-    public var matches: [TextRange] = []
-    public var mainTextMatches: [TextRange] = []
-    public var secondaryTextMatches: [TextRange] = []
-}
-
 /// An autocomplete answer: place predictions, then query predictions
 /// (only when the request asks for them), together at most the request's
 /// `maxResultCount`.
