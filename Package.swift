@@ -48,25 +48,42 @@ let package = Package(
         .target(name: "PlaceDBCLI", dependencies: ["PlaceKit", "PlaceKitGD", "PlaceModel", "PlaceDBServer"]),
         // `placedb serve`: the Places API (New) over HTTP (docs/server.md),
         // on libmicrohttpd; the routes call PlaceKit through ServerBackend.
-        .target(name: "PlaceDBServer", dependencies: ["PlaceKit", "PlaceKitGD", "PlaceModel", "CMicroHTTPD"],
-                exclude: ["Vendor"]),
+        .target(
+            name: "PlaceDBServer", dependencies: ["PlaceKit", "PlaceKitGD", "PlaceModel", "CMicroHTTPD"],
+            exclude: ["Vendor"]),
         .executableTarget(name: "placedb", dependencies: ["PlaceDBCLI"]),
-        .executableTarget(name: "placedb-bench", dependencies: ["PlaceKit", "PlaceKitGD", "PlaceModel", "PlaceStorage", "SQLiteDB", "CGD"]),
+        .executableTarget(
+            name: "placedb-bench",
+            dependencies: ["PlaceKit", "PlaceKitGD", "PlaceModel", "PlaceStorage", "SQLiteDB", "CGD"]),
 
         // Fuzz targets (docs/fuzzing.md): a library of targets (with the
         // entry points they call; PlaceKit ships no fuzz code), and one
         // executable that runs them under libFuzzer when built by
         // Scripts/fuzz (-sanitize=fuzzer -DFUZZING) and replays files otherwise.
-        .target(name: "PlaceDBFuzz", dependencies: ["PlaceKit", "PlaceModel", "PlaceStorage", "PlaceDBCLI", "PlaceDBServer"]),
+        .target(
+            name: "PlaceDBFuzz",
+            dependencies: ["PlaceKit", "PlaceModel", "PlaceStorage", "PlaceDBCLI", "PlaceDBServer"]),
         .executableTarget(name: "placedb-fuzz", dependencies: ["PlaceDBFuzz", "CLibFuzzer"]),
 
-        .target(name: "PlaceKitTestSupport", dependencies: ["PlaceKit", "PlaceKitGD", "PlaceModel", "CGD"], path: "Sources/PlaceKitTestSupport"),
+        .target(
+            name: "PlaceKitTestSupport", dependencies: ["PlaceKit", "PlaceKitGD", "PlaceModel", "CGD"],
+            path: "Sources/PlaceKitTestSupport"),
         .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "PlaceKitTestSupport"]),
         .testTarget(name: "PlaceModelTests", dependencies: ["PlaceModel", "PlaceKitTestSupport"]),
-        .testTarget(name: "PlaceStorageTests", dependencies: ["PlaceStorage", "PlaceModel", "SQLiteDB", "PlaceKitTestSupport"]),
-        .testTarget(name: "PlaceKitTests", dependencies: ["PlaceKit", "PlaceKitGD", "PlaceModel", "PlaceStorage", "SQLiteDB", "PlaceKitTestSupport"]),
-        .testTarget(name: "PlaceDBServerTests", dependencies: ["PlaceDBServer", "PlaceDBCLI", "PlaceKit", "PlaceModel", "PlaceKitTestSupport", "SQLiteDB"]),
-        .testTarget(name: "PlaceDBCLITests", dependencies: ["PlaceDBCLI", "PlaceKit", "PlaceModel", "PlaceStorage", "SQLiteDB", "PlaceKitTestSupport", "PlaceDBFuzz"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "PlaceStorageTests", dependencies: ["PlaceStorage", "PlaceModel", "SQLiteDB", "PlaceKitTestSupport"]),
+        .testTarget(
+            name: "PlaceKitTests",
+            dependencies: ["PlaceKit", "PlaceKitGD", "PlaceModel", "PlaceStorage", "SQLiteDB", "PlaceKitTestSupport"]),
+        .testTarget(
+            name: "PlaceDBServerTests",
+            dependencies: ["PlaceDBServer", "PlaceDBCLI", "PlaceKit", "PlaceModel", "PlaceKitTestSupport", "SQLiteDB"]),
+        .testTarget(
+            name: "PlaceDBCLITests",
+            dependencies: [
+                "PlaceDBCLI", "PlaceKit", "PlaceModel", "PlaceStorage", "SQLiteDB", "PlaceKitTestSupport",
+                "PlaceDBFuzz",
+            ], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -86,11 +103,12 @@ let package = Package(
 //   libgd's pkg-config `-DAVIF_DLL` flag it drops, are not compiler
 //   warnings: Scripts/test checks the build log for those.
 for target in package.targets where target.type != .system && target.name != "CPNGWarnings" {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .swiftLanguageMode(.v6),
-        .enableUpcomingFeature("ExistentialAny"),
-        .enableUpcomingFeature("InternalImportsByDefault"),
-        .enableUpcomingFeature("MemberImportVisibility"),
-        .treatAllWarnings(as: .error),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .swiftLanguageMode(.v6),
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("InternalImportsByDefault"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+            .treatAllWarnings(as: .error),
+        ]
 }

@@ -5,14 +5,22 @@ import PlaceModel
 enum AliasCommand: Command {
     /// The options, read by these constants (a typo does not compile).
     enum Options {
-        static let source = OptionSpec("--source", value: "NAME", help: "The source of the edges whose line names none (default: alias-file).")
+        static let source = OptionSpec(
+            "--source", value: "NAME", help: "The source of the edges whose line names none (default: alias-file).")
         static let all = [source]
     }
 
     static let spec = CommandSpec(
         name: "alias import",
-        abstract: "Record which old place IDs stand for which current places (old-ID -> new-ID edges), and which records are or are not the same place, from CSV, NDJSON or a rules file.",
-        arguments: [ArgumentSpec(name: "FILE", help: "CSV with a header line old_id, new_id, reason and optionally confidence, source, recorded_at; NDJSON objects with oldId, newId, reason and optionally confidence, source, recordedAt, evidence; or a rules file of 'same A B' and 'different A B' lines; - reads standard input; .gz files are read directly.", variadic: true)],
+        abstract:
+            "Record which old place IDs stand for which current places (old-ID -> new-ID edges), and which records are or are not the same place, from CSV, NDJSON or a rules file.",
+        arguments: [
+            ArgumentSpec(
+                name: "FILE",
+                help:
+                    "CSV with a header line old_id, new_id, reason and optionally confidence, source, recorded_at; NDJSON objects with oldId, newId, reason and optionally confidence, source, recordedAt, evidence; or a rules file of 'same A B' and 'different A B' lines; - reads standard input; .gz files are read directly.",
+                variadic: true)
+        ],
         options: Options.all,
         discussion: """
             reason is one of: \(AliasReason.edgeReasons.map(\.rawValue).joined(separator: ", ")) (default explicit);
@@ -41,9 +49,13 @@ enum AliasCommand: Command {
         guard !args.isEmpty else { throw UsageError(message: "missing FILE") }
         var options = ImportOptions()
         options.source = context.arguments.value(Options.source) ?? "alias-file"
-        let importer = try PlaceImporter(databasePath: context.databasePath, options: options, waiting: { pid in
-            context.console.errLine("placedb alias import: waiting for another import\(pid.map { " (process \($0))" } ?? "") into \(context.databasePath) to finish")
-        })
+        let importer = try PlaceImporter(
+            databasePath: context.databasePath, options: options,
+            waiting: { pid in
+                context.console.errLine(
+                    "placedb alias import: waiting for another import\(pid.map { " (process \($0))" } ?? "") into \(context.databasePath) to finish"
+                )
+            })
         var total = AliasImportSummary()
         for file in args {
             let s = try importer.importAliases(InputSource(argument: file))
@@ -55,11 +67,17 @@ enum AliasCommand: Command {
         }
         switch context.output {
         case .json:
-            context.writeJSON(["records": .int(Int64(total.records)), "added": .int(Int64(total.added)), "unchanged": .int(Int64(total.unchanged)),
-                               "rules": .int(Int64(total.rules)), "link": total.link.map(LinkCommand.summaryJSON) ?? .null])
+            context.writeJSON([
+                "records": .int(Int64(total.records)), "added": .int(Int64(total.added)),
+                "unchanged": .int(Int64(total.unchanged)),
+                "rules": .int(Int64(total.rules)), "link": total.link.map(LinkCommand.summaryJSON) ?? .null,
+            ])
         case .text:
-            context.console.outLine("\(importer.databasePath): \(total.records) alias \(total.records == 1 ? "record" : "records"): \(total.added) added, \(total.unchanged) already known"
-                + (total.rules > 0 ? "; \(total.rules) linking rule\(total.rules == 1 ? "" : "s")" + (total.link.map { ": \(LinkCommand.summaryText($0))" } ?? "") : ""))
+            context.console.outLine(
+                "\(importer.databasePath): \(total.records) alias \(total.records == 1 ? "record" : "records"): \(total.added) added, \(total.unchanged) already known"
+                    + (total.rules > 0
+                        ? "; \(total.rules) linking rule\(total.rules == 1 ? "" : "s")"
+                            + (total.link.map { ": \(LinkCommand.summaryText($0))" } ?? "") : ""))
         }
         return .success
     }

@@ -38,7 +38,8 @@ enum ArgumentParser {
                     message += "; did you mean '\(suggestion)'?"
                 } else if name == "-o" {
                     // -o was the output format's short form before it named a file.
-                    message += "; the output format is '--output json|text' (-o names an output file where a command writes one)"
+                    message +=
+                        "; the output format is '--output json|text' (-o names an output file where a command writes one)"
                 }
                 throw UsageError(message: message)
             }
@@ -51,12 +52,16 @@ enum ArgumentParser {
             if let inlineValue {
                 value = inlineValue
             } else {
-                guard i < args.count else { throw UsageError(message: "option '\(option.name)' needs a value (\(option.value!))") }
+                guard i < args.count else {
+                    throw UsageError(message: "option '\(option.name)' needs a value (\(option.value!))")
+                }
                 value = args[i]
                 i += 1
             }
             if let choices = option.choices, !choices.contains(value) {
-                let hint = closest(value, among: choices).map { "did you mean '\($0)'?" } ?? "expected one of: \(choices.joined(separator: ", "))"
+                let hint =
+                    closest(value, among: choices).map { "did you mean '\($0)'?" }
+                    ?? "expected one of: \(choices.joined(separator: ", "))"
                 throw UsageError(message: "invalid value '\(value)' for '\(option.name)'; \(hint)")
             }
             if !option.repeatable, parsed.given(option) {

@@ -18,7 +18,10 @@ struct OptionSpec: Sendable {
     /// Allowed values, checked by the parser and listed in help.
     var choices: [String]? = nil
 
-    init(_ name: String, short: Character? = nil, value: String? = nil, help: String, repeatable: Bool = false, choices: [String]? = nil, aliases: [String] = []) {
+    init(
+        _ name: String, short: Character? = nil, value: String? = nil, help: String, repeatable: Bool = false,
+        choices: [String]? = nil, aliases: [String] = []
+    ) {
         self.name = name
         self.short = short
         self.aliases = aliases

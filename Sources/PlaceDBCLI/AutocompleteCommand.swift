@@ -5,19 +5,35 @@ import PlaceModel
 enum AutocompleteCommand: Command {
     /// The options, read by these constants (a typo does not compile).
     enum Options {
-        static let near = OptionSpec("--near", value: "LAT,LNG", help: "Rank places near this point higher and give each its distance, e.g. 47.3769,8.5417.")
-        static let radius = OptionSpec("--radius", value: "M", help: "With --near: only places within M meters (at most 50000).")
+        static let near = OptionSpec(
+            "--near", value: "LAT,LNG",
+            help: "Rank places near this point higher and give each its distance, e.g. 47.3769,8.5417.")
+        static let radius = OptionSpec(
+            "--radius", value: "M", help: "With --near: only places within M meters (at most 50000).")
         static let limit = OptionSpec("--limit", value: "N", help: "At most N suggestions (default 5, at most 1000).")
-        static let explain = OptionSpec("--explain", help: "Show each suggestion's ranking factors, as 'placedb search --explain'.")
-        static let queries = OptionSpec("--query-predictions", help: "Also suggest searches the text could be completed to, from the place types of the database (\"pizz\" -> \"pizza\", \"pizza near Lausanne\"), after the places (includeQueryPredictions).")
-        static let batch = OptionSpec("--batch", help: "Read Places API (New) autocomplete request bodies as NDJSON on standard input; write one {\"suggestions\": [...]} line per request.")
+        static let explain = OptionSpec(
+            "--explain", help: "Show each suggestion's ranking factors, as 'placedb search --explain'.")
+        static let queries = OptionSpec(
+            "--query-predictions",
+            help:
+                "Also suggest searches the text could be completed to, from the place types of the database (\"pizz\" -> \"pizza\", \"pizza near Lausanne\"), after the places (includeQueryPredictions)."
+        )
+        static let batch = OptionSpec(
+            "--batch",
+            help:
+                "Read Places API (New) autocomplete request bodies as NDJSON on standard input; write one {\"suggestions\": [...]} line per request."
+        )
         static let all = [near, radius, limit, QueryOptions.language, queries, explain, QueryOptions.unmerged, batch]
     }
 
     static let spec = CommandSpec(
         name: "autocomplete",
         abstract: "Suggest places for partly typed text (Autocomplete): the last word is matched as a prefix.",
-        arguments: [ArgumentSpec(name: "PARTIAL", help: "The text typed so far, e.g. \"cafe du l\" (at most 1,000 characters).", optional: true)],
+        arguments: [
+            ArgumentSpec(
+                name: "PARTIAL", help: "The text typed so far, e.g. \"cafe du l\" (at most 1,000 characters).",
+                optional: true)
+        ],
         options: Options.all,
         discussion: """
             The last word is a prefix unless the input ends with a space ("cafe du l" finds
@@ -41,12 +57,16 @@ enum AutocompleteCommand: Command {
         if context.arguments.flag(Options.batch) {
             try Batch.refuse([Options.near, Options.radius, Options.limit, Options.queries], with: context)
             return try Batch.run(context) { body in
-                try client.autocompleteJSON(AutocompleteRequest(json: QueryOptions.body(body, language: language)), explain: explain)
+                try client.autocompleteJSON(
+                    AutocompleteRequest(json: QueryOptions.body(body, language: language)), explain: explain)
             }
         }
         let p = context.arguments.positionals
         guard p.count == 1 else {
-            throw UsageError(message: p.isEmpty ? "missing PARTIAL" : "expected one PARTIAL text, got \(p.count) arguments (quote text of several words)")
+            throw UsageError(
+                message: p.isEmpty
+                    ? "missing PARTIAL"
+                    : "expected one PARTIAL text, got \(p.count) arguments (quote text of several words)")
         }
         var request = AutocompleteRequest(input: p[0])
         request.languageCode = language
@@ -61,7 +81,9 @@ enum AutocompleteCommand: Command {
         request.maxResultCount = try QueryOptions.limit(context, Options.limit, default: 5)
         request.includeQueryPredictions = context.arguments.flag(Options.queries)
         try QueryOptions.validate(request.validate)
-        if let near { FarPoint.warn(context, reader: client, point: near, text: context.arguments.value(Options.near)!) }
+        if let near {
+            FarPoint.warn(context, reader: client, point: near, text: context.arguments.value(Options.near)!)
+        }
         switch context.output {
         case .json:
             context.writeJSON(compact: try client.autocompleteJSON(request, explain: explain))

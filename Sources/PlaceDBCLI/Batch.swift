@@ -44,7 +44,9 @@ enum Batch {
             console.out(String(decoding: reply, as: UTF8.self))
         }
         if failed > 0 {
-            console.errLine("placedb \(context.spec.name): \(failed) of \(line) request line\(line == 1 ? "" : "s") failed; each has an error line in the output")
+            console.errLine(
+                "placedb \(context.spec.name): \(failed) of \(line) request line\(line == 1 ? "" : "s") failed; each has an error line in the output"
+            )
             return .dataError
         }
         return .success
@@ -58,10 +60,12 @@ enum Batch {
     /// Options that describe a single query and so cannot go with --batch.
     static func refuse(_ options: [OptionSpec], with context: CommandContext) throws {
         if !context.arguments.positionals.isEmpty {
-            throw UsageError(message: "--batch reads its queries from standard input; drop '\(context.arguments.positionals[0])'")
+            throw UsageError(
+                message: "--batch reads its queries from standard input; drop '\(context.arguments.positionals[0])'")
         }
         for option in options where context.arguments.given(option) {
-            throw UsageError(message: "--batch reads its queries from standard input; \(option.name) belongs in each request line")
+            throw UsageError(
+                message: "--batch reads its queries from standard input; \(option.name) belongs in each request line")
         }
     }
 }

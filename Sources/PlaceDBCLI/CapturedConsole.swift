@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PlaceModel
 
@@ -24,7 +24,8 @@ public final class CapturedConsole: Console {
         stdoutIsTerminal = terminal
         stderrIsTerminal = terminal
         variables = environment
-        inputLines = input.isEmpty ? [] : input.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        inputLines =
+            input.isEmpty ? [] : input.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if inputLines.last == "" { inputLines.removeLast() }
     }
     public func out(_ text: String) {

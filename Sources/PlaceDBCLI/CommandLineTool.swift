@@ -44,28 +44,38 @@ public enum CommandLineTool {
     }
 
     static let groups: [Group] = [
-        Group(name: "alias", abstract: "Record which old place IDs stand for which current places, and which records are (or are not) the same place.",
-              seeAlso: ["resolve", "link", "export"], docs: ["aliases.md", "linking.md"]),
-        Group(name: "photo", abstract: "Add places' photos as local images, and write them out scaled.",
-              seeAlso: ["photos"], docs: ["photos.md"]),
-        Group(name: "text-index", abstract: "Build or drop the text index that search and autocomplete read.",
-              seeAlso: ["search", "autocomplete", "import"], docs: ["search.md"]),
+        Group(
+            name: "alias",
+            abstract:
+                "Record which old place IDs stand for which current places, and which records are (or are not) the same place.",
+            seeAlso: ["resolve", "link", "export"], docs: ["aliases.md", "linking.md"]),
+        Group(
+            name: "photo", abstract: "Add places' photos as local images, and write them out scaled.",
+            seeAlso: ["photos"], docs: ["photos.md"]),
+        Group(
+            name: "text-index", abstract: "Build or drop the text index that search and autocomplete read.",
+            seeAlso: ["search", "autocomplete", "import"], docs: ["search.md"]),
     ]
 
     static func groupHelp(_ group: String, _ layout: HelpLayout = .standard) -> String {
         let subs = subcommands(of: group)
         let info = groups.first { $0.name == group }
-        var lines = layout.paragraph("OVERVIEW: \(info?.abstract ?? "placedb \(group) commands.")") + [""]
+        var lines =
+            layout.paragraph("OVERVIEW: \(info?.abstract ?? "placedb \(group) commands.")") + [""]
             + layout.paragraph("USAGE: placedb \(group) <subcommand> [arguments] [options]", hanging: 7)
         lines += ["", "SUBCOMMANDS:"]
         for sub in subs { lines += layout.row(String(sub.spec.name.dropFirst(group.count + 1)), sub.spec.abstract) }
-        lines += [""] + layout.paragraph("See 'placedb \(group) <subcommand> --help' for a subcommand's arguments and options.")
+        lines +=
+            [""]
+            + layout.paragraph("See 'placedb \(group) <subcommand> --help' for a subcommand's arguments and options.")
         lines += CommandSpec.examplesSection(subs.compactMap(\.spec.examples.first), layout)
-        lines += CommandSpec.seeAlso(commands: subs.map(\.spec.name) + (info?.seeAlso ?? []), docs: info?.docs ?? [], layout)
+        lines += CommandSpec.seeAlso(
+            commands: subs.map(\.spec.name) + (info?.seeAlso ?? []), docs: info?.docs ?? [], layout)
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static let abstract = "placedb keeps the place dumps you have (Google Places, OpenStreetMap, Overture, GeoJSON) in one SpatiaLite file and answers place queries from it offline, as the Places API does."
+    static let abstract =
+        "placedb keeps the place dumps you have (Google Places, OpenStreetMap, Overture, GeoJSON) in one SpatiaLite file and answers place queries from it offline, as the Places API does."
 
     static let overviewExamples = [
         "placedb import places.ndjson.gz --time-zone Europe/Zurich",
@@ -77,14 +87,18 @@ public enum CommandLineTool {
     /// full name (`photo add`).
     static var commandRows: [(String, String)] {
         commands.map { ($0.spec.name, $0.spec.abstract) }
-            + [("help [COMMAND]", "Show the help of a command (as COMMAND --help does), or this overview."),
-               ("help --man", "Print the manual page placedb(1) (roff), which 'man placedb' shows once installed.")]
+            + [
+                ("help [COMMAND]", "Show the help of a command (as COMMAND --help does), or this overview."),
+                ("help --man", "Print the manual page placedb(1) (roff), which 'man placedb' shows once installed."),
+            ]
     }
 
     static var overview: String { overview(.standard) }
 
     static func overview(_ layout: HelpLayout) -> String {
-        var lines = layout.paragraph("OVERVIEW: \(abstract)") + [""] + layout.paragraph("USAGE: placedb <command> [arguments] [options]", hanging: 7)
+        var lines =
+            layout.paragraph("OVERVIEW: \(abstract)") + [""]
+            + layout.paragraph("USAGE: placedb <command> [arguments] [options]", hanging: 7)
         lines += ["", "COMMANDS:"]
         for (name, abstract) in commandRows { lines += layout.row(name, abstract) }
         lines += ["", "OPTIONS:"]
@@ -93,7 +107,8 @@ public enum CommandLineTool {
         lines += ["", "EXIT STATUS:"]
         for (code, meaning) in ExitCode.documented { lines += layout.row(String(code.rawValue), meaning) }
         lines += CommandSpec.examplesSection(overviewExamples, layout)
-        lines += CommandSpec.seeAlso(commands: ["<command>", "completion"], docs: ["commands.md", "reliability.md"], layout)
+        lines += CommandSpec.seeAlso(
+            commands: ["<command>", "completion"], docs: ["commands.md", "reliability.md"], layout)
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -116,7 +131,9 @@ public enum CommandLineTool {
         while let first = args.first, first.hasPrefix("-"), first != "-" {
             if first == "--help" || first == "-h" || first == "--version" { break }
             leading.append(args.removeFirst())
-            if !leading.last!.contains("="), let next = args.first, [CommandSpec.GlobalOptions.db.name, CommandSpec.GlobalOptions.output.name].contains(leading.last!) {
+            if !leading.last!.contains("="), let next = args.first,
+                [CommandSpec.GlobalOptions.db.name, CommandSpec.GlobalOptions.output.name].contains(leading.last!)
+            {
                 leading.append(next)
                 args.removeFirst()
             }
@@ -133,7 +150,11 @@ public enum CommandLineTool {
             let layout = HelpLayout(console: console)
             if name == "help", args.contains("--man") {
                 let extra = args.filter { $0 != "--man" }
-                guard extra.isEmpty else { return usageError("unexpected argument '\(extra[0])' after --man", usage: "placedb help --man", console: console, command: "help") }
+                guard extra.isEmpty else {
+                    return usageError(
+                        "unexpected argument '\(extra[0])' after --man", usage: "placedb help --man", console: console,
+                        command: "help")
+                }
                 console.out(ManPage.render(docDirectory: layout.docDirectory))
                 return ExitCode.success.rawValue
             }
@@ -146,7 +167,8 @@ public enum CommandLineTool {
                 var message = "no command '\(topic)'"
                 let words = commands.map(\.spec.name) + groups.map(\.name)
                 if let s = ArgumentParser.closest(topic, among: words) { message += "; did you mean '\(s)'?" }
-                return usageError(message, usage: "placedb help [<command>] | placedb help --man", console: console, command: "help")
+                return usageError(
+                    message, usage: "placedb help [<command>] | placedb help --man", console: console, command: "help")
             } else {
                 console.out(overview(layout))
             }
@@ -165,12 +187,16 @@ public enum CommandLineTool {
                     console.out(groupHelp(name, HelpLayout(console: console)))
                     return ExitCode.success.rawValue
                 }
-                return usageError("missing subcommand (\(names.joined(separator: ", ")))", usage: "placedb \(name) <subcommand> [arguments] [options]", console: console, command: name)
+                return usageError(
+                    "missing subcommand (\(names.joined(separator: ", ")))",
+                    usage: "placedb \(name) <subcommand> [arguments] [options]", console: console, command: name)
             }
             guard names.contains(sub) else {
                 var message = "unknown subcommand '\(sub)'"
                 if let s = ArgumentParser.closest(sub, among: names) { message += "; did you mean '\(s)'?" }
-                return usageError(message, usage: "placedb \(name) <subcommand> [arguments] [options] (see 'placedb \(name) --help')", console: console, command: name)
+                return usageError(
+                    message, usage: "placedb \(name) <subcommand> [arguments] [options] (see 'placedb \(name) --help')",
+                    console: console, command: name)
             }
             name += " " + sub
             args.removeFirst()
@@ -178,8 +204,11 @@ public enum CommandLineTool {
         guard let command = commands.first(where: { $0.spec.name == name }) else {
             var message = "unknown command '\(name)'"
             let words = commands.map { String($0.spec.name.split(separator: " ")[0]) }
-            if let s = ArgumentParser.closest(name, among: Array(Set(words)).sorted()) { message += "; did you mean '\(s)'?" }
-            return usageError(message, usage: "placedb <command> [arguments] [options] (see 'placedb --help')", console: console)
+            if let s = ArgumentParser.closest(name, among: Array(Set(words)).sorted()) {
+                message += "; did you mean '\(s)'?"
+            }
+            return usageError(
+                message, usage: "placedb <command> [arguments] [options] (see 'placedb --help')", console: console)
         }
         let spec = command.spec
         commandName = spec.name
@@ -218,10 +247,13 @@ public enum CommandLineTool {
         case .noDatabase: .noInput
         case .notADatabasePath: .usage
         case .danglingSymlink, .cannotOpen, .notAnSQLiteDatabase, .notAPlacedbDatabase, .schemaTooOld, .schemaTooNew,
-             .walNeedsWriter, .spatiaLiteMissing, .noTextIndex, .corrupt, .database: .failure
+            .walNeedsWriter, .spatiaLiteMissing, .noTextIndex, .corrupt, .database:
+            .failure
         case .input(let e): e.kind == .corrupt ? .dataError : .noInput
         case .badInput: .dataError
-        case .invalidArgument, .invalidFieldMask, .unknownFilterColumn, .unknownImportRun, .unknownSnapshot, .noRunsToCompare: .usage
+        case .invalidArgument, .invalidFieldMask, .unknownFilterColumn, .unknownImportRun, .unknownSnapshot,
+            .noRunsToCompare:
+            .usage
         case .photoNotFound, .noLocalImage: .failure
         case .badImage: .dataError
         case .missingTool: .unavailable

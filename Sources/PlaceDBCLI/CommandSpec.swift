@@ -17,10 +17,13 @@ struct CommandSpec: Sendable {
 
     /// The options every command takes.
     enum GlobalOptions {
-        static let db = OptionSpec("--db", value: "PATH", help: "The database file (default: $PLACEDB_DATABASE, else ./places.sqlite).")
+        static let db = OptionSpec(
+            "--db", value: "PATH", help: "The database file (default: $PLACEDB_DATABASE, else ./places.sqlite).")
         /// The output format, long form only: `-o` names an output file
         /// wherever it exists (`photo fetch -o FILE`), as in osmium and curl.
-        static let output = OptionSpec("--output", value: "FORMAT", help: "Output format (default: text on a terminal, json otherwise).", choices: ["json", "text"])
+        static let output = OptionSpec(
+            "--output", value: "FORMAT", help: "Output format (default: text on a terminal, json otherwise).",
+            choices: ["json", "text"])
         static let help = OptionSpec("--help", short: "h", help: "Show help for this command.")
         static let all = [db, output, help]
     }
@@ -65,7 +68,9 @@ struct CommandSpec: Sendable {
 
     /// The paragraphs of a text, each on one line.
     static func paragraphs(_ text: String) -> [String] {
-        text.components(separatedBy: "\n\n").map { $0.split(separator: "\n").joined(separator: " ") }.filter { !$0.isEmpty }
+        text.components(separatedBy: "\n\n").map { $0.split(separator: "\n").joined(separator: " ") }.filter {
+            !$0.isEmpty
+        }
     }
 
     /// The `EXAMPLES:` section of a help text (empty when none).

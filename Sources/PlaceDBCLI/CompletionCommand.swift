@@ -10,7 +10,8 @@ enum CompletionCommand: Command {
 
     static let spec = CommandSpec(
         name: "completion",
-        abstract: "Print a completion script for bash, zsh or fish: commands, options, field names, place types and files.",
+        abstract:
+            "Print a completion script for bash, zsh or fish: commands, options, field names, place types and files.",
         arguments: [ArgumentSpec(name: "SHELL", help: "bash, zsh or fish.")],
         options: [],
         discussion: """
@@ -27,7 +28,9 @@ enum CompletionCommand: Command {
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         let args = context.arguments.positionals
-        guard let shell = args.first else { throw UsageError(message: "missing SHELL (\(shells.joined(separator: ", ")))") }
+        guard let shell = args.first else {
+            throw UsageError(message: "missing SHELL (\(shells.joined(separator: ", ")))")
+        }
         guard args.count == 1 else { throw UsageError(message: "unexpected argument '\(args[1])'") }
         switch shell {
         case "bash": context.console.out(bash())
@@ -93,7 +96,9 @@ enum CompletionCommand: Command {
     /// after one is not read as a command).
     static var valuedOptions: [String] {
         var names = Set<String>()
-        for entry in CommandLineTool.commands { for o in entry.spec.allOptions where o.value != nil { names.insert(o.name); names.formUnion(o.aliases) } }
+        for entry in CommandLineTool.commands {
+            for o in entry.spec.allOptions where o.value != nil { names.insert(o.name); names.formUnion(o.aliases) }
+        }
         return names.sorted()
     }
 
@@ -136,7 +141,8 @@ enum CompletionCommand: Command {
             let subs = CommandLineTool.subcommands(of: group).map { String($0.spec.name.dropFirst(group.count + 1)) }
             s += "        \(group)) COMPREPLY=($(compgen -W \"\(words(subs)) --help\" -- \"$cur\")); return ;;\n"
         }
-        s += "        help) COMPREPLY=($(compgen -W \"\(words(topWords.map(\.0).filter { $0 != "help" })) --man\" -- \"$cur\")); return ;;\n"
+        s +=
+            "        help) COMPREPLY=($(compgen -W \"\(words(topWords.map(\.0).filter { $0 != "help" })) --man\" -- \"$cur\")); return ;;\n"
         s += "    esac\n    case \"$cmd\" in\n"
         let types = words(PlaceTypes.all), fields = words(FieldMask.validNames)
         for entry in CommandLineTool.commands {
@@ -150,16 +156,20 @@ enum CompletionCommand: Command {
                     let w = list == PlaceTypes.all ? "$_placedb_types" : words(list)
                     s += "                \(names)) COMPREPLY=($(compgen -W \"\(w)\" -- \"$cur\")); return ;;\n"
                 case .fields:
-                    s += "                \(names)) local pre=\"\"; [[ \"$cur\" == *,* ]] && pre=\"${cur%,*},\"; COMPREPLY=($(compgen -P \"$pre\" -W \"$_placedb_fields\" -- \"${cur##*,}\")); compopt -o nospace 2>/dev/null; return ;;\n"
+                    s +=
+                        "                \(names)) local pre=\"\"; [[ \"$cur\" == *,* ]] && pre=\"${cur%,*},\"; COMPREPLY=($(compgen -P \"$pre\" -W \"$_placedb_fields\" -- \"${cur##*,}\")); compopt -o nospace 2>/dev/null; return ;;\n"
                 case .files:
-                    s += "                \(names)) COMPREPLY=($(compgen -f -- \"$cur\")); compopt -o filenames 2>/dev/null; return ;;\n"
+                    s +=
+                        "                \(names)) COMPREPLY=($(compgen -f -- \"$cur\")); compopt -o filenames 2>/dev/null; return ;;\n"
                 case .directories:
-                    s += "                \(names)) COMPREPLY=($(compgen -d -- \"$cur\")); compopt -o filenames 2>/dev/null; return ;;\n"
+                    s +=
+                        "                \(names)) COMPREPLY=($(compgen -d -- \"$cur\")); compopt -o filenames 2>/dev/null; return ;;\n"
                 }
             }
             s += "            esac\n"
             let options = spec.allOptions.flatMap { [$0.name] + ($0.short.map { ["-\($0)"] } ?? []) }
-            s += "            if [[ \"$cur\" == -* ]]; then COMPREPLY=($(compgen -W \"\(words(options))\" -- \"$cur\")); return; fi\n"
+            s +=
+                "            if [[ \"$cur\" == -* ]]; then COMPREPLY=($(compgen -W \"\(words(options))\" -- \"$cur\")); return; fi\n"
             if spec.name == "completion" {
                 s += "            COMPREPLY=($(compgen -W \"\(words(shells))\" -- \"$cur\"))\n"
             } else if takesFiles(spec) {
@@ -213,10 +223,14 @@ enum CompletionCommand: Command {
 
             """
         for group in groupNames {
-            let subs = CommandLineTool.subcommands(of: group).map { zshDescribed(String($0.spec.name.dropFirst(group.count + 1)), $0.spec.abstract) }
-            s += "        \(group)) subs=(\(subs.joined(separator: " "))); _describe -t commands 'subcommand' subs; return ;;\n"
+            let subs = CommandLineTool.subcommands(of: group).map {
+                zshDescribed(String($0.spec.name.dropFirst(group.count + 1)), $0.spec.abstract)
+            }
+            s +=
+                "        \(group)) subs=(\(subs.joined(separator: " "))); _describe -t commands 'subcommand' subs; return ;;\n"
         }
-        s += "        help) compadd -- \(topWords.map(\.0).filter { $0 != "help" }.joined(separator: " ")) --man; return ;;\n"
+        s +=
+            "        help) compadd -- \(topWords.map(\.0).filter { $0 != "help" }.joined(separator: " ")) --man; return ;;\n"
         s += "    esac\n    case $cmd in\n"
         for entry in CommandLineTool.commands {
             let spec = entry.spec
@@ -237,8 +251,11 @@ enum CompletionCommand: Command {
                 }
             }
             s += "            esac\n"
-            let options = spec.allOptions.flatMap { o in ([o.name] + (o.short.map { ["-\($0)"] } ?? [])).map { zshDescribed($0, o.help) } }
-            s += "            if [[ $cur == -* ]]; then opts=(\(options.joined(separator: " "))); _describe -t options 'option' opts; return; fi\n"
+            let options = spec.allOptions.flatMap { o in
+                ([o.name] + (o.short.map { ["-\($0)"] } ?? [])).map { zshDescribed($0, o.help) }
+            }
+            s +=
+                "            if [[ $cur == -* ]]; then opts=(\(options.joined(separator: " "))); _describe -t options 'option' opts; return; fi\n"
             if spec.name == "completion" {
                 s += "            compadd -- \(shells.joined(separator: " "))\n"
             } else if takesFiles(spec) {
@@ -259,7 +276,9 @@ enum CompletionCommand: Command {
 
     // MARK: fish
 
-    static func fishQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'" }
+    static func fishQuote(_ s: String) -> String {
+        "'" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+    }
 
     static func fish() -> String {
         var s = """
@@ -307,12 +326,15 @@ enum CompletionCommand: Command {
         }
         for group in groupNames {
             for sub in CommandLineTool.subcommands(of: group) {
-                s += "complete -c placedb -n '__placedb_is \(group)' -a \(sub.spec.name.dropFirst(group.count + 1)) -d \(fishQuote(short(sub.spec.abstract)))\n"
+                s +=
+                    "complete -c placedb -n '__placedb_is \(group)' -a \(sub.spec.name.dropFirst(group.count + 1)) -d \(fishQuote(short(sub.spec.abstract)))\n"
             }
         }
-        s += "complete -c placedb -n '__placedb_is help' -a \(fishQuote(topWords.map(\.0).filter { $0 != "help" }.joined(separator: " ")))\n"
+        s +=
+            "complete -c placedb -n '__placedb_is help' -a \(fishQuote(topWords.map(\.0).filter { $0 != "help" }.joined(separator: " ")))\n"
         s += "complete -c placedb -n '__placedb_is help' -l man -d 'Print the manual page'\n"
-        let types = fishQuote(PlaceTypes.all.joined(separator: " ")), fields = fishQuote((["*"] + FieldMask.validNames).joined(separator: " "))
+        let types = fishQuote(PlaceTypes.all.joined(separator: " ")),
+            fields = fishQuote((["*"] + FieldMask.validNames).joined(separator: " "))
         for entry in CommandLineTool.commands {
             let spec = entry.spec
             let condition = "-n \(fishQuote("__placedb_is \(spec.name)"))"
@@ -321,7 +343,8 @@ enum CompletionCommand: Command {
                 if let c = o.short { line += " -s \(c)" }
                 switch values(o) {
                 case .none: if o.value != nil { line += " -x" }
-                case .words(let list): line += " -x -a " + (list == PlaceTypes.all ? types : fishQuote(list.joined(separator: " ")))
+                case .words(let list):
+                    line += " -x -a " + (list == PlaceTypes.all ? types : fishQuote(list.joined(separator: " ")))
                 case .fields: line += " -x -a " + fields
                 case .files: line += " -r -F"
                 case .directories: line += " -x -a '(__fish_complete_directories)'"

@@ -6,20 +6,38 @@ import PlaceModel
 enum DiffCommand: Command {
     /// The options, read by these constants (a typo does not compile).
     enum Options {
-        static let snapshot = OptionSpec("--snapshot", value: "SOURCE", help: "Only this snapshot's places and runs; without runs or dates, its last two imports.")
-        static let from = OptionSpec("--from", value: "DATE", help: "The first side: after the last run (of the snapshot) started at or before DATE (YYYY-MM-DD: the end of that day, UTC; or RFC 3339).")
+        static let snapshot = OptionSpec(
+            "--snapshot", value: "SOURCE",
+            help: "Only this snapshot's places and runs; without runs or dates, its last two imports.")
+        static let from = OptionSpec(
+            "--from", value: "DATE",
+            help:
+                "The first side: after the last run (of the snapshot) started at or before DATE (YYYY-MM-DD: the end of that day, UTC; or RFC 3339)."
+        )
         static let to = OptionSpec("--to", value: "DATE", help: "The second side, as --from.")
-        static let movedThreshold = OptionSpec("--moved-threshold", value: "METERS", help: "A place counts as moved when its point moved more than this (default 50).")
-        static let outputFile = OptionSpec("--output-file", short: "o", value: "FILE", help: "Write the changes to FILE (replaced once whole) and the summary to standard output.")
-        static let summary = OptionSpec("--summary", help: "Print only the summary (--output text or json), not the changes.")
+        static let movedThreshold = OptionSpec(
+            "--moved-threshold", value: "METERS",
+            help: "A place counts as moved when its point moved more than this (default 50).")
+        static let outputFile = OptionSpec(
+            "--output-file", short: "o", value: "FILE",
+            help: "Write the changes to FILE (replaced once whole) and the summary to standard output.")
+        static let summary = OptionSpec(
+            "--summary", help: "Print only the summary (--output text or json), not the changes.")
         static let all = [snapshot, from, to, movedThreshold, outputFile, summary]
     }
 
     static let spec = CommandSpec(
         name: "diff",
-        abstract: "What changed between two runs or dates: places added, removed, moved, renamed, retyped and re-identified, as NDJSON.",
-        arguments: [ArgumentSpec(name: "RUN_A", help: "The first import run (placedb info lists them; 0: before any); a run of a snapshot import stands for its completion.", optional: true),
-                    ArgumentSpec(name: "RUN_B", help: "The second import run, as RUN_A.", optional: true)],
+        abstract:
+            "What changed between two runs or dates: places added, removed, moved, renamed, retyped and re-identified, as NDJSON.",
+        arguments: [
+            ArgumentSpec(
+                name: "RUN_A",
+                help:
+                    "The first import run (placedb info lists them; 0: before any); a run of a snapshot import stands for its completion.",
+                optional: true),
+            ArgumentSpec(name: "RUN_B", help: "The second import run, as RUN_A.", optional: true),
+        ],
         options: Options.all,
         discussion: """
             One JSON line per change: change (added, removed, moved, renamed, retyped,
@@ -45,7 +63,9 @@ enum DiffCommand: Command {
         case 0: break
         case 2:
             for (i, p) in args.positionals.enumerated() {
-                guard let n = Int(p), n >= 0 else { throw UsageError(message: "'\(p)' is not an import run (a number; placedb info lists them)") }
+                guard let n = Int(p), n >= 0 else {
+                    throw UsageError(message: "'\(p)' is not an import run (a number; placedb info lists them)")
+                }
                 if i == 0 { from = .run(n) } else { to = .run(n) }
             }
         default:
@@ -61,7 +81,9 @@ enum DiffCommand: Command {
         }
         var threshold = 50.0
         if let t = args.value(Options.movedThreshold) {
-            guard let v = Double(t), v >= 0, v.isFinite else { throw UsageError(message: "--moved-threshold '\(t)' is not a distance in meters (0 or more)") }
+            guard let v = Double(t), v >= 0, v.isFinite else {
+                throw UsageError(message: "--moved-threshold '\(t)' is not a distance in meters (0 or more)")
+            }
             threshold = v
         }
         let out = args.value(Options.outputFile).flatMap { $0 == "-" ? nil : $0 }
@@ -74,7 +96,9 @@ enum DiffCommand: Command {
         if let out {
             let file = try StreamedFile(path: out)
             do {
-                diff = try reader.diff(snapshot: args.value(Options.snapshot), from: from, to: to, movedThresholdMeters: threshold) { c in
+                diff = try reader.diff(
+                    snapshot: args.value(Options.snapshot), from: from, to: to, movedThresholdMeters: threshold
+                ) { c in
                     buffer += Array((writer.string(c.json) + "\n").utf8)
                     if buffer.count >= 1 << 20 {
                         try buffer.withUnsafeBytes { try file.write($0) }
@@ -88,7 +112,9 @@ enum DiffCommand: Command {
                 throw error
             }
         } else {
-            diff = try reader.diff(snapshot: args.value(Options.snapshot), from: from, to: to, movedThresholdMeters: threshold) { c in
+            diff = try reader.diff(
+                snapshot: args.value(Options.snapshot), from: from, to: to, movedThresholdMeters: threshold
+            ) { c in
                 guard !summaryOnly else { return }
                 buffer += Array((writer.string(c.json) + "\n").utf8)
                 if buffer.count >= 1 << 20 {
@@ -107,18 +133,24 @@ enum DiffCommand: Command {
             context.console.errLine("placedb diff: " + text(diff))
         }
         if diff.historyIncomplete {
-            context.console.errLine("placedb diff: warning: run \(diff.from.run) predates the change log (schema 10): moves, renames and retypes made before it are not seen")
+            context.console.errLine(
+                "placedb diff: warning: run \(diff.from.run) predates the change log (schema 10): moves, renames and retypes made before it are not seen"
+            )
         }
         return .success
     }
 
     static func text(_ d: PlaceDiff) -> String {
         func side(_ s: PlaceDiff.Side) -> String {
-            s.run == 0 ? "before any run" : "run \(s.run) (\(s.startedAt ?? "?")\(s.dataTime.map { ", data of \($0)" } ?? ""))"
+            s.run == 0
+                ? "before any run" : "run \(s.run) (\(s.startedAt ?? "?")\(s.dataTime.map { ", data of \($0)" } ?? ""))"
         }
         func n(_ k: PlaceDiff.Kind) -> Int { d.counts[k] ?? 0 }
-        let threshold = d.movedThresholdMeters == d.movedThresholdMeters.rounded() ? String(Int(d.movedThresholdMeters)) : String(d.movedThresholdMeters)
-        return (d.snapshot.map { "snapshot '\($0)', " } ?? "") + "\(side(d.from)) -> \(side(d.to)): \(d.placesBefore) -> \(d.placesAfter) places; "
+        let threshold =
+            d.movedThresholdMeters == d.movedThresholdMeters.rounded()
+            ? String(Int(d.movedThresholdMeters)) : String(d.movedThresholdMeters)
+        return (d.snapshot.map { "snapshot '\($0)', " } ?? "")
+            + "\(side(d.from)) -> \(side(d.to)): \(d.placesBefore) -> \(d.placesAfter) places; "
             + "\(n(.added)) added, \(n(.removed)) removed, \(n(.moved)) moved (> \(threshold) m), \(n(.renamed)) renamed, "
             + "\(n(.retyped)) retyped, \(n(.reidentified)) re-identified"
     }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PlaceModel
 
@@ -31,8 +31,14 @@ extension ExitCode: CaseIterable {
     static let documented: [(ExitCode, String)] = [
         (.success, "Success."),
         (.failure, "Not found (NOT_FOUND), or a runtime failure such as a database error."),
-        (.usage, "Usage: an unknown command or option, a bad option value (a misspelt place type, field name or --where column), a --db that is not a file path."),
-        (.dataError, "Bad input data: a record that fails validation, malformed JSON, a file placedb does not read, a corrupt image."),
+        (
+            .usage,
+            "Usage: an unknown command or option, a bad option value (a misspelt place type, field name or --where column), a --db that is not a file path."
+        ),
+        (
+            .dataError,
+            "Bad input data: a record that fails validation, malformed JSON, a file placedb does not read, a corrupt image."
+        ),
         (.noInput, "Missing input: an input file or the database does not exist or cannot be read."),
         (.unavailable, "A program placedb runs is not installed: osmium (osmium-tool) for an OpenStreetMap file."),
         (.ioError, "An output could not be written: standard output, --rejects FILE, -o FILE, --svg FILE."),

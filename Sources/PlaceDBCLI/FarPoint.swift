@@ -16,7 +16,9 @@ enum FarPoint {
         var lng = point.longitude
         if lng < box.west || lng > box.east {
             // The nearer edge, going either way round the Earth.
-            func gap(_ a: Double, _ b: Double) -> Double { let d = abs(a - b).truncatingRemainder(dividingBy: 360); return min(d, 360 - d) }
+            func gap(_ a: Double, _ b: Double) -> Double {
+                let d = abs(a - b).truncatingRemainder(dividingBy: 360); return min(d, 360 - d)
+            }
             lng = gap(lng, box.west) <= gap(lng, box.east) ? box.west : box.east
         }
         return point.distance(to: Coordinate(latitude: lat, longitude: lng))
@@ -32,13 +34,15 @@ enum FarPoint {
         guard let box = extent else { return nil }
         let d = distance(from: point, to: box)
         guard d > thresholdMeters else { return nil }
-        var message = "the point \(text) is \(kilometres(d)) km from the places of the database"
+        var message =
+            "the point \(text) is \(kilometres(d)) km from the places of the database"
             + " (latitude \(degrees(box.south)) to \(degrees(box.north)), longitude \(degrees(box.west)) to \(degrees(box.east)))"
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         if parts.count == 2, abs(point.longitude) <= 90 {
             let swapped = Coordinate(latitude: point.longitude, longitude: point.latitude)
             if distance(from: swapped, to: box) <= thresholdMeters {
-                message += "; did you mean \(parts[1].filter { $0 != " " }),\(parts[0].filter { $0 != " " })? (LAT,LNG: latitude first)"
+                message +=
+                    "; did you mean \(parts[1].filter { $0 != " " }),\(parts[0].filter { $0 != " " })? (LAT,LNG: latitude first)"
             }
         }
         return message
@@ -46,7 +50,8 @@ enum FarPoint {
 
     /// Warns on stderr when `point` is far from the places `reader` holds.
     static func warn(_ context: CommandContext, reader: PlaceReader, point: Coordinate, text: String) {
-        guard let extent = try? reader.placesExtent(), let message = warning(point: point, text: text, extent: extent) else { return }
+        guard let extent = try? reader.placesExtent(), let message = warning(point: point, text: text, extent: extent)
+        else { return }
         context.console.errLine("placedb \(context.spec.name): warning: \(message)")
     }
 

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How help is laid out: the width it is wrapped to and where the
@@ -26,14 +26,18 @@ struct HelpLayout: Sendable {
     /// The width of the terminal stdout is (ioctl), else $COLUMNS, else 80;
     /// the docs at $PLACEDB_DOC_DIR, else found beside the executable.
     init(console: any Console) {
-        let width = console.terminalColumns ?? console.environment("COLUMNS").flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? 80
+        let width =
+            console.terminalColumns ?? console.environment("COLUMNS").flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+            ?? 80
         self.init(width: width, docDirectory: Installation.docDirectory(environment: console.environment))
     }
 
     /// A paragraph wrapped to the width, each line after the first indented
     /// by `hanging` (and every line by `indent`).
     func paragraph(_ text: String, indent: Int = 0, hanging: Int = 0) -> [String] {
-        Self.wrap(text, first: String(repeating: " ", count: indent), rest: String(repeating: " ", count: indent + hanging), width: width)
+        Self.wrap(
+            text, first: String(repeating: " ", count: indent), rest: String(repeating: " ", count: indent + hanging),
+            width: width)
     }
 
     /// Items separated by commas, a line holding as many whole items as fit.

@@ -40,7 +40,8 @@ enum HumanText {
 
     static func needsEscape(_ s: Unicode.Scalar) -> Bool {
         let v = s.value
-        return v < 0x20 || (v >= 0x7F && v <= 0x9F) || v == 0x2028 || v == 0x2029 || (v >= 0x202A && v <= 0x202E) || (v >= 0x2066 && v <= 0x2069)
+        return v < 0x20 || (v >= 0x7F && v <= 0x9F) || v == 0x2028 || v == 0x2029 || (v >= 0x202A && v <= 0x202E)
+            || (v >= 0x2066 && v <= 0x2069)
     }
 
     /// Lines for a terminal: each escaped, each ended by a newline.

@@ -5,13 +5,15 @@ import PlaceModel
 enum InfoCommand: Command {
     /// The options, read by these constants (a typo does not compile).
     enum Options {
-        static let runs = OptionSpec("--runs", value: "N", help: "Text output: list the last N import runs (default 10; JSON lists all).")
+        static let runs = OptionSpec(
+            "--runs", value: "N", help: "Text output: list the last N import runs (default 10; JSON lists all).")
         static let all = [runs]
     }
 
     static let spec = CommandSpec(
         name: "info",
-        abstract: "Describe the database: places by source, type and status, runs and snapshots, aliases, size by table, schema version, extent.",
+        abstract:
+            "Describe the database: places by source, type and status, runs and snapshots, aliases, size by table, schema version, extent.",
         arguments: [],
         options: Options.all,
         discussion: """
@@ -55,9 +57,13 @@ enum InfoCommand: Command {
             if counts.count > top { out.append("  (\(counts.count - top) more: --output json lists all)") }
             return out
         }
-        var lines = ["\(info.path): schema version \(info.schemaVersion), \(mib(info.fileBytes))",
-                     "places: \(info.livePlaces) live, \(info.removedPlaces) removed",
-                     info.textIndex ? "text index: present" : "text index: none (imported with --no-text-index; placedb text-index build makes it)"]
+        var lines = [
+            "\(info.path): schema version \(info.schemaVersion), \(mib(info.fileBytes))",
+            "places: \(info.livePlaces) live, \(info.removedPlaces) removed",
+            info.textIndex
+                ? "text index: present"
+                : "text index: none (imported with --no-text-index; placedb text-index build makes it)",
+        ]
         if let b = info.boundingBox {
             // The index's single precision: 6 decimals (0.1 m) say all it knows.
             func d(_ x: Double) -> String { String((x * 1e6).rounded() / 1e6) }
@@ -71,11 +77,15 @@ enum InfoCommand: Command {
         lines += info.aliasesByReason.map { "  " + $0.name.padding(28) + String($0.count) }
         if !info.snapshots.isEmpty {
             lines.append("snapshots:")
-            for s in info.snapshots { lines.append("  " + s.source.padding(28) + "\(s.runs) run\(s.runs == 1 ? "" : "s"), last \(s.lastAt)") }
+            for s in info.snapshots {
+                lines.append("  " + s.source.padding(28) + "\(s.runs) run\(s.runs == 1 ? "" : "s"), last \(s.lastAt)")
+            }
         }
         lines.append("runs: \(info.runs.count)")
         for r in info.runs.suffix(lastRuns) {
-            lines.append("  #\(r.id) \(r.startedAt) \(r.status) \(r.input)\(r.snapshot.map { " (snapshot \($0))" } ?? ""): \(r.records) records, \(r.inserted) inserted, \(r.updated) updated, \(r.removed) removed")
+            lines.append(
+                "  #\(r.id) \(r.startedAt) \(r.status) \(r.input)\(r.snapshot.map { " (snapshot \($0))" } ?? ""): \(r.records) records, \(r.inserted) inserted, \(r.updated) updated, \(r.removed) removed"
+            )
         }
         if let sizes = info.sizes {
             lines.append("size by table and index:")

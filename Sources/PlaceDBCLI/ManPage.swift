@@ -45,7 +45,9 @@ enum ManPage {
                 s += ".TP\n" + synopsis(o) + "\n" + text(o.fullHelp) + "\n"
             }
             if !spec.examples.isEmpty {
-                s += ".PP\nExamples:\n.PP\n.RS\n.nf\n" + spec.examples.map(escape).joined(separator: "\n") + "\n.fi\n.RE\n"
+                s +=
+                    ".PP\nExamples:\n.PP\n.RS\n.nf\n" + spec.examples.map(escape).joined(separator: "\n")
+                    + "\n.fi\n.RE\n"
             }
         }
         s += ".SH OPTIONS\n"
@@ -104,8 +106,12 @@ enum ManPage {
     static func text(_ s: String) -> String {
         // A long word may break after its commas and slashes (\:), so
         // that no line overflows.
-        let words = s.split(whereSeparator: { $0 == "\n" }).joined(separator: " ").split(separator: " ", omittingEmptySubsequences: false).map { word in
-            word.count > 30 ? escape(String(word)).replacingOccurrences(of: ",", with: ",\\:").replacingOccurrences(of: "/", with: "/\\:") : escape(String(word))
+        let words = s.split(whereSeparator: { $0 == "\n" }).joined(separator: " ").split(
+            separator: " ", omittingEmptySubsequences: false
+        ).map { word in
+            word.count > 30
+                ? escape(String(word)).replacingOccurrences(of: ",", with: ",\\:").replacingOccurrences(
+                    of: "/", with: "/\\:") : escape(String(word))
         }
         let line = words.joined(separator: " ")
         return line.hasPrefix(".") || line.hasPrefix("'") ? "\\&" + line : line

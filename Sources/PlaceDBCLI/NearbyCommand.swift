@@ -5,22 +5,54 @@ import PlaceModel
 enum NearbyCommand: Command {
     /// The options, read by these constants (a typo does not compile).
     enum Options {
-        static let radius = OptionSpec("--radius", value: "M", help: "Only places within M meters, at most 50000 (default: no limit: the nearest places).")
-        static let type = OptionSpec("--type", value: "T", help: "Only places with T among their types (any of the types given). T must be a type of the Places API's table or one the database holds (else exit 64, with the nearest type).", repeatable: true)
-        static let excludeType = OptionSpec("--exclude-type", value: "T", help: "No places with T among their types.", repeatable: true)
+        static let radius = OptionSpec(
+            "--radius", value: "M",
+            help: "Only places within M meters, at most 50000 (default: no limit: the nearest places).")
+        static let type = OptionSpec(
+            "--type", value: "T",
+            help:
+                "Only places with T among their types (any of the types given). T must be a type of the Places API's table or one the database holds (else exit 64, with the nearest type).",
+            repeatable: true)
+        static let excludeType = OptionSpec(
+            "--exclude-type", value: "T", help: "No places with T among their types.", repeatable: true)
         static let limit = OptionSpec("--limit", value: "N", help: "At most N places (default 20, at most 1000).")
-        static let rank = OptionSpec("--rank", value: "ORDER", help: "distance: nearest first (default). popularity: most rated first (needs --radius).", choices: ["distance", "popularity"])
-        static let fields = OptionSpec("--fields", value: "MASK", help: "Field mask of each place, as for 'placedb place' (default: all).")
-        static let at = OptionSpec("--at", value: "TIME", help: "Serve the places as of this time (RFC 3339; without an offset, the wall clock at each place; or now, the default): openNow inside the opening hours is computed for it, as 'placedb place --at' does.")
-        static let allFeatures = OptionSpec("--all-features", help: "Also list streets, railway lines, rivers and boundaries (left out unless a --type asks for them), and features with neither a name nor a type (kept by 'import --all-features': unnamed roads, crossings, entrances ...).")
-        static let batch = OptionSpec("--batch", help: "Read Places API (New) searchNearby request bodies as NDJSON on standard input; write one {\"places\": [...]} line per request.")
-        static let all = [radius, type, excludeType, limit, rank, fields, at, QueryOptions.language, allFeatures, QueryOptions.unmerged, batch]
+        static let rank = OptionSpec(
+            "--rank", value: "ORDER",
+            help: "distance: nearest first (default). popularity: most rated first (needs --radius).",
+            choices: ["distance", "popularity"])
+        static let fields = OptionSpec(
+            "--fields", value: "MASK", help: "Field mask of each place, as for 'placedb place' (default: all).")
+        static let at = OptionSpec(
+            "--at", value: "TIME",
+            help:
+                "Serve the places as of this time (RFC 3339; without an offset, the wall clock at each place; or now, the default): openNow inside the opening hours is computed for it, as 'placedb place --at' does."
+        )
+        static let allFeatures = OptionSpec(
+            "--all-features",
+            help:
+                "Also list streets, railway lines, rivers and boundaries (left out unless a --type asks for them), and features with neither a name nor a type (kept by 'import --all-features': unnamed roads, crossings, entrances ...)."
+        )
+        static let batch = OptionSpec(
+            "--batch",
+            help:
+                "Read Places API (New) searchNearby request bodies as NDJSON on standard input; write one {\"places\": [...]} line per request."
+        )
+        static let all = [
+            radius, type, excludeType, limit, rank, fields, at, QueryOptions.language, allFeatures,
+            QueryOptions.unmerged, batch,
+        ]
     }
 
     static let spec = CommandSpec(
         name: "nearby",
         abstract: "List the places nearest a point (Nearby Search), by great-circle distance or popularity.",
-        arguments: [ArgumentSpec(name: "LAT,LNG", help: "The center in degrees, latitude first, e.g. -33.8688,151.2093. A point far outside the places of the database gets a warning.", optional: true)],
+        arguments: [
+            ArgumentSpec(
+                name: "LAT,LNG",
+                help:
+                    "The center in degrees, latitude first, e.g. -33.8688,151.2093. A point far outside the places of the database gets a warning.",
+                optional: true)
+        ],
         options: Options.all,
         discussion: """
             Distances are great circles on a sphere of the Earth's mean radius (6,371,008.8 m),
@@ -44,15 +76,21 @@ enum NearbyCommand: Command {
         // a single query reads only its region.
         let batch = context.arguments.flag(Options.batch)
         let language = try QueryOptions.language(context)
-        let client = try PlaceReader(databasePath: context.databasePath, spatialIndex: batch ? .memory : .automatic, recordView: QueryOptions.recordView(context))
+        let client = try PlaceReader(
+            databasePath: context.databasePath, spatialIndex: batch ? .memory : .automatic,
+            recordView: QueryOptions.recordView(context))
         if batch {
-            try Batch.refuse([Options.radius, Options.type, Options.excludeType, Options.limit, Options.rank, Options.allFeatures], with: context)
+            try Batch.refuse(
+                [Options.radius, Options.type, Options.excludeType, Options.limit, Options.rank, Options.allFeatures],
+                with: context)
             return try Batch.run(context) { body in
-                try client.searchNearbyJSON(NearbySearchRequest(json: QueryOptions.body(body, language: language)), fields: fields, at: time)
+                try client.searchNearbyJSON(
+                    NearbySearchRequest(json: QueryOptions.body(body, language: language)), fields: fields, at: time)
             }
         }
         var request = NearbySearchRequest(center: try QueryOptions.coordinate(context))
-        request.radiusMeters = try QueryOptions.number(context, Options.radius, atMost: NearbySearchRequest.maxRadiusMeters)
+        request.radiusMeters = try QueryOptions.number(
+            context, Options.radius, atMost: NearbySearchRequest.maxRadiusMeters)
         request.includedTypes = context.arguments.all(Options.type)
         request.excludedTypes = context.arguments.all(Options.excludeType)
         request.maxResultCount = try QueryOptions.limit(context, Options.limit, default: 20)
@@ -60,7 +98,8 @@ enum NearbyCommand: Command {
         request.includeAllFeatures = context.arguments.flag(Options.allFeatures)
         request.languageCode = language
         try QueryOptions.validate(request.validate)
-        try QueryOptions.checkTypes([(Options.type, request.includedTypes), (Options.excludeType, request.excludedTypes)], client)
+        try QueryOptions.checkTypes(
+            [(Options.type, request.includedTypes), (Options.excludeType, request.excludedTypes)], client)
         FarPoint.warn(context, reader: client, point: request.center, text: context.arguments.positionals[0])
         switch context.output {
         case .json:
@@ -71,7 +110,9 @@ enum NearbyCommand: Command {
             for r in results {
                 let name = r.place.displayName?.text ?? r.place.id.rawValue
                 let type = r.place.primaryType ?? r.place.types.first
-                context.console.outLine("\(QueryOptions.distance(r.distanceMeters).leftPad(9))  \(name)\(type.map { " (\($0))" } ?? "")  \(r.place.id)")
+                context.console.outLine(
+                    "\(QueryOptions.distance(r.distanceMeters).leftPad(9))  \(name)\(type.map { " (\($0))" } ?? "")  \(r.place.id)"
+                )
             }
         }
         return .success

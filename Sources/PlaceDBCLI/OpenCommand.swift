@@ -8,14 +8,22 @@ import PlaceModel
 enum OpenCommand: Command {
     /// The options, read by these constants (a typo does not compile).
     enum Options {
-        static let at = OptionSpec("--at", value: "TIME", help: "The time to ask about (default: now). RFC 3339 with an offset or Z (2026-03-29T10:00:00+02:00) is that instant; without one (2026-03-29T10:00) it is the wall-clock time at the place, in the place's own time zone; now is the current instant.")
-        static let hours = OptionSpec("--hours", value: "KIND", help: "Which hours: regular (the place's opening hours, the default) or a secondary hours type.", choices: ["regular"] + SecondaryHoursType.allKnown.map(\.rawValue))
+        static let at = OptionSpec(
+            "--at", value: "TIME",
+            help:
+                "The time to ask about (default: now). RFC 3339 with an offset or Z (2026-03-29T10:00:00+02:00) is that instant; without one (2026-03-29T10:00) it is the wall-clock time at the place, in the place's own time zone; now is the current instant."
+        )
+        static let hours = OptionSpec(
+            "--hours", value: "KIND",
+            help: "Which hours: regular (the place's opening hours, the default) or a secondary hours type.",
+            choices: ["regular"] + SecondaryHoursType.allKnown.map(\.rawValue))
         static let all = [at, hours]
     }
 
     static let spec = CommandSpec(
         name: "open",
-        abstract: "Say whether a place is open at a time (OPEN, CLOSED or UNKNOWN), why, and when it next opens and closes.",
+        abstract:
+            "Say whether a place is open at a time (OPEN, CLOSED or UNKNOWN), why, and when it next opens and closes.",
         arguments: [ArgumentSpec(name: "ID", help: "A place ID, or its resource name places/ID.")],
         options: Options.all,
         discussion: """
@@ -38,7 +46,9 @@ enum OpenCommand: Command {
     static func run(_ context: CommandContext) throws -> ExitCode {
         let args = context.arguments
         guard args.positionals.count == 1 else {
-            throw UsageError(message: args.positionals.isEmpty ? "missing place ID" : "expected one place ID, got \(args.positionals.count)")
+            throw UsageError(
+                message: args.positionals.isEmpty
+                    ? "missing place ID" : "expected one place ID, got \(args.positionals.count)")
         }
         let time = try queryTime(args.value(Options.at))
         var secondary: SecondaryHoursType?

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The files the command line writes (`import --rejects`, `photo fetch -o`,
@@ -56,18 +56,27 @@ enum OutputFile {
         if kind == S_IFREG {
             let identity = Identity(device: UInt64(out.st_dev), inode: UInt64(out.st_ino))
             for input in inputs where (input == "-" ? standardInputIdentity() : Self.identity(input)) == identity {
-                throw UsageError(message: "\(option) '\(path)' is the same file as the input '\(input)': writing it would destroy the input before it is read; give another file")
+                throw UsageError(
+                    message:
+                        "\(option) '\(path)' is the same file as the input '\(input)': writing it would destroy the input before it is read; give another file"
+                )
             }
             if let databasePath {
                 for suffix in ["", "-wal", "-shm", "-journal"] where Self.identity(databasePath + suffix) == identity {
-                    throw UsageError(message: "\(option) '\(path)' is the database\(suffix.isEmpty ? "" : " (its \(suffix.dropFirst()) file)"); give another file")
+                    throw UsageError(
+                        message:
+                            "\(option) '\(path)' is the database\(suffix.isEmpty ? "" : " (its \(suffix.dropFirst()) file)"); give another file"
+                    )
                 }
             }
         }
         switch kind {
         case S_IFREG, S_IFIFO, S_IFCHR: return
         case S_IFDIR: throw CommandFailure(code: .ioError, message: "\(path): cannot write: is a directory")
-        default: throw CommandFailure(code: .ioError, message: "\(path): cannot write: not a regular file, FIFO or character device; refusing to replace it")
+        default:
+            throw CommandFailure(
+                code: .ioError,
+                message: "\(path): cannot write: not a regular file, FIFO or character device; refusing to replace it")
         }
     }
 
@@ -78,7 +87,8 @@ enum OutputFile {
     /// import lock (`ImportLock`, removed when an import ends).
     static let databaseFileSuffixes: [(suffix: String, role: String)] = [
         ("-wal", "the database's write-ahead log (-wal)"), ("-shm", "the database's WAL index (-shm)"),
-        ("-journal", "the database's rollback journal (-journal)"), (".import-lock", "the database's import lock file (.import-lock)"),
+        ("-journal", "the database's rollback journal (-journal)"),
+        (".import-lock", "the database's import lock file (.import-lock)"),
     ]
 
     /// What `path` names among the database's own files, whether they
@@ -110,7 +120,9 @@ enum OutputFile {
                     rest = rest.dropLast(suffix.count)
                     break
                 }
-                if !rest.isEmpty && rest.allSatisfy({ $0.isASCII && $0.isNumber }) { return "a new database being built (.new-PID)" }
+                if !rest.isEmpty && rest.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                    return "a new database being built (.new-PID)"
+                }
             }
         }
         return nil
@@ -173,13 +185,16 @@ enum OutputFile {
         var link = stat()
         guard lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK else { return path }
         guard exists, let resolved = realpath(path, nil) else {
-            throw CommandFailure(code: .ioError, message: "\(path): cannot write: it is a symbolic link to a file that does not exist")
+            throw CommandFailure(
+                code: .ioError, message: "\(path): cannot write: it is a symbolic link to a file that does not exist")
         }
         defer { free(resolved) }
         return String(cString: resolved)
     }
 
-    static func write(_ bytes: [UInt8], to path: String, option: String, databasePath: String?, inputs: [String] = []) throws {
+    static func write(_ bytes: [UInt8], to path: String, option: String, databasePath: String?, inputs: [String] = [])
+        throws
+    {
         try check(path, option: option, databasePath: databasePath, inputs: inputs)
         var st = stat()
         let exists = stat(path, &st) == 0 // through any symbolic link

@@ -1,6 +1,6 @@
 import PlaceKit
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PlaceModel
 
@@ -27,21 +27,27 @@ struct PhotoAttributions {
 
     var json: JSONObject {
         var o = JSONObject([("name", .string(name))])
-        o["authorAttributions"] = .array(authors.map { a in
-            var j = JSONObject()
-            if let n = a.displayName { j["displayName"] = .string(n) }
-            if let u = a.uri { j["uri"] = .string(u) }
-            if let p = a.photoUri { j["photoUri"] = .string(p) }
-            return .object(j)
-        })
+        o["authorAttributions"] = .array(
+            authors.map { a in
+                var j = JSONObject()
+                if let n = a.displayName { j["displayName"] = .string(n) }
+                if let u = a.uri { j["uri"] = .string(u) }
+                if let p = a.photoUri { j["photoUri"] = .string(p) }
+                return .object(j)
+            })
         if !place.isEmpty { o["attributions"] = .array(place) }
         return o
     }
 
     /// "by NAME (URI), ...; place data: PROVIDER (URI)", or nil when there is none.
     var text: String? {
-        let people = authors.map { a in [a.displayName, a.uri.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ") }.filter { !$0.isEmpty }
-        let providers = place.map { p in [p["provider"]?.stringValue, p["providerUri"]?.stringValue.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ") }.filter { !$0.isEmpty }
+        let people = authors.map { a in
+            [a.displayName, a.uri.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
+        }.filter { !$0.isEmpty }
+        let providers = place.map { p in
+            [p["provider"]?.stringValue, p["providerUri"]?.stringValue.map { "(\($0))" }].compactMap { $0 }.joined(
+                separator: " ")
+        }.filter { !$0.isEmpty }
         var parts: [String] = []
         if !people.isEmpty { parts.append("by " + people.joined(separator: ", ")) }
         if !providers.isEmpty { parts.append("place data: " + providers.joined(separator: ", ")) }

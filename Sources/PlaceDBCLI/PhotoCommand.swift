@@ -1,6 +1,6 @@
 import PlaceKit
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PlaceModel
 
@@ -15,7 +15,11 @@ let photoNameHelp = """
 enum PhotoAddCommand: Command {
     /// The options, read by these constants (a typo does not compile).
     enum Options {
-        static let dir = OptionSpec("--dir", value: "DIR", help: "Add every .jpg, .jpeg, .png, .webp and .gif file in DIR (not subdirectories); a file's name without its extension is the photo's reference or a unique prefix of it.")
+        static let dir = OptionSpec(
+            "--dir", value: "DIR",
+            help:
+                "Add every .jpg, .jpeg, .png, .webp and .gif file in DIR (not subdirectories); a file's name without its extension is the photo's reference or a unique prefix of it."
+        )
         static let all = [dir]
     }
 
@@ -23,7 +27,10 @@ enum PhotoAddCommand: Command {
         name: "photo add",
         abstract: "Add a local image for a photo (or a directory of images named by reference) to the database.",
         arguments: [
-            ArgumentSpec(name: "NAME", help: "The photo: places/{id}/photos/{reference}, the reference, or a unique prefix of it.", optional: true),
+            ArgumentSpec(
+                name: "NAME",
+                help: "The photo: places/{id}/photos/{reference}, the reference, or a unique prefix of it.",
+                optional: true),
             ArgumentSpec(name: "FILE", help: "A JPEG, PNG, WebP or GIF image; - reads standard input.", optional: true),
         ],
         options: Options.all,
@@ -49,11 +56,17 @@ enum PhotoAddCommand: Command {
         let args = context.arguments
         let dir = args.value(Options.dir)
         if let dir {
-            guard args.positionals.isEmpty else { throw UsageError(message: "give either NAME FILE or --dir DIR, not both") }
+            guard args.positionals.isEmpty else {
+                throw UsageError(message: "give either NAME FILE or --dir DIR, not both")
+            }
             guard !dir.isEmpty else { throw UsageError(message: "--dir needs a directory") }
         } else {
             guard args.positionals.count == 2 else {
-                throw UsageError(message: args.positionals.isEmpty ? "missing NAME FILE (or --dir DIR)" : args.positionals.count == 1 ? "missing FILE after NAME" : "expected NAME FILE, got \(args.positionals.count) arguments")
+                throw UsageError(
+                    message: args.positionals.isEmpty
+                        ? "missing NAME FILE (or --dir DIR)"
+                        : args.positionals.count == 1
+                            ? "missing FILE after NAME" : "expected NAME FILE, got \(args.positionals.count) arguments")
             }
         }
         let importer = try PhotoImporter(databasePath: context.databasePath)
@@ -68,7 +81,8 @@ enum PhotoAddCommand: Command {
                 }
             }
         } else {
-            let added = try importer.addImage(forPhoto: args.positionals[0], file: InputSource(argument: args.positionals[1]))
+            let added = try importer.addImage(
+                forPhoto: args.positionals[0], file: InputSource(argument: args.positionals[1]))
             entries = [.added(added)]
         }
         var counts: [String: Int] = ["added": 0, "replaced": 0, "unchanged": 0, "failed": 0, "ignored": 0]
@@ -79,16 +93,26 @@ enum PhotoAddCommand: Command {
             switch entry {
             case .added(let a):
                 counts[a.outcome.rawValue, default: 0] += 1
-                list.append(.object(JSONObject([
-                    ("name", .string(a.name)), ("file", .string(a.source)), ("status", .string(a.outcome.rawValue)),
-                    ("format", .string(a.format.rawValue)), ("widthPx", .int(Int64(a.width))), ("heightPx", .int(Int64(a.height))),
-                    ("bytes", .int(Int64(a.byteCount))),
-                ])))
-                lines.append("\(a.name): \(a.outcome.rawValue), \(a.width) x \(a.height) \(a.format), \(ImportCommand.formatBytes(Int64(a.byteCount))) (from \(a.source))")
+                list.append(
+                    .object(
+                        JSONObject([
+                            ("name", .string(a.name)), ("file", .string(a.source)),
+                            ("status", .string(a.outcome.rawValue)),
+                            ("format", .string(a.format.rawValue)), ("widthPx", .int(Int64(a.width))),
+                            ("heightPx", .int(Int64(a.height))),
+                            ("bytes", .int(Int64(a.byteCount))),
+                        ])))
+                lines.append(
+                    "\(a.name): \(a.outcome.rawValue), \(a.width) x \(a.height) \(a.format), \(ImportCommand.formatBytes(Int64(a.byteCount))) (from \(a.source))"
+                )
             case .failed(let file, let error):
                 counts["failed", default: 0] += 1
                 if firstFailure == nil { firstFailure = error }
-                list.append(.object(JSONObject([("file", .string(file)), ("status", "failed"), ("error", .string(error.commandLineMessage))])))
+                list.append(
+                    .object(
+                        JSONObject([
+                            ("file", .string(file)), ("status", "failed"), ("error", .string(error.commandLineMessage)),
+                        ])))
             case .ignored(let file):
                 counts["ignored", default: 0] += 1
                 list.append(.object(JSONObject([("file", .string(file)), ("status", "ignored")])))
@@ -97,12 +121,16 @@ enum PhotoAddCommand: Command {
         switch context.output {
         case .json:
             var o = JSONObject([("database", .string(importer.databasePath))])
-            for key in ["added", "replaced", "unchanged", "failed", "ignored"] { o[key] = .int(Int64(counts[key] ?? 0)) }
+            for key in ["added", "replaced", "unchanged", "failed", "ignored"] {
+                o[key] = .int(Int64(counts[key] ?? 0))
+            }
             o["images"] = .array(list)
             context.writeJSON(.object(o))
         case .text:
             if let dir {
-                lines.append("\(dir): \(entries.count) file\(entries.count == 1 ? "" : "s"): \(counts["added"]!) added, \(counts["replaced"]!) replaced, \(counts["unchanged"]!) unchanged, \(counts["failed"]!) failed, \(counts["ignored"]!) ignored (not an image file name)")
+                lines.append(
+                    "\(dir): \(entries.count) file\(entries.count == 1 ? "" : "s"): \(counts["added"]!) added, \(counts["replaced"]!) replaced, \(counts["unchanged"]!) unchanged, \(counts["failed"]!) failed, \(counts["ignored"]!) ignored (not an image file name)"
+                )
             }
             console.out(HumanText.lines(lines))
         }

@@ -1,6 +1,6 @@
 import PlaceKit
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PlaceModel
 
@@ -8,18 +8,33 @@ import PlaceModel
 enum PhotoFetchCommand: Command {
     /// The options, read by these constants (a typo does not compile).
     enum Options {
-        static let maxWidth = OptionSpec("--max-width", value: "W", help: "Maximum width in pixels, 1 to 4800 (default: 4800).")
-        static let maxHeight = OptionSpec("--max-height", value: "H", help: "Maximum height in pixels, 1 to 4800 (default: 4800).")
-        static let outputFile = OptionSpec("--output-file", short: "o", value: "FILE", help: "Where to write the image; - writes it to standard output (not a terminal).", aliases: ["--out"])
-        static let format = OptionSpec("--format", value: "FORMAT", help: "Image format (default: from FILE's extension, else the stored image's).", choices: ImageFormat.allCases.map(\.rawValue))
-        static let attributionFile = OptionSpec("--attribution-file", value: "FILE", help: "Also write the photo's author attributions (and the place's attributions) to FILE as JSON, to show beside the image.")
+        static let maxWidth = OptionSpec(
+            "--max-width", value: "W", help: "Maximum width in pixels, 1 to 4800 (default: 4800).")
+        static let maxHeight = OptionSpec(
+            "--max-height", value: "H", help: "Maximum height in pixels, 1 to 4800 (default: 4800).")
+        static let outputFile = OptionSpec(
+            "--output-file", short: "o", value: "FILE",
+            help: "Where to write the image; - writes it to standard output (not a terminal).", aliases: ["--out"])
+        static let format = OptionSpec(
+            "--format", value: "FORMAT",
+            help: "Image format (default: from FILE's extension, else the stored image's).",
+            choices: ImageFormat.allCases.map(\.rawValue))
+        static let attributionFile = OptionSpec(
+            "--attribution-file", value: "FILE",
+            help:
+                "Also write the photo's author attributions (and the place's attributions) to FILE as JSON, to show beside the image."
+        )
         static let all = [maxWidth, maxHeight, outputFile, format, attributionFile]
     }
 
     static let spec = CommandSpec(
         name: "photo fetch",
         abstract: "Write a photo's local image scaled down to fit a maximum size (aspect ratio kept, never enlarged).",
-        arguments: [ArgumentSpec(name: "NAME", help: "The photo: places/{id}/photos/{reference}, the reference, or a unique prefix of it.")],
+        arguments: [
+            ArgumentSpec(
+                name: "NAME",
+                help: "The photo: places/{id}/photos/{reference}, the reference, or a unique prefix of it.")
+        ],
         options: Options.all,
         discussion: """
             The image keeps its aspect ratio: the side that limits gets its maximum, the other is
@@ -46,7 +61,9 @@ enum PhotoFetchCommand: Command {
     static func run(_ context: CommandContext) throws -> ExitCode {
         let args = context.arguments
         guard args.positionals.count == 1 else {
-            throw UsageError(message: args.positionals.isEmpty ? "missing photo NAME" : "expected one photo NAME, got \(args.positionals.count)")
+            throw UsageError(
+                message: args.positionals.isEmpty
+                    ? "missing photo NAME" : "expected one photo NAME, got \(args.positionals.count)")
         }
         let maxWidth = try pixels(args.value(Options.maxWidth), option: Options.maxWidth.name)
         let maxHeight = try pixels(args.value(Options.maxHeight), option: Options.maxHeight.name)
@@ -59,7 +76,8 @@ enum PhotoFetchCommand: Command {
             throw UsageError(message: "missing -o FILE (where to write the image; -o - writes to standard output)")
         }
         if out == "-" && context.console.stdoutIsTerminal {
-            throw UsageError(message: "refusing to write image bytes to a terminal; redirect standard output or give -o FILE")
+            throw UsageError(
+                message: "refusing to write image bytes to a terminal; redirect standard output or give -o FILE")
         }
         var format = args.value(Options.format).flatMap(ImageFormat.init(rawValue:))
         if out != "-" {
@@ -68,9 +86,14 @@ enum PhotoFetchCommand: Command {
                 let ext = String(base[base.index(after: dot)...])
                 guard let byExtension = ImageFormat(fileExtension: ext) else {
                     if format == nil {
-                        throw UsageError(message: "cannot tell the image format from '\(out)' (.jpg, .jpeg, .png, .webp, .gif); pass --format")
+                        throw UsageError(
+                            message:
+                                "cannot tell the image format from '\(out)' (.jpg, .jpeg, .png, .webp, .gif); pass --format"
+                        )
                     }
-                    return try fetch(context, name: args.positionals[0], maxWidth: maxWidth, maxHeight: maxHeight, format: format, out: out)
+                    return try fetch(
+                        context, name: args.positionals[0], maxWidth: maxWidth, maxHeight: maxHeight, format: format,
+                        out: out)
                 }
                 if let format, format != byExtension {
                     throw UsageError(message: "--format \(format.rawValue) does not match the extension of '\(out)'")
@@ -78,10 +101,13 @@ enum PhotoFetchCommand: Command {
                 format = byExtension
             }
         }
-        return try fetch(context, name: args.positionals[0], maxWidth: maxWidth, maxHeight: maxHeight, format: format, out: out)
+        return try fetch(
+            context, name: args.positionals[0], maxWidth: maxWidth, maxHeight: maxHeight, format: format, out: out)
     }
 
-    static func fetch(_ context: CommandContext, name: String, maxWidth: Int, maxHeight: Int, format: ImageFormat?, out: String) throws -> ExitCode {
+    static func fetch(
+        _ context: CommandContext, name: String, maxWidth: Int, maxHeight: Int, format: ImageFormat?, out: String
+    ) throws -> ExitCode {
         if out != "-" {
             try OutputFile.check(out, option: "-o", databasePath: context.databasePath)
         }
@@ -99,12 +125,15 @@ enum PhotoFetchCommand: Command {
         if let path = attributionFile {
             var bytes = Array(JSONWriter(pretty: true).string(.object(attributions.json)).utf8)
             bytes.append(0x0A)
-            try OutputFile.write(bytes, to: path, option: Options.attributionFile.name, databasePath: context.databasePath)
+            try OutputFile.write(
+                bytes, to: path, option: Options.attributionFile.name, databasePath: context.databasePath)
         }
         if out == "-" {
             context.console.outBytes(image.data)
             // Said once the image is out (a failed write is the one line then).
-            if context.console.finishOutput() == nil, let line = attributions.text { context.console.err("placedb photo fetch: \(line)\n") }
+            if context.console.finishOutput() == nil, let line = attributions.text {
+                context.console.err("placedb photo fetch: \(line)\n")
+            }
             return .success
         }
         try OutputFile.write(image.data, to: out, option: "-o", databasePath: context.databasePath)
@@ -113,13 +142,15 @@ enum PhotoFetchCommand: Command {
         case .json:
             var o = JSONObject([
                 ("name", .string(metadata.name)), ("file", .string(out)), ("format", .string(image.format.rawValue)),
-                ("widthPx", .int(Int64(image.width))), ("heightPx", .int(Int64(image.height))), ("bytes", .int(Int64(image.data.count))),
+                ("widthPx", .int(Int64(image.width))), ("heightPx", .int(Int64(image.height))),
+                ("bytes", .int(Int64(image.data.count))),
             ])
             if let stored { o["storedImage"] = PhotosCommand.localImageJSON(stored) }
             for (key, value) in attributions.json where key != "name" { o[key] = value }
             context.writeJSON(.object(o))
         case .text:
-            var line = "\(out): \(image.width) x \(image.height) \(image.format), \(ImportCommand.formatBytes(Int64(image.data.count)))"
+            var line =
+                "\(out): \(image.width) x \(image.height) \(image.format), \(ImportCommand.formatBytes(Int64(image.data.count)))"
             if let stored { line += " (stored: \(stored.width) x \(stored.height) \(stored.format))" }
             context.console.outLine(line)
             if let text = attributions.text { context.console.outLine("  \(text)") }
@@ -129,7 +160,10 @@ enum PhotoFetchCommand: Command {
 
     static func pixels(_ value: String?, option: String) throws -> Int {
         guard let value else { return PhotoLimits.maxPixelSize }
-        guard let n = Int(value) else { throw UsageError(message: "\(option) needs a whole number of pixels (1 to \(PhotoLimits.maxPixelSize)), got '\(value)'") }
+        guard let n = Int(value) else {
+            throw UsageError(
+                message: "\(option) needs a whole number of pixels (1 to \(PhotoLimits.maxPixelSize)), got '\(value)'")
+        }
         return n
     }
 }

@@ -29,7 +29,8 @@ enum PhotosCommand: Command {
     static func run(_ context: CommandContext) throws -> ExitCode {
         let positionals = context.arguments.positionals
         guard positionals.count == 1 else {
-            throw UsageError(message: positionals.isEmpty ? "missing place ID" : "expected one place ID, got \(positionals.count)")
+            throw UsageError(
+                message: positionals.isEmpty ? "missing place ID" : "expected one place ID, got \(positionals.count)")
         }
         let client = try PlaceReader(databasePath: context.databasePath)
         let id = PlaceID(parsing: positionals[0])
@@ -50,11 +51,13 @@ enum PhotosCommand: Command {
                 if let image = images[i] { o["localImage"] = localImageJSON(image) }
                 list.append(.object(o))
             }
-            context.writeJSON(.object(JSONObject([
-                ("name", .string(place.id.resourceName)),
-                ("id", .string(place.id.rawValue)),
-                ("photos", .array(list)),
-            ])))
+            context.writeJSON(
+                .object(
+                    JSONObject([
+                        ("name", .string(place.id.resourceName)),
+                        ("id", .string(place.id.rawValue)),
+                        ("photos", .array(list)),
+                    ])))
         case .text:
             context.console.out(text(place: place, photos: photos, images: images))
         }
@@ -75,13 +78,17 @@ enum PhotosCommand: Command {
     static func text(place: Place, photos: [PhotoMetadata], images: [LocalImageInfo?]) -> String {
         let title = place.displayName?.text ?? place.id.rawValue
         let local = images.compactMap { $0 }.count
-        var lines = ["\(title): \(photos.count) photo\(photos.count == 1 ? "" : "s")" + (photos.isEmpty ? "" : ", \(local) with a local image")]
+        var lines = [
+            "\(title): \(photos.count) photo\(photos.count == 1 ? "" : "s")"
+                + (photos.isEmpty ? "" : ", \(local) with a local image")
+        ]
         for (i, photo) in photos.enumerated() {
             lines.append("  \(i + 1). \(photo.name)")
             var size = "size unknown"
             if let w = photo.widthPx, let h = photo.heightPx { size = "\(w) x \(h) px" }
             if let image = images[i] {
-                size += "; local image \(image.width) x \(image.height) \(image.format), \(ImportCommand.formatBytes(Int64(image.byteCount)))"
+                size +=
+                    "; local image \(image.width) x \(image.height) \(image.format), \(ImportCommand.formatBytes(Int64(image.byteCount)))"
             } else {
                 size += "; no local image"
             }

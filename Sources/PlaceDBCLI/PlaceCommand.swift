@@ -6,9 +6,21 @@ import PlaceModel
 enum PlaceCommand: Command {
     /// The options, read by these constants (a typo does not compile).
     enum Options {
-        static let fields = OptionSpec("--fields", value: "MASK", help: "Comma-separated field mask: v1 paths (id,displayName,location,...), the Places SDK's names (name, placeID, coordinate, phoneNumber, website, openingHours, ...), or * (default: all). openNow adds whether the place is open now (or at --at), computed at query time.")
-        static let at = OptionSpec("--at", value: "TIME", help: "Answer as of this time (RFC 3339; without an offset, the wall clock at the place; or now): openNow at the top and inside the opening hours is computed for it. See 'placedb open'.")
-        static let provenance = OptionSpec("--provenance", help: "Add provenance: the source and when each member was captured (RFC 3339, UTC); for records linked as one place, which record gave each member and the records.")
+        static let fields = OptionSpec(
+            "--fields", value: "MASK",
+            help:
+                "Comma-separated field mask: v1 paths (id,displayName,location,...), the Places SDK's names (name, placeID, coordinate, phoneNumber, website, openingHours, ...), or * (default: all). openNow adds whether the place is open now (or at --at), computed at query time."
+        )
+        static let at = OptionSpec(
+            "--at", value: "TIME",
+            help:
+                "Answer as of this time (RFC 3339; without an offset, the wall clock at the place; or now): openNow at the top and inside the opening hours is computed for it. See 'placedb open'."
+        )
+        static let provenance = OptionSpec(
+            "--provenance",
+            help:
+                "Add provenance: the source and when each member was captured (RFC 3339, UTC); for records linked as one place, which record gave each member and the records."
+        )
         static let all = [fields, at, QueryOptions.language, provenance, QueryOptions.unmerged]
     }
 
@@ -33,7 +45,9 @@ enum PlaceCommand: Command {
 
     static func run(_ context: CommandContext) throws -> ExitCode {
         guard context.arguments.positionals.count == 1 else {
-            throw UsageError(message: context.arguments.positionals.isEmpty ? "missing place ID" : "expected one place ID, got \(context.arguments.positionals.count)")
+            throw UsageError(
+                message: context.arguments.positionals.isEmpty
+                    ? "missing place ID" : "expected one place ID, got \(context.arguments.positionals.count)")
         }
         // `openNow` is computed, not stored: take it out of the mask (a mask
         // of only `openNow` prints only it).
@@ -55,7 +69,8 @@ enum PlaceCommand: Command {
         let resolution = try client.resolvePlaceID(requested)
         guard let current = resolution.placeID else { throw PlaceDBError.notFound(requested) }
         // Whole and served at `time` (openNow inside the hours computed); then masked.
-        let place = try client.fetchPlace(id: PlaceID(current), language: try QueryOptions.language(context), followAliases: false, at: time)
+        let place = try client.fetchPlace(
+            id: PlaceID(current), language: try QueryOptions.language(context), followAliases: false, at: time)
         var json = mask.map { place.apiJSON(fields: $0) } ?? JSONObject()
         if resolution.status == .moved {
             json["requestedId"] = .string(requested.rawValue)
@@ -63,7 +78,9 @@ enum PlaceCommand: Command {
             context.console.errLine("placedb place: '\(requested)' resolved to '\(current)' (\(reasons))")
         } else if resolution.status == .removed {
             json["removedAt"] = resolution.removedAt.map(JSONValue.string) ?? .null
-            context.console.errLine("placedb place: '\(current)' was removed\(resolution.removedAt.map { " at \($0)" } ?? ""); this is its last record")
+            context.console.errLine(
+                "placedb place: '\(current)' was removed\(resolution.removedAt.map { " at \($0)" } ?? ""); this is its last record"
+            )
         }
         if openNow, let isOpen = place.isOpen(at: time).isOpen { json["openNow"] = .bool(isOpen) }
         if context.arguments.flag(Options.provenance) {

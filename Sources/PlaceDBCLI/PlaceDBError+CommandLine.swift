@@ -12,7 +12,8 @@ extension PlaceDBError {
         case .danglingSymlink(let path, let target):
             "\(path): is a symbolic link to '\(target)', which does not exist (a dangling link); remove the link, or pass the path of the database itself with --db"
         case .notAPlacedbDatabase(let path, let hasOtherTables):
-            hasOtherTables ? "\(description); choose another --db"
+            hasOtherTables
+                ? "\(description); choose another --db"
                 : "\(path): not a placedb database (no schema version; run 'placedb import' to create one)"
         case .schemaTooOld(let path, let version, let supported):
             "\(path): schema version \(version) is older than this placedb's \(supported); open it once for writing (placedb import) to upgrade"
@@ -39,12 +40,14 @@ extension InputError {
     /// The message with the command that reads such an input, where placedb
     /// reads it another way.
     var commandLineMessage: String {
-        let advice = switch found {
-        case .image: "; photos go in with placedb photo add"
-        case .sqliteDatabase: "; a placedb database is opened with --db FILE; placedb export writes one's places as NDJSON"
-        case .directory: " (use --dir to add a directory)"
-        case nil: ""
-        }
+        let advice =
+            switch found {
+            case .image: "; photos go in with placedb photo add"
+            case .sqliteDatabase:
+                "; a placedb database is opened with --db FILE; placedb export writes one's places as NDJSON"
+            case .directory: " (use --dir to add a directory)"
+            case nil: ""
+            }
         return "\(source): \(reason)\(advice)"
     }
 }

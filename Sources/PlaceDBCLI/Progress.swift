@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PlaceModel
 
@@ -19,9 +19,13 @@ struct Progress {
 
     /// `quietByDefault`: not shown unless asked (export to a terminal's
     /// standard output, where progress would mix with the records).
-    init(_ context: CommandContext, force: OptionSpec, silence: OptionSpec, quietByDefault: Bool = false) throws(UsageError) {
+    init(_ context: CommandContext, force: OptionSpec, silence: OptionSpec, quietByDefault: Bool = false)
+        throws(UsageError)
+    {
         let forced = context.arguments.flag(force), silenced = context.arguments.flag(silence)
-        if forced && silenced { throw UsageError(message: "\(force.name) and \(silence.name) contradict each other; give one") }
+        if forced && silenced {
+            throw UsageError(message: "\(force.name) and \(silence.name) contradict each other; give one")
+        }
         terminal = context.console.stderrIsTerminal
         shown = forced || (!silenced && terminal && !quietByDefault)
     }

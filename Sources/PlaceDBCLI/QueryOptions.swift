@@ -17,17 +17,26 @@ enum QueryOptions {
 
     /// `--unmerged` of the query commands: linked records answered each as
     /// imported (docs/linking.md).
-    static let unmerged = OptionSpec("--unmerged", help: "Answer each stored record as imported, under its own ID: records linked as one place are not merged (see 'placedb link').")
+    static let unmerged = OptionSpec(
+        "--unmerged",
+        help:
+            "Answer each stored record as imported, under its own ID: records linked as one place are not merged (see 'placedb link')."
+    )
 
     /// `--language TAG` of the query commands: `displayName` in that
     /// language where the place has a name in it (docs/queries.md#languages).
-    static let language = OptionSpec("--language", value: "TAG", help: "Serve displayName in this language (a BCP 47 tag: en, sv, en-GB, zh-Hant) where the place has a name in it (an OpenStreetMap name:xx tag, an Overture name, a Google response in that language), else its default name; as the API's languageCode.")
+    static let language = OptionSpec(
+        "--language", value: "TAG",
+        help:
+            "Serve displayName in this language (a BCP 47 tag: en, sv, en-GB, zh-Hant) where the place has a name in it (an OpenStreetMap name:xx tag, an Overture name, a Google response in that language), else its default name; as the API's languageCode."
+    )
 
     /// The `--language` given, checked (a malformed tag is a usage error).
     static func language(_ context: CommandContext) throws -> String? {
         guard let tag = context.arguments.value(language) else { return nil }
         guard NameLanguage.isValidTag(tag) else {
-            throw UsageError(message: "invalid --language '\(tag)'; expected a BCP 47 language tag such as en, sv, en-GB or zh-Hant")
+            throw UsageError(
+                message: "invalid --language '\(tag)'; expected a BCP 47 language tag such as en, sv, en-GB or zh-Hant")
         }
         return tag
     }
@@ -51,7 +60,10 @@ enum QueryOptions {
             throw UsageError(message: p.isEmpty ? "missing LAT,LNG" : "expected one LAT,LNG, got \(p.count) arguments")
         }
         guard let c = Coordinate(parsing: p[0]) else {
-            throw UsageError(message: "invalid coordinate '\(p[0])'; expected LAT,LNG in degrees, latitude -90...90, longitude -180...180 (e.g. -33.8688,151.2093)")
+            throw UsageError(
+                message:
+                    "invalid coordinate '\(p[0])'; expected LAT,LNG in degrees, latitude -90...90, longitude -180...180 (e.g. -33.8688,151.2093)"
+            )
         }
         return c
     }
@@ -63,7 +75,10 @@ enum QueryOptions {
     static func time(_ text: String?) throws -> HoursQueryTime? {
         guard let text else { return nil }
         guard let time = HoursQueryTime(parsing: text) else {
-            throw UsageError(message: "invalid time '\(text)' for '--at': expected RFC 3339 such as 2026-03-29T10:00:00+02:00, 2026-03-29T08:00:00Z, 2026-03-29T10:00 (the wall clock at the place), or now")
+            throw UsageError(
+                message:
+                    "invalid time '\(text)' for '--at': expected RFC 3339 such as 2026-03-29T10:00:00+02:00, 2026-03-29T08:00:00Z, 2026-03-29T10:00 (the wall clock at the place), or now"
+            )
         }
         return time
     }
@@ -74,7 +89,10 @@ enum QueryOptions {
     static func number(_ context: CommandContext, _ option: OptionSpec, atMost limit: Double) throws -> Double? {
         guard let text = context.arguments.value(option) else { return nil }
         guard let v = Coordinate.decimal(text), v > 0, v <= limit else {
-            throw UsageError(message: "invalid value '\(text)' for '\(option.name)'; expected a positive number of meters, at most \(Int(limit))")
+            throw UsageError(
+                message:
+                    "invalid value '\(text)' for '\(option.name)'; expected a positive number of meters, at most \(Int(limit))"
+            )
         }
         return v
     }
@@ -82,7 +100,10 @@ enum QueryOptions {
     static func limit(_ context: CommandContext, _ option: OptionSpec, default d: Int) throws -> Int {
         guard let text = context.arguments.value(option) else { return d }
         guard let v = Int(text), (1...NearbySearchRequest.maxResultLimit).contains(v) else {
-            throw UsageError(message: "invalid value '\(text)' for '--limit'; expected an integer in 1...\(NearbySearchRequest.maxResultLimit)")
+            throw UsageError(
+                message:
+                    "invalid value '\(text)' for '--limit'; expected an integer in 1...\(NearbySearchRequest.maxResultLimit)"
+            )
         }
         return v
     }

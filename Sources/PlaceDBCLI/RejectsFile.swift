@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `import --rejects FILE`: one NDJSON line per rejected record. The file
@@ -17,7 +17,8 @@ final class RejectsFile {
         self.path = path
         fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw CommandFailure(code: .ioError, message: "\(path): cannot write the rejects file: \(OutputFile.reason(errno))")
+            throw CommandFailure(
+                code: .ioError, message: "\(path): cannot write the rejects file: \(OutputFile.reason(errno))")
         }
     }
 
@@ -45,6 +46,9 @@ final class RejectsFile {
             fd = -1
         }
         guard failure != 0 else { return nil }
-        return "\(path): cannot write the rejects file: \(OutputFile.reason(failure))" + (lost > 0 ? " (\(lost) rejected record\(lost == 1 ? " was" : "s were") not written; the input still has \(lost == 1 ? "it" : "them"))" : "")
+        return "\(path): cannot write the rejects file: \(OutputFile.reason(failure))"
+            + (lost > 0
+                ? " (\(lost) rejected record\(lost == 1 ? " was" : "s were") not written; the input still has \(lost == 1 ? "it" : "them"))"
+                : "")
     }
 }

@@ -1,6 +1,6 @@
 import PlaceKit
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PlaceModel
 
@@ -8,14 +8,22 @@ import PlaceModel
 enum ResolveCommand {
     /// The options, read by these constants (a typo does not compile).
     enum Options {
-        static let batch = OptionSpec("--batch", help: "Read IDs from standard input, one a line; write one JSON line per line, in order (a blank line gets an error line, and exit 65).")
+        static let batch = OptionSpec(
+            "--batch",
+            help:
+                "Read IDs from standard input, one a line; write one JSON line per line, in order (a blank line gets an error line, and exit 65)."
+        )
         static let all = [QueryOptions.unmerged, batch]
     }
 
     static let spec = CommandSpec(
         name: "resolve",
-        abstract: "Resolve place IDs to current places: CURRENT, MOVED (with the chain of alias hops), REMOVED or NOT_FOUND.",
-        arguments: [ArgumentSpec(name: "ID", help: "A place ID, current or old (places/ID accepted).", variadic: true, optional: true)],
+        abstract:
+            "Resolve place IDs to current places: CURRENT, MOVED (with the chain of alias hops), REMOVED or NOT_FOUND.",
+        arguments: [
+            ArgumentSpec(
+                name: "ID", help: "A place ID, current or old (places/ID accepted).", variadic: true, optional: true)
+        ],
         options: Options.all,
         discussion: """
             Each answer has requestedId, status, placeId (the current one), chain (each hop with
@@ -40,8 +48,12 @@ enum ResolveCommand {
     static func run(_ context: CommandContext) throws -> ExitCode {
         let args = context.arguments
         let batch = args.flag(Options.batch)
-        if batch && !args.positionals.isEmpty { throw UsageError(message: "give IDs as arguments or with --batch on standard input, not both") }
-        if !batch && args.positionals.isEmpty { throw UsageError(message: "missing ID (or --batch to read IDs from standard input)") }
+        if batch && !args.positionals.isEmpty {
+            throw UsageError(message: "give IDs as arguments or with --batch on standard input, not both")
+        }
+        if !batch && args.positionals.isEmpty {
+            throw UsageError(message: "missing ID (or --batch to read IDs from standard input)")
+        }
         let client = try PlaceReader(databasePath: context.databasePath, recordView: QueryOptions.recordView(context))
         var missing = false
         if batch {
@@ -82,7 +94,8 @@ enum ResolveCommand {
             }
             try flush()
             if blank > 0 {
-                context.console.errLine("placedb resolve: \(blank) of \(lineNumber) lines were blank; each has an error line in the output")
+                context.console.errLine(
+                    "placedb resolve: \(blank) of \(lineNumber) lines were blank; each has an error line in the output")
                 return .dataError
             }
         } else {
@@ -90,7 +103,11 @@ enum ResolveCommand {
             missing = results.contains { $0.status == .notFound }
             switch context.output {
             case .json:
-                if results.count == 1 { context.writeJSON(results[0].json) } else { context.writeJSON(["results": .array(results.map(\.json))]) }
+                if results.count == 1 {
+                    context.writeJSON(results[0].json)
+                } else {
+                    context.writeJSON(["results": .array(results.map(\.json))])
+                }
             case .text:
                 context.console.out(results.map(text).joined(separator: "\n"))
             }
@@ -99,7 +116,9 @@ enum ResolveCommand {
     }
 
     static func text(_ r: PlaceIDResolution) -> String {
-        var lines = ["\(r.requestedID): \(r.status.rawValue)" + (r.placeID.map { $0 == r.requestedID ? "" : " -> \($0)" } ?? "")]
+        var lines = [
+            "\(r.requestedID): \(r.status.rawValue)" + (r.placeID.map { $0 == r.requestedID ? "" : " -> \($0)" } ?? "")
+        ]
         if let name = r.displayName { lines[0] += "  \(name)" }
         if let loc = r.location { lines[0] += "  \(loc)" }
         for hop in r.chain {

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PlaceKit
 import PlaceModel
@@ -28,7 +28,9 @@ final class StreamedFile {
             if fd >= 0 && exists { _ = fchmod(fd, st.st_mode & 0o7777) }
             self.target = target
         }
-        guard fd >= 0 else { throw CommandFailure(code: .ioError, message: "\(path): cannot write: \(OutputFile.reason(errno))") }
+        guard fd >= 0 else {
+            throw CommandFailure(code: .ioError, message: "\(path): cannot write: \(OutputFile.reason(errno))")
+        }
     }
 
     private var target: String = ""
@@ -37,7 +39,9 @@ final class StreamedFile {
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
         let error = OutputFile.writeAll(fd, bytes)
-        if error != 0 { throw CommandFailure(code: .ioError, message: "\(path): cannot write: \(OutputFile.reason(error))") }
+        if error != 0 {
+            throw CommandFailure(code: .ioError, message: "\(path): cannot write: \(OutputFile.reason(error))")
+        }
     }
 
     func commit() throws {

@@ -41,17 +41,23 @@ enum TextIndexCommand {
     static func runBuild(_ context: CommandContext) throws -> ExitCode {
         try noArguments(context)
         let built = try TextIndexMaintenance.build(databasePath: context.databasePath, waiting: waiting(context))
-        report(context, action: "build", changed: built,
-               text: built ? "\(context.databasePath): text index built" : "\(context.databasePath): text index already present; nothing done")
+        report(
+            context, action: "build", changed: built,
+            text: built
+                ? "\(context.databasePath): text index built"
+                : "\(context.databasePath): text index already present; nothing done")
         return .success
     }
 
     static func runDrop(_ context: CommandContext) throws -> ExitCode {
         try noArguments(context)
         let dropped = try TextIndexMaintenance.drop(databasePath: context.databasePath, waiting: waiting(context))
-        report(context, action: "drop", changed: dropped != nil,
-               text: dropped.map { "\(context.databasePath): text index dropped (\($0) place\($0 == 1 ? "" : "s") indexed)" }
-                   ?? "\(context.databasePath): no text index; nothing done")
+        report(
+            context, action: "drop", changed: dropped != nil,
+            text: dropped.map {
+                "\(context.databasePath): text index dropped (\($0) place\($0 == 1 ? "" : "s") indexed)"
+            }
+                ?? "\(context.databasePath): no text index; nothing done")
         return .success
     }
 
@@ -64,14 +70,18 @@ enum TextIndexCommand {
     private static func waiting(_ context: CommandContext) -> (Int32?) -> Void {
         let console = context.console
         return { pid in
-            console.errLine("placedb text-index: waiting for an import\(pid.map { " (process \($0))" } ?? "") into \(context.databasePath) to finish")
+            console.errLine(
+                "placedb text-index: waiting for an import\(pid.map { " (process \($0))" } ?? "") into \(context.databasePath) to finish"
+            )
         }
     }
 
     private static func report(_ context: CommandContext, action: String, changed: Bool, text: String) {
         switch context.output {
         case .json:
-            context.writeJSON(["database": .string(context.databasePath), "action": .string(action), "changed": .bool(changed)])
+            context.writeJSON([
+                "database": .string(context.databasePath), "action": .string(action), "changed": .bool(changed),
+            ])
         case .text:
             context.console.outLine(text)
         }

@@ -30,7 +30,9 @@ enum TextTable {
             if let weekday = value["weekdayDescriptions"]?.arrayValue?.compactMap(\.stringValue), !weekday.isEmpty {
                 return weekday.joined(separator: "; ")
             }
-            if let periods = value["periods"]?.arrayValue { return "\(periods.count) opening period\(periods.count == 1 ? "" : "s")" }
+            if let periods = value["periods"]?.arrayValue {
+                return "\(periods.count) opening period\(periods.count == 1 ? "" : "s")"
+            }
             if case .array(let a) = value { return "\(a.count) item\(a.count == 1 ? "" : "s")" }
             let s = JSONWriter().string(value)
             return s.count > 100 ? String(s.prefix(97)) + "..." : s

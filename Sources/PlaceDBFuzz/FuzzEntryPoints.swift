@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PlaceKit
 import PlaceModel
@@ -20,7 +20,8 @@ enum FuzzEntryPoints {
     /// input: one scratch file per process, on tmpfs when there is one.
     static let scratchDirectory: String = {
         var st = stat()
-        return stat("/dev/shm", &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR ? "/dev/shm" : (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")
+        return stat("/dev/shm", &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+            ? "/dev/shm" : (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")
     }()
 
     /// The scratch file of this process.
@@ -54,7 +55,9 @@ enum FuzzEntryPoints {
     static func json(_ data: UnsafeRawBufferPointer) {
         let value: JSONValue
         do { value = try JSONParser.parse(data) } catch {
-            check(error.offset >= 0 && error.offset <= data.count, "error offset \(error.offset) outside the input (\(data.count) bytes)")
+            check(
+                error.offset >= 0 && error.offset <= data.count,
+                "error offset \(error.offset) outside the input (\(data.count) bytes)")
             return
         }
         let writer = JSONWriter()
@@ -70,7 +73,9 @@ enum FuzzEntryPoints {
         check(once == twice, "writing is not stable: a value read back is written differently")
         var pretty: [UInt8] = []
         JSONWriter(pretty: true).write(value, into: &pretty)
-        check((try? JSONParser.parse(pretty)).map { sameJSON($0, value) } ?? false, "the pretty writer's output does not read back")
+        check(
+            (try? JSONParser.parse(pretty)).map { sameJSON($0, value) } ?? false,
+            "the pretty writer's output does not read back")
         var indented: [UInt8] = []
         once.withUnsafeBytes { JSONWriter.indent(compact: $0, into: &indented) }
         check(indented == pretty, "the compact text indented differs from what the pretty writer writes")
@@ -121,7 +126,9 @@ enum FuzzEntryPoints {
             do {
                 guard let record = try reader.next() else { break }
                 count += 1
-                check(record.line >= lastLine, "record \(record.index) starts on line \(record.line), before the previous one (\(lastLine))")
+                check(
+                    record.line >= lastLine,
+                    "record \(record.index) starts on line \(record.line), before the previous one (\(lastLine))")
                 // A bad line has its number too: indexes go up, with gaps.
                 check(record.index > lastIndex, "record \(record.index) comes after record \(lastIndex)")
                 lastLine = record.line
@@ -137,7 +144,7 @@ enum FuzzEntryPoints {
                 }
                 if !e.recoverable { break }
             } catch is InputError {
-                break  // a corrupt gzip stream
+                break // a corrupt gzip stream
             } catch {
                 fail("the record reader threw an unexpected error: \(error)")
             }
@@ -154,7 +161,9 @@ enum FuzzEntryPoints {
 
     /// Instants the hours are evaluated at: around the epoch, a DST change,
     /// a leap day, far ahead.
-    static let instants: [Date] = [0, 1_774_746_000, 1_709_208_000, 1_790_000_000, 4_102_444_800].map { Date(timeIntervalSince1970: $0) }
+    static let instants: [Date] = [0, 1_774_746_000, 1_709_208_000, 1_790_000_000, 4_102_444_800].map {
+        Date(timeIntervalSince1970: $0)
+    }
 
     static func decodeAndPrepare(_ record: SourceRecord, format: InputFormat?, evaluateHours: Bool = true) {
         let decoded: DecodedPlace
@@ -175,7 +184,9 @@ enum FuzzEntryPoints {
         let columns = StoredDocument.Columns(place)
         let restored: [UInt8]
         do {
-            restored = try prepared.doc.withUnsafeBytes { try StoredDocument.restore($0, layout: prepared.docLayout, columns: columns) }
+            restored = try prepared.doc.withUnsafeBytes {
+                try StoredDocument.restore($0, layout: prepared.docLayout, columns: columns)
+            }
         } catch {
             fail("place \(place.id): the stored document cannot be read back: \(error)")
         }
@@ -210,9 +221,12 @@ enum FuzzEntryPoints {
         if isFeature {
             feature = value
         } else {
-            let properties: JSONValue = ["id": "fuzz-1", "name": "Fuzz", "@type": "way", "@id": 1, "amenity": "cafe",
-                                         "names": ["primary": "Fuzz"], "categories": ["primary": "cafe"]]
-            feature = .object(JSONObject([("type", "Feature"), ("id", "fuzz-1"), ("geometry", value), ("properties", properties)]))
+            let properties: JSONValue = [
+                "id": "fuzz-1", "name": "Fuzz", "@type": "way", "@id": 1, "amenity": "cafe",
+                "names": ["primary": "Fuzz"], "categories": ["primary": "cafe"],
+            ]
+            feature = .object(
+                JSONObject([("type", "Feature"), ("id", "fuzz-1"), ("geometry", value), ("properties", properties)]))
         }
         let box = feature["geometry"].flatMap { try? GeoJSONGeometry.parse($0, placeID: nil) }?.boundingBox
         for format in [InputFormat.geojson, .osm, .overture] {
@@ -263,7 +277,9 @@ enum FuzzEntryPoints {
                 let date = LocalDate(dayNumber: dayNumber)
                 let day = parsed.day(date)
                 for r in day.open + day.unknown {
-                    check(r.start >= 0 && r.start <= r.end && r.end <= 1440, "\"\(text)\": range \(r.start)-\(r.end) on \(date) outside the day")
+                    check(
+                        r.start >= 0 && r.start <= r.end && r.end <= 1440,
+                        "\"\(text)\": range \(r.start)-\(r.end) on \(date) outside the day")
                 }
             }
             if let periods = parsed.weeklyPeriods {
@@ -296,11 +312,15 @@ enum FuzzEntryPoints {
             let edges = try AliasFileReader.edges(source)
             for l in edges {
                 let (line, edge) = (l.number, l.edge)
-                check(l.recordedAt.map { CaptureTime.parse($0) != nil } ?? true, "line \(line): a recordedAt that is not a time")
+                check(
+                    l.recordedAt.map { CaptureTime.parse($0) != nil } ?? true,
+                    "line \(line): a recordedAt that is not a time")
                 check(l.source.map { !$0.isEmpty } ?? true, "line \(line): an empty source")
                 check(line >= 1 && line <= lines, "an edge from line \(line) of \(lines)")
                 check(!edge.aliasID.isEmpty && !edge.placeID.isEmpty, "line \(line): an edge with an empty ID")
-                check(edge.confidence.isFinite && (0...1).contains(edge.confidence), "line \(line): confidence \(edge.confidence) outside 0...1")
+                check(
+                    edge.confidence.isFinite && (0...1).contains(edge.confidence),
+                    "line \(line): confidence \(edge.confidence) outside 0...1")
             }
         } catch let e as AliasFileReader.AliasFileError {
             check(e.line >= 1 && e.line <= lines, "an alias file error on line \(e.line) of \(lines)")
@@ -336,7 +356,8 @@ enum FuzzEntryPoints {
     /// format it would be decoded as, and the OSM `opening_hours` values
     /// they carry: seeds for the decoder and hours targets. Stops after
     /// `limit` records; an unreadable file gives what was read.
-    static func seedRecords(_ path: String, limit: Int) -> (records: [(format: String, json: [UInt8])], hours: [String]) {
+    static func seedRecords(_ path: String, limit: Int) -> (records: [(format: String, json: [UInt8])], hours: [String])
+    {
         var records: [(String, [UInt8])] = []
         var hours: [String] = []
         guard let source = try? ByteSource(.file(path)) else { return ([], []) }

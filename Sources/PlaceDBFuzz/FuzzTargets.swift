@@ -15,33 +15,50 @@ public struct FuzzTarget: Sendable {
     public var prepare: @Sendable () -> Void = {}
 
     public static let all: [FuzzTarget] = [
-        FuzzTarget(name: "json", summary: "JSON parser: round trip through the writer, member scanner agrees",
-                   run: FuzzEntryPoints.json),
-        FuzzTarget(name: "records", summary: "record reader (JSON, array, envelope, NDJSON, GeoJSON-seq, gzip) and every record decoded",
-                   run: FuzzEntryPoints.records),
-        FuzzTarget(name: "v1", summary: "Places API (New) v1 decoder, stored document, hours evaluation",
-                   run: { FuzzEntryPoints.decoder(.placesV1, $0) }),
-        FuzzTarget(name: "legacy", summary: "legacy Places web service decoder, stored document, hours evaluation",
-                   run: { FuzzEntryPoints.decoder(.placesLegacy, $0) }),
-        FuzzTarget(name: "geojson", summary: "GeoJSON decoders (generic and OSM/osmium features)",
-                   run: { data in
-                       FuzzEntryPoints.decoder(.geojson, data)
-                       FuzzEntryPoints.decoder(.osm, data)
-                   }),
-        FuzzTarget(name: "overture", summary: "Overture Maps places decoder",
-                   run: { FuzzEntryPoints.decoder(.overture, $0) }),
-        FuzzTarget(name: "geometry", summary: "GeoJSON geometry parser and the feature decoders: a point within the geometry's box, no trap",
-                   run: FuzzEntryPoints.geometry),
-        FuzzTarget(name: "osm-hours", summary: "OSM opening_hours parser and the evaluation of an OSM place's hours",
-                   run: FuzzEntryPoints.osmHours),
-        FuzzTarget(name: "aliases", summary: "alias file reader (CSV with a header, NDJSON)",
-                   run: FuzzEntryPoints.aliasFile),
-        FuzzTarget(name: "image", summary: "image header reader (JPEG, PNG, WebP, GIF; size, EXIF orientation)",
-                   run: FuzzEntryPoints.imageHeader),
-        FuzzTarget(name: "batch", summary: "batch request parsers: current --batch, nearby --batch, resolve IDs, on a small database",
-                   run: BatchFuzzer.run, prepare: { _ = BatchFuzzer.setUp() }),
-        FuzzTarget(name: "http", summary: "placedb serve's requests: target, query, headers (Host, masks, key), bodies, through the router on a small database",
-                   run: HTTPFuzzer.run, prepare: { _ = HTTPFuzzer.router }),
+        FuzzTarget(
+            name: "json", summary: "JSON parser: round trip through the writer, member scanner agrees",
+            run: FuzzEntryPoints.json),
+        FuzzTarget(
+            name: "records",
+            summary: "record reader (JSON, array, envelope, NDJSON, GeoJSON-seq, gzip) and every record decoded",
+            run: FuzzEntryPoints.records),
+        FuzzTarget(
+            name: "v1", summary: "Places API (New) v1 decoder, stored document, hours evaluation",
+            run: { FuzzEntryPoints.decoder(.placesV1, $0) }),
+        FuzzTarget(
+            name: "legacy", summary: "legacy Places web service decoder, stored document, hours evaluation",
+            run: { FuzzEntryPoints.decoder(.placesLegacy, $0) }),
+        FuzzTarget(
+            name: "geojson", summary: "GeoJSON decoders (generic and OSM/osmium features)",
+            run: { data in
+                FuzzEntryPoints.decoder(.geojson, data)
+                FuzzEntryPoints.decoder(.osm, data)
+            }),
+        FuzzTarget(
+            name: "overture", summary: "Overture Maps places decoder",
+            run: { FuzzEntryPoints.decoder(.overture, $0) }),
+        FuzzTarget(
+            name: "geometry",
+            summary: "GeoJSON geometry parser and the feature decoders: a point within the geometry's box, no trap",
+            run: FuzzEntryPoints.geometry),
+        FuzzTarget(
+            name: "osm-hours", summary: "OSM opening_hours parser and the evaluation of an OSM place's hours",
+            run: FuzzEntryPoints.osmHours),
+        FuzzTarget(
+            name: "aliases", summary: "alias file reader (CSV with a header, NDJSON)",
+            run: FuzzEntryPoints.aliasFile),
+        FuzzTarget(
+            name: "image", summary: "image header reader (JPEG, PNG, WebP, GIF; size, EXIF orientation)",
+            run: FuzzEntryPoints.imageHeader),
+        FuzzTarget(
+            name: "batch",
+            summary: "batch request parsers: current --batch, nearby --batch, resolve IDs, on a small database",
+            run: BatchFuzzer.run, prepare: { _ = BatchFuzzer.setUp() }),
+        FuzzTarget(
+            name: "http",
+            summary:
+                "placedb serve's requests: target, query, headers (Host, masks, key), bodies, through the router on a small database",
+            run: HTTPFuzzer.run, prepare: { _ = HTTPFuzzer.router }),
     ]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
@@ -96,12 +113,17 @@ enum BatchFuzzer {
         switch selector % 4 {
         case 0, 1, 2:
             let command = ["current", "nearby", "resolve"][Int(selector % 4)]
-            let status = CommandLineTool.main(arguments: [command, "--batch", "--db", db, "--output", "json"], console: console)
+            let status = CommandLineTool.main(
+                arguments: [command, "--batch", "--db", db, "--output", "json"], console: console)
             // resolve exits 1 when an ID is not found.
-            check(status == 0 || status == 65 || (command == "resolve" && status == 1), "\(command) --batch exited \(status): \(console.stderr)")
+            check(
+                status == 0 || status == 65 || (command == "resolve" && status == 1),
+                "\(command) --batch exited \(status): \(console.stderr)")
             let answers = console.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
             // One answer line per request line, in order, each a JSON object.
-            check(answers.count == requests, "\(command) --batch: \(requests) request lines, \(answers.count) answer lines")
+            check(
+                answers.count == requests,
+                "\(command) --batch: \(requests) request lines, \(answers.count) answer lines")
             for answer in answers {
                 guard case .object? = try? JSONValue(parsing: String(answer)) else {
                     fatalError("fuzz check failed: \(command) --batch wrote a line that is not a JSON object")
@@ -110,7 +132,8 @@ enum BatchFuzzer {
         default:
             let ids = console.inputLines.filter { !$0.isEmpty }.prefix(64)
             guard !ids.isEmpty else { return }
-            let status = CommandLineTool.main(arguments: ["resolve", "--db", db, "--output", "json", "--"] + ids, console: console)
+            let status = CommandLineTool.main(
+                arguments: ["resolve", "--db", db, "--output", "json", "--"] + ids, console: console)
             check(status == 0 || status == 1 || status == 64, "resolve exited \(status): \(console.stderr)")
             if status != 64 {
                 guard case .object? = try? JSONValue(parsing: console.stdout) else {
@@ -147,7 +170,9 @@ public func makeSeeds(from data: String, into: String, perFile: Int = 40) throws
         guard fm.createFile(atPath: path, contents: Data(bytes)) else { throw CocoaError(.fileWriteUnknown) }
         counts[target, default: 0] += 1
     }
-    let decoderTarget = ["places-v1": "v1", "places-legacy": "legacy", "geojson": "geojson", "osm": "geojson", "overture": "overture"]
+    let decoderTarget = [
+        "places-v1": "v1", "places-legacy": "legacy", "geojson": "geojson", "osm": "geojson", "overture": "overture",
+    ]
     guard let walker = fm.enumerator(atPath: data) else { return counts }
     var files: [String] = []
     while let relative = walker.nextObject() as? String { files.append(relative) }
@@ -157,7 +182,9 @@ public func makeSeeds(from data: String, into: String, perFile: Int = 40) throws
         guard fm.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
         let stem = relative.replacingOccurrences(of: "/", with: "_")
         let lower = relative.lowercased()
-        if lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") || lower.hasSuffix(".png") || lower.hasSuffix(".webp") || lower.hasSuffix(".gif") {
+        if lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") || lower.hasSuffix(".png") || lower.hasSuffix(".webp")
+            || lower.hasSuffix(".gif")
+        {
             if let bytes = fm.contents(atPath: path) { try put("image", stem, bytes) }
             continue
         }
@@ -170,8 +197,11 @@ public func makeSeeds(from data: String, into: String, perFile: Int = 40) throws
             }
             continue
         }
-        guard lower.hasSuffix(".json") || lower.hasSuffix(".geojson") || lower.hasSuffix(".geojsonseq") || lower.hasSuffix(".ndjson")
-                || lower.hasSuffix(".json.gz") || lower.hasSuffix(".jsonl") else { continue }
+        guard
+            lower.hasSuffix(".json") || lower.hasSuffix(".geojson") || lower.hasSuffix(".geojsonseq")
+                || lower.hasSuffix(".ndjson")
+                || lower.hasSuffix(".json.gz") || lower.hasSuffix(".jsonl")
+        else { continue }
         // The whole file (the first 64 KiB of a big one; a gzip'd one whole
         // or not at all) for the record reader.
         if let bytes = fm.contents(atPath: path), bytes.count <= 65536 || !lower.hasSuffix(".gz") {

@@ -41,9 +41,13 @@ enum HTTPFuzzer {
         let parts = first.split(separator: 0x20, maxSplits: 1)
         let method = String(decoding: parts.first ?? [], as: UTF8.self)
         let target = Array(parts.count > 1 ? parts[1] : [])
-        if target.contains(0) { BatchFuzzer.check(HTTPRequest.targetHasNUL(target), "a NUL byte in the target was not seen") }
+        if target.contains(0) {
+            BatchFuzzer.check(HTTPRequest.targetHasNUL(target), "a NUL byte in the target was not seen")
+        }
         let escaped = AccessLog.escape(target)
-        BatchFuzzer.check(escaped.utf8.allSatisfy { $0 >= 0x21 && $0 < 0x7F }, "the access log's escape left a byte that is not printable ASCII")
+        BatchFuzzer.check(
+            escaped.utf8.allSatisfy { $0 >= 0x21 && $0 < 0x7F },
+            "the access log's escape left a byte that is not printable ASCII")
         let question = target.firstIndex(of: UInt8(ascii: "?"))
         let path = decode(target[..<(question ?? target.endIndex)])
         var query: [(name: String, value: String)] = []
@@ -61,11 +65,14 @@ enum HTTPFuzzer {
             headers.append((name, value))
         }
         // Most inputs should reach the routes: the key unless the input gives one.
-        if !headers.contains(where: { $0.name.lowercased() == "x-goog-api-key" }) && !query.contains(where: { $0.name == "key" }) {
+        if !headers.contains(where: { $0.name.lowercased() == "x-goog-api-key" })
+            && !query.contains(where: { $0.name == "key" })
+        {
             headers.append(("X-Goog-Api-Key", key))
         }
-        let request = HTTPRequest(method: method.isEmpty ? "GET" : method, path: path.isEmpty ? "/" : path, query: query,
-                                  headers: headers, body: Array(bytes[bodyStart...]))
+        let request = HTTPRequest(
+            method: method.isEmpty ? "GET" : method, path: path.isEmpty ? "/" : path, query: query,
+            headers: headers, body: Array(bytes[bodyStart...]))
         let response = router.respond(to: request)
         BatchFuzzer.check((200..<600).contains(response.status), "status \(response.status)")
         if response.header("Content-Type")?.hasPrefix("application/json") == true {
@@ -73,12 +80,15 @@ enum HTTPFuzzer {
                 fatalError("fuzz check failed: a JSON answer (status \(response.status)) that does not parse")
             }
             if response.status >= 400 {
-                BatchFuzzer.check(json["error"]?["status"]?.stringValue != nil && json["error"]?["code"]?.intValue == response.status,
-                                  "an error answer without the API's shape (status \(response.status))")
+                BatchFuzzer.check(
+                    json["error"]?["status"]?.stringValue != nil && json["error"]?["code"]?.intValue == response.status,
+                    "an error answer without the API's shape (status \(response.status))")
             }
         }
         if let host = headers.first(where: { $0.name.lowercased() == "host" })?.value, response.status != 403 {
-            BatchFuzzer.check(HostAllowList(listening: "127.0.0.1", allowed: ["places.test"]).allows(host), "a Host the allow-list refuses was answered")
+            BatchFuzzer.check(
+                HostAllowList(listening: "127.0.0.1", allowed: ["places.test"]).allows(host),
+                "a Host the allow-list refuses was answered")
         }
     }
 
@@ -87,7 +97,9 @@ enum HTTPFuzzer {
         var out: [UInt8] = []
         var i = bytes.startIndex
         while i < bytes.endIndex {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.endIndex, let h = hex(bytes[i + 1]), let l = hex(bytes[i + 2]) {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.endIndex, let h = hex(bytes[i + 1]),
+                let l = hex(bytes[i + 2])
+            {
                 out.append(h << 4 | l)
                 i += 3
             } else {

@@ -45,28 +45,37 @@ package struct APIError: Error, Sendable, Equatable {
         APIError(code: 403, status: "PERMISSION_DENIED", message: message, reason: reason)
     }
     /// A key was given and is not the server's: 400, as Google answers a key it does not know.
-    static let apiKeyInvalid = APIError(code: 400, status: "INVALID_ARGUMENT", message: "API key not valid. Please pass a valid API key.",
-                                        reason: "API_KEY_INVALID")
+    static let apiKeyInvalid = APIError(
+        code: 400, status: "INVALID_ARGUMENT", message: "API key not valid. Please pass a valid API key.",
+        reason: "API_KEY_INVALID")
     /// No key where one is required: 403, as Google answers.
-    static let apiKeyMissing = APIError(code: 403, status: "PERMISSION_DENIED",
-                                        message: "The request is missing a valid API key (X-Goog-Api-Key header or key= parameter).",
-                                        reason: "API_KEY_MISSING")
+    static let apiKeyMissing = APIError(
+        code: 403, status: "PERMISSION_DENIED",
+        message: "The request is missing a valid API key (X-Goog-Api-Key header or key= parameter).",
+        reason: "API_KEY_MISSING")
     /// A known route asked with another method: Google's front end answers
     /// 404 NOT_FOUND (its routes are method and path together); the `Allow`
     /// header says which methods the path takes.
     static func methodNotAllowed(_ method: String, _ path: String, allowed: [String]) -> APIError {
-        var e = APIError(code: 404, status: "NOT_FOUND",
-                         message: "Method not found: \(method) \(path); this path takes \(allowed.joined(separator: " or "))",
-                         reason: "METHOD_NOT_FOUND")
+        var e = APIError(
+            code: 404, status: "NOT_FOUND",
+            message: "Method not found: \(method) \(path); this path takes \(allowed.joined(separator: " or "))",
+            reason: "METHOD_NOT_FOUND")
         e.allow = allowed
         return e
     }
     static func payloadTooLarge(limit: Int) -> APIError {
-        APIError(code: 413, status: "INVALID_ARGUMENT", message: "the request body is larger than \(limit) bytes", reason: "REQUEST_TOO_LARGE")
+        APIError(
+            code: 413, status: "INVALID_ARGUMENT", message: "the request body is larger than \(limit) bytes",
+            reason: "REQUEST_TOO_LARGE")
     }
-    static func unimplemented(_ message: String) -> APIError { APIError(code: 501, status: "UNIMPLEMENTED", message: message) }
+    static func unimplemented(_ message: String) -> APIError {
+        APIError(code: 501, status: "UNIMPLEMENTED", message: message)
+    }
     static func `internal`(_ message: String) -> APIError { APIError(code: 500, status: "INTERNAL", message: message) }
-    static func unavailable(_ message: String) -> APIError { APIError(code: 503, status: "UNAVAILABLE", message: message) }
+    static func unavailable(_ message: String) -> APIError {
+        APIError(code: 503, status: "UNAVAILABLE", message: message)
+    }
 
     /// The error a library failure answers with: a client's mistake is 4xx,
     /// only the server's own trouble (a database that fails, a stored image
@@ -80,19 +89,24 @@ package struct APIError: Error, Sendable, Equatable {
             case .notFound: self = .notFound(e.description, reason: "PLACE_NOT_FOUND")
             case .photoNotFound: self = .notFound(e.description, reason: "PHOTO_NOT_FOUND")
             // The server's advice is the command that stores an image.
-            case .noLocalImage: self = .notFound("\(e.description) (add one with 'placedb photo add')", reason: "PHOTO_NOT_FOUND")
+            case .noLocalImage:
+                self = .notFound("\(e.description) (add one with 'placedb photo add')", reason: "PHOTO_NOT_FOUND")
             case .invalidArgument(let m): self = .invalidArgument(m)
             case .invalidFieldMask(let mask): self = APIError(fieldMask: mask)
-            case .unknownFilterColumn, .unknownImportRun, .unknownSnapshot, .noRunsToCompare: self = .invalidArgument(e.description)
+            case .unknownFilterColumn, .unknownImportRun, .unknownSnapshot, .noRunsToCompare:
+                self = .invalidArgument(e.description)
             case .badInput(let r): self = .invalidArgument(r.description)
             case .badImage(let m): self = .internal(m)
             // The database was imported without a text index: searchText and
             // autocomplete need one (the API's status for a system state).
-            case .noTextIndex: self = .failedPrecondition("\(e.description); build it with `placedb text-index build`", reason: "NO_TEXT_INDEX")
+            case .noTextIndex:
+                self = .failedPrecondition(
+                    "\(e.description); build it with `placedb text-index build`", reason: "NO_TEXT_INDEX")
             // The served file cannot be read right now (gone, replaced,
             // upgraded by a newer placedb): the service is unavailable.
-            case .noDatabase, .notADatabasePath, .danglingSymlink, .cannotOpen, .walNeedsWriter, .readOnly, .spatiaLiteMissing,
-                 .schemaTooOld, .schemaTooNew, .input, .missingTool:
+            case .noDatabase, .notADatabasePath, .danglingSymlink, .cannotOpen, .walNeedsWriter, .readOnly,
+                .spatiaLiteMissing,
+                .schemaTooOld, .schemaTooNew, .input, .missingTool:
                 self = .unavailable(e.description)
             // The file is not (or no longer) a sound placedb database.
             case .notAnSQLiteDatabase, .notAPlacedbDatabase, .corrupt, .database:
@@ -108,9 +122,12 @@ package struct APIError: Error, Sendable, Equatable {
     /// An unknown field in a mask, in the API's wording (without the long
     /// list of fields).
     private init(fieldMask e: FieldMaskError) {
-        let near = e.detail == nil ? Typo.closest(e.unknown, among: FieldMask.validNames).map { "; did you mean '\($0)'?" } ?? "" : ""
-        self = .invalidArgument("invalid field mask: unknown field '\(e.unknown)'\(e.detail.map { ": \($0)" } ?? "")\(near) (see https://developers.google.com/maps/documentation/places/web-service/place-details#fieldmask)",
-                                reason: "FIELD_MASK_INVALID")
+        let near =
+            e.detail == nil
+            ? Typo.closest(e.unknown, among: FieldMask.validNames).map { "; did you mean '\($0)'?" } ?? "" : ""
+        self = .invalidArgument(
+            "invalid field mask: unknown field '\(e.unknown)'\(e.detail.map { ": \($0)" } ?? "")\(near) (see https://developers.google.com/maps/documentation/places/web-service/place-details#fieldmask)",
+            reason: "FIELD_MASK_INVALID")
     }
 
     /// The message with every occurrence of `paths` (the database's file,
@@ -119,7 +136,8 @@ package struct APIError: Error, Sendable, Equatable {
     package func hidingPaths(_ paths: [String]) -> APIError {
         var e = self
         for path in paths where !path.isEmpty && e.message.contains(path) {
-            e.message = e.message.replacingOccurrences(of: "'\(path)'", with: "the database").replacingOccurrences(of: path, with: "the database")
+            e.message = e.message.replacingOccurrences(of: "'\(path)'", with: "the database").replacingOccurrences(
+                of: path, with: "the database")
         }
         return e
     }
@@ -127,13 +145,19 @@ package struct APIError: Error, Sendable, Equatable {
     package var json: JSONValue {
         var info: [(String, JSONValue)] = [("service", "places.googleapis.com")]
         for (k, v) in metadata.sorted(by: { $0.key < $1.key }) where k != "service" { info.append((k, .string(v))) }
-        let details: JSONValue = [[
-            "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-            "reason": .string(reason),
-            "domain": "googleapis.com",
-            "metadata": .object(JSONObject(info)),
-        ]]
-        return ["error": ["code": .int(Int64(code)), "message": .string(message), "status": .string(status), "details": details]]
+        let details: JSONValue = [
+            [
+                "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                "reason": .string(reason),
+                "domain": "googleapis.com",
+                "metadata": .object(JSONObject(info)),
+            ]
+        ]
+        return [
+            "error": [
+                "code": .int(Int64(code)), "message": .string(message), "status": .string(status), "details": details,
+            ]
+        ]
     }
 
     package var response: HTTPResponse {

@@ -2,7 +2,7 @@ import CMicroHTTPD
 import Foundation
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Access-log fields as one safe line: printable ASCII as it is, every

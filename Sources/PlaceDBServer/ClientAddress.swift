@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A client's IP address (the port left out), IPv4 as its IPv4-mapped IPv6 form.
@@ -26,7 +26,9 @@ struct ClientAddress: Hashable, Sendable {
             } else {
                 return (0, 0)
             }
-            return bytes.withUnsafeBytes { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
+            return bytes.withUnsafeBytes {
+                ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            }
         }
     }
 }

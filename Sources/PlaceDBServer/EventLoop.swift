@@ -2,7 +2,7 @@ import CMicroHTTPD
 import Foundation
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One event loop: a libmicrohttpd daemon (epoll, no listening socket)
@@ -66,8 +66,9 @@ final class EventLoop: @unchecked Sendable {
         // The callbacks reach this loop through their closure pointer
         // (unretained: the server keeps its loops until the daemons stop).
         let me = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
-        let made = placedb_mhd_start(MHD_USE_EPOLL.rawValue, accessHandler, me, completedHandler, notifyConnection, uriLog,
-                                 daemonLimit, configuration.connectionTimeout, configuration.maxHeaderBytes)
+        let made = placedb_mhd_start(
+            MHD_USE_EPOLL.rawValue, accessHandler, me, completedHandler, notifyConnection, uriLog,
+            daemonLimit, configuration.connectionTimeout, configuration.maxHeaderBytes)
         guard let d = made else {
             Glibc.close(epollFD)
             Glibc.close(wakeFD)
@@ -136,7 +137,9 @@ final class EventLoop: @unchecked Sendable {
     /// only once the loop's thread has ended.
     func close() {
         MHD_stop_daemon(daemon)
-        for h in pending.withLock({ p -> [Handoff] in defer { p = [] }; return p }) {
+        for h in pending.withLock({ p -> [Handoff] in
+            defer { p = [] }; return p
+        }) {
             Glibc.close(h.fd)
             core.clients.release(h.client)
         }
@@ -151,7 +154,9 @@ final class EventLoop: @unchecked Sendable {
         while running.load(ordering: .acquiring) {
             var timeout: Int32 = Int32(Self.sweepNanoseconds / 1_000_000)
             var mhdTimeout: UInt64 = 0
-            if MHD_get_timeout(daemon, &mhdTimeout) == .YES { timeout = Int32(min(UInt64(timeout), UInt64(mhdTimeout))) }
+            if MHD_get_timeout(daemon, &mhdTimeout) == .YES {
+                timeout = Int32(min(UInt64(timeout), UInt64(mhdTimeout)))
+            }
             let n = placedb_epoll_wait(epollFD, &ready, Int32(ready.count), timeout)
             // `hand` queues before it wakes, so the queue is looked at (and
             // its lock taken) only on a wake-up, not on every turn.
@@ -173,7 +178,9 @@ final class EventLoop: @unchecked Sendable {
 
     /// Adds the connections the acceptor handed over.
     private func addPending() {
-        let handed = pending.withLock { p -> [Handoff] in defer { p = [] }; return p }
+        let handed = pending.withLock { p -> [Handoff] in
+            defer { p = [] }; return p
+        }
         for var h in handed {
             adding[h.fd] = h.client
             let added = withUnsafePointer(to: &h.address) { p in
@@ -193,7 +200,8 @@ final class EventLoop: @unchecked Sendable {
         let now = DispatchTime.now().uptimeNanoseconds
         for _ in 0..<count {
             var victim: ConnectionRecord?
-            for c in connections.values where !c.isCut && !c.answering && now &- c.since >= Acceptor.evictAfterNanoseconds {
+            for c in connections.values
+            where !c.isCut && !c.answering && now &- c.since >= Acceptor.evictAfterNanoseconds {
                 if c.since < (victim?.since ?? .max) { victim = c }
             }
             guard let victim else { return }
@@ -231,7 +239,9 @@ final class EventLoop: @unchecked Sendable {
 
     // MARK: - Callbacks (on the loop's thread, inside MHD_run)
 
-    fileprivate func started(_ connection: OpaquePointer, _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+    fileprivate func started(
+        _ connection: OpaquePointer, _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) {
         let fd = placedb_mhd_connection_fd(connection)
         let client = adding.removeValue(forKey: fd) ?? ClientAddress(sockaddr_storage())
         let record = ConnectionRecord(fd: fd, client: client)
@@ -240,7 +250,10 @@ final class EventLoop: @unchecked Sendable {
     }
 
     fileprivate func closed(_ connection: OpaquePointer) {
-        guard let record = connections.removeValue(forKey: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))) else { return }
+        guard
+            let record = connections.removeValue(
+                forKey: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))))
+        else { return }
         core.clients.release(record.client)
         open.subtract(1, ordering: .relaxed)
     }
@@ -267,15 +280,23 @@ private let notifyConnection: MHD_NotifyConnectionCallback = { cls, connection, 
 /// Called once a request line is read, with the target as sent: the
 /// request's state is made here, so the raw target is kept (libmicrohttpd
 /// hands the access handler a decoded path, cut at a `%00`).
-private let uriLog: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, connection in
-    let target: [UInt8] = uri.map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0))) } ?? []
-    let state = RequestState(target: target)
-    guard let connection, let record = loop(cls).record(connection) else { return nil }
-    record.request = state
-    return Unmanaged.passUnretained(state).toOpaque()
-}
+private let uriLog:
+    @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
+        cls, uri, connection in
+        let target: [UInt8] =
+            uri.map {
+                Array(
+                    UnsafeBufferPointer(
+                        start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0)))
+            } ?? []
+        let state = RequestState(target: target)
+        guard let connection, let record = loop(cls).record(connection) else { return nil }
+        record.request = state
+        return Unmanaged.passUnretained(state).toOpaque()
+    }
 
-private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, requestContext in
+private let accessHandler: MHD_AccessHandlerCallback = {
+    cls, connection, url, method, _, uploadData, uploadSize, requestContext in
     guard let connection, let uploadSize, let requestContext else { return .NO }
     let loop = loop(cls)
     let core = loop.core
@@ -294,8 +315,11 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         core.inFlight.add(1, ordering: .relaxed)
         // A body's announced length (not looked up for GET and HEAD, which have none).
         if state.method != "GET", state.method != "HEAD",
-           let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").map({ String(cString: $0) }),
-           let n = Int(length), n > core.maxBody {
+            let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").map({
+                String(cString: $0)
+            }),
+            let n = Int(length), n > core.maxBody
+        {
             return respond(loop, connection, state, APIError.payloadTooLarge(limit: core.maxBody).response)
         }
         // Answered on the next call, once the request (and its body) is
@@ -314,12 +338,16 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
             state.tooLarge = true
             state.body = []
         } else if let uploadData, !state.tooLarge {
-            uploadData.withMemoryRebound(to: UInt8.self, capacity: n) { state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
+            uploadData.withMemoryRebound(to: UInt8.self, capacity: n) {
+                state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n))
+            }
         }
         uploadSize.pointee = 0
         return .YES
     }
-    if state.tooLarge { return respond(loop, connection, state, APIError.payloadTooLarge(limit: core.maxBody).response) }
+    if state.tooLarge {
+        return respond(loop, connection, state, APIError.payloadTooLarge(limit: core.maxBody).response)
+    }
     return answer(loop, connection, state)
 }
 
@@ -333,10 +361,13 @@ private func answer(_ loop: EventLoop, _ connection: OpaquePointer, _ state: Req
         let pairs = Unmanaged<Pairs>.fromOpaque(cls!).takeUnretainedValue()
         guard let key else { return .YES }
         let name = String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self)
-        let text = value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? ""
+        let text =
+            value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? ""
         // memchr over the bytes as libmicrohttpd holds them (the strings'
         // UTF8View.contains walked them a byte at a time, a generic call each).
-        if memchr(key, 0, keySize) != nil || (value.map { memchr($0, 0, valueSize) != nil } ?? false) { pairs.nul = pairs.nul ?? name }
+        if memchr(key, 0, keySize) != nil || (value.map { memchr($0, 0, valueSize) != nil } ?? false) {
+            pairs.nul = pairs.nul ?? name
+        }
         pairs.items.append((name, text))
         return .YES
     }
@@ -344,20 +375,32 @@ private func answer(_ loop: EventLoop, _ connection: OpaquePointer, _ state: Req
     MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, collect, Unmanaged.passUnretained(query).toOpaque())
     MHD_get_connection_values_n(connection, .HEADER_KIND, collect, Unmanaged.passUnretained(headers).toOpaque())
     if HTTPRequest.targetHasNUL(state.target) {
-        return respond(loop, connection, state, APIError.invalidArgument("the request path holds a NUL character (%00); no place ID or route contains one").response)
+        return respond(
+            loop, connection, state,
+            APIError.invalidArgument("the request path holds a NUL character (%00); no place ID or route contains one")
+                .response)
     }
     if let name = query.nul ?? headers.nul {
         let kind = query.nul != nil ? "query parameter" : "header"
-        return respond(loop, connection, state, APIError.invalidArgument("the \(kind) '\(AccessLog.escape(Array(name.utf8)))' holds a NUL character; no value placedb reads contains one").response)
+        return respond(
+            loop, connection, state,
+            APIError.invalidArgument(
+                "the \(kind) '\(AccessLog.escape(Array(name.utf8)))' holds a NUL character; no value placedb reads contains one"
+            ).response)
     }
-    let request = HTTPRequest(method: state.method ?? "GET", path: state.path, query: query.items, headers: headers.items, body: state.body)
+    let request = HTTPRequest(
+        method: state.method ?? "GET", path: state.path, query: query.items, headers: headers.items, body: state.body)
     state.body = []
     return respond(loop, connection, state, loop.core.handler(request))
 }
 
-private func respond(_ loop: EventLoop, _ connection: OpaquePointer, _ state: RequestState, _ response: HTTPResponse) -> MHD_Result {
+private func respond(_ loop: EventLoop, _ connection: OpaquePointer, _ state: RequestState, _ response: HTTPResponse)
+    -> MHD_Result
+{
     let r = response.body.withUnsafeBytes { raw in
-        MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), MHD_ResponseMemoryMode(rawValue: 2)! /* MHD_RESPMEM_MUST_COPY */)
+        MHD_create_response_from_buffer(
+            raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress),
+            MHD_ResponseMemoryMode(rawValue: 2)! /* MHD_RESPMEM_MUST_COPY */)
     }
     guard let r else { return .NO }
     for (name, value) in response.headers { MHD_add_response_header(r, name, value) }
@@ -388,7 +431,11 @@ private let completedHandler: MHD_RequestCompletedCallback = { cls, connection, 
     if let log = core.log {
         let micros = (DispatchTime.now().uptimeNanoseconds - state.start) / 1000
         let status = state.status.map(String.init) ?? "-"
-        let note = termination.rawValue == 0 /* MHD_REQUEST_TERMINATED_COMPLETED_OK */ ? "" : " (\(Termination.name(termination)))"
-        log("\(AccessLog.escape(Array(method.utf8))) \(AccessLog.escape(state.target)) \(status) \(state.bytes) \(micros)us\(note)")
+        let note =
+            termination.rawValue == 0 /* MHD_REQUEST_TERMINATED_COMPLETED_OK */
+            ? "" : " (\(Termination.name(termination)))"
+        log(
+            "\(AccessLog.escape(Array(method.utf8))) \(AccessLog.escape(state.target)) \(status) \(state.bytes) \(micros)us\(note)"
+        )
     }
 }

@@ -4,7 +4,7 @@ import PlaceKitGD
 import PlaceModel
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A file's device and inode: the same path naming another file is another identity.

@@ -9,7 +9,10 @@ package struct HTTPRequest: Sendable {
     package var headers: [(name: String, value: String)]
     package var body: [UInt8]
 
-    package init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)], body: [UInt8] = []) {
+    package init(
+        method: String, path: String, query: [(name: String, value: String)] = [],
+        headers: [(name: String, value: String)], body: [UInt8] = []
+    ) {
         self.method = method
         self.path = path
         self.query = query
@@ -17,8 +20,13 @@ package struct HTTPRequest: Sendable {
         self.body = body
     }
 
-    init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [String: String] = [:], body: [UInt8] = []) {
-        self.init(method: method, path: path, query: query, headers: headers.map { (name: $0.key, value: $0.value) }, body: body)
+    init(
+        method: String, path: String, query: [(name: String, value: String)] = [], headers: [String: String] = [:],
+        body: [UInt8] = []
+    ) {
+        self.init(
+            method: method, path: path, query: query, headers: headers.map { (name: $0.key, value: $0.value) },
+            body: body)
     }
 
     /// Whether a request target as sent holds a NUL: a raw zero byte or
@@ -27,7 +35,11 @@ package struct HTTPRequest: Sendable {
         var i = 0
         while i < target.count {
             if target[i] == 0 { return true }
-            if target[i] == UInt8(ascii: "%"), i + 2 < target.count, target[i + 1] == UInt8(ascii: "0"), target[i + 2] == UInt8(ascii: "0") { return true }
+            if target[i] == UInt8(ascii: "%"), i + 2 < target.count, target[i + 1] == UInt8(ascii: "0"),
+                target[i + 2] == UInt8(ascii: "0")
+            {
+                return true
+            }
             i += 1
         }
         return false

@@ -3,7 +3,7 @@ import Foundation
 import PlaceKit
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The HTTP layer: libmicrohttpd parses HTTP; `threads` event loops
@@ -33,14 +33,19 @@ package final class HTTPServer: Sendable {
 
     /// Binds `configuration.host:port` and starts serving `router`.
     /// Throws `ServerError` (the address is in use, not an address, ...).
-    package convenience init(router: PlacesRouter, configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void = ServerCore.standardError) throws {
+    package convenience init(
+        router: PlacesRouter, configuration: ServerConfiguration,
+        log: @escaping @Sendable (String) -> Void = ServerCore.standardError
+    ) throws {
         try self.init(configuration: configuration, log: log, listening: router.listening, handler: router.respond)
     }
 
     /// Serves `handler`'s answers (the HTTP layer alone, for tests);
     /// `listening` is told the address once bound.
-    init(configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void = ServerCore.standardError,
-         listening: (String, UInt16) -> Void = { _, _ in }, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws {
+    init(
+        configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void = ServerCore.standardError,
+        listening: (String, UInt16) -> Void = { _, _ in }, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+    ) throws {
         let (fd, port) = try Self.listen(host: configuration.host, port: configuration.port)
         self.port = port
         self.host = configuration.host
@@ -56,8 +61,9 @@ package final class HTTPServer: Sendable {
             started.append(loop)
         }
         loops = started
-        acceptor = Acceptor(fd: fd, loops: started, clients: core.clients, maxConnections: Int(configuration.maxConnections),
-                            maxPerClient: Int(configuration.effectiveMaxConnectionsPerClient))
+        acceptor = Acceptor(
+            fd: fd, loops: started, clients: core.clients, maxConnections: Int(configuration.maxConnections),
+            maxPerClient: Int(configuration.effectiveMaxConnectionsPerClient))
     }
 
     /// False once `stop` has closed the listening socket.
@@ -116,7 +122,9 @@ package final class HTTPServer: Sendable {
         }
         defer { freeaddrinfo(result) }
         let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw ServerError("cannot listen on \(host):\(port): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw ServerError("cannot listen on \(host):\(port): \(String(cString: strerror(errno)))")
+        }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         guard bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0, Glibc.listen(fd, 1024) == 0 else {
@@ -130,9 +138,13 @@ package final class HTTPServer: Sendable {
             p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa -> UInt16 in
                 guard getsockname(fd, sa, &length) == 0 else { return port }
                 if sa.pointee.sa_family == sa_family_t(AF_INET6) {
-                    return sa.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
+                    return sa.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                        UInt16(bigEndian: $0.pointee.sin6_port)
+                    }
                 }
-                return sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+                return sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                    UInt16(bigEndian: $0.pointee.sin_port)
+                }
             }
         }
         return (fd, bound)

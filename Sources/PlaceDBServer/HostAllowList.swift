@@ -39,9 +39,13 @@ package struct HostAllowList: Sendable {
             if bytes.first == UInt8(ascii: "[") {
                 guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return nil }
                 let rest = bytes[(close + 1)...]
-                guard rest.isEmpty || (rest.first == UInt8(ascii: ":") && rest.dropFirst().allSatisfy(isDigit)) else { return nil }
+                guard rest.isEmpty || (rest.first == UInt8(ascii: ":") && rest.dropFirst().allSatisfy(isDigit)) else {
+                    return nil
+                }
                 let inside = bytes[(bytes.startIndex + 1)..<close]
-                guard !inside.isEmpty, inside.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else { return nil }
+                guard !inside.isEmpty,
+                    inside.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
+                else { return nil }
                 return lowercased(inside)
             }
             if let colon = bytes.lastIndex(of: UInt8(ascii: ":")) {
@@ -74,7 +78,7 @@ package struct HostAllowList: Sendable {
     static func isIPLiteral(_ host: String) -> Bool {
         // Not ASCII: never dotted digits, and a colon (as a character) only in a literal.
         guard host.utf8.allSatisfy({ $0 < 0x80 }) else { return host.contains(":") }
-        if host.utf8.contains(UInt8(ascii: ":")) { return true }  // only a bracketed literal gets here with a colon
+        if host.utf8.contains(UInt8(ascii: ":")) { return true } // only a bracketed literal gets here with a colon
         var parts = 0, digits = 0, value = 0
         for b in host.utf8 {
             if b == UInt8(ascii: ".") {
@@ -108,7 +112,8 @@ package struct HostAllowList: Sendable {
 
     /// ASCII letters, digits, `-`, `.` and `_`.
     package static func isNameByte(_ b: UInt8) -> Bool {
-        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x2E || b == 0x5F
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x2E
+            || b == 0x5F
     }
 
     private static func isHexDigit(_ b: UInt8) -> Bool {

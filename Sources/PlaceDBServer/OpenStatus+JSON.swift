@@ -4,7 +4,9 @@ package import PlaceModel
 /// The JSON `placedb open --output json` prints for a place's open status;
 /// `placedb serve` answers the same object (`/placedb/v1/places/{id}/openStatus`).
 extension OpenStatus {
-    package static func json(_ place: Place, _ s: OpenStatus, time: HoursQueryTime, secondary: SecondaryHoursType?) -> JSONObject {
+    package static func json(_ place: Place, _ s: OpenStatus, time: HoursQueryTime, secondary: SecondaryHoursType?)
+        -> JSONObject
+    {
         var o = JSONObject([("id", .string(place.id.rawValue))])
         if let name = place.displayName?.text { o["displayName"] = .string(name) }
         o["status"] = .string(s.state.rawValue)
@@ -22,7 +24,9 @@ extension OpenStatus {
         if let tz = s.timeZone { o["timeZone"] = .string(tz) }
         if let src = s.timeZoneSource { o["timeZoneSource"] = .string(src.answerName) }
         if let b = place.businessStatus { o["businessStatus"] = .string(b.rawValue) }
-        if !s.weekdayDescriptions.isEmpty { o["weekdayDescriptions"] = .array(s.weekdayDescriptions.map { .string($0) }) }
+        if !s.weekdayDescriptions.isEmpty {
+            o["weekdayDescriptions"] = .array(s.weekdayDescriptions.map { .string($0) })
+        }
         if !s.notes.isEmpty { o["notes"] = .array(s.notes.map { .string($0) }) }
         return o
     }
@@ -32,7 +36,9 @@ extension OpenStatus {
     /// The reason as `placedb open` and `placedb serve` say it: with the
     /// import option that gives a place its clock, where it lacks one.
     package var answerReason: String {
-        lacksClock ? "the place has no time zone or UTC offset, so its local time is unknown (import with --time-zone ZONE)" : reason
+        lacksClock
+            ? "the place has no time zone or UTC offset, so its local time is unknown (import with --time-zone ZONE)"
+            : reason
     }
 }
 

@@ -49,24 +49,32 @@ package final class PlacesRouter: Sendable {
 
     private func route(_ request: HTTPRequest) throws -> HTTPResponse {
         if let host = request.header("Host"), !hosts.allows(host) {
-            throw APIError.permissionDenied("the Host '\(host.prefix(255))' is not served here (a name placedb serve was not told of; DNS rebinding is refused); start it with --allow-host NAME to serve that name", reason: "HOST_NOT_ALLOWED")
+            throw APIError.permissionDenied(
+                "the Host '\(host.prefix(255))' is not served here (a name placedb serve was not told of; DNS rebinding is refused); start it with --allow-host NAME to serve that name",
+                reason: "HOST_NOT_ALLOWED")
         }
         let path = request.path
         func only(_ methods: String...) throws {
-            if !methods.contains(request.method) { throw APIError.methodNotAllowed(request.method, path, allowed: methods) }
+            if !methods.contains(request.method) {
+                throw APIError.methodNotAllowed(request.method, path, allowed: methods)
+            }
         }
         // The page's library, script and style hold no data: served without
         // the key (a <script src> cannot send its header).
         if let asset = MapPage.assets[path] {
             try only("GET", "HEAD")
-            return HTTPResponse(status: 200, headers: MapPage.headers(contentType: asset.type) + [("Cache-Control", "no-cache")], body: asset.body)
+            return HTTPResponse(
+                status: 200, headers: MapPage.headers(contentType: asset.type) + [("Cache-Control", "no-cache")],
+                body: asset.body)
         }
         try checkKey(request)
         let format = try ResponseFormat(request)
         switch path {
         case "/", "/index.html":
             try only("GET", "HEAD")
-            return HTTPResponse(status: 200, headers: MapPage.headers(contentType: "text/html; charset=UTF-8"), body: Array(MapPage.html.utf8))
+            return HTTPResponse(
+                status: 200, headers: MapPage.headers(contentType: "text/html; charset=UTF-8"),
+                body: Array(MapPage.html.utf8))
         case "/map/features":
             try only("GET", "HEAD")
             return try format.json(bytes: backend.mapFeaturesJSON(try Self.mapFeatureRequest(request)))
@@ -95,7 +103,11 @@ package final class PlacesRouter: Sendable {
         case "/placedb/v1/health":
             try only("GET", "HEAD")
             if let trouble = backend.databaseStatus() {
-                var answer = format.json(["status": "NOT_SERVING", "reason": .string(APIError.internal(trouble).hidingPaths(backend.pathsToHide).message), "placeCount": .int(Int64(try backend.placeCount()))])
+                var answer = format.json([
+                    "status": "NOT_SERVING",
+                    "reason": .string(APIError.internal(trouble).hidingPaths(backend.pathsToHide).message),
+                    "placeCount": .int(Int64(try backend.placeCount())),
+                ])
                 answer.status = 503
                 return answer
             }
@@ -117,7 +129,8 @@ package final class PlacesRouter: Sendable {
         }
         if path.hasPrefix("/map/places/"), path.count > "/map/places/".count {
             try only("GET", "HEAD")
-            return format.json(.object(try backend.mapPlaceJSON(id: PlaceID(parsing: String(path.dropFirst("/map/places/".count))))))
+            return format.json(
+                .object(try backend.mapPlaceJSON(id: PlaceID(parsing: String(path.dropFirst("/map/places/".count))))))
         }
         if path.hasPrefix("/placedb/v1/places/") {
             let rest = String(path.dropFirst("/placedb/v1/places/".count))
@@ -130,7 +143,8 @@ package final class PlacesRouter: Sendable {
                 return try openStatus(request, id: String(rest.dropLast("/openStatus".count)), format)
             }
         }
-        throw APIError.notFound("Method not found: \(request.method) \(path) (see docs/server.md)", reason: "METHOD_NOT_FOUND")
+        throw APIError.notFound(
+            "Method not found: \(request.method) \(path) (see docs/server.md)", reason: "METHOD_NOT_FOUND")
     }
 
     // MARK: - The map page
@@ -140,24 +154,34 @@ package final class PlacesRouter: Sendable {
     /// `limit` (1...5000, default 2000).
     static func mapFeatureRequest(_ request: HTTPRequest) throws -> MapFeatureRequest {
         guard let text = request.query("bbox") else {
-            throw APIError.invalidArgument("bbox is required: west,south,east,north in degrees (e.g. bbox=6.62,46.51,6.64,46.53)")
+            throw APIError.invalidArgument(
+                "bbox is required: west,south,east,north in degrees (e.g. bbox=6.62,46.51,6.64,46.53)")
         }
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double(trimmed($0)) }
-        guard parts.count == 4, let w = parts[0], let s = parts[1], let e = parts[2], let n = parts[3], [w, s, e, n].allSatisfy(\.isFinite) else {
-            throw APIError.invalidArgument("bbox must be four numbers west,south,east,north in degrees, not '\(text.prefix(100))'")
+        guard parts.count == 4, let w = parts[0], let s = parts[1], let e = parts[2], let n = parts[3],
+            [w, s, e, n].allSatisfy(\.isFinite)
+        else {
+            throw APIError.invalidArgument(
+                "bbox must be four numbers west,south,east,north in degrees, not '\(text.prefix(100))'")
         }
-        guard (-180...180).contains(w), (-180...180).contains(e), (-90...90).contains(s), (-90...90).contains(n), w < e, s < n else {
-            throw APIError.invalidArgument("bbox must have -180 <= west < east <= 180 and -90 <= south < north <= 90, not '\(text.prefix(100))'")
+        guard (-180...180).contains(w), (-180...180).contains(e), (-90...90).contains(s), (-90...90).contains(n), w < e,
+            s < n
+        else {
+            throw APIError.invalidArgument(
+                "bbox must have -180 <= west < east <= 180 and -90 <= south < north <= 90, not '\(text.prefix(100))'")
         }
         var zoom = max(0, min(24, Int((log2(360 * 4 / (e - w))).rounded(.down))))
         if let z = request.query("zoom") {
-            guard let v = Int(z), (0...24).contains(v) else { throw APIError.invalidArgument("zoom must be an integer from 0 to 24, not '\(z.prefix(40))'") }
+            guard let v = Int(z), (0...24).contains(v) else {
+                throw APIError.invalidArgument("zoom must be an integer from 0 to 24, not '\(z.prefix(40))'")
+            }
             zoom = v
         }
         var limit = MapFeatureRequest.defaultLimit
         if let l = request.query("limit") {
             guard let v = Int(l), (1...MapFeatureRequest.maxLimit).contains(v) else {
-                throw APIError.invalidArgument("limit must be an integer from 1 to \(MapFeatureRequest.maxLimit), not '\(l.prefix(40))'")
+                throw APIError.invalidArgument(
+                    "limit must be an integer from 1 to \(MapFeatureRequest.maxLimit), not '\(l.prefix(40))'")
             }
             limit = v
         }
@@ -173,8 +197,9 @@ package final class PlacesRouter: Sendable {
         // header (a redirect does not carry the header; the link is good
         // for that photo only, for an hour).
         if let token = request.query("token"), request.path.hasPrefix("/placedb/v1/places/"),
-           let photo = PhotoPath(String(request.path.dropFirst("/placedb/v1/places/".count)), suffix: "/image"),
-           photoTokens.valid(token, for: photo.name) {
+            let photo = PhotoPath(String(request.path.dropFirst("/placedb/v1/places/".count)), suffix: "/image"),
+            photoTokens.valid(token, for: photo.name)
+        {
             return
         }
         guard let given = request.header("X-Goog-Api-Key") ?? request.query("key") else { throw APIError.apiKeyMissing }
@@ -199,12 +224,16 @@ package final class PlacesRouter: Sendable {
     /// `--default-field-mask`, else the 400 the API answers.
     private func maskText(_ request: HTTPRequest, required: Bool) throws -> String? {
         if let m = request.header("X-Goog-FieldMask") ?? request.query("fields") ?? request.query("$fields") {
-            if trimmed(m).isEmpty { throw APIError.invalidArgument("the field mask is empty; list the fields to return (or * for all)") }
+            if trimmed(m).isEmpty {
+                throw APIError.invalidArgument("the field mask is empty; list the fields to return (or * for all)")
+            }
             return m
         }
         if let defaultField = configuration.defaultFieldMask { return defaultField }
         if required {
-            throw APIError.invalidArgument("FieldMask is a required parameter. See https://developers.google.com/maps/documentation/places/web-service/choose-fields on how to provide it (X-Goog-FieldMask header or fields= parameter).")
+            throw APIError.invalidArgument(
+                "FieldMask is a required parameter. See https://developers.google.com/maps/documentation/places/web-service/choose-fields on how to provide it (X-Goog-FieldMask header or fields= parameter)."
+            )
         }
         return nil
     }
@@ -232,7 +261,8 @@ package final class PlacesRouter: Sendable {
             if item.hasPrefix(prefix + ".") {
                 paths.append(String(item.dropFirst(prefix.count + 1)))
             } else if prefix == "places" {
-                throw APIError.invalidArgument("field mask path '\(item)' must start with '\(prefix).' (e.g. \(prefix).displayName)")
+                throw APIError.invalidArgument(
+                    "field mask path '\(item)' must start with '\(prefix).' (e.g. \(prefix).displayName)")
             } else {
                 paths.append(item)
             }
@@ -267,8 +297,11 @@ package final class PlacesRouter: Sendable {
         }
         let mask: FieldMask? = text.isEmpty ? nil : try self.mask(text)
         do {
-            return try format.json(bytes: backend.placeDetailsJSON(id: PlaceID(parsing: id), mask: mask, language: try Self.languageCode(request.query("languageCode")),
-                                                                   openNow: openNow, at: .instant(Date())))
+            return try format.json(
+                bytes: backend.placeDetailsJSON(
+                    id: PlaceID(parsing: id), mask: mask,
+                    language: try Self.languageCode(request.query("languageCode")),
+                    openNow: openNow, at: .instant(Date())))
         } catch PlaceDBError.notFound where id.contains("/") && !PlaceIDSpelling.isOldOSM(id) {
             throw APIError.invalidArgument(Self.slashRule(id))
         }
@@ -278,7 +311,8 @@ package final class PlacesRouter: Sendable {
     static func languageCode(_ text: String?) throws -> String? {
         guard let text, !text.isEmpty else { return nil }
         guard NameLanguage.isValidTag(text) else {
-            throw APIError.invalidArgument("languageCode '\(text.prefix(40))' is not a language tag (BCP 47: en, sv, en-GB, zh-Hant)")
+            throw APIError.invalidArgument(
+                "languageCode '\(text.prefix(40))' is not a language tag (BCP 47: en, sv, en-GB, zh-Hant)")
         }
         return text
     }
@@ -292,7 +326,9 @@ package final class PlacesRouter: Sendable {
     private func searchNearby(_ request: HTTPRequest, _ format: ResponseFormat) throws -> HTTPResponse {
         var json = try body(request)
         if let r = json["rankPreference"], let n = r.intValue {
-            guard let name = EnumEncoding.rankPreference[n] else { throw APIError.invalidArgument("rankPreference must be 0, 1 or 2 (or DISTANCE, POPULARITY), not \(n)") }
+            guard let name = EnumEncoding.rankPreference[n] else {
+                throw APIError.invalidArgument("rankPreference must be 0, 1 or 2 (or DISTANCE, POPULARITY), not \(n)")
+            }
             json["rankPreference"] = .string(name)
         }
         let fields = try listMask(request, prefix: "places", required: true)
@@ -305,14 +341,16 @@ package final class PlacesRouter: Sendable {
             throw APIError.invalidArgument("locationRestriction.circle.radius is required")
         }
         guard radius > 0 && radius <= 50_000 else {
-            throw APIError.invalidArgument("locationRestriction.circle.radius must be greater than 0 and at most 50000 meters, not \(radius)")
+            throw APIError.invalidArgument(
+                "locationRestriction.circle.radius must be greater than 0 and at most 50000 meters, not \(radius)")
         }
         return try format.json(bytes: backend.searchNearbyJSON(nearby, fields: fields))
     }
 
     private func currentPlace(_ request: HTTPRequest, _ format: ResponseFormat) throws -> HTTPResponse {
         let fields = try listMask(request, prefix: "placeLikelihoods.place", required: false)
-        return try format.json(bytes: backend.findPlaceLikelihoodsJSON(try CurrentPlaceRequest(json: try body(request)), fields: fields))
+        return try format.json(
+            bytes: backend.findPlaceLikelihoodsJSON(try CurrentPlaceRequest(json: try body(request)), fields: fields))
     }
 
     private func resolve(_ request: HTTPRequest, _ format: ResponseFormat) throws -> HTTPResponse {
@@ -320,13 +358,19 @@ package final class PlacesRouter: Sendable {
         for key in json.keys where key != "placeIds" {
             throw APIError.invalidArgument("unknown field '\(key)'; expected placeIds")
         }
-        guard let list = json["placeIds"]?.arrayValue else { throw APIError.invalidArgument("placeIds is required: an array of place IDs") }
+        guard let list = json["placeIds"]?.arrayValue else {
+            throw APIError.invalidArgument("placeIds is required: an array of place IDs")
+        }
         var ids: [PlaceID] = []
         for (i, v) in list.enumerated() {
-            guard let s = v.stringValue, !s.isEmpty else { throw APIError.invalidArgument("placeIds[\(i)] must be a non-empty string") }
+            guard let s = v.stringValue, !s.isEmpty else {
+                throw APIError.invalidArgument("placeIds[\(i)] must be a non-empty string")
+            }
             ids.append(PlaceID(parsing: s))
         }
-        guard ids.count <= 10_000 else { throw APIError.invalidArgument("at most 10000 placeIds a request, not \(ids.count)") }
+        guard ids.count <= 10_000 else {
+            throw APIError.invalidArgument("at most 10000 placeIds a request, not \(ids.count)")
+        }
         return format.json(["results": .array(try backend.resolve(ids).map(\.json))])
     }
 
@@ -334,14 +378,18 @@ package final class PlacesRouter: Sendable {
         var time = HoursQueryTime.instant(Date())
         if let at = request.query("at"), at != "now" {
             guard let t = HoursQueryTime(parsing: at) else {
-                throw APIError.invalidArgument("at must be an RFC 3339 time such as 2026-05-01T12:30:00Z, 2026-05-01T12:30 (the wall clock at the place) or now, not '\(at)'")
+                throw APIError.invalidArgument(
+                    "at must be an RFC 3339 time such as 2026-05-01T12:30:00Z, 2026-05-01T12:30 (the wall clock at the place) or now, not '\(at)'"
+                )
             }
             time = t
         }
         var secondary: SecondaryHoursType?
         if let kind = request.query("hours"), kind != "regular" {
             guard SecondaryHoursType.allKnown.map(\.rawValue).contains(kind) else {
-                throw APIError.invalidArgument("hours must be regular or one of \(SecondaryHoursType.allKnown.map(\.rawValue).joined(separator: ", ")), not '\(kind)'")
+                throw APIError.invalidArgument(
+                    "hours must be regular or one of \(SecondaryHoursType.allKnown.map(\.rawValue).joined(separator: ", ")), not '\(kind)'"
+                )
             }
             secondary = SecondaryHoursType(rawValue: kind)
         }
@@ -372,16 +420,21 @@ package final class PlacesRouter: Sendable {
         func pixels(_ name: String) throws -> Int? {
             guard let text = request.query(name) else { return nil }
             guard let n = Int(text), (1...PhotoLimits.maxPixelSize).contains(n) else {
-                throw APIError.invalidArgument("\(name) must be an integer between 1 and \(PhotoLimits.maxPixelSize), not '\(text)'")
+                throw APIError.invalidArgument(
+                    "\(name) must be an integer between 1 and \(PhotoLimits.maxPixelSize), not '\(text)'")
             }
             return n
         }
         let w = try pixels("maxWidthPx"), h = try pixels("maxHeightPx")
-        if w == nil && h == nil { throw APIError.invalidArgument("give maxWidthPx or maxHeightPx (or both), each between 1 and \(PhotoLimits.maxPixelSize)") }
+        if w == nil && h == nil {
+            throw APIError.invalidArgument(
+                "give maxWidthPx or maxHeightPx (or both), each between 1 and \(PhotoLimits.maxPixelSize)")
+        }
         return (w ?? PhotoLimits.maxPixelSize, h ?? PhotoLimits.maxPixelSize)
     }
 
-    private func photoMedia(_ request: HTTPRequest, _ photo: PhotoPath, _ format: ResponseFormat) throws -> HTTPResponse {
+    private func photoMedia(_ request: HTTPRequest, _ photo: PhotoPath, _ format: ResponseFormat) throws -> HTTPResponse
+    {
         let size = try photoSize(request)
         // Only a photo whose image is here gets a link: a link that would
         // answer 404 is a 404 now (with skipHttpRedirect too).
@@ -389,7 +442,9 @@ package final class PlacesRouter: Sendable {
             throw APIError.notFound("no photo '\(photo.name)'", reason: "PHOTO_NOT_FOUND")
         }
         if !hasImage {
-            throw APIError.notFound("photo '\(photo.name)' has no local image on this server (placedb photo add stores one)", reason: "PHOTO_MEDIA_NOT_FOUND")
+            throw APIError.notFound(
+                "photo '\(photo.name)' has no local image on this server (placedb photo add stores one)",
+                reason: "PHOTO_MEDIA_NOT_FOUND")
         }
         var query = "maxWidthPx=\(size.width)&maxHeightPx=\(size.height)"
         if let key = request.query("key") {
@@ -404,14 +459,19 @@ package final class PlacesRouter: Sendable {
         if skip == "true" || skip == "1" {
             return format.json(["name": .string(photo.name + "/media"), "photoUri": .string(uri)])
         }
-        return HTTPResponse(status: 302, headers: [("Location", uri), ("Content-Type", "text/plain; charset=UTF-8")], body: Array("Found: \(uri)\n".utf8))
+        return HTTPResponse(
+            status: 302, headers: [("Location", uri), ("Content-Type", "text/plain; charset=UTF-8")],
+            body: Array("Found: \(uri)\n".utf8))
     }
 
     /// The image bytes, from the database only.
     private func photoImage(_ request: HTTPRequest, _ photo: PhotoPath) throws -> HTTPResponse {
         let size = try photoSize(request)
         let image = try backend.photo(name: photo.name, maxWidth: size.width, maxHeight: size.height)
-        return HTTPResponse(status: 200, headers: [("Content-Type", image.format.mediaType), ("Cache-Control", "private, max-age=3600")], body: image.data)
+        return HTTPResponse(
+            status: 200,
+            headers: [("Content-Type", image.format.mediaType), ("Cache-Control", "private, max-age=3600")],
+            body: image.data)
     }
 
     static let pathCharacters: CharacterSet = {
@@ -425,7 +485,8 @@ package final class PlacesRouter: Sendable {
     /// server listens on, with the port it was given.
     private func origin(_ request: HTTPRequest) -> String {
         if let host = request.header("Host"), !host.isEmpty, host.utf8.count < 256,
-           host.utf8.allSatisfy(HostAllowList.isHostByte) {
+            host.utf8.allSatisfy(HostAllowList.isHostByte)
+        {
             return "http://\(host)"
         }
         let (host, port) = bound.withLock { $0 } ?? (configuration.host, configuration.port)
@@ -442,7 +503,9 @@ package final class PlacesRouter: Sendable {
     private func searchText(_ request: HTTPRequest, _ format: ResponseFormat) throws -> HTTPResponse {
         var json = try body(request)
         if let r = json["rankPreference"], let n = r.intValue {
-            guard let name = EnumEncoding.textRankPreference[n] else { throw APIError.invalidArgument("rankPreference must be 0, 1 or 2 (or DISTANCE, RELEVANCE), not \(n)") }
+            guard let name = EnumEncoding.textRankPreference[n] else {
+                throw APIError.invalidArgument("rankPreference must be 0, 1 or 2 (or DISTANCE, RELEVANCE), not \(n)")
+            }
             json["rankPreference"] = .string(name)
         }
         let (fields, nextPageToken, places) = try searchTextMask(request)
@@ -451,7 +514,9 @@ package final class PlacesRouter: Sendable {
         }
         for key in ["maxResultCount", "pageSize"] {
             guard let v = json[key] else { continue }
-            guard let n = v.intValue else { throw APIError.invalidArgument("\(key) must be an integer, not \(JSONWriter().string(v).prefix(100))") }
+            guard let n = v.intValue else {
+                throw APIError.invalidArgument("\(key) must be an integer, not \(JSONWriter().string(v).prefix(100))")
+            }
             if n < 0 { throw APIError.invalidArgument("\(key) must not be negative, not \(n)") }
             // 0 is the default (20); more than 20 is served as 20 (the API's rules).
             if n == 0 { json[key] = nil } else if n > 20 { json[key] = .int(20) }
@@ -459,9 +524,11 @@ package final class PlacesRouter: Sendable {
         do {
             let search = try TextSearchRequest(json: json)
             if case .circle(_, let r)? = search.locationBias, let r, r > 50_000 {
-                throw APIError.invalidArgument("locationBias.circle.radius must be greater than 0 and at most 50000 meters, not \(r)")
+                throw APIError.invalidArgument(
+                    "locationBias.circle.radius must be greater than 0 and at most 50000 meters, not \(r)")
             }
-            return try format.json(bytes: backend.searchTextJSON(search, fields: fields, nextPageToken: nextPageToken, places: places))
+            return try format.json(
+                bytes: backend.searchTextJSON(search, fields: fields, nextPageToken: nextPageToken, places: places))
         } catch let error as PlaceDBError {
             throw Self.pageTokenError(error) ?? APIError(error)
         }
@@ -475,14 +542,18 @@ package final class PlacesRouter: Sendable {
 
     /// The members of the searchText response (the discovery document's
     /// `SearchTextResponse`) besides `places`.
-    static let searchTextTopLevel: Set<String> = ["nextPageToken", "routingSummaries", "contextualContents", "searchUri"]
+    static let searchTextTopLevel: Set<String> = [
+        "nextPageToken", "routingSummaries", "contextualContents", "searchUri",
+    ]
 
     /// searchText's mask: the paths under `places.`, whether it asks for
     /// `nextPageToken`, and whether for places at all (`*` asks for all).
     private func searchTextMask(_ request: HTTPRequest) throws -> (FieldMask, nextPageToken: Bool, places: Bool) {
         guard let text = try maskText(request, required: true) else { return (.all, true, true) }
-        guard text.contains("nextPageToken") || text.contains("routingSummaries") || text.contains("contextualContents")
-                || text.contains("searchUri") else {
+        guard
+            text.contains("nextPageToken") || text.contains("routingSummaries") || text.contains("contextualContents")
+                || text.contains("searchUri")
+        else {
             let all = text.contains("*") && text.split(separator: ",").contains { trimmed($0) == "*" }
             return (try listMask(request, prefix: "places", required: true), all, true)
         }
@@ -505,14 +576,19 @@ package final class PlacesRouter: Sendable {
     /// (`suggestions.placePrediction.placeId`, ...).
     private func autocomplete(_ request: HTTPRequest, _ format: ResponseFormat) throws -> HTTPResponse {
         let complete = try AutocompleteRequest(json: try body(request))
-        guard let text = try maskText(request, required: false) else { return try format.json(bytes: try backend.autocompleteJSON(complete)) }
+        guard let text = try maskText(request, required: false) else {
+            return try format.json(bytes: try backend.autocompleteJSON(complete))
+        }
         let paths = text.split(separator: ",").map(trimmed).filter { !$0.isEmpty }
         if paths.contains("*") { return try format.json(bytes: try backend.autocompleteJSON(complete)) }
         for p in paths where !p.hasPrefix("suggestions") {
-            throw APIError.invalidArgument("field mask path '\(p)' must start with 'suggestions' (e.g. suggestions.placePrediction.placeId)")
+            throw APIError.invalidArgument(
+                "field mask path '\(p)' must start with 'suggestions' (e.g. suggestions.placePrediction.placeId)")
         }
         for p in paths { try Self.checkAutocompletePath(p) }
-        return try format.json(bytes: try backend.autocompleteJSON(complete, keeping: paths.map { $0.split(separator: ".").map(String.init) }))
+        return try format.json(
+            bytes: try backend.autocompleteJSON(
+                complete, keeping: paths.map { $0.split(separator: ".").map(String.init) }))
     }
 
     /// The autocomplete response's members, as the API's discovery document
@@ -521,11 +597,15 @@ package final class PlacesRouter: Sendable {
     private static let autocompleteSchema: MaskSchema = {
         let text = MaskSchema(["text": .leaf, "matches": MaskSchema(["startOffset": .leaf, "endOffset": .leaf])])
         let structured = MaskSchema(["mainText": text, "secondaryText": text])
-        return MaskSchema(["suggestions": MaskSchema([
-            "placePrediction": MaskSchema(["place": .leaf, "placeId": .leaf, "text": text, "structuredFormat": structured,
-                                           "types": .leaf, "distanceMeters": .leaf]),
-            "queryPrediction": MaskSchema(["text": text, "structuredFormat": structured]),
-        ])])
+        return MaskSchema([
+            "suggestions": MaskSchema([
+                "placePrediction": MaskSchema([
+                    "place": .leaf, "placeId": .leaf, "text": text, "structuredFormat": structured,
+                    "types": .leaf, "distanceMeters": .leaf,
+                ]),
+                "queryPrediction": MaskSchema(["text": text, "structuredFormat": structured]),
+            ])
+        ])
     }()
 
     /// A 400 unless `path` names a member of the autocomplete response (`*` last: all below).
@@ -533,11 +613,15 @@ package final class PlacesRouter: Sendable {
         var node = autocompleteSchema
         var walked: [Substring] = []
         for part in path.split(separator: ".", omittingEmptySubsequences: false) {
-            if part == "*", walked.count == path.split(separator: ".", omittingEmptySubsequences: false).count - 1 { return }
+            if part == "*", walked.count == path.split(separator: ".", omittingEmptySubsequences: false).count - 1 {
+                return
+            }
             guard let below = node.members?[String(part)] else {
                 let at = walked.isEmpty ? "the response" : walked.joined(separator: ".")
                 let known = node.members.map { $0.keys.sorted().joined(separator: ", ") }
-                throw APIError.invalidArgument("field mask path '\(path)': \(at) has no member '\(part)'" + (known.map { " (members: \($0))" } ?? " (it has no sub-fields)"))
+                throw APIError.invalidArgument(
+                    "field mask path '\(path)': \(at) has no member '\(part)'"
+                        + (known.map { " (members: \($0))" } ?? " (it has no sub-fields)"))
             }
             walked.append(part)
             node = below
@@ -555,7 +639,9 @@ package final class PlacesRouter: Sendable {
         } catch let e as JSONSyntaxError {
             throw APIError.invalidArgument("invalid JSON payload: \(e.message) at byte \(e.offset + 1)")
         }
-        guard case .object(let o) = value else { throw APIError.invalidArgument("invalid JSON payload: expected an object, got \(value.kindDescription)") }
+        guard case .object(let o) = value else {
+            throw APIError.invalidArgument("invalid JSON payload: expected an object, got \(value.kindDescription)")
+        }
         return o
     }
 }

@@ -2,7 +2,7 @@ import CMicroHTTPD
 import Foundation
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One request on its way through the callbacks (one thread at a time).

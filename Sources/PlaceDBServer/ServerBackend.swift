@@ -4,7 +4,7 @@ import PlaceKitGD
 package import PlaceModel
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Everything the routes ask of the database, in one place: a thin layer
@@ -57,17 +57,23 @@ package final class ServerBackend: Sendable {
         pathsToHide = Array(Set([client.databasePath, absolute, resolved])).sorted { $0.count > $1.count }
         self.recordView = recordView
         self.checkInterval = UInt64(max(0, checkInterval) * 1e9)
-        state = Mutex(FileState(client: client, identity: FileIdentity(path: client.databasePath),
-                                lastCheck: DispatchTime.now().uptimeNanoseconds, trouble: nil))
+        state = Mutex(
+            FileState(
+                client: client, identity: FileIdentity(path: client.databasePath),
+                lastCheck: DispatchTime.now().uptimeNanoseconds, trouble: nil))
     }
 
     /// A client on `databasePath` with up to `connections` read-only
     /// connections (throws what `PlaceReader` throws: no database, not a
     /// placedb file).
     /// `recordView`: linked records merged (the default) or each as imported.
-    package convenience init(databasePath: String, connections: Int, checkInterval: Double = 1, recordView: RecordView = .merged) throws {
-        self.init(client: try PlacesClient(openingDatabase: databasePath, maxReaders: max(1, connections), recordView: recordView),
-                  checkInterval: checkInterval, recordView: recordView)
+    package convenience init(
+        databasePath: String, connections: Int, checkInterval: Double = 1, recordView: RecordView = .merged
+    ) throws {
+        self.init(
+            client: try PlacesClient(
+                openingDatabase: databasePath, maxReaders: max(1, connections), recordView: recordView),
+            checkInterval: checkInterval, recordView: recordView)
     }
 
     /// Runs `body` with a connection of the client's pool to itself.
@@ -97,11 +103,13 @@ package final class ServerBackend: Sendable {
                 return s.client
             }
             do {
-                s.client = try PlacesClient(openingDatabase: databasePath, maxReaders: s.client.maxReaders, recordView: recordView)
+                s.client = try PlacesClient(
+                    openingDatabase: databasePath, maxReaders: s.client.maxReaders, recordView: recordView)
                 s.identity = identity
                 s.trouble = nil
             } catch {
-                s.trouble = "the database file \(databasePath) was replaced by one that cannot be opened (\(error)); answers come from the file opened before"
+                s.trouble =
+                    "the database file \(databasePath) was replaced by one that cannot be opened (\(error)); answers come from the file opened before"
             }
             return s.client
         }
@@ -121,7 +129,9 @@ package final class ServerBackend: Sendable {
     /// last record of a removed one (with `removedAt`), `openNow` computed
     /// at `time` when asked for. `mask` nil: only computed fields. Written
     /// from the stored bytes (`PlaceReader.placeDetailsJSON`).
-    package func placeDetailsJSON(id: PlaceID, mask: FieldMask?, language: String? = nil, openNow: Bool, at time: HoursQueryTime) throws -> [UInt8] {
+    package func placeDetailsJSON(
+        id: PlaceID, mask: FieldMask?, language: String? = nil, openNow: Bool, at time: HoursQueryTime
+    ) throws -> [UInt8] {
         try withClient { try $0.placeDetailsJSON(id: id, fields: mask, language: language, openNow: openNow, at: time) }
     }
 
@@ -133,7 +143,9 @@ package final class ServerBackend: Sendable {
     }
 
     /// `{"placeLikelihoods": [...], "noneLikelihood": ..}` as `placedb current` writes it (compact).
-    package func searchTextJSON(_ request: TextSearchRequest, fields: FieldMask, nextPageToken: Bool = false, places: Bool = true) throws -> [UInt8] {
+    package func searchTextJSON(
+        _ request: TextSearchRequest, fields: FieldMask, nextPageToken: Bool = false, places: Bool = true
+    ) throws -> [UInt8] {
         try withClient { try $0.searchTextJSON(request, fields: fields, nextPageToken: nextPageToken, places: places) }
     }
 
@@ -159,14 +171,17 @@ package final class ServerBackend: Sendable {
 
     /// What `placedb open ID --at TIME [--hours KIND]` prints.
     package func openStatus(id: PlaceID, at time: HoursQueryTime, secondary: SecondaryHoursType?) throws -> JSONObject {
-        try withClient { client in try client.read {
-            // As captured, as 'placedb open' reads it (the hours engine says
-            // why it does not use stale current hours); aliases followed
-            // inside the transaction.
-            guard let current = try client.resolvePlaceIDs([id])[0].placeID else { throw PlaceDBError.notFound(id) }
-            let place = try client.fetchStoredPlace(id: PlaceID(current), followAliases: false)
-            return OpenStatus.json(place, place.isOpen(at: time, secondaryHoursType: secondary), time: time, secondary: secondary)
-        } }
+        try withClient { client in
+            try client.read {
+                // As captured, as 'placedb open' reads it (the hours engine says
+                // why it does not use stale current hours); aliases followed
+                // inside the transaction.
+                guard let current = try client.resolvePlaceIDs([id])[0].placeID else { throw PlaceDBError.notFound(id) }
+                let place = try client.fetchStoredPlace(id: PlaceID(current), followAliases: false)
+                return OpenStatus.json(
+                    place, place.isOpen(at: time, secondaryHoursType: secondary), time: time, secondary: secondary)
+            }
+        }
     }
 
     // MARK: - Photos

@@ -3,7 +3,7 @@ import Foundation
 import PlaceKit
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What the C callbacks reach through their closure pointer.
@@ -17,7 +17,10 @@ package final class ServerCore: Sendable {
     let clients = ClientCounts()
     let requestTimeoutNanoseconds: UInt64
 
-    init(handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, configuration: ServerConfiguration, log: (@Sendable (String) -> Void)?) {
+    init(
+        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, configuration: ServerConfiguration,
+        log: (@Sendable (String) -> Void)?
+    ) {
         self.handler = handler
         self.maxBody = configuration.maxBodyBytes
         self.log = log

@@ -2,7 +2,7 @@ import CMicroHTTPD
 import Foundation
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 enum Termination {

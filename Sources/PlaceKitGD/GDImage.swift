@@ -49,7 +49,9 @@ final class GDImage: DecodedImage {
             s = s.dropFirst(prefix.count)
         }
         var text = String(s)
-        for (noise, replacement) in [("fatal libpng error: ", "libpng: "), ("recoverable error: ", ""), ("fatal error: ", ""), ("error: ", "")] {
+        for (noise, replacement) in [
+            ("fatal libpng error: ", "libpng: "), ("recoverable error: ", ""), ("fatal error: ", ""), ("error: ", ""),
+        ] {
             text = text.replacingOccurrences(of: noise, with: replacement)
         }
         return text
@@ -74,9 +76,12 @@ final class GDImage: DecodedImage {
         }
         // libgd says "cannot allocate temporary buffer" when libwebp
         // refuses the data (WebPDecodeARGB returned NULL): say what happened.
-        let message = format == .webp && libgdMessage.contains("cannot allocate temporary buffer") ? "libwebp cannot decode the data" : libgdMessage
+        let message =
+            format == .webp && libgdMessage.contains("cannot allocate temporary buffer")
+            ? "libwebp cannot decode the data" : libgdMessage
         guard let decoded else {
-            throw ImageError("corrupt \(format) image: libgd cannot decode it" + (message.isEmpty ? "" : " (\(message))"))
+            throw ImageError(
+                "corrupt \(format) image: libgd cannot decode it" + (message.isEmpty ? "" : " (\(message))"))
         }
         let image = GDImage(decoded)
         // libjpeg's warnings (a truncated file, bad Huffman codes, a data
@@ -87,7 +92,9 @@ final class GDImage: DecodedImage {
         if format == .jpeg, !message.isEmpty, !message.contains("extraneous bytes") {
             throw ImageError("corrupt \(format) image (\(message))")
         }
-        guard image.width > 0, image.height > 0 else { throw ImageError("corrupt \(format) image: it decodes to no pixels") }
+        guard image.width > 0, image.height > 0 else {
+            throw ImageError("corrupt \(format) image: it decodes to no pixels")
+        }
         return image
     }
 
@@ -108,7 +115,9 @@ final class GDImage: DecodedImage {
     /// A quarter turn. libgd turns counter-clockwise for positive angles.
     private func rotated(clockwise: Bool) throws(ImageError) -> GDImage {
         let (result, message) = Self.call { gdImageRotateInterpolated(image, clockwise ? 270 : 90, 0) }
-        guard let result else { throw ImageError("cannot rotate the image (libgd: \(message.isEmpty ? "out of memory" : message))") }
+        guard let result else {
+            throw ImageError("cannot rotate the image (libgd: \(message.isEmpty ? "out of memory" : message))")
+        }
         return GDImage(result)
     }
 
@@ -118,7 +127,9 @@ final class GDImage: DecodedImage {
             // A palette image: libgd reports each entry's alpha (and the
             // transparent entry as clear) through gdImageGetTrueColorPixel.
             for y in 0..<height {
-                for x in 0..<width where cgd_alpha(gdImageGetTrueColorPixel(image, Int32(x), Int32(y))) != 0 { return true }
+                for x in 0..<width where cgd_alpha(gdImageGetTrueColorPixel(image, Int32(x), Int32(y))) != 0 {
+                    return true
+                }
             }
             return false
         }
@@ -134,18 +145,25 @@ final class GDImage: DecodedImage {
     /// detail when shrinking by large factors.
     func resampled(width: Int, height: Int) throws(ImageError) -> any DecodedImage {
         let (created, message) = Self.call { gdImageCreateTrueColor(Int32(width), Int32(height)) }
-        guard let created else { throw ImageError("cannot allocate a \(width) x \(height) image (libgd: \(message.isEmpty ? "out of memory" : message))") }
+        guard let created else {
+            throw ImageError(
+                "cannot allocate a \(width) x \(height) image (libgd: \(message.isEmpty ? "out of memory" : message))")
+        }
         let result = GDImage(created)
         gdImageAlphaBlending(created, 0)
         gdImageSaveAlpha(created, 1)
-        gdImageCopyResampled(created, image, 0, 0, 0, 0, Int32(width), Int32(height), Int32(self.width), Int32(self.height))
+        gdImageCopyResampled(
+            created, image, 0, 0, 0, 0, Int32(width), Int32(height), Int32(self.width), Int32(self.height))
         return result
     }
 
     /// The image composed over white, for formats without transparency.
     func flattened() throws(ImageError) -> any DecodedImage {
         let (created, message) = Self.call { gdImageCreateTrueColor(Int32(width), Int32(height)) }
-        guard let created else { throw ImageError("cannot allocate a \(width) x \(height) image (libgd: \(message.isEmpty ? "out of memory" : message))") }
+        guard let created else {
+            throw ImageError(
+                "cannot allocate a \(width) x \(height) image (libgd: \(message.isEmpty ? "out of memory" : message))")
+        }
         let result = GDImage(created)
         gdImageAlphaBlending(created, 0)
         gdImageFilledRectangle(created, 0, 0, Int32(width) - 1, Int32(height) - 1, cgd_truecolor(255, 255, 255, 0))
@@ -175,10 +193,14 @@ final class GDImage: DecodedImage {
             }
         }
         guard let buffer else {
-            throw ImageError("cannot encode a \(width) x \(height) \(format) image (libgd: \(message.isEmpty ? "no output" : message))")
+            throw ImageError(
+                "cannot encode a \(width) x \(height) \(format) image (libgd: \(message.isEmpty ? "no output" : message))"
+            )
         }
         defer { gdFree(buffer) }
-        guard size > 0 else { throw ImageError("cannot encode a \(width) x \(height) \(format) image (libgd wrote nothing)") }
+        guard size > 0 else {
+            throw ImageError("cannot encode a \(width) x \(height) \(format) image (libgd wrote nothing)")
+        }
         return Array(UnsafeRawBufferPointer(start: buffer, count: Int(size)))
     }
 

@@ -25,7 +25,8 @@ public enum CorpusData {
     }()
 
     private static func located(_ url: URL) -> URL? {
-        FileManager.default.fileExists(atPath: url.appendingPathComponent("SOURCES.md").path) ? url.standardizedFileURL : nil
+        FileManager.default.fileExists(atPath: url.appendingPathComponent("SOURCES.md").path)
+            ? url.standardizedFileURL : nil
     }
 
     /// Whether the corpus is there: the condition of the corpus tests.
@@ -34,7 +35,9 @@ public enum CorpusData {
     /// The file or directory `relative` in the corpus, when the corpus
     /// holds it.
     public static func url(_ relative: String) -> URL? {
-        guard let url = root?.appendingPathComponent(relative), FileManager.default.fileExists(atPath: url.path) else { return nil }
+        guard let url = root?.appendingPathComponent(relative), FileManager.default.fileExists(atPath: url.path) else {
+            return nil
+        }
         return url
     }
 
@@ -46,9 +49,12 @@ public enum CorpusData {
     public static func files(under relative: String, extension ext: String? = nil) -> [URL] {
         guard let root else { return [] }
         let dir = root.appendingPathComponent(relative)
-        guard let e = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        guard let e = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: [.isRegularFileKey]) else {
+            return []
+        }
         var out: [URL] = []
-        for case let url as URL in e where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+        for case let url as URL in e where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+        {
             if let ext, url.pathExtension != ext { continue }
             out.append(url)
         }

@@ -8,7 +8,8 @@ public import PlaceModel
 /// API (New) decoder, as an import reads it.
 public enum HoursFixtures {
     public static func place(_ fields: String, id: String = "h1") throws -> Place {
-        let text = #"{"id":"\#(id)","location":{"latitude":46.5,"longitude":6.6}\#(fields.isEmpty ? "" : ",")\#(fields)}"#
+        let text =
+            #"{"id":"\#(id)","location":{"latitude":46.5,"longitude":6.6}\#(fields.isEmpty ? "" : ",")\#(fields)}"#
         let value = try JSONValue(parsing: text)
         return try decodeRecord(SourceRecord(value: value, line: 1, index: 1, container: nil), format: .placesV1).place
     }
@@ -56,6 +57,7 @@ public enum HoursFixtures {
         let d = date.split(separator: "-").map { Int($0)! }
         let day = LocalDate(year: d[0], month: d[1], day: d[2])!
         let p = hm.split(separator: ":").map { Int($0)! }
-        return #"{"date":{"year":\#(d[0]),"month":\#(d[1]),"day":\#(d[2])},"day":\#(day.weekday),"hour":\#(p[0]),"minute":\#(p[1])\#(truncated ? #","truncated":true"# : "")}"#
+        return
+            #"{"date":{"year":\#(d[0]),"month":\#(d[1]),"day":\#(d[2])},"day":\#(day.weekday),"hour":\#(p[0]),"minute":\#(p[1])\#(truncated ? #","truncated":true"# : "")}"#
     }
 }

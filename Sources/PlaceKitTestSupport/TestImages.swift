@@ -8,7 +8,9 @@ public import PlaceModel
 public enum TestImages {
     /// The colour of each quadrant of a `quadrants` image: top left red,
     /// top right green, bottom left blue, bottom right white.
-    public static let quadrantColors: [(red: Int, green: Int, blue: Int)] = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)]
+    public static let quadrantColors: [(red: Int, green: Int, blue: Int)] = [
+        (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255),
+    ]
 
     /// What to draw.
     public enum Pattern: Sendable {
@@ -22,11 +24,15 @@ public enum TestImages {
     /// An image `width` x `height` in `format`. `transparent` makes the
     /// left half fully transparent (PNG, WebP); `interlaced` writes an
     /// interlaced PNG (Adam7) or a progressive JPEG.
-    public static func make(width: Int, height: Int, format: ImageFormat, pattern: Pattern = .quadrants, transparent: Bool = false,
-                            interlaced: Bool = false) -> [UInt8] {
+    public static func make(
+        width: Int, height: Int, format: ImageFormat, pattern: Pattern = .quadrants, transparent: Bool = false,
+        interlaced: Bool = false
+    ) -> [UInt8] {
         // The code under test scales with libgd, as the command line does.
         GDImageCodec.install()
-        guard let im = gdImageCreateTrueColor(Int32(width), Int32(height)) else { fatalError("gdImageCreateTrueColor failed") }
+        guard let im = gdImageCreateTrueColor(Int32(width), Int32(height)) else {
+            fatalError("gdImageCreateTrueColor failed")
+        }
         defer { gdImageDestroy(im) }
         gdImageAlphaBlending(im, 0)
         var state = 0x9E37_79B9_7F4A_7C15 as UInt64
@@ -41,7 +47,10 @@ public enum TestImages {
                 case .noise:
                     state = state &* 6364136223846793005 &+ 1442695040888963407
                     let v = Int(state >> 40)
-                    (r, g, b) = ((x * 255 / max(1, width - 1) + (v & 63)) & 255, (y * 255 / max(1, height - 1) + (v >> 6 & 63)) & 255, (v >> 12) & 255)
+                    (r, g, b) = (
+                        (x * 255 / max(1, width - 1) + (v & 63)) & 255,
+                        (y * 255 / max(1, height - 1) + (v >> 6 & 63)) & 255, (v >> 12) & 255
+                    )
                 }
                 let alpha = transparent && x < width / 2 ? 127 : 0
                 gdImageSetPixel(im, Int32(x), Int32(y), cgd_truecolor(Int32(r), Int32(g), Int32(b), Int32(alpha)))
@@ -50,12 +59,13 @@ public enum TestImages {
         gdImageSaveAlpha(im, transparent ? 1 : 0)
         gdImageInterlace(im, interlaced ? 1 : 0)
         var size: Int32 = 0
-        let buffer: UnsafeMutableRawPointer? = switch format {
-        case .jpeg: gdImageJpegPtr(im, &size, 92)
-        case .png: gdImagePngPtr(im, &size)
-        case .webp: gdImageWebpPtrEx(im, &size, 90)
-        case .gif: gdImageGifPtr(im, &size)
-        }
+        let buffer: UnsafeMutableRawPointer? =
+            switch format {
+            case .jpeg: gdImageJpegPtr(im, &size, 92)
+            case .png: gdImagePngPtr(im, &size)
+            case .webp: gdImageWebpPtrEx(im, &size, 90)
+            case .gif: gdImageGifPtr(im, &size)
+            }
         guard let buffer, size > 0 else { fatalError("libgd could not encode the test image") }
         defer { gdFree(buffer) }
         return Array(UnsafeRawBufferPointer(start: buffer, count: Int(size)))
@@ -69,7 +79,9 @@ public enum TestImages {
         precondition(png.count > ihdrEnd && Array(png[12..<16]) == Array("IHDR".utf8), "not a PNG with its IHDR first")
         let body = Array(type.utf8) + data
         let crc = badCRC ? 0 : crc32(body)
-        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func be(_ v: UInt32) -> [UInt8] {
+            [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+        }
         return Array(png[..<ihdrEnd]) + be(UInt32(data.count)) + body + be(crc) + Array(png[ihdrEnd...])
     }
 
@@ -131,10 +143,12 @@ public enum TestImages {
     public static func withOrientation(_ jpeg: [UInt8], _ orientation: Int) -> [UInt8] {
         // "Exif\0\0", then a little-endian TIFF header with one IFD0 entry:
         // tag 0x0112 (Orientation), type 3 (SHORT), count 1, the value.
-        let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00,
-                             0x01, 0x00,
-                             0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, UInt8(orientation), 0x00, 0x00, 0x00,
-                             0x00, 0x00, 0x00, 0x00]
+        let tiff: [UInt8] = [
+            0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00,
+            0x01, 0x00,
+            0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, UInt8(orientation), 0x00, 0x00, 0x00,
+            0x00, 0x00, 0x00, 0x00,
+        ]
         let payload: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff
         let length = payload.count + 2
         let segment: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload

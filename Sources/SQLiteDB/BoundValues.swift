@@ -59,7 +59,9 @@ package final class BoundValues {
 
     package func bind(integer: Int64?, at index: Int32) throws {
         guard let integer else { return try bindNull(index) }
-        try bind(Self.integer, bits: UInt64(bitPattern: integer), at: index) { try statement.bind(integer: integer, at: index) }
+        try bind(Self.integer, bits: UInt64(bitPattern: integer), at: index) {
+            try statement.bind(integer: integer, at: index)
+        }
     }
 
     package func bind(real: Double?, at index: Int32) throws {

@@ -13,7 +13,8 @@ extension Database {
     package func registerCountedBM25() throws {
         let rc = csqlite_register_bm25_counted(handle)
         guard rc == SQLITE_OK else {
-            throw SQLiteError(extendedCode: rc, message: "cannot register bm25_counted (no FTS5 in this SQLite library?)")
+            throw SQLiteError(
+                extendedCode: rc, message: "cannot register bm25_counted (no FTS5 in this SQLite library?)")
         }
     }
 

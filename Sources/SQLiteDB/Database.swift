@@ -1,6 +1,6 @@
 import CSQLite
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One SQLite connection. It owns its `sqlite3*` handle and closes it in
@@ -72,8 +72,9 @@ package final class Database {
         let hex = Array("0123456789ABCDEF".utf8)
         for b in absolute.utf8 {
             switch b {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
                 uri.unicodeScalars.append(Unicode.Scalar(b))
             default:
                 uri += "%" + String(decoding: [hex[Int(b >> 4)], hex[Int(b & 15)]], as: UTF8.self)
@@ -89,8 +90,10 @@ package final class Database {
 
     /// The error SQLite holds now for this connection.
     func lastError(code: Int32, sql: String?) -> SQLiteError {
-        SQLiteError(extendedCode: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
-            .withCodeIfMissing(code)
+        SQLiteError(
+            extendedCode: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql
+        )
+        .withCodeIfMissing(code)
     }
 
     /// Runs one or more SQL statements that return no rows of interest.

@@ -34,7 +34,9 @@ package enum DatabaseValue: Sendable, Equatable {
     package var isNull: Bool { self == .null }
 }
 
-extension DatabaseValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByNilLiteral {
+extension DatabaseValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByNilLiteral
+{
     package init(stringLiteral value: String) { self = .text(value) }
     package init(integerLiteral value: Int64) { self = .integer(value) }
     package init(floatLiteral value: Double) { self = .real(value) }

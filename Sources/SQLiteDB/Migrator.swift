@@ -9,8 +9,9 @@ package struct Migrator: Sendable {
     package let application: String
 
     package init(application: String, migrations: [Migration]) {
-        precondition(migrations.enumerated().allSatisfy { $0.offset + 1 == $0.element.version },
-                     "migrations must be numbered 1, 2, 3, ...")
+        precondition(
+            migrations.enumerated().allSatisfy { $0.offset + 1 == $0.element.version },
+            "migrations must be numbered 1, 2, 3, ...")
         self.application = application
         self.migrations = migrations
     }
@@ -27,15 +28,19 @@ package struct Migrator: Sendable {
     package func migrate(_ db: Database) throws -> [Int] {
         let current = try Self.storedVersion(db)
         if current > latestVersion {
-            throw SQLiteError(extendedCode: SQLITE_CANTOPEN,
-                              message: "\(db.path) has schema version \(current), written by a newer \(application); this version knows up to \(latestVersion)")
+            throw SQLiteError(
+                extendedCode: SQLITE_CANTOPEN,
+                message:
+                    "\(db.path) has schema version \(current), written by a newer \(application); this version knows up to \(latestVersion)"
+            )
         }
         var applied: [Int] = []
         for migration in migrations where migration.version > current {
             try db.transaction(.exclusive) {
                 // Re-read inside the lock: another process may have migrated.
                 guard try Self.storedVersion(db) < migration.version else { return }
-                try db.execute("""
+                try db.execute(
+                    """
                     CREATE TABLE IF NOT EXISTS schema_migration (
                         version INTEGER PRIMARY KEY,
                         name TEXT NOT NULL,
@@ -43,7 +48,9 @@ package struct Migrator: Sendable {
                     )
                     """)
                 try db.execute(migration.sql)
-                try db.run("INSERT INTO schema_migration (version, name) VALUES (?, ?)", [.integer(Int64(migration.version)), .text(migration.name)])
+                try db.run(
+                    "INSERT INTO schema_migration (version, name) VALUES (?, ?)",
+                    [.integer(Int64(migration.version)), .text(migration.name)])
                 try db.execute("PRAGMA user_version = \(migration.version)")
                 applied.append(migration.version)
             }

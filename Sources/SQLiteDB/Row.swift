@@ -71,7 +71,9 @@ package struct Row {
 
     private func requireValue(_ index: Int) throws {
         guard isNull(index) else { return }
-        throw SQLiteError(extendedCode: SQLITE_MISMATCH, message: "column '\(columnName(index))' is NULL where a value is required", sql: statement.sql)
+        throw SQLiteError(
+            extendedCode: SQLITE_MISMATCH, message: "column '\(columnName(index))' is NULL where a value is required",
+            sql: statement.sql)
     }
     /// Calls `body` with the raw bytes of a text or blob column, no copy.
     package func withBytes<T>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {

@@ -35,7 +35,9 @@ package final class Statement {
         reset()
         let count = Int(sqlite3_bind_parameter_count(handle))
         guard values.count == count else {
-            throw SQLiteError(extendedCode: SQLITE_RANGE, message: "statement takes \(count) arguments, got \(values.count)", sql: sql)
+            throw SQLiteError(
+                extendedCode: SQLITE_RANGE, message: "statement takes \(count) arguments, got \(values.count)", sql: sql
+            )
         }
         for (offset, value) in values.enumerated() {
             try bind(value, at: Int32(offset + 1))
@@ -57,7 +59,8 @@ package final class Statement {
             let rc = s.withUTF8 { bytes in
                 UnsafeRawBufferPointer(bytes).withMemoryRebound(to: CChar.self) { chars in
                     // An empty string has no base address; SQLite reads a NULL pointer as NULL, not "".
-                    chars.isEmpty ? sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+                    chars.isEmpty
+                        ? sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
                         : sqlite3_bind_text(handle, index, chars.baseAddress, Int32(chars.count), csqlite_transient())
                 }
             }
@@ -104,7 +107,9 @@ package final class Statement {
 
     /// Binds UTF-8 bytes as text without building a `String`.
     package func bindText(utf8 bytes: UnsafeRawBufferPointer, at index: Int32) throws {
-        let rc = sqlite3_bind_text(handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), csqlite_transient())
+        let rc = sqlite3_bind_text(
+            handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+            csqlite_transient())
         if rc != SQLITE_OK { throw database.lastError(code: rc, sql: sql) }
     }
 
@@ -113,7 +118,8 @@ package final class Statement {
     package func bindText(_ copied: ArenaBytes, at index: Int32) throws {
         // An empty copy still points into the arena, so '' is not NULL.
         let bytes = copied.bytes
-        let rc = sqlite3_bind_text(handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+        let rc = sqlite3_bind_text(
+            handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
         if rc != SQLITE_OK { throw database.lastError(code: rc, sql: sql) }
     }
 

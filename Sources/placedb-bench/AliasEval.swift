@@ -12,10 +12,14 @@ import PlaceModel
 
 enum AliasEval {
     static let regions: [(source: String, snapshots: [String], derived: [String])] = [
-        ("osm-andorra", ["andorra-2013-05-28", "andorra-2020-05-01", "andorra-2021-04-13", "andorra-2021-10-28"],
-         ["andorra_2013-05-28_to_2020-05-01", "andorra_2020-05-01_to_2021-10-28"]),
-        ("osm-liechtenstein", ["liechtenstein-2013-08-03", "liechtenstein-2015-07-27", "liechtenstein-2021-10-28"],
-         ["liechtenstein_2013-08-03_to_2015-07-27", "liechtenstein_2015-07-27_to_2021-10-28"]),
+        (
+            "osm-andorra", ["andorra-2013-05-28", "andorra-2020-05-01", "andorra-2021-04-13", "andorra-2021-10-28"],
+            ["andorra_2013-05-28_to_2020-05-01", "andorra_2020-05-01_to_2021-10-28"]
+        ),
+        (
+            "osm-liechtenstein", ["liechtenstein-2013-08-03", "liechtenstein-2015-07-27", "liechtenstein-2021-10-28"],
+            ["liechtenstein_2013-08-03_to_2015-07-27", "liechtenstein_2015-07-27_to_2021-10-28"]
+        ),
     ]
 
     /// `osm:n123` of the derived CSVs' `n123` (placedb's spelling is osmium's short form).
@@ -63,18 +67,31 @@ enum AliasEval {
                     let old = osmID(String(f[0])), new = osmID(String(f[1]))
                     listed.insert("\(old) \(new)")
                     let targets = edges.filter { $0.aliasID == old }.map(\.placeID)
-                    if targets.contains(new) { linked += 1 } else if !targets.isEmpty { elsewhere += 1 } else { missing += 1 }
+                    if targets.contains(new) {
+                        linked += 1
+                    } else if !targets.isEmpty {
+                        elsewhere += 1
+                    } else {
+                        missing += 1
+                    }
                 }
                 report.append("| \(file) | \(total) | \(linked) | \(elsewhere) | \(missing) |")
             }
-            let reasons = Dictionary(grouping: edges, by: \.reason.rawValue).mapValues(\.count).sorted { $0.key < $1.key }
-            report.append("| \(region.source): all edges | \(edges.count) (\(reasons.map { "\($0.key) \($0.value)" }.joined(separator: ", "))) | | | |")
+            let reasons = Dictionary(grouping: edges, by: \.reason.rawValue).mapValues(\.count).sorted {
+                $0.key < $1.key
+            }
+            report.append(
+                "| \(region.source): all edges | \(edges.count) (\(reasons.map { "\($0.key) \($0.value)" }.joined(separator: ", "))) | | | |"
+            )
             let extra = edges.filter { !listed.contains("\($0.aliasID) \($0.placeID)") }
             report.append("| \(region.source): edges beyond the list | \(extra.count) | | | |")
             for e in extra {
                 let a = try? client.fetchPlace(id: PlaceID(e.aliasID), followAliases: false)
                 let b = try? client.fetchPlace(id: PlaceID(e.placeID), followAliases: false)
-                FileHandle.standardError.write(Data("extra \(e.reason.rawValue) \(e.confidence): \(e.aliasID) '\(a?.displayName?.text ?? "?")' -> \(e.placeID) '\(b?.displayName?.text ?? "?")'\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "extra \(e.reason.rawValue) \(e.confidence): \(e.aliasID) '\(a?.displayName?.text ?? "?")' -> \(e.placeID) '\(b?.displayName?.text ?? "?")'\n"
+                            .utf8))
             }
         }
         print("")

@@ -59,13 +59,17 @@ enum EvalCurrent {
     /// The feature renumbered (@id + 10^12) and its geometry moved by one
     /// random offset of 0-30 m.
     static func twin(_ feature: JSONValue, _ rng: inout SplitMix) -> JSONValue {
-        guard var f = feature.objectValue, var p = f["properties"]?.objectValue, let id = p["@id"]?.intValue else { return feature }
+        guard var f = feature.objectValue, var p = f["properties"]?.objectValue, let id = p["@id"]?.intValue else {
+            return feature
+        }
         p["@id"] = .int(Int64(id) + 1_000_000_000_000)
         f["properties"] = .object(p)
         let d = 30 * rng.next(), a = 2 * Double.pi * rng.next()
         func shift(_ v: JSONValue) -> JSONValue {
             guard let items = v.arrayValue else { return v }
-            if items.count >= 2, let lng = items[0].doubleValue, let lat = items[1].doubleValue, items[0].arrayValue == nil {
+            if items.count >= 2, let lng = items[0].doubleValue, let lat = items[1].doubleValue,
+                items[0].arrayValue == nil
+            {
                 let dLat = d * cos(a) / 111_320, dLng = d * sin(a) / (111_320 * max(0.01, cos(lat * .pi / 180)))
                 return .array([.double(lng + dLng), .double(lat + dLat)] + items.dropFirst(2))
             }
@@ -107,7 +111,8 @@ enum EvalCurrent {
         let writer = JSONWriter()
         try features.map { "\u{1E}" + writer.string($0.feature) }.joined(separator: "\n").appending("\n")
             .write(toFile: geojsonseq, atomically: true, encoding: .utf8)
-        let summary = try PlaceImporter(databasePath: db, options: ImportOptions(onError: .skip, source: "osm")).importInput(.file(geojsonseq))
+        let summary = try PlaceImporter(databasePath: db, options: ImportOptions(onError: .skip, source: "osm"))
+            .importInput(.file(geojsonseq))
         // --twin: the same places again as a second source, renumbered and
         // each moved 0-30 m at random (issue 30), linked by the import
         // (--twin-no-link: not linked, every place has a twin).
@@ -115,7 +120,8 @@ enum EvalCurrent {
         if args.contains("--twin") || args.contains("--twin-no-link") {
             let twin = "\(dir)/eval-osm-twin.geojsonseq"
             var rng = SplitMix(seed: seed ^ 0x7717)
-            try features.map { "\u{1E}" + writer.string(Self.twin($0.feature, &rng)) }.joined(separator: "\n").appending("\n")
+            try features.map { "\u{1E}" + writer.string(Self.twin($0.feature, &rng)) }.joined(separator: "\n")
+                .appending("\n")
                 .write(toFile: twin, atomically: true, encoding: .utf8)
             var options = ImportOptions(onError: .skip, source: "osm-twin")
             options.link = !args.contains("--twin-no-link")
@@ -123,8 +129,11 @@ enum EvalCurrent {
             let t = try importer.importInput(.file(twin))
             let started = Date()
             let l = try importer.link()
-            twinLine = "  twin: \(t.inserted) places renumbered (@id + 10^12) and moved 0-30 m, imported as source osm-twin; "
-                + (l.map { "linked in \(fmt(Date().timeIntervalSince(started), 2)) s: \($0.scored) pairs scored, \($0.linked) links, \($0.groups) groups of \($0.grouped) records" } ?? "not linked (--twin-no-link)")
+            twinLine =
+                "  twin: \(t.inserted) places renumbered (@id + 10^12) and moved 0-30 m, imported as source osm-twin; "
+                + (l.map {
+                    "linked in \(fmt(Date().timeIntervalSince(started), 2)) s: \($0.scored) pairs scored, \($0.linked) links, \($0.groups) groups of \($0.grouped) records"
+                } ?? "not linked (--twin-no-link)")
         }
         let client = try PlaceReader(databasePath: db, spatialIndex: .memory)
         try applyModelSettings(args, to: client)
@@ -144,7 +153,10 @@ enum EvalCurrent {
                 let stem = String(file.prefix { $0 != "." })
                 let path = "\(wholeDir)/\(stem).geojsonseq"
                 guard FileManager.default.fileExists(atPath: path) else {
-                    throw BenchError(message: "\(path): missing (Scripts/eval-current --whole exports it with osmium from ../shared/data/osm/extracts)")
+                    throw BenchError(
+                        message:
+                            "\(path): missing (Scripts/eval-current --whole exports it with osmium from ../shared/data/osm/extracts)"
+                    )
                 }
                 total += try importer.importInput(.file(path))
                 names.append(path)
@@ -157,29 +169,40 @@ enum EvalCurrent {
         let showBins = args.contains("--bins")
         let showBreakdown = args.contains("--breakdown")
 
-        print("placedb-bench eval-current: \(features.count) places (\(features.filter(\.hasExtent).count) with extent), \(fixes) fixes per place and accuracy, seed \(seed)")
+        print(
+            "placedb-bench eval-current: \(features.count) places (\(features.filter(\.hasExtent).count) with extent), \(fixes) fixes per place and accuracy, seed \(seed)"
+        )
         for (file, n, e) in perRegion { print("  \(file): \(n) places, \(e) ways/relations") }
-        print("  imported \(summary.inserted) places into \(db) (\(summary.rejected) rejected) through placedb's OSM GeoJSON path")
+        print(
+            "  imported \(summary.inserted) places into \(db) (\(summary.rejected) rejected) through placedb's OSM GeoJSON path"
+        )
         if let twinLine { print(twinLine) }
         if let whole {
             let s = whole.summary
-            print("  whole extracts (\(whole.files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))): \(s.records) features, "
-                + "\(s.inserted) places imported, \(s.duplicates) duplicates, \(s.rejected) rejected, \(s.skippedCount) skipped as not places"
-                + (args.contains("--all-features") ? " (--all-features: kept)" : ""))
+            print(
+                "  whole extracts (\(whole.files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))): \(s.records) features, "
+                    + "\(s.inserted) places imported, \(s.duplicates) duplicates, \(s.rejected) rejected, \(s.skippedCount) skipped as not places"
+                    + (args.contains("--all-features") ? " (--all-features: kept)" : ""))
             for (reason, n) in s.skipped.sorted(by: { $0.value > $1.value }) { print("    skipped: \(reason): \(n)") }
         }
         print("")
         var top1: [(accuracy: Double, poi: Double, whole: Double?, nearestPOI: Double, nearestWhole: Double?)] = []
-        var regionTop1: [(accuracy: Double, poi: [String: (n: Int, hits: Int)], whole: [String: (n: Int, hits: Int)])] = []
+        var regionTop1: [(accuracy: Double, poi: [String: (n: Int, hits: Int)], whole: [String: (n: Int, hits: Int)])] =
+            []
         var charted: [(accuracy: Double, methods: [(String, Scores)])] = []
         for accuracy in accuracies {
-            let poi = try evaluate(client, label: "", features: features, accuracy: accuracy, fixes: fixes, seed: seed,
-                                   showBins: showBins, showBreakdown: showBreakdown, header: true, regionOf: regionOf)
+            let poi = try evaluate(
+                client, label: "", features: features, accuracy: accuracy, fixes: fixes, seed: seed,
+                showBins: showBins, showBreakdown: showBreakdown, header: true, regionOf: regionOf)
             charted.append((accuracy, poi.methods))
-            var w: (model: Scores, nearest: Scores, methods: [(String, Scores)], perRegion: [String: (n: Int, hits: Int)])?
+            var w:
+                (model: Scores, nearest: Scores, methods: [(String, Scores)], perRegion: [String: (n: Int, hits: Int)])?
             if let whole {
-                w = try evaluate(whole.client, label: "whole extract: ", features: features, accuracy: accuracy, fixes: fixes, seed: seed,
-                                 showBins: showBins, showBreakdown: showBreakdown, header: false, checkPlaces: true, regionOf: regionOf)
+                w = try evaluate(
+                    whole.client, label: "whole extract: ", features: features, accuracy: accuracy, fixes: fixes,
+                    seed: seed,
+                    showBins: showBins, showBreakdown: showBreakdown, header: false, checkPlaces: true,
+                    regionOf: regionOf)
                 regionTop1.append((accuracy, poi.perRegion, w!.perRegion))
             }
             top1.append((accuracy, poi.model.top1, w?.model.top1, poi.nearest.top1, w?.nearest.top1))
@@ -188,20 +211,29 @@ enum EvalCurrent {
         print("Nearest place answers with certainty, so its ECE is 1 - top-1 and it has no log-likelihood.")
         print("Extent: ways and relations (polygons, or lines for open ways); ≥ 50 m: their bounding box's diagonal.")
         if let svgDir = option("--svg-dir", args) {
-            try writeCharts(charted, dir: svgDir, name: "osm",
-                            subtitle: "Simulated visits to \(features.count) OSM POIs of \(perRegion.count) regions, \(fixes) fixes per place and accuracy, seed \(seed)")
+            try writeCharts(
+                charted, dir: svgDir, name: "osm",
+                subtitle:
+                    "Simulated visits to \(features.count) OSM POIs of \(perRegion.count) regions, \(fixes) fixes per place and accuracy, seed \(seed)"
+            )
         }
         if whole != nil {
             print("")
-            print("| accuracy | model top-1, POI files | model top-1, whole extracts | difference (points) | nearest top-1, POI files | nearest top-1, whole extracts |")
+            print(
+                "| accuracy | model top-1, POI files | model top-1, whole extracts | difference (points) | nearest top-1, POI files | nearest top-1, whole extracts |"
+            )
             print("|---|---|---|---|---|---|")
             for t in top1 {
-                print("| \(Int(t.accuracy)) m | \(pct(t.poi)) | \(pct(t.whole ?? 0)) | \(fmt(100 * ((t.whole ?? 0) - t.poi), 2)) | \(pct(t.nearestPOI)) | \(pct(t.nearestWhole ?? 0)) |")
+                print(
+                    "| \(Int(t.accuracy)) m | \(pct(t.poi)) | \(pct(t.whole ?? 0)) | \(fmt(100 * ((t.whole ?? 0) - t.poi), 2)) | \(pct(t.nearestPOI)) | \(pct(t.nearestWhole ?? 0)) |"
+                )
             }
             // Per region: model top-1 on the POI file and on the whole extract, and the difference in points.
             print("")
             let regions = Set(regionOf.values).sorted()
-            print("| region | " + regionTop1.map { "\(Int($0.accuracy)) m: POI / whole (points)" }.joined(separator: " | ") + " |")
+            print(
+                "| region | "
+                    + regionTop1.map { "\(Int($0.accuracy)) m: POI / whole (points)" }.joined(separator: " | ") + " |")
             print("|---|" + regionTop1.map { _ in "---|" }.joined())
             for region in regions {
                 let cells = regionTop1.map { r -> String in
@@ -218,12 +250,19 @@ enum EvalCurrent {
     /// database: prints the table rows; returns the model's and nearest
     /// place's scores, and every method's. `checkPlaces` also counts the answers that are not
     /// places (no name and no type) or carry no place tag.
-    static func evaluate(_ client: PlaceReader, label: String, features: [OSMFeature], accuracy: Double, fixes: Int, seed: UInt64,
-                         showBins: Bool, showBreakdown: Bool, header: Bool,
-                         checkPlaces: Bool = false, regionOf: [String: String] = [:])
-        throws -> (model: Scores, nearest: Scores, methods: [(String, Scores)], perRegion: [String: (n: Int, hits: Int)]) {
+    static func evaluate(
+        _ client: PlaceReader, label: String, features: [OSMFeature], accuracy: Double, fixes: Int, seed: UInt64,
+        showBins: Bool, showBreakdown: Bool, header: Bool,
+        checkPlaces: Bool = false, regionOf: [String: String] = [:]
+    )
+        throws -> (
+            model: Scores, nearest: Scores, methods: [(String, Scores)], perRegion: [String: (n: Int, hits: Int)]
+        )
+    {
         if header {
-            print("| accuracy | method | top-1 | top-5 | mean log-lik | ECE | top-1 nodes | top-1 with extent | top-1 extent ≥ 50 m | vs nearest (fixes won / lost) | fixes |")
+            print(
+                "| accuracy | method | top-1 | top-5 | mean log-lik | ECE | top-1 nodes | top-1 with extent | top-1 extent ≥ 50 m | vs nearest (fixes won / lost) | fixes |"
+            )
             print("|---|---|---|---|---|---|---|---|---|---|---|")
         }
         let byID = Dictionary(features.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -237,8 +276,10 @@ enum EvalCurrent {
         // Answers that are not places, or places of a kind without a place tag.
         var anonymousTop1 = 0, anonymousNearby = 0
         var kindTop1: [String: Int] = [:]
-        let kinds: Set<String> = ["route", "railway", "transit_platform", "political", "locality", "neighborhood", "plaza",
-                                  "natural_feature", "premise", "landuse"]
+        let kinds: Set<String> = [
+            "route", "railway", "transit_platform", "political", "locality", "neighborhood", "plaza",
+            "natural_feature", "premise", "landuse",
+        ]
         do {
             var rng = SplitMix64(state: seed &+ UInt64(accuracy * 1000))
             let sigma = client.likelihoodModel.sigma(accuracy: accuracy)
@@ -259,25 +300,34 @@ enum EvalCurrent {
                     let truth = feature.id
 
                     let started = NearbyBench.now()
-                    let result = try client.findPlaceLikelihoods(location: fix, accuracy: accuracy, fields: idOnly, limit: 1000)
+                    let result = try client.findPlaceLikelihoods(
+                        location: fix, accuracy: accuracy, fields: idOnly, limit: 1000)
                     queryTimes.append(NearbyBench.now() - started)
                     if checkPlaces, let top = result.placeLikelihoods.first?.place {
                         if top.displayName == nil && top.primaryType == nil { anonymousTop1 += 1 }
                         if byID[top.id.rawValue] == nil {
                             let t = top.primaryType ?? "(no type)"
-                            kindTop1[(kinds.contains(t) ? "" : "other: ") + t + (top.displayName == nil ? " (unnamed)" : ""), default: 0] += 1
+                            kindTop1[
+                                (kinds.contains(t) ? "" : "other: ") + t + (top.displayName == nil ? " (unnamed)" : ""),
+                                default: 0] += 1
                             // Its footprint's box holds a POI of its own name.
                             let v = top.document["viewport"]
-                            if let name = top.displayName?.text, let s = v?["low"]?["latitude"]?.doubleValue, let w = v?["low"]?["longitude"]?.doubleValue,
-                               let n = v?["high"]?["latitude"]?.doubleValue, let e = v?["high"]?["longitude"]?.doubleValue,
-                               poiByName[name]?.contains(where: { $0.latitude >= s && $0.latitude <= n && $0.longitude >= w && $0.longitude <= e }) == true {
+                            if let name = top.displayName?.text, let s = v?["low"]?["latitude"]?.doubleValue,
+                                let w = v?["low"]?["longitude"]?.doubleValue,
+                                let n = v?["high"]?["latitude"]?.doubleValue,
+                                let e = v?["high"]?["longitude"]?.doubleValue,
+                                poiByName[name]?.contains(where: {
+                                    $0.latitude >= s && $0.latitude <= n && $0.longitude >= w && $0.longitude <= e
+                                }) == true
+                            {
                                 sameNameTop1[t, default: 0] += 1
                             }
                         }
                     }
                     let ranked = result.placeLikelihoods.map { ($0.place.id.rawValue, $0.likelihood) }
-                    approximate.add(topMass: result.topMass, flagged: result.approximate, right: ranked.first?.0 == truth,
-                                    located: result.locality != nil)
+                    approximate.add(
+                        topMass: result.topMass, flagged: result.approximate, right: ranked.first?.0 == truth,
+                        located: result.locality != nil)
                     if let region = regionOf[truth] {
                         perRegion[region, default: (0, 0)].n += 1
                         if ranked.first?.0 == truth { perRegion[region, default: (0, 0)].hits += 1 }
@@ -285,70 +335,109 @@ enum EvalCurrent {
                     let large = feature.extentMeters >= 50
                     model.add(ranked, truth: truth, extent: feature.hasExtent, large: large)
 
-                    let near = try client.searchNearby(NearbySearchRequest(center: fix, maxResultCount: 5), fields: idOnly)
-                    if checkPlaces { anonymousNearby += near.filter { $0.place.displayName == nil && $0.place.primaryType == nil }.count }
+                    let near = try client.searchNearby(
+                        NearbySearchRequest(center: fix, maxResultCount: 5), fields: idOnly)
+                    if checkPlaces {
+                        anonymousNearby +=
+                            near.filter { $0.place.displayName == nil && $0.place.primaryType == nil }.count
+                    }
                     let modelRight = ranked.first?.0 == truth, nearestRight = near.first?.place.id.rawValue == truth
                     if modelRight && !nearestRight { wins += 1; if feature.hasExtent { extentWins += 1 } }
                     if nearestRight && !modelRight { losses += 1; if feature.hasExtent { extentLosses += 1 } }
                     if showBreakdown {
                         breakdown[Breakdown.bucket(feature), default: Breakdown()].add(
                             modelRight: modelRight, nearestRight: nearestRight,
-                            modelPick: ranked.first.flatMap { byID[$0.0] }, nearestPick: near.first.flatMap { byID[$0.place.id.rawValue] })
+                            modelPick: ranked.first.flatMap { byID[$0.0] },
+                            nearestPick: near.first.flatMap { byID[$0.place.id.rawValue] })
                     }
-                    nearest.add(near.map { ($0.place.id.rawValue, 1.0) }, truth: truth, extent: feature.hasExtent, large: large, deterministic: true)
+                    nearest.add(
+                        near.map { ($0.place.id.rawValue, 1.0) }, truth: truth, extent: feature.hasExtent, large: large,
+                        deterministic: true)
 
-                    let within = try client.searchNearby(NearbySearchRequest(center: fix, radiusMeters: 5 * sigma, maxResultCount: 1000), fields: idOnly)
+                    let within = try client.searchNearby(
+                        NearbySearchRequest(center: fix, radiusMeters: 5 * sigma, maxResultCount: 1000), fields: idOnly)
                     let weights = within.map { exp(-0.5 * ($0.distanceMeters / sigma) * ($0.distanceMeters / sigma)) }
                     let sum = weights.reduce(0, +)
-                    distance.add(zip(within, weights).map { ($0.place.id.rawValue, sum > 0 ? $1 / sum : 0) }, truth: truth, extent: feature.hasExtent, large: large)
+                    distance.add(
+                        zip(within, weights).map { ($0.place.id.rawValue, sum > 0 ? $1 / sum : 0) }, truth: truth,
+                        extent: feature.hasExtent, large: large)
                 }
             }
             for (name, s) in [("placedb model", model), ("nearest place", nearest), ("distance-only", distance)] {
-                let versus = name == "placedb model" ? "+\(wins) / −\(losses); with extent +\(extentWins) / −\(extentLosses)" : ""
-                print("| \(Int(accuracy)) m | \(label)\(name) | \(pct(s.top1)) | \(pct(s.top5)) | \(s.deterministic ? "—" : fmt(s.meanLogLikelihood, 3)) | \(fmt(s.ece, 3)) | \(pct(s.top1Nodes)) | \(pct(s.top1Extent)) | \(pct(s.top1Large)) | \(versus) | \(s.count) |")
+                let versus =
+                    name == "placedb model"
+                    ? "+\(wins) / −\(losses); with extent +\(extentWins) / −\(extentLosses)" : ""
+                print(
+                    "| \(Int(accuracy)) m | \(label)\(name) | \(pct(s.top1)) | \(pct(s.top5)) | \(s.deterministic ? "—" : fmt(s.meanLogLikelihood, 3)) | \(fmt(s.ece, 3)) | \(pct(s.top1Nodes)) | \(pct(s.top1Extent)) | \(pct(s.top1Large)) | \(versus) | \(s.count) |"
+                )
                 if showBins && !s.deterministic {
-                    print("|  | reliability: " + s.bins.enumerated().filter { $0.element.n > 0 }.map { i, b in
-                        "\(i * 10)-\(i * 10 + 10)%: n \(b.n) conf \(fmt(100 * b.confidence / Double(b.n)))% acc \(fmt(100 * Double(b.correct) / Double(b.n)))%"
-                    }.joined(separator: "; ") + " |")
+                    print(
+                        "|  | reliability: "
+                            + s.bins.enumerated().filter { $0.element.n > 0 }.map { i, b in
+                                "\(i * 10)-\(i * 10 + 10)%: n \(b.n) conf \(fmt(100 * b.confidence / Double(b.n)))% acc \(fmt(100 * Double(b.correct) / Double(b.n)))%"
+                            }.joined(separator: "; ") + " |")
                 }
             }
             if checkPlaces {
-                print("|  | \(label)model top-1 without a name and a type: \(anonymousTop1); nearby answers (5 per fix) without a name and a type: \(anonymousNearby); "
-                    + "model top-1 a place outside the POI files (\(kindTop1.values.reduce(0, +))), by primary type: \(kindTop1.isEmpty ? "none" : kindTop1.sorted { $0.value > $1.value }.prefix(12).map { "\($0.key) \($0.value)" }.joined(separator: ", ")); "
-                    + "of those, a feature whose box holds a POI of its own name: \(sameNameTop1.isEmpty ? "none" : sameNameTop1.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")) |")
+                print(
+                    "|  | \(label)model top-1 without a name and a type: \(anonymousTop1); nearby answers (5 per fix) without a name and a type: \(anonymousNearby); "
+                        + "model top-1 a place outside the POI files (\(kindTop1.values.reduce(0, +))), by primary type: \(kindTop1.isEmpty ? "none" : kindTop1.sorted { $0.value > $1.value }.prefix(12).map { "\($0.key) \($0.value)" }.joined(separator: ", ")); "
+                        + "of those, a feature whose box holds a POI of its own name: \(sameNameTop1.isEmpty ? "none" : sameNameTop1.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")) |"
+                )
             }
             print("|  | \(label)" + approximate.summary(threshold: client.likelihoodModel.approximateMass) + " |")
             queryTimes.sort()
-            print("|  | \(label)model queries (findPlaceLikelihoods, limit 1000, fields id): median \(fmt(1e6 * queryTimes[queryTimes.count / 2], 1)) µs, mean \(fmt(1e6 * queryTimes.reduce(0, +) / Double(queryTimes.count), 1)) µs |")
+            print(
+                "|  | \(label)model queries (findPlaceLikelihoods, limit 1000, fields id): median \(fmt(1e6 * queryTimes[queryTimes.count / 2], 1)) µs, mean \(fmt(1e6 * queryTimes.reduce(0, +) / Double(queryTimes.count), 1)) µs |"
+            )
             if showBreakdown {
-                print("|  | by the true place (bounding-box diagonal): fixes, model top-1, nearest top-1; where only one is right, what the other picked |")
+                print(
+                    "|  | by the true place (bounding-box diagonal): fixes, model top-1, nearest top-1; where only one is right, what the other picked |"
+                )
                 for name in Breakdown.order {
                     guard let b = breakdown[name] else { continue }
-                    print("|  | \(name): \(b.n) fixes, model \(pct(Double(b.model) / Double(b.n))), nearest \(pct(Double(b.nearest) / Double(b.n))); "
-                        + "model only \(b.modelOnly) (nearest picked \(b.nearestPicked.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))), "
-                        + "nearest only \(b.nearestOnly) (model picked \(b.modelPicked.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))) |")
+                    print(
+                        "|  | \(name): \(b.n) fixes, model \(pct(Double(b.model) / Double(b.n))), nearest \(pct(Double(b.nearest) / Double(b.n))); "
+                            + "model only \(b.modelOnly) (nearest picked \(b.nearestPicked.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))), "
+                            + "nearest only \(b.nearestOnly) (model picked \(b.modelPicked.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))) |"
+                    )
                 }
             }
-            return (model, nearest, [("placedb model", model), ("nearest place", nearest), ("distance-only", distance)], perRegion)
+            return (
+                model, nearest, [("placedb model", model), ("nearest place", nearest), ("distance-only", distance)],
+                perRegion
+            )
         }
     }
 
     /// The reliability diagram and top-1 by accuracy of a run, as
     /// DIR/current-reliability-NAME.svg and DIR/current-top1-NAME.svg
     /// (nearest place answers with certainty: it has no reliability curve).
-    static func writeCharts(_ rows: [(accuracy: Double, methods: [(String, Scores)])], dir: String, name: String, subtitle: String) throws {
+    static func writeCharts(
+        _ rows: [(accuracy: Double, methods: [(String, Scores)])], dir: String, name: String, subtitle: String
+    ) throws {
         let categories = rows.map { "\(SVGWriter.number($0.accuracy)) m" }
         let panels = rows.map { row in
-            EvalCharts.Panel(title: "accuracy \(SVGWriter.number(row.accuracy)) m", methods: row.methods.filter { !$0.1.deterministic }.map { method, s in
-                EvalCharts.Calibration(method: method, ece: s.ece, bins: s.bins.map { EvalCharts.Bin(n: $0.n, correct: $0.correct, confidenceSum: $0.confidence) })
-            })
+            EvalCharts.Panel(
+                title: "accuracy \(SVGWriter.number(row.accuracy)) m",
+                methods: row.methods.filter { !$0.1.deterministic }.map { method, s in
+                    EvalCharts.Calibration(
+                        method: method, ece: s.ece,
+                        bins: s.bins.map { EvalCharts.Bin(n: $0.n, correct: $0.correct, confidenceSum: $0.confidence) })
+                })
         }
-        try EvalCharts.write(EvalCharts.reliability(title: "Current place: calibration (\(name))", subtitle: subtitle, panels: panels),
-                             dir: dir, name: "current-reliability-\(name).svg")
+        try EvalCharts.write(
+            EvalCharts.reliability(title: "Current place: calibration (\(name))", subtitle: subtitle, panels: panels),
+            dir: dir, name: "current-reliability-\(name).svg")
         let methods = rows.first?.methods.map(\.0) ?? []
-        let series = methods.enumerated().map { i, method in EvalCharts.Series(name: method, values: rows.map { $0.methods[i].1.top1 }) }
-        try EvalCharts.write(EvalCharts.top1(title: "Current place: top-1 by accuracy (\(name))", subtitle: subtitle, categories: categories, series: series),
-                             dir: dir, name: "current-top1-\(name).svg")
+        let series = methods.enumerated().map { i, method in
+            EvalCharts.Series(name: method, values: rows.map { $0.methods[i].1.top1 })
+        }
+        try EvalCharts.write(
+            EvalCharts.top1(
+                title: "Current place: top-1 by accuracy (\(name))", subtitle: subtitle, categories: categories,
+                series: series),
+            dir: dir, name: "current-top1-\(name).svg")
     }
 
     /// `--model key=value,...`: changes the model's settings for a
@@ -360,11 +449,14 @@ enum EvalCurrent {
         var model = client.likelihoodModel
         for pair in settings.split(separator: ",") {
             let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            guard kv.count == 2, let v = Double(kv[1]) else { throw BenchError(message: "--model: expected key=number, got '\(pair)'") }
+            guard kv.count == 2, let v = Double(kv[1]) else {
+                throw BenchError(message: "--model: expected key=number, got '\(pair)'")
+            }
             switch kv[0] {
             case "noneDensity": model.noneDensity = v
             case "defaultFootprintRadius": model.defaultFootprintRadius = v
-            case "footprintScale": model.footprintRadius = model.footprintRadius.mapValues { $0 * v }; model.defaultFootprintRadius *= v
+            case "footprintScale":
+                model.footprintRadius = model.footprintRadius.mapValues { $0 * v }; model.defaultFootprintRadius *= v
             case "maxViewportRadius": model.maxViewportRadius = v
             case "cutoffSigmas": model.cutoffSigmas = v
             case "extentFactor": model.extentFactor = v
@@ -403,14 +495,20 @@ enum EvalCurrent {
         func summary(threshold: Double) -> String {
             guard !masses.isEmpty else { return "no fixes" }
             let sorted = masses.sorted()
-            func q(_ p: Double) -> String { fmt(100 * sorted[min(sorted.count - 1, Int(p * Double(sorted.count)))], 1) + "%" }
+            func q(_ p: Double) -> String {
+                fmt(100 * sorted[min(sorted.count - 1, Int(p * Double(sorted.count)))], 1) + "%"
+            }
             let n = masses.count
-            var parts = ["top-5 mass median \(q(0.5)) (p10 \(q(0.1)), p90 \(q(0.9)))",
-                         "approximate (< \(fmt(100 * threshold, 0))%): \(pct(Double(flagged) / Double(n))) of fixes, top-1 right \(flagged > 0 ? pct(Double(flaggedRight) / Double(flagged)) : "—") of them, \(n - flagged > 0 ? pct(Double(unflaggedRight) / Double(n - flagged)) : "—") of the others; locality named for \(flagged > 0 ? pct(Double(located) / Double(flagged)) : "—") of them"]
+            var parts = [
+                "top-5 mass median \(q(0.5)) (p10 \(q(0.1)), p90 \(q(0.9)))",
+                "approximate (< \(fmt(100 * threshold, 0))%): \(pct(Double(flagged) / Double(n))) of fixes, top-1 right \(flagged > 0 ? pct(Double(flaggedRight) / Double(flagged)) : "—") of them, \(n - flagged > 0 ? pct(Double(unflaggedRight) / Double(n - flagged)) : "—") of the others; locality named for \(flagged > 0 ? pct(Double(located) / Double(flagged)) : "—") of them",
+            ]
             for t in [0.25, 0.75] {
                 let below = fixes.filter { $0.0 < t }
                 let right = below.filter(\.1).count
-                parts.append("at < \(fmt(100 * t, 0))%: \(pct(Double(below.count) / Double(n))) flagged, top-1 right \(below.isEmpty ? "—" : pct(Double(right) / Double(below.count)))")
+                parts.append(
+                    "at < \(fmt(100 * t, 0))%: \(pct(Double(below.count) / Double(n))) flagged, top-1 right \(below.isEmpty ? "—" : pct(Double(right) / Double(below.count)))"
+                )
             }
             return parts.joined(separator: "; ")
         }
@@ -470,7 +568,9 @@ enum EvalCurrent {
         var bins = Array(repeating: (n: 0, correct: 0, confidence: 0.0), count: 10)
 
         /// `ranked`: (place ID, probability), most likely first.
-        mutating func add(_ ranked: [(String, Double)], truth: String, extent: Bool, large: Bool, deterministic: Bool = false) {
+        mutating func add(
+            _ ranked: [(String, Double)], truth: String, extent: Bool, large: Bool, deterministic: Bool = false
+        ) {
             self.deterministic = deterministic
             count += 1
             let top1 = ranked.first?.0 == truth

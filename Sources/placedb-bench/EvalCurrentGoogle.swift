@@ -37,8 +37,11 @@ extension EvalCurrent {
         guard let walker = FileManager.default.enumerator(atPath: dataDir) else {
             throw BenchError(message: "\(dataDir): no such directory (the shared Google data is absent)")
         }
-        let files = walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".json") && !$0.hasPrefix("schema/") }.sorted()
-        guard !files.isEmpty else { throw BenchError(message: "\(dataDir): no .json files (the shared Google data is absent)") }
+        let files = walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".json") && !$0.hasPrefix("schema/") }
+            .sorted()
+        guard !files.isEmpty else {
+            throw BenchError(message: "\(dataDir): no .json files (the shared Google data is absent)")
+        }
         let db = "\(dir)/eval-google.sqlite"
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
         var group: [String: String] = [:]
@@ -53,8 +56,11 @@ extension EvalCurrent {
                 imported.append((file, 0, 1, 0))
                 continue
             }
-            imported.append((file, summary.inserted + summary.updated + summary.unchanged, summary.rejected,
-                             summary.ignoredViewports.values.reduce(0, +)))
+            imported.append(
+                (
+                    file, summary.inserted + summary.updated + summary.unchanged, summary.rejected,
+                    summary.ignoredViewports.values.reduce(0, +)
+                ))
             for id in try placeIDs(db) where group[id] == nil { group[id] = String(file.prefix { $0 != "/" }) }
         }
 
@@ -68,23 +74,35 @@ extension EvalCurrent {
         }
         let groups = Array(Set(places.map(\.group))).sorted()
 
-        print("placedb-bench eval-current --google: \(places.count) places from \(files.count) files of \(dataDir) (each imported on its own), \(fixes) fixes per place and accuracy plus one at the place, seed \(seed)")
+        print(
+            "placedb-bench eval-current --google: \(places.count) places from \(files.count) files of \(dataDir) (each imported on its own), \(fixes) fixes per place and accuracy plus one at the place, seed \(seed)"
+        )
         for g in groups {
             let ps = places.filter { $0.group == g }
-            let verdicts = Dictionary(grouping: ps.compactMap(\.viewport), by: { $0 }).map { "\($0.value.count) \($0.key.rawValue)" }.sorted()
-            print("  \(g): \(ps.count) places; viewports: \(verdicts.isEmpty ? "none" : verdicts.joined(separator: ", "))")
+            let verdicts = Dictionary(grouping: ps.compactMap(\.viewport), by: { $0 }).map {
+                "\($0.value.count) \($0.key.rawValue)"
+            }.sorted()
+            print(
+                "  \(g): \(ps.count) places; viewports: \(verdicts.isEmpty ? "none" : verdicts.joined(separator: ", "))"
+            )
         }
         let withPlaces = imported.filter { $0.places > 0 }
-        print("  \(withPlaces.count) files held places; \(imported.count - withPlaces.count) held none (autocomplete predictions, error responses, photo media)")
+        print(
+            "  \(withPlaces.count) files held places; \(imported.count - withPlaces.count) held none (autocomplete predictions, error responses, photo media)"
+        )
         print("")
-        print("| accuracy | fixes | method | top-1 | top-5 | mean log-lik | ECE | " + groups.map { "top-1 \($0)" }.joined(separator: " | ") + " | n |")
+        print(
+            "| accuracy | fixes | method | top-1 | top-5 | mean log-lik | ECE | "
+                + groups.map { "top-1 \($0)" }.joined(separator: " | ") + " | n |")
         print("|---|---|---|---|---|---|---|" + groups.map { _ in "---|" }.joined() + "---|")
 
         let idOnly = try FieldMask(parsing: "id")
         var misses: [String] = []
         var lostWon: [String: Int] = [:]
         var charted: [(accuracy: Double, methods: [(String, Scores)])] = []
-        let rules: [(String, LikelihoodModel.ViewportRule)] = [("model, viewport rule off", .always), ("model, viewport rule on", .beyondDefaultView)]
+        let rules: [(String, LikelihoodModel.ViewportRule)] = [
+            ("model, viewport rule off", .always), ("model, viewport rule on", .beyondDefaultView),
+        ]
         for accuracy in accuracies {
             for exact in [false, true] {
                 var rows: [(String, Scores, [String: Scores])] = []
@@ -101,25 +119,38 @@ extension EvalCurrent {
                         for _ in 0..<(exact ? 1 : fixes) {
                             let (e, n) = BenchPlaces.gaussianPair(&rng)
                             let fix = exact ? place.location : offset(place.location, east: e * sigma, north: n * sigma)
-                            let result = try client.findPlaceLikelihoods(location: fix, accuracy: accuracy, fields: idOnly, limit: 1000)
+                            let result = try client.findPlaceLikelihoods(
+                                location: fix, accuracy: accuracy, fields: idOnly, limit: 1000)
                             let ranked = result.placeLikelihoods.map { ($0.place.id.rawValue, $0.likelihood) }
                             scores.add(ranked, truth: place.id, extent: false, large: false)
-                            byGroup[place.group, default: Scores()].add(ranked, truth: place.id, extent: false, large: false)
-                            if exact && rule == .beyondDefaultView && args.contains("--misses"), let top = ranked.first, top.0 != place.id {
-                                misses.append("\(Int(accuracy)) m: \(place.id) -> \(top.0) \(fmt(top.1, 3)) (true place \(fmt(ranked.first { $0.0 == place.id }?.1 ?? 0, 3)))")
+                            byGroup[place.group, default: Scores()].add(
+                                ranked, truth: place.id, extent: false, large: false)
+                            if exact && rule == .beyondDefaultView && args.contains("--misses"), let top = ranked.first,
+                                top.0 != place.id
+                            {
+                                misses.append(
+                                    "\(Int(accuracy)) m: \(place.id) -> \(top.0) \(fmt(top.1, 3)) (true place \(fmt(ranked.first { $0.0 == place.id }?.1 ?? 0, 3)))"
+                                )
                             }
                             if !exact && rule == .beyondDefaultView && args.contains("--misses") {
-                                let near = try client.searchNearby(NearbySearchRequest(center: fix, maxResultCount: 1), fields: idOnly).first?.place.id.rawValue
+                                let near = try client.searchNearby(
+                                    NearbySearchRequest(center: fix, maxResultCount: 1), fields: idOnly
+                                ).first?.place.id.rawValue
                                 let modelRight = ranked.first?.0 == place.id, nearestRight = near == place.id
                                 if modelRight != nearestRight {
-                                    lostWon["\(Int(accuracy)) m \(modelRight ? "won" : "lost") \(place.id) -> \(modelRight ? near ?? "-" : ranked.first?.0 ?? "-")", default: 0] += 1
+                                    lostWon[
+                                        "\(Int(accuracy)) m \(modelRight ? "won" : "lost") \(place.id) -> \(modelRight ? near ?? "-" : ranked.first?.0 ?? "-")",
+                                        default: 0] += 1
                                 }
                             }
                             if r == 0 {
-                                let near = try client.searchNearby(NearbySearchRequest(center: fix, maxResultCount: 5), fields: idOnly)
-                                    .map { ($0.place.id.rawValue, 1.0) }
+                                let near = try client.searchNearby(
+                                    NearbySearchRequest(center: fix, maxResultCount: 5), fields: idOnly
+                                )
+                                .map { ($0.place.id.rawValue, 1.0) }
                                 nearest.add(near, truth: place.id, extent: false, large: false, deterministic: true)
-                                nearestByGroup[place.group, default: Scores()].add(near, truth: place.id, extent: false, large: false, deterministic: true)
+                                nearestByGroup[place.group, default: Scores()].add(
+                                    near, truth: place.id, extent: false, large: false, deterministic: true)
                             }
                         }
                     }
@@ -129,12 +160,16 @@ extension EvalCurrent {
                 if !exact { charted.append((accuracy, rows.map { ($0.0, $0.1) })) }
                 for (name, s, byGroup) in rows {
                     let what = exact ? "at the place" : "\(fixes) a place"
-                    print("| \(Int(accuracy)) m | \(what) | \(name) | \(pct(s.top1)) | \(pct(s.top5)) | \(s.deterministic ? "—" : fmt(s.meanLogLikelihood, 3)) | \(fmt(s.ece, 3)) | "
-                        + groups.map { g in byGroup[g].map { "\(pct($0.top1)) (\($0.hits1)/\($0.count))" } ?? "" }.joined(separator: " | ") + " | \(s.count) |")
+                    print(
+                        "| \(Int(accuracy)) m | \(what) | \(name) | \(pct(s.top1)) | \(pct(s.top5)) | \(s.deterministic ? "—" : fmt(s.meanLogLikelihood, 3)) | \(fmt(s.ece, 3)) | "
+                            + groups.map { g in byGroup[g].map { "\(pct($0.top1)) (\($0.hits1)/\($0.count))" } ?? "" }
+                            .joined(separator: " | ") + " | \(s.count) |")
                     if args.contains("--bins") && !s.deterministic {
-                        print("|  |  | reliability: " + s.bins.enumerated().filter { $0.element.n > 0 }.map { i, b in
-                            "\(i * 10)-\(i * 10 + 10)%: n \(b.n) conf \(fmt(100 * b.confidence / Double(b.n)))% acc \(fmt(100 * Double(b.correct) / Double(b.n)))%"
-                        }.joined(separator: "; ") + " |")
+                        print(
+                            "|  |  | reliability: "
+                                + s.bins.enumerated().filter { $0.element.n > 0 }.map { i, b in
+                                    "\(i * 10)-\(i * 10 + 10)%: n \(b.n) conf \(fmt(100 * b.confidence / Double(b.n)))% acc \(fmt(100 * Double(b.correct) / Double(b.n)))%"
+                                }.joined(separator: "; ") + " |")
                     }
                 }
             }
@@ -143,15 +178,22 @@ extension EvalCurrent {
             print("")
             print("Fixes at the place that the model (rule on) gives to another place (--misses):")
             for m in misses { print("  " + m) }
-            print("Noisy fixes where only one of the model (rule on) and nearest place is right: the true place -> the other's pick, fixes")
+            print(
+                "Noisy fixes where only one of the model (rule on) and nearest place is right: the true place -> the other's pick, fixes"
+            )
             for (k, n) in lostWon.sorted(by: { $0.key < $1.key }) { print("  \(k): \(n)") }
         }
         print("")
         print("Nearest place answers with certainty, so its ECE is 1 - top-1 and it has no log-likelihood.")
-        print("Rule off: every viewport is the place's footprint (placedb before issue 13). Rule on: only a viewport that departs from the default map view.")
+        print(
+            "Rule off: every viewport is the place's footprint (placedb before issue 13). Rule on: only a viewport that departs from the default map view."
+        )
         if let svgDir = option("--svg-dir", args) {
-            try writeCharts(charted, dir: svgDir, name: "google",
-                            subtitle: "Visits at the own location of \(places.count) Google places, \(fixes) fixes per place and accuracy, seed \(seed)")
+            try writeCharts(
+                charted, dir: svgDir, name: "google",
+                subtitle:
+                    "Visits at the own location of \(places.count) Google places, \(fixes) fixes per place and accuracy, seed \(seed)"
+            )
         }
     }
 

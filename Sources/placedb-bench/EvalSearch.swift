@@ -32,7 +32,8 @@ enum EvalSearch {
         var strictPrefix = 0, strictTypo5 = 0, strictTypo1 = 0
         static func += (a: inout Tally, b: Tally) {
             a.strictPrefix += b.strictPrefix; a.strictTypo5 += b.strictTypo5; a.strictTypo1 += b.strictTypo1
-            a.n += b.n; a.exact += b.exact; a.folded += b.folded; a.prefix += b.prefix; a.typo5 += b.typo5; a.typo1 += b.typo1
+            a.n += b.n; a.exact += b.exact; a.folded += b.folded; a.prefix += b.prefix; a.typo5 += b.typo5;
+            a.typo1 += b.typo1
             a.typeN += b.typeN; a.type5 += b.type5; a.trigram5 += b.trigram5; a.trigram1 += b.trigram1
         }
     }
@@ -46,9 +47,12 @@ enum EvalSearch {
         let misses = args.contains("--misses")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let newest = try newestSnapshots(in: dataDir, regions: wanted)
-        print("placedb-bench eval-search: named OSM POIs of \(dataDir), the newest snapshot per region, query points within 500 m (seed \(seed))")
+        print(
+            "placedb-bench eval-search: named OSM POIs of \(dataDir), the newest snapshot per region, query points within 500 m (seed \(seed))"
+        )
         print("")
-        var header = "| region | named places | exact name top-1 | folded name top-1 | autocomplete 60% top-5 | typo top-5 | typo top-1 | type words: nearest of type in top-5 |"
+        var header =
+            "| region | named places | exact name top-1 | folded name top-1 | autocomplete 60% top-5 | typo top-5 | typo top-1 | type words: nearest of type in top-5 |"
         var rule = "|---|---|---|---|---|---|---|---|"
         if trigram { header += " trigram typo top-5 | trigram typo top-1 |"; rule += "---|---|" }
         print(header)
@@ -58,7 +62,8 @@ enum EvalSearch {
         for (region, file) in newest.sorted(by: { $0.key < $1.key }) {
             let db = "\(dir)/eval-search-\(region).sqlite"
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
-            _ = try PlaceImporter(databasePath: db, options: ImportOptions(onError: .skip, source: "osm")).importInput(.file("\(dataDir)/\(file)"))
+            _ = try PlaceImporter(databasePath: db, options: ImportOptions(onError: .skip, source: "osm")).importInput(
+                .file("\(dataDir)/\(file)"))
             let client = try PlaceReader(databasePath: db)
             let places = try named(client, db: db)
             var rng = SplitMix64(state: seed)
@@ -77,18 +82,33 @@ enum EvalSearch {
                     guard let r else { return false }
                     return r.place.id.rawValue == p.id || r.place.displayName?.text == p.name
                 }
-                if sameName(try search(p.name, limit: 1).first) { t.exact += 1 } else if misses { missLines.append("exact \(region) \(p.id) \(p.name)") }
+                if sameName(try search(p.name, limit: 1).first) {
+                    t.exact += 1
+                } else if misses {
+                    missLines.append("exact \(region) \(p.id) \(p.name)")
+                }
                 if sameName(try search(TextFolding.fold(p.name), limit: 1).first) { t.folded += 1 }
                 let chars = Array(p.name)
                 let cut = String(chars.prefix(Int((Double(chars.count) * 0.6).rounded(.up))))
-                let suggestions = try client.autocomplete(AutocompleteRequest(input: cut, locationBias: .circle(center: at, radiusMeters: nil)))
+                let suggestions = try client.autocomplete(
+                    AutocompleteRequest(input: cut, locationBias: .circle(center: at, radiusMeters: nil)))
                 if suggestions.contains(where: { $0.placeID.rawValue == p.id }) { t.strictPrefix += 1 }
-                if suggestions.contains(where: { $0.placeID.rawValue == p.id || $0.mainText == p.name }) { t.prefix += 1 } else if misses { missLines.append("prefix \(region) \(p.id) '\(cut)' -> \(suggestions.map(\.mainText))") }
+                if suggestions.contains(where: { $0.placeID.rawValue == p.id || $0.mainText == p.name }) {
+                    t.prefix += 1
+                } else if misses {
+                    missLines.append("prefix \(region) \(p.id) '\(cut)' -> \(suggestions.map(\.mainText))")
+                }
                 let typo = deleteLetter(p.name, &rng)
                 let typoHits = try search(typo)
                 if typoHits.contains(where: { $0.place.id.rawValue == p.id }) { t.strictTypo5 += 1 }
                 if typoHits.first?.place.id.rawValue == p.id { t.strictTypo1 += 1 }
-                if typoHits.contains(where: sameName) { t.typo5 += 1 } else if misses { missLines.append("typo \(region) \(p.id) '\(typo)' (\(p.name)) -> \(typoHits.compactMap { $0.place.displayName?.text })") }
+                if typoHits.contains(where: sameName) {
+                    t.typo5 += 1
+                } else if misses {
+                    missLines.append(
+                        "typo \(region) \(p.id) '\(typo)' (\(p.name)) -> \(typoHits.compactMap { $0.place.displayName?.text })"
+                    )
+                }
                 if sameName(typoHits.first) { t.typo1 += 1 }
                 if let tri = trigramIndex {
                     let ranked = try tri.search(typo, near: at, client: client)
@@ -97,23 +117,37 @@ enum EvalSearch {
                 }
                 if let type = p.type {
                     t.typeN += 1
-                    let nearest = places.filter { $0.type == type }.min { at.distance(to: $0.coordinate) < at.distance(to: $1.coordinate) }
+                    let nearest = places.filter { $0.type == type }.min {
+                        at.distance(to: $0.coordinate) < at.distance(to: $1.coordinate)
+                    }
                     let words = type.replacingOccurrences(of: "_", with: " ")
                     let hits = try search(words)
-                    if let nearest, hits.contains(where: { $0.place.id.rawValue == nearest.id }) { t.type5 += 1 } else if misses { missLines.append("type \(region) '\(words)' nearest \(nearest?.name ?? "-") -> \(hits.compactMap { $0.place.displayName?.text })") }
+                    if let nearest, hits.contains(where: { $0.place.id.rawValue == nearest.id }) {
+                        t.type5 += 1
+                    } else if misses {
+                        missLines.append(
+                            "type \(region) '\(words)' nearest \(nearest?.name ?? "-") -> \(hits.compactMap { $0.place.displayName?.text })"
+                        )
+                    }
                 }
             }
-            var row = "| \(region) | \(t.n) | \(pct(t.exact, t.n)) | \(pct(t.folded, t.n)) | \(pct(t.prefix, t.n)) | \(pct(t.typo5, t.n)) | \(pct(t.typo1, t.n)) | \(pct(t.type5, t.typeN)) |"
+            var row =
+                "| \(region) | \(t.n) | \(pct(t.exact, t.n)) | \(pct(t.folded, t.n)) | \(pct(t.prefix, t.n)) | \(pct(t.typo5, t.n)) | \(pct(t.typo1, t.n)) | \(pct(t.type5, t.typeN)) |"
             if trigram { row += " \(pct(t.trigram5, t.n)) | \(pct(t.trigram1, t.n)) |" }
             print(row)
             total += t
         }
-        var row = "| all | \(total.n) | \(pct(total.exact, total.n)) | \(pct(total.folded, total.n)) | \(pct(total.prefix, total.n)) | \(pct(total.typo5, total.n)) | \(pct(total.typo1, total.n)) | \(pct(total.type5, total.typeN)) |"
+        var row =
+            "| all | \(total.n) | \(pct(total.exact, total.n)) | \(pct(total.folded, total.n)) | \(pct(total.prefix, total.n)) | \(pct(total.typo5, total.n)) | \(pct(total.typo1, total.n)) | \(pct(total.type5, total.typeN)) |"
         if trigram { row += " \(pct(total.trigram5, total.n)) | \(pct(total.trigram1, total.n)) |" }
         print(row)
         print("")
-        print("targets: exact >= 99%, folded >= 99%, autocomplete >= 98%, typo top-5 >= 90% and top-1 >= 85%, type words >= 95%")
-        print("(a hit is the place or one of the same name; strictly the place itself: autocomplete top-5 \(pct(total.strictPrefix, total.n)), typo top-5 \(pct(total.strictTypo5, total.n)), typo top-1 \(pct(total.strictTypo1, total.n)))")
+        print(
+            "targets: exact >= 99%, folded >= 99%, autocomplete >= 98%, typo top-5 >= 90% and top-1 >= 85%, type words >= 95%"
+        )
+        print(
+            "(a hit is the place or one of the same name; strictly the place itself: autocomplete top-5 \(pct(total.strictPrefix, total.n)), typo top-5 \(pct(total.strictTypo5, total.n)), typo top-1 \(pct(total.strictTypo1, total.n)))"
+        )
         for line in missLines.prefix(200) { print("miss: \(line)") }
     }
 
@@ -123,7 +157,9 @@ enum EvalSearch {
     static func named(_ client: PlaceReader, db: String) throws -> [Named] {
         let database = try Database(path: db, mode: .readOnly)
         var ids: [String] = []
-        try database.forEachRow("SELECT place_id FROM place WHERE name IS NOT NULL AND trim(name) <> '' AND removed_run IS NULL ORDER BY id") { row in
+        try database.forEachRow(
+            "SELECT place_id FROM place WHERE name IS NOT NULL AND trim(name) <> '' AND removed_run IS NULL ORDER BY id"
+        ) { row in
             ids.append(try row.string(0))
         }
         let mask = try FieldMask(parsing: "displayName,primaryType,location")
@@ -168,7 +204,8 @@ final class TrigramIndex {
         try db.execute("DROP TABLE IF EXISTS eval_trigram")
         try db.execute("CREATE VIRTUAL TABLE eval_trigram USING fts5(names, tokenize = 'trigram')")
         var rows: [(Int64, String)] = []
-        try db.forEachRow("SELECT rowid, coalesce(name, '') || ' ; ' || coalesce(other_names, '') FROM place_text") { row in
+        try db.forEachRow("SELECT rowid, coalesce(name, '') || ' ; ' || coalesce(other_names, '') FROM place_text") {
+            row in
             rows.append((try row.int64(0), row.optionalString(1) ?? ""))
         }
         try db.transaction {
@@ -192,7 +229,8 @@ final class TrigramIndex {
             grams.insert("\"" + String(g).replacingOccurrences(of: "\"", with: "\"\"") + "\"")
         }
         var hits: [(Int64, Double)] = []
-        let statement = try db.cachedStatement("SELECT rowid, bm25(eval_trigram) AS s FROM eval_trigram WHERE eval_trigram MATCH ?1 ORDER BY s LIMIT 200")
+        let statement = try db.cachedStatement(
+            "SELECT rowid, bm25(eval_trigram) AS s FROM eval_trigram WHERE eval_trigram MATCH ?1 ORDER BY s LIMIT 200")
         try statement.bind(.text(grams.sorted().joined(separator: " OR ")), at: 1)
         defer { statement.reset() }
         while let row = try statement.step() { hits.append((try row.int64(0), try row.double(1))) }
@@ -201,11 +239,16 @@ final class TrigramIndex {
         var scored: [(String, Double)] = []
         for (rowid, bm25) in hits {
             var id = "", coordinate = near
-            try db.forEachRow("SELECT p.place_id, g.ymin, g.xmin FROM place p JOIN idx_place_geom g ON g.pkid = p.id WHERE p.id = ?", [.integer(rowid)]) { row in
+            try db.forEachRow(
+                "SELECT p.place_id, g.ymin, g.xmin FROM place p JOIN idx_place_geom g ON g.pkid = p.id WHERE p.id = ?",
+                [.integer(rowid)]
+            ) { row in
                 id = try row.string(0)
                 coordinate = Coordinate(latitude: try row.double(1), longitude: try row.double(2))
             }
-            let f = ranking.factors(bm25: bm25, bestBM25: best, nameMatch: 0, meters: near.distance(to: coordinate), scale: nil, ratingCount: nil, corrected: false)
+            let f = ranking.factors(
+                bm25: bm25, bestBM25: best, nameMatch: 0, meters: near.distance(to: coordinate), scale: nil,
+                ratingCount: nil, corrected: false)
             scored.append((id, f.score))
         }
         return scored.sorted { $0.1 > $1.1 }.prefix(5).map(\.0)

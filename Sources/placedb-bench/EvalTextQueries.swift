@@ -39,7 +39,9 @@ enum EvalTextQueries {
         let wanted = option("--regions", args).map { Set($0.split(separator: ",").map(String.init)) }
         let misses = args.contains("--misses")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        guard FileManager.default.fileExists(atPath: geonames) else { throw BenchError(message: "\(geonames): absent (the shared GeoNames data)") }
+        guard FileManager.default.fileExists(atPath: geonames) else {
+            throw BenchError(message: "\(geonames): absent (the shared GeoNames data)")
+        }
 
         var datasets: [Dataset] = []
         if wanted == nil || wanted!.contains("google") {
@@ -51,18 +53,26 @@ enum EvalTextQueries {
                 datasets.append(Dataset(name: region, inputs: ["\(osm)/\(file)"], source: "osm"))
             }
         }
-        guard !datasets.isEmpty else { throw BenchError(message: "no Google captures under \(google) and no OSM regions under \(osm)") }
+        guard !datasets.isEmpty else {
+            throw BenchError(message: "no Google captures under \(google) and no OSM regions under \(osm)")
+        }
 
         // The GeoNames cities once, copied under each dataset.
         let template = "\(dir)/eval-text-geonames.sqlite"
         if !FileManager.default.fileExists(atPath: template) {
             let started = Date()
-            _ = try PlaceImporter(databasePath: template, options: ImportOptions(onError: .skip)).importInput(.file(geonames))
-            FileHandle.standardError.write(Data("imported \(geonames) in \(fmt(Date().timeIntervalSince(started), 1)) s\n".utf8))
+            _ = try PlaceImporter(databasePath: template, options: ImportOptions(onError: .skip)).importInput(
+                .file(geonames))
+            FileHandle.standardError.write(
+                Data("imported \(geonames) in \(fmt(Date().timeIntervalSince(started), 1)) s\n".utf8))
         }
-        print("placedb-bench eval-text-queries: \"TYPE in CITY\" for each city (by address) with at least 10 places of a type; each dataset imported with \(geonames)")
+        print(
+            "placedb-bench eval-text-queries: \"TYPE in CITY\" for each city (by address) with at least 10 places of a type; each dataset imported with \(geonames)"
+        )
         print("")
-        print("| dataset | places | queries | understood | top-10 share of the type and in the city | queries at 100% | median ms |")
+        print(
+            "| dataset | places | queries | understood | top-10 share of the type and in the city | queries at 100% | median ms |"
+        )
         print("|---|---|---|---|---|---|---|")
         var allQ = 0, allUnderstood = 0, allHits = 0.0, allFull = 0
         var allMs: [Double] = []
@@ -94,12 +104,14 @@ enum EvalTextQueries {
             queries.sort { ($0.city, $0.type) < ($1.city, $1.type) }
             var hits = 0.0, understood = 0, full = 0
             var ms: [Double] = []
-            let byID = Dictionary(places.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { a, _ in a })
+            let byID = Dictionary(
+                places.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { a, _ in a })
             for q in queries {
                 let text = "\(q.type.replacingOccurrences(of: "_", with: " ")) in \(spelling[q.city] ?? q.city)"
                 let request = TextSearchRequest(textQuery: text, maxResultCount: 10)
                 let t0 = DispatchTime.now().uptimeNanoseconds
-                let results = try client.searchText(request, fields: try FieldMask(parsing: "id,types,location,formattedAddress,addressComponents"))
+                let results = try client.searchText(
+                    request, fields: try FieldMask(parsing: "id,types,location,formattedAddress,addressComponents"))
                 ms.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
                 if try client.understandQuery(request) != nil { understood += 1 }
                 var good = 0
@@ -108,22 +120,38 @@ enum EvalTextQueries {
                     let isType = r.place.types.contains(q.type)
                     let city = byID[r.place.id.rawValue].flatMap { places[$0].city } ?? addressCity(r.place)
                     var inCity: Bool
-                    if let city { inCity = TextFolding.fold(city) == q.city } else {
+                    if let city {
+                        inCity = TextFolding.fold(city) == q.city
+                    } else {
                         let (center, radius) = extents[q.city]!
                         inCity = r.place.coordinate.distance(to: center) <= radius
                     }
-                    if isType && inCity { good += 1 } else { bad.append("\(r.place.id.rawValue) (\(isType ? "" : "not of the type; ")\(inCity ? "" : "in \(city ?? "no city, outside the extent")"))") }
+                    if isType && inCity {
+                        good += 1
+                    } else {
+                        bad.append(
+                            "\(r.place.id.rawValue) (\(isType ? "" : "not of the type; ")\(inCity ? "" : "in \(city ?? "no city, outside the extent")"))"
+                        )
+                    }
                 }
                 let share = Double(good) / 10
                 hits += share
                 if good == 10 { full += 1 }
-                if misses && good < 10 { missLines.append("\(d.name): \"\(text)\" (\(q.count) places): \(good)/10, \(results.count) results; \(bad.prefix(4).joined(separator: ", "))") }
+                if misses && good < 10 {
+                    missLines.append(
+                        "\(d.name): \"\(text)\" (\(q.count) places): \(good)/10, \(results.count) results; \(bad.prefix(4).joined(separator: ", "))"
+                    )
+                }
             }
             if d.name == "google" { try googleCheck(client, captures: google, into: &missLines) }
-            print("| \(d.name) | \(places.count) | \(queries.count) | \(understood) | \(queries.isEmpty ? "-" : fmt(100 * hits / Double(queries.count), 2) + "%") | \(full) | \(fmt(median(ms), 2)) |")
+            print(
+                "| \(d.name) | \(places.count) | \(queries.count) | \(understood) | \(queries.isEmpty ? "-" : fmt(100 * hits / Double(queries.count), 2) + "%") | \(full) | \(fmt(median(ms), 2)) |"
+            )
             allQ += queries.count; allUnderstood += understood; allHits += hits; allFull += full; allMs += ms
         }
-        print("| all | | \(allQ) | \(allUnderstood) | \(allQ == 0 ? "-" : fmt(100 * allHits / Double(allQ), 2) + "%") | \(allFull) | \(fmt(median(allMs), 2)) |")
+        print(
+            "| all | | \(allQ) | \(allUnderstood) | \(allQ == 0 ? "-" : fmt(100 * allHits / Double(allQ), 2) + "%") | \(allFull) | \(fmt(median(allMs), 2)) |"
+        )
         for l in missLines where l.hasPrefix("google check") { print(""); print(l) }
         if misses && !missLines.isEmpty {
             print("")
@@ -135,22 +163,33 @@ enum EvalTextQueries {
     /// results, and how many of Google's own top 5 (its captured answer to
     /// the query) are among them.
     static func googleCheck(_ client: PlaceReader, captures: String, into lines: inout [String]) throws {
-        guard let path = jsonFiles(under: captures).first(where: { $0.hasSuffix("/PlacesApiPizzaInNewYorkResponse.json") }),
-              let data = FileManager.default.contents(atPath: path), let answer = try? JSONValue(parsing: Array(data)),
-              let results = answer["results"]?.arrayValue else { return }
+        guard
+            let path = jsonFiles(under: captures).first(where: { $0.hasSuffix("/PlacesApiPizzaInNewYorkResponse.json") }
+            ),
+            let data = FileManager.default.contents(atPath: path), let answer = try? JSONValue(parsing: Array(data)),
+            let results = answer["results"]?.arrayValue
+        else { return }
         let top5 = results.prefix(5).compactMap { $0["place_id"]?.stringValue }
         for text in ["pizza in New York", "pizza in NYC"] {
-            let found = try client.searchText(TextSearchRequest(textQuery: text, maxResultCount: 10), fields: try FieldMask(parsing: "id,formattedAddress,addressComponents"))
+            let found = try client.searchText(
+                TextSearchRequest(textQuery: text, maxResultCount: 10),
+                fields: try FieldMask(parsing: "id,formattedAddress,addressComponents"))
             let ids = found.map(\.place.id.rawValue)
             let cities = found.map { addressCity($0.place) ?? "?" }
-            let states = found.filter { ($0.place.document["formattedAddress"]?.stringValue ?? "").contains(", NY ") }.count
-            lines.append("google check: \"\(text)\": \(found.count) results, \(states) with a New York State address (cities: \(cities.joined(separator: ", "))); Google's top 5 in the top 10: \(top5.filter(ids.contains).count) of \(top5.count)")
+            let states = found.filter { ($0.place.document["formattedAddress"]?.stringValue ?? "").contains(", NY ") }
+                .count
+            lines.append(
+                "google check: \"\(text)\": \(found.count) results, \(states) with a New York State address (cities: \(cities.joined(separator: ", "))); Google's top 5 in the top 10: \(top5.filter(ids.contains).count) of \(top5.count)"
+            )
         }
     }
 
     static func countable(_ type: String) -> Bool {
-        PlaceTypes.tableA.contains(type) && !["locality", "administrative_area_level_1", "administrative_area_level_2", "country", "postal_code",
-                                               "school_district", "store", "food", "point_of_interest", "establishment"].contains(type)
+        PlaceTypes.tableA.contains(type)
+            && ![
+                "locality", "administrative_area_level_1", "administrative_area_level_2", "country", "postal_code",
+                "school_district", "store", "food", "point_of_interest", "establishment",
+            ].contains(type)
     }
 
     struct DatasetPlace {
@@ -165,12 +204,16 @@ enum EvalTextQueries {
         let client = try PlaceReader(databasePath: db)
         let database = try Database(path: db, mode: .readOnly)
         var ids: [String] = []
-        try database.forEachRow("SELECT place_id FROM place WHERE source <> 'geonames' AND removed_run IS NULL ORDER BY id") { row in
+        try database.forEachRow(
+            "SELECT place_id FROM place WHERE source <> 'geonames' AND removed_run IS NULL ORDER BY id"
+        ) { row in
             ids.append(try row.string(0))
         }
         let mask = try FieldMask(parsing: "id,types,location,formattedAddress,addressComponents")
         return ids.compactMap { id in
-            guard let p = try? client.fetchPlace(id: PlaceID(id), fields: mask, followAliases: false) else { return nil }
+            guard let p = try? client.fetchPlace(id: PlaceID(id), fields: mask, followAliases: false) else {
+                return nil
+            }
             return DatasetPlace(id: p.id.rawValue, types: p.types, coordinate: p.coordinate, city: addressCity(p))
         }
     }
@@ -179,7 +222,11 @@ enum EvalTextQueries {
     static func addressCity(_ p: Place) -> String? {
         if case .array(let components)? = p.document["addressComponents"] {
             for c in components {
-                if let types = c["types"]?.arrayValue, types.contains(.string("locality")), let text = c["longText"]?.stringValue, !text.isEmpty { return text }
+                if let types = c["types"]?.arrayValue, types.contains(.string("locality")),
+                    let text = c["longText"]?.stringValue, !text.isEmpty
+                {
+                    return text
+                }
             }
             // Components without a locality: the address names no city.
             return nil
@@ -192,7 +239,9 @@ enum EvalTextQueries {
             var tokens = part.split(separator: " ").map(String.init)
             let hadCode = tokens.contains { $0.contains(where: \.isNumber) }
             tokens.removeAll { $0.contains(where: \.isNumber) }
-            while let last = tokens.last, (2...3).contains(last.count), last == last.uppercased(), last.allSatisfy(\.isLetter) { tokens.removeLast() }
+            while let last = tokens.last, (2...3).contains(last.count), last == last.uppercased(),
+                last.allSatisfy(\.isLetter)
+            { tokens.removeLast() }
             let rest = tokens.joined(separator: " ")
             if rest.isEmpty { continue }
             if i == 0 && parts.count > 1 { return nil }

@@ -15,7 +15,9 @@ enum FTS5Floor {
     /// content table, `_data`, `_idx`, `_docsize`, `_config`), then fewer
     /// columns or less detail.
     static let variants = [
-        Variant(label: "as the index: 5 columns (name, other names, address, types, cells)", columns: [0, 1, 2, 3, 4], detail: nil),
+        Variant(
+            label: "as the index: 5 columns (name, other names, address, types, cells)", columns: [0, 1, 2, 3, 4],
+            detail: nil),
         Variant(label: "the same, detail=column", columns: [0, 1, 2, 3, 4], detail: "column"),
         Variant(label: "4 text columns, no cells", columns: [0, 1, 2, 3], detail: nil),
         Variant(label: "name only", columns: [0], detail: nil),
@@ -39,23 +41,32 @@ enum FTS5Floor {
         }
         let names = ["name", "other_names", "address", "types", "cell"]
         // Its options (tokenize, detail, ...), without the external content.
-        guard let open = sql.range(of: "fts5("), sql.hasSuffix(")") else { throw BenchError(message: "\(indexed): place_text is not an FTS5 table") }
+        guard let open = sql.range(of: "fts5("), sql.hasSuffix(")") else {
+            throw BenchError(message: "\(indexed): place_text is not an FTS5 table")
+        }
         let options = sql[open.upperBound..<sql.index(before: sql.endIndex)].split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .filter { $0.contains("=") && !$0.hasPrefix("content") }
         var out: [(String, Double, Double, Int)] = []
         for v in variants {
             let path = "\(dir)/fts5-floor.sqlite"
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                try? FileManager.default.removeItem(atPath: path + suffix)
+            }
             let db = try Database(path: path)
             // As placedb opens a new file for an import (PlaceStore): the
             // same page size, cache and sync (rollback journal).
             try db.execute("PRAGMA page_size = \(pageSize); PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536")
             let columns = v.columns.map { names[$0] }
-            let own = options.filter { v.detail == nil || !$0.hasPrefix("detail") } + (v.detail.map { ["detail = \($0)"] } ?? [])
-            try db.execute("CREATE VIRTUAL TABLE t USING fts5(\((columns + ["content = ''"] + own).joined(separator: ", ")))")
+            let own =
+                options.filter { v.detail == nil || !$0.hasPrefix("detail") }
+                + (v.detail.map { ["detail = \($0)"] } ?? [])
+            try db.execute(
+                "CREATE VIRTUAL TABLE t USING fts5(\((columns + ["content = ''"] + own).joined(separator: ", ")))")
             let empty = fileSize(path)
-            let insert = try db.prepare("INSERT INTO t (rowid, \(columns.joined(separator: ", "))) VALUES (\((1...(columns.count + 1)).map { "?\($0)" }.joined(separator: ", ")))")
+            let insert = try db.prepare(
+                "INSERT INTO t (rowid, \(columns.joined(separator: ", "))) VALUES (\((1...(columns.count + 1)).map { "?\($0)" }.joined(separator: ", ")))"
+            )
             let c0 = threadCPU(), t0 = Date()
             try db.transaction {
                 for (rowid, text) in rows {

@@ -14,7 +14,9 @@ import PlaceModel
 import SQLiteDB
 
 enum LinkDriftEval {
-    static let defaultPairs = ["andorra-2013-05-28:andorra-2021-10-28", "liechtenstein-2015-07-27:liechtenstein-2021-10-28"]
+    static let defaultPairs = [
+        "andorra-2013-05-28:andorra-2021-10-28", "liechtenstein-2015-07-27:liechtenstein-2021-10-28",
+    ]
     static let offset: Int64 = 1_000_000_000_000
 
     static func run(_ args: [String]) throws {
@@ -29,7 +31,9 @@ enum LinkDriftEval {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         print("placedb-bench eval-link-drift: two snapshots as two sources, the newer renumbered; truth: the OSM ID")
         print("")
-        print("| old | new | persisted | linked (same group) | recall | old-new pairs grouped | of different IDs | of them listed redraws | of them with a twin of their own | wrong-link rate | reviewed by hand: same / duplicate / different / not reviewed | wrong by review | link s |")
+        print(
+            "| old | new | persisted | linked (same group) | recall | old-new pairs grouped | of different IDs | of them listed redraws | of them with a twin of their own | wrong-link rate | reviewed by hand: same / duplicate / different / not reviewed | wrong by review | link s |"
+        )
         print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for pair in pairs {
             let parts = pair.split(separator: ":").map(String.init)
@@ -39,7 +43,8 @@ enum LinkDriftEval {
             let newIDs = try renumber("\(data)/poi-nwr/\(parts[1]).poi-nwr.geojsonseq", to: renumbered)
             var options = ImportOptions(source: "osm-old")
             options.link = false
-            _ = try PlaceImporter(databasePath: db, options: options).importInput(.file("\(data)/poi-nwr/\(parts[0]).poi-nwr.geojsonseq"))
+            _ = try PlaceImporter(databasePath: db, options: options).importInput(
+                .file("\(data)/poi-nwr/\(parts[0]).poi-nwr.geojsonseq"))
             options = ImportOptions(source: "osm-new")
             let importer = try PlaceImporter(databasePath: db, options: options)
             _ = try importer.importInput(.file(renumbered))
@@ -48,14 +53,18 @@ enum LinkDriftEval {
             let seconds = Date().timeIntervalSince(started)
             let redraws = try derivedRedraws(data, parts[0], parts[1])
             let r = try measure(db, newIDs: newIDs, redraws: redraws)
-            print("| \(parts[0]) | \(parts[1]) | \(r.persisted) | \(r.linked) | \(pct(r.linked, r.persisted)) | \(r.grouped) | \(r.wrong) | \(r.wrongRedraws) | \(r.wrongPersisted) | \(pct(r.wrong - r.wrongRedraws, r.grouped)) (\(pct(r.wrong, r.grouped)) counting redraws) | \(r.reviewed[.same] ?? 0) / \(r.reviewed[.duplicate] ?? 0) / \(r.reviewed[.different] ?? 0) / \(r.reviewed[nil] ?? 0) | \(pct(r.reviewed[.different] ?? 0, r.grouped)) (\(pct((r.reviewed[.different] ?? 0) + (r.reviewed[.duplicate] ?? 0), r.grouped)) with duplicates) | \(fmt(seconds, 2)) |")
+            print(
+                "| \(parts[0]) | \(parts[1]) | \(r.persisted) | \(r.linked) | \(pct(r.linked, r.persisted)) | \(r.grouped) | \(r.wrong) | \(r.wrongRedraws) | \(r.wrongPersisted) | \(pct(r.wrong - r.wrongRedraws, r.grouped)) (\(pct(r.wrong, r.grouped)) counting redraws) | \(r.reviewed[.same] ?? 0) / \(r.reviewed[.duplicate] ?? 0) / \(r.reviewed[.different] ?? 0) / \(r.reviewed[nil] ?? 0) | \(pct(r.reviewed[.different] ?? 0, r.grouped)) (\(pct((r.reviewed[.different] ?? 0) + (r.reviewed[.duplicate] ?? 0), r.grouped)) with duplicates) | \(fmt(seconds, 2)) |"
+            )
             if args.contains("--misses") {
                 for m in r.examples { FileHandle.standardError.write(Data("\(m)\n".utf8)) }
             }
         }
     }
 
-    static func pct(_ a: Int, _ b: Int) -> String { b == 0 ? "-" : String(format: "%.1f%%", 100 * Double(a) / Double(max(1, b))) }
+    static func pct(_ a: Int, _ b: Int) -> String {
+        b == 0 ? "-" : String(format: "%.1f%%", 100 * Double(a) / Double(max(1, b)))
+    }
 
     /// Writes the snapshot with every @id + `offset`; returns the original IDs.
     static func renumber(_ input: String, to output: String) throws -> Set<String> {
@@ -66,7 +75,8 @@ enum LinkDriftEval {
             var l = String(line)
             if l.hasPrefix("\u{1E}") { l.removeFirst() }
             guard var f = try JSONParser.parse(Array(l.utf8)).objectValue, var p = f["properties"]?.objectValue,
-                  let id = p["@id"]?.intValue, let type = p["@type"]?.stringValue else { continue }
+                let id = p["@id"]?.intValue, let type = p["@type"]?.stringValue
+            else { continue }
             ids.insert(PlaceIDSpelling.osmID(type: type, number: Int64(id)))
             p["@id"] = .int(Int64(id) + offset)
             f["properties"] = .object(p)
@@ -96,7 +106,11 @@ enum LinkDriftEval {
             var frontier: Set<String> = [start], seen: Set<String> = [start]
             while !frontier.isEmpty {
                 var more = Set<String>()
-                for id in frontier { for n in next[id] ?? [] where seen.insert(n).inserted { more.insert(n); out.insert("\(start) \(n)") } }
+                for id in frontier {
+                    for n in next[id] ?? [] where seen.insert(n).inserted {
+                        more.insert(n); out.insert("\(start) \(n)")
+                    }
+                }
                 frontier = more
             }
         }
@@ -126,7 +140,8 @@ enum LinkDriftEval {
         }
         func shifted(_ id: String, by delta: Int64) -> String {
             guard let type = PlaceIDSpelling.osmType(id), let short = PlaceIDSpelling.osmShortForm(id),
-                  let n = Int64(short.dropFirst()) else { return id }
+                let n = Int64(short.dropFirst())
+            else { return id }
             return PlaceIDSpelling.osmID(type: type, number: n + delta)
         }
         func original(_ renumbered: String) -> String { shifted(renumbered, by: -offset) }
@@ -134,8 +149,11 @@ enum LinkDriftEval {
         var r = Result()
         for id in oldIDs where newIDs.contains(id) {
             r.persisted += 1
-            if let g = groupOf[id], groupOf[renumberedID(id)] == g { r.linked += 1 }
-            else if r.examples.count < 40 { r.examples.append("missed: \(id)") }
+            if let g = groupOf[id], groupOf[renumberedID(id)] == g {
+                r.linked += 1
+            } else if r.examples.count < 40 {
+                r.examples.append("missed: \(id)")
+            }
         }
         for (_, m) in members {
             for a in m where a.source == "osm-old" {
@@ -148,7 +166,11 @@ enum LinkDriftEval {
                         if newIDs.contains(a.id) || oldIDs.contains(truth) { r.wrongPersisted += 1 }
                         if redraws.contains("\(a.id) \(truth)") { r.wrongRedraws += 1; continue }
                         r.reviewed[LinkDriftReview.verdicts["\(a.id) \(truth)"], default: 0] += 1
-                        if r.examples.count < 80 { r.examples.append("wrong\(newIDs.contains(a.id) || oldIDs.contains(truth) ? " (twin elsewhere)" : ""): \(a.id) ~ \(truth)") }
+                        if r.examples.count < 80 {
+                            r.examples.append(
+                                "wrong\(newIDs.contains(a.id) || oldIDs.contains(truth) ? " (twin elsewhere)" : ""): \(a.id) ~ \(truth)"
+                            )
+                        }
                     }
                 }
             }

@@ -53,7 +53,9 @@ enum LinkEval {
             var csv = "pair,label," + SamePlace.featureNames.joined(separator: ",") + ",offset,a,b\n"
             for (p, r) in zip(pairs, rows) {
                 func q(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "'") + "\"" }
-                csv += "\(p.number),\(p.label ? 1 : 0)," + r.x.map { String($0) }.joined(separator: ",") + ",\(r.offset),\(q(p.names.0)),\(q(p.names.1))\n"
+                csv +=
+                    "\(p.number),\(p.label ? 1 : 0)," + r.x.map { String($0) }.joined(separator: ",")
+                    + ",\(r.offset),\(q(p.names.0)),\(q(p.names.1))\n"
             }
             try csv.write(toFile: dump, atomically: true, encoding: .utf8)
         }
@@ -61,16 +63,24 @@ enum LinkEval {
         var probs: [Double] = []
         for p in pairs { probs.append(SamePlace.score(p.a, p.b).probability) }
         let shipped = metrics(probs, labels, SamePlace.threshold)
-        print("placedb-bench eval-link-pairs: \(pairs.count) pairs (\(labels.filter { $0 }.count) same place), the two records 30 m apart")
+        print(
+            "placedb-bench eval-link-pairs: \(pairs.count) pairs (\(labels.filter { $0 }.count) same place), the two records 30 m apart"
+        )
         print("")
         print("| model | threshold | precision | recall | F1 | TP | FP | FN |")
         print("|---|---|---|---|---|---|---|---|")
         print(row("shipped weights (fitted on all dev pairs)", SamePlace.threshold, shipped))
         let cv = crossValidate(rows, labels, folds: folds)
-        print(row("\(folds)-fold cross-validated (fit and threshold on \(folds - 1)/\(folds))", cv.meanThreshold, cv.metrics))
+        print(
+            row(
+                "\(folds)-fold cross-validated (fit and threshold on \(folds - 1)/\(folds))", cv.meanThreshold,
+                cv.metrics))
         print("")
         let auc = rocAUC(probs, labels)
-        print(String(format: "ROC AUC (shipped): %.4f; cross-validated F1 per fold: %@", auc, cv.perFold.map { String(format: "%.3f", $0) }.joined(separator: ", ")))
+        print(
+            String(
+                format: "ROC AUC (shipped): %.4f; cross-validated F1 per fold: %@", auc,
+                cv.perFold.map { String(format: "%.3f", $0) }.joined(separator: ", ")))
 
         // Speed: score (with evidence) and probability (without), release build expected.
         let reps = max(1, 200_000 / pairs.count)
@@ -84,23 +94,33 @@ enum LinkEval {
         let scoreNs = Double(DispatchTime.now().uptimeNanoseconds - t0) / Double(scoreReps * pairs.count)
         t0 = DispatchTime.now().uptimeNanoseconds
         let evidenceReps = max(1, reps / 40)
-        for _ in 0..<evidenceReps { for p in pairs { if case .object(let o) = SamePlace.score(p.a, p.b).evidence { sink += Double(o.count) } } }
+        for _ in 0..<evidenceReps {
+            for p in pairs { if case .object(let o) = SamePlace.score(p.a, p.b).evidence { sink += Double(o.count) } }
+        }
         let evidenceNs = Double(DispatchTime.now().uptimeNanoseconds - t0) / Double(evidenceReps * pairs.count)
-        print(String(format: "speed: SamePlace.probability %.2f µs per pair, SamePlace.score %.2f µs, its evidence (--explain) %.1f µs (checksum %.1f)",
-                     probabilityNs / 1000, scoreNs / 1000, evidenceNs / 1000, sink))
+        print(
+            String(
+                format:
+                    "speed: SamePlace.probability %.2f µs per pair, SamePlace.score %.2f µs, its evidence (--explain) %.1f µs (checksum %.1f)",
+                probabilityNs / 1000, scoreNs / 1000, evidenceNs / 1000, sink))
 
         if args.contains("--misses") {
             print("")
             print("misses of the shipped model (label, probability, names):")
             for (i, p) in pairs.enumerated() where (probs[i] >= SamePlace.threshold) != p.label {
-                print(String(format: "  pair %d label %d p %.3f  %@  |  %@", p.number, p.label ? 1 : 0, probs[i], p.names.0, p.names.1))
+                print(
+                    String(
+                        format: "  pair %d label %d p %.3f  %@  |  %@", p.number, p.label ? 1 : 0, probs[i], p.names.0,
+                        p.names.1))
             }
         }
     }
 
     static func fit(_ args: [String]) throws {
         guard let pairs = try load(args) else { return }
-        guard let out = option("--write", args) else { throw BenchError(message: "fit-link needs --write PATH (Sources/PlaceModel/Linking/SamePlaceWeights.swift)") }
+        guard let out = option("--write", args) else {
+            throw BenchError(message: "fit-link needs --write PATH (Sources/PlaceModel/Linking/SamePlaceWeights.swift)")
+        }
         let folds = option("--folds", args).flatMap(Int.init) ?? 3
         let rows = pairs.map { features($0) }
         let labels = pairs.map(\.label)
@@ -110,18 +130,31 @@ enum LinkEval {
         let all = rows.map { predict(model, $0) }
         let m = metrics(all, labels, threshold)
         let cvm = metrics(cv.probabilities, labels, threshold)
-        print(String(format: "fit-link: %d pairs; threshold %.3f (best cross-validated F1 with precision >= %.2f); on all pairs P %.3f R %.3f F1 %.3f; %d-fold cross-validated P %.3f R %.3f F1 %.3f",
-                     pairs.count, threshold, minPrecision, m.precision, m.recall, m.f1, folds, cvm.precision, cvm.recall, cvm.f1))
-        for (i, name) in SamePlace.featureNames.enumerated() { print(String(format: "  %-24@ %+.3f", name as NSString, model.weights[i])) }
+        print(
+            String(
+                format:
+                    "fit-link: %d pairs; threshold %.3f (best cross-validated F1 with precision >= %.2f); on all pairs P %.3f R %.3f F1 %.3f; %d-fold cross-validated P %.3f R %.3f F1 %.3f",
+                pairs.count, threshold, minPrecision, m.precision, m.recall, m.f1, folds, cvm.precision, cvm.recall,
+                cvm.f1))
+        for (i, name) in SamePlace.featureNames.enumerated() {
+            print(String(format: "  %-24@ %+.3f", name as NSString, model.weights[i]))
+        }
         print(String(format: "  %-24@ %+.3f", "bias" as NSString, model.bias))
-        var text = "// Generated by `placedb-bench fit-link --pairs \(option("--pairs", args) ?? defaultPairs)\n//     --write \(out)`:\n"
-        text += "// a logistic model (L2 \(ridge), Newton) on \(pairs.count) labelled Overture/Microsoft pairs (SOURCES.md, Conflation);\n"
+        var text =
+            "// Generated by `placedb-bench fit-link --pairs \(option("--pairs", args) ?? defaultPairs)\n//     --write \(out)`:\n"
+        text +=
+            "// a logistic model (L2 \(ridge), Newton) on \(pairs.count) labelled Overture/Microsoft pairs (SOURCES.md, Conflation);\n"
         text += "// threshold: the best \(folds)-fold cross-validated F1 with precision >= \(minPrecision).\n"
-        text += String(format: "// On all pairs at the threshold: P %.3f R %.3f F1 %.3f; cross-validated: P %.3f R %.3f F1 %.3f.\n", m.precision, m.recall, m.f1, cvm.precision, cvm.recall, cvm.f1)
+        text += String(
+            format:
+                "// On all pairs at the threshold: P %.3f R %.3f F1 %.3f; cross-validated: P %.3f R %.3f F1 %.3f.\n",
+            m.precision, m.recall, m.f1, cvm.precision, cvm.recall, cvm.f1)
         text += "// Do not edit by hand.\nenum SamePlaceWeights {\n"
         text += "    static let bias: Double = \(roundTrip(model.bias))\n"
         text += "    static let weights: [Double] = [\n"
-        for (i, w) in model.weights.enumerated() { text += "        \(roundTrip(w)), // \(SamePlace.featureNames[i])\n" }
+        for (i, w) in model.weights.enumerated() {
+            text += "        \(roundTrip(w)), // \(SamePlace.featureNames[i])\n"
+        }
         text += "    ]\n"
         text += "    static let threshold: Double = \(roundTrip(threshold))\n"
         text += "}\n"
@@ -145,14 +178,20 @@ enum LinkEval {
         for line in text.split(whereSeparator: \.isNewline) where !line.isEmpty {
             let row = try JSONValue(parsing: String(line))
             guard let number = row["pair"]?.intValue, let label = row["label"]?.intValue else { continue }
-            let spot = Coordinate(latitude: 40 + Double(number % 1000) * 0.01, longitude: -100 + Double(number / 1000) * 0.01)
+            let spot = Coordinate(
+                latitude: 40 + Double(number % 1000) * 0.01, longitude: -100 + Double(number / 1000) * 0.01)
             // 30 m apart, east-west.
             let east = 30 / (111_195 * cos(spot.latitude * .pi / 180))
             do {
-                let a = try LinkRecord.decoding(feature(row, prefix: "", at: spot), format: .overture, source: "overture-meta")
-                let b = try LinkRecord.decoding(feature(row, prefix: "base_", at: Coordinate(latitude: spot.latitude, longitude: spot.longitude + east)),
-                                                format: .overture, source: "overture-microsoft")
-                let names = (row["names"]?["primary"]?.stringValue ?? "", row["base_names"]?["primary"]?.stringValue ?? "")
+                let a = try LinkRecord.decoding(
+                    feature(row, prefix: "", at: spot), format: .overture, source: "overture-meta")
+                let b = try LinkRecord.decoding(
+                    feature(
+                        row, prefix: "base_", at: Coordinate(latitude: spot.latitude, longitude: spot.longitude + east)),
+                    format: .overture, source: "overture-microsoft")
+                let names = (
+                    row["names"]?["primary"]?.stringValue ?? "", row["base_names"]?["primary"]?.stringValue ?? ""
+                )
                 pairs.append(Pair(number: number, label: label == 1, a: a, b: b, names: names))
             } catch {
                 failed += 1
@@ -166,7 +205,10 @@ enum LinkEval {
     /// One side of a pair as an Overture GeoJSON Feature.
     static func feature(_ row: JSONValue, prefix: String, at c: Coordinate) -> JSONValue {
         var properties: [(String, JSONValue)] = []
-        for key in ["names", "categories", "confidence", "websites", "socials", "emails", "phones", "brand", "addresses", "sources"] {
+        for key in [
+            "names", "categories", "confidence", "websites", "socials", "emails", "phones", "brand", "addresses",
+            "sources",
+        ] {
             if let v = row[prefix + key], v != .null { properties.append((key, v)) }
         }
         let idValue = row[prefix.isEmpty ? "id" : "base_id"]
@@ -176,11 +218,18 @@ enum LinkEval {
         case .int(let i)?: id = String(i)
         default: id = "pair-\(row["pair"]?.intValue ?? 0)-\(prefix.isEmpty ? "a" : "b")"
         }
-        return .object(JSONObject([
-            ("type", "Feature"), ("id", .string(id)),
-            ("geometry", .object(JSONObject([("type", "Point"), ("coordinates", .array([.double(c.longitude), .double(c.latitude)]))]))),
-            ("properties", .object(JSONObject(properties))),
-        ]))
+        return .object(
+            JSONObject([
+                ("type", "Feature"), ("id", .string(id)),
+                (
+                    "geometry",
+                    .object(
+                        JSONObject([
+                            ("type", "Point"), ("coordinates", .array([.double(c.longitude), .double(c.latitude)])),
+                        ]))
+                ),
+                ("properties", .object(JSONObject(properties))),
+            ]))
     }
 
     static func features(_ p: Pair) -> (x: [Double], offset: Double) {
@@ -208,8 +257,10 @@ enum LinkEval {
     /// a store's pharmacy counter is the store) and carries it to OSM and
     /// Google data, where it is wrong.
     static let positive: Set<String> = [
-        "nameDice", "nameJaccard", "nameContained", "nameBigramContained", "namePrefixContained", "nameExact", "nameFirstToken",
-        "phoneMatch", "domainMatch", "webPathMatch", "socialMatch", "emailMatch", "houseNumberMatch", "houseNumberTransposed",
+        "nameDice", "nameJaccard", "nameContained", "nameBigramContained", "namePrefixContained", "nameExact",
+        "nameFirstToken",
+        "phoneMatch", "domainMatch", "webPathMatch", "socialMatch", "emailMatch", "houseNumberMatch",
+        "houseNumberTransposed",
         "postcodeMatch", "streetJaccard", "categoryExact", "categoryPrimaryGroup", "categoryGroup", "brandMatch",
     ]
 
@@ -222,7 +273,9 @@ enum LinkEval {
             var wrong = false
             for (i, name) in SamePlace.featureNames.enumerated() where !fixed.contains(i) {
                 let w = m.weights[i]
-                if (positive.contains(name) && w < 0) || (!positive.contains(name) && w > 0) { fixed.insert(i); wrong = true }
+                if (positive.contains(name) && w < 0) || (!positive.contains(name) && w > 0) {
+                    fixed.insert(i); wrong = true
+                }
             }
             if !wrong { return m }
         }
@@ -231,11 +284,14 @@ enum LinkEval {
     /// L2-penalized logistic regression by Newton's method (the bias not
     /// penalized); the weights in `zeroed` held at 0.
     static func logistic(_ rows: [(x: [Double], offset: Double)], _ labels: [Bool], zeroed: Set<Int>) -> Model {
-        let rows = zeroed.isEmpty ? rows : rows.map { r in
-            var x = r.x
-            for i in zeroed { x[i] = 0 }
-            return (x, r.offset)
-        }
+        let rows =
+            zeroed.isEmpty
+            ? rows
+            : rows.map { r in
+                var x = r.x
+                for i in zeroed { x[i] = 0 }
+                return (x, r.offset)
+            }
         let n = SamePlace.featureCount + 1
         var beta = [Double](repeating: 0, count: n)
         for _ in 0..<50 {
@@ -296,7 +352,8 @@ enum LinkEval {
 
     // MARK: Metrics
 
-    struct Metrics { var tp = 0, fp = 0, fn = 0, tn = 0
+    struct Metrics {
+        var tp = 0, fp = 0, fn = 0, tn = 0
         var precision: Double { tp + fp == 0 ? 1 : Double(tp) / Double(tp + fp) }
         var recall: Double { tp + fn == 0 ? 0 : Double(tp) / Double(tp + fn) }
         var f1: Double { precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall) }
@@ -329,7 +386,9 @@ enum LinkEval {
         return best.t
     }
 
-    static func crossValidate(_ rows: [(x: [Double], offset: Double)], _ labels: [Bool], folds: Int) -> (probabilities: [Double], metrics: Metrics, perFold: [Double], meanThreshold: Double) {
+    static func crossValidate(_ rows: [(x: [Double], offset: Double)], _ labels: [Bool], folds: Int) -> (
+        probabilities: [Double], metrics: Metrics, perFold: [Double], meanThreshold: Double
+    ) {
         var probs = [Double](repeating: 0, count: rows.count)
         var total = Metrics()
         var perFold: [Double] = []
@@ -368,6 +427,8 @@ enum LinkEval {
     }
 
     static func row(_ name: String, _ t: Double, _ m: Metrics) -> String {
-        String(format: "| %@ | %.3f | %.3f | %.3f | **%.3f** | %d | %d | %d |", name as NSString, t, m.precision, m.recall, m.f1, m.tp, m.fp, m.fn)
+        String(
+            format: "| %@ | %.3f | %.3f | %.3f | **%.3f** | %d | %d | %d |", name as NSString, t, m.precision, m.recall,
+            m.f1, m.tp, m.fp, m.fn)
     }
 }

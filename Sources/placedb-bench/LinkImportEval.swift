@@ -25,13 +25,16 @@ enum LinkImportEval {
         var sideA = "", sideB = ""
         var truth: [(number: Int, label: Bool, a: String, b: String)] = []
         var seenA = Set<String>(), seenB = Set<String>()
-        for line in try String(contentsOfFile: path, encoding: .utf8).split(whereSeparator: \.isNewline) where !line.isEmpty {
+        for line in try String(contentsOfFile: path, encoding: .utf8).split(whereSeparator: \.isNewline)
+        where !line.isEmpty {
             let row = try JSONValue(parsing: String(line))
             guard let number = row["pair"]?.intValue, let label = row["label"]?.intValue else { continue }
-            let spot = Coordinate(latitude: 40 + Double(number % 1000) * 0.01, longitude: -100 + Double(number / 1000) * 0.01)
+            let spot = Coordinate(
+                latitude: 40 + Double(number % 1000) * 0.01, longitude: -100 + Double(number / 1000) * 0.01)
             let east = 30 / (111_195 * cos(spot.latitude * .pi / 180))
             var a = LinkEval.feature(row, prefix: "", at: spot)
-            var b = LinkEval.feature(row, prefix: "base_", at: Coordinate(latitude: spot.latitude, longitude: spot.longitude + east))
+            var b = LinkEval.feature(
+                row, prefix: "base_", at: Coordinate(latitude: spot.latitude, longitude: spot.longitude + east))
             // A record in two pairs is two records here (one per spot).
             func unique(_ f: inout JSONValue, _ seen: inout Set<String>) -> String {
                 var id = f["id"]?.stringValue ?? "pair-\(number)"
@@ -74,11 +77,19 @@ enum LinkImportEval {
             }
         }
         let p = Double(tp) / Double(max(1, tp + fp)), r = Double(tp) / Double(max(1, tp + fn))
-        print("placedb-bench eval-link-import: \(truth.count) labelled pairs imported as two sources (\(imported.inserted) records in the second), one spot per pair, the records 30 m apart")
-        if let link { print("  linking: \(link.scored) pairs scored, \(link.linked) links, \(link.groups) groups of \(link.grouped) records, \(link.refused) refused, \(fmt(link.seconds, 2)) s") }
+        print(
+            "placedb-bench eval-link-import: \(truth.count) labelled pairs imported as two sources (\(imported.inserted) records in the second), one spot per pair, the records 30 m apart"
+        )
+        if let link {
+            print(
+                "  linking: \(link.scored) pairs scored, \(link.linked) links, \(link.groups) groups of \(link.grouped) records, \(link.refused) refused, \(fmt(link.seconds, 2)) s"
+            )
+        }
         print("")
         print("| pairs | same place | grouped | TP | FP | FN | TN | precision | recall | F1 |")
         print("|---|---|---|---|---|---|---|---|---|---|")
-        print("| \(truth.count) | \(truth.filter(\.label).count) | \(tp + fp) | \(tp) | \(fp) | \(fn) | \(tn) | \(fmt(p, 3)) | \(fmt(r, 3)) | \(fmt(2 * p * r / max(1e-9, p + r), 3)) |")
+        print(
+            "| \(truth.count) | \(truth.filter(\.label).count) | \(tp + fp) | \(tp) | \(fp) | \(fn) | \(tn) | \(fmt(p, 3)) | \(fmt(r, 3)) | \(fmt(2 * p * r / max(1e-9, p + r), 3)) |"
+        )
     }
 }

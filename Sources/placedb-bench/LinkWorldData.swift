@@ -14,7 +14,8 @@ enum LinkWorldData {
         let records = Int(option("--records", args) ?? "") ?? 500_000
         let dir = option("--dir", args) ?? "bench-out"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let a = "\(dir)/link-\(WorldBench.label(records))-a.ndjson", b = "\(dir)/link-\(WorldBench.label(records))-b-twin.ndjson"
+        let a = "\(dir)/link-\(WorldBench.label(records))-a.ndjson",
+            b = "\(dir)/link-\(WorldBench.label(records))-b-twin.ndjson"
         let outA = try BlockFile(creating: a), outB = try BlockFile(creating: b)
         var rng = SplitMix64(state: 20261130)
         var moves = SplitMix64(state: 20261204)
@@ -26,8 +27,9 @@ enum LinkWorldData {
             var lng = p.longitude + d * sin(angle) / (111_320 * max(0.01, cos(p.latitude * .pi / 180)))
             // Across the antimeridian: the same spot, on the other side.
             if lng > 180 { lng -= 360 } else if lng < -180 { lng += 360 }
-            let twin = GeneratedPlace(id: "twin-" + p.id, name: p.name, category: p.category, latitude: lat, longitude: lng,
-                                      rating: p.rating, ratingCount: p.ratingCount)
+            let twin = GeneratedPlace(
+                id: "twin-" + p.id, name: p.name, category: p.category, latitude: lat, longitude: lng,
+                rating: p.rating, ratingCount: p.ratingCount)
             outB.write(twin.compact + "\n")
         }
         try outA.close()

@@ -14,7 +14,7 @@ import Foundation
 import PlaceKit
 import SQLiteDB
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PlaceModel
 
@@ -30,14 +30,19 @@ enum NearbyBench {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let placedb = try placedbBinary()
 
-        print("placedb-bench nearby: \(runs) timed runs after a warm-up; distances are haversine on a sphere of R = 6,371,008.8 m")
-        print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(fmt(Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824, 0)) GiB; SQLite \(Database.sqliteVersion)")
+        print(
+            "placedb-bench nearby: \(runs) timed runs after a warm-up; distances are haversine on a sphere of R = 6,371,008.8 m"
+        )
+        print(
+            "machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(fmt(Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824, 0)) GiB; SQLite \(Database.sqliteVersion)"
+        )
 
         let generated = BenchPlaces.generated(count: count, seed: 20_261_130)
         let generatedDB = "\(dir)/nearby-\(count).sqlite"
         try ensureDatabase(generatedDB, placedb: placedb, dir: dir) { try generated.writeNDJSON(to: $0) }
-        try suite(name: "\(count) generated places", db: generatedDB, places: generated, queries: queries,
-                  recallQueries: recallQueries, runs: runs, batchLines: batchLines, placedb: placedb, dir: dir, full: true)
+        try suite(
+            name: "\(count) generated places", db: generatedDB, places: generated, queries: queries,
+            recallQueries: recallQueries, runs: runs, batchLines: batchLines, placedb: placedb, dir: dir, full: true)
 
         if geonames != "none" {
             guard FileManager.default.fileExists(atPath: geonames) else {
@@ -47,14 +52,19 @@ enum NearbyBench {
             let cities = try BenchPlaces.geonames(path: geonames)
             let citiesDB = "\(dir)/geonames-cities.sqlite"
             try ensureDatabase(citiesDB, placedb: placedb, dir: dir) { try cities.writeNDJSON(to: $0) }
-            try suite(name: "\(cities.count) GeoNames cities", db: citiesDB, places: cities, queries: queries,
-                      recallQueries: max(recallQueries, 1000), runs: runs, batchLines: 0, placedb: placedb, dir: dir, full: false)
+            try suite(
+                name: "\(cities.count) GeoNames cities", db: citiesDB, places: cities, queries: queries,
+                recallQueries: max(recallQueries, 1000), runs: runs, batchLines: 0, placedb: placedb, dir: dir,
+                full: false)
         }
     }
 
     static func placedbBinary() throws -> String {
-        let path = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("placedb").path
-        guard FileManager.default.isExecutableFile(atPath: path) else { throw BenchError(message: "\(path) not found; build the placedb product first") }
+        let path = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("placedb").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw BenchError(message: "\(path) not found; build the placedb product first")
+        }
         return path
     }
 
@@ -70,8 +80,10 @@ enum NearbyBench {
         FileHandle.standardError.write(Data("imported in \(fmt(r.seconds)) s\n".utf8))
     }
 
-    static func suite(name: String, db: String, places: BenchPlaces, queries: Int, recallQueries: Int, runs: Int,
-                      batchLines: Int, placedb: String, dir: String, full: Bool) throws {
+    static func suite(
+        name: String, db: String, places: BenchPlaces, queries: Int, recallQueries: Int, runs: Int,
+        batchLines: Int, placedb: String, dir: String, full: Bool
+    ) throws {
         print("\n## \(name) (\(db), \(fmt(Double(fileSize(db)) / 1e6, 0)) MB)\n")
         var rng = SplitMix64(state: 42)
         let points = (0..<queries).map { _ in places.queryPoint(&rng) }
@@ -91,7 +103,9 @@ enum NearbyBench {
         }
         let rssAfter = residentBytes()
         let memory = keep!
-        print("in-memory index: \(stats!.places) places, load \(fmt(loads.min()!, 3)) / \(fmt(median(loads), 3)) s (min / median), \(fmt(Double(stats!.bytes) / 1_048_576)) MiB of arrays; process RSS grew \(fmt(Double(rssAfter - rssBefore) / 1_048_576)) MiB with the first load (SQLite's page cache included)")
+        print(
+            "in-memory index: \(stats!.places) places, load \(fmt(loads.min()!, 3)) / \(fmt(median(loads), 3)) s (min / median), \(fmt(Double(stats!.bytes) / 1_048_576)) MiB of arrays; process RSS grew \(fmt(Double(rssAfter - rssBefore) / 1_048_576)) MiB with the first load (SQLite's page cache included)"
+        )
 
         // Recall@10 against brute force.
         let oneShot = try PlaceReader(databasePath: db, spatialIndex: .database)
@@ -103,8 +117,10 @@ enum NearbyBench {
         for p in points.prefix(rq) {
             let truth = places.bruteForce(p, k: k)
             let want = Set(truth)
-            let m = try memory.searchNearby(NearbySearchRequest(center: p, maxResultCount: k), fields: idOnly).map(\.place.id.rawValue)
-            let d = try oneShot.searchNearby(NearbySearchRequest(center: p, maxResultCount: k), fields: idOnly).map(\.place.id.rawValue)
+            let m = try memory.searchNearby(NearbySearchRequest(center: p, maxResultCount: k), fields: idOnly).map(
+                \.place.id.rawValue)
+            let d = try oneShot.searchNearby(NearbySearchRequest(center: p, maxResultCount: k), fields: idOnly).map(
+                \.place.id.rawValue)
             let s = try spatialite.nearest(p, k: k).map(\.id)
             recall.memory += Double(Set(m).intersection(want).count) / Double(k)
             recall.database += Double(Set(d).intersection(want).count) / Double(k)
@@ -113,7 +129,9 @@ enum NearbyBench {
             if d == truth { exact.database += 1 }
             if s == truth { exact.spatialite += 1 }
         }
-        print("recall@\(k) vs brute-force haversine over \(rq) query points: placedb memory \(fmt(recall.memory / Double(rq), 4)) (\(exact.memory) in exact order), placedb one-shot \(fmt(recall.database / Double(rq), 4)) (\(exact.database)), SpatiaLite SQL \(fmt(recall.spatialite / Double(rq), 4)) (\(exact.spatialite))\n")
+        print(
+            "recall@\(k) vs brute-force haversine over \(rq) query points: placedb memory \(fmt(recall.memory / Double(rq), 4)) (\(exact.memory) in exact order), placedb one-shot \(fmt(recall.database / Double(rq), 4)) (\(exact.database)), SpatiaLite SQL \(fmt(recall.spatialite / Double(rq), 4)) (\(exact.spatialite))\n"
+        )
 
         // Latencies.
         var rows: [(String, Int, [Double], [Double])] = []
@@ -166,7 +184,8 @@ enum NearbyBench {
                 }
             }
             try measure("current place, accuracy 20 m, memory index, JSON response, all fields", queries) { i in
-                _ = try memory.findPlaceLikelihoodsJSON(CurrentPlaceRequest(location: points[i], accuracyMeters: 20), fields: all)
+                _ = try memory.findPlaceLikelihoodsJSON(
+                    CurrentPlaceRequest(location: points[i], accuracyMeters: 20), fields: all)
             }
             try measure("current place, accuracy 20 m, one-shot (R*Tree), all fields", queries / 4) { i in
                 _ = try oneShot.findPlaceLikelihoods(location: points[i], accuracy: 20, fields: all)
@@ -180,15 +199,23 @@ enum NearbyBench {
         print("| query | queries/run | median wall µs (min / median over runs) | median CPU µs (min / median) |")
         print("|---|---|---|---|")
         for (label, n, medians, cpus) in rows {
-            print("| \(label) | \(n) | \(fmt(medians.min()! * 1e6)) / \(fmt(median(medians) * 1e6)) | \(fmt(cpus.min()! * 1e6)) / \(fmt(median(cpus) * 1e6)) |")
+            print(
+                "| \(label) | \(n) | \(fmt(medians.min()! * 1e6)) / \(fmt(median(medians) * 1e6)) | \(fmt(cpus.min()! * 1e6)) / \(fmt(median(cpus) * 1e6)) |"
+            )
         }
-        if let sql = rows.first(where: { $0.0.hasPrefix("SpatiaLite") }), let ours = rows.first(where: { $0.0.hasSuffix("memory index, all fields") }) {
-            print("\nplacedb (memory index, all fields) is \(fmt(median(sql.2) / median(ours.2)))x faster than the SpatiaLite SQL k-nearest query")
+        if let sql = rows.first(where: { $0.0.hasPrefix("SpatiaLite") }),
+            let ours = rows.first(where: { $0.0.hasSuffix("memory index, all fields") })
+        {
+            print(
+                "\nplacedb (memory index, all fields) is \(fmt(median(sql.2) / median(ours.2)))x faster than the SpatiaLite SQL k-nearest query"
+            )
         }
 
         guard batchLines > 0 else { return }
         // Batch throughput of the placedb binary (one process, one core).
-        print("\n| batch (placedb binary, stdin -> stdout) | lines | seconds (min / median) | lines/s (best) | CPU s (best) | peak RSS |")
+        print(
+            "\n| batch (placedb binary, stdin -> stdout) | lines | seconds (min / median) | lines/s (best) | CPU s (best) | peak RSS |"
+        )
         print("|---|---|---|---|---|---|")
         for kind in ["current", "nearby"] {
             let input = "\(dir)/batch-\(kind)-\(batchLines).ndjson"
@@ -199,9 +226,13 @@ enum NearbyBench {
             for i in 0..<batchLines {
                 let p = places.queryPoint(&brng)
                 if kind == "current" {
-                    text += #"{"location":{"latitude":\#(p.latitude),"longitude":\#(p.longitude)},"accuracyMeters":\#(accuracies[i % 4])}"# + "\n"
+                    text +=
+                        #"{"location":{"latitude":\#(p.latitude),"longitude":\#(p.longitude)},"accuracyMeters":\#(accuracies[i % 4])}"#
+                        + "\n"
                 } else {
-                    text += #"{"locationRestriction":{"circle":{"center":{"latitude":\#(p.latitude),"longitude":\#(p.longitude)}}},"maxResultCount":10}"# + "\n"
+                    text +=
+                        #"{"locationRestriction":{"circle":{"center":{"latitude":\#(p.latitude),"longitude":\#(p.longitude)}}},"maxResultCount":10}"#
+                        + "\n"
                 }
             }
             try text.write(toFile: input, atomically: true, encoding: .utf8)
@@ -218,7 +249,9 @@ enum NearbyBench {
                 }
             }
             try? FileManager.default.removeItem(atPath: input)
-            print("| placedb \(kind) --batch (limit \(kind == "current" ? 10 : 10), all fields; index load included) | \(batchLines) | \(fmt(times.min()!, 2)) / \(fmt(median(times), 2)) | \(Int(Double(batchLines) / times.min()!)) | \(fmt(cpus.min()!, 2)) | \(fmt(Double(peak) / 1_048_576)) MiB |")
+            print(
+                "| placedb \(kind) --batch (limit \(kind == "current" ? 10 : 10), all fields; index load included) | \(batchLines) | \(fmt(times.min()!, 2)) / \(fmt(median(times), 2)) | \(Int(Double(batchLines) / times.min()!)) | \(fmt(cpus.min()!, 2)) | \(fmt(Double(peak) / 1_048_576)) MiB |"
+            )
         }
     }
 
@@ -291,14 +324,19 @@ struct BenchPlaces {
             let t = nearbyTypes[r.int(nearbyTypes.count)]
             let status = r.int(100) < 97 ? "OPERATIONAL" : (r.int(2) == 0 ? "CLOSED_TEMPORARILY" : "CLOSED_PERMANENTLY")
             let ratings = Int(pow(10, r.unit() * 3.7)) - 1
-            var s = #"{"id":"\#(ids[i])","displayName":{"text":"\#(words[r.int(words.count)]) \#(t[0].replacingOccurrences(of: "_", with: " ")) \#(i)","languageCode":"en"},"#
-            s += #""location":{"latitude":\#(latitudes[i]),"longitude":\#(longitudes[i])},"types":["\#(t.joined(separator: "\",\""))","point_of_interest"],"#
-            s += #""primaryType":"\#(t[0])","formattedAddress":"\#(r.int(999) + 1) \#(words[r.int(words.count)]) Street, Town \#(r.int(5000))","#
-            s += #""rating":\#(Double(10 + r.int(41)) / 10),"userRatingCount":\#(ratings),"businessStatus":"\#(status)""#
+            var s =
+                #"{"id":"\#(ids[i])","displayName":{"text":"\#(words[r.int(words.count)]) \#(t[0].replacingOccurrences(of: "_", with: " ")) \#(i)","languageCode":"en"},"#
+            s +=
+                #""location":{"latitude":\#(latitudes[i]),"longitude":\#(longitudes[i])},"types":["\#(t.joined(separator: "\",\""))","point_of_interest"],"#
+            s +=
+                #""primaryType":"\#(t[0])","formattedAddress":"\#(r.int(999) + 1) \#(words[r.int(words.count)]) Street, Town \#(r.int(5000))","#
+            s +=
+                #""rating":\#(Double(10 + r.int(41)) / 10),"userRatingCount":\#(ratings),"businessStatus":"\#(status)""#
             if t[0] == "park" {
                 let h = (50 + r.unit() * 250) / 111_195
                 let w = h / max(0.05, cos(latitudes[i] * Double.pi / 180))
-                s += #","viewport":{"low":{"latitude":\#(latitudes[i] - h),"longitude":\#(max(-180, longitudes[i] - w))},"high":{"latitude":\#(latitudes[i] + h),"longitude":\#(min(180, longitudes[i] + w))}}"#
+                s +=
+                    #","viewport":{"low":{"latitude":\#(latitudes[i] - h),"longitude":\#(max(-180, longitudes[i] - w))},"high":{"latitude":\#(latitudes[i] + h),"longitude":\#(min(180, longitudes[i] + w))}}"#
             }
             return s + "}"
         }
@@ -327,7 +365,9 @@ struct BenchPlaces {
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard case .object(let all) = try JSONValue(parsing: Array(data)) else { throw BenchError(message: "\(path): not a JSON object") }
+        guard case .object(let all) = try JSONValue(parsing: Array(data)) else {
+            throw BenchError(message: "\(path): not a JSON object")
+        }
         var out = BenchPlaces()
         var names: [String] = []
         for (key, city) in all {
@@ -339,9 +379,11 @@ struct BenchPlaces {
         }
         let ids = out.ids, lats = out.latitudes, lngs = out.longitudes
         out.lines = { i in
-            JSONWriter().string(["id": .string(ids[i]), "displayName": ["text": .string(names[i])],
-                                 "location": ["latitude": .double(lats[i]), "longitude": .double(lngs[i])],
-                                 "types": ["locality", "political"], "primaryType": "locality"])
+            JSONWriter().string([
+                "id": .string(ids[i]), "displayName": ["text": .string(names[i])],
+                "location": ["latitude": .double(lats[i]), "longitude": .double(lngs[i])],
+                "types": ["locality", "political"], "primaryType": "locality",
+            ])
         }
         return out
     }
@@ -389,7 +431,8 @@ final class SpatiaLiteKNN {
     init(path: String) throws {
         db = try Database(path: path, mode: .readOnly)
         try db.loadExtension("mod_spatialite")
-        statement = try db.prepare("""
+        statement = try db.prepare(
+            """
             SELECT p.place_id, ST_Distance(p.geom, MakePoint(?1, ?2, 4326), 0) AS d FROM place p
             WHERE p.id IN (SELECT pkid FROM idx_place_geom WHERE xmin <= ?4 AND xmax >= ?3 AND ymin <= ?6 AND ymax >= ?5)
               AND p.removed_run IS NULL
@@ -402,8 +445,10 @@ final class SpatiaLiteKNN {
         while true {
             let cosLat = max(0.01, cos((abs(c.latitude) + half) * Double.pi / 180))
             let dLng = min(180, half / cosLat)
-            try statement.bind([.real(c.longitude), .real(c.latitude), .real(c.longitude - dLng), .real(c.longitude + dLng),
-                                .real(c.latitude - half), .real(c.latitude + half), .integer(Int64(k))])
+            try statement.bind([
+                .real(c.longitude), .real(c.latitude), .real(c.longitude - dLng), .real(c.longitude + dLng),
+                .real(c.latitude - half), .real(c.latitude + half), .integer(Int64(k)),
+            ])
             var out: [(id: String, meters: Double)] = []
             while let row = try statement.step() { out.append((try row.string(0), try row.double(1))) }
             let inscribed = half * 111_195 * (abs(c.latitude) + half >= 90 ? 0 : cosLat)
@@ -414,5 +459,7 @@ final class SpatiaLiteKNN {
 }
 
 /// Type lists of the generated nearby places (primary type first).
-let nearbyTypes = [["cafe", "food"], ["restaurant", "food"], ["bakery", "store"], ["park"], ["museum", "tourist_attraction"],
-                   ["pharmacy", "health", "store"], ["bar"], ["book_store", "store"], ["gym"], ["school"]]
+let nearbyTypes = [
+    ["cafe", "food"], ["restaurant", "food"], ["bakery", "store"], ["park"], ["museum", "tourist_attraction"],
+    ["pharmacy", "health", "store"], ["bar"], ["book_store", "store"], ["gym"], ["school"],
+]

@@ -15,17 +15,24 @@ enum OSMHoursBench {
         let root = option("--data", args) ?? "../shared/data/osm"
         let runs = max(1, Int(option("--runs", args) ?? "") ?? 5)
         let values = try readValues(root: root)
-        guard !values.isEmpty else { throw BenchError(message: "no opening_hours values under \(root)/poi and \(root)/poi-nwr") }
+        guard !values.isEmpty else {
+            throw BenchError(message: "no opening_hours values under \(root)/poi and \(root)/poi-nwr")
+        }
         var coverage = OSMOpeningHours.Coverage()
         for v in values { coverage.add(v) }
-        print("placedb-bench osm-hours: \(values.count) opening_hours values (\(coverage.distinctValues) distinct) in \(root)/poi and \(root)/poi-nwr")
+        print(
+            "placedb-bench osm-hours: \(values.count) opening_hours values (\(coverage.distinctValues) distinct) in \(root)/poi and \(root)/poi-nwr"
+        )
         print("")
-        print("evaluated: \(coverage.evaluated) of \(coverage.values) values (\(fmt(100 * coverage.share))%), \(coverage.distinctEvaluated) of \(coverage.distinctValues) distinct (\(fmt(100 * coverage.distinctShare))%); \(coverage.distinctWithUndecidedHours) distinct evaluated values leave some hours of the week UNKNOWN (a range past midnight read two ways)")
+        print(
+            "evaluated: \(coverage.evaluated) of \(coverage.values) values (\(fmt(100 * coverage.share))%), \(coverage.distinctEvaluated) of \(coverage.distinctValues) distinct (\(fmt(100 * coverage.distinctShare))%); \(coverage.distinctWithUndecidedHours) distinct evaluated values leave some hours of the week UNKNOWN (a range past midnight read two ways)"
+        )
         print("")
         print("| form left (UNKNOWN) | values | distinct | examples |")
         print("|---|---|---|---|")
         for f in coverage.leftForms {
-            let examples = f.examples.map { "`\($0.replacingOccurrences(of: "|", with: "\\|"))`" }.joined(separator: ", ")
+            let examples = f.examples.map { "`\($0.replacingOccurrences(of: "|", with: "\\|"))`" }.joined(
+                separator: ", ")
             print("| \(f.form.rawValue) | \(f.count) | \(f.distinct) | \(examples) |")
         }
 
@@ -33,7 +40,9 @@ enum OSMHoursBench {
             print("")
             var listed = Set<String>()
             for v in values where listed.insert(v).inserted {
-                if case .unsupported(let u) = OSMOpeningHours.parse(v) { print("\(u.form.rawValue)\t\(v)\t\(u.reason)") }
+                if case .unsupported(let u) = OSMOpeningHours.parse(v) {
+                    print("\(u.form.rawValue)\t\(v)\t\(u.reason)")
+                }
             }
         }
 
@@ -41,14 +50,24 @@ enum OSMHoursBench {
         let zurich = "Europe/Zurich"
         let at = Date(timeIntervalSince1970: 1_774_778_400) // 2026-03-29T10:00:00Z
         let places: [Place] = values.map { v in
-            Place(id: "bench", coordinate: Coordinate(latitude: 0, longitude: 0),
-                  document: JSONObject([("timeZone", ["id": .string(zurich)]), ("regularOpeningHours", OSMOpeningHours.regularOpeningHours(v))]))
+            Place(
+                id: "bench", coordinate: Coordinate(latitude: 0, longitude: 0),
+                document: JSONObject([
+                    ("timeZone", ["id": .string(zurich)]),
+                    ("regularOpeningHours", OSMOpeningHours.regularOpeningHours(v)),
+                ]))
         }
         // The same weeks as Places API (New) periods alone (the weekly values).
         let periodPlaces: [Place] = values.compactMap { v in
-            guard case .supported(let parsed) = OSMOpeningHours.parse(v), let periods = parsed.weeklyPeriods else { return nil }
-            return Place(id: "bench", coordinate: Coordinate(latitude: 0, longitude: 0),
-                         document: JSONObject([("timeZone", ["id": .string(zurich)]), ("regularOpeningHours", ["periods": .array(periods.map(\.json))])]))
+            guard case .supported(let parsed) = OSMOpeningHours.parse(v), let periods = parsed.weeklyPeriods else {
+                return nil
+            }
+            return Place(
+                id: "bench", coordinate: Coordinate(latitude: 0, longitude: 0),
+                document: JSONObject([
+                    ("timeZone", ["id": .string(zurich)]),
+                    ("regularOpeningHours", ["periods": .array(periods.map(\.json))]),
+                ]))
         }
         var parseTimes: [Double] = [], evalTimes: [Double] = [], periodTimes: [Double] = []
         var open = 0
@@ -72,11 +91,19 @@ enum OSMHoursBench {
         print("")
         print("| step | runs | seconds (min / median) | values/s (best) |")
         print("|---|---|---|---|")
-        print("| OSMOpeningHours.parse | \(runs) | \(fmt(parseTimes.min()!, 4)) / \(fmt(median(parseTimes), 4)) | \(Int(Double(values.count) / parseTimes.min()!)) |")
-        print("| place.isOpen(at:) on the OSM text (parse + evaluate, \(zurich)) | \(runs) | \(fmt(evalTimes.min()!, 4)) / \(fmt(median(evalTimes), 4)) | \(Int(Double(values.count) / evalTimes.min()!)) |")
-        print("| place.isOpen(at:) on v1 periods (\(periodPlaces.count) weekly values) | \(runs) | \(fmt(periodTimes.min()!, 4)) / \(fmt(median(periodTimes), 4)) | \(Int(Double(periodPlaces.count) / periodTimes.min()!)) |")
+        print(
+            "| OSMOpeningHours.parse | \(runs) | \(fmt(parseTimes.min()!, 4)) / \(fmt(median(parseTimes), 4)) | \(Int(Double(values.count) / parseTimes.min()!)) |"
+        )
+        print(
+            "| place.isOpen(at:) on the OSM text (parse + evaluate, \(zurich)) | \(runs) | \(fmt(evalTimes.min()!, 4)) / \(fmt(median(evalTimes), 4)) | \(Int(Double(values.count) / evalTimes.min()!)) |"
+        )
+        print(
+            "| place.isOpen(at:) on v1 periods (\(periodPlaces.count) weekly values) | \(runs) | \(fmt(periodTimes.min()!, 4)) / \(fmt(median(periodTimes), 4)) | \(Int(Double(periodPlaces.count) / periodTimes.min()!)) |"
+        )
         print("")
-        print("(\(open) of \(values.count) places open at 2026-03-29T10:00:00Z, a Sunday, the day Europe/Zurich moves to summer time)")
+        print(
+            "(\(open) of \(values.count) places open at 2026-03-29T10:00:00Z, a Sunday, the day Europe/Zurich moves to summer time)"
+        )
     }
 
     static func readValues(root: String) throws -> [String] {

@@ -30,7 +30,8 @@ struct OSMFeature {
     /// The diagonal of the bounding box in meters (0 for a node).
     var extentMeters: Double {
         guard let v = viewport else { return 0 }
-        return Coordinate(latitude: v.south, longitude: v.west).distance(to: Coordinate(latitude: v.north, longitude: v.east))
+        return Coordinate(latitude: v.south, longitude: v.west).distance(
+            to: Coordinate(latitude: v.north, longitude: v.east))
     }
 
     var hasExtent: Bool {
@@ -55,7 +56,8 @@ struct OSMFeature {
             for (i, l) in lengths.enumerated() {
                 if t <= l {
                     let f = l > 0 ? t / l : 0
-                    return frame.unproject((xy[i].0 + f * (xy[i + 1].0 - xy[i].0), xy[i].1 + f * (xy[i + 1].1 - xy[i].1)))
+                    return frame.unproject(
+                        (xy[i].0 + f * (xy[i + 1].0 - xy[i].0), xy[i].1 + f * (xy[i + 1].1 - xy[i].1)))
                 }
                 t -= l
             }
@@ -63,7 +65,9 @@ struct OSMFeature {
         case .polygons(let polygons):
             let frame = LocalFrame(polygons.flatMap { $0.first ?? [] })
             let projected = polygons.map { $0.map { $0.map(frame.project) } }
-            let areas = projected.map { p in max(0, abs(ringArea(p[0])) - p.dropFirst().reduce(0) { $0 + abs(ringArea($1)) }) }
+            let areas = projected.map { p in
+                max(0, abs(ringArea(p[0])) - p.dropFirst().reduce(0) { $0 + abs(ringArea($1)) })
+            }
             let total = areas.reduce(0, +)
             guard total > 0 else { return location }
             var t = rng.unit() * total
@@ -148,8 +152,9 @@ enum OSMReader {
             if bytes.isEmpty { continue }
             let feature = try JSONValue(parsing: bytes)
             guard let props = feature["properties"]?.objectValue, let name = props["name"]?.stringValue,
-                  let type = props["@type"]?.stringValue, let osmID = props["@id"]?.intValue,
-                  poiKeys.contains(where: { props[$0] != nil }), let geometry = feature["geometry"] else { continue }
+                let type = props["@type"]?.stringValue, let osmID = props["@id"]?.intValue,
+                poiKeys.contains(where: { props[$0] != nil }), let geometry = feature["geometry"]
+            else { continue }
             let id = PlaceIDSpelling.osmID(type: type, number: Int64(osmID))
             guard let shape = shape(geometry) else { continue }
             if let existing = byID[id] {
@@ -166,7 +171,9 @@ enum OSMReader {
 
     static func shape(_ g: JSONValue) -> OSMFeature.Shape? {
         func pair(_ v: JSONValue) -> (Double, Double)? {
-            guard let a = v.arrayValue, a.count >= 2, let x = a[0].doubleValue, let y = a[1].doubleValue else { return nil }
+            guard let a = v.arrayValue, a.count >= 2, let x = a[0].doubleValue, let y = a[1].doubleValue else {
+                return nil
+            }
             return (x, y)
         }
         switch g["type"]?.stringValue {
@@ -178,7 +185,9 @@ enum OSMReader {
             return pts.count >= 2 ? .line(pts) : nil
         case "MultiPolygon":
             let polys = (g["coordinates"]?.arrayValue ?? []).map { poly in
-                (poly.arrayValue ?? []).map { ring in (ring.arrayValue ?? []).compactMap(pair) }.filter { $0.count >= 4 }
+                (poly.arrayValue ?? []).map { ring in (ring.arrayValue ?? []).compactMap(pair) }.filter {
+                    $0.count >= 4
+                }
             }.filter { !$0.isEmpty }
             return polys.isEmpty ? nil : .polygons(polys)
         default:
@@ -201,14 +210,17 @@ enum OSMReader {
                 let l = hypot(xy[i].0 - xy[i - 1].0, xy[i].1 - xy[i - 1].1)
                 if half <= l {
                     let f = l > 0 ? half / l : 0
-                    at = frame.unproject((xy[i - 1].0 + f * (xy[i].0 - xy[i - 1].0), xy[i - 1].1 + f * (xy[i].1 - xy[i - 1].1)))
+                    at = frame.unproject(
+                        (xy[i - 1].0 + f * (xy[i].0 - xy[i - 1].0), xy[i - 1].1 + f * (xy[i].1 - xy[i - 1].1)))
                     break
                 }
                 half -= l
             }
             return OSMFeature(id: id, name: name, feature: feature, shape: shape, location: at, viewport: bbox(pts))
         case .polygons(let polys):
-            return OSMFeature(id: id, name: name, feature: feature, shape: shape, location: pointInside(polys), viewport: bbox(polys.flatMap { $0.first ?? [] }))
+            return OSMFeature(
+                id: id, name: name, feature: feature, shape: shape, location: pointInside(polys),
+                viewport: bbox(polys.flatMap { $0.first ?? [] }))
         }
     }
 
@@ -239,7 +251,9 @@ enum OSMReader {
         for ring in largest {
             for i in 0..<ring.count {
                 let p = ring[i], q = ring[(i + 1) % ring.count]
-                if (p.1 > centroid.1) != (q.1 > centroid.1) { xs.append(p.0 + (centroid.1 - p.1) * (q.0 - p.0) / (q.1 - p.1)) }
+                if (p.1 > centroid.1) != (q.1 > centroid.1) {
+                    xs.append(p.0 + (centroid.1 - p.1) * (q.0 - p.0) / (q.1 - p.1))
+                }
             }
         }
         xs.sort()

@@ -23,13 +23,18 @@ enum PhotoBench {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
 
         let jpeg = makeJPEG(width: width, height: height, seed: 20261130)
-        let place = #"{"id":"bench-photo-place","location":{"latitude":46.5,"longitude":6.6},"photos":[{"name":"places/bench-photo-place/photos/benchPhotoReference-0001","widthPx":\#(width),"heightPx":\#(height)}]}"#
+        let place =
+            #"{"id":"bench-photo-place","location":{"latitude":46.5,"longitude":6.6},"photos":[{"name":"places/bench-photo-place/photos/benchPhotoReference-0001","widthPx":\#(width),"heightPx":\#(height)}]}"#
         let input = "\(dir)/photo-bench-place.json"
         try Data(place.utf8).write(to: URL(fileURLWithPath: input))
         _ = try PlaceImporter(databasePath: db).importInput(.file(input))
 
-        print("placedb-bench photo: one \(width) x \(height) JPEG (\(fmt(Double(jpeg.count) / 1e6, 2)) MB, seeded), \(runs) timed runs after a warm-up")
-        print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(fmt(Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824, 0)) GiB")
+        print(
+            "placedb-bench photo: one \(width) x \(height) JPEG (\(fmt(Double(jpeg.count) / 1e6, 2)) MB, seeded), \(runs) timed runs after a warm-up"
+        )
+        print(
+            "machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(fmt(Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824, 0)) GiB"
+        )
 
         var addTimes: [Double] = []
         for run in 0...runs {
@@ -46,8 +51,13 @@ enum PhotoBench {
         print("")
         print("| operation | runs | ms (min / median) | output | output bytes | libgd alone, ms (min / median) |")
         print("|---|---|---|---|---|---|")
-        print("| photo add (decode check + store) | \(runs) | \(ms(addTimes)) | \(width) x \(height) JPEG | \(jpeg.count) | |")
-        let cases: [(Int, Int, ImageFormat?)] = [(4800, 4800, nil), (1600, 1600, nil), (800, 800, nil), (400, 400, nil), (100, 100, nil), (400, 400, .png), (400, 400, .webp)]
+        print(
+            "| photo add (decode check + store) | \(runs) | \(ms(addTimes)) | \(width) x \(height) JPEG | \(jpeg.count) | |"
+        )
+        let cases: [(Int, Int, ImageFormat?)] = [
+            (4800, 4800, nil), (1600, 1600, nil), (800, 800, nil), (400, 400, nil), (100, 100, nil), (400, 400, .png),
+            (400, 400, .webp),
+        ]
         for (mw, mh, format) in cases {
             var times: [Double] = []
             var last: PhotoImage?
@@ -66,7 +76,9 @@ enum PhotoBench {
                 }
             }
             let label = "fetch max \(mw) x \(mh)" + (format.map { " as \($0)" } ?? "")
-            print("| \(label) | \(runs) | \(ms(times)) | \(image.width) x \(image.height) \(image.format) | \(image.data.count) | \(baseline.isEmpty ? "(returned as stored)" : ms(baseline)) |")
+            print(
+                "| \(label) | \(runs) | \(ms(times)) | \(image.width) x \(image.height) \(image.format) | \(image.data.count) | \(baseline.isEmpty ? "(returned as stored)" : ms(baseline)) |"
+            )
         }
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
         try? FileManager.default.removeItem(atPath: input)
@@ -77,20 +89,24 @@ enum PhotoBench {
     /// Decode, resample, encode with libgd directly: the floor for fetchPhoto.
     static func gdAlone(_ jpeg: [UInt8], width: Int, height: Int, format: ImageFormat) throws {
         var copy = jpeg
-        guard let src = copy.withUnsafeMutableBytes({ gdImageCreateFromJpegPtr(Int32($0.count), $0.baseAddress) }) else {
+        guard let src = copy.withUnsafeMutableBytes({ gdImageCreateFromJpegPtr(Int32($0.count), $0.baseAddress) })
+        else {
             throw BenchError(message: "libgd cannot decode the generated JPEG")
         }
         defer { gdImageDestroy(src) }
-        guard let dst = gdImageCreateTrueColor(Int32(width), Int32(height)) else { throw BenchError(message: "gdImageCreateTrueColor failed") }
+        guard let dst = gdImageCreateTrueColor(Int32(width), Int32(height)) else {
+            throw BenchError(message: "gdImageCreateTrueColor failed")
+        }
         defer { gdImageDestroy(dst) }
         gdImageCopyResampled(dst, src, 0, 0, 0, 0, Int32(width), Int32(height), cgd_width(src), cgd_height(src))
         var size: Int32 = 0
-        let out: UnsafeMutableRawPointer? = switch format {
-        case .jpeg: gdImageJpegPtr(dst, &size, 85)
-        case .png: gdImagePngPtrEx(dst, &size, -1)
-        case .webp: gdImageWebpPtrEx(dst, &size, 85)
-        case .gif: gdImageGifPtr(dst, &size)
-        }
+        let out: UnsafeMutableRawPointer? =
+            switch format {
+            case .jpeg: gdImageJpegPtr(dst, &size, 85)
+            case .png: gdImagePngPtrEx(dst, &size, -1)
+            case .webp: gdImageWebpPtrEx(dst, &size, 85)
+            case .gif: gdImageGifPtr(dst, &size)
+            }
         guard let out else { throw BenchError(message: "libgd could not encode") }
         gdFree(out)
     }
@@ -98,7 +114,9 @@ enum PhotoBench {
     /// A seeded photo-like JPEG: smooth gradients with grain, so it
     /// compresses like a photo (a few bits per pixel), not like flat colour.
     static func makeJPEG(width: Int, height: Int, seed: UInt64) -> [UInt8] {
-        guard let im = gdImageCreateTrueColor(Int32(width), Int32(height)) else { fatalError("gdImageCreateTrueColor failed") }
+        guard let im = gdImageCreateTrueColor(Int32(width), Int32(height)) else {
+            fatalError("gdImageCreateTrueColor failed")
+        }
         defer { gdImageDestroy(im) }
         var rng = SplitMix64(state: seed)
         for y in 0..<height {

@@ -22,7 +22,8 @@ enum ReimportBench {
         let ndjson = try generatedInputs(records: records, dir: dir).ndjson
         let masked = "\(dir)/places-\(records)-masked-\(mask.joined(separator: "-")).ndjson"
         if fileSize(masked) == 0 {
-            FileHandle.standardError.write(Data("writing the records cut to \(mask.joined(separator: ",")) into \(masked)...\n".utf8))
+            FileHandle.standardError.write(
+                Data("writing the records cut to \(mask.joined(separator: ",")) into \(masked)...\n".utf8))
             try cut(ndjson, to: mask, into: masked)
         }
         let base = "\(dir)/reimport-base-\(records).sqlite"
@@ -31,7 +32,9 @@ enum ReimportBench {
             let r = try spawn(placedb, ["import", ndjson, "--db", base, "--output", "json"])
             guard r.status == 0 else { throw BenchError(message: "building the base database exited \(r.status)") }
         }
-        print("placedb-bench reimport: \(records) generated places (seed 20261130) imported whole, then again cut to \(mask.joined(separator: ",")); \(runs) timed runs after a warm-up, each into a fresh copy")
+        print(
+            "placedb-bench reimport: \(records) generated places (seed 20261130) imported whole, then again cut to \(mask.joined(separator: ",")); \(runs) timed runs after a warm-up, each into a fresh copy"
+        )
         print("")
         print("| import | seconds (min / median) | records/s (best) | records/s (median) |")
         print("|---|---|---|---|")
@@ -40,15 +43,19 @@ enum ReimportBench {
             let db = "\(dir)/reimport-\(run).sqlite"
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
             try FileManager.default.copyItem(atPath: base, toPath: db)
-            let r = try spawn(placedb, ["import", masked, "--db", db, "--output", "json"], stdout: "\(dir)/reimport-\(run).json")
+            let r = try spawn(
+                placedb, ["import", masked, "--db", db, "--output", "json"], stdout: "\(dir)/reimport-\(run).json")
             guard r.status == 0 else { throw BenchError(message: "the masked re-import exited \(r.status)") }
             if run > 0 { times.append(r.seconds) }
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
         }
         let best = times.min()!, med = median(times)
-        print("| masked re-import into \(records) places | \(fmt(best, 2)) / \(fmt(med, 2)) | \(Int(Double(records) / best)) | \(Int(Double(records) / med)) |")
+        print(
+            "| masked re-import into \(records) places | \(fmt(best, 2)) / \(fmt(med, 2)) | \(Int(Double(records) / best)) | \(Int(Double(records) / med)) |"
+        )
         if let summary = try? String(contentsOfFile: "\(dir)/reimport-1.json", encoding: .utf8),
-           let total = try? JSONValue(parsing: summary)["total"] {
+            let total = try? JSONValue(parsing: summary)["total"]
+        {
             print("")
             print("summary of a run: \(JSONWriter().string(total))")
         }
@@ -56,7 +63,9 @@ enum ReimportBench {
 
     /// Writes each NDJSON record of `input` with only the members in `mask`.
     static func cut(_ input: String, to mask: [String], into output: String) throws {
-        guard let text = FileManager.default.contents(atPath: input) else { throw BenchError(message: "cannot read \(input)") }
+        guard let text = FileManager.default.contents(atPath: input) else {
+            throw BenchError(message: "cannot read \(input)")
+        }
         let out = try BlockFile(creating: output)
         let writer = JSONWriter()
         for line in text.split(separator: 0x0A) where !line.isEmpty {

@@ -24,7 +24,9 @@ enum ResolveBench {
         if fileSize(db) == 0 {
             let ndjson = "\(dir)/places-\(places).ndjson", geojson = "\(dir)/places-\(places).geojson"
             if fileSize(ndjson) == 0 {
-                try generate(count: places, seed: 20261130, ndjson: ndjson, geojson: geojson, compact: "\(dir)/places-\(places)-compact.ndjson")
+                try generate(
+                    count: places, seed: 20261130, ndjson: ndjson, geojson: geojson,
+                    compact: "\(dir)/places-\(places)-compact.ndjson")
             }
             FileHandle.standardError.write(Data("building \(db)...\n".utf8))
             let importer = try PlaceImporter(databasePath: db)
@@ -57,22 +59,31 @@ enum ResolveBench {
             for r in try client.resolvePlaceIDs(requests) { counts[r.status.rawValue, default: 0] += 1 }
             if run > 0 { times.append(Date().timeIntervalSince(start)) } else { statuses = counts }
         }
-        print("placedb-bench resolve: \(places) places, \(aliasCount) aliases (a tenth in chains of two), \(queries) IDs per run (\(statuses.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))), \(runs) runs after a warm-up")
+        print(
+            "placedb-bench resolve: \(places) places, \(aliasCount) aliases (a tenth in chains of two), \(queries) IDs per run (\(statuses.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))), \(runs) runs after a warm-up"
+        )
         print("")
         print("| path | seconds (min / median) | IDs/s (best) |")
         print("|---|---|---|")
-        print("| PlaceReader.resolvePlaceIDs, in process, one thread | \(fmt(times.min()!, 3)) / \(fmt(median(times), 3)) | \(Int(Double(queries) / times.min()!)) |")
+        print(
+            "| PlaceReader.resolvePlaceIDs, in process, one thread | \(fmt(times.min()!, 3)) / \(fmt(median(times), 3)) | \(Int(Double(queries) / times.min()!)) |"
+        )
 
-        let placedb = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("placedb").path
+        let placedb = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("placedb").path
         if FileManager.default.isExecutableFile(atPath: placedb) {
             let input = "\(dir)/resolve-ids.txt"
-            try (requests.map(\.rawValue).joined(separator: "\n") + "\n").write(toFile: input, atomically: true, encoding: .utf8)
+            try (requests.map(\.rawValue).joined(separator: "\n") + "\n").write(
+                toFile: input, atomically: true, encoding: .utf8)
             var cli: [Double] = []
             for run in 0...min(runs, 3) {
-                let r = try spawn("/bin/sh", ["-c", "'\(placedb)' resolve --batch --db '\(db)' < '\(input)' > /dev/null"])
+                let r = try spawn(
+                    "/bin/sh", ["-c", "'\(placedb)' resolve --batch --db '\(db)' < '\(input)' > /dev/null"])
                 if run > 0 { cli.append(r.seconds) }
             }
-            print("| placedb resolve --batch (process, stdin to stdout) | \(fmt(cli.min()!, 3)) / \(fmt(median(cli), 3)) | \(Int(Double(queries) / cli.min()!)) |")
+            print(
+                "| placedb resolve --batch (process, stdin to stdout) | \(fmt(cli.min()!, 3)) / \(fmt(median(cli), 3)) | \(Int(Double(queries) / cli.min()!)) |"
+            )
         }
     }
 }

@@ -32,7 +32,7 @@ import PlaceModel
 import PlaceStorage
 import SQLiteDB
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// CPU seconds of the calling thread (repeatable on a loaded machine, where wall clock is not).
@@ -46,15 +46,21 @@ func threadCPU() -> Double {
 func processCPU() -> Double {
     var u = rusage()
     getrusage(RUSAGE_SELF.rawValue, &u)
-    return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
+    return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + Double(u.ru_stime.tv_sec) + Double(
+        u.ru_stime.tv_usec) / 1e6
 }
 
 enum SearchBench {
-    static let chains = ["Starbucks", "Lidl", "Aldi", "McDonald's", "Subway", "Boots", "dm", "Rossmann", "Zara", "H&M", "Carrefour",
-                         "Tesco", "Costa Coffee", "Burger King", "Pret A Manger", "Spar", "Edeka", "Rewe", "Migros", "Coop"]
-    static let families = ["Müller", "Schmidt", "García", "Martín", "Rossi", "Bianchi", "Dupont", "Lefèvre", "Novák", "Kowalski", "Nieminen",
-                           "Smith", "Jones", "O'Brien", "Papadopoulos", "Yılmaz", "Silva", "Gonçalves", "Jensen", "Andersson", "Janssen",
-                           "Horváth", "Ivanov", "Popescu", "Fernández", "Łukasz", "Østergaard", "Šimek", "Dvořák", "Zürcher"]
+    static let chains = [
+        "Starbucks", "Lidl", "Aldi", "McDonald's", "Subway", "Boots", "dm", "Rossmann", "Zara", "H&M", "Carrefour",
+        "Tesco", "Costa Coffee", "Burger King", "Pret A Manger", "Spar", "Edeka", "Rewe", "Migros", "Coop",
+    ]
+    static let families = [
+        "Müller", "Schmidt", "García", "Martín", "Rossi", "Bianchi", "Dupont", "Lefèvre", "Novák", "Kowalski",
+        "Nieminen",
+        "Smith", "Jones", "O'Brien", "Papadopoulos", "Yılmaz", "Silva", "Gonçalves", "Jensen", "Andersson", "Janssen",
+        "Horváth", "Ivanov", "Popescu", "Fernández", "Łukasz", "Østergaard", "Šimek", "Dvořák", "Zürcher",
+    ]
     static let kinds: [(type: String, words: [String])] = [
         ("cafe", ["Café", "Coffee", "Kaffeehaus", "Espresso Bar", "Caffè"]),
         ("restaurant", ["Restaurant", "Trattoria", "Bistro", "Brasserie", "Grill", "Kitchen", "Taverna"]),
@@ -71,11 +77,16 @@ enum SearchBench {
         ("hair_care", ["Hair Salon", "Friseur", "Coiffure", "Barber"]),
         ("dentist", ["Dental", "Zahnarzt", "Dentiste"]),
     ]
-    static let placeWords = ["Central", "Old Town", "du Lac", "am See", "Riverside", "Station", "Market Square", "Harbour", "North", "South",
-                             "on the Hill", "Altstadt", "del Mar", "Park", "City", "Corner", "Bridge", "Castle", "Garden", "Plaza"]
-    static let syllables = ["ka", "lo", "mi", "ren", "do", "sa", "ti", "ber", "gan", "vel", "mar", "no", "ri", "ta", "zen", "fu", "lin",
-                            "qu", "bo", "sche", "ný", "ké", "ar", "ol", "pe", "dra", "wen", "ska", "mo", "ha", "ju", "ro", "ce", "li", "ga", "tho",
-                            "ve", "nu", "ei", "ma"]
+    static let placeWords = [
+        "Central", "Old Town", "du Lac", "am See", "Riverside", "Station", "Market Square", "Harbour", "North", "South",
+        "on the Hill", "Altstadt", "del Mar", "Park", "City", "Corner", "Bridge", "Castle", "Garden", "Plaza",
+    ]
+    static let syllables = [
+        "ka", "lo", "mi", "ren", "do", "sa", "ti", "ber", "gan", "vel", "mar", "no", "ri", "ta", "zen", "fu", "lin",
+        "qu", "bo", "sche", "ný", "ké", "ar", "ol", "pe", "dra", "wen", "ska", "mo", "ha", "ju", "ro", "ce", "li", "ga",
+        "tho",
+        "ve", "nu", "ei", "ma",
+    ]
 
     struct Generated {
         let id: String
@@ -95,7 +106,8 @@ enum SearchBench {
         }
         let name: String
         switch rng.int(10) {
-        case 0, 1: name = chains[rng.int(chains.count)] + (rng.int(3) == 0 ? " " + placeWords[rng.int(placeWords.count)] : "")
+        case 0, 1:
+            name = chains[rng.int(chains.count)] + (rng.int(3) == 0 ? " " + placeWords[rng.int(placeWords.count)] : "")
         case 2, 3: name = "\(families[rng.int(families.count)]) \(word)"
         case 4: name = "\(word) \(families[rng.int(families.count)])"
         case 5, 6: name = "\(madeUp()) \(word)"
@@ -105,16 +117,21 @@ enum SearchBench {
         }
         let city = cities[rng.int(cities.count)]
         // About 4 km around the centre (sum of uniforms: roughly normal).
-        let north = (rng.unit() + rng.unit() + rng.unit() - 1.5) * 8000, east = (rng.unit() + rng.unit() + rng.unit() - 1.5) * 8000
-        return Generated(id: "gen-\(String(i, radix: 36))", name: name, type: kind.type,
-                         coordinate: EvalCurrent.offset(city, east: east, north: north), ratingCount: rng.int(3) == 0 ? rng.int(2000) : 0)
+        let north = (rng.unit() + rng.unit() + rng.unit() - 1.5) * 8000,
+            east = (rng.unit() + rng.unit() + rng.unit() - 1.5) * 8000
+        return Generated(
+            id: "gen-\(String(i, radix: 36))", name: name, type: kind.type,
+            coordinate: EvalCurrent.offset(city, east: east, north: north),
+            ratingCount: rng.int(3) == 0 ? rng.int(2000) : 0)
     }
 
     /// The places, written as NDJSON to `path` (nil: not written).
     static func generate(count: Int, path: String?) throws -> [Generated] {
         var rng = SplitMix64(state: 20261201)
         var cities: [Coordinate] = []
-        for _ in 0..<300 { cities.append(Coordinate(latitude: rng.unit() * 110 - 45, longitude: rng.unit() * 360 - 180)) }
+        for _ in 0..<300 {
+            cities.append(Coordinate(latitude: rng.unit() * 110 - 45, longitude: rng.unit() * 360 - 180))
+        }
         var out: [Generated] = []
         out.reserveCapacity(count)
         var text = ""
@@ -154,9 +171,13 @@ enum SearchBench {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let input = "\(dir)/search-\(count).ndjson"
         let indexed = "\(dir)/search-indexed.sqlite"
-        let reuse = args.contains("--reuse") && FileManager.default.fileExists(atPath: indexed) && FileManager.default.fileExists(atPath: input)
+        let reuse =
+            args.contains("--reuse") && FileManager.default.fileExists(atPath: indexed)
+            && FileManager.default.fileExists(atPath: input)
         let places = try generate(count: count, path: reuse ? nil : input)
-        print("placedb-bench search: \(count) generated places (seed 20261201, 300 cities), \(fmt(Double(fileSize(input)) / 1e6)) MB NDJSON; machine: \(ProcessInfo.processInfo.activeProcessorCount) cores (shared)")
+        print(
+            "placedb-bench search: \(count) generated places (seed 20261201, 300 cities), \(fmt(Double(fileSize(input)) / 1e6)) MB NDJSON; machine: \(ProcessInfo.processInfo.activeProcessorCount) cores (shared)"
+        )
         print("")
 
         if reuse {
@@ -177,7 +198,9 @@ enum SearchBench {
         for round in 0..<runs {
             for withIndex in round % 2 == 0 ? [true, false] : [false, true] {
                 let db = withIndex ? indexed : "\(dir)/search-plain.sqlite"
-                for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+                for suffix in ["", "-wal", "-shm", "-journal"] {
+                    try? FileManager.default.removeItem(atPath: db + suffix)
+                }
                 var options = ImportOptions()
                 options.textIndex = withIndex
                 let started = Date(), startedCPU = processCPU()
@@ -192,23 +215,37 @@ enum SearchBench {
         }
         let a = median(times[true]!), b = median(times[false]!)
         let ca = median(cpu[true]!), cb = median(cpu[false]!)
-        print("| fresh import (in-process, \(runs) interleaved rounds) | wall seconds (min / median) | CPU seconds, all threads (min / median) | database bytes | bytes/place |")
+        print(
+            "| fresh import (in-process, \(runs) interleaved rounds) | wall seconds (min / median) | CPU seconds, all threads (min / median) | database bytes | bytes/place |"
+        )
         print("|---|---|---|---|---|")
-        print("| without the text index step | \(fmt(times[false]!.min()!, 2)) / \(fmt(b, 2)) | \(fmt(cpu[false]!.min()!, 2)) / \(fmt(cb, 2)) | \(sizes[false]!) | \(sizes[false]! / count) |")
-        print("| with the text index (FTS5 + words) | \(fmt(times[true]!.min()!, 2)) / \(fmt(a, 2)) | \(fmt(cpu[true]!.min()!, 2)) / \(fmt(ca, 2)) | \(sizes[true]!) | \(sizes[true]! / count) |")
+        print(
+            "| without the text index step | \(fmt(times[false]!.min()!, 2)) / \(fmt(b, 2)) | \(fmt(cpu[false]!.min()!, 2)) / \(fmt(cb, 2)) | \(sizes[false]!) | \(sizes[false]! / count) |"
+        )
+        print(
+            "| with the text index (FTS5 + words) | \(fmt(times[true]!.min()!, 2)) / \(fmt(a, 2)) | \(fmt(cpu[true]!.min()!, 2)) / \(fmt(ca, 2)) | \(sizes[true]!) | \(sizes[true]! / count) |"
+        )
         print("")
-        print("import slowdown (medians): wall \(fmt(100 * (a / b - 1), 1))%, CPU \(fmt(100 * (ca / cb - 1), 1))% (target <= 20%); database growth: \(fmt(100 * (Double(sizes[true]!) / Double(sizes[false]!) - 1), 1))% (target <= 30%)")
+        print(
+            "import slowdown (medians): wall \(fmt(100 * (a / b - 1), 1))%, CPU \(fmt(100 * (ca / cb - 1), 1))% (target <= 20%); database growth: \(fmt(100 * (Double(sizes[true]!) / Double(sizes[false]!) - 1), 1))% (target <= 30%)"
+        )
         print("")
         // 1b. The floor: FTS5 alone on the same rows' text, no placedb code.
         if !args.contains("--no-floor") {
             let floor = try FTS5Floor.run(indexed: indexed, dir: dir)
-            print("| FTS5 alone: the same \(count) rows inserted through sqlite3 into a new file's FTS5 table (content='', one transaction) | CPU seconds (this thread) | % of the import's CPU without the index | wall seconds | table bytes | % of the database without the index |")
+            print(
+                "| FTS5 alone: the same \(count) rows inserted through sqlite3 into a new file's FTS5 table (content='', one transaction) | CPU seconds (this thread) | % of the import's CPU without the index | wall seconds | table bytes | % of the database without the index |"
+            )
             print("|---|---|---|---|---|---|")
             for f in floor {
-                print("| \(f.label) | \(fmt(f.cpu, 2)) | \(fmt(100 * f.cpu / cb, 1))% | \(fmt(f.wall, 2)) | \(f.bytes) | \(fmt(100 * Double(f.bytes) / Double(sizes[false]!), 1))% |")
+                print(
+                    "| \(f.label) | \(fmt(f.cpu, 2)) | \(fmt(100 * f.cpu / cb, 1))% | \(fmt(f.wall, 2)) | \(f.bytes) | \(fmt(100 * Double(f.bytes) / Double(sizes[false]!), 1))% |"
+                )
             }
             print("")
-            print("the text index's import CPU (with - without, medians): \(fmt(ca - cb, 2)) s, of which FTS5 alone with the index's definition: \(fmt(floor[0].cpu, 2)) s")
+            print(
+                "the text index's import CPU (with - without, medians): \(fmt(ca - cb, 2)) s, of which FTS5 alone with the index's definition: \(fmt(floor[0].cpu, 2)) s"
+            )
             print("")
         }
     }
@@ -231,12 +268,25 @@ enum SearchBench {
                 let at = EvalCurrent.offset(p.coordinate, east: r * cos(angle), north: r * sin(angle))
                 let chars = Array(p.name)
                 list.append(Query(kind: "search: exact name", text: p.name, at: at))
-                list.append(Query(kind: "autocomplete: 60% of the name", text: String(chars.prefix(Int((Double(chars.count) * 0.6).rounded(.up)))), at: at))
+                list.append(
+                    Query(
+                        kind: "autocomplete: 60% of the name",
+                        text: String(chars.prefix(Int((Double(chars.count) * 0.6).rounded(.up)))), at: at))
                 list.append(Query(kind: "search: one-letter typo", text: EvalSearch.deleteLetter(p.name, &rng), at: at))
-                list.append(Query(kind: "search: type words", text: p.type.replacingOccurrences(of: "_", with: " "), at: at))
-                list.append(Query(kind: "search: type words, minRating 3, page 1", text: p.type.replacingOccurrences(of: "_", with: " "), at: at))
-                list.append(Query(kind: "search: type words, minRating 3, page 2", text: p.type.replacingOccurrences(of: "_", with: " "), at: at))
-                list.append(Query(kind: "search: type words, minRating 3, page 2, another reader", text: p.type.replacingOccurrences(of: "_", with: " "), at: at))
+                list.append(
+                    Query(kind: "search: type words", text: p.type.replacingOccurrences(of: "_", with: " "), at: at))
+                list.append(
+                    Query(
+                        kind: "search: type words, minRating 3, page 1",
+                        text: p.type.replacingOccurrences(of: "_", with: " "), at: at))
+                list.append(
+                    Query(
+                        kind: "search: type words, minRating 3, page 2",
+                        text: p.type.replacingOccurrences(of: "_", with: " "), at: at))
+                list.append(
+                    Query(
+                        kind: "search: type words, minRating 3, page 2, another reader",
+                        text: p.type.replacingOccurrences(of: "_", with: " "), at: at))
             }
             return list
         }
@@ -247,7 +297,8 @@ enum SearchBench {
         /// `client` untimed; the timed page is asked of `client`, which
         /// kept the ranking, or of `other`, which did not).
         func request(_ q: Query) throws -> TextSearchRequest {
-            var request = TextSearchRequest(textQuery: q.text, locationBias: .circle(center: q.at, radiusMeters: nil), maxResultCount: 20)
+            var request = TextSearchRequest(
+                textQuery: q.text, locationBias: .circle(center: q.at, radiusMeters: nil), maxResultCount: 20)
             if q.kind.contains("minRating") { request.minRating = 3 }
             if q.kind.contains("page 2") {
                 let first = try client.searchTextJSON(request, fields: mask, nextPageToken: true)
@@ -264,11 +315,13 @@ enum SearchBench {
                 let reader = q.kind.hasSuffix("another reader") ? other : client
                 _ = try reader.searchTextJSON(search, fields: mask, nextPageToken: q.kind.contains("page"))
             } else {
-                _ = try client.autocompleteJSON(AutocompleteRequest(input: q.text, locationBias: .circle(center: q.at, radiusMeters: nil)))
+                _ = try client.autocompleteJSON(
+                    AutocompleteRequest(input: q.text, locationBias: .circle(center: q.at, radiusMeters: nil)))
             }
             return Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
         }
-        let plain = try raw.prepare("SELECT rowid FROM place_text WHERE place_text MATCH ?1 ORDER BY bm25(place_text) LIMIT 20")
+        let plain = try raw.prepare(
+            "SELECT rowid FROM place_text WHERE place_text MATCH ?1 ORDER BY bm25(place_text) LIMIT 20")
         func timedPlain(_ q: Query) throws -> Double {
             let words = TextFolding.words(q.text)
             guard !words.isEmpty else { return 0 }
@@ -291,7 +344,8 @@ enum SearchBench {
         // counts of common words that the reader keeps between queries),
         // so that the timed ones are not repeats.
         for q in makeQueries(50, seed: 8) { _ = try timed(q); _ = try timedPlain(q) }
-        var ours: [String: [Double]] = [:], fts: [String: [Double]] = [:], oursCPU: [String: [Double]] = [:], ftsCPU: [String: [Double]] = [:]
+        var ours: [String: [Double]] = [:], fts: [String: [Double]] = [:], oursCPU: [String: [Double]] = [:],
+            ftsCPU: [String: [Double]] = [:]
         var slowest: [String: [(cpu: Double, text: String)]] = [:]
         for q in list {
             ours[q.kind, default: []].append(try timed(q))
@@ -300,22 +354,32 @@ enum SearchBench {
             fts[q.kind, default: []].append(try timedPlain(q))
             ftsCPU[q.kind, default: []].append(lastCPU)
         }
-        print("| query (\(queries) each, in-process, from within 500 m) | placedb wall median / p90 / p99 ms | placedb thread CPU median / p90 / p99 ms | plain FTS5 MATCH ... ORDER BY bm25 LIMIT 20: wall median / p90 / p99 ms | its CPU median / p90 / p99 ms |")
+        print(
+            "| query (\(queries) each, in-process, from within 500 m) | placedb wall median / p90 / p99 ms | placedb thread CPU median / p90 / p99 ms | plain FTS5 MATCH ... ORDER BY bm25 LIMIT 20: wall median / p90 / p99 ms | its CPU median / p90 / p99 ms |"
+        )
         print("|---|---|---|---|---|")
         func stat(_ xs: [Double]) -> String {
             let s = xs.sorted()
-            return "\(fmt(median(s), 3)) / \(fmt(s[s.count * 9 / 10], 3)) / \(fmt(s[min(s.count - 1, s.count * 99 / 100)], 3))"
+            return
+                "\(fmt(median(s), 3)) / \(fmt(s[s.count * 9 / 10], 3)) / \(fmt(s[min(s.count - 1, s.count * 99 / 100)], 3))"
         }
-        for kind in ["search: exact name", "autocomplete: 60% of the name", "search: one-letter typo", "search: type words",
-                     "search: type words, minRating 3, page 1", "search: type words, minRating 3, page 2",
-                     "search: type words, minRating 3, page 2, another reader"] {
-            print("| \(kind) | \(stat(ours[kind]!)) | \(stat(oursCPU[kind]!)) | \(stat(fts[kind]!)) | \(stat(ftsCPU[kind]!)) |")
+        for kind in [
+            "search: exact name", "autocomplete: 60% of the name", "search: one-letter typo", "search: type words",
+            "search: type words, minRating 3, page 1", "search: type words, minRating 3, page 2",
+            "search: type words, minRating 3, page 2, another reader",
+        ] {
+            print(
+                "| \(kind) | \(stat(ours[kind]!)) | \(stat(oursCPU[kind]!)) | \(stat(fts[kind]!)) | \(stat(ftsCPU[kind]!)) |"
+            )
         }
         print("")
         print("targets: search median < 1 ms and p90 < 5 ms; autocomplete median < 2 ms, p90 < 10 ms, p99 < 25 ms")
         if let n = Int(option("--slowest", args) ?? ""), n > 0 {
             for (kind, list) in slowest.sorted(by: { $0.key < $1.key }) {
-                print("slowest of \(kind) (thread CPU ms): " + list.sorted { $0.cpu > $1.cpu }.prefix(n).map { "\(fmt($0.cpu, 1)) '\($0.text)'" }.joined(separator: ", "))
+                print(
+                    "slowest of \(kind) (thread CPU ms): "
+                        + list.sorted { $0.cpu > $1.cpu }.prefix(n).map { "\(fmt($0.cpu, 1)) '\($0.text)'" }.joined(
+                            separator: ", "))
             }
         }
 
@@ -334,7 +398,9 @@ enum SearchBench {
             }
             lat.sort()
             print("")
-            print("trigram alternative (FTS5 trigram over folded names): built in \(fmt(built, 1)) s, +\(after - before) bytes (\(fmt(100 * Double(after - before) / Double(fileSize(plainPath)), 1))% of the database without the text index); typo query thread CPU median \(fmt(median(lat), 3)) ms, p90 \(fmt(lat[lat.count * 9 / 10], 3)) ms")
+            print(
+                "trigram alternative (FTS5 trigram over folded names): built in \(fmt(built, 1)) s, +\(after - before) bytes (\(fmt(100 * Double(after - before) / Double(fileSize(plainPath)), 1))% of the database without the text index); typo query thread CPU median \(fmt(median(lat), 3)) ms, p90 \(fmt(lat[lat.count * 9 / 10], 3)) ms"
+            )
         }
     }
 }

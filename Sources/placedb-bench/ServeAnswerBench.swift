@@ -1,4 +1,5 @@
-// placedb-bench serve-answers --db PATH [--ids N] [--runs R] [--only typed|stored] [--answers details,nearby,current,search]
+// placedb-bench serve-answers --db PATH [--ids N] [--runs R] [--only typed|stored]
+//                             [--answers details,nearby,current,search]
 //
 // Why the CLI and the server write answers from the stored bytes: each
 // answer of the library, in process, on a real database (e.g. the one
@@ -25,7 +26,9 @@ enum ServeAnswerBench {
     }
 
     /// Place Details from the typed place: served, masked, a JSONValue tree, pretty.
-    static func typedDetails(_ client: PlaceReader, _ id: PlaceID, _ fields: FieldMask, _ time: HoursQueryTime) throws -> [UInt8] {
+    static func typedDetails(_ client: PlaceReader, _ id: PlaceID, _ fields: FieldMask, _ time: HoursQueryTime) throws
+        -> [UInt8]
+    {
         try client.read {
             let resolution = try client.resolvePlaceIDs([id])[0]
             guard let current = resolution.placeID else { throw PlaceDBError.notFound(id) }
@@ -38,31 +41,52 @@ enum ServeAnswerBench {
         }
     }
 
-    static func storedDetails(_ client: PlaceReader, _ id: PlaceID, _ fields: FieldMask, _ time: HoursQueryTime) throws -> [UInt8] {
+    static func storedDetails(_ client: PlaceReader, _ id: PlaceID, _ fields: FieldMask, _ time: HoursQueryTime) throws
+        -> [UInt8]
+    {
         let compact = try client.placeDetailsJSON(id: id, fields: fields, openNow: false, at: time)
         var out: [UInt8] = []
         compact.withUnsafeBytes { JSONWriter.indent(compact: $0, into: &out) }
         return out
     }
 
-    static func typedNearby(_ client: PlaceReader, _ request: NearbySearchRequest, _ fields: FieldMask, _ time: HoursQueryTime) throws -> [UInt8] {
+    static func typedNearby(
+        _ client: PlaceReader, _ request: NearbySearchRequest, _ fields: FieldMask, _ time: HoursQueryTime
+    ) throws -> [UInt8] {
         let found = try client.searchNearby(request, fields: fields, at: time)
-        let value: JSONValue = found.isEmpty ? [:] : ["places": .array(found.map { r in
-            var o = r.place.apiJSON(fields: fields)
-            o["distanceMeters"] = .double((r.distanceMeters * 100).rounded() / 100)
-            return .object(o)
-        })]
+        let value: JSONValue =
+            found.isEmpty
+            ? [:]
+            : [
+                "places": .array(
+                    found.map { r in
+                        var o = r.place.apiJSON(fields: fields)
+                        o["distanceMeters"] = .double((r.distanceMeters * 100).rounded() / 100)
+                        return .object(o)
+                    })
+            ]
         var out: [UInt8] = []
         JSONWriter(pretty: true).write(value, into: &out)
         return out
     }
 
-    static func typedCurrent(_ client: PlaceReader, _ request: CurrentPlaceRequest, _ fields: FieldMask) throws -> [UInt8] {
+    static func typedCurrent(_ client: PlaceReader, _ request: CurrentPlaceRequest, _ fields: FieldMask) throws
+        -> [UInt8]
+    {
         let list = try client.findPlaceLikelihoods(request, fields: fields)
-        var o = JSONObject([("placeLikelihoods", .array(list.placeLikelihoods.map { l in
-            .object(JSONObject([("place", .object(l.place.apiJSON(fields: fields))),
-                                ("likelihood", .double(PlaceReader.roundedLikelihood(l.likelihood)))]))
-        })), ("noneLikelihood", .double(PlaceReader.roundedLikelihood(list.noneLikelihood)))])
+        var o = JSONObject([
+            (
+                "placeLikelihoods",
+                .array(
+                    list.placeLikelihoods.map { l in
+                        .object(
+                            JSONObject([
+                                ("place", .object(l.place.apiJSON(fields: fields))),
+                                ("likelihood", .double(PlaceReader.roundedLikelihood(l.likelihood))),
+                            ]))
+                    })
+            ), ("noneLikelihood", .double(PlaceReader.roundedLikelihood(list.noneLikelihood))),
+        ])
         if list.approximate { o["approximate"] = true }
         if let l = list.locality { o["locality"] = PlaceReader.localityJSON(l) }
         var out: [UInt8] = []
@@ -70,33 +94,47 @@ enum ServeAnswerBench {
         return out
     }
 
-    static func storedCurrent(_ client: PlaceReader, _ request: CurrentPlaceRequest, _ fields: FieldMask) throws -> [UInt8] {
+    static func storedCurrent(_ client: PlaceReader, _ request: CurrentPlaceRequest, _ fields: FieldMask) throws
+        -> [UInt8]
+    {
         let compact = try client.findPlaceLikelihoodsJSON(request, fields: fields)
         var out: [UInt8] = []
         compact.withUnsafeBytes { JSONWriter.indent(compact: $0, into: &out) }
         return out
     }
 
-    static func typedSearch(_ client: PlaceReader, _ request: TextSearchRequest, _ fields: FieldMask, _ time: HoursQueryTime) throws -> [UInt8] {
+    static func typedSearch(
+        _ client: PlaceReader, _ request: TextSearchRequest, _ fields: FieldMask, _ time: HoursQueryTime
+    ) throws -> [UInt8] {
         let found = try client.searchText(request, fields: fields, at: time)
-        let value: JSONValue = found.isEmpty ? [:] : ["places": .array(found.map { r in
-            var o = r.place.apiJSON(fields: fields)
-            if let d = r.distanceMeters { o["distanceMeters"] = .double((d * 100).rounded() / 100) }
-            return .object(o)
-        })]
+        let value: JSONValue =
+            found.isEmpty
+            ? [:]
+            : [
+                "places": .array(
+                    found.map { r in
+                        var o = r.place.apiJSON(fields: fields)
+                        if let d = r.distanceMeters { o["distanceMeters"] = .double((d * 100).rounded() / 100) }
+                        return .object(o)
+                    })
+            ]
         var out: [UInt8] = []
         JSONWriter(pretty: true).write(value, into: &out)
         return out
     }
 
-    static func storedSearch(_ client: PlaceReader, _ request: TextSearchRequest, _ fields: FieldMask, _ time: HoursQueryTime) throws -> [UInt8] {
+    static func storedSearch(
+        _ client: PlaceReader, _ request: TextSearchRequest, _ fields: FieldMask, _ time: HoursQueryTime
+    ) throws -> [UInt8] {
         let compact = try client.searchTextJSON(request, fields: fields, at: time)
         var out: [UInt8] = []
         compact.withUnsafeBytes { JSONWriter.indent(compact: $0, into: &out) }
         return out
     }
 
-    static func storedNearby(_ client: PlaceReader, _ request: NearbySearchRequest, _ fields: FieldMask, _ time: HoursQueryTime) throws -> [UInt8] {
+    static func storedNearby(
+        _ client: PlaceReader, _ request: NearbySearchRequest, _ fields: FieldMask, _ time: HoursQueryTime
+    ) throws -> [UInt8] {
         let compact = try client.searchNearbyJSON(request, fields: fields, at: time)
         var out: [UInt8] = []
         compact.withUnsafeBytes { JSONWriter.indent(compact: $0, into: &out) }
@@ -104,17 +142,22 @@ enum ServeAnswerBench {
     }
 
     static func run(_ args: [String]) throws {
-        guard let db = option("--db", args) else { throw BenchError(message: "give --db PATH (a placedb database; Scripts/bench-serve's, or any import)") }
+        guard let db = option("--db", args) else {
+            throw BenchError(message: "give --db PATH (a placedb database; Scripts/bench-serve's, or any import)")
+        }
         let count = Int(option("--ids", args) ?? "") ?? 2000
         let runs = max(1, Int(option("--runs", args) ?? "") ?? 7)
         let only = option("--only", args)
-        let answers = Set((option("--answers", args) ?? "details,nearby,current,search").split(separator: ",").map(String.init))
+        let answers = Set(
+            (option("--answers", args) ?? "details,nearby,current,search").split(separator: ",").map(String.init))
         let client = try PlaceReader(databasePath: db)
         let sql = try Database(path: db, mode: .readOnly)
         var ids: [PlaceID] = []
         var points: [Coordinate] = []
         var names: [String] = []
-        try sql.forEachRow("SELECT place_id FROM place ORDER BY id LIMIT ?", [.integer(Int64(count))]) { ids.append(PlaceID(try $0.string(0))) }
+        try sql.forEachRow("SELECT place_id FROM place ORDER BY id LIMIT ?", [.integer(Int64(count))]) {
+            ids.append(PlaceID(try $0.string(0)))
+        }
         for id in ids.prefix(200) {
             let place = try client.fetchStoredPlace(id: id)
             points.append(place.coordinate)
@@ -124,24 +167,30 @@ enum ServeAnswerBench {
         let all = FieldMask.all
         let listMask = try FieldMask(parsing: "id,displayName,location,types,primaryType")
         let nearby = points.map { NearbySearchRequest(center: $0, radiusMeters: 2000, maxResultCount: 20) }
-        let current = points.map { CurrentPlaceRequest(location: $0, accuracyMeters: 20, time: Date(), maxResultCount: 5) }
+        let current = points.map {
+            CurrentPlaceRequest(location: $0, accuracyMeters: 20, time: Date(), maxResultCount: 5)
+        }
         let search = zip(names, points).map { name, point in
-            TextSearchRequest(textQuery: name, locationBias: .circle(center: point, radiusMeters: 5000), maxResultCount: 20)
+            TextSearchRequest(
+                textQuery: name, locationBias: .circle(center: point, radiusMeters: 5000), maxResultCount: 20)
         }
         /// The first line where two answers differ, for the message.
         func difference(_ a: [UInt8], _ b: [UInt8]) -> String {
             let la = String(decoding: a, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             let lb = String(decoding: b, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             for i in 0..<max(la.count, lb.count) where i >= la.count || i >= lb.count || la[i] != lb[i] {
-                return "line \(i + 1): typed '\(i < la.count ? String(la[i]) : "(end)")', stored '\(i < lb.count ? String(lb[i]) : "(end)")'"
+                return
+                    "line \(i + 1): typed '\(i < la.count ? String(la[i]) : "(end)")', stored '\(i < lb.count ? String(lb[i]) : "(end)")'"
             }
             return "the same"
         }
         // The same bytes both ways.
-        for id in ids.prefix(500) where try typedDetails(client, id, all, time) != storedDetails(client, id, all, time) {
+        for id in ids.prefix(500) where try typedDetails(client, id, all, time) != storedDetails(client, id, all, time)
+        {
             throw BenchError(message: "details of \(id) differ")
         }
-        for r in nearby.prefix(50) where try typedNearby(client, r, listMask, time) != storedNearby(client, r, listMask, time) {
+        for r in nearby.prefix(50)
+        where try typedNearby(client, r, listMask, time) != storedNearby(client, r, listMask, time) {
             throw BenchError(message: "nearby at \(r.center) differs")
         }
         for r in current.prefix(50) where try typedCurrent(client, r, all) != storedCurrent(client, r, all) {
@@ -163,19 +212,30 @@ enum ServeAnswerBench {
         func each<R>(_ requests: [R], _ write: (R) throws -> [UInt8]) throws -> Double {
             try measure { try requests.reduce(0) { $0 + (try write($1)).count } } / Double(max(1, requests.count))
         }
-        print("placedb-bench serve-answers: \(ids.count) Place Details (mask *), \(nearby.count) searchNearby k=20, \(current.count) current place at 20 m (mask *), \(search.count) searchText by name (k=20); CPU time per answer, median of \(runs) runs")
+        print(
+            "placedb-bench serve-answers: \(ids.count) Place Details (mask *), \(nearby.count) searchNearby k=20, \(current.count) current place at 20 m (mask *), \(search.count) searchText by name (k=20); CPU time per answer, median of \(runs) runs"
+        )
         print("| answer | typed, then a JSON tree (us) | stored bytes (us) | stored / typed |")
         print("|---|---|---|---|")
         typealias Row = (name: String, key: String, typed: () throws -> Double, stored: () throws -> Double)
         let rows: [Row] = [
-            ("Place Details, mask *", "details", { try each(ids) { try typedDetails(client, $0, all, time) } },
-             { try each(ids) { try storedDetails(client, $0, all, time) } }),
-            ("searchNearby k=20", "nearby", { try each(nearby) { try typedNearby(client, $0, listMask, time) } },
-             { try each(nearby) { try storedNearby(client, $0, listMask, time) } }),
-            ("current place, 20 m, mask *", "current", { try each(current) { try typedCurrent(client, $0, all) } },
-             { try each(current) { try storedCurrent(client, $0, all) } }),
-            ("searchText by name, k=20", "search", { try each(search) { try typedSearch(client, $0, listMask, time) } },
-             { try each(search) { try storedSearch(client, $0, listMask, time) } }),
+            (
+                "Place Details, mask *", "details", { try each(ids) { try typedDetails(client, $0, all, time) } },
+                { try each(ids) { try storedDetails(client, $0, all, time) } }
+            ),
+            (
+                "searchNearby k=20", "nearby", { try each(nearby) { try typedNearby(client, $0, listMask, time) } },
+                { try each(nearby) { try storedNearby(client, $0, listMask, time) } }
+            ),
+            (
+                "current place, 20 m, mask *", "current", { try each(current) { try typedCurrent(client, $0, all) } },
+                { try each(current) { try storedCurrent(client, $0, all) } }
+            ),
+            (
+                "searchText by name, k=20", "search",
+                { try each(search) { try typedSearch(client, $0, listMask, time) } },
+                { try each(search) { try storedSearch(client, $0, listMask, time) } }
+            ),
         ]
         for row in rows where answers.contains(row.key) {
             let a = only == "stored" ? nil : try row.typed()

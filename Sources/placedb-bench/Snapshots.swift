@@ -5,8 +5,12 @@ import Foundation
 /// `london`), only the `regions` asked for when given; region -> file name.
 /// The OSM evaluations read these (older snapshots mostly repeat them).
 func newestSnapshots(in dataDir: String, regions wanted: Set<String>?) throws -> [String: String] {
-    let files = (try? FileManager.default.contentsOfDirectory(atPath: dataDir))?.filter { $0.hasSuffix(".geojsonseq") }.sorted() ?? []
-    guard !files.isEmpty else { throw BenchError(message: "\(dataDir): no .geojsonseq files (the shared OSM data is absent)") }
+    let files =
+        (try? FileManager.default.contentsOfDirectory(atPath: dataDir))?.filter { $0.hasSuffix(".geojsonseq") }.sorted()
+        ?? []
+    guard !files.isEmpty else {
+        throw BenchError(message: "\(dataDir): no .geojsonseq files (the shared OSM data is absent)")
+    }
     var newest: [String: String] = [:]
     for f in files {
         let region = String(f.prefix { !$0.isNumber }.dropLast())

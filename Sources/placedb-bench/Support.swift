@@ -2,7 +2,7 @@
 // their peak RSS, statistics and option parsing.
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct SplitMix64 {
@@ -18,8 +18,13 @@ struct SplitMix64 {
     mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
 
-let categories = ["cafe", "restaurant", "bakery", "park", "museum", "pharmacy", "bar", "book_store", "gym", "school", "supermarket", "hotel"]
-let words = ["Blue", "Corner", "Central", "Old", "River", "Garden", "Sun", "Lake", "North", "Market", "Station", "Hill"]
+let categories = [
+    "cafe", "restaurant", "bakery", "park", "museum", "pharmacy", "bar", "book_store", "gym", "school", "supermarket",
+    "hotel",
+]
+let words = [
+    "Blue", "Corner", "Central", "Old", "River", "Garden", "Sun", "Lake", "North", "Market", "Station", "Hill",
+]
 
 /// One generated place: the same values go to every format.
 struct GeneratedPlace {
@@ -35,7 +40,8 @@ struct GeneratedPlace {
         let category = categories[rng.int(categories.count)]
         return GeneratedPlace(
             id: "gen-\(String(i, radix: 36))-\(rng.next() % 100_000)",
-            name: "\(words[rng.int(words.count)]) \(words[rng.int(words.count)]) \(category.replacingOccurrences(of: "_", with: " ")) \(i)",
+            name:
+                "\(words[rng.int(words.count)]) \(words[rng.int(words.count)]) \(category.replacingOccurrences(of: "_", with: " ")) \(i)",
             category: category,
             latitude: rng.unit() * 170 - 85,
             longitude: rng.unit() * 360 - 180,
@@ -117,7 +123,8 @@ struct RunResult {
 }
 
 /// Runs a program, returning wall time and the child's peak RSS.
-func spawn(_ program: String, _ args: [String], stdin: String? = nil, stdout: String = "/dev/null") throws -> RunResult {
+func spawn(_ program: String, _ args: [String], stdin: String? = nil, stdout: String = "/dev/null") throws -> RunResult
+{
     var pid: pid_t = 0
     let argv: [UnsafeMutablePointer<CChar>?] = ([program] + args).map { strdup($0) } + [nil]
     defer { for p in argv { free(p) } }
@@ -129,13 +136,19 @@ func spawn(_ program: String, _ args: [String], stdin: String? = nil, stdout: St
     defer { posix_spawn_file_actions_destroy(&actions) }
     let start = Date()
     let rc = posix_spawn(&pid, program, &actions, nil, argv, environ)
-    guard rc == 0 else { throw NSError(domain: "spawn", code: Int(rc), userInfo: [NSLocalizedDescriptionKey: "cannot run \(program): \(String(cString: strerror(rc)))"]) }
+    guard rc == 0 else {
+        throw NSError(
+            domain: "spawn", code: Int(rc),
+            userInfo: [NSLocalizedDescriptionKey: "cannot run \(program): \(String(cString: strerror(rc)))"])
+    }
     var status: Int32 = 0
     var usage = rusage()
     wait4(pid, &status, 0, &usage)
     let seconds = Date().timeIntervalSince(start)
     let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    let cpu =
+        Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+        / 1e6
     return RunResult(seconds: seconds, peakRSSBytes: Int(usage.ru_maxrss) * 1024, status: exit, cpuSeconds: cpu)
 }
 
@@ -160,10 +173,10 @@ func option(_ name: String, _ args: [String]) -> String? {
 
 func fmt(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", v) }
 
-
 /// The placedb binary beside this one (the imports run it as users do).
 func placedbBinary() throws -> String {
-    let placedb = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("placedb").path
+    let placedb = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent("placedb").path
     guard FileManager.default.isExecutableFile(atPath: placedb) else {
         throw BenchError(message: "\(placedb) not found; build the placedb product first")
     }
@@ -177,7 +190,8 @@ func generatedInputs(records: Int, dir: String) throws -> (ndjson: String, geojs
     let geojson = "\(dir)/places-\(records).geojson"
     let compact = "\(dir)/places-\(records)-compact.ndjson"
     if fileSize(ndjson) == 0 || fileSize(geojson) == 0 || fileSize(compact) == 0 {
-        FileHandle.standardError.write(Data("generating \(records) places into \(ndjson), \(geojson) and \(compact)...\n".utf8))
+        FileHandle.standardError.write(
+            Data("generating \(records) places into \(ndjson), \(geojson) and \(compact)...\n".utf8))
         try generate(count: records, seed: 20261130, ndjson: ndjson, geojson: geojson, compact: compact)
     }
     return (ndjson, geojson, compact)

@@ -38,9 +38,13 @@ enum WorldBench {
         // The peak resident size from here on is the import's alone.
         try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
         let textIndex = !args.contains("--no-text-index")
-        out("placedb-bench world: \(records) generated compact records (seed 20261130, \(fileSize(input) / 1_000_000) MB) into a fresh database, in one run, \(textIndex ? "with" : "without") the text index")
+        out(
+            "placedb-bench world: \(records) generated compact records (seed 20261130, \(fileSize(input) / 1_000_000) MB) into a fresh database, in one run, \(textIndex ? "with" : "without") the text index"
+        )
         out("")
-        out("| records | step seconds | step records/s | user s | system s | read MB | written MB | RSS MiB | peak RSS MiB |")
+        out(
+            "| records | step seconds | step records/s | user s | system s | read MB | written MB | RSS MiB | peak RSS MiB |"
+        )
         out("|---|---|---|---|---|---|---|---|---|")
         var marks: [(records: Int, seconds: Double)] = [(0, 0)]
         var last = Sample.now(seconds: 0)
@@ -60,16 +64,20 @@ enum WorldBench {
                 let at = records == r0 ? seconds : s0 + (seconds - s0) * Double(next - r0) / Double(records - r0)
                 let now = Sample.now(seconds: at)
                 let took = at - last.seconds
-                out("| \(label(next)) | \(fmt(took, 1)) | \(Int(Double(step) / took)) | \(fmt(now.user - last.user, 1)) | \(fmt(now.system - last.system, 1)) | \((now.read - last.read) / 1_000_000) | \((now.written - last.written) / 1_000_000) | \(mib(now.resident)) | \(mib(now.peak)) |")
+                out(
+                    "| \(label(next)) | \(fmt(took, 1)) | \(Int(Double(step) / took)) | \(fmt(now.user - last.user, 1)) | \(fmt(now.system - last.system, 1)) | \((now.read - last.read) / 1_000_000) | \((now.written - last.written) / 1_000_000) | \(mib(now.resident)) | \(mib(now.peak)) |"
+                )
                 marks.append((next, at))
                 last = now
                 next += step
             }
             lastReport = (records, seconds)
         }
-        let summary = try importer.importInput(InputSource(argument: input), progress: { p in
-            passed(p.records, p.seconds)
-        })
+        let summary = try importer.importInput(
+            InputSource(argument: input),
+            progress: { p in
+                passed(p.records, p.seconds)
+            })
         let seconds = Date().timeIntervalSince(started)
         passed(summary.records, seconds)
         let peak = peakResidentBytes()
@@ -78,7 +86,9 @@ enum WorldBench {
         out("")
         out("| total | seconds | records/s | peak RSS | database | bytes per place | user s | system s |")
         out("|---|---|---|---|---|---|---|---|")
-        out("| \(summary.records) (\(summary.inserted) inserted, \(summary.rejected) rejected) | \(fmt(seconds, 1)) | \(Int(Double(summary.records) / seconds)) | \(fmt(Double(peak) / 1_048_576, 1)) MiB | \(size / 1_000_000) MB | \(fmt(Double(size) / Double(max(1, summary.inserted)), 1)) | \(fmt(final.user, 1)) | \(fmt(final.system, 1)) |")
+        out(
+            "| \(summary.records) (\(summary.inserted) inserted, \(summary.rejected) rejected) | \(fmt(seconds, 1)) | \(Int(Double(summary.records) / seconds)) | \(fmt(Double(peak) / 1_048_576, 1)) MiB | \(size / 1_000_000) MB | \(fmt(Double(size) / Double(max(1, summary.inserted)), 1)) | \(fmt(final.user, 1)) | \(fmt(final.system, 1)) |"
+        )
         // The end of the import, from the last record read (the index
         // tables' writing, the run's record, the commit, the move).
         let end = endOfImport.parts
@@ -89,7 +99,9 @@ enum WorldBench {
             out("| end of the import | seconds | share | CPU s (all threads) |")
             out("|---|---|---|---|")
             for part in end {
-                out("| \(part.name) | \(fmt(part.seconds, 2)) | \(fmt(100 * part.seconds / max(total, 1e-9), 1))% | \(part.cpuSeconds.map { fmt($0, 2) } ?? "") |")
+                out(
+                    "| \(part.name) | \(fmt(part.seconds, 2)) | \(fmt(100 * part.seconds / max(total, 1e-9), 1))% | \(part.cpuSeconds.map { fmt($0, 2) } ?? "") |"
+                )
             }
             out("| all of it | \(fmt(total, 2)) | \(fmt(100 * total / seconds, 1))% of the import | \(fmt(cpu, 2)) |")
         }
@@ -138,8 +150,9 @@ enum WorldBench {
                     if parts[0] == "write_bytes" { written = n }
                 }
             }
-            return Sample(seconds: seconds, user: user, system: system, read: read, written: written,
-                          resident: statusBytes("VmRSS:"), peak: statusBytes("VmHWM:"))
+            return Sample(
+                seconds: seconds, user: user, system: system, read: read, written: written,
+                resident: statusBytes("VmRSS:"), peak: statusBytes("VmHWM:"))
         }
     }
 
@@ -150,7 +163,10 @@ enum WorldBench {
     static func statusBytes(_ key: String) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
         for line in status.split(separator: "\n") where line.hasPrefix(key) {
-            let kb = line.dropFirst(key.count).trimmingCharacters(in: .whitespaces).split(separator: " ").first.flatMap { Int($0) } ?? 0
+            let kb =
+                line.dropFirst(key.count).trimmingCharacters(in: .whitespaces).split(separator: " ").first.flatMap {
+                    Int($0)
+                } ?? 0
             return kb * 1024
         }
         return 0

@@ -7,8 +7,9 @@ let package = Package(
     name: "CoreExample",
     dependencies: [.package(name: "placedb", path: "../..")],
     targets: [
-        .executableTarget(name: "CoreExample", dependencies: [.product(name: "PlaceKit", package: "placedb")],
-                          swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]),
+        .executableTarget(
+            name: "CoreExample", dependencies: [.product(name: "PlaceKit", package: "placedb")],
+            swiftSettings: [.unsafeFlags(["-warnings-as-errors"])])
     ],
     swiftLanguageModes: [.v6]
 )

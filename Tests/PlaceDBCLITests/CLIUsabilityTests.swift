@@ -6,7 +6,9 @@ import PlaceKitTestSupport
 import PlaceModel
 
 /// Runs a program (a shell, groff, the placedb binary) and collects its output.
-private func runProgram(_ path: String, _ args: [String], env: [String: String] = [:], removing: [String] = [], directory: URL? = nil) throws -> (code: Int32, out: String, err: String) {
+private func runProgram(
+    _ path: String, _ args: [String], env: [String: String] = [:], removing: [String] = [], directory: URL? = nil
+) throws -> (code: Int32, out: String, err: String) {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: path)
     p.arguments = args
@@ -33,13 +35,16 @@ private func runProgram(_ path: String, _ args: [String], env: [String: String] 
 }
 
 private func which(_ name: String) -> String? {
-    for dir in ["/usr/bin", "/bin", "/usr/local/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") { return "\(dir)/\(name)" }
+    for dir in ["/usr/bin", "/bin", "/usr/local/bin"]
+    where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") { return "\(dir)/\(name)" }
     return nil
 }
 
 @Suite("help fits the terminal")
 struct HelpLayoutTests {
-    @Test("every help text is wrapped to the width: no line longer, continuation lines under the description column", arguments: [50, 80, 100, 120, 200])
+    @Test(
+        "every help text is wrapped to the width: no line longer, continuation lines under the description column",
+        arguments: [50, 80, 100, 120, 200])
     func wrapped(width: Int) throws {
         for topic in CommandLineToolTests.helpTopics {
             let r = CommandLineToolTests.help(topic, columns: width)
@@ -62,7 +67,8 @@ struct HelpLayoutTests {
     func wordsKept() throws {
         for topic in CommandLineToolTests.helpTopics {
             func words(_ columns: Int) -> [String] {
-                CommandLineToolTests.help(topic, columns: columns).out.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init).filter { $0 != "\\" }
+                CommandLineToolTests.help(topic, columns: columns).out.split(whereSeparator: { $0 == " " || $0 == "\n" }
+                ).map(String.init).filter { $0 != "\\" }
             }
             #expect(words(60) == words(1000), "\(topic)")
         }
@@ -72,11 +78,17 @@ struct HelpLayoutTests {
     func examples() {
         let layout = HelpLayout(width: 50, docDirectory: "")
         let lines = layout.example("placedb export -o cafes.geojson --where \"primary_type = 'cafe'\" --tombstones")
-        #expect(lines == ["  placedb export -o cafes.geojson --where \\", "      \"primary_type = 'cafe'\" --tombstones"])
-        #expect(HelpLayout.wrap("a bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb c", first: "", rest: "  ", width: 40).allSatisfy { $0.count <= 40 })
+        #expect(
+            lines == ["  placedb export -o cafes.geojson --where \\", "      \"primary_type = 'cafe'\" --tombstones"])
+        #expect(
+            HelpLayout.wrap(
+                "a bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb c", first: "", rest: "  ", width: 40
+            ).allSatisfy { $0.count <= 40 })
     }
 
-    @Test("the binary wraps to $COLUMNS, else 80 when stdout is not a terminal, and to the terminal's width through ioctl")
+    @Test(
+        "the binary wraps to $COLUMNS, else 80 when stdout is not a terminal, and to the terminal's width through ioctl"
+    )
     func binaryWidth() throws {
         try #require(FileManager.default.isExecutableFile(atPath: BinaryTests.binary), "build placedb first")
         let wide = try runProgram(BinaryTests.binary, ["import", "--help"], env: ["COLUMNS": "100"])
@@ -86,12 +98,16 @@ struct HelpLayoutTests {
         #expect((plain.out.split(separator: "\n").map(\.count).max() ?? 0) <= 80)
     }
 
-    @Test("on a terminal, help is wrapped to its width (ioctl TIOCGWINSZ), whatever $COLUMNS says", .enabled(if: which("script") != nil, "script (util-linux) is not installed"))
+    @Test(
+        "on a terminal, help is wrapped to its width (ioctl TIOCGWINSZ), whatever $COLUMNS says",
+        .enabled(if: which("script") != nil, "script (util-linux) is not installed"))
     func terminalWidth() throws {
         try #require(FileManager.default.isExecutableFile(atPath: BinaryTests.binary), "build placedb first")
         // A terminal of 132 columns: script(1) gives placedb a pseudo-terminal.
         let script = try #require(which("script"))
-        let tty = try runProgram(script, ["-qec", "stty cols 132 rows 50; \(BinaryTests.binary) import --help", "/dev/null"], env: ["COLUMNS": "60"])
+        let tty = try runProgram(
+            script, ["-qec", "stty cols 132 rows 50; \(BinaryTests.binary) import --help", "/dev/null"],
+            env: ["COLUMNS": "60"])
         let lines = tty.out.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(\.count)
         #expect((lines.max() ?? 0) <= 132 && (lines.max() ?? 0) > 120, "\(lines.max() ?? 0)")
     }
@@ -109,7 +125,8 @@ struct HelpLayoutTests {
         let alias = CommandLineToolTests.help("alias", columns: 80).out
         #expect(alias.contains("SUBCOMMANDS:\n  import "))
         #expect(!alias.contains("The action"))
-        #expect(CommandLineToolTests.help("import", columns: 80).out.contains("/usr/local/share/doc/placedb/formats.md"))
+        #expect(
+            CommandLineToolTests.help("import", columns: 80).out.contains("/usr/local/share/doc/placedb/formats.md"))
     }
 
     @Test("an unknown help topic is a usage error with the nearest command")
@@ -133,18 +150,25 @@ struct ManAndCompletionTests {
         let page = try Self.generated(["help", "--man"])
         #expect(page.hasPrefix(".\\\""))
         #expect(page.contains(".TH PLACEDB 1 "))
-        for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS", "ENVIRONMENT", "EXIT STATUS", "EXAMPLES", "SEE ALSO"] {
+        for section in [
+            "NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS", "ENVIRONMENT", "EXIT STATUS", "EXAMPLES",
+            "SEE ALSO",
+        ] {
             #expect(page.contains(".SH \(section)\n"), "\(section)")
         }
         for entry in CommandLineTool.commands {
             #expect(page.contains(".SS \"\(ManPage.escape(entry.spec.usage))\""), "\(entry.spec.name)")
-            for o in entry.spec.options { #expect(page.contains("\\fB\(ManPage.escape(o.name))\\fR"), "\(entry.spec.name) \(o.name)") }
+            for o in entry.spec.options {
+                #expect(page.contains("\\fB\(ManPage.escape(o.name))\\fR"), "\(entry.spec.name) \(o.name)")
+            }
         }
         for (code, _) in ExitCode.documented { #expect(page.contains(".TP\n.B \(code.rawValue)\n"), "\(code)") }
         #expect(page.contains("/usr/local/share/doc/placedb"))
     }
 
-    @Test("groff formats the man page without a warning", .enabled(if: which("groff") != nil, "groff is not installed (apt-get install groff-base)"))
+    @Test(
+        "groff formats the man page without a warning",
+        .enabled(if: which("groff") != nil, "groff is not installed (apt-get install groff-base)"))
     func manPageFormats() throws {
         let page = try Self.generated(["help", "--man"])
         let groff = try #require(which("groff"))
@@ -179,17 +203,25 @@ struct ManAndCompletionTests {
             (["placedb", "help", "--m"], "--man"),
         ]
         for (words, expected) in cases {
-            let call = "source \(file); COMP_WORDS=(\(words.map { "'\($0)'" }.joined(separator: " "))); COMP_CWORD=\(words.count - 1); _placedb; echo \"${COMPREPLY[*]}\""
+            let call =
+                "source \(file); COMP_WORDS=(\(words.map { "'\($0)'" }.joined(separator: " "))); COMP_CWORD=\(words.count - 1); _placedb; echo \"${COMPREPLY[*]}\""
             let r = try runProgram(bash, ["-c", call])
             #expect(r.out == expected + "\n", "\(words): \(r.out) \(r.err)")
         }
         // A file argument and --db complete to files.
         _ = try dir.write("places.sqlite", "")
-        let files = try runProgram(bash, ["-c", "source \(file); COMP_WORDS=(placedb import --db places); COMP_CWORD=3; _placedb; echo \"${COMPREPLY[*]}\""], directory: dir.url)
+        let files = try runProgram(
+            bash,
+            [
+                "-c",
+                "source \(file); COMP_WORDS=(placedb import --db places); COMP_CWORD=3; _placedb; echo \"${COMPREPLY[*]}\"",
+            ], directory: dir.url)
         #expect(files.out == "places.sqlite\n", "\(files.out)")
     }
 
-    @Test("the zsh completion parses and completes (zsh's completion functions stubbed)", .enabled(if: which("zsh") != nil, "zsh is not installed"))
+    @Test(
+        "the zsh completion parses and completes (zsh's completion functions stubbed)",
+        .enabled(if: which("zsh") != nil, "zsh is not installed"))
     func zsh() throws {
         let script = try Self.generated(["completion", "zsh"])
         #expect(script.hasPrefix("#compdef placedb\n"))
@@ -197,10 +229,20 @@ struct ManAndCompletionTests {
         let dir = try TempDirectory()
         let file = try dir.write("_placedb", script)
         #expect(try runProgram(zsh, ["-n", file]).code == 0)
-        let stubs = "compadd(){ print -r -- \"compadd $*\"; }; _describe(){ local n=${@[-1]}; print -r -- \"describe ${(@P)n}\"; }; _files(){ print files; }; compset(){ :; }; compdef(){ :; }; source \(file)"
-        for (words, expected) in [(["placedb", "nea"], "describe import:"), (["placedb", "nearby", "--ra"], "describe --radius:"),
-                                  (["placedb", "place", "x", "--output", "j"], "compadd -- json text"), (["placedb", "import", "x"], "files")] {
-            let r = try runProgram(zsh, ["-c", stubs + "; words=(\(words.map { "'\($0)'" }.joined(separator: " "))); CURRENT=\(words.count); _placedb"])
+        let stubs =
+            "compadd(){ print -r -- \"compadd $*\"; }; _describe(){ local n=${@[-1]}; print -r -- \"describe ${(@P)n}\"; }; _files(){ print files; }; compset(){ :; }; compdef(){ :; }; source \(file)"
+        for (words, expected) in [
+            (["placedb", "nea"], "describe import:"), (["placedb", "nearby", "--ra"], "describe --radius:"),
+            (["placedb", "place", "x", "--output", "j"], "compadd -- json text"),
+            (["placedb", "import", "x"], "files"),
+        ] {
+            let r = try runProgram(
+                zsh,
+                [
+                    "-c",
+                    stubs
+                        + "; words=(\(words.map { "'\($0)'" }.joined(separator: " "))); CURRENT=\(words.count); _placedb",
+                ])
             #expect(r.out.hasPrefix(expected), "\(words): \(r.out.prefix(200)) \(r.err)")
         }
     }
@@ -212,8 +254,10 @@ struct ManAndCompletionTests {
         let dir = try TempDirectory()
         let file = try dir.write("placedb.fish", script)
         #expect(try runProgram(fish, ["-n", file]).code == 0)
-        for (line, expected) in [("placedb imp", "import\t"), ("placedb nearby --ra", "--radius\t"), ("placedb --db x nea", "nearby\t"),
-                                 ("placedb place x --output j", "json\t"), ("placedb photo f", "fetch\t")] {
+        for (line, expected) in [
+            ("placedb imp", "import\t"), ("placedb nearby --ra", "--radius\t"), ("placedb --db x nea", "nearby\t"),
+            ("placedb place x --output j", "json\t"), ("placedb photo f", "fetch\t"),
+        ] {
             let r = try runProgram(fish, ["-c", "source \(file); complete -C '\(line)'"])
             #expect(r.out.hasPrefix(expected), "\(line): \(r.out.prefix(200)) \(r.err)")
         }
@@ -229,15 +273,26 @@ struct ManAndCompletionTests {
 
 @Suite("typos in values, far points, progress")
 struct ValueTypoTests {
-    @Test("every value typo gets a did-you-mean and exits 64", arguments: [
-        (["nearby", "46.52,6.63", "--type", "resturant"], "unknown place type 'resturant' in --type; did you mean 'restaurant'?"),
-        (["current", "46.52,6.63", "--type", "resturant"], "did you mean 'restaurant'?"),
-        (["place", "c1", "--fields", "displayname"], "unknown field 'displayname' in --fields; did you mean 'displayName'?"),
-        (["export", "--where", "nmae = 'x'"], "unknown column 'nmae' in --where 'nmae = 'x''; did you mean 'name'?"),
-        (["export", "--where", "primary_typ = 'cafe'"], "did you mean 'primary_type'?"),
-        (["place", "c1", "--output", "jsno"], "invalid value 'jsno' for '--output'; did you mean 'json'?"),
-        (["nearby", "46.52,6.63", "--feilds", "id"], "unknown option '--feilds'; did you mean '--fields'?"),
-    ])
+    @Test(
+        "every value typo gets a did-you-mean and exits 64",
+        arguments: [
+            (
+                ["nearby", "46.52,6.63", "--type", "resturant"],
+                "unknown place type 'resturant' in --type; did you mean 'restaurant'?"
+            ),
+            (["current", "46.52,6.63", "--type", "resturant"], "did you mean 'restaurant'?"),
+            (
+                ["place", "c1", "--fields", "displayname"],
+                "unknown field 'displayname' in --fields; did you mean 'displayName'?"
+            ),
+            (
+                ["export", "--where", "nmae = 'x'"],
+                "unknown column 'nmae' in --where 'nmae = 'x''; did you mean 'name'?"
+            ),
+            (["export", "--where", "primary_typ = 'cafe'"], "did you mean 'primary_type'?"),
+            (["place", "c1", "--output", "jsno"], "invalid value 'jsno' for '--output'; did you mean 'json'?"),
+            (["nearby", "46.52,6.63", "--feilds", "id"], "unknown option '--feilds'; did you mean '--fields'?"),
+        ])
     func typo(args: [String], message: String) throws {
         let cli = try CLI()
         #expect(cli.run(["import", try cli.dir.write("in.ndjson", CLI.sample)]).code == 0)
@@ -255,7 +310,9 @@ struct ValueTypoTests {
             let out = cli.dir.file("out.ndjson")
             let r = cli.run(["export", "--where", filter, "-o", out])
             #expect(r.code == 0, "\(r.err)")
-            return try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map { try JSONValue(parsing: String($0))["id"]?.stringValue ?? "" }
+            return try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map {
+                try JSONValue(parsing: String($0))["id"]?.stringValue ?? ""
+            }
         }
         #expect(try exported("id = 'c2'") == ["c2"])
         #expect(try exported("place_id = 'c1'") == ["c1"])
@@ -273,7 +330,9 @@ struct ValueTypoTests {
         return cli
     }
 
-    @Test("a point given LNG,LAT gets one warning naming the distance and the swapped point; the answer is still given", arguments: ["nearby", "current"])
+    @Test(
+        "a point given LNG,LAT gets one warning naming the distance and the swapped point; the answer is still given",
+        arguments: ["nearby", "current"])
     func swapped(command: String) throws {
         let cli = try Self.lausanne()
         let r = cli.run([command, "6.622,46.512", "--limit", "1"])
@@ -284,13 +343,17 @@ struct ValueTypoTests {
         #expect(r.err.contains(" km from the places of the database (latitude 46.51 to 46.51"), "\(r.err)")
         #expect(r.err.contains("did you mean 46.512,6.622?"), "\(r.err)")
         // The distance given is the distance to the box around the places.
-        let km = Int(r.err.split(separator: " is ")[1].split(separator: " km")[0].replacingOccurrences(of: ",", with: ""))!
-        let expected = Coordinate(latitude: 6.622, longitude: 46.512).distance(to: Coordinate(latitude: 46.51, longitude: 6.624)) / 1000
+        let km = Int(
+            r.err.split(separator: " is ")[1].split(separator: " km")[0].replacingOccurrences(of: ",", with: ""))!
+        let expected =
+            Coordinate(latitude: 6.622, longitude: 46.512).distance(to: Coordinate(latitude: 46.51, longitude: 6.624))
+            / 1000
         #expect(abs(Double(km) - expected) < 30, "\(km) vs \(expected)")
         #expect(!r.out.isEmpty)
     }
 
-    @Test("a far point whose swap is no better gets the warning without a suggestion; a near one none; search --near too")
+    @Test(
+        "a far point whose swap is no better gets the warning without a suggestion; a near one none; search --near too")
     func far() throws {
         let cli = try Self.lausanne()
         let far = cli.run(["nearby", "40.7,-74.0", "--limit", "1"])
@@ -303,7 +366,9 @@ struct ValueTypoTests {
         let search = cli.run(["search", "place", "--near", "6.62,46.51"])
         #expect(search.err.contains("did you mean 46.51,6.62?"), "\(search.err)")
         // A database with no places warns of nothing.
-        #expect(FarPoint.warning(point: Coordinate(latitude: 6.62, longitude: 46.51), text: "6.62,46.51", extent: nil) == nil)
+        #expect(
+            FarPoint.warning(point: Coordinate(latitude: 6.62, longitude: 46.51), text: "6.62,46.51", extent: nil)
+                == nil)
     }
 
     @Test("the extent comes from the spatial index's root: the box around every place")
@@ -315,7 +380,9 @@ struct ValueTypoTests {
         #expect(abs(box.west - 6.620) < 1e-4 && abs(box.east - 6.624) < 1e-4, "\(box)")
     }
 
-    @Test("--progress shows progress lines on a stderr that is not a terminal; --no-progress none on a terminal; the default follows the terminal")
+    @Test(
+        "--progress shows progress lines on a stderr that is not a terminal; --no-progress none on a terminal; the default follows the terminal"
+    )
     func progress() throws {
         let cli = try CLI()
         let file = try cli.dir.write("in.ndjson", CLI.sample)
@@ -334,7 +401,9 @@ struct ValueTypoTests {
         #expect(both.err.contains("--progress and --no-progress contradict each other"))
     }
 
-    @Test("export --progress says how much is written; none by default off a terminal, nor when the places go to the terminal")
+    @Test(
+        "export --progress says how much is written; none by default off a terminal, nor when the places go to the terminal"
+    )
     func exportProgress() throws {
         let cli = try CLI()
         #expect(cli.run(["import", try cli.dir.write("in.ndjson", CLI.sample)]).code == 0)
@@ -359,16 +428,25 @@ struct ValueTypoTests {
 
 @Suite("Scripts/install")
 struct InstallScriptTests {
-    @Test("installs the binary, the man page, the completions and the docs under DESTDIR/PREFIX; the installed binary runs and finds its docs")
+    @Test(
+        "installs the binary, the man page, the completions and the docs under DESTDIR/PREFIX; the installed binary runs and finds its docs"
+    )
     func install() throws {
         try #require(FileManager.default.isExecutableFile(atPath: BinaryTests.binary), "build placedb first")
-        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let dir = try TempDirectory()
-        let r = try runProgram(repo.appendingPathComponent("Scripts/install").path, ["--binary", BinaryTests.binary], env: ["DESTDIR": dir.path, "PREFIX": "/opt/placedb"])
+        let r = try runProgram(
+            repo.appendingPathComponent("Scripts/install").path, ["--binary", BinaryTests.binary],
+            env: ["DESTDIR": dir.path, "PREFIX": "/opt/placedb"])
         #expect(r.code == 0, "\(r.err)")
         let root = dir.path + "/opt/placedb"
-        for file in ["bin/placedb", "share/man/man1/placedb.1", "share/bash-completion/completions/placedb", "share/zsh/site-functions/_placedb",
-                     "share/fish/vendor_completions.d/placedb.fish", "share/doc/placedb/README.md", "share/doc/placedb/commands.md", "share/doc/placedb/reliability.md"] {
+        for file in [
+            "bin/placedb", "share/man/man1/placedb.1", "share/bash-completion/completions/placedb",
+            "share/zsh/site-functions/_placedb",
+            "share/fish/vendor_completions.d/placedb.fish", "share/doc/placedb/README.md",
+            "share/doc/placedb/commands.md", "share/doc/placedb/reliability.md",
+        ] {
             #expect(FileManager.default.fileExists(atPath: "\(root)/\(file)"), "\(file)")
         }
         let version = try runProgram("\(root)/bin/placedb", ["--version"])
@@ -378,7 +456,8 @@ struct InstallScriptTests {
         let man = try String(contentsOfFile: "\(root)/share/man/man1/placedb.1", encoding: .utf8)
         #expect(man.replacingOccurrences(of: "\\:", with: "").contains("/opt/placedb/share/doc/placedb"))
         // Installed, help points at the docs beside it.
-        let help = try runProgram("\(root)/bin/placedb", ["import", "--help"], env: ["COLUMNS": "300"], removing: ["PLACEDB_DOC_DIR"])
+        let help = try runProgram(
+            "\(root)/bin/placedb", ["import", "--help"], env: ["COLUMNS": "300"], removing: ["PLACEDB_DOC_DIR"])
         #expect(help.out.contains("\(root)/share/doc/placedb/formats.md"), "\(help.out)")
         let bad = try runProgram(repo.appendingPathComponent("Scripts/install").path, ["--bogus"])
         #expect(bad.code == 64)

@@ -13,7 +13,9 @@ struct CLI {
     init() throws { dir = try TempDirectory("placedb-cli") }
 
     @discardableResult
-    func run(_ args: [String], terminal: Bool = false, env: [String: String]? = nil) -> (code: Int32, out: String, err: String) {
+    func run(_ args: [String], terminal: Bool = false, env: [String: String]? = nil) -> (
+        code: Int32, out: String, err: String
+    ) {
         let console = CapturedConsole(terminal: terminal, environment: env ?? ["PLACEDB_DATABASE": db])
         let code = CommandLineTool.main(arguments: args, console: console)
         return (code, console.stdout, console.stderr)
@@ -74,13 +76,15 @@ struct CommandLineToolTests {
         #expect(again.out.contains("nothing changed"))
     }
 
-    @Test("--fields takes v1 paths, SDK synonyms and *", arguments: [
-        ("id,displayName", ["name", "id", "displayName"].filter { $0 != "name" }),
-        ("placeID,coordinate,phoneNumber,website", ["id", "location", "internationalPhoneNumber", "websiteUri"]),
-        ("name", ["name", "displayName"]),
-        ("openingHours,userRatingsTotal", ["regularOpeningHours", "userRatingCount"]),
-        ("location.latitude", ["location"]),
-    ])
+    @Test(
+        "--fields takes v1 paths, SDK synonyms and *",
+        arguments: [
+            ("id,displayName", ["name", "id", "displayName"].filter { $0 != "name" }),
+            ("placeID,coordinate,phoneNumber,website", ["id", "location", "internationalPhoneNumber", "websiteUri"]),
+            ("name", ["name", "displayName"]),
+            ("openingHours,userRatingsTotal", ["regularOpeningHours", "userRatingCount"]),
+            ("location.latitude", ["location"]),
+        ])
     func fieldMasks(mask: String, keys: [String]) throws {
         let cli = try CLI()
         cli.run(["import", try cli.dir.write("in.ndjson", CLI.sample)])
@@ -179,7 +183,9 @@ struct CommandLineToolTests {
     @Test("--on-error skip with --rejects keeps the rejected records as NDJSON")
     func rejectsFile() throws {
         let cli = try CLI()
-        let input = try cli.dir.write("mixed.ndjson", """
+        let input = try cli.dir.write(
+            "mixed.ndjson",
+            """
             {"id":"ok1","location":{"latitude":1,"longitude":2}}
             {"id":"bad1","location":{"latitude":100,"longitude":2}}
             {broken
@@ -199,39 +205,55 @@ struct CommandLineToolTests {
     }
 
     /// Every help text: the overview, each command's and each group's.
-    static let helpTopics = ["", "import", "place", "open", "resolve", "alias", "alias import", "photos", "photo", "photo add", "photo fetch", "nearby", "current", "serve", "export", "info", "diff", "search", "autocomplete", "text-index", "text-index build", "text-index drop", "link", "completion"]
+    static let helpTopics = [
+        "", "import", "place", "open", "resolve", "alias", "alias import", "photos", "photo", "photo add",
+        "photo fetch", "nearby", "current", "serve", "export", "info", "diff", "search", "autocomplete", "text-index",
+        "text-index build", "text-index drop", "link", "completion",
+    ]
 
     /// The help of `topic` at `columns` columns, as `placedb TOPIC --help` prints it.
     static func help(_ topic: String, columns: Int) -> (code: Int32, out: String, err: String) {
         let args = topic.isEmpty ? ["--help"] : topic.split(separator: " ").map(String.init) + ["--help"]
-        let console = CapturedConsole(environment: ["COLUMNS": String(columns), "PLACEDB_DOC_DIR": "/usr/local/share/doc/placedb"])
+        let console = CapturedConsole(environment: [
+            "COLUMNS": String(columns), "PLACEDB_DOC_DIR": "/usr/local/share/doc/placedb",
+        ])
         let code = CommandLineTool.main(arguments: args, console: console)
         return (code, console.stdout, console.stderr)
     }
 
-    @Test("help text matches the golden files, at 80 columns (Fixtures/help-*.txt) and 120 (Fixtures/help-120/)", arguments: helpTopics, [80, 120])
+    @Test(
+        "help text matches the golden files, at 80 columns (Fixtures/help-*.txt) and 120 (Fixtures/help-120/)",
+        arguments: helpTopics, [80, 120])
     func helpGolden(command: String, columns: Int) throws {
         let r = Self.help(command, columns: columns)
         #expect(r.code == 0)
         #expect(r.err.isEmpty)
         let name = "help\(command.isEmpty ? "" : "-" + command.replacingOccurrences(of: " ", with: "-")).txt"
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
-        let golden = (columns == 80 ? fixtures : fixtures.appendingPathComponent("help-\(columns)")).appendingPathComponent(name).path
+        let golden = (columns == 80 ? fixtures : fixtures.appendingPathComponent("help-\(columns)"))
+            .appendingPathComponent(name).path
         if ProcessInfo.processInfo.environment["PLACEDB_RECORD_GOLDEN"] == "1" {
-            try FileManager.default.createDirectory(atPath: (golden as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (golden as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try r.out.write(toFile: golden, atomically: true, encoding: .utf8)
         }
-        #expect(r.out == (try String(contentsOfFile: golden, encoding: .utf8)), "re-record on purpose: PLACEDB_RECORD_GOLDEN=1 swift test --filter helpGolden")
+        #expect(
+            r.out == (try String(contentsOfFile: golden, encoding: .utf8)),
+            "re-record on purpose: PLACEDB_RECORD_GOLDEN=1 swift test --filter helpGolden")
     }
 
-    @Test("every command's help has two or three examples before SEE ALSO, and each example parses with that command's options")
+    @Test(
+        "every command's help has two or three examples before SEE ALSO, and each example parses with that command's options"
+    )
     func helpExamples() throws {
         for command in CommandLineTool.commands {
             let spec = command.spec
             #expect((2...3).contains(spec.examples.count), "\(spec.name) has \(spec.examples.count) examples")
             // Wide enough that no example is broken.
             let help = spec.help(HelpLayout(width: 1000, docDirectory: "/doc"))
-            #expect(help.contains("\nEXAMPLES:\n" + spec.examples.map { "  \($0)\n" }.joined() + "\nSEE ALSO:\n"), "\(spec.name): examples, then SEE ALSO")
+            #expect(
+                help.contains("\nEXAMPLES:\n" + spec.examples.map { "  \($0)\n" }.joined() + "\nSEE ALSO:\n"),
+                "\(spec.name): examples, then SEE ALSO")
             #expect(help.contains("man placedb"), "\(spec.name)")
             for example in spec.examples {
                 // The words after `placedb COMMAND`, up to a shell redirection or pipe.
@@ -240,14 +262,18 @@ struct CommandLineToolTests {
                 words = Array(words[(start + 1)...].prefix { !["<", ">", "|"].contains($0) })
                 let name = spec.name.split(separator: " ").map(String.init)
                 #expect(Array(words.prefix(name.count)) == name, "\(example)")
-                #expect(throws: Never.self, "\(example)") { try ArgumentParser.parse(Array(words.dropFirst(name.count)), spec: spec) }
+                #expect(throws: Never.self, "\(example)") {
+                    try ArgumentParser.parse(Array(words.dropFirst(name.count)), spec: spec)
+                }
             }
         }
         let overview = try CLI().run(["--help"]).out
         #expect(overview.contains("\nEXAMPLES:\n  placedb import "))
     }
 
-    @Test("options are read through the command's own table: a value given by its long name, its short name or a former name")
+    @Test(
+        "options are read through the command's own table: a value given by its long name, its short name or a former name"
+    )
     func typedOptions() throws {
         let spec = PhotoFetchCommand.spec
         for args in [["-o", "a.jpg"], ["--output-file", "a.jpg"], ["--output-file=a.jpg"], ["--out", "a.jpg"]] {
@@ -257,7 +283,9 @@ struct CommandLineToolTests {
         }
         let both = try ArgumentParser.parse(["ref", "-o", "a.jpg", "--output", "text"], spec: spec)
         #expect(both.value(CommandSpec.GlobalOptions.output) == "text")
-        #expect(throws: UsageError.self) { try ArgumentParser.parse(["ref", "-o", "a.jpg", "--out", "b.jpg"], spec: spec) }
+        #expect(throws: UsageError.self) {
+            try ArgumentParser.parse(["ref", "-o", "a.jpg", "--out", "b.jpg"], spec: spec)
+        }
         let repeated = try ArgumentParser.parse(["1,2", "--type", "cafe", "--type=bar"], spec: NearbyCommand.spec)
         #expect(repeated.all(NearbyCommand.Options.type) == ["cafe", "bar"])
         #expect(!repeated.flag(NearbyCommand.Options.batch))
@@ -271,13 +299,17 @@ struct BinaryTests {
     /// --scratch-path), not a fixed .build/debug.
     static let binary = BuiltProducts.executable("placedb")
 
-    func run(_ args: [String], stdin: String? = nil, dir: TempDirectory) throws -> (code: Int32, out: String, err: String) {
+    func run(_ args: [String], stdin: String? = nil, dir: TempDirectory) throws -> (
+        code: Int32, out: String, err: String
+    ) {
         let r = try Self.run(args, stdin: Array((stdin ?? "").utf8), dir: dir)
         return (r.code, String(decoding: r.out, as: UTF8.self), r.err)
     }
 
     /// Runs the binary in `dir` with `stdin`; stdout as bytes (images).
-    static func run(_ args: [String], stdin: [UInt8], dir: TempDirectory) throws -> (code: Int32, out: [UInt8], err: String) {
+    static func run(_ args: [String], stdin: [UInt8], dir: TempDirectory) throws -> (
+        code: Int32, out: [UInt8], err: String
+    ) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Self.binary)
         p.arguments = args
@@ -301,7 +333,9 @@ struct BinaryTests {
     @Test("the binary is the one built next to this test bundle")
     func binaryBesideTests() throws {
         #expect(FileManager.default.isExecutableFile(atPath: Self.binary), "\(Self.binary)")
-        #expect(FileManager.default.fileExists(atPath: BuiltProducts.directory.appendingPathComponent("placedbPackageTests.xctest").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: BuiltProducts.directory.appendingPathComponent("placedbPackageTests.xctest").path))
         let dir = try TempDirectory()
         let r = try run(["--version"], dir: dir)
         #expect(r.code == 0 && r.out == "placedb \(CommandLineTool.version)\n")

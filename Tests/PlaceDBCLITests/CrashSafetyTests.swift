@@ -4,7 +4,7 @@ import PlaceKit
 import PlaceKitTestSupport
 import SQLiteDB
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PlaceModel
 
@@ -19,7 +19,9 @@ struct CrashSafetyTests {
         text.reserveCapacity(count * 200)
         for i in 0..<count {
             let lat = Double(i % 17_000) / 100 - 85, lng = Double((i * 7) % 36_000) / 100 - 180
-            text += #"{"id":"\#(prefix)-\#(i)","displayName":{"text":"Place \#(i)"},"location":{"latitude":\#(lat),"longitude":\#(lng)},"types":["cafe","food"],"rating":4.2}"# + "\n"
+            text +=
+                #"{"id":"\#(prefix)-\#(i)","displayName":{"text":"Place \#(i)"},"location":{"latitude":\#(lat),"longitude":\#(lng)},"types":["cafe","food"],"rating":4.2}"#
+                + "\n"
         }
         return text
     }
@@ -53,10 +55,15 @@ struct CrashSafetyTests {
         #expect(try db.scalar("PRAGMA integrity_check")?.string == "ok")
         guard try db.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'place'")?.int == 1 else { return 0 }
         let places = try db.scalar("SELECT count(*) FROM place")?.int ?? -1
-        #expect(try db.scalar("SELECT count(*) FROM idx_place_geom")?.int == places, "the spatial index lost step with the places")
+        #expect(
+            try db.scalar("SELECT count(*) FROM idx_place_geom")?.int == places,
+            "the spatial index lost step with the places")
         #expect(try db.scalar("SELECT count(DISTINCT place_id) FROM place")?.int == places)
-        #expect(try db.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'place' AND name LIKE '%_place_geom'")?.int == 8,
-                "SpatiaLite's triggers on place were not restored")
+        #expect(
+            try db.scalar(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'place' AND name LIKE '%_place_geom'"
+            )?.int == 8,
+            "SpatiaLite's triggers on place were not restored")
         #expect(try db.scalar("SELECT count(*) FROM import_run WHERE status = 'running'")?.int == 0)
         return places
     }

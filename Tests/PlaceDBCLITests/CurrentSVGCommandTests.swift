@@ -43,7 +43,8 @@ struct CurrentSVGCommandTests {
         try "old".write(toFile: out, atomically: true, encoding: .utf8)
         #expect(cli.run(["current", "46.52,6.63", "--svg=\(out)", "--output", "text"]).code == 0)
         #expect(try String(contentsOfFile: out, encoding: .utf8).hasPrefix("<?xml"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.dir.path).filter { $0.contains(".tmp") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: cli.dir.path).filter { $0.contains(".tmp") }.isEmpty)
     }
 
     @Test("through a symbolic link, the file it names is replaced and the link kept")
@@ -83,7 +84,9 @@ struct CurrentSVGCommandTests {
         return lstat("/dev/full", &s) == 0 && s.st_mode & S_IFMT == S_IFCHR
     }
 
-    @Test("a device that fails the write (/dev/full) exits 74 and is not replaced", .enabled(if: hasDevFull, "needs /dev/full"))
+    @Test(
+        "a device that fails the write (/dev/full) exits 74 and is not replaced",
+        .enabled(if: hasDevFull, "needs /dev/full"))
     func deviceFull() throws {
         let cli = try cli()
         let r = cli.run(["current", "46.52,6.63", "--svg", "/dev/full"])
@@ -104,22 +107,29 @@ struct CurrentSVGCommandTests {
             for (i, b) in path.utf8.enumerated() { buffer[i] = b }
             return true
         }
-        let bound = fits && withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        } == 0
+        let bound =
+            fits
+            && withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            } == 0
         if !bound { close(fd) }
         return bound ? fd : nil
     }
 
     /// Whether a socket can be bound where the CLI tests write their files.
     static let canBindSocket: Bool = {
-        guard let dir = try? TempDirectory("placedb-cli"), let fd = boundSocket(at: dir.file("s.sock")) else { return false }
+        guard let dir = try? TempDirectory("placedb-cli"), let fd = boundSocket(at: dir.file("s.sock")) else {
+            return false
+        }
         close(fd)
         return true
     }()
 
-    @Test("a socket (neither a regular file, a FIFO nor a device) is refused, not replaced",
-          .enabled(if: canBindSocket, "needs a Unix socket bound in the temporary directory (its path fits sun_path)"))
+    @Test(
+        "a socket (neither a regular file, a FIFO nor a device) is refused, not replaced",
+        .enabled(if: canBindSocket, "needs a Unix socket bound in the temporary directory (its path fits sun_path)"))
     func socketRefused() throws {
         let cli = try cli()
         let path = cli.dir.file("s.sock")
@@ -158,30 +168,44 @@ struct CurrentSVGCommandTests {
     }
 
     /// One line on stderr, the usage line aside.
-    func firstLine(_ err: String) -> Substring { err.split(separator: "\n", omittingEmptySubsequences: false).first ?? "" }
+    func firstLine(_ err: String) -> Substring {
+        err.split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
+    }
 
-    @Test("--accuracy 1e308 (the probe's hang) or over 50 km is a usage error (64) with one line; nothing is drawn",
-          arguments: ["1e308", "50000.5", "1e9"])
+    @Test(
+        "--accuracy 1e308 (the probe's hang) or over 50 km is a usage error (64) with one line; nothing is drawn",
+        arguments: ["1e308", "50000.5", "1e9"])
     func absurdAccuracy(accuracy: String) throws {
         let cli = try cli()
         let out = cli.dir.file("fix.svg")
         let r = cli.run(["current", "46.52,6.63", "--accuracy", accuracy, "--svg", out])
         #expect(r.code == 64, "\(r.err)")
-        #expect(firstLine(r.err) == "placedb current: invalid value '\(accuracy)' for '--accuracy'; expected a positive number of meters, at most 50000")
+        #expect(
+            firstLine(r.err)
+                == "placedb current: invalid value '\(accuracy)' for '--accuracy'; expected a positive number of meters, at most 50000"
+        )
         #expect(r.out.isEmpty)
         #expect(fileType(out) == nil)
         #expect(cli.run(["current", "46.52,6.63", "--accuracy", "50000", "--svg", out]).code == 0)
         #expect(fileType(out) == S_IFREG)
     }
 
-    @Test("nearby, search and autocomplete --radius over 50 km are usage errors (64) with one line", arguments: ["1e308", "50001"])
+    @Test(
+        "nearby, search and autocomplete --radius over 50 km are usage errors (64) with one line",
+        arguments: ["1e308", "50001"])
     func absurdRadius(radius: String) throws {
         let cli = try cli()
-        for args in [["nearby", "46.52,6.63", "--radius", radius], ["search", "cafe", "--near", "46.52,6.63", "--radius", radius],
-                     ["autocomplete", "ca", "--near", "46.52,6.63", "--radius", radius]] {
+        for args in [
+            ["nearby", "46.52,6.63", "--radius", radius],
+            ["search", "cafe", "--near", "46.52,6.63", "--radius", radius],
+            ["autocomplete", "ca", "--near", "46.52,6.63", "--radius", radius],
+        ] {
             let r = cli.run(args)
             #expect(r.code == 64, "\(args): \(r.err)")
-            #expect(firstLine(r.err) == "placedb \(args[0]): invalid value '\(radius)' for '--radius'; expected a positive number of meters, at most 50000", "\(args)")
+            #expect(
+                firstLine(r.err)
+                    == "placedb \(args[0]): invalid value '\(radius)' for '--radius'; expected a positive number of meters, at most 50000",
+                "\(args)")
             #expect(r.out.isEmpty)
         }
         #expect(cli.run(["nearby", "46.52,6.63", "--radius", "50000"]).code == 0)
@@ -190,7 +214,9 @@ struct CurrentSVGCommandTests {
     @Test("a --batch line with accuracyMeters 1e308 is answered with an error, not a hang")
     func absurdAccuracyInBatch() throws {
         let cli = try cli()
-        let r = cli.run(["current", "--batch"], input: #"{"location":{"latitude":46.52,"longitude":6.63},"accuracyMeters":1e308}"# + "\n")
+        let r = cli.run(
+            ["current", "--batch"],
+            input: #"{"location":{"latitude":46.52,"longitude":6.63},"accuracyMeters":1e308}"# + "\n")
         #expect(r.code == 65, "\(r.err)")
         #expect(r.out.contains("INVALID_ARGUMENT") && r.out.contains("at most 50000"), "\(r.out)")
     }

@@ -23,12 +23,24 @@ struct DiffCommandTests {
     /// b removed, c retyped, d added, k unchanged, old -> k alias recorded;
     /// s3: a moved again, b back, d removed.
     static func threeSnapshots(_ cli: CLI) throws {
-        let s1 = try cli.dir.write("s1.ndjson", [record("a", "A", 10, 20), record("b", "B", 11, 21), record("c", "C", 12, 22), record("k", "K", 13, 23),
-                                                 record("old", "Old", 13.0001, 23)].joined(separator: "\n") + "\n")
-        let s2 = try cli.dir.write("s2.ndjson", [record("a", "A2", 10.001, 20), record("c", "C", 12, 22, "park"), record("d", "D", 14, 24),
-                                                 record("k", "K", 13, 23)].joined(separator: "\n") + "\n")
-        let s3 = try cli.dir.write("s3.ndjson", [record("a", "A2", 10.01, 20), record("b", "B", 11, 21), record("c", "C", 12, 22, "park"),
-                                                 record("k", "K", 13, 23)].joined(separator: "\n") + "\n")
+        let s1 = try cli.dir.write(
+            "s1.ndjson",
+            [
+                record("a", "A", 10, 20), record("b", "B", 11, 21), record("c", "C", 12, 22), record("k", "K", 13, 23),
+                record("old", "Old", 13.0001, 23),
+            ].joined(separator: "\n") + "\n")
+        let s2 = try cli.dir.write(
+            "s2.ndjson",
+            [
+                record("a", "A2", 10.001, 20), record("c", "C", 12, 22, "park"), record("d", "D", 14, 24),
+                record("k", "K", 13, 23),
+            ].joined(separator: "\n") + "\n")
+        let s3 = try cli.dir.write(
+            "s3.ndjson",
+            [
+                record("a", "A2", 10.01, 20), record("b", "B", 11, 21), record("c", "C", 12, 22, "park"),
+                record("k", "K", 13, 23),
+            ].joined(separator: "\n") + "\n")
         #expect(cli.run(["import", "--snapshot", "demo", "--no-match", s1]).code == 0)
         let aliases = try cli.dir.write("a.csv", "old_id,new_id,reason\nold,k,renumbered\n")
         #expect(cli.run(["alias", "import", aliases]).code == 0)
@@ -41,7 +53,9 @@ struct DiffCommandTests {
         let cli = try CLI()
         try Self.threeSnapshots(cli)
         let info = try JSONValue(parsing: cli.run(["info", "--output", "json"]).out)
-        let completions = (info["runs"]?.arrayValue ?? []).filter { $0["input"] == "snapshot demo" }.compactMap { $0["id"]?.intValue }
+        let completions = (info["runs"]?.arrayValue ?? []).filter { $0["input"] == "snapshot demo" }.compactMap {
+            $0["id"]?.intValue
+        }
         #expect(completions.count == 3)
 
         let r = cli.run(["diff", "--snapshot", "demo", String(completions[0]), String(completions[1])])
@@ -59,7 +73,8 @@ struct DiffCommandTests {
         #expect(moved["before"]?["location"]?["latitude"]?.doubleValue == 10)
         let reid = try #require(lines.first { $0["change"] == "reidentified" })
         #expect(reid["previousId"] == "old" && reid["reason"] == "renumbered")
-        #expect(r.err.contains("1 added, 1 removed, 1 moved (> 50 m), 1 renamed, 1 retyped, 1 re-identified"), "\(r.err)")
+        #expect(
+            r.err.contains("1 added, 1 removed, 1 moved (> 50 m), 1 renamed, 1 retyped, 1 re-identified"), "\(r.err)")
 
         // The default: the snapshot's last two imports. a's state after the
         // second import comes from the change log (it moved again since).
@@ -73,7 +88,11 @@ struct DiffCommandTests {
         #expect(a["after"]?["location"]?["latitude"]?.doubleValue == 10.01)
 
         // First to last: b removed and back is no change; the threshold decides moves.
-        let whole = try Self.lines(cli.run(["diff", "--snapshot", "demo", String(completions[0]), String(completions[2]), "--moved-threshold", "2000"]).out)
+        let whole = try Self.lines(
+            cli.run([
+                "diff", "--snapshot", "demo", String(completions[0]), String(completions[2]), "--moved-threshold",
+                "2000",
+            ]).out)
         #expect(Self.changes(whole, "removed").isEmpty)
         #expect(Self.changes(whole, "added").isEmpty, "d came and went")
         #expect(Self.changes(whole, "moved").isEmpty, "1.1 km is under 2000 m")
@@ -91,7 +110,9 @@ struct DiffCommandTests {
         #expect(cli.run(["diff", "--snapshot", "demo", String(completions[0]), String(inputRun)]).out == r.out)
 
         // Dates: the state after the last run started by then.
-        let dates = cli.run(["diff", "--snapshot", "demo", "--from", "2000-01-01", "--to", "2999-12-31", "--summary", "--output", "json"])
+        let dates = cli.run([
+            "diff", "--snapshot", "demo", "--from", "2000-01-01", "--to", "2999-12-31", "--summary", "--output", "json",
+        ])
         #expect(dates.code == 0, "\(dates.err)")
         let span = try JSONValue(parsing: dates.out)
         #expect(span["changes"]?["added"] == 4, "from the empty database to the last import: a, b, c, k")
@@ -113,7 +134,9 @@ struct DiffCommandTests {
         await #expect(throws: PlaceDBError.self) { _ = try await client.diff(movedThresholdMeters: -1) }
     }
 
-    @Test("a snapshot of an OpenStreetMap export dates its removals and alias edges by the export's newest @timestamp, not by the import; diff reports the date")
+    @Test(
+        "a snapshot of an OpenStreetMap export dates its removals and alias edges by the export's newest @timestamp, not by the import; diff reports the date"
+    )
     func dataDates() throws {
         let cli = try CLI()
         func node(_ id: Int, _ name: String, _ lat: Double, _ t: Int) -> String {
@@ -122,12 +145,17 @@ struct DiffCommandTests {
         // The café redrawn as a building: a small square around the node.
         func way(_ id: Int, _ name: String, _ lat: Double, _ t: Int) -> String {
             let (s, n, w, e) = (lat - 0.00005, lat + 0.00005, 9.51995, 9.52005)
-            return #"{"type":"Feature","geometry":{"type":"Polygon","coordinates":[[[\#(w),\#(s)],[\#(e),\#(s)],[\#(e),\#(n)],[\#(w),\#(n)],[\#(w),\#(s)]]]},"properties":{"@type":"way","@id":\#(id),"@timestamp":\#(t),"name":"\#(name)","amenity":"cafe"}}"#
+            return
+                #"{"type":"Feature","geometry":{"type":"Polygon","coordinates":[[[\#(w),\#(s)],[\#(e),\#(s)],[\#(e),\#(n)],[\#(w),\#(n)],[\#(w),\#(s)]]]},"properties":{"@type":"way","@id":\#(id),"@timestamp":\#(t),"name":"\#(name)","amenity":"cafe"}}"#
         }
-        let t2013 = 1_367_366_400  // 2013-05-01
-        let t2021 = 1_635_415_200  // 2021-10-28T10:00:00Z, the export's newest
-        let s1 = try cli.dir.write("s1.geojsonseq", [node(1, "Café Central", 47.14, t2013), node(2, "Bar Zwei", 47.15, t2013)].joined(separator: "\n") + "\n")
-        let s2 = try cli.dir.write("s2.geojsonseq", [way(7, "Café Central", 47.14, 1_500_000_000), node(3, "Neu", 47.16, t2021)].joined(separator: "\n") + "\n")
+        let t2013 = 1_367_366_400 // 2013-05-01
+        let t2021 = 1_635_415_200 // 2021-10-28T10:00:00Z, the export's newest
+        let s1 = try cli.dir.write(
+            "s1.geojsonseq",
+            [node(1, "Café Central", 47.14, t2013), node(2, "Bar Zwei", 47.15, t2013)].joined(separator: "\n") + "\n")
+        let s2 = try cli.dir.write(
+            "s2.geojsonseq",
+            [way(7, "Café Central", 47.14, 1_500_000_000), node(3, "Neu", 47.16, t2021)].joined(separator: "\n") + "\n")
         #expect(cli.run(["import", "--snapshot", "osm", s1]).code == 0)
         #expect(cli.run(["import", "--snapshot", "osm", s2]).code == 0)
         let removed = try JSONValue(parsing: cli.run(["resolve", "osm:n2"]).out)
@@ -138,9 +166,14 @@ struct DiffCommandTests {
         #expect(redrawn["chain"]?.arrayValue?.first?["recordedAt"] == "2021-10-28T10:00:00Z", "\(redrawn)")
         // diff says the date of each side's data.
         let info = try JSONValue(parsing: cli.run(["info", "--output", "json"]).out)
-        let completions = (info["runs"]?.arrayValue ?? []).filter { $0["input"] == "snapshot osm" }.compactMap { $0["id"]?.intValue }
+        let completions = (info["runs"]?.arrayValue ?? []).filter { $0["input"] == "snapshot osm" }.compactMap {
+            $0["id"]?.intValue
+        }
         #expect(completions.count == 2)
-        let summary = cli.run(["diff", "--snapshot", "osm", String(completions[0]), String(completions[1]), "-o", cli.dir.file("d.ndjson"), "--output", "json"])
+        let summary = cli.run([
+            "diff", "--snapshot", "osm", String(completions[0]), String(completions[1]), "-o", cli.dir.file("d.ndjson"),
+            "--output", "json",
+        ])
         #expect(summary.code == 0, "\(summary.err)")
         let json = try JSONValue(parsing: summary.out)
         #expect(json["from"]?["dataTime"] == "2013-05-01T00:00:00Z", "\(json)")
@@ -189,24 +222,31 @@ struct DiffCommandTests {
         return out
     }
 
-    @Test("diff of real OpenStreetMap snapshots matches an independent comparison of the two files",
-          .enabled(if: CorpusData.has("osm/poi/andorra-2021-10-28.poi.geojsonseq"), "needs ../shared/data/osm/poi"))
+    @Test(
+        "diff of real OpenStreetMap snapshots matches an independent comparison of the two files",
+        .enabled(if: CorpusData.has("osm/poi/andorra-2021-10-28.poi.geojsonseq"), "needs ../shared/data/osm/poi"))
     func osmSnapshots() throws {
         let cli = try CLI()
         let dates = ["2020-05-01", "2021-04-13", "2021-10-28"]
         let files = try dates.map { try #require(CorpusData.url("osm/poi/andorra-\($0).poi.geojsonseq")).path }
         for f in files { #expect(cli.run(["import", "--snapshot", "osm-andorra", f]).code == 0) }
         let info = try JSONValue(parsing: cli.run(["info", "--output", "json"]).out)
-        let runs = (info["runs"]?.arrayValue ?? []).filter { $0["input"] == "snapshot osm-andorra" }.compactMap { $0["id"]?.intValue }
+        let runs = (info["runs"]?.arrayValue ?? []).filter { $0["input"] == "snapshot osm-andorra" }.compactMap {
+            $0["id"]?.intValue
+        }
         try #require(runs.count == 3)
         for (i, j) in [(0, 1), (1, 2), (0, 2)] {
             let before = try Self.osmPlaces(files[i]), after = try Self.osmPlaces(files[j])
             let same = Set(before.keys).intersection(after.keys)
             let added = Set(after.keys).subtracting(before.keys), removed = Set(before.keys).subtracting(after.keys)
-            let moved = same.filter { haversineMeters(before[$0]!.lat, before[$0]!.lng, after[$0]!.lat, after[$0]!.lng) > 5 }
+            let moved = same.filter {
+                haversineMeters(before[$0]!.lat, before[$0]!.lng, after[$0]!.lat, after[$0]!.lng) > 5
+            }
             let renamed = same.filter { before[$0]!.name != after[$0]!.name }
 
-            let r = cli.run(["diff", "--snapshot", "osm-andorra", String(runs[i]), String(runs[j]), "--moved-threshold", "5"])
+            let r = cli.run([
+                "diff", "--snapshot", "osm-andorra", String(runs[i]), String(runs[j]), "--moved-threshold", "5",
+            ])
             #expect(r.code == 0, "\(r.err)")
             let lines = try Self.lines(r.out)
             let reid = lines.filter { $0["change"] == "reidentified" }
@@ -218,7 +258,9 @@ struct DiffCommandTests {
             #expect(Set(Self.changes(lines, "moved")) == moved, "\(dates[i]) -> \(dates[j])")
             #expect(Set(Self.changes(lines, "renamed")) == renamed, "\(dates[i]) -> \(dates[j])")
             #expect(!added.isEmpty && !removed.isEmpty && !renamed.isEmpty, "real changes to compare")
-            print("diff andorra \(dates[i]) -> \(dates[j]): \(added.count) added, \(removed.count) removed, \(moved.count) moved > 5 m, \(renamed.count) renamed; re-identified \(reid.count)")
+            print(
+                "diff andorra \(dates[i]) -> \(dates[j]): \(added.count) added, \(removed.count) removed, \(moved.count) moved > 5 m, \(renamed.count) renamed; re-identified \(reid.count)"
+            )
         }
     }
 }

@@ -41,11 +41,13 @@ struct DocumentationTests {
         for document in documents {
             let text = try String(contentsOf: document, encoding: .utf8)
             for link in MarkdownText.links(in: text) {
-                guard !link.target.contains(":") else { continue }  // https:, mailto:
+                guard !link.target.contains(":") else { continue } // https:, mailto:
                 checked += 1
                 let place = "\(document.lastPathComponent):\(link.line): (\(link.target))"
                 let (path, anchor) = MarkdownText.split(link.target)
-                let file = path.isEmpty ? document
+                let file =
+                    path.isEmpty
+                    ? document
                     : document.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL
                 guard FileManager.default.fileExists(atPath: file.path) else {
                     Issue.record("\(place): no such file \(file.path)")
@@ -78,9 +80,17 @@ struct DocumentationTests {
             ## Café, à la carte: 1.5 km!
             ## Café, à la carte: 1.5 km!
             """
-        #expect(MarkdownText.links(in: text).map(\.target) == ["#the-model", "../Schemas/input", "img/a.svg", "hours.md#how-placedb-open-answers", "https://example.org"])
+        #expect(
+            MarkdownText.links(in: text).map(\.target) == [
+                "#the-model", "../Schemas/input", "img/a.svg", "hours.md#how-placedb-open-answers",
+                "https://example.org",
+            ])
         #expect(MarkdownText.links(in: text).map(\.line) == [2, 2, 2, 4, 4])
-        #expect(MarkdownText.anchors(in: text) == ["current-place", "how-placedb-open-answers", "openstreetmap-opening_hours", "café-à-la-carte-15-km", "café-à-la-carte-15-km-1"])
+        #expect(
+            MarkdownText.anchors(in: text) == [
+                "current-place", "how-placedb-open-answers", "openstreetmap-opening_hours", "café-à-la-carte-15-km",
+                "café-à-la-carte-15-km-1",
+            ])
         #expect(MarkdownText.split("hours.md#at") == ("hours.md", "at"))
         #expect(MarkdownText.split("#at") == ("", "at"))
         #expect(MarkdownText.split("a.md") == ("a.md", nil))
@@ -140,7 +150,11 @@ enum MarkdownText {
             guard title.first == " " else { continue }
             var slug = ""
             for c in title.trimmingCharacters(in: .whitespaces).lowercased() {
-                if c.isLetter || c.isNumber || c == "-" || c == "_" { slug.append(c) } else if c == " " { slug.append("-") }
+                if c.isLetter || c.isNumber || c == "-" || c == "_" {
+                    slug.append(c)
+                } else if c == " " {
+                    slug.append("-")
+                }
             }
             let n = seen[slug, default: 0]
             seen[slug] = n + 1

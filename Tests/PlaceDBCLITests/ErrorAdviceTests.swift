@@ -15,7 +15,10 @@ struct ErrorAdviceTests {
         let cli = try CLI()
         let r = cli.run(["place", "A", "--db", cli.dir.file("absent.sqlite")])
         #expect(r.code == 66)
-        #expect(r.err == "placedb place: \(cli.dir.file("absent.sqlite")): no database here (import something first, or pass --db PATH)\n", "\(r.err)")
+        #expect(
+            r.err
+                == "placedb place: \(cli.dir.file("absent.sqlite")): no database here (import something first, or pass --db PATH)\n",
+            "\(r.err)")
     }
 
     @Test("an SQLite file of another program: the command line says to choose another --db")
@@ -27,7 +30,10 @@ struct ErrorAdviceTests {
         let file = try cli.dir.write("in.ndjson", CLI.sample)
         let r = cli.run(["import", file, "--db", other])
         #expect(r.code == 1)
-        #expect(r.err.hasSuffix("\(other): is an SQLite database but not a placedb one (it has other tables); choose another --db\n"), "\(r.err)")
+        #expect(
+            r.err.hasSuffix(
+                "\(other): is an SQLite database but not a placedb one (it has other tables); choose another --db\n"),
+            "\(r.err)")
     }
 
     @Test("an empty --db is a usage error naming the option")
@@ -35,6 +41,8 @@ struct ErrorAdviceTests {
         let cli = try CLI()
         let r = cli.run(["place", "A", "--db", ""])
         #expect(r.code == 64)
-        #expect(r.err.hasPrefix("placedb place: the database path is empty: give a file path (--db places.sqlite)\n"), "\(r.err)")
+        #expect(
+            r.err.hasPrefix("placedb place: the database path is empty: give a file path (--db places.sqlite)\n"),
+            "\(r.err)")
     }
 }

@@ -13,7 +13,8 @@ func canonical(_ value: JSONValue) -> JSONValue {
     switch value {
     case .int(let i): return .double(Double(i))
     case .array(let a): return .array(a.map(canonical))
-    case .object(let o): return .object(JSONObject(o.members.sorted { $0.key < $1.key }.map { ($0.key, canonical($0.value)) }))
+    case .object(let o):
+        return .object(JSONObject(o.members.sorted { $0.key < $1.key }.map { ($0.key, canonical($0.value)) }))
     default: return value
     }
 }
@@ -46,10 +47,12 @@ struct Answers {
             // `placedb place` serves it at the time asked (openNow computed,
             // stale current hours left out), a function of this record and
             // the time: the same records give the same answers.
-            places[id] = canonical(.object(try client.fetchStoredPlace(id: PlaceID(id), followAliases: false).apiJSON(fields: .all)))
+            places[id] = canonical(
+                .object(try client.fetchStoredPlace(id: PlaceID(id), followAliases: false).apiJSON(fields: .all)))
         }
         for id in removed {
-            removedPlaces[id] = canonical(.object(try client.fetchStoredPlace(id: PlaceID(id), followAliases: false).apiJSON(fields: .all)))
+            removedPlaces[id] = canonical(
+                .object(try client.fetchStoredPlace(id: PlaceID(id), followAliases: false).apiJSON(fields: .all)))
         }
         for id in ids {
             resolutions[id] = canonical(try client.resolvePlaceID(PlaceID(id)).json)
@@ -109,21 +112,29 @@ struct ExportCommandTests {
         #expect(try store.extra(id: "c1")?["scraperField"] == ["kept": [1, 2]])
     }
 
-    @Test("--tombstones exports removed places with their removal and replacements; import removes them again, resolve answers the same")
+    @Test(
+        "--tombstones exports removed places with their removal and replacements; import removes them again, resolve answers the same"
+    )
     func tombstones() throws {
         let cli = try CLI()
-        let s1 = try cli.dir.write("s1.ndjson", """
+        let s1 = try cli.dir.write(
+            "s1.ndjson",
+            """
             {"id":"a","displayName":{"text":"A"},"location":{"latitude":10,"longitude":20},"types":["cafe"],"scraperField":1}
             {"id":"b","displayName":{"text":"B"},"location":{"latitude":11,"longitude":21},"types":["park"]}
             {"id":"gone","displayName":{"text":"Gone"},"location":{"latitude":12,"longitude":22},"types":["bar"]}
 
             """)
-        let s2 = try cli.dir.write("s2.ndjson", """
+        let s2 = try cli.dir.write(
+            "s2.ndjson",
+            """
             {"id":"b","displayName":{"text":"B"},"location":{"latitude":11,"longitude":21},"types":["park"]}
             {"id":"gone","displayName":{"text":"Gone"},"location":{"latitude":12,"longitude":22},"types":["bar"]}
 
             """)
-        let s3 = try cli.dir.write("s3.ndjson", """
+        let s3 = try cli.dir.write(
+            "s3.ndjson",
+            """
             {"id":"b","displayName":{"text":"B"},"location":{"latitude":11,"longitude":21},"types":["park"]}
 
             """)
@@ -137,7 +148,9 @@ struct ExportCommandTests {
         let r = cli.run(["export", "-o", out, "--tombstones", "--output", "json"])
         #expect(r.code == 0, "\(r.err)")
         #expect(try JSONValue(parsing: r.out)["tombstones"] == 2)
-        let records = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+        let records = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map {
+            try JSONValue(parsing: String($0))
+        }
         let a = try #require(records.first { $0["id"] == "a" })
         let tomb = try #require(a["placedbTombstone"])
         #expect(tomb["snapshot"] == "demo")
@@ -145,7 +158,8 @@ struct ExportCommandTests {
         #expect(edge?["id"] == "b" && edge?["reason"] == "merged" && edge?["source"] == "curated")
         #expect(a["scraperField"] == 1, "its source fields stay")
         #expect(records.first { $0["id"] == "b" }?["placedbTombstone"] == nil, "a live place has none")
-        #expect(cli.run(["export"]).out.contains("placedbTombstone") == false, "without --tombstones, no removed places")
+        #expect(
+            cli.run(["export"]).out.contains("placedbTombstone") == false, "without --tombstones, no removed places")
 
         // Into a new database: the same removals, at the same times, the
         // same edges; every resolve answer identical, to the byte.
@@ -172,7 +186,10 @@ struct ExportCommandTests {
         #expect(l.removed == [], "a and gone are live there")
 
         // A tombstone whose removal time cannot be read: 65, nothing written.
-        let bad = try cli.dir.write("bad.ndjson", #"{"id":"x","displayName":{"text":"X"},"location":{"latitude":1,"longitude":2},"placedbTombstone":{"removedAt":"last week"}}"# + "\n")
+        let bad = try cli.dir.write(
+            "bad.ndjson",
+            #"{"id":"x","displayName":{"text":"X"},"location":{"latitude":1,"longitude":2},"placedbTombstone":{"removedAt":"last week"}}"#
+                + "\n")
         let fresh = cli.dir.file("fresh.sqlite")
         let e = cli.run(["import", bad, "--db", fresh])
         #expect(e.code == 65, "\(e.err)")
@@ -214,7 +231,10 @@ struct ExportCommandTests {
         let out = cli.dir.file("bad.ndjson")
         let bad = cli.run(["export", "--where", "no_such_column = 1", "-o", out])
         #expect(bad.code == 64)
-        #expect(bad.err.contains("unknown column 'no_such_column' in --where 'no_such_column = 1'; the columns are id, place_id, name, "), "\(bad.err)")
+        #expect(
+            bad.err.contains(
+                "unknown column 'no_such_column' in --where 'no_such_column = 1'; the columns are id, place_id, name, "),
+            "\(bad.err)")
         #expect(!FileManager.default.fileExists(atPath: out))
         #expect(try FileManager.default.contentsOfDirectory(atPath: cli.dir.path).allSatisfy { !$0.hasSuffix(".tmp") })
     }
@@ -227,8 +247,12 @@ struct ExportCommandTests {
         #expect(try Answers(databasePath: cli.db).places.count == 3)
     }
 
-    @Test("a --where SQLite refuses while it runs (load_extension, an integer overflow, a bad JSON path, a blob too big) or prepares (a syntax error) is a usage error, 64, in one line; nothing is written",
-          arguments: ["load_extension('/tmp/x')", "abs(-9223372036854775808) > 0", "json_extract('{}', '$[') IS NULL", "zeroblob(1e10) = 1", "primary_type = = 'cafe'"])
+    @Test(
+        "a --where SQLite refuses while it runs (load_extension, an integer overflow, a bad JSON path, a blob too big) or prepares (a syntax error) is a usage error, 64, in one line; nothing is written",
+        arguments: [
+            "load_extension('/tmp/x')", "abs(-9223372036854775808) > 0", "json_extract('{}', '$[') IS NULL",
+            "zeroblob(1e10) = 1", "primary_type = = 'cafe'",
+        ])
     func whereRefusedWhileRunning(filter: String) throws {
         let cli = try setUp()
         let out = cli.dir.file("out.ndjson")
@@ -237,7 +261,8 @@ struct ExportCommandTests {
             #expect(r.code == 64, "\(filter): \(r.err)")
             let lines = r.err.split(separator: "\n")
             #expect(lines.first?.hasPrefix("placedb export: the filter '\(filter)' ") == true, "\(r.err)")
-            #expect(!lines.contains { $0.hasPrefix("placedb export:") && $0 != lines.first }, "one error line: \(r.err)")
+            #expect(
+                !lines.contains { $0.hasPrefix("placedb export:") && $0 != lines.first }, "one error line: \(r.err)")
             #expect(r.out.isEmpty)
             #expect(!FileManager.default.fileExists(atPath: out))
         }

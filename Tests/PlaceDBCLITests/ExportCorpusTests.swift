@@ -17,7 +17,8 @@ struct ExportCorpusTests {
     /// them to their successors are the point).
     static var corpora: [(name: String, imports: [[String]])] {
         var out: [(String, [[String]])] = []
-        let google = CorpusData.files(under: "google", extension: "json").filter { !$0.path.contains("/schema/") }.map(\.path)
+        let google = CorpusData.files(under: "google", extension: "json").filter { !$0.path.contains("/schema/") }.map(
+            \.path)
         if !google.isEmpty { out.append(("google", [["--on-error", "skip"] + google])) }
         let nwr = CorpusData.files(under: "osm/poi-nwr", extension: "geojsonseq")
         for region in Set(nwr.map { $0.lastPathComponent.split(separator: "-")[0] }).sorted() {
@@ -34,7 +35,9 @@ struct ExportCorpusTests {
         #expect(Self.names.count >= 8, "the Google files and 7 OpenStreetMap regions")
     }
 
-    @Test("export, import into a new database: same place answers, same resolve answers", .enabled(if: CorpusData.isPresent, "needs ../shared/data"), arguments: names)
+    @Test(
+        "export, import into a new database: same place answers, same resolve answers",
+        .enabled(if: CorpusData.isPresent, "needs ../shared/data"), arguments: names)
     func roundTrip(_ name: String) throws {
         let corpus = try #require(Self.corpora.first { $0.name == name })
         let cli = try CLI()
@@ -76,19 +79,31 @@ struct ExportCorpusTests {
         for (id, answer) in a.resolutions {
             if b.resolutions[id] != answer {
                 differing += 1
-                if differing <= 3 { Issue.record("\(name): resolve \(id) differs: \(JSONWriter().string(answer)) vs \(b.resolutions[id].map { JSONWriter().string($0) } ?? "nil")") }
+                if differing <= 3 {
+                    Issue.record(
+                        "\(name): resolve \(id) differs: \(JSONWriter().string(answer)) vs \(b.resolutions[id].map { JSONWriter().string($0) } ?? "nil")"
+                    )
+                }
             }
         }
         #expect(differing == 0, "\(name): \(differing) of \(a.resolutions.count) resolve answers differ")
         let removedAnswers = a.resolutions.values.filter { $0["status"] == "REMOVED" }.count
-        print("export round trip \(name): \(a.places.count) places and \(a.removedPlaces.count) removed identical; \(a.resolutions.count) resolve answers identical to the byte, each hop's source and time included (\(removedAnswers) REMOVED)")
+        print(
+            "export round trip \(name): \(a.places.count) places and \(a.removedPlaces.count) removed identical; \(a.resolutions.count) resolve answers identical to the byte, each hop's source and time included (\(removedAnswers) REMOVED)"
+        )
         // The view gives the same documents as placedb place.
         let view = try PlaceDocumentViewTests.viewDocuments(cli.db)
         var viewDiffering = 0
         for (id, answer) in a.places where !PlaceDocumentViewTests.same(view[id], answer) {
             viewDiffering += 1
-            if viewDiffering <= 3 { Issue.record("\(name): place_document \(id) differs: \(view[id].map { JSONWriter().string($0) } ?? "nil") vs \(JSONWriter().string(answer))") }
+            if viewDiffering <= 3 {
+                Issue.record(
+                    "\(name): place_document \(id) differs: \(view[id].map { JSONWriter().string($0) } ?? "nil") vs \(JSONWriter().string(answer))"
+                )
+            }
         }
-        #expect(viewDiffering == 0, "\(name): \(viewDiffering) of \(a.places.count) place_document rows differ from placedb place")
+        #expect(
+            viewDiffering == 0,
+            "\(name): \(viewDiffering) of \(a.places.count) place_document rows differ from placedb place")
     }
 }

@@ -17,7 +17,8 @@ struct FuzzTargetTests {
             URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Tests/Fuzz/seeds"),
             URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Fuzz/seeds"),
         ]
-        return (candidates.first { FileManager.default.fileExists(atPath: $0.path) } ?? candidates[0]).standardizedFileURL
+        return (candidates.first { FileManager.default.fileExists(atPath: $0.path) } ?? candidates[0])
+            .standardizedFileURL
     }()
 
     static func inputs(_ dir: URL) -> [URL] {
@@ -27,9 +28,12 @@ struct FuzzTargetTests {
 
     @Test("every target has a name Scripts/fuzz knows and committed seeds", arguments: FuzzTarget.all.map(\.name))
     func seeded(_ name: String) throws {
-        let script = try String(contentsOf: Self.seedRoot.appendingPathComponent("../../../Scripts/fuzz").standardizedFileURL, encoding: .utf8)
+        let script = try String(
+            contentsOf: Self.seedRoot.appendingPathComponent("../../../Scripts/fuzz").standardizedFileURL,
+            encoding: .utf8)
         #expect(script.contains("[\(name)]="), "Scripts/fuzz has no max_len for \(name)")
-        #expect(!Self.inputs(Self.seedRoot.appendingPathComponent(name)).isEmpty, "no seeds in Tests/Fuzz/seeds/\(name)")
+        #expect(
+            !Self.inputs(Self.seedRoot.appendingPathComponent(name)).isEmpty, "no seeds in Tests/Fuzz/seeds/\(name)")
     }
 
     @Test("each target runs its committed seeds without a finding", arguments: FuzzTarget.all.map(\.name))
@@ -44,7 +48,9 @@ struct FuzzTargetTests {
         #expect(count > 0)
     }
 
-    @Test("seeds made from ../shared/data replay without a finding", .enabled(if: CorpusData.isPresent, "needs ../shared/data"))
+    @Test(
+        "seeds made from ../shared/data replay without a finding",
+        .enabled(if: CorpusData.isPresent, "needs ../shared/data"))
     func sharedSeeds() throws {
         let root = try #require(CorpusData.root)
         let dir = try TempDirectory()

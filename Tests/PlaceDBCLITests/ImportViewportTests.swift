@@ -22,13 +22,19 @@ struct ImportViewportTests {
         let text = cli.run(["import", file, "--output", "text"])
         #expect(text.code == 0, "\(text.err)")
         #expect(text.out.contains("5 inserted"))
-        #expect(text.out.contains(", 4 viewports ignored as footprints (1 inverted, 1 crosses the antimeridian, 2 larger than 20 km)"), "\(text.out)")
+        #expect(
+            text.out.contains(
+                ", 4 viewports ignored as footprints (1 inverted, 1 crosses the antimeridian, 2 larger than 20 km)"),
+            "\(text.out)")
         #expect(text.err.isEmpty)
 
         let cli2 = try CLI()
-        let json = try JSONValue(parsing: cli2.run(["import", try cli2.dir.write("in.ndjson", records), "--output", "json"]).out)
+        let json = try JSONValue(
+            parsing: cli2.run(["import", try cli2.dir.write("in.ndjson", records), "--output", "json"]).out)
         let ignored = json["inputs"]?.arrayValue?.first?["ignoredViewports"]
-        #expect(ignored?["inverted"] == 1 && ignored?["larger than 20 km"] == 2 && ignored?["crosses the antimeridian"] == 1)
+        #expect(
+            ignored?["inverted"] == 1 && ignored?["larger than 20 km"] == 2 && ignored?["crosses the antimeridian"] == 1
+        )
         #expect(ignored?["default map view"] == nil)
     }
 }

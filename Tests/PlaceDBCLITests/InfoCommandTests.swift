@@ -12,13 +12,17 @@ struct InfoCommandTests {
     @Test("info counts places by source, type and status, lists runs, snapshots and aliases, sizes and the extent")
     func info() throws {
         let cli = try CLI()
-        let first = try cli.dir.write("s1.ndjson", """
+        let first = try cli.dir.write(
+            "s1.ndjson",
+            """
             {"id":"a","displayName":{"text":"A"},"location":{"latitude":10,"longitude":20},"types":["cafe"],"businessStatus":"OPERATIONAL"}
             {"id":"b","displayName":{"text":"B"},"location":{"latitude":11,"longitude":21},"types":["park"]}
             {"id":"c","displayName":{"text":"C"},"location":{"latitude":12.5,"longitude":-3},"types":["cafe"],"businessStatus":"CLOSED_TEMPORARILY"}
 
             """)
-        let second = try cli.dir.write("s2.ndjson", """
+        let second = try cli.dir.write(
+            "s2.ndjson",
+            """
             {"id":"a","displayName":{"text":"A"},"location":{"latitude":10,"longitude":20},"types":["cafe"],"businessStatus":"OPERATIONAL"}
             {"id":"c","displayName":{"text":"C"},"location":{"latitude":12.5,"longitude":-3},"types":["cafe"],"businessStatus":"CLOSED_TEMPORARILY"}
 
@@ -58,4 +62,3 @@ struct InfoCommandTests {
         #expect(cli.run(["info", "--db", cli.dir.file("none.sqlite")]).code == 66)
     }
 }
-

@@ -33,9 +33,12 @@ struct MergeCommandTests {
         return try #require(try JSONValue(parsing: r.out).objectValue)
     }
 
-    @Test("a field-masked response after a full one updates only the members it carries", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
+    @Test(
+        "a field-masked response after a full one updates only the members it carries",
+        .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
     func maskedAfterFull() throws {
-        let full = try Self.shared(Self.persist + ".full.json"), masked = try Self.shared(Self.persist + ".fieldmask.json")
+        let full = try Self.shared(Self.persist + ".full.json"),
+            masked = try Self.shared(Self.persist + ".fieldmask.json")
         let cli = try CLI()
         #expect(cli.run(["import", full, "--captured-at", "2026-01-01"]).code == 0)
         let id = "ChIJj61dQgK6j4AR4GeTYWZsKWw"
@@ -48,7 +51,9 @@ struct MergeCommandTests {
         let after = try place(cli, id, at)
         // Nothing the full response knew is lost (34 members, not 12).
         // (`--at` adds the computed top-level openNow.)
-        #expect(after.keys == before.keys && before.keys.filter { $0 != "openNow" }.count == 34, "\(before.count) -> \(after.count)")
+        #expect(
+            after.keys == before.keys && before.keys.filter { $0 != "openNow" }.count == 34,
+            "\(before.count) -> \(after.count)")
         for key in ["rating", "regularOpeningHours", "reviews", "currentOpeningHours", "editorialSummary"] {
             #expect(after[key] != nil, "\(key) was dropped")
         }
@@ -80,7 +85,9 @@ struct MergeCommandTests {
         }
     }
 
-    @Test("every Google place: a re-import masked to id,displayName,location gives the same details, member for member", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
+    @Test(
+        "every Google place: a re-import masked to id,displayName,location gives the same details, member for member",
+        .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
     func wholeCorpusMaskedReimport() throws {
         let files = CorpusData.files(under: "google", extension: "json").map(\.path).filter { !$0.contains("/schema/") }
         try #require(!files.isEmpty, "too few files in the corpus")
@@ -115,13 +122,17 @@ struct MergeCommandTests {
         return r.stdout.split(separator: "\n").map(String.init)
     }
 
-    @Test("a v1 record after legacy data of the same place keeps what it does not carry (photos, hours)", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
+    @Test(
+        "a v1 record after legacy data of the same place keeps what it does not carry (photos, hours)",
+        .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
     func v1AfterLegacy() throws {
         let legacy = try Self.shared(Self.nearbyLegacy)
         let cli = try CLI()
         #expect(cli.run(["import", legacy, "--captured-at", "2023-10-03"]).code == 0)
-        let ids = try #require(try JSONValue(parsing: String(contentsOfFile: legacy, encoding: .utf8))["results"]?.arrayValue)
-            .compactMap { $0["place_id"]?.stringValue }
+        let ids = try #require(
+            try JSONValue(parsing: String(contentsOfFile: legacy, encoding: .utf8))["results"]?.arrayValue
+        )
+        .compactMap { $0["place_id"]?.stringValue }
         var before: [String: JSONObject] = [:]
         var lines: [String] = []
         for id in ids {
@@ -147,7 +158,9 @@ struct MergeCommandTests {
         #expect(cruise["businessStatus"] == "OPERATIONAL")
     }
 
-    @Test("an older capture imported after a newer one changes nothing it knows, and is counted", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
+    @Test(
+        "an older capture imported after a newer one changes nothing it knows, and is counted",
+        .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
     func olderAfterNewer() throws {
         let current = try Self.shared(Self.legacyCurrent), old = try Self.shared(Self.legacy2015)
         let id = "ChIJN1t_tDeuEmsRUsoyG83frY4"
@@ -178,7 +191,9 @@ struct MergeCommandTests {
         #expect(merged["userRatingCount"]?.intValue == 973)
     }
 
-    @Test("the Tehran files' own timestamps are their capture times", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
+    @Test(
+        "the Tehran files' own timestamps are their capture times",
+        .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
     func recordTimestamps() throws {
         let files = Self.tehranFiles
         try #require(!files.isEmpty, "too few files in the corpus")
@@ -200,12 +215,16 @@ struct MergeCommandTests {
         #expect(again.out.contains("captured: \(files.count) record timestamp"), "\(again.out)")
     }
 
-    @Test("OpenStreetMap's @timestamp is the capture time: an older extract after a newer one keeps the newer edits", .enabled(if: CorpusData.has("osm"), "needs ../shared/data/osm"))
+    @Test(
+        "OpenStreetMap's @timestamp is the capture time: an older extract after a newer one keeps the newer edits",
+        .enabled(if: CorpusData.has("osm"), "needs ../shared/data/osm"))
     func osmTimestamps() throws {
         let root = try #require(CorpusData.root)
         let new = root.appendingPathComponent("osm/poi/liechtenstein-2021-10-28.poi.geojsonseq").path
         let old = root.appendingPathComponent("osm/poi/liechtenstein-2015-07-27.poi.geojsonseq").path
-        try #require(FileManager.default.fileExists(atPath: new) && FileManager.default.fileExists(atPath: old), "the Liechtenstein extracts are missing from the corpus")
+        try #require(
+            FileManager.default.fileExists(atPath: new) && FileManager.default.fileExists(atPath: old),
+            "the Liechtenstein extracts are missing from the corpus")
         let cli = try CLI()
         let first = cli.run(["import", new, "--output", "json"])
         #expect(first.code == 0, "\(first.err)")
@@ -221,27 +240,33 @@ struct MergeCommandTests {
             var out: [String: JSONValue] = [:]
             for line in lines {
                 let f = try JSONValue(parsing: String(line.drop { $0 == "\u{1E}" }))
-                if let type = f["properties"]?["@type"]?.stringValue, let id = f["properties"]?["@id"]?.intValue { out["osm:\(type)/\(id)"] = f }
+                if let type = f["properties"]?["@type"]?.stringValue, let id = f["properties"]?["@id"]?.intValue {
+                    out["osm:\(type)/\(id)"] = f
+                }
             }
             return out
         }
         let a = try features(lines2021), b = try features(lines2015)
         var checked = 0
         for (id, f) in a {
-            guard let g = b[id], let n1 = f["properties"]?["name"]?.stringValue, let n0 = g["properties"]?["name"]?.stringValue, n1 != n0 else { continue }
+            guard let g = b[id], let n1 = f["properties"]?["name"]?.stringValue,
+                let n0 = g["properties"]?["name"]?.stringValue, n1 != n0
+            else { continue }
             #expect(try place(cli, id)["displayName"]?["text"]?.stringValue == n1, "\(id): \(n0) -> \(n1)")
             checked += 1
         }
         #expect(checked > 0, "some objects were renamed between the extracts")
     }
 
-    @Test("a newer OpenStreetMap feature replaces the place whole (a deleted tag is gone); an older one changes nothing")
+    @Test(
+        "a newer OpenStreetMap feature replaces the place whole (a deleted tag is gone); an older one changes nothing")
     func completeRecords() throws {
         let cli = try CLI()
         func feature(_ tags: String, _ timestamp: Int) -> String {
             #"{"type":"Feature","geometry":{"type":"Point","coordinates":[9.52,47.14]},"properties":{"@type":"node","@id":42,"@timestamp":\#(timestamp),\#(tags)}}"#
         }
-        let v1 = try cli.dir.write("v1.geojsonseq", feature(#""amenity":"cafe","name":"Alt","phone":"+423 1""#, 1_500_000_000) + "\n")
+        let v1 = try cli.dir.write(
+            "v1.geojsonseq", feature(#""amenity":"cafe","name":"Alt","phone":"+423 1""#, 1_500_000_000) + "\n")
         let v2 = try cli.dir.write("v2.geojsonseq", feature(#""amenity":"cafe","name":"Neu""#, 1_600_000_000) + "\n")
         #expect(cli.run(["import", v1]).code == 0)
         #expect(try place(cli, "osm:n42")["internationalPhoneNumber"] == "+423 1")
@@ -257,7 +282,9 @@ struct MergeCommandTests {
     @Test("a record timestamp out of range is not used, and is counted")
     func timestampOutOfRange() throws {
         let cli = try CLI()
-        let file = try cli.dir.write("odd.ndjson", """
+        let file = try cli.dir.write(
+            "odd.ndjson",
+            """
             {"id":"a","displayName":{"text":"A"},"location":{"latitude":1,"longitude":2},"timestamp":5}
             {"id":"b","displayName":{"text":"B"},"location":{"latitude":1,"longitude":2},"timestamp":4102444800}
             {"id":"c","displayName":{"text":"C"},"location":{"latitude":1,"longitude":2},"timestamp":1765104832}
@@ -294,7 +321,9 @@ struct MergeCommandTests {
         #expect(cli.run(["import", file, "--captured-at", today]).code == 0)
     }
 
-    @Test("openNow inside the hours is computed for the time asked, as 'open' answers; stale current hours are not served", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
+    @Test(
+        "openNow inside the hours is computed for the time asked, as 'open' answers; stale current hours are not served",
+        .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
     func nothingStale() throws {
         let files = Self.tehranFiles
         try #require(!files.isEmpty, "too few files in the corpus")
@@ -302,7 +331,8 @@ struct MergeCommandTests {
         #expect(cli.run(["import"] + files).code == 0)
         var checked = 0, stale = 0
         for file in files {
-            let id = try #require(try JSONValue(parsing: String(contentsOfFile: file, encoding: .utf8))["id"]?.stringValue)
+            let id = try #require(
+                try JSONValue(parsing: String(contentsOfFile: file, encoding: .utf8))["id"]?.stringValue)
             // Within the captured week, and half a year later.
             for at in ["2025-12-08T13:00:00+03:30", "2025-12-10T03:00:00+03:30", "2026-06-10T13:00:00+03:30"] {
                 let p = try place(cli, id, ["--at", at])
@@ -311,11 +341,14 @@ struct MergeCommandTests {
                 let expected: JSONValue? = status == "OPEN" ? true : status == "CLOSED" ? false : nil
                 for key in ["regularOpeningHours", "currentOpeningHours"] {
                     guard let hours = p[key] else { continue }
-                    #expect(hours["openNow"] == expected, "\(id) \(key) at \(at): \(String(describing: hours["openNow"])) vs open \(status ?? "?")")
+                    #expect(
+                        hours["openNow"] == expected,
+                        "\(id) \(key) at \(at): \(String(describing: hours["openNow"])) vs open \(status ?? "?")")
                     checked += 1
                 }
                 if at.hasPrefix("2026-06"), p["currentOpeningHours"] == nil,
-                   try JSONValue(parsing: String(contentsOfFile: file, encoding: .utf8))["currentOpeningHours"] != nil {
+                    try JSONValue(parsing: String(contentsOfFile: file, encoding: .utf8))["currentOpeningHours"] != nil
+                {
                     stale += 1
                     let reason = try JSONValue(parsing: o.out)["reason"]?.stringValue ?? ""
                     if status != "UNKNOWN" { #expect(reason.contains("currentOpeningHours ended"), "\(reason)") }
@@ -326,7 +359,9 @@ struct MergeCommandTests {
         #expect(stale > 10, "current hours half a year old must not be served")
     }
 
-    @Test("place --at and open --at agree on every Tehran place at 100 random times", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
+    @Test(
+        "place --at and open --at agree on every Tehran place at 100 random times",
+        .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
     func placeAndOpenAgree() throws {
         let files = Self.tehranFiles
         try #require(!files.isEmpty, "too few files in the corpus")
@@ -335,13 +370,15 @@ struct MergeCommandTests {
         var generator = TestRandom(seed: 14)
         var compared = 0
         for file in files {
-            let id = try #require(try JSONValue(parsing: String(contentsOfFile: file, encoding: .utf8))["id"]?.stringValue)
+            let id = try #require(
+                try JSONValue(parsing: String(contentsOfFile: file, encoding: .utf8))["id"]?.stringValue)
             for _ in 0..<100 {
                 // Between 2025-11-01 and 2026-02-01 (the captures are of December 2025).
                 let t = Int64.random(in: 1_761_955_200..<1_769_904_000, using: &generator)
                 let at = CaptureTime.string(t)
                 let p = try place(cli, id, ["--at", at, "--fields", "*,openNow"])
-                let status = try JSONValue(parsing: cli.run(["open", id, "--at", at, "--output", "json"]).out)["status"]?.stringValue
+                let status = try JSONValue(parsing: cli.run(["open", id, "--at", at, "--output", "json"]).out)[
+                    "status"]?.stringValue
                 let expected: JSONValue? = status == "OPEN" ? true : status == "CLOSED" ? false : nil
                 #expect(p["openNow"] == expected, "\(id) at \(at)")
                 for key in ["regularOpeningHours", "currentOpeningHours"] where p[key] != nil {
@@ -353,7 +390,9 @@ struct MergeCommandTests {
         #expect(compared == files.count * 100)
     }
 
-    @Test("a response for A that returned B: A resolves to B and A's own record is a tombstone", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
+    @Test(
+        "a response for A that returned B: A resolves to B and A's own record is a tombstone",
+        .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
     func requestedReturned() throws {
         let files = Self.tehranFiles
         try #require(files.count >= 2, "too few files in the corpus")
@@ -363,28 +402,36 @@ struct MergeCommandTests {
         let idA = try #require(a["id"]?.stringValue), idB = try #require(b["id"]?.stringValue)
         #expect(cli.run(["import", files[0]]).code == 0)
         #expect(try JSONValue(parsing: cli.run(["resolve", idA, "--output", "json"]).out)["status"] == "CURRENT")
-        let response = try cli.dir.write("requested.json", #"{"requestedId":"\#(idA)","place":\#(JSONWriter().string(b))}"#)
+        let response = try cli.dir.write(
+            "requested.json", #"{"requestedId":"\#(idA)","place":\#(JSONWriter().string(b))}"#)
         #expect(cli.run(["import", response]).code == 0)
         let resolved = try JSONValue(parsing: cli.run(["resolve", idA, "--output", "json"]).out)
         #expect(resolved["status"] == "MOVED", "\(resolved)")
         #expect(resolved["placeId"]?.stringValue == idB)
         #expect(resolved["chain"]?.arrayValue?.first?["reason"] == "requested-returned")
         // A's record is kept, as a tombstone: nearby no longer lists it.
-        let lat = try #require(a["location"]?["latitude"]?.doubleValue), lng = try #require(a["location"]?["longitude"]?.doubleValue)
-        let nearby = try JSONValue(parsing: cli.run(["nearby", "\(lat),\(lng)", "--radius", "50", "--fields", "id", "--output", "json"]).out)
+        let lat = try #require(a["location"]?["latitude"]?.doubleValue),
+            lng = try #require(a["location"]?["longitude"]?.doubleValue)
+        let nearby = try JSONValue(
+            parsing: cli.run(["nearby", "\(lat),\(lng)", "--radius", "50", "--fields", "id", "--output", "json"]).out)
         #expect(!(nearby["places"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == idA })
         // Importing A's own (older) record again keeps it a tombstone.
         #expect(cli.run(["import", files[0]]).code == 0)
         #expect(try JSONValue(parsing: cli.run(["resolve", idA, "--output", "json"]).out)["status"] == "MOVED")
     }
 
-    @Test("--on-error skip skips a file that holds no places and imports the next ones, exit 65 at the end", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
+    @Test(
+        "--on-error skip skips a file that holds no places and imports the next ones, exit 65 at the end",
+        .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
     func skipWholeFiles() throws {
-        let autocomplete = try Self.shared("legacy/java-client-fixtures/PlacesApiPlaceAutocompleteResponse.json"), details = try Self.shared(Self.legacyCurrent)
+        let autocomplete = try Self.shared("legacy/java-client-fixtures/PlacesApiPlaceAutocompleteResponse.json"),
+            details = try Self.shared(Self.legacyCurrent)
         let cli = try CLI()
         let r = cli.run(["import", "--on-error", "skip", autocomplete, details, "--output", "text"])
         #expect(r.code == 65)
-        #expect(r.err.split(separator: "\n").count == 1 && r.err.contains("skipped") && r.err.contains("PlacesApiPlaceAutocompleteResponse.json"), "\(r.err)")
+        #expect(
+            r.err.split(separator: "\n").count == 1 && r.err.contains("skipped")
+                && r.err.contains("PlacesApiPlaceAutocompleteResponse.json"), "\(r.err)")
         #expect(r.out.contains("1 input skipped"), "\(r.out)")
         #expect(cli.run(["place", "ChIJN1t_tDeuEmsRUsoyG83frY4", "--output", "json"]).code == 0)
         // Without skip, the first such file stops the import.
@@ -394,7 +441,9 @@ struct MergeCommandTests {
         #expect(cli2.run(["place", "ChIJN1t_tDeuEmsRUsoyG83frY4"]).code != 0)
     }
 
-    @Test("legacy html_attributions become the place's attributions", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
+    @Test(
+        "legacy html_attributions become the place's attributions",
+        .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
     func attributions() throws {
         let details = try Self.shared(Self.legacyCurrent)
         let cli = try CLI()
@@ -408,8 +457,14 @@ struct MergeCommandTests {
 
     @Test("the SDK's field names that --fields rejected are accepted")
     func sdkFieldNames() throws {
-        let mask = try FieldMask(parsing: "secondaryOpeningHours,latLng,address,utcOffset,photoMetadatas,iconURL,wheelchairAccessibleEntrance")
-        #expect(mask.includes("currentSecondaryOpeningHours") && mask.includes("location") && mask.includes("formattedAddress"))
-        #expect(mask.includes("utcOffsetMinutes") && mask.includes("photos") && mask.includes("iconMaskBaseUri") && mask.includes("accessibilityOptions"))
+        let mask = try FieldMask(
+            parsing:
+                "secondaryOpeningHours,latLng,address,utcOffset,photoMetadatas,iconURL,wheelchairAccessibleEntrance")
+        #expect(
+            mask.includes("currentSecondaryOpeningHours") && mask.includes("location")
+                && mask.includes("formattedAddress"))
+        #expect(
+            mask.includes("utcOffsetMinutes") && mask.includes("photos") && mask.includes("iconMaskBaseUri")
+                && mask.includes("accessibilityOptions"))
     }
 }

@@ -6,7 +6,7 @@ import PlaceKitTestSupport
 import PlaceModel
 import SQLiteDB
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A tiny OpenStreetMap extract written here (not taken from the corpus):
@@ -14,31 +14,45 @@ import Glibc
 /// building (a closed way: osmium writes it as a line and as an area), a
 /// named street, and a park drawn as a multipolygon relation.
 enum OSMFileFixture {
-    static func node(_ id: Int, _ lat: Double, _ lon: Double, _ tags: [(String, String)] = [], version: Int = 1) -> String {
+    static func node(_ id: Int, _ lat: Double, _ lon: Double, _ tags: [(String, String)] = [], version: Int = 1)
+        -> String
+    {
         "  <node id=\"\(id)\" version=\"\(version)\" timestamp=\"2021-05-0\(version)T10:00:00Z\" lat=\"\(lat)\" lon=\"\(lon)\""
-            + (tags.isEmpty ? "/>\n" : ">\n" + tags.map { "    <tag k=\"\($0.0)\" v=\"\($0.1)\"/>\n" }.joined() + "  </node>\n")
+            + (tags.isEmpty
+                ? "/>\n" : ">\n" + tags.map { "    <tag k=\"\($0.0)\" v=\"\($0.1)\"/>\n" }.joined() + "  </node>\n")
     }
 
     static func way(_ id: Int, _ refs: [Int], _ tags: [(String, String)]) -> String {
         "  <way id=\"\(id)\" version=\"2\" timestamp=\"2021-04-01T09:00:00Z\">\n"
-            + refs.map { "    <nd ref=\"\($0)\"/>\n" }.joined() + tags.map { "    <tag k=\"\($0.0)\" v=\"\($0.1)\"/>\n" }.joined() + "  </way>\n"
+            + refs.map { "    <nd ref=\"\($0)\"/>\n" }.joined()
+            + tags.map { "    <tag k=\"\($0.0)\" v=\"\($0.1)\"/>\n" }.joined() + "  </way>\n"
     }
 
     /// The extract; `renamed` gives the café another name and drops the
     /// street (a later snapshot of the same region).
     static func xml(renamed: Bool = false, extraCafeTags: [(String, String)] = []) -> String {
         var s = "<?xml version='1.0' encoding='UTF-8'?>\n<osm version=\"0.6\" generator=\"placedb tests\">\n"
-        s += node(1, 60.17, 24.94, [("amenity", "cafe"), ("name", renamed ? "Kahvila Uusi" : "Kahvila"), ("opening_hours", "Mo-Fr 08:00-16:00")] + extraCafeTags,
-                  version: renamed ? 4 : 3)
+        s += node(
+            1, 60.17, 24.94,
+            [
+                ("amenity", "cafe"), ("name", renamed ? "Kahvila Uusi" : "Kahvila"),
+                ("opening_hours", "Mo-Fr 08:00-16:00"),
+            ] + extraCafeTags,
+            version: renamed ? 4 : 3)
         s += node(2, 60.1698, 24.9386, [("addr:street", "Mannerheimintie"), ("addr:housenumber", "1")])
         s += node(3, 60.1699, 24.9384, [("highway", "crossing")])
-        for (i, (lat, lon)) in [(60.1710, 24.9410), (60.1710, 24.9420), (60.1716, 24.9420), (60.1716, 24.9410)].enumerated() { s += node(10 + i, lat, lon) }
+        for (i, (lat, lon)) in [(60.1710, 24.9410), (60.1710, 24.9420), (60.1716, 24.9420), (60.1716, 24.9410)]
+            .enumerated()
+        { s += node(10 + i, lat, lon) }
         for (i, (lat, lon)) in [(60.1690, 24.9370), (60.1700, 24.9390)].enumerated() { s += node(30 + i, lat, lon) }
-        for (i, (lat, lon)) in [(60.1750, 24.9500), (60.1750, 24.9530), (60.1765, 24.9530), (60.1765, 24.9500)].enumerated() { s += node(50 + i, lat, lon) }
+        for (i, (lat, lon)) in [(60.1750, 24.9500), (60.1750, 24.9530), (60.1765, 24.9530), (60.1765, 24.9500)]
+            .enumerated()
+        { s += node(50 + i, lat, lon) }
         s += way(20, [10, 11, 12, 13, 10], [("building", "commercial"), ("name", "Liiketalo")])
         if !renamed { s += way(40, [30, 31], [("highway", "residential"), ("name", "Esplanadi")]) }
         s += way(60, [50, 51, 52, 53, 50], [])
-        s += "  <relation id=\"70\" version=\"5\" timestamp=\"2021-03-01T08:00:00Z\">\n    <member type=\"way\" ref=\"60\" role=\"outer\"/>\n"
+        s +=
+            "  <relation id=\"70\" version=\"5\" timestamp=\"2021-03-01T08:00:00Z\">\n    <member type=\"way\" ref=\"60\" role=\"outer\"/>\n"
             + "    <tag k=\"type\" v=\"multipolygon\"/>\n    <tag k=\"leisure\" v=\"park\"/>\n    <tag k=\"name\" v=\"Puisto\"/>\n  </relation>\n"
         return s + "</osm>\n"
     }
@@ -46,7 +60,9 @@ enum OSMFileFixture {
     /// The `osmium` on the PATH, nil when there is none.
     static let osmium: String? = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/osmium" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { "\($0)/osmium" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }()
 
     /// Runs osmium with `arguments`; its exit status.
@@ -62,7 +78,9 @@ enum OSMFileFixture {
     }
 
     /// The extract as `name` (.osm.pbf, .osm, .osm.bz2: osmium cat tells by the suffix).
-    static func write(_ dir: TempDirectory, _ name: String, renamed: Bool = false, extraCafeTags: [(String, String)] = []) throws -> String {
+    static func write(
+        _ dir: TempDirectory, _ name: String, renamed: Bool = false, extraCafeTags: [(String, String)] = []
+    ) throws -> String {
         let xml = try dir.write(name + ".source.osm", xml(renamed: renamed, extraCafeTags: extraCafeTags))
         try #require(try run(["cat", xml, "-o", dir.file(name), "-O"]) == 0)
         return dir.file(name)
@@ -73,11 +91,13 @@ enum OSMFileFixture {
     static func rows(_ path: String) throws -> [String] {
         let db = try Database(path: path, mode: .readOnly)
         var out: [String] = []
-        try db.forEachRow("""
+        try db.forEachRow(
+            """
             SELECT place_id || '|' || quote(name) || '|' || quote(primary_type) || '|' || hex(geom) || '|' || doc || '|' || quote(extra)
                    || '|' || quote(captured_at) || '|' || source || '|' || (SELECT group_concat(type, ',') FROM place_type WHERE place = place.id)
             FROM place ORDER BY place_id
-            """) { out.append(try $0.string(0)) }
+            """
+        ) { out.append(try $0.string(0)) }
         return out
     }
 
@@ -90,7 +110,8 @@ private func childProcesses() -> [String] {
     guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
     return entries.compactMap { entry -> String? in
         guard Int32(entry) != nil, let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // Only osmium: other suites run children of their own meanwhile.
         guard fields.count > 2, Int32(fields[1]) == me, stat.contains("(osmium)") else { return nil }
@@ -98,10 +119,13 @@ private func childProcesses() -> [String] {
     }
 }
 
-@Suite("OpenStreetMap files imported directly (osmium export as a child process)", .serialized,
-       .enabled(if: !OSMFileFixture.osmiumMissing, "needs osmium (apt-get install osmium-tool; Scripts/setup installs it)"))
+@Suite(
+    "OpenStreetMap files imported directly (osmium export as a child process)", .serialized,
+    .enabled(if: !OSMFileFixture.osmiumMissing, "needs osmium (apt-get install osmium-tool; Scripts/setup installs it)")
+)
 struct OSMFileImportTests {
-    @Test("a .osm.pbf imports the same places, IDs, versions and times as its osmium export -a type,id,version,timestamp")
+    @Test(
+        "a .osm.pbf imports the same places, IDs, versions and times as its osmium export -a type,id,version,timestamp")
     func pbfAsItsExport() throws {
         let cli = try CLI()
         let pbf = try OSMFileFixture.write(cli.dir, "region.osm.pbf")
@@ -110,21 +134,30 @@ struct OSMFileImportTests {
         #expect(r.code == 0, "\(r.err)")
         #expect(r.out.contains("1 input imported"), "\(r.out)")
         let geojson = cli.dir.file("region.geojsonseq")
-        try #require(try OSMFileFixture.run(["export", "-f", "geojsonseq", "-a", "type,id,version,timestamp", pbf, "-o", geojson]) == 0)
+        try #require(
+            try OSMFileFixture.run([
+                "export", "-f", "geojsonseq", "-a", "type,id,version,timestamp", pbf, "-o", geojson,
+            ]) == 0)
         let e = cli.run(["import", geojson, "--db", exported, "--output", "text"])
         #expect(e.code == 0, "\(e.err)")
         let a = try OSMFileFixture.rows(direct), b = try OSMFileFixture.rows(exported)
         #expect(a == b)
         let ids = a.map { String($0.prefix { $0 != "|" }) }
         #expect(ids == ["osm:n1", "osm:r70", "osm:w20", "osm:w40"], "\(ids)")
-        #expect(a.first?.contains("\"version\":3") == true && a.first?.contains("2021-05-03T10:00:00Z") == true, "\(a.first ?? "")")
+        #expect(
+            a.first?.contains("\"version\":3") == true && a.first?.contains("2021-05-03T10:00:00Z") == true,
+            "\(a.first ?? "")")
         // The same summary but for the bytes (the file's own size, not its export's).
-        let strip: (String) -> String = { $0.replacingOccurrences(of: #"\(.* records/s\)"#, with: "", options: .regularExpression)
-            .replacingOccurrences(of: #"^[^:]*: "#, with: "", options: .regularExpression) }
+        let strip: (String) -> String = {
+            $0.replacingOccurrences(of: #"\(.* records/s\)"#, with: "", options: .regularExpression)
+                .replacingOccurrences(of: #"^[^:]*: "#, with: "", options: .regularExpression)
+        }
         #expect(strip(r.out) == strip(e.out))
         // Where it came from, recorded with the run.
         let db = try Database(path: direct, mode: .readOnly)
-        #expect(try db.scalar("SELECT options FROM import_run")?.string?.contains("osmium export --no-progress -f geojsonseq -a type,id,version,timestamp") == true)
+        #expect(
+            try db.scalar("SELECT options FROM import_run")?.string?.contains(
+                "osmium export --no-progress -f geojsonseq -a type,id,version,timestamp") == true)
     }
 
     @Test("OSM XML, bzip2'd XML and a PBF under any name are told by their bytes and give the same places")
@@ -155,7 +188,9 @@ struct OSMFileImportTests {
         var exports: [String] = []
         for f in [old, new] {
             let out = f + ".geojsonseq"
-            try #require(try OSMFileFixture.run(["export", "-f", "geojsonseq", "-a", "type,id,version,timestamp", f, "-o", out]) == 0)
+            try #require(
+                try OSMFileFixture.run(["export", "-f", "geojsonseq", "-a", "type,id,version,timestamp", f, "-o", out])
+                    == 0)
             exports.append(out)
         }
         func history(_ files: [String], _ db: String) throws -> (String, [String]) {
@@ -164,11 +199,15 @@ struct OSMFileImportTests {
                 let r = cli.run(["import", "--snapshot", "osm-test", f, "--db", db, "--output", "json"])
                 #expect(r.code == 0, "\(r.err)")
                 let total = try JSONValue(parsing: r.out)["total"]
-                last = ["inserted", "updated", "unchanged", "removed", "linked", "duplicates"].map { "\($0) \(total?[$0]?.intValue ?? -1)" }.joined(separator: ", ")
+                last = ["inserted", "updated", "unchanged", "removed", "linked", "duplicates"].map {
+                    "\($0) \(total?[$0]?.intValue ?? -1)"
+                }.joined(separator: ", ")
             }
             let d = try Database(path: db, mode: .readOnly)
             var rows: [String] = []
-            try d.forEachRow("SELECT place_id || ' ' || quote(name) || ' ' || (removed_run IS NOT NULL) FROM place ORDER BY place_id") { rows.append(try $0.string(0)) }
+            try d.forEachRow(
+                "SELECT place_id || ' ' || quote(name) || ' ' || (removed_run IS NOT NULL) FROM place ORDER BY place_id"
+            ) { rows.append(try $0.string(0)) }
             return (last, rows)
         }
         let direct = try history([old, new], cli.dir.file("direct.sqlite"))
@@ -217,20 +256,29 @@ struct OSMFileImportTests {
         #expect(!FileManager.default.fileExists(atPath: cli.db))
         #expect(childProcesses().isEmpty, "\(childProcesses())")
         // No scratch file (index, messages) is left beside the database.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.dir.path).filter { $0.hasPrefix(".placedb-") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: cli.dir.path).filter { $0.hasPrefix(".placedb-") }
+                .isEmpty)
     }
 
     @Test("osmium export -u type_id imports with the IDs -a type,id gives; a plain export's error names -a type,id")
     func otherOsmiumExports() throws {
         let cli = try CLI()
         let pbf = try OSMFileFixture.write(cli.dir, "region.osm.pbf")
-        let typed = cli.dir.file("typed.geojsonseq"), unique = cli.dir.file("unique.geojsonseq"), plain = cli.dir.file("plain.geojsonseq")
-        try #require(try OSMFileFixture.run(["export", "-f", "geojsonseq", "-a", "type,id,version,timestamp", pbf, "-o", typed]) == 0)
-        try #require(try OSMFileFixture.run(["export", "-f", "geojsonseq", "-u", "type_id", "-a", "version,timestamp", pbf, "-o", unique]) == 0)
+        let typed = cli.dir.file("typed.geojsonseq"), unique = cli.dir.file("unique.geojsonseq"),
+            plain = cli.dir.file("plain.geojsonseq")
+        try #require(
+            try OSMFileFixture.run(["export", "-f", "geojsonseq", "-a", "type,id,version,timestamp", pbf, "-o", typed])
+                == 0)
+        try #require(
+            try OSMFileFixture.run([
+                "export", "-f", "geojsonseq", "-u", "type_id", "-a", "version,timestamp", pbf, "-o", unique,
+            ]) == 0)
         try #require(try OSMFileFixture.run(["export", "-f", "geojsonseq", pbf, "-o", plain]) == 0)
         #expect(cli.run(["import", typed, "--db", cli.dir.file("typed.sqlite")]).code == 0)
         #expect(cli.run(["import", unique, "--db", cli.dir.file("unique.sqlite")]).code == 0)
-        #expect(try OSMFileFixture.rows(cli.dir.file("typed.sqlite")) == OSMFileFixture.rows(cli.dir.file("unique.sqlite")))
+        #expect(
+            try OSMFileFixture.rows(cli.dir.file("typed.sqlite")) == OSMFileFixture.rows(cli.dir.file("unique.sqlite")))
         let stop = cli.run(["import", plain, "--db", cli.dir.file("plain.sqlite")])
         #expect(stop.code == 65)
         #expect(stop.err.contains("-a type,id"), "\(stop.err)")
@@ -241,7 +289,8 @@ struct OSMFileImportTests {
 @Suite("import: inputs told by their first bytes, osmium missing, inputs with every record rejected")
 struct InputSniffingCommandTests {
     /// A PBF file's first bytes (a BlobHeader of type OSMHeader): enough to be told apart.
-    static let pbfHead: [UInt8] = [0, 0, 0, 14, 0x0A, 9] + Array("OSMHeader".utf8) + [0x18, 0x7B, 0x08, 0x01, 0x10, 0x02]
+    static let pbfHead: [UInt8] =
+        [0, 0, 0, 14, 0x0A, 9] + Array("OSMHeader".utf8) + [0x18, 0x7B, 0x08, 0x01, 0x10, 0x02]
 
     @Test("a PBF file with no osmium to run exits 69 saying what to install")
     func missingOsmium() throws {
@@ -256,8 +305,9 @@ struct InputSniffingCommandTests {
             #expect(!FileManager.default.fileExists(atPath: cli.db))
         }
         // Not skipped under --on-error skip: every other file would fail alike.
-        let skip = cli.run(["import", pbf, try cli.dir.write("a.ndjson", CLI.sample), "--on-error", "skip"],
-                           env: ["PLACEDB_DATABASE": cli.db, "PLACEDB_OSMIUM": "/nonexistent/osmium"])
+        let skip = cli.run(
+            ["import", pbf, try cli.dir.write("a.ndjson", CLI.sample), "--on-error", "skip"],
+            env: ["PLACEDB_DATABASE": cli.db, "PLACEDB_OSMIUM": "/nonexistent/osmium"])
         #expect(skip.code == 69, "\(skip.err)")
     }
 
@@ -276,7 +326,10 @@ struct InputSniffingCommandTests {
             ("places.zip", [0x50, 0x4B, 0x03, 0x04, 0x14, 0x00], "a zip archive"),
             ("other.sqlite", Array("SQLite format 3\u{0}".utf8) + [0x10, 0x00], "an SQLite database"),
             ("error.json", Array("<!DOCTYPE html>\n<html><body>Not found</body></html>\n".utf8), "an HTML page"),
-            ("changes.osc", Array("<?xml version='1.0'?>\n<osmChange version=\"0.6\">\n".utf8), "an OpenStreetMap change file (osmChange)"),
+            (
+                "changes.osc", Array("<?xml version='1.0'?>\n<osmChange version=\"0.6\">\n".utf8),
+                "an OpenStreetMap change file (osmChange)"
+            ),
         ]
         for (name, bytes, what) in cases {
             let file = try cli.dir.write(name, bytes: bytes)
@@ -321,17 +374,20 @@ struct InputSniffingCommandTests {
     func everyRecordRejected() throws {
         let cli = try CLI()
         // A plain osmium export: OpenStreetMap tags, no @type/@id.
-        let plain = "\u{1E}{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[24.94,60.17]},\"properties\":{\"amenity\":\"cafe\",\"name\":\"Kahvila\"}}\n"
+        let plain =
+            "\u{1E}{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[24.94,60.17]},\"properties\":{\"amenity\":\"cafe\",\"name\":\"Kahvila\"}}\n"
             + "\u{1E}{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[24.95,60.18]},\"properties\":{\"highway\":\"crossing\"}}\n"
         let file = try cli.dir.write("plain.geojsonseq", plain)
         let good = try cli.dir.write("good.ndjson", CLI.sample)
         let r = cli.run(["import", file, good, "--on-error", "skip", "--output", "text"])
         #expect(r.code == 65, "\(r.err)")
-        #expect(r.err.contains("placedb import: skipped: \(file): nothing imported: all 2 records rejected"), "\(r.err)")
+        #expect(
+            r.err.contains("placedb import: skipped: \(file): nothing imported: all 2 records rejected"), "\(r.err)")
         #expect(r.err.contains("-a type,id"), "\(r.err)")
         #expect(r.out.contains("1 input imported") && r.out.contains("(1 input skipped: see above)"), "\(r.out)")
         // One good record among them: imported, exit 0.
-        let mixed = try cli.dir.write("mixed.ndjson", CLI.sample + "{\"id\":\"bad\",\"location\":{\"latitude\":123,\"longitude\":6}}\n")
+        let mixed = try cli.dir.write(
+            "mixed.ndjson", CLI.sample + "{\"id\":\"bad\",\"location\":{\"latitude\":123,\"longitude\":6}}\n")
         let m = cli.run(["import", mixed, "--on-error", "skip"])
         #expect(m.code == 0, "\(m.err)")
     }

@@ -10,7 +10,9 @@ struct OpenCommandTests {
     /// A café in Zurich (Mo-Fr 08:00-18:00, delivery 11:00-22:00 daily), an
     /// OSM-like place without a zone, and a closed one.
     static let input: String = {
-        func p(_ d: Int, _ o: Int, _ c: Int) -> String { #"{"open":{"day":\#(d),"hour":\#(o),"minute":0},"close":{"day":\#(d),"hour":\#(c),"minute":0}}"# }
+        func p(_ d: Int, _ o: Int, _ c: Int) -> String {
+            #"{"open":{"day":\#(d),"hour":\#(o),"minute":0},"close":{"day":\#(d),"hour":\#(c),"minute":0}}"#
+        }
         let week = (1...5).map { p($0, 8, 18) }.joined(separator: ",")
         let delivery = (0...6).map { p($0, 11, 22) }.joined(separator: ",")
         return """
@@ -128,7 +130,8 @@ struct OpenCommandTests {
         #expect(all["openNow"] == .bool(true))
         #expect(all["regularOpeningHours"] != nil)
         #expect(try json(cli.run(["place", "cafe"]).out)["openNow"] == nil, "not asked")
-        #expect(try json(cli.run(["place", "osm-node-1", "--fields", "id,openNow"]).out).keys == ["id"], "unknown: omitted")
+        #expect(
+            try json(cli.run(["place", "osm-node-1", "--fields", "id,openNow"]).out).keys == ["id"], "unknown: omitted")
         #expect(cli.run(["place", "cafe", "--at", "soon"]).code == 64)
     }
 }

@@ -31,7 +31,8 @@ struct PlaceDocumentViewTests {
     func viewMatchesPlace() throws {
         let cli = try CLI()
         try Self.importSample(cli)
-        let layouts = try PlaceStore(path: cli.db, writable: false).db.scalar("SELECT count(*) FROM place WHERE doc_layout > 0")?.int
+        let layouts = try PlaceStore(path: cli.db, writable: false).db.scalar(
+            "SELECT count(*) FROM place WHERE doc_layout > 0")?.int
         #expect(layouts == 3, "the stored documents leave members to the columns (else this test checks nothing)")
         let view = try Self.viewDocuments(cli.db)
         let answers = try Answers(databasePath: cli.db)
@@ -51,7 +52,8 @@ struct PlaceDocumentViewTests {
         func withoutLocation(_ o: JSONObject) -> JSONObject { JSONObject(o.members.filter { $0.key != "location" }) }
         guard withoutLocation(v) == withoutLocation(a) else { return false }
         for k in ["latitude", "longitude"] {
-            guard let x = v["location"]?[k]?.doubleValue, let y = a["location"]?[k]?.doubleValue, abs(x - y) < 1e-12 else { return false }
+            guard let x = v["location"]?[k]?.doubleValue, let y = a["location"]?[k]?.doubleValue, abs(x - y) < 1e-12
+            else { return false }
         }
         return true
     }
@@ -64,7 +66,8 @@ struct PlaceDocumentViewTests {
         do {
             let store = try PlaceStore(path: cli.db, writable: true)
             try store.db.forEachRow("SELECT content_hash FROM place ORDER BY id") { before.append(try $0.int64(0)) }
-            try store.db.execute("""
+            try store.db.execute(
+                """
                 -- (12: links.)
                 DROP TABLE place_link; DROP TABLE link_rule; DROP TABLE place_group; DROP TABLE link_setting; DROP INDEX place_by_group; ALTER TABLE place DROP COLUMN group_id;
                 -- (10: the text index.)
@@ -85,18 +88,26 @@ struct PlaceDocumentViewTests {
         }
         // A new connection reads the schema as a version 8 file has it.
         let old = try Database(path: cli.db, mode: .readOnly)
-        #expect(try old.scalar("SELECT type FROM pragma_table_info('place') WHERE name = 'content_hash'")?.string == "INTEGER")
+        #expect(
+            try old.scalar("SELECT type FROM pragma_table_info('place') WHERE name = 'content_hash'")?.string
+                == "INTEGER")
         // Opened for writing, it is migrated; connections opened after read the new declarations.
         do { _ = try PlaceStore(path: cli.db, writable: true) }
         let store = try PlaceStore(path: cli.db, writable: false)
         #expect(try Migrator.storedVersion(store.db) == Schema.migrator.latestVersion)
-        #expect(try store.db.scalar("SELECT type FROM pragma_table_info('place') WHERE name = 'content_hash'")?.string == "BIGINT")
-        #expect(try store.db.scalar("SELECT type FROM pragma_table_info('import_run') WHERE name = 'bytes'")?.string == "BIGINT")
+        #expect(
+            try store.db.scalar("SELECT type FROM pragma_table_info('place') WHERE name = 'content_hash'")?.string
+                == "BIGINT")
+        #expect(
+            try store.db.scalar("SELECT type FROM pragma_table_info('import_run') WHERE name = 'bytes'")?.string
+                == "BIGINT")
         var after: [Int64] = []
         try store.db.forEachRow("SELECT content_hash FROM place ORDER BY id") { after.append(try $0.int64(0)) }
         #expect(after == before)
         #expect(try Self.viewDocuments(cli.db).count == 3)
-        #expect(try store.db.scalar("SELECT count(*) FROM views_geometry_columns WHERE view_name = 'place_document'")?.int == 1)
+        #expect(
+            try store.db.scalar("SELECT count(*) FROM views_geometry_columns WHERE view_name = 'place_document'")?.int
+                == 1)
         #expect(try store.db.scalar("PRAGMA integrity_check")?.string == "ok")
     }
 
@@ -106,7 +117,9 @@ struct PlaceDocumentViewTests {
         try Self.importSample(cli)
         let store = try PlaceStore(path: cli.db, writable: false)
         var types: [String: String] = [:]
-        try store.db.forEachRow("SELECT name, type FROM pragma_table_info('place') UNION ALL SELECT 'import_run.' || name, type FROM pragma_table_info('import_run')") { row in
+        try store.db.forEachRow(
+            "SELECT name, type FROM pragma_table_info('place') UNION ALL SELECT 'import_run.' || name, type FROM pragma_table_info('import_run')"
+        ) { row in
             let name = try row.string(0)
             types[name] = try row.string(1)
         }
@@ -116,8 +129,11 @@ struct PlaceDocumentViewTests {
         #expect(try store.db.scalar("PRAGMA integrity_check")?.string == "ok")
     }
 
-    @Test("ogr2ogr -f GeoJSON of place and place_document prints no warning; each feature holds the whole document",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ogr2ogr"), "needs ogr2ogr (Scripts/setup installs gdal-bin)"))
+    @Test(
+        "ogr2ogr -f GeoJSON of place and place_document prints no warning; each feature holds the whole document",
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ogr2ogr"),
+            "needs ogr2ogr (Scripts/setup installs gdal-bin)"))
     func ogr2ogr() throws {
         let cli = try CLI()
         try Self.importSample(cli)
@@ -127,14 +143,16 @@ struct PlaceDocumentViewTests {
             let r = try Tool.run("/usr/bin/ogr2ogr", ["-f", "GeoJSON", out, cli.db, layer])
             #expect(r.status == 0)
             #expect(r.stderr.isEmpty, "ogr2ogr \(layer): \(r.stderr)")
-            let features = try #require(try JSONValue(parsing: String(contentsOfFile: out, encoding: .utf8))["features"]?.arrayValue)
+            let features = try #require(
+                try JSONValue(parsing: String(contentsOfFile: out, encoding: .utf8))["features"]?.arrayValue)
             #expect(features.count == 3)
             for f in features {
                 let id = try #require(f["properties"]?["place_id"]?.stringValue)
                 if layer == "place" {
                     // 64-bit values arrive whole (they were clamped to 2147483647).
                     let hash = try #require(f["properties"]?["content_hash"])
-                    let stored = try PlaceStore(path: cli.db, writable: false).db.scalar("SELECT content_hash FROM place WHERE place_id = '\(id)'")?.int64
+                    let stored = try PlaceStore(path: cli.db, writable: false).db.scalar(
+                        "SELECT content_hash FROM place WHERE place_id = '\(id)'")?.int64
                     #expect(hash == .int(stored!))
                 } else {
                     // GDAL reads the view's column as JSON and writes it as an object.

@@ -34,8 +34,10 @@ struct PlaceIDCommandTests {
             #expect(try JSONValue(parsing: place.out) == ["id": "osm:n1794111149"], "\(id)")
             #expect(!place.err.contains("resolved to"), "a spelling is no move")
             let resolve = try JSONValue(parsing: cli.run(["resolve", id]).out)
-            #expect(resolve["status"] == "CURRENT" && resolve["placeId"] == "osm:n1794111149" && resolve["requestedId"] == "osm:n1794111149",
-                    "the ID as placedb spells it")
+            #expect(
+                resolve["status"] == "CURRENT" && resolve["placeId"] == "osm:n1794111149"
+                    && resolve["requestedId"] == "osm:n1794111149",
+                "the ID as placedb spells it")
             #expect(cli.run(["open", id, "--at", "2026-05-04T12:00"]).code == 0, "\(id)")
             #expect(cli.run(["photos", id]).code == 0, "\(id)")
         }
@@ -54,21 +56,29 @@ struct PlaceIDCommandTests {
         #expect(cli.run(["alias", "import", aliases]).code == 0)
         let r = try JSONValue(parsing: cli.run(["resolve", "osm:n7"]).out)
         #expect(r["placeId"] == "osm:w4097656" && r["chain"]?.arrayValue?.first?["from"] == "osm:n7")
-        let exported = cli.run(["export", "-o", cli.dir.file("out.ndjson"), "--aliases", cli.dir.file("aliases.ndjson")])
+        let exported = cli.run([
+            "export", "-o", cli.dir.file("out.ndjson"), "--aliases", cli.dir.file("aliases.ndjson"),
+        ])
         #expect(exported.code == 0, "\(exported.err)")
         let other = try CLI()
         #expect(other.run(["import", cli.dir.file("out.ndjson")]).code == 0)
         #expect(other.run(["alias", "import", cli.dir.file("aliases.ndjson")]).code == 0)
-        let ids = try JSONValue(parsing: other.run(["nearby", "43.7384,7.4246", "--radius", "200", "--fields", "id"]).out)["places"]?.arrayValue?.compactMap { $0["id"]?.stringValue }
+        let ids = try JSONValue(
+            parsing: other.run(["nearby", "43.7384,7.4246", "--radius", "200", "--fields", "id"]).out)["places"]?
+            .arrayValue?.compactMap { $0["id"]?.stringValue }
         #expect(ids == ["osm:n1794111149", "osm:w4097656"])
         #expect(try JSONValue(parsing: other.run(["resolve", "osm:node/7"]).out)["placeId"] == "osm:w4097656")
     }
 
-    @Test("every Tehran capture's Maps CID (its file name, and the cid= of its googleMapsUri) resolves to its place",
-          .enabled(if: CorpusData.has("google/v1/third-party-captures/tehran-restaurants"), "needs ../shared/data/google/v1/third-party-captures/tehran-restaurants"))
+    @Test(
+        "every Tehran capture's Maps CID (its file name, and the cid= of its googleMapsUri) resolves to its place",
+        .enabled(
+            if: CorpusData.has("google/v1/third-party-captures/tehran-restaurants"),
+            "needs ../shared/data/google/v1/third-party-captures/tehran-restaurants"))
     func tehranCIDs() throws {
         let dir = try #require(CorpusData.url("google/v1/third-party-captures/tehran-restaurants"))
-        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }
+            .sorted()
         #expect(files.count == 65)
         let cli = try CLI()
         let imported = cli.run(["import"] + files.map { dir.appendingPathComponent($0).path })
@@ -82,9 +92,14 @@ struct PlaceIDCommandTests {
         }
         let batch = cli.run(["resolve", "--batch"], input: input)
         #expect(batch.code == 0, "\(batch.err)")
-        let resolved = batch.out.split(separator: "\n").map { (try? JSONValue(parsing: Array($0.utf8)))?["placeId"]?.stringValue }
+        let resolved = batch.out.split(separator: "\n").map {
+            (try? JSONValue(parsing: Array($0.utf8)))?["placeId"]?.stringValue
+        }
         #expect(resolved == expected.map(Optional.some), "every CID, as the bare number")
-        let prefixed = cli.run(["resolve", "--batch"], input: input.split(separator: "\n").map { "cid:\($0)\n" }.joined())
-        #expect(prefixed.out.split(separator: "\n").map { (try? JSONValue(parsing: Array($0.utf8)))?["status"] } == Array(repeating: "CURRENT", count: 65))
+        let prefixed = cli.run(
+            ["resolve", "--batch"], input: input.split(separator: "\n").map { "cid:\($0)\n" }.joined())
+        #expect(
+            prefixed.out.split(separator: "\n").map { (try? JSONValue(parsing: Array($0.utf8)))?["status"] }
+                == Array(repeating: "CURRENT", count: 65))
     }
 }

@@ -56,8 +56,12 @@ struct QueryCommandTests {
         let ps = items.compactMap { $0["likelihood"]?.doubleValue }
         #expect(ps.reduce(0, +) <= 1 && ps.allSatisfy { (0...1).contains($0) } && ps == ps.sorted(by: >))
         let explain = try #require(items.first?["explain"]?.objectValue)
-        for key in ["distanceMeters", "footprint", "densityPerSquareMeter", "factors", "prior", "weight"] { #expect(explain[key] != nil, "\(key)") }
-        for key in ["type", "popularity", "source", "businessStatus", "hours"] { #expect(explain["factors"]?[key] != nil, "\(key)") }
+        for key in ["distanceMeters", "footprint", "densityPerSquareMeter", "factors", "prior", "weight"] {
+            #expect(explain[key] != nil, "\(key)")
+        }
+        for key in ["type", "popularity", "source", "businessStatus", "hours"] {
+            #expect(explain["factors"]?[key] != nil, "\(key)")
+        }
         #expect(json["explain"]?["noneLikelihood"]?.doubleValue != nil)
         #expect(json["noneLikelihood"]?.doubleValue == json["explain"]?["noneLikelihood"]?.doubleValue)
         #expect(json["explain"]?["sigmaMeters"]?.doubleValue.map { abs($0 - 10 / 1.5096) < 0.01 } == true)
@@ -69,19 +73,21 @@ struct QueryCommandTests {
         #expect(cli.run(["current", "46.5201,6.6301", "--at", "now"]).code == 0)
     }
 
-    @Test("bad query arguments are usage errors (64), a missing database 66", arguments: [
-        (["nearby"], 64, "missing LAT,LNG"),
-        (["nearby", "91,0"], 64, "invalid coordinate '91,0'"),
-        (["nearby", "1,2", "--radius", "-5"], 64, "expected a positive number of meters"),
-        (["nearby", "1,2", "--limit", "0"], 64, "expected an integer in 1...1000"),
-        (["nearby", "1,2", "--rank", "popularity"], 64, "needs a radius"),
-        (["nearby", "1,2", "--rank", "nearest"], 64, "expected one of: distance, popularity"),
-        (["current", "1,2", "--accuracy", "0"], 64, "expected a positive number of meters"),
-        (["current", "1,2", "--at", "yesterday"], 64, "invalid time 'yesterday' for '--at'"),
-        (["current", "1,2", "--batch"], 64, "--batch reads its queries from standard input"),
-        (["nearby", "--batch", "--radius", "5"], 64, "--radius belongs in each request line"),
-        (["nearby", "--batch", "--output", "text"], 64, "--output text is not available"),
-    ])
+    @Test(
+        "bad query arguments are usage errors (64), a missing database 66",
+        arguments: [
+            (["nearby"], 64, "missing LAT,LNG"),
+            (["nearby", "91,0"], 64, "invalid coordinate '91,0'"),
+            (["nearby", "1,2", "--radius", "-5"], 64, "expected a positive number of meters"),
+            (["nearby", "1,2", "--limit", "0"], 64, "expected an integer in 1...1000"),
+            (["nearby", "1,2", "--rank", "popularity"], 64, "needs a radius"),
+            (["nearby", "1,2", "--rank", "nearest"], 64, "expected one of: distance, popularity"),
+            (["current", "1,2", "--accuracy", "0"], 64, "expected a positive number of meters"),
+            (["current", "1,2", "--at", "yesterday"], 64, "invalid time 'yesterday' for '--at'"),
+            (["current", "1,2", "--batch"], 64, "--batch reads its queries from standard input"),
+            (["nearby", "--batch", "--radius", "5"], 64, "--radius belongs in each request line"),
+            (["nearby", "--batch", "--output", "text"], 64, "--output text is not available"),
+        ])
     func usageErrors(args: [String], code: Int32, message: String) throws {
         let cli = try CLI.withQueryPlaces()
         let r = cli.run(args)
@@ -95,18 +101,22 @@ struct QueryCommandTests {
     @Test("--batch answers each line in order; a bad line gets an error line and exit 65")
     func batch() throws {
         let cli = try CLI.withQueryPlaces()
-        let nearby = cli.run(["nearby", "--batch", "--fields", "id"], input: """
-            {"locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":100}},"maxResultCount":1,"rankPreference":"DISTANCE"}
-            {"locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63}}},"includedTypes":["park"]}
-            not json
-            {"locationRestriction":{"circle":{"center":{"latitude":146.52,"longitude":6.63}}}}
-            \u{1E}{"locationRestriction":{"circle":{"center":{"latitude":46.6,"longitude":6.7},"radius":10}},"rankPreference":"POPULARITY"}
+        let nearby = cli.run(
+            ["nearby", "--batch", "--fields", "id"],
+            input: """
+                {"locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":100}},"maxResultCount":1,"rankPreference":"DISTANCE"}
+                {"locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63}}},"includedTypes":["park"]}
+                not json
+                {"locationRestriction":{"circle":{"center":{"latitude":146.52,"longitude":6.63}}}}
+                \u{1E}{"locationRestriction":{"circle":{"center":{"latitude":46.6,"longitude":6.7},"radius":10}},"rankPreference":"POPULARITY"}
 
-            """)
+                """)
         #expect(nearby.code == 65)
         let lines = nearby.out.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
         #expect(lines.count == 5)
-        let meters = (Coordinate(latitude: 46.52, longitude: 6.63).distance(to: Coordinate(latitude: 46.5201, longitude: 6.6301)) * 100).rounded() / 100
+        let meters =
+            (Coordinate(latitude: 46.52, longitude: 6.63).distance(to: Coordinate(latitude: 46.5201, longitude: 6.6301))
+            * 100).rounded() / 100
         #expect(lines[0] == #"{"places":[{"id":"cafe","distanceMeters":\#(meters)}]}"#)
         #expect(try JSONValue(parsing: lines[1])["places"]?.arrayValue?.first?["id"] == "park")
         #expect(lines[2].hasPrefix(#"{"error":{"code":400,"message":"line 3: not JSON"#))
@@ -114,12 +124,14 @@ struct QueryCommandTests {
         #expect(try JSONValue(parsing: lines[4])["places"]?.arrayValue?.first?["id"] == "far")
         #expect(nearby.err == "placedb nearby: 2 of 5 request lines failed; each has an error line in the output\n")
 
-        let current = cli.run(["current", "--batch", "--fields", "id"], input: """
-            {"location":{"latitude":46.5201,"longitude":6.6301},"accuracyMeters":10}
-            {"location":{"latitude":46.5201,"longitude":6.6301},"accuracyMeters":10,"time":"2026-05-01T12:00:00Z","maxResultCount":1}
-            {"location":{"latitude":46.5201,"longitude":6.6301},"accuracy":10}
+        let current = cli.run(
+            ["current", "--batch", "--fields", "id"],
+            input: """
+                {"location":{"latitude":46.5201,"longitude":6.6301},"accuracyMeters":10}
+                {"location":{"latitude":46.5201,"longitude":6.6301},"accuracyMeters":10,"time":"2026-05-01T12:00:00Z","maxResultCount":1}
+                {"location":{"latitude":46.5201,"longitude":6.6301},"accuracy":10}
 
-            """)
+                """)
         #expect(current.code == 65)
         let out = current.out.split(separator: "\n").map(String.init)
         #expect(out.count == 3)
@@ -137,11 +149,14 @@ struct QueryCommandTests {
     func currentLimits() throws {
         let cli = try CLI()
         // Twelve cafes 10 m apart on a line.
-        let cafes = (0..<12).map { i in
-            #"{"id":"c\#(i)","location":{"latitude":46.52,"longitude":\#(6.63 + Double(i) * 0.00013)},"types":["cafe"]}"#
-        }.joined(separator: "\n") + "\n"
+        let cafes =
+            (0..<12).map { i in
+                #"{"id":"c\#(i)","location":{"latitude":46.52,"longitude":\#(6.63 + Double(i) * 0.00013)},"types":["cafe"]}"#
+            }.joined(separator: "\n") + "\n"
         #expect(cli.run(["import", try cli.dir.write("cafes.ndjson", cafes)]).code == 0)
-        func count(_ json: String) throws -> Int? { try JSONValue(parsing: json)["placeLikelihoods"]?.arrayValue?.count }
+        func count(_ json: String) throws -> Int? {
+            try JSONValue(parsing: json)["placeLikelihoods"]?.arrayValue?.count
+        }
         let single = cli.run(["current", "46.52,6.6307", "--accuracy", "300", "--fields", "id"])
         #expect(single.code == 0, "\(single.err)")
         #expect(try count(single.out) == 5)
@@ -150,13 +165,16 @@ struct QueryCommandTests {
         #expect(try count(cli.run(["current", "46.52,6.6307", "--accuracy", "300", "--limit", "8"]).out) == 8)
         let text = cli.run(["current", "46.52,6.6307", "--accuracy", "300", "--output", "text"])
         // 12 cafes share the mass of a 300 m fix: the approximate line follows.
-        #expect(text.out.split(separator: "\n").count == 7, "five places, the none-of-these line and the approximate line")
+        #expect(
+            text.out.split(separator: "\n").count == 7, "five places, the none-of-these line and the approximate line")
         #expect(text.out.split(separator: "\n").last?.hasPrefix("approximate:") == true)
-        let batch = cli.run(["current", "--batch", "--fields", "id"], input: """
-            {"location":{"latitude":46.52,"longitude":6.6307},"accuracyMeters":300}
-            {"location":{"latitude":46.52,"longitude":6.6307},"accuracyMeters":300,"maxResultCount":12}
+        let batch = cli.run(
+            ["current", "--batch", "--fields", "id"],
+            input: """
+                {"location":{"latitude":46.52,"longitude":6.6307},"accuracyMeters":300}
+                {"location":{"latitude":46.52,"longitude":6.6307},"accuracyMeters":300,"maxResultCount":12}
 
-            """)
+                """)
         let lines = batch.out.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
         #expect(try count(lines[0]) == 5)

@@ -23,19 +23,24 @@ struct RecordValidationCommandTests {
         #expect(cli.run(["place", "ok"]).code != 0)
     }
 
-    @Test("with --on-error skip the empty MultiLineString and GeometryCollection are counted rejected and the good feature kept")
+    @Test(
+        "with --on-error skip the empty MultiLineString and GeometryCollection are counted rejected and the good feature kept"
+    )
     func emptyGeometriesSkipped() throws {
         let cli = try CLI()
         let file = try cli.dir.write("in.geojsonl", Self.features.joined(separator: "\n") + "\n")
         let r = cli.run(["import", file, "--on-error", "skip", "--output", "json"])
         #expect(r.code == 0, "rejected records are counted, as any other rejected record")
-        #expect(r.err.contains("in.geojsonl:3: record 3 (place 'gc'): GeometryCollection has no geometries"), "\(r.err)")
+        #expect(
+            r.err.contains("in.geojsonl:3: record 3 (place 'gc'): GeometryCollection has no geometries"), "\(r.err)")
         #expect(r.out.contains(#""rejected":2"#) || r.out.contains(#""rejected": 2"#), "\(r.out)")
         #expect(cli.run(["place", "ok"]).code == 0)
         #expect(cli.run(["place", "gc"]).code != 0)
     }
 
-    @Test("IDs and names holding U+0000 are refused on import naming the member; export gives back exactly the places kept")
+    @Test(
+        "IDs and names holding U+0000 are refused on import naming the member; export gives back exactly the places kept"
+    )
     func nulRefusedAndExportWhole() throws {
         let cli = try CLI()
         let lines = [

@@ -4,7 +4,7 @@ import Testing
 import PlaceKit
 import PlaceKitTestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PlaceModel
 
@@ -13,7 +13,8 @@ import PlaceModel
 /// coordinates, photo names checked on import, corrupt gzip as bad data.
 @Suite("reliability: summaries, escaping, contracts")
 struct ReliabilityBTests {
-    static let twoThenBroken = #"[{"id":"k1","location":{"latitude":1,"longitude":2}},{"id":"k2","location":{"latitude":1,"longitude":2}}, {"id": "k3", "loc"#
+    static let twoThenBroken =
+        #"[{"id":"k1","location":{"latitude":1,"longitude":2}},{"id":"k2","location":{"latitude":1,"longitude":2}}, {"id": "k3", "loc"#
 
     @Test("--on-error skip on a broken JSON array reports the places it kept")
     func brokenArraySummary() throws {
@@ -43,7 +44,9 @@ struct ReliabilityBTests {
         #expect(stopped["total"]?["inserted"] == .int(0))
     }
 
-    static let hostile = #"{"id":"e\u001b]0;pwned\u0007x","displayName":{"text":"A\nB\u001b[31m"},"location":{"latitude":1,"longitude":2},"types":["cafe"]}"# + "\n"
+    static let hostile =
+        #"{"id":"e\u001b]0;pwned\u0007x","displayName":{"text":"A\nB\u001b[31m"},"location":{"latitude":1,"longitude":2},"types":["cafe"]}"#
+        + "\n"
 
     /// No escape character, no bell, and exactly `lines` lines.
     func expectClean(_ text: String, lines: Int, _ comment: Comment? = nil) {
@@ -76,7 +79,11 @@ struct ReliabilityBTests {
         let usage = cli.run(["nearby", "1,2", "--type", "x", "--limit", "\u{1B}[31m"])
         #expect(usage.code == 64)
         expectClean(usage.err, lines: 2, "usage error")
-        let rejected = cli.run(["import", try cli.dir.write("bad.ndjson", #"{"id":"r\u001b[1mx\n","location":{"latitude":99,"longitude":2}}"# + "\n"), "--on-error", "skip"])
+        let rejected = cli.run([
+            "import",
+            try cli.dir.write("bad.ndjson", #"{"id":"r\u001b[1mx\n","location":{"latitude":99,"longitude":2}}"# + "\n"),
+            "--on-error", "skip",
+        ])
         // Its only record rejected: the input is bad data (65), skipped with a line of its own.
         #expect(rejected.code == 65)
         expectClean(rejected.err, lines: 2, "rejection and skipped lines")
@@ -94,7 +101,9 @@ struct ReliabilityBTests {
         #expect(HumanText.escape("x\u{2028}y") == #"x\u{2028}y"#)
     }
 
-    @Test("HumanText.escape writes out the bidirectional embeddings, overrides and isolates, and keeps the directional marks")
+    @Test(
+        "HumanText.escape writes out the bidirectional embeddings, overrides and isolates, and keeps the directional marks"
+    )
     func escapeBidiControls() {
         #expect(HumanText.escape("evil\u{202E}gnp.exe") == #"evil\u{202E}gnp.exe"#)
         let controls: [UInt32] = [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
@@ -109,13 +118,19 @@ struct ReliabilityBTests {
     @Test("a name with U+202E is escaped in text output and on stderr, and exact in JSON")
     func bidiInOutput() throws {
         let cli = try CLI()
-        let file = try cli.dir.write("in.ndjson", #"{"id":"rlo\u202Eabc","displayName":{"text":"Caf\u202Ee\u2066x\u2069"},"location":{"latitude":1,"longitude":2},"types":["cafe"]}"# + "\n")
+        let file = try cli.dir.write(
+            "in.ndjson",
+            #"{"id":"rlo\u202Eabc","displayName":{"text":"Caf\u202Ee\u2066x\u2069"},"location":{"latitude":1,"longitude":2},"types":["cafe"]}"#
+                + "\n")
         #expect(cli.run(["import", file]).code == 0)
         let text = cli.run(["nearby", "1,2", "--output", "text"])
         #expect(text.code == 0)
         #expect(text.out.contains(#"Caf\u{202E}e\u{2066}x\u{2069}"#), "\(text.out)")
         #expect(text.out.contains(#"rlo\u{202E}abc"#))
-        #expect(!text.out.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) })
+        #expect(
+            !text.out.unicodeScalars.contains {
+                (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value)
+            })
         let missing = cli.run(["place", "x\u{202E}y"])
         #expect(missing.err.contains(#"x\u{202E}y"#), "\(missing.err)")
         #expect(!missing.err.unicodeScalars.contains { $0.value == 0x202E })
@@ -131,7 +146,9 @@ struct ReliabilityBTests {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "absent/target.sqlite")
         let r = cli.run(["import", try cli.dir.write("p.ndjson", CLI.sample), "--db", link])
         #expect(r.code == 1)
-        #expect(r.err.contains("link.sqlite: is a symbolic link to 'absent/target.sqlite', which does not exist"), "\(r.err)")
+        #expect(
+            r.err.contains("link.sqlite: is a symbolic link to 'absent/target.sqlite', which does not exist"),
+            "\(r.err)")
         #expect(!r.err.contains("another process"))
         let names = try FileManager.default.contentsOfDirectory(atPath: cli.dir.path)
         #expect(!names.contains { $0.contains(".new-") }, "\(names)")
@@ -142,20 +159,29 @@ struct ReliabilityBTests {
     @Test("open, place and current read --at alike: now, an instant, or the wall clock at the place")
     func oneTimeParser() throws {
         let cli = try CLI()
-        let zurich = #"{"id":"z","location":{"latitude":47.37,"longitude":8.54},"timeZone":{"id":"Europe/Zurich"},"regularOpeningHours":{"periods":[{"open":{"day":1,"hour":9,"minute":0},"close":{"day":1,"hour":17,"minute":0}}]}}"# + "\n"
+        let zurich =
+            #"{"id":"z","location":{"latitude":47.37,"longitude":8.54},"timeZone":{"id":"Europe/Zurich"},"regularOpeningHours":{"periods":[{"open":{"day":1,"hour":9,"minute":0},"close":{"day":1,"hour":17,"minute":0}}]}}"#
+            + "\n"
         #expect(cli.run(["import", try cli.dir.write("z.ndjson", zurich)]).code == 0)
         #expect(cli.run(["open", "z", "--at", "now"]).code == 0)
         #expect(cli.run(["place", "z", "--at", "now", "--fields", "id"]).code == 0)
         // Monday 2026-03-30 12:00 at the place: open; 20:00: closed.
         let open = cli.run(["current", "47.37,8.54", "--at", "2026-03-30T12:00", "--fields", "id", "--explain"])
         #expect(open.code == 0, "\(open.err)")
-        #expect(try JSONValue(parsing: open.out)["placeLikelihoods"]?.arrayValue?.first?["explain"]?["factors"]?["openNow"] == .bool(true))
+        #expect(
+            try JSONValue(parsing: open.out)["placeLikelihoods"]?.arrayValue?.first?["explain"]?["factors"]?["openNow"]
+                == .bool(true))
         let closed = cli.run(["current", "47.37,8.54", "--at", "2026-03-30T20:00", "--fields", "id", "--explain"])
-        #expect(try JSONValue(parsing: closed.out)["placeLikelihoods"]?.arrayValue?.first?["explain"]?["factors"]?["openNow"] == .bool(false))
-        let batch = try Self.runBatch(cli, ["current", "--batch", "--fields", "id", "--explain"],
-                                      input: #"{"location":{"latitude":47.37,"longitude":8.54},"time":"2026-03-30T20:00"}"# + "\n")
+        #expect(
+            try JSONValue(parsing: closed.out)["placeLikelihoods"]?.arrayValue?.first?["explain"]?["factors"]?[
+                "openNow"] == .bool(false))
+        let batch = try Self.runBatch(
+            cli, ["current", "--batch", "--fields", "id", "--explain"],
+            input: #"{"location":{"latitude":47.37,"longitude":8.54},"time":"2026-03-30T20:00"}"# + "\n")
         #expect(batch.code == 0, "\(batch.err)")
-        #expect(try JSONValue(parsing: batch.out)["placeLikelihoods"]?.arrayValue?.first?["explain"]?["factors"]?["openNow"] == .bool(false))
+        #expect(
+            try JSONValue(parsing: batch.out)["placeLikelihoods"]?.arrayValue?.first?["explain"]?["factors"]?["openNow"]
+                == .bool(false))
         for args in [["open", "z"], ["current", "47.37,8.54"], ["place", "z"]] {
             let bad = cli.run(args + ["--at", "tomorrow"])
             #expect(bad.code == 64)
@@ -163,16 +189,19 @@ struct ReliabilityBTests {
         }
     }
 
-    static func runBatch(_ cli: CLI, _ args: [String], input: String) throws -> (code: Int32, out: String, err: String) {
+    static func runBatch(_ cli: CLI, _ args: [String], input: String) throws -> (code: Int32, out: String, err: String)
+    {
         let console = CapturedConsole(environment: ["PLACEDB_DATABASE": cli.db], input: input)
         let code = CommandLineTool.main(arguments: args, console: console)
         return (code, console.stdout, console.stderr)
     }
 
-    @Test("coordinates and meters are decimal: 0x10, inf and nan are refused", arguments: [
-        ["nearby", "0x10,0"], ["nearby", "inf,0"], ["nearby", "nan,0"], ["current", "1,0x1p3"],
-        ["nearby", "1,2", "--radius", "0x10"], ["current", "1,2", "--accuracy", "0x10"],
-    ])
+    @Test(
+        "coordinates and meters are decimal: 0x10, inf and nan are refused",
+        arguments: [
+            ["nearby", "0x10,0"], ["nearby", "inf,0"], ["nearby", "nan,0"], ["current", "1,0x1p3"],
+            ["nearby", "1,2", "--radius", "0x10"], ["current", "1,2", "--accuracy", "0x10"],
+        ])
     func decimalOnly(args: [String]) throws {
         let cli = try CLI()
         #expect(cli.run(["import", try cli.dir.write("p.ndjson", CLI.sample)]).code == 0)
@@ -187,14 +216,18 @@ struct ReliabilityBTests {
         #expect(Coordinate.decimal(".5") == 0.5)
         #expect(Coordinate.decimal("5.") == 5)
         #expect(Coordinate.decimal("1e3") == 1000)
-        for bad in ["0x10", "inf", "nan", "", "-", ".", "1e", " 1", "1 ", "1_0", "١٢"] { #expect(Coordinate.decimal(bad) == nil, "\(bad)") }
+        for bad in ["0x10", "inf", "nan", "", "-", ".", "1e", " 1", "1 ", "1_0", "١٢"] {
+            #expect(Coordinate.decimal(bad) == nil, "\(bad)")
+        }
         #expect(Coordinate(parsing: "0x10,0") == nil)
         #expect(Coordinate(parsing: " 46.5 , 6.6 ") == Coordinate(latitude: 46.5, longitude: 6.6))
     }
 
-    @Test("a field mask path the API does not define is a usage error (64), not an empty answer", arguments: [
-        "location.latitude.foo", "location.altitude", "rating.value", "displayName.text.x", "places.location.foo",
-    ])
+    @Test(
+        "a field mask path the API does not define is a usage error (64), not an empty answer",
+        arguments: [
+            "location.latitude.foo", "location.altitude", "rating.value", "displayName.text.x", "places.location.foo",
+        ])
     func badSubPath(mask: String) throws {
         let cli = try CLI()
         #expect(cli.run(["import", try cli.dir.write("p.ndjson", CLI.sample)]).code == 0)
@@ -206,8 +239,10 @@ struct ReliabilityBTests {
 
     @Test("field mask sub-paths the API defines still work")
     func goodSubPaths() throws {
-        for mask in ["location.latitude", "displayName.text", "places.location.longitude", "coordinate.latitude",
-                     "photos.authorAttributions.uri", "regularOpeningHours.periods.open.hour"] {
+        for mask in [
+            "location.latitude", "displayName.text", "places.location.longitude", "coordinate.latitude",
+            "photos.authorAttributions.uri", "regularOpeningHours.periods.open.hour",
+        ] {
             #expect(throws: Never.self, "\(mask)") { try FieldMask(parsing: mask) }
         }
         #expect(throws: FieldMaskError.self) { try FieldMask(parsing: "location.latitude.foo") }
@@ -215,9 +250,11 @@ struct ReliabilityBTests {
         #expect(error.description.contains("location.latitude has no sub-fields"))
     }
 
-    @Test("snapshot matching options without --snapshot are a usage error", arguments: [
-        ["--match-radius", "50"], ["--match-threshold", "0.5"], ["--no-match"],
-    ])
+    @Test(
+        "snapshot matching options without --snapshot are a usage error",
+        arguments: [
+            ["--match-radius", "50"], ["--match-threshold", "0.5"], ["--no-match"],
+        ])
     func matchingNeedsSnapshot(options: [String]) throws {
         let cli = try CLI()
         let r = cli.run(["import", try cli.dir.write("p.ndjson", CLI.sample)] + options)
@@ -235,8 +272,10 @@ struct ReliabilityBTests {
         let lines = r.out.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.count == 5)
         #expect(try JSONValue(parsing: String(lines[0]))["requestedId"] == "c1")
-        #expect(try JSONValue(parsing: String(lines[1]))["error"]?["message"] == "line 2: empty line; expected a place ID")
-        #expect(try JSONValue(parsing: String(lines[2]))["error"]?["message"] == "line 3: empty line; expected a place ID")
+        #expect(
+            try JSONValue(parsing: String(lines[1]))["error"]?["message"] == "line 2: empty line; expected a place ID")
+        #expect(
+            try JSONValue(parsing: String(lines[2]))["error"]?["message"] == "line 3: empty line; expected a place ID")
         #expect(try JSONValue(parsing: String(lines[3]))["requestedId"] == "c2")
         #expect(try JSONValue(parsing: String(lines[4]))["status"] == "NOT_FOUND")
         #expect(r.code == 65)
@@ -245,16 +284,27 @@ struct ReliabilityBTests {
         #expect(clean.code == 0)
     }
 
-    @Test("import refuses photo names the photo commands could not serve", arguments: [
-        #""places/pt/photos/../../x""#, #""""#, #""places/other/photos/abc""#, #""places/pt/photos/""#, "42", "null",
-    ])
+    @Test(
+        "import refuses photo names the photo commands could not serve",
+        arguments: [
+            #""places/pt/photos/../../x""#, #""""#, #""places/other/photos/abc""#, #""places/pt/photos/""#, "42",
+            "null",
+        ])
     func photoNames(name: String) throws {
         let cli = try CLI()
-        let record = #"{"id":"pt","location":{"latitude":1,"longitude":2},"photos":[{"name":"places/pt/photos/good"},{"name":\#(name)}]}"# + "\n"
+        let record =
+            #"{"id":"pt","location":{"latitude":1,"longitude":2},"photos":[{"name":"places/pt/photos/good"},{"name":\#(name)}]}"#
+            + "\n"
         let r = cli.run(["import", try cli.dir.write("p.ndjson", record)])
         #expect(r.code == 65, "\(name)")
         #expect(r.err.contains("(place 'pt'): photos[1].name"), "\(r.err)")
-        let ok = cli.run(["import", try cli.dir.write("q.ndjson", #"{"id":"pt","location":{"latitude":1,"longitude":2},"photos":[{"name":"places/pt/photos/good"}]}"# + "\n")])
+        let ok = cli.run([
+            "import",
+            try cli.dir.write(
+                "q.ndjson",
+                #"{"id":"pt","location":{"latitude":1,"longitude":2},"photos":[{"name":"places/pt/photos/good"}]}"#
+                    + "\n"),
+        ])
         #expect(ok.code == 0)
         #expect(cli.run(["photos", "pt"]).code == 0)
     }
@@ -262,7 +312,9 @@ struct ReliabilityBTests {
     @Test("a corrupt or truncated gzip file is bad data (65) and imports nothing")
     func corruptGzip() throws {
         let cli = try CLI()
-        let text = (1...3000).map { #"{"id":"g\#($0)","location":{"latitude":1,"longitude":2}}"# }.joined(separator: "\n") + "\n"
+        let text =
+            (1...3000).map { #"{"id":"g\#($0)","location":{"latitude":1,"longitude":2}}"# }.joined(separator: "\n")
+            + "\n"
         let gz = try cli.dir.writeGzip("good.ndjson.gz", text)
         let bytes = try #require(FileManager.default.contents(atPath: gz).map(Array.init))
         let truncated = try cli.dir.write("trunc.ndjson.gz", bytes: Array(bytes.prefix(bytes.count / 2)))
@@ -287,7 +339,9 @@ struct ReliabilityBTests {
 struct ImportConcurrencyTests {
     static let binary = BinaryTests.binary
 
-    static func start(_ args: [String], in dir: TempDirectory, shell: String? = nil) throws -> (process: Process, err: Pipe) {
+    static func start(_ args: [String], in dir: TempDirectory, shell: String? = nil) throws -> (
+        process: Process, err: Pipe
+    ) {
         let p = Process()
         if let shell {
             p.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -329,7 +383,9 @@ struct ImportConcurrencyTests {
             if chunk.isEmpty { break }
             said += String(decoding: chunk, as: UTF8.self)
         }
-        #expect(said.contains("placedb import: waiting for another import (process 4242) into places.sqlite to finish"), "\(said)")
+        #expect(
+            said.contains("placedb import: waiting for another import (process 4242) into places.sqlite to finish"),
+            "\(said)")
         usleep(300_000)
         #expect(process.isRunning)
         flock(fd, LOCK_UN)
@@ -352,15 +408,20 @@ struct ImportConcurrencyTests {
             let pb = try Self.start(["import", b], in: dir)
             pa.process.waitUntilExit()
             pb.process.waitUntilExit()
-            let errors = [pa.err, pb.err].map { String(decoding: $0.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+            let errors = [pa.err, pb.err].map {
+                String(decoding: $0.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            }
             #expect(pa.process.terminationStatus == 0 && pb.process.terminationStatus == 0, "round \(round): \(errors)")
             let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
-            #expect(!names.contains { $0.contains(".new-") || $0.hasSuffix(".import-lock") }, "round \(round): \(names)")
+            #expect(
+                !names.contains { $0.contains(".new-") || $0.hasSuffix(".import-lock") }, "round \(round): \(names)")
             #expect(try CrashSafetyTests.checkConsistent(dir.file("places.sqlite")) == 6000)
         }
     }
 
-    @Test("a first import that fails on a full disk leaves no database; readers say there is none (66)", arguments: [512, 8192])
+    @Test(
+        "a first import that fails on a full disk leaves no database; readers say there is none (66)",
+        arguments: [512, 8192])
     func fullDiskFirstImport(blocks: Int) throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build placedb first (swift build)")
         let dir = try TempDirectory()

@@ -5,7 +5,7 @@ import PlaceKit
 import PlaceKitTestSupport
 import SQLiteDB
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PlaceModel
 
@@ -18,7 +18,10 @@ struct ReliabilityCommandTests {
     @Test("an offset of Int64.min is refused on import (65), and nothing is imported")
     func minimumOffsetRefused() throws {
         let cli = try CLI()
-        let file = try cli.dir.write("in.ndjson", #"{"id":"x","location":{"latitude":1,"longitude":2},"utcOffsetMinutes":-9223372036854775808,"regularOpeningHours":{"periods":[{"open":{"day":1,"hour":8,"minute":0},"close":{"day":1,"hour":17,"minute":0}}]}}"# + "\n")
+        let file = try cli.dir.write(
+            "in.ndjson",
+            #"{"id":"x","location":{"latitude":1,"longitude":2},"utcOffsetMinutes":-9223372036854775808,"regularOpeningHours":{"periods":[{"open":{"day":1,"hour":8,"minute":0},"close":{"day":1,"hour":17,"minute":0}}]}}"#
+                + "\n")
         let r = cli.run(["import", file])
         #expect(r.code == 65)
         #expect(r.err.contains("utcOffsetMinutes -9223372036854775808 is out of range"))
@@ -26,14 +29,21 @@ struct ReliabilityCommandTests {
         #expect(cli.run(["open", "x", "--at", "2026-03-30T12:00:00Z"]).code != 0)
     }
 
-    @Test("a database holding utcOffsetMinutes Int64.min (stored before the check) answers open, openNow, current --at and all 201 --batch lines")
+    @Test(
+        "a database holding utcOffsetMinutes Int64.min (stored before the check) answers open, openNow, current --at and all 201 --batch lines"
+    )
     func storedMinimumOffsetAnswers() throws {
         let cli = try CLI()
-        let file = try cli.dir.write("in.ndjson", #"{"id":"old","location":{"latitude":46.5,"longitude":6.6},"types":["cafe"],"utcOffsetMinutes":60,"regularOpeningHours":{"periods":[{"open":{"day":1,"hour":8,"minute":0},"close":{"day":1,"hour":17,"minute":0}}]}}"# + "\n")
+        let file = try cli.dir.write(
+            "in.ndjson",
+            #"{"id":"old","location":{"latitude":46.5,"longitude":6.6},"types":["cafe"],"utcOffsetMinutes":60,"regularOpeningHours":{"periods":[{"open":{"day":1,"hour":8,"minute":0},"close":{"day":1,"hour":17,"minute":0}}]}}"#
+                + "\n")
         #expect(cli.run(["import", file]).code == 0)
         do {
             let db = try Database(path: cli.db, mode: .readWrite)
-            try db.execute(#"UPDATE place SET doc = replace(doc, '"utcOffsetMinutes":60', '"utcOffsetMinutes":-9223372036854775808'), utc_offset_minutes = -9223372036854775808"#)
+            try db.execute(
+                #"UPDATE place SET doc = replace(doc, '"utcOffsetMinutes":60', '"utcOffsetMinutes":-9223372036854775808'), utc_offset_minutes = -9223372036854775808"#
+            )
             #expect(try db.scalar("SELECT count(*) FROM place WHERE doc LIKE '%-9223372036854775808%'")?.int == 1)
         }
         let open = cli.run(["open", "old", "--at", "2026-03-30T12:00:00Z"])
@@ -42,15 +52,18 @@ struct ReliabilityCommandTests {
         #expect(cli.run(["place", "old", "--fields", "openNow"]).code == 0)
         #expect(cli.run(["current", "46.5,6.6", "--accuracy", "20", "--at", "2026-03-30T12:00:00Z"]).code == 0)
         let line = #"{"location":{"latitude":46.5,"longitude":6.6},"accuracyMeters":20,"time":"2026-03-30T12:00:00Z"}"#
-        let console = CapturedConsole(environment: ["PLACEDB_DATABASE": cli.db], input: Array(repeating: line, count: 201).joined(separator: "\n") + "\n")
+        let console = CapturedConsole(
+            environment: ["PLACEDB_DATABASE": cli.db],
+            input: Array(repeating: line, count: 201).joined(separator: "\n") + "\n")
         #expect(CommandLineTool.main(arguments: ["current", "--batch"], console: console) == 0, "\(console.stderr)")
         #expect(console.stdout.split(separator: "\n").count == 201)
     }
 
     // MARK: Item 5: a database path is a file path
 
-    @Test("--db :memory:, a file: URI and an empty path are refused (64) and nothing is written",
-          arguments: [":memory:", "file:x.db?mode=memory", "FILE:x.db", ""])
+    @Test(
+        "--db :memory:, a file: URI and an empty path are refused (64) and nothing is written",
+        arguments: [":memory:", "file:x.db?mode=memory", "FILE:x.db", ""])
     func databasePathRefused(path: String) throws {
         let cli = try CLI()
         let file = try cli.dir.write("in.ndjson", CLI.sample)
@@ -60,7 +73,9 @@ struct ReliabilityCommandTests {
         #expect(r.code == 64, "\(r.err)")
         #expect(r.err.hasPrefix("placedb import: "))
         #expect(r.err.contains(path.isEmpty ? "the database path is empty" : "is not a database file path"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: cwd) == before, "nothing written in the working directory")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: cwd) == before,
+            "nothing written in the working directory")
         for command in [["place", "c1"], ["nearby", "46.5,6.6"], ["resolve", "c1"]] {
             #expect(cli.run(command + ["--db", path]).code == 64, "\(command)")
         }
@@ -88,7 +103,8 @@ struct ReliabilityCommandTests {
 
     /// Runs the binary as an unprivileged user (root reads through any
     /// permission, so a read-only directory means nothing to it).
-    static func runUnprivileged(_ args: [String], dir: TempDirectory) throws -> (code: Int32, out: String, err: String)? {
+    static func runUnprivileged(_ args: [String], dir: TempDirectory) throws -> (code: Int32, out: String, err: String)?
+    {
         let p = Process()
         if geteuid() == 0 {
             guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return nil }
@@ -114,7 +130,8 @@ struct ReliabilityCommandTests {
 
     @Test("a database in a read-only directory, itself read-only, answers every reader and stays unchanged")
     func readOnlyDirectory() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: BinaryTests.binary), "build placedb first (swift build)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: BinaryTests.binary), "build placedb first (swift build)")
         let cli = try CLI()
         let file = try cli.dir.write("in.ndjson", CLI.sample)
         #expect(cli.run(["import", file]).code == 0)
@@ -122,9 +139,12 @@ struct ReliabilityCommandTests {
         chmod(cli.db, 0o444)
         chmod(cli.dir.path, 0o555)
         defer { chmod(cli.dir.path, 0o755) }
-        for args in [["place", "c1"], ["nearby", "46.5,6.6", "--radius", "1000"], ["current", "46.5,6.6", "--accuracy", "20"],
-                     ["open", "c1", "--at", "2026-03-30T12:00:00Z"], ["resolve", "c1"], ["photos", "c1"]] {
-            guard let r = try Self.runUnprivileged(args + ["--db", "places.sqlite", "--output", "json"], dir: cli.dir) else {
+        for args in [
+            ["place", "c1"], ["nearby", "46.5,6.6", "--radius", "1000"], ["current", "46.5,6.6", "--accuracy", "20"],
+            ["open", "c1", "--at", "2026-03-30T12:00:00Z"], ["resolve", "c1"], ["photos", "c1"],
+        ] {
+            guard let r = try Self.runUnprivileged(args + ["--db", "places.sqlite", "--output", "json"], dir: cli.dir)
+            else {
                 Issue.record("running as root and setpriv is missing: cannot check a read-only directory")
                 return
             }
@@ -132,24 +152,35 @@ struct ReliabilityCommandTests {
             #expect(!r.err.contains("readonly"), "\(args): \(r.err)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: cli.db)) == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.dir.path).sorted() == ["in.ndjson", "places.sqlite"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: cli.dir.path).sorted() == [
+                "in.ndjson", "places.sqlite",
+            ])
     }
 
-    @Test("an import into a read-only database, or one in a read-only directory, says which in one line and exits 77; nothing changes")
+    @Test(
+        "an import into a read-only database, or one in a read-only directory, says which in one line and exits 77; nothing changes"
+    )
     func importIntoReadOnly() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: BinaryTests.binary), "build placedb first (swift build)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: BinaryTests.binary), "build placedb first (swift build)")
         let cli = try CLI()
         let file = try cli.dir.write("in.ndjson", CLI.sample)
         #expect(cli.run(["import", file]).code == 0)
-        let more = try cli.dir.write("more.ndjson", #"{"id":"ro1","displayName":{"text":"New"},"location":{"latitude":46.5,"longitude":6.6}}"# + "\n")
+        let more = try cli.dir.write(
+            "more.ndjson",
+            #"{"id":"ro1","displayName":{"text":"New"},"location":{"latitude":46.5,"longitude":6.6}}"# + "\n")
         chmod(more, 0o644)
         chmod(file, 0o644)
         let before = try Data(contentsOf: URL(fileURLWithPath: cli.db))
         defer { chmod(cli.dir.path, 0o755); chmod(cli.db, 0o644) }
-        for (fileMode, dirMode, cause) in [(0o444, 0o777, "the file is read-only"), (0o666, 0o555, "is not writable")] as [(mode_t, mode_t, String)] {
+        for (fileMode, dirMode, cause) in [(0o444, 0o777, "the file is read-only"), (0o666, 0o555, "is not writable")]
+            as [(mode_t, mode_t, String)]
+        {
             chmod(cli.db, fileMode)
             chmod(cli.dir.path, dirMode)
-            guard let r = try Self.runUnprivileged(["import", "more.ndjson", "--db", "places.sqlite"], dir: cli.dir) else {
+            guard let r = try Self.runUnprivileged(["import", "more.ndjson", "--db", "places.sqlite"], dir: cli.dir)
+            else {
                 Issue.record("running as root and setpriv is missing: cannot check a read-only database")
                 return
             }
@@ -256,25 +287,39 @@ struct ReliabilityCommandTests {
         return String(repeating: "../", count: cwd.count) + path.drop { $0 == "/" }
     }
 
-    @Test("an output named after one of the database's own files (-wal, -shm, -journal, .import-lock, .new-PID), existing or not, by any path, is refused (64) by every output option before anything is opened",
-          arguments: ["places.sqlite-wal", "places.sqlite-shm", "places.sqlite-journal", "places.sqlite.import-lock", "places.sqlite.new-12345", "places.sqlite.new-12345-journal"])
+    @Test(
+        "an output named after one of the database's own files (-wal, -shm, -journal, .import-lock, .new-PID), existing or not, by any path, is refused (64) by every output option before anything is opened",
+        arguments: [
+            "places.sqlite-wal", "places.sqlite-shm", "places.sqlite-journal", "places.sqlite.import-lock",
+            "places.sqlite.new-12345", "places.sqlite.new-12345-journal",
+        ])
     func outputNamesDatabaseFile(name: String) throws {
         let cli = try Self.photoCLI()
-        let input = try cli.dir.write("in.ndjson", CLI.sample + #"{"id":"bad","location":{"latitude":99,"longitude":2}}"# + "\n")
+        let input = try cli.dir.write(
+            "in.ndjson", CLI.sample + #"{"id":"bad","location":{"latitude":99,"longitude":2}}"# + "\n")
         try FileManager.default.createDirectory(atPath: cli.dir.file("sub"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: cli.dir.file("linkdir"), withDestinationPath: cli.dir.path)
         try FileManager.default.createSymbolicLink(atPath: cli.dir.file("link-to-it"), withDestinationPath: name)
         let before = try Data(contentsOf: URL(fileURLWithPath: cli.db))
-        let paths = [cli.dir.file(name), cli.dir.path + "/sub/../" + name, cli.dir.file("linkdir") + "/" + name,
-                     Self.relative(cli.dir.file(name)), "./" + Self.relative(cli.dir.file(name)), cli.dir.file("link-to-it")]
+        let paths = [
+            cli.dir.file(name), cli.dir.path + "/sub/../" + name, cli.dir.file("linkdir") + "/" + name,
+            Self.relative(cli.dir.file(name)), "./" + Self.relative(cli.dir.file(name)), cli.dir.file("link-to-it"),
+        ]
         for path in paths {
-            for args in [["import", input, "--on-error", "skip", "--rejects", path], ["export", "-o", path], ["export", "--aliases", path],
-                         ["photo", "fetch", CLI.refA, "-o", path, "--format", "png"], ["photo", "fetch", CLI.refA, "-o", cli.dir.file("x.png"), "--attribution-file", path],
-                         ["current", "46.5,6.6", "--svg", path]] {
+            for args in [
+                ["import", input, "--on-error", "skip", "--rejects", path], ["export", "-o", path],
+                ["export", "--aliases", path],
+                ["photo", "fetch", CLI.refA, "-o", path, "--format", "png"],
+                ["photo", "fetch", CLI.refA, "-o", cli.dir.file("x.png"), "--attribution-file", path],
+                ["current", "46.5,6.6", "--svg", path],
+            ] {
                 let r = cli.run(args)
                 #expect(r.code == 64, "\(args): \(r.err)")
-                #expect(r.err.hasPrefix("placedb \(args[0] == "photo" ? "photo fetch" : args[0]): "), "\(args): \(r.err)")
-                #expect(r.err.contains("is the database's") || r.err.contains("is a new database being built"), "\(args): \(r.err)")
+                #expect(
+                    r.err.hasPrefix("placedb \(args[0] == "photo" ? "photo fetch" : args[0]): "), "\(args): \(r.err)")
+                #expect(
+                    r.err.contains("is the database's") || r.err.contains("is a new database being built"),
+                    "\(args): \(r.err)")
                 #expect(r.out.isEmpty, "\(args)")
                 #expect(!FileManager.default.fileExists(atPath: cli.dir.file(name)), "\(args): \(path) was written")
             }
@@ -288,10 +333,14 @@ struct ReliabilityCommandTests {
         let cli = try CLI()
         #expect(cli.run(["import", try cli.dir.write("good.ndjson", CLI.sample)]).code == 0)
         #expect(!FileManager.default.fileExists(atPath: cli.db + "-wal"), "a finished import leaves no WAL")
-        let input = try cli.dir.write("in.ndjson", CLI.sample + #"{"id":"bad","location":{"latitude":99,"longitude":2}}"# + "\n")
+        let input = try cli.dir.write(
+            "in.ndjson", CLI.sample + #"{"id":"bad","location":{"latitude":99,"longitude":2}}"# + "\n")
         let r = cli.run(["import", input, "--on-error", "skip", "--rejects", cli.db + "-wal"])
         #expect(r.code == 64, "\(r.err)")
-        #expect(r.err.hasPrefix("placedb import: --rejects '\(cli.db)-wal' is the database's write-ahead log (-wal); give another file\n"), "\(r.err)")
+        #expect(
+            r.err.hasPrefix(
+                "placedb import: --rejects '\(cli.db)-wal' is the database's write-ahead log (-wal); give another file\n"
+            ), "\(r.err)")
         // Names like the database's that are not its files are written.
         let near = cli.dir.file("places.sqlite-wal.ndjson")
         let ok = cli.run(["import", input, "--on-error", "skip", "--rejects", near])
@@ -304,12 +353,17 @@ struct ReliabilityCommandTests {
     @Test("a full stdout exits 74 with one line, for data, help and images")
     func fullStdoutInProcess() throws {
         let cli = try Self.photoCLI()
-        for args in [["place", "c1"], ["nearby", "46.5,6.6", "--radius", "1000"], ["--help"], ["photo", "fetch", CLI.refA, "-o", "-"]] {
+        for args in [
+            ["place", "c1"], ["nearby", "46.5,6.6", "--radius", "1000"], ["--help"],
+            ["photo", "fetch", CLI.refA, "-o", "-"],
+        ] {
             let console = CapturedConsole(environment: ["PLACEDB_DATABASE": cli.db])
             console.stdoutCapacity = 10
             let code = CommandLineTool.main(arguments: args, console: console)
             #expect(code == 74, "\(args)")
-            #expect(console.stderr.hasSuffix("cannot write to standard output: no space left on device\n"), "\(args): \(console.stderr)")
+            #expect(
+                console.stderr.hasSuffix("cannot write to standard output: no space left on device\n"),
+                "\(args): \(console.stderr)")
         }
     }
 
@@ -334,10 +388,17 @@ struct ReliabilityCommandTests {
 
     @Test("the binary with stdout on /dev/full exits 74 naming standard output")
     func devFullStdout() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: BinaryTests.binary), "build placedb first (swift build)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: BinaryTests.binary), "build placedb first (swift build)")
         let cli = try Self.photoCLI()
-        for args in [["place", "c1"], ["import", try cli.dir.write("more.ndjson", CLI.sample)], ["photo", "fetch", CLI.refA, "-o", "-"], ["--version"]] {
-            guard let r = try Self.runToFull(args + (args[0] == "--version" ? [] : ["--db", "places.sqlite"]), dir: cli.dir) else {
+        for args in [
+            ["place", "c1"], ["import", try cli.dir.write("more.ndjson", CLI.sample)],
+            ["photo", "fetch", CLI.refA, "-o", "-"], ["--version"],
+        ] {
+            guard
+                let r = try Self.runToFull(
+                    args + (args[0] == "--version" ? [] : ["--db", "places.sqlite"]), dir: cli.dir)
+            else {
                 Issue.record("/dev/full is missing: cannot check a full stdout")
                 return
             }
@@ -359,7 +420,10 @@ struct ReliabilityCommandTests {
         try #require(symlink("/dev/full", link) == 0)
         let r = cli.run(["import", file, "--on-error", "skip", "--rejects", link])
         #expect(r.code == 74, "\(r.err)")
-        #expect(r.err.contains("\(link): cannot write the rejects file: no space left on device (2 rejected records were not written; the input still has them)"))
+        #expect(
+            r.err.contains(
+                "\(link): cannot write the rejects file: no space left on device (2 rejected records were not written; the input still has them)"
+            ))
         #expect(cli.run(["place", "c2"]).code == 0, "the valid records are imported")
     }
 

@@ -9,7 +9,9 @@ import PlaceModel
 struct ResolveCommandTests {
     func setUp() throws -> CLI {
         let cli = try CLI()
-        let places = try cli.dir.write("p.ndjson", """
+        let places = try cli.dir.write(
+            "p.ndjson",
+            """
             {"id":"old","displayName":{"text":"Old"},"location":{"latitude":1,"longitude":2},"businessStatus":"CLOSED_PERMANENTLY","movedPlaceId":"new"}
             {"id":"new","displayName":{"text":"New"},"location":{"latitude":1.5,"longitude":2.5}}
 
@@ -49,14 +51,20 @@ struct ResolveCommandTests {
         #expect(r.err.contains("'older' resolved to 'new' (renumbered, moved)"))
     }
 
-    @Test("records linked as one place: place answers merged with provenance per record; --unmerged answers each record as imported")
+    @Test(
+        "records linked as one place: place answers merged with provenance per record; --unmerged answers each record as imported"
+    )
     func linkedRecords() throws {
         let cli = try CLI()
-        let google = try cli.dir.write("g.ndjson", """
+        let google = try cli.dir.write(
+            "g.ndjson",
+            """
             {"id":"ChIJone","displayName":{"text":"Café Sperl"},"location":{"latitude":48.20000,"longitude":16.36000},"types":["cafe","food"],"internationalPhoneNumber":"+43 1 5864158","rating":4.5}
 
             """)
-        let overture = try cli.dir.write("o.geojsonseq", """
+        let overture = try cli.dir.write(
+            "o.geojsonseq",
+            """
             {"type":"Feature","id":"08f0000000000001","geometry":{"type":"Point","coordinates":[16.36004,48.20003]},"properties":{"names":{"primary":"Cafe Sperl"},"categories":{"primary":"cafe"},"phones":["+4315864158"],"update_time":"2025-01-01T00:00:00Z"}}
 
             """)
@@ -66,7 +74,10 @@ struct ResolveCommandTests {
         let merged = try JSONValue(parsing: cli.run(["place", "08f0000000000001", "--provenance"]).out)
         #expect(merged["id"] == .string("ChIJone"))
         #expect(merged["rating"] == .double(4.5))
-        #expect(merged["provenance"]?["records"]?.arrayValue?.compactMap { $0["placeId"]?.stringValue } == ["ChIJone", "08f0000000000001"])
+        #expect(
+            merged["provenance"]?["records"]?.arrayValue?.compactMap { $0["placeId"]?.stringValue } == [
+                "ChIJone", "08f0000000000001",
+            ])
         #expect(merged["provenance"]?["memberRecords"]?["rating"] == .string("ChIJone"))
         let raw = try JSONValue(parsing: cli.run(["place", "08f0000000000001", "--unmerged"]).out)
         #expect(raw["id"] == .string("08f0000000000001"))
@@ -80,7 +91,9 @@ struct ResolveCommandTests {
         let resolved = try JSONValue(parsing: cli.run(["resolve", "08f0000000000001"]).out)
         #expect(resolved["status"] == .string("MOVED"))
         #expect(resolved["chain"]?.arrayValue?.first?["reason"] == .string("same-place"))
-        #expect(try JSONValue(parsing: cli.run(["resolve", "08f0000000000001", "--unmerged"]).out)["status"] == .string("CURRENT"))
+        #expect(
+            try JSONValue(parsing: cli.run(["resolve", "08f0000000000001", "--unmerged"]).out)["status"]
+                == .string("CURRENT"))
     }
 
     @Test("bad usage and bad alias files exit 64 and 65")
@@ -99,20 +112,28 @@ struct ResolveCommandTests {
 struct ResolveBatchTests {
     @Test("--batch reads IDs from stdin and writes one JSON line per line, in order (a blank one an error line)")
     func batch() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: BinaryTests.binary), "build placedb first (swift build)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: BinaryTests.binary), "build placedb first (swift build)")
         let dir = try TempDirectory()
-        let places = try dir.write("p.ndjson", """
+        let places = try dir.write(
+            "p.ndjson",
+            """
             {"id":"a","location":{"latitude":1,"longitude":2},"movedPlaceId":"b"}
             {"id":"b","location":{"latitude":1,"longitude":2}}
 
             """)
         #expect(try Tool.run(BinaryTests.binary, ["import", places, "--db", dir.file("db.sqlite")]).status == 0)
         let input = try dir.write("ids.txt", "b\na\n\nmissing\nplaces/a\n")
-        let r = try Tool.run("sh", ["-c", "'\(BinaryTests.binary)' resolve --batch --db '\(dir.file("db.sqlite"))' < '\(input)'"])
+        let r = try Tool.run(
+            "sh", ["-c", "'\(BinaryTests.binary)' resolve --batch --db '\(dir.file("db.sqlite"))' < '\(input)'"])
         #expect(r.status == 65)
         let lines = r.stdout.split(separator: "\n").map { try? JSONValue(parsing: String($0)) }
         #expect(lines.count == 5)
-        #expect(lines.map { $0?["status"]?.stringValue } == ["CURRENT", "MOVED", "INVALID_ARGUMENT", "NOT_FOUND", "MOVED"].map { $0 == "INVALID_ARGUMENT" ? nil : $0 })
+        #expect(
+            lines.map { $0?["status"]?.stringValue }
+                == ["CURRENT", "MOVED", "INVALID_ARGUMENT", "NOT_FOUND", "MOVED"].map {
+                    $0 == "INVALID_ARGUMENT" ? nil : $0
+                })
         #expect(lines[2]?["error"]?["status"] == "INVALID_ARGUMENT")
         #expect(lines.map { $0?["requestedId"]?.stringValue } == ["b", "a", nil, "missing", "a"])
     }

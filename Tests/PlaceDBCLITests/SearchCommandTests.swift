@@ -17,19 +17,25 @@ struct SearchCommandTests {
         #expect(places[0]["displayName"]?["text"] == "Café du Lac")
         #expect(places[0]["distanceMeters"]?.doubleValue != nil)
         let typed = cli.run(["search", "cafe", "--type", "food", "--fields", "id"])
-        #expect(try JSONValue(parsing: typed.out)["places"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["cafe"])
+        #expect(
+            try JSONValue(parsing: typed.out)["places"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["cafe"])
         let radius = cli.run(["search", "cafe", "--near", "46.52,6.63", "--radius", "500", "--fields", "id"])
-        #expect(try JSONValue(parsing: radius.out)["places"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["cafe"])
+        #expect(
+            try JSONValue(parsing: radius.out)["places"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["cafe"])
     }
 
     @Test("search --explain shows every ranking factor")
     func explain() throws {
         let cli = try CLI.withQueryPlaces()
-        let text = cli.run(["search", "Café du Lac", "--near", "46.52,6.63", "--explain", "--limit", "1", "--output", "text"])
+        let text = cli.run([
+            "search", "Café du Lac", "--near", "46.52,6.63", "--explain", "--limit", "1", "--output", "text",
+        ])
         #expect(text.code == 0, "\(text.err)")
         let lines = text.out.split(separator: "\n")
         #expect(lines.first?.hasSuffix("Café du Lac (cafe)  cafe") == true)
-        #expect(lines.count == 2 && lines[1].contains("text 1.000 + name 1.000 + distance") && lines[1].contains("popularity"))
+        #expect(
+            lines.count == 2 && lines[1].contains("text 1.000 + name 1.000 + distance")
+                && lines[1].contains("popularity"))
         let json = cli.run(["search", "cafe du lac", "--near", "46.52,6.63", "--explain", "--fields", "id"])
         let e = try #require(try JSONValue(parsing: json.out)["places"]?.arrayValue?.first?["explain"])
         // "cafe du lac" is the name in other case and diacritics.
@@ -37,19 +43,32 @@ struct SearchCommandTests {
         #expect(e["distance"]?.doubleValue != nil && e["score"]?.doubleValue != nil)
     }
 
-    @Test("search --explain --output text shows how \"TYPE in PLACE\" was read: the words, the locality, its source and area")
+    @Test(
+        "search --explain --output text shows how \"TYPE in PLACE\" was read: the words, the locality, its source and area"
+    )
     func explainUnderstanding() throws {
         let cli = try CLI()
-        let towns = #"{"7": {"geonameid": 7, "name": "Springfield", "latitude": 40.0, "longitude": -75.0, "population": 250000, "alternatenames": ["SPF"]}}"#
-        let places = #"{"id":"p1","displayName":{"text":"Luigi's"},"location":{"latitude":40.001,"longitude":-75.001},"types":["pizza_restaurant","restaurant"],"rating":4.5}"# + "\n"
+        let towns =
+            #"{"7": {"geonameid": 7, "name": "Springfield", "latitude": 40.0, "longitude": -75.0, "population": 250000, "alternatenames": ["SPF"]}}"#
+        let places =
+            #"{"id":"p1","displayName":{"text":"Luigi's"},"location":{"latitude":40.001,"longitude":-75.001},"types":["pizza_restaurant","restaurant"],"rating":4.5}"#
+            + "\n"
             + #"{"id":"p2","displayName":{"text":"Far Pizza"},"location":{"latitude":41.0,"longitude":-75.0},"types":["pizza_restaurant","restaurant"]}"#
-        #expect(cli.run(["import", try cli.dir.write("towns.json", towns), try cli.dir.write("p.ndjson", places)]).code == 0)
+        #expect(
+            cli.run(["import", try cli.dir.write("towns.json", towns), try cli.dir.write("p.ndjson", places)]).code == 0
+        )
         let r = cli.run(["search", "pizza in SPF", "--explain", "--output", "text"])
         #expect(r.code == 0, "\(r.err)")
         let lines = r.out.split(separator: "\n").map(String.init)
         #expect(lines.count == 4, "\(r.out)")
-        #expect(lines.first == "query read as TYPE in PLACE: type words pizza -> pizza_restaurant, restaurant; place words spf; other words none")
-        #expect(lines.dropFirst().first == "locality Springfield (geonames:7) by alternate-name, geonames, population 250000; centre 40.00000,-75.00000, circle of 6.5 km (the search's area)")
+        #expect(
+            lines.first
+                == "query read as TYPE in PLACE: type words pizza -> pizza_restaurant, restaurant; place words spf; other words none"
+        )
+        #expect(
+            lines.dropFirst().first
+                == "locality Springfield (geonames:7) by alternate-name, geonames, population 250000; centre 40.00000,-75.00000, circle of 6.5 km (the search's area)"
+        )
         #expect(lines.dropFirst(2).first == "Luigi's (pizza_restaurant)  p1")
         #expect(lines.last?.contains("+ rating 0.750") == true)
     }
@@ -76,12 +95,14 @@ struct SearchCommandTests {
     @Test("search --batch reads searchText bodies, one answer line each")
     func batch() throws {
         let cli = try CLI.withQueryPlaces()
-        let r = cli.run(["search", "--batch", "--fields", "id"], input: """
-            {"textQuery":"bar","locationBias":{"circle":{"center":{"latitude":46.52,"longitude":6.63}}}}
-            {"textQuery":"NEAR(","maxResultCount":2}
-            {"query":"bar"}
+        let r = cli.run(
+            ["search", "--batch", "--fields", "id"],
+            input: """
+                {"textQuery":"bar","locationBias":{"circle":{"center":{"latitude":46.52,"longitude":6.63}}}}
+                {"textQuery":"NEAR(","maxResultCount":2}
+                {"query":"bar"}
 
-            """)
+                """)
         let lines = r.out.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
         #expect(try JSONValue(parsing: lines[0])["places"]?.arrayValue?.first?["id"] == "bar")

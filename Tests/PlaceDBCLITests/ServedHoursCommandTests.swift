@@ -43,7 +43,11 @@ struct ServedHoursCommandTests {
         if time == Self.sunday {
             #expect(p["regularOpeningHours"]?["openNow"] == false, "\(label) h1 regular: \(p)")
             #expect(p["currentOpeningHours"]?["openNow"] == false, "\(label) h1 current: \(p)")
-            if !sub { #expect(p["regularSecondaryOpeningHours"]?.arrayValue?.first?["openNow"] == false, "\(label) h1 delivery: \(p)") }
+            if !sub {
+                #expect(
+                    p["regularSecondaryOpeningHours"]?.arrayValue?.first?["openNow"] == false,
+                    "\(label) h1 delivery: \(p)")
+            }
         } else {
             #expect(p["regularOpeningHours"]?["openNow"] == true, "\(label) h1 regular: \(p)")
             #expect(p["currentOpeningHours"] == nil, "\(label) h1: stale current hours served: \(p)")
@@ -81,7 +85,10 @@ struct ServedHoursCommandTests {
     func nearbyMasked() throws {
         let cli = try imported()
         for at in [Self.sunday, Self.later] {
-            let r = cli.run(["nearby", "10,10", "--at", at, "--fields", "id,regularOpeningHours.openNow,currentOpeningHours", "--output", "json"])
+            let r = cli.run([
+                "nearby", "10,10", "--at", at, "--fields", "id,regularOpeningHours.openNow,currentOpeningHours",
+                "--output", "json",
+            ])
             #expect(r.code == 0, "\(r.err)")
             let listed = places(try JSONValue(parsing: r.out))
             #expect(listed.count == 2)
@@ -122,7 +129,9 @@ struct ServedHoursCommandTests {
         let cli = try imported()
         for at in [Self.sunday, Self.later] {
             for mask in ["*", "id,regularOpeningHours.openNow,currentOpeningHours"] {
-                let r = cli.run(["current", "10.00005,10", "--accuracy", "50", "--at", at, "--fields", mask, "--output", "json"])
+                let r = cli.run([
+                    "current", "10.00005,10", "--accuracy", "50", "--at", at, "--fields", mask, "--output", "json",
+                ])
                 #expect(r.code == 0, "\(r.err)")
                 let listed = places(try JSONValue(parsing: r.out))
                 #expect(listed.count == 2, "\(r.out)")
@@ -165,28 +174,35 @@ struct ServedHoursCommandTests {
 
     /// `open ID --at T` as openNow: true, false, or nil (unknown).
     func openNow(_ cli: CLI, _ id: String, at: String) throws -> JSONValue? {
-        let status = try JSONValue(parsing: cli.run(["open", id, "--at", at, "--output", "json"]).out)["status"]?.stringValue
+        let status = try JSONValue(parsing: cli.run(["open", id, "--at", at, "--output", "json"]).out)["status"]?
+            .stringValue
         return status == "OPEN" ? true : status == "CLOSED" ? false : nil
     }
 
     /// Each listed place's hours agree with `open` at `at`; the number of
     /// hours members compared.
-    func compare(_ cli: CLI, _ listed: [JSONValue], at: String, _ label: String, expected: [String: JSONValue?]? = nil) throws -> Int {
+    func compare(_ cli: CLI, _ listed: [JSONValue], at: String, _ label: String, expected: [String: JSONValue?]? = nil)
+        throws -> Int
+    {
         var compared = 0
         for p in listed {
             let id = try #require(p["id"]?.stringValue)
             let open = try expected?[id] ?? openNow(cli, id, at: at)
             for key in ["regularOpeningHours", "currentOpeningHours"] {
                 guard let hours = p[key] else { continue }
-                #expect(hours["openNow"] == open, "\(label): \(id) \(key) at \(at): \(String(describing: hours["openNow"])) vs open \(String(describing: open))")
+                #expect(
+                    hours["openNow"] == open,
+                    "\(label): \(id) \(key) at \(at): \(String(describing: hours["openNow"])) vs open \(String(describing: open))"
+                )
                 compared += 1
             }
         }
         return compared
     }
 
-    @Test("Tehran: nearby, nearby --batch and current serve openNow as 'open' answers, at two times",
-          .enabled(if: !tehranFiles.isEmpty, "needs the Tehran captures in ../shared/data"))
+    @Test(
+        "Tehran: nearby, nearby --batch and current serve openNow as 'open' answers, at two times",
+        .enabled(if: !tehranFiles.isEmpty, "needs the Tehran captures in ../shared/data"))
     func tehranEveryPath() throws {
         let files = Self.tehranFiles
         let cli = try CLI()
@@ -197,7 +213,8 @@ struct ServedHoursCommandTests {
             let record = try JSONValue(parsing: String(contentsOfFile: file, encoding: .utf8))
             let id = try #require(record["id"]?.stringValue)
             guard record["regularOpeningHours"] != nil || record["currentOpeningHours"] != nil else { continue }
-            let lat = try #require(record["location"]?["latitude"]?.doubleValue), lng = try #require(record["location"]?["longitude"]?.doubleValue)
+            let lat = try #require(record["location"]?["latitude"]?.doubleValue),
+                lng = try #require(record["location"]?["longitude"]?.doubleValue)
             // Within the captured week (a Wednesday night), and half a year later.
             for at in ["2025-12-10T03:00:00+03:30", "2026-06-10T13:00:00+03:30"] {
                 let expected = [id: try openNow(cli, id, at: at)]
@@ -206,14 +223,22 @@ struct ServedHoursCommandTests {
                 #expect(listed.count == 1, "\(id): \(r.err)")
                 nearby += try compare(cli, listed, at: at, "nearby", expected: expected)
                 if at.hasPrefix("2026"), record["currentOpeningHours"] != nil {
-                    #expect(listed.first?["currentOpeningHours"] == nil, "\(id): current hours of 2025 served in June 2026")
+                    #expect(
+                        listed.first?["currentOpeningHours"] == nil, "\(id): current hours of 2025 served in June 2026")
                     stale += 1
                 }
-                let line = #"{"locationRestriction":{"circle":{"center":{"latitude":\#(lat),"longitude":\#(lng)},"radius":1}}}"#
-                let b = try batch(cli, ["nearby", "--batch", "--at", at, "--fields", "id,regularOpeningHours,currentOpeningHours"], line + "\n")
-                batched += try compare(cli, b.flatMap(places).filter { $0["id"]?.stringValue == id }, at: at, "nearby --batch", expected: expected)
+                let line =
+                    #"{"locationRestriction":{"circle":{"center":{"latitude":\#(lat),"longitude":\#(lng)},"radius":1}}}"#
+                let b = try batch(
+                    cli, ["nearby", "--batch", "--at", at, "--fields", "id,regularOpeningHours,currentOpeningHours"],
+                    line + "\n")
+                batched += try compare(
+                    cli, b.flatMap(places).filter { $0["id"]?.stringValue == id }, at: at, "nearby --batch",
+                    expected: expected)
                 let c = cli.run(["current", "\(lat),\(lng)", "--accuracy", "5", "--at", at, "--output", "json"])
-                current += try compare(cli, places(try JSONValue(parsing: c.out)).filter { $0["id"]?.stringValue == id }, at: at, "current", expected: expected)
+                current += try compare(
+                    cli, places(try JSONValue(parsing: c.out)).filter { $0["id"]?.stringValue == id }, at: at,
+                    "current", expected: expected)
             }
         }
         // 43 Tehran places have hours (both members in December, the regular ones in June).

@@ -12,21 +12,27 @@ struct TextIndexCommandTests {
     static func textIndexObjects(_ path: String) throws -> [String] {
         let db = try Database(path: path, mode: .readOnly)
         var names: [String] = []
-        try db.forEachRow("SELECT name FROM sqlite_master WHERE name LIKE 'place\\_text%' ESCAPE '\\' OR name LIKE 'place\\_word%' ESCAPE '\\' ORDER BY name") {
+        try db.forEachRow(
+            "SELECT name FROM sqlite_master WHERE name LIKE 'place\\_text%' ESCAPE '\\' OR name LIKE 'place\\_word%' ESCAPE '\\' ORDER BY name"
+        ) {
             names.append(try $0.string(0))
         }
         return names
     }
 
-    static let queries = [["search", "cafe", "--near", "46.52,6.63", "--fields", "id"],
-                          ["search", "cafe du lac", "--fields", "id,displayName"],
-                          ["search", "pharmcy", "--fields", "id"],
-                          ["autocomplete", "caf", "--near", "46.52,6.63"]]
+    static let queries = [
+        ["search", "cafe", "--near", "46.52,6.63", "--fields", "id"],
+        ["search", "cafe du lac", "--fields", "id,displayName"],
+        ["search", "pharmcy", "--fields", "id"],
+        ["autocomplete", "caf", "--near", "46.52,6.63"],
+    ]
 
     @Test("a fresh import with --no-text-index has no text index; search and autocomplete say how to build it, exit 1")
     func freshImportWithout() throws {
         let cli = try CLI()
-        let r = cli.run(["import", "--no-text-index", try cli.dir.write("places.ndjson", queryPlaces), "--output", "text"])
+        let r = cli.run([
+            "import", "--no-text-index", try cli.dir.write("places.ndjson", queryPlaces), "--output", "text",
+        ])
         #expect(r.code == 0, "\(r.err)")
         #expect(r.out.hasSuffix("; text index: none\n"), "\(r.out)")
         // A new database's empty index is dropped without a word.
@@ -36,17 +42,23 @@ struct TextIndexCommandTests {
             let s = cli.run(q)
             #expect(s.code == 1, "\(q)")
             #expect(s.out.isEmpty)
-            #expect(s.err == "placedb \(q[0]): \(cli.db): this database has no text index (it was imported without one); build it with `placedb text-index build`\n")
+            #expect(
+                s.err
+                    == "placedb \(q[0]): \(cli.db): this database has no text index (it was imported without one); build it with `placedb text-index build`\n"
+            )
         }
         let info = cli.run(["info", "--output", "json"])
         #expect(try JSONValue(parsing: info.out)["textIndex"] == .bool(false))
     }
 
-    @Test("text-index build makes the index of migration 11 again: the same objects and the same answers as an import with it")
+    @Test(
+        "text-index build makes the index of migration 11 again: the same objects and the same answers as an import with it"
+    )
     func buildMatchesImport() throws {
         let with = try CLI(), without = try CLI()
         #expect(with.run(["import", try with.dir.write("places.ndjson", queryPlaces)]).code == 0)
-        #expect(without.run(["import", "--no-text-index", try without.dir.write("places.ndjson", queryPlaces)]).code == 0)
+        #expect(
+            without.run(["import", "--no-text-index", try without.dir.write("places.ndjson", queryPlaces)]).code == 0)
         let built = without.run(["text-index", "build", "--output", "text"])
         #expect(built.code == 0, "\(built.err)")
         #expect(built.out == "\(without.db): text index built\n")
@@ -57,11 +69,15 @@ struct TextIndexCommandTests {
             #expect(a.code == 0 && b.code == 0, "\(q): \(b.err)")
             #expect(a.out == b.out, "\(q)")
         }
-        #expect(try JSONValue(parsing: without.run(["search", "cafe", "--fields", "id"]).out)["places"]?.arrayValue?.isEmpty == false)
+        #expect(
+            try JSONValue(parsing: without.run(["search", "cafe", "--fields", "id"]).out)["places"]?.arrayValue?.isEmpty
+                == false)
         // The typo words too.
         let words = { (p: String) throws -> [String] in
             var w: [String] = []
-            try Database(path: p, mode: .readOnly).forEachRow("SELECT word FROM place_word ORDER BY word") { w.append(try $0.string(0)) }
+            try Database(path: p, mode: .readOnly).forEachRow("SELECT word FROM place_word ORDER BY word") {
+                w.append(try $0.string(0))
+            }
             return w
         }
         #expect(try words(without.db) == words(with.db))
@@ -91,7 +107,8 @@ struct TextIndexCommandTests {
         #expect(try JSONValue(parsing: found.out)["places"]?.arrayValue?.first?["id"] == "later")
     }
 
-    @Test("--no-text-index into a database with an indexed place drops the index, saying so once; a kept import keeps it")
+    @Test(
+        "--no-text-index into a database with an indexed place drops the index, saying so once; a kept import keeps it")
     func dropsExisting() throws {
         let cli = try CLI()
         #expect(cli.run(["import", try cli.dir.write("a.ndjson", queryPlaces)]).code == 0)
@@ -102,7 +119,8 @@ struct TextIndexCommandTests {
         let r = cli.run(["import", "--no-text-index", cli.dir.file("a.ndjson"), cli.dir.file("a2.ndjson")])
         #expect(r.code == 0, "\(r.err)")
         let lines = r.err.split(separator: "\n")
-        #expect(lines.count == 1 && lines[0].hasPrefix("placedb import: dropped the text index of \(cli.db) ("), "\(r.err)")
+        #expect(
+            lines.count == 1 && lines[0].hasPrefix("placedb import: dropped the text index of \(cli.db) ("), "\(r.err)")
         #expect(try Self.textIndexObjects(cli.db) == [])
         #expect(cli.run(["search", "cafe"]).code == 1)
         // drop on a database without it does nothing.
@@ -114,7 +132,10 @@ struct TextIndexCommandTests {
     func failedImportKeepsIndex() throws {
         let cli = try CLI()
         #expect(cli.run(["import", try cli.dir.write("a.ndjson", queryPlaces)]).code == 0)
-        let bad = try cli.dir.write("bad.ndjson", "{\"id\":\"x\",\"displayName\":{\"text\":\"X\"},\"location\":{\"latitude\":46.5,\"longitude\":6.6}}\n{not json\n")
+        let bad = try cli.dir.write(
+            "bad.ndjson",
+            "{\"id\":\"x\",\"displayName\":{\"text\":\"X\"},\"location\":{\"latitude\":46.5,\"longitude\":6.6}}\n{not json\n"
+        )
         let r = cli.run(["import", "--no-text-index", bad])
         #expect(r.code == 65)
         #expect(try Self.textIndexObjects(cli.db).contains("place_text"))

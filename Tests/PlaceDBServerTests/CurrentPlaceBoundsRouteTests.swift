@@ -9,8 +9,9 @@ import PlaceModel
 /// loop forever. The library refuses the request; the server answers 400.
 @Suite("currentPlace routes: bounded inputs")
 struct CurrentPlaceBoundsRouteTests {
-    @Test("accuracyMeters 1e308 or over 50 km is answered 400 INVALID_ARGUMENT by both currentPlace routes",
-          arguments: ["1e308", "50000.5", "1.7976931348623157e308"])
+    @Test(
+        "accuracyMeters 1e308 or over 50 km is answered 400 INVALID_ARGUMENT by both currentPlace routes",
+        arguments: ["1e308", "50000.5", "1.7976931348623157e308"])
     func absurdAccuracy(accuracy: String) throws {
         let f = try ServerFixture()
         let router = try f.router()
@@ -21,7 +22,9 @@ struct CurrentPlaceBoundsRouteTests {
             #expect(r.errorStatus == "INVALID_ARGUMENT", "\(path)")
             #expect(r.text.contains("at most 50000"), "\(path): \(r.text)")
         }
-        let ok = router.call("POST", "/placedb/v1/currentPlace:svg", body: #"{"location":{"latitude":46.5201,"longitude":6.6301},"accuracyMeters":50000}"#)
+        let ok = router.call(
+            "POST", "/placedb/v1/currentPlace:svg",
+            body: #"{"location":{"latitude":46.5201,"longitude":6.6301},"accuracyMeters":50000}"#)
         #expect(ok.status == 200)
     }
 }

@@ -25,7 +25,9 @@ struct DiscoveryTableTests {
                     if id.hasPrefix(service) { id.removeFirst(service.count) }
                     for (name, _) in method["parameters"]?.objectValue ?? JSONObject() { out.insert("\(id) \(name)") }
                     if let ref = method["request"]?["$ref"]?.stringValue {
-                        for (name, _) in schemas[ref]?["properties"]?.objectValue ?? JSONObject() { out.insert("\(id) \(name)") }
+                        for (name, _) in schemas[ref]?["properties"]?.objectValue ?? JSONObject() {
+                            out.insert("\(id) \(name)")
+                        }
                     }
                 }
                 walk(resource["resources"])
@@ -41,15 +43,20 @@ struct DiscoveryTableTests {
         var out: Set<String> = []
         for line in markdown[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("### ") { break }
-            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard cells.count >= 4, cells[1].hasPrefix("places."), cells[2].hasPrefix("`"), cells[2].hasSuffix("`") else { continue }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            guard cells.count >= 4, cells[1].hasPrefix("places."), cells[2].hasPrefix("`"), cells[2].hasSuffix("`")
+            else { continue }
             out.insert("\(cells[1]) \(cells[2].dropFirst().dropLast())")
         }
         return out
     }
 
-    @Test("every method and request field of the discovery document has a row, and every row is one of them",
-          .enabled(if: CorpusData.url("google/schema/places.v1.discovery.json") != nil, "needs ../shared/data/google/schema"))
+    @Test(
+        "every method and request field of the discovery document has a row, and every row is one of them",
+        .enabled(
+            if: CorpusData.url("google/schema/places.v1.discovery.json") != nil, "needs ../shared/data/google/schema"))
     func tableMatchesDocument() throws {
         let url = try #require(CorpusData.url("google/schema/places.v1.discovery.json"))
         let fields = Self.documentFields(try JSONValue(parsing: Array(try Data(contentsOf: url))))
@@ -62,7 +69,8 @@ struct DiscoveryTableTests {
 
     @Test("the table reader finds rows and stops at the next heading")
     func reader() {
-        let text = "### Request fields\n\n| method | field | what |\n|---|---|---|\n| places.get | `name` | x |\n| places.get | not code | y |\n### Next\n| places.get | `late` | z |\n"
+        let text =
+            "### Request fields\n\n| method | field | what |\n|---|---|---|\n| places.get | `name` | x |\n| places.get | not code | y |\n### Next\n| places.get | `late` | z |\n"
         #expect(Self.tableFields(text) == ["places.get name"])
     }
 }

@@ -6,13 +6,15 @@ import PlaceKit
 import PlaceModel
 import PlaceKitTestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The server over loopback: libmicrohttpd in front of the router.
 @Suite("placedb serve: HTTP")
 struct HTTPServerTests {
-    func start(_ f: ServerFixture, log: LogLines? = nil, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> HTTPServer {
+    func start(_ f: ServerFixture, log: LogLines? = nil, _ configure: (inout ServerConfiguration) -> Void = { _ in })
+        throws -> HTTPServer
+    {
         try f.server(log: log, configure)
     }
 
@@ -25,11 +27,18 @@ struct HTTPServerTests {
         let base = "http://127.0.0.1:\(server.port)"
         let details = try Curl.run(["-H", "X-Goog-FieldMask: id,displayName", "\(base)/v1/places/cafe"], in: f.dir)
         #expect(details.status == 200)
-        #expect(String(decoding: details.body, as: UTF8.self) == f.cli(["place", "cafe", "--fields", "id,displayName", "--output", "json"]).out)
-        let nearby = try Curl.run(["-H", "X-Goog-FieldMask: places.id", "-H", "Content-Type: application/json",
-                                   "--data-binary", PlacesRouterTests.nearbyBody, "\(base)/v1/places:searchNearby"], in: f.dir)
+        #expect(
+            String(decoding: details.body, as: UTF8.self)
+                == f.cli(["place", "cafe", "--fields", "id,displayName", "--output", "json"]).out)
+        let nearby = try Curl.run(
+            [
+                "-H", "X-Goog-FieldMask: places.id", "-H", "Content-Type: application/json",
+                "--data-binary", PlacesRouterTests.nearbyBody, "\(base)/v1/places:searchNearby",
+            ], in: f.dir)
         #expect(nearby.status == 200)
-        #expect(String(decoding: nearby.body, as: UTF8.self) == f.cli(["nearby", "46.52,6.63", "--radius", "500", "--fields", "id", "--output", "json"]).out)
+        #expect(
+            String(decoding: nearby.body, as: UTF8.self)
+                == f.cli(["nearby", "46.52,6.63", "--radius", "500", "--fields", "id", "--output", "json"]).out)
         let missing = try Curl.run(["-H", "X-Goog-FieldMask: id", "\(base)/v1/places/nowhere"], in: f.dir)
         #expect(missing.status == 404)
         // Percent-encoded IDs are decoded (an OpenStreetMap ID has a slash).
@@ -53,7 +62,8 @@ struct HTTPServerTests {
         let f = try ServerFixture()
         let server = try start(f)
         defer { server.stop(timeout: 1) }
-        let out = try Curl.run(["-L", "http://127.0.0.1:\(server.port)/v1/places/cafe/photos/ref-cafe-1/media?maxWidthPx=16"], in: f.dir)
+        let out = try Curl.run(
+            ["-L", "http://127.0.0.1:\(server.port)/v1/places/cafe/photos/ref-cafe-1/media?maxWidthPx=16"], in: f.dir)
         #expect(out.status == 200)
         #expect(out.body == f.cli(["photo", "fetch", "ref-cafe-1", "--max-width", "16", "-o", "-"]).bytes)
         #expect(out.body.count > 100)
@@ -69,7 +79,9 @@ struct HTTPServerTests {
         let announced = try Curl.run(["-H", "X-Goog-FieldMask: *", "--data-binary", "@\(big)", url], in: f.dir)
         #expect(announced.status == 413)
         #expect((try? JSONValue(parsing: announced.body))?["error"]?["code"] == 413)
-        let chunked = try Curl.run(["-H", "X-Goog-FieldMask: *", "-H", "Transfer-Encoding: chunked", "--data-binary", "@\(big)", url], in: f.dir)
+        let chunked = try Curl.run(
+            ["-H", "X-Goog-FieldMask: *", "-H", "Transfer-Encoding: chunked", "--data-binary", "@\(big)", url],
+            in: f.dir)
         #expect(chunked.status == 413)
         // Just under the limit is read (and is not JSON).
         let fits = try f.dir.write("fits.json", String(repeating: " ", count: (1 << 20) - 2) + "{}")
@@ -83,13 +95,16 @@ struct HTTPServerTests {
         defer { server.stop(timeout: 1) }
         let url = "http://127.0.0.1:\(server.port)/v1/places/cafe"
         for size in [20_000, 40_000] {
-            let r = try Curl.run(["-H", "X-Goog-FieldMask: id", "-H", "X-Junk: \(String(repeating: "a", count: size))", url], in: f.dir)
+            let r = try Curl.run(
+                ["-H", "X-Goog-FieldMask: id", "-H", "X-Junk: \(String(repeating: "a", count: size))", url], in: f.dir)
             #expect((400..<500).contains(r.status), "\(size) bytes of headers: \(r.status)")
         }
         #expect(try Curl.run(["-H", "X-Goog-FieldMask: id", url], in: f.dir).status == 200)
         // A long mask (every field of the API, several times over) and 8 KiB
         // of headers in all are well within the limit.
-        let longMask = Array(repeating: "id,displayName,formattedAddress,location,types,primaryType,rating,userRatingCount", count: 60).joined(separator: ",")
+        let longMask = Array(
+            repeating: "id,displayName,formattedAddress,location,types,primaryType,rating,userRatingCount", count: 60
+        ).joined(separator: ",")
         let junk = String(repeating: "b", count: 8 * 1024 - longMask.utf8.count - 200)
         let fits = try Curl.run(["-H", "X-Goog-FieldMask: \(longMask)", "-H", "X-Junk: \(junk)", url], in: f.dir)
         #expect(fits.status == 200)
@@ -114,12 +129,15 @@ struct HTTPServerTests {
         let line = Array("GET /v1/places/cafe HTTP/1.1\r\n".utf8)
         for i in 0..<3 {
             for s in sockets { #expect(RawClient.send(s, [line[i]]) == 1) }
-            let r = try Curl.run(["-H", "X-Goog-FieldMask: id", "http://127.0.0.1:\(server.port)/v1/places/cafe"], in: f.dir)
+            let r = try Curl.run(
+                ["-H", "X-Goog-FieldMask: id", "http://127.0.0.1:\(server.port)/v1/places/cafe"], in: f.dir)
             #expect(r.status == 200)
             #expect(String(decoding: r.body, as: UTF8.self) == expected)
             // Answered while the slow clients were all still connected.
             let open = sockets.filter { RawClient.isOpen($0) }.count
-            #expect(open == sockets.count, "only \(open) of \(sockets.count) slow clients still connected after a normal request was answered")
+            #expect(
+                open == sockets.count,
+                "only \(open) of \(sockets.count) slow clients still connected after a normal request was answered")
             #expect(server.openConnections >= sockets.count)
         }
     }
@@ -136,12 +154,15 @@ struct HTTPServerTests {
         // The server ends each connection (a read sees the end); waited
         // for up to 30 s in all, so that only a server that never does fails.
         let deadline = Date().addingTimeInterval(30)
-        let closed = sockets.filter { RawClient.isClosedByPeer($0, within: max(1, Int(deadline.timeIntervalSinceNow))) }.count
+        let closed = sockets.filter { RawClient.isClosedByPeer($0, within: max(1, Int(deadline.timeIntervalSinceNow))) }
+            .count
         #expect(closed == sockets.count)
         for _ in 0..<300 where server.openConnections > 0 { usleep(10_000) }
         #expect(server.openConnections == 0)
         // And the server still serves.
-        #expect(try Curl.run(["-H", "X-Goog-FieldMask: id", "http://127.0.0.1:\(server.port)/v1/places/cafe"], in: f.dir).status == 200)
+        #expect(
+            try Curl.run(["-H", "X-Goog-FieldMask: id", "http://127.0.0.1:\(server.port)/v1/places/cafe"], in: f.dir)
+                .status == 200)
     }
 
     @Test("stop() refuses new connections and lets a request in flight finish")
@@ -151,7 +172,11 @@ struct HTTPServerTests {
         let s = try RawClient.connect(port: server.port)
         defer { close(s) }
         let body = #"{"placeIds":["cafe"]}"#
-        _ = RawClient.send(s, Array("POST /placedb/v1/places:resolve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n{".utf8))
+        _ = RawClient.send(
+            s,
+            Array(
+                "POST /placedb/v1/places:resolve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n{"
+                    .utf8))
         for _ in 0..<100 where server.inFlight == 0 { usleep(10_000) }
         #expect(server.inFlight == 1)
         let stopped = DispatchSemaphore(value: 0)
@@ -183,7 +208,9 @@ struct HTTPServerTests {
         expectServed(sockets)
     }
 
-    @Test("at --max-connections open, none waiting a second yet, a new connection is closed at once and the open ones stay served")
+    @Test(
+        "at --max-connections open, none waiting a second yet, a new connection is closed at once and the open ones stay served"
+    )
     func connectionCap() throws {
         let f = try ServerFixture()
         let server = try start(f) {
@@ -211,7 +238,8 @@ struct HTTPServerTests {
     /// Each connection answers a Place Details request with 200.
     func expectServed(_ sockets: [Int32]) {
         for s in sockets {
-            #expect(RawClient.send(s, Array("GET /v1/places/cafe?fields=id HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)) > 0)
+            #expect(
+                RawClient.send(s, Array("GET /v1/places/cafe?fields=id HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)) > 0)
             #expect(RawClient.readAll(s).hasPrefix("HTTP/1.1 200"))
         }
     }
@@ -237,7 +265,11 @@ enum RawClient {
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
         if rc != 0 {
             close(s)
             throw ServerError("connect failed: \(String(cString: strerror(errno)))")
@@ -260,9 +292,14 @@ enum RawClient {
             if n <= 0 { break }
             out += buffer[0..<n]
             if let text = String(bytes: out, encoding: .utf8), let head = text.range(of: "\r\n\r\n"),
-               let lengthLine = text[..<head.lowerBound].split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") }),
-               let length = Int(lengthLine.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)),
-               out.count - text[..<head.upperBound].utf8.count >= length { break }
+                let lengthLine = text[..<head.lowerBound].split(separator: "\r\n").first(where: {
+                    $0.lowercased().hasPrefix("content-length:")
+                }),
+                let length = Int(lengthLine.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)),
+                out.count - text[..<head.upperBound].utf8.count >= length
+            {
+                break
+            }
         }
         return String(decoding: out, as: UTF8.self)
     }

@@ -17,10 +17,12 @@ let hostileNames = [
 ]
 
 /// The hostile names as places next to the fixture's café.
-let hostilePlaces = hostileNames.enumerated().map { i, name in
-    let encoded = JSONWriter().string(.string(name))
-    return #"{"id":"hostile-\#(i)","displayName":{"text":\#(encoded)},"location":{"latitude":46.5202,"longitude":\#(6.6302 + Double(i) * 0.0001)},"types":["cafe"],"primaryType":"cafe"}"#
-}.joined(separator: "\n") + "\n"
+let hostilePlaces =
+    hostileNames.enumerated().map { i, name in
+        let encoded = JSONWriter().string(.string(name))
+        return
+            #"{"id":"hostile-\#(i)","displayName":{"text":\#(encoded)},"location":{"latitude":46.5202,"longitude":\#(6.6302 + Double(i) * 0.0001)},"types":["cafe"],"primaryType":"cafe"}"#
+    }.joined(separator: "\n") + "\n"
 
 /// A building, a street, a park and a pond as `osmium export -a type,id` writes them.
 let basemapFeatures = """
@@ -38,19 +40,28 @@ let basemapFeatures = """
 struct MapPageTests {
     static var chromium: String? {
         for name in ["chromium", "chromium-browser", "google-chrome"] {
-            if let r = try? Tool.run("sh", ["-c", "command -v \(name)"]), r.status == 0 { return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
+            if let r = try? Tool.run("sh", ["-c", "command -v \(name)"]), r.status == 0 {
+                return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
         }
         return nil
     }
 
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The DOM after the page's scripts ran, and the browser's log
     /// (console messages, among them Content-Security-Policy violations).
     func browse(_ url: String, in dir: TempDirectory) throws -> (dom: String, log: String) {
         let browser = try #require(Self.chromium)
-        let r = try Tool.run(browser, ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(dir.file("chromium-profile"))",
-                                       "--enable-logging=stderr", "--v=0", "--virtual-time-budget=15000", "--window-size=1100,720", "--dump-dom", url])
+        let r = try Tool.run(
+            browser,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                "--user-data-dir=\(dir.file("chromium-profile"))",
+                "--enable-logging=stderr", "--v=0", "--virtual-time-budget=15000", "--window-size=1100,720",
+                "--dump-dom", url,
+            ])
         return (r.stdout, r.stderr)
     }
 
@@ -66,17 +77,20 @@ struct MapPageTests {
         try #require(r.jsonValue, "\(r.status) \(r.text.prefix(500))")
     }
 
-    @Test("the page and its assets are served with a strict Content-Security-Policy (scripts and styles from this server only, nothing inline), nosniff and no referrer")
+    @Test(
+        "the page and its assets are served with a strict Content-Security-Policy (scripts and styles from this server only, nothing inline), nosniff and no referrer"
+    )
     func securityHeaders() throws {
         let f = try ServerFixture()
         let page = try f.router().call("GET", "/")
         #expect(page.status == 200)
         #expect(page.header("Content-Type") == "text/html; charset=UTF-8")
         let csp = try #require(page.header("Content-Security-Policy"))
-        let directives = Dictionary(csp.split(separator: ";").map { d -> (String, String) in
-            let parts = d.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
-            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
-        }, uniquingKeysWith: { a, _ in a })
+        let directives = Dictionary(
+            csp.split(separator: ";").map { d -> (String, String) in
+                let parts = d.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+                return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+            }, uniquingKeysWith: { a, _ in a })
         #expect(directives["default-src"] == "'none'")
         #expect(directives["script-src"] == "'self'", "\(csp)")
         #expect(directives["style-src"] == "'self'", "\(csp)")
@@ -90,14 +104,19 @@ struct MapPageTests {
         #expect(page.header("Referrer-Policy") == "no-referrer")
         let html = page.text
         // No inline script or style, no handler attributes, nothing from another origin.
-        #expect(html.components(separatedBy: "<script src=\"/map/assets/").count == 3 && html.components(separatedBy: "<script").count == 3)
+        #expect(
+            html.components(separatedBy: "<script src=\"/map/assets/").count == 3
+                && html.components(separatedBy: "<script").count == 3)
         #expect(!html.contains("<style") && !html.contains(" style="))
         #expect(!html.contains(" onclick=") && !html.contains(" onload=") && !html.contains("javascript:"))
         #expect(!html.contains("http://") && !html.contains("https://") && !html.contains("//cdn"))
         // Every asset the page names is served, with its type and the same policy.
         let router = try f.router()
-        for (path, type) in [("/map/assets/leaflet.js", "text/javascript"), ("/map/assets/leaflet.css", "text/css"), ("/map/assets/page.js", "text/javascript"),
-                             ("/map/assets/page.css", "text/css"), ("/map/assets/leaflet-LICENSE.txt", "text/plain")] {
+        for (path, type) in [
+            ("/map/assets/leaflet.js", "text/javascript"), ("/map/assets/leaflet.css", "text/css"),
+            ("/map/assets/page.js", "text/javascript"),
+            ("/map/assets/page.css", "text/css"), ("/map/assets/leaflet-LICENSE.txt", "text/plain"),
+        ] {
             #expect(html.contains("\"\(path)\""), "the page names \(path)")
             let r = router.call("GET", path)
             #expect(r.status == 200, "\(path)")
@@ -108,15 +127,24 @@ struct MapPageTests {
         #expect(router.call("POST", "/map/assets/page.js").status == 404)
     }
 
-    @Test("the embedded Leaflet is the vendored files' bytes (Scripts/embed-leaflet writes LeafletAssets.swift from Sources/PlaceDBServer/Vendor/leaflet)")
+    @Test(
+        "the embedded Leaflet is the vendored files' bytes (Scripts/embed-leaflet writes LeafletAssets.swift from Sources/PlaceDBServer/Vendor/leaflet)"
+    )
     func embeddedLeafletIsVendored() throws {
         let vendor = Self.repository.appendingPathComponent("Sources/PlaceDBServer/Vendor/leaflet")
-        for (file, path) in [("leaflet.min.js", "/map/assets/leaflet.js"), ("leaflet.css", "/map/assets/leaflet.css"), ("LICENSE", "/map/assets/leaflet-LICENSE.txt")] {
+        for (file, path) in [
+            ("leaflet.min.js", "/map/assets/leaflet.js"), ("leaflet.css", "/map/assets/leaflet.css"),
+            ("LICENSE", "/map/assets/leaflet-LICENSE.txt"),
+        ] {
             let bytes = [UInt8](try Data(contentsOf: vendor.appendingPathComponent(file)))
             let served = try #require(MapPage.assets[path]).body
-            #expect(served.count == bytes.count && served == bytes, "\(file): the embedded copy differs; run Scripts/embed-leaflet")
+            #expect(
+                served.count == bytes.count && served == bytes,
+                "\(file): the embedded copy differs; run Scripts/embed-leaflet")
         }
-        #expect(String(decoding: try #require(MapPage.assets["/map/assets/leaflet-LICENSE.txt"]).body, as: UTF8.self).contains("Vladimir Agafonkin"))
+        #expect(
+            String(decoding: try #require(MapPage.assets["/map/assets/leaflet-LICENSE.txt"]).body, as: UTF8.self)
+                .contains("Vladimir Agafonkin"))
     }
 
     @Test("with an API key, the assets (no data) are served without it, the page and the map's data routes need it")
@@ -131,11 +159,14 @@ struct MapPageTests {
         #expect(router.call("GET", "/", query: [("key", "sekrit")]).status == 200)
     }
 
-    @Test("features: the points in the box with their ID, name, type and source; footprints from zoom 12 as Polygon and MultiLineString with their layer")
+    @Test(
+        "features: the points in the box with their ID, name, type and source; footprints from zoom 12 as Polygon and MultiLineString with their layer"
+    )
     func features() throws {
         let f = try fixture()
         let router = try f.router()
-        let near = try json(router.call("GET", "/map/features", query: [("bbox", "6.628,46.519,6.634,46.522"), ("zoom", "17")]))
+        let near = try json(
+            router.call("GET", "/map/features", query: [("bbox", "6.628,46.519,6.634,46.522"), ("zoom", "17")]))
         #expect(near["type"]?.stringValue == "FeatureCollection")
         let features = try #require(near["features"]?.arrayValue)
         let points = features.filter { $0["properties"]?["layer"]?.stringValue == "point" }
@@ -150,7 +181,9 @@ struct MapPageTests {
         #expect(cafe["properties"]?["source"]?.stringValue != nil)
         // The footprints: the building, the street, the park.
         func footprint(_ id: String) -> JSONValue? {
-            features.first { $0["properties"]?["id"]?.stringValue == id && $0["properties"]?["layer"]?.stringValue != "point" }
+            features.first {
+                $0["properties"]?["id"]?.stringValue == id && $0["properties"]?["layer"]?.stringValue != "point"
+            }
         }
         let building = try #require(footprint("osm:w11"), "\(near)")
         #expect(building["properties"]?["layer"]?.stringValue == "building")
@@ -158,10 +191,13 @@ struct MapPageTests {
         let ring = try #require(building["geometry"]?["coordinates"]?.arrayValue?.first?.arrayValue)
         #expect(ring.count == 5 && ring.first == ring.last, "a closed ring of the four corners: \(ring)")
         for corner in [(6.6300, 46.5200), (6.6304, 46.5200), (6.6304, 46.5203), (6.6300, 46.5203)] {
-            #expect(ring.contains { v in
-                guard let a = v.arrayValue, let x = a.first?.doubleValue, let y = a.last?.doubleValue else { return false }
-                return abs(x - corner.0) < 2e-6 && abs(y - corner.1) < 2e-6
-            }, "corner \(corner) in \(ring)")
+            #expect(
+                ring.contains { v in
+                    guard let a = v.arrayValue, let x = a.first?.doubleValue, let y = a.last?.doubleValue else {
+                        return false
+                    }
+                    return abs(x - corner.0) < 2e-6 && abs(y - corner.1) < 2e-6
+                }, "corner \(corner) in \(ring)")
         }
         #expect(footprint("osm:w12")?["geometry"]?["type"]?.stringValue == "MultiLineString")
         #expect(footprint("osm:w12")?["properties"]?["layer"]?.stringValue == "street")
@@ -180,22 +216,32 @@ struct MapPageTests {
     func featureLimit() throws {
         // 400 places on a 20 x 20 grid.
         var lines = ""
-        for i in 0..<20 { for j in 0..<20 {
-            lines += #"{"id":"g\#(i)-\#(j)","displayName":{"text":"G \#(i) \#(j)"},"location":{"latitude":\#(46.0 + Double(i) * 0.01),"longitude":\#(6.0 + Double(j) * 0.01)},"types":["cafe"]}"# + "\n"
-        } }
+        for i in 0..<20 {
+            for j in 0..<20 {
+                lines +=
+                    #"{"id":"g\#(i)-\#(j)","displayName":{"text":"G \#(i) \#(j)"},"location":{"latitude":\#(46.0 + Double(i) * 0.01),"longitude":\#(6.0 + Double(j) * 0.01)},"types":["cafe"]}"#
+                    + "\n"
+            }
+        }
         // 300 more in a cluster (one cell of the grid) and 3 alone.
         for i in 0..<300 {
-            lines += #"{"id":"c\#(i)","displayName":{"text":"C \#(i)"},"location":{"latitude":\#(47.0 + Double(i % 17) * 0.0001),"longitude":\#(7.0 + Double(i / 17) * 0.0001)},"types":["cafe"]}"# + "\n"
+            lines +=
+                #"{"id":"c\#(i)","displayName":{"text":"C \#(i)"},"location":{"latitude":\#(47.0 + Double(i % 17) * 0.0001),"longitude":\#(7.0 + Double(i / 17) * 0.0001)},"types":["cafe"]}"#
+                + "\n"
         }
         for (i, at) in [(47.1, 7.1), (47.2, 7.25), (47.25, 7.05)].enumerated() {
-            lines += #"{"id":"alone\#(i)","displayName":{"text":"A"},"location":{"latitude":\#(at.0),"longitude":\#(at.1)},"types":["cafe"]}"# + "\n"
+            lines +=
+                #"{"id":"alone\#(i)","displayName":{"text":"A"},"location":{"latitude":\#(at.0),"longitude":\#(at.1)},"types":["cafe"]}"#
+                + "\n"
         }
         let f = try ServerFixture(places: serverPlaces + lines)
         let router = try f.router()
-        let all = try json(router.call("GET", "/map/features", query: [("bbox", "5.99,45.99,6.2,46.2"), ("limit", "400")]))
+        let all = try json(
+            router.call("GET", "/map/features", query: [("bbox", "5.99,45.99,6.2,46.2"), ("limit", "400")]))
         #expect(all["features"]?.arrayValue?.count == 400)
         #expect(all["truncated"]?["points"] == .bool(false))
-        let some = try json(router.call("GET", "/map/features", query: [("bbox", "5.99,45.99,6.2,46.2"), ("limit", "64")]))
+        let some = try json(
+            router.call("GET", "/map/features", query: [("bbox", "5.99,45.99,6.2,46.2"), ("limit", "64")]))
         let points = try #require(some["features"]?.arrayValue)
         #expect(points.count <= 64 && points.count >= 32, "\(points.count)")
         #expect(some["truncated"]?["points"] == .bool(true))
@@ -203,10 +249,13 @@ struct MapPageTests {
         let lngs = points.compactMap { $0["geometry"]?["coordinates"]?.arrayValue?.first?.doubleValue }
         let lats = points.compactMap { $0["geometry"]?["coordinates"]?.arrayValue?.last?.doubleValue }
         for (west, south) in [(true, true), (true, false), (false, true), (false, false)] {
-            #expect(zip(lngs, lats).contains { ($0 < 6.095) == west && ($1 < 46.095) == south }, "quarter west \(west) south \(south)")
+            #expect(
+                zip(lngs, lats).contains { ($0 < 6.095) == west && ($1 < 46.095) == south },
+                "quarter west \(west) south \(south)")
         }
         // A cluster in one cell gets what the empty cells left: the limit is reached, the lone places kept.
-        let clustered = try json(router.call("GET", "/map/features", query: [("bbox", "6.99,46.99,7.3,47.3"), ("limit", "100")]))
+        let clustered = try json(
+            router.call("GET", "/map/features", query: [("bbox", "6.99,46.99,7.3,47.3"), ("limit", "100")]))
         let ids = Set((clustered["features"]?.arrayValue ?? []).compactMap { $0["properties"]?["id"]?.stringValue })
         #expect(ids.count == 100, "\(ids.count)")
         #expect(ids.isSuperset(of: ["alone0", "alone1", "alone2"]))
@@ -216,10 +265,13 @@ struct MapPageTests {
     @Test("features: a bad bbox, zoom or limit is one 400 line naming the parameter")
     func badFeatureRequests() throws {
         let router = try ServerFixture().router()
-        for (query, word) in [([(String, String)](), "bbox is required"), ([("bbox", "1,2,3")], "bbox must be four numbers"),
-                              ([("bbox", "<script>,2,3,4")], "bbox must be four numbers"), ([("bbox", "10,2,3,4")], "west < east"),
-                              ([("bbox", "1,2,3,95")], "north <= 90"), ([("bbox", "1,2,3,4"), ("zoom", "99")], "zoom must be"),
-                              ([("bbox", "1,2,3,4"), ("limit", "0")], "limit must be"), ([("bbox", "nan,2,3,4")], "bbox must be four numbers")] {
+        for (query, word) in [
+            ([(String, String)](), "bbox is required"), ([("bbox", "1,2,3")], "bbox must be four numbers"),
+            ([("bbox", "<script>,2,3,4")], "bbox must be four numbers"), ([("bbox", "10,2,3,4")], "west < east"),
+            ([("bbox", "1,2,3,95")], "north <= 90"), ([("bbox", "1,2,3,4"), ("zoom", "99")], "zoom must be"),
+            ([("bbox", "1,2,3,4"), ("limit", "0")], "limit must be"),
+            ([("bbox", "nan,2,3,4")], "bbox must be four numbers"),
+        ] {
             let r = router.call("GET", "/map/features", query: query)
             #expect(r.status == 400, "\(query)")
             #expect(r.errorStatus == "INVALID_ARGUMENT")
@@ -230,13 +282,17 @@ struct MapPageTests {
         #expect(router.call("POST", "/map/features", query: [("bbox", "1,2,3,4")]).status == 404)
     }
 
-    @Test("summary: the places' count and extent, counts by source and type, named examples; counted again after an import")
+    @Test(
+        "summary: the places' count and extent, counts by source and type, named examples; counted again after an import"
+    )
     func summary() throws {
         let f = try fixture()
         let router = try f.router()
         let s = try json(router.call("GET", "/map/summary"))
         let places = try #require(s["places"]?.intValue)
-        #expect(places == 8, "the 5 places, the street, the unnamed building and pond (the OSM park is linked to park: one place): \(s)")
+        #expect(
+            places == 8,
+            "the 5 places, the street, the unnamed building and pond (the OSM park is linked to park: one place): \(s)")
         let extent = try #require(s["extent"])
         #expect(extent["south"]?.doubleValue ?? 99 <= 46.5201 && extent["north"]?.doubleValue ?? 0 >= 46.6, "\(extent)")
         #expect(extent["west"]?.doubleValue ?? 99 <= 6.6301 && extent["east"]?.doubleValue ?? 0 >= 6.7, "\(extent)")
@@ -249,12 +305,21 @@ struct MapPageTests {
         #expect(s["footprints"] == .int(4))
         #expect(s["textIndex"] == .bool(true))
         // An import changes it.
-        #expect(f.cli(["import", try f.dir.write("more.ndjson", #"{"id":"new","displayName":{"text":"New"},"location":{"latitude":46.52,"longitude":6.63},"types":["bakery"]}"# + "\n")]).code == 0)
+        #expect(
+            f.cli([
+                "import",
+                try f.dir.write(
+                    "more.ndjson",
+                    #"{"id":"new","displayName":{"text":"New"},"location":{"latitude":46.52,"longitude":6.63},"types":["bakery"]}"#
+                        + "\n"),
+            ]).code == 0)
         let again = try json(router.call("GET", "/map/summary"))
         #expect(again["places"]?.intValue == places + 1)
     }
 
-    @Test("a place's sources and IDs and its OpenStreetMap tags (/map/places/{id}); an old ID answers for the current place")
+    @Test(
+        "a place's sources and IDs and its OpenStreetMap tags (/map/places/{id}); an old ID answers for the current place"
+    )
     func placeExtras() throws {
         let f = try fixture()
         let router = try f.router()
@@ -266,15 +331,23 @@ struct MapPageTests {
         #expect(old["id"]?.stringValue == "cafe", "\(old)")
     }
 
-    @Test("hostile names (markup, a script, an RTL override, 10,000 characters) come back from the map's routes as JSON strings, the long one cut to 200 characters; the page's bytes never hold them")
+    @Test(
+        "hostile names (markup, a script, an RTL override, 10,000 characters) come back from the map's routes as JSON strings, the long one cut to 200 characters; the page's bytes never hold them"
+    )
     func hostileNamesInData() throws {
         let f = try fixture(more: hostilePlaces)
         let router = try f.router()
-        let features = try json(router.call("GET", "/map/features", query: [("bbox", "6.628,46.519,6.634,46.522"), ("zoom", "18"), ("prettyPrint", "false")]))
-        let names = Dictionary(uniqueKeysWithValues: (features["features"]?.arrayValue ?? []).compactMap { v -> (String, String)? in
-            guard v["properties"]?["layer"]?.stringValue == "point", let id = v["properties"]?["id"]?.stringValue, let n = v["properties"]?["name"]?.stringValue else { return nil }
-            return (id, n)
-        })
+        let features = try json(
+            router.call(
+                "GET", "/map/features",
+                query: [("bbox", "6.628,46.519,6.634,46.522"), ("zoom", "18"), ("prettyPrint", "false")]))
+        let names = Dictionary(
+            uniqueKeysWithValues: (features["features"]?.arrayValue ?? []).compactMap { v -> (String, String)? in
+                guard v["properties"]?["layer"]?.stringValue == "point", let id = v["properties"]?["id"]?.stringValue,
+                    let n = v["properties"]?["name"]?.stringValue
+                else { return nil }
+                return (id, n)
+            })
         for (i, name) in hostileNames.enumerated() {
             let served = try #require(names["hostile-\(i)"], "\(names.keys.sorted())")
             if name.count > MapFeatureRequest.maxNameCharacters {
@@ -291,8 +364,10 @@ struct MapPageTests {
         for name in hostileNames { #expect(!page.contains(name)) }
     }
 
-    @Test("in the browser: a place's details, hours, photo with attribution, sources and tags; hostile names are text; no CSP violation, no error",
-          .enabled(if: MapPageTests.chromium != nil, "needs chromium (apt-get install chromium; Scripts/setup installs it)"))
+    @Test(
+        "in the browser: a place's details, hours, photo with attribution, sources and tags; hostile names are text; no CSP violation, no error",
+        .enabled(
+            if: MapPageTests.chromium != nil, "needs chromium (apt-get install chromium; Scripts/setup installs it)"))
     func placeInBrowser() throws {
         let f = try fixture(more: hostilePlaces)
         let server = try f.server()
@@ -311,21 +386,27 @@ struct MapPageTests {
             let (dom, log) = try browse("http://127.0.0.1:\(server.port)/#place=hostile-\(i)", in: f.dir)
             let heading = try #require(dom.range(of: "<h2 id=\"place-name\" dir=\"auto\">")).upperBound
             let end = try #require(dom[heading...].range(of: "</h2>")).lowerBound
-            let escaped = hostileNames[i].replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            let escaped = hostileNames[i].replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(
+                of: "<", with: "&lt;"
+            ).replacingOccurrences(of: ">", with: "&gt;")
             #expect(String(dom[heading..<end]) == escaped, "\(dom[heading..<end])")
             #expect(!dom.contains("<script>window.__pwned") && !dom.contains("<img src=\"x\""))
             #expect(!log.contains("Uncaught"), "\(log)")
         }
     }
 
-    @Test("a javascript: attribution URI (stored by an older import) is shown as text, never a link",
-          .enabled(if: MapPageTests.chromium != nil, "needs chromium (apt-get install chromium; Scripts/setup installs it)"))
+    @Test(
+        "a javascript: attribution URI (stored by an older import) is shown as text, never a link",
+        .enabled(
+            if: MapPageTests.chromium != nil, "needs chromium (apt-get install chromium; Scripts/setup installs it)"))
     func javascriptAttributionIsText() throws {
         let f = try ServerFixture()
         // As an older import (before import refused such URIs) left it.
         do {
             let db = try Database(path: f.db, mode: .readWrite)
-            try db.execute(#"UPDATE place SET doc = replace(doc, 'https://example.org/a', 'javascript:document.title=`pwned`') WHERE place_id = 'cafe'"#)
+            try db.execute(
+                #"UPDATE place SET doc = replace(doc, 'https://example.org/a', 'javascript:document.title=`pwned`') WHERE place_id = 'cafe'"#
+            )
             #expect(try db.scalar("SELECT count(*) FROM place WHERE doc LIKE '%javascript:%'")?.int == 1)
         }
         let server = try f.server()
@@ -340,19 +421,26 @@ struct MapPageTests {
         #expect(!log.contains("Content Security Policy") && !log.contains("Refused to"), "\(log)")
     }
 
-    @Test("a database removed while served: the page says so in one line (health's reason), without the file's path",
-          .enabled(if: MapPageTests.chromium != nil, "needs chromium (apt-get install chromium; Scripts/setup installs it)"))
+    @Test(
+        "a database removed while served: the page says so in one line (health's reason), without the file's path",
+        .enabled(
+            if: MapPageTests.chromium != nil, "needs chromium (apt-get install chromium; Scripts/setup installs it)"))
     func removedDatabaseBanner() throws {
         let f = try ServerFixture()
         var config = ServerConfiguration()
         config.port = 0
         config.threads = 1
         config.quiet = true
-        let server = try HTTPServer(router: PlacesRouter(backend: ServerBackend(databasePath: f.db, connections: 1, checkInterval: 0), configuration: config), configuration: config)
+        let server = try HTTPServer(
+            router: PlacesRouter(
+                backend: ServerBackend(databasePath: f.db, connections: 1, checkInterval: 0), configuration: config),
+            configuration: config)
         defer { server.stop(timeout: 2) }
         try FileManager.default.removeItem(atPath: f.db)
         let (dom, _) = try browse("http://127.0.0.1:\(server.port)/", in: f.dir)
-        let start = try #require(dom.range(of: "<p id=\"banner\" class=\"banner\" role=\"alert\">"), "\(dom.prefix(2000))").upperBound
+        let start = try #require(
+            dom.range(of: "<p id=\"banner\" class=\"banner\" role=\"alert\">"), "\(dom.prefix(2000))"
+        ).upperBound
         let banner = String(dom[start..<(try #require(dom[start...].range(of: "</p>")).lowerBound)])
         #expect(banner.contains("removed"), "\(banner)")
         #expect(!banner.contains(f.db) && !banner.contains("\n"), "\(banner)")

@@ -10,13 +10,16 @@ import PlaceKitTestSupport
 @Suite("placedb serve: place IDs")
 struct PlaceIDRouteTests {
     /// The server fixture's places, an OpenStreetMap node and a place whose source ID holds a '/'.
-    static let places = serverPlaces + """
-        {"type":"Feature","geometry":{"type":"Point","coordinates":[6.6302,46.5202]},"properties":{"@type":"node","@id":42,"amenity":"cafe","name":"Nœud"}}
-        {"id":"gb/shop/1","displayName":{"text":"Slash"},"location":{"latitude":46.5203,"longitude":6.6303},"photos":[{"name":"places/gb/shop/1/photos/s1","widthPx":64,"heightPx":48}]}
+    static let places =
+        serverPlaces + """
+            {"type":"Feature","geometry":{"type":"Point","coordinates":[6.6302,46.5202]},"properties":{"@type":"node","@id":42,"amenity":"cafe","name":"Nœud"}}
+            {"id":"gb/shop/1","displayName":{"text":"Slash"},"location":{"latitude":46.5203,"longitude":6.6303},"photos":[{"name":"places/gb/shop/1/photos/s1","widthPx":64,"heightPx":48}]}
 
-        """
+            """
 
-    @Test("the one spelling, old OpenStreetMap spellings (also with the '/' encoded once more) and a stored ID's source spelling answer the same place")
+    @Test(
+        "the one spelling, old OpenStreetMap spellings (also with the '/' encoded once more) and a stored ID's source spelling answer the same place"
+    )
     func spellingsAnswer() throws {
         let f = try ServerFixture(places: Self.places)
         let router = try f.router()
@@ -34,16 +37,22 @@ struct PlaceIDRouteTests {
         #expect(slash.status == 200)
         #expect(slash.jsonValue?["name"] == "places/gb%2Fshop%2F1")
         #expect(router.call("GET", "/v1/places/gb/shop/1", headers: mask).text == slash.text)
-        let resolved = router.call("POST", "/placedb/v1/places:resolve", body: #"{"placeIds": ["osm:node/42", "places/osm:way/42", "gb/shop/1"]}"#)
+        let resolved = router.call(
+            "POST", "/placedb/v1/places:resolve",
+            body: #"{"placeIds": ["osm:node/42", "places/osm:way/42", "gb/shop/1"]}"#)
         #expect(resolved.jsonValue?["results"]?.arrayValue?.map { $0["placeId"] } == ["osm:n42", nil, "gb%2Fshop%2F1"])
         #expect(router.call("GET", "/placedb/v1/places/osm:node/42/openStatus").status == 200)
         // Its photo's image, stored under the one spelling (media answers only a photo with an image).
         let image = try f.dir.write("s1.jpg", bytes: TestImages.make(width: 64, height: 48, format: .jpeg))
         #expect(f.cli(["photo", "add", "places/gb%2Fshop%2F1/photos/s1", image]).code == 0)
-        let media = router.call("GET", "/v1/places/gb/shop/1/photos/s1/media", query: [("maxWidthPx", "10"), ("skipHttpRedirect", "true")])
+        let media = router.call(
+            "GET", "/v1/places/gb/shop/1/photos/s1/media", query: [("maxWidthPx", "10"), ("skipHttpRedirect", "true")])
         #expect(media.status == 200)
-        #expect(media.jsonValue?["name"] == "places/gb%2Fshop%2F1/photos/s1/media", "the photo's name in the one spelling")
-        #expect(media.jsonValue?["photoUri"]?.stringValue?.contains("/placedb/v1/places/gb%252Fshop%252F1/photos/s1/image?") == true)
+        #expect(
+            media.jsonValue?["name"] == "places/gb%2Fshop%2F1/photos/s1/media", "the photo's name in the one spelling")
+        #expect(
+            media.jsonValue?["photoUri"]?.stringValue?.contains("/placedb/v1/places/gb%252Fshop%252F1/photos/s1/image?")
+                == true)
     }
 
     @Test("an unknown ID is NOT_FOUND as before; a '/' that is no older spelling of a stored ID is 400 naming the rule")
@@ -53,7 +62,9 @@ struct PlaceIDRouteTests {
         let mask = ["X-Goog-FieldMask": "id"]
         #expect(router.call("GET", "/v1/places/nosuch", headers: mask).status == 404)
         #expect(router.call("GET", "/v1/places/osm:n43", headers: mask).status == 404)
-        #expect(router.call("GET", "/v1/places/osm:node/43", headers: mask).status == 404, "an old spelling of no stored ID is NOT_FOUND")
+        #expect(
+            router.call("GET", "/v1/places/osm:node/43", headers: mask).status == 404,
+            "an old spelling of no stored ID is NOT_FOUND")
         for path in ["/v1/places/no/such", "/v1/places/cafe/extra", "/v1/places/gb/shop/2"] {
             let r = router.call("GET", path, headers: mask)
             #expect(r.status == 400, "\(path)")
@@ -69,7 +80,10 @@ struct PlaceIDRouteTests {
         let server = try f.server()
         defer { server.stop(timeout: 1) }
         let base = "http://127.0.0.1:\(server.port)/v1/places/"
-        for (path, id) in [("osm%3An42", "osm:n42"), ("osm%3Anode%252F42", "osm:n42"), ("osm:node%2F42", "osm:n42"), ("gb%252Fshop%252F1", "gb%2Fshop%2F1")] {
+        for (path, id) in [
+            ("osm%3An42", "osm:n42"), ("osm%3Anode%252F42", "osm:n42"), ("osm:node%2F42", "osm:n42"),
+            ("gb%252Fshop%252F1", "gb%2Fshop%2F1"),
+        ] {
             let r = try Curl.run(["-H", "X-Goog-FieldMask: id", base + path], in: f.dir)
             #expect(r.status == 200, "\(path)")
             #expect((try? JSONValue(parsing: r.body))?["id"] == .string(id), "\(path)")

@@ -21,7 +21,8 @@ struct PlacesRouterTests {
         #expect(header.status == 200)
         #expect(header.text == cli.out)
         #expect(header.header("Content-Type") == "application/json; charset=UTF-8")
-        let query = router.call("GET", "/v1/places/cafe", query: [("fields", mask), ("languageCode", "fr"), ("regionCode", "CH")])
+        let query = router.call(
+            "GET", "/v1/places/cafe", query: [("fields", mask), ("languageCode", "fr"), ("regionCode", "CH")])
         #expect(query.text == cli.out)
         let dollar = router.call("GET", "/v1/places/cafe", query: [("$fields", "*")])
         #expect(dollar.text == f.cli(["place", "cafe", "--fields", "*", "--output", "json"]).out)
@@ -35,29 +36,41 @@ struct PlacesRouterTests {
         for name in ["x-goog-fieldmask", "X-GOOG-FIELDMASK", "X-Goog-FieldMask"] {
             #expect(router.call("GET", "/v1/places/cafe", headers: [name: "id"]).text == expected, "\(name)")
         }
-        let twice = HTTPRequest(method: "GET", path: "/v1/places/cafe", headers: [(name: "x-goog-fieldmask", value: "id"), (name: "X-Goog-FieldMask", value: "displayName")])
+        let twice = HTTPRequest(
+            method: "GET", path: "/v1/places/cafe",
+            headers: [(name: "x-goog-fieldmask", value: "id"), (name: "X-Goog-FieldMask", value: "displayName")])
         #expect(router.respond(to: twice).text == expected)
         #expect(twice.header("X-Goog-FieldMaskX") == nil && twice.header("X-Goog-FieldMas") == nil)
         #expect(!HTTPRequest.sameName("a[", "A{") && HTTPRequest.sameName("Host", "hOST"))
     }
 
-    @Test("records linked as one place answer merged; a server opened unmerged (serve --unmerged) answers each record as imported")
+    @Test(
+        "records linked as one place answer merged; a server opened unmerged (serve --unmerged) answers each record as imported"
+    )
     func unmergedServer() throws {
         let f = try ServerFixture()
-        let twin = #"{"type":"Feature","id":"08f-cafe","geometry":{"type":"Point","coordinates":[6.63012,46.52012]},"properties":{"names":{"primary":"Cafe du Lac"},"categories":{"primary":"cafe"},"update_time":"2025-01-01T00:00:00Z"}}"#
+        let twin =
+            #"{"type":"Feature","id":"08f-cafe","geometry":{"type":"Point","coordinates":[6.63012,46.52012]},"properties":{"names":{"primary":"Cafe du Lac"},"categories":{"primary":"cafe"},"update_time":"2025-01-01T00:00:00Z"}}"#
         let imported = f.cli(["import", try f.dir.write("twin.geojsonseq", twin + "\n")])
         #expect(imported.code == 0, "\(imported.err)")
         let body = #"{"locationRestriction":{"circle":{"center":{"latitude":46.5201,"longitude":6.6301},"radius":30}}}"#
         func ids(_ router: PlacesRouter) -> [String] {
-            let r = router.call("POST", "/v1/places:searchNearby", headers: ["X-Goog-FieldMask": "places.id", "Content-Type": "application/json"], body: body)
+            let r = router.call(
+                "POST", "/v1/places:searchNearby",
+                headers: ["X-Goog-FieldMask": "places.id", "Content-Type": "application/json"], body: body)
             return (r.jsonValue?["places"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }.sorted()
         }
         let merged = try f.router()
-        let unmerged = try PlacesRouter(backend: ServerBackend(databasePath: f.db, connections: 2, recordView: .unmerged), configuration: ServerConfiguration())
+        let unmerged = try PlacesRouter(
+            backend: ServerBackend(databasePath: f.db, connections: 2, recordView: .unmerged),
+            configuration: ServerConfiguration())
         #expect(ids(merged) == ["cafe", "old"])
         #expect(ids(unmerged) == ["08f-cafe", "cafe", "old"])
-        #expect(merged.call("GET", "/v1/places/08f-cafe", headers: ["X-Goog-FieldMask": "id"]).jsonValue?["id"] == "cafe")
-        #expect(unmerged.call("GET", "/v1/places/08f-cafe", headers: ["X-Goog-FieldMask": "id"]).jsonValue?["id"] == "08f-cafe")
+        #expect(
+            merged.call("GET", "/v1/places/08f-cafe", headers: ["X-Goog-FieldMask": "id"]).jsonValue?["id"] == "cafe")
+        #expect(
+            unmerged.call("GET", "/v1/places/08f-cafe", headers: ["X-Goog-FieldMask": "id"]).jsonValue?["id"]
+                == "08f-cafe")
     }
 
     @Test("an old ID answers with the current place and requestedId, as 'placedb place' does")
@@ -87,12 +100,16 @@ struct PlacesRouterTests {
         #expect(bad.jsonValue?["error"]?["message"]?.stringValue?.contains("did you mean") == false)
         let typo = try f.router().call("GET", "/v1/places/cafe", headers: ["X-Goog-FieldMask": "id,displayname"])
         #expect(typo.status == 400)
-        #expect(typo.jsonValue?["error"]?["message"]?.stringValue?.contains("unknown field 'displayname'; did you mean 'displayName'?") == true, "\(typo.text)")
+        #expect(
+            typo.jsonValue?["error"]?["message"]?.stringValue?.contains(
+                "unknown field 'displayname'; did you mean 'displayName'?") == true, "\(typo.text)")
         let empty = try f.router().call("GET", "/v1/places/cafe", headers: ["X-Goog-FieldMask": " "])
         #expect(empty.status == 400)
     }
 
-    @Test("an unknown place is 404 NOT_FOUND; an unknown route 404; a wrong method 404 NOT_FOUND (as Google's front end) with Allow")
+    @Test(
+        "an unknown place is 404 NOT_FOUND; an unknown route 404; a wrong method 404 NOT_FOUND (as Google's front end) with Allow"
+    )
     func notFoundAndMethods() throws {
         let f = try ServerFixture()
         let router = try f.router()
@@ -110,40 +127,60 @@ struct PlacesRouterTests {
     }
 
     /// Nearest first, as `placedb nearby` ranks (the API's default is POPULARITY).
-    static let nearbyBody = #"{"locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":500}},"maxResultCount":20,"rankPreference":"DISTANCE"}"#
+    static let nearbyBody =
+        #"{"locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":500}},"maxResultCount":20,"rankPreference":"DISTANCE"}"#
 
     @Test("searchNearby answers what 'placedb nearby' prints, the mask's places. prefix taken off")
     func nearbyMatchesCLI() throws {
         let f = try ServerFixture()
         let router = try f.router()
-        let r = router.call("POST", "/v1/places:searchNearby", headers: ["X-Goog-FieldMask": "places.id,places.displayName"], body: Self.nearbyBody)
+        let r = router.call(
+            "POST", "/v1/places:searchNearby", headers: ["X-Goog-FieldMask": "places.id,places.displayName"],
+            body: Self.nearbyBody)
         #expect(r.status == 200)
         let cli = f.cli(["nearby", "46.52,6.63", "--radius", "500", "--fields", "id,displayName", "--output", "json"])
         #expect(r.text == cli.out)
-        #expect(r.jsonValue?["places"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["cafe", "old", "bar", "park"])
+        #expect(
+            r.jsonValue?["places"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["cafe", "old", "bar", "park"])
         // prettyPrint=false: the compact line 'placedb nearby --batch' writes.
-        let compact = router.call("POST", "/v1/places:searchNearby", query: [("prettyPrint", "false")], headers: ["X-Goog-FieldMask": "places.id,places.displayName"], body: Self.nearbyBody)
+        let compact = router.call(
+            "POST", "/v1/places:searchNearby", query: [("prettyPrint", "false")],
+            headers: ["X-Goog-FieldMask": "places.id,places.displayName"], body: Self.nearbyBody)
         let batch = f.cli(["nearby", "--batch", "--fields", "id,displayName"], input: Self.nearbyBody + "\n")
         #expect(compact.text == batch.out)
-        let unprefixed = router.call("POST", "/v1/places:searchNearby", headers: ["X-Goog-FieldMask": "id"], body: Self.nearbyBody)
+        let unprefixed = router.call(
+            "POST", "/v1/places:searchNearby", headers: ["X-Goog-FieldMask": "id"], body: Self.nearbyBody)
         #expect(unprefixed.status == 400)
     }
 
-    @Test("searchNearby leaves a street (primary type route) out unless includedTypes asks for it; current place never answers with it")
+    @Test(
+        "searchNearby leaves a street (primary type route) out unless includedTypes asks for it; current place never answers with it"
+    )
     func nearbyLeavesStreetsOut() throws {
-        let street = #"{"id":"street","displayName":{"text":"Rue Centrale"},"location":{"latitude":46.52,"longitude":6.63},"types":["route"],"primaryType":"route"}"# + "\n"
+        let street =
+            #"{"id":"street","displayName":{"text":"Rue Centrale"},"location":{"latitude":46.52,"longitude":6.63},"types":["route"],"primaryType":"route"}"#
+            + "\n"
         let f = try ServerFixture(places: serverPlaces + street)
         let router = try f.router()
-        let plain = router.call("POST", "/v1/places:searchNearby", headers: ["X-Goog-FieldMask": "places.id"], body: Self.nearbyBody)
+        let plain = router.call(
+            "POST", "/v1/places:searchNearby", headers: ["X-Goog-FieldMask": "places.id"], body: Self.nearbyBody)
         #expect(plain.status == 200)
-        #expect(plain.jsonValue?["places"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["cafe", "old", "bar", "park"])
-        let asked = #"{"locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":500}},"includedTypes":["route"]}"#
-        let streets = router.call("POST", "/v1/places:searchNearby", headers: ["X-Goog-FieldMask": "places.id"], body: asked)
+        #expect(
+            plain.jsonValue?["places"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == [
+                "cafe", "old", "bar", "park",
+            ])
+        let asked =
+            #"{"locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":500}},"includedTypes":["route"]}"#
+        let streets = router.call(
+            "POST", "/v1/places:searchNearby", headers: ["X-Goog-FieldMask": "places.id"], body: asked)
         #expect(streets.jsonValue?["places"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["street"])
-        let current = router.call("POST", "/placedb/v1/currentPlace", headers: ["X-Goog-FieldMask": "id"],
-                                  body: #"{"location":{"latitude":46.52,"longitude":6.63},"accuracyMeters":5}"#)
+        let current = router.call(
+            "POST", "/placedb/v1/currentPlace", headers: ["X-Goog-FieldMask": "id"],
+            body: #"{"location":{"latitude":46.52,"longitude":6.63},"accuracyMeters":5}"#)
         #expect(current.status == 200)
-        #expect(current.jsonValue?["placeLikelihoods"]?.arrayValue?.contains { $0["place"]?["id"]?.stringValue == "street" } == false)
+        #expect(
+            current.jsonValue?["placeLikelihoods"]?.arrayValue?.contains { $0["place"]?["id"]?.stringValue == "street" }
+                == false)
     }
 
     @Test("searchNearby enforces the API's limits: maxResultCount 1..20, radius in (0, 50000], a JSON object body")
@@ -155,7 +192,9 @@ struct PlacesRouterTests {
             return (r.status, r.errorStatus)
         }
         let circle = #""locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":RADIUS}}"#
-        func body(radius: String, extra: String = "") -> String { "{" + circle.replacingOccurrences(of: "RADIUS", with: radius) + extra + "}" }
+        func body(radius: String, extra: String = "") -> String {
+            "{" + circle.replacingOccurrences(of: "RADIUS", with: radius) + extra + "}"
+        }
         #expect(status(body(radius: "50000")).0 == 200)
         #expect(status(body(radius: "50000.5")) == (400, "INVALID_ARGUMENT"))
         #expect(status(body(radius: "0")) == (400, "INVALID_ARGUMENT"))
@@ -175,26 +214,39 @@ struct PlacesRouterTests {
     func enumIntegers() throws {
         let f = try ServerFixture()
         let router = try f.router()
-        let r = router.call("GET", "/v1/places/cafe", query: [("$alt", "json;enum-encoding=int")], headers: ["X-Goog-FieldMask": "id,businessStatus,priceLevel"])
+        let r = router.call(
+            "GET", "/v1/places/cafe", query: [("$alt", "json;enum-encoding=int")],
+            headers: ["X-Goog-FieldMask": "id,businessStatus,priceLevel"])
         #expect(r.jsonValue == ["id": "cafe", "businessStatus": 1, "priceLevel": 3])
-        let names = router.call("GET", "/v1/places/cafe", query: [("$alt", "json")], headers: ["X-Goog-FieldMask": "businessStatus"])
+        let names = router.call(
+            "GET", "/v1/places/cafe", query: [("$alt", "json")], headers: ["X-Goog-FieldMask": "businessStatus"])
         #expect(names.jsonValue == ["businessStatus": "OPERATIONAL"])
-        let nearby = router.call("POST", "/v1/places:searchNearby", query: [("$alt", "json;enum-encoding=int")],
-                                 headers: ["X-Goog-FieldMask": "places.id,places.businessStatus"], body: Self.nearbyBody)
+        let nearby = router.call(
+            "POST", "/v1/places:searchNearby", query: [("$alt", "json;enum-encoding=int")],
+            headers: ["X-Goog-FieldMask": "places.id,places.businessStatus"], body: Self.nearbyBody)
         #expect(nearby.jsonValue?["places"]?.arrayValue?.compactMap { $0["businessStatus"]?.intValue } == [1, 3, 2])
-        #expect(router.call("GET", "/v1/places/cafe", query: [("$alt", "proto")], headers: ["X-Goog-FieldMask": "id"]).status == 400)
+        #expect(
+            router.call("GET", "/v1/places/cafe", query: [("$alt", "proto")], headers: ["X-Goog-FieldMask": "id"])
+                .status == 400)
     }
 
-    @Test("an API key, when set, is required in X-Goog-Api-Key or key=: missing 403 PERMISSION_DENIED, wrong 400 API_KEY_INVALID")
+    @Test(
+        "an API key, when set, is required in X-Goog-Api-Key or key=: missing 403 PERMISSION_DENIED, wrong 400 API_KEY_INVALID"
+    )
     func apiKey() throws {
         let f = try ServerFixture()
         let router = try f.router { $0.apiKey = "s3cret" }
         let h = ["X-Goog-FieldMask": "id"]
         #expect(router.call("GET", "/v1/places/cafe", headers: h).status == 403)
         #expect(router.call("GET", "/v1/places/cafe", headers: h).errorStatus == "PERMISSION_DENIED")
-        #expect(router.call("GET", "/v1/places/cafe", headers: h.merging(["X-Goog-Api-Key": "s3cre"]) { $1 }).status == 400)
-        #expect(router.call("GET", "/v1/places/cafe", headers: h.merging(["X-Goog-Api-Key": "s3cret!"]) { $1 }).status == 400)
-        #expect(router.call("GET", "/v1/places/cafe", headers: h.merging(["X-Goog-Api-Key": "s3cret"]) { $1 }).status == 200)
+        #expect(
+            router.call("GET", "/v1/places/cafe", headers: h.merging(["X-Goog-Api-Key": "s3cre"]) { $1 }).status == 400)
+        #expect(
+            router.call("GET", "/v1/places/cafe", headers: h.merging(["X-Goog-Api-Key": "s3cret!"]) { $1 }).status
+                == 400)
+        #expect(
+            router.call("GET", "/v1/places/cafe", headers: h.merging(["X-Goog-Api-Key": "s3cret"]) { $1 }).status == 200
+        )
         #expect(router.call("GET", "/v1/places/cafe", query: [("key", "s3cret")], headers: h).status == 200)
         #expect(PlacesRouter.constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
         #expect(!PlacesRouter.constantTimeEqual(Array("abc".utf8), Array("abd".utf8)))
@@ -206,9 +258,15 @@ struct PlacesRouterTests {
         let f = try ServerFixture()
         let router = try f.router()
         let body = #"{"location":{"latitude":46.5201,"longitude":6.6301},"accuracyMeters":15,"maxResultCount":3}"#
-        let current = router.call("POST", "/placedb/v1/currentPlace", headers: ["X-Goog-FieldMask": "placeLikelihoods.place.id"], body: body)
+        let current = router.call(
+            "POST", "/placedb/v1/currentPlace", headers: ["X-Goog-FieldMask": "placeLikelihoods.place.id"], body: body)
         #expect(current.status == 200)
-        #expect(current.text == f.cli(["current", "46.5201,6.6301", "--accuracy", "15", "--limit", "3", "--fields", "id", "--output", "json"]).out)
+        #expect(
+            current.text
+                == f.cli([
+                    "current", "46.5201,6.6301", "--accuracy", "15", "--limit", "3", "--fields", "id", "--output",
+                    "json",
+                ]).out)
         #expect(current.jsonValue?["placeLikelihoods"]?.arrayValue?.first?["place"]?["id"] == "cafe")
 
         let resolve = router.call("POST", "/placedb/v1/places:resolve", body: #"{"placeIds":["old","cafe","nowhere"]}"#)
@@ -240,19 +298,25 @@ struct PlacesRouterTests {
         #expect(router.call("GET", "/placedb/v1/version").jsonValue?["version"]?.stringValue == CommandLineTool.version)
     }
 
-    @Test("searchText and autocomplete on a database without a text index: 400 FAILED_PRECONDITION with the CLI's message")
+    @Test(
+        "searchText and autocomplete on a database without a text index: 400 FAILED_PRECONDITION with the CLI's message"
+    )
     func noTextIndex() throws {
         let f = try ServerFixture()
         #expect(f.cli(["text-index", "drop"]).code == 0)
         let router = try f.router()
-        let search = router.call("POST", "/v1/places:searchText", headers: ["X-Goog-FieldMask": "places.id"], body: #"{"textQuery":"cafe"}"#)
+        let search = router.call(
+            "POST", "/v1/places:searchText", headers: ["X-Goog-FieldMask": "places.id"], body: #"{"textQuery":"cafe"}"#)
         let complete = router.call("POST", "/v1/places:autocomplete", body: #"{"input":"caf"}"#)
-        let message = "\(f.db): this database has no text index (it was imported without one); build it with `placedb text-index build`"
+        let message =
+            "\(f.db): this database has no text index (it was imported without one); build it with `placedb text-index build`"
         for r in [search, complete] {
             #expect(r.status == 400, "\(r.text)")
             #expect(r.errorStatus == "FAILED_PRECONDITION")
             // The CLI's message, the database's path said as "the database".
-            #expect(r.jsonValue?["error"]?["message"]?.stringValue == message.replacingOccurrences(of: f.db, with: "the database"))
+            #expect(
+                r.jsonValue?["error"]?["message"]?.stringValue
+                    == message.replacingOccurrences(of: f.db, with: "the database"))
             #expect(r.jsonValue?["error"]?["code"] == .int(400))
         }
         #expect(f.cli(["search", "cafe"]).err == "placedb search: \(message)\n")
@@ -260,26 +324,40 @@ struct PlacesRouterTests {
         #expect(router.call("GET", "/v1/places/cafe", headers: ["X-Goog-FieldMask": "id"]).status == 200)
         // Built again, it answers.
         #expect(f.cli(["text-index", "build"]).code == 0)
-        #expect(router.call("POST", "/v1/places:searchText", headers: ["X-Goog-FieldMask": "places.id"], body: #"{"textQuery":"cafe"}"#).status == 200)
+        #expect(
+            router.call(
+                "POST", "/v1/places:searchText", headers: ["X-Goog-FieldMask": "places.id"],
+                body: #"{"textQuery":"cafe"}"#
+            ).status == 200)
     }
 
     @Test("searchText answers what 'placedb search' prints, with the API's limits")
     func searchTextMatchesCLI() throws {
         let f = try ServerFixture()
         let router = try f.router()
-        let body = #"{"textQuery":"cafe du lac","locationBias":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":500}}}"#
-        let r = router.call("POST", "/v1/places:searchText", headers: ["X-Goog-FieldMask": "places.id,places.displayName"], body: body)
+        let body =
+            #"{"textQuery":"cafe du lac","locationBias":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":500}}}"#
+        let r = router.call(
+            "POST", "/v1/places:searchText", headers: ["X-Goog-FieldMask": "places.id,places.displayName"], body: body)
         #expect(r.status == 200, "\(r.text)")
         let cli = f.cli(["search", "--batch", "--fields", "id,displayName"], input: body + "\n")
-        let compact = router.call("POST", "/v1/places:searchText", query: [("prettyPrint", "false")], headers: ["X-Goog-FieldMask": "places.id,places.displayName"], body: body)
+        let compact = router.call(
+            "POST", "/v1/places:searchText", query: [("prettyPrint", "false")],
+            headers: ["X-Goog-FieldMask": "places.id,places.displayName"], body: body)
         #expect(compact.text == cli.out)
         #expect(r.jsonValue?["places"]?.arrayValue?.first?["id"]?.stringValue == "cafe")
-        let plain = f.cli(["search", "cafe du lac", "--near", "46.52,6.63", "--fields", "id,displayName", "--output", "json"])
-        let unbiased = router.call("POST", "/v1/places:searchText", headers: ["X-Goog-FieldMask": "places.id,places.displayName"],
-                                   body: #"{"textQuery":"cafe du lac","locationBias":{"circle":{"center":{"latitude":46.52,"longitude":6.63}}}}"#)
+        let plain = f.cli([
+            "search", "cafe du lac", "--near", "46.52,6.63", "--fields", "id,displayName", "--output", "json",
+        ])
+        let unbiased = router.call(
+            "POST", "/v1/places:searchText", headers: ["X-Goog-FieldMask": "places.id,places.displayName"],
+            body:
+                #"{"textQuery":"cafe du lac","locationBias":{"circle":{"center":{"latitude":46.52,"longitude":6.63}}}}"#
+        )
         #expect(unbiased.text == plain.out)
         func status(_ body: String, mask: String? = "places.id") -> (Int, String?) {
-            let r = router.call("POST", "/v1/places:searchText", headers: mask.map { ["X-Goog-FieldMask": $0] } ?? [:], body: body)
+            let r = router.call(
+                "POST", "/v1/places:searchText", headers: mask.map { ["X-Goog-FieldMask": $0] } ?? [:], body: body)
             return (r.status, r.errorStatus)
         }
         #expect(status(#"{"textQuery":"cafe"}"#, mask: nil) == (400, "INVALID_ARGUMENT"))
@@ -291,13 +369,20 @@ struct PlacesRouterTests {
         #expect(status(#"{"textQuery":"  "}"#) == (400, "INVALID_ARGUMENT"))
         #expect(status(#"{}"#) == (400, "INVALID_ARGUMENT"))
         #expect(status(#"{"textQuery":"cafe","colour":1}"#) == (400, "INVALID_ARGUMENT"))
-        #expect(status(#"{"textQuery":"cafe","locationBias":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":50001}}}"#) == (400, "INVALID_ARGUMENT"))
+        #expect(
+            status(
+                #"{"textQuery":"cafe","locationBias":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":50001}}}"#
+            ) == (400, "INVALID_ARGUMENT"))
         #expect(status(#"{"textQuery":"\#(String(repeating: "a", count: 1001))"}"#) == (400, "INVALID_ARGUMENT"))
         // FTS5 syntax is text, never a 500.
         #expect(status(#"{"textQuery":"\" NEAR( * AND"}"#).0 == 200)
         // With enum-encoding=int Google's clients send rankPreference as a number (DISTANCE 1).
-        let byDistance = router.call("POST", "/v1/places:searchText", query: [("$alt", "json;enum-encoding=int")], headers: ["X-Goog-FieldMask": "places.id"],
-                                     body: #"{"textQuery":"cafe","rankPreference":1,"locationBias":{"circle":{"center":{"latitude":46.6,"longitude":6.7}}}}"#)
+        let byDistance = router.call(
+            "POST", "/v1/places:searchText", query: [("$alt", "json;enum-encoding=int")],
+            headers: ["X-Goog-FieldMask": "places.id"],
+            body:
+                #"{"textQuery":"cafe","rankPreference":1,"locationBias":{"circle":{"center":{"latitude":46.6,"longitude":6.7}}}}"#
+        )
         #expect(byDistance.jsonValue?["places"]?.arrayValue?.first?["id"]?.stringValue == "far")
         #expect(status(#"{"textQuery":"cafe","rankPreference":7}"#) == (400, "INVALID_ARGUMENT"))
     }
@@ -315,10 +400,15 @@ struct PlacesRouterTests {
         #expect(first?["placeId"]?.stringValue == "cafe")
         #expect(first?["place"]?.stringValue == "places/cafe")
         #expect(first?["text"]?["text"]?.stringValue == "Café du Lac")
-        let masked = router.call("POST", "/v1/places:autocomplete", headers: ["X-Goog-FieldMask": "suggestions.placePrediction.placeId"], body: body)
+        let masked = router.call(
+            "POST", "/v1/places:autocomplete", headers: ["X-Goog-FieldMask": "suggestions.placePrediction.placeId"],
+            body: body)
         #expect(masked.jsonValue?["suggestions"]?.arrayValue?.first == ["placePrediction": ["placeId": "cafe"]])
-        #expect(router.call("POST", "/v1/places:autocomplete", headers: ["X-Goog-FieldMask": "placeId"], body: body).status == 400)
-        #expect(router.call("POST", "/v1/places:autocomplete", body: #"{"text":"cafe"}"#).errorStatus == "INVALID_ARGUMENT")
+        #expect(
+            router.call("POST", "/v1/places:autocomplete", headers: ["X-Goog-FieldMask": "placeId"], body: body).status
+                == 400)
+        #expect(
+            router.call("POST", "/v1/places:autocomplete", body: #"{"text":"cafe"}"#).errorStatus == "INVALID_ARGUMENT")
         #expect(router.call("GET", "/v1/places:autocomplete").status == 404)
     }
 
@@ -330,11 +420,16 @@ struct PlacesRouterTests {
         let redirect = router.call("GET", path, query: [("maxWidthPx", "32")], headers: ["Host": "127.0.0.1:9"])
         #expect(redirect.status == 302)
         let location = try #require(redirect.header("Location"))
-        #expect(location == "http://127.0.0.1:9/placedb/v1/places/cafe/photos/ref-cafe-1/image?maxWidthPx=32&maxHeightPx=4800")
-        let skip = router.call("GET", path, query: [("maxHeightPx", "24"), ("skipHttpRedirect", "true")], headers: ["Host": "localhost:9"])
+        #expect(
+            location
+                == "http://127.0.0.1:9/placedb/v1/places/cafe/photos/ref-cafe-1/image?maxWidthPx=32&maxHeightPx=4800")
+        let skip = router.call(
+            "GET", path, query: [("maxHeightPx", "24"), ("skipHttpRedirect", "true")], headers: ["Host": "localhost:9"])
         #expect(skip.status == 200)
         #expect(skip.jsonValue?["name"] == "places/cafe/photos/ref-cafe-1/media")
-        #expect(skip.jsonValue?["photoUri"]?.stringValue == "http://localhost:9/placedb/v1/places/cafe/photos/ref-cafe-1/image?maxWidthPx=4800&maxHeightPx=24")
+        #expect(
+            skip.jsonValue?["photoUri"]?.stringValue
+                == "http://localhost:9/placedb/v1/places/cafe/photos/ref-cafe-1/image?maxWidthPx=4800&maxHeightPx=24")
         for bad in ["0", "4801", "abc"] {
             #expect(router.call("GET", path, query: [("maxWidthPx", bad)]).status == 400)
         }
@@ -346,14 +441,21 @@ struct PlacesRouterTests {
         #expect(odd.header("Location") == nil)
 
         // The image: the bytes 'placedb photo fetch' writes for the same size.
-        let image = router.call("GET", "/placedb/v1/places/cafe/photos/ref-cafe-1/image", query: [("maxWidthPx", "32"), ("maxHeightPx", "4800")])
+        let image = router.call(
+            "GET", "/placedb/v1/places/cafe/photos/ref-cafe-1/image",
+            query: [("maxWidthPx", "32"), ("maxHeightPx", "4800")])
         #expect(image.status == 200)
         #expect(image.header("Content-Type") == "image/jpeg")
         let fetched = f.cli(["photo", "fetch", "ref-cafe-1", "--max-width", "32", "-o", "-"])
         #expect(fetched.code == 0, "\(fetched.err)")
         #expect(image.body == fetched.bytes)
         // No path outside the database: a name is only looked up in it.
-        #expect(router.call("GET", "/placedb/v1/places/cafe/photos/..%2F..%2Fetc%2Fpasswd/image", query: [("maxWidthPx", "10")]).status == 404)
-        #expect(router.call("GET", "/placedb/v1/places/../../etc/photos/passwd/image", query: [("maxWidthPx", "10")]).status == 404)
+        #expect(
+            router.call(
+                "GET", "/placedb/v1/places/cafe/photos/..%2F..%2Fetc%2Fpasswd/image", query: [("maxWidthPx", "10")]
+            ).status == 404)
+        #expect(
+            router.call("GET", "/placedb/v1/places/../../etc/photos/passwd/image", query: [("maxWidthPx", "10")]).status
+                == 404)
     }
 }

@@ -45,27 +45,36 @@ final class ServerFixture: @unchecked Sendable {
         config.threads = 2
         config.version = CommandLineTool.version
         configure(&config)
-        return try PlacesRouter(backend: ServerBackend(databasePath: db, connections: config.threads), configuration: config)
+        return try PlacesRouter(
+            backend: ServerBackend(databasePath: db, connections: config.threads), configuration: config)
     }
 }
 
 extension ServerFixture {
     /// The server on a free loopback port (2 threads unless `configure` says
     /// otherwise), its access log into `log`.
-    func server(log: LogLines? = nil, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> HTTPServer {
+    func server(log: LogLines? = nil, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> HTTPServer
+    {
         var config = ServerConfiguration()
         config.port = 0
         config.threads = 2
         configure(&config)
-        let router = try PlacesRouter(backend: ServerBackend(databasePath: db, connections: config.threads), configuration: config)
+        let router = try PlacesRouter(
+            backend: ServerBackend(databasePath: db, connections: config.threads), configuration: config)
         return try HTTPServer(router: router, configuration: config, log: { line in log?.append(line) })
     }
 }
 
 extension PlacesRouter {
     /// A request straight to the router (no socket).
-    func call(_ method: String, _ path: String, query: [(String, String)] = [], headers: [String: String] = [:], body: String = "") -> HTTPResponse {
-        respond(to: HTTPRequest(method: method, path: path, query: query.map { (name: $0.0, value: $0.1) }, headers: headers, body: Array(body.utf8)))
+    func call(
+        _ method: String, _ path: String, query: [(String, String)] = [], headers: [String: String] = [:],
+        body: String = ""
+    ) -> HTTPResponse {
+        respond(
+            to: HTTPRequest(
+                method: method, path: path, query: query.map { (name: $0.0, value: $0.1) }, headers: headers,
+                body: Array(body.utf8)))
     }
 }
 
@@ -85,7 +94,8 @@ struct Curl {
     static func run(_ args: [String], in dir: TempDirectory) throws -> Curl {
         let bodyFile = dir.file("curl-body-\(UUID().uuidString)")
         let headerFile = dir.file("curl-headers-\(UUID().uuidString)")
-        let r = try Tool.run("curl", ["-s", "-o", bodyFile, "-D", headerFile, "-w", "%{http_code}", "--max-time", "20"] + args)
+        let r = try Tool.run(
+            "curl", ["-s", "-o", bodyFile, "-D", headerFile, "-w", "%{http_code}", "--max-time", "20"] + args)
         let body = (FileManager.default.contents(atPath: bodyFile)).map { [UInt8]($0) } ?? []
         let headers = (try? String(contentsOfFile: headerFile, encoding: .utf8)) ?? ""
         return Curl(status: Int(r.stdout) ?? -1, headers: headers, body: body)
@@ -94,7 +104,9 @@ struct Curl {
     func header(_ name: String) -> String? {
         for line in headers.split(whereSeparator: \.isNewline) {
             let parts = line.split(separator: ":", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == name.lowercased() { return parts[1].trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2, parts[0].lowercased() == name.lowercased() {
+                return parts[1].trimmingCharacters(in: .whitespaces)
+            }
         }
         return nil
     }

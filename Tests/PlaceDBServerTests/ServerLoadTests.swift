@@ -31,22 +31,31 @@ struct ServerLoadTests {
         return (requests, non2xx, socket, text)
     }
 
-    @Test("64 connections for 2 s of Place Details and searchNearby: every answer 200, no socket error",
-          .enabled(if: !ServerLoadTests.wrkMissing, "needs wrk (apt-get install wrk; Scripts/setup installs it)"))
+    @Test(
+        "64 connections for 2 s of Place Details and searchNearby: every answer 200, no socket error",
+        .enabled(if: !ServerLoadTests.wrkMissing, "needs wrk (apt-get install wrk; Scripts/setup installs it)"))
     func wrkLoad() throws {
         let f = try ServerFixture()
         let server = try start(f)
         defer { server.stop(timeout: 2) }
-        let details = try wrk(["-t1", "-c64", "-d2s", "--timeout", "5s", "-H", "X-Goog-FieldMask: *", "http://127.0.0.1:\(server.port)/v1/places/cafe"])
+        let details = try wrk([
+            "-t1", "-c64", "-d2s", "--timeout", "5s", "-H", "X-Goog-FieldMask: *",
+            "http://127.0.0.1:\(server.port)/v1/places/cafe",
+        ])
         #expect(details.requests > 100, "\(details.output)")
         #expect(details.non2xx == 0, "\(details.output)")
         #expect(details.socketErrors == nil, "\(details.output)")
-        let script = try f.dir.write("nearby.lua", """
+        let script = try f.dir.write(
+            "nearby.lua",
+            """
             wrk.method = "POST"
             wrk.body = '\(PlacesRouterTests.nearbyBody)'
             wrk.headers["X-Goog-FieldMask"] = "places.id,places.displayName"
             """)
-        let nearby = try wrk(["-t1", "-c64", "-d2s", "--timeout", "5s", "-s", script, "http://127.0.0.1:\(server.port)/v1/places:searchNearby"])
+        let nearby = try wrk([
+            "-t1", "-c64", "-d2s", "--timeout", "5s", "-s", script,
+            "http://127.0.0.1:\(server.port)/v1/places:searchNearby",
+        ])
         #expect(nearby.requests > 100, "\(nearby.output)")
         #expect(nearby.non2xx == 0, "\(nearby.output)")
         #expect(nearby.socketErrors == nil, "\(nearby.output)")
@@ -59,14 +68,26 @@ struct ServerLoadTests {
         let h = ["X-Goog-FieldMask": "id,displayName"]
         #expect(router.call("GET", "/v1/places/newcomer", headers: h).status == 404)
         // Warm every pooled connection (and the nearby path) before the import.
-        for _ in 0..<4 { _ = router.call("POST", "/v1/places:searchNearby", headers: ["X-Goog-FieldMask": "places.id"], body: PlacesRouterTests.nearbyBody) }
-        let r = f.cli(["import", try f.dir.write("more.ndjson", #"{"id":"newcomer","displayName":{"text":"Newcomer"},"location":{"latitude":46.52,"longitude":6.63},"types":["cafe"]}"# + "\n")])
+        for _ in 0..<4 {
+            _ = router.call(
+                "POST", "/v1/places:searchNearby", headers: ["X-Goog-FieldMask": "places.id"],
+                body: PlacesRouterTests.nearbyBody)
+        }
+        let r = f.cli([
+            "import",
+            try f.dir.write(
+                "more.ndjson",
+                #"{"id":"newcomer","displayName":{"text":"Newcomer"},"location":{"latitude":46.52,"longitude":6.63},"types":["cafe"]}"#
+                    + "\n"),
+        ])
         #expect(r.code == 0, "\(r.err)")
         for _ in 0..<2 {
             let details = router.call("GET", "/v1/places/newcomer", headers: h)
             #expect(details.status == 200)
             #expect(details.jsonValue?["displayName"]?["text"] == "Newcomer")
-            let nearby = router.call("POST", "/v1/places:searchNearby", headers: ["X-Goog-FieldMask": "places.id"], body: PlacesRouterTests.nearbyBody)
+            let nearby = router.call(
+                "POST", "/v1/places:searchNearby", headers: ["X-Goog-FieldMask": "places.id"],
+                body: PlacesRouterTests.nearbyBody)
             #expect(nearby.jsonValue?["places"]?.arrayValue?.first?["id"] == "newcomer")
         }
         #expect(router.call("GET", "/placedb/v1/health").jsonValue?["placeCount"] == 6)
@@ -80,7 +101,9 @@ struct ServerLoadTests {
         let router = try f.router()
         #expect(router.call("GET", "/v1/places/old", headers: ["X-Goog-FieldMask": "*"]).status == 200)
         #expect(router.call("POST", "/placedb/v1/places:resolve", body: #"{"placeIds":["old","x"]}"#).status == 200)
-        #expect(router.call("GET", "/placedb/v1/places/cafe/photos/ref-cafe-1/image", query: [("maxWidthPx", "8")]).status == 200)
+        #expect(
+            router.call("GET", "/placedb/v1/places/cafe/photos/ref-cafe-1/image", query: [("maxWidthPx", "8")]).status
+                == 200)
         // SQLite's WAL readers may leave an empty -wal file; nothing is written.
         let after = files()
         #expect(after[0] == before[0])

@@ -7,7 +7,7 @@ import PlaceKit
 import PlaceModel
 import PlaceKitTestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The findings of the adversarial probe of issue 29 that concern
@@ -16,7 +16,9 @@ import Glibc
 /// far from the machine's speed.
 @Suite("placedb serve: clients that misbehave")
 struct ServerReliabilityTests {
-    func start(_ f: ServerFixture, log: LogLines? = nil, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> HTTPServer {
+    func start(_ f: ServerFixture, log: LogLines? = nil, _ configure: (inout ServerConfiguration) -> Void = { _ in })
+        throws -> HTTPServer
+    {
         try f.server(log: log, configure)
     }
 
@@ -34,7 +36,9 @@ struct ServerReliabilityTests {
         defer { close(s) }
         // 600 bytes of headers at 10 a second would take a minute; the
         // idle timeout (60 s) never fires, so only a deadline ends it.
-        let request = Array(("GET /v1/places/cafe HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: " + String(repeating: "a", count: 550) + "\r\n\r\n").utf8)
+        let request = Array(
+            ("GET /v1/places/cafe HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: " + String(repeating: "a", count: 550)
+                + "\r\n\r\n").utf8)
         var sent = 0
         for byte in request {
             if RawClient.send(s, [byte]) != 1 { break }
@@ -99,7 +103,9 @@ struct ServerReliabilityTests {
         usleep(1_600_000)
         let newcomer = try RawClient.connect(port: server.port)
         defer { close(newcomer) }
-        #expect(RawClient.send(newcomer, Array("GET /v1/places/cafe?fields=id HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)) > 0)
+        #expect(
+            RawClient.send(newcomer, Array("GET /v1/places/cafe?fields=id HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+                > 0)
         #expect(RawClient.readAll(newcomer).hasPrefix("HTTP/1.1 200"))
         #expect(slow.filter { RawClient.isClosedByPeer($0, within: 5) }.count == 1)
     }
@@ -109,7 +115,9 @@ struct ServerReliabilityTests {
     /// (every 250 ms), so a burst of new connections (wrk's 64 at once)
     /// all went to one loop while the other idled: wrk with slow clients
     /// at the cap got 52-89% of its requests/s alone.
-    @Test("at the connection cap, new connections still go to the event loops in turn; one waiting connection closed for each")
+    @Test(
+        "at the connection cap, new connections still go to the event loops in turn; one waiting connection closed for each"
+    )
     func capSpreadsNewConnections() throws {
         let threads = Mutex<Set<UInt>>([])
         var config = ServerConfiguration()
@@ -192,7 +200,9 @@ struct ServerReliabilityTests {
     /// Before: stop() waited for the loops' threads (MHD_stop_daemon joins
     /// them), so a request that never ended kept SIGTERM from stopping
     /// the server.
-    @Test("stop() returns by its deadline while a request still holds an event loop, and the other loop keeps serving until then")
+    @Test(
+        "stop() returns by its deadline while a request still holds an event loop, and the other loop keeps serving until then"
+    )
     func stopWhileARequestHoldsALoop() throws {
         let release = Atomic<Bool>(false)
         var config = ServerConfiguration()
@@ -240,8 +250,9 @@ struct ServerReliabilityTests {
     /// busy connections on a loop (it waited again, with its blocking
     /// timeout, after a full batch of 128 events): `-c128` on one thread
     /// got 0 requests in 2 s, `-c127` about 30,000.
-    @Test("no connection count from 1 to 512 stalls an event loop (wrk, 1 s each, 1 and 2 threads)",
-          .enabled(if: !ServerReliabilityTests.wrkMissing, "needs wrk (apt-get install wrk; Scripts/setup installs it)"))
+    @Test(
+        "no connection count from 1 to 512 stalls an event loop (wrk, 1 s each, 1 and 2 threads)",
+        .enabled(if: !ServerReliabilityTests.wrkMissing, "needs wrk (apt-get install wrk; Scripts/setup installs it)"))
     func noStallAtAnyConnectionCount() throws {
         let f = try ServerFixture()
         for threads in [1, 2] {
@@ -253,7 +264,12 @@ struct ServerReliabilityTests {
             defer { server.stop(timeout: 1) }
             var counts: [(connections: Int, requests: Int, output: String)] = []
             for c in [1, 2, 64, 127, 128, 129, 255, 256, 257, 384, 512] {
-                let r = try Tool.run("wrk", ["-t\(min(2, c))", "-c\(c)", "-d1s", "--timeout", "5s", "http://127.0.0.1:\(server.port)/placedb/v1/health"])
+                let r = try Tool.run(
+                    "wrk",
+                    [
+                        "-t\(min(2, c))", "-c\(c)", "-d1s", "--timeout", "5s",
+                        "http://127.0.0.1:\(server.port)/placedb/v1/health",
+                    ])
                 let requests = r.stdout.firstMatch(of: /(\d+) requests in/).flatMap { Int($0.1) } ?? 0
                 counts.append((c, requests, r.stdout))
                 #expect(!r.stdout.contains("Socket errors"), "\(threads) threads, -c\(c): \(r.stdout)")
@@ -266,14 +282,18 @@ struct ServerReliabilityTests {
             // suite's load gave -c1 1/6 of the median, hence 1/20 here.
             let median = counts.map(\.requests).sorted()[counts.count / 2]
             for c in counts {
-                #expect(c.requests * 20 >= median, "\(threads) threads, -c\(c.connections): \(c.requests) requests against a median of \(median)")
+                #expect(
+                    c.requests * 20 >= median,
+                    "\(threads) threads, -c\(c.connections): \(c.requests) requests against a median of \(median)")
             }
         }
     }
 
     // MARK: - What the server reads and writes (findings 6, 7, 10, 13, 15)
 
-    @Test("the access log writes the target as sent, control and non-ASCII bytes escaped: no forged line, no terminal escape")
+    @Test(
+        "the access log writes the target as sent, control and non-ASCII bytes escaped: no forged line, no terminal escape"
+    )
     func accessLogEscapes() throws {
         let f = try ServerFixture()
         let log = LogLines()
@@ -283,7 +303,10 @@ struct ServerReliabilityTests {
         _ = try Curl.run(["-H", "X-Goog-FieldMask: id", "http://127.0.0.1:\(server.port)\(forged)"], in: f.dir)
         let s = try RawClient.connect(port: server.port)
         defer { close(s) }
-        _ = RawClient.send(s, [UInt8]("GET /v1/places/a".utf8) + [0x1B] + [UInt8]("[31m\u{202E}b?fields=id HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        _ = RawClient.send(
+            s,
+            [UInt8]("GET /v1/places/a".utf8) + [0x1B]
+                + [UInt8]("[31m\u{202E}b?fields=id HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
         _ = RawClient.readAll(s)
         for _ in 0..<500 where log.all.count < 2 { usleep(10_000) }
         let lines = log.all
@@ -291,7 +314,8 @@ struct ServerReliabilityTests {
         for line in lines {
             #expect(!line.contains("\n") && !line.contains("\u{1B}") && !line.contains("\u{202E}"), "\(line)")
         }
-        #expect(lines.contains { $0.hasPrefix("GET \(forged) 400 ") }, "a '/' in a place ID that is no older spelling: 400")
+        #expect(
+            lines.contains { $0.hasPrefix("GET \(forged) 400 ") }, "a '/' in a place ID that is no older spelling: 400")
         #expect(lines.contains { $0.hasPrefix("GET /v1/places/a\\x1B[31m\\xE2\\x80\\xAEb?fields=id ") })
     }
 
@@ -319,14 +343,21 @@ struct ServerReliabilityTests {
         let f = try ServerFixture()
         let router = try f.router { $0.host = "127.0.0.1" }
         func status(_ host: String) -> Int { router.call("GET", "/placedb/v1/health", headers: ["Host": host]).status }
-        for ok in ["127.0.0.1:8080", "127.0.0.1", "localhost:8080", "LOCALHOST", "[::1]:8080", "10.1.2.3:80", "localhost."] {
+        for ok in [
+            "127.0.0.1:8080", "127.0.0.1", "localhost:8080", "LOCALHOST", "[::1]:8080", "10.1.2.3:80", "localhost.",
+        ] {
             #expect(status(ok) == 200, "\(ok)")
         }
-        for bad in ["evil.example", "evil.example:8080", "127.0.0.1.nip.io:8080", "ex\u{E9}mple.org", "a b", "[::1", "localhost:80x", ""] {
+        for bad in [
+            "evil.example", "evil.example:8080", "127.0.0.1.nip.io:8080", "ex\u{E9}mple.org", "a b", "[::1",
+            "localhost:80x", "",
+        ] {
             #expect(status(bad) == 403, "\(bad)")
         }
-        #expect(router.call("GET", "/placedb/v1/health").status == 200)  // no Host (HTTP/1.0)
-        #expect(router.call("GET", "/placedb/v1/health", headers: ["Host": "evil.example"]).errorStatus == "PERMISSION_DENIED")
+        #expect(router.call("GET", "/placedb/v1/health").status == 200) // no Host (HTTP/1.0)
+        #expect(
+            router.call("GET", "/placedb/v1/health", headers: ["Host": "evil.example"]).errorStatus
+                == "PERMISSION_DENIED")
         let named = try f.router { $0.allowedHosts = ["places.test"] }
         #expect(named.call("GET", "/placedb/v1/health", headers: ["Host": "Places.Test:8080"]).status == 200)
         #expect(named.call("GET", "/placedb/v1/health", headers: ["Host": "other.test"]).status == 403)
@@ -352,10 +383,14 @@ struct ServerReliabilityTests {
         #expect(plain.header("Location")?.hasPrefix("http://127.0.0.1:8123/placedb/v1/") == true)
         let v6 = try f.router { $0.host = "::1" }
         v6.listening(host: "::1", port: 9)
-        #expect(v6.call("GET", path, query: [("maxWidthPx", "10")]).header("Location")?.hasPrefix("http://[::1]:9/placedb/v1/") == true)
+        #expect(
+            v6.call("GET", path, query: [("maxWidthPx", "10")]).header("Location")?.hasPrefix(
+                "http://[::1]:9/placedb/v1/") == true)
         let any = try f.router { $0.host = "0.0.0.0" }
         any.listening(host: "0.0.0.0", port: 9)
-        #expect(any.call("GET", path, query: [("maxWidthPx", "10")]).header("Location")?.hasPrefix("http://127.0.0.1:9/placedb/v1/") == true)
+        #expect(
+            any.call("GET", path, query: [("maxWidthPx", "10")]).header("Location")?.hasPrefix(
+                "http://127.0.0.1:9/placedb/v1/") == true)
         // Over a socket, an HTTP/1.0 request without Host.
         let server = try start(f)
         defer { server.stop(timeout: 1) }
@@ -363,14 +398,20 @@ struct ServerReliabilityTests {
         defer { close(s) }
         _ = RawClient.send(s, Array("GET \(path)?maxWidthPx=10 HTTP/1.0\r\n\r\n".utf8))
         let answer = RawClient.readAll(s)
-        #expect(answer.contains("Location: http://127.0.0.1:\(server.port)/placedb/v1/places/cafe/photos/ref-cafe-1/image?"), "\(answer.prefix(300))")
+        #expect(
+            answer.contains(
+                "Location: http://127.0.0.1:\(server.port)/placedb/v1/places/cafe/photos/ref-cafe-1/image?"),
+            "\(answer.prefix(300))")
     }
 
-    @Test("with a key sent as X-Goog-Api-Key, photo media's redirect leads to the image; the link serves that photo only")
+    @Test(
+        "with a key sent as X-Goog-Api-Key, photo media's redirect leads to the image; the link serves that photo only")
     func photoRedirectWithHeaderKey() throws {
         let f = try ServerFixture()
         let router = try f.router { $0.apiKey = "secret" }
-        let media = router.call("GET", "/v1/places/cafe/photos/ref-cafe-1/media", query: [("maxWidthPx", "16")], headers: ["X-Goog-Api-Key": "secret"])
+        let media = router.call(
+            "GET", "/v1/places/cafe/photos/ref-cafe-1/media", query: [("maxWidthPx", "16")],
+            headers: ["X-Goog-Api-Key": "secret"])
         #expect(media.status == 302)
         let location = try #require(media.header("Location"))
         #expect(!location.contains("secret"))
@@ -382,9 +423,13 @@ struct ServerReliabilityTests {
         // The token does not open another route, and a made-up one opens nothing.
         let token = try #require(query.first { $0.name == "token" }?.value)
         #expect(router.call("GET", "/v1/places/cafe", query: [("token", token), ("fields", "id")]).status == 403)
-        #expect(router.call("GET", components.path, query: [("maxWidthPx", "16"), ("token", "0123456789abcdef0123456789abcdef")]).status == 403)
+        #expect(
+            router.call(
+                "GET", components.path, query: [("maxWidthPx", "16"), ("token", "0123456789abcdef0123456789abcdef")]
+            ).status == 403)
         // With ?key=, the key is carried as before.
-        let keyed = router.call("GET", "/v1/places/cafe/photos/ref-cafe-1/media", query: [("maxWidthPx", "16"), ("key", "secret")])
+        let keyed = router.call(
+            "GET", "/v1/places/cafe/photos/ref-cafe-1/media", query: [("maxWidthPx", "16"), ("key", "secret")])
         #expect(keyed.header("Location")?.contains("key=secret") == true)
     }
 
@@ -397,13 +442,19 @@ struct ServerReliabilityTests {
         let router = try f.router()
         // Under /v1/places/ they are place IDs with a '/' that is no older
         // spelling of a stored ID: 400 (docs/server.md#place-ids).
-        for (path, status) in [("/v1/places/cafe/photos/media", 400), ("/v1/places/cafe/photos//media", 400),
-                               ("/placedb/v1/places/cafe/photos/image", 404), ("/v1/places//photos/x/media", 400)] {
-            #expect(router.call("GET", path, query: [("maxWidthPx", "10")], headers: ["X-Goog-FieldMask": "id"]).status == status, "\(path)")
+        for (path, status) in [
+            ("/v1/places/cafe/photos/media", 400), ("/v1/places/cafe/photos//media", 400),
+            ("/placedb/v1/places/cafe/photos/image", 404), ("/v1/places//photos/x/media", 400),
+        ] {
+            #expect(
+                router.call("GET", path, query: [("maxWidthPx", "10")], headers: ["X-Goog-FieldMask": "id"]).status
+                    == status, "\(path)")
         }
         #expect(PlacesRouter.PhotoPath("cafe/photos/ref/media", suffix: "/media")?.name == "places/cafe/photos/ref")
-        #expect(PlacesRouter.PhotoPath("a/photos/b/photos/ref/media", suffix: "/media")?.name == "places/a%2Fphotos%2Fb/photos/ref",
-                "the place ID in placedb's spelling")
+        #expect(
+            PlacesRouter.PhotoPath("a/photos/b/photos/ref/media", suffix: "/media")?.name
+                == "places/a%2Fphotos%2Fb/photos/ref",
+            "the place ID in placedb's spelling")
     }
 
     // MARK: - The database file (finding 11)
@@ -413,11 +464,18 @@ struct ServerReliabilityTests {
         let f = try ServerFixture()
         var config = ServerConfiguration()
         config.threads = 1
-        let router = try PlacesRouter(backend: ServerBackend(databasePath: f.db, connections: 1, checkInterval: 0), configuration: config)
+        let router = try PlacesRouter(
+            backend: ServerBackend(databasePath: f.db, connections: 1, checkInterval: 0), configuration: config)
         #expect(router.call("GET", "/placedb/v1/health").jsonValue?["placeCount"] == 5)
         // Another database, moved over the served path (a new inode).
         let other = f.dir.file("other.sqlite")
-        let r = f.cli(["import", try f.dir.write("one.ndjson", #"{"id":"solo","displayName":{"text":"Solo"},"location":{"latitude":1,"longitude":2},"types":["cafe"]}"# + "\n"), "--db", other])
+        let r = f.cli([
+            "import",
+            try f.dir.write(
+                "one.ndjson",
+                #"{"id":"solo","displayName":{"text":"Solo"},"location":{"latitude":1,"longitude":2},"types":["cafe"]}"#
+                    + "\n"), "--db", other,
+        ])
         #expect(r.code == 0, "\(r.err)")
         #expect(rename(other, f.db) == 0)
         for suffix in ["-wal", "-shm"] { unlink(f.db + suffix) }
@@ -437,15 +495,21 @@ struct ServerReliabilityTests {
 
     // MARK: - Field masks (finding 14)
 
-    @Test("autocomplete mask paths must name members of the response", arguments: [
-        ("suggestions.placePrediction.placeId", 200), ("suggestions.placePrediction.text.text", 200), ("suggestions.*", 200),
-        ("suggestions.placePrediction.structuredFormat.mainText.matches.endOffset", 200), ("suggestions.queryPrediction.text", 200),
-        ("suggestions.placePrediction.nope", 400), ("suggestions.placePrediction.placeId.x", 400), ("suggestionsx", 400), ("suggestions..placeId", 400),
-    ])
+    @Test(
+        "autocomplete mask paths must name members of the response",
+        arguments: [
+            ("suggestions.placePrediction.placeId", 200), ("suggestions.placePrediction.text.text", 200),
+            ("suggestions.*", 200),
+            ("suggestions.placePrediction.structuredFormat.mainText.matches.endOffset", 200),
+            ("suggestions.queryPrediction.text", 200),
+            ("suggestions.placePrediction.nope", 400), ("suggestions.placePrediction.placeId.x", 400),
+            ("suggestionsx", 400), ("suggestions..placeId", 400),
+        ])
     func autocompleteMasks(mask: String, status: Int) throws {
         let f = try ServerFixture()
         let router = try f.router()
-        let r = router.call("POST", "/v1/places:autocomplete", headers: ["X-Goog-FieldMask": mask], body: #"{"input": "caf"}"#)
+        let r = router.call(
+            "POST", "/v1/places:autocomplete", headers: ["X-Goog-FieldMask": mask], body: #"{"input": "caf"}"#)
         #expect(r.status == status, "\(mask): \(r.text)")
     }
 }
@@ -461,8 +525,19 @@ extension RawClient {
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        let rc = bound != 0 ? bound : withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        let rc =
+            bound != 0
+            ? bound
+            : withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
         if rc != 0 {
             close(s)
             throw ServerError("connect from \(source) failed: \(String(cString: strerror(errno)))")

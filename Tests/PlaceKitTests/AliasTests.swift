@@ -12,7 +12,8 @@ struct AliasTests {
     init() throws { dir = try TempDirectory() }
 
     func load(_ text: String, options: ImportOptions = ImportOptions()) throws {
-        _ = try PlaceImporter(databasePath: db, options: options).importInput(.file(try dir.write("in-\(UUID().uuidString).ndjson", text)))
+        _ = try PlaceImporter(databasePath: db, options: options).importInput(
+            .file(try dir.write("in-\(UUID().uuidString).ndjson", text)))
     }
 
     func resolve(_ id: String) throws -> PlaceIDResolution {
@@ -31,7 +32,8 @@ struct AliasTests {
 
     @Test("movedPlaceId on a closed place leads to where it moved")
     func movedPlaceId() throws {
-        try load("""
+        try load(
+            """
             {"id":"old","displayName":{"text":"Old Shop"},"location":{"latitude":1,"longitude":2},"businessStatus":"CLOSED_PERMANENTLY","movedPlaceId":"new"}
             {"id":"new","displayName":{"text":"New Shop"},"location":{"latitude":1.001,"longitude":2}}
 
@@ -49,7 +51,9 @@ struct AliasTests {
 
     @Test("legacy deprecated id, reference and alt_ids all resolve to the place_id")
     func legacyIDs() throws {
-        try load(#"{"result":{"place_id":"ChIJnew","id":"4f89212bf76dde31f092cfc14d7506555d85b5c7","reference":"CmRlong-reference","alt_ids":[{"place_id":"ChIJalt","scope":"APP"}],"name":"Legacy","geometry":{"location":{"lat":-33.8,"lng":151.2}}},"status":"OK"}"# + "\n")
+        try load(
+            #"{"result":{"place_id":"ChIJnew","id":"4f89212bf76dde31f092cfc14d7506555d85b5c7","reference":"CmRlong-reference","alt_ids":[{"place_id":"ChIJalt","scope":"APP"}],"name":"Legacy","geometry":{"location":{"lat":-33.8,"lng":151.2}}},"status":"OK"}"#
+                + "\n")
         for old in ["4f89212bf76dde31f092cfc14d7506555d85b5c7", "CmRlong-reference", "ChIJalt"] {
             let r = try resolve(old)
             #expect(r.status == .moved, "\(old)")
@@ -60,7 +64,8 @@ struct AliasTests {
 
     @Test("a response filed under a requested ID that differs records that ID")
     func requestedID() throws {
-        try load("""
+        try load(
+            """
             {"requestedId":"ChIJasked","place":\(Fixtures.v1("ChIJgot", "Returned"))}
             {"requestedId":"same","place":\(Fixtures.v1("same", "Same"))}
             {"requestedId":"legacyAsked","result":\(Fixtures.legacy("legacyGot", "Legacy"))}
@@ -75,7 +80,8 @@ struct AliasTests {
     @Test("chains of any length resolve hop by hop")
     func chain() throws {
         try load(Fixtures.v1("d", "Dee") + "\n")
-        let file = try dir.write("a.csv", "old_id,new_id,reason,confidence\na,b,moved,0.9\nb,c,renumbered,1\nc,d,merged,0.8\n")
+        let file = try dir.write(
+            "a.csv", "old_id,new_id,reason,confidence\na,b,moved,0.9\nb,c,renumbered,1\nc,d,merged,0.8\n")
         let summary = try PlaceImporter(databasePath: db).importAliases(.file(file))
         #expect(summary.added == 3)
         let r = try resolve("a")
@@ -91,7 +97,9 @@ struct AliasTests {
     @Test("an alias file's own source and recordedAt are kept; --source names the edges without one")
     func ownSourceAndTime() throws {
         try load(Fixtures.v1("d", "Dee") + "\n")
-        let json = try dir.write("own.ndjson", """
+        let json = try dir.write(
+            "own.ndjson",
+            """
             {"oldId":"a","newId":"d","reason":"moved","source":"city-2019","recordedAt":"2019-05-01T10:00:00.000Z"}
             {"oldId":"b","newId":"d","reason":"merged"}
 
@@ -105,13 +113,16 @@ struct AliasTests {
         #expect(b?.source == "curated")
         #expect(b?.recordedAt != nil && b?.recordedAt != "2019-05-01T10:00:00.000Z")
         // CSV names them in columns.
-        let csv = try dir.write("own.csv", "old_id,new_id,reason,source,recorded_at\nc,d,renumbered,osm-2020,2020-01-02T03:04:05.000Z\n")
+        let csv = try dir.write(
+            "own.csv", "old_id,new_id,reason,source,recorded_at\nc,d,renumbered,osm-2020,2020-01-02T03:04:05.000Z\n")
         _ = try PlaceImporter(databasePath: db).importAliases(.file(csv))
         let c = try resolve("c").chain.first
         #expect(c?.source == "osm-2020")
         #expect(c?.recordedAt == "2020-01-02T03:04:05.000Z")
         // A time that is not RFC 3339 is a bad line: nothing of the file recorded.
-        let bad = try dir.write("bad.ndjson", """
+        let bad = try dir.write(
+            "bad.ndjson",
+            """
             {"oldId":"e","newId":"d"}
             {"oldId":"f","newId":"d","recordedAt":"yesterday"}
 
@@ -124,10 +135,16 @@ struct AliasTests {
         #expect(try resolve("e").status == .notFound)
         // An edge known from a later run takes an earlier line's record; a
         // later line changes nothing.
-        let later = try dir.write("later.ndjson", #"{"oldId":"a","newId":"d","reason":"moved","source":"other","recordedAt":"2024-01-01T00:00:00.000Z"}"# + "\n")
+        let later = try dir.write(
+            "later.ndjson",
+            #"{"oldId":"a","newId":"d","reason":"moved","source":"other","recordedAt":"2024-01-01T00:00:00.000Z"}"#
+                + "\n")
         #expect(try PlaceImporter(databasePath: db).importAliases(.file(later)).unchanged == 1)
         #expect(try resolve("a").chain.first?.source == "city-2019")
-        let earlier = try dir.write("earlier.ndjson", #"{"oldId":"a","newId":"d","reason":"moved","confidence":0.9,"source":"first","recordedAt":"2018-01-01T00:00:00Z"}"# + "\n")
+        let earlier = try dir.write(
+            "earlier.ndjson",
+            #"{"oldId":"a","newId":"d","reason":"moved","confidence":0.9,"source":"first","recordedAt":"2018-01-01T00:00:00Z"}"#
+                + "\n")
         #expect(try PlaceImporter(databasePath: db).importAliases(.file(earlier)).unchanged == 1)
         let first = try resolve("a").chain.first
         #expect(first?.source == "first")
@@ -137,7 +154,9 @@ struct AliasTests {
 
     @Test("a cycle is detected and reported, never looped")
     func cycle() throws {
-        let file = try dir.write("c.ndjson", """
+        let file = try dir.write(
+            "c.ndjson",
+            """
             {"oldId":"x","newId":"y","reason":"explicit"}
             {"oldId":"y","newId":"z"}
             {"oldId":"z","newId":"x"}
@@ -152,8 +171,13 @@ struct AliasTests {
 
     @Test("a merge sends two old IDs to one place; a split keeps the alternatives")
     func mergeAndSplit() throws {
-        try load(Fixtures.v1("m", "Merged") + "\n" + Fixtures.v1("s1", "Split one") + "\n" + Fixtures.v1("s2", "Split two") + "\n")
-        let file = try dir.write("ms.csv", "old_id,new_id,reason,confidence\nm-a,m,merged,1\nm-b,m,merged,1\nparent,s1,split,0.9\nparent,s2,split,0.6\n")
+        try load(
+            Fixtures.v1("m", "Merged") + "\n" + Fixtures.v1("s1", "Split one") + "\n" + Fixtures.v1("s2", "Split two")
+                + "\n")
+        let file = try dir.write(
+            "ms.csv",
+            "old_id,new_id,reason,confidence\nm-a,m,merged,1\nm-b,m,merged,1\nparent,s1,split,0.9\nparent,s2,split,0.6\n"
+        )
         _ = try PlaceImporter(databasePath: db).importAliases(.file(file))
         #expect(try resolve("m-a").placeID == "m")
         #expect(try resolve("m-b").placeID == "m")
@@ -169,7 +193,8 @@ struct AliasTests {
             var options = ImportOptions(snapshot: "osm-x")
             options.matching = nil
             let importer = try PlaceImporter(databasePath: db, options: options)
-            _ = try importer.importInput(.file(try dir.write("s\(i).geojsonseq", features.map { "\u{1E}\($0)\n" }.joined())))
+            _ = try importer.importInput(
+                .file(try dir.write("s\(i).geojsonseq", features.map { "\u{1E}\($0)\n" }.joined())))
             _ = try importer.finishSnapshot()
         }
         let r = try resolve("osm:n2")
@@ -183,16 +208,24 @@ struct AliasTests {
 
     @Test("a snapshot links a removed place to a nearby added one with the same name, and not to a different one")
     func snapshotMatcher() throws {
-        let first = [GeoFixtures.osmNode(10, "Café Central", lng: 9.5, lat: 47.1),
-                     GeoFixtures.osmNode(11, "Bäckerei Huber", lng: 9.51, lat: 47.11, tags: #""shop":"bakery""#),
-                     GeoFixtures.osmNode(12, "Mühleholz I", lng: 9.52, lat: 47.12, tags: #""amenity":"school""#)]
-        let second = [GeoFixtures.osmWay(99, "Cafe Central", ring: "[[9.49995,47.09995],[9.50005,47.09995],[9.50005,47.10005],[9.49995,47.10005],[9.49995,47.09995]]"),
-                      GeoFixtures.osmNode(13, "Metzgerei Frick", lng: 9.51, lat: 47.1101, tags: #""shop":"bakery""#),
-                      GeoFixtures.osmNode(14, "Mühleholz II", lng: 9.5201, lat: 47.12, tags: #""amenity":"school""#)]
+        let first = [
+            GeoFixtures.osmNode(10, "Café Central", lng: 9.5, lat: 47.1),
+            GeoFixtures.osmNode(11, "Bäckerei Huber", lng: 9.51, lat: 47.11, tags: #""shop":"bakery""#),
+            GeoFixtures.osmNode(12, "Mühleholz I", lng: 9.52, lat: 47.12, tags: #""amenity":"school""#),
+        ]
+        let second = [
+            GeoFixtures.osmWay(
+                99, "Cafe Central",
+                ring: "[[9.49995,47.09995],[9.50005,47.09995],[9.50005,47.10005],[9.49995,47.10005],[9.49995,47.09995]]"
+            ),
+            GeoFixtures.osmNode(13, "Metzgerei Frick", lng: 9.51, lat: 47.1101, tags: #""shop":"bakery""#),
+            GeoFixtures.osmNode(14, "Mühleholz II", lng: 9.5201, lat: 47.12, tags: #""amenity":"school""#),
+        ]
         var linked = 0
         for (i, features) in [first, second].enumerated() {
             let importer = try PlaceImporter(databasePath: db, options: ImportOptions(snapshot: "osm-li"))
-            _ = try importer.importInput(.file(try dir.write("m\(i).geojsonseq", features.map { "\u{1E}\($0)\n" }.joined())))
+            _ = try importer.importInput(
+                .file(try dir.write("m\(i).geojsonseq", features.map { "\u{1E}\($0)\n" }.joined())))
             _ = try importer.finishSnapshot()
             linked = importer.lastSnapshotLinks
         }
@@ -209,11 +242,16 @@ struct AliasTests {
     @Test("a bulk re-keying is recognized as a renumbering")
     func renumbering() throws {
         let names = ["Alpha", "Bravo", "Charlie", "Delta"]
-        let before = names.enumerated().map { GeoFixtures.osmNode($0.offset + 1, $0.element, lng: 9.5 + Double($0.offset) * 0.01, lat: 47.1) }
-        let after = names.enumerated().map { GeoFixtures.osmNode($0.offset + 1001, $0.element, lng: 9.5 + Double($0.offset) * 0.01, lat: 47.1) }
+        let before = names.enumerated().map {
+            GeoFixtures.osmNode($0.offset + 1, $0.element, lng: 9.5 + Double($0.offset) * 0.01, lat: 47.1)
+        }
+        let after = names.enumerated().map {
+            GeoFixtures.osmNode($0.offset + 1001, $0.element, lng: 9.5 + Double($0.offset) * 0.01, lat: 47.1)
+        }
         for (i, features) in [before, after].enumerated() {
             let importer = try PlaceImporter(databasePath: db, options: ImportOptions(snapshot: "re"))
-            _ = try importer.importInput(.file(try dir.write("r\(i).geojsonseq", features.map { "\u{1E}\($0)\n" }.joined())))
+            _ = try importer.importInput(
+                .file(try dir.write("r\(i).geojsonseq", features.map { "\u{1E}\($0)\n" }.joined())))
             _ = try importer.finishSnapshot()
         }
         for i in 1...4 {
@@ -223,14 +261,16 @@ struct AliasTests {
         }
     }
 
-    @Test("bad alias files fail with file:line and record nothing", arguments: [
-        ("old_id,new_id\na,b\nc\n", "no new ID"),
-        ("old_id,new_id,reason\na,b,teleported\n", "unknown reason 'teleported'"),
-        ("old_id,new_id,confidence\na,b,1.5\n", "outside (0, 1]"),
-        ("from,to\na,a\n", "alias of itself"),
-        ("id,name\na,b\n", "CSV header must name"),
-        ("{\"oldId\":\"a\",\"newId\":\"b\"}\n{broken\n", "malformed JSON"),
-    ])
+    @Test(
+        "bad alias files fail with file:line and record nothing",
+        arguments: [
+            ("old_id,new_id\na,b\nc\n", "no new ID"),
+            ("old_id,new_id,reason\na,b,teleported\n", "unknown reason 'teleported'"),
+            ("old_id,new_id,confidence\na,b,1.5\n", "outside (0, 1]"),
+            ("from,to\na,a\n", "alias of itself"),
+            ("id,name\na,b\n", "CSV header must name"),
+            ("{\"oldId\":\"a\",\"newId\":\"b\"}\n{broken\n", "malformed JSON"),
+        ])
     func badAliasFiles(text: String, reason: String) throws {
         let file = try dir.write("bad.csv", text)
         #expect {

@@ -9,7 +9,8 @@ import PlaceKitTestSupport
 /// sequential ones; errors are typed and speak of places, not options.
 @Suite struct AsyncPlacesClientTests {
     static func database() throws -> (TempDirectory, String) {
-        try placesDatabase((0..<40).map { record("p\($0)", east: Double($0 % 8) * 30, north: Double($0 / 8) * 30, ratings: $0 * 13) })
+        try placesDatabase(
+            (0..<40).map { record("p\($0)", east: Double($0 % 8) * 30, north: Double($0 / 8) * 30, ratings: $0 * 13) })
     }
 
     /// One query of each kind, by number.
@@ -36,7 +37,9 @@ import PlaceKitTestSupport
         let fix = at(east: Double(i % 9) * 25, north: Double(i % 5) * 20)
         switch i % 4 {
         case 0: return .place(try client.fetchPlace(id: PlaceID("p\(i % 40)")))
-        case 1: return .nearby(try client.searchNearby(NearbySearchRequest(center: fix, radiusMeters: 80, maxResultCount: 10)))
+        case 1:
+            return .nearby(
+                try client.searchNearby(NearbySearchRequest(center: fix, radiusMeters: 80, maxResultCount: 10)))
         case 2:
             let r = try client.findPlaceLikelihoods(location: fix, accuracy: Double(5 + i % 7 * 10), limit: 20)
             return .likelihoods(r.placeLikelihoods, none: r.noneLikelihood)
@@ -62,7 +65,11 @@ import PlaceKitTestSupport
         // The same from a detached task, sequentially.
         let again = try await Task.detached { try await Self.ask(2, client) }.value
         #expect(again == expected[2])
-        if case .likelihoods(let l, _) = expected[2] { #expect(!l.isEmpty) } else { Issue.record("query 2 is a current-place query") }
+        if case .likelihoods(let l, _) = expected[2] {
+            #expect(!l.isEmpty)
+        } else {
+            Issue.record("query 2 is a current-place query")
+        }
     }
 
     /// The error `body` throws, nil when it returns.
@@ -78,25 +85,35 @@ import PlaceKitTestSupport
     @Test func errorsAreTypedAndNameNoOption() async throws {
         let (dir, path) = try Self.database()
         let client = try PlacesClient(databasePath: path, maxReaders: 2)
-        let notFound = await Self.failure { () async throws(PlaceDBError) in try await client.fetchPlace(id: "nowhere") }
+        let notFound = await Self.failure { () async throws(PlaceDBError) in try await client.fetchPlace(id: "nowhere")
+        }
         #expect(notFound == .notFound("nowhere") && notFound?.description == "NOT_FOUND: no place with ID 'nowhere'")
-        let offMap = await Self.failure { () async throws(PlaceDBError) in try await client.findPlaceLikelihoods(location: Coordinate(latitude: 91, longitude: 0), accuracy: 10) }
-        #expect(offMap.map { if case .invalidArgument = $0 { true } else { false } } == true && offMap?.description.contains("91") == true)
-        let noSize = await Self.failure { () async throws(PlaceDBError) in try await client.fetchPhoto(PhotoMetadata(name: "places/p1/photos/none"), maxWidth: 0, maxHeight: 10) }
+        let offMap = await Self.failure { () async throws(PlaceDBError) in
+            try await client.findPlaceLikelihoods(location: Coordinate(latitude: 91, longitude: 0), accuracy: 10)
+        }
+        #expect(
+            offMap.map { if case .invalidArgument = $0 { true } else { false } } == true
+                && offMap?.description.contains("91") == true)
+        let noSize = await Self.failure { () async throws(PlaceDBError) in
+            try await client.fetchPhoto(PhotoMetadata(name: "places/p1/photos/none"), maxWidth: 0, maxHeight: 10)
+        }
         #expect(noSize.map { if case .invalidArgument = $0 { true } else { false } } == true)
         let missing = dir.file("missing.sqlite")
         let noDatabase = await Self.failure { () async throws(PlaceDBError) in try PlacesClient(databasePath: missing) }
         #expect(noDatabase == .noDatabase(path: missing) && noDatabase?.description == "\(missing): no database here")
         for e in [notFound, offMap, noSize, noDatabase] {
             #expect(e != nil)
-            #expect(!(e?.description ?? "").contains("--") && !(e?.description ?? "").contains("placedb "), "\(String(describing: e))")
+            #expect(
+                !(e?.description ?? "").contains("--") && !(e?.description ?? "").contains("placedb "),
+                "\(String(describing: e))")
         }
         // A failed call leaves its connection usable.
         #expect(try await client.placeCount() == 40)
     }
 
     @Test func hoursAndPhotosAreAnsweredAsTheSyncClientDoes() async throws {
-        let hours = #","regularOpeningHours":{"periods":[\#(HoursFixtures.daily("08:00", "18:00"))]},"utcOffsetMinutes":0"#
+        let hours =
+            #","regularOpeningHours":{"periods":[\#(HoursFixtures.daily("08:00", "18:00"))]},"utcOffsetMinutes":0"#
         let photo = #","photos":[{"name":"places/shop/photos/ph1","widthPx":640,"heightPx":480}]"#
         let (dir, path) = try placesDatabase([record("shop", extra: hours + photo)])
         _ = dir
@@ -108,11 +125,14 @@ import PlaceKitTestSupport
         #expect(try await client.fetchPhotoMetadata(placeID: "shop") == (try sync.lookUpPhotos(placeID: "shop")))
         #expect(try await client.fetchPhotoMetadata(placeID: "shop").map(\.name) == ["places/shop/photos/ph1"])
         await #expect(throws: PlaceDBError.self) {
-            _ = try await client.fetchPhoto(PhotoMetadata(name: "places/shop/photos/ph1"), maxWidth: 100, maxHeight: 100)
+            _ = try await client.fetchPhoto(
+                PhotoMetadata(name: "places/shop/photos/ph1"), maxWidth: 100, maxHeight: 100)
         }
     }
 
-    @Test("database info, provenance, alias edges and the current-place scene come through the client as the engine gives them")
+    @Test(
+        "database info, provenance, alias edges and the current-place scene come through the client as the engine gives them"
+    )
     func infoProvenanceAliasesScene() async throws {
         let (dir, path) = try Self.database()
         _ = dir
@@ -188,7 +208,9 @@ import PlaceKitTestSupport
         let waitingTask = Task { try await one.placeCount() }
         let waitingThread = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            _ = try? one.withReader { reader in seen.lend(reader); seen.giveBack() }
+            _ = try? one.withReader { reader in
+                seen.lend(reader); seen.giveBack()
+            }
             waitingThread.signal()
         }
         // Neither got a connection while it was held.
@@ -206,7 +228,11 @@ import PlaceKitTestSupport
         private var ids: Set<ObjectIdentifier> = []
         private var out = 0, most = 0
         private var byQuery: [Int: Answer] = [:]
-        func lend(_ r: PlaceReader) { lock.withLock { ids.insert(ObjectIdentifier(r)); out += 1; most = max(most, out) } }
+        func lend(_ r: PlaceReader) {
+            lock.withLock {
+                ids.insert(ObjectIdentifier(r)); out += 1; most = max(most, out)
+            }
+        }
         func giveBack() { lock.withLock { out -= 1 } }
         func record(_ i: Int, _ a: Answer?) { lock.withLock { byQuery[i] = a } }
         var readers: Set<ObjectIdentifier> { lock.withLock { ids } }

@@ -23,9 +23,15 @@ struct AutocompleteMatchesTests {
         // Not a prefix: "l" is no whole word of the text.
         #expect(TextMatches.ranges(in: text, query: ["cafe", "du", "l"], lastIsPrefix: false) == [r(0, 4), r(5, 7)])
         // Case and diacritics typed either way.
-        #expect(TextMatches.ranges(in: "MÜLLER Mode", query: TextFolding.words("müller mo"), lastIsPrefix: true) == [r(0, 6), r(7, 9)])
+        #expect(
+            TextMatches.ranges(in: "MÜLLER Mode", query: TextFolding.words("müller mo"), lastIsPrefix: true) == [
+                r(0, 6), r(7, 9),
+            ])
         // A word typed twice marks two words, not one twice.
-        #expect(TextMatches.ranges(in: "Pizza Pizza Roma", query: ["pizza", "pizza"], lastIsPrefix: false) == [r(0, 5), r(6, 11)])
+        #expect(
+            TextMatches.ranges(in: "Pizza Pizza Roma", query: ["pizza", "pizza"], lastIsPrefix: false) == [
+                r(0, 5), r(6, 11),
+            ])
         #expect(TextMatches.ranges(in: "Bar", query: [], lastIsPrefix: true).isEmpty)
     }
 
@@ -42,7 +48,8 @@ struct AutocompleteMatchesTests {
         #expect(TextMatches.ranges(in: text, query: ["noe"], lastIsPrefix: true) == [r(6, 10)])
         #expect(TextMatches.ranges(in: text, query: ["no"], lastIsPrefix: true) == [r(6, 8)])
         // Precomposed, the same words are shorter.
-        #expect(TextMatches.ranges(in: "Café Noël", query: ["cafe", "noel"], lastIsPrefix: false) == [r(0, 4), r(5, 9)])
+        #expect(
+            TextMatches.ranges(in: "Café Noël", query: ["cafe", "noel"], lastIsPrefix: false) == [r(0, 4), r(5, 9)])
     }
 
     @Test("emoji count as code points (two for a flag, a joined sequence each part) and separate words")
@@ -71,7 +78,10 @@ struct AutocompleteMatchesTests {
     @Test("a corrected typo marks the word it was corrected to")
     func fuzzy() {
         #expect(TextMatches.ranges(in: "Boulangerie Kaufmann", query: ["boulngerie"], lastIsPrefix: false).isEmpty)
-        #expect(TextMatches.ranges(in: "Boulangerie Kaufmann", query: ["boulngerie"], lastIsPrefix: false, fuzzy: true) == [r(0, 11)])
+        #expect(
+            TextMatches.ranges(in: "Boulangerie Kaufmann", query: ["boulngerie"], lastIsPrefix: false, fuzzy: true) == [
+                r(0, 11)
+            ])
     }
 
     @Test("split: the ranges of text 'main, secondary' as the main text's and the secondary text's own")
@@ -93,11 +103,14 @@ struct AutocompleteMatchesTests {
             #"{"id":"plumber","displayName":{"text":"Pizza Plumbing"},"location":{"latitude":46.52,"longitude":6.63},"types":["plumber"],"pureServiceAreaBusiness":true}"#,
             #"{"id":"soon","displayName":{"text":"Pizza Soon"},"location":{"latitude":46.52,"longitude":6.63},"types":["restaurant"],"businessStatus":"FUTURE_OPENING"}"#,
         ]
-        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("in.ndjson", records.joined(separator: "\n") + "\n")))
+        _ = try PlaceImporter(databasePath: db).importInput(
+            .file(try dir.write("in.ndjson", records.joined(separator: "\n") + "\n")))
         return (dir, db)
     }
 
-    @Test("place predictions carry the matches of their text, main text and secondary text; the JSON leaves startOffset 0 out")
+    @Test(
+        "place predictions carry the matches of their text, main text and secondary text; the JSON leaves startOffset 0 out"
+    )
     func placeMatches() throws {
         let (dir, db) = try database()
         _ = dir
@@ -119,12 +132,16 @@ struct AutocompleteMatchesTests {
         #expect(matches.dropFirst().first?["startOffset"]?.doubleValue == 5)
     }
 
-    @Test("query predictions: the type word completed, near the bias centre's locality, the type as words; after the places, 5 in all")
+    @Test(
+        "query predictions: the type word completed, near the bias centre's locality, the type as words; after the places, 5 in all"
+    )
     func queryPredictions() throws {
         let (dir, db) = try database()
         _ = dir
         let client = try PlaceReader(databasePath: db)
-        var request = AutocompleteRequest(input: "pizz", locationBias: .circle(center: Coordinate(latitude: 46.52, longitude: 6.63), radiusMeters: nil))
+        var request = AutocompleteRequest(
+            input: "pizz",
+            locationBias: .circle(center: Coordinate(latitude: 46.52, longitude: 6.63), radiusMeters: nil))
         #expect(try client.autocompleteAnswer(request).queries.isEmpty)
         request.includeQueryPredictions = true
         let answer = try client.autocompleteAnswer(request)
@@ -158,21 +175,32 @@ struct AutocompleteMatchesTests {
         #expect(try client.autocomplete(request).map(\.placeID.rawValue).contains("soon"))
     }
 
-    @Test("request bodies: sessionToken, includedRegionCodes and includedPrimaryTypes checked as the discovery document says")
+    @Test(
+        "request bodies: sessionToken, includedRegionCodes and includedPrimaryTypes checked as the discovery document says"
+    )
     func requestChecks() throws {
         func parse(_ body: String) throws -> AutocompleteRequest {
             try AutocompleteRequest(json: #require(try JSONValue(parsing: Array(body.utf8)).objectValue))
         }
         #expect(try parse(#"{"input":"a","sessionToken":"0b7a4a6e-2f6c-4f7e-9d5c-1d2e3f4a5b6c"}"#).sessionToken != nil)
         #expect(throws: PlaceDBError.self) { try parse(#"{"input":"a","sessionToken":"has space"}"#) }
-        #expect(throws: PlaceDBError.self) { try parse(#"{"input":"a","sessionToken":"\#(String(repeating: "a", count: 37))"}"#) }
+        #expect(throws: PlaceDBError.self) {
+            try parse(#"{"input":"a","sessionToken":"\#(String(repeating: "a", count: 37))"}"#)
+        }
         #expect(throws: PlaceDBError.self) { try parse(#"{"input":"a","sessionToken":5}"#) }
         #expect(try parse(#"{"input":"a","includedRegionCodes":["ch","US"]}"#).includedRegionCodes == ["ch", "US"])
         #expect(throws: PlaceDBError.self) { try parse(#"{"input":"a","includedRegionCodes":["CHE"]}"#) }
-        #expect(throws: PlaceDBError.self) { try parse(#"{"input":"a","includedPrimaryTypes":["a","b","c","d","e","f"]}"#) }
-        #expect(try parse(#"{"input":"a","includedPrimaryTypes":["(cities)"]}"#).primaryTypeFilter == ["locality", "administrative_area_level_3"])
+        #expect(throws: PlaceDBError.self) {
+            try parse(#"{"input":"a","includedPrimaryTypes":["a","b","c","d","e","f"]}"#)
+        }
+        #expect(
+            try parse(#"{"input":"a","includedPrimaryTypes":["(cities)"]}"#).primaryTypeFilter == [
+                "locality", "administrative_area_level_3",
+            ])
         #expect(throws: PlaceDBError.self) { try parse(#"{"input":"a","includedPrimaryTypes":["(cities)","cafe"]}"#) }
-        #expect(try parse(#"{"input":"a","includeQueryPredictions":true,"includeFutureOpeningBusinesses":true}"#).includeFutureOpenings)
+        #expect(
+            try parse(#"{"input":"a","includeQueryPredictions":true,"includeFutureOpeningBusinesses":true}"#)
+                .includeFutureOpenings)
         #expect(throws: PlaceDBError.self) { try parse(#"{"input":"a","includeQueryPredictions":"yes"}"#) }
     }
 }

@@ -7,7 +7,9 @@ import SQLiteDB
 
 /// Which capture wins comes from the data, never from the order of the
 /// files or their modification times (docs/merging.md#capture-time).
-@Suite("Capture times from the data (../shared/data/google)", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
+@Suite(
+    "Capture times from the data (../shared/data/google)",
+    .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
 struct CaptureOrderCorpusTests {
     static let files = CorpusData.files(under: "google", extension: "json").filter { !$0.path.contains("/schema/") }
 
@@ -16,7 +18,9 @@ struct CaptureOrderCorpusTests {
     /// location and source.
     static func values(_ path: String) throws -> [String] {
         var ids: [String] = []
-        try Database(path: path, mode: .readOnly).forEachRow("SELECT place_id FROM place ORDER BY place_id") { ids.append(try $0.string(0)) }
+        try Database(path: path, mode: .readOnly).forEachRow("SELECT place_id FROM place ORDER BY place_id") {
+            ids.append(try $0.string(0))
+        }
         let reader = try PlaceReader(databasePath: path)
         return try ids.map { id in
             let place = try reader.fetchStoredPlace(id: PlaceID(id))
@@ -29,10 +33,13 @@ struct CaptureOrderCorpusTests {
     /// Where two rows first differ, briefly.
     static func difference(_ a: String, _ b: String) -> String {
         let i = zip(a, b).prefix { $0 == $1 }.count
-        return "\(a.prefix(40))... at \(i): \(a.dropFirst(max(0, i - 60)).prefix(160)) vs \(b.dropFirst(max(0, i - 60)).prefix(160))"
+        return
+            "\(a.prefix(40))... at \(i): \(a.dropFirst(max(0, i - 60)).prefix(160)) vs \(b.dropFirst(max(0, i - 60)).prefix(160))"
     }
 
-    @Test("one bulk import of every Google file, ten times in a shuffled order with random modification times: the same values each time; the 2023 capture's 973 ratings beat the 2022 example's 939; the summary says which captures were unordered")
+    @Test(
+        "one bulk import of every Google file, ten times in a shuffled order with random modification times: the same values each time; the 2023 capture's 973 ratings beat the 2022 example's 939; the summary says which captures were unordered"
+    )
     func orderAndTimesDoNotMatter() throws {
         try #require(Self.files.count >= 50, "too few Google files")
         let dir = try TempDirectory("placedb-capture-order")
@@ -67,7 +74,9 @@ struct CaptureOrderCorpusTests {
             let values = try Self.values(path)
             #expect(values.count > 100)
             if let first {
-                let differ = values.count != first.count ? "\(values.count) places against \(first.count)"
+                let differ =
+                    values.count != first.count
+                    ? "\(values.count) places against \(first.count)"
                     : zip(values, first).first { $0 != $1 }.map { Self.difference($0.0, $0.1) }
                 #expect(differ == nil, "round \(round): \(differ ?? "")")
             } else {
@@ -79,7 +88,9 @@ struct CaptureOrderCorpusTests {
             let office = try reader.fetchStoredPlace(id: "ChIJN1t_tDeuEmsRUsoyG83frY4")
             #expect(office.document["userRatingCount"]?.intValue == 973, "round \(round)")
             // The summary says where each capture time came from, and that some captures were unordered.
-            #expect((sources[.evidence] ?? 0) > 0 && (sources[.record] ?? 0) > 0 && (sources[.unknown] ?? 0) > 0, "\(sources)")
+            #expect(
+                (sources[.evidence] ?? 0) > 0 && (sources[.record] ?? 0) > 0 && (sources[.unknown] ?? 0) > 0,
+                "\(sources)")
             #expect(unordered > 0, "round \(round)")
         }
     }

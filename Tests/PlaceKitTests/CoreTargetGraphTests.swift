@@ -8,13 +8,16 @@ import Testing
 @Suite("The core library's target graph")
 struct CoreTargetGraphTests {
     /// The package root: three levels above this file.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
 
     /// The `swift` driver: $SWIFT_EXEC's directory or the first on PATH.
     static let swift: String? = {
         let env = ProcessInfo.processInfo.environment
         var dirs = (env["PATH"] ?? "").split(separator: ":").map(String.init)
-        if let exec = env["SWIFT_EXEC"] { dirs.insert(URL(fileURLWithPath: exec).deletingLastPathComponent().path, at: 0) }
+        if let exec = env["SWIFT_EXEC"] {
+            dirs.insert(URL(fileURLWithPath: exec).deletingLastPathComponent().path, at: 0)
+        }
         return dirs.map { "\($0)/swift" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
@@ -38,11 +41,14 @@ struct CoreTargetGraphTests {
     /// waits for the lock of the `swift test` running this test nor
     /// touches .build (the package has no dependencies: nothing to fetch).
     static func describe() throws -> Description {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("placedb-describe-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "placedb-describe-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(swift))
-        process.arguments = ["package", "--package-path", root, "--scratch-path", scratch.path, "describe", "--type", "json"]
+        process.arguments = [
+            "package", "--package-path", root, "--scratch-path", scratch.path, "describe", "--type", "json",
+        ]
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -66,17 +72,26 @@ struct CoreTargetGraphTests {
         return seen
     }
 
-    @Test("the core product's targets reach no libgd", .enabled(if: swift != nil, "no swift binary on PATH (or beside $SWIFT_EXEC) to run 'swift package describe'"))
+    @Test(
+        "the core product's targets reach no libgd",
+        .enabled(if: swift != nil, "no swift binary on PATH (or beside $SWIFT_EXEC) to run 'swift package describe'"))
     func coreHasNoLibgd() throws {
         let description = try Self.describe()
         for productName in Self.coreProducts {
-            let product = try #require(description.products.first { $0.name == productName }, "no product \(productName) in Package.swift")
+            let product = try #require(
+                description.products.first { $0.name == productName }, "no product \(productName) in Package.swift")
             let graph = Self.closure(of: product.targets, in: description)
             // The graph is the one expected: the layers, SQLite and zlib.
-            #expect(graph.isSuperset(of: ["PlaceKit", "PlaceModel", "PlaceStorage", "SQLiteDB", "CSQLite", "CZlib"]), "\(productName): \(graph.sorted())")
-            #expect(graph.isDisjoint(with: Self.imageTargets), "\(productName) reaches \(graph.intersection(Self.imageTargets).sorted())")
+            #expect(
+                graph.isSuperset(of: ["PlaceKit", "PlaceModel", "PlaceStorage", "SQLiteDB", "CSQLite", "CZlib"]),
+                "\(productName): \(graph.sorted())")
+            #expect(
+                graph.isDisjoint(with: Self.imageTargets),
+                "\(productName) reaches \(graph.intersection(Self.imageTargets).sorted())")
             // No system library but SQLite and zlib.
-            let systemLibraries = graph.filter { name in description.targets.first { $0.name == name }?.type == "system-target" }
+            let systemLibraries = graph.filter { name in
+                description.targets.first { $0.name == name }?.type == "system-target"
+            }
             #expect(systemLibraries == ["CSQLite", "CZlib"], "\(productName) links \(systemLibraries.sorted())")
         }
         // The check can fail: the executable's graph does reach libgd.

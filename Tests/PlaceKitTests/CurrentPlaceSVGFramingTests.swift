@@ -98,17 +98,28 @@ struct PictureGeometry {
             let rank = e.attributes["data-rank"] ?? "?"
             if !Self.inside(box, map) { out.append("label \(rank) '\(e.text)' \(box) is outside the map \(map)") }
             let anchor = (doc.double(e, "data-anchor-x"), doc.double(e, "data-anchor-y"))
-            if Self.distance(anchor, box) > 12 { out.append("label \(rank) '\(e.text)' is \(Self.distance(anchor, box)) px from its anchor") }
+            if Self.distance(anchor, box) > 12 {
+                out.append("label \(rank) '\(e.text)' is \(Self.distance(anchor, box)) px from its anchor")
+            }
             switch e.attributes["data-target"] {
             case "footprint":
                 let footprint = footprint(rank: Int(rank) ?? 0)
                 let onShape = footprint.flatMap(drawnBox).map { Self.distance(anchor, $0) <= 1 } ?? false
                 let dot = doc.with(class: "location").first { $0.attributes["data-rank"] == rank }
-                let onDot = dot.map { abs(doc.double($0, "cx") - anchor.0) <= 0.02 && abs(doc.double($0, "cy") - anchor.1) <= 0.02 } ?? false
-                if !onShape && !onDot { out.append("label \(rank) '\(e.text)': its anchor \(anchor) is not on its footprint") }
+                let onDot =
+                    dot.map {
+                        abs(doc.double($0, "cx") - anchor.0) <= 0.02 && abs(doc.double($0, "cy") - anchor.1) <= 0.02
+                    } ?? false
+                if !onShape && !onDot {
+                    out.append("label \(rank) '\(e.text)': its anchor \(anchor) is not on its footprint")
+                }
             case "arrow":
                 let arrow = doc.with(class: "arrow").first { $0.attributes["data-rank"] == rank }
-                let atTail = arrow.map { abs(doc.double($0, "data-tail-x") - anchor.0) <= 0.02 && abs(doc.double($0, "data-tail-y") - anchor.1) <= 0.02 } ?? false
+                let atTail =
+                    arrow.map {
+                        abs(doc.double($0, "data-tail-x") - anchor.0) <= 0.02
+                            && abs(doc.double($0, "data-tail-y") - anchor.1) <= 0.02
+                    } ?? false
                 if !atTail { out.append("label \(rank) '\(e.text)': no arrow of its place at its anchor") }
             default: out.append("label \(rank) names nothing")
             }
@@ -116,7 +127,8 @@ struct PictureGeometry {
         // No text past the picture's edge (a legend line, the subtitle).
         if let root = doc.elements.first {
             let width = doc.double(root, "width"), height = doc.double(root, "height")
-            for t in doc.elements where t.name == "text" && t.attributes["class"] != "label" && t.attributes["text-anchor"] == nil {
+            for t in doc.elements
+            where t.name == "text" && t.attributes["class"] != "label" && t.attributes["text-anchor"] == nil {
                 let size = Double(t.attributes["font-size"] ?? "12") ?? 12
                 let bold = t.attributes["font-weight"] == "bold"
                 let x = doc.double(t, "x"), y = doc.double(t, "y")
@@ -134,8 +146,15 @@ struct CurrentPlaceSVGFramingTests {
     static let fix = Coordinate(latitude: 42.5078, longitude: 1.5211)
 
     static func box(_ w: Double, _ e: Double, _ s: Double, _ n: Double, source: String = "type") -> FootprintOutline {
-        FootprintOutline(kind: .box, source: source, parts: [[.init(east: w, north: s), .init(east: e, north: s), .init(east: e, north: n), .init(east: w, north: n)]],
-                         location: .init(east: (w + e) / 2, north: (s + n) / 2))
+        FootprintOutline(
+            kind: .box, source: source,
+            parts: [
+                [
+                    .init(east: w, north: s), .init(east: e, north: s), .init(east: e, north: n),
+                    .init(east: w, north: n),
+                ]
+            ],
+            location: .init(east: (w + e) / 2, north: (s + n) / 2))
     }
 
     /// The issue's picture, by hand: a small winner at the fix, a likely
@@ -146,8 +165,12 @@ struct CurrentPlaceSVGFramingTests {
         var request = CurrentPlaceRequest(location: fix, accuracyMeters: accuracy)
         request.maxResultCount = 10
         func place(_ id: String, _ name: String, _ type: String) -> Place {
-            Place(id: PlaceID(id), coordinate: fix, document: JSONObject([
-                ("displayName", .object(JSONObject([("text", .string(name)), ("languageCode", .string("en"))]))), ("primaryType", .string(type))]))
+            Place(
+                id: PlaceID(id), coordinate: fix,
+                document: JSONObject([
+                    ("displayName", .object(JSONObject([("text", .string(name)), ("languageCode", .string("en"))]))),
+                    ("primaryType", .string(type)),
+                ]))
         }
         let listed: [(Place, Double, FootprintOutline)] = [
             (place("winner", "Plaça del Poble", "plaza"), 0.799958, box(-6, 6, -4, 8)),
@@ -157,13 +180,15 @@ struct CurrentPlaceSVGFramingTests {
             (place("town3", "Santa Coloma", "locality"), 0.006, box(-1900, -900, -1400, -400)),
             (place("west", "West Museum", "museum"), 0.01, box(-620, -580, -20, 20)),
         ]
-        let result = PlaceLikelihoodList(placeLikelihoods: listed.map { PlaceLikelihood(place: $0.0, likelihood: $0.1) }, noneLikelihood: 0.072,
-                                         sigmaMeters: accuracy / 1.51, searchRadiusMeters: 4 * accuracy / 1.51 + 200, candidateCount: 40)
+        let result = PlaceLikelihoodList(
+            placeLikelihoods: listed.map { PlaceLikelihood(place: $0.0, likelihood: $0.1) }, noneLikelihood: 0.072,
+            sigmaMeters: accuracy / 1.51, searchRadiusMeters: 4 * accuracy / 1.51 + 200, candidateCount: 40)
         return CurrentPlaceScene(request: request, result: result, footprints: listed.map(\.2))
     }
 
-    @Test("the view frames the fix and the likely places; the top place or the circle spans 5% of it; labels inside, next to their places",
-          arguments: [5.0, 15, 20, 65, 300])
+    @Test(
+        "the view frames the fix and the likely places; the top place or the circle spans 5% of it; labels inside, next to their places",
+        arguments: [5.0, 15, 20, 65, 300])
     func framed(accuracy: Double) throws {
         let scene = Self.scene(accuracy: accuracy)
         let view = scene.view()
@@ -179,7 +204,9 @@ struct CurrentPlaceSVGFramingTests {
         #expect(picture.labels.count == 6)
     }
 
-    @Test("places outside the view are arrows at its edge, pointing their way, labelled with name, likelihood and distance")
+    @Test(
+        "places outside the view are arrows at its edge, pointing their way, labelled with name, likelihood and distance"
+    )
     func arrows() throws {
         let scene = Self.scene(accuracy: 5)
         let view = scene.view()
@@ -195,8 +222,11 @@ struct CurrentPlaceSVGFramingTests {
         let centreX = (picture.map.x0 + picture.map.x1) / 2
         for a in arrows {
             let tip = (picture.doc.double(a, "data-tip-x"), picture.doc.double(a, "data-tip-y"))
-            let edge = min(tip.0 - picture.map.x0, picture.map.x1 - tip.0, tip.1 - picture.map.y0, picture.map.y1 - tip.1)
-            #expect(edge >= 0 && edge <= 20, "arrow \(a.attributes["data-rank"] ?? "") tip \(tip) is \(edge) px from the edge")
+            let edge = min(
+                tip.0 - picture.map.x0, picture.map.x1 - tip.0, tip.1 - picture.map.y0, picture.map.y1 - tip.1)
+            #expect(
+                edge >= 0 && edge <= 20,
+                "arrow \(a.attributes["data-rank"] ?? "") tip \(tip) is \(edge) px from the edge")
             switch a.attributes["data-place-id"] {
             case "east", "town2": #expect(tip.0 > centreX + 200)
             case "west", "town3": #expect(tip.0 < centreX - 200)
@@ -206,8 +236,11 @@ struct CurrentPlaceSVGFramingTests {
         }
         let bakery = try #require(picture.labels.first { $0.element.attributes["data-place-id"] == "east" })
         #expect(bakery.element.attributes["data-target"] == "arrow")
-        #expect(bakery.element.text.contains("Far East Bakery") && bakery.element.text.contains("0.100") && bakery.element.text.contains("320 m"),
-                "\(picture.labels.map { ($0.element.text, $0.box, $0.element.attributes["data-anchor-x"] ?? "", $0.element.attributes["data-anchor-y"] ?? "") })")
+        #expect(
+            bakery.element.text.contains("Far East Bakery") && bakery.element.text.contains("0.100")
+                && bakery.element.text.contains("320 m"),
+            "\(picture.labels.map { ($0.element.text, $0.box, $0.element.attributes["data-anchor-x"] ?? "", $0.element.attributes["data-anchor-y"] ?? "") })"
+        )
         // The locality around the view is outlined, not filled (it would tint the whole map), and pointed at.
         let town = try #require(picture.footprint(rank: 3))
         #expect(town.attributes["data-shown"] == "arrow" && town.attributes["fill"] == "none")
@@ -234,13 +267,19 @@ struct CurrentPlaceSVGFramingTests {
         var request = CurrentPlaceRequest(location: Self.fix, accuracyMeters: 20)
         request.maxResultCount = 20
         let listed = (0..<12).map { i -> PlaceLikelihood in
-            let p = Place(id: PlaceID("p\(i)"), coordinate: Self.fix, document: JSONObject([
-                ("displayName", .object(JSONObject([("text", .string("A rather long place name number \(i)"))])))]))
+            let p = Place(
+                id: PlaceID("p\(i)"), coordinate: Self.fix,
+                document: JSONObject([
+                    ("displayName", .object(JSONObject([("text", .string("A rather long place name number \(i)"))])))
+                ]))
             return PlaceLikelihood(place: p, likelihood: 0.08)
         }
         let footprints = (0..<12).map { _ in Self.box(-3, 3, 10, 16) }
-        let scene = CurrentPlaceScene(request: request, result: PlaceLikelihoodList(placeLikelihoods: listed, noneLikelihood: 0.04, sigmaMeters: 13,
-                                                                                   searchRadiusMeters: 60, candidateCount: 12), footprints: footprints)
+        let scene = CurrentPlaceScene(
+            request: request,
+            result: PlaceLikelihoodList(
+                placeLikelihoods: listed, noneLikelihood: 0.04, sigmaMeters: 13,
+                searchRadiusMeters: 60, candidateCount: 12), footprints: footprints)
         let picture = try PictureGeometry(scene.svg())
         #expect(picture.problems().isEmpty, "\(picture.problems())")
         let labels = picture.labels
@@ -256,7 +295,8 @@ extension CurrentPlaceSVGFramingTests {
         let dir = try TempDirectory()
         let db = dir.file("places.sqlite")
         let at = CurrentPlaceSVGTests.at
-        let square = [(10.0, -15.0), (50, -15), (50, 15), (10, 15), (10, -15)].map { at($0.0, $0.1) }.joined(separator: ",")
+        let square = [(10.0, -15.0), (50, -15), (50, 15), (10, 15), (10, -15)].map { at($0.0, $0.1) }.joined(
+            separator: ",")
         let near = [(-200.0, -8.0), (0, -10), (200, -12)].map { at($0.0, $0.1) }.joined(separator: ",")
         let far = [(-200.0, 3000.0), (200, 3000)].map { at($0.0, $0.1) }.joined(separator: ",")
         let features = [
@@ -264,9 +304,11 @@ extension CurrentPlaceSVGFramingTests {
             #"{"type":"Feature","id":"street-near","geometry":{"type":"LineString","coordinates":[\#(near)]},"properties":{"name":"Near Street","types":["route"]}}"#,
             #"{"type":"Feature","id":"street-far","geometry":{"type":"LineString","coordinates":[\#(far)]},"properties":{"name":"Far Street","types":["route"]}}"#,
         ]
-        let summary = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("f.geojson", features.joined(separator: "\n") + "\n")))
+        let summary = try PlaceImporter(databasePath: db).importInput(
+            .file(try dir.write("f.geojson", features.joined(separator: "\n") + "\n")))
         #expect(summary.inserted == 3)
-        let scene = try PlaceReader(databasePath: db).findPlaceLikelihoodScene(CurrentPlaceRequest(location: CurrentPlaceSVGTests.origin, accuracyMeters: 10))
+        let scene = try PlaceReader(databasePath: db).findPlaceLikelihoodScene(
+            CurrentPlaceRequest(location: CurrentPlaceSVGTests.origin, accuracyMeters: 10))
         // Streets are never candidates: the park alone is listed.
         #expect(scene.result.placeLikelihoods.map(\.place.id.rawValue) == ["park"])
         #expect(scene.streets.count == 1)
@@ -274,18 +316,22 @@ extension CurrentPlaceSVGFramingTests {
         for p in scene.streets.joined() {
             #expect(abs(p.north + 10) < 3, "a point of the near street: \(p)")
         }
-        #expect(scene.streets.joined().contains { $0.east < view.west } && scene.streets.joined().contains { $0.east > view.east })
+        #expect(
+            scene.streets.joined().contains { $0.east < view.west }
+                && scene.streets.joined().contains { $0.east > view.east })
         let svg = scene.svg()
         let picture = try PictureGeometry(svg)
         let drawn = picture.doc.with(class: "street")
         #expect(drawn.count == 1)
         // Under the places: before the first footprint in the document.
         let firstStreet = try #require(picture.doc.elements.firstIndex { ($0.attributes["class"] ?? "") == "street" })
-        let firstFootprint = try #require(picture.doc.elements.firstIndex { ($0.attributes["class"] ?? "").hasPrefix("footprint") })
+        let firstFootprint = try #require(
+            picture.doc.elements.firstIndex { ($0.attributes["class"] ?? "").hasPrefix("footprint") })
         #expect(firstStreet < firstFootprint)
         #expect(picture.problems().isEmpty, "\(picture.problems())")
         // A view wider than 3 km reads no streets (the near one would be in it).
-        let wide = try PlaceReader(databasePath: db).findPlaceLikelihoodScene(CurrentPlaceRequest(location: CurrentPlaceSVGTests.origin, accuracyMeters: 2000))
+        let wide = try PlaceReader(databasePath: db).findPlaceLikelihoodScene(
+            CurrentPlaceRequest(location: CurrentPlaceSVGTests.origin, accuracyMeters: 2000))
         #expect(wide.view().side > CurrentPlaceScene.maxStreetViewMeters)
         #expect(wide.streets.isEmpty)
         // Without streets stored, none is drawn.
@@ -298,8 +344,9 @@ extension CurrentPlaceSVGFramingTests {
 /// of each region of ../shared/data/osm/poi-nwr: at each region's centre
 /// (the median latitude and longitude of its features, where its places
 /// are densest) and the issue's Andorra fix, at 5, 20, 65 and 300 m.
-@Suite("The current-place picture on the OSM regions (../shared/data/osm/poi-nwr)",
-       .enabled(if: CorpusData.has("osm/poi-nwr"), "needs ../shared/data/osm/poi-nwr"))
+@Suite(
+    "The current-place picture on the OSM regions (../shared/data/osm/poi-nwr)",
+    .enabled(if: CorpusData.has("osm/poi-nwr"), "needs ../shared/data/osm/poi-nwr"))
 struct CurrentPlaceSVGCorpusTests {
     /// The newest snapshot of each region (the name before its date).
     static func newest() -> [String: URL] {
@@ -318,8 +365,10 @@ struct CurrentPlaceSVGCorpusTests {
         var lats: [Double] = [], lngs: [Double] = []
         for line in try String(contentsOf: url, encoding: .utf8).split(whereSeparator: \.isNewline) {
             let json = line.drop { $0 == "\u{1E}" || $0 == " " }
-            guard !json.isEmpty, let feature = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
-                  let geometry = feature["geometry"] as? [String: Any] else { continue }
+            guard !json.isEmpty,
+                let feature = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+                let geometry = feature["geometry"] as? [String: Any]
+            else { continue }
             var c: Any? = geometry["coordinates"]
             while let list = c as? [Any], let first = list.first, first is [Any] { c = first }
             if let p = c as? [NSNumber], p.count >= 2 {
@@ -332,13 +381,17 @@ struct CurrentPlaceSVGCorpusTests {
         return Coordinate(latitude: lats[lats.count / 2], longitude: lngs[lngs.count / 2])
     }
 
-    @Test("at every region's centre at 5, 20, 65 and 300 m: the top place or the circle spans 5% of the width, no label outside the map or away from its place")
+    @Test(
+        "at every region's centre at 5, 20, 65 and 300 m: the top place or the circle spans 5% of the width, no label outside the map or away from its place"
+    )
     func regions() throws {
         let dir = try TempDirectory()
         let db = dir.file("osm.sqlite")
         let files = Self.newest()
         #expect(files.count >= 7, "\(files.keys.sorted())")
-        var fixes: [(String, Coordinate)] = [("andorra (the issue's fix)", Coordinate(latitude: 42.5078, longitude: 1.5211))]
+        var fixes: [(String, Coordinate)] = [
+            ("andorra (the issue's fix)", Coordinate(latitude: 42.5078, longitude: 1.5211))
+        ]
         for (region, url) in files.sorted(by: { $0.key < $1.key }) {
             _ = try PlaceImporter(databasePath: db).importInput(.file(url.path))
             fixes.append((region, try Self.centre(url)))
@@ -347,9 +400,12 @@ struct CurrentPlaceSVGCorpusTests {
         var pictures = 0
         for (region, fix) in fixes {
             for accuracy in [5.0, 20, 65, 300] {
-                let scene = try reader.findPlaceLikelihoodScene(CurrentPlaceRequest(location: fix, accuracyMeters: accuracy))
+                let scene = try reader.findPlaceLikelihoodScene(
+                    CurrentPlaceRequest(location: fix, accuracyMeters: accuracy))
                 let picture = try PictureGeometry(scene.svg())
-                #expect(picture.problems().isEmpty, "\(region) \(fix.latitude),\(fix.longitude) at \(accuracy) m: \(picture.problems())")
+                #expect(
+                    picture.problems().isEmpty,
+                    "\(region) \(fix.latitude),\(fix.longitude) at \(accuracy) m: \(picture.problems())")
                 if !scene.result.placeLikelihoods.isEmpty { pictures += 1 }
             }
         }

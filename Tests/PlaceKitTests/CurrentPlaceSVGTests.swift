@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 import Testing
 @testable import PlaceKit
@@ -28,12 +28,17 @@ final class SVGElements: NSObject, XMLParserDelegate {
         if !parser.parse() { error = parser.parserError ?? CocoaError(.propertyListReadCorrupt) }
     }
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         elements.append(Element(name: name, attributes: attributes))
         stack.append(elements.count - 1)
     }
 
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) { _ = stack.popLast() }
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        _ = stack.popLast()
+    }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
         if let i = stack.last { elements[i].text += string }
@@ -69,19 +74,22 @@ struct CurrentPlaceSVGTests {
     /// A 40 m x 30 m square park east of the origin, a path (an open line)
     /// north of it, and a café (a point) with markup in its name west of it.
     func importFixture() throws {
-        let square = [(10.0, -15.0), (50, -15), (50, 15), (10, 15), (10, -15)].map { Self.at($0.0, $0.1) }.joined(separator: ",")
+        let square = [(10.0, -15.0), (50, -15), (50, 15), (10, 15), (10, -15)].map { Self.at($0.0, $0.1) }.joined(
+            separator: ",")
         let line = [(-20.0, 25.0), (0, 30), (25, 32)].map { Self.at($0.0, $0.1) }.joined(separator: ",")
         let features = [
             #"{"type":"Feature","id":"park","geometry":{"type":"Polygon","coordinates":[[\#(square)]]},"properties":{"name":"Square Park","types":["park"]}}"#,
             #"{"type":"Feature","id":"path","geometry":{"type":"LineString","coordinates":[\#(line)]},"properties":{"name":"Lakeside Path","types":["hiking_area"]}}"#,
             #"{"type":"Feature","id":"cafe","geometry":{"type":"Point","coordinates":\#(Self.at(-6, 0))},"properties":{"name":"\#(Self.awkwardName.replacingOccurrences(of: "\"", with: "\\\""))","types":["cafe"]}}"#,
         ]
-        let summary = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("fixture.geojson", features.joined(separator: "\n") + "\n")))
+        let summary = try PlaceImporter(databasePath: db).importInput(
+            .file(try dir.write("fixture.geojson", features.joined(separator: "\n") + "\n")))
         #expect(summary.inserted == 3)
     }
 
     func scene(accuracy: Double = 20) throws -> CurrentPlaceScene {
-        try PlaceReader(databasePath: db).findPlaceLikelihoodScene(CurrentPlaceRequest(location: Self.origin, accuracyMeters: accuracy))
+        try PlaceReader(databasePath: db).findPlaceLikelihoodScene(
+            CurrentPlaceRequest(location: Self.origin, accuracyMeters: accuracy))
     }
 
     @Test("the scene lists the same places and likelihoods as findPlaceLikelihoods, with the footprint kind of each")
@@ -89,16 +97,21 @@ struct CurrentPlaceSVGTests {
         try importFixture()
         let scene = try scene()
         let answer = try PlaceReader(databasePath: db).findPlaceLikelihoods(location: Self.origin, accuracy: 20)
-        #expect(scene.result.placeLikelihoods.map(\.place.id.rawValue) == answer.placeLikelihoods.map(\.place.id.rawValue))
+        #expect(
+            scene.result.placeLikelihoods.map(\.place.id.rawValue) == answer.placeLikelihoods.map(\.place.id.rawValue))
         #expect(scene.result.placeLikelihoods.map(\.likelihood) == answer.placeLikelihoods.map(\.likelihood))
         #expect(scene.result.noneLikelihood == answer.noneLikelihood)
         #expect(scene.footprints.count == 3)
-        let kinds = Dictionary(uniqueKeysWithValues: zip(scene.result.placeLikelihoods.map(\.place.id.rawValue), scene.footprints.map(\.kind)))
+        let kinds = Dictionary(
+            uniqueKeysWithValues: zip(
+                scene.result.placeLikelihoods.map(\.place.id.rawValue), scene.footprints.map(\.kind)))
         #expect(kinds == ["park": .polygon, "path": .line, "cafe": .box])
         // The park's polygon lies where it was drawn, in meters from the fix.
         let parkIndex = try #require(scene.result.placeLikelihoods.firstIndex { $0.place.id.rawValue == "park" })
         let park = scene.footprints[parkIndex].bounds
-        #expect(abs(park.west - 10) < 0.5 && abs(park.east - 50) < 0.5 && abs(park.south + 15) < 0.5 && abs(park.north - 15) < 0.5)
+        #expect(
+            abs(park.west - 10) < 0.5 && abs(park.east - 50) < 0.5 && abs(park.south + 15) < 0.5
+                && abs(park.north - 15) < 0.5)
     }
 
     @Test("the SVG is well-formed, has one shape per place of the right kind, and escapes its labels")
@@ -128,7 +141,8 @@ struct CurrentPlaceSVGTests {
 
         // Shaded by likelihood: the likelier place is the darker.
         let ranked = scene.result.placeLikelihoods
-        let first = try #require(byID[ranked[0].place.id.rawValue]), last = try #require(byID[ranked[2].place.id.rawValue])
+        let first = try #require(byID[ranked[0].place.id.rawValue]),
+            last = try #require(byID[ranked[2].place.id.rawValue])
         #expect(ranked[0].likelihood > ranked[2].likelihood)
         if first.attributes["class"] != "footprint line" && last.attributes["class"] != "footprint line" {
             #expect(doc.double(first, "fill-opacity") > doc.double(last, "fill-opacity"))
@@ -158,13 +172,17 @@ struct CurrentPlaceSVGTests {
             let parts = label.split(separator: " ")
             let claimed = try #require(Double(parts[0])) * (parts[1] == "km" ? 1000 : 1)
             let length = doc.double(bar, "x2") - doc.double(bar, "x1")
-            #expect(abs(length / claimed - pixelsPerMeter) < 0.01 * pixelsPerMeter, "accuracy \(accuracy): \(length) px for \(label), circle \(pixelsPerMeter) px/m")
+            #expect(
+                abs(length / claimed - pixelsPerMeter) < 0.01 * pixelsPerMeter,
+                "accuracy \(accuracy): \(length) px for \(label), circle \(pixelsPerMeter) px/m")
             // A nice number: 1, 2 or 5 times a power of ten.
             let mantissa = claimed / pow(10, log10(claimed).rounded(.down))
             #expect([1.0, 2, 5].contains { abs($0 - mantissa) < 1e-9 })
             // The 40 m wide park is 40 m wide on the picture too.
             let park = try #require(doc.with(class: "footprint").first { $0.attributes["data-place-id"] == "park" })
-            let xs = (park.attributes["d"] ?? "").split(whereSeparator: { "MLZ".contains($0) }).compactMap { Double($0.split(separator: ",")[0]) }
+            let xs = (park.attributes["d"] ?? "").split(whereSeparator: { "MLZ".contains($0) }).compactMap {
+                Double($0.split(separator: ",")[0])
+            }
             #expect(xs.count == 4)
             if let lo = xs.min(), let hi = xs.max() {
                 #expect(abs((hi - lo) / pixelsPerMeter - 40) < 0.5, "accuracy \(accuracy)")
@@ -175,7 +193,8 @@ struct CurrentPlaceSVGTests {
     @Test("a fix with no places near it draws the fix alone, and says so")
     func emptyScene() throws {
         try importFixture()
-        let far = try PlaceReader(databasePath: db).findPlaceLikelihoodScene(CurrentPlaceRequest(location: Coordinate(latitude: 10, longitude: 10), accuracyMeters: 20))
+        let far = try PlaceReader(databasePath: db).findPlaceLikelihoodScene(
+            CurrentPlaceRequest(location: Coordinate(latitude: 10, longitude: 10), accuracyMeters: 20))
         #expect(far.footprints.isEmpty)
         let doc = SVGElements(far.svg())
         #expect(doc.error == nil)
@@ -190,7 +209,9 @@ struct CurrentPlaceSVGTests {
         #expect(SVGWriter.escape("tab\tnew\nline") == "tab\tnew\nline")
         #expect(SVGWriter.escape("bell\u{07}nul\u{0}") == "bell\u{FFFD}nul\u{FFFD}")
         #expect(SVGWriter.escape("Zürich 東京 🏔") == "Zürich 東京 🏔")
-        let doc = SVGElements(#"<?xml version="1.0"?><t a=""# + SVGWriter.escape("x\u{01}\"<'&") + #"">"# + SVGWriter.escape("]]>\u{1F}&") + "</t>")
+        let doc = SVGElements(
+            #"<?xml version="1.0"?><t a=""# + SVGWriter.escape("x\u{01}\"<'&") + #"">"# + SVGWriter.escape("]]>\u{1F}&")
+                + "</t>")
         #expect(doc.error == nil)
         #expect(doc.elements.first?.attributes["a"] == "x\u{FFFD}\"<'&")
         #expect(doc.elements.first?.text == "]]>\u{FFFD}&")
@@ -218,34 +239,47 @@ struct CurrentPlaceSVGBoundsTests {
 
     /// A scene of `places` places, each a polygon of `vertices` vertices
     /// around the fix, with the request's accuracy as given (not validated).
-    static func scene(accuracy: Double, places: Int = 3, vertices: Int = 8, searchRadius: Double = 100) -> CurrentPlaceScene {
+    static func scene(accuracy: Double, places: Int = 3, vertices: Int = 8, searchRadius: Double = 100)
+        -> CurrentPlaceScene
+    {
         var request = CurrentPlaceRequest(location: fix, accuracyMeters: 20)
         request.accuracyMeters = accuracy
-        let listed = (0..<places).map { PlaceLikelihood(place: Place(id: PlaceID("p\($0)"), coordinate: fix), likelihood: 0.5 / Double(places)) }
+        let listed = (0..<places).map {
+            PlaceLikelihood(place: Place(id: PlaceID("p\($0)"), coordinate: fix), likelihood: 0.5 / Double(places))
+        }
         let footprints = (0..<places).map { i in
             let ring = (0..<vertices).map { k -> FootprintOutline.Point in
                 let a = 2 * Double.pi * Double(k) / Double(vertices)
                 return FootprintOutline.Point(east: Double(i) + 30 * cos(a), north: 30 * sin(a))
             }
-            return FootprintOutline(kind: .polygon, source: "polygon", parts: [ring], location: .init(east: Double(i), north: 0))
+            return FootprintOutline(
+                kind: .polygon, source: "polygon", parts: [ring], location: .init(east: Double(i), north: 0))
         }
-        let result = PlaceLikelihoodList(placeLikelihoods: listed, noneLikelihood: 0.5, sigmaMeters: accuracy, searchRadiusMeters: searchRadius, candidateCount: places)
+        let result = PlaceLikelihoodList(
+            placeLikelihoods: listed, noneLikelihood: 0.5, sigmaMeters: accuracy, searchRadiusMeters: searchRadius,
+            candidateCount: places)
         return CurrentPlaceScene(request: request, result: result, footprints: footprints)
     }
 
     /// The vertices of every footprint path drawn, filled or outlined (each "x,y" pair).
     static func drawnVertices(_ svg: String) -> Int {
-        SVGElements(svg).elements.filter { $0.name == "path" && ($0.attributes["class"] ?? "").hasPrefix("footprint") || $0.attributes["class"] == "outline" }.reduce(0) { $0 + ($1.attributes["d"] ?? "").split(separator: ",").count - 1 }
+        SVGElements(svg).elements.filter {
+            $0.name == "path" && ($0.attributes["class"] ?? "").hasPrefix("footprint")
+                || $0.attributes["class"] == "outline"
+        }.reduce(0) { $0 + ($1.attributes["d"] ?? "").split(separator: ",").count - 1 }
     }
 
-    @Test("an accuracy of 1e308, infinity or NaN (the probe's hang) draws a bounded, well-formed picture",
-          arguments: [1e308, Double.infinity, Double.nan, -5])
+    @Test(
+        "an accuracy of 1e308, infinity or NaN (the probe's hang) draws a bounded, well-formed picture",
+        arguments: [1e308, Double.infinity, Double.nan, -5])
     func absurdAccuracy(accuracy: Double) throws {
         let svg = Self.scene(accuracy: accuracy, searchRadius: accuracy).svg()
         let doc = SVGElements(svg)
         #expect(doc.error == nil)
         // The grid: a few lines each way (the step is a third of the view or more).
-        let grid = doc.elements.filter { $0.name == "line" && $0.attributes["class"] == nil && $0.attributes["x1"] != nil }
+        let grid = doc.elements.filter {
+            $0.name == "line" && $0.attributes["class"] == nil && $0.attributes["x1"] != nil
+        }
         #expect(grid.count <= 2 * 16 + 4, "\(grid.count) lines")
         #expect(svg.utf8.count < 100_000, "\(svg.utf8.count) bytes")
         #expect(!svg.contains("nan") && !svg.contains("inf"))
@@ -267,7 +301,8 @@ struct CurrentPlaceSVGBoundsTests {
         let footprints = doc.with(class: "footprint")
         #expect(footprints.count == 200, "at most 200 places drawn, got \(footprints.count)")
         let boxes = footprints.filter { $0.attributes["data-drawn"] == "box" }
-        #expect(boxes.count == 150 && boxes.allSatisfy { $0.name == "rect" && $0.attributes["data-source"] == "polygon" })
+        #expect(
+            boxes.count == 150 && boxes.allSatisfy { $0.name == "rect" && $0.attributes["data-source"] == "polygon" })
         #expect(svg.utf8.count < 8_000_000, "\(svg.utf8.count) bytes")
         #expect(svg.contains(" more"), "the legend says how many more are listed")
     }

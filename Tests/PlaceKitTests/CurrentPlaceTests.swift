@@ -16,16 +16,20 @@ func placesDatabase(_ records: [String]) throws -> (TempDirectory, String) {
 }
 
 /// A record at `meters` east (and `north`) of (46.5, 6.6).
-func record(_ id: String, east: Double = 0, north: Double = 0, type: String = "cafe", ratings: Int? = nil,
-            status: String? = nil, viewport: (halfEast: Double, halfNorth: Double)? = nil, extra: String = "") -> String {
+func record(
+    _ id: String, east: Double = 0, north: Double = 0, type: String = "cafe", ratings: Int? = nil,
+    status: String? = nil, viewport: (halfEast: Double, halfNorth: Double)? = nil, extra: String = ""
+) -> String {
     let perDegLat = Earth.meanRadius * Double.pi / 180
     let perDegLng = perDegLat * cos(46.5 * Double.pi / 180)
     let lat = 46.5 + north / perDegLat, lng = 6.6 + east / perDegLng
-    var s = #"{"id":"\#(id)","displayName":{"text":"\#(id)"},"location":{"latitude":\#(lat),"longitude":\#(lng)},"types":["\#(type)","point_of_interest"],"primaryType":"\#(type)""#
+    var s =
+        #"{"id":"\#(id)","displayName":{"text":"\#(id)"},"location":{"latitude":\#(lat),"longitude":\#(lng)},"types":["\#(type)","point_of_interest"],"primaryType":"\#(type)""#
     if let ratings { s += #","userRatingCount":\#(ratings)"# }
     if let status { s += #","businessStatus":"\#(status)""# }
     if let v = viewport {
-        s += #","viewport":{"low":{"latitude":\#(lat - v.halfNorth / perDegLat),"longitude":\#(lng - v.halfEast / perDegLng)},"high":{"latitude":\#(lat + v.halfNorth / perDegLat),"longitude":\#(lng + v.halfEast / perDegLng)}}"#
+        s +=
+            #","viewport":{"low":{"latitude":\#(lat - v.halfNorth / perDegLat),"longitude":\#(lng - v.halfEast / perDegLng)},"high":{"latitude":\#(lat + v.halfNorth / perDegLat),"longitude":\#(lng + v.halfEast / perDegLng)}}"#
     }
     return s + extra + "}"
 }
@@ -36,7 +40,8 @@ struct CurrentPlaceTests {
 
     @Test("likelihoods are in 0...1, sorted, and sum with none-of-these to 1", arguments: modes)
     func sumsToOne(mode: SpatialIndexMode) throws {
-        let (dir, path) = try placesDatabase((0..<30).map { record("p\($0)", east: Double($0 % 6) * 25, north: Double($0 / 6) * 25, ratings: $0 * 7) })
+        let (dir, path) = try placesDatabase(
+            (0..<30).map { record("p\($0)", east: Double($0 % 6) * 25, north: Double($0 / 6) * 25, ratings: $0 * 7) })
         _ = dir
         let client = try PlaceReader(databasePath: path, spatialIndex: mode)
         for accuracy in [5.0, 20, 65, 300, 3000] {
@@ -110,7 +115,9 @@ struct CurrentPlaceTests {
 
     @Test("popularity raises the prior of an otherwise equal place")
     func popularity() throws {
-        let (dir, path) = try placesDatabase([record("quiet", east: 10, ratings: 0), record("busy", east: -10, ratings: 2000)])
+        let (dir, path) = try placesDatabase([
+            record("quiet", east: 10, ratings: 0), record("busy", east: -10, ratings: 2000),
+        ])
         _ = dir
         let r = try PlaceReader(databasePath: path).findPlaceLikelihoods(location: origin, accuracy: 20, explain: true)
         #expect(r.placeLikelihoods.map(\.place.id.rawValue) == ["busy", "quiet"])
@@ -126,7 +133,9 @@ struct CurrentPlaceTests {
         let client = try PlaceReader(databasePath: path)
         let noon = try #require(CurrentPlaceRequest.parseTime("2026-05-01T12:00:00Z"))
         let before = try client.findPlaceLikelihoods(location: origin, accuracy: 10, at: noon)
-        #expect(abs(before.placeLikelihoods[0].likelihood - before.placeLikelihoods[1].likelihood) < 1e-9, "unknown hours change nothing")
+        #expect(
+            abs(before.placeLikelihoods[0].likelihood - before.placeLikelihoods[1].likelihood) < 1e-9,
+            "unknown hours change nothing")
         var model = LikelihoodModel()
         model.isOpen = { place, time in time == noon ? place.id != "a" : nil }
         client.likelihoodModel = model
@@ -142,7 +151,9 @@ struct CurrentPlaceTests {
     @Test("by default the hours engine decides: a place closed at --at weighs less, in its own time zone")
     func hoursEngine() throws {
         func hours(_ open: Int, _ close: Int) -> String {
-            let periods = (0..<7).map { #"{"open":{"day":\#($0),"hour":\#(open),"minute":0},"close":{"day":\#($0),"hour":\#(close),"minute":0}}"# }
+            let periods = (0..<7).map {
+                #"{"open":{"day":\#($0),"hour":\#(open),"minute":0},"close":{"day":\#($0),"hour":\#(close),"minute":0}}"#
+            }
             return #","utcOffsetMinutes":120,"regularOpeningHours":{"periods":[\#(periods.joined(separator: ","))]}"#
         }
         let (dir, path) = try placesDatabase([
@@ -189,27 +200,37 @@ struct CurrentPlaceTests {
         var compared = 0
         for q in 0..<300 {
             let p = db.places[rng.int(db.places.count)].coordinate
-            let fix = Coordinate(latitude: min(90, max(-90, p.latitude + rng.normal() * 0.0005)), longitude: max(-180, min(180, p.longitude + rng.normal() * 0.0005)))
+            let fix = Coordinate(
+                latitude: min(90, max(-90, p.latitude + rng.normal() * 0.0005)),
+                longitude: max(-180, min(180, p.longitude + rng.normal() * 0.0005)))
             let accuracy = [5.0, 20, 65, 300, 2000][q % 5]
-            let a = try memory.findPlaceLikelihoods(location: fix, accuracy: accuracy, fields: try FieldMask(parsing: "id"), limit: 20)
-            let b = try database.findPlaceLikelihoods(location: fix, accuracy: accuracy, fields: try FieldMask(parsing: "id"), limit: 20)
-            #expect(a.placeLikelihoods.map(\.place.id) == b.placeLikelihoods.map(\.place.id), "fix \(fix) accuracy \(accuracy)")
-            #expect(zip(a.placeLikelihoods, b.placeLikelihoods).allSatisfy { abs($0.likelihood - $1.likelihood) < 1e-12 })
+            let a = try memory.findPlaceLikelihoods(
+                location: fix, accuracy: accuracy, fields: try FieldMask(parsing: "id"), limit: 20)
+            let b = try database.findPlaceLikelihoods(
+                location: fix, accuracy: accuracy, fields: try FieldMask(parsing: "id"), limit: 20)
+            #expect(
+                a.placeLikelihoods.map(\.place.id) == b.placeLikelihoods.map(\.place.id),
+                "fix \(fix) accuracy \(accuracy)")
+            #expect(
+                zip(a.placeLikelihoods, b.placeLikelihoods).allSatisfy { abs($0.likelihood - $1.likelihood) < 1e-12 })
             #expect(a.candidateCount == b.candidateCount)
             compared += a.placeLikelihoods.count
         }
         #expect(compared > 300)
     }
 
-    @Test("a place by the antimeridian is found from its other side; its viewport across it is ignored (the type's footprint stands)", arguments: modes)
+    @Test(
+        "a place by the antimeridian is found from its other side; its viewport across it is ignored (the type's footprint stands)",
+        arguments: modes)
     func antimeridianViewport(mode: SpatialIndexMode) throws {
         let (dir, path) = try placesDatabase([
-            #"{"id":"island","location":{"latitude":-16.5,"longitude":179.9999},"types":["park"],"viewport":{"low":{"latitude":-16.502,"longitude":179.998},"high":{"latitude":-16.498,"longitude":-179.998}}}"#,
+            #"{"id":"island","location":{"latitude":-16.5,"longitude":179.9999},"types":["park"],"viewport":{"low":{"latitude":-16.502,"longitude":179.998},"high":{"latitude":-16.498,"longitude":-179.998}}}"#
         ])
         _ = dir
         let client = try PlaceReader(databasePath: path, spatialIndex: mode)
         // 43 m east of the park's point, across the antimeridian: inside its type footprint (a 177 m square).
-        let r = try client.findPlaceLikelihoods(location: Coordinate(latitude: -16.5, longitude: -179.9997), accuracy: 20, explain: true)
+        let r = try client.findPlaceLikelihoods(
+            location: Coordinate(latitude: -16.5, longitude: -179.9997), accuracy: 20, explain: true)
         #expect(r.placeLikelihoods.map(\.place.id.rawValue) == ["island"])
         #expect(r.placeLikelihoods.first?.explanation?.footprint == "type")
         #expect(r.placeLikelihoods.first?.explanation?.viewport == .crossesAntimeridian)
@@ -238,7 +259,9 @@ struct CurrentPlaceTests {
             let numeric = sum / Double(steps)
             let d = NormalBox.density(center: center, half: half, sigma: sigma)
             #expect(d > 0)
-            #expect(abs(d - numeric) <= 1e-6 * numeric + 1e-300, "center \(center) half \(half) sigma \(sigma): \(d) vs \(numeric)")
+            #expect(
+                abs(d - numeric) <= 1e-6 * numeric + 1e-300,
+                "center \(center) half \(half) sigma \(sigma): \(d) vs \(numeric)")
         }
     }
 
@@ -247,8 +270,11 @@ struct CurrentPlaceTests {
         let dir = try TempDirectory("placedb-current")
         let path = dir.file("places.sqlite")
         let cafe = at(east: 30, north: 30)
-        let input = try dir.write("in.geojson", polygonFeature("building", [lShape], type: "museum") + "\n"
-            + #"{"type":"Feature","id":"cafe","geometry":{"type":"Point","coordinates":[\#(cafe.longitude),\#(cafe.latitude)]},"properties":{"name":"cafe","types":["cafe"]}}"# + "\n")
+        let input = try dir.write(
+            "in.geojson",
+            polygonFeature("building", [lShape], type: "museum") + "\n"
+                + #"{"type":"Feature","id":"cafe","geometry":{"type":"Point","coordinates":[\#(cafe.longitude),\#(cafe.latitude)]},"properties":{"name":"cafe","types":["cafe"]}}"#
+                + "\n")
         _ = try PlaceImporter(databasePath: path).importInput(.file(input))
         return (dir, try PlaceReader(databasePath: path, spatialIndex: mode))
     }
@@ -303,25 +329,38 @@ struct CurrentPlaceTests {
         let (dir, path) = try placesDatabase([record("a")])
         _ = dir
         let client = try PlaceReader(databasePath: path)
-        #expect { try client.findPlaceLikelihoods(location: origin, accuracy: 0) } throws: { "\($0)".contains("accuracy 0.0 must be a positive number") }
-        #expect { try client.findPlaceLikelihoods(location: Coordinate(latitude: 0, longitude: 200), accuracy: 5) } throws: { "\($0)".contains("out of range") }
-        #expect { try client.findPlaceLikelihoods(location: origin, accuracy: .nan) } throws: { "\($0)".contains("positive") }
+        #expect { try client.findPlaceLikelihoods(location: origin, accuracy: 0) } throws: {
+            "\($0)".contains("accuracy 0.0 must be a positive number")
+        }
+        #expect {
+            try client.findPlaceLikelihoods(location: Coordinate(latitude: 0, longitude: 200), accuracy: 5)
+        } throws: { "\($0)".contains("out of range") }
+        #expect { try client.findPlaceLikelihoods(location: origin, accuracy: .nan) } throws: {
+            "\($0)".contains("positive")
+        }
     }
 }
 
 @Suite("Responses as JSON")
 struct ResponseJSONTests {
-    static let masks = ["*", "id", "name", "id,displayName,location", "location.latitude,types", "photos.name", "displayName.text,viewport", "rating,userRatingCount"]
+    static let masks = [
+        "*", "id", "name", "id,displayName,location", "location.latitude,types", "photos.name",
+        "displayName.text,viewport", "rating,userRatingCount",
+    ]
 
     /// A database whose documents have nested members, photos (with a
     /// nested "name"), escapes and viewports.
     func rich() throws -> (TempDirectory, String) {
         var records: [String] = []
         for i in 0..<40 {
-            let extra: String = #","rating":4.\#(i % 10),"formattedAddress":"Rue \"\#(i)\" \\ Lausanne","photos":[{"name":"places/r\#(i)/photos/x","widthPx":10}],"addressComponents":[{"longText":"Lausanne","types":["locality"]}]"#
+            let extra: String =
+                #","rating":4.\#(i % 10),"formattedAddress":"Rue \"\#(i)\" \\ Lausanne","photos":[{"name":"places/r\#(i)/photos/x","widthPx":10}],"addressComponents":[{"longText":"Lausanne","types":["locality"]}]"#
             let east = Double(i % 8) * 15, north = Double(i / 8) * 15
             let viewport: (halfEast: Double, halfNorth: Double)? = i % 3 == 0 ? (30, 20) : nil
-            records.append(record("r\(i)", east: east, north: north, type: i % 3 == 0 ? "park" : "cafe", ratings: i, viewport: viewport, extra: extra))
+            records.append(
+                record(
+                    "r\(i)", east: east, north: north, type: i % 3 == 0 ? "park" : "cafe", ratings: i,
+                    viewport: viewport, extra: extra))
         }
         return try placesDatabase(records)
     }
@@ -333,13 +372,17 @@ struct ResponseJSONTests {
         let client = try PlaceReader(databasePath: path)
         let fields = try FieldMask(parsing: mask)
         for (i, radius) in [nil, 30.0, 500].enumerated() {
-            let request = NearbySearchRequest(center: at(east: Double(i) * 20, north: 11), radiusMeters: radius, maxResultCount: 7)
+            let request = NearbySearchRequest(
+                center: at(east: Double(i) * 20, north: 11), radiusMeters: radius, maxResultCount: 7)
             let decoded = try client.searchNearby(request, fields: fields)
-            let expected: JSONValue = ["places": .array(decoded.map { r in
-                var o = r.place.apiJSON(fields: fields)
-                o["distanceMeters"] = .double((r.distanceMeters * 100).rounded() / 100)
-                return .object(o)
-            })]
+            let expected: JSONValue = [
+                "places": .array(
+                    decoded.map { r in
+                        var o = r.place.apiJSON(fields: fields)
+                        o["distanceMeters"] = .double((r.distanceMeters * 100).rounded() / 100)
+                        return .object(o)
+                    })
+            ]
             let json = try JSONValue(parsing: client.searchNearbyJSON(request, fields: fields))
             #expect(JSONWriter(sortedKeys: false).string(json) == JSONWriter().string(expected), "mask \(mask)")
             #expect(decoded.count > 0)
@@ -355,23 +398,38 @@ struct ResponseJSONTests {
         for explain in [false, true] {
             let request = CurrentPlaceRequest(location: at(east: 31, north: 17), accuracyMeters: 25)
             let decoded = try client.findPlaceLikelihoods(request, fields: fields, explain: explain)
-            var expected = JSONObject([("placeLikelihoods", .array(decoded.placeLikelihoods.map { l in
-                var o = JSONObject([("place", .object(l.place.apiJSON(fields: fields))), ("likelihood", .double(PlaceReader.roundedLikelihood(l.likelihood)))])
-                if explain { o["explain"] = .object(l.explanation!.json) }
-                return .object(o)
-            })), ("noneLikelihood", .double(PlaceReader.roundedLikelihood(decoded.noneLikelihood)))])
+            var expected = JSONObject([
+                (
+                    "placeLikelihoods",
+                    .array(
+                        decoded.placeLikelihoods.map { l in
+                            var o = JSONObject([
+                                ("place", .object(l.place.apiJSON(fields: fields))),
+                                ("likelihood", .double(PlaceReader.roundedLikelihood(l.likelihood))),
+                            ])
+                            if explain { o["explain"] = .object(l.explanation!.json) }
+                            return .object(o)
+                        })
+                ), ("noneLikelihood", .double(PlaceReader.roundedLikelihood(decoded.noneLikelihood))),
+            ])
             if decoded.approximate { expected["approximate"] = true }
             if let l = decoded.locality { expected["locality"] = PlaceReader.localityJSON(l) }
             if explain {
-                expected["explain"] = .object(JSONObject([
-                    ("accuracyMeters", 25), ("sigmaMeters", .double(LikelihoodExplanation.significant(decoded.sigmaMeters))),
-                    ("searchRadiusMeters", .double(LikelihoodExplanation.significant(decoded.searchRadiusMeters))),
-                    ("candidates", .int(Int64(decoded.candidateCount))), ("noneLikelihood", .double(PlaceReader.roundedLikelihood(decoded.noneLikelihood))),
-                    ("topMass", .double(PlaceReader.roundedLikelihood(decoded.topMass))), ("approximateBelow", .double(client.likelihoodModel.approximateMass)),
-                ]))
+                expected["explain"] = .object(
+                    JSONObject([
+                        ("accuracyMeters", 25),
+                        ("sigmaMeters", .double(LikelihoodExplanation.significant(decoded.sigmaMeters))),
+                        ("searchRadiusMeters", .double(LikelihoodExplanation.significant(decoded.searchRadiusMeters))),
+                        ("candidates", .int(Int64(decoded.candidateCount))),
+                        ("noneLikelihood", .double(PlaceReader.roundedLikelihood(decoded.noneLikelihood))),
+                        ("topMass", .double(PlaceReader.roundedLikelihood(decoded.topMass))),
+                        ("approximateBelow", .double(client.likelihoodModel.approximateMass)),
+                    ]))
             }
-            let json = try JSONValue(parsing: client.findPlaceLikelihoodsJSON(request, fields: fields, explain: explain))
-            #expect(JSONWriter().string(json) == JSONWriter().string(.object(expected)), "mask \(mask) explain \(explain)")
+            let json = try JSONValue(
+                parsing: client.findPlaceLikelihoodsJSON(request, fields: fields, explain: explain))
+            #expect(
+                JSONWriter().string(json) == JSONWriter().string(.object(expected)), "mask \(mask) explain \(explain)")
             #expect(decoded.placeLikelihoods.count > 1)
         }
     }

@@ -25,16 +25,16 @@ private func decodeError(_ json: String, format: InputFormat? = nil, container: 
 @Suite("Places API (New) decoder")
 struct PlacesV1DecoderTests {
     static let cafe = """
-    {
-      "id": "ChIJ1",
-      "displayName": {"text": "Blue Bottle", "languageCode": "en"},
-      "location": {"latitude": 37.4220541, "longitude": -122.08532419999999},
-      "types": ["cafe", "food"],
-      "timestamp": "2024-05-01T12:00:00Z",
-      "rating": 4.5,
-      "userRatingCount": 120
-    }
-    """
+        {
+          "id": "ChIJ1",
+          "displayName": {"text": "Blue Bottle", "languageCode": "en"},
+          "location": {"latitude": 37.4220541, "longitude": -122.08532419999999},
+          "types": ["cafe", "food"],
+          "timestamp": "2024-05-01T12:00:00Z",
+          "rating": 4.5,
+          "userRatingCount": 120
+        }
+        """
 
     @Test("decodes a v1 place's id, display name, location and types")
     func decodesPlace() throws {
@@ -78,22 +78,28 @@ struct PlacesV1DecoderTests {
 
     @Test("refuses an id and a resource name that name different places; takes the id when they agree")
     func idAndNameAgree() throws {
-        let error = try #require(try decodeError(#"{"id":"A","name":"places/B","location":{"latitude":1,"longitude":2}}"#))
+        let error = try #require(
+            try decodeError(#"{"id":"A","name":"places/B","location":{"latitude":1,"longitude":2}}"#))
         #expect(error.message == "name 'places/B' and id 'A' name different places")
         #expect(error.placeID == "A")
-        #expect(try decode(#"{"id":"A","name":"places/A","location":{"latitude":1,"longitude":2}}"#).place.id == PlaceID("A"))
+        #expect(
+            try decode(#"{"id":"A","name":"places/A","location":{"latitude":1,"longitude":2}}"#).place.id
+                == PlaceID("A"))
     }
 
     @Test("refuses a v1 place without an id")
     func missingID() throws {
-        let error = try #require(try decodeError(#"{"displayName":{"text":"x"},"location":{"latitude":1,"longitude":2}}"#))
+        let error = try #require(
+            try decodeError(#"{"displayName":{"text":"x"},"location":{"latitude":1,"longitude":2}}"#))
         #expect(error.message == #"no place ID (id or name "places/{id}")"#)
         #expect(error.placeID == nil)
-        let notAResourceName = try #require(try decodeError(#"{"name":"Cafe","location":{"latitude":1,"longitude":2}}"#))
+        let notAResourceName = try #require(
+            try decodeError(#"{"name":"Cafe","location":{"latitude":1,"longitude":2}}"#))
         #expect(notAResourceName.message == #"no place ID (id or name "places/{id}")"#)
         let empty = try #require(try decodeError(#"{"id":"","location":{"latitude":1,"longitude":2}}"#))
         #expect(empty.message == #"no place ID (id or name "places/{id}")"#)
-        let photoName = try #require(try decodeError(#"{"name":"places/ChIJ1/photos/ABC","location":{"latitude":1,"longitude":2}}"#))
+        let photoName = try #require(
+            try decodeError(#"{"name":"places/ChIJ1/photos/ABC","location":{"latitude":1,"longitude":2}}"#))
         #expect(photoName.message == #"no place ID (id or name "places/{id}")"#)
     }
 
@@ -141,10 +147,12 @@ struct PlacesV1DecoderTests {
 
     @Test("refuses types that are not an array of strings")
     func badTypes() throws {
-        let mixed = try #require(try decodeError(#"{"id":"X","location":{"latitude":1,"longitude":2},"types":["cafe",3]}"#))
+        let mixed = try #require(
+            try decodeError(#"{"id":"X","location":{"latitude":1,"longitude":2},"types":["cafe",3]}"#))
         #expect(mixed.message == "types is an array, expected an array of strings")
         #expect(mixed.placeID == "X")
-        let string = try #require(try decodeError(#"{"id":"X","location":{"latitude":1,"longitude":2},"types":"cafe"}"#))
+        let string = try #require(
+            try decodeError(#"{"id":"X","location":{"latitude":1,"longitude":2},"types":"cafe"}"#))
         #expect(string.message == "types is a string, expected an array of strings")
         // null is allowed as "not given".
         #expect(try decodeError(#"{"id":"X","location":{"latitude":1,"longitude":2},"types":null}"#) == nil)
@@ -152,9 +160,11 @@ struct PlacesV1DecoderTests {
 
     @Test("refuses a display name whose text is not a string")
     func badDisplayName() throws {
-        let error = try #require(try decodeError(#"{"id":"X","location":{"latitude":1,"longitude":2},"displayName":{"text":5}}"#))
+        let error = try #require(
+            try decodeError(#"{"id":"X","location":{"latitude":1,"longitude":2},"displayName":{"text":5}}"#))
         #expect(error.message == "displayName.text is a number, expected a string")
-        let notObject = try #require(try decodeError(#"{"id":"X","location":{"latitude":1,"longitude":2},"displayName":"Cafe"}"#))
+        let notObject = try #require(
+            try decodeError(#"{"id":"X","location":{"latitude":1,"longitude":2},"displayName":"Cafe"}"#))
         #expect(notObject.message == "displayName is a string, expected an object")
     }
 
@@ -163,10 +173,22 @@ struct PlacesV1DecoderTests {
         // The order: id, location, displayName, displayName.text, types,
         // primaryType, formattedAddress, rating, userRatingCount, ... timeZone.
         let cases: [(String, String)] = [
-            (#"{"rating":"x","types":"a","id":"X","location":{"latitude":1,"longitude":2}}"#, "types is a string, expected an array of strings"),
-            (#"{"timeZone":1,"displayName":{"text":5},"id":"X","location":{"latitude":1,"longitude":2}}"#, "displayName.text is a number, expected a string"),
-            (#"{"types":1,"displayName":"D","id":"X","location":{"latitude":1,"longitude":2}}"#, "displayName is a string, expected an object"),
-            (#"{"timeZone":1,"businessStatus":2,"id":"X","location":{"latitude":1,"longitude":2}}"#, "businessStatus is a number, expected a string"),
+            (
+                #"{"rating":"x","types":"a","id":"X","location":{"latitude":1,"longitude":2}}"#,
+                "types is a string, expected an array of strings"
+            ),
+            (
+                #"{"timeZone":1,"displayName":{"text":5},"id":"X","location":{"latitude":1,"longitude":2}}"#,
+                "displayName.text is a number, expected a string"
+            ),
+            (
+                #"{"types":1,"displayName":"D","id":"X","location":{"latitude":1,"longitude":2}}"#,
+                "displayName is a string, expected an object"
+            ),
+            (
+                #"{"timeZone":1,"businessStatus":2,"id":"X","location":{"latitude":1,"longitude":2}}"#,
+                "businessStatus is a number, expected a string"
+            ),
             (#"{"types":1,"location":"here","id":"X"}"#, "location is a string, expected an object"),
             (#"{"types":1,"location":{"latitude":1,"longitude":2},"id":5}"#, "id is a number, expected a string"),
         ]
@@ -178,7 +200,8 @@ struct PlacesV1DecoderTests {
 
     @Test("reads movedPlaceId, movedPlace and a scraper timestamp wherever they stand")
     func movedAndTimestamp() throws {
-        let a = try decode(#"{"movedPlaceId":"NEW","timestamp":1700000000,"id":"OLD","location":{"latitude":1,"longitude":2}}"#)
+        let a = try decode(
+            #"{"movedPlaceId":"NEW","timestamp":1700000000,"id":"OLD","location":{"latitude":1,"longitude":2}}"#)
         #expect(a.aliases.map(\.placeID) == ["NEW"])
         #expect(a.capturedAt == 1_700_000_000)
         #expect(a.extra["timestamp"] == 1_700_000_000)
@@ -223,52 +246,52 @@ struct PreparedPlaceTests {
 @Suite("Legacy Places decoder")
 struct LegacyPlacesDecoderTests {
     static let joes = """
-    {
-      "place_id": "ChIJlegacy",
-      "id": "21a0b251c9b8392186142c798263e289fe45b4aa",
-      "reference": "CmRbAAAA-ref",
-      "scope": "GOOGLE",
-      "name": "Joe's Diner",
-      "geometry": {
-        "location": {"lat": 37.4219999, "lng": -122.0840575},
-        "viewport": {
-          "northeast": {"lat": 37.4233488, "lng": -122.0827085},
-          "southwest": {"lat": 37.4206509, "lng": -122.0854065}
-        }
-      },
-      "formatted_address": "1600 Amphitheatre Pkwy, Mountain View, CA 94043, USA",
-      "types": ["restaurant", "food"],
-      "rating": 4.2,
-      "user_ratings_total": 1234,
-      "utc_offset": -420,
-      "price_level": 4,
-      "opening_hours": {
-        "open_now": true,
-        "periods": [
-          {"open": {"day": 1, "time": "0930"}, "close": {"day": 1, "time": "1700"}}
-        ],
-        "weekday_text": ["Monday: 9:30 AM – 5:00 PM"]
-      },
-      "photos": [
         {
-          "photo_reference": "REF123",
-          "width": 4032,
-          "height": 3024,
-          "html_attributions": ["<a href=\\"https://maps.google.com/maps/contrib/101\\">Jane Doe</a>"]
+          "place_id": "ChIJlegacy",
+          "id": "21a0b251c9b8392186142c798263e289fe45b4aa",
+          "reference": "CmRbAAAA-ref",
+          "scope": "GOOGLE",
+          "name": "Joe's Diner",
+          "geometry": {
+            "location": {"lat": 37.4219999, "lng": -122.0840575},
+            "viewport": {
+              "northeast": {"lat": 37.4233488, "lng": -122.0827085},
+              "southwest": {"lat": 37.4206509, "lng": -122.0854065}
+            }
+          },
+          "formatted_address": "1600 Amphitheatre Pkwy, Mountain View, CA 94043, USA",
+          "types": ["restaurant", "food"],
+          "rating": 4.2,
+          "user_ratings_total": 1234,
+          "utc_offset": -420,
+          "price_level": 4,
+          "opening_hours": {
+            "open_now": true,
+            "periods": [
+              {"open": {"day": 1, "time": "0930"}, "close": {"day": 1, "time": "1700"}}
+            ],
+            "weekday_text": ["Monday: 9:30 AM – 5:00 PM"]
+          },
+          "photos": [
+            {
+              "photo_reference": "REF123",
+              "width": 4032,
+              "height": 3024,
+              "html_attributions": ["<a href=\\"https://maps.google.com/maps/contrib/101\\">Jane Doe</a>"]
+            }
+          ],
+          "reviews": [
+            {
+              "author_name": "Sam",
+              "author_url": "https://www.google.com/maps/contrib/202/reviews",
+              "rating": 5,
+              "text": "Great pie.",
+              "language": "en",
+              "time": 951782400
+            }
+          ]
         }
-      ],
-      "reviews": [
-        {
-          "author_name": "Sam",
-          "author_url": "https://www.google.com/maps/contrib/202/reviews",
-          "rating": 5,
-          "text": "Great pie.",
-          "language": "en",
-          "time": 951782400
-        }
-      ]
-    }
-    """
+        """
 
     @Test("maps a legacy place's id, name and location to v1")
     func basics() throws {
@@ -310,8 +333,14 @@ struct LegacyPlacesDecoderTests {
         }
     }
 
-    @Test("maps price levels 0 to 4 to the v1 enum names",
-          arguments: zip(0...4, ["PRICE_LEVEL_FREE", "PRICE_LEVEL_INEXPENSIVE", "PRICE_LEVEL_MODERATE", "PRICE_LEVEL_EXPENSIVE", "PRICE_LEVEL_VERY_EXPENSIVE"]))
+    @Test(
+        "maps price levels 0 to 4 to the v1 enum names",
+        arguments: zip(
+            0...4,
+            [
+                "PRICE_LEVEL_FREE", "PRICE_LEVEL_INEXPENSIVE", "PRICE_LEVEL_MODERATE", "PRICE_LEVEL_EXPENSIVE",
+                "PRICE_LEVEL_VERY_EXPENSIVE",
+            ]))
     func priceLevel(level: Int, name: String) throws {
         let decoded = try decode(#"{"place_id":"P","geometry":{"location":{"lat":1,"lng":2}},"price_level":\#(level)}"#)
         #expect(decoded.place.document["priceLevel"] == .string(name))
@@ -320,7 +349,8 @@ struct LegacyPlacesDecoderTests {
 
     @Test("refuses a price level outside 0 to 4 (it was kept in extra, and the place had none)")
     func oddPriceLevel() throws {
-        let error = try #require(try decodeError(#"{"place_id":"P","geometry":{"location":{"lat":1,"lng":2}},"price_level":7}"#))
+        let error = try #require(
+            try decodeError(#"{"place_id":"P","geometry":{"location":{"lat":1,"lng":2}},"price_level":7}"#))
         #expect(error.message == "price_level 7 is out of range [0, 4]")
         #expect(error.placeID == "P")
     }
@@ -331,7 +361,7 @@ struct LegacyPlacesDecoderTests {
         let expected: JSONValue = [
             "openNow": true,
             "periods": [
-                ["open": ["day": 1, "hour": 9, "minute": 30], "close": ["day": 1, "hour": 17, "minute": 0]],
+                ["open": ["day": 1, "hour": 9, "minute": 30], "close": ["day": 1, "hour": 17, "minute": 0]]
             ],
             "weekdayDescriptions": ["Monday: 9:30 AM – 5:00 PM"],
         ]
@@ -341,44 +371,61 @@ struct LegacyPlacesDecoderTests {
     @Test("maps photos to resource names with sizes and parsed attributions")
     func photos() throws {
         let decoded = try decode(Self.joes)
-        let expected: JSONValue = [[
-            "name": "places/ChIJlegacy/photos/REF123",
-            "widthPx": 4032,
-            "heightPx": 3024,
-            "authorAttributions": [["displayName": "Jane Doe", "uri": "https://maps.google.com/maps/contrib/101"]],
-        ]]
+        let expected: JSONValue = [
+            [
+                "name": "places/ChIJlegacy/photos/REF123",
+                "widthPx": 4032,
+                "heightPx": 3024,
+                "authorAttributions": [["displayName": "Jane Doe", "uri": "https://maps.google.com/maps/contrib/101"]],
+            ]
+        ]
         #expect(decoded.place.document["photos"] == expected)
         let photo = try #require(decoded.place.photos.first)
         #expect(photo.name == "places/ChIJlegacy/photos/REF123")
         #expect(photo.widthPx == 4032)
         #expect(photo.heightPx == 3024)
-        #expect(photo.authorAttributions == [AuthorAttribution(displayName: "Jane Doe", uri: "https://maps.google.com/maps/contrib/101", photoUri: nil)])
+        #expect(
+            photo.authorAttributions == [
+                AuthorAttribution(
+                    displayName: "Jane Doe", uri: "https://maps.google.com/maps/contrib/101", photoUri: nil)
+            ])
     }
 
     @Test("drops a photo without a reference and keeps plain-text attributions as names")
     func photoEdgeCases() throws {
-        let decoded = try decode(#"{"place_id":"P","geometry":{"location":{"lat":1,"lng":2}},"photos":[{"width":1},{"photo_reference":"R","html_attributions":["Someone"]}]}"#)
-        #expect(decoded.place.document["photos"] == [["name": "places/P/photos/R", "authorAttributions": [["displayName": "Someone"]]]])
+        let decoded = try decode(
+            #"{"place_id":"P","geometry":{"location":{"lat":1,"lng":2}},"photos":[{"width":1},{"photo_reference":"R","html_attributions":["Someone"]}]}"#
+        )
+        #expect(
+            decoded.place.document["photos"] == [
+                ["name": "places/P/photos/R", "authorAttributions": [["displayName": "Someone"]]]
+            ])
     }
 
     @Test("decodes HTML entities in attributions and keeps the photo's maps link")
     func photoAttributionEntities() throws {
-        let decoded = try decode(#"""
+        let decoded = try decode(
+            #"""
             {"place_id":"P","geometry":{"location":{"lat":1,"lng":2}},"photos":[{"photo_reference":"R","width":10,"height":20,
              "html_attributions":["<a href=\"https://maps.google.com/maps/contrib/7/photos\">Nick&#39;s Bar &amp; Grill &lt;3 &#x263A;</a>", "From a Google User", "<a href='https://x.example/a?b=1&amp;c=2'>Single</a>"],
              "view_in_maps_url":"https://www.google.com/maps/place//data=!3m4"}]}
             """#)
-        let expected: JSONValue = [[
-            "name": "places/P/photos/R",
-            "widthPx": 10,
-            "heightPx": 20,
-            "authorAttributions": [
-                ["displayName": "Nick's Bar & Grill <3 \u{263A}", "uri": "https://maps.google.com/maps/contrib/7/photos"],
-                ["displayName": "From a Google User"],
-                ["displayName": "Single", "uri": "https://x.example/a?b=1&c=2"],
-            ],
-            "googleMapsUri": "https://www.google.com/maps/place//data=!3m4",
-        ]]
+        let expected: JSONValue = [
+            [
+                "name": "places/P/photos/R",
+                "widthPx": 10,
+                "heightPx": 20,
+                "authorAttributions": [
+                    [
+                        "displayName": "Nick's Bar & Grill <3 \u{263A}",
+                        "uri": "https://maps.google.com/maps/contrib/7/photos",
+                    ],
+                    ["displayName": "From a Google User"],
+                    ["displayName": "Single", "uri": "https://x.example/a?b=1&c=2"],
+                ],
+                "googleMapsUri": "https://www.google.com/maps/place//data=!3m4",
+            ]
+        ]
         #expect(decoded.place.document["photos"] == expected)
         #expect(decoded.extra["photos"] == nil)
     }
@@ -390,16 +437,21 @@ struct LegacyPlacesDecoderTests {
         #expect(LegacyPlacesDecoder.decodeEntities("a&#1114112;b") == "a&#1114112;b", "beyond Unicode")
     }
 
-    @Test("keeps at most 10 photos, in order, from any format", arguments: [InputFormat.placesV1, .placesLegacy, .geojson])
+    @Test(
+        "keeps at most 10 photos, in order, from any format",
+        arguments: [InputFormat.placesV1, .placesLegacy, .geojson])
     func photoCap(format: InputFormat) throws {
         let refs = (1...12).map { "REF\($0)" }
         let v1Photos = "[" + refs.map { #"{"name":"places/P/photos/\#($0)","widthPx":1}"# }.joined(separator: ",") + "]"
         let json: String
         switch format {
         case .placesLegacy:
-            json = #"{"place_id":"P","geometry":{"location":{"lat":1,"lng":2}},"photos":["# + refs.map { #"{"photo_reference":"\#($0)","width":1}"# }.joined(separator: ",") + "]}"
+            json =
+                #"{"place_id":"P","geometry":{"location":{"lat":1,"lng":2}},"photos":["#
+                + refs.map { #"{"photo_reference":"\#($0)","width":1}"# }.joined(separator: ",") + "]}"
         case .geojson:
-            json = #"{"type":"Feature","geometry":{"type":"Point","coordinates":[2,1]},"properties":{"id":"P","photos":\#(v1Photos)}}"#
+            json =
+                #"{"type":"Feature","geometry":{"type":"Point","coordinates":[2,1]},"properties":{"id":"P","photos":\#(v1Photos)}}"#
         default:
             json = #"{"id":"P","location":{"latitude":1,"longitude":2},"photos":\#(v1Photos)}"#
         }
@@ -410,12 +462,14 @@ struct LegacyPlacesDecoderTests {
     @Test("maps reviews, with the Unix time as an RFC 3339 publish time")
     func reviews() throws {
         let decoded = try decode(Self.joes)
-        let expected: JSONValue = [[
-            "rating": 5,
-            "text": ["text": "Great pie.", "languageCode": "en"],
-            "authorAttribution": ["displayName": "Sam", "uri": "https://www.google.com/maps/contrib/202/reviews"],
-            "publishTime": "2000-02-29T00:00:00Z",
-        ]]
+        let expected: JSONValue = [
+            [
+                "rating": 5,
+                "text": ["text": "Great pie.", "languageCode": "en"],
+                "authorAttribution": ["displayName": "Sam", "uri": "https://www.google.com/maps/contrib/202/reviews"],
+                "publishTime": "2000-02-29T00:00:00Z",
+            ]
+        ]
         #expect(decoded.place.document["reviews"] == expected)
     }
 
@@ -432,7 +486,8 @@ struct LegacyPlacesDecoderTests {
 
     @Test("takes the display name's language from the record's language")
     func displayNameLanguage() throws {
-        let decoded = try decode(#"{"place_id":"P","name":"Café","language":"fr","geometry":{"location":{"lat":1,"lng":2}}}"#)
+        let decoded = try decode(
+            #"{"place_id":"P","name":"Café","language":"fr","geometry":{"location":{"lat":1,"lng":2}}}"#)
         #expect(decoded.place.displayName == LocalizedText(text: "Café", languageCode: "fr"))
     }
 
@@ -462,21 +517,28 @@ struct LegacyPlacesDecoderTests {
 struct DecodeRecordTests {
     @Test("refuses autocomplete predictions")
     func predictions() throws {
-        let error = try #require(try decodeError(#"{"predictions":[{"description":"Paris","place_id":"P"}],"status":"OK"}"#))
-        #expect(error.message == "autocomplete predictions are not places (no location); import Place Details or search responses")
+        let error = try #require(
+            try decodeError(#"{"predictions":[{"description":"Paris","place_id":"P"}],"status":"OK"}"#))
+        #expect(
+            error.message
+                == "autocomplete predictions are not places (no location); import Place Details or search responses")
         #expect(error.placeID == nil)
     }
 
     @Test("refuses a v1 API error object, quoting its status and message")
     func apiError() throws {
-        let error = try #require(try decodeError(#"{"error":{"code":403,"message":"Permission denied.","status":"PERMISSION_DENIED"}}"#))
+        let error = try #require(
+            try decodeError(#"{"error":{"code":403,"message":"Permission denied.","status":"PERMISSION_DENIED"}}"#))
         #expect(error.message == "an API error response (PERMISSION_DENIED: Permission denied.), not a place")
         #expect(error.placeID == nil)
     }
 
-    @Test("refuses a record that is not an object", arguments: [
-        ("[1,2]", "an array"), ("\"text\"", "a string"), ("42", "a number"), ("null", "null"), ("true", "a boolean"),
-    ])
+    @Test(
+        "refuses a record that is not an object",
+        arguments: [
+            ("[1,2]", "an array"), ("\"text\"", "a string"), ("42", "a number"), ("null", "null"),
+            ("true", "a boolean"),
+        ])
     func nonObject(json: String, kind: String) throws {
         let error = try #require(try decodeError(json))
         #expect(error.message == "expected a place object, found \(kind)")
@@ -508,15 +570,17 @@ struct DecodeRecordTests {
 
 @Suite("RFC 3339 timestamps")
 struct RFC3339Tests {
-    @Test("formats Unix seconds as UTC RFC 3339", arguments: [
-        (Int64(0), "1970-01-01T00:00:00Z"),
-        (951_782_400, "2000-02-29T00:00:00Z"),
-        (1_700_000_000, "2023-11-14T22:13:20Z"),
-        (-1, "1969-12-31T23:59:59Z"),
-        (-86_400, "1969-12-31T00:00:00Z"),
-        (-86_401, "1969-12-30T23:59:59Z"),
-        (-2_208_988_800, "1900-01-01T00:00:00Z"),
-    ])
+    @Test(
+        "formats Unix seconds as UTC RFC 3339",
+        arguments: [
+            (Int64(0), "1970-01-01T00:00:00Z"),
+            (951_782_400, "2000-02-29T00:00:00Z"),
+            (1_700_000_000, "2023-11-14T22:13:20Z"),
+            (-1, "1969-12-31T23:59:59Z"),
+            (-86_400, "1969-12-31T00:00:00Z"),
+            (-86_401, "1969-12-30T23:59:59Z"),
+            (-2_208_988_800, "1900-01-01T00:00:00Z"),
+        ])
     func format(seconds: Int64, expected: String) {
         #expect(RFC3339.string(fromUnixSeconds: seconds) == expected)
     }

@@ -20,7 +20,10 @@ struct FootprintStoreTests {
     func storedShape(_ placeID: String) throws -> (area: Double, shape: FootprintShape)? {
         let store = try PlaceStore(path: db, writable: false)
         var found: (Double, FootprintShape)?
-        try store.db.forEachRow("SELECT f.area, f.shape FROM place_footprint f JOIN place p ON p.id = f.id WHERE p.place_id = ?", [.text(placeID)]) { row in
+        try store.db.forEachRow(
+            "SELECT f.area, f.shape FROM place_footprint f JOIN place p ON p.id = f.id WHERE p.place_id = ?",
+            [.text(placeID)]
+        ) { row in
             found = (try row.double(0), try #require(row.withBytes(1) { FootprintShape(blob: $0) }))
         }
         return found
@@ -43,7 +46,11 @@ struct FootprintStoreTests {
 
     @Test("a changed polygon is a change; a rewrite without one drops it; points get none")
     func changedPolygon() throws {
-        _ = try importText("a.geojson", polygonFeature("shop", [lShape]) + "\n" + #"{"type":"Feature","id":"kiosk","geometry":{"type":"Point","coordinates":[6.6,46.5]},"properties":{"name":"Kiosk"}}"# + "\n")
+        _ = try importText(
+            "a.geojson",
+            polygonFeature("shop", [lShape]) + "\n"
+                + #"{"type":"Feature","id":"kiosk","geometry":{"type":"Point","coordinates":[6.6,46.5]},"properties":{"name":"Kiosk"}}"#
+                + "\n")
         let before = try #require(try storedShape("shop"))
         #expect(abs(before.area - 700) < 0.5)
         #expect(try storedShape("kiosk") == nil)
@@ -57,14 +64,19 @@ struct FootprintStoreTests {
         // A hole that grows: the location (the outer ring's centroid), the box
         // and the document stay the same; only the footprint tells.
         let square = [(0.0, 0.0), (40, 0), (40, 40), (0, 40)]
-        _ = try importText("c.geojson", polygonFeature("yard", [square, [(25, 25), (35, 25), (35, 33), (25, 33)]]) + "\n")
+        _ = try importText(
+            "c.geojson", polygonFeature("yard", [square, [(25, 25), (35, 25), (35, 33), (25, 33)]]) + "\n")
         let location = try PlaceReader(databasePath: db).fetchPlace(id: "yard").coordinate
-        let grown = try importText("d.geojson", polygonFeature("yard", [square, [(25, 25), (35, 25), (35, 35), (25, 35)]]) + "\n")
+        let grown = try importText(
+            "d.geojson", polygonFeature("yard", [square, [(25, 25), (35, 25), (35, 35), (25, 35)]]) + "\n")
         #expect(grown.updated == 1)
         #expect(try PlaceReader(databasePath: db).fetchPlace(id: "yard").coordinate == location)
         #expect(abs(try #require(try storedShape("yard")).area - 1500) < 0.5)
         // The same place as a point: no footprint left.
-        let point = try importText("c.geojson", #"{"type":"Feature","id":"shop","geometry":{"type":"Point","coordinates":[6.6,46.5]},"properties":{"name":"shop","types":["supermarket"]}}"# + "\n")
+        let point = try importText(
+            "c.geojson",
+            #"{"type":"Feature","id":"shop","geometry":{"type":"Point","coordinates":[6.6,46.5]},"properties":{"name":"shop","types":["supermarket"]}}"#
+                + "\n")
         #expect(point.updated == 1)
         #expect(try storedShape("shop") == nil)
         let store = try PlaceStore(path: db, writable: false)
@@ -87,7 +99,8 @@ struct FootprintStoreTests {
         let store = try PlaceStore(path: db, writable: false)
         #expect(try Migrator.storedVersion(store.db) == Schema.migrator.latestVersion)
         #expect(try storedShape("shop") != nil)
-        let r = try PlaceReader(databasePath: db).findPlaceLikelihoods(location: at(east: 5, north: 30), accuracy: 5, explain: true)
+        let r = try PlaceReader(databasePath: db).findPlaceLikelihoods(
+            location: at(east: 5, north: 30), accuracy: 5, explain: true)
         #expect(r.placeLikelihoods.first?.explanation?.footprint == "polygon")
     }
 

@@ -30,8 +30,9 @@ struct FuzzRegressionTests {
     // guard, not a measure: 10 min is far below the quadratic time and far
     // above the linear one (2 s alone; it failed at 1 min once, under a load
     // of 10 on 2 cores).
-    @Test("an object of 200,000 members is read in linear time, the last of a repeated name winning at its first place",
-          .timeLimit(.minutes(10)))
+    @Test(
+        "an object of 200,000 members is read in linear time, the last of a repeated name winning at its first place",
+        .timeLimit(.minutes(10)))
     func wideObjectParses() throws {
         let count = 200_000
         let value = try JSONParser.parse(Self.wideObject(count, duplicateFirst: true))
@@ -54,8 +55,9 @@ struct FuzzRegressionTests {
         #expect(try reader.next() == nil)
     }
 
-    @Test("an alias line with an empty old or new ID is refused, naming its line (the aliases fuzz target found one)",
-          arguments: [#"{"oldId":"","newId":"y","r,~coidence":0.5}"#, #"{"oldId":"x","newId":"places/"}"#])
+    @Test(
+        "an alias line with an empty old or new ID is refused, naming its line (the aliases fuzz target found one)",
+        arguments: [#"{"oldId":"","newId":"y","r,~coidence":0.5}"#, #"{"oldId":"x","newId":"places/"}"#])
     func emptyAliasIDRefused(line: String) throws {
         #expect {
             _ = try AliasFileReader.edge(old: nil, new: nil, reason: nil, confidence: nil, line: 0)
@@ -77,7 +79,8 @@ struct FuzzRegressionTests {
     }
 
     static func decode(_ json: String) throws -> DecodedPlace {
-        try decodeRecord(SourceRecord(value: try JSONValue(parsing: json), line: 1, index: 1, container: nil), format: nil)
+        try decodeRecord(
+            SourceRecord(value: try JSONValue(parsing: json), line: 1, index: 1, container: nil), format: nil)
     }
 
     // Found by the overture target (CI, this input whole): a polygon ring
@@ -86,7 +89,9 @@ struct FuzzRegressionTests {
     // place would have been written with a location off the globe.
     @Test("an Overture place whose polygon ring is open and crosses itself gets a valid location inside its box")
     func openCrossingRing() throws {
-        let decoded = try Self.decode(#"{"type":"Feature","geometry":{"type":"Polygon","coordinates":[[[1,4.88],[2.21,48.8],[2.31,4.881],[2.3,48.8]]]},"properties":{"id":"ov-1e-4003","":[{"dataset":"x"}]}}"#)
+        let decoded = try Self.decode(
+            #"{"type":"Feature","geometry":{"type":"Polygon","coordinates":[[[1,4.88],[2.21,48.8],[2.31,4.881],[2.3,48.8]]]},"properties":{"id":"ov-1e-4003","":[{"dataset":"x"}]}}"#
+        )
         let c = decoded.place.coordinate
         #expect(c.isValid)
         #expect((1...2.31).contains(c.longitude) && (4.88...48.8).contains(c.latitude), "\(c)")
@@ -95,15 +100,20 @@ struct FuzzRegressionTests {
     // `(t - 86_399) / 86_400` overflowed for t near -2^63: an OSM feature
     // with "@timestamp": -9223372036854775808 (or a legacy review with that
     // "time") stopped the import with a trap.
-    @Test("an OSM @timestamp of -2^63 or 2^63-1 is kept as the number it is, not a date", arguments: [Int64.min, Int64.max, -62_135_596_801, 253_402_300_800])
+    @Test(
+        "an OSM @timestamp of -2^63 or 2^63-1 is kept as the number it is, not a date",
+        arguments: [Int64.min, Int64.max, -62_135_596_801, 253_402_300_800])
     func osmTimestampOutOfRange(_ t: Int64) throws {
-        let decoded = try Self.decode(#"{"type":"Feature","geometry":{"type":"Point","coordinates":[1.5,42.5]},"properties":{"@type":"node","@id":1,"@timestamp":\#(t),"amenity":"cafe","name":"C"}}"#)
+        let decoded = try Self.decode(
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1.5,42.5]},"properties":{"@type":"node","@id":1,"@timestamp":\#(t),"amenity":"cafe","name":"C"}}"#
+        )
         #expect(decoded.extra["osm"]?["timestamp"] == .int(t))
     }
 
     @Test("a legacy review time of -2^63 leaves publishTime out; the first and last representable seconds are written")
     func legacyReviewTimeOutOfRange() throws {
-        let record = #"{"place_id":"q","name":"Q","geometry":{"location":{"lat":1,"lng":2}},"reviews":[{"author_name":"R","rating":5,"text":"ok","time":-9223372036854775808}]}"#
+        let record =
+            #"{"place_id":"q","name":"Q","geometry":{"location":{"lat":1,"lng":2}},"reviews":[{"author_name":"R","rating":5,"text":"ok","time":-9223372036854775808}]}"#
         let decoded = try Self.decode(record)
         let review = try #require(decoded.place.document["reviews"]?.arrayValue?.first)
         #expect(review["publishTime"] == nil)

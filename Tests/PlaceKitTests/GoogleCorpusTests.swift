@@ -11,7 +11,9 @@ import PlaceKitTestSupport
 /// with no rejects and round-trip by ID; the others (autocomplete
 /// predictions, error responses, field-masked partial records, photo media)
 /// must be refused with a one-line error and leave the database unchanged.
-@Suite("Google Places corpus (../shared/data/google)", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
+@Suite(
+    "Google Places corpus (../shared/data/google)",
+    .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
 struct GoogleCorpusTests {
     struct Expected {
         let id: String
@@ -21,7 +23,9 @@ struct GoogleCorpusTests {
         let types: [String]
     }
 
-    static let files: [URL] = CorpusData.files(under: "google", extension: "json").filter { !$0.path.contains("/schema/") }
+    static let files: [URL] = CorpusData.files(under: "google", extension: "json").filter {
+        !$0.path.contains("/schema/")
+    }
 
     /// The records of a response, as the API documents its shapes.
     static func records(_ json: Any) -> [[String: Any]] {
@@ -38,12 +42,18 @@ struct GoogleCorpusTests {
     static func expected(_ r: [String: Any]) -> Expected? {
         if let id = r["place_id"] as? String {
             guard let loc = (r["geometry"] as? [String: Any])?["location"] as? [String: Any],
-                  let lat = (loc["lat"] as? NSNumber)?.doubleValue, let lng = (loc["lng"] as? NSNumber)?.doubleValue else { return nil }
-            return Expected(id: id, name: r["name"] as? String, latitude: lat, longitude: lng, types: r["types"] as? [String] ?? [])
+                let lat = (loc["lat"] as? NSNumber)?.doubleValue, let lng = (loc["lng"] as? NSNumber)?.doubleValue
+            else { return nil }
+            return Expected(
+                id: id, name: r["name"] as? String, latitude: lat, longitude: lng, types: r["types"] as? [String] ?? [])
         }
         guard let id = r["id"] as? String, let loc = r["location"] as? [String: Any],
-              let lat = (loc["latitude"] as? NSNumber)?.doubleValue, let lng = (loc["longitude"] as? NSNumber)?.doubleValue else { return nil }
-        return Expected(id: id, name: (r["displayName"] as? [String: Any])?["text"] as? String, latitude: lat, longitude: lng, types: r["types"] as? [String] ?? [])
+            let lat = (loc["latitude"] as? NSNumber)?.doubleValue,
+            let lng = (loc["longitude"] as? NSNumber)?.doubleValue
+        else { return nil }
+        return Expected(
+            id: id, name: (r["displayName"] as? [String: Any])?["text"] as? String, latitude: lat, longitude: lng,
+            types: r["types"] as? [String] ?? [])
     }
 
     @Test("the shared Google corpus holds its files")
@@ -72,8 +82,12 @@ struct GoogleCorpusTests {
                 // rounded (it is off by 1-3 ulp on some of these numbers, where
                 // placedb's parser agrees with strtod), so the oracle gets a
                 // few ulp of slack: far below a micrometre.
-                #expect(abs(place.coordinate.latitude - e.latitude) <= 4 * e.latitude.ulp, "\(url.lastPathComponent): \(e.id) latitude")
-                #expect(abs(place.coordinate.longitude - e.longitude) <= 4 * e.longitude.ulp, "\(url.lastPathComponent): \(e.id) longitude")
+                #expect(
+                    abs(place.coordinate.latitude - e.latitude) <= 4 * e.latitude.ulp,
+                    "\(url.lastPathComponent): \(e.id) latitude")
+                #expect(
+                    abs(place.coordinate.longitude - e.longitude) <= 4 * e.longitude.ulp,
+                    "\(url.lastPathComponent): \(e.id) longitude")
                 #expect(place.types == e.types, "\(url.lastPathComponent): \(e.id) types")
                 // The output is the Places API (New) shape.
                 let api = place.apiJSON

@@ -10,7 +10,9 @@ import SQLiteDB
 /// Tehran captures carry Google's own answer (`openNow`, `nextOpenTime`,
 /// `nextCloseTime`) at the scraper's `timestamp`: placedb must give the same
 /// from the periods alone.
-@Suite("Opening hours on the Google corpus (../shared/data/google)", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
+@Suite(
+    "Opening hours on the Google corpus (../shared/data/google)",
+    .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
 struct GoogleHoursCorpusTests {
     typealias F = HoursFixtures
 
@@ -39,7 +41,9 @@ struct GoogleHoursCorpusTests {
         return true
     }
 
-    @Test("every Google capture served at 100 random times: no nextOpenTime or nextCloseTime before the time asked or over 7 days after; on the Tehran places, place's openNow and the open command agree")
+    @Test(
+        "every Google capture served at 100 random times: no nextOpenTime or nextCloseTime before the time asked or over 7 days after; on the Tehran places, place's openNow and the open command agree"
+    )
     func servedNextTimes() throws {
         let dir = try TempDirectory("placedb-hours-corpus")
         let path = dir.file("places.sqlite")
@@ -52,7 +56,9 @@ struct GoogleHoursCorpusTests {
         let reader = try PlaceReader(databasePath: path)
         let db = try Database(path: path, mode: .readOnly)
         var ids: [String] = []
-        try db.forEachRow("SELECT place_id FROM place WHERE doc LIKE '%OpeningHours%' ORDER BY place_id") { ids.append(try $0.string(0)) }
+        try db.forEachRow("SELECT place_id FROM place WHERE doc LIKE '%OpeningHours%' ORDER BY place_id") {
+            ids.append(try $0.string(0))
+        }
         let tehranIDs = Set(try Self.tehran.map { try Self.decode($0).place.id.rawValue })
         try #require(ids.count >= tehranIDs.count && !tehranIDs.isEmpty)
         var random = TestRandom(seed: 31)
@@ -61,23 +67,33 @@ struct GoogleHoursCorpusTests {
         for id in ids {
             for _ in 0..<100 {
                 // 2023 to 2027, to the second.
-                let instant = Date(timeIntervalSince1970: (1_672_531_200 + random.uniform(0, 5 * 365 * 86_400)).rounded(.down))
+                let instant = Date(
+                    timeIntervalSince1970: (1_672_531_200 + random.uniform(0, 5 * 365 * 86_400)).rounded(.down))
                 let at = HoursQueryTime.instant(instant)
-                let details = try JSONValue(parsing: reader.placeDetailsJSON(id: PlaceID(id), fields: fields, openNow: true, at: at))
+                let details = try JSONValue(
+                    parsing: reader.placeDetailsJSON(id: PlaceID(id), fields: fields, openNow: true, at: at))
                 for key in ["regularOpeningHours", "currentOpeningHours"] {
                     for name in ["nextOpenTime", "nextCloseTime"] {
                         guard let value = details[key]?[name]?.stringValue else { continue }
                         served += 1
-                        let date = try #require(ISO8601DateFormatter().date(from: value), "\(id) \(key).\(name) \(value)")
-                        #expect(date > instant && date.timeIntervalSince(instant) <= 7 * 86_400, "\(id) \(key).\(name) \(value) at \(instant.rfc3339UTC)")
+                        let date = try #require(
+                            ISO8601DateFormatter().date(from: value), "\(id) \(key).\(name) \(value)")
+                        #expect(
+                            date > instant && date.timeIntervalSince(instant) <= 7 * 86_400,
+                            "\(id) \(key).\(name) \(value) at \(instant.rfc3339UTC)")
                     }
                 }
                 guard tehranIDs.contains(id) else { continue }
                 // What `placedb open` answers: the stored place's status at that time.
                 let status = try reader.fetchStoredPlace(id: PlaceID(id)).isOpen(at: at)
-                #expect(details["openNow"]?.boolValue == status.isOpen, "\(id) at \(instant.rfc3339UTC): place says \(String(describing: details["openNow"])), open says \(status)")
+                #expect(
+                    details["openNow"]?.boolValue == status.isOpen,
+                    "\(id) at \(instant.rfc3339UTC): place says \(String(describing: details["openNow"])), open says \(status)"
+                )
                 if let regular = details["regularOpeningHours"]?.objectValue, details["currentOpeningHours"] == nil {
-                    #expect(regular["openNow"]?.boolValue == status.isOpen, "\(id) regularOpeningHours.openNow at \(instant.rfc3339UTC)")
+                    #expect(
+                        regular["openNow"]?.boolValue == status.isOpen,
+                        "\(id) regularOpeningHours.openNow at \(instant.rfc3339UTC)")
                 }
                 if details["openNow"]?.boolValue == status.isOpen { agreed += 1 }
             }
@@ -88,14 +104,17 @@ struct GoogleHoursCorpusTests {
         #expect(agreed == tehranWithHours * 100)
     }
 
-    @Test("Tehran places at +03:30 agree with Google's openNow and next open/close times, from current hours, regular hours, and the offset alone")
+    @Test(
+        "Tehran places at +03:30 agree with Google's openNow and next open/close times, from current hours, regular hours, and the offset alone"
+    )
     func tehran() throws {
         try #require(!Self.tehran.isEmpty, "no Tehran captures in the corpus")
         var checked = 0, pastMidnight = 0, regularChecked = 0
         for url in Self.tehran {
             let (place, raw) = try Self.decode(url)
             guard let ts = raw["timestamp"]?.intValue, let current = raw["currentOpeningHours"]?.objectValue,
-                  let regular = raw["regularOpeningHours"]?.objectValue, current["openNow"] != nil else { continue }
+                let regular = raw["regularOpeningHours"]?.objectValue, current["openNow"] != nil
+            else { continue }
             let t = Date(timeIntervalSince1970: TimeInterval(ts))
             let name = url.lastPathComponent
             #expect(place.utcOffsetMinutes == 210)
@@ -112,7 +131,10 @@ struct GoogleHoursCorpusTests {
             #expect(Self.check(offsetOnly, against: current, at: t, "\(name) utcOffsetMinutes"))
             // The descriptions Google wrote are the ones placedb generates.
             let periods = try #require(place.openingHours?.periods)
-            #expect(WeekdayDescriptions.generate(periods) == regular["weekdayDescriptions"]?.arrayValue?.compactMap(\.stringValue), "\(name) weekdayDescriptions")
+            #expect(
+                WeekdayDescriptions.generate(periods)
+                    == regular["weekdayDescriptions"]?.arrayValue?.compactMap(\.stringValue),
+                "\(name) weekdayDescriptions")
             if periods.contains(where: { $0.close != nil && $0.close!.day != $0.open.day }) { pastMidnight += 1 }
             checked += 1
         }
@@ -158,18 +180,23 @@ struct GoogleHoursCorpusTests {
 
     @Test("the always-open legacy example is open at any time, with no closing time")
     func alwaysOpenExample() throws {
-        let url = try Self.shared("google/legacy/openapi-spec-examples/maps_http_places_details_always_open_response.json")
+        let url = try Self.shared(
+            "google/legacy/openapi-spec-examples/maps_http_places_details_always_open_response.json")
         let response = try JSONValue(parsing: Array(Data(contentsOf: url)))
         // The example is only the hours: give it an ID, a location and an offset.
         var result = try #require(response["result"]?.objectValue)
         result["place_id"] = "always-open"
         result["geometry"] = ["location": ["lat": 0, "lng": 0]]
         result["utc_offset"] = 600
-        let place = try decodeRecord(SourceRecord(value: .object(result), line: 1, index: 1, container: nil), format: .placesLegacy).place
+        let place = try decodeRecord(
+            SourceRecord(value: .object(result), line: 1, index: 1, container: nil), format: .placesLegacy
+        ).place
         let hours = try #require(place.openingHours)
         #expect(hours.periods == [OpeningPeriod(open: HoursPoint(day: 0, hour: 0, minute: 0), close: nil)])
         #expect(hours.weekdayDescriptionsFromSource)
-        #expect(hours.weekdayDescriptions == WeekdayDescriptions.generate(hours.periods!), "Google's text is what placedb writes")
+        #expect(
+            hours.weekdayDescriptions == WeekdayDescriptions.generate(hours.periods!),
+            "Google's text is what placedb writes")
         for t in ["2026-03-29T01:30:00Z", "2026-07-04T12:00:00Z", "2030-01-01T00:00:00Z"] {
             let s = place.isOpen(at: F.at(t))
             #expect(s.state == .open)
@@ -184,7 +211,9 @@ struct GoogleHoursCorpusTests {
         #expect(place.utcOffsetMinutes == 660)
         let current = try #require(place.currentOpeningHours)
         #expect(current.isDated)
-        #expect(current.periods?.first?.open == HoursPoint(day: 1, hour: 8, minute: 30, date: LocalDate(year: 2023, month: 4, day: 3)))
+        #expect(
+            current.periods?.first?.open
+                == HoursPoint(day: 1, hour: 8, minute: 30, date: LocalDate(year: 2023, month: 4, day: 3)))
         // Monday 2023-04-03 11:00 at +11:00.
         let s = place.isOpen(at: F.at("2023-04-03T00:00:00Z"))
         #expect(s.state == .open)

@@ -6,17 +6,24 @@ import PlaceModel
 
 @Suite("what an input is, from its first bytes")
 struct InputKindTests {
-    func kind(_ text: String, gzipped: Bool = false) -> InputKind { InputKind.classify(Array(text.utf8), gzipped: gzipped) }
+    func kind(_ text: String, gzipped: Bool = false) -> InputKind {
+        InputKind.classify(Array(text.utf8), gzipped: gzipped)
+    }
 
     func what(_ k: InputKind) -> String? {
         if case .other(let what, _) = k { return what }
         return nil
     }
 
-    @Test("JSON in every layout stays JSON: objects, arrays, NDJSON, GeoJSON-seq, a byte order mark, blank lines, scalars, broken JSON")
+    @Test(
+        "JSON in every layout stays JSON: objects, arrays, NDJSON, GeoJSON-seq, a byte order mark, blank lines, scalars, broken JSON"
+    )
     func json() {
-        for text in ["{\"id\":\"a\"}", "[{\"id\":\"a\"}]", "\n\n  {\"id\":\"a\"}\n{\"id\":\"b\"}\n", "\u{1E}{\"type\":\"Feature\"}\n\u{1E}{\"type\":\"Feature\"}\n",
-                     "\u{FEFF}{\"id\":\"a\"}", "\"text\"", "123", "true", "", "   ", "nonsense", "{\"broken\": ", "[1,2]"] {
+        for text in [
+            "{\"id\":\"a\"}", "[{\"id\":\"a\"}]", "\n\n  {\"id\":\"a\"}\n{\"id\":\"b\"}\n",
+            "\u{1E}{\"type\":\"Feature\"}\n\u{1E}{\"type\":\"Feature\"}\n",
+            "\u{FEFF}{\"id\":\"a\"}", "\"text\"", "123", "true", "", "   ", "nonsense", "{\"broken\": ", "[1,2]",
+        ] {
             #expect(kind(text) == .json, "\(text.debugDescription)")
         }
     }
@@ -35,19 +42,27 @@ struct InputKindTests {
         #expect(kind("hello, world\nsecond line\nthird, line, here\n") == .json)
     }
 
-    @Test("OpenStreetMap files: PBF by its BlobHeader, XML by its root element, bzip2, gzip'd XML, o5m; change files refused")
+    @Test(
+        "OpenStreetMap files: PBF by its BlobHeader, XML by its root element, bzip2, gzip'd XML, o5m; change files refused"
+    )
     func openStreetMap() {
         let pbf: [UInt8] = [0, 0, 0, 14, 0x0A, 9] + Array("OSMHeader".utf8) + [0x18, 0x7B]
         #expect(InputKind.classify(pbf, gzipped: false) == .openStreetMap(.pbf))
         #expect(what(InputKind.classify(pbf, gzipped: true)) == "a gzip'd OpenStreetMap PBF file")
         // A length too large for a BlobHeader: not PBF.
-        #expect(InputKind.classify([0x7F, 0, 0, 14, 0x0A, 9] + Array("OSMHeader".utf8), gzipped: false) != .openStreetMap(.pbf))
-        #expect(kind("<?xml version='1.0' encoding='UTF-8'?>\n<!-- a comment -->\n<osm version=\"0.6\">") == .openStreetMap(.xml))
+        #expect(
+            InputKind.classify([0x7F, 0, 0, 14, 0x0A, 9] + Array("OSMHeader".utf8), gzipped: false)
+                != .openStreetMap(.pbf))
+        #expect(
+            kind("<?xml version='1.0' encoding='UTF-8'?>\n<!-- a comment -->\n<osm version=\"0.6\">")
+                == .openStreetMap(.xml))
         #expect(kind("<osm version=\"0.6\" generator=\"x\">") == .openStreetMap(.xml))
         #expect(kind("<?xml version='1.0'?><osm>", gzipped: true) == .openStreetMap(.xmlGzip))
         #expect(kind("BZh91AY&SY") == .openStreetMap(.xmlBzip2))
         #expect(InputKind.classify([0xFF, 0xE0, 0x04] + Array("o5m2".utf8), gzipped: false) == .openStreetMap(.o5m))
-        #expect(what(kind("<?xml version='1.0'?>\n<osmChange version=\"0.6\">")) == "an OpenStreetMap change file (osmChange)")
+        #expect(
+            what(kind("<?xml version='1.0'?>\n<osmChange version=\"0.6\">"))
+                == "an OpenStreetMap change file (osmChange)")
         #expect(what(kind("<?xml version=\"1.0\"?><gpx version=\"1.1\">")) == "a GPX file")
         #expect(what(kind("<!DOCTYPE html><html>")) == "an HTML page")
     }
@@ -79,7 +94,9 @@ struct InputKindTests {
         #expect(what(kind("BZh91AY&SY", gzipped: true)) == "a gzip'd bzip2-compressed file")
     }
 
-    @Test("osmium export -u type_id IDs: n and w as they are, a area IDs back to their way (even) or relation (odd), negative IDs too")
+    @Test(
+        "osmium export -u type_id IDs: n and w as they are, a area IDs back to their way (even) or relation (odd), negative IDs too"
+    )
     func osmiumUniqueIDs() {
         func id(_ s: String) -> String? { GeoJSONDecoders.osmiumUniqueID(.string(s)).map { "\($0.type) \($0.number)" } }
         #expect(id("n123") == "node 123")
@@ -103,13 +120,18 @@ struct InputKindTests {
             let header: [UInt8] = [0x0A, UInt8(type.utf8.count)] + Array(type.utf8) + [0x18, UInt8(blob.count)]
             return [0, 0, 0, UInt8(header.count)] + header + blob
         }
-        let raw: [UInt8] = [0x0A, 3, 1, 2, 3]  // Blob.raw = [1, 2, 3]
+        let raw: [UInt8] = [0x0A, 3, 1, 2, 3] // Blob.raw = [1, 2, 3]
         let whole = block("OSMHeader", raw) + block("OSMData", raw)
         #expect(PBFBlocks.damage(in: try dir.write("whole.pbf", bytes: whole)) == nil)
         let cut = Array(whole.dropLast(2))
         let damage = try #require(PBFBlocks.damage(in: try dir.write("cut.pbf", bytes: cut)))
-        #expect(damage.hasPrefix("block 2 at byte \(block("OSMHeader", raw).count) is cut off: the file ends 3 bytes into its 5-byte blob"), "\(damage)")
+        #expect(
+            damage.hasPrefix(
+                "block 2 at byte \(block("OSMHeader", raw).count) is cut off: the file ends 3 bytes into its 5-byte blob"
+            ), "\(damage)")
         let garbage = block("OSMHeader", raw) + [0, 0, 0, 3, 0xFF, 0xFF, 0xFF]
-        #expect(PBFBlocks.damage(in: try dir.write("garbage.pbf", bytes: garbage))?.contains("is corrupt: its header is not a PBF BlobHeader") == true)
+        #expect(
+            PBFBlocks.damage(in: try dir.write("garbage.pbf", bytes: garbage))?.contains(
+                "is corrupt: its header is not a PBF BlobHeader") == true)
     }
 }

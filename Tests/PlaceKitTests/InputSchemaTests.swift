@@ -12,7 +12,9 @@ import PlaceKitTestSupport
 /// (the places/ one as a prefix check), enum, $ref, oneOf, anyOf).
 @Suite("Input JSON Schemas")
 struct InputSchemaTests {
-    static let schemaDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Schemas/input").standardizedFileURL
+    static let schemaDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "../../Schemas/input"
+    ).standardizedFileURL
 
     struct Validator {
         let root: JSONValue
@@ -141,25 +143,59 @@ struct InputSchemaTests {
     }
 
     static let featureRecords: [(schema: String, format: InputFormat, record: String)] = [
-        ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g1","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"G","category":"cafe"}}"#),
-        ("geojson-place.schema.json", .geojson, #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"id":7,"types":["a","b"],"rating":4}}"#),
-        ("geojson-place.schema.json", .geojson, #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"no id"}}"#),
+        (
+            "geojson-place.schema.json", .geojson,
+            #"{"type":"Feature","id":"g1","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"G","category":"cafe"}}"#
+        ),
+        (
+            "geojson-place.schema.json", .geojson,
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"id":7,"types":["a","b"],"rating":4}}"#
+        ),
+        (
+            "geojson-place.schema.json", .geojson,
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"no id"}}"#
+        ),
         ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g2","properties":{"name":"no geometry"}}"#),
-        ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g3","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"types":"cafe"}}"#),
-        ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g4","geometry":{"type":"MultiLineString","coordinates":[]},"properties":{"name":"G"}}"#),
-        ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g5","geometry":{"type":"GeometryCollection","geometries":[]},"properties":{"name":"G"}}"#),
-        ("geojson-place.schema.json", .geojson, #"{"type":"Feature","id":"g6","geometry":{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[1,2]}]},"properties":{"name":"G"}}"#),
-        ("overture.schema.json", .overture, #"{"type":"Feature","id":"o2","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"names":{"primary":5}}}"#),
+        (
+            "geojson-place.schema.json", .geojson,
+            #"{"type":"Feature","id":"g3","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"types":"cafe"}}"#
+        ),
+        (
+            "geojson-place.schema.json", .geojson,
+            #"{"type":"Feature","id":"g4","geometry":{"type":"MultiLineString","coordinates":[]},"properties":{"name":"G"}}"#
+        ),
+        (
+            "geojson-place.schema.json", .geojson,
+            #"{"type":"Feature","id":"g5","geometry":{"type":"GeometryCollection","geometries":[]},"properties":{"name":"G"}}"#
+        ),
+        (
+            "geojson-place.schema.json", .geojson,
+            #"{"type":"Feature","id":"g6","geometry":{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[1,2]}]},"properties":{"name":"G"}}"#
+        ),
+        (
+            "overture.schema.json", .overture,
+            #"{"type":"Feature","id":"o2","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"names":{"primary":5}}}"#
+        ),
         ("osm.schema.json", .osm, GeoFixtures.osmNode(1, "N")),
         ("osm.schema.json", .osm, GeoFixtures.osmWay(2, "W")),
-        ("osm.schema.json", .osm, #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"@type":"node","name":"no id"}}"#),
-        ("osm.schema.json", .osm, #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"@type":"changeset","@id":1}}"#),
+        (
+            "osm.schema.json", .osm,
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"@type":"node","name":"no id"}}"#
+        ),
+        (
+            "osm.schema.json", .osm,
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"@type":"changeset","@id":1}}"#
+        ),
         ("overture.schema.json", .overture, GeoFixtures.overture),
-        ("overture.schema.json", .overture, #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"names":{"primary":"no id"}}}"#),
+        (
+            "overture.schema.json", .overture,
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"names":{"primary":"no id"}}}"#
+        ),
     ]
 
-    @Test("the GeoJSON schemas accept the features the importer accepts and refuse the ones without ID or geometry",
-          arguments: featureRecords.indices)
+    @Test(
+        "the GeoJSON schemas accept the features the importer accepts and refuse the ones without ID or geometry",
+        arguments: featureRecords.indices)
     func features(index: Int) throws {
         let (name, format, record) = Self.featureRecords[index]
         let v = try validator(name)
@@ -171,11 +207,14 @@ struct InputSchemaTests {
     func sample() throws {
         let sampleDir = Self.schemaDir.appendingPathComponent("../../Scripts/sample").standardizedFileURL
         let v1 = try validator("places-v1.schema.json")
-        let lines = try String(contentsOf: sampleDir.appendingPathComponent("lausanne-v1.ndjson"), encoding: .utf8).split(separator: "\n")
+        let lines = try String(contentsOf: sampleDir.appendingPathComponent("lausanne-v1.ndjson"), encoding: .utf8)
+            .split(separator: "\n")
         #expect(lines.count >= 20)
         for line in lines { #expect(v1.valid(try JSONValue(parsing: String(line)), v1.root)) }
         let legacy = try validator("places-legacy.schema.json")
-        let nearby = try JSONValue(parsing: String(contentsOf: sampleDir.appendingPathComponent("lausanne-legacy-nearby.json"), encoding: .utf8))
+        let nearby = try JSONValue(
+            parsing: String(
+                contentsOf: sampleDir.appendingPathComponent("lausanne-legacy-nearby.json"), encoding: .utf8))
         #expect(legacy.valid(nearby, legacy.root))
     }
 }

@@ -13,43 +13,79 @@ struct LinkingTests {
 
     /// `meters` north and east of the café.
     static func at(_ north: Double, _ east: Double) -> Coordinate {
-        Coordinate(latitude: cafe.latitude + north / 111_320,
-                   longitude: cafe.longitude + east / (111_320 * cos(cafe.latitude * .pi / 180)))
+        Coordinate(
+            latitude: cafe.latitude + north / 111_320,
+            longitude: cafe.longitude + east / (111_320 * cos(cafe.latitude * .pi / 180)))
     }
 
-    static func google(_ id: String, _ name: String, _ c: Coordinate, phone: String? = nil, web: String? = nil, types: [String] = ["cafe", "food"],
-                       rating: Double? = nil) -> String {
-        var members = [#""id":"\#(id)""#, #""displayName":{"text":"\#(name)"}"#,
-                       #""location":{"latitude":\#(c.latitude),"longitude":\#(c.longitude)}"#,
-                       #""types":[\#(types.map { "\"\($0)\"" }.joined(separator: ","))]"#]
+    static func google(
+        _ id: String, _ name: String, _ c: Coordinate, phone: String? = nil, web: String? = nil,
+        types: [String] = ["cafe", "food"],
+        rating: Double? = nil
+    ) -> String {
+        var members = [
+            #""id":"\#(id)""#, #""displayName":{"text":"\#(name)"}"#,
+            #""location":{"latitude":\#(c.latitude),"longitude":\#(c.longitude)}"#,
+            #""types":[\#(types.map { "\"\($0)\"" }.joined(separator: ","))]"#,
+        ]
         if let phone { members.append(#""internationalPhoneNumber":"\#(phone)""#) }
         if let web { members.append(#""websiteUri":"\#(web)""#) }
         if let rating { members.append(#""rating":\#(rating)"#) }
         return "{" + members.joined(separator: ",") + "}"
     }
 
-    static func osm(_ id: Int, _ name: String, _ c: Coordinate, tags: [String: String] = ["amenity": "cafe"], timestamp: Int = 1_700_000_000) -> String {
+    static func osm(
+        _ id: Int, _ name: String, _ c: Coordinate, tags: [String: String] = ["amenity": "cafe"],
+        timestamp: Int = 1_700_000_000
+    ) -> String {
         var props = [#""@type":"node""#, #""@id":\#(id)"#, #""@timestamp":\#(timestamp)"#, #""name":"\#(name)""#]
         for (k, v) in tags.sorted(by: { $0.key < $1.key }) { props.append(#""\#(k)":"\#(v)""#) }
-        return #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(c.longitude),\#(c.latitude)]},"properties":{\#(props.joined(separator: ","))}}"#
+        return
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(c.longitude),\#(c.latitude)]},"properties":{\#(props.joined(separator: ","))}}"#
     }
 
-    static func overture(_ id: String, _ name: String, _ c: Coordinate, phone: String? = nil, web: String? = nil) -> String {
-        var props = [#""names":{"primary":"\#(name)"}"#, #""categories":{"primary":"cafe"}"#, #""update_time":"2025-01-01T00:00:00Z""#]
+    static func overture(_ id: String, _ name: String, _ c: Coordinate, phone: String? = nil, web: String? = nil)
+        -> String
+    {
+        var props = [
+            #""names":{"primary":"\#(name)"}"#, #""categories":{"primary":"cafe"}"#,
+            #""update_time":"2025-01-01T00:00:00Z""#,
+        ]
         if let phone { props.append(#""phones":["\#(phone)"]"#) }
         if let web { props.append(#""websites":["\#(web)"]"#) }
-        return #"{"type":"Feature","id":"\#(id)","geometry":{"type":"Point","coordinates":[\#(c.longitude),\#(c.latitude)]},"properties":{\#(props.joined(separator: ","))}}"#
+        return
+            #"{"type":"Feature","id":"\#(id)","geometry":{"type":"Point","coordinates":[\#(c.longitude),\#(c.latitude)]},"properties":{\#(props.joined(separator: ","))}}"#
     }
 
     /// The café from Google, OpenStreetMap and Overture, each a few meters
     /// off, plus a bakery next door in each of them.
     static let files: [(name: String, text: String)] = [
-        ("google.ndjson", [google("ChIJcafeCentral", "Café Central", at(0, 0), phone: "+43 1 5333763", web: "https://www.cafecentral.wien/", rating: 4.4),
-                           google("ChIJbakery", "Bäckerei Ströck", at(25, 10), types: ["bakery", "food"])].joined(separator: "\n") + "\n"),
-        ("osm.geojsonseq", [osm(1794111149, "Café Central", at(6, -4), tags: ["amenity": "cafe", "phone": "+43 1 533 37 63", "website": "https://cafecentral.wien"]),
-                            osm(42, "Bäckerei Ströck", at(22, 12), tags: ["shop": "bakery"])].joined(separator: "\n") + "\n"),
-        ("overture.geojsonseq", [overture("08f1e2a3b4c5d6e7", "Cafe Central", at(-5, 6), phone: "+4315333763", web: "http://cafecentral.wien"),
-                                 overture("08f1e2a3b4c5d6e8", "Ströck", at(27, 8))].joined(separator: "\n") + "\n"),
+        (
+            "google.ndjson",
+            [
+                google(
+                    "ChIJcafeCentral", "Café Central", at(0, 0), phone: "+43 1 5333763",
+                    web: "https://www.cafecentral.wien/", rating: 4.4),
+                google("ChIJbakery", "Bäckerei Ströck", at(25, 10), types: ["bakery", "food"]),
+            ].joined(separator: "\n") + "\n"
+        ),
+        (
+            "osm.geojsonseq",
+            [
+                osm(
+                    1794111149, "Café Central", at(6, -4),
+                    tags: ["amenity": "cafe", "phone": "+43 1 533 37 63", "website": "https://cafecentral.wien"]),
+                osm(42, "Bäckerei Ströck", at(22, 12), tags: ["shop": "bakery"]),
+            ].joined(separator: "\n") + "\n"
+        ),
+        (
+            "overture.geojsonseq",
+            [
+                overture(
+                    "08f1e2a3b4c5d6e7", "Cafe Central", at(-5, 6), phone: "+4315333763", web: "http://cafecentral.wien"),
+                overture("08f1e2a3b4c5d6e8", "Ströck", at(27, 8)),
+            ].joined(separator: "\n") + "\n"
+        ),
     ]
 
     static func database(order: [Int] = [0, 1, 2], link: Bool = true) throws -> (TempDirectory, String) {
@@ -70,13 +106,17 @@ struct LinkingTests {
     static func groups(_ path: String) throws -> [[String]] {
         let db = try Database(path: path, mode: .readOnly)
         var out: [[String]] = []
-        try db.forEachRow("SELECT group_concat(place_id, ' ') FROM (SELECT group_id, place_id FROM place WHERE group_id IS NOT NULL ORDER BY place_id) GROUP BY group_id ORDER BY 1") {
+        try db.forEachRow(
+            "SELECT group_concat(place_id, ' ') FROM (SELECT group_id, place_id FROM place WHERE group_id IS NOT NULL ORDER BY place_id) GROUP BY group_id ORDER BY 1"
+        ) {
             out.append(try $0.string(0).split(separator: " ").map(String.init))
         }
         return out
     }
 
-    @Test("one café from three providers is one group; the bakery next door is another; the canonical ID is the Google one")
+    @Test(
+        "one café from three providers is one group; the bakery next door is another; the canonical ID is the Google one"
+    )
     func threeProviders() throws {
         let (dir, path) = try Self.database()
         defer { _ = dir }
@@ -94,7 +134,8 @@ struct LinkingTests {
         }
         #expect(try reader.resolvePlaceID("ChIJcafeCentral").status == .current)
         // nearby lists each physical place once, under its canonical ID.
-        let nearby = try reader.searchNearby(NearbySearchRequest(center: Self.cafe, radiusMeters: 200, maxResultCount: 20))
+        let nearby = try reader.searchNearby(
+            NearbySearchRequest(center: Self.cafe, radiusMeters: 200, maxResultCount: 20))
         #expect(nearby.map(\.place.id.rawValue).sorted() == ["ChIJbakery", "ChIJcafeCentral"])
         // current place: one candidate per place; the café's likelihood is
         // not split between its records.
@@ -105,7 +146,9 @@ struct LinkingTests {
         #expect(!ids.contains("osm:n1794111149") && !ids.contains("08f1e2a3b4c5d6e7"))
     }
 
-    @Test("a member's ID gives the merged place: each member from the newest capture, with its provenance and the member list")
+    @Test(
+        "a member's ID gives the merged place: each member from the newest capture, with its provenance and the member list"
+    )
     func mergedPlace() throws {
         let (dir, path) = try Self.database()
         defer { _ = dir }
@@ -123,7 +166,8 @@ struct LinkingTests {
         #expect(group.provenance["displayName"]?.stringValue == "08f1e2a3b4c5d6e7")
         #expect(group.provenance["rating"]?.stringValue == "ChIJcafeCentral")
         // The Places Details answer of a member is the merged place too.
-        let json = try reader.placeDetailsJSON(id: "08f1e2a3b4c5d6e7", fields: .all, openNow: false, at: .instant(Date()))
+        let json = try reader.placeDetailsJSON(
+            id: "08f1e2a3b4c5d6e7", fields: .all, openNow: false, at: .instant(Date()))
         let parsed = try JSONParser.parse(json)
         #expect(parsed["id"]?.stringValue == "ChIJcafeCentral")
         #expect(parsed["rating"]?.doubleValue == 4.4)
@@ -163,20 +207,31 @@ struct LinkingTests {
         let raw = try PlaceReader(databasePath: path, recordView: .unmerged)
         let request = NearbySearchRequest(center: Self.cafe, radiusMeters: 200, maxResultCount: 20)
         #expect(try merged.searchNearby(request).count == 2)
-        #expect(try raw.searchNearby(request).map(\.place.id.rawValue).sorted()
-                == ["08f1e2a3b4c5d6e7", "08f1e2a3b4c5d6e8", "ChIJbakery", "ChIJcafeCentral", "osm:n1794111149", "osm:n42"])
+        #expect(
+            try raw.searchNearby(request).map(\.place.id.rawValue).sorted()
+                == [
+                    "08f1e2a3b4c5d6e7", "08f1e2a3b4c5d6e8", "ChIJbakery", "ChIJcafeCentral", "osm:n1794111149",
+                    "osm:n42",
+                ])
         // Current place: the café's three records are three candidates again.
-        let current = try raw.findPlaceLikelihoods(location: Self.cafe, accuracy: 10).placeLikelihoods.map(\.place.id.rawValue)
-        #expect(current.contains("osm:n1794111149") && current.contains("08f1e2a3b4c5d6e7") && current.contains("ChIJcafeCentral"))
+        let current = try raw.findPlaceLikelihoods(location: Self.cafe, accuracy: 10).placeLikelihoods.map(
+            \.place.id.rawValue)
+        #expect(
+            current.contains("osm:n1794111149") && current.contains("08f1e2a3b4c5d6e7")
+                && current.contains("ChIJcafeCentral"))
         // A member's ID is its own place, with its own document.
         #expect(try raw.resolvePlaceID("08f1e2a3b4c5d6e7").status == .current)
         let member = try raw.fetchPlace(id: "08f1e2a3b4c5d6e7")
         #expect(member.id == "08f1e2a3b4c5d6e7")
         #expect(member.document["rating"] == nil)
         // The canonical record alone: Google's own name, not the merged one.
-        #expect(try raw.fetchPlace(id: "ChIJcafeCentral").document["displayName"]?["text"]?.stringValue == "Café Central")
-        #expect(try merged.fetchPlace(id: "ChIJcafeCentral").document["displayName"]?["text"]?.stringValue == "Cafe Central")
-        let json = try JSONParser.parse(try raw.placeDetailsJSON(id: "08f1e2a3b4c5d6e7", fields: .all, openNow: false, at: .instant(Date())))
+        #expect(
+            try raw.fetchPlace(id: "ChIJcafeCentral").document["displayName"]?["text"]?.stringValue == "Café Central")
+        #expect(
+            try merged.fetchPlace(id: "ChIJcafeCentral").document["displayName"]?["text"]?.stringValue == "Cafe Central"
+        )
+        let json = try JSONParser.parse(
+            try raw.placeDetailsJSON(id: "08f1e2a3b4c5d6e7", fields: .all, openNow: false, at: .instant(Date())))
         #expect(json["id"]?.stringValue == "08f1e2a3b4c5d6e7")
         // Text search: each record that matches, not only the group.
         let text = TextSearchRequest(textQuery: "cafe central")
@@ -187,7 +242,9 @@ struct LinkingTests {
         #expect(mergedHits.contains("ChIJcafeCentral"))
     }
 
-    @Test("the groups and the canonical IDs do not depend on the order of imports, nor on linking later with placedb link")
+    @Test(
+        "the groups and the canonical IDs do not depend on the order of imports, nor on linking later with placedb link"
+    )
     func orderIndependent() throws {
         let (d1, a) = try Self.database(order: [0, 1, 2])
         let (d2, b) = try Self.database(order: [2, 1, 0])
@@ -202,24 +259,31 @@ struct LinkingTests {
         #expect(try canonical(a) == "ChIJbakery" && canonical(b) == "ChIJbakery" && canonical(c) == "ChIJbakery")
     }
 
-    @Test("two records of one source that one capture held both are never linked (a dump that lists two IDs says two places)")
+    @Test(
+        "two records of one source that one capture held both are never linked (a dump that lists two IDs says two places)"
+    )
     func oneCaptureTwoPlaces() throws {
         let dir = try TempDirectory("placedb-link")
         let path = dir.file("places.sqlite")
         // (One importer at a time: each is released before the next opens.)
         do {
             let importer = try PlaceImporter(databasePath: path)
-            _ = try importer.importInput(.file(try dir.write("a.ndjson", [
-                Self.google("A1", "Cruise Bar", Self.at(0, 0), types: ["bar"]),
-                Self.google("A2", "Cruise Bar", Self.at(3, 0), types: ["bar"]),
-            ].joined(separator: "\n") + "\n")))
+            _ = try importer.importInput(
+                .file(
+                    try dir.write(
+                        "a.ndjson",
+                        [
+                            Self.google("A1", "Cruise Bar", Self.at(0, 0), types: ["bar"]),
+                            Self.google("A2", "Cruise Bar", Self.at(3, 0), types: ["bar"]),
+                        ].joined(separator: "\n") + "\n")))
             _ = try importer.link()
         }
         #expect(try Self.groups(path).isEmpty)
         // A later capture of the same source under a new ID is linked to its old record.
         do {
             let later = try PlaceImporter(databasePath: path)
-            _ = try later.importInput(.file(try dir.write("b.ndjson", Self.google("B1", "Cruise Bar", Self.at(1, 1), types: ["bar"]) + "\n")))
+            _ = try later.importInput(
+                .file(try dir.write("b.ndjson", Self.google("B1", "Cruise Bar", Self.at(1, 1), types: ["bar"]) + "\n")))
             let s = try later.link()
             #expect((s?.linked ?? 0) >= 1)
         }
@@ -234,11 +298,19 @@ struct LinkingTests {
     func acrossTheAntimeridian() throws {
         let dir = try TempDirectory("placedb-link")
         let path = dir.file("places.sqlite")
-        let east = Coordinate(latitude: -16.5, longitude: 179.99996), west = Coordinate(latitude: -16.50002, longitude: -179.99997)
+        let east = Coordinate(latitude: -16.5, longitude: 179.99996),
+            west = Coordinate(latitude: -16.50002, longitude: -179.99997)
         do {
             let importer = try PlaceImporter(databasePath: path)
-            _ = try importer.importInput(.file(try dir.write("g.ndjson", Self.google("ChIJdateline", "Dateline Café", east, phone: "+679 123 4567") + "\n")))
-            _ = try importer.importInput(.file(try dir.write("o.geojsonseq", Self.overture("08fdateline", "Dateline Cafe", west, phone: "+6791234567") + "\n")))
+            _ = try importer.importInput(
+                .file(
+                    try dir.write(
+                        "g.ndjson", Self.google("ChIJdateline", "Dateline Café", east, phone: "+679 123 4567") + "\n")))
+            _ = try importer.importInput(
+                .file(
+                    try dir.write(
+                        "o.geojsonseq", Self.overture("08fdateline", "Dateline Cafe", west, phone: "+6791234567") + "\n"
+                    )))
             _ = try importer.link()
         }
         #expect(try Self.groups(path) == [["08fdateline", "ChIJdateline"]])
@@ -256,7 +328,9 @@ struct LinkingTests {
         var google: [String] = [], osm: [String] = []
         for i in 0..<4 {
             google.append(Self.google("G\(i)", "Billa", Self.at(0, Double(i) * 60), types: ["supermarket", "store"]))
-            osm.append(Self.osm(100 + i, "Billa", Self.at(2, Double(i) * 60 + 3), tags: ["shop": "supermarket", "brand": "Billa"]))
+            osm.append(
+                Self.osm(
+                    100 + i, "Billa", Self.at(2, Double(i) * 60 + 3), tags: ["shop": "supermarket", "brand": "Billa"]))
         }
         do {
             let importer = try PlaceImporter(databasePath: path)
@@ -275,7 +349,9 @@ struct LinkingTests {
         }
     }
 
-    @Test("alias-file rules: different is never overridden by an import; same applies when its ID arrives; a cycle of same lines is one group")
+    @Test(
+        "alias-file rules: different is never overridden by an import; same applies when its ID arrives; a cycle of same lines is one group"
+    )
     func rules() throws {
         let dir = try TempDirectory("placedb-link")
         let path = dir.file("places.sqlite")
@@ -283,21 +359,31 @@ struct LinkingTests {
             let importer = try PlaceImporter(databasePath: path)
             _ = try importer.importInput(.file(try dir.write(Self.files[0].name, Self.files[0].text)))
             // Rules before the places they name are stored.
-            _ = try importer.importAliases(.file(try dir.write("rules.txt", """
-                different ChIJcafeCentral osm:n1794111149
-                same ChIJbakery far:1
-                same far:1 far:2
-                same far:2 ChIJbakery
+            _ = try importer.importAliases(
+                .file(
+                    try dir.write(
+                        "rules.txt",
+                        """
+                        different ChIJcafeCentral osm:n1794111149
+                        same ChIJbakery far:1
+                        same far:1 far:2
+                        same far:2 ChIJbakery
 
-                """)))
+                        """)))
         }
         do {
             let importer = try PlaceImporter(databasePath: path)
             _ = try importer.importInput(.file(try dir.write(Self.files[1].name, Self.files[1].text)))
-            _ = try importer.importInput(.file(try dir.write("far.ndjson", [
-                Self.google("far:1", "Somewhere else", Coordinate(latitude: 10, longitude: 10), types: ["park"]),
-                Self.google("far:2", "Elsewhere", Coordinate(latitude: -10, longitude: 20), types: ["museum"]),
-            ].joined(separator: "\n") + "\n")))
+            _ = try importer.importInput(
+                .file(
+                    try dir.write(
+                        "far.ndjson",
+                        [
+                            Self.google(
+                                "far:1", "Somewhere else", Coordinate(latitude: 10, longitude: 10), types: ["park"]),
+                            Self.google(
+                                "far:2", "Elsewhere", Coordinate(latitude: -10, longitude: 20), types: ["museum"]),
+                        ].joined(separator: "\n") + "\n")))
             _ = try importer.link()
         }
         let groups = try Self.groups(path)
@@ -312,7 +398,9 @@ struct LinkingTests {
         #expect(explained.probability >= SamePlace.threshold, "the evidence alone would link them")
     }
 
-    @Test("an alias file whose same and different lines contradict each other is refused, naming both lines, and changes nothing")
+    @Test(
+        "an alias file whose same and different lines contradict each other is refused, naming both lines, and changes nothing"
+    )
     func contradiction() throws {
         let dir = try TempDirectory("placedb-link")
         let path = dir.file("places.sqlite")
@@ -347,13 +435,16 @@ struct LinkingTests {
             let importer = try PlaceImporter(databasePath: copy)
             _ = try importer.importInput(.file(try dir.write("all.ndjson", String(decoding: places, as: UTF8.self))))
             _ = try importer.link()
-            _ = try importer.importAliases(.file(try dir.write("aliases.ndjson", String(decoding: aliases, as: UTF8.self))))
+            _ = try importer.importAliases(
+                .file(try dir.write("aliases.ndjson", String(decoding: aliases, as: UTF8.self))))
         }
         #expect(try Self.groups(copy) == Self.groups(path))
         #expect(try PlaceReader(databasePath: copy).resolvePlaceID("08f1e2a3b4c5d6e7").placeID == "ChIJcafeCentral")
     }
 
-    @Test("the links, groups and merged documents do not depend on the linker's threads or blocks, nor on a full or an import's pass")
+    @Test(
+        "the links, groups and merged documents do not depend on the linker's threads or blocks, nor on a full or an import's pass"
+    )
     func threadsAndBlocks() throws {
         let dir = try TempDirectory("placedb-link")
         let path = dir.file("places.sqlite")
@@ -374,8 +465,9 @@ struct LinkingTests {
             a.append(Self.google("A\(i)", name, c, types: ["store"]))
             guard next() < 0.75 else { continue }
             let d = next() * 20, t = next() * 2 * .pi
-            let moved = Coordinate(latitude: c.latitude + d * cos(t) / 111_320,
-                                   longitude: c.longitude + d * sin(t) / (111_320 * cos(c.latitude * .pi / 180)))
+            let moved = Coordinate(
+                latitude: c.latitude + d * cos(t) / 111_320,
+                longitude: c.longitude + d * sin(t) / (111_320 * cos(c.latitude * .pi / 180)))
             b.append(Self.google("B\(i)", next() < 0.2 ? brand() : name, moved, types: ["store"]))
         }
         for (source, lines) in [("a", a), ("b", b)] {
@@ -417,7 +509,8 @@ struct LinkingTests {
         let second = try #require(try store.db.scalar("SELECT max(id) FROM import_run")?.int64)
         for (workers, blockSize) in [(1, 4_096), (2, 5)] {
             let result = try store.write {
-                try store.db.execute("DELETE FROM place_link; DELETE FROM place_group; UPDATE place SET group_id = NULL;")
+                try store.db.execute(
+                    "DELETE FROM place_link; DELETE FROM place_group; UPDATE place SET group_id = NULL;")
                 _ = try store.link(changedSince: second, workers: workers, blockSize: blockSize)
                 return try snapshot(store)
             }

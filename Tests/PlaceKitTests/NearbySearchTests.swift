@@ -26,18 +26,26 @@ final class GeneratedDatabase {
     let dir: TempDirectory
     let path: String
     let places: [GeneratedPlace]
-    static let typeSets = [["cafe", "food"], ["restaurant", "food"], ["park"], ["museum", "tourist_attraction"],
-                           ["pharmacy", "health", "store"], ["bar"], ["book_store", "store"], ["school"]]
+    static let typeSets = [
+        ["cafe", "food"], ["restaurant", "food"], ["park"], ["museum", "tourist_attraction"],
+        ["pharmacy", "health", "store"], ["bar"], ["book_store", "store"], ["school"],
+    ]
 
     init(count: Int, seed: UInt64) throws {
         dir = try TempDirectory("placedb-nearby")
         path = dir.file("places.sqlite")
         var rng = TestRandom(seed: seed)
         var places: [GeneratedPlace] = []
-        let cities = (0..<12).map { _ in rng.spherePoint() } + [Coordinate(latitude: 0.5, longitude: 179.9), Coordinate(latitude: 89.8, longitude: 10)]
+        let cities =
+            (0..<12).map { _ in rng.spherePoint() } + [
+                Coordinate(latitude: 0.5, longitude: 179.9), Coordinate(latitude: 89.8, longitude: 10),
+            ]
         func add(_ c: Coordinate) {
             let t = Self.typeSets[rng.int(Self.typeSets.count)]
-            places.append(GeneratedPlace(id: "g\(places.count)-\(rng.int(1000))", coordinate: c, types: t, primaryType: t[0], ratingCount: rng.int(200)))
+            places.append(
+                GeneratedPlace(
+                    id: "g\(places.count)-\(rng.int(1000))", coordinate: c, types: t, primaryType: t[0],
+                    ratingCount: rng.int(200)))
         }
         while places.count < count {
             switch rng.int(10) {
@@ -48,9 +56,15 @@ final class GeneratedDatabase {
                 lng = lng > 180 ? lng - 360 : (lng < -180 ? lng + 360 : lng)
                 add(Coordinate(latitude: lat, longitude: lng))
             case 5:
-                add(Coordinate(latitude: rng.uniform(89.5, 90) * (rng.int(2) == 0 ? 1 : -1), longitude: rng.uniform(-180, 180)))
+                add(
+                    Coordinate(
+                        latitude: rng.uniform(89.5, 90) * (rng.int(2) == 0 ? 1 : -1), longitude: rng.uniform(-180, 180))
+                )
             case 6:
-                add(Coordinate(latitude: rng.uniform(-60, 60), longitude: rng.int(2) == 0 ? rng.uniform(179.5, 180) : rng.uniform(-180, -179.5)))
+                add(
+                    Coordinate(
+                        latitude: rng.uniform(-60, 60),
+                        longitude: rng.int(2) == 0 ? rng.uniform(179.5, 180) : rng.uniform(-180, -179.5)))
             case 7:
                 // Several places at one coordinate: ties, broken by place ID.
                 let c = rng.spherePoint()
@@ -67,14 +81,18 @@ final class GeneratedDatabase {
 
     /// The brute-force answer: every place that passes `accept`, within
     /// `radius`, by (haversine distance, place ID); the first `k`.
-    func bruteForce(_ center: Coordinate, k: Int, radius: Double? = nil, excluding removed: Set<String> = [],
-                    accept: (GeneratedPlace) -> Bool = { _ in true }) -> [(id: String, meters: Double)] {
+    func bruteForce(
+        _ center: Coordinate, k: Int, radius: Double? = nil, excluding removed: Set<String> = [],
+        accept: (GeneratedPlace) -> Bool = { _ in true }
+    ) -> [(id: String, meters: Double)] {
         // A bounded insertion list: the same order as sorting everything.
         var best: [(id: String, meters: Double)] = []
         for p in places where !removed.contains(p.id) && accept(p) {
             let d = center.distance(to: p.coordinate)
             if let radius, d > radius { continue }
-            if best.count == k, let last = best.last, d > last.meters || (d == last.meters && p.id > last.id) { continue }
+            if best.count == k, let last = best.last, d > last.meters || (d == last.meters && p.id > last.id) {
+                continue
+            }
             let at = best.firstIndex { d < $0.meters || (d == $0.meters && p.id < $0.id) } ?? best.count
             best.insert((p.id, d), at: at)
             if best.count > k { best.removeLast() }
@@ -91,7 +109,8 @@ struct NearbySearchTests {
         try PlaceReader(databasePath: db.path, spatialIndex: mode)
     }
 
-    @Test("the 10 nearest match brute-force haversine at thousands of random points (recall@10 = 1.0)", arguments: modes)
+    @Test(
+        "the 10 nearest match brute-force haversine at thousands of random points (recall@10 = 1.0)", arguments: modes)
     func recallAtTen(mode: SpatialIndexMode) throws {
         let db = try GeneratedDatabase(count: 4000, seed: 7)
         let client = try client(db, mode)
@@ -105,10 +124,12 @@ struct NearbySearchTests {
                 center = rng.spherePoint()
             } else {
                 let p = db.places[rng.int(db.places.count)].coordinate
-                center = Coordinate(latitude: min(90, max(-90, p.latitude + rng.normal() * 0.01)),
-                                    longitude: max(-180, min(180, p.longitude + rng.normal() * 0.01)))
+                center = Coordinate(
+                    latitude: min(90, max(-90, p.latitude + rng.normal() * 0.01)),
+                    longitude: max(-180, min(180, p.longitude + rng.normal() * 0.01)))
             }
-            let got = try client.searchNearby(NearbySearchRequest(center: center, maxResultCount: 10), fields: try FieldMask(parsing: "id"))
+            let got = try client.searchNearby(
+                NearbySearchRequest(center: center, maxResultCount: 10), fields: try FieldMask(parsing: "id"))
             let want = db.bruteForce(center, k: 10)
             if got.map(\.place.id.rawValue) != want.map(\.id) || got.map(\.distanceMeters) != want.map(\.meters) {
                 mismatches += 1
@@ -127,10 +148,12 @@ struct NearbySearchTests {
             let radius = [200.0, 2_000, 20_000, 50_000][q % 4] // 50 km: the largest radius a request may have
             let included = q % 3 == 0 ? ["food"] : (q % 3 == 1 ? ["store", "park"] : [])
             let excluded = q % 5 == 0 ? ["pharmacy"] : []
-            let request = NearbySearchRequest(center: p, radiusMeters: radius, includedTypes: included, excludedTypes: excluded, maxResultCount: 7)
+            let request = NearbySearchRequest(
+                center: p, radiusMeters: radius, includedTypes: included, excludedTypes: excluded, maxResultCount: 7)
             let got = try client.searchNearby(request)
             let want = db.bruteForce(p, k: 7, radius: radius) { g in
-                (included.isEmpty || g.types.contains(where: included.contains)) && !g.types.contains(where: excluded.contains)
+                (included.isEmpty || g.types.contains(where: included.contains))
+                    && !g.types.contains(where: excluded.contains)
             }
             #expect(got.map(\.place.id.rawValue) == want.map(\.id), "query \(q) at \(p) radius \(radius)")
 
@@ -138,7 +161,9 @@ struct NearbySearchTests {
             popular.rankPreference = .popularity
             let gotPopular = try client.searchNearby(popular)
             var all = db.places.filter { g in
-                g.coordinate.distance(to: p) <= radius && (included.isEmpty || g.types.contains(where: included.contains)) && !g.types.contains(where: excluded.contains)
+                g.coordinate.distance(to: p) <= radius
+                    && (included.isEmpty || g.types.contains(where: included.contains))
+                    && !g.types.contains(where: excluded.contains)
             }
             all.sort { a, b in
                 let d1 = a.coordinate.distance(to: p), d2 = b.coordinate.distance(to: p)
@@ -152,7 +177,9 @@ struct NearbySearchTests {
     /// A small database from inline places.
     func tiny(_ places: [(String, Double, Double)], types: [String] = ["cafe"]) throws -> (TempDirectory, String) {
         let dir = try TempDirectory("placedb-nearby")
-        let text = places.map { #"{"id":"\#($0.0)","location":{"latitude":\#($0.1),"longitude":\#($0.2)},"types":[\#(types.map { "\"\($0)\"" }.joined(separator: ","))]}"# }.joined(separator: "\n")
+        let text = places.map {
+            #"{"id":"\#($0.0)","location":{"latitude":\#($0.1),"longitude":\#($0.2)},"types":[\#(types.map { "\"\($0)\"" }.joined(separator: ","))]}"#
+        }.joined(separator: "\n")
         let file = try dir.write("in.ndjson", text + "\n")
         let path = dir.file("places.sqlite")
         _ = try PlaceImporter(databasePath: path).importInput(.file(file))
@@ -161,30 +188,42 @@ struct NearbySearchTests {
 
     @Test("places across the antimeridian are neighbours", arguments: modes)
     func antimeridian(mode: SpatialIndexMode) throws {
-        let (dir, path) = try tiny([("east", 10, 179.999), ("west", 10, -179.998), ("far", 10, 179.9), ("farther", 10, -179.8)])
+        let (dir, path) = try tiny([
+            ("east", 10, 179.999), ("west", 10, -179.998), ("far", 10, 179.9), ("farther", 10, -179.8),
+        ])
         _ = dir
         let client = try PlaceReader(databasePath: path, spatialIndex: mode)
-        for center in [Coordinate(latitude: 10, longitude: 180), Coordinate(latitude: 10, longitude: -180), Coordinate(latitude: 10.0005, longitude: -179.9995)] {
+        for center in [
+            Coordinate(latitude: 10, longitude: 180), Coordinate(latitude: 10, longitude: -180),
+            Coordinate(latitude: 10.0005, longitude: -179.9995),
+        ] {
             let got = try client.searchNearby(NearbySearchRequest(center: center, maxResultCount: 4))
             #expect(got.map(\.place.id.rawValue).prefix(2).sorted() == ["east", "west"], "from \(center)")
             #expect(got.allSatisfy { $0.distanceMeters < 25_000 })
-            let withinRadius = try client.searchNearby(NearbySearchRequest(center: center, radiusMeters: 500, maxResultCount: 10))
+            let withinRadius = try client.searchNearby(
+                NearbySearchRequest(center: center, radiusMeters: 500, maxResultCount: 10))
             #expect(Set(withinRadius.map(\.place.id.rawValue)) == ["east", "west"], "radius 500 m from \(center)")
         }
     }
 
     @Test("near the poles every longitude is close", arguments: modes)
     func poles(mode: SpatialIndexMode) throws {
-        let (dir, path) = try tiny([("n0", 89.999, 0), ("n90", 89.9985, 90), ("n180", 89.998, 180), ("nm90", 89.9975, -90),
-                                    ("s", -89.999, 45), ("mid", 60, 0)])
+        let (dir, path) = try tiny([
+            ("n0", 89.999, 0), ("n90", 89.9985, 90), ("n180", 89.998, 180), ("nm90", 89.9975, -90),
+            ("s", -89.999, 45), ("mid", 60, 0),
+        ])
         _ = dir
         let client = try PlaceReader(databasePath: path, spatialIndex: mode)
-        let north = try client.searchNearby(NearbySearchRequest(center: Coordinate(latitude: 90, longitude: 123), maxResultCount: 4))
+        let north = try client.searchNearby(
+            NearbySearchRequest(center: Coordinate(latitude: 90, longitude: 123), maxResultCount: 4))
         #expect(north.map(\.place.id.rawValue) == ["n0", "n90", "n180", "nm90"])
         #expect(abs(north[0].distanceMeters - 0.001 * Double.pi / 180 * Earth.meanRadius) < 1e-6)
-        let ring = try client.searchNearby(NearbySearchRequest(center: Coordinate(latitude: 89.999, longitude: -170), radiusMeters: 400, maxResultCount: 10))
+        let ring = try client.searchNearby(
+            NearbySearchRequest(
+                center: Coordinate(latitude: 89.999, longitude: -170), radiusMeters: 400, maxResultCount: 10))
         #expect(Set(ring.map(\.place.id.rawValue)) == ["n0", "n90", "n180", "nm90"])
-        let south = try client.searchNearby(NearbySearchRequest(center: Coordinate(latitude: -90, longitude: 0), maxResultCount: 1))
+        let south = try client.searchNearby(
+            NearbySearchRequest(center: Coordinate(latitude: -90, longitude: 0), maxResultCount: 1))
         #expect(south.map(\.place.id.rawValue) == ["s"])
     }
 
@@ -193,7 +232,8 @@ struct NearbySearchTests {
         let (dir, path) = try tiny([("c", 1, 1), ("a", 1, 1), ("d", 1, 1), ("b", 1, 1), ("z", 1.001, 1)])
         _ = dir
         let client = try PlaceReader(databasePath: path, spatialIndex: mode)
-        let got = try client.searchNearby(NearbySearchRequest(center: Coordinate(latitude: 1, longitude: 1), maxResultCount: 3))
+        let got = try client.searchNearby(
+            NearbySearchRequest(center: Coordinate(latitude: 1, longitude: 1), maxResultCount: 3))
         #expect(got.map(\.place.id.rawValue) == ["a", "b", "c"])
         #expect(got.allSatisfy { $0.distanceMeters == 0 })
     }
@@ -202,9 +242,11 @@ struct NearbySearchTests {
     func removed(mode: SpatialIndexMode) throws {
         let (dir, path) = try tiny([("gone", 1, 1), ("here", 1.01, 1)])
         _ = dir
-        try Database(path: path, mode: .readWrite).execute("UPDATE place SET removed_run = last_run WHERE place_id = 'gone'")
+        try Database(path: path, mode: .readWrite).execute(
+            "UPDATE place SET removed_run = last_run WHERE place_id = 'gone'")
         let client = try PlaceReader(databasePath: path, spatialIndex: mode)
-        let got = try client.searchNearby(NearbySearchRequest(center: Coordinate(latitude: 1, longitude: 1), radiusMeters: 5000))
+        let got = try client.searchNearby(
+            NearbySearchRequest(center: Coordinate(latitude: 1, longitude: 1), radiusMeters: 5000))
         #expect(got.map(\.place.id.rawValue) == ["here"])
     }
 
@@ -215,15 +257,22 @@ struct NearbySearchTests {
         #expect(try client.searchNearby(NearbySearchRequest(center: Coordinate(latitude: 1, longitude: 1))).count == 1)
         let file = try dir.write("more.ndjson", #"{"id":"two","location":{"latitude":1,"longitude":1.0001}}"# + "\n")
         _ = try PlaceImporter(databasePath: path).importInput(.file(file))
-        #expect(try client.searchNearby(NearbySearchRequest(center: Coordinate(latitude: 1, longitude: 1))).map(\.place.id.rawValue) == ["one", "two"])
+        #expect(
+            try client.searchNearby(NearbySearchRequest(center: Coordinate(latitude: 1, longitude: 1))).map(
+                \.place.id.rawValue) == ["one", "two"])
     }
 
-    @Test("bad requests are refused with a reason", arguments: [
-        (NearbySearchRequest(center: Coordinate(latitude: 91, longitude: 0)), "out of range"),
-        (NearbySearchRequest(center: Coordinate(latitude: 0, longitude: 0), radiusMeters: -1), "positive"),
-        (NearbySearchRequest(center: Coordinate(latitude: 0, longitude: 0), maxResultCount: 0), "maxResultCount"),
-        (NearbySearchRequest(center: Coordinate(latitude: 0, longitude: 0), rankPreference: .popularity), "needs a radius"),
-    ])
+    @Test(
+        "bad requests are refused with a reason",
+        arguments: [
+            (NearbySearchRequest(center: Coordinate(latitude: 91, longitude: 0)), "out of range"),
+            (NearbySearchRequest(center: Coordinate(latitude: 0, longitude: 0), radiusMeters: -1), "positive"),
+            (NearbySearchRequest(center: Coordinate(latitude: 0, longitude: 0), maxResultCount: 0), "maxResultCount"),
+            (
+                NearbySearchRequest(center: Coordinate(latitude: 0, longitude: 0), rankPreference: .popularity),
+                "needs a radius"
+            ),
+        ])
     func badRequests(request: NearbySearchRequest, message: String) throws {
         let (dir, path) = try tiny([("one", 1, 1)])
         _ = dir

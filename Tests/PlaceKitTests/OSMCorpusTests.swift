@@ -12,7 +12,9 @@ import PlaceKitTestSupport
 /// (checked here with an independent ray-casting test).
 @Suite("OpenStreetMap corpus (../shared/data/osm)", .enabled(if: CorpusData.has("osm"), "needs ../shared/data/osm"))
 struct OSMCorpusTests {
-    static let files = CorpusData.files(under: "osm/poi", extension: "geojsonseq") + CorpusData.files(under: "osm/poi-nwr", extension: "geojsonseq")
+    static let files =
+        CorpusData.files(under: "osm/poi", extension: "geojsonseq")
+        + CorpusData.files(under: "osm/poi-nwr", extension: "geojsonseq")
 
     @Test("the shared OSM corpus holds its exports")
     func present() {
@@ -111,7 +113,9 @@ struct OSMCorpusTests {
         }
     }
 
-    @Test("by default the features with neither a name nor a POI key are skipped, counted, and the rest imported", arguments: files)
+    @Test(
+        "by default the features with neither a name nor a POI key are skipped, counted, and the rest imported",
+        arguments: files)
     func skipsWhatIsNotAPlace(_ url: URL) throws {
         let dir = try TempDirectory()
         let summary = try PlaceImporter(databasePath: dir.file("places.sqlite")).importInput(.file(url.path))
@@ -124,7 +128,9 @@ struct OSMCorpusTests {
             let json = String(line).trimmingCharacters(in: CharacterSet(charactersIn: "\u{1E}"))
             guard !json.isEmpty else { continue }
             records += 1
-            let p = (try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any])["properties"] as! [String: Any]
+            let p =
+                (try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any])["properties"]
+                as! [String: Any]
             last["\(p["@type"] as! String)/\((p["@id"] as! NSNumber).int64Value)"] = p
             if !isPlace(p) { notPlaces += 1 }
         }

@@ -19,7 +19,8 @@ struct PhotoDB {
         let photos = refs.enumerated().map { i, ref in
             #"{"name":"places/\#(id)/photos/\#(ref)","widthPx":\#(4000 + i),"heightPx":3000,"authorAttributions":[{"displayName":"Author \#(i)","uri":"https://maps.google.com/maps/contrib/\#(i)","photoUri":"https://lh3.example/\#(i)"}]}"#
         }
-        return #"{"id":"\#(id)","displayName":{"text":"\#(name)"},"location":{"latitude":46.5,"longitude":6.6},"photos":[\#(photos.joined(separator: ","))]}"#
+        return
+            #"{"id":"\#(id)","displayName":{"text":"\#(name)"},"location":{"latitude":46.5,"longitude":6.6},"photos":[\#(photos.joined(separator: ","))]}"#
     }
 
     init(places: [String] = [PhotoDB.place("P1", refs: PhotoDB.refs)]) throws {
@@ -35,7 +36,8 @@ struct PhotoDB {
 
     func fetch(_ photo: String, _ width: Int, _ height: Int, format: ImageFormat? = nil) throws -> PhotoImage {
         let client = try PlaceReader(databasePath: path)
-        return try client.fetchPhoto(client.photoMetadata(named: photo), maxSize: (width: width, height: height), format: format)
+        return try client.fetchPhoto(
+            client.photoMetadata(named: photo), maxSize: (width: width, height: height), format: format)
     }
 
     func imageCount() throws -> Int {
@@ -55,25 +57,27 @@ struct ScaleCase: Sendable, CustomTestStringConvertible {
     // the other side is the source's scaled and rounded to the nearest pixel.
     static let all: [ScaleCase] = [
         ScaleCase(400, 300, max: 200, 200, expect: 200, 150),
-        ScaleCase(401, 301, max: 100, 100, expect: 100, 75),   // 301 * 100 / 401 = 75.06
+        ScaleCase(401, 301, max: 100, 100, expect: 100, 75), // 301 * 100 / 401 = 75.06
         ScaleCase(300, 400, max: 200, 200, expect: 150, 200),
-        ScaleCase(641, 480, max: 640, 480, expect: 640, 479),  // 480 * 640 / 641 = 479.25
-        ScaleCase(333, 777, max: 4800, 50, expect: 21, 50),    // 333 * 50 / 777 = 21.43
+        ScaleCase(641, 480, max: 640, 480, expect: 640, 479), // 480 * 640 / 641 = 479.25
+        ScaleCase(333, 777, max: 4800, 50, expect: 21, 50), // 333 * 50 / 777 = 21.43
         ScaleCase(250, 250, max: 100, 4800, expect: 100, 100),
         ScaleCase(1000, 10, max: 100, 100, expect: 100, 1),
-        ScaleCase(3000, 1, max: 50, 50, expect: 50, 1),        // very wide: the height stays 1
-        ScaleCase(1, 3000, max: 50, 50, expect: 1, 50),        // very tall
-        ScaleCase(999, 3, max: 998, 4800, expect: 998, 3),     // 3 * 998 / 999 = 2.997
+        ScaleCase(3000, 1, max: 50, 50, expect: 50, 1), // very wide: the height stays 1
+        ScaleCase(1, 3000, max: 50, 50, expect: 1, 50), // very tall
+        ScaleCase(999, 3, max: 998, 4800, expect: 998, 3), // 3 * 998 / 999 = 2.997
         ScaleCase(1, 1, max: 1, 1, expect: 1, 1),
-        ScaleCase(1, 1, max: 4800, 4800, expect: 1, 1),        // never enlarged
-        ScaleCase(640, 480, max: 640, 480, expect: 640, 480),  // fits exactly
+        ScaleCase(1, 1, max: 4800, 4800, expect: 1, 1), // never enlarged
+        ScaleCase(640, 480, max: 640, 480, expect: 640, 480), // fits exactly
         ScaleCase(17, 13, max: 4800, 4800, expect: 17, 13),
     ]
 }
 
 @Suite("Photo images: scaling, formats, orientation")
 struct PhotoImageTests {
-    @Test("fits the maximum size, keeps the aspect ratio, never enlarges", arguments: ScaleCase.all, [ImageFormat.png, .jpeg])
+    @Test(
+        "fits the maximum size, keeps the aspect ratio, never enlarges", arguments: ScaleCase.all,
+        [ImageFormat.png, .jpeg])
     func scales(c: ScaleCase, format: ImageFormat) throws {
         let db = try PhotoDB()
         let source = TestImages.make(width: c.width, height: c.height, format: format)
@@ -94,11 +98,15 @@ struct PhotoImageTests {
             #expect(abs(Double(out) - exact) <= 0.5 || (out == 1 && exact < 1), "side \(out) for exact \(exact)")
         }
         if decoded.width >= 8 && decoded.height >= 8 {
-            for q in 0..<4 { expectColor(decoded.quadrantCentre(q), TestImages.quadrantColors[q], tolerance: 40, "quadrant \(q)") }
+            for q in 0..<4 {
+                expectColor(decoded.quadrantCentre(q), TestImages.quadrantColors[q], tolerance: 40, "quadrant \(q)")
+            }
         }
     }
 
-    @Test("an image that already fits comes back byte for byte in its own format", arguments: [ImageFormat.jpeg, .png, .webp, .gif])
+    @Test(
+        "an image that already fits comes back byte for byte in its own format",
+        arguments: [ImageFormat.jpeg, .png, .webp, .gif])
     func passThrough(format: ImageFormat) throws {
         let db = try PhotoDB()
         let source = TestImages.make(width: 120, height: 80, format: format, pattern: .noise(seed: 7))
@@ -113,9 +121,12 @@ struct PhotoImageTests {
         #expect((shrunk.width, shrunk.height) == (119, 79))
     }
 
-    @Test("converts between JPEG, PNG, WebP and GIF", arguments: [
-        (ImageFormat.png, ImageFormat.jpeg), (.jpeg, .png), (.png, .webp), (.webp, .png), (.jpeg, .gif), (.gif, .jpeg), (.png, .png),
-    ])
+    @Test(
+        "converts between JPEG, PNG, WebP and GIF",
+        arguments: [
+            (ImageFormat.png, ImageFormat.jpeg), (.jpeg, .png), (.png, .webp), (.webp, .png), (.jpeg, .gif),
+            (.gif, .jpeg), (.png, .png),
+        ])
     func converts(from source: ImageFormat, to output: ImageFormat) throws {
         let db = try PhotoDB()
         try db.add(PhotoDB.refs[0], TestImages.make(width: 200, height: 100, format: source))
@@ -125,7 +136,9 @@ struct PhotoImageTests {
             #expect(image.data.withUnsafeBytes { ImageFormat(sniffing: $0) } == output, "the bytes are not \(output)")
             let decoded = try #require(TestImages.decode(image.data, as: output))
             #expect((decoded.width, decoded.height) == expected)
-            for q in 0..<4 { expectColor(decoded.quadrantCentre(q), TestImages.quadrantColors[q], tolerance: 60, "quadrant \(q)") }
+            for q in 0..<4 {
+                expectColor(decoded.quadrantCentre(q), TestImages.quadrantColors[q], tolerance: 60, "quadrant \(q)")
+            }
         }
     }
 
@@ -160,17 +173,24 @@ struct PhotoImageTests {
         let image = try db.fetch(PhotoDB.refs[0], 60, 60)
         let decoded = try #require(TestImages.decode(image.data, as: .jpeg))
         #expect((decoded.width, decoded.height) == (orientation >= 5 ? (30, 60) : (60, 30)))
-        for q in 0..<4 { expectColor(decoded.quadrantCentre(q), TestImages.quadrantColors[quadrants[q]], tolerance: 40, "quadrant \(q)") }
+        for q in 0..<4 {
+            expectColor(
+                decoded.quadrantCentre(q), TestImages.quadrantColors[quadrants[q]], tolerance: 40, "quadrant \(q)")
+        }
 
-        let asPNG = try #require(TestImages.decode(try db.fetch(PhotoDB.refs[0], 4800, 4800, format: .png).data, as: .png))
+        let asPNG = try #require(
+            TestImages.decode(try db.fetch(PhotoDB.refs[0], 4800, 4800, format: .png).data, as: .png))
         #expect((asPNG.width, asPNG.height) == upright)
         let same = try db.fetch(PhotoDB.refs[0], 4800, 4800)
         #expect(same.data == source, "an upright fit is returned as stored, EXIF and all")
         #expect((same.width, same.height) == upright)
     }
 
-    @Test("the Places photo example JPEG scales to the sizes asked for",
-          .enabled(if: CorpusData.has("google/legacy/openapi-spec-examples/maps_http_places_photo_binary_response.jpg"), "needs ../shared/data"))
+    @Test(
+        "the Places photo example JPEG scales to the sizes asked for",
+        .enabled(
+            if: CorpusData.has("google/legacy/openapi-spec-examples/maps_http_places_photo_binary_response.jpg"),
+            "needs ../shared/data"))
     func realJPEG() throws {
         let dir = try #require(CorpusData.url("google/legacy/openapi-spec-examples"))
         let jpegPath = dir.appendingPathComponent("maps_http_places_photo_binary_response.jpg").path
@@ -189,7 +209,9 @@ struct PhotoImageTests {
         #expect((added.width, added.height, added.format, added.outcome) == (400, 300, .jpeg, .added))
         let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: jpegPath)))
         #expect(try client.fetchPhoto(first, maxSize: (4800, 4800)).data == original)
-        for (max, expected) in [((200, 200), (200, 150)), ((100, 300), (100, 75)), ((4800, 30), (40, 30)), ((399, 4800), (399, 299))] {
+        for (max, expected) in [
+            ((200, 200), (200, 150)), ((100, 300), (100, 75)), ((4800, 30), (40, 30)), ((399, 4800), (399, 299)),
+        ] {
             let image = try client.fetchPhoto(first, maxSize: max)
             let decoded = try #require(TestImages.decode(image.data, as: .jpeg))
             #expect((decoded.width, decoded.height) == expected, "max \(max)")
@@ -199,7 +221,9 @@ struct PhotoImageTests {
         #expect(TestImages.decode(png.data, as: .png).map { ($0.width, $0.height) } ?? (0, 0) == (400, 300))
         // Truncated, the same photo is refused.
         let truncated = Array(original.prefix(original.count / 2))
-        #expect(throws: PlaceDBError.self) { try PhotoImporter(databasePath: path).addImage(forPhoto: first.name, data: truncated) }
+        #expect(throws: PlaceDBError.self) {
+            try PhotoImporter(databasePath: path).addImage(forPhoto: first.name, data: truncated)
+        }
     }
 
     /// Bad images, each refused when added.
@@ -217,12 +241,24 @@ struct PhotoImageTests {
             ("a truncated JPEG", Array(jpeg.prefix(jpeg.count * 6 / 10)), "Premature end of JPEG file"),
             ("a JPEG cut inside its header", Array(jpeg.prefix(60)), "header is truncated"),
             ("random bytes", rng.bytes(5000), "not a JPEG, PNG, WebP or GIF image"),
-            ("random bytes behind a JPEG signature", [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + rng.bytes(5000), "corrupt JPEG"),
+            (
+                "random bytes behind a JPEG signature", [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + rng.bytes(5000),
+                "corrupt JPEG"
+            ),
             ("random bytes behind a PNG header", Array(png.prefix(33)) + rng.bytes(5000), "corrupt PNG"),
             ("a PNG with damaged pixel data", damagedPNG, "corrupt PNG image: libgd cannot decode it (libpng"),
-            ("a truncated WebP", Array(webp.prefix(webp.count / 2)), "corrupt WebP image: the file has \(webp.count / 2) bytes, its RIFF header says \(webp.count)"),
-            ("a WebP with damaged data", Array(webp.prefix(40)) + rng.bytes(webp.count - 40), "corrupt WebP image: libgd cannot decode it (libwebp cannot decode the data)"),
-            ("a truncated GIF", Array(gif.prefix(gif.count * 9 / 10)), "corrupt GIF image: its blocks end before the trailer"),
+            (
+                "a truncated WebP", Array(webp.prefix(webp.count / 2)),
+                "corrupt WebP image: the file has \(webp.count / 2) bytes, its RIFF header says \(webp.count)"
+            ),
+            (
+                "a WebP with damaged data", Array(webp.prefix(40)) + rng.bytes(webp.count - 40),
+                "corrupt WebP image: libgd cannot decode it (libwebp cannot decode the data)"
+            ),
+            (
+                "a truncated GIF", Array(gif.prefix(gif.count * 9 / 10)),
+                "corrupt GIF image: its blocks end before the trailer"
+            ),
             ("a GIF without its trailer", Array(gif.dropLast()), "corrupt GIF"),
             ("an empty file", [], "empty"),
             ("a header announcing 30000 x 30000 pixels", bomb, "900.0 megapixels"),
@@ -278,7 +314,9 @@ struct PhotoImageTests {
         #expect(refused > 0, "no mutation was refused: the corrupt-image checks are not running")
     }
 
-    @Test("a maximum of 0, below 0 or above 4800 is a usage error", arguments: [(0, 100), (100, 0), (4801, 100), (100, 4801), (-5, 10), (Int.max, 1)])
+    @Test(
+        "a maximum of 0, below 0 or above 4800 is a usage error",
+        arguments: [(0, 100), (100, 0), (4801, 100), (100, 4801), (-5, 10), (Int.max, 1)])
     func badMaxSize(width: Int, height: Int) throws {
         let db = try PhotoDB()
         try db.add(PhotoDB.refs[0], TestImages.make(width: 10, height: 10, format: .png))
@@ -324,15 +362,20 @@ struct PhotoImageTests {
             let stored = try ImagePipeline.render(bytes, maxWidth: 400, maxHeight: 400, format: nil, codec: nil)
             #expect(stored.data == jpeg && (stored.width, stored.height) == (200, 100))
         }
-        #expect(!ImageScaling.unavailableMessage.contains("\n") && ImageScaling.unavailableMessage.hasPrefix("image scaling is not available in this build"))
+        #expect(
+            !ImageScaling.unavailableMessage.contains("\n")
+                && ImageScaling.unavailableMessage.hasPrefix("image scaling is not available in this build"))
         // With libgd's codec the same request scales.
-        let scaled = try jpeg.withUnsafeBytes { try ImagePipeline.render($0, maxWidth: 100, maxHeight: 100, format: nil, codec: GDImageCodec()) }
+        let scaled = try jpeg.withUnsafeBytes {
+            try ImagePipeline.render($0, maxWidth: 100, maxHeight: 100, format: nil, codec: GDImageCodec())
+        }
         #expect((scaled.width, scaled.height, scaled.format) == (100, 50, .jpeg))
     }
 
     @Test("fitted sizes match the worked examples", arguments: ScaleCase.all)
     func fittedSize(c: ScaleCase) {
-        let size = ImagePipeline.fittedSize(width: c.width, height: c.height, maxWidth: c.maxWidth, maxHeight: c.maxHeight)
+        let size = ImagePipeline.fittedSize(
+            width: c.width, height: c.height, maxWidth: c.maxWidth, maxHeight: c.maxHeight)
         #expect(size == (c.expectedWidth, c.expectedHeight))
     }
 
@@ -346,9 +389,14 @@ struct PhotoImageTests {
     }
 }
 
-func expectColor(_ got: (red: Int, green: Int, blue: Int), _ want: (red: Int, green: Int, blue: Int), tolerance: Int, _ label: String,
-                 sourceLocation: SourceLocation = #_sourceLocation) {
-    let ok = abs(got.red - want.red) <= tolerance && abs(got.green - want.green) <= tolerance && abs(got.blue - want.blue) <= tolerance
+func expectColor(
+    _ got: (red: Int, green: Int, blue: Int), _ want: (red: Int, green: Int, blue: Int), tolerance: Int,
+    _ label: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let ok =
+        abs(got.red - want.red) <= tolerance && abs(got.green - want.green) <= tolerance
+        && abs(got.blue - want.blue) <= tolerance
     #expect(ok, "\(label): got \(got), want \(want)", sourceLocation: sourceLocation)
 }
 
@@ -365,30 +413,41 @@ struct PhotoStoreTests {
         let photos = try PlaceReader(databasePath: db.path).lookUpPhotos(placeID: "P1")
         #expect(photos.map(\.name) == PhotoDB.refs.map { "places/P1/photos/\($0)" })
         #expect(photos.map(\.widthPx) == [4000, 4001, 4002])
-        #expect(photos[1].authorAttributions == [AuthorAttribution(displayName: "Author 1", uri: "https://maps.google.com/maps/contrib/1", photoUri: "https://lh3.example/1")])
+        #expect(
+            photos[1].authorAttributions == [
+                AuthorAttribution(
+                    displayName: "Author 1", uri: "https://maps.google.com/maps/contrib/1",
+                    photoUri: "https://lh3.example/1")
+            ])
         #expect(throws: PlaceDBError.self) { try PlaceReader(databasePath: db.path).lookUpPhotos(placeID: "nope") }
         #expect(try PlaceReader(databasePath: db.path).lookUpPhotos(placeID: PlaceID(parsing: "places/P1")).count == 3)
     }
 
     @Test("an ID that moved lists the photos of the place it resolves to")
     func followsAliases() throws {
-        let old = #"{"id":"old","location":{"latitude":1,"longitude":2},"businessStatus":"CLOSED_PERMANENTLY","movedPlaceId":"P1","photos":[{"name":"places/old/photos/oldPhotoReference-1"}]}"#
+        let old =
+            #"{"id":"old","location":{"latitude":1,"longitude":2},"businessStatus":"CLOSED_PERMANENTLY","movedPlaceId":"P1","photos":[{"name":"places/old/photos/oldPhotoReference-1"}]}"#
         let db = try PhotoDB(places: [PhotoDB.place("P1", refs: PhotoDB.refs), old])
         let client = try PlaceReader(databasePath: db.path)
         #expect(try client.lookUpPhotos(placeID: "old").map(\.name) == PhotoDB.refs.map { "places/P1/photos/\($0)" })
         // The old place's own photo is still named and stored by its name.
-        #expect(try db.add("oldPhotoReference-1", TestImages.make(width: 2, height: 2, format: .png)).name == "places/old/photos/oldPhotoReference-1")
+        #expect(
+            try db.add("oldPhotoReference-1", TestImages.make(width: 2, height: 2, format: .png)).name
+                == "places/old/photos/oldPhotoReference-1")
     }
 
     @Test("import keeps the first 10 photos of a place in either format, and indexes them")
     func capAtImport() throws {
         let refs = (1...12).map { String(format: "capReference%02d-abcdef", $0) }
         let legacyPhotos = refs.map { #"{"photo_reference":"\#($0)","width":10,"height":10,"html_attributions":[]}"# }
-        let legacy = #"{"place_id":"L1","geometry":{"location":{"lat":1,"lng":2}},"photos":[\#(legacyPhotos.joined(separator: ","))]}"#
+        let legacy =
+            #"{"place_id":"L1","geometry":{"location":{"lat":1,"lng":2}},"photos":[\#(legacyPhotos.joined(separator: ","))]}"#
         let db = try PhotoDB(places: [PhotoDB.place("V1", refs: refs), legacy])
         let client = try PlaceReader(databasePath: db.path)
         for id in ["V1", "L1"] {
-            #expect(try client.lookUpPhotos(placeID: PlaceID(id)).map(\.name) == refs.prefix(10).map { "places/\(id)/photos/\($0)" })
+            #expect(
+                try client.lookUpPhotos(placeID: PlaceID(id)).map(\.name)
+                    == refs.prefix(10).map { "places/\(id)/photos/\($0)" })
         }
         let store = try PhotoImporter(databasePath: db.path).store
         #expect(try store.db.scalar("SELECT count(*) FROM place_photo")?.int == 20)
@@ -426,7 +485,9 @@ struct PhotoStoreTests {
             return m.contains("at least 12 characters")
         }
         #expect(try db.add("refBeta-0123", png).name == "places/P1/photos/\(PhotoDB.refs[1])")
-        let two = try PhotoDB(places: [PhotoDB.place("P1", refs: ["sharedPrefix-0000000001", "sharedPrefix-0000000002"])])
+        let two = try PhotoDB(places: [
+            PhotoDB.place("P1", refs: ["sharedPrefix-0000000001", "sharedPrefix-0000000002"])
+        ])
         #expect {
             try two.add("sharedPrefix-000", png)
         } throws: { error in
@@ -451,7 +512,9 @@ struct PhotoStoreTests {
         #expect(try db.add(PhotoDB.refs[0], a).outcome == .added)
         #expect(try db.add(PhotoDB.refs[0], a).outcome == .unchanged)
         #expect(try db.add(PhotoDB.refs[0], b).outcome == .replaced)
-        let info = try #require(try PlaceReader(databasePath: db.path).localImage(for: PhotoMetadata(name: "places/P1/photos/\(PhotoDB.refs[0])")))
+        let info = try #require(
+            try PlaceReader(databasePath: db.path).localImage(
+                for: PhotoMetadata(name: "places/P1/photos/\(PhotoDB.refs[0])")))
         #expect((info.format, info.width, info.height, info.byteCount) == (.jpeg, 20, 30, b.count))
         #expect(try db.fetch(PhotoDB.refs[0], 4800, 4800).data == b)
         #expect(try db.imageCount() == 1)
@@ -473,7 +536,8 @@ struct PhotoStoreTests {
         let db = try PhotoDB()
         let images = try TempDirectory()
         try images.write("\(PhotoDB.refs[0]).png", bytes: TestImages.make(width: 5, height: 5, format: .png))
-        try images.write("\(PhotoDB.refs[1].prefix(13)).JPG", bytes: TestImages.make(width: 6, height: 4, format: .jpeg))
+        try images.write(
+            "\(PhotoDB.refs[1].prefix(13)).JPG", bytes: TestImages.make(width: 6, height: 4, format: .jpeg))
         try images.write("unknownReference-123.jpg", bytes: TestImages.make(width: 6, height: 4, format: .jpeg))
         try images.write("\(PhotoDB.refs[2]).gif", bytes: Array("not a gif".utf8))
         try images.write("notes.txt", "hello")
@@ -492,11 +556,17 @@ struct PhotoStoreTests {
         }
         #expect(Set(added) == Set(PhotoDB.refs.prefix(2).map { "places/P1/photos/\($0)" }))
         #expect(ignored == ["notes.txt"])
-        guard case .photoNotFound? = failed["unknownReference-123.jpg"] else { Issue.record("unknown reference: \(String(describing: failed))"); return }
-        guard case .badImage(let m)? = failed["\(PhotoDB.refs[2]).gif"] else { Issue.record("bad gif: \(String(describing: failed))"); return }
+        guard case .photoNotFound? = failed["unknownReference-123.jpg"] else {
+            Issue.record("unknown reference: \(String(describing: failed))"); return
+        }
+        guard case .badImage(let m)? = failed["\(PhotoDB.refs[2]).gif"] else {
+            Issue.record("bad gif: \(String(describing: failed))"); return
+        }
         #expect(m.hasSuffix("\(PhotoDB.refs[2]).gif: not a JPEG, PNG, WebP or GIF image (unknown signature)"))
         #expect(try db.imageCount() == 2)
-        #expect(throws: PlaceDBError.self) { try PhotoImporter(databasePath: db.path).addImages(inDirectory: images.file("absent")) }
+        #expect(throws: PlaceDBError.self) {
+            try PhotoImporter(databasePath: db.path).addImages(inDirectory: images.file("absent"))
+        }
     }
 
     @Test("a missing or directory image file, or a missing database, is missing input")
@@ -526,7 +596,8 @@ struct PhotoStoreTests {
         // a database from before it may hold them: P2's are written in below.
         let p2 = #"{"id":"P2","location":{"latitude":1,"longitude":2},"photos":[{"name":"places/P2/photos/x"}]}"#
         let db = try PhotoDB(places: [PhotoDB.place("P1", refs: PhotoDB.refs), p2])
-        let query = "SELECT p.place_id, f.position, f.name, f.reference FROM place_photo f JOIN place p ON p.id = f.place ORDER BY 1, 2"
+        let query =
+            "SELECT p.place_id, f.position, f.name, f.reference FROM place_photo f JOIN place p ON p.id = f.place ORDER BY 1, 2"
         func rows(_ store: PlaceStore) throws -> [[DatabaseValue]] {
             var out: [[DatabaseValue]] = []
             try store.db.forEachRow(query) { row in out.append((0..<4).map { row[$0] }) }
@@ -535,43 +606,58 @@ struct PhotoStoreTests {
         let imported = try rows(PhotoImporter(databasePath: db.path).store)
         #expect(imported.count == 4)
         #expect(imported.contains([.text("P2"), .integer(0), .text("places/P2/photos/x"), .text("x")]))
-        let written = imported.filter { $0[0] != .text("P2") } + [
-            [.text("P2"), .integer(0), .text("not-a-photo-name"), .text("not-a-photo-name")],
-            [.text("P2"), .integer(2), .text("places/P2/photos/x/photos/y"), .text("x/photos/y")],
-        ]
+        let written =
+            imported.filter { $0[0] != .text("P2") } + [
+                [.text("P2"), .integer(0), .text("not-a-photo-name"), .text("not-a-photo-name")],
+                [.text("P2"), .integer(2), .text("places/P2/photos/x/photos/y"), .text("x/photos/y")],
+            ]
         // Back to schema version 1, as a database from before photos.
         do {
             let store = try PhotoImporter(databasePath: db.path).store
-            try store.db.execute("DROP TABLE place_link; DROP TABLE link_rule; DROP TABLE place_group; DROP TABLE link_setting; DROP INDEX place_by_group; ALTER TABLE place DROP COLUMN group_id; ALTER TABLE import_run DROP COLUMN data_time; DROP TABLE photo_image; DROP TABLE place_photo; DELETE FROM schema_migration WHERE version >= 2; PRAGMA user_version = 1")
+            try store.db.execute(
+                "DROP TABLE place_link; DROP TABLE link_rule; DROP TABLE place_group; DROP TABLE link_setting; DROP INDEX place_by_group; ALTER TABLE place DROP COLUMN group_id; ALTER TABLE import_run DROP COLUMN data_time; DROP TABLE photo_image; DROP TABLE place_photo; DELETE FROM schema_migration WHERE version >= 2; PRAGMA user_version = 1"
+            )
             // Undo the later migrations too (9: place_document reads the
             // columns dropped below).
             // (10: the text index.)
             try store.db.execute(TextIndexTests.dropTextIndex)
-            try store.db.execute("DROP VIEW place_document; DELETE FROM views_geometry_columns WHERE view_name = 'place_document'")
+            try store.db.execute(
+                "DROP VIEW place_document; DELETE FROM views_geometry_columns WHERE view_name = 'place_document'")
             try store.db.execute("DROP TRIGGER place_change_before; DROP TABLE place_change")
             // (3: time_zone_source.)
             try store.db.execute("ALTER TABLE place DROP COLUMN time_zone_source")
             // (5: doc_layout; this test reads only the photos.)
             try store.db.execute("ALTER TABLE place DROP COLUMN doc_layout")
             // (4: place_extent and its triggers.)
-            try store.db.execute("DROP TRIGGER IF EXISTS place_extent_insert; DROP TRIGGER IF EXISTS place_extent_update; DROP TRIGGER IF EXISTS place_extent_delete; DROP TABLE place_extent; DROP VIEW place_viewport")
+            try store.db.execute(
+                "DROP TRIGGER IF EXISTS place_extent_insert; DROP TRIGGER IF EXISTS place_extent_update; DROP TRIGGER IF EXISTS place_extent_delete; DROP TABLE place_extent; DROP VIEW place_viewport"
+            )
             // (6: place_footprint.)
             try store.db.execute("DROP TABLE place_footprint")
-            try store.db.run("UPDATE place SET doc = json_set(doc, '$.photos', json(?)) WHERE place_id = 'P2'",
-                             [.text(#"[{"name":"not-a-photo-name"},{"widthPx":3},{"name":"places/P2/photos/x/photos/y"}]"#)])
+            try store.db.run(
+                "UPDATE place SET doc = json_set(doc, '$.photos', json(?)) WHERE place_id = 'P2'",
+                [.text(#"[{"name":"not-a-photo-name"},{"widthPx":3},{"name":"places/P2/photos/x/photos/y"}]"#)])
             // (7: capture times.)
-            try store.db.execute("ALTER TABLE place DROP COLUMN captured_at; ALTER TABLE place DROP COLUMN member_captured; ALTER TABLE import_run DROP COLUMN older")
+            try store.db.execute(
+                "ALTER TABLE place DROP COLUMN captured_at; ALTER TABLE place DROP COLUMN member_captured; ALTER TABLE import_run DROP COLUMN older"
+            )
         }
-        #expect(throws: PlaceDBError.self, "a read-only client refuses the old version") { try PlaceReader(databasePath: db.path) }
+        #expect(throws: PlaceDBError.self, "a read-only client refuses the old version") {
+            try PlaceReader(databasePath: db.path)
+        }
         #expect(try rows(PhotoImporter(databasePath: db.path).store) == written)
     }
 }
 
 /// Every photo in the Google corpus imports with its name, size, order and
 /// attributions (Foundation's JSON parser reads the expected values).
-@Suite("Google corpus photos (../shared/data/google)", .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
+@Suite(
+    "Google corpus photos (../shared/data/google)",
+    .enabled(if: CorpusData.has("google"), "needs ../shared/data/google"))
 struct GoogleCorpusPhotoTests {
-    static let files = GoogleCorpusTests.files.filter { (try? String(contentsOf: $0, encoding: .utf8).contains("\"photos\"")) == true }
+    static let files = GoogleCorpusTests.files.filter {
+        (try? String(contentsOf: $0, encoding: .utf8).contains("\"photos\"")) == true
+    }
 
     @Test("the corpus has photos to check")
     func present() {

@@ -30,7 +30,9 @@ import Testing
         #expect(known == FieldMask.placeFields.filter { known.contains($0) })
         #expect(keys.last == "somethingNew")
         // The same place as the importer reads it (member order aside).
-        let imported = try decodeRecord(SourceRecord(value: try JSONValue(parsing: Self.text), line: 1, index: 1, container: nil), format: .placesV1).place
+        let imported = try decodeRecord(
+            SourceRecord(value: try JSONValue(parsing: Self.text), line: 1, index: 1, container: nil), format: .placesV1
+        ).place
         var importedFields = imported.document.members.map(\.key)
         importedFields.append("somethingNew")
         #expect(Set(importedFields) == Set(keys))
@@ -48,19 +50,26 @@ import Testing
         #expect(try Self.sortedJSON(again) == Self.sortedJSON(place))
         // A place made in code, in any member order, survives too (as the
         // same JSON: a decoder does not keep member order).
-        let made = Place(id: "osm:n42", coordinate: Coordinate(latitude: -33.86, longitude: 151.2),
-                         document: JSONObject([("types", ["bench"]), ("displayName", ["text": "Bench", "languageCode": "en"])]))
+        let made = Place(
+            id: "osm:n42", coordinate: Coordinate(latitude: -33.86, longitude: 151.2),
+            document: JSONObject([("types", ["bench"]), ("displayName", ["text": "Bench", "languageCode": "en"])]))
         let back = try JSONDecoder().decode(Place.self, from: JSONEncoder().encode(made))
         #expect(back.id == made.id && back.coordinate == made.coordinate)
         #expect(try Self.sortedJSON(back) == Self.sortedJSON(made))
     }
 
     @Test func aPlaceWithoutIDOrLocationDoesNotDecode() {
-        for bad in [#"{"location":{"latitude":1,"longitude":2}}"#, #"{"id":"x"}"#, #"{"id":"x","location":{"latitude":91,"longitude":0}}"#, "[1]"] {
+        for bad in [
+            #"{"location":{"latitude":1,"longitude":2}}"#, #"{"id":"x"}"#,
+            #"{"id":"x","location":{"latitude":91,"longitude":0}}"#, "[1]",
+        ] {
             #expect(throws: DecodingError.self, "\(bad)") { try JSONDecoder().decode(Place.self, from: Data(bad.utf8)) }
         }
         // `name` alone names the place.
-        #expect((try? JSONDecoder().decode(Place.self, from: Data(#"{"name":"places/x","location":{"latitude":1,"longitude":2}}"#.utf8)))?.id == "x")
+        #expect(
+            (try? JSONDecoder().decode(
+                Place.self, from: Data(#"{"name":"places/x","location":{"latitude":1,"longitude":2}}"#.utf8)))?.id
+                == "x")
     }
 
     static func sortedJSON(_ place: Place) throws -> Data {

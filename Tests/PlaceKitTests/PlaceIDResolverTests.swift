@@ -16,11 +16,13 @@ struct PlaceIDResolverTests {
     init() throws { dir = try TempDirectory() }
 
     func load(_ places: String) throws {
-        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("p-\(UUID().uuidString).ndjson", places)))
+        _ = try PlaceImporter(databasePath: db).importInput(
+            .file(try dir.write("p-\(UUID().uuidString).ndjson", places)))
     }
 
     func aliases(_ csv: String) throws {
-        _ = try PlaceImporter(databasePath: db).importAliases(.file(try dir.write("a-\(UUID().uuidString).csv", "old_id,new_id,reason,confidence\n" + csv)))
+        _ = try PlaceImporter(databasePath: db).importAliases(
+            .file(try dir.write("a-\(UUID().uuidString).csv", "old_id,new_id,reason,confidence\n" + csv)))
     }
 
     func resolver() throws -> (Database, PlaceIDResolver) {

@@ -15,14 +15,20 @@ struct PlaceIDSpellingTests {
         #expect(PlaceIDSpelling.canonical("osm:relation/123") == "osm:r123")
         #expect(PlaceIDSpelling.canonical("osm:area/8") == "osm:a8")
         #expect(PlaceIDSpelling.canonical("osm:node/-5") == "osm:n-5", "osmium's negative IDs")
-        #expect(PlaceIDSpelling.canonical("osm:node%2F42") == "osm:n42", "the '/' percent-encoded once more, as Google's client sends it")
+        #expect(
+            PlaceIDSpelling.canonical("osm:node%2F42") == "osm:n42",
+            "the '/' percent-encoded once more, as Google's client sends it")
         #expect(PlaceIDSpelling.canonical("osm:node%2f42") == "osm:n42")
-        for kept in ["osm:n42", "osm:w1", "ChIJN1t_tDeuEmsRUsoyG83frY4", "08f1e2a3b4c5d6e7", "osm:node", "50%off", "cid:123", ""] {
+        for kept in [
+            "osm:n42", "osm:w1", "ChIJN1t_tDeuEmsRUsoyG83frY4", "08f1e2a3b4c5d6e7", "osm:node", "50%off", "cid:123", "",
+        ] {
             #expect(PlaceIDSpelling.canonical(kept) == kept)
             #expect(PlaceIDSpelling.isCanonical(kept))
         }
         #expect(PlaceIDSpelling.isOldOSM("osm:way/7") && PlaceIDSpelling.isOldOSM("osm:way%2F7"))
-        #expect(!PlaceIDSpelling.isOldOSM("osm:w7") && !PlaceIDSpelling.isOldOSM("osm:node/7x") && !PlaceIDSpelling.isOldOSM("osm:node/"))
+        #expect(
+            !PlaceIDSpelling.isOldOSM("osm:w7") && !PlaceIDSpelling.isOldOSM("osm:node/7x")
+                && !PlaceIDSpelling.isOldOSM("osm:node/"))
         #expect(!PlaceIDSpelling.isOldOSM("osm:street/7"))
     }
 
@@ -62,21 +68,31 @@ struct PlaceIDSpellingTests {
         #expect(PlaceID(parsing: "places/osm:n42").rawValue == "osm:n42")
         #expect(PlaceID(parsing: "places/ChIJabc").rawValue == "ChIJabc")
         #expect(PlaceID(parsing: "gb/1").rawValue == "gb%2F1")
-        #expect(PlaceID(parsing: "places/gb/1").rawValue == "places%2Fgb%2F1", "a '/' after places/ that is no old spelling is part of the ID")
+        #expect(
+            PlaceID(parsing: "places/gb/1").rawValue == "places%2Fgb%2F1",
+            "a '/' after places/ that is no old spelling is part of the ID")
         #expect(try PhotoName.Query(parsing: "places/osm:node/42/photos/ref1") == .name("places/osm:n42/photos/ref1"))
         #expect(try PhotoName.Query(parsing: "places/osm:n42/photos/ref1/media") == .name("places/osm:n42/photos/ref1"))
     }
 
     @Test("the Maps CID is the digits of the cid= parameter of googleMapsUri or the legacy url")
     func mapsCID() {
-        #expect(PlaceIDSpelling.cid(ofMapsURI: "https://maps.google.com/?cid=10281119596374313554") == "10281119596374313554")
-        #expect(PlaceIDSpelling.cid(ofMapsURI: "https://maps.google.com/?cid=123&g_mp=Cidnb29nbGUubWFwcy5wbGFjZXMudjEuUGxhY2VzLlNlYXJjaE5lYXJieRACGAQgAA") == "123")
+        #expect(
+            PlaceIDSpelling.cid(ofMapsURI: "https://maps.google.com/?cid=10281119596374313554")
+                == "10281119596374313554")
+        #expect(
+            PlaceIDSpelling.cid(
+                ofMapsURI:
+                    "https://maps.google.com/?cid=123&g_mp=Cidnb29nbGUubWFwcy5wbGFjZXMudjEuUGxhY2VzLlNlYXJjaE5lYXJieRACGAQgAA"
+            ) == "123")
         #expect(PlaceIDSpelling.cid(ofMapsURI: "https://maps.google.com/maps?hl=en&cid=77") == "77")
         #expect(PlaceIDSpelling.cid(ofMapsURI: "https://maps.google.com/?q=cid=9") == nil)
         #expect(PlaceIDSpelling.cid(ofMapsURI: "https://maps.google.com/?cid=") == nil)
         #expect(PlaceIDSpelling.cid(ofMapsURI: "https://maps.google.com/?cid=0x12ab") == nil)
         #expect(PlaceIDSpelling.cid(ofMapsURI: "https://www.google.com/maps/place/?q=place_id:ChIJ") == nil)
-        #expect(PlaceIDSpelling.isBareCID("10281119596374313554") && !PlaceIDSpelling.isBareCID("12a") && !PlaceIDSpelling.isBareCID(""))
+        #expect(
+            PlaceIDSpelling.isBareCID("10281119596374313554") && !PlaceIDSpelling.isBareCID("12a")
+                && !PlaceIDSpelling.isBareCID(""))
     }
 }
 
@@ -96,23 +112,32 @@ struct PlaceIDSpellingStoreTests {
 
     @Test("an OpenStreetMap feature is stored as osm:n..., and answers under both spellings")
     func importedOSM() throws {
-        try load(#"{"type":"Feature","geometry":{"type":"Point","coordinates":[7.42,43.73]},"properties":{"@type":"node","@id":1794111149,"amenity":"cafe","name":"Café"}}"# + "\n",
-                 name: "in.geojsonseq")
+        try load(
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[7.42,43.73]},"properties":{"@type":"node","@id":1794111149,"amenity":"cafe","name":"Café"}}"#
+                + "\n",
+            name: "in.geojsonseq")
         let reader = try PlaceReader(databasePath: db)
         #expect(try reader.fetchPlace(id: "osm:n1794111149").id == "osm:n1794111149")
         #expect(try reader.fetchPlace(id: "osm:node/1794111149").id == "osm:n1794111149")
         let old = try resolve("osm:node/1794111149")
-        #expect(old.status == .current && old.placeID == "osm:n1794111149" && old.requestedID == "osm:node/1794111149" && old.chain.isEmpty)
+        #expect(
+            old.status == .current && old.placeID == "osm:n1794111149" && old.requestedID == "osm:node/1794111149"
+                && old.chain.isEmpty)
         #expect(try resolve("osm:way/1794111149").status == .notFound, "node and way numbers are separate")
-        let json = try JSONValue(parsing: reader.placeDetailsJSON(id: "osm:node/1794111149", fields: FieldMask(parsing: "id"), openNow: false, at: .instant(Date())))
+        let json = try JSONValue(
+            parsing: reader.placeDetailsJSON(
+                id: "osm:node/1794111149", fields: FieldMask(parsing: "id"), openNow: false, at: .instant(Date())))
         #expect(json == ["id": "osm:n1794111149"])
-        let whole = try JSONValue(parsing: reader.placeDetailsJSON(id: "osm:node/1794111149", fields: .all, openNow: false, at: .instant(Date())))
+        let whole = try JSONValue(
+            parsing: reader.placeDetailsJSON(
+                id: "osm:node/1794111149", fields: .all, openNow: false, at: .instant(Date())))
         #expect(whole["name"] == "places/osm:n1794111149" && whole["requestedId"] == nil, "a spelling is no move")
     }
 
     @Test("a record under an old or a '/' ID is stored in the one spelling, with its photos, aliases and requested ID")
     func importedRespelled() throws {
-        try load("""
+        try load(
+            """
             {"id":"osm:node/7","location":{"latitude":1,"longitude":2},"photos":[{"name":"places/osm:node/7/photos/r1","widthPx":10,"heightPx":10}]}
             {"id":"gb/shop/1","location":{"latitude":1,"longitude":2.001},"displayName":{"text":"Slash"}}
             {"id":"osm:way/9","location":{"latitude":1,"longitude":2},"businessStatus":"CLOSED_PERMANENTLY","movedPlaceId":"osm:node/7"}
@@ -130,13 +155,16 @@ struct PlaceIDSpellingStoreTests {
         let requested = try resolve("osm:relation/3")
         #expect(requested.placeID == "gb%2Fshop%2F1" && requested.chain.first?.from == "osm:r3")
         var ids: [String] = []
-        try reader.store.db.forEachRow("SELECT place_id FROM place UNION ALL SELECT alias_id FROM place_alias UNION ALL SELECT place_id FROM place_alias") { ids.append(try $0.string(0)) }
+        try reader.store.db.forEachRow(
+            "SELECT place_id FROM place UNION ALL SELECT alias_id FROM place_alias UNION ALL SELECT place_id FROM place_alias"
+        ) { ids.append(try $0.string(0)) }
         #expect(!ids.contains { $0.contains("/") }, "\(ids)")
     }
 
     @Test("a Google place's Maps CID resolves to it, as cid:DIGITS and as the bare number; an unknown one is NOT_FOUND")
     func mapsCID() throws {
-        try load("""
+        try load(
+            """
             {"id":"ChIJtehran","location":{"latitude":35.7,"longitude":51.4},"displayName":{"text":"Kafe"},"googleMapsUri":"https://maps.google.com/?cid=10281119596374313554&g_mp=x"}
             {"place_id":"ChIJlegacy","geometry":{"location":{"lat":1,"lng":2}},"name":"Legacy","url":"https://maps.google.com/?cid=42"}
 
@@ -154,7 +182,8 @@ struct PlaceIDSpellingStoreTests {
 
     @Test("a bare number that is a place's own ID is that place, not a CID")
     func bareNumberIsAnID() throws {
-        try load("""
+        try load(
+            """
             {"id":"42","location":{"latitude":1,"longitude":2},"displayName":{"text":"Number"}}
             {"id":"ChIJx","location":{"latitude":1,"longitude":2},"googleMapsUri":"https://maps.google.com/?cid=42"}
 
@@ -163,9 +192,12 @@ struct PlaceIDSpellingStoreTests {
         #expect(try resolve("cid:42").placeID == "ChIJx")
     }
 
-    @Test("migration 13 respells a version 12 database's IDs in every table, adds its CIDs, and it answers under both spellings")
+    @Test(
+        "migration 13 respells a version 12 database's IDs in every table, adds its CIDs, and it answers under both spellings"
+    )
     func migrationFromVersion12() throws {
-        try load("""
+        try load(
+            """
             {"id":"osm:n5","location":{"latitude":1,"longitude":2},"displayName":{"text":"Five"},"photos":[{"name":"places/osm:n5/photos/p5","widthPx":10,"heightPx":10}]}
             {"id":"osm:w6","location":{"latitude":1,"longitude":2.0001},"displayName":{"text":"Six"}}
             {"id":"gb%2F7","location":{"latitude":1,"longitude":2.0002},"displayName":{"text":"Seven"}}
@@ -175,7 +207,8 @@ struct PlaceIDSpellingStoreTests {
         do {
             // Back to version 12, as today's placedb wrote it: old spellings everywhere.
             let store = try PlaceImporter(databasePath: db).store
-            try store.db.execute("""
+            try store.db.execute(
+                """
                 UPDATE place SET place_id = 'osm:node/5', doc = replace(doc, 'places/osm:n5/', 'places/osm:node/5/') WHERE place_id = 'osm:n5';
                 UPDATE place SET place_id = 'osm:way/6' WHERE place_id = 'osm:w6';
                 UPDATE place SET place_id = 'gb/7' WHERE place_id = 'gb%2F7';
@@ -198,7 +231,8 @@ struct PlaceIDSpellingStoreTests {
                 PRAGMA user_version = 12;
                 """)
             #expect(throws: (any Error).self, "version 12 knows no cid reason") {
-                try store.db.execute("INSERT INTO place_alias (alias_id, place_id, reason, run) VALUES ('cid:1', 'ChIJg', 'cid', 1)")
+                try store.db.execute(
+                    "INSERT INTO place_alias (alias_id, place_id, reason, run) VALUES ('cid:1', 'ChIJg', 'cid', 1)")
             }
         }
         let store = try PlaceImporter(databasePath: db).store
@@ -209,19 +243,30 @@ struct PlaceIDSpellingStoreTests {
             return out
         }
         #expect(try rows("SELECT place_id FROM place ORDER BY place_id") == ["ChIJg", "gb%2F7", "osm:n5", "osm:w6"])
-        #expect(try rows("SELECT alias_id || ' ' || place_id || ' ' || reason FROM place_alias ORDER BY alias_id")
+        #expect(
+            try rows("SELECT alias_id || ' ' || place_id || ' ' || reason FROM place_alias ORDER BY alias_id")
                 == ["cid:555 ChIJg cid", "old%2Fid gb%2F7 explicit", "osm:n4 osm:w6 redrawn"])
         #expect(try rows("SELECT name FROM place_photo") == ["places/osm:n5/photos/p5"])
         #expect(try rows("SELECT name FROM photo_image") == ["places/osm:n5/photos/p5"])
-        #expect(try rows("SELECT a || ' ' || b || ' ' || kind || ' ' || coalesce(preferred, '-') FROM link_rule ORDER BY a")
+        #expect(
+            try rows("SELECT a || ' ' || b || ' ' || kind || ' ' || coalesce(preferred, '-') FROM link_rule ORDER BY a")
                 == ["ChIJg osm:n5 same osm:n5", "osm:n5 osm:w6 different -"])
-        #expect(try rows("SELECT members || provenance || doc FROM place_group")
-                == [#"["osm:n5","ChIJg","gb%2F7"]{"displayName":"osm:n5","photos":"gb%2F7"}{"photos":[{"name":"places/osm:n5/photos/p5"}]}"#])
-        #expect(try rows("SELECT json_extract(doc, '$.photos[0].name') FROM place WHERE place_id = 'osm:n5'") == ["places/osm:n5/photos/p5"])
+        #expect(
+            try rows("SELECT members || provenance || doc FROM place_group")
+                == [
+                    #"["osm:n5","ChIJg","gb%2F7"]{"displayName":"osm:n5","photos":"gb%2F7"}{"photos":[{"name":"places/osm:n5/photos/p5"}]}"#
+                ])
+        #expect(
+            try rows("SELECT json_extract(doc, '$.photos[0].name') FROM place WHERE place_id = 'osm:n5'") == [
+                "places/osm:n5/photos/p5"
+            ])
 
         let reader = try PlaceReader(databasePath: db)
-        for (given, id) in [("osm:node/5", "osm:n5"), ("osm:n5", "osm:n5"), ("osm:way/6", "osm:w6"), ("gb/7", "gb%2F7"), ("gb%2F7", "gb%2F7"),
-                            ("osm:node/4", "osm:w6"), ("old/id", "gb%2F7"), ("555", "ChIJg"), ("cid:555", "ChIJg")] {
+        for (given, id) in [
+            ("osm:node/5", "osm:n5"), ("osm:n5", "osm:n5"), ("osm:way/6", "osm:w6"), ("gb/7", "gb%2F7"),
+            ("gb%2F7", "gb%2F7"),
+            ("osm:node/4", "osm:w6"), ("old/id", "gb%2F7"), ("555", "ChIJg"), ("cid:555", "ChIJg"),
+        ] {
             #expect(try reader.resolvePlaceID(PlaceID(given)).placeID == id, "\(given)")
         }
         #expect(try reader.resolvePlaceID("osm:node/6").status == .notFound)

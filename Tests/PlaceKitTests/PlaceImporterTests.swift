@@ -8,13 +8,19 @@ import SQLiteDB
 
 /// Small inline fixtures: one per shape the Google APIs return.
 enum Fixtures {
-    static func v1(_ id: String, _ name: String, lat: Double = 46.52, lng: Double = 6.63, types: [String] = ["cafe"], rating: Double? = nil) -> String {
-        var s = #"{"id":"\#(id)","displayName":{"text":"\#(name)","languageCode":"en"},"location":{"latitude":\#(lat),"longitude":\#(lng)},"types":[\#(types.map { "\"\($0)\"" }.joined(separator: ","))]"#
+    static func v1(
+        _ id: String, _ name: String, lat: Double = 46.52, lng: Double = 6.63, types: [String] = ["cafe"],
+        rating: Double? = nil
+    ) -> String {
+        var s =
+            #"{"id":"\#(id)","displayName":{"text":"\#(name)","languageCode":"en"},"location":{"latitude":\#(lat),"longitude":\#(lng)},"types":[\#(types.map { "\"\($0)\"" }.joined(separator: ","))]"#
         if let rating { s += #","rating":\#(rating)"# }
         return s + "}"
     }
 
-    static func legacy(_ id: String, _ name: String, lat: Double = -33.86, lng: Double = 151.2, types: [String] = ["restaurant"]) -> String {
+    static func legacy(
+        _ id: String, _ name: String, lat: Double = -33.86, lng: Double = 151.2, types: [String] = ["restaurant"]
+    ) -> String {
         #"{"place_id":"\#(id)","name":"\#(name)","geometry":{"location":{"lat":\#(lat),"lng":\#(lng)}},"types":[\#(types.map { "\"\($0)\"" }.joined(separator: ","))]}"#
     }
 }
@@ -39,15 +45,23 @@ struct PlaceImporterTests {
 
     func count() throws -> Int { try PlaceReader(databasePath: dbPath).placeCount() }
 
-    @Test("every Places API (New) and legacy shape imports", arguments: [
-        ("single v1 place", Fixtures.v1("p1", "One")),
-        ("searchNearby response", #"{"places":[\#(Fixtures.v1("p1", "One")),\#(Fixtures.v1("p2", "Two"))]}"#),
-        ("JSON array of places", "[\(Fixtures.v1("p1", "One")),\n\(Fixtures.v1("p2", "Two"))]"),
-        ("NDJSON", "\(Fixtures.v1("p1", "One"))\n\(Fixtures.v1("p2", "Two"))\n"),
-        ("legacy Place Details", #"{"html_attributions":[],"result":\#(Fixtures.legacy("p1", "One")),"status":"OK"}"#),
-        ("legacy Nearby Search", #"{"html_attributions":[],"results":[\#(Fixtures.legacy("p1", "One")),\#(Fixtures.legacy("p2", "Two"))],"status":"OK"}"#),
-        ("legacy Find Place", #"{"candidates":[\#(Fixtures.legacy("p1", "One"))],"status":"OK"}"#),
-    ])
+    @Test(
+        "every Places API (New) and legacy shape imports",
+        arguments: [
+            ("single v1 place", Fixtures.v1("p1", "One")),
+            ("searchNearby response", #"{"places":[\#(Fixtures.v1("p1", "One")),\#(Fixtures.v1("p2", "Two"))]}"#),
+            ("JSON array of places", "[\(Fixtures.v1("p1", "One")),\n\(Fixtures.v1("p2", "Two"))]"),
+            ("NDJSON", "\(Fixtures.v1("p1", "One"))\n\(Fixtures.v1("p2", "Two"))\n"),
+            (
+                "legacy Place Details",
+                #"{"html_attributions":[],"result":\#(Fixtures.legacy("p1", "One")),"status":"OK"}"#
+            ),
+            (
+                "legacy Nearby Search",
+                #"{"html_attributions":[],"results":[\#(Fixtures.legacy("p1", "One")),\#(Fixtures.legacy("p2", "Two"))],"status":"OK"}"#
+            ),
+            ("legacy Find Place", #"{"candidates":[\#(Fixtures.legacy("p1", "One"))],"status":"OK"}"#),
+        ])
     func shapes(name: String, text: String) throws {
         let path = try dir.write("input.json", text)
         let summary = try importer().importInput(.file(path))
@@ -89,7 +103,8 @@ struct PlaceImporterTests {
 
     @Test("a gzip'd file reads like the plain one")
     func gzip() throws {
-        let path = try dir.writeGzip("places.ndjson.gz", "\(Fixtures.v1("g1", "Gz One"))\n\(Fixtures.v1("g2", "Gz Two"))\n")
+        let path = try dir.writeGzip(
+            "places.ndjson.gz", "\(Fixtures.v1("g1", "Gz One"))\n\(Fixtures.v1("g2", "Gz Two"))\n")
         let summary = try importer().importInput(.file(path))
         #expect(summary.inserted == 2)
         #expect(try fetch("g2").displayName?.text == "Gz Two")
@@ -121,27 +136,32 @@ struct PlaceImporterTests {
         #expect(place.coordinate == Coordinate(latitude: 10, longitude: 20))
         #expect(place.rating == 4.5)
         let imp = try importer()
-        let types = try imp.store.db.scalar("SELECT group_concat(type) FROM place_type JOIN place ON place.id = place_type.place WHERE place_id = 'u'")?.string
+        let types = try imp.store.db.scalar(
+            "SELECT group_concat(type) FROM place_type JOIN place ON place.id = place_type.place WHERE place_id = 'u'")?
+            .string
         #expect(types == "bar")
         // The spatial index follows the move.
         let indexed = try imp.store.db.scalar("SELECT count(*) FROM idx_place_geom WHERE xmin = 20 AND ymin = 10")?.int
         #expect(indexed == 1)
     }
 
-    @Test("a bad record stops the import and leaves the database as it was before that file", arguments: [
-        ("malformed JSON", "{\"id\":\"x\",\"location\":{\"latitude\":1,", 2),
-        ("no ID", #"{"displayName":{"text":"No id"},"location":{"latitude":1,"longitude":2}}"#, 2),
-        ("no location", #"{"id":"nl","displayName":{"text":"No location"}}"#, 2),
-        ("latitude out of range", #"{"id":"lat","location":{"latitude":91,"longitude":2}}"#, 2),
-        ("longitude out of range", #"{"id":"lng","location":{"latitude":1,"longitude":-180.5}}"#, 2),
-        ("wrong JSON type", #"{"id":"wt","location":{"latitude":"1","longitude":2}}"#, 2),
-        ("types not strings", #"{"id":"ts","location":{"latitude":1,"longitude":2},"types":[1,2]}"#, 2),
-    ])
+    @Test(
+        "a bad record stops the import and leaves the database as it was before that file",
+        arguments: [
+            ("malformed JSON", "{\"id\":\"x\",\"location\":{\"latitude\":1,", 2),
+            ("no ID", #"{"displayName":{"text":"No id"},"location":{"latitude":1,"longitude":2}}"#, 2),
+            ("no location", #"{"id":"nl","displayName":{"text":"No location"}}"#, 2),
+            ("latitude out of range", #"{"id":"lat","location":{"latitude":91,"longitude":2}}"#, 2),
+            ("longitude out of range", #"{"id":"lng","location":{"latitude":1,"longitude":-180.5}}"#, 2),
+            ("wrong JSON type", #"{"id":"wt","location":{"latitude":"1","longitude":2}}"#, 2),
+            ("types not strings", #"{"id":"ts","location":{"latitude":1,"longitude":2},"types":[1,2]}"#, 2),
+        ])
     func stopOnBadRecord(name: String, bad: String, line: Int) throws {
         let good = try dir.write("good.ndjson", Fixtures.v1("keep", "Keep") + "\n")
         _ = try importer().importInput(.file(good))
         let before = try snapshot()
-        let path = try dir.write("bad.ndjson", Fixtures.v1("new1", "New") + "\n" + bad + "\n" + Fixtures.v1("new2", "New 2") + "\n")
+        let path = try dir.write(
+            "bad.ndjson", Fixtures.v1("new1", "New") + "\n" + bad + "\n" + Fixtures.v1("new2", "New 2") + "\n")
         var caught: PlaceDBError?
         do {
             _ = try importer().importInput(.file(path))
@@ -170,7 +190,8 @@ struct PlaceImporterTests {
         ]
         let path = try dir.write("mixed.ndjson", lines.joined(separator: "\n") + "\n")
         var rejected: [ImportRejection] = []
-        let summary = try importer(ImportOptions(onError: .skip)).importInput(.file(path), reject: { rejected.append($0) })
+        let summary = try importer(ImportOptions(onError: .skip)).importInput(
+            .file(path), reject: { rejected.append($0) })
         #expect(summary.inserted == 2)
         #expect(summary.rejected == 2)
         #expect(summary.records == 4)
@@ -182,7 +203,8 @@ struct PlaceImporterTests {
 
     @Test("an unreadable JSON array in skip mode keeps the records before the break")
     func skipModeFatal() throws {
-        let path = try dir.write("broken.json", "[\(Fixtures.v1("k1", "One")),\n\(Fixtures.v1("k2", "Two")),\n{\"id\": oops}]")
+        let path = try dir.write(
+            "broken.json", "[\(Fixtures.v1("k1", "One")),\n\(Fixtures.v1("k2", "Two")),\n{\"id\": oops}]")
         #expect(throws: PlaceDBError.self) {
             _ = try importer(ImportOptions(onError: .skip)).importInput(.file(path))
         }
@@ -204,7 +226,10 @@ struct PlaceImporterTests {
         } throws: { e in "\(e)".contains("empty input") }
         var bytes: [UInt8] = [0x00, 0xFF, 0x13, 0x37]
         var seed: UInt64 = 42
-        for _ in 0..<4096 { seed = seed &* 6364136223846793005 &+ 1442695040888963407; bytes.append(UInt8(truncatingIfNeeded: seed >> 33)) }
+        for _ in 0..<4096 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407;
+            bytes.append(UInt8(truncatingIfNeeded: seed >> 33))
+        }
         let binary = try dir.write("binary.bin", bytes: bytes)
         #expect {
             _ = try importer().importInput(.file(binary))
@@ -213,11 +238,14 @@ struct PlaceImporterTests {
             guard case PlaceDBError.input(let ie) = e, ie.kind == .corrupt else { return false }
             return "\(e)".contains("binary.bin: this is binary data, not JSON/GeoJSON")
         }
-        let apiError = try dir.write("error.json", #"{"candidates":[],"error_message":"Unsupported field name 'invalid'.","status":"INVALID_REQUEST"}"#)
+        let apiError = try dir.write(
+            "error.json",
+            #"{"candidates":[],"error_message":"Unsupported field name 'invalid'.","status":"INVALID_REQUEST"}"#)
         #expect {
             _ = try importer().importInput(.file(apiError))
         } throws: { e in "\(e)".contains("INVALID_REQUEST") && "\(e)".contains("Unsupported field name") }
-        let predictions = try dir.write("auto.json", #"{"predictions":[{"description":"x","place_id":"p"}],"status":"OK"}"#)
+        let predictions = try dir.write(
+            "auto.json", #"{"predictions":[{"description":"x","place_id":"p"}],"status":"OK"}"#)
         #expect {
             _ = try importer().importInput(.file(predictions))
         } throws: { e in "\(e)".contains("autocomplete predictions") }
@@ -254,7 +282,10 @@ struct PlaceImporterTests {
     func streaming() throws {
         var text = ""
         let n = 20_000
-        for i in 0..<n { text += Fixtures.v1("big-\(i)", "Place \(i)", lat: Double(i % 180) - 89.5, lng: Double(i % 360) - 179.5) + "\n" }
+        for i in 0..<n {
+            text +=
+                Fixtures.v1("big-\(i)", "Place \(i)", lat: Double(i % 180) - 89.5, lng: Double(i % 360) - 179.5) + "\n"
+        }
         let path = try dir.write("big.ndjson", text)
         let summary = try importer().importInput(.file(path))
         #expect(summary.inserted == n)
@@ -271,7 +302,9 @@ struct PlaceImporterTests {
         try db.forEachRow("SELECT place_id, doc, content_hash, hex(geom) FROM place ORDER BY place_id") { r in
             rows.append("\(try r.string(0))|\(try r.string(1))|\(try r.int64(2))|\(try r.string(3))")
         }
-        try db.forEachRow("SELECT place, type FROM place_type ORDER BY place, type") { r in rows.append("\(try r.int64(0)):\(try r.string(1))") }
+        try db.forEachRow("SELECT place, type FROM place_type ORDER BY place, type") { r in
+            rows.append("\(try r.int64(0)):\(try r.string(1))")
+        }
         try db.forEachRow("SELECT count(*) FROM idx_place_geom") { r in rows.append("rtree:\(try r.int64(0))") }
         return rows
     }

@@ -32,11 +32,15 @@ struct PlaceIndexTests {
     /// points spread over the globe: where a k-d tree on lat/lng would fail.
     static func points(_ count: Int, seed: UInt64) -> [(Double, Double)] {
         var g = TestRandom(seed: seed)
-        let centres: [(Double, Double)] = [(0, 179.9999), (0, -179.9999), (89.9999, 0), (-89.9999, 45), (0, 0), (46.52, 6.63)]
+        let centres: [(Double, Double)] = [
+            (0, 179.9999), (0, -179.9999), (89.9999, 0), (-89.9999, 45), (0, 0), (46.52, 6.63),
+        ]
         return (0..<count).map { i in
             if i % 3 == 0 {
                 // Uniform on the sphere.
-                return (asin(Double.random(in: -1...1, using: &g)) * 180 / .pi, Double.random(in: -180..<180, using: &g))
+                return (
+                    asin(Double.random(in: -1...1, using: &g)) * 180 / .pi, Double.random(in: -180..<180, using: &g)
+                )
             }
             let c = centres[i % centres.count]
             let lat = max(-90, min(90, c.0 + Double.random(in: -0.01...0.01, using: &g)))
@@ -55,12 +59,15 @@ struct PlaceIndexTests {
     ]
 
     func brute(_ points: [(Double, Double)], _ q: Coordinate) -> [(meters: Double, rowid: Int64)] {
-        points.enumerated().map { (haversineMeters(q.latitude, q.longitude, $0.element.0, $0.element.1), Int64(100 + $0.offset)) }
-            .sorted { $0.meters < $1.meters }
+        points.enumerated().map {
+            (haversineMeters(q.latitude, q.longitude, $0.element.0, $0.element.1), Int64(100 + $0.offset))
+        }
+        .sorted { $0.meters < $1.meters }
     }
 
-    @Test("nearest gives the k nearest a brute-force scan gives, in order, at the antimeridian, the poles and a city",
-          arguments: [1, 7, 40])
+    @Test(
+        "nearest gives the k nearest a brute-force scan gives, in order, at the antimeridian, the poles and a city",
+        arguments: [1, 7, 40])
     func nearestMatchesBruteForce(k: Int) {
         let points = Self.points(2000, seed: 16)
         let index = Self.index(points)
@@ -72,7 +79,9 @@ struct PlaceIndexTests {
             // Slots map back to the rowids of the places at those distances.
             for hit in got {
                 let rowid = index.rowids[Int(hit.slot)]
-                #expect(haversineMeters(q.latitude, q.longitude, points[Int(rowid - 100)].0, points[Int(rowid - 100)].1) == hit.meters)
+                #expect(
+                    haversineMeters(q.latitude, q.longitude, points[Int(rowid - 100)].0, points[Int(rowid - 100)].1)
+                        == hit.meters)
                 #expect(index.slot(ofRowid: rowid) == hit.slot)
             }
         }
@@ -107,10 +116,13 @@ struct PlaceIndexTests {
         let index = Self.index(points, extent: extent)
         for q in Self.queries {
             for radius in [0.0, 50, 500, 5_000] {
-                let got = Set(index.within(q, meters: radius, useExtents: useExtents).map { index.rowids[Int($0.slot)] })
-                let want = Set(points.indices.filter {
-                    haversineMeters(q.latitude, q.longitude, points[$0].0, points[$0].1) - (useExtents ? extent($0) : 0) <= radius
-                }.map { Int64(100 + $0) })
+                let got = Set(
+                    index.within(q, meters: radius, useExtents: useExtents).map { index.rowids[Int($0.slot)] })
+                let want = Set(
+                    points.indices.filter {
+                        haversineMeters(q.latitude, q.longitude, points[$0].0, points[$0].1)
+                            - (useExtents ? extent($0) : 0) <= radius
+                    }.map { Int64(100 + $0) })
                 #expect(got == want, "\(q) within \(radius) m")
             }
         }

@@ -11,7 +11,8 @@ import Testing
 @Suite("The public API is the documented one")
 struct PublicAPITests {
     /// The package root: three levels above this file.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The Swift files of a target, with their text.
     static func sources(_ target: String) throws -> [(name: String, text: String)] {
@@ -19,7 +20,11 @@ struct PublicAPITests {
         guard let walker = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: nil) else { return [] }
         var files: [(String, String)] = []
         for case let url as URL in walker where url.pathExtension == "swift" {
-            files.append((url.path.replacingOccurrences(of: root.path + "/", with: ""), try String(contentsOf: url, encoding: .utf8)))
+            files.append(
+                (
+                    url.path.replacingOccurrences(of: root.path + "/", with: ""),
+                    try String(contentsOf: url, encoding: .utf8)
+                ))
         }
         return files.sorted { $0.0 < $1.0 }
     }
@@ -27,7 +32,11 @@ struct PublicAPITests {
     /// The declarations at the start of a line: attributes, then an access
     /// level, then what is declared.
     static func declaration(_ line: Substring) -> (indent: Substring, kind: Substring, name: Substring)? {
-        guard let m = try? #/^(?<indent>[ \t]*)(?:@\w+(?:\([^)\n]*\))?\s+)*(?<access>public|open)\s+(?:(?:final|static|nonisolated|indirect|mutating|convenience|required|override)\s+)*(?<kind>struct|enum|class|protocol|actor|typealias|func|var|let|init|extension|subscript|case)\b\s*(?<name>\w*)/#.prefixMatch(in: line) else { return nil }
+        guard
+            let m = try?
+                #/^(?<indent>[ \t]*)(?:@\w+(?:\([^)\n]*\))?\s+)*(?<access>public|open)\s+(?:(?:final|static|nonisolated|indirect|mutating|convenience|required|override)\s+)*(?<kind>struct|enum|class|protocol|actor|typealias|func|var|let|init|extension|subscript|case)\b\s*(?<name>\w*)/#
+                .prefixMatch(in: line)
+        else { return nil }
         return (m.indent, m.kind, m.name)
     }
 
@@ -38,7 +47,8 @@ struct PublicAPITests {
         for (file, text) in try sources(target) {
             for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
                 guard let m = declaration(line), m.indent.isEmpty,
-                      ["struct", "enum", "class", "protocol", "actor", "typealias"].contains(String(m.kind)) else { continue }
+                    ["struct", "enum", "class", "protocol", "actor", "typealias"].contains(String(m.kind))
+                else { continue }
                 types[String(m.name)] = file
             }
         }
@@ -50,7 +60,9 @@ struct PublicAPITests {
     /// `PATH`, all capitals, is not a type).
     static func documentedTypes() throws -> [String: Set<String>] {
         let doc = try String(contentsOf: root.appendingPathComponent("docs/library.md"), encoding: .utf8)
-        guard let start = doc.range(of: "### What is public"), let end = doc.range(of: "Everything else is `package`", range: start.upperBound..<doc.endIndex) else {
+        guard let start = doc.range(of: "### What is public"),
+            let end = doc.range(of: "Everything else is `package`", range: start.upperBound..<doc.endIndex)
+        else {
             Issue.record("docs/library.md has no \"What is public\" section")
             return [:]
         }
@@ -64,18 +76,25 @@ struct PublicAPITests {
             }
             guard let target else { continue }
             let body = line.firstMatch(of: #/^- `\w+`:/#).map { line[$0.range.upperBound...] } ?? line[...]
-            for m in body.matches(of: #/`([A-Z][A-Z0-9]*[a-z]\w*)/#) { byTarget[target, default: []].insert(String(m.1)) }
+            for m in body.matches(of: #/`([A-Z][A-Z0-9]*[a-z]\w*)/#) {
+                byTarget[target, default: []].insert(String(m.1))
+            }
         }
         return byTarget
     }
 
-    @Test("each library target's public types are the ones docs/library.md lists for it", arguments: ["PlaceModel", "PlaceKit", "PlaceKitGD"])
+    @Test(
+        "each library target's public types are the ones docs/library.md lists for it",
+        arguments: ["PlaceModel", "PlaceKit", "PlaceKitGD"])
     func publicTypesAreDocumented(target: String) throws {
-        let documented = try #require(try Self.documentedTypes()[target], "no bullet for \(target) in docs/library.md's \"What is public\"")
+        let documented = try #require(
+            try Self.documentedTypes()[target], "no bullet for \(target) in docs/library.md's \"What is public\"")
         let types = try Self.publicTypes(target)
         #expect(!types.isEmpty)
         let undocumented = types.filter { !documented.contains($0.key) }.map { "\($0.key) (\($0.value))" }.sorted()
-        #expect(undocumented.isEmpty, "public in \(target) but not in docs/library.md: \(undocumented); document it or make it package")
+        #expect(
+            undocumented.isEmpty,
+            "public in \(target) but not in docs/library.md: \(undocumented); document it or make it package")
         let missing = documented.subtracting(types.keys).sorted()
         #expect(missing.isEmpty, "listed for \(target) in docs/library.md but not a public type there: \(missing)")
     }
@@ -87,7 +106,9 @@ struct PublicAPITests {
         #expect(!files.isEmpty)
         for (file, text) in files {
             for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                if Self.declaration(line) != nil || line.contains(/^\s*public\s+import\b/) { found.append("\(file):\(i + 1)") }
+                if Self.declaration(line) != nil || line.contains(/^\s*public\s+import\b/) {
+                    found.append("\(file):\(i + 1)")
+                }
             }
         }
         #expect(found.isEmpty, "public declarations in \(target): \(found)")
@@ -111,17 +132,30 @@ struct LibraryMessageTests {
     /// A value of every case.
     static let errors: [PlaceDBError] = [
         .notFound("p1"), .noDatabase(path: "x.sqlite"), .notADatabasePath(""), .notADatabasePath(":memory:"),
-        .danglingSymlink(path: "x.sqlite", target: "gone.sqlite"), .cannotOpen(path: "x.sqlite", sqliteMessage: "unable to open", forReading: true),
+        .danglingSymlink(path: "x.sqlite", target: "gone.sqlite"),
+        .cannotOpen(path: "x.sqlite", sqliteMessage: "unable to open", forReading: true),
         .notAnSQLiteDatabase(path: "x.sqlite"), .notAPlacedbDatabase(path: "x.sqlite", hasOtherTables: true),
-        .notAPlacedbDatabase(path: "x.sqlite", hasOtherTables: false), .schemaTooOld(path: "x.sqlite", version: 1, supported: 2),
-        .schemaTooNew(path: "x.sqlite", version: 3, supported: 2), .walNeedsWriter(path: "x.sqlite", sqliteMessage: "locked"),
-        .readOnly(path: "x.sqlite", reason: "read-only file"), .spatiaLiteMissing(path: "x.sqlite", sqliteMessage: "not found"),
-        .noTextIndex(path: "x.sqlite"), .corrupt(path: "x.sqlite", reason: "bad row"), .database(path: "x.sqlite", reason: "disk I/O error"),
-        .input(InputError(kind: .corrupt, source: "a.jpg", reason: "this is a JPEG image, not JSON/GeoJSON", found: .image)),
-        .input(InputError(kind: .corrupt, source: "a.sqlite", reason: "this is an SQLite database, not JSON/GeoJSON", found: .sqliteDatabase)),
-        .input(InputError(kind: .unreadable, source: "photos", reason: "is a directory, not an image file", found: .directory)),
+        .notAPlacedbDatabase(path: "x.sqlite", hasOtherTables: false),
+        .schemaTooOld(path: "x.sqlite", version: 1, supported: 2),
+        .schemaTooNew(path: "x.sqlite", version: 3, supported: 2),
+        .walNeedsWriter(path: "x.sqlite", sqliteMessage: "locked"),
+        .readOnly(path: "x.sqlite", reason: "read-only file"),
+        .spatiaLiteMissing(path: "x.sqlite", sqliteMessage: "not found"),
+        .noTextIndex(path: "x.sqlite"), .corrupt(path: "x.sqlite", reason: "bad row"),
+        .database(path: "x.sqlite", reason: "disk I/O error"),
+        .input(
+            InputError(kind: .corrupt, source: "a.jpg", reason: "this is a JPEG image, not JSON/GeoJSON", found: .image)
+        ),
+        .input(
+            InputError(
+                kind: .corrupt, source: "a.sqlite", reason: "this is an SQLite database, not JSON/GeoJSON",
+                found: .sqliteDatabase)),
+        .input(
+            InputError(
+                kind: .unreadable, source: "photos", reason: "is a directory, not an image file", found: .directory)),
         .invalidArgument("radius must be positive"), .invalidFieldMask(FieldMaskError(unknown: "colour")),
-        .invalidFieldMask(FieldMaskError(unknown: "location.latitude.foo", detail: "location.latitude has no sub-fields")),
+        .invalidFieldMask(
+            FieldMaskError(unknown: "location.latitude.foo", detail: "location.latitude has no sub-fields")),
         .unknownFilterColumn(column: "nam", filter: "nam = 'x'", suggestion: "name", columns: ["id", "name"]),
         .unknownFilterColumn(column: "zzz", filter: "zzz = 1", suggestion: nil, columns: ["id", "name"]),
         .unknownImportRun(7), .unknownSnapshot("osm"), .noRunsToCompare, .photoNotFound("no photo 'p' in x.sqlite"),
@@ -136,19 +170,33 @@ struct LibraryMessageTests {
             let text = e.description
             #expect(!text.isEmpty && !text.contains("\n"), "\(text)")
             #expect(text.firstMatch(of: /(^|\s|\()--[a-z]/) == nil, "names an option: \(text)")
-            #expect(text.firstMatch(of: /placedb (import|photo|info|export|open|text-index|link|alias|serve|search|nearby|current|diff|place)\b/) == nil,
-                    "names a command: \(text)")
+            #expect(
+                text.firstMatch(
+                    of:
+                        /placedb (import|photo|info|export|open|text-index|link|alias|serve|search|nearby|current|diff|place)\b/
+                ) == nil,
+                "names a command: \(text)")
         }
     }
 
     @Test("the new cases say what the command line's strings said, less the advice")
     func wording() {
-        #expect(PlaceDBError.noLocalImage(photo: "places/p1/photos/r").description == "NOT_FOUND: photo 'places/p1/photos/r' has no local image")
+        #expect(
+            PlaceDBError.noLocalImage(photo: "places/p1/photos/r").description
+                == "NOT_FOUND: photo 'places/p1/photos/r' has no local image")
         #expect(PlaceDBError.unknownImportRun(7).description == "there is no import run 7")
-        #expect(PlaceDBError.unknownFilterColumn(column: "nam", filter: "nam = 'x'", suggestion: "name", columns: []).description
-            == "unknown column 'nam' in the filter 'nam = 'x''; did you mean 'name'?")
-        #expect(FieldMaskError(unknown: "colour").description.hasPrefix("unknown field 'colour' in the field mask; valid fields: *, "))
-        #expect(PlaceDBError.input(InputError(kind: .corrupt, source: "a.jpg", reason: "this is a JPEG image, not JSON/GeoJSON", found: .image)).description
-            == "a.jpg: this is a JPEG image, not JSON/GeoJSON; a photo's image is added with PhotoImporter")
+        #expect(
+            PlaceDBError.unknownFilterColumn(column: "nam", filter: "nam = 'x'", suggestion: "name", columns: [])
+                .description
+                == "unknown column 'nam' in the filter 'nam = 'x''; did you mean 'name'?")
+        #expect(
+            FieldMaskError(unknown: "colour").description.hasPrefix(
+                "unknown field 'colour' in the field mask; valid fields: *, "))
+        #expect(
+            PlaceDBError.input(
+                InputError(
+                    kind: .corrupt, source: "a.jpg", reason: "this is a JPEG image, not JSON/GeoJSON", found: .image)
+            ).description
+                == "a.jpg: this is a JPEG image, not JSON/GeoJSON; a photo's image is added with PhotoImporter")
     }
 }

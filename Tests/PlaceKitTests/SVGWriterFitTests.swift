@@ -12,8 +12,12 @@ struct SVGWriterFitTests {
         return t.isEmpty ? "" : String(t) + "…"
     }
 
-    @Test("the same cut as dropping characters one by one, whole characters only (accents, CJK, emoji, combining marks)",
-          arguments: ["Brasserie Saint-Roch", "Café du Lac", "東京タワー展望台", "Île-de-France 🇫🇷 café", "e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}", "WWWWWiiiii", ""])
+    @Test(
+        "the same cut as dropping characters one by one, whole characters only (accents, CJK, emoji, combining marks)",
+        arguments: [
+            "Brasserie Saint-Roch", "Café du Lac", "東京タワー展望台", "Île-de-France 🇫🇷 café",
+            "e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}", "WWWWWiiiii", "",
+        ])
     func sameAsReference(_ s: String) {
         for width in [0.0, 5, 20, 33.3, 60, 100, 400] {
             let cut = SVGWriter.fit(s, width: width, fontSize: 11)

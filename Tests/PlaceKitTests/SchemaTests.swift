@@ -20,7 +20,9 @@ struct SchemaTests {
             try dump.write(toFile: Self.goldenPath, atomically: true, encoding: .utf8)
         }
         let golden = try String(contentsOfFile: Self.goldenPath, encoding: .utf8)
-        #expect(dump == golden, "schema drifted: re-record on purpose with PLACEDB_RECORD_GOLDEN=1 swift test --filter SchemaTests")
+        #expect(
+            dump == golden,
+            "schema drifted: re-record on purpose with PLACEDB_RECORD_GOLDEN=1 swift test --filter SchemaTests")
     }
 
     @Test("a new database is built under a temporary name, then has its name, its schema version and WAL mode")
@@ -69,7 +71,10 @@ struct SchemaTests {
         #expect(throws: PlaceDBError.self) { try importer.importInput(.file(bad)) }
         #expect(!FileManager.default.fileExists(atPath: path))
         // (The importer still holds the database's import lock.)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("places.sqlite") } == ["places.sqlite.import-lock"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("places.sqlite") } == [
+                "places.sqlite.import-lock"
+            ])
         #expect {
             try PlaceReader(databasePath: path).fetchPlace(id: "a")
         } throws: { error in
@@ -83,8 +88,8 @@ struct SchemaTests {
         #expect(try db.scalar("SELECT count(*) FROM place")?.int == 1)
     }
 
-
-    @Test("a new database never replaces a file that appeared at its name meanwhile; the error says where the import is")
+    @Test(
+        "a new database never replaces a file that appeared at its name meanwhile; the error says where the import is")
     func newDatabaseRace() throws {
         let (dir, path, importer) = try newDatabase()
         try "someone else's".write(toFile: path, atomically: false, encoding: .utf8)
@@ -93,7 +98,9 @@ struct SchemaTests {
             _ = try importer.importInput(.file(input))
             Issue.record("the import moved its database over another file")
         } catch let error as PlaceDBError {
-            #expect("\(error)".contains("another process created it") && "\(error)".contains(".new-\(getpid())"), "\(error)")
+            #expect(
+                "\(error)".contains("another process created it") && "\(error)".contains(".new-\(getpid())"), "\(error)"
+            )
         }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "someone else's")
         let kept = try Database(path: "\(path).new-\(getpid())", mode: .readOnly)
@@ -117,11 +124,14 @@ struct SchemaTests {
         let dir = try TempDirectory()
         let path = dir.file("places.sqlite")
         // A process number that is not running (pid_max is at most 4194304).
-        guard let gone = (4_000_000..<4_194_304).reversed().first(where: { kill(pid_t($0), 0) != 0 && errno == ESRCH }) else {
+        guard let gone = (4_000_000..<4_194_304).reversed().first(where: { kill(pid_t($0), 0) != 0 && errno == ESRCH })
+        else {
             Issue.record("no unused process number found"); return
         }
         let abandoned = "\(path).new-\(gone)", live = "\(path).new-1"
-        for file in [abandoned, abandoned + "-journal", live] { try "x".write(toFile: file, atomically: false, encoding: .utf8) }
+        for file in [abandoned, abandoned + "-journal", live] {
+            try "x".write(toFile: file, atomically: false, encoding: .utf8)
+        }
         _ = try PlaceImporter(databasePath: path)
         #expect(!FileManager.default.fileExists(atPath: abandoned))
         #expect(!FileManager.default.fileExists(atPath: abandoned + "-journal"))
@@ -159,20 +169,25 @@ struct SchemaTests {
             try db.loadExtension("mod_spatialite")
             try Migrator(application: "placedb", migrations: Array(Schema.migrator.migrations.prefix(7))).migrate(db)
             #expect(try Migrator.storedVersion(db) == 7)
-            try db.execute("INSERT INTO place_alias (id, alias_id, place_id, reason, confidence, run) VALUES (7, 'asked', 'returned', 'requested', 1, 1), (9, 'old', 'new', 'moved', 0.5, 1)")
+            try db.execute(
+                "INSERT INTO place_alias (id, alias_id, place_id, reason, confidence, run) VALUES (7, 'asked', 'returned', 'requested', 1, 1), (9, 'old', 'new', 'moved', 0.5, 1)"
+            )
         }
         let store = try PlaceImporter(databasePath: path).store
         #expect(try Migrator.storedVersion(store.db) == Schema.migrator.latestVersion)
         var rows: [[DatabaseValue]] = []
-        try store.db.forEachRow("SELECT id, alias_id, place_id, reason, confidence FROM place_alias ORDER BY id") { row in
+        try store.db.forEachRow("SELECT id, alias_id, place_id, reason, confidence FROM place_alias ORDER BY id") {
+            row in
             rows.append((0..<5).map { row[$0] })
         }
-        #expect(rows == [
-            [.integer(7), .text("asked"), .text("returned"), .text("requested-returned"), .real(1)],
-            [.integer(9), .text("old"), .text("new"), .text("moved"), .real(0.5)],
-        ])
+        #expect(
+            rows == [
+                [.integer(7), .text("asked"), .text("returned"), .text("requested-returned"), .real(1)],
+                [.integer(9), .text("old"), .text("new"), .text("moved"), .real(0.5)],
+            ])
         #expect(throws: (any Error).self, "the old name is no longer accepted") {
-            try store.db.execute("INSERT INTO place_alias (alias_id, place_id, reason, run) VALUES ('a', 'b', 'requested', 1)")
+            try store.db.execute(
+                "INSERT INTO place_alias (alias_id, place_id, reason, run) VALUES ('a', 'b', 'requested', 1)")
         }
     }
 
@@ -182,7 +197,8 @@ struct SchemaTests {
         let path = dir.file("places.sqlite")
         do {
             let importer = try PlaceImporter(databasePath: path)
-            try importer.store.db.execute("""
+            try importer.store.db.execute(
+                """
                 -- (12: links.)
                 DROP TABLE place_link; DROP TABLE link_rule; DROP TABLE place_group; DROP TABLE link_setting; DROP INDEX place_by_group; ALTER TABLE place DROP COLUMN group_id;
                 \(TextIndexTests.dropTextIndex)
@@ -194,8 +210,10 @@ struct SchemaTests {
                 PRAGMA user_version = 9;
                 """)
         }
-        let first = try dir.write("a.ndjson", #"{"id":"p","displayName":{"text":"Old"},"location":{"latitude":1,"longitude":2}}"# + "\n")
-        let second = try dir.write("b.ndjson", #"{"id":"p","displayName":{"text":"New"},"location":{"latitude":1,"longitude":2}}"# + "\n")
+        let first = try dir.write(
+            "a.ndjson", #"{"id":"p","displayName":{"text":"Old"},"location":{"latitude":1,"longitude":2}}"# + "\n")
+        let second = try dir.write(
+            "b.ndjson", #"{"id":"p","displayName":{"text":"New"},"location":{"latitude":1,"longitude":2}}"# + "\n")
         // Two imports, one after the other: the second is the later capture
         // (two files of one import would be unordered: docs/merging.md).
         do {
@@ -206,7 +224,9 @@ struct SchemaTests {
         let importer = try PlaceImporter(databasePath: path)
         _ = try importer.importInput(.file(second))
         var images: [[DatabaseValue]] = []
-        try importer.store.db.forEachRow("SELECT c.run, c.name, c.removed_run FROM place_change c JOIN place p ON p.id = c.place") { row in
+        try importer.store.db.forEachRow(
+            "SELECT c.run, c.name, c.removed_run FROM place_change c JOIN place p ON p.id = c.place"
+        ) { row in
             images.append((0..<3).map { row[$0] })
         }
         #expect(images == [[.integer(2), .text("Old"), .null]], "the name before run 2 renamed it")
@@ -253,7 +273,9 @@ struct SchemaTests {
     func realSpatiaLite() throws {
         let dir = try TempDirectory()
         let path = dir.file("places.sqlite")
-        let input = try dir.write("in.ndjson", """
+        let input = try dir.write(
+            "in.ndjson",
+            """
             {"id":"a","displayName":{"text":"A"},"location":{"latitude":46.5,"longitude":6.6},"types":["cafe"]}
             {"id":"b","displayName":{"text":"B"},"location":{"latitude":-33.86,"longitude":151.2},"types":["park"]}
             """)
@@ -262,7 +284,9 @@ struct SchemaTests {
             _ = try importer.importInput(.file(input))
         }
         let spatialite = try Tool.run("spatialite", [path, "SELECT CheckSpatialIndex()"])
-        try #require(spatialite.status == 0, "spatialite CLI failed: \(spatialite.stderr) (Scripts/setup installs spatialite-bin)")
+        try #require(
+            spatialite.status == 0,
+            "spatialite CLI failed: \(spatialite.stderr) (Scripts/setup installs spatialite-bin)")
         #expect(spatialite.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
 
         let ogr = try Tool.run("ogrinfo", ["-so", path, "place"])
@@ -272,11 +296,15 @@ struct SchemaTests {
         #expect(ogr.stdout.contains("WGS 84"))
 
         // The spatial index answers a window query through SpatiaLite.
-        let hits = try Tool.run("spatialite", [path, """
-            SELECT group_concat(place_id) FROM place WHERE id IN (
-              SELECT pkid FROM idx_place_geom WHERE xmin <= 7 AND xmax >= 6 AND ymin <= 47 AND ymax >= 46)
-            """])
+        let hits = try Tool.run(
+            "spatialite",
+            [
+                path,
+                """
+                SELECT group_concat(place_id) FROM place WHERE id IN (
+                  SELECT pkid FROM idx_place_geom WHERE xmin <= 7 AND xmax >= 6 AND ymin <= 47 AND ymax >= 46)
+                """,
+            ])
         #expect(hits.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "a")
     }
 }
-

@@ -34,17 +34,25 @@ struct ServedPlaceTests {
         #expect(later.document["regularOpeningHours"]?["openNow"] == true)
         #expect(later.document["currentOpeningHours"] == nil)
         // A mask cutting into the hours gets the served value.
-        let masked = try client.fetchPlace(id: "h1", fields: FieldMask(parsing: "regularOpeningHours.openNow"), at: Self.time(ServedHoursFixture.sunday))
+        let masked = try client.fetchPlace(
+            id: "h1", fields: FieldMask(parsing: "regularOpeningHours.openNow"),
+            at: Self.time(ServedHoursFixture.sunday))
         #expect(masked.document["regularOpeningHours"] == ["openNow": false])
     }
 
-    @Test("nextOpenTime (closed) and nextCloseTime (open) are computed at the time asked, never the capture's; the JSON paths agree")
+    @Test(
+        "nextOpenTime (closed) and nextCloseTime (open) are computed at the time asked, never the capture's; the JSON paths agree"
+    )
     func nextTimes() throws {
         let sunday = try client.fetchPlace(id: "h1", at: Self.time(ServedHoursFixture.sunday))
         let regular = try #require(sunday.document["regularOpeningHours"]?.objectValue)
         #expect(regular["nextOpenTime"] == .string("2025-12-08T09:00:00Z"))
-        #expect(regular["nextCloseTime"] == nil, "closed: the next opening only; the captured nextCloseTime is never served")
-        #expect(sunday.document["regularSecondaryOpeningHours"]?.arrayValue?.first?["nextOpenTime"] == .string("2025-12-08T10:00:00Z"))
+        #expect(
+            regular["nextCloseTime"] == nil, "closed: the next opening only; the captured nextCloseTime is never served"
+        )
+        #expect(
+            sunday.document["regularSecondaryOpeningHours"]?.arrayValue?.first?["nextOpenTime"]
+                == .string("2025-12-08T10:00:00Z"))
         let later = try client.fetchPlace(id: "h1", at: Self.time(ServedHoursFixture.later))
         #expect(later.document["regularOpeningHours"]?["nextCloseTime"] == .string("2026-01-05T17:00:00Z"))
         #expect(later.document["regularOpeningHours"]?["nextOpenTime"] == nil)
@@ -54,7 +62,8 @@ struct ServedPlaceTests {
         #expect(h2.document["regularOpeningHours"]?["nextCloseTime"] == nil)
         // The byte-level writers (Place Details, searchNearby JSON) serve the same.
         for at in [ServedHoursFixture.sunday, ServedHoursFixture.later] {
-            let details = try JSONValue(parsing: client.placeDetailsJSON(id: "h1", fields: .all, openNow: false, at: Self.time(at)))
+            let details = try JSONValue(
+                parsing: client.placeDetailsJSON(id: "h1", fields: .all, openNow: false, at: Self.time(at)))
             let fetched = try client.fetchPlace(id: "h1", at: Self.time(at))
             for key in ["regularOpeningHours", "currentOpeningHours", "regularSecondaryOpeningHours"] {
                 #expect(details[key] == fetched.document[key], "\(key) at \(at)")
@@ -73,7 +82,9 @@ struct ServedPlaceTests {
                         for name in ["nextOpenTime", "nextCloseTime"] {
                             guard let value = place.document[key]?[name]?.stringValue else { continue }
                             let date = try #require(ISO8601DateFormatter().date(from: value))
-                            #expect(date > instant && date.timeIntervalSince(instant) <= 7 * 86_400, "\(id) \(key).\(name) \(value) at \(text)")
+                            #expect(
+                                date > instant && date.timeIntervalSince(instant) <= 7 * 86_400,
+                                "\(id) \(key).\(name) \(value) at \(text)")
                             nextTimes += 1
                         }
                     }
@@ -139,10 +150,15 @@ struct ServedPlaceTests {
         request.at = try Self.time(ServedHoursFixture.sunday)
         for fields in [FieldMask.all, try FieldMask(parsing: "id,regularOpeningHours")] {
             let list = try client.findPlaceLikelihoods(request, fields: fields)
-            #expect(list.placeLikelihoods.first { $0.place.id == "h1" }?.place.document["regularOpeningHours"]?["openNow"] == false)
+            #expect(
+                list.placeLikelihoods.first { $0.place.id == "h1" }?.place.document["regularOpeningHours"]?["openNow"]
+                    == false)
         }
-        let now = try client.findPlaceLikelihoods(CurrentPlaceRequest(location: Coordinate(latitude: 10.00005, longitude: 10), accuracyMeters: 50),
-                                                  fields: FieldMask(parsing: "id,regularOpeningHours"))
-        #expect(now.placeLikelihoods.first { $0.place.id == "h2" }?.place.document["regularOpeningHours"]?["openNow"] == true)
+        let now = try client.findPlaceLikelihoods(
+            CurrentPlaceRequest(location: Coordinate(latitude: 10.00005, longitude: 10), accuracyMeters: 50),
+            fields: FieldMask(parsing: "id,regularOpeningHours"))
+        #expect(
+            now.placeLikelihoods.first { $0.place.id == "h2" }?.place.document["regularOpeningHours"]?["openNow"]
+                == true)
     }
 }

@@ -17,7 +17,8 @@ struct StoredDocumentTests {
         // primaryType differs from the column's (the column is the first type when the record has none).
         #"{"types":["museum","park"],"displayName":{"text":"M"}}"#,
         // Members past position 14 stay in the document.
-        "{" + (0..<16).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + #","rating":3.5,"displayName":{"text":"Late"}}"#,
+        "{" + (0..<16).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+            + #","rating":3.5,"displayName":{"text":"Late"}}"#,
         #"{}"#,
     ]
 
@@ -36,29 +37,40 @@ struct StoredDocumentTests {
         // Written from the stored bytes with the column members put back
         // (not restored), the answer is the one written from the whole document.
         let inserted = try StoredDocument.insertedMembers(layout: layout, columns: columns)
-        for mask in ["*", "displayName", "displayName.text", "displayName.languageCode", "primaryType,types", "rating,userRatingCount",
-                     "id,location,types", "types", "name,userRatingCount,displayName,rating,formattedAddress",
-                     "id,displayName,location,types,primaryType", "displayName.text,types,location.latitude", "userRatingCount,types", "formattedAddress"] {
+        for mask in [
+            "*", "displayName", "displayName.text", "displayName.languageCode", "primaryType,types",
+            "rating,userRatingCount",
+            "id,location,types", "types", "name,userRatingCount,displayName,rating,formattedAddress",
+            "id,displayName,location,types,primaryType", "displayName.text,types,location.latitude",
+            "userRatingCount,types", "formattedAddress",
+        ] {
             let plan = MaskPlan(try FieldMask(parsing: mask))
             let location = Coordinate(latitude: 1, longitude: 2)
             var fromWhole: [UInt8] = []
             try back.withUnsafeBytes {
-                try PlaceJSON.write(id: "p", doc: $0, spans: try JSONParser.memberSpans($0), location: location, plan: plan,
-                                    extra: [("distanceMeters", 1.5)], servedAt: .instant(Date()), into: &fromWhole)
+                try PlaceJSON.write(
+                    id: "p", doc: $0, spans: try JSONParser.memberSpans($0), location: location, plan: plan,
+                    extra: [("distanceMeters", 1.5)], servedAt: .instant(Date()), into: &fromWhole)
             }
             var fromStored: [UInt8] = []
             try stored.withUnsafeBytes {
-                try PlaceJSON.write(id: "p", doc: $0, spans: try JSONParser.memberSpans($0), inserted: inserted, location: location, plan: plan,
-                                    extra: [("distanceMeters", 1.5)], servedAt: .instant(Date()), into: &fromStored)
+                try PlaceJSON.write(
+                    id: "p", doc: $0, spans: try JSONParser.memberSpans($0), inserted: inserted, location: location,
+                    plan: plan,
+                    extra: [("distanceMeters", 1.5)], servedAt: .instant(Date()), into: &fromStored)
             }
-            #expect(String(decoding: fromStored, as: UTF8.self) == String(decoding: fromWhole, as: UTF8.self), "\(mask)")
+            #expect(
+                String(decoding: fromStored, as: UTF8.self) == String(decoding: fromWhole, as: UTF8.self), "\(mask)")
             // Members located as far as the mask needs (what nearby does).
             var lazily: [UInt8] = []
             try stored.withUnsafeBytes {
-                try PlaceJSON.write(id: "p", doc: $0, spans: nil, inserted: inserted, location: location, plan: plan,
-                                    extra: [("distanceMeters", 1.5)], servedAt: .instant(Date()), into: &lazily)
+                try PlaceJSON.write(
+                    id: "p", doc: $0, spans: nil, inserted: inserted, location: location, plan: plan,
+                    extra: [("distanceMeters", 1.5)], servedAt: .instant(Date()), into: &lazily)
             }
-            #expect(String(decoding: lazily, as: UTF8.self) == String(decoding: fromWhole, as: UTF8.self), "\(mask), located lazily")
+            #expect(
+                String(decoding: lazily, as: UTF8.self) == String(decoding: fromWhole, as: UTF8.self),
+                "\(mask), located lazily")
         }
     }
 
@@ -69,15 +81,21 @@ struct StoredDocumentTests {
         let location = Coordinate(latitude: 1, longitude: 2)
         var out: [UInt8] = []
         try doc.withUnsafeBytes {
-            try PlaceJSON.write(id: "p", doc: $0, spans: nil, location: location, plan: MaskPlan(try FieldMask(parsing: "id,types,location")),
-                                extra: [], servedAt: .instant(Date()), into: &out)
+            try PlaceJSON.write(
+                id: "p", doc: $0, spans: nil, location: location,
+                plan: MaskPlan(try FieldMask(parsing: "id,types,location")),
+                extra: [], servedAt: .instant(Date()), into: &out)
         }
-        #expect(String(decoding: out, as: UTF8.self) == #"{"id":"p","types":["cafe"],"location":{"latitude":1,"longitude":2}}"#)
+        #expect(
+            String(decoding: out, as: UTF8.self)
+                == #"{"id":"p","types":["cafe"],"location":{"latitude":1,"longitude":2}}"#)
         #expect(throws: JSONSyntaxError.self) {
             var more: [UInt8] = []
             try doc.withUnsafeBytes {
-                try PlaceJSON.write(id: "p", doc: $0, spans: nil, location: location, plan: MaskPlan(try FieldMask(parsing: "types,websiteUri")),
-                                    extra: [], servedAt: .instant(Date()), into: &more)
+                try PlaceJSON.write(
+                    id: "p", doc: $0, spans: nil, location: location,
+                    plan: MaskPlan(try FieldMask(parsing: "types,websiteUri")),
+                    extra: [], servedAt: .instant(Date()), into: &more)
             }
         }
     }
@@ -95,7 +113,9 @@ struct StoredDocumentTests {
                 var direct: [UInt8] = []
                 let written = StoredDocument.writeMember(k, c, into: &direct)
                 var viaValue: [UInt8] = []
-                if let v = StoredDocument.value(k, c) { JSONWriter().writeMember(StoredDocument.columnMembers[k], v, into: &viaValue) }
+                if let v = StoredDocument.value(k, c) {
+                    JSONWriter().writeMember(StoredDocument.columnMembers[k], v, into: &viaValue)
+                }
                 #expect(written == !viaValue.isEmpty)
                 #expect(String(decoding: direct, as: UTF8.self) == String(decoding: viaValue, as: UTF8.self))
             }
@@ -109,24 +129,39 @@ struct StoredDocumentTests {
         let ratings: [Double?] = [nil, 4.5, 4, 0, -0.0]
         let counts: [Int?] = [nil, 0, 120]
         let members: [JSONValue] = [
-            .null, .string("Bar"), .string("cafe"), .string(""), .int(4), .int(0), .int(120), .double(4.5), .double(4), .double(0), .double(-0.0),
-            .object(JSONObject(uniqueMembers: [("text", .string("Bar"))])), .object(JSONObject(uniqueMembers: [("text", .string(""))])),
+            .null, .string("Bar"), .string("cafe"), .string(""), .int(4), .int(0), .int(120), .double(4.5), .double(4),
+            .double(0), .double(-0.0),
+            .object(JSONObject(uniqueMembers: [("text", .string("Bar"))])),
+            .object(JSONObject(uniqueMembers: [("text", .string(""))])),
             .object(JSONObject(uniqueMembers: [("text", .string("Bar")), ("languageCode", .string("fr"))])),
             .object(JSONObject(uniqueMembers: [("languageCode", .string("fr"))])), .object(JSONObject()),
             .object(JSONObject(uniqueMembers: [("text", .int(1))])), .array([.string("Bar")]),
         ]
         var compared = 0
-        for name in names { for type in types { for rating in ratings { for count in counts {
-            let c = StoredDocument.Columns(name: name, primaryType: type, rating: rating, ratingCount: count)
-            for k in 0..<4 { for member in members {
-                #expect(StoredDocument.columnGivesBack(k, c, member) == (StoredDocument.value(k, c) == member),
-                        "member \(k), \(member), columns \(c)")
-                compared += 1
-            } }
-        } } } }
+        for name in names {
+            for type in types {
+                for rating in ratings {
+                    for count in counts {
+                        let c = StoredDocument.Columns(
+                            name: name, primaryType: type, rating: rating, ratingCount: count)
+                        for k in 0..<4 {
+                            for member in members {
+                                #expect(
+                                    StoredDocument.columnGivesBack(k, c, member)
+                                        == (StoredDocument.value(k, c) == member),
+                                    "member \(k), \(member), columns \(c)")
+                                compared += 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
         #expect(compared == 4 * 3 * 5 * 3 * 4 * members.count)
         for (i, key) in StoredDocument.columnMembers.enumerated() { #expect(StoredDocument.columnMember(key) == i) }
-        for key in ["location", "displayname", "primaryTypes", "ratings", "userRatingCounts", "", "types"] { #expect(StoredDocument.columnMember(key) == nil) }
+        for key in ["location", "displayname", "primaryTypes", "ratings", "userRatingCounts", "", "types"] {
+            #expect(StoredDocument.columnMember(key) == nil)
+        }
     }
 
     @Test("what is left to the columns and what is not")
@@ -139,7 +174,7 @@ struct StoredDocumentTests {
         }
         // displayName at 0, primaryType at 2, rating at 3, userRatingCount at 4 (nibbles hold position + 1).
         #expect(try layout(Self.documents[0]) == 0x5431)
-        #expect(try layout(Self.documents[2]) == 0x3000)  // only userRatingCount (0 is a count like any other)
+        #expect(try layout(Self.documents[2]) == 0x3000) // only userRatingCount (0 is a count like any other)
         #expect(try layout(Self.documents[3]) == 0x1)
         #expect(try layout(Self.documents[4]) == 0x2)
         #expect(try layout(Self.documents[5]) == 0)
@@ -153,7 +188,8 @@ struct StoredDocumentTests {
         for (i, text) in Self.documents.enumerated() where i != 5 {
             var s = text
             s.removeLast()
-            lines.append(s + (s.hasSuffix("{") ? "" : ",") + #""id":"d\#(i)","location":{"latitude":46.5,"longitude":6.\#(i)}}"#)
+            lines.append(
+                s + (s.hasSuffix("{") ? "" : ",") + #""id":"d\#(i)","location":{"latitude":46.5,"longitude":6.\#(i)}}"#)
         }
         let input = try dir.write("in.ndjson", lines.joined(separator: "\n"))
         let db = dir.file("places.sqlite")
@@ -162,13 +198,17 @@ struct StoredDocumentTests {
         var compared = 0
         for line in lines {
             guard case .object(let record) = try JSONValue(parsing: line), let id = record["id"]?.stringValue,
-                  let lng = record["location"]?["longitude"]?.doubleValue else {
+                let lng = record["location"]?["longitude"]?.doubleValue
+            else {
                 Issue.record("not a record with an ID and a location: \(line)")
                 continue
             }
             // What a whole stored document gives back (its numbers as the writer writes them).
-            guard case .object(let normalized) = try JSONValue(parsing: JSONWriter().string(.object(record))) else { continue }
-            let expected = Place(id: PlaceID(id), coordinate: Coordinate(latitude: 46.5, longitude: lng), document: normalized)
+            guard case .object(let normalized) = try JSONValue(parsing: JSONWriter().string(.object(record))) else {
+                continue
+            }
+            let expected = Place(
+                id: PlaceID(id), coordinate: Coordinate(latitude: 46.5, longitude: lng), document: normalized)
             let i = id
             let fetched = try client.fetchPlace(id: PlaceID(id))
             #expect(fetched.document == expected.document, "d\(i) by ID")
@@ -180,7 +220,10 @@ struct StoredDocumentTests {
         // searchNearbyJSON (from the stored bytes, members located as far
         // as the mask needs) writes what the decoded places give.
         let center = Coordinate(latitude: 46.5, longitude: 6.2)
-        for mask in ["*", "id,displayName,location,types,primaryType", "displayName.text,types,location.latitude", "rating,name", "types"] {
+        for mask in [
+            "*", "id,displayName,location,types,primaryType", "displayName.text,types,location.latitude", "rating,name",
+            "types",
+        ] {
             let fields = try FieldMask(parsing: mask)
             let request = NearbySearchRequest(center: center, maxResultCount: 20)
             let fast = try client.searchNearbyJSON(request, fields: fields)

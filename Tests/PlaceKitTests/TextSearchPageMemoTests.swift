@@ -13,7 +13,9 @@ struct TextSearchPageMemoTests {
         var lines = ""
         for i in 0..<70 {
             let lat = 46.5 + Double(i % 10) * 0.001, lng = 6.6 + Double(i / 10) * 0.001
-            lines += #"{"id":"k\#(i)","displayName":{"text":"Kiosk \#(i)"},"location":{"latitude":\#(lat),"longitude":\#(lng)},"types":["store"],"rating":\#(i % 5 + 1)}"# + "\n"
+            lines +=
+                #"{"id":"k\#(i)","displayName":{"text":"Kiosk \#(i)"},"location":{"latitude":\#(lat),"longitude":\#(lng)},"types":["store"],"rating":\#(i % 5 + 1)}"#
+                + "\n"
         }
         let importer = try PlaceImporter(databasePath: db)
         _ = try importer.importInput(.file(try dir.write("kiosks.ndjson", lines)))
@@ -25,11 +27,16 @@ struct TextSearchPageMemoTests {
         request.minRating = 3
         request.locationBias = .circle(center: Coordinate(latitude: 46.5, longitude: 6.6), radiusMeters: 2000)
         request.pageToken = token
-        let json = try JSONValue(parsing: reader.searchTextJSON(request, fields: try FieldMask(parsing: "id"), nextPageToken: true))
-        return ((json["places"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }, json["nextPageToken"]?.stringValue)
+        let json = try JSONValue(
+            parsing: reader.searchTextJSON(request, fields: try FieldMask(parsing: "id"), nextPageToken: true))
+        return (
+            (json["places"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }, json["nextPageToken"]?.stringValue
+        )
     }
 
-    @Test("pages from the reader that ranked the first (its pageMemo) equal a fresh reader's, and together list every place the filter keeps once")
+    @Test(
+        "pages from the reader that ranked the first (its pageMemo) equal a fresh reader's, and together list every place the filter keeps once"
+    )
     func sameAsFresh() throws {
         let (dir, db) = try database()
         _ = dir

@@ -26,7 +26,10 @@ struct TextSearchTests {
         return (dir, db)
     }
 
-    func ids(_ client: PlaceReader, _ q: String, near: Coordinate? = Coordinate(latitude: 46.52, longitude: 6.63), limit: Int = 5) throws -> [String] {
+    func ids(
+        _ client: PlaceReader, _ q: String, near: Coordinate? = Coordinate(latitude: 46.52, longitude: 6.63),
+        limit: Int = 5
+    ) throws -> [String] {
         var r = TextSearchRequest(textQuery: q, maxResultCount: limit)
         if let near { r.locationBias = .circle(center: near, radiusMeters: nil) }
         return try client.searchText(r, fields: try FieldMask(parsing: "id")).map(\.place.id.rawValue)
@@ -39,14 +42,17 @@ struct TextSearchTests {
         let client = try PlaceReader(databasePath: db)
         #expect(try ids(client, "Café du Lac") == ["lac", "lac-geneva"])
         #expect(try ids(client, "cafe du lac") == ["lac", "lac-geneva"])
-        #expect(try ids(client, "CAFE DU LAC", near: Coordinate(latitude: 46.2, longitude: 6.14)) == ["lac-geneva", "lac"])
+        #expect(
+            try ids(client, "CAFE DU LAC", near: Coordinate(latitude: 46.2, longitude: 6.14)) == ["lac-geneva", "lac"])
         #expect(try ids(client, "muller") == ["boutique"])
         // The address and the type words are searched too.
         #expect(try ids(client, "ouchy") == ["lac"])
         #expect(try ids(client, "clothing store") == ["boutique"])
     }
 
-    @Test("without a text index (ImportOptions.textIndex false) search and autocomplete throw noTextIndex; built again, they answer as with it")
+    @Test(
+        "without a text index (ImportOptions.textIndex false) search and autocomplete throw noTextIndex; built again, they answer as with it"
+    )
     func withoutTextIndex() async throws {
         let (dir, indexed) = try database()
         let db = dir.file("plain.sqlite")
@@ -94,7 +100,10 @@ struct TextSearchTests {
         _ = dir
         let client = try PlaceReader(databasePath: db)
         #expect(try ids(client, "pharmacy") == ["pharma", "pharma-far"])
-        #expect(try ids(client, "pharmacy", near: Coordinate(latitude: 46.531, longitude: 6.651)) == ["pharma-far", "pharma"])
+        #expect(
+            try ids(client, "pharmacy", near: Coordinate(latitude: 46.531, longitude: 6.651)) == [
+                "pharma-far", "pharma",
+            ])
     }
 
     @Test("a one-letter typo is corrected against the index's words")
@@ -115,7 +124,10 @@ struct TextSearchTests {
         let (dir, db) = try database()
         _ = dir
         let client = try PlaceReader(databasePath: db)
-        for q in ["", "   ", "\"", "*", "NEAR(", "AND", "OR NOT", "\"cafe", "lac*", "name:lac", "-lac", "^lac", "(lac", "{name}: lac", "lac AND"] {
+        for q in [
+            "", "   ", "\"", "*", "NEAR(", "AND", "OR NOT", "\"cafe", "lac*", "name:lac", "-lac", "^lac", "(lac",
+            "{name}: lac", "lac AND",
+        ] {
             _ = try ids(client, q)
         }
         #expect(try ids(client, "") == [])
@@ -130,7 +142,9 @@ struct TextSearchTests {
         let (dir, db) = try database()
         _ = dir
         let client = try PlaceReader(databasePath: db)
-        #expect(throws: PlaceDBError.self) { try client.searchText(TextSearchRequest(textQuery: String(repeating: "a", count: 1001))) }
+        #expect(throws: PlaceDBError.self) {
+            try client.searchText(TextSearchRequest(textQuery: String(repeating: "a", count: 1001)))
+        }
         _ = try client.searchText(TextSearchRequest(textQuery: String(repeating: "a", count: 1000)))
     }
 
@@ -142,7 +156,8 @@ struct TextSearchTests {
         var r = TextSearchRequest(textQuery: "cafe du lac")
         r.locationRestriction = .circle(center: Coordinate(latitude: 46.52, longitude: 6.63), radiusMeters: 1000)
         #expect(try client.searchText(r).map(\.place.id.rawValue) == ["lac"])
-        r.locationRestriction = .rectangle(low: Coordinate(latitude: 46.1, longitude: 6.0), high: Coordinate(latitude: 46.3, longitude: 6.3))
+        r.locationRestriction = .rectangle(
+            low: Coordinate(latitude: 46.1, longitude: 6.0), high: Coordinate(latitude: 46.3, longitude: 6.3))
         #expect(try client.searchText(r).map(\.place.id.rawValue) == ["lac-geneva"])
         r.locationRestriction = nil
         r.includedTypes = ["pharmacy"]
@@ -160,10 +175,14 @@ struct TextSearchTests {
         #expect(s.first?.mainText == "Café du Lac")
         #expect(s.first?.secondaryText == "Quai d'Ouchy 1, 1006 Lausanne")
         #expect(s.first?.types == ["cafe", "food"])
-        #expect(try client.autocomplete(AutocompleteRequest(input: "Boul", locationBias: near)).map(\.placeID.rawValue) == ["bakery"])
+        #expect(
+            try client.autocomplete(AutocompleteRequest(input: "Boul", locationBias: near)).map(\.placeID.rawValue) == [
+                "bakery"
+            ])
         // Ending with a space, the last word is whole.
         #expect(try client.autocomplete(AutocompleteRequest(input: "Boul ", locationBias: near)).isEmpty)
-        let json = try JSONValue(parsing: client.autocompleteJSON(AutocompleteRequest(input: "pharm", locationBias: near)))
+        let json = try JSONValue(
+            parsing: client.autocompleteJSON(AutocompleteRequest(input: "pharm", locationBias: near)))
         let first = try #require(json["suggestions"]?.arrayValue?.first?["placePrediction"])
         #expect(first["placeId"] == "pharma")
         #expect(first["place"] == "places/pharma")
@@ -171,19 +190,29 @@ struct TextSearchTests {
         #expect(first["structuredFormat"]?["mainText"]?["text"] == "Pharmacie Centrale")
     }
 
-    @Test("autocomplete's last word asked as the vocabulary's words with that prefix finds what FTS5's prefix query finds")
+    @Test(
+        "autocomplete's last word asked as the vocabulary's words with that prefix finds what FTS5's prefix query finds"
+    )
     func prefixExpansion() throws {
         let dir = try TempDirectory("text-search-prefix")
         let db = dir.file("places.sqlite")
         var rng = TestRandom(seed: 9)
-        let words = ["Museum", "Musée", "Music", "Mustard", "Lac", "Lake", "Café", "Cafeteria", "Coop", "Copper", "City", "Cité", "Pont", "Ponte"]
+        let words = [
+            "Museum", "Musée", "Music", "Mustard", "Lac", "Lake", "Café", "Cafeteria", "Coop", "Copper", "City", "Cité",
+            "Pont", "Ponte",
+        ]
         var lines = ""
         for i in 0..<150 {
-            func name() -> String { (0..<(1 + rng.int(3))).map { _ in words[rng.int(words.count)] }.joined(separator: " ") }
+            func name() -> String {
+                (0..<(1 + rng.int(3))).map { _ in words[rng.int(words.count)] }.joined(separator: " ")
+            }
             var tags = #""name":"\#(name())""#
             if rng.int(3) == 0 { tags += #","alt_name":"\#(name())""# }
             let lng = 6.6 + rng.unit() * 0.1, lat = 46.5 + rng.unit() * 0.05
-            lines += "\u{1E}" + #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(lng),\#(lat)]},"properties":{"@type":"node","@id":\#(i),\#(tags),"shop":"bakery"}}"# + "\n"
+            lines +=
+                "\u{1E}"
+                + #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(lng),\#(lat)]},"properties":{"@type":"node","@id":\#(i),\#(tags),"shop":"bakery"}}"#
+                + "\n"
         }
         _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("in.geojsonseq", lines)))
         let expanded = try PlaceReader(databasePath: db)
@@ -191,16 +220,22 @@ struct TextSearchTests {
         plain.prefixExpansionLimit = 0
         let near = SearchArea.circle(center: Coordinate(latitude: 46.52, longitude: 6.63), radiusMeters: nil)
         var found = 0
-        for input in ["mu", "mus", "muse", "c", "caf", "cafe", "lac po", "city c", "pont m", "co", "cop", "bak", "x", "cite"] {
+        for input in [
+            "mu", "mus", "muse", "c", "caf", "cafe", "lac po", "city c", "pont m", "co", "cop", "bak", "x", "cite",
+        ] {
             let request = AutocompleteRequest(input: input, locationBias: near, maxResultCount: 1000)
-            let a = Set(try expanded.autocomplete(request).map(\.placeID)), b = Set(try plain.autocomplete(request).map(\.placeID))
+            let a = Set(try expanded.autocomplete(request).map(\.placeID)),
+                b = Set(try plain.autocomplete(request).map(\.placeID))
             #expect(a == b, "\(input)")
             found += a.count
         }
         #expect(found > 100)
         // The words asked: those of the vocabulary with the prefix, or none when too many.
         let store = try PlaceStore(path: db, writable: false)
-        #expect(try store.read { try store.wordsStarting(with: "mus", limit: 32) }?.sorted() == ["musee", "museum", "music", "mustard"])
+        #expect(
+            try store.read { try store.wordsStarting(with: "mus", limit: 32) }?.sorted() == [
+                "musee", "museum", "music", "mustard",
+            ])
         #expect(try store.read { try store.wordsStarting(with: "mus", limit: 3) } == nil)
         #expect(try store.read { try store.wordsStarting(with: "zz", limit: 4) } == [])
     }
@@ -209,17 +244,24 @@ struct TextSearchTests {
     func maintenance() throws {
         let (dir, db) = try database()
         // Renamed by a later import, the old name no longer finds it.
-        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("rename.ndjson", """
-            {"id":"bakery","displayName":{"text":"Panetteria Rossi"},"location":{"latitude":46.5230,"longitude":6.6350},"types":["bakery"]}
+        _ = try PlaceImporter(databasePath: db).importInput(
+            .file(
+                try dir.write(
+                    "rename.ndjson",
+                    """
+                    {"id":"bakery","displayName":{"text":"Panetteria Rossi"},"location":{"latitude":46.5230,"longitude":6.6350},"types":["bakery"]}
 
-            """)))
+                    """)))
         var client = try PlaceReader(databasePath: db)
         #expect(try ids(client, "Kaufmann") == [])
         #expect(try ids(client, "panetteria") == ["bakery"])
         // Its new word is in the typo vocabulary.
         #expect(try ids(client, "Panettria") == ["bakery"])
         // A snapshot without the pharmacies removes them.
-        for (i, records) in [textPlaces, textPlaces.split(separator: "\n").filter { !$0.contains("pharma") }.joined(separator: "\n") + "\n"].enumerated() {
+        for (i, records) in [
+            textPlaces,
+            textPlaces.split(separator: "\n").filter { !$0.contains("pharma") }.joined(separator: "\n") + "\n",
+        ].enumerated() {
             let importer = try PlaceImporter(databasePath: db, options: ImportOptions(snapshot: "google-places"))
             _ = try importer.importInput(.file(try dir.write("snapshot-\(i).ndjson", records)))
             _ = try importer.finishSnapshot()
@@ -244,18 +286,26 @@ struct TextSearchTests {
         let cafe = TextMatchExpression.quoted("cafe")
         let before = try store.read { try store.phraseCount(cafe) }
         #expect(before == 2)
-        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("more.ndjson", """
-            {"id":"cafe-2","displayName":{"text":"Café Central"},"location":{"latitude":46.5210,"longitude":6.6310},"types":["cafe"]}
+        _ = try PlaceImporter(databasePath: db).importInput(
+            .file(
+                try dir.write(
+                    "more.ndjson",
+                    """
+                    {"id":"cafe-2","displayName":{"text":"Café Central"},"location":{"latitude":46.5210,"longitude":6.6310},"types":["cafe"]}
 
-            """)))
+                    """)))
         #expect(try store.read { try store.phraseCount(cafe) } == before + 1)
         // Scores as bm25() gives them on the changed file.
         let raw = try Database(path: db, mode: .readOnly)
         var scores: [Double] = []
-        try raw.forEachRow("SELECT \(TextIndexSQL.bm25) FROM place_text WHERE place_text MATCH ?1",
-                           [.text("\(TextMatchExpression.textColumns) : \(cafe)")]) { scores.append(try $0.double(0)) }
+        try raw.forEachRow(
+            "SELECT \(TextIndexSQL.bm25) FROM place_text WHERE place_text MATCH ?1",
+            [.text("\(TextMatchExpression.textColumns) : \(cafe)")]
+        ) { scores.append(try $0.double(0)) }
         let expected = scores.min()
-        let got = try store.read { try store.textMatches("\(TextMatchExpression.textColumns) : \(cafe)", phrases: [cafe], cells: 0) }.map(\.bm25).min()
+        let got = try store.read {
+            try store.textMatches("\(TextMatchExpression.textColumns) : \(cafe)", phrases: [cafe], cells: 0)
+        }.map(\.bm25).min()
         #expect(expected != nil && got != nil && abs(expected! - got!) < 1e-12)
     }
 
@@ -264,15 +314,18 @@ struct TextSearchTests {
         let (dir, db) = try database()
         // The same places written one by one into a database that already has a place.
         let other = dir.file("other.sqlite")
-        _ = try PlaceImporter(databasePath: other).importInput(.file(try dir.write("first.ndjson", textPlaces.split(separator: "\n")[0] + "\n")))
+        _ = try PlaceImporter(databasePath: other).importInput(
+            .file(try dir.write("first.ndjson", textPlaces.split(separator: "\n")[0] + "\n")))
         _ = try PlaceImporter(databasePath: other).importInput(.file(dir.file("in.ndjson")))
         func rows(_ path: String) throws -> [String] {
             var out: [String] = []
             let database = try Database(path: path, mode: .readWrite)
             try database.loadExtension("mod_spatialite")
-            try database.forEachRow("""
+            try database.forEachRow(
+                """
                 SELECT p.place_id, t.name, t.other_names, t.address, t.types, t.cell FROM place_text t JOIN place p ON p.id = t.rowid ORDER BY p.place_id
-                """) { row in out.append((0..<6).map { row.optionalString($0) ?? "-" }.joined(separator: "|")) }
+                """
+            ) { row in out.append((0..<6).map { row.optionalString($0) ?? "-" }.joined(separator: "|")) }
             return out
         }
         #expect(try rows(db) == rows(other))
@@ -291,17 +344,23 @@ struct TextSearchTests {
         }
         #expect(try vocabulary(db) == vocabulary(other))
         #expect(try vocabulary(db).contains("lausanne 1 1"))
-        #expect(try rows(db).first { $0.hasPrefix("lac|") } == #"lac|Café du Lac|-|Quai d'Ouchy 1, 1006 Lausanne|cafe ["cafe","food"]|f13652x18663 k1365x1866"#)
+        #expect(
+            try rows(db).first { $0.hasPrefix("lac|") }
+                == #"lac|Café du Lac|-|Quai d'Ouchy 1, 1006 Lausanne|cafe ["cafe","food"]|f13652x18663 k1365x1866"#)
     }
 
-    @Test("the typo vocabulary is the index's own words, the grid cells left out: after a fresh import and after an update")
+    @Test(
+        "the typo vocabulary is the index's own words, the grid cells left out: after a fresh import and after an update"
+    )
     func vocabularyIsTheIndexWords() throws {
         let (dir, db) = try database()
         func check(_ expected: Set<String>) throws {
             let database = try Database(path: db, mode: .readWrite)
             try database.loadExtension("mod_spatialite")
             var terms: [String] = [], words: [String] = []
-            try database.forEachRow("SELECT term FROM place_text_vocab WHERE term NOT GLOB '[fk][0-9]*x[0-9]*' ORDER BY term") { terms.append(try $0.string(0)) }
+            try database.forEachRow(
+                "SELECT term FROM place_text_vocab WHERE term NOT GLOB '[fk][0-9]*x[0-9]*' ORDER BY term"
+            ) { terms.append(try $0.string(0)) }
             try database.forEachRow("SELECT word, reversed FROM place_word ORDER BY word") { row in
                 words.append(try row.string(0))
                 #expect(try row.string(1) == String(try row.string(0).reversed()))
@@ -310,15 +369,23 @@ struct TextSearchTests {
             #expect(expected.isSubset(of: Set(words)))
             #expect(!words.contains { TextIndexWriter.isCellWord($0) })
         }
-        try check(["cafe", "du", "lac", "ouchy", "1006", "lausanne", "food", "clothing", "store", "muller", "boulangerie"])
+        try check([
+            "cafe", "du", "lac", "ouchy", "1006", "lausanne", "food", "clothing", "store", "muller", "boulangerie",
+        ])
         // An update's new words join it (folded as the index folds them).
-        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("more.ndjson", """
-            {"id":"new","displayName":{"text":"Épicerie Dvořák"},"location":{"latitude":46.52,"longitude":6.63},"types":["store"]}
+        _ = try PlaceImporter(databasePath: db).importInput(
+            .file(
+                try dir.write(
+                    "more.ndjson",
+                    """
+                    {"id":"new","displayName":{"text":"Épicerie Dvořák"},"location":{"latitude":46.52,"longitude":6.63},"types":["store"]}
 
-            """)))
+                    """)))
         try check(["epicerie", "dvorak"])
         #expect(TextIndexWriter.isCellWord("f13652x18663") && TextIndexWriter.isCellWord("k1x2"))
-        #expect(!TextIndexWriter.isCellWord("fox") && !TextIndexWriter.isCellWord("k2") && !TextIndexWriter.isCellWord("f1x") && !TextIndexWriter.isCellWord("xf1x2"))
+        #expect(
+            !TextIndexWriter.isCellWord("fox") && !TextIndexWriter.isCellWord("k2")
+                && !TextIndexWriter.isCellWord("f1x") && !TextIndexWriter.isCellWord("xf1x2"))
     }
 
     @Test("an update bringing more distinct words than one batch puts every one in the typo vocabulary")
@@ -335,7 +402,9 @@ struct TextSearchTests {
         var lines = ""
         for p in 0..<places {
             let name = (0..<perPlace).map { word(p * perPlace + $0) }.joined(separator: " ")
-            lines += #"{"id":"w\#(p)","displayName":{"text":"\#(name)"},"location":{"latitude":46.5,"longitude":6.6},"types":["store"]}"# + "\n"
+            lines +=
+                #"{"id":"w\#(p)","displayName":{"text":"\#(name)"},"location":{"latitude":46.5,"longitude":6.6},"types":["store"]}"#
+                + "\n"
         }
         let summary = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("words.ndjson", lines)))
         #expect(summary.inserted == places)
@@ -349,9 +418,14 @@ struct TextSearchTests {
     @Test("the index row's cell words are TextGrid's, everywhere on the globe")
     func rowCellsAreTextGrids() {
         var rng = TestRandom(seed: 17)
-        var points = [Coordinate(latitude: -90, longitude: -180), Coordinate(latitude: 90, longitude: 180), Coordinate(latitude: 0, longitude: 0),
-                      Coordinate(latitude: 46.5201, longitude: 6.6301), Coordinate(latitude: -33.86, longitude: 151.2)]
-        for _ in 0..<2000 { points.append(Coordinate(latitude: rng.unit() * 180 - 90, longitude: rng.unit() * 360 - 180)) }
+        var points = [
+            Coordinate(latitude: -90, longitude: -180), Coordinate(latitude: 90, longitude: 180),
+            Coordinate(latitude: 0, longitude: 0),
+            Coordinate(latitude: 46.5201, longitude: 6.6301), Coordinate(latitude: -33.86, longitude: 151.2),
+        ]
+        for _ in 0..<2000 {
+            points.append(Coordinate(latitude: rng.unit() * 180 - 90, longitude: rng.unit() * 360 - 180))
+        }
         for c in points {
             #expect(TextIndexRow.cells(c) == TextGrid.cell(c, .fine) + " " + TextGrid.cell(c, .coarse))
         }
@@ -384,7 +458,9 @@ struct TextSearchTests {
         try database.execute("INSERT INTO place_text (place_text, rank) VALUES ('integrity-check', 1)")
     }
 
-    @Test("a fresh import writes the index rows the view gives: OSM names with escapes, a repeated ID, then edits by trigger")
+    @Test(
+        "a fresh import writes the index rows the view gives: OSM names with escapes, a repeated ID, then edits by trigger"
+    )
     func freshRowsEqualView() throws {
         let dir = try TempDirectory("text-search-fresh")
         // Other names with a quote, a backslash, a newline, ",null" and a
@@ -419,7 +495,9 @@ struct TextSearchTests {
         // Edits by trigger delete with the view's text: the index stays whole.
         let database = try Database(path: gdb, mode: .readWrite)
         try database.loadExtension("mod_spatialite")
-        try database.execute("UPDATE place SET name = 'Cafe Bleu' WHERE place_id = 'g1'; UPDATE place SET removed_run = last_run WHERE place_id = 'g2'")
+        try database.execute(
+            "UPDATE place SET name = 'Cafe Bleu' WHERE place_id = 'g1'; UPDATE place SET removed_run = last_run WHERE place_id = 'g2'"
+        )
         try database.execute("INSERT INTO place_text (place_text, rank) VALUES ('integrity-check', 1)")
         try Self.integrity(db)
         let edited = try PlaceReader(databasePath: gdb)
@@ -427,7 +505,8 @@ struct TextSearchTests {
         #expect(try ids(edited, "rouge").isEmpty)
     }
 
-    @Test("ranking reads other names only where they can change the answer: the same answer as scoring every place whole")
+    @Test(
+        "ranking reads other names only where they can change the answer: the same answer as scoring every place whole")
     func boundedEqualsWhole() throws {
         let dir = try TempDirectory("text-search-bound")
         let db = dir.file("places.sqlite")
@@ -435,12 +514,17 @@ struct TextSearchTests {
         let words = ["Museum", "Olympic", "Lac", "Café", "Coop", "City", "Mode", "Musée", "Pont"]
         var lines = ""
         for i in 0..<120 {
-            func name() -> String { (0..<(1 + rng.int(2))).map { _ in words[rng.int(words.count)] }.joined(separator: " ") }
+            func name() -> String {
+                (0..<(1 + rng.int(2))).map { _ in words[rng.int(words.count)] }.joined(separator: " ")
+            }
             var tags = #""name":"\#(name())""#
             if rng.int(2) == 0 { tags += #","alt_name":"\#(name())""# }
             if rng.int(3) == 0 { tags += #","name:en":"\#(name())""# }
             let lng = 6.6 + rng.unit() * 0.1, lat = 46.5 + rng.unit() * 0.05
-            lines += "\u{1E}" + #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(lng),\#(lat)]},"properties":{"@type":"node","@id":\#(i),\#(tags),"tourism":"museum"}}"# + "\n"
+            lines +=
+                "\u{1E}"
+                + #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(lng),\#(lat)]},"properties":{"@type":"node","@id":\#(i),\#(tags),"tourism":"museum"}}"#
+                + "\n"
         }
         _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("in.geojsonseq", lines)))
         let client = try PlaceReader(databasePath: db)
@@ -450,7 +534,8 @@ struct TextSearchTests {
         var named = 0
         for q in ["museum", "olympic museum", "cafe lac", "coop city", "musee", "pont mode", "city"] {
             for n in [1, 3, 7, 20] {
-                let request = TextSearchRequest(textQuery: q, locationBias: .circle(center: near, radiusMeters: nil), maxResultCount: n)
+                let request = TextSearchRequest(
+                    textQuery: q, locationBias: .circle(center: near, radiusMeters: nil), maxResultCount: n)
                 let bounded = try client.searchText(request), reference = try whole.searchText(request)
                 #expect(bounded.map(\.place.id) == reference.map(\.place.id), "\(q) \(n)")
                 #expect(bounded.map(\.ranking) == reference.map(\.ranking), "\(q) \(n)")
@@ -460,7 +545,9 @@ struct TextSearchTests {
         #expect(named > 20)
     }
 
-    @Test("reading every match in one query gathers what the grid levels gather: the same answers, namesakes and restrictions included")
+    @Test(
+        "reading every match in one query gathers what the grid levels gather: the same answers, namesakes and restrictions included"
+    )
     func completeEqualsLevels() throws {
         let dir = try TempDirectory("text-search-complete")
         let db = dir.file("places.sqlite")
@@ -476,7 +563,9 @@ struct TextSearchTests {
             var lat = 46.52 + (rng.unit() - 0.5) * spread, lng = 6.63 + (rng.unit() - 0.5) * spread
             if i % 50 == 0 { lat = 40 + rng.unit() * 10; lng = -5 + rng.unit() * 20 }
             let rating = rng.int(3) == 0 ? #","userRatingCount":\#(rng.int(500))"# : ""
-            lines += #"{"id":"p\#(i)","displayName":{"text":"\#(name)"},"location":{"latitude":\#(lat),"longitude":\#(lng)},"types":["museum"]\#(rating)}"# + "\n"
+            lines +=
+                #"{"id":"p\#(i)","displayName":{"text":"\#(name)"},"location":{"latitude":\#(lat),"longitude":\#(lng)},"types":["museum"]\#(rating)}"#
+                + "\n"
         }
         _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("in.ndjson", lines)))
         let complete = try PlaceReader(databasePath: db)
@@ -488,13 +577,21 @@ struct TextSearchTests {
         let areas: [(bias: SearchArea?, restriction: SearchArea?)] = [
             (.circle(center: near, radiusMeters: nil), nil), (.circle(center: near, radiusMeters: 300), nil),
             (nil, .circle(center: near, radiusMeters: 800)), (nil, .circle(center: near, radiusMeters: 20_000)),
-            (nil, .rectangle(low: Coordinate(latitude: 46.4, longitude: 6.5), high: Coordinate(latitude: 46.6, longitude: 6.7))),
+            (
+                nil,
+                .rectangle(
+                    low: Coordinate(latitude: 46.4, longitude: 6.5), high: Coordinate(latitude: 46.6, longitude: 6.7))
+            ),
         ]
         var compared = 0, found = 0
-        for q in ["museum", "olympic museum", "cafe lac", "coop city", "musee", "pont mode", "city", "boulangerie", "olympc", "lac pont cafe"] {
+        for q in [
+            "museum", "olympic museum", "cafe lac", "coop city", "musee", "pont mode", "city", "boulangerie", "olympc",
+            "lac pont cafe",
+        ] {
             for area in areas {
                 for n in [1, 5, 20, 150] {
-                    var request = TextSearchRequest(textQuery: q, locationBias: area.bias, locationRestriction: area.restriction, maxResultCount: n)
+                    var request = TextSearchRequest(
+                        textQuery: q, locationBias: area.bias, locationRestriction: area.restriction, maxResultCount: n)
                     let reference = try levels.searchText(request)
                     for reader in [complete, small] {
                         let answer = try reader.searchText(request)
@@ -502,13 +599,16 @@ struct TextSearchTests {
                         #expect(answer.map(\.ranking) == reference.map(\.ranking), "\(q) \(n) \(area)")
                     }
                     request.rankByDistance = true
-                    #expect(try complete.searchText(request).map(\.place.id) == levels.searchText(request).map(\.place.id), "\(q) \(n) \(area) by distance")
+                    #expect(
+                        try complete.searchText(request).map(\.place.id) == levels.searchText(request).map(\.place.id),
+                        "\(q) \(n) \(area) by distance")
                     compared += 1
                     found += reference.count
                 }
             }
             for prefix in [String(q.prefix(3)), String(q.prefix(q.count - 1))] {
-                let request = AutocompleteRequest(input: prefix, locationBias: .circle(center: near, radiusMeters: nil), maxResultCount: 5)
+                let request = AutocompleteRequest(
+                    input: prefix, locationBias: .circle(center: near, radiusMeters: nil), maxResultCount: 5)
                 #expect(try complete.autocomplete(request) == levels.autocomplete(request), "\(prefix)")
             }
         }
@@ -516,11 +616,17 @@ struct TextSearchTests {
         // The one-query path is taken: every match of a word 400 places
         // share among them is read at once, and the levels' cells agree.
         let store = try PlaceStore(path: db, writable: false)
-        let all = try #require(try store.read {
-            try store.allTextMatches(#"{name other_names address types} : ("museum")"#, phrases: [#""museum""#], limit: 1000)
-        })
+        let all = try #require(
+            try store.read {
+                try store.allTextMatches(
+                    #"{name other_names address types} : ("museum")"#, phrases: [#""museum""#], limit: 1000)
+            })
         #expect(all.count == 400)
-        #expect(try store.read { try store.allTextMatches(#"{name other_names address types} : ("museum")"#, phrases: [#""museum""#], limit: 399) } == nil)
+        #expect(
+            try store.read {
+                try store.allTextMatches(
+                    #"{name other_names address types} : ("museum")"#, phrases: [#""museum""#], limit: 399)
+            } == nil)
         for m in all.prefix(50) {
             for level in TextGrid.Level.allCases {
                 let cells = TextGrid.blockCells(m.candidate.coordinate, level)
@@ -532,22 +638,34 @@ struct TextSearchTests {
 
     @Test("searchText request bodies are read as the Places API (New) writes them")
     func requestJSON() throws {
-        let body = try #require(try JSONValue(parsing: """
-            {"textQuery":"cafe","locationBias":{"circle":{"center":{"latitude":46.5,"longitude":6.6},"radius":500}},"includedType":"cafe","maxResultCount":3,"languageCode":"fr"}
-            """).objectValue)
+        let body = try #require(
+            try JSONValue(
+                parsing: """
+                    {"textQuery":"cafe","locationBias":{"circle":{"center":{"latitude":46.5,"longitude":6.6},"radius":500}},"includedType":"cafe","maxResultCount":3,"languageCode":"fr"}
+                    """
+            ).objectValue)
         let r = try TextSearchRequest(json: body)
         #expect(r.textQuery == "cafe" && r.includedTypes == ["cafe"] && r.maxResultCount == 3)
         #expect(r.locationBias == .circle(center: Coordinate(latitude: 46.5, longitude: 6.6), radiusMeters: 500))
-        let rect = try #require(try JSONValue(parsing: """
-            {"textQuery":"x","locationRestriction":{"rectangle":{"low":{"latitude":46,"longitude":6},"high":{"latitude":47,"longitude":7}}}}
-            """).objectValue)
-        #expect(try TextSearchRequest(json: rect).locationRestriction == .rectangle(low: Coordinate(latitude: 46, longitude: 6), high: Coordinate(latitude: 47, longitude: 7)))
-        for bad in [#"{}"#, #"{"textQuery":1}"#, #"{"textQuery":"x","bogus":1}"#, #"{"textQuery":"x","maxResultCount":0}"#,
-                    #"{"textQuery":"x","locationBias":{"circle":{"center":{"latitude":99,"longitude":0}}}}"#] {
+        let rect = try #require(
+            try JSONValue(
+                parsing: """
+                    {"textQuery":"x","locationRestriction":{"rectangle":{"low":{"latitude":46,"longitude":6},"high":{"latitude":47,"longitude":7}}}}
+                    """
+            ).objectValue)
+        #expect(
+            try TextSearchRequest(json: rect).locationRestriction
+                == .rectangle(low: Coordinate(latitude: 46, longitude: 6), high: Coordinate(latitude: 47, longitude: 7))
+        )
+        for bad in [
+            #"{}"#, #"{"textQuery":1}"#, #"{"textQuery":"x","bogus":1}"#, #"{"textQuery":"x","maxResultCount":0}"#,
+            #"{"textQuery":"x","locationBias":{"circle":{"center":{"latitude":99,"longitude":0}}}}"#,
+        ] {
             let o = try #require(try JSONValue(parsing: bad).objectValue)
             #expect(throws: PlaceDBError.self) { try TextSearchRequest(json: o) }
         }
-        let auto = try #require(try JSONValue(parsing: #"{"input":"cafe du lac","inputOffset":6,"sessionToken":"t"}"#).objectValue)
+        let auto = try #require(
+            try JSONValue(parsing: #"{"input":"cafe du lac","inputOffset":6,"sessionToken":"t"}"#).objectValue)
         #expect(try AutocompleteRequest(json: auto).input == "cafe d")
     }
 }
@@ -563,20 +681,29 @@ struct AsyncTextSearchTests {
         let reader = try PlaceReader(databasePath: db)
         let queries = ["cafe du lac", "pharmacy", "Boulngerie", "muller", "\" NEAR( *"]
         let client = try PlacesClient(databasePath: db, maxReaders: 3)
-        let answers = try await withThrowingTaskGroup(of: (Int, [TextSearchResult], [AutocompleteSuggestion]).self) { group in
+        let answers = try await withThrowingTaskGroup(of: (Int, [TextSearchResult], [AutocompleteSuggestion]).self) {
+            group in
             for (i, q) in queries.enumerated() {
                 group.addTask {
-                    (i, try await client.searchText(q, near: near), try await client.autocomplete(String(q.prefix(4)), near: near))
+                    (
+                        i, try await client.searchText(q, near: near),
+                        try await client.autocomplete(String(q.prefix(4)), near: near)
+                    )
                 }
             }
-            return try await group.reduce(into: [Int: ([TextSearchResult], [AutocompleteSuggestion])]()) { $0[$1.0] = ($1.1, $1.2) }
+            return try await group.reduce(into: [Int: ([TextSearchResult], [AutocompleteSuggestion])]()) {
+                $0[$1.0] = ($1.1, $1.2)
+            }
         }
         for (i, q) in queries.enumerated() {
             let time = HoursQueryTime.instant(Date())
-            let sync = try reader.searchText(TextSearchRequest(textQuery: q, locationBias: .circle(center: near, radiusMeters: nil)), at: time)
+            let sync = try reader.searchText(
+                TextSearchRequest(textQuery: q, locationBias: .circle(center: near, radiusMeters: nil)), at: time)
             #expect(answers[i]?.0.map(\.place.id) == sync.map(\.place.id), "\(q)")
             #expect(answers[i]?.0.map(\.ranking) == sync.map(\.ranking), "\(q)")
-            let suggested = try reader.autocomplete(AutocompleteRequest(input: String(q.prefix(4)), locationBias: .circle(center: near, radiusMeters: nil), origin: near))
+            let suggested = try reader.autocomplete(
+                AutocompleteRequest(
+                    input: String(q.prefix(4)), locationBias: .circle(center: near, radiusMeters: nil), origin: near))
             #expect(answers[i]?.1 == suggested, "\(q)")
         }
         #expect(answers[0]?.0.first?.place.id == "lac")
@@ -590,7 +717,9 @@ struct AsyncTextSearchTests {
         } catch {
             failure = error
         }
-        #expect(failure?.description.hasPrefix("textQuery is 1001 characters long") == true, "\(String(describing: failure))")
+        #expect(
+            failure?.description.hasPrefix("textQuery is 1001 characters long") == true,
+            "\(String(describing: failure))")
     }
 }
 
@@ -606,8 +735,11 @@ struct TextQueryTests {
         #expect(TextFolding.reversed("lac") == "cal")
         // As SQLite's unicode61 remove_diacritics 2 folds (checked with fts5vocab):
         // Latin diacritics go, other scripts' and undecomposable letters stay.
-        #expect(TextFolding.words("Айва Ёлка Łódź Øster Đakovo İstanbul Ærø Straße ő ų ǖ ș ț ğ ή Ẳ") ==
-                ["айва", "ёлка", "łodz", "øster", "đakovo", "istanbul", "ærø", "straße", "o", "u", "u", "s", "t", "g", "ή", "a"])
+        #expect(
+            TextFolding.words("Айва Ёлка Łódź Øster Đakovo İstanbul Ærø Straße ő ų ǖ ș ț ğ ή Ẳ") == [
+                "айва", "ёлка", "łodz", "øster", "đakovo", "istanbul", "ærø", "straße", "o", "u", "u", "s", "t", "g",
+                "ή", "a",
+            ])
     }
 
     @Test("the Latin table folds every letter as Foundation's decomposition does")
@@ -619,14 +751,22 @@ struct TextQueryTests {
         #expect(TextFolding.folded("É") == "e" && TextFolding.folded("ẞ") == "ß" && TextFolding.folded("ł") == "ł")
     }
 
-    @Test("the Latin fast paths (words, literal, collapsed white space) give what Unicode categories and Foundation's decomposition give")
+    @Test(
+        "the Latin fast paths (words, literal, collapsed white space) give what Unicode categories and Foundation's decomposition give"
+    )
     func latinFastPaths() throws {
-        let letters: [Unicode.GeneralCategory] = [.uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter]
+        let letters: [Unicode.GeneralCategory] = [
+            .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+        ]
         var latin = 0
         for v in UInt32(0)..<0x2000 where TextFolding.isLatinLetter(v) {
             let scalar = try #require(Unicode.Scalar(v))
-            #expect(letters.contains(scalar.properties.generalCategory) && !scalar.properties.isWhitespace, "U+\(String(v, radix: 16))")
-            #expect(TextFolding.literal(String(Character(scalar))) == TextFolding.decomposedLiteral(String(Character(scalar))), "U+\(String(v, radix: 16))")
+            #expect(
+                letters.contains(scalar.properties.generalCategory) && !scalar.properties.isWhitespace,
+                "U+\(String(v, radix: 16))")
+            #expect(
+                TextFolding.literal(String(Character(scalar)))
+                    == TextFolding.decomposedLiteral(String(Character(scalar))), "U+\(String(v, radix: 16))")
             latin += 1
         }
         #expect(latin == 0x190 - 2 + 0x100)
@@ -637,7 +777,7 @@ struct TextQueryTests {
                 switch scalar.properties.generalCategory {
                 case .nonspacingMark, .enclosingMark, .spacingMark: continue
                 case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-                     .decimalNumber, .letterNumber, .otherNumber, .privateUse:
+                    .decimalNumber, .letterNumber, .otherNumber, .privateUse:
                     word.append(contentsOf: TextFolding.folded(scalar).unicodeScalars)
                 default:
                     if !word.isEmpty { out.append(String(word)); word.removeAll() }
@@ -647,14 +787,25 @@ struct TextQueryTests {
             return out
         }
         var rng = TestRandom(seed: 23)
-        let alphabet: [Character] = Array("aZ09 -'.,\tÉéüÜßłøǢǕİẞẳñÆ×÷ά\u{A0}\u{2003}\u{301}\u{308}\u{1E9E}") + ["e\u{301}", " \u{308}", "\r\n"]
+        let alphabet: [Character] =
+            Array("aZ09 -'.,\tÉéüÜßłøǢǕİẞẳñÆ×÷ά\u{A0}\u{2003}\u{301}\u{308}\u{1E9E}") + [
+                "e\u{301}", " \u{308}", "\r\n",
+            ]
         for _ in 0..<3000 {
             let text = String((0..<rng.int(16)).map { _ in alphabet[rng.int(alphabet.count)] })
-            #expect(TextFolding.unicodeWords(text) == reference(text), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
-            #expect(TextFolding.literal(text) == TextFolding.decomposedLiteral(text), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
-            #expect(TextFolding.collapsed(text) == text.split(whereSeparator: \.isWhitespace).joined(separator: " "), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(
+                TextFolding.unicodeWords(text) == reference(text),
+                "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(
+                TextFolding.literal(text) == TextFolding.decomposedLiteral(text),
+                "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(
+                TextFolding.collapsed(text) == text.split(whereSeparator: \.isWhitespace).joined(separator: " "),
+                "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
-        #expect(TextFolding.literal("Café  Müller") == "cafe muller" && TextFolding.collapsed(" Café  Müller ") == "Café Müller")
+        #expect(
+            TextFolding.literal("Café  Müller") == "cafe muller"
+                && TextFolding.collapsed(" Café  Müller ") == "Café Müller")
     }
 
     @Test("the ASCII fast path folds as the Unicode one does")
@@ -674,8 +825,11 @@ struct TextQueryTests {
     func foldingMatchesFTS5() throws {
         let dir = try TempDirectory("folding")
         let db = try Database(path: dir.file("f.sqlite"))
-        try db.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'unicode61 remove_diacritics 2'); CREATE VIRTUAL TABLE v USING fts5vocab(t, row)")
-        let text = "Айва Ёлка Łódź Øster Đakovo İstanbul Ærø Straße ǅ café naïve Ẳ ő ų ǖ ș ț ğ ή ώ Ά Crème Brûlée Ñandú Çà Dvořák Šimek Ľubica Ģirts Ōsaka Ünye Ꞌ Ðe Þing Ŋ ĳ Œuvre"
+        try db.execute(
+            "CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'unicode61 remove_diacritics 2'); CREATE VIRTUAL TABLE v USING fts5vocab(t, row)"
+        )
+        let text =
+            "Айва Ёлка Łódź Øster Đakovo İstanbul Ærø Straße ǅ café naïve Ẳ ő ų ǖ ș ț ğ ή ώ Ά Crème Brûlée Ñandú Çà Dvořák Šimek Ľubica Ģirts Ōsaka Ünye Ꞌ Ðe Þing Ŋ ĳ Œuvre"
         try db.run("INSERT INTO t (x) VALUES (?)", [.text(text)])
         var vocabulary: Set<String> = []
         try db.forEachRow("SELECT term FROM v") { vocabulary.insert(try $0.string(0)) }
@@ -694,18 +848,28 @@ struct TextQueryTests {
 
     @Test("match expressions quote every word")
     func expressions() {
-        let e = TextMatchExpression.expression([QueryTerm(word: "caf\"e"), QueryTerm(word: "l", prefix: true, corrections: [])], cells: ["f1x2"])
+        let e = TextMatchExpression.expression(
+            [QueryTerm(word: "caf\"e"), QueryTerm(word: "l", prefix: true, corrections: [])], cells: ["f1x2"])
         #expect(e == #"("caf""e" AND "l" *) AND cell : ("f1x2")"#)
         // The text columns are named where a word could be a grid cell's.
-        #expect(TextMatchExpression.expression([QueryTerm(word: "cafe"), QueryTerm(word: "f12x34")]) == #"{name other_names address types} : ("cafe" AND "f12x34")"#)
-        for (word, prefix, cell) in [("f12x34", false, true), ("k1x2", false, true), ("f12x", false, false), ("fx12", false, false), ("f12", false, false),
-                                     ("f", true, true), ("k12", true, true), ("k12x", true, true), ("k12x3", true, true), ("kx", true, false), ("fa", true, false),
-                                     ("cafe", true, false), ("cafe", false, false)] {
-            #expect(TextMatchExpression.mayMatchCell(QueryTerm(word: word, prefix: prefix)) == cell, "\(word) \(prefix)")
+        #expect(
+            TextMatchExpression.expression([QueryTerm(word: "cafe"), QueryTerm(word: "f12x34")])
+                == #"{name other_names address types} : ("cafe" AND "f12x34")"#)
+        for (word, prefix, cell) in [
+            ("f12x34", false, true), ("k1x2", false, true), ("f12x", false, false), ("fx12", false, false),
+            ("f12", false, false),
+            ("f", true, true), ("k12", true, true), ("k12x", true, true), ("k12x3", true, true), ("kx", true, false),
+            ("fa", true, false),
+            ("cafe", true, false), ("cafe", false, false),
+        ] {
+            #expect(
+                TextMatchExpression.mayMatchCell(QueryTerm(word: word, prefix: prefix)) == cell, "\(word) \(prefix)")
         }
         #expect(TextMatchExpression.mayMatchCell(QueryTerm(word: "fo", corrections: ["f1x2"])))
         #expect(!TextMatchExpression.mayMatchCell(QueryTerm(word: "f", prefix: true, expansions: ["fa", "fo"])))
-        #expect(TextMatchExpression.term(QueryTerm(word: "phrmacy", corrections: ["pharmacy"])) == #"("phrmacy" OR "pharmacy")"#)
+        #expect(
+            TextMatchExpression.term(QueryTerm(word: "phrmacy", corrections: ["pharmacy"]))
+                == #"("phrmacy" OR "pharmacy")"#)
         #expect(TextMatchExpression.expression([]) == nil)
     }
 
@@ -720,11 +884,17 @@ struct TextQueryTests {
 
     @Test("name match: whole name 1, a name that starts with what is typed 0.5")
     func nameMatch() {
-        #expect(TextRanking.nameMatch(query: ["cafe", "du", "lac"], lastIsPrefix: false, names: [["cafe", "du", "lac"]]) == 1)
-        #expect(TextRanking.nameMatch(query: ["cafe", "du"], lastIsPrefix: true, names: [["cafe", "du", "lac"]]) == 0.5)
+        #expect(
+            TextRanking.nameMatch(query: ["cafe", "du", "lac"], lastIsPrefix: false, names: [["cafe", "du", "lac"]])
+                == 1)
+        #expect(
+            TextRanking.nameMatch(query: ["cafe", "du"], lastIsPrefix: true, names: [["cafe", "du", "lac"]]) == 0.5)
         // In a search (no prefix), only the whole name counts.
-        #expect(TextRanking.nameMatch(query: ["cafe", "du"], lastIsPrefix: false, names: [["cafe", "du", "lac"]]) == 0)
-        #expect(TextRanking.nameMatch(query: ["cafe", "du", "l"], lastIsPrefix: true, names: [["cafe", "du", "lac"]]) == 0.5)
+        #expect(
+            TextRanking.nameMatch(query: ["cafe", "du"], lastIsPrefix: false, names: [["cafe", "du", "lac"]]) == 0)
+        #expect(
+            TextRanking.nameMatch(query: ["cafe", "du", "l"], lastIsPrefix: true, names: [["cafe", "du", "lac"]]) == 0.5
+        )
         #expect(TextRanking.nameMatch(query: ["lac"], lastIsPrefix: false, names: [["cafe", "du", "lac"]]) == 0)
     }
 }
@@ -745,7 +915,8 @@ struct TextIndexTests {
         do {
             let importer = try PlaceImporter(databasePath: path)
             _ = try importer.importInput(.file(try dir.write("in.ndjson", textPlaces)))
-            try importer.store.db.execute("""
+            try importer.store.db.execute(
+                """
                 -- (12: links.)
                 DROP TABLE place_link; DROP TABLE link_rule; DROP TABLE place_group; DROP TABLE link_setting; DROP INDEX place_by_group; ALTER TABLE place DROP COLUMN group_id;
                 \(Self.dropTextIndex)
@@ -762,6 +933,7 @@ struct TextIndexTests {
         let client = try PlaceReader(databasePath: path)
         let found = try client.searchText(TextSearchRequest(textQuery: "pharmacy")).map(\.place.id.rawValue)
         #expect(found == ["pharma"])
-        #expect(try client.searchText(TextSearchRequest(textQuery: "Boulngerie")).map(\.place.id.rawValue) == ["bakery"])
+        #expect(
+            try client.searchText(TextSearchRequest(textQuery: "Boulngerie")).map(\.place.id.rawValue) == ["bakery"])
     }
 }

@@ -11,7 +11,9 @@ import PlaceKitTestSupport
 /// biased requests that take the general path.
 @Suite("searchText: the stored-bytes writer against the typed answer")
 struct TextSearchWritersTests {
-    static let masks = ["*", "id", "id,displayName,rating", "displayName.text,location,types", "regularOpeningHours,priceLevel"]
+    static let masks = [
+        "*", "id", "id,displayName,rating", "displayName.text,location,types", "regularOpeningHours,priceLevel",
+    ]
 
     /// 48 places in Lausanne: cafés, pizzerias and a bakery, rated and
     /// priced, some with hours, one closed for good, one a service-area
@@ -24,11 +26,14 @@ struct TextSearchWritersTests {
             let (word, type) = kinds[i % 3]
             let lat = 46.515 + Double(i / 8) * 0.002, lng = 6.625 + Double(i % 8) * 0.002
             var r = #"{"id":"t\#(i)","displayName":{"text":"\#(word) \"\#(i)\" du Lac"},"#
-            r += #""location":{"latitude":\#(lat),"longitude":\#(lng)},"types":["\#(type)","food"],"primaryType":"\#(type)","#
-            r += #""rating":\#(3 + Double(i % 20) / 10),"userRatingCount":\#(10 * i + 1),"priceLevel":"\#(prices[i % 3])""#
+            r +=
+                #""location":{"latitude":\#(lat),"longitude":\#(lng)},"types":["\#(type)","food"],"primaryType":"\#(type)","#
+            r +=
+                #""rating":\#(3 + Double(i % 20) / 10),"userRatingCount":\#(10 * i + 1),"priceLevel":"\#(prices[i % 3])""#
             r += #","formattedAddress":"Rue \#(i), 1003 Lausanne","utcOffsetMinutes":60"#
             if i % 4 == 0 {
-                r += #","regularOpeningHours":{"periods":[{"open":{"day":1,"hour":8,"minute":0},"close":{"day":1,"hour":18,"minute":0}}]}"#
+                r +=
+                    #","regularOpeningHours":{"periods":[{"open":{"day":1,"hour":8,"minute":0},"close":{"day":1,"hour":18,"minute":0}}]}"#
             }
             if i == 7 { r += #","businessStatus":"CLOSED_PERMANENTLY""# }
             if i == 11 { r += #","pureServiceAreaBusiness":true"# }
@@ -36,7 +41,8 @@ struct TextSearchWritersTests {
         }
         let dir = try TempDirectory("text-search-writers")
         let path = dir.file("places.sqlite")
-        _ = try PlaceImporter(databasePath: path).importInput(.file(try dir.write("in.ndjson", records.joined(separator: "\n") + "\n")))
+        _ = try PlaceImporter(databasePath: path).importInput(
+            .file(try dir.write("in.ndjson", records.joined(separator: "\n") + "\n")))
         return (dir, path)
     }
 
@@ -115,13 +121,17 @@ struct TextSearchWritersTests {
         let time = HoursQueryTime.instant(Date())
         for query in ["cafe central", "Café Central", "Cafe Central"] {
             for fields in [FieldMask.all, try FieldMask(parsing: "id,location")] {
-                let request = TextSearchRequest(textQuery: query, locationBias: .circle(center: centre, radiusMeters: 1000))
+                let request = TextSearchRequest(
+                    textQuery: query, locationBias: .circle(center: centre, radiusMeters: 1000))
                 let typed = try reader.searchText(request, fields: fields, at: time)
                 let hit = try #require(typed.first { $0.place.id == "ChIJcafeCentral" }, "\(query)")
-                #expect(hit.place.coordinate == canonical.coordinate, "\(query): the place's own location, not a member's")
+                #expect(
+                    hit.place.coordinate == canonical.coordinate, "\(query): the place's own location, not a member's")
                 #expect(abs((hit.distanceMeters ?? -1) - centre.distance(to: canonical.coordinate)) < 0.01, "\(query)")
                 let bytes = try reader.searchTextJSON(request, fields: fields, at: time)
-                #expect(JSONWriter().string(try JSONValue(parsing: bytes)) == Self.written(typed, fields: fields), "\(query)")
+                #expect(
+                    JSONWriter().string(try JSONValue(parsing: bytes)) == Self.written(typed, fields: fields),
+                    "\(query)")
             }
         }
     }

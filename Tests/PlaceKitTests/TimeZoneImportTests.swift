@@ -50,7 +50,9 @@ struct TimeZoneImportTests {
         #expect(s.timeZone == "Europe/Zurich")
         #expect(s.timeZoneSource == .importOption)
         #expect(try client.fetchPlace(id: "own-zone").timeZoneSource == .data)
-        #expect(try client.fetchPlace(id: "offset-only").isOpen(at: F.at("2026-03-29T06:30:00Z")).timeZoneSource != .importOption)
+        #expect(
+            try client.fetchPlace(id: "offset-only").isOpen(at: F.at("2026-03-29T06:30:00Z")).timeZoneSource
+                != .importOption)
 
         // The run records the option.
         let database = try Database(path: db, mode: .readOnly)
@@ -62,9 +64,11 @@ struct TimeZoneImportTests {
     func osmFeature() throws {
         let dir = try TempDirectory()
         let db = dir.file("places.sqlite")
-        let line = #"{"type":"Feature","geometry":{"type":"Point","coordinates":[11.57,48.14]},"properties":{"@type":"node","@id":42,"@version":3,"name":"Bäckerei","shop":"bakery","opening_hours":"Mo-Sa 07:00-12:30; PH off"}}"#
+        let line =
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[11.57,48.14]},"properties":{"@type":"node","@id":42,"@version":3,"name":"Bäckerei","shop":"bakery","opening_hours":"Mo-Sa 07:00-12:30; PH off"}}"#
         let file = try dir.write("munich.geojsonseq", "\u{1E}" + line + "\n")
-        _ = try PlaceImporter(databasePath: db, options: ImportOptions(timeZone: "Europe/Berlin")).importInput(.file(file))
+        _ = try PlaceImporter(databasePath: db, options: ImportOptions(timeZone: "Europe/Berlin")).importInput(
+            .file(file))
         let place = try PlaceReader(databasePath: db).fetchPlace(id: "osm:n42")
         #expect(place.document["regularOpeningHours"]?[OSMOpeningHours.jsonKey] == "Mo-Sa 07:00-12:30; PH off")
         #expect(place.openingHours?.periods?.count == 6)
@@ -82,7 +86,9 @@ struct TimeZoneImportTests {
         let file = try dir.write("in.ndjson", Self.input)
         _ = try PlaceImporter(databasePath: db).importInput(.file(file))
         #expect(try rows(db)["no-zone"]?.zone == nil)
-        #expect(try PlaceReader(databasePath: db).fetchPlace(id: "no-zone").isOpen(at: F.at("2026-03-30T10:00:00Z")).state == .unknown)
+        #expect(
+            try PlaceReader(databasePath: db).fetchPlace(id: "no-zone").isOpen(at: F.at("2026-03-30T10:00:00Z")).state
+                == .unknown)
         let withZone = try PlaceImporter(databasePath: db, options: ImportOptions(timeZone: "Europe/Zurich"))
         let second = try withZone.importInput(.file(file))
         #expect(second.updated == 1 && second.unchanged == 2)
@@ -90,7 +96,9 @@ struct TimeZoneImportTests {
         #expect(try rows(db)["no-zone"]?.source == "import-option")
     }
 
-    @Test("an unknown zone is refused before anything is written", arguments: ["Mars/Base", "europe/zurich", "GMT+1", "", "CEST"])
+    @Test(
+        "an unknown zone is refused before anything is written",
+        arguments: ["Mars/Base", "europe/zurich", "GMT+1", "", "CEST"])
     func invalidZone(zone: String) throws {
         let dir = try TempDirectory()
         #expect(!ImportOptions.isValidTimeZone(zone))
@@ -103,7 +111,9 @@ struct TimeZoneImportTests {
         #expect(!FileManager.default.fileExists(atPath: dir.file("places.sqlite")))
     }
 
-    @Test("IANA names are accepted", arguments: ["Europe/Zurich", "Asia/Tehran", "America/Argentina/Buenos_Aires", "UTC", "Etc/GMT-3"])
+    @Test(
+        "IANA names are accepted",
+        arguments: ["Europe/Zurich", "Asia/Tehran", "America/Argentina/Buenos_Aires", "UTC", "Etc/GMT-3"])
     func validZone(zone: String) {
         #expect(ImportOptions.isValidTimeZone(zone))
     }
@@ -118,7 +128,8 @@ struct TimeZoneImportTests {
             let before = Array(Schema.migrator.migrations.prefix { !$0.sql.contains("time_zone_source") })
             try Migrator(application: "placedb", migrations: before).migrate(db)
             let blob = SpatiaLiteBlob.withPoint(Coordinate(latitude: 46.5, longitude: 6.6)) { Array($0) }
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO place (place_id, time_zone, source, first_run, last_run, updated_run, content_hash, doc, geom)
                 VALUES ('old', 'Europe/Zurich', 'google-places', 1, 1, 1, 0, '{"timeZone":{"id":"Europe/Zurich"}}', ?)
                 """, [.blob(blob)])

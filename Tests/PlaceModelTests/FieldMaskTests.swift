@@ -63,15 +63,17 @@ struct FieldMaskTests {
         }
     }
 
-    @Test("maps Places SDK names to v1 fields", arguments: [
-        ("placeID", "id"), ("placeId", "id"),
-        ("coordinate", "location"),
-        ("phoneNumber", "internationalPhoneNumber"),
-        ("website", "websiteUri"), ("websiteURL", "websiteUri"),
-        ("openingHours", "regularOpeningHours"),
-        ("userRatingsTotal", "userRatingCount"),
-        ("iconImageURL", "iconMaskBaseUri"),
-    ])
+    @Test(
+        "maps Places SDK names to v1 fields",
+        arguments: [
+            ("placeID", "id"), ("placeId", "id"),
+            ("coordinate", "location"),
+            ("phoneNumber", "internationalPhoneNumber"),
+            ("website", "websiteUri"), ("websiteURL", "websiteUri"),
+            ("openingHours", "regularOpeningHours"),
+            ("userRatingsTotal", "userRatingCount"),
+            ("iconImageURL", "iconMaskBaseUri"),
+        ])
     func sdkSynonyms(sdk: String, v1: String) throws {
         let mask = try FieldMask(parsing: sdk)
         #expect(mask.paths == [v1: []])
@@ -119,7 +121,10 @@ struct FieldMaskTests {
     func wholeFieldWins() throws {
         #expect(try FieldMask(parsing: "location.latitude,location").paths == ["location": []])
         #expect(try FieldMask(parsing: "location,location.latitude").paths == ["location": []])
-        #expect(try FieldMask(parsing: "location.latitude,location.longitude").paths == ["location": ["latitude", "longitude"]])
+        #expect(
+            try FieldMask(parsing: "location.latitude,location.longitude").paths == [
+                "location": ["latitude", "longitude"]
+            ])
     }
 
     @Test("drops a field whose sub-path holds nothing in this place, and refuses one the API does not define")
@@ -133,10 +138,15 @@ struct FieldMaskTests {
 
     @Test("a name near a valid one (case, a typo) gets a did-you-mean instead of the list")
     func didYouMean() throws {
-        for (typed, meant) in [("displayname", "displayName"), ("DisplayName", "displayName"), ("ratng", "rating"), ("formatedAddress", "formattedAddress")] {
+        for (typed, meant) in [
+            ("displayname", "displayName"), ("DisplayName", "displayName"), ("ratng", "rating"),
+            ("formatedAddress", "formattedAddress"),
+        ] {
             let error = try #require(maskError(typed))
             #expect(error.unknown == typed)
-            #expect(error.description == "unknown field '\(typed)' in the field mask; did you mean '\(meant)'?", "\(error.description)")
+            #expect(
+                error.description == "unknown field '\(typed)' in the field mask; did you mean '\(meant)'?",
+                "\(error.description)")
         }
     }
 

@@ -10,7 +10,9 @@ struct FootprintShapeTests {
         .polygon(rings.map { ring in (ring + [ring[0]]).map { at(east: $0.0, north: $0.1) } })
     }
 
-    func circle(_ n: Int, radius: Double, center: (Double, Double) = (0, 0), clockwise: Bool = false) -> [(Double, Double)] {
+    func circle(_ n: Int, radius: Double, center: (Double, Double) = (0, 0), clockwise: Bool = false) -> [(
+        Double, Double
+    )] {
         (0..<n).map { i in
             let a = (clockwise ? -1.0 : 1.0) * 2 * Double.pi * Double(i) / Double(n)
             return (center.0 + radius * cos(a), center.1 + radius * sin(a))
@@ -31,7 +33,9 @@ struct FootprintShapeTests {
     @Test("a small building keeps its corners: half a meter of tolerance removes only what lies on its edges")
     func smallBuildingUnchanged() throws {
         // The L, with extra vertices along its edges (within 0.2 m of them).
-        let noisy: [(Double, Double)] = [(0, 0), (20, 0.2), (40, 0), (40, 10), (25, 10.1), (10, 10), (10, 40), (0, 40), (-0.1, 20)]
+        let noisy: [(Double, Double)] = [
+            (0, 0), (20, 0.2), (40, 0), (40, 10), (25, 10.1), (10, 10), (10, 40), (0, 40), (-0.1, 20),
+        ]
         let shape = try #require(FootprintShape.make(polygon([noisy]), origin: origin))
         #expect(shape.vertexCount == 6)
         #expect(abs(shape.area - 700) < 0.5)
@@ -39,8 +43,8 @@ struct FootprintShapeTests {
 
     @Test("holes are kept (clockwise, subtracted) and outer rings run counter-clockwise whatever the input's direction")
     func holesKept() throws {
-        let outer = Array(circle(400, radius: 50).reversed())  // clockwise on input
-        let hole = circle(300, radius: 20, center: (5, 0))     // counter-clockwise on input
+        let outer = Array(circle(400, radius: 50).reversed()) // clockwise on input
+        let hole = circle(300, radius: 20, center: (5, 0)) // counter-clockwise on input
         let shape = try #require(FootprintShape.make(polygon([outer, hole]), origin: origin))
         #expect(shape.partCounts.count == 2)
         #expect(shape.vertexCount <= 64)
@@ -48,8 +52,10 @@ struct FootprintShapeTests {
         #expect(abs(shape.area - exact) / exact < 0.02, "area \(shape.area) against \(exact)")
         // The rings' own signed areas.
         let parts = shape.partCounts.map(Int.init)
-        let outerRing = FootprintShape(kind: .area, partCounts: [UInt16(parts[0])], coordinates: Array(shape.coordinates[0..<(2 * parts[0])]))
-        let holeRing = FootprintShape(kind: .area, partCounts: [UInt16(parts[1])], coordinates: Array(shape.coordinates[(2 * parts[0])...]))
+        let outerRing = FootprintShape(
+            kind: .area, partCounts: [UInt16(parts[0])], coordinates: Array(shape.coordinates[0..<(2 * parts[0])]))
+        let holeRing = FootprintShape(
+            kind: .area, partCounts: [UInt16(parts[1])], coordinates: Array(shape.coordinates[(2 * parts[0])...]))
         #expect(outerRing.area > 0)
         #expect(holeRing.area < 0)
     }
@@ -87,7 +93,8 @@ struct FootprintShapeTests {
     @Test("points have no footprint; an open line keeps its lines; a closed LineString is an area")
     func kinds() throws {
         #expect(FootprintShape.make(.point(origin), origin: origin) == nil)
-        let line = try #require(FootprintShape.make(.lineString([at(east: -50), at(east: 0, north: 10), at(east: 50)]), origin: origin))
+        let line = try #require(
+            FootprintShape.make(.lineString([at(east: -50), at(east: 0, north: 10), at(east: 50)]), origin: origin))
         #expect(line.kind == .lines)
         #expect(abs(line.length - 2 * (50 * 50 + 10 * 10).squareRoot()) < 0.01)
         let ring = (lShape + [lShape[0]]).map { at(east: $0.0, north: $0.1) }
@@ -100,7 +107,8 @@ struct FootprintShapeTests {
 
     @Test("the blob round-trips, and bytes that are not one are refused")
     func blobRoundTrip() throws {
-        let shape = try #require(FootprintShape.make(polygon([lShape, [(2, 2), (2, 5), (5, 5), (5, 2)]]), origin: at(east: 3, north: 3)))
+        let shape = try #require(
+            FootprintShape.make(polygon([lShape, [(2, 2), (2, 5), (5, 5), (5, 2)]]), origin: at(east: 3, north: 3)))
         let blob = shape.blob
         #expect(blob.count == 4 + 2 * shape.partCounts.count + 8 * shape.vertexCount)
         #expect(blob[0] == 1 && blob[2] == 2 && blob[3] == 0)

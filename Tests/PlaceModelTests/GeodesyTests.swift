@@ -12,11 +12,23 @@ struct GeodesyTests {
     func knownDistances() {
         let r = Earth.meanRadius
         let degree = r * Double.pi / 180
-        #expect(abs(Coordinate(latitude: 0, longitude: 0).distance(to: Coordinate(latitude: 0, longitude: 1)) - degree) < 1e-6)
-        #expect(abs(Coordinate(latitude: 0, longitude: 179.5).distance(to: Coordinate(latitude: 0, longitude: -179.5)) - degree) < 1e-6)
-        #expect(abs(Coordinate(latitude: 90, longitude: 0).distance(to: Coordinate(latitude: -90, longitude: 0)) - Double.pi * r) < 1e-6)
-        #expect(abs(Coordinate(latitude: 89, longitude: 0).distance(to: Coordinate(latitude: 89, longitude: 180)) - 2 * degree) < 1e-6)
-        let a = Coordinate(latitude: 46.5197, longitude: 6.6323), b = Coordinate(latitude: -33.8688, longitude: 151.2093)
+        #expect(
+            abs(Coordinate(latitude: 0, longitude: 0).distance(to: Coordinate(latitude: 0, longitude: 1)) - degree)
+                < 1e-6)
+        #expect(
+            abs(
+                Coordinate(latitude: 0, longitude: 179.5).distance(to: Coordinate(latitude: 0, longitude: -179.5))
+                    - degree) < 1e-6)
+        #expect(
+            abs(
+                Coordinate(latitude: 90, longitude: 0).distance(to: Coordinate(latitude: -90, longitude: 0)) - Double.pi
+                    * r) < 1e-6)
+        #expect(
+            abs(
+                Coordinate(latitude: 89, longitude: 0).distance(to: Coordinate(latitude: 89, longitude: 180)) - 2
+                    * degree) < 1e-6)
+        let a = Coordinate(latitude: 46.5197, longitude: 6.6323),
+            b = Coordinate(latitude: -33.8688, longitude: 151.2093)
         #expect(a.distance(to: b) == b.distance(to: a))
     }
 
@@ -24,17 +36,25 @@ struct GeodesyTests {
     func coveringRectangles() {
         var rng = TestRandom(seed: 12)
         for _ in 0..<2000 {
-            let center = [Coordinate(latitude: rng.uniform(-90, 90), longitude: rng.uniform(-180, 180)),
-                          Coordinate(latitude: rng.uniform(-10, 10), longitude: rng.int(2) == 0 ? rng.uniform(179, 180) : rng.uniform(-180, -179)),
-                          Coordinate(latitude: rng.uniform(88, 90) * (rng.int(2) == 0 ? 1 : -1), longitude: rng.uniform(-180, 180))][rng.int(3)]
+            let center = [
+                Coordinate(latitude: rng.uniform(-90, 90), longitude: rng.uniform(-180, 180)),
+                Coordinate(
+                    latitude: rng.uniform(-10, 10),
+                    longitude: rng.int(2) == 0 ? rng.uniform(179, 180) : rng.uniform(-180, -179)),
+                Coordinate(
+                    latitude: rng.uniform(88, 90) * (rng.int(2) == 0 ? 1 : -1), longitude: rng.uniform(-180, 180)),
+            ][rng.int(3)]
             let meters = pow(10, rng.uniform(0, 7))
             let rects = GeoRect.covering(center: center, meters: meters)
-            #expect(rects.allSatisfy { $0.west <= $0.east && $0.south <= $0.north && $0.west >= -180 && $0.east <= 180 })
+            #expect(
+                rects.allSatisfy { $0.west <= $0.east && $0.south <= $0.north && $0.west >= -180 && $0.east <= 180 })
             // Points at the circle's edge, in every direction.
             for k in 0..<16 {
                 let bearing = Double(k) / 16 * 2 * Double.pi
                 let p = destination(center, meters: meters * 0.999999, bearing: bearing)
-                let inside = rects.contains { p.latitude >= $0.south && p.latitude <= $0.north && p.longitude >= $0.west && p.longitude <= $0.east }
+                let inside = rects.contains {
+                    p.latitude >= $0.south && p.latitude <= $0.north && p.longitude >= $0.west && p.longitude <= $0.east
+                }
                 #expect(inside, "center \(center) radius \(meters) bearing \(bearing): \(p) not in \(rects)")
             }
         }

@@ -15,10 +15,12 @@ struct JSONKeyCacheTests {
         // Names built to fall into the same slots: same length, same first,
         // middle and last bytes, different bytes elsewhere; also names over
         // the kept length, non-ASCII ones, escaped ones and the empty name.
-        var names = ["type", "tyqe", "tzpe", "name", "nbme", "id", "ix", "properties", "propertieS", "geometry",
-                     "userRatingCount", "userRatingCounT", "displayName", "dispiayName", "", "café", "cafe\u{301}",
-                     "日本", "a", "b", String(repeating: "k", count: 32), String(repeating: "k", count: 33),
-                     String(repeating: "k", count: 31) + "j", "x\u{0}y"]
+        var names = [
+            "type", "tyqe", "tzpe", "name", "nbme", "id", "ix", "properties", "propertieS", "geometry",
+            "userRatingCount", "userRatingCounT", "displayName", "dispiayName", "", "café", "cafe\u{301}",
+            "日本", "a", "b", String(repeating: "k", count: 32), String(repeating: "k", count: 33),
+            String(repeating: "k", count: 31) + "j", "x\u{0}y",
+        ]
         var rng = TestRandom(seed: 7)
         for _ in 0..<40 {
             let n = 1 + rng.int(40)
@@ -31,7 +33,8 @@ struct JSONKeyCacheTests {
                 let name = names[rng.int(names.count)]
                 // The same name written plain or with an escape, both ways.
                 let first = name.unicodeScalars.first?.value ?? 0
-                let written = (rng.int(4) == 0 && !name.isEmpty && first <= 0xFFFF
+                let written =
+                    (rng.int(4) == 0 && !name.isEmpty && first <= 0xFFFF
                     ? "\\u" + String(format: "%04x", first) + String(name.unicodeScalars.dropFirst())
                     : name).replacingOccurrences(of: "\u{0}", with: "\\u0000")
                 members.append("\"\(written)\": \(round)")

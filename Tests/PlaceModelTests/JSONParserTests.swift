@@ -19,7 +19,9 @@ private func syntaxError(_ text: String) -> JSONSyntaxError? { syntaxError(Array
 struct JSONParserTests {
     // MARK: Values
 
-    @Test("an error quotes at most 64 characters of a member name (found by the aliases fuzz target: a 1,671-byte message)")
+    @Test(
+        "an error quotes at most 64 characters of a member name (found by the aliases fuzz target: a 1,671-byte message)"
+    )
     func longMemberNameInError() throws {
         let name = String(repeating: "O", count: 3000)
         let e = try #require(syntaxError("{\"\(name)\" 1}"))
@@ -29,7 +31,8 @@ struct JSONParserTests {
 
     @Test("parses every kind of JSON value")
     func allValueKinds() throws {
-        let value = try JSONParser.parse(#"{"n":null,"t":true,"f":false,"i":42,"d":1.5,"s":"x","a":[1,"two",[]],"o":{"k":{}}}"#)
+        let value = try JSONParser.parse(
+            #"{"n":null,"t":true,"f":false,"i":42,"d":1.5,"s":"x","a":[1,"two",[]],"o":{"k":{}}}"#)
         let expected: JSONValue = [
             "n": nil, "t": true, "f": false, "i": 42, "d": 1.5, "s": "x",
             "a": [1, "two", []], "o": ["k": [:]],
@@ -92,10 +95,16 @@ struct JSONParserTests {
             texts.append("\(d)")
             let digits = Int(rng.next() % 19) + 1
             var mantissa = ""
-            for i in 0..<digits { mantissa.append(Character(UnicodeScalar(UInt8(i == 0 ? 49 + rng.next() % 9 : 48 + rng.next() % 10)))) }
+            for i in 0..<digits {
+                mantissa.append(Character(UnicodeScalar(UInt8(i == 0 ? 49 + rng.next() % 9 : 48 + rng.next() % 10))))
+            }
             let point = Int(rng.next() % UInt64(digits + 1))
             let exponent = Int(rng.next() % 71) - 35
-            let withPoint = point == digits ? mantissa : String(mantissa.prefix(point).isEmpty ? "0" : mantissa.prefix(point)) + "." + mantissa.dropFirst(point)
+            let withPoint =
+                point == digits
+                ? mantissa
+                : String(mantissa.prefix(point).isEmpty ? "0" : mantissa.prefix(point)) + "."
+                    + mantissa.dropFirst(point)
             texts.append(withPoint + "e\(exponent)")
             texts.append(withPoint)
         }
@@ -117,7 +126,7 @@ struct JSONParserTests {
         #expect(JSONParser.extendedDouble(1, exponent: 28) == nil)
         #expect(JSONParser.extendedDouble(1, exponent: -28) == nil)
         #if arch(x86_64)
-        #expect(JSONParser.extendedDouble(101_117_394_312_321_66, exponent: -15) == 10.111739431232166)
+            #expect(JSONParser.extendedDouble(101_117_394_312_321_66, exponent: -15) == 10.111739431232166)
         #endif
     }
 
@@ -138,11 +147,15 @@ struct JSONParserTests {
 
     // MARK: Round trip through JSONWriter
 
-    @Test("a number with few decimals is written as its description, without building it (coordinates, distances, ratings, random bits)")
+    @Test(
+        "a number with few decimals is written as its description, without building it (coordinates, distances, ratings, random bits)"
+    )
     func shortDecimalsAsDescription() {
         var rng = TestRandom(seed: 0xDEC1_4A15)
-        var values: [Double] = [0.001, 0.0015, 0.1, 0.05, -0.05, 1.5, 4.5, 48.1374, -11.5755, 100.01, 999_999_999_999.5, 0.000999,
-                                1e12 + 0.5, 37.4220541, -122.08532419999999, 0.3, 2.675, 1.005, 123.456789, 42.1234567891]
+        var values: [Double] = [
+            0.001, 0.0015, 0.1, 0.05, -0.05, 1.5, 4.5, 48.1374, -11.5755, 100.01, 999_999_999_999.5, 0.000999,
+            1e12 + 0.5, 37.4220541, -122.08532419999999, 0.3, 2.675, 1.005, 123.456789, 42.1234567891,
+        ]
         for _ in 0..<20_000 {
             // k / 10^p as the writers of coordinates and distances make them.
             let p = Int(rng.next() % 10)
@@ -155,7 +168,9 @@ struct JSONParserTests {
         for d in values where d.isFinite {
             var out: [UInt8] = []
             JSONWriter.writeNumber(d, into: &out)
-            let expected = d == d.rounded() && abs(d) < 9_007_199_254_740_992 ? (d == 0 && d.sign == .minus ? "-0.0" : String(Int64(d))) : d.description
+            let expected =
+                d == d.rounded() && abs(d) < 9_007_199_254_740_992
+                ? (d == 0 && d.sign == .minus ? "-0.0" : String(Int64(d))) : d.description
             #expect(String(decoding: out, as: UTF8.self) == expected, "\(d)")
             var short: [UInt8] = []
             if d != d.rounded() && JSONWriter.appendShortDecimal(d, into: &short) { shortened += 1 }
@@ -177,8 +192,10 @@ struct JSONParserTests {
 
     @Test("the member cursor finds what memberSpans finds, and stops where it is left")
     func memberCursor() throws {
-        let texts = [#"{}"#, #" { } "#, #"{"a":1}"#, #"{"a":{"b":[1,{"c":"}"}]},"d\"e":"x\\","f":[],"g":null} "#,
-                     #"{ "a" : [ "]" , { } ] , "b" : true }"#]
+        let texts = [
+            #"{}"#, #" { } "#, #"{"a":1}"#, #"{"a":{"b":[1,{"c":"}"}]},"d\"e":"x\\","f":[],"g":null} "#,
+            #"{ "a" : [ "]" , { } ] , "b" : true }"#,
+        ]
         for text in texts {
             let bytes = Array(text.utf8)
             try bytes.withUnsafeBytes { buffer in
@@ -192,7 +209,9 @@ struct JSONParserTests {
         }
         for bad in [#"[1]"#, #"{"a":1"#, #"{"a" 1}"#, #"{"a":1} x"#, #"{"a":[1}"#, #"{a:1}"#] {
             let bytes = Array(bad.utf8)
-            let viaSpans = bytes.withUnsafeBytes { buffer in Result { () throws(JSONSyntaxError) in try JSONParser.memberSpans(buffer) } }
+            let viaSpans = bytes.withUnsafeBytes { buffer in
+                Result { () throws(JSONSyntaxError) in try JSONParser.memberSpans(buffer) }
+            }
             let viaCursor = bytes.withUnsafeBytes { buffer in
                 Result { () throws(JSONSyntaxError) in
                     var cursor = try JSONParser.MemberCursor(buffer)
@@ -301,15 +320,15 @@ struct JSONParserTests {
     func prettyOutput() {
         let value: JSONValue = ["a": [1, 2], "b": [:], "c": []]
         let expected = """
-        {
-          "a": [
-            1,
-            2
-          ],
-          "b": {},
-          "c": []
-        }
-        """
+            {
+              "a": [
+                1,
+                2
+              ],
+              "b": {},
+              "c": []
+            }
+            """
         #expect(JSONWriter(pretty: true).string(value) == expected)
     }
 
@@ -471,7 +490,10 @@ struct JSONParserTests {
         #expect(objectError.message == "nesting deeper than 512 levels")
         #expect(objectError.offset == 512 * 5)
         // Depth is released when a container closes: many siblings are fine.
-        let siblings = "[" + Array(repeating: String(repeating: "[", count: 300) + String(repeating: "]", count: 300), count: 4).joined(separator: ",") + "]"
+        let siblings =
+            "["
+            + Array(repeating: String(repeating: "[", count: 300) + String(repeating: "]", count: 300), count: 4)
+            .joined(separator: ",") + "]"
         #expect(syntaxError(siblings) == nil)
     }
 
@@ -519,10 +541,12 @@ struct JSONParserTests {
         #expect(object["b"] == .int(2))
     }
 
-    @Test("finds a duplicate key written once with escapes and once without", arguments: [
-        #"{"name":1,"b":2,"n\u0061me":3}"#, #"{"n\u0061me":1,"b":2,"name":3}"#, #"{"caf\u00e9":1,"b":2,"café":3}"#,
-        #"{"café":1,"b":2,"caf\u00e9":3}"#, #"{"a\n":1,"b":2,"a\u000a":3}"#, #"{"x\/":1,"b":2,"x/":3}"#,
-    ])
+    @Test(
+        "finds a duplicate key written once with escapes and once without",
+        arguments: [
+            #"{"name":1,"b":2,"n\u0061me":3}"#, #"{"n\u0061me":1,"b":2,"name":3}"#, #"{"caf\u00e9":1,"b":2,"café":3}"#,
+            #"{"café":1,"b":2,"caf\u00e9":3}"#, #"{"a\n":1,"b":2,"a\u000a":3}"#, #"{"x\/":1,"b":2,"x/":3}"#,
+        ])
     func duplicateKeysWithEscapes(json: String) throws {
         let object = try #require(try JSONParser.parse(json).objectValue)
         #expect(object.count == 2)

@@ -12,8 +12,9 @@ import PlaceKitTestSupport
     /// The point `east`, `north` meters from the fix.
     static func at(east: Double = 0, north: Double = 0) -> Coordinate {
         let perDegree = Earth.meanRadius * Double.pi / 180
-        return Coordinate(latitude: origin.latitude + north / perDegree,
-                          longitude: origin.longitude + east / (perDegree * cos(origin.latitude * Double.pi / 180)))
+        return Coordinate(
+            latitude: origin.latitude + north / perDegree,
+            longitude: origin.longitude + east / (perDegree * cos(origin.latitude * Double.pi / 180)))
     }
 
     static func cafe(east: Double, north: Double = 0, ratings: Int = 0) -> LikelihoodCandidate {
@@ -79,9 +80,11 @@ import PlaceKitTestSupport
             let angle = Double(i) * 0.7
             candidates.append(Self.cafe(east: Double(i) * cos(angle), north: Double(i) * sin(angle), ratings: i * 37))
         }
-        candidates.append(LikelihoodCandidate(location: Self.at(north: 30), primaryType: "park", shape: Self.square(80)))
+        candidates.append(
+            LikelihoodCandidate(location: Self.at(north: 30), primaryType: "park", shape: Self.square(80)))
         for accuracy in [3.0, 10, 65, 300] {
-            let s = LikelihoodModel().score(candidates: candidates, fix: LocationFix(coordinate: Self.origin, accuracyMeters: accuracy), time: nil)
+            let s = LikelihoodModel().score(
+                candidates: candidates, fix: LocationFix(coordinate: Self.origin, accuracyMeters: accuracy), time: nil)
             let sum = s.likelihoods.reduce(0) { $0 + $1.likelihood }
             #expect(sum <= 1 && s.noneLikelihood > 0)
             #expect(abs(sum + s.noneLikelihood - 1) < 1e-12)
@@ -134,12 +137,16 @@ import PlaceKitTestSupport
 
     @Test func onlyAViewportBeyondTheDefaultViewIsAFootprint() {
         func viewport(_ south: Double, _ west: Double, _ north: Double, _ east: Double) -> Viewport {
-            Viewport(low: Coordinate(latitude: south, longitude: west), high: Coordinate(latitude: north, longitude: east))
+            Viewport(
+                low: Coordinate(latitude: south, longitude: west), high: Coordinate(latitude: north, longitude: east))
         }
         var station = LikelihoodCandidate(location: Self.at(east: 10), primaryType: "train_station")
         let o = Self.origin
-        station.viewport = viewport(o.latitude - 0.00135, o.longitude - 0.00135, o.latitude + 0.00135, o.longitude + 0.00135)
-        #expect(LikelihoodModel().score(candidates: [station], fix: Self.fix, time: nil).likelihoods[0].footprint.source == .type)
+        station.viewport = viewport(
+            o.latitude - 0.00135, o.longitude - 0.00135, o.latitude + 0.00135, o.longitude + 0.00135)
+        #expect(
+            LikelihoodModel().score(candidates: [station], fix: Self.fix, time: nil).likelihoods[0].footprint.source
+                == .type)
         station.viewport = viewport(o.latitude - 0.002, o.longitude - 0.001, o.latitude + 0.002, o.longitude + 0.001)
         let fitted = LikelihoodModel().score(candidates: [station], fix: Self.fix, time: nil).likelihoods[0]
         #expect(fitted.footprint.source == .viewport)
@@ -147,7 +154,8 @@ import PlaceKitTestSupport
     }
 
     @Test func openingHoursCountOnlyWithATime() throws {
-        let shop = try HoursFixtures.place(#""timeZone":{"id":"UTC"},"regularOpeningHours":{"periods":[\#(HoursFixtures.daily("08:00", "18:00"))]}"#)
+        let shop = try HoursFixtures.place(
+            #""timeZone":{"id":"UTC"},"regularOpeningHours":{"periods":[\#(HoursFixtures.daily("08:00", "18:00"))]}"#)
         var open = Self.cafe(east: 4)
         open.details = shop
         let other = Self.cafe(east: -4)
@@ -156,12 +164,18 @@ import PlaceKitTestSupport
         let untimed = model.score(candidates: [open, other], fix: Self.fix, time: nil)
         #expect(untimed.likelihoods[0].openNow == nil && untimed.likelihoods[0].hoursFactor == 1)
 
-        let noon = model.score(candidates: [open, other], fix: Self.fix, time: HoursFixtures.at("2026-03-04T12:00:00Z"))
+        let noon = model.score(
+            candidates: [open, other], fix: Self.fix, time: HoursFixtures.at("2026-03-04T12:00:00Z"))
         #expect(noon.likelihoods[0].openNow == true && noon.likelihoods[0].hoursFactor == 1)
         #expect(noon.likelihoods[1].openNow == nil, "a candidate without details has unknown hours")
-        #expect(noon.likelihoods == untimed.likelihoods.map { var l = $0; if l.candidate == 0 { l.openNow = true }; return l })
+        #expect(
+            noon.likelihoods
+                == untimed.likelihoods.map {
+                    var l = $0; if l.candidate == 0 { l.openNow = true }; return l
+                })
 
-        let night = model.score(candidates: [open, other], fix: Self.fix, time: HoursFixtures.at("2026-03-04T23:00:00Z"))
+        let night = model.score(
+            candidates: [open, other], fix: Self.fix, time: HoursFixtures.at("2026-03-04T23:00:00Z"))
         #expect(night.likelihoods[0].openNow == false && night.likelihoods[0].hoursFactor == model.closedFactor)
         #expect(abs(night.likelihoods[0].weight / untimed.likelihoods[0].weight - model.closedFactor) < 1e-12)
         #expect(night.ranked.first?.candidate == 1)
@@ -169,7 +183,9 @@ import PlaceKitTestSupport
     }
 
     @Test func theSameCandidatesGiveTheSameAnswer() {
-        var candidates = (0..<30).map { Self.cafe(east: Double($0 % 7) * 3 - 9, north: Double($0 / 7) * 4 - 8, ratings: $0 * 11) }
+        var candidates = (0..<30).map {
+            Self.cafe(east: Double($0 % 7) * 3 - 9, north: Double($0 / 7) * 4 - 8, ratings: $0 * 11)
+        }
         candidates.append(LikelihoodCandidate(location: Self.at(east: 20), primaryType: "park", shape: Self.square(60)))
         let model = LikelihoodModel()
         let a = model.score(candidates: candidates, fix: Self.fix, time: nil)

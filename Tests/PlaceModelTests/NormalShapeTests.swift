@@ -7,8 +7,9 @@ import PlaceKitTestSupport
 struct NormalShapeTests {
     /// An area shape from rings of (east, north) as given (orientation included).
     func area(_ rings: [[(Double, Double)]]) -> FootprintShape {
-        FootprintShape(kind: .area, partCounts: rings.map { UInt16($0.count) },
-                       coordinates: rings.flatMap { $0.flatMap { [Float($0.0), Float($0.1)] } })
+        FootprintShape(
+            kind: .area, partCounts: rings.map { UInt16($0.count) },
+            coordinates: rings.flatMap { $0.flatMap { [Float($0.0), Float($0.1)] } })
     }
 
     func mass(_ shape: FootprintShape, fix: (Double, Double), sigma: Double) -> Double {
@@ -30,15 +31,17 @@ struct NormalShapeTests {
     }
 
     /// The fraction of `n` normal fixes around `fix` that fall in the rings.
-    func monteCarlo(_ rings: [[(Double, Double)]], fix: (Double, Double), sigma: Double, n: Int, seed: UInt64) -> Double {
+    func monteCarlo(_ rings: [[(Double, Double)]], fix: (Double, Double), sigma: Double, n: Int, seed: UInt64) -> Double
+    {
         var rng = TestRandom(seed: seed)
         var hits = 0
         for _ in 0..<n where inside((fix.0 + sigma * rng.normal(), fix.1 + sigma * rng.normal()), rings) { hits += 1 }
         return Double(hits) / Double(n)
     }
 
-    @Test("a rectangle gives the box formula's density to 1e-6, inside, on the edges and 4 sigma out",
-          arguments: [0.3, 1, 3.3, 13, 200])
+    @Test(
+        "a rectangle gives the box formula's density to 1e-6, inside, on the edges and 4 sigma out",
+        arguments: [0.3, 1, 3.3, 13, 200])
     func rectangleMatchesBox(sigma: Double) {
         let (w, h) = (24.0, 7.0)
         // Corners around (3, -2): the origin inside, off-centre.
@@ -49,10 +52,12 @@ struct NormalShapeTests {
             for fy in stride(from: -5.5 - 4 * sigma, through: -5.5 + h + 4 * sigma, by: (h + 8 * sigma) / 11) {
                 let gx = max(abs(fx - centre.0) - w / 2, 0), gy = max(abs(fy - centre.1) - h / 2, 0)
                 if gx * gx + gy * gy > 16 * sigma * sigma { continue }
-                let box = NormalBox.density(center: centre.0 - fx, half: w / 2, sigma: sigma)
+                let box =
+                    NormalBox.density(center: centre.0 - fx, half: w / 2, sigma: sigma)
                     * NormalBox.density(center: centre.1 - fy, half: h / 2, sigma: sigma)
                 let polygon = rect.density(east: -fx, north: -fy, sigma: sigma)
-                #expect(abs(polygon - box) <= 1e-6 * box, "fix (\(fx), \(fy)), sigma \(sigma): \(polygon) against \(box)")
+                #expect(
+                    abs(polygon - box) <= 1e-6 * box, "fix (\(fx), \(fy)), sigma \(sigma): \(polygon) against \(box)")
                 checked += 1
             }
         }
@@ -71,9 +76,11 @@ struct NormalShapeTests {
         #expect(abs(holed - (ccw - inHole)) < 1e-9)
     }
 
-    @Test("a concave L and a ring with a hole match Monte Carlo", arguments: [
-        (1.5, 5.0, 30.0), (25.0, 25.0, 5.0), (25.0, 25.0, 15.0), (-10.0, 20.0, 8.0),
-    ])
+    @Test(
+        "a concave L and a ring with a hole match Monte Carlo",
+        arguments: [
+            (1.5, 5.0, 30.0), (25.0, 25.0, 5.0), (25.0, 25.0, 15.0), (-10.0, 20.0, 8.0),
+        ])
     func monteCarloShapes(fx: Double, fy: Double, sigma: Double) {
         let n = 200_000
         // The L (counter-clockwise, 700 m²).
@@ -87,7 +94,9 @@ struct NormalShapeTests {
         let ringMass = mass(area(ring), fix: (fx, fy), sigma: sigma)
         let ringEstimate = monteCarlo(ring, fix: (fx, fy), sigma: sigma, n: n, seed: 11)
         let ringError = (ringEstimate * (1 - ringEstimate) / Double(n)).squareRoot()
-        #expect(abs(ringMass - ringEstimate) <= 4 * ringError + 1e-4, "ring: \(ringMass) against Monte Carlo \(ringEstimate) ± \(ringError)")
+        #expect(
+            abs(ringMass - ringEstimate) <= 4 * ringError + 1e-4,
+            "ring: \(ringMass) against Monte Carlo \(ringEstimate) ± \(ringError)")
     }
 
     @Test("the L's density is its own, not its box's: inside it, it is higher; in its notch, far lower")
@@ -95,17 +104,21 @@ struct NormalShapeTests {
         let l = area([lShape])
         let sigma = 3.3
         func box(_ f: (Double, Double)) -> Double {
-            NormalBox.density(center: 20 - f.0, half: 20, sigma: sigma) * NormalBox.density(center: 20 - f.1, half: 20, sigma: sigma)
+            NormalBox.density(center: 20 - f.0, half: 20, sigma: sigma)
+                * NormalBox.density(center: 20 - f.1, half: 20, sigma: sigma)
         }
         let arm = (5.0, 30.0), notch = (25.0, 25.0)
         #expect(l.density(east: -arm.0, north: -arm.1, sigma: sigma) > 1.5 * box(arm))
         #expect(l.density(east: -notch.0, north: -notch.1, sigma: sigma) < 1e-3 * box(notch))
     }
 
-    @Test("a line's density is the fix error averaged along it", arguments: [(0.0, 0.0, 3.0), (12.0, -4.0, 3.0), (40.0, 30.0, 20.0)])
+    @Test(
+        "a line's density is the fix error averaged along it",
+        arguments: [(0.0, 0.0, 3.0), (12.0, -4.0, 3.0), (40.0, 30.0, 20.0)])
     func lineDensity(fx: Double, fy: Double, sigma: Double) {
         let points: [(Double, Double)] = [(-30, 0), (0, 10), (25, -5), (30, 20)]
-        let line = FootprintShape(kind: .lines, partCounts: [4], coordinates: points.flatMap { [Float($0.0), Float($0.1)] })
+        let line = FootprintShape(
+            kind: .lines, partCounts: [4], coordinates: points.flatMap { [Float($0.0), Float($0.1)] })
         // The midpoint rule along the line, 0.01 m steps.
         var sum = 0.0, length = 0.0
         for (a, b) in zip(points, points.dropFirst()) {
@@ -114,7 +127,9 @@ struct NormalShapeTests {
             for i in 0..<steps {
                 let t = (Double(i) + 0.5) / Double(steps)
                 let dx = a.0 + t * (b.0 - a.0) - fx, dy = a.1 + t * (b.1 - a.1) - fy
-                sum += exp(-(dx * dx + dy * dy) / (2 * sigma * sigma)) / (2 * Double.pi * sigma * sigma) * l / Double(steps)
+                sum +=
+                    exp(-(dx * dx + dy * dy) / (2 * sigma * sigma)) / (2 * Double.pi * sigma * sigma) * l
+                    / Double(steps)
             }
             length += l
         }

@@ -38,7 +38,8 @@ struct PlaceDBErrorTests {
 
     @Test("an error said of another path keeps its cause")
     func replacingPath() {
-        let e = PlaceDBError.schemaTooNew(path: "/tmp/x.new-1", version: 99, supported: 8).replacingPath(with: "places.sqlite")
+        let e = PlaceDBError.schemaTooNew(path: "/tmp/x.new-1", version: 99, supported: 8).replacingPath(
+            with: "places.sqlite")
         guard case .schemaTooNew(let path, let version, let supported) = e else {
             Issue.record("became \(e)")
             return

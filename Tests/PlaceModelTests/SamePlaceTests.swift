@@ -10,22 +10,35 @@ struct SamePlaceTests {
 
     /// `meters` east of `origin`.
     static func east(_ meters: Double) -> Coordinate {
-        Coordinate(latitude: origin.latitude, longitude: origin.longitude + meters / (111_195 * cos(origin.latitude * .pi / 180)))
+        Coordinate(
+            latitude: origin.latitude,
+            longitude: origin.longitude + meters / (111_195 * cos(origin.latitude * .pi / 180)))
     }
 
     /// A Places API (New)-like record built straight from a document.
-    static func record(_ id: String, _ name: String, at meters: Double = 0, types: [String] = [], phone: String? = nil,
-                       website: String? = nil, house: String? = nil, street: String? = nil, source: String = "google",
-                       extent: Double = 0) -> LinkRecord {
+    static func record(
+        _ id: String, _ name: String, at meters: Double = 0, types: [String] = [], phone: String? = nil,
+        website: String? = nil, house: String? = nil, street: String? = nil, source: String = "google",
+        extent: Double = 0
+    ) -> LinkRecord {
         var doc: [(String, JSONValue)] = [("displayName", .object(JSONObject([("text", .string(name))])))]
-        if !types.isEmpty { doc.append(("types", .array(types.map(JSONValue.string)))); doc.append(("primaryType", .string(types[0]))) }
+        if !types.isEmpty {
+            doc.append(("types", .array(types.map(JSONValue.string)))); doc.append(("primaryType", .string(types[0])))
+        }
         if let phone { doc.append(("internationalPhoneNumber", .string(phone))) }
         if let website { doc.append(("websiteUri", .string(website))) }
         var components: [JSONValue] = []
-        if let house { components.append(.object(JSONObject([("longText", .string(house)), ("types", .array(["street_number"]))]))) }
-        if let street { components.append(.object(JSONObject([("longText", .string(street)), ("types", .array(["route"]))]))) }
+        if let house {
+            components.append(
+                .object(JSONObject([("longText", .string(house)), ("types", .array(["street_number"]))])))
+        }
+        if let street {
+            components.append(.object(JSONObject([("longText", .string(street)), ("types", .array(["route"]))])))
+        }
         if !components.isEmpty { doc.append(("addressComponents", .array(components))) }
-        return LinkRecord(placeID: id, source: source, coordinate: east(meters), extentMeters: extent, document: .object(JSONObject(doc)), extra: nil)
+        return LinkRecord(
+            placeID: id, source: source, coordinate: east(meters), extentMeters: extent,
+            document: .object(JSONObject(doc)), extra: nil)
     }
 
     static func p(_ a: LinkRecord, _ b: LinkRecord) -> Double { SamePlace.score(a, b).probability }
@@ -35,15 +48,24 @@ struct SamePlaceTests {
         SamePlace.score(a, b).evidence[name]?["value"]?.doubleValue
     }
 
-    @Test("a sign named after a place is never that place: a castle and the information board about it 81 m away stay two; two boards may be one")
+    @Test(
+        "a sign named after a place is never that place: a castle and the information board about it 81 m away stay two; two boards may be one"
+    )
     func signs() {
-        let castle = Self.record("osm:w100", "Castell de Sant Vicenç", types: ["historical_landmark", "tourist_attraction"], source: "osm-a", extent: 60)
-        let board = Self.record("osm:n200", "Castell de Sant Vicenç", at: 81, types: ["information_board"], source: "osm-b")
+        let castle = Self.record(
+            "osm:w100", "Castell de Sant Vicenç", types: ["historical_landmark", "tourist_attraction"], source: "osm-a",
+            extent: 60)
+        let board = Self.record(
+            "osm:n200", "Castell de Sant Vicenç", at: 81, types: ["information_board"], source: "osm-b")
         #expect(Self.p(castle, board) == 0)
         #expect(!Self.linked(castle, board))
         // As a visitor centre (the mapping before) it was linked.
-        #expect(Self.linked(castle, Self.record("osm:n200", "Castell de Sant Vicenç", at: 81, types: ["visitor_center"], source: "osm-b")))
-        let again = Self.record("osm:n300", "Castell de Sant Vicenç", at: 82, types: ["information_board"], source: "osm-c")
+        #expect(
+            Self.linked(
+                castle,
+                Self.record("osm:n200", "Castell de Sant Vicenç", at: 81, types: ["visitor_center"], source: "osm-b")))
+        let again = Self.record(
+            "osm:n300", "Castell de Sant Vicenç", at: 82, types: ["information_board"], source: "osm-c")
         #expect(Self.p(board, again) > 0)
     }
 
@@ -73,8 +95,12 @@ struct SamePlaceTests {
 
     @Test("abbreviations and legal forms")
     func tokens() {
-        #expect(LinkText.nameTokens(LinkText.foldedWords("St. Mary's Church")) == LinkText.nameTokens(LinkText.foldedWords("Saint Marys Church")))
-        #expect(LinkText.nameTokens(LinkText.foldedWords("Smith & Sons Co.")) == LinkText.nameTokens(LinkText.foldedWords("Smith and Sons Company")))
+        #expect(
+            LinkText.nameTokens(LinkText.foldedWords("St. Mary's Church"))
+                == LinkText.nameTokens(LinkText.foldedWords("Saint Marys Church")))
+        #expect(
+            LinkText.nameTokens(LinkText.foldedWords("Smith & Sons Co."))
+                == LinkText.nameTokens(LinkText.foldedWords("Smith and Sons Company")))
         #expect(LinkText.nameTokens(LinkText.foldedWords("Acme Inc")) == ["acme"])
     }
 
@@ -105,7 +131,8 @@ struct SamePlaceTests {
         let a = Self.record("a", "Robinson Realtors", phone: "+18014205260")
         let b = Self.record("b", "Robinson Realtors BHHS", phone: "801.420.5260")
         #expect(Self.featureValue(a, b, "phoneMatch") == 1)
-        #expect(Self.featureValue(a, Self.record("c", "Robinson Realtors", phone: "801 420 9999"), "phoneConflict") == 1)
+        #expect(
+            Self.featureValue(a, Self.record("c", "Robinson Realtors", phone: "801 420 9999"), "phoneConflict") == 1)
     }
 
     @Test("registrable domains, social and aggregator hosts ignored")
@@ -140,11 +167,16 @@ struct SamePlaceTests {
 
     @Test("a chain's two branches 30 m apart, same name, other house numbers, do not link")
     func chainBranches() {
-        let a = Self.record("a", "Starbucks", types: ["coffee_shop", "cafe"], phone: "+1 206 494 3250", house: "1401", street: "2nd Ave")
-        let b = Self.record("b", "Starbucks", at: 30, types: ["cafe"], phone: "+1 206 903 8010", house: "1420", street: "2nd Ave")
+        let a = Self.record(
+            "a", "Starbucks", types: ["coffee_shop", "cafe"], phone: "+1 206 494 3250", house: "1401", street: "2nd Ave"
+        )
+        let b = Self.record(
+            "b", "Starbucks", at: 30, types: ["cafe"], phone: "+1 206 903 8010", house: "1420", street: "2nd Ave")
         #expect(!Self.linked(a, b), "p = \(Self.p(a, b))")
         // The same branch captured twice (its phone written another way) links.
-        let c = Self.record("c", "Starbucks Coffee", at: 30, types: ["cafe"], phone: "(206) 494-3250", house: "1401", street: "Second Avenue")
+        let c = Self.record(
+            "c", "Starbucks Coffee", at: 30, types: ["cafe"], phone: "(206) 494-3250", house: "1401",
+            street: "Second Avenue")
         #expect(Self.linked(a, c), "p = \(Self.p(a, c))")
     }
 
@@ -154,32 +186,47 @@ struct SamePlaceTests {
         let same = Self.record("b", "Baeckerei Keller", at: 30, types: ["bakery"], house: "12", street: "Hauptstraße")
         let other = Self.record("c", "Bäckerei Keller", at: 30, types: ["bakery"], house: "48", street: "Hauptstrasse")
         #expect(Self.featureValue(a, other, "houseNumberConflict") == 1)
-        #expect(Self.p(a, other) < Self.p(a, Self.record("d", "Bäckerei Keller", at: 30, types: ["bakery"], street: "Hauptstrasse")))
+        #expect(
+            Self.p(a, other)
+                < Self.p(a, Self.record("d", "Bäckerei Keller", at: 30, types: ["bakery"], street: "Hauptstrasse")))
         #expect(Self.p(a, other) < Self.p(a, same))
     }
 
     @Test("a brand and its fuel station are two places; the brand and its supercenter one")
     func brandAndBranch() {
-        let store = Self.record("s", "Walmart Supercenter", types: ["supermarket", "department_store"], phone: "+1 479 273 0060",
-                                website: "https://www.walmart.com/store/100", house: "406", street: "S Walton Blvd")
-        let fuel = Self.record("f", "Walmart Fuel Station", at: 30, types: ["gas_station"], phone: "+1 479 273 0060",
-                               website: "https://www.walmart.com/store/100", house: "406", street: "S Walton Blvd")
+        let store = Self.record(
+            "s", "Walmart Supercenter", types: ["supermarket", "department_store"], phone: "+1 479 273 0060",
+            website: "https://www.walmart.com/store/100", house: "406", street: "S Walton Blvd")
+        let fuel = Self.record(
+            "f", "Walmart Fuel Station", at: 30, types: ["gas_station"], phone: "+1 479 273 0060",
+            website: "https://www.walmart.com/store/100", house: "406", street: "S Walton Blvd")
         #expect(Self.featureValue(store, fuel, "branchFacility") == 1)
         #expect(!Self.linked(store, fuel), "p = \(Self.p(store, fuel))")
-        let plain = Self.record("w", "Walmart", at: 30, types: ["supermarket"], phone: "(479) 273-0060", house: "406", street: "South Walton Boulevard")
+        let plain = Self.record(
+            "w", "Walmart", at: 30, types: ["supermarket"], phone: "(479) 273-0060", house: "406",
+            street: "South Walton Boulevard")
         #expect(Self.linked(store, plain), "p = \(Self.p(store, plain))")
     }
 
     @Test("a type word the other record's category says is not another facility; an ATM beside its bank is")
     func typeWords() {
         let a = Self.record("a", "Cesare", types: ["restaurant"], street: "Landstrasse")
-        let b = Self.record("b", "Restaurant Cesare", at: 5, types: ["italian_restaurant", "restaurant"], street: "Landstrasse")
+        let b = Self.record(
+            "b", "Restaurant Cesare", at: 5, types: ["italian_restaurant", "restaurant"], street: "Landstrasse")
         #expect(Self.featureValue(a, b, "branchFacility") == 0)
         #expect(Self.linked(a, b), "p = \(Self.p(a, b))")
-        let bank = Self.record("k", "Valley Bank", types: ["bank"], phone: "+1 973 555 0100", house: "12", street: "Main St")
-        let atm = Self.record("m", "Valley Bank ATM", at: 5, types: ["atm"], phone: "+1 973 555 0100", house: "12", street: "Main St")
+        let bank = Self.record(
+            "k", "Valley Bank", types: ["bank"], phone: "+1 973 555 0100", house: "12", street: "Main St")
+        let atm = Self.record(
+            "m", "Valley Bank ATM", at: 5, types: ["atm"], phone: "+1 973 555 0100", house: "12", street: "Main St")
         #expect(Self.featureValue(bank, atm, "branchFacility") == 1)
-        #expect(Self.p(bank, atm) < Self.p(bank, Self.record("n", "Valley Bank", at: 5, types: ["bank"], phone: "+1 973 555 0100", house: "12", street: "Main St")))
+        #expect(
+            Self.p(bank, atm)
+                < Self.p(
+                    bank,
+                    Self.record(
+                        "n", "Valley Bank", at: 5, types: ["bank"], phone: "+1 973 555 0100", house: "12",
+                        street: "Main St")))
     }
 
     @Test("a shopping centre and the store named after it are two places")
@@ -192,8 +239,11 @@ struct SamePlaceTests {
 
     @Test("two different shops next door do not link")
     func neighbours() {
-        let a = Self.record("a", "Blumen Huber", types: ["florist"], phone: "+41 44 111 22 33", house: "5", street: "Bahnhofstrasse")
-        let b = Self.record("b", "Optik Meier", at: 8, types: ["store"], phone: "+41 44 444 55 66", house: "7", street: "Bahnhofstrasse")
+        let a = Self.record(
+            "a", "Blumen Huber", types: ["florist"], phone: "+41 44 111 22 33", house: "5", street: "Bahnhofstrasse")
+        let b = Self.record(
+            "b", "Optik Meier", at: 8, types: ["store"], phone: "+41 44 444 55 66", house: "7", street: "Bahnhofstrasse"
+        )
         #expect(Self.p(a, b) < 0.2, "p = \(Self.p(a, b))")
     }
 
@@ -217,8 +267,11 @@ struct SamePlaceTests {
     @Test("a Google default map view is no extent; a geometry's box is")
     func viewportExtent() {
         func box(_ south: Double, _ west: Double, _ north: Double, _ east: Double) -> JSONValue {
-            .object(JSONObject([("low", .object(JSONObject([("latitude", .double(south)), ("longitude", .double(west))]))),
-                                ("high", .object(JSONObject([("latitude", .double(north)), ("longitude", .double(east))])))]))
+            .object(
+                JSONObject([
+                    ("low", .object(JSONObject([("latitude", .double(south)), ("longitude", .double(west))]))),
+                    ("high", .object(JSONObject([("latitude", .double(north)), ("longitude", .double(east))]))),
+                ]))
         }
         // Google's default view: 0.0027° a side.
         #expect(LinkRecord.extentMeters(viewport: box(47.0, 8.0, 47.0027, 8.0027)) == 0)
@@ -232,9 +285,11 @@ struct SamePlaceTests {
     func symmetry() {
         let records = [
             Self.record("a", "Walmart Supercenter", types: ["supermarket"], phone: "+1 479 273 0060", house: "406"),
-            Self.record("b", "Walmart Fuel Station", at: 20, types: ["gas_station"], phone: "479 273 0060", house: "406"),
+            Self.record(
+                "b", "Walmart Fuel Station", at: 20, types: ["gas_station"], phone: "479 273 0060", house: "406"),
             Self.record("c", "Кафе Ёлка", at: 60, types: ["cafe"], website: "https://elka.ru"),
-            Self.record("d", "KAFE ELKA", at: 90, types: ["restaurant"], website: "http://www.elka.ru/menu", extent: 40),
+            Self.record(
+                "d", "KAFE ELKA", at: 90, types: ["restaurant"], website: "http://www.elka.ru/menu", extent: 40),
         ]
         for a in records {
             for b in records {

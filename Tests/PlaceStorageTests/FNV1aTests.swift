@@ -5,9 +5,12 @@ import Testing
 /// faster way to feed the hash must give the very same values.
 @Suite("FNV-1a content hash")
 struct FNV1aTests {
-    @Test("a string's bytes hash the same through its storage as through its UTF-8 view", arguments: [
-        "", "a", "Café du Lac", "東京駅", "emoji 🥐 and a long tail " + String(repeating: "x", count: 300), "nul\u{0}inside",
-    ])
+    @Test(
+        "a string's bytes hash the same through its storage as through its UTF-8 view",
+        arguments: [
+            "", "a", "Café du Lac", "東京駅", "emoji 🥐 and a long tail " + String(repeating: "x", count: 300),
+            "nul\u{0}inside",
+        ])
     func utf8MatchesView(text: String) {
         var viaView = FNV1a(), viaStorage = FNV1a()
         viaView.add(text.utf8)

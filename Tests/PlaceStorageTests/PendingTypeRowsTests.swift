@@ -14,7 +14,9 @@ struct PendingTypeRowsTests {
 
     func database(_ name: String) throws -> Database {
         let db = try Database(path: dir.file(name))
-        try db.execute("CREATE TABLE place_type (type TEXT NOT NULL, place INTEGER NOT NULL, PRIMARY KEY (type, place)) WITHOUT ROWID")
+        try db.execute(
+            "CREATE TABLE place_type (type TEXT NOT NULL, place INTEGER NOT NULL, PRIMARY KEY (type, place)) WITHOUT ROWID"
+        )
         return db
     }
 
@@ -26,10 +28,14 @@ struct PendingTypeRowsTests {
         return out
     }
 
-    static let names = ["cafe", "bar", "Bar", "bär", "restaurant", "food", "point_of_interest", "establishment", "shop", "☕",
-                        "museum", "park", "", "a", "aa", "ab", "b", "store", "bakery", "pharmacy"]
+    static let names = [
+        "cafe", "bar", "Bar", "bär", "restaurant", "food", "point_of_interest", "establishment", "shop", "☕",
+        "museum", "park", "", "a", "aa", "ab", "b", "store", "bakery", "pharmacy",
+    ]
 
-    @Test("the stored rows are each row's last types, whatever the chunk; rows written again leave nothing stale", arguments: [1, 7, 50, 300])
+    @Test(
+        "the stored rows are each row's last types, whatever the chunk; rows written again leave nothing stale",
+        arguments: [1, 7, 50, 300])
     func lastTypesWin(chunk: Int) throws {
         let db = try database("last-\(chunk).sqlite")
         let direct = try TypeRowWriter(db: db)

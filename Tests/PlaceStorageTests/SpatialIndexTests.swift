@@ -31,9 +31,13 @@ struct SpatialIndexTests {
             return d
         }
         var rng = TestRandom(seed: 5)
-        var points = [Coordinate(latitude: -90, longitude: -180), Coordinate(latitude: 90, longitude: 180),
-                      Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 89.999, longitude: -179.999)]
-        for _ in 0..<20000 { points.append(Coordinate(latitude: rng.unit() * 180 - 90, longitude: rng.unit() * 360 - 180)) }
+        var points = [
+            Coordinate(latitude: -90, longitude: -180), Coordinate(latitude: 90, longitude: 180),
+            Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 89.999, longitude: -179.999),
+        ]
+        for _ in 0..<20000 {
+            points.append(Coordinate(latitude: rng.unit() * 180 - 90, longitude: rng.unit() * 360 - 180))
+        }
         for p in points {
             #expect(Hilbert.key(p) == reference(p), "\(p)")
             // The table-driven key and the level-by-level one it is built from.
@@ -44,26 +48,39 @@ struct SpatialIndexTests {
         // eight levels at once: what lets the key read the curve a table
         // entry (four levels) at a time. Every orientation, every 8-bit x, y.
         var composed = 0
-        for state in 0..<4 { for x in 0..<256 as Range<UInt32> { for y in 0..<256 as Range<UInt32> {
-            let high = Hilbert.levels(x >> 4, y >> 4, count: 4, state: state)
-            let low = Hilbert.levels(x & 15, y & 15, count: 4, state: high.state)
-            let whole = Hilbert.levels(x, y, count: 8, state: state)
-            if whole.bits != (high.bits << 8 | low.bits) || whole.state != low.state { composed += 1 }
-        } } }
+        for state in 0..<4 {
+            for x in 0..<256 as Range<UInt32> {
+                for y in 0..<256 as Range<UInt32> {
+                    let high = Hilbert.levels(x >> 4, y >> 4, count: 4, state: state)
+                    let low = Hilbert.levels(x & 15, y & 15, count: 4, state: high.state)
+                    let whole = Hilbert.levels(x, y, count: 8, state: state)
+                    if whole.bits != (high.bits << 8 | low.bits) || whole.state != low.state { composed += 1 }
+                }
+            }
+        }
         #expect(composed == 0, "\(composed) of 262,144 compositions differ")
         // Cells one step apart on the curve share an edge.
         let cell = 360.0 / 65536, row = 180.0 / 65536
         var byKey: [UInt64: (Int, Int)] = [:]
-        for i in 0..<64 { for j in 0..<64 {
-            byKey[Hilbert.key(Coordinate(latitude: -90 + (Double(j) + 0.5) * row, longitude: -180 + (Double(i) + 0.5) * cell))] = (i, j)
-        } }
+        for i in 0..<64 {
+            for j in 0..<64 {
+                byKey[
+                    Hilbert.key(
+                        Coordinate(latitude: -90 + (Double(j) + 0.5) * row, longitude: -180 + (Double(i) + 0.5) * cell))
+                ] = (i, j)
+            }
+        }
         for k in 0..<4095 as Range<UInt64> {
-            guard let a = byKey[k], let b = byKey[k + 1] else { Issue.record("cell \(k) of the first 4096 missing"); continue }
+            guard let a = byKey[k], let b = byKey[k + 1] else {
+                Issue.record("cell \(k) of the first 4096 missing"); continue
+            }
             #expect(abs(a.0 - b.0) + abs(a.1 - b.1) == 1)
         }
     }
 
-    @Test("sorted runs merge every value in order, also past the open-run limit (merged into one on the way)", arguments: [2, 5, 1000])
+    @Test(
+        "sorted runs merge every value in order, also past the open-run limit (merged into one on the way)",
+        arguments: [2, 5, 1000])
     func sortedRuns(maxRuns: Int) throws {
         let dir = try TempDirectory()
         let runs = SortedRuns<UInt64>(directory: dir.path)
@@ -81,7 +98,9 @@ struct SpatialIndexTests {
         #expect(runs.count == all.count)
     }
 
-    @Test("the runs' tournament merge: one run, runs of one value, equal values across runs, reads of one value or a few", arguments: [1, 3, 10_000])
+    @Test(
+        "the runs' tournament merge: one run, runs of one value, equal values across runs, reads of one value or a few",
+        arguments: [1, 3, 10_000])
     func tournamentMerge(readValues: Int) throws {
         let dir = try TempDirectory()
         var rng = TestRandom(seed: 41)
@@ -107,7 +126,10 @@ struct SpatialIndexTests {
     func indexPointBounds() {
         #expect(MemoryLayout<IndexPoint>.stride == 24)
         var rng = TestRandom(seed: 43)
-        var values: [Double] = [0, -0.0, 1, -1, 0.5, 180, -180, 90, -90, 13.4050, -73.9857, 1e-30, Double(Float(2.3)), Double(Float(-2.3).nextUp)]
+        var values: [Double] = [
+            0, -0.0, 1, -1, 0.5, 180, -180, 90, -90, 13.4050, -73.9857, 1e-30, Double(Float(2.3)),
+            Double(Float(-2.3).nextUp),
+        ]
         for _ in 0..<2000 { values.append(rng.unit() * 360 - 180) }
         for x in values {
             let y = -x / 2
@@ -118,11 +140,16 @@ struct SpatialIndexTests {
         }
     }
 
-    @Test("the (rowid, leaf) radix sort orders like a comparison sort: small, dense, sparse and huge rowids, and reused room")
+    @Test(
+        "the (rowid, leaf) radix sort orders like a comparison sort: small, dense, sparse and huge rowids, and reused room"
+    )
     func rowidRadixSort() {
         var rng = TestRandom(seed: 21)
         var scratch: [RTreeBulkLoader.RowidNode] = []
-        for (count, maxRowid) in [(0, 10), (5, 10), (300, 400), (131_072, 1_000_000), (4000, 1 << 40), (70_000, Int64.max / 2), (131_072, 3_000_000)] as [(Int, Int64)] {
+        for (count, maxRowid) in [
+            (0, 10), (5, 10), (300, 400), (131_072, 1_000_000), (4000, 1 << 40), (70_000, Int64.max / 2),
+            (131_072, 3_000_000),
+        ] as [(Int, Int64)] {
             var rowids = Set<Int64>()
             while rowids.count < count { rowids.insert(Int64.random(in: 1...max(Int64(count), maxRowid), using: &rng)) }
             var pairs = rowids.shuffled(using: &rng).map { RTreeBulkLoader.RowidNode(rowid: $0, nodeno: $0 % 977) }
@@ -132,11 +159,16 @@ struct SpatialIndexTests {
             #expect(pairs.map(\.nodeno) == expected.map(\.nodeno))
         }
     }
-    @Test("rowid ranges hand (rowid, leaf) pairs back in rowid order: dense, with gaps, one range, many, past the range limit")
+    @Test(
+        "rowid ranges hand (rowid, leaf) pairs back in rowid order: dense, with gaps, one range, many, past the range limit"
+    )
     func rowidBuckets() throws {
         let dir = try TempDirectory()
         var rng = TestRandom(seed: 31)
-        for (count, lowest, gapEvery, width) in [(1, 1, 0, 4), (1000, 1, 0, 1000), (1000, 1, 0, 7), (5000, 40, 3, 64), (20_000, 1, 0, 1), (3000, 1 << 40, 5, 100)] as [(Int, Int64, Int, Int)] {
+        for (count, lowest, gapEvery, width) in [
+            (1, 1, 0, 4), (1000, 1, 0, 1000), (1000, 1, 0, 7), (5000, 40, 3, 64), (20_000, 1, 0, 1),
+            (3000, 1 << 40, 5, 100),
+        ] as [(Int, Int64, Int, Int)] {
             var rowids: [Int64] = []
             var next = lowest
             while rowids.count < count {
@@ -145,7 +177,8 @@ struct SpatialIndexTests {
             }
             let pairs = rowids.shuffled(using: &rng).map { RTreeBulkLoader.RowidNode(rowid: $0, nodeno: 2 + $0 % 977) }
             #expect(RowidBuckets.fits(count: count, lowest: rowids.first!, highest: rowids.last!))
-            let buckets = try RowidBuckets(directory: dir.path, lowest: rowids.first!, highest: rowids.last!, width: width)
+            let buckets = try RowidBuckets(
+                directory: dir.path, lowest: rowids.first!, highest: rowids.last!, width: width)
             #expect(buckets.width >= width)
             for p in pairs { try buckets.add(p) }
             var got: [RTreeBulkLoader.RowidNode] = []
@@ -165,10 +198,14 @@ struct SpatialIndexTests {
         #expect(!RowidBuckets.fits(count: 10, lowest: -(1 << 62), highest: 1 << 62))
         let small = try RowidBuckets(directory: dir.path, lowest: 10, highest: 20, width: 4)
         #expect(throws: PlaceDBError.self) { try small.add(RTreeBulkLoader.RowidNode(rowid: 21, nodeno: 2)) }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".placedb-index") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".placedb-index") }
+                .isEmpty)
     }
 
-    @Test("the chunk's in-place sort orders points like the standard sort: random, sorted, reversed, one key for all, short runs")
+    @Test(
+        "the chunk's in-place sort orders points like the standard sort: random, sorted, reversed, one key for all, short runs"
+    )
     func indexPointSort() {
         var rng = TestRandom(seed: 29)
         func point(_ key: UInt64, _ rowid: Int64) -> IndexPoint {
@@ -176,7 +213,11 @@ struct SpatialIndexTests {
         }
         var cases: [(String, [IndexPoint])] = []
         for count in [0, 1, 2, 15, 16, 17, 33, 1000, 100_000] {
-            cases.append(("random \(count)", (0..<count).map { point(UInt64(rng.unit() * 1e6), Int64($0)) }.shuffled(using: &rng)))
+            cases.append(
+                (
+                    "random \(count)",
+                    (0..<count).map { point(UInt64(rng.unit() * 1e6), Int64($0)) }.shuffled(using: &rng)
+                ))
         }
         let many = (0..<50_000).map { point(UInt64($0 / 7), Int64($0 * 3)) }
         cases.append(("sorted", many))

@@ -16,8 +16,9 @@ struct CountedBM25Tests {
         let words = ["cafe", "bakery", "lac", "du", "pharmacy", "central", "market", "old", "town", "bar"]
         for i in 0..<400 {
             func text(_ n: Int) -> String { (0..<n).map { _ in words[rng.int(words.count)] }.joined(separator: " ") }
-            try db.run("INSERT INTO doc (rowid, title, body, tag) VALUES (?, ?, ?, ?)",
-                       [.integer(Int64(i + 1)), .text(text(1 + rng.int(3))), .text(text(rng.int(8))), .text("t\(i % 7)")])
+            try db.run(
+                "INSERT INTO doc (rowid, title, body, tag) VALUES (?, ?, ?, ?)",
+                [.integer(Int64(i + 1)), .text(text(1 + rng.int(3))), .text(text(rng.int(8))), .text("t\(i % 7)")])
         }
         try db.registerCountedBM25()
     }
@@ -25,7 +26,9 @@ struct CountedBM25Tests {
     /// rowid -> score of `function` over the rows matching `query`.
     func scores(_ query: String, _ function: String, _ counts: String? = nil) throws -> [Int64: Double] {
         var out: [Int64: Double] = [:]
-        try db.forEachRow("SELECT rowid, \(function) FROM doc WHERE doc MATCH ?1", [.text(query), counts.map { .text($0) } ?? .null]) { row in
+        try db.forEachRow(
+            "SELECT rowid, \(function) FROM doc WHERE doc MATCH ?1", [.text(query), counts.map { .text($0) } ?? .null]
+        ) { row in
             out[try row.int64(0)] = try row.double(1)
         }
         return out
@@ -40,7 +43,8 @@ struct CountedBM25Tests {
         let query = #"{title body} : ("cafe" AND ("lac" OR "bakery") AND "ph" *) AND tag : ("t1" OR "t3")"#
         let expected = try scores(query, "bm25(doc, 10.0, 2.0, 0.0) + 0 * coalesce(length(?2), 0)")
         #expect(expected.count > 5)
-        let counts = try [#""cafe""#, #""lac""#, #""bakery""#, #""ph" *"#].map { String(try count($0)) }.joined(separator: " ")
+        let counts = try [#""cafe""#, #""lac""#, #""bakery""#, #""ph" *"#].map { String(try count($0)) }.joined(
+            separator: " ")
         for given in [counts + " 0 0", counts + " 123 9", counts, nil, "", "x"] {
             let got = try scores(query, "bm25_counted(doc, ?2, 10.0, 2.0, 0.0)", given)
             #expect(got.keys.sorted() == expected.keys.sorted(), "counts \(given ?? "NULL")")
@@ -53,9 +57,10 @@ struct CountedBM25Tests {
     @Test("the counts given are the ones used: other counts give other scores")
     func countsAreUsed() throws {
         let query = #"{title body} : ("cafe" AND "market")"#
-        let truth = try scores(query, "bm25_counted(doc, ?2, 1.0, 1.0, 0.0)", "\(try count(#""cafe""#)) \(try count(#""market""#))")
+        let truth = try scores(
+            query, "bm25_counted(doc, ?2, 1.0, 1.0, 0.0)", "\(try count(#""cafe""#)) \(try count(#""market""#))")
         let other = try scores(query, "bm25_counted(doc, ?2, 1.0, 1.0, 0.0)", "1 1")
         #expect(!truth.isEmpty && truth.keys.sorted() == other.keys.sorted())
-        #expect(truth.contains { other[$0.key]! < $0.value - 1e-9 })  // rarer words score higher (more negative)
+        #expect(truth.contains { other[$0.key]! < $0.value - 1e-9 }) // rarer words score higher (more negative)
     }
 }

@@ -17,7 +17,9 @@ struct DatabaseTests {
 
     @Test("values of every type round-trip through bind and read")
     func roundTrip() throws {
-        try db.run("INSERT INTO t (name, score, data) VALUES (?, ?, ?)", [.text("émile ☕"), .real(-33.8688), .blob([0, 1, 255])])
+        try db.run(
+            "INSERT INTO t (name, score, data) VALUES (?, ?, ?)",
+            [.text("émile ☕"), .real(-33.8688), .blob([0, 1, 255])])
         var rows: [[DatabaseValue]] = []
         try db.forEachRow("SELECT id, name, score, data, NULL FROM t") { row in
             rows.append((0..<row.count).map { row[$0] })

@@ -5,7 +5,8 @@ import PlaceKitTestSupport
 
 @Suite("RowArena: values bound without SQLite's copy")
 struct RowArenaTests {
-    @Test("rows bound through a small arena, outgrown in the middle of rows and reused row after row, read back as bound")
+    @Test(
+        "rows bound through a small arena, outgrown in the middle of rows and reused row after row, read back as bound")
     func rowsRoundTrip() throws {
         let dir = try TempDirectory("arena")
         let db = try Database(path: dir.file("arena.sqlite"))
@@ -36,7 +37,9 @@ struct RowArenaTests {
         #expect(rows.count == expected.count)
         #expect(rows == expected)
         // The empty text is '' (a pointer is bound), not NULL.
-        #expect(try db.scalar("SELECT count(*) FROM t WHERE name = ''")?.int64 == Int64(expected.filter { $0[1] == .text("") }.count))
+        #expect(
+            try db.scalar("SELECT count(*) FROM t WHERE name = ''")?.int64
+                == Int64(expected.filter { $0[1] == .text("") }.count))
         #expect(try db.scalar("SELECT count(*) FROM t WHERE name IS NULL")?.int64 == 0)
     }
 
@@ -66,12 +69,18 @@ struct RowArenaTests {
             try binds.bind(real: r, at: 3)
             try binds.bind(text: s, at: 4)
             try binds.bindText(a, at: 5, in: arena)
-            if let b { try b.withUnsafeBytes { try binds.bindBlob($0, at: 6, in: arena) } } else { try binds.bindText(utf8: nil, at: 6, in: arena) }
+            if let b {
+                try b.withUnsafeBytes { try binds.bindBlob($0, at: 6, in: arena) }
+            } else {
+                try binds.bindText(utf8: nil, at: 6, in: arena)
+            }
             try insert.run()
             // Column k repeats parameter 6 (the blob or NULL).
             let blob: DatabaseValue = b.map { .blob($0) } ?? .null
-            expected.append([.integer(Int64(i)), n.map { .integer($0) } ?? .null, r.map { .real($0) } ?? .null,
-                             s.map { .text($0) } ?? .null, a.map { .text($0) } ?? .null, blob, blob])
+            expected.append([
+                .integer(Int64(i)), n.map { .integer($0) } ?? .null, r.map { .real($0) } ?? .null,
+                s.map { .text($0) } ?? .null, a.map { .text($0) } ?? .null, blob, blob,
+            ])
         }
         var rows: [[DatabaseValue]] = []
         try db.forEachRow("SELECT id, n, r, s, a, b, k FROM t ORDER BY id") { row in

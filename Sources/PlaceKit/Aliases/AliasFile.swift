@@ -28,19 +28,29 @@ extension PlaceImporter {
             do {
                 parsed = try AliasFileReader.edges(source)
             } catch let e as AliasFileReader.AliasFileError {
-                throw PlaceDBError.badInput(ImportRejection(input: source.name, line: e.line, index: nil, placeID: nil, reason: e.message, record: nil))
+                throw PlaceDBError.badInput(
+                    ImportRejection(
+                        input: source.name, line: e.line, index: nil, placeID: nil, reason: e.message, record: nil))
             } catch let e as InputError {
                 throw PlaceDBError.input(e)
             }
             let rules = parsed.filter { $0.rule != nil }
-            if let conflict = LinkRuleCheck.contradiction(rules.map { (kind: $0.rule!, a: $0.edge.aliasID, b: $0.edge.placeID, line: $0.number) }) {
-                throw PlaceDBError.badInput(ImportRejection(input: source.name, line: conflict.different, index: nil, placeID: nil,
-                                                            reason: "'different \(conflict.a) \(conflict.b)' contradicts 'same' on line \(conflict.same): those lines make them one place",
-                                                            record: nil))
+            if let conflict = LinkRuleCheck.contradiction(
+                rules.map { (kind: $0.rule!, a: $0.edge.aliasID, b: $0.edge.placeID, line: $0.number) })
+            {
+                throw PlaceDBError.badInput(
+                    ImportRejection(
+                        input: source.name, line: conflict.different, index: nil, placeID: nil,
+                        reason:
+                            "'different \(conflict.a) \(conflict.b)' contradicts 'same' on line \(conflict.same): those lines make them one place",
+                        record: nil))
             }
-            var summary = try recordAliasRun(parsed.filter { $0.rule == nil }.map { ($0.edge, $0.source, $0.recordedAt) },
-                                             rules: rules.map { (kind: $0.rule!, a: $0.edge.aliasID, b: $0.edge.placeID, origin: "\(source.name):\($0.number)") },
-                                             input: source.name, source: options.source ?? "alias-file")
+            var summary = try recordAliasRun(
+                parsed.filter { $0.rule == nil }.map { ($0.edge, $0.source, $0.recordedAt) },
+                rules: rules.map {
+                    (kind: $0.rule!, a: $0.edge.aliasID, b: $0.edge.placeID, origin: "\(source.name):\($0.number)")
+                },
+                input: source.name, source: options.source ?? "alias-file")
             summary.rules = rules.count
             return summary
         }

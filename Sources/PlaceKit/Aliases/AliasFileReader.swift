@@ -49,7 +49,11 @@ package enum AliasFileReader {
                     number += 1
                 } else {
                     guard pending.count < maxLineBytes else {
-                        throw AliasFileError(line: number, message: "a line is longer than \(maxLineBytes >> 10) KiB (an alias line holds two IDs; is this an alias file?)")
+                        throw AliasFileError(
+                            line: number,
+                            message:
+                                "a line is longer than \(maxLineBytes >> 10) KiB (an alias line holds two IDs; is this an alias file?)"
+                        )
                     }
                     pending.append(b)
                 }
@@ -61,7 +65,9 @@ package enum AliasFileReader {
     private static func text(_ bytes: [UInt8], _ line: Int) throws -> String {
         var b = bytes
         if b.last == 0x0D { b.removeLast() }
-        guard let s = String(validating: b, as: UTF8.self) else { throw AliasFileError(line: line, message: "not UTF-8 text") }
+        guard let s = String(validating: b, as: UTF8.self) else {
+            throw AliasFileError(line: line, message: "not UTF-8 text")
+        }
         return s
     }
 
@@ -102,8 +108,14 @@ package enum AliasFileReader {
                 return
             }
             let header = csvFields(first).map { $0.lowercased().trimmingSpacesString }
-            guard let o = header.firstIndex(where: oldNames.contains), let n = header.firstIndex(where: newNames.contains) else {
-                throw AliasFileError(line: number, message: "the CSV header must name an old-ID column (old_id) and a new-ID column (new_id); found: \(quoted(header.joined(separator: ",")))")
+            guard let o = header.firstIndex(where: oldNames.contains),
+                let n = header.firstIndex(where: newNames.contains)
+            else {
+                throw AliasFileError(
+                    line: number,
+                    message:
+                        "the CSV header must name an old-ID column (old_id) and a new-ID column (new_id); found: \(quoted(header.joined(separator: ",")))"
+                )
             }
             oldColumn = o
             newColumn = n
@@ -117,50 +129,75 @@ package enum AliasFileReader {
             if isRules {
                 let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
                 guard words.count == 3, let kind = LinkRuleKind(rawValue: words[0].lowercased()) else {
-                    throw AliasFileError(line: number, message: "expected 'same A B' or 'different A B' (two IDs), found \(quoted(text))")
+                    throw AliasFileError(
+                        line: number, message: "expected 'same A B' or 'different A B' (two IDs), found \(quoted(text))"
+                    )
                 }
-                let edge = try AliasFileReader.edge(old: words[1], new: words[2], reason: nil, confidence: nil, line: number)
+                let edge = try AliasFileReader.edge(
+                    old: words[1], new: words[2], reason: nil, confidence: nil, line: number)
                 return Line(number: number, edge: edge, rule: kind)
             }
             if isJSON {
                 let value: JSONValue
-                do { value = try JSONParser.parse(text) } catch { throw AliasFileError(line: number, message: "malformed JSON: \(error.message)") }
-                guard let o = value.objectValue else { throw AliasFileError(line: number, message: "expected a JSON object") }
+                do { value = try JSONParser.parse(text) } catch {
+                    throw AliasFileError(line: number, message: "malformed JSON: \(error.message)")
+                }
+                guard let o = value.objectValue else {
+                    throw AliasFileError(line: number, message: "expected a JSON object")
+                }
                 func field(_ names: [String]) -> String? {
                     for n in names { if let v = o[n]?.stringValue { return v } }
                     return nil
                 }
                 let confidence: Double?
                 if let c = o["confidence"] {
-                    guard let d = c.doubleValue else { throw AliasFileError(line: number, message: "confidence is \(c.kindDescription), expected a number") }
+                    guard let d = c.doubleValue else {
+                        throw AliasFileError(
+                            line: number, message: "confidence is \(c.kindDescription), expected a number")
+                    }
                     confidence = d
-                } else { confidence = nil }
+                } else {
+                    confidence = nil
+                }
                 let rule = field(["reason"]).flatMap { LinkRuleKind(rawValue: $0.lowercased()) }
-                var edge = try AliasFileReader.edge(old: field(["oldId", "aliasId", "from", "old_id"]), new: field(["newId", "placeId", "to", "new_id"]),
-                                                    reason: rule == nil ? field(["reason"]) : nil, confidence: confidence, line: number)
+                var edge = try AliasFileReader.edge(
+                    old: field(["oldId", "aliasId", "from", "old_id"]),
+                    new: field(["newId", "placeId", "to", "new_id"]),
+                    reason: rule == nil ? field(["reason"]) : nil, confidence: confidence, line: number)
                 if let rule { return Line(number: number, edge: edge, rule: rule) }
                 // Why, as `placedb export --aliases` writes it.
                 if let evidence = o["evidence"], evidence != .null { edge.evidence = evidence }
-                return Line(number: number, edge: edge, source: try stringMember(o["source"], "source", number),
-                            recordedAt: try time(stringMember(o["recordedAt"], "recordedAt", number), "recordedAt", number))
+                return Line(
+                    number: number, edge: edge, source: try stringMember(o["source"], "source", number),
+                    recordedAt: try time(stringMember(o["recordedAt"], "recordedAt", number), "recordedAt", number))
             }
             let f = csvFields(text)
-            func at(_ i: Int?) -> String? { i.flatMap { $0 < f.count ? f[$0].trimmingSpacesString : nil }.flatMap { $0.isEmpty ? nil : $0 } }
+            func at(_ i: Int?) -> String? {
+                i.flatMap { $0 < f.count ? f[$0].trimmingSpacesString : nil }.flatMap { $0.isEmpty ? nil : $0 }
+            }
             var confidence: Double?
             if let c = at(confidenceColumn) {
-                guard let d = Double(c) else { throw AliasFileError(line: number, message: "confidence \(quoted(c)) is not a number") }
+                guard let d = Double(c) else {
+                    throw AliasFileError(line: number, message: "confidence \(quoted(c)) is not a number")
+                }
                 confidence = d
             }
             let rule = at(reasonColumn).flatMap { LinkRuleKind(rawValue: $0.lowercased()) }
-            let edge = try AliasFileReader.edge(old: at(oldColumn), new: at(newColumn), reason: rule == nil ? at(reasonColumn) : nil, confidence: confidence, line: number)
+            let edge = try AliasFileReader.edge(
+                old: at(oldColumn), new: at(newColumn), reason: rule == nil ? at(reasonColumn) : nil,
+                confidence: confidence, line: number)
             if let rule { return Line(number: number, edge: edge, rule: rule) }
-            return Line(number: number, edge: edge, source: at(sourceColumn), recordedAt: try time(at(recordedColumn), "recorded_at", number))
+            return Line(
+                number: number, edge: edge, source: at(sourceColumn),
+                recordedAt: try time(at(recordedColumn), "recorded_at", number))
         }
 
         /// A member that must be a non-empty string when present.
         private func stringMember(_ value: JSONValue?, _ name: String, _ number: Int) throws -> String? {
             guard let value, value != .null else { return nil }
-            guard let s = value.stringValue else { throw AliasFileError(line: number, message: "\(name) is \(value.kindDescription), expected a string") }
+            guard let s = value.stringValue else {
+                throw AliasFileError(line: number, message: "\(name) is \(value.kindDescription), expected a string")
+            }
             return s.isEmpty ? nil : s
         }
 
@@ -181,12 +218,21 @@ package enum AliasFileReader {
         // An empty ID (JSON "" or "places/") names no place.
         guard !oldID.isEmpty else { throw AliasFileError(line: line, message: "no old ID (empty)") }
         guard !newID.isEmpty else { throw AliasFileError(line: line, message: "no new ID (empty)") }
-        guard oldID != newID else { throw AliasFileError(line: line, message: "\(quoted(oldID)) would be an alias of itself") }
+        guard oldID != newID else {
+            throw AliasFileError(line: line, message: "\(quoted(oldID)) would be an alias of itself")
+        }
         let r: AliasReason
         if let reason {
-            guard let parsed = AliasReason(rawValue: reason.lowercased()) ?? (reason.lowercased() == "requested" ? .requestedReturned : nil),
-                  parsed != .samePlace else {
-                throw AliasFileError(line: line, message: "unknown reason \(quoted(reason)); one of: \(AliasReason.edgeReasons.map(\.rawValue).joined(separator: ", ")), or same / different (linking rules)")
+            guard
+                let parsed = AliasReason(rawValue: reason.lowercased())
+                    ?? (reason.lowercased() == "requested" ? .requestedReturned : nil),
+                parsed != .samePlace
+            else {
+                throw AliasFileError(
+                    line: line,
+                    message:
+                        "unknown reason \(quoted(reason)); one of: \(AliasReason.edgeReasons.map(\.rawValue).joined(separator: ", ")), or same / different (linking rules)"
+                )
             }
             r = parsed
         } else {
@@ -208,7 +254,9 @@ package enum AliasFileReader {
             if quoted {
                 if c == "\"" {
                     if chars.first == "\"" { field.append("\""); chars.removeFirst() } else { quoted = false }
-                } else { field.append(c) }
+                } else {
+                    field.append(c)
+                }
             } else if c == "\"" {
                 quoted = true
             } else if c == separator {

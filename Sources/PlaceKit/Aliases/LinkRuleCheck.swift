@@ -4,7 +4,9 @@ import PlaceStorage
 /// Finds a `different` line whose two IDs `same` lines join (directly or
 /// through a chain of them): the file contradicts itself.
 enum LinkRuleCheck {
-    static func contradiction(_ rules: [(kind: LinkRuleKind, a: String, b: String, line: Int)]) -> (different: Int, same: Int, a: String, b: String)? {
+    static func contradiction(_ rules: [(kind: LinkRuleKind, a: String, b: String, line: Int)]) -> (
+        different: Int, same: Int, a: String, b: String
+    )? {
         var parent: [String: String] = [:]
         var lineOf: [String: Int] = [:]
         func find(_ x: String) -> String {

@@ -55,8 +55,10 @@ public final class PlaceExporter {
     /// `snapshot` (that run's), and `replacedBy` (the alias edges out of
     /// its ID: `id`, `reason`, `confidence`, `source`, `evidence`,
     /// `recordedAt`), which `import` reads back as the same removal.
-    public func exportPlaces(format: ExportFormat, filter: String? = nil, tombstones: Bool = false,
-                             write: (UnsafeRawBufferPointer) throws -> Void) throws -> ExportSummary {
+    public func exportPlaces(
+        format: ExportFormat, filter: String? = nil, tombstones: Bool = false,
+        write: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> ExportSummary {
         var summary = ExportSummary()
         var buffer = ExportRecord.header(format)
         buffer.reserveCapacity(Self.chunkSize + (64 << 10))
@@ -66,20 +68,30 @@ public final class PlaceExporter {
             summary.places = try store.forEachExportedPlace(filter: filter, tombstones: tombstones) { place in
                 do {
                     if let removedAt = place.removedAt, let edgesOut {
-                        let extra = ExportRecord.adding(ExportRecord.tombstoneMember, try tombstone(place, removedAt: removedAt, edgesOut), to: place.extra)
+                        let extra = ExportRecord.adding(
+                            ExportRecord.tombstoneMember, try tombstone(place, removedAt: removedAt, edgesOut),
+                            to: place.extra)
                         try extra.withUnsafeBytes { extra in
-                            try ExportRecord.write(id: place.id.rawValue, latitude: place.coordinate.latitude, longitude: place.coordinate.longitude,
-                                                   document: place.document, extra: extra, format: format, index: summary.places, into: &buffer)
+                            try ExportRecord.write(
+                                id: place.id.rawValue, latitude: place.coordinate.latitude,
+                                longitude: place.coordinate.longitude,
+                                document: place.document, extra: extra, format: format, index: summary.places,
+                                into: &buffer)
                         }
                         summary.tombstones += 1
                     } else {
-                        try ExportRecord.write(id: place.id.rawValue, latitude: place.coordinate.latitude, longitude: place.coordinate.longitude,
-                                               document: place.document, extra: place.extra, format: format, index: summary.places, into: &buffer)
+                        try ExportRecord.write(
+                            id: place.id.rawValue, latitude: place.coordinate.latitude,
+                            longitude: place.coordinate.longitude,
+                            document: place.document, extra: place.extra, format: format, index: summary.places,
+                            into: &buffer)
                     }
                 } catch let error as PlaceDBError {
                     throw error
                 } catch {
-                    throw PlaceDBError.database(path: store.path, reason: "place '\(place.id)' has a corrupt stored document or extras: \(error)")
+                    throw PlaceDBError.database(
+                        path: store.path,
+                        reason: "place '\(place.id)' has a corrupt stored document or extras: \(error)")
                 }
                 summary.places += 1
                 if buffer.count >= Self.chunkSize { try flush() }
@@ -91,22 +103,25 @@ public final class PlaceExporter {
     }
 
     /// The `placedbTombstone` member of a removed place's record.
-    private func tombstone(_ place: PlaceStore.ExportedPlace, removedAt: String, _ edgesOut: PlaceStore.EdgesOutQuery) throws -> [UInt8] {
+    private func tombstone(_ place: PlaceStore.ExportedPlace, removedAt: String, _ edgesOut: PlaceStore.EdgesOutQuery)
+        throws -> [UInt8]
+    {
         var o = JSONObject()
         o["removedAt"] = .string(removedAt)
         if let s = place.removedBySnapshot { o["snapshot"] = .string(s) }
         let edges = try edgesOut.edges(of: place.id.rawValue)
         if !edges.isEmpty {
-            o["replacedBy"] = .array(edges.map { e in
-                var j = JSONObject()
-                j["id"] = .string(e.placeID)
-                j["reason"] = .string(e.reason)
-                j["confidence"] = .double(e.confidence)
-                if let s = e.source { j["source"] = .string(s) }
-                if let text = e.evidence, let v = try? JSONValue(parsing: text) { j["evidence"] = v }
-                if let t = e.recordedAt { j["recordedAt"] = .string(t) }
-                return .object(j)
-            })
+            o["replacedBy"] = .array(
+                edges.map { e in
+                    var j = JSONObject()
+                    j["id"] = .string(e.placeID)
+                    j["reason"] = .string(e.reason)
+                    j["confidence"] = .double(e.confidence)
+                    if let s = e.source { j["source"] = .string(s) }
+                    if let text = e.evidence, let v = try? JSONValue(parsing: text) { j["evidence"] = v }
+                    if let t = e.recordedAt { j["recordedAt"] = .string(t) }
+                    return .object(j)
+                })
         }
         return Array(JSONWriter().string(.object(o)).utf8)
     }
@@ -120,8 +135,9 @@ public final class PlaceExporter {
         func flush() throws { summary.bytes += try Self.flush(&buffer, write) }
         try store.read {
             summary.aliases = try store.forEachAliasEdge { edge in
-                ExportRecord.writeAlias(old: edge.aliasID, new: edge.placeID, reason: edge.reason, confidence: edge.confidence,
-                                        source: edge.source, evidence: edge.evidence, recordedAt: edge.recordedAt, into: &buffer)
+                ExportRecord.writeAlias(
+                    old: edge.aliasID, new: edge.placeID, reason: edge.reason, confidence: edge.confidence,
+                    source: edge.source, evidence: edge.evidence, recordedAt: edge.recordedAt, into: &buffer)
                 if buffer.count >= Self.chunkSize { try flush() }
             }
         }

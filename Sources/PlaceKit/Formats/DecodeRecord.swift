@@ -22,13 +22,17 @@ package func decodeRecord(_ record: SourceRecord, format: InputFormat?) throws(D
 }
 
 /// A record holding `predictions`, `error` or `requestedId`.
-private func decodeSpecialRecord(_ record: SourceRecord, _ object: JSONObject, format: InputFormat?) throws(DecodeError) -> DecodedPlace {
+private func decodeSpecialRecord(_ record: SourceRecord, _ object: JSONObject, format: InputFormat?) throws(DecodeError)
+    -> DecodedPlace
+{
     if object["predictions"] != nil {
-        throw DecodeError("autocomplete predictions are not places (no location); import Place Details or search responses")
+        throw DecodeError(
+            "autocomplete predictions are not places (no location); import Place Details or search responses")
     }
     if let error = object["error"]?.objectValue {
         let status = error["status"]?.stringValue ?? error["code"]?.intValue.map(String.init) ?? "error"
-        throw DecodeError("an API error response (\(status): \(error["message"]?.stringValue ?? "no message")), not a place")
+        throw DecodeError(
+            "an API error response (\(status): \(error["message"]?.stringValue ?? "no message")), not a place")
     }
     // A response filed under the ID that was requested:
     // {"requestedId": "...", "place": {...}} (v1) or {"requestedId": "...", "result": {...}} (legacy).
@@ -46,7 +50,8 @@ private func decodeSpecialRecord(_ record: SourceRecord, _ object: JSONObject, f
         }
         var decoded = try decodeRecord(inner, format: format)
         if decoded.format == .placesLegacy, let list = object["html_attributions"]?.arrayValue,
-           let attributions = LegacyPlacesDecoder.attributions(list) {
+            let attributions = LegacyPlacesDecoder.attributions(list)
+        {
             decoded.place.document["attributions"] = attributions
         }
         let id = decoded.place.id.rawValue
@@ -62,7 +67,9 @@ private func decodeSpecialRecord(_ record: SourceRecord, _ object: JSONObject, f
 }
 
 /// A place record in `format` (nil: detect it).
-private func decodePlace(_ record: SourceRecord, _ object: JSONObject, format: InputFormat?) throws(DecodeError) -> DecodedPlace {
+private func decodePlace(_ record: SourceRecord, _ object: JSONObject, format: InputFormat?) throws(DecodeError)
+    -> DecodedPlace
+{
     var decoded: DecodedPlace
     switch format ?? InputFormat.detect(record) {
     case .placesV1: decoded = try PlacesV1Decoder.decode(object)

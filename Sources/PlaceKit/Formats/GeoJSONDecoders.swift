@@ -13,7 +13,9 @@ enum GeoJSONDecoders {
         let placeID: String
     }
 
-    static func feature(_ object: JSONObject, id: (JSONObject, JSONObject) throws(DecodeError) -> String) throws(DecodeError) -> Feature {
+    static func feature(_ object: JSONObject, id: (JSONObject, JSONObject) throws(DecodeError) -> String)
+        throws(DecodeError) -> Feature
+    {
         let properties: JSONObject
         switch object["properties"] {
         case .object(let p)?: properties = p
@@ -31,13 +33,17 @@ enum GeoJSONDecoders {
     /// location, viewport and footprint from the geometry.
     /// `skipReason`: why the feature is not a place (it has neither a name
     /// nor a place type), kept by `ImportOptions.allFeatures` only.
-    static func decoded(_ f: Feature, document: JSONObject, extra: JSONObject, format: InputFormat, skipReason: String? = nil) -> DecodedPlace {
+    static func decoded(
+        _ f: Feature, document: JSONObject, extra: JSONObject, format: InputFormat, skipReason: String? = nil
+    ) -> DecodedPlace {
         var doc = document
         if let box = f.geometry.viewport {
-            doc["viewport"] = .object(JSONObject(uniqueMembers: [("low", latLng(box.low)), ("high", latLng(box.high))]))
+            doc["viewport"] = .object(
+                JSONObject(uniqueMembers: [("low", latLng(box.low)), ("high", latLng(box.high))]))
         }
         let location = f.geometry.representativePoint
-        var decoded = DecodedPlace(place: Place(id: PlaceID(f.placeID), coordinate: location, document: doc), extra: extra, format: format)
+        var decoded = DecodedPlace(
+            place: Place(id: PlaceID(f.placeID), coordinate: location, document: doc), extra: extra, format: format)
         decoded.footprint = FootprintShape.make(f.geometry, origin: location)
         if doc["displayName"] == nil {
             if doc["types"] == nil {
@@ -83,8 +89,10 @@ enum GeoJSONDecoders {
         // A scheme: letters, digits, + - . up to a ':', with no '.' (a host
         // with a port, www.example.org:8080, has one).
         let head = web.utf8.prefix { $0 != UInt8(ascii: ":") && $0 != UInt8(ascii: "/") }
-        let isScheme = head.count < web.utf8.count && web.utf8[head.endIndex] == UInt8(ascii: ":")
-            && !head.contains(UInt8(ascii: ".")) && head.first.map { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) } == true
+        let isScheme =
+            head.count < web.utf8.count && web.utf8[head.endIndex] == UInt8(ascii: ":")
+            && !head.contains(UInt8(ascii: "."))
+            && head.first.map { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) } == true
         if isScheme || web.hasPrefix("/") { return web }
         return "http://" + web
     }
@@ -134,10 +142,16 @@ enum GeoJSONDecoders {
             doc["addressComponents"] = .array(address.components)
         }
         if let phone = (tags["phone"] ?? tags["contact:phone"])?.stringValue {
-            doc["internationalPhoneNumber"] = .string(String(phone.split(separator: ";").first ?? Substring(phone)).trimmingSpacesString)
+            doc["internationalPhoneNumber"] = .string(
+                String(phone.split(separator: ";").first ?? Substring(phone)).trimmingSpacesString)
         }
-        if let web = (tags["website"] ?? tags["contact:website"] ?? tags["url"])?.stringValue, let uri = webAddress(web) { doc["websiteUri"] = .string(uri) }
-        if let hours = tags["opening_hours"]?.stringValue { doc["regularOpeningHours"] = OSMOpeningHours.regularOpeningHours(hours) }
+        if let web = (tags["website"] ?? tags["contact:website"] ?? tags["url"])?.stringValue, let uri = webAddress(web)
+        {
+            doc["websiteUri"] = .string(uri)
+        }
+        if let hours = tags["opening_hours"]?.stringValue {
+            doc["regularOpeningHours"] = OSMOpeningHours.regularOpeningHours(hours)
+        }
         var osm = JSONObject()
         if let unique, meta["type"] == nil, meta["id"] == nil {
             // As `-a type,id` would have said it.
@@ -148,14 +162,19 @@ enum GeoJSONDecoders {
         if let i = meta["id"] { osm["id"] = i }
         if let v = meta["version"] { osm["version"] = v }
         if let ts = meta["timestamp"] {
-            if let seconds = ts.intValue, let time = RFC3339.string(fromUnixSeconds: Int64(seconds)) { osm["timestamp"] = .string(time) } else { osm["timestamp"] = ts }
+            if let seconds = ts.intValue, let time = RFC3339.string(fromUnixSeconds: Int64(seconds)) {
+                osm["timestamp"] = .string(time)
+            } else {
+                osm["timestamp"] = ts
+            }
         }
         for (k, v) in meta where !["type", "id", "version", "timestamp"].contains(k) { osm[k] = v }
         osm["tags"] = .object(tags)
         extra["osm"] = .object(osm)
         if !localized.isEmpty { extra["localizedNames"] = .object(localized) }
-        var result = decoded(f, document: doc, extra: extra, format: .osm,
-                             skipReason: name == nil && types.isEmpty ? OSMTypeMapping.skipReason(tags) : nil)
+        var result = decoded(
+            f, document: doc, extra: extra, format: .osm,
+            skipReason: name == nil && types.isEmpty ? OSMTypeMapping.skipReason(tags) : nil)
         // The time of the object's last edit: what the record says of the place.
         result.capturedAt = CaptureTime.value(meta["timestamp"])
         return result
@@ -167,7 +186,10 @@ enum GeoJSONDecoders {
     /// ID, a relation's twice plus one); nil for anything else.
     static func osmiumUniqueID(_ value: JSONValue?) -> (type: String, number: Int64)? {
         guard let text = value?.stringValue, let letter = text.first, let n = Int64(text.dropFirst()), text.count > 1,
-              text.utf8.dropFirst().allSatisfy({ $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+            text.utf8.dropFirst().allSatisfy({
+                $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+            })
+        else { return nil }
         switch letter {
         case "n": return ("node", n)
         case "w": return ("way", n)
@@ -194,15 +216,21 @@ enum GeoJSONDecoders {
     }
 
     /// The error of an OpenStreetMap feature exported without its ID.
-    static let withoutOSMID = "OpenStreetMap feature without its ID (@type and @id): osmium export writes them with -a type,id "
+    static let withoutOSMID =
+        "OpenStreetMap feature without its ID (@type and @id): osmium export writes them with -a type,id "
         + "(osmium export -f geojsonseq -a type,id,version,timestamp EXTRACT.osm.pbf), or import the .osm.pbf itself"
 
     static func osmAddress(_ tags: JSONObject) -> (formatted: String, components: [JSONValue])? {
         func tag(_ k: String) -> String? { tags["addr:\(k)"]?.stringValue }
-        guard tag("street") != nil || tag("housenumber") != nil || tag("city") != nil || tag("postcode") != nil || tag("full") != nil else { return nil }
+        guard
+            tag("street") != nil || tag("housenumber") != nil || tag("city") != nil || tag("postcode") != nil
+                || tag("full") != nil
+        else { return nil }
         var components: [JSONValue] = []
         func component(_ text: String?, _ type: String) {
-            if let text { components.append(["longText": .string(text), "shortText": .string(text), "types": [.string(type)]]) }
+            if let text {
+                components.append(["longText": .string(text), "shortText": .string(text), "types": [.string(type)]])
+            }
         }
         component(tag("housenumber"), "street_number")
         component(tag("street") ?? tag("place"), "route")
@@ -220,7 +248,9 @@ enum GeoJSONDecoders {
 
     static func decodeOverture(_ object: JSONObject) throws(DecodeError) -> DecodedPlace {
         let f = try feature(object) { (o, p) throws(DecodeError) -> String in
-            guard let id = idString(o["id"]) ?? idString(p["id"]) else { throw DecodeError("Overture place without an id") }
+            guard let id = idString(o["id"]) ?? idString(p["id"]) else {
+                throw DecodeError("Overture place without an id")
+            }
             return id
         }
         let p = f.properties
@@ -233,7 +263,8 @@ enum GeoJSONDecoders {
         if let names {
             try FieldCheck.expect(names, "primary", .string, path: "names.primary", placeID: f.placeID)
             try FieldCheck.expect(names, "common", .object, path: "names.common", placeID: f.placeID)
-            for (language, name) in names["common"]?.objectValue ?? JSONObject() where name != .null && name.stringValue == nil {
+            for (language, name) in names["common"]?.objectValue ?? JSONObject()
+            where name != .null && name.stringValue == nil {
                 throw FieldCheck.typeError("names.common.\(language)", name, .string, placeID: f.placeID)
             }
         }
@@ -241,7 +272,9 @@ enum GeoJSONDecoders {
         if let common = names?["common"]?.objectValue, !common.isEmpty { extra["localizedNames"] = .object(common) }
         var categories: [String] = []
         if let primary = p["categories"]?["primary"]?.stringValue { categories.append(primary) }
-        for alt in p["categories"]?["alternate"]?.arrayValue ?? [] { if let s = alt.stringValue { categories.append(s) } }
+        for alt in p["categories"]?["alternate"]?.arrayValue ?? [] {
+            if let s = alt.stringValue { categories.append(s) }
+        }
         if categories.isEmpty, let primary = p["taxonomy"]?["primary"]?.stringValue { categories.append(primary) }
         if categories.isEmpty, let basic = p["basic_category"]?.stringValue { categories.append(basic) }
         var types: [String] = []
@@ -258,24 +291,37 @@ enum GeoJSONDecoders {
         default: break
         }
         if let address = p["addresses"]?.arrayValue?.first {
-            let parts = ["freeform", "locality", "postcode", "region", "country"].compactMap { address[$0]?.stringValue }
+            let parts = ["freeform", "locality", "postcode", "region", "country"].compactMap {
+                address[$0]?.stringValue
+            }
             if !parts.isEmpty { doc["formattedAddress"] = .string(parts.joined(separator: ", ")) }
             var components: [JSONValue] = []
-            for (key, type) in [("locality", "locality"), ("postcode", "postal_code"), ("region", "administrative_area_level_1"), ("country", "country")] {
-                if let v = address[key]?.stringValue { components.append(["longText": .string(v), "shortText": .string(v), "types": [.string(type)]]) }
+            for (key, type) in [
+                ("locality", "locality"), ("postcode", "postal_code"), ("region", "administrative_area_level_1"),
+                ("country", "country"),
+            ] {
+                if let v = address[key]?.stringValue {
+                    components.append(["longText": .string(v), "shortText": .string(v), "types": [.string(type)]])
+                }
             }
             if !components.isEmpty { doc["addressComponents"] = .array(components) }
         }
-        if let web = p["websites"]?.arrayValue?.first?.stringValue, let uri = webAddress(web) { doc["websiteUri"] = .string(uri) }
+        if let web = p["websites"]?.arrayValue?.first?.stringValue, let uri = webAddress(web) {
+            doc["websiteUri"] = .string(uri)
+        }
         if let phone = p["phones"]?.arrayValue?.first?.stringValue { doc["internationalPhoneNumber"] = .string(phone) }
         var overture = JSONObject()
-        for key in ["confidence", "categories", "taxonomy", "basic_category", "brand", "sources", "socials", "emails", "websites", "phones", "addresses", "version", "operating_status", "names"] {
+        for key in [
+            "confidence", "categories", "taxonomy", "basic_category", "brand", "sources", "socials", "emails",
+            "websites", "phones", "addresses", "version", "operating_status", "names",
+        ] {
             if let v = p[key], v != .null { overture[key] = v }
         }
         extra["overture"] = .object(overture)
         var result = decoded(f, document: doc, extra: extra, format: .overture, skipReason: "no name and no category")
         // `update_time` (older releases), else the latest of its sources'.
-        result.capturedAt = CaptureTime.value(p["update_time"])
+        result.capturedAt =
+            CaptureTime.value(p["update_time"])
             ?? (p["sources"]?.arrayValue ?? []).compactMap { CaptureTime.value($0["update_time"]) }.max()
         return result
     }
@@ -298,7 +344,8 @@ enum GeoJSONDecoders {
         // one to the document (a Places API (New) field) or apart. The keys
         // are unique (the parser keeps the last of a repeated one), so the
         // members are appended, not searched for.
-        var name: JSONValue?, displayName: JSONValue?, typesValue: JSONValue?, category: JSONValue?, categories: JSONValue?, primary: JSONValue?
+        var name: JSONValue?, displayName: JSONValue?, typesValue: JSONValue?, category: JSONValue?,
+            categories: JSONValue?, primary: JSONValue?
         var fields: [(key: String, value: JSONValue)] = []
         var rest: [(key: String, value: JSONValue)] = []
         fields.reserveCapacity(f.properties.count)
@@ -324,20 +371,29 @@ enum GeoJSONDecoders {
         if let name, name != .null, name.stringValue == nil {
             throw FieldCheck.typeError("name", name, .string, placeID: f.placeID)
         }
-        if name == nil || name == .null, let dn = displayName, dn != .null, dn.stringValue == nil, dn.objectValue == nil {
-            throw DecodeError("displayName is \(dn.kindDescription), expected a string or an object {\"text\": ...}", placeID: f.placeID)
+        if name == nil || name == .null, let dn = displayName, dn != .null, dn.stringValue == nil, dn.objectValue == nil
+        {
+            throw DecodeError(
+                "displayName is \(dn.kindDescription), expected a string or an object {\"text\": ...}",
+                placeID: f.placeID)
         }
         var members: [(key: String, value: JSONValue)] = []
         members.reserveCapacity(fields.count + 3)
         if let name = name?.stringValue {
             members.append(("displayName", text(name)))
         } else if let dn = displayName {
-            if let t = dn.stringValue { members.append(("displayName", text(t))) } else if dn.objectValue != nil { members.append(("displayName", dn)) }
+            if let t = dn.stringValue {
+                members.append(("displayName", text(t)))
+            } else if dn.objectValue != nil {
+                members.append(("displayName", dn))
+            }
         }
         var types: [String] = []
         if let t = typesValue {
             guard let list = t.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
-                throw DecodeError("properties.types is \(t.kindDescription == "an array" ? "not an array of strings" : t.kindDescription), expected an array of strings", placeID: f.placeID)
+                throw DecodeError(
+                    "properties.types is \(t.kindDescription == "an array" ? "not an array of strings" : t.kindDescription), expected an array of strings",
+                    placeID: f.placeID)
             }
             types = list.compactMap(\.stringValue)
         } else if let c = category?.stringValue {
@@ -356,7 +412,9 @@ enum GeoJSONDecoders {
         try FieldCheck.expect(doc, "rating", .number, placeID: f.placeID)
         try FieldCheck.expect(doc, "userRatingCount", .integer, placeID: f.placeID)
         var extra = JSONObject()
-        if !rest.isEmpty { extra = JSONObject(uniqueMembers: [("properties", .object(JSONObject(uniqueMembers: rest)))]) }
+        if !rest.isEmpty {
+            extra = JSONObject(uniqueMembers: [("properties", .object(JSONObject(uniqueMembers: rest)))])
+        }
         return decoded(f, document: doc, extra: extra, format: .geojson)
     }
 }

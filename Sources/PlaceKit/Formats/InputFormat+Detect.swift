@@ -19,12 +19,21 @@ extension InputFormat {
                 // `osmium export -u type_id`: the ID `n123`, `w123`, `a246` as the
                 // feature's, and OpenStreetMap tags (all strings) as the properties.
                 if p?["@type"] == nil, p?["id"] == nil, GeoJSONDecoders.osmiumUniqueID(value["id"]) != nil,
-                   p?.objectValue.map({ $0.allSatisfy { $0.key.hasPrefix("@") || $0.value.stringValue != nil } }) ?? true { return .osm }
+                    p?.objectValue.map({ $0.allSatisfy { $0.key.hasPrefix("@") || $0.value.stringValue != nil } })
+                        ?? true
+                {
+                    return .osm
+                }
                 // `-u counter` (1, 2, 3 ... anew in every export) is no place ID:
                 // the OpenStreetMap decoder says which option gives one.
                 if p?["@type"] == nil, p?["id"] == nil, value["id"]?.intValue != nil,
-                   let tags = p?.objectValue, GeoJSONDecoders.looksLikeOSMTags(tags) { return .osm }
-                if p?["names"]?.objectValue != nil || (p?["categories"] != nil && p?["sources"] != nil) { return .overture }
+                    let tags = p?.objectValue, GeoJSONDecoders.looksLikeOSMTags(tags)
+                {
+                    return .osm
+                }
+                if p?["names"]?.objectValue != nil || (p?["categories"] != nil && p?["sources"] != nil) {
+                    return .overture
+                }
                 return .geojson
             }
             if value["geonameid"] != nil && value["latitude"] != nil && value["longitude"] != nil { return .geonames }

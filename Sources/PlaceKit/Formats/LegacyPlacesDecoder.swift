@@ -20,7 +20,8 @@ enum LegacyPlacesDecoder {
         if let location, location != .null, location.objectValue == nil {
             throw DecodeError("geometry.location is \(location.kindDescription), expected an object", placeID: pid)
         }
-        let coordinate = try FieldCheck.coordinate(latitude: location?["lat"], longitude: location?["lng"], path: "geometry.location", placeID: pid)
+        let coordinate = try FieldCheck.coordinate(
+            latitude: location?["lat"], longitude: location?["lng"], path: "geometry.location", placeID: pid)
         try FieldCheck.expect(object, "name", .string, placeID: pid)
         try FieldCheck.expect(object, "types", .stringArray, placeID: pid)
         try FieldCheck.expect(object, "formatted_address", .string, placeID: pid)
@@ -66,7 +67,9 @@ enum LegacyPlacesDecoder {
                 doc["priceLevel"] = .string(priceLevels[level])
             case "business_status": doc["businessStatus"] = value
             case "permanently_closed":
-                if value.boolValue == true, object["business_status"] == nil { doc["businessStatus"] = "CLOSED_PERMANENTLY" }
+                if value.boolValue == true, object["business_status"] == nil {
+                    doc["businessStatus"] = "CLOSED_PERMANENTLY"
+                }
                 extra[key] = value
             case "utc_offset": doc["utcOffsetMinutes"] = value
             case "opening_hours": doc["regularOpeningHours"] = try openingHours(value, key, placeID: pid)
@@ -103,7 +106,9 @@ enum LegacyPlacesDecoder {
             }
         }
         if doc["location"] == nil { doc["location"] = .null }
-        if let primary = primaryType(object["types"]?.arrayValue?.compactMap(\.stringValue) ?? []) { doc["primaryType"] = .string(primary) }
+        if let primary = primaryType(object["types"]?.arrayValue?.compactMap(\.stringValue) ?? []) {
+            doc["primaryType"] = .string(primary)
+        }
         // Deprecated IDs of the same place: the 40-hex `id`, the long
         // `reference` (equal to place_id in current responses) and `alt_ids`.
         var aliases: [AliasEdge] = []
@@ -117,8 +122,9 @@ enum LegacyPlacesDecoder {
                 aliases.append(AliasEdge(aliasID: old, placeID: pid, reason: .deprecated))
             }
         }
-        return DecodedPlace(place: Place(id: PlaceID(pid), coordinate: coordinate, document: doc), extra: extra,
-                            format: .placesLegacy, aliases: aliases)
+        return DecodedPlace(
+            place: Place(id: PlaceID(pid), coordinate: coordinate, document: doc), extra: extra,
+            format: .placesLegacy, aliases: aliases)
     }
 
     /// The v1 `primaryType` of a legacy `types` list, as the Places API
@@ -184,7 +190,10 @@ enum LegacyPlacesDecoder {
         ("ja", ["月曜日", "火曜日", "水曜日", "木曜日", "金曜日", "土曜日", "日曜日"]),
     ]
 
-    static let priceLevels = ["PRICE_LEVEL_FREE", "PRICE_LEVEL_INEXPENSIVE", "PRICE_LEVEL_MODERATE", "PRICE_LEVEL_EXPENSIVE", "PRICE_LEVEL_VERY_EXPENSIVE"]
+    static let priceLevels = [
+        "PRICE_LEVEL_FREE", "PRICE_LEVEL_INEXPENSIVE", "PRICE_LEVEL_MODERATE", "PRICE_LEVEL_EXPENSIVE",
+        "PRICE_LEVEL_VERY_EXPENSIVE",
+    ]
 
     static let booleanAttributes: [String: String] = [
         "curbside_pickup": "curbsidePickup", "delivery": "delivery", "dine_in": "dineIn",
@@ -222,22 +231,31 @@ enum LegacyPlacesDecoder {
     /// not HHMM, a day outside 0-6 or a malformed date is refused: read any
     /// other way it would move the hours.
     static func point(_ p: JSONValue, _ path: String, placeID: String) throws(DecodeError) -> JSONValue {
-        guard let object = p.objectValue else { throw DecodeError("\(path) is \(p.kindDescription), expected an object", placeID: placeID) }
+        guard let object = p.objectValue else {
+            throw DecodeError("\(path) is \(p.kindDescription), expected an object", placeID: placeID)
+        }
         var o = JSONObject()
         if let dateValue = object["date"], dateValue != .null {
             guard let text = dateValue.stringValue, let date = legacyDate(text) else {
-                throw DecodeError("\(path).date \(JSONWriter().string(dateValue)) is not a date YYYY-MM-DD", placeID: placeID)
+                throw DecodeError(
+                    "\(path).date \(JSONWriter().string(dateValue)) is not a date YYYY-MM-DD", placeID: placeID)
             }
             o["date"] = date
         }
         guard let day = object["day"]?.intValue, (0...6).contains(day) else {
-            throw DecodeError("\(path).day \(object["day"].map { JSONWriter().string($0) } ?? "(absent)") is not a weekday 0-6", placeID: placeID)
+            throw DecodeError(
+                "\(path).day \(object["day"].map { JSONWriter().string($0) } ?? "(absent)") is not a weekday 0-6",
+                placeID: placeID)
         }
         o["day"] = .int(Int64(day))
         let timeValue = object["time"]
-        guard let time = timeValue?.stringValue, time.utf8.count == 4, time.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-              let hhmm = Int(time), hhmm / 100 <= 24, hhmm % 100 <= 59, hhmm <= 2400 else {
-            throw DecodeError("\(path).time \(timeValue.map { JSONWriter().string($0) } ?? "(absent)") is not a time HHMM", placeID: placeID)
+        guard let time = timeValue?.stringValue, time.utf8.count == 4,
+            time.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+            let hhmm = Int(time), hhmm / 100 <= 24, hhmm % 100 <= 59, hhmm <= 2400
+        else {
+            throw DecodeError(
+                "\(path).time \(timeValue.map { JSONWriter().string($0) } ?? "(absent)") is not a time HHMM",
+                placeID: placeID)
         }
         o["hour"] = .int(Int64(hhmm / 100))
         o["minute"] = .int(Int64(hhmm % 100))
@@ -249,24 +267,33 @@ enum LegacyPlacesDecoder {
     static func legacyDate(_ text: String) -> JSONValue? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), let date = LocalDate(year: y, month: m, day: d) else { return nil }
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+            let date = LocalDate(year: y, month: m, day: d)
+        else { return nil }
         return date.json
     }
 
     static func openingHours(_ h: JSONValue, _ path: String, placeID: String) throws(DecodeError) -> JSONValue {
-        guard h.objectValue != nil else { throw DecodeError("\(path) is \(h.kindDescription), expected an object", placeID: placeID) }
+        guard h.objectValue != nil else {
+            throw DecodeError("\(path) is \(h.kindDescription), expected an object", placeID: placeID)
+        }
         var o = JSONObject()
         if let v = h["open_now"] { o["openNow"] = v }
         if let periodsValue = h["periods"], periodsValue != .null {
             guard let periods = periodsValue.arrayValue else {
-                throw DecodeError("\(path).periods is \(periodsValue.kindDescription), expected an array", placeID: placeID)
+                throw DecodeError(
+                    "\(path).periods is \(periodsValue.kindDescription), expected an array", placeID: placeID)
             }
             var out: [JSONValue] = []
             for (i, p) in periods.enumerated() {
                 var po = JSONObject()
-                guard let open = p["open"], open != .null else { throw DecodeError("\(path).periods[\(i)] has no open time", placeID: placeID) }
+                guard let open = p["open"], open != .null else {
+                    throw DecodeError("\(path).periods[\(i)] has no open time", placeID: placeID)
+                }
                 po["open"] = try point(open, "\(path).periods[\(i)].open", placeID: placeID)
-                if let close = p["close"], close != .null { po["close"] = try point(close, "\(path).periods[\(i)].close", placeID: placeID) }
+                if let close = p["close"], close != .null {
+                    po["close"] = try point(close, "\(path).periods[\(i)].close", placeID: placeID)
+                }
                 out.append(.object(po))
             }
             o["periods"] = .array(out)
@@ -308,7 +335,8 @@ enum LegacyPlacesDecoder {
         var name = Substring(html)
         var uri: String?
         if let open = html.range(of: "<a "), let gt = html[open.upperBound...].firstIndex(of: ">"),
-           let close = html[gt...].range(of: "</a>") {
+            let close = html[gt...].range(of: "</a>")
+        {
             uri = attribute("href", in: html[open.upperBound..<gt]).map(decodeEntities)
             name = html[html.index(after: gt)..<close.lowerBound]
         }
@@ -372,7 +400,8 @@ enum LegacyPlacesDecoder {
         var o = JSONObject([("name", .string("places/\(placeID)/photos/\(ref)"))])
         if let w = p["width"]?.intValue { o["widthPx"] = .int(Int64(w)) }
         if let h = p["height"]?.intValue { o["heightPx"] = .int(Int64(h)) }
-        o["authorAttributions"] = .array((p["html_attributions"]?.arrayValue ?? []).compactMap(\.stringValue).map(parseAttribution))
+        o["authorAttributions"] = .array(
+            (p["html_attributions"]?.arrayValue ?? []).compactMap(\.stringValue).map(parseAttribution))
         if let url = p["view_in_maps_url"]?.stringValue { o["googleMapsUri"] = .string(url) }
         return .object(o)
     }
@@ -391,8 +420,9 @@ enum LegacyPlacesDecoder {
         if let v = r["author_url"] { author["uri"] = v }
         if let v = r["profile_photo_url"] { author["photoUri"] = v }
         if !author.isEmpty { o["authorAttribution"] = .object(author) }
-        if let t = r["time"]?.intValue, let time = RFC3339.string(fromUnixSeconds: Int64(t)) { o["publishTime"] = .string(time) }
+        if let t = r["time"]?.intValue, let time = RFC3339.string(fromUnixSeconds: Int64(t)) {
+            o["publishTime"] = .string(time)
+        }
         return .object(o)
     }
 }
-

@@ -13,7 +13,10 @@ import PlaceModel
 /// the new types by importing the export again.
 enum OSMTypeMapping {
     /// Keys, in the order they decide the primary type.
-    static let keys = ["amenity", "shop", "tourism", "leisure", "healthcare", "office", "craft", "historic", "sport", "public_transport", "railway", "aeroway"]
+    static let keys = [
+        "amenity", "shop", "tourism", "leisure", "healthcare", "office", "craft", "historic", "sport",
+        "public_transport", "railway", "aeroway",
+    ]
 
     static let byTag: [String: [String: String]] = [
         "amenity": [
@@ -22,46 +25,63 @@ enum OSMTypeMapping {
             "bank": "bank", "atm": "atm", "bureau_de_change": "finance", "pharmacy": "pharmacy",
             "hospital": "hospital", "clinic": "medical_clinic", "doctors": "doctor", "dentist": "dentist",
             "veterinary": "veterinary_care", "school": "school", "university": "university", "college": "university",
-            "kindergarten": "preschool", "childcare": "child_care_agency", "library": "library", "place_of_worship": "place_of_worship",
-            "parking": "parking", "motorcycle_parking": "parking", "parking_entrance": "parking_entrance", "parking_space": "parking_space",
-            "bicycle_parking": "bicycle_parking", "fuel": "gas_station", "charging_station": "electric_vehicle_charging_station",
+            "kindergarten": "preschool", "childcare": "child_care_agency", "library": "library",
+            "place_of_worship": "place_of_worship",
+            "parking": "parking", "motorcycle_parking": "parking", "parking_entrance": "parking_entrance",
+            "parking_space": "parking_space",
+            "bicycle_parking": "bicycle_parking", "fuel": "gas_station",
+            "charging_station": "electric_vehicle_charging_station",
             "car_rental": "car_rental", "car_wash": "car_wash", "taxi": "taxi_stand", "bus_station": "bus_station",
-            "ferry_terminal": "ferry_terminal", "police": "police", "fire_station": "fire_station", "post_office": "post_office",
+            "ferry_terminal": "ferry_terminal", "police": "police", "fire_station": "fire_station",
+            "post_office": "post_office",
             "townhall": "city_hall", "courthouse": "courthouse", "embassy": "embassy", "cinema": "movie_theater",
-            "theatre": "performing_arts_theater", "arts_centre": "cultural_center", "community_centre": "community_center",
+            "theatre": "performing_arts_theater", "arts_centre": "cultural_center",
+            "community_centre": "community_center",
             "nightclub": "night_club", "casino": "casino", "marketplace": "market", "toilets": "public_bathroom",
             "post_box": "post_box", "shelter": "shelter", "drinking_water": "drinking_water", "bench": "bench",
             "waste_basket": "waste_basket", "vending_machine": "vending_machine", "grave_yard": "cemetery",
             "social_facility": "social_services_organization", "nursing_home": "assisted_living_facility",
         ],
         "shop": [
-            "supermarket": "supermarket", "convenience": "convenience_store", "bakery": "bakery", "butcher": "butcher_shop",
+            "supermarket": "supermarket", "convenience": "convenience_store", "bakery": "bakery",
+            "butcher": "butcher_shop",
             "clothes": "clothing_store", "shoes": "shoe_store", "books": "book_store", "hairdresser": "hair_salon",
-            "beauty": "beauty_salon", "jewelry": "jewelry_store", "electronics": "electronics_store", "mobile_phone": "cell_phone_store",
-            "computer": "electronics_store", "furniture": "furniture_store", "hardware": "hardware_store", "doityourself": "home_improvement_store",
-            "florist": "florist", "sports": "sporting_goods_store", "mall": "shopping_mall", "department_store": "department_store",
-            "car": "car_dealer", "car_repair": "car_repair", "bicycle": "bicycle_store", "pet": "pet_store", "optician": "store",
+            "beauty": "beauty_salon", "jewelry": "jewelry_store", "electronics": "electronics_store",
+            "mobile_phone": "cell_phone_store",
+            "computer": "electronics_store", "furniture": "furniture_store", "hardware": "hardware_store",
+            "doityourself": "home_improvement_store",
+            "florist": "florist", "sports": "sporting_goods_store", "mall": "shopping_mall",
+            "department_store": "department_store",
+            "car": "car_dealer", "car_repair": "car_repair", "bicycle": "bicycle_store", "pet": "pet_store",
+            "optician": "store",
             "gift": "gift_shop", "alcohol": "liquor_store", "wine": "liquor_store", "confectionery": "candy_store",
-            "chemist": "drugstore", "greengrocer": "grocery_store", "deli": "deli", "laundry": "laundry", "dry_cleaning": "laundry",
-            "travel_agency": "travel_agency", "kiosk": "store", "tobacco": "store", "toys": "toy_store", "garden_centre": "garden_center",
+            "chemist": "drugstore", "greengrocer": "grocery_store", "deli": "deli", "laundry": "laundry",
+            "dry_cleaning": "laundry",
+            "travel_agency": "travel_agency", "kiosk": "store", "tobacco": "store", "toys": "toy_store",
+            "garden_centre": "garden_center",
         ],
         "tourism": [
-            "hotel": "hotel", "hostel": "hostel", "motel": "motel", "guest_house": "guest_house", "apartment": "lodging",
-            "chalet": "lodging", "alpine_hut": "mountain_hut", "wilderness_hut": "mountain_hut", "camp_site": "campground",
+            "hotel": "hotel", "hostel": "hostel", "motel": "motel", "guest_house": "guest_house",
+            "apartment": "lodging",
+            "chalet": "lodging", "alpine_hut": "mountain_hut", "wilderness_hut": "mountain_hut",
+            "camp_site": "campground",
             "camp_pitch": "campground", "caravan_site": "rv_park",
-            "museum": "museum", "gallery": "art_gallery", "attraction": "tourist_attraction", "viewpoint": "observation_deck",
+            "museum": "museum", "gallery": "art_gallery", "attraction": "tourist_attraction",
+            "viewpoint": "observation_deck",
             "zoo": "zoo", "aquarium": "aquarium", "theme_park": "amusement_park",
             "artwork": "tourist_attraction", "picnic_site": "picnic_ground",
-            // "information" is decided by the information=* tag (`informationType`).
+                // "information" is decided by the information=* tag (`informationType`).
         ],
         "leisure": [
             "park": "park", "playground": "playground", "sports_centre": "sports_complex", "stadium": "stadium",
             "fitness_centre": "gym", "swimming_pool": "swimming_pool", "garden": "garden", "golf_course": "golf_course",
-            "marina": "marina", "pitch": "sports_activity_location", "ice_rink": "ice_skating_rink", "water_park": "water_park",
+            "marina": "marina", "pitch": "sports_activity_location", "ice_rink": "ice_skating_rink",
+            "water_park": "water_park",
             "nature_reserve": "national_park", "dog_park": "dog_park", "bowling_alley": "bowling_alley",
         ],
         "healthcare": [
-            "hospital": "hospital", "clinic": "medical_clinic", "doctor": "doctor", "dentist": "dentist", "pharmacy": "pharmacy",
+            "hospital": "hospital", "clinic": "medical_clinic", "doctor": "doctor", "dentist": "dentist",
+            "pharmacy": "pharmacy",
             "physiotherapist": "physiotherapist",
         ],
         "office": [
@@ -69,7 +89,8 @@ enum OSMTypeMapping {
             "insurance": "insurance_agency", "accountant": "accounting", "travel_agent": "travel_agency",
         ],
         "craft": [
-            "electrician": "electrician", "plumber": "plumber", "painter": "painter", "locksmith": "locksmith", "roofer": "roofing_contractor",
+            "electrician": "electrician", "plumber": "plumber", "painter": "painter", "locksmith": "locksmith",
+            "roofer": "roofing_contractor",
         ],
         "railway": ["station": "train_station", "halt": "train_station", "tram_stop": "transit_station"],
         "aeroway": ["aerodrome": "airport", "terminal": "airport", "heliport": "heliport", "helipad": "heliport"],
@@ -82,7 +103,8 @@ enum OSMTypeMapping {
     /// placedb-only type of its own; any other value, or none, is an
     /// information point.
     static let informationTypes: [String: String] = [
-        "office": "visitor_center", "visitor_centre": "visitor_center", "board": "information_board", "map": "information_map",
+        "office": "visitor_center", "visitor_centre": "visitor_center", "board": "information_board",
+        "map": "information_map",
         "guidepost": "guidepost", "route_marker": "route_marker", "terminal": "information_terminal",
     ]
 
@@ -93,8 +115,10 @@ enum OSMTypeMapping {
 
     /// The generic type of a key when its value is not mapped.
     static let fallback: [String: String] = [
-        "amenity": "point_of_interest", "shop": "store", "tourism": "tourist_attraction", "leisure": "point_of_interest",
-        "healthcare": "health", "office": "corporate_office", "craft": "point_of_interest", "historic": "historical_landmark",
+        "amenity": "point_of_interest", "shop": "store", "tourism": "tourist_attraction",
+        "leisure": "point_of_interest",
+        "healthcare": "health", "office": "corporate_office", "craft": "point_of_interest",
+        "historic": "historical_landmark",
     ]
 
     /// The Places types of a feature's tags; empty when no key maps.
@@ -164,7 +188,9 @@ extension OSMTypeMapping {
         case nil: break
         }
         if tag("type") == "boundary" || tag("admin_level") != nil { return "political" }
-        if platformValues.contains(where: { tag($0.key).map($0.value.contains) ?? false }) || tag("naptan:AtcoCode") != nil {
+        if platformValues.contains(where: { tag($0.key).map($0.value.contains) ?? false })
+            || tag("naptan:AtcoCode") != nil
+        {
             return "transit_platform"
         }
         if tag("aerialway") == "station" { return "transit_station" }
@@ -181,7 +207,10 @@ extension OSMTypeMapping {
         if tag("aerialway") != nil || tag("piste:type") != nil || tag("route") != nil
             || tag("type") == "route" || tag("type") == "route_master"
             || ["rcn", "rwn", "lcn", "lwn", "ncn", "nwn", "rcn_ref", "rwn_ref"].contains(where: { tag($0) != nil })
-            || tags.keys.contains(where: { $0.hasPrefix("traffic_sign") }) { return "route" }
+            || tags.keys.contains(where: { $0.hasPrefix("traffic_sign") })
+        {
+            return "route"
+        }
         if let w = tag("waterway") { return linearWaterways.contains(w) ? "waterway" : "natural_feature" }
         if tag("entrance") != nil { return "entrance" }
         if tag("building") != nil || tag("building:part") != nil { return "premise" }
@@ -193,14 +222,18 @@ extension OSMTypeMapping {
         case _?: return "landuse"
         case nil: break
         }
-        if tag("man_made") != nil || tag("power") != nil || tag("barrier") != nil || tag("bridge") != nil || tag("tunnel") != nil {
+        if tag("man_made") != nil || tag("power") != nil || tag("barrier") != nil || tag("bridge") != nil
+            || tag("tunnel") != nil
+        {
             return "structure"
         }
         // A fire hydrant, a defibrillator, an emergency phone (often "named" by its number).
         if tag("emergency") != nil { return "emergency_equipment" }
         // Only tags of a former life ("disused:amenity=pub", "was:shop"): a
         // place that closed, still named on the map.
-        if tags.keys.contains(where: { key in lifecyclePrefixes.contains { key.hasPrefix($0) } || lifecycleSuffixes.contains { key.hasSuffix($0) } }) {
+        if tags.keys.contains(where: { key in
+            lifecyclePrefixes.contains { key.hasPrefix($0) } || lifecycleSuffixes.contains { key.hasSuffix($0) }
+        }) {
             return "disused"
         }
         return nil
@@ -208,7 +241,9 @@ extension OSMTypeMapping {
 
     /// OpenStreetMap's lifecycle prefixes and suffixes of a key: the thing
     /// was that, and is no more.
-    static let lifecyclePrefixes = ["disused:", "abandoned:", "was:", "removed:", "demolished:", "razed:", "destroyed:"]
+    static let lifecyclePrefixes = [
+        "disused:", "abandoned:", "was:", "removed:", "demolished:", "razed:", "destroyed:",
+    ]
     static let lifecycleSuffixes = [":disused"]
 
     /// `waterway=*` values that are lines (a river, a stream, a canal, a
@@ -225,7 +260,9 @@ extension OSMTypeMapping {
         "highway": ["bus_stop", "platform"],
     ]
 
-    static let metadataKeys: Set<String> = ["created_by", "source", "note", "fixme", "FIXME", "comment", "attribution", "check_date"]
+    static let metadataKeys: Set<String> = [
+        "created_by", "source", "note", "fixme", "FIXME", "comment", "attribution", "check_date",
+    ]
 
     /// Why a feature with neither a name nor a place tag is skipped: what
     /// it is ("road or path", "building", "address", "untagged", ...).
@@ -241,7 +278,11 @@ extension OSMTypeMapping {
         if has("landuse") || has("natural") || has("waterway") || has("water") { return "land use or natural" }
         if has("barrier") { return "barrier" }
         if has("power") || has("man_made") { return "power line or structure" }
-        if tags.keys.contains(where: { $0.hasPrefix("traffic_sign") || $0.hasPrefix("traffic_signals") }) || has("crossing") { return "road, path or crossing" }
+        if tags.keys.contains(where: { $0.hasPrefix("traffic_sign") || $0.hasPrefix("traffic_signals") })
+            || has("crossing")
+        {
+            return "road, path or crossing"
+        }
         if has("entrance") { return "entrance" }
         if has("boundary") || has("type") || has("route") { return "boundary, route or relation" }
         if tags.keys.allSatisfy({ $0.hasPrefix("addr:") }) { return "address" }

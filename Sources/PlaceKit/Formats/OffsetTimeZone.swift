@@ -38,8 +38,13 @@ enum OffsetTimeZone {
         var out: [Zone] = []
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count >= 3, let c = coordinate(String(fields[1])), let tz = TimeZone(identifier: String(fields[2])) else { continue }
-            out.append(Zone(id: String(fields[2]), countries: fields[0].split(separator: ",").map(String.init), coordinate: c, timeZone: tz))
+            guard fields.count >= 3, let c = coordinate(String(fields[1])),
+                let tz = TimeZone(identifier: String(fields[2]))
+            else { continue }
+            out.append(
+                Zone(
+                    id: String(fields[2]), countries: fields[0].split(separator: ",").map(String.init), coordinate: c,
+                    timeZone: tz))
         }
         return out
     }
@@ -49,28 +54,36 @@ enum OffsetTimeZone {
     static func coordinate(_ text: String) -> Coordinate? {
         let chars = Array(text)
         guard chars.count >= 11, chars[0] == "+" || chars[0] == "-",
-              let split = chars.indices.dropFirst().first(where: { chars[$0] == "+" || chars[$0] == "-" }) else { return nil }
+            let split = chars.indices.dropFirst().first(where: { chars[$0] == "+" || chars[$0] == "-" })
+        else { return nil }
         func degrees(_ part: ArraySlice<Character>, degreeDigits: Int) -> Double? {
             let sign: Double = part.first == "-" ? -1 : 1
             let digits = String(part.dropFirst())
-            guard digits.allSatisfy(\.isNumber), digits.count == degreeDigits + 2 || digits.count == degreeDigits + 4 else { return nil }
+            guard digits.allSatisfy(\.isNumber), digits.count == degreeDigits + 2 || digits.count == degreeDigits + 4
+            else { return nil }
             let d = Double(digits.prefix(degreeDigits))!, m = Double(digits.dropFirst(degreeDigits).prefix(2))!
             let s = digits.count == degreeDigits + 4 ? Double(digits.suffix(2))! : 0
             return sign * (d + m / 60 + s / 3600)
         }
-        guard let lat = degrees(chars[..<split], degreeDigits: 2), let lng = degrees(chars[split...], degreeDigits: 3) else { return nil }
+        guard let lat = degrees(chars[..<split], degreeDigits: 2), let lng = degrees(chars[split...], degreeDigits: 3)
+        else { return nil }
         return Coordinate(latitude: lat, longitude: lng)
     }
 
     /// The zone of a place at `location` whose UTC offset was
     /// `offsetMinutes` at one of `times`, by the rule above; nil when none.
-    static func zone(offsetMinutes: Int, location: Coordinate, country: String?, at times: [Date], zones: [Zone] = zones) -> String? {
+    static func zone(
+        offsetMinutes: Int, location: Coordinate, country: String?, at times: [Date], zones: [Zone] = zones
+    ) -> String? {
         let matching = zones.filter { z in times.contains { z.timeZone.secondsFromGMT(for: $0) == offsetMinutes * 60 } }
         func nearest(_ list: [Zone]) -> String? {
-            let best = list.map { ($0, $0.coordinate.distance(to: location)) }.filter { $0.1 <= maxDistanceMeters }.min { $0.1 < $1.1 }
+            let best = list.map { ($0, $0.coordinate.distance(to: location)) }.filter { $0.1 <= maxDistanceMeters }.min
+            { $0.1 < $1.1 }
             return best?.0.id
         }
-        if let country = country?.uppercased(), let z = nearest(matching.filter { $0.countries.contains(country) }) { return z }
+        if let country = country?.uppercased(), let z = nearest(matching.filter { $0.countries.contains(country) }) {
+            return z
+        }
         return nearest(matching)
     }
 
@@ -91,7 +104,11 @@ enum OffsetTimeZone {
         let country = (place.document["addressComponents"]?.arrayValue ?? []).first { c in
             c["types"]?.arrayValue?.contains(.string("country")) == true
         }?["shortText"]?.stringValue
-        guard let id = zone(offsetMinutes: offset, location: place.coordinate, country: country, at: times(capturedAt: capturedAt, now: now)) else { return }
+        guard
+            let id = zone(
+                offsetMinutes: offset, location: place.coordinate, country: country,
+                at: times(capturedAt: capturedAt, now: now))
+        else { return }
         place.document["timeZone"] = ["id": .string(id)]
     }
 }

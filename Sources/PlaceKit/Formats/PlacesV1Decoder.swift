@@ -27,7 +27,9 @@ enum PlacesV1Decoder {
     private static let members: [String: Member] = {
         var table: [String: Member] = [:]
         for name in FieldMask.placeFields { table[name] = Member(role: .field) }
-        for (rank, (name, kind)) in checked.enumerated() { table[name, default: Member(role: .field)].check = (rank, kind) }
+        for (rank, (name, kind)) in checked.enumerated() {
+            table[name, default: Member(role: .field)].check = (rank, kind)
+        }
         table["id"]?.role = .id
         table["name"]?.role = .name
         table["location"]?.role = .location
@@ -64,7 +66,9 @@ enum PlacesV1Decoder {
             case .timestamp: timestamp = value
             case .field: break
             }
-            if let check = member.check, value != .null, !FieldCheck.has(value, check.kind), check.rank < failed?.rank ?? .max {
+            if let check = member.check, value != .null, !FieldCheck.has(value, check.kind),
+                check.rank < failed?.rank ?? .max
+            {
                 failed = (check.rank, key, value, check.kind)
             }
             if member.role == .timestamp { extra.append((key, value)) } else { document.append((key, value)) }
@@ -81,8 +85,10 @@ enum PlacesV1Decoder {
         // Both given: they must name the same place (stored under `id`,
         // a record whose `name` says otherwise was refused by nothing).
         if let idValue = id?.stringValue, let nameValue = name?.stringValue, nameValue.hasPrefix("places/"),
-           !nameValue.dropFirst(7).contains("/"), nameValue.dropFirst(7) != Substring(idValue) {
-            throw DecodeError("name '\(nameValue.prefix(80))' and id '\(idValue.prefix(80))' name different places", placeID: idValue)
+            !nameValue.dropFirst(7).contains("/"), nameValue.dropFirst(7) != Substring(idValue)
+        {
+            throw DecodeError(
+                "name '\(nameValue.prefix(80))' and id '\(idValue.prefix(80))' name different places", placeID: idValue)
         }
         guard let idText, !idText.isEmpty else {
             throw DecodeError("no place ID (id or name \"places/{id}\")")
@@ -91,7 +97,8 @@ enum PlacesV1Decoder {
         if let location, location != .null, location.objectValue == nil {
             throw DecodeError("location is \(location.kindDescription), expected an object", placeID: pid)
         }
-        let coordinate = try FieldCheck.coordinate(latitude: location?["latitude"], longitude: location?["longitude"], path: "location", placeID: pid)
+        let coordinate = try FieldCheck.coordinate(
+            latitude: location?["latitude"], longitude: location?["longitude"], path: "location", placeID: pid)
         // displayName.text is checked right after displayName (rank 0).
         if failed == nil || failed!.rank > 0, case .object(let dn)? = displayName {
             try FieldCheck.expect(dn, "text", .string, path: "displayName.text", placeID: pid)
@@ -109,8 +116,9 @@ enum PlacesV1Decoder {
             aliases.append(AliasEdge(aliasID: pid, placeID: movedTo, reason: .moved))
         }
         // The document holds no `id` or `name`, and its location is the coordinate.
-        var decoded = DecodedPlace(place: Place(id: PlaceID(pid), coordinate: coordinate, maskedDocument: JSONObject(uniqueMembers: document)),
-                                   extra: JSONObject(uniqueMembers: extra), format: .placesV1, aliases: aliases)
+        var decoded = DecodedPlace(
+            place: Place(id: PlaceID(pid), coordinate: coordinate, maskedDocument: JSONObject(uniqueMembers: document)),
+            extra: JSONObject(uniqueMembers: extra), format: .placesV1, aliases: aliases)
         // A scraper's capture time beside the API's fields (not a v1 field:
         // it stays in the extras too).
         decoded.capturedAt = CaptureTime.value(timestamp)

@@ -1,6 +1,6 @@
 import CZlib
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 package import PlaceModel
 import PlaceStorage
@@ -25,13 +25,17 @@ package final class ByteSource {
             var st = stat()
             guard stat(path, &st) == 0 else {
                 let reason = String(cString: strerror(errno))
-                throw InputError(kind: errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable, source: path, reason: "cannot open: \(reason.lowercased())")
+                throw InputError(
+                    kind: errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable, source: path,
+                    reason: "cannot open: \(reason.lowercased())")
             }
             if (st.st_mode & S_IFMT) == S_IFDIR {
                 throw InputError(kind: .unreadable, source: path, reason: "is a directory, not a file")
             }
             guard let f = gzopen(path, "rb") else {
-                throw InputError(kind: .unreadable, source: path, reason: "cannot open: \(String(cString: strerror(errno)).lowercased())")
+                throw InputError(
+                    kind: .unreadable, source: path,
+                    reason: "cannot open: \(String(cString: strerror(errno)).lowercased())")
             }
             file = f
             totalSize = (st.st_mode & S_IFMT) == S_IFREG ? Int64(st.st_size) : nil
@@ -80,7 +84,9 @@ package final class ByteSource {
         while filled < count {
             let n: Int
             do {
-                n = try bytes.withUnsafeMutableBytes { b in try readSource(into: b.baseAddress! + filled, count: count - filled) }
+                n = try bytes.withUnsafeMutableBytes { b in
+                    try readSource(into: b.baseAddress! + filled, count: count - filled)
+                }
             } catch let e as InputError {
                 throw e
             } catch {

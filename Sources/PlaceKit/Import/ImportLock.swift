@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PlaceStorage
 
@@ -48,7 +48,9 @@ final class ImportLock {
             // The holder removes the file when done: a lock on a removed
             // (or replaced) file locks nothing, so take the new one.
             var held = stat(), named = stat()
-            guard fstat(fd, &held) == 0, stat(path, &named) == 0, held.st_ino == named.st_ino, held.st_dev == named.st_dev else {
+            guard fstat(fd, &held) == 0, stat(path, &named) == 0, held.st_ino == named.st_ino,
+                held.st_dev == named.st_dev
+            else {
                 close(fd)
                 continue
             }

@@ -58,7 +58,10 @@ public struct ImportOptions: Sendable {
     /// one is kept in an unlinked file beside the database.
     var osmiumIndex = OsmiumExport.defaultIndex
 
-    public init(format: InputFormat? = nil, onError: OnError = .stop, source: String? = nil, snapshot: String? = nil, timeZone: String? = nil) {
+    public init(
+        format: InputFormat? = nil, onError: OnError = .stop, source: String? = nil, snapshot: String? = nil,
+        timeZone: String? = nil
+    ) {
         self.format = format
         self.onError = onError
         self.source = snapshot ?? source

@@ -75,7 +75,6 @@ public struct ImportSummary: Sendable, Equatable {
     }
 }
 
-
 extension ImportSummary {
     init(records: Int, rejected: Int, bytes: Int64, seconds: Double) {
         self.init()

@@ -24,7 +24,9 @@ enum InputKind: Equatable {
         case .json: return .json
         case .openStreetMap(.xml): return .openStreetMap(.xmlGzip)
         case .openStreetMap(.pbf):
-            return .other(what: "a gzip'd OpenStreetMap PBF file", advice: "gunzip it first (a PBF file's blocks are compressed already)")
+            return .other(
+                what: "a gzip'd OpenStreetMap PBF file",
+                advice: "gunzip it first (a PBF file's blocks are compressed already)")
         case .openStreetMap:
             return .other(what: "a gzip'd OpenStreetMap file", advice: "gunzip it first")
         case .other(let what, let advice):
@@ -60,7 +62,9 @@ enum InputKind: Equatable {
         if starts(head, [0xFF, 0xE0, 0x04]) && starts(head, "o5c2", at: 3) {
             return .other(what: "an OpenStreetMap change file (o5c)", advice: changeAdvice)
         }
-        if !compressed && starts(head, "BZh") && head.count > 3 && (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(head[3]) {
+        if !compressed && starts(head, "BZh") && head.count > 3
+            && (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(head[3])
+        {
             // bzip2: OpenStreetMap's XML dumps come so (planet-*.osm.bz2).
             return .openStreetMap(.xmlBzip2)
         }
@@ -68,37 +72,61 @@ enum InputKind: Equatable {
         return textKind(head)
     }
 
-    static let changeAdvice: InputAdvice = "apply it to the extract it changes (osmium apply-changes EXTRACT.osm.pbf CHANGES.osc -o NEW.osm.pbf) and import the result"
-    private static let convertText = "placedb reads JSON, NDJSON and GeoJSON(-seq): convert it first (ogr2ogr -f GeoJSONSeq OUT.geojsonseq FILE)"
+    static let changeAdvice: InputAdvice =
+        "apply it to the extract it changes (osmium apply-changes EXTRACT.osm.pbf CHANGES.osc -o NEW.osm.pbf) and import the result"
+    private static let convertText =
+        "placedb reads JSON, NDJSON and GeoJSON(-seq): convert it first (ogr2ogr -f GeoJSONSeq OUT.geojsonseq FILE)"
     private static let convertAdvice = InputAdvice.text(convertText)
 
     private static func binaryKind(_ head: [UInt8]) -> InputKind? {
         let image = InputAdvice.image
         if starts(head, [0xFF, 0xD8, 0xFF]) { return .other(what: "a JPEG image", advice: image) }
-        if starts(head, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .other(what: "a PNG image", advice: image) }
+        if starts(head, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            return .other(what: "a PNG image", advice: image)
+        }
         if starts(head, "GIF87a") || starts(head, "GIF89a") { return .other(what: "a GIF image", advice: image) }
         if starts(head, "RIFF") && starts(head, "WEBP", at: 8) { return .other(what: "a WebP image", advice: image) }
         if starts(head, "ftyp", at: 4), head.count >= 12 {
             let brand = String(decoding: head[8..<12], as: UTF8.self)
-            if ["heic", "heix", "mif1", "msf1", "avif", "avis"].contains(brand) { return .other(what: "a HEIF/AVIF image", advice: image) }
+            if ["heic", "heix", "mif1", "msf1", "avif", "avis"].contains(brand) {
+                return .other(what: "a HEIF/AVIF image", advice: image)
+            }
             return .other(what: "an MP4/QuickTime file", advice: nil)
         }
-        if starts(head, [0x49, 0x49, 0x2A, 0x00]) || starts(head, [0x4D, 0x4D, 0x00, 0x2A]) { return .other(what: "a TIFF image", advice: nil) }
+        if starts(head, [0x49, 0x49, 0x2A, 0x00]) || starts(head, [0x4D, 0x4D, 0x00, 0x2A]) {
+            return .other(what: "a TIFF image", advice: nil)
+        }
         if starts(head, "%PDF-") { return .other(what: "a PDF document", advice: nil) }
         if starts(head, [0x50, 0x4B, 0x03, 0x04]) || starts(head, [0x50, 0x4B, 0x05, 0x06]) {
             return .other(what: "a zip archive", advice: "unzip it and import the files inside")
         }
-        if starts(head, [0x1F, 0x8B]) { return .other(what: "a gzip file", advice: "gunzip it first (placedb reads one layer of gzip)") }
-        if starts(head, [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return .other(what: "an xz-compressed file", advice: "decompress it first (unxz), or gzip it instead") }
-        if starts(head, [0x28, 0xB5, 0x2F, 0xFD]) { return .other(what: "a zstd-compressed file", advice: "decompress it first (unzstd), or gzip it instead") }
-        if starts(head, "BZh") { return .other(what: "a bzip2-compressed file", advice: "decompress it first (bunzip2)") }
-        if starts(head, [0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C]) { return .other(what: "a 7-Zip archive", advice: "extract it first") }
-        if starts(head, "ustar", at: 257) { return .other(what: "a tar archive", advice: "extract it and import the files inside") }
+        if starts(head, [0x1F, 0x8B]) {
+            return .other(what: "a gzip file", advice: "gunzip it first (placedb reads one layer of gzip)")
+        }
+        if starts(head, [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) {
+            return .other(what: "an xz-compressed file", advice: "decompress it first (unxz), or gzip it instead")
+        }
+        if starts(head, [0x28, 0xB5, 0x2F, 0xFD]) {
+            return .other(what: "a zstd-compressed file", advice: "decompress it first (unzstd), or gzip it instead")
+        }
+        if starts(head, "BZh") {
+            return .other(what: "a bzip2-compressed file", advice: "decompress it first (bunzip2)")
+        }
+        if starts(head, [0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C]) {
+            return .other(what: "a 7-Zip archive", advice: "extract it first")
+        }
+        if starts(head, "ustar", at: 257) {
+            return .other(what: "a tar archive", advice: "extract it and import the files inside")
+        }
         if starts(head, "SQLite format 3\u{0}") {
             return .other(what: "an SQLite database", advice: .sqliteDatabase)
         }
         if starts(head, "PAR1") {
-            return .other(what: "a Parquet file", advice: "convert Overture's GeoParquet first (ogr2ogr -f GeoJSONSeq OUT.geojsonseq FILE, or DuckDB's COPY ... TO 'OUT.geojsonseq')")
+            return .other(
+                what: "a Parquet file",
+                advice:
+                    "convert Overture's GeoParquet first (ogr2ogr -f GeoJSONSeq OUT.geojsonseq FILE, or DuckDB's COPY ... TO 'OUT.geojsonseq')"
+            )
         }
         if starts(head, [0x66, 0x67, 0x62, 0x03]) { return .other(what: "a FlatGeobuf file", advice: convertAdvice) }
         if starts(head, [0x00, 0x00, 0x27, 0x0A]) { return .other(what: "a Shapefile", advice: convertAdvice) }
@@ -155,7 +183,10 @@ enum InputKind: Equatable {
                 i = gt + 1
                 continue
             }
-            let name = head[i...].prefix { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != UInt8(ascii: ">") && $0 != UInt8(ascii: "/") }
+            let name = head[i...].prefix {
+                $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != UInt8(ascii: ">")
+                    && $0 != UInt8(ascii: "/")
+            }
             return String(decoding: name, as: UTF8.self)
         }
         return nil
@@ -197,12 +228,16 @@ enum InputKind: Equatable {
         }
         // The last line may be cut off by the head's end.
         let whole = lines.count > 1 ? Array(lines.dropLast()) : lines
-        for (d, what) in [(UInt8(ascii: ","), "a CSV file"), (UInt8(ascii: "\t"), "a tab-separated (TSV) file"), (UInt8(ascii: ";"), "a CSV file (';'-separated)")] {
+        for (d, what) in [
+            (UInt8(ascii: ","), "a CSV file"), (UInt8(ascii: "\t"), "a tab-separated (TSV) file"),
+            (UInt8(ascii: ";"), "a CSV file (';'-separated)"),
+        ] {
             let n = count(whole[0], d)
             guard n > 0, whole.dropFirst().allSatisfy({ count($0, d) == n }) else { continue }
             // One line alone: only when it is not a JSON value (a number list is not JSON anyway).
             if whole.count == 1, Array(whole[0]).withUnsafeBytes({ (try? JSONParser.parse($0)) != nil }) { continue }
-            return .other(what: what, advice: .text(convertText + " -oo X_POSSIBLE_NAMES=lon* -oo Y_POSSIBLE_NAMES=lat*"))
+            return .other(
+                what: what, advice: .text(convertText + " -oo X_POSSIBLE_NAMES=lon* -oo Y_POSSIBLE_NAMES=lat*"))
         }
         return nil
     }
@@ -215,9 +250,14 @@ enum InputKind: Equatable {
         func isMapping(_ l: ArraySlice<UInt8>) -> Bool {
             let key = l.prefix { $0 != UInt8(ascii: ":") }
             guard key.count < l.count, !key.isEmpty, key.count <= 80,
-                  key.allSatisfy({ $0 >= 0x80 || $0 == 0x20 || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
-                                   || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
-                                   || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || $0 == UInt8(ascii: "'") || $0 == UInt8(ascii: "\"") })
+                key.allSatisfy({
+                    $0 >= 0x80 || $0 == 0x20 || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
+                        || $0 == UInt8(ascii: ".")
+                        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                        || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+                        || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || $0 == UInt8(ascii: "'")
+                        || $0 == UInt8(ascii: "\"")
+                })
             else { return false }
             let after = l.dropFirst(key.count + 1)
             return after.isEmpty || after.first == 0x20 || after.first == 0x09

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PlaceModel
 import PlaceStorage
@@ -64,7 +64,8 @@ enum NewDatabase {
                 error = EEXIST
             }
         }
-        let reason = error == EEXIST
+        let reason =
+            error == EEXIST
             ? "another process created it during this import; the imported database is in \(temporary)"
             : "cannot move \(temporary) to it: \(String(cString: strerror(error)))"
         throw PlaceDBError.database(path: path, reason: reason)

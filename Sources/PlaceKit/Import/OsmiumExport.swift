@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PlaceModel
 
@@ -46,11 +46,14 @@ final class OsmiumExport: @unchecked Sendable {
     static func locate(_ configured: String?, path: String? = nil) -> String? {
         let name = configured.flatMap { $0.isEmpty ? nil : $0 } ?? "osmium"
         if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
-        let dirs = (path ?? getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
+        let dirs = (path ?? getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin").split(
+            separator: ":")
         for dir in dirs where !dir.isEmpty {
             let candidate = "\(dir)/\(name)"
             var st = stat()
-            if stat(candidate, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, access(candidate, X_OK) == 0 { return candidate }
+            if stat(candidate, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, access(candidate, X_OK) == 0 {
+                return candidate
+            }
         }
         return nil
     }
@@ -58,18 +61,25 @@ final class OsmiumExport: @unchecked Sendable {
     /// Starts `osmium export` of `input`. `osmium`: as `locate` takes it;
     /// `scratchDirectory`: where the node location index goes (beside the
     /// database). Throws `missingTool` when there is no osmium to run.
-    init(input: String, format: OSMFileFormat, osmium configured: String?, index: String = OsmiumExport.defaultIndex,
-         scratchDirectory: String) throws(PlaceDBError) {
+    init(
+        input: String, format: OSMFileFormat, osmium configured: String?, index: String = OsmiumExport.defaultIndex,
+        scratchDirectory: String
+    ) throws(PlaceDBError) {
         self.input = input
         self.format = format
         let what = "\(input): reading \(format.description) needs osmium (osmium export)"
         guard let program = Self.locate(configured) else {
             let name = configured.flatMap { $0.isEmpty ? nil : $0 } ?? "osmium"
-            throw .missingTool(package: "osmium-tool", reason: name.contains("/") ? "\(what), and '\(name)' is not an executable file"
-                                                                            : "\(what), and '\(name)' is not on the PATH")
+            throw .missingTool(
+                package: "osmium-tool",
+                reason: name.contains("/")
+                    ? "\(what), and '\(name)' is not an executable file"
+                    : "\(what), and '\(name)' is not on the PATH")
         }
         func fail(_ call: String) -> PlaceDBError {
-            .database(path: scratchDirectory, reason: "cannot start osmium export: \(call): \(String(cString: strerror(errno)).lowercased())")
+            .database(
+                path: scratchDirectory,
+                reason: "cannot start osmium export: \(call): \(String(cString: strerror(errno)).lowercased())")
         }
         // Descriptors above the standard ones (and above 3, which the
         // index takes in the child), closed on exec in every other child.
@@ -124,8 +134,10 @@ final class OsmiumExport: @unchecked Sendable {
             throw error
         }
 
-        let arguments = ["export", "--no-progress", "-f", "geojsonseq", "-a", Self.attributes,
-                         "-i", fileIndex ? "\(index),/proc/self/fd/3" : index, named]
+        let arguments = [
+            "export", "--no-progress", "-f", "geojsonseq", "-a", Self.attributes,
+            "-i", fileIndex ? "\(index),/proc/self/fd/3" : index, named,
+        ]
         commandLine = "osmium " + arguments.map { $0 == named ? "FILE" : $0 }.joined(separator: " ")
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -159,7 +171,9 @@ final class OsmiumExport: @unchecked Sendable {
             if let linkPath { unlink(linkPath) }
             close(readEnd)
             close(messageFile)
-            throw .missingTool(package: "osmium-tool", reason: "\(what), and '\(program)' cannot be run: \(String(cString: strerror(rc)).lowercased())")
+            throw .missingTool(
+                package: "osmium-tool",
+                reason: "\(what), and '\(program)' cannot be run: \(String(cString: strerror(rc)).lowercased())")
         }
         pid = child
         output = readEnd
@@ -181,7 +195,8 @@ final class OsmiumExport: @unchecked Sendable {
         defer { free(absolute) }
         let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         for attempt in 0..<100 {
-            let name = "\(directory)/placedb-osmium-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(attempt).\(suffix)"
+            let name =
+                "\(directory)/placedb-osmium-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(attempt).\(suffix)"
             if symlink(absolute, name) == 0 { return name }
             if errno != EEXIST { return nil }
         }
@@ -223,14 +238,18 @@ final class OsmiumExport: @unchecked Sendable {
         if signal == 0 && code == 0 { return nil }
         let said = lastMessage()
         if signal != 0 {
-            return InputError(kind: .unreadable, source: input, reason: "cannot read: osmium export was killed by signal \(signal)\(said.map { " (\($0))" } ?? "")")
+            return InputError(
+                kind: .unreadable, source: input,
+                reason: "cannot read: osmium export was killed by signal \(signal)\(said.map { " (\($0))" } ?? "")")
         }
         if code == 1 {
             var reason = "osmium export failed: \(said ?? "no message")"
             if format == .pbf, let damage = PBFBlocks.damage(in: input) { reason += " (\(damage))" }
             return InputError(kind: .corrupt, source: input, reason: reason)
         }
-        return InputError(kind: .unreadable, source: input, reason: "cannot read: osmium export exited with status \(code): \(said ?? "no message") (\(commandLine))")
+        return InputError(
+            kind: .unreadable, source: input,
+            reason: "cannot read: osmium export exited with status \(code): \(said ?? "no message") (\(commandLine))")
     }
 
     /// The last lines osmium wrote to its standard error, as one line
@@ -264,6 +283,7 @@ private enum GNU {
     /// `mkostemp(3)`.
     static let mkostemp = symbol("mkostemp", as: (@convention(c) (UnsafeMutablePointer<CChar>?, Int32) -> Int32).self)
     /// `posix_spawn_file_actions_addclosefrom_np(3)` (glibc 2.34).
-    static let addclosefrom = symbol("posix_spawn_file_actions_addclosefrom_np",
-                                     as: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32).self)
+    static let addclosefrom = symbol(
+        "posix_spawn_file_actions_addclosefrom_np",
+        as: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32).self)
 }

@@ -1,7 +1,7 @@
 import CZlib
 import PlaceModel
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Walks the blocks of an OpenStreetMap PBF file to say where it is
@@ -26,7 +26,9 @@ enum PBFBlocks {
             var bytes = [UInt8](repeating: 0, count: count)
             var done = 0
             while done < count {
-                let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(at) + off_t(done)) }
+                let n = bytes.withUnsafeMutableBytes {
+                    pread(fd, $0.baseAddress! + done, count - done, off_t(at) + off_t(done))
+                }
                 if n <= 0 { return nil }
                 done += n
             }
@@ -37,23 +39,34 @@ enum PBFBlocks {
             guard size - offset >= 4, let lengthBytes = read(4, at: offset) else {
                 return "\(at()) is cut off: the file ends inside its length"
             }
-            let length = Int64(lengthBytes[0]) << 24 | Int64(lengthBytes[1]) << 16 | Int64(lengthBytes[2]) << 8 | Int64(lengthBytes[3])
-            guard length > 0, length <= 64 << 10 else { return "\(at()) is corrupt: its header length \(DigitGrouping.grouped(length)) is not that of a PBF block" }
+            let length =
+                Int64(lengthBytes[0]) << 24 | Int64(lengthBytes[1]) << 16 | Int64(lengthBytes[2]) << 8
+                | Int64(lengthBytes[3])
+            guard length > 0, length <= 64 << 10 else {
+                return
+                    "\(at()) is corrupt: its header length \(DigitGrouping.grouped(length)) is not that of a PBF block"
+            }
             guard offset + 4 + length <= size, let header = read(Int(length), at: offset + 4) else {
                 return "\(at()) is cut off: the file ends inside its header"
             }
-            guard let fields = ProtobufFields(header), let dataSize = fields.varint(3), dataSize > 0, dataSize <= 32 << 20,
-                  let type = fields.bytes(1).map({ String(decoding: $0, as: UTF8.self) }), type == "OSMHeader" || type == "OSMData" else {
+            guard let fields = ProtobufFields(header), let dataSize = fields.varint(3), dataSize > 0,
+                dataSize <= 32 << 20,
+                let type = fields.bytes(1).map({ String(decoding: $0, as: UTF8.self) }),
+                type == "OSMHeader" || type == "OSMData"
+            else {
                 return "\(at()) is corrupt: its header is not a PBF BlobHeader"
             }
             let blobStart = offset + 4 + length
             guard blobStart + Int64(dataSize) <= size else {
-                return "\(at()) is cut off: the file ends \(DigitGrouping.grouped(size - blobStart)) bytes into its \(DigitGrouping.grouped(Int64(dataSize)))-byte blob"
+                return
+                    "\(at()) is cut off: the file ends \(DigitGrouping.grouped(size - blobStart)) bytes into its \(DigitGrouping.grouped(Int64(dataSize)))-byte blob"
             }
             if let blob = read(Int(dataSize), at: blobStart) {
                 guard let b = ProtobufFields(blob) else { return "\(at()) is corrupt: its blob is not a PBF Blob" }
                 if let zlib = b.bytes(3), let rawSize = b.varint(2) {
-                    if let problem = inflateProblem(zlib, expected: Int(rawSize)) { return "\(at()) is corrupt: its zlib data \(problem)" }
+                    if let problem = inflateProblem(zlib, expected: Int(rawSize)) {
+                        return "\(at()) is corrupt: its zlib data \(problem)"
+                    }
                 }
             }
             offset = blobStart + Int64(dataSize)

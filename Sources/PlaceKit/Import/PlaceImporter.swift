@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 public import PlaceModel
 package import PlaceStorage
@@ -56,10 +56,13 @@ public final class PlaceImporter {
     /// Opens (creating or migrating) the database at `databasePath`. While
     /// another import into it runs, waits for it to finish, calling
     /// `waiting` once first with its process ID (when known).
-    public init(databasePath: String? = nil, options: ImportOptions = ImportOptions(),
-                waiting: ((_ otherImport: Int32?) -> Void)? = nil) throws {
+    public init(
+        databasePath: String? = nil, options: ImportOptions = ImportOptions(),
+        waiting: ((_ otherImport: Int32?) -> Void)? = nil
+    ) throws {
         if let zone = options.timeZone, !ImportOptions.isValidTimeZone(zone) {
-            throw PlaceDBError.invalidArgument("unknown time zone '\(zone)': expected an IANA name such as Europe/Zurich or America/New_York")
+            throw PlaceDBError.invalidArgument(
+                "unknown time zone '\(zone)': expected an IANA name such as Europe/Zurich or America/New_York")
         }
         self.options = options
         let path = try PlaceStore.resolvePath(databasePath)
@@ -89,7 +92,9 @@ public final class PlaceImporter {
         try? settle()
     }
 
-    private static func open(_ path: String, rollbackJournal: Bool, options: ImportOptions) throws -> (store: PlaceStore, writer: PlaceWriter) {
+    private static func open(_ path: String, rollbackJournal: Bool, options: ImportOptions) throws -> (
+        store: PlaceStore, writer: PlaceWriter
+    ) {
         let store = try PlaceStore(path: path, writable: true, rollbackJournal: rollbackJournal)
         let writer = try store.makeWriter(source: options.source, indexChunk: options.indexChunk)
         writer.snapshot = options.snapshot != nil
@@ -104,7 +109,8 @@ public final class PlaceImporter {
             session = try Self.open(temporaryPath, rollbackJournal: true, options: options)
         }
         if session == nil {
-            throw PlaceDBError.database(path: databasePath, reason: "no open database: it could not be moved to its name")
+            throw PlaceDBError.database(
+                path: databasePath, reason: "no open database: it could not be moved to its name")
         }
         let result: T
         operationCommitted = false
@@ -188,7 +194,8 @@ public final class PlaceImporter {
             s.seconds = MonotonicClock.now() - started
             // The removals and alias edges are dated by the data: the newest
             // capture time of the snapshot's inputs (or --captured-at).
-            try finishRun(run, formats: [], summary: s, status: "ok", error: nil, dataTime: newestDataTime ?? options.capturedAt)
+            try finishRun(
+                run, formats: [], summary: s, status: "ok", error: nil, dataTime: newestDataTime ?? options.capturedAt)
             lastSnapshotLinks = s.linked
             return s.removed
         }
@@ -208,8 +215,11 @@ public final class PlaceImporter {
     public private(set) var lastSnapshotLinks = 0
 
     /// Links the places this snapshot removed to the ones it added.
-    private func linkSnapshot(source: String, removedRun: Int64, seenSince: Int64, options matching: MatchOptions) throws -> Int {
-        let (removed, added, before) = try store.snapshotCandidates(source: source, removedRun: removedRun, seenSince: seenSince)
+    private func linkSnapshot(source: String, removedRun: Int64, seenSince: Int64, options matching: MatchOptions)
+        throws -> Int
+    {
+        let (removed, added, before) = try store.snapshotCandidates(
+            source: source, removedRun: removedRun, seenSince: seenSince)
         var edges = SnapshotMatcher(options: matching).match(removed: removed, added: added, renumbering: false)
         // Most of the source re-keyed at once, and found again: a renumbering,
         // not many separate moves.
@@ -269,9 +279,11 @@ public final class PlaceImporter {
     /// `.skip`, bad records go to `reject` and the rest is committed; an input
     /// whose JSON cannot be read past some point still throws after
     /// committing what came before it.
-    public func importInput(_ input: InputSource,
-                            progress: ((ImportProgress) -> Void)? = nil,
-                            reject: ((ImportRejection) -> Void)? = nil) throws -> ImportSummary {
+    public func importInput(
+        _ input: InputSource,
+        progress: ((ImportProgress) -> Void)? = nil,
+        reject: ((ImportRejection) -> Void)? = nil
+    ) throws -> ImportSummary {
         let settles = newDatabasePath != nil
         let summary = try settling { try importOne(input, progress: progress, reject: reject) }
         if settles { endOfImportWatcher?.partEnded("WAL, moved to its name, reopened") }
@@ -284,8 +296,10 @@ public final class PlaceImporter {
     /// (`placedb-bench world` times them). Nil: nobody is told.
     package var endOfImportWatcher: (any EndOfWriteWatcher)?
 
-    private func importOne(_ input: InputSource, progress: ((ImportProgress) -> Void)?,
-                           reject: ((ImportRejection) -> Void)?) throws -> ImportSummary {
+    private func importOne(
+        _ input: InputSource, progress: ((ImportProgress) -> Void)?,
+        reject: ((ImportRejection) -> Void)?
+    ) throws -> ImportSummary {
         let started = MonotonicClock.now()
         let startedAt = RFC3339.nowMilliseconds()
         lastInputSummary = ImportSummary()
@@ -295,8 +309,9 @@ public final class PlaceImporter {
         // No text index row is computed for a database that will have none.
         var producerOptions = options
         producerOptions.textIndex = options.textIndex && writer.keepsTextIndex
-        let producer = RecordProducer(reader: reader, name: source.name, format: options.format, source: options.source, options: producerOptions,
-                                      importedAt: openedAt)
+        let producer = RecordProducer(
+            reader: reader, name: source.name, format: options.format, source: options.source, options: producerOptions,
+            importedAt: openedAt)
         producer.start()
         defer { producer.stopAndWait() }
         var summary = ImportSummary()
@@ -312,8 +327,10 @@ public final class PlaceImporter {
         var tombstones: [Tombstone] = []
 
         func report() {
-            progress?(ImportProgress(input: source.name, records: recordsRead, bytes: bytesRead,
-                                     totalBytes: source.totalSize, seconds: MonotonicClock.now() - started))
+            progress?(
+                ImportProgress(
+                    input: source.name, records: recordsRead, bytes: bytesRead,
+                    totalBytes: source.totalSize, seconds: MonotonicClock.now() - started))
         }
 
         do {
@@ -330,7 +347,9 @@ public final class PlaceImporter {
                             formats.insert(place.format)
                             if let w = place.viewportWarning { summary.ignoredViewports[w, default: 0] += 1 }
                             captureCounts[place.captureSource.index] += 1
-                            if CaptureTime.isKnown(place.capturedAt) { newestCapture = max(newestCapture ?? place.capturedAt, place.capturedAt) }
+                            if CaptureTime.isKnown(place.capturedAt) {
+                                newestCapture = max(newestCapture ?? place.capturedAt, place.capturedAt)
+                            }
                             if place.timestampOutOfRange { summary.timestampsOutOfRange += 1 }
                             let outcome = try writer.write(place)
                             switch outcome {
@@ -342,12 +361,18 @@ public final class PlaceImporter {
                             }
                             // A removed place from `export --tombstones`: removed
                             // again below, unless the database holds it live.
-                            if !place.extra.isEmpty, outcome == .inserted || outcome == .revived, Tombstone.marked(place.extra) {
+                            if !place.extra.isEmpty, outcome == .inserted || outcome == .revived,
+                                Tombstone.marked(place.extra)
+                            {
                                 do throws(DecodeError) {
-                                    if let t = try Tombstone.read(placeID: place.id, extra: place.extra) { tombstones.append(t) }
+                                    if let t = try Tombstone.read(placeID: place.id, extra: place.extra) {
+                                        tombstones.append(t)
+                                    }
                                 } catch {
-                                    throw PlaceDBError.badInput(ImportRejection(input: source.name, line: summary.records, index: summary.records,
-                                                                                placeID: place.id, reason: error.message, record: nil))
+                                    throw PlaceDBError.badInput(
+                                        ImportRejection(
+                                            input: source.name, line: summary.records, index: summary.records,
+                                            placeID: place.id, reason: error.message, record: nil))
                                 }
                             }
                             if writer.lastKeptNewer { summary.older += 1 }
@@ -386,24 +411,36 @@ public final class PlaceImporter {
                     }
                 }
                 if fatal == nil {
-                    try checkEnvelope(envelope: producer.envelope, sawEnvelope: producer.sawEnvelope, name: source.name, records: summary.records)
+                    try checkEnvelope(
+                        envelope: producer.envelope, sawEnvelope: producer.sawEnvelope, name: source.name,
+                        records: summary.records)
                 }
-                if fatal == nil, let first = firstRejection, summary.rejected + summary.skippedCount == summary.records {
+                if fatal == nil, let first = firstRejection, summary.rejected + summary.skippedCount == summary.records
+                {
                     // Skip mode, and no record was a place: the input is bad, not imported.
-                    let others = summary.skippedCount > 0 ? " and the other \(summary.skippedCount) skipped as not places" : ""
+                    let others =
+                        summary.skippedCount > 0 ? " and the other \(summary.skippedCount) skipped as not places" : ""
                     let all = summary.skippedCount > 0 ? "" : "all "
-                    throw PlaceDBError.input(InputError(kind: .corrupt, source: source.name,
-                                                        reason: "nothing imported: \(all)\(summary.rejected) record\(summary.rejected == 1 ? "" : "s") rejected\(others) (the first, line \(first.line)\(first.index.map { " record \($0)" } ?? ""): \(first.reason))"))
+                    throw PlaceDBError.input(
+                        InputError(
+                            kind: .corrupt, source: source.name,
+                            reason:
+                                "nothing imported: \(all)\(summary.rejected) record\(summary.rejected == 1 ? "" : "s") rejected\(others) (the first, line \(first.line)\(first.index.map { " record \($0)" } ?? ""): \(first.reason))"
+                        ))
                 }
                 if !tombstones.isEmpty { summary.removed += try removeAgain(tombstones, input: source.name, run: run) }
                 endOfImportWatcher?.endBegins()
                 try writer.endBulk(watcher: endOfImportWatcher)
-                for (i, c) in CaptureSource.allCases.enumerated() where captureCounts[i] > 0 { summary.captureSources[c] = captureCounts[i] }
+                for (i, c) in CaptureSource.allCases.enumerated() where captureCounts[i] > 0 {
+                    summary.captureSources[c] = captureCounts[i]
+                }
                 // An OpenStreetMap file read whole: its own size, not its export's.
                 summary.bytes = fatal == nil ? source.export.flatMap { fileSize($0.input) } ?? bytesRead : bytesRead
                 summary.seconds = MonotonicClock.now() - started
-                try finishRun(run, formats: formats, summary: summary, status: fatal == nil ? "ok" : "failed", error: fatal?.description,
-                              dataTime: newestCapture)
+                try finishRun(
+                    run, formats: formats, summary: summary, status: fatal == nil ? "ok" : "failed",
+                    error: fatal?.description,
+                    dataTime: newestCapture)
                 if let t = newestCapture { newestDataTime = max(newestDataTime ?? t, t) }
                 if firstRun == nil { firstRun = run }
                 endOfImportWatcher?.partEnded("run recorded")
@@ -411,8 +448,9 @@ public final class PlaceImporter {
             endOfImportWatcher?.partEnded("commit")
         } catch let error as PlaceDBError {
             // Rolled back: the database is as it was before this input.
-            let failed = ImportSummary(records: summary.records, rejected: summary.rejected,
-                                       bytes: bytesRead, seconds: MonotonicClock.now() - started)
+            let failed = ImportSummary(
+                records: summary.records, rejected: summary.rejected,
+                bytes: bytesRead, seconds: MonotonicClock.now() - started)
             _ = try? store.write {
                 let run = try beginRun(input: source.name, startedAt: startedAt)
                 try finishRun(run, formats: formats, summary: failed, status: "failed", error: error.description)
@@ -448,18 +486,29 @@ public final class PlaceImporter {
         case .other(let what, let advice):
             let reason = "this is \(what), not JSON/GeoJSON"
             switch advice {
-            case .text(let text)?: throw PlaceDBError.input(InputError(kind: .corrupt, source: source.name, reason: "\(reason); \(text)"))
-            case .image?: throw PlaceDBError.input(InputError(kind: .corrupt, source: source.name, reason: reason, found: .image))
-            case .sqliteDatabase?: throw PlaceDBError.input(InputError(kind: .corrupt, source: source.name, reason: reason, found: .sqliteDatabase))
+            case .text(let text)?:
+                throw PlaceDBError.input(InputError(kind: .corrupt, source: source.name, reason: "\(reason); \(text)"))
+            case .image?:
+                throw PlaceDBError.input(InputError(kind: .corrupt, source: source.name, reason: reason, found: .image))
+            case .sqliteDatabase?:
+                throw PlaceDBError.input(
+                    InputError(kind: .corrupt, source: source.name, reason: reason, found: .sqliteDatabase))
             case nil: throw PlaceDBError.input(InputError(kind: .corrupt, source: source.name, reason: reason))
             }
         case .openStreetMap(let format):
             guard case .file(let path) = input else {
-                throw PlaceDBError.input(InputError(kind: .corrupt, source: source.name, reason: "this is \(format.description) on standard input, which osmium export cannot read (it reads its input twice); give the file's path"))
+                throw PlaceDBError.input(
+                    InputError(
+                        kind: .corrupt, source: source.name,
+                        reason:
+                            "this is \(format.description) on standard input, which osmium export cannot read (it reads its input twice); give the file's path"
+                    ))
             }
-            let directory = databasePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-            let export = try OsmiumExport(input: path, format: format, osmium: options.osmium, index: options.osmiumIndex,
-                                          scratchDirectory: directory.isEmpty ? (databasePath.hasPrefix("/") ? "/" : ".") : directory)
+            let directory = databasePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(
+                separator: "/")
+            let export = try OsmiumExport(
+                input: path, format: format, osmium: options.osmium, index: options.osmiumIndex,
+                scratchDirectory: directory.isEmpty ? (databasePath.hasPrefix("/") ? "/" : ".") : directory)
             do {
                 return try ByteSource(export, name: source.name)
             } catch {
@@ -481,10 +530,14 @@ public final class PlaceImporter {
         var runs: [String: Int64] = [:]
         defer { writer.run = run }
         for t in tombstones {
-            try store.markTombstone(t.placeID, run: try store.recordedRun(at: t.removedAt, input: input, what: "tombstones", runs: &runs),
-                                    member: ExportRecord.tombstoneMember)
+            try store.markTombstone(
+                t.placeID, run: try store.recordedRun(at: t.removedAt, input: input, what: "tombstones", runs: &runs),
+                member: ExportRecord.tombstoneMember)
             for r in t.replacedBy {
-                writer.run = try r.recordedAt.map { try store.recordedRun(at: $0, input: input, what: "tombstones", runs: &runs) } ?? run
+                writer.run =
+                    try r.recordedAt.map {
+                        try store.recordedRun(at: $0, input: input, what: "tombstones", runs: &runs)
+                    } ?? run
                 try writer.record(r.edge, source: r.source, backdating: r.recordedAt != nil)
             }
         }
@@ -495,16 +548,25 @@ public final class PlaceImporter {
     /// for an empty result.
     private func checkEnvelope(envelope: JSONObject, sawEnvelope: Bool, name: String, records: Int) throws {
         if records == 0, envelope["predictions"] != nil {
-            throw PlaceDBError.badInput(ImportRejection(input: name, line: 1, index: nil, placeID: nil,
-                                                        reason: "autocomplete predictions are not places (no location); import Place Details or search responses", record: nil))
+            throw PlaceDBError.badInput(
+                ImportRejection(
+                    input: name, line: 1, index: nil, placeID: nil,
+                    reason:
+                        "autocomplete predictions are not places (no location); import Place Details or search responses",
+                    record: nil))
         }
         if let status = envelope["status"]?.stringValue, status != "OK", status != "ZERO_RESULTS", records == 0 {
             let message = envelope["error_message"]?.stringValue.map { ": \($0)" } ?? ""
-            throw PlaceDBError.badInput(ImportRejection(input: name, line: 1, index: nil, placeID: nil,
-                                                        reason: "the response is an API error (\(status)\(message)), it holds no places", record: nil))
+            throw PlaceDBError.badInput(
+                ImportRejection(
+                    input: name, line: 1, index: nil, placeID: nil,
+                    reason: "the response is an API error (\(status)\(message)), it holds no places", record: nil))
         }
         if records == 0, !sawEnvelope, envelope.isEmpty == false, envelope["status"] == nil {
-            throw PlaceDBError.badInput(ImportRejection(input: name, line: 1, index: nil, placeID: nil, reason: "no places found in the input", record: nil))
+            throw PlaceDBError.badInput(
+                ImportRejection(
+                    input: name, line: 1, index: nil, placeID: nil, reason: "no places found in the input", record: nil)
+            )
         }
     }
 
@@ -517,9 +579,11 @@ public final class PlaceImporter {
     /// keeps it (else `source`); one with a `recordedAt` time is filed under
     /// a run of that time, as the database it was exported from had it, so
     /// `resolve` answers the same.
-    func recordAliasRun(_ edges: [(edge: AliasEdge, source: String?, recordedAt: String?)],
-                        rules: [(kind: LinkRuleKind, a: String, b: String, origin: String)] = [],
-                        input: String, source: String) throws -> AliasImportSummary {
+    func recordAliasRun(
+        _ edges: [(edge: AliasEdge, source: String?, recordedAt: String?)],
+        rules: [(kind: LinkRuleKind, a: String, b: String, origin: String)] = [],
+        input: String, source: String
+    ) throws -> AliasImportSummary {
         let started = MonotonicClock.now()
         let startedAt = RFC3339.nowMilliseconds()
         return try writing { () throws -> AliasImportSummary in
@@ -529,8 +593,14 @@ public final class PlaceImporter {
             var runs: [String: Int64] = [:]
             for (edge, own, recordedAt) in edges {
                 summary.records += 1
-                writer.run = try recordedAt.map { try store.recordedRun(at: $0, input: input, what: "alias edges", runs: &runs) } ?? run
-                if try writer.record(edge, source: own ?? source, backdating: recordedAt != nil) { summary.added += 1 } else { summary.unchanged += 1 }
+                writer.run =
+                    try recordedAt.map { try store.recordedRun(at: $0, input: input, what: "alias edges", runs: &runs) }
+                    ?? run
+                if try writer.record(edge, source: own ?? source, backdating: recordedAt != nil) {
+                    summary.added += 1
+                } else {
+                    summary.unchanged += 1
+                }
             }
             writer.run = run
             if !rules.isEmpty {
@@ -563,8 +633,9 @@ public final class PlaceImporter {
         if self.options.allFeatures { settings["allFeatures"] = .bool(true) }
         if let export { settings["exportedBy"] = .string(export.commandLine) }
         let options = JSONWriter().string(.object(settings))
-        let run = try store.beginImportRun(input: input, source: self.options.source, snapshot: self.options.snapshot,
-                                           startedAt: startedAt, options: options)
+        let run = try store.beginImportRun(
+            input: input, source: self.options.source, snapshot: self.options.snapshot,
+            startedAt: startedAt, options: options)
         // The runs of this importer are one import (ties between captures:
         // `PlaceWriter.importFirstRun`; kept here, the writer may be opened anew).
         if importFirstRun == nil { importFirstRun = run }
@@ -572,8 +643,10 @@ public final class PlaceImporter {
         return run
     }
 
-    private func finishRun(_ run: Int64, formats: Set<InputFormat>, summary s: ImportSummary, status: String, error: String?,
-                           dataTime: Int64? = nil) throws {
+    private func finishRun(
+        _ run: Int64, formats: Set<InputFormat>, summary s: ImportSummary, status: String, error: String?,
+        dataTime: Int64? = nil
+    ) throws {
         var r = ImportRunRecord(status: status)
         r.dataTime = dataTime.map(CaptureTime.string)
         r.formats = formats.map(\.rawValue)
@@ -581,7 +654,9 @@ public final class PlaceImporter {
         r.seconds = s.seconds
         r.bytes = s.bytes
         (r.records, r.inserted, r.updated, r.unchanged) = (s.records, s.inserted, s.updated, s.unchanged)
-        (r.revived, r.duplicates, r.removed, r.rejected, r.older) = (s.revived, s.duplicates, s.removed, s.rejected, s.older)
+        (r.revived, r.duplicates, r.removed, r.rejected, r.older) = (
+            s.revived, s.duplicates, s.removed, s.rejected, s.older
+        )
         r.error = error
         try store.finishImportRun(run, r)
     }

@@ -52,8 +52,11 @@ final class RecordProducer: @unchecked Sendable {
 
     /// `importedAt`: when the importer began (the order key of the
     /// captures nothing dates, `CaptureTime.unordered`).
-    init(reader: RecordReader, name: String, format: InputFormat?, source: String?, options: ImportOptions = ImportOptions(),
-         importedAt: Int64) {
+    init(
+        reader: RecordReader, name: String, format: InputFormat?, source: String?,
+        options: ImportOptions = ImportOptions(),
+        importedAt: Int64
+    ) {
         self.importedAt = importedAt
         self.reader = reader
         self.name = name
@@ -94,7 +97,9 @@ final class RecordProducer: @unchecked Sendable {
         if let fixed = options.capturedAt { return (fixed, .option, false) }
         let own = decoded.capturedAt
         let plausibleOwn = own.flatMap { CaptureTime.isPlausible($0, now: now) ? $0 : nil }
-        let evidence = Self.newestReview(decoded.place.document).flatMap { CaptureTime.isPlausible($0, now: now) ? $0 : nil }
+        let evidence = Self.newestReview(decoded.place.document).flatMap {
+            CaptureTime.isPlausible($0, now: now) ? $0 : nil
+        }
         switch (plausibleOwn, evidence) {
         case let (t?, e?): return e > t ? (e, .evidence, false) : (t, .record, false)
         case let (t?, nil): return (t, .record, false)
@@ -121,11 +126,14 @@ final class RecordProducer: @unchecked Sendable {
         if decoded.format == .placesLegacy {
             // A legacy record gives its UTC offset, not its zone: the zone
             // that had that offset then, nearest the place (OffsetTimeZone).
-            OffsetTimeZone.apply(to: &decoded.place, capturedAt: time.source == .unknown ? nil : time.time,
-                                 now: Date(timeIntervalSince1970: TimeInterval(now)))
+            OffsetTimeZone.apply(
+                to: &decoded.place, capturedAt: time.source == .unknown ? nil : time.time,
+                now: Date(timeIntervalSince1970: TimeInterval(now)))
         }
-        return PreparedPlace(decoded, source: source, capturedAt: time.time, captureSource: time.source, undatedImport: time.source == .unknown ? importedAt : nil,
-                             timestampOutOfRange: time.outOfRange, textIndex: options.textIndex)
+        return PreparedPlace(
+            decoded, source: source, capturedAt: time.time, captureSource: time.source,
+            undatedImport: time.source == .unknown ? importedAt : nil,
+            timestampOutOfRange: time.outOfRange, textIndex: options.textIndex)
     }
 
     private func run() {
@@ -157,18 +165,21 @@ final class RecordProducer: @unchecked Sendable {
                     }
                     options.applyTimeZone(to: &decoded.place)
                     if decoded.format == .placesLegacy, decoded.place.document["attributions"] == nil,
-                       let list = reader.envelope["html_attributions"]?.arrayValue, !list.isEmpty {
+                        let list = reader.envelope["html_attributions"]?.arrayValue, !list.isEmpty
+                    {
                         // The response's attributions travel with each of its places.
                         decoded.place.document["attributions"] = LegacyPlacesDecoder.attributions(list)
                     }
                     batch.items.append(.place(prepare(decoded)))
                 } catch let e {
-                    let rejection = ImportRejection(input: name, line: record.line, index: record.index, placeID: e.placeID,
-                                                    reason: e.message, record: JSONWriter().stringBytes(record.value))
+                    let rejection = ImportRejection(
+                        input: name, line: record.line, index: record.index, placeID: e.placeID,
+                        reason: e.message, record: JSONWriter().stringBytes(record.value))
                     batch.items.append(.rejected(rejection, recoverable: true))
                 }
             } catch let e as RecordReadError {
-                let rejection = ImportRejection(input: name, line: e.line, index: e.index, placeID: nil, reason: e.message, record: e.rawLine)
+                let rejection = ImportRejection(
+                    input: name, line: e.line, index: e.index, placeID: nil, reason: e.message, record: e.rawLine)
                 batch.items.append(.rejected(rejection, recoverable: e.recoverable))
                 if !e.recoverable { _ = flush(); return }
             } catch let e as InputError {

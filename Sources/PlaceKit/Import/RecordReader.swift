@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PlaceModel
 import PlaceStorage
@@ -126,7 +126,11 @@ package final class RecordReader {
             case 0x20, 0x09, 0x0D, 0x1E: pos += 1
             case 0x0A: pos += 1; line += 1
             case 0xEF where atStart:
-                if try ensure(3), buffer[pos + 1] == 0xBB, buffer[pos + 2] == 0xBF { pos += 3 } else { atStart = false; return b }
+                if try ensure(3), buffer[pos + 1] == 0xBB, buffer[pos + 2] == 0xBF {
+                    pos += 3
+                } else {
+                    atStart = false; return b
+                }
             default:
                 atStart = false
                 return b
@@ -136,13 +140,16 @@ package final class RecordReader {
     }
 
     private func tooLarge() -> RecordReadError {
-        RecordReadError(message: "a record is larger than \(RecordReader.maxRecordBytes >> 20) MiB (unbalanced brackets?)", line: line, index: nil, recoverable: false, rawLine: nil)
+        RecordReadError(
+            message: "a record is larger than \(RecordReader.maxRecordBytes >> 20) MiB (unbalanced brackets?)",
+            line: line, index: nil, recoverable: false, rawLine: nil)
     }
 
     /// 1 for the bytes that change a structural scan's state outside a
     /// string: a quote and the four brackets.
     private static let structural: [UInt8] = (0..<256).map { b in
-        [UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "}"), UInt8(ascii: "]")].contains(UInt8(b)) ? 1 : 0
+        [UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "}"), UInt8(ascii: "]")].contains(
+            UInt8(b)) ? 1 : 0
     }
 
     /// Length of the JSON value starting at `pos` (the value is not validated;
@@ -207,7 +214,8 @@ package final class RecordReader {
                 guard try ensure(i + 1) else { return i }
             }
             switch buffer[pos + i] {
-            case 0x20, 0x09, 0x0A, 0x0D, 0x1E, UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ":"):
+            case 0x20, 0x09, 0x0A, 0x0D, 0x1E, UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"),
+                UInt8(ascii: ":"):
                 return i
             default: i += 1
             }
@@ -225,7 +233,9 @@ package final class RecordReader {
         } catch {
             let before = UnsafeRawBufferPointer(start: buffer + pos, count: min(error.offset, length))
             let errorLine = startLine + before.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
-            throw RecordReadError(message: "malformed JSON: \(error.message)", line: errorLine, index: nil, recoverable: recoverable, rawLine: nil)
+            throw RecordReadError(
+                message: "malformed JSON: \(error.message)", line: errorLine, index: nil, recoverable: recoverable,
+                rawLine: nil)
         }
     }
 
@@ -257,7 +267,9 @@ package final class RecordReader {
                 guard let b = try peekValueStart() else {
                     state = .done
                     if recordCount == 0 && !sawEnvelope && envelopeMembers.isEmpty {
-                        throw RecordReadError(message: "empty input: no JSON value", line: line, index: nil, recoverable: false, rawLine: nil)
+                        throw RecordReadError(
+                            message: "empty input: no JSON value", line: line, index: nil, recoverable: false,
+                            rawLine: nil)
                     }
                     return nil
                 }
@@ -274,15 +286,19 @@ package final class RecordReader {
                 } else {
                     let length = try scanValueLength()
                     let v = try parseValue(length: length, recoverable: false)
-                    throw RecordReadError(message: "expected a JSON object or array, found \(v.kindDescription)", line: line, index: nil, recoverable: false, rawLine: nil)
+                    throw RecordReadError(
+                        message: "expected a JSON object or array, found \(v.kindDescription)", line: line, index: nil,
+                        recoverable: false, rawLine: nil)
                 }
             case .topArray, .envelopeArray:
                 guard let b = try peekValueStart() else { throw syntax("unexpected end of the input inside an array") }
                 let startLine = line
                 let value: JSONValue
                 if (b == UInt8(ascii: "{") || b == UInt8(ascii: "[")),
-                   let parsed = JSONParser.parseLeading(UnsafeRawBufferPointer(start: buffer + pos, count: filled - pos), keys: keys),
-                   parsed.length <= RecordReader.maxRecordBytes {
+                    let parsed = JSONParser.parseLeading(
+                        UnsafeRawBufferPointer(start: buffer + pos, count: filled - pos), keys: keys),
+                    parsed.length <= RecordReader.maxRecordBytes
+                {
                     // Parsed where it lies in the buffer: an object or array
                     // ends at its closing bracket, where the scan below would
                     // end it too, so the value is the same and the element's
@@ -298,7 +314,9 @@ package final class RecordReader {
                 }
                 let container: String?
                 if case .envelopeArray(let key) = state { container = key } else { container = nil }
-                guard let sep = try peekValueStart() else { throw syntax("unexpected end of the input inside an array") }
+                guard let sep = try peekValueStart() else {
+                    throw syntax("unexpected end of the input inside an array")
+                }
                 if sep == UInt8(ascii: ",") {
                     consume(1)
                 } else if sep == UInt8(ascii: "]") {
@@ -311,10 +329,16 @@ package final class RecordReader {
                 return makeRecord(value, line: startLine, container: container)
             case .envelopeObject:
                 // At a member name of the top-level object.
-                guard try peekValueStart() == UInt8(ascii: "\"") else { throw syntax("expected a member name, found \(try describeNext())") }
+                guard try peekValueStart() == UInt8(ascii: "\"") else {
+                    throw syntax("expected a member name, found \(try describeNext())")
+                }
                 let keyLength = try scanValueLength()
-                guard case .string(let key) = try parseValue(length: keyLength, recoverable: false) else { throw syntax("bad member name") }
-                guard try peekValueStart() == UInt8(ascii: ":") else { throw syntax("expected ':' after \"\(key)\", found \(try describeNext())") }
+                guard case .string(let key) = try parseValue(length: keyLength, recoverable: false) else {
+                    throw syntax("bad member name")
+                }
+                guard try peekValueStart() == UInt8(ascii: ":") else {
+                    throw syntax("expected ':' after \"\(key)\", found \(try describeNext())")
+                }
                 consume(1)
                 guard let b = try peekValueStart() else { throw syntax("unexpected end of the input") }
                 if RecordReader.envelopeArrayKeys.contains(key) && b == UInt8(ascii: "[") && !sawEnvelope {
@@ -335,7 +359,8 @@ package final class RecordReader {
                 // each member a city (`{"geonameid": ..., "name": ...}`): each
                 // member is a record, as an envelope's elements are.
                 if keyedCities || (!sawEnvelope && envelopeMembers.isEmpty), case .object(let city) = value,
-                   city["geonameid"] != nil, !key.isEmpty, key.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                    city["geonameid"] != nil, !key.isEmpty, key.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+                {
                     sawEnvelope = true
                     keyedCities = true
                     let record = makeRecord(value, line: startLine, container: "geonames")
@@ -375,7 +400,9 @@ package final class RecordReader {
                     let raw = Array(lineBytes)
                     consume(length)
                     recordCount += 1
-                    throw RecordReadError(message: "malformed JSON: \(error.message)", line: startLine, index: recordCount, recoverable: true, rawLine: raw)
+                    throw RecordReadError(
+                        message: "malformed JSON: \(error.message)", line: startLine, index: recordCount,
+                        recoverable: true, rawLine: raw)
                 }
                 consume(length)
                 switch value {
@@ -384,10 +411,13 @@ package final class RecordReader {
                 case .object(let object):
                     let expanded = expandEnvelope(object, line: startLine)
                     if expanded.isEmpty && isEnvelope(object) { continue }
-                    pending.append(contentsOf: expanded.isEmpty ? [makeRecord(value, line: startLine, container: nil)] : expanded)
+                    pending.append(
+                        contentsOf: expanded.isEmpty ? [makeRecord(value, line: startLine, container: nil)] : expanded)
                 default:
                     recordCount += 1
-                    throw RecordReadError(message: "expected a JSON object, found \(value.kindDescription)", line: startLine, index: recordCount, recoverable: true, rawLine: Array(lineBytes))
+                    throw RecordReadError(
+                        message: "expected a JSON object, found \(value.kindDescription)", line: startLine,
+                        index: recordCount, recoverable: true, rawLine: Array(lineBytes))
                 }
             }
         }
@@ -438,7 +468,9 @@ package final class RecordReader {
             }
             let end = nl.assumingMemoryBound(to: UInt8.self) - (buffer + pos)
             let candidate = UnsafeRawBufferPointer(start: buffer + pos + start, count: end - start)
-            if candidate.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D && $0 != 0x1E }) { lines.append(candidate) }
+            if candidate.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D && $0 != 0x1E }) {
+                lines.append(candidate)
+            }
             start = end + 1
         }
         guard let first = lines.first else { return false }

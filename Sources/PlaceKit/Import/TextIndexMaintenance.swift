@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PlaceModel
 import PlaceStorage
@@ -12,19 +12,25 @@ public enum TextIndexMaintenance {
     /// Builds the text index as a new database has it (migration 11's SQL:
     /// one FTS5 rebuild over every live place, then the typo words).
     /// Returns false when the database had it already (nothing is done).
-    public static func build(databasePath: String? = nil, waiting: ((_ otherImport: Int32?) -> Void)? = nil) throws -> Bool {
+    public static func build(databasePath: String? = nil, waiting: ((_ otherImport: Int32?) -> Void)? = nil) throws
+        -> Bool
+    {
         try withStore(databasePath, waiting: waiting) { try $0.buildTextIndex() }
     }
 
     /// Drops the text index (its FTS5 table, view, typo words and
     /// triggers). Returns how many places it held; nil when there was none.
-    public static func drop(databasePath: String? = nil, waiting: ((_ otherImport: Int32?) -> Void)? = nil) throws -> Int? {
+    public static func drop(databasePath: String? = nil, waiting: ((_ otherImport: Int32?) -> Void)? = nil) throws
+        -> Int?
+    {
         try withStore(databasePath, waiting: waiting) { try $0.dropTextIndex() }
     }
 
     /// Opens an existing database for writing while no import writes it
     /// (`ImportLock`), for maintenance commands (text index, linking).
-    static func withStore<T>(_ databasePath: String?, waiting: ((_ otherImport: Int32?) -> Void)?, _ body: (PlaceStore) throws -> T) throws -> T {
+    static func withStore<T>(
+        _ databasePath: String?, waiting: ((_ otherImport: Int32?) -> Void)?, _ body: (PlaceStore) throws -> T
+    ) throws -> T {
         let path = try PlaceStore.resolvePath(databasePath)
         var st = stat()
         guard stat(path, &st) == 0 else { throw PlaceDBError.noDatabase(path: path) }

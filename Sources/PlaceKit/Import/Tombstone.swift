@@ -25,7 +25,7 @@ struct Tombstone {
         var i = 0
         let first = needle[0]
         while i <= extra.count - n {
-            if extra[i] == first && extra[i ..< i + n].elementsEqual(needle) { return true }
+            if extra[i] == first && extra[i..<i + n].elementsEqual(needle) { return true }
             i += 1
         }
         return false
@@ -34,28 +34,43 @@ struct Tombstone {
     /// The tombstone in a record's extras; nil when they hold none. Throws
     /// the reason a member is unusable.
     static func read(placeID: String, extra: [UInt8]) throws(DecodeError) -> Tombstone? {
-        guard let object = (try? JSONParser.parse(extra))?.objectValue, let member = object[ExportRecord.tombstoneMember] else { return nil }
+        guard let object = (try? JSONParser.parse(extra))?.objectValue,
+            let member = object[ExportRecord.tombstoneMember]
+        else { return nil }
         let name = ExportRecord.tombstoneMember
         guard let removedAt = member["removedAt"]?.stringValue, CaptureTime.parse(removedAt) != nil else {
             throw DecodeError("\(name).removedAt must be an RFC 3339 time")
         }
         var replacedBy: [Replacement] = []
         for (i, r) in (member["replacedBy"]?.arrayValue ?? []).enumerated() {
-            guard let id = r["id"]?.stringValue, !id.isEmpty else { throw DecodeError("\(name).replacedBy[\(i)].id must be a place ID") }
-            let reason = try r["reason"].map { (v: JSONValue) throws(DecodeError) -> AliasReason in
-                guard let s = v.stringValue, let reason = AliasReason(rawValue: s), reason != .samePlace else {
-                    throw DecodeError("\(name).replacedBy[\(i)].reason must be one of \(AliasReason.edgeReasons.map(\.rawValue).joined(separator: ", "))")
-                }
-                return reason
-            } ?? .explicit
+            guard let id = r["id"]?.stringValue, !id.isEmpty else {
+                throw DecodeError("\(name).replacedBy[\(i)].id must be a place ID")
+            }
+            let reason =
+                try r["reason"].map { (v: JSONValue) throws(DecodeError) -> AliasReason in
+                    guard let s = v.stringValue, let reason = AliasReason(rawValue: s), reason != .samePlace else {
+                        throw DecodeError(
+                            "\(name).replacedBy[\(i)].reason must be one of \(AliasReason.edgeReasons.map(\.rawValue).joined(separator: ", "))"
+                        )
+                    }
+                    return reason
+                } ?? .explicit
             // Absent: 1 (as an alias file's). Present, it must be a number
             // in range: "NaN" or null read as 1 before.
             let confidence = r["confidence"].map { $0.doubleValue ?? .nan } ?? 1
-            guard confidence > 0 && confidence <= 1 else { throw DecodeError("\(name).replacedBy[\(i)].confidence must be a number in (0, 1]") }
+            guard confidence > 0 && confidence <= 1 else {
+                throw DecodeError("\(name).replacedBy[\(i)].confidence must be a number in (0, 1]")
+            }
             let recordedAt = r["recordedAt"]?.stringValue
-            if let t = recordedAt, CaptureTime.parse(t) == nil { throw DecodeError("\(name).replacedBy[\(i)].recordedAt must be an RFC 3339 time") }
-            replacedBy.append(Replacement(edge: AliasEdge(aliasID: placeID, placeID: PlaceIDSpelling.canonical(id), reason: reason, confidence: confidence, evidence: r["evidence"]),
-                                          source: r["source"]?.stringValue, recordedAt: recordedAt))
+            if let t = recordedAt, CaptureTime.parse(t) == nil {
+                throw DecodeError("\(name).replacedBy[\(i)].recordedAt must be an RFC 3339 time")
+            }
+            replacedBy.append(
+                Replacement(
+                    edge: AliasEdge(
+                        aliasID: placeID, placeID: PlaceIDSpelling.canonical(id), reason: reason,
+                        confidence: confidence, evidence: r["evidence"]),
+                    source: r["source"]?.stringValue, recordedAt: recordedAt))
         }
         return Tombstone(placeID: placeID, removedAt: removedAt, replacedBy: replacedBy)
     }

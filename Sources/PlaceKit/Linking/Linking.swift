@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 package import PlaceModel
 import PlaceStorage
@@ -12,8 +12,10 @@ package enum Linking {
     /// one transaction: after a threshold or source-order change, or for a
     /// database imported with `--no-link`. The user's `same`/`different`
     /// rules are kept and applied.
-    package static func relink(databasePath: String? = nil, threshold: Double? = nil, sourceOrder: [String]? = nil,
-                              waiting: ((_ otherImport: Int32?) -> Void)? = nil) throws -> LinkSummary {
+    package static func relink(
+        databasePath: String? = nil, threshold: Double? = nil, sourceOrder: [String]? = nil,
+        waiting: ((_ otherImport: Int32?) -> Void)? = nil
+    ) throws -> LinkSummary {
         if let threshold, !(threshold > 0 && threshold <= 1) {
             throw PlaceDBError.invalidArgument("threshold \(threshold) is outside (0, 1]")
         }
@@ -34,9 +36,10 @@ package enum Linking {
                 let missing = try store.place(id: a) == nil ? a : b
                 throw PlaceDBError.notFound(missing)
             }
-            return LinkExplanation(a: a.rawValue, b: b.rawValue, probability: e.score.probability, threshold: SamePlace.threshold,
-                                   evidence: e.score.evidence ?? .null, distanceMeters: e.distance, eligible: e.eligible, rule: e.rule,
-                                   linked: e.linked, sameGroup: e.sameGroup)
+            return LinkExplanation(
+                a: a.rawValue, b: b.rawValue, probability: e.score.probability, threshold: SamePlace.threshold,
+                evidence: e.score.evidence ?? .null, distanceMeters: e.distance, eligible: e.eligible, rule: e.rule,
+                linked: e.linked, sameGroup: e.sameGroup)
         }
     }
 }

@@ -20,14 +20,19 @@ enum ImagePipeline {
             throw ImageError("corrupt GIF image: its blocks end before the trailer (truncated or malformed)")
         }
         if header.format == .webp, let declared = ImageHeader.riffSize(bytes), bytes.count < declared {
-            throw ImageError("corrupt WebP image: the file has \(bytes.count) bytes, its RIFF header says \(declared) (truncated)")
+            throw ImageError(
+                "corrupt WebP image: the file has \(bytes.count) bytes, its RIFF header says \(declared) (truncated)")
         }
         if bytes.count > PhotoLimits.maxFileBytes {
-            throw ImageError("the image is \(bytes.count) bytes, more than the \(PhotoLimits.maxFileBytes / 1024 / 1024) MiB placedb stores")
+            throw ImageError(
+                "the image is \(bytes.count) bytes, more than the \(PhotoLimits.maxFileBytes / 1024 / 1024) MiB placedb stores"
+            )
         }
         if header.width * header.height > PhotoLimits.maxSourcePixels {
             let mp = Double(header.width * header.height) / 1e6
-            throw ImageError("the \(header.format) image is \(header.width) x \(header.height) (\((mp * 10).rounded() / 10) megapixels), more than the \(PhotoLimits.maxSourcePixels / 1_000_000) megapixels placedb decodes")
+            throw ImageError(
+                "the \(header.format) image is \(header.width) x \(header.height) (\((mp * 10).rounded() / 10) megapixels), more than the \(PhotoLimits.maxSourcePixels / 1_000_000) megapixels placedb decodes"
+            )
         }
         return header
     }
@@ -59,8 +64,10 @@ enum ImagePipeline {
     /// for in its own format, is returned byte for byte.
     /// `codec` is nil when none is installed: only an image returned as
     /// stored can be served then.
-    static func render(_ bytes: UnsafeRawBufferPointer, maxWidth: Int, maxHeight: Int, format: ImageFormat?,
-                       codec: (any ImageCodec)?) throws(ImageError) -> PhotoImage {
+    static func render(
+        _ bytes: UnsafeRawBufferPointer, maxWidth: Int, maxHeight: Int, format: ImageFormat?,
+        codec: (any ImageCodec)?
+    ) throws(ImageError) -> PhotoImage {
         let header = try header(bytes)
         let output = format ?? header.format
         let displayed = (header.orientedWidth, header.orientedHeight)

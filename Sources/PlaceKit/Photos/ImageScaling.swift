@@ -18,7 +18,8 @@ public enum ImageScaling {
 
     /// The one line a photo operation that needs pixels fails with when no
     /// codec is installed.
-    package static let unavailableMessage = "image scaling is not available in this build (no image codec is installed; see docs/library.md)"
+    package static let unavailableMessage =
+        "image scaling is not available in this build (no image codec is installed; see docs/library.md)"
 
     /// The installed codec, or `PlaceDBError.badImage` saying there is none.
     package static func required() throws(PlaceDBError) -> any ImageCodec {

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 public import PlaceModel
 import PlaceStorage
@@ -67,10 +67,15 @@ public final class PhotoImporter {
     /// extension is not `.jpg`, `.jpeg`, `.png`, `.webp` or `.gif` are
     /// ignored. Each file is its own transaction: one bad file does not stop
     /// the others. Throws only when the directory cannot be read.
-    public func addImages(inDirectory directory: String, _ each: (PhotoDirectoryEntry) -> Void = { _ in }) throws -> [PhotoDirectoryEntry] {
+    public func addImages(inDirectory directory: String, _ each: (PhotoDirectoryEntry) -> Void = { _ in }) throws
+        -> [PhotoDirectoryEntry]
+    {
         guard let dir = opendir(directory) else {
             let reason = String(cString: strerror(errno)).lowercased()
-            throw PlaceDBError.input(InputError(kind: errno == ENOENT ? .missing : .unreadable, source: directory, reason: "cannot read the directory: \(reason)"))
+            throw PlaceDBError.input(
+                InputError(
+                    kind: errno == ENOENT ? .missing : .unreadable, source: directory,
+                    reason: "cannot read the directory: \(reason)"))
         }
         var files: [String] = []
         while let entry = readdir(dir) {
@@ -113,15 +118,18 @@ public final class PhotoImporter {
         case .success(let i): inspection = i
         case .failure(let error): throw PlaceDBError.badImage("\(source): \(error.message)")
         }
-        let write = try store.putImage(name: name, format: inspection.format, width: inspection.width, height: inspection.height,
-                                       bytes: bytes, source: source)
-        let outcome: AddedPhotoImage.Outcome = switch write {
-        case .added: .added
-        case .replaced: .replaced
-        case .unchanged: .unchanged
-        }
-        return AddedPhotoImage(name: name, format: inspection.format, width: inspection.width, height: inspection.height,
-                               byteCount: bytes.count, source: source, outcome: outcome)
+        let write = try store.putImage(
+            name: name, format: inspection.format, width: inspection.width, height: inspection.height,
+            bytes: bytes, source: source)
+        let outcome: AddedPhotoImage.Outcome =
+            switch write {
+            case .added: .added
+            case .replaced: .replaced
+            case .unchanged: .unchanged
+            }
+        return AddedPhotoImage(
+            name: name, format: inspection.format, width: inspection.width, height: inspection.height,
+            byteCount: bytes.count, source: source, outcome: outcome)
     }
 
     /// Reads a whole file (or standard input), refusing more than
@@ -135,15 +143,24 @@ public final class PhotoImporter {
             var st = stat()
             guard stat(path, &st) == 0 else {
                 let missing = errno == ENOENT || errno == ENOTDIR
-                throw PlaceDBError.input(InputError(kind: missing ? .missing : .unreadable, source: path, reason: "cannot open: \(String(cString: strerror(errno)).lowercased())"))
+                throw PlaceDBError.input(
+                    InputError(
+                        kind: missing ? .missing : .unreadable, source: path,
+                        reason: "cannot open: \(String(cString: strerror(errno)).lowercased())"))
             }
             if (st.st_mode & S_IFMT) == S_IFDIR {
-                throw PlaceDBError.input(InputError(kind: .unreadable, source: path, reason: "is a directory, not an image file", found: .directory))
+                throw PlaceDBError.input(
+                    InputError(
+                        kind: .unreadable, source: path, reason: "is a directory, not an image file", found: .directory)
+                )
             }
             fd = open(path, O_RDONLY)
         }
         guard fd >= 0 else {
-            throw PlaceDBError.input(InputError(kind: .unreadable, source: input.description, reason: "cannot open: \(String(cString: strerror(errno)).lowercased())"))
+            throw PlaceDBError.input(
+                InputError(
+                    kind: .unreadable, source: input.description,
+                    reason: "cannot open: \(String(cString: strerror(errno)).lowercased())"))
         }
         defer { close(fd) }
         var bytes: [UInt8] = []
@@ -152,12 +169,17 @@ public final class PhotoImporter {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw PlaceDBError.input(InputError(kind: .unreadable, source: input.description, reason: "cannot read: \(String(cString: strerror(errno)).lowercased())"))
+                throw PlaceDBError.input(
+                    InputError(
+                        kind: .unreadable, source: input.description,
+                        reason: "cannot read: \(String(cString: strerror(errno)).lowercased())"))
             }
             if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
             if bytes.count > PhotoLimits.maxFileBytes {
-                throw PlaceDBError.badImage("\(input.description): the file is larger than the \(PhotoLimits.maxFileBytes / 1024 / 1024) MiB placedb stores per image")
+                throw PlaceDBError.badImage(
+                    "\(input.description): the file is larger than the \(PhotoLimits.maxFileBytes / 1024 / 1024) MiB placedb stores per image"
+                )
             }
         }
         return bytes

@@ -31,12 +31,15 @@ extension PlaceReader {
     /// (see `PhotoImporter`) and `.badImage` when the stored image cannot be
     /// decoded, or must be scaled or re-encoded and no image codec is
     /// installed (`ImageScaling`).
-    package func fetchPhoto(_ metadata: PhotoMetadata, maxSize: (width: Int, height: Int), format: ImageFormat? = nil) throws -> PhotoImage {
+    package func fetchPhoto(_ metadata: PhotoMetadata, maxSize: (width: Int, height: Int), format: ImageFormat? = nil)
+        throws -> PhotoImage
+    {
         try PhotoLimits.checkMaxSize(width: maxSize.width, height: maxSize.height)
         let codec = ImageScaling.codec
         let result = try store.withImage(name: metadata.name) { info, bytes -> Result<PhotoImage, ImageError> in
             Result { () throws(ImageError) in
-                try ImagePipeline.render(bytes, maxWidth: maxSize.width, maxHeight: maxSize.height, format: format, codec: codec)
+                try ImagePipeline.render(
+                    bytes, maxWidth: maxSize.width, maxHeight: maxSize.height, format: format, codec: codec)
             }
         }
         guard let result else {
@@ -46,8 +49,10 @@ extension PlaceReader {
         }
         switch result {
         case .success(let image): return image
-        case .failure(let error) where error.message == ImageScaling.unavailableMessage: throw PlaceDBError.badImage(error.message)
-        case .failure(let error): throw PlaceDBError.badImage("photo '\(metadata.name)': stored image: \(error.message)")
+        case .failure(let error) where error.message == ImageScaling.unavailableMessage:
+            throw PlaceDBError.badImage(error.message)
+        case .failure(let error):
+            throw PlaceDBError.badImage("photo '\(metadata.name)': stored image: \(error.message)")
         }
     }
 
@@ -59,7 +64,8 @@ extension PlaceReader {
     package func photoMetadata(named name: String) throws -> PhotoMetadata {
         let resolved = try store.resolvePhoto(name, in: [.metadata, .images])
         if let placeID = Self.placeID(ofPhoto: resolved), let place = try store.place(id: PlaceID(placeID)),
-           let listed = place.photos.first(where: { $0.name == resolved }) {
+            let listed = place.photos.first(where: { $0.name == resolved })
+        {
             return listed
         }
         return PhotoMetadata(name: resolved)

@@ -6,12 +6,16 @@ import PlaceStorage
 package enum MapLayer: String, Sendable {
     case street, water, green, building, boundary, area, point
 
-    static let greenTypes: Set<String> = ["park", "garden", "playground", "national_park", "protected_area", "cemetery", "golf_course",
-                                     "campground", "dog_park", "botanical_garden", "hiking_area", "picnic_ground", "ski_resort",
-                                     "sports_activity_location", "athletic_field", "zoo", "farm"]
+    static let greenTypes: Set<String> = [
+        "park", "garden", "playground", "national_park", "protected_area", "cemetery", "golf_course",
+        "campground", "dog_park", "botanical_garden", "hiking_area", "picnic_ground", "ski_resort",
+        "sports_activity_location", "athletic_field", "zoo", "farm",
+    ]
     static let waterTypes: Set<String> = ["waterway", "marina", "beach", "water_park", "fishing_pond", "swimming_pool"]
-    static let boundaryTypes: Set<String> = ["political", "locality", "sublocality", "neighborhood", "postal_code", "colloquial_area",
-                                        "administrative_area_level_1", "administrative_area_level_2", "country", "archipelago"]
+    static let boundaryTypes: Set<String> = [
+        "political", "locality", "sublocality", "neighborhood", "postal_code", "colloquial_area",
+        "administrative_area_level_1", "administrative_area_level_2", "country", "archipelago",
+    ]
     static let streetTypes: Set<String> = ["route", "railway", "street_address", "intersection", "transit_platform"]
 
     /// `cover`: what the OpenStreetMap tags say ("water", "green"), which wins.

@@ -21,8 +21,10 @@ extension PlaceReader {
     /// its last two completed imports. Calls `change` with each change in
     /// place order (re-identifications last) and returns the counts.
     /// Throws `invalidArgument` for a run or time that does not name a state.
-    package func diff(snapshot: String? = nil, from: DiffPoint? = nil, to: DiffPoint? = nil, movedThresholdMeters: Double = 50,
-                     change: (PlaceDiff.Change) throws -> Void) throws -> PlaceDiff {
+    package func diff(
+        snapshot: String? = nil, from: DiffPoint? = nil, to: DiffPoint? = nil, movedThresholdMeters: Double = 50,
+        change: (PlaceDiff.Change) throws -> Void
+    ) throws -> PlaceDiff {
         guard movedThresholdMeters >= 0, movedThresholdMeters.isFinite else {
             throw PlaceDBError.invalidArgument("the moved threshold must be 0 m or more")
         }
@@ -48,9 +50,14 @@ extension PlaceReader {
                 let old = try store.diffStates(of: edge.aliasID, from: a, to: b)
                 let new = try store.diffStates(of: edge.placeID, from: a, to: b)
                 let distance = old.before?.coordinate.flatMap { p in new.after?.coordinate.map { Self.meters(p, $0) } }
-                reidentified.append(PlaceDiff.Change(kind: .reidentified, before: old.before ?? PlaceDiff.State(placeID: edge.aliasID, name: nil, primaryType: nil, coordinate: nil),
-                                                     after: new.after ?? PlaceDiff.State(placeID: edge.placeID, name: nil, primaryType: nil, coordinate: nil),
-                                                     distanceMeters: distance, reason: edge.reason, confidence: edge.confidence))
+                reidentified.append(
+                    PlaceDiff.Change(
+                        kind: .reidentified,
+                        before: old.before
+                            ?? PlaceDiff.State(placeID: edge.aliasID, name: nil, primaryType: nil, coordinate: nil),
+                        after: new.after
+                            ?? PlaceDiff.State(placeID: edge.placeID, name: nil, primaryType: nil, coordinate: nil),
+                        distanceMeters: distance, reason: edge.reason, confidence: edge.confidence))
                 if old.after == nil { leftIDs.insert(edge.aliasID) }
                 if old.before != nil && new.before == nil { arrivedIDs.insert(edge.placeID) }
             }
@@ -64,14 +71,24 @@ extension PlaceReader {
                 case (nil, nil):
                     break
                 case (nil, let after?):
-                    if !arrivedIDs.contains(after.placeID) { try emit(PlaceDiff.Change(kind: .added, before: nil, after: after)) }
+                    if !arrivedIDs.contains(after.placeID) {
+                        try emit(PlaceDiff.Change(kind: .added, before: nil, after: after))
+                    }
                 case (let before?, nil):
-                    if !leftIDs.contains(before.placeID) { try emit(PlaceDiff.Change(kind: .removed, before: before, after: nil)) }
+                    if !leftIDs.contains(before.placeID) {
+                        try emit(PlaceDiff.Change(kind: .removed, before: before, after: nil))
+                    }
                 case (let before?, let after?):
                     let d = before.coordinate.flatMap { p in after.coordinate.map { Self.meters(p, $0) } }
-                    if let d, d > movedThresholdMeters { try emit(PlaceDiff.Change(kind: .moved, before: before, after: after, distanceMeters: d)) }
-                    if before.name != after.name { try emit(PlaceDiff.Change(kind: .renamed, before: before, after: after, distanceMeters: d)) }
-                    if before.primaryType != after.primaryType { try emit(PlaceDiff.Change(kind: .retyped, before: before, after: after, distanceMeters: d)) }
+                    if let d, d > movedThresholdMeters {
+                        try emit(PlaceDiff.Change(kind: .moved, before: before, after: after, distanceMeters: d))
+                    }
+                    if before.name != after.name {
+                        try emit(PlaceDiff.Change(kind: .renamed, before: before, after: after, distanceMeters: d))
+                    }
+                    if before.primaryType != after.primaryType {
+                        try emit(PlaceDiff.Change(kind: .retyped, before: before, after: after, distanceMeters: d))
+                    }
                 }
             }
             for c in reidentified { try emit(c) }
@@ -102,7 +119,9 @@ extension PlaceReader {
                 }
                 guard let snapshot else { return r.id }
                 guard r.snapshot == snapshot, let done = completions.first(where: { $0.id >= r.id }) else {
-                    throw PlaceDBError.invalidArgument("run \(n) is not a completed import of snapshot '\(snapshot)' (its completions: runs \(completions.map { String($0.id) }.joined(separator: ", ")))")
+                    throw PlaceDBError.invalidArgument(
+                        "run \(n) is not a completed import of snapshot '\(snapshot)' (its completions: runs \(completions.map { String($0.id) }.joined(separator: ", ")))"
+                    )
                 }
                 return done.id
             }
@@ -114,15 +133,20 @@ extension PlaceReader {
             b = try run(t)
         case (nil, nil):
             guard completions.count >= 2 else {
-                throw snapshot == nil ? PlaceDBError.noRunsToCompare : PlaceDBError.invalidArgument("snapshot '\(snapshot!)' has one completed import: give the runs to compare (0 is before any)")
+                throw snapshot == nil
+                    ? PlaceDBError.noRunsToCompare
+                    : PlaceDBError.invalidArgument(
+                        "snapshot '\(snapshot!)' has one completed import: give the runs to compare (0 is before any)")
             }
             a = completions[completions.count - 2].id
             b = completions[completions.count - 1].id
         default:
-            throw PlaceDBError.invalidArgument("give both sides to compare, or neither (with a snapshot: its last two imports)")
+            throw PlaceDBError.invalidArgument(
+                "give both sides to compare, or neither (with a snapshot: its last two imports)")
         }
         guard a <= b else {
-            throw PlaceDBError.invalidArgument("the first side (run \(a)) comes after the second (run \(b)): give the earlier first")
+            throw PlaceDBError.invalidArgument(
+                "the first side (run \(a)) comes after the second (run \(b)): give the earlier first")
         }
         return (a, b)
     }

@@ -49,23 +49,39 @@ extension PlaceReader {
             var footprintsTruncated = false
             var footprints = 0
             if request.zoom >= MapFeatureRequest.footprintZoom {
-                footprintsTruncated = try store.mapFootprints(in: request.rect, minSpan: 2 * request.degreesPerPixel, limit: request.limit) { row in
-                    guard let shape = row.shape, let geometry = Self.geometry(shape, at: row.point, tolerance: request.metersPerPixel(at: row.point.latitude)) else { return }
-                    features.append(Self.feature(row, geometry: geometry, layer: MapLayer.of(primaryType: row.primaryType, kind: shape.kind, cover: row.cover)))
+                footprintsTruncated = try store.mapFootprints(
+                    in: request.rect, minSpan: 2 * request.degreesPerPixel, limit: request.limit
+                ) { row in
+                    guard let shape = row.shape,
+                        let geometry = Self.geometry(
+                            shape, at: row.point, tolerance: request.metersPerPixel(at: row.point.latitude))
+                    else { return }
+                    features.append(
+                        Self.feature(
+                            row, geometry: geometry,
+                            layer: MapLayer.of(primaryType: row.primaryType, kind: shape.kind, cover: row.cover)))
                     footprints += 1
                 }
             }
             var points = 0
             let pointsTruncated = try store.mapPoints(in: request.rect, limit: request.limit) { row in
-                features.append(Self.feature(row, geometry: .object(JSONObject([("type", "Point"), ("coordinates", Self.position(row.point))])), layer: .point))
+                features.append(
+                    Self.feature(
+                        row,
+                        geometry: .object(JSONObject([("type", "Point"), ("coordinates", Self.position(row.point))])),
+                        layer: .point))
                 points += 1
             }
             var o = JSONObject()
             o["type"] = "FeatureCollection"
             o["features"] = .array(features)
-            o["counts"] = .object(JSONObject([("points", .int(Int64(points))), ("footprints", .int(Int64(footprints)))]))
-            o["truncated"] = .object(JSONObject([("points", .bool(pointsTruncated)), ("footprints", .bool(footprintsTruncated))]))
-            if request.zoom < MapFeatureRequest.footprintZoom { o["zoomForFootprints"] = .int(Int64(MapFeatureRequest.footprintZoom)) }
+            o["counts"] = .object(
+                JSONObject([("points", .int(Int64(points))), ("footprints", .int(Int64(footprints)))]))
+            o["truncated"] = .object(
+                JSONObject([("points", .bool(pointsTruncated)), ("footprints", .bool(footprintsTruncated))]))
+            if request.zoom < MapFeatureRequest.footprintZoom {
+                o["zoomForFootprints"] = .int(Int64(MapFeatureRequest.footprintZoom))
+            }
             var out: [UInt8] = []
             JSONWriter().write(.object(o), into: &out)
             return out
@@ -85,18 +101,26 @@ extension PlaceReader {
         var o = JSONObject()
         o["places"] = .int(Int64(s.places))
         if let e = s.extent {
-            o["extent"] = .object(JSONObject([("south", .double(e.south)), ("west", .double(e.west)), ("north", .double(e.north)), ("east", .double(e.east))]))
+            o["extent"] = .object(
+                JSONObject([
+                    ("south", .double(e.south)), ("west", .double(e.west)), ("north", .double(e.north)),
+                    ("east", .double(e.east)),
+                ]))
         }
-        o["bySource"] = .array(s.bySource.map { .object(JSONObject([("source", .string($0.name)), ("count", .int(Int64($0.count)))])) })
-        o["byType"] = .array(s.byType.map { .object(JSONObject([("type", .string($0.name)), ("count", .int(Int64($0.count)))])) })
-        o["examples"] = .array(s.examples.map { e in
-            var x = JSONObject()
-            x["id"] = .string(e.placeID)
-            x["name"] = .string(e.name)
-            if let t = e.primaryType { x["type"] = .string(t) }
-            x["location"] = .object(JSONObject([("latitude", .double(e.point.latitude)), ("longitude", .double(e.point.longitude))]))
-            return .object(x)
-        })
+        o["bySource"] = .array(
+            s.bySource.map { .object(JSONObject([("source", .string($0.name)), ("count", .int(Int64($0.count)))])) })
+        o["byType"] = .array(
+            s.byType.map { .object(JSONObject([("type", .string($0.name)), ("count", .int(Int64($0.count)))])) })
+        o["examples"] = .array(
+            s.examples.map { e in
+                var x = JSONObject()
+                x["id"] = .string(e.placeID)
+                x["name"] = .string(e.name)
+                if let t = e.primaryType { x["type"] = .string(t) }
+                x["location"] = .object(
+                    JSONObject([("latitude", .double(e.point.latitude)), ("longitude", .double(e.point.longitude))]))
+                return .object(x)
+            })
         o["footprints"] = .int(Int64(s.footprints))
         o["textIndex"] = .bool(s.textIndex)
         return o
@@ -118,7 +142,9 @@ extension PlaceReader {
         var p = JSONObject()
         p["id"] = .string(row.placeID)
         if let name = row.name {
-            p["name"] = .string(name.count > MapFeatureRequest.maxNameCharacters ? String(name.prefix(MapFeatureRequest.maxNameCharacters)) + "…" : name)
+            p["name"] = .string(
+                name.count > MapFeatureRequest.maxNameCharacters
+                    ? String(name.prefix(MapFeatureRequest.maxNameCharacters)) + "…" : name)
         }
         if let t = row.primaryType { p["type"] = .string(t) }
         p["source"] = .string(row.source)
@@ -146,13 +172,20 @@ extension PlaceReader {
             var kept: [(Double, Double)] = []
             for i in start..<(start + n) {
                 let e = Double(shape.coordinates[2 * i]), north = Double(shape.coordinates[2 * i + 1])
-                if let last = kept.last, i != start + n - 1 || shape.kind == .area, hypot(e - last.0, north - last.1) < tolerance { continue }
+                if let last = kept.last, i != start + n - 1 || shape.kind == .area,
+                    hypot(e - last.0, north - last.1) < tolerance
+                {
+                    continue
+                }
                 kept.append((e, north))
             }
             start += n
             guard kept.count >= minimum else { continue }
             var ring = kept.map { v in
-                Self.position(Coordinate(latitude: origin.latitude + v.1 / perDegree, longitude: origin.longitude + v.0 / (perDegree * cosLat)))
+                Self.position(
+                    Coordinate(
+                        latitude: origin.latitude + v.1 / perDegree,
+                        longitude: origin.longitude + v.0 / (perDegree * cosLat)))
             }
             if shape.kind == .area { ring.append(ring[0]) }
             parts.append(.array(ring))

@@ -31,7 +31,8 @@ public struct PlaceProvenance: Sendable, Equatable {
 
     public static func == (a: PlaceProvenance, b: PlaceProvenance) -> Bool {
         a.placeID == b.placeID && a.source == b.source && a.capturedAt == b.capturedAt
-            && a.members.map(\.name) == b.members.map(\.name) && a.members.map(\.capturedAt) == b.members.map(\.capturedAt)
+            && a.members.map(\.name) == b.members.map(\.name)
+            && a.members.map(\.capturedAt) == b.members.map(\.capturedAt)
             && a.memberRecords == b.memberRecords && a.records == b.records
     }
 
@@ -42,18 +43,22 @@ public struct PlaceProvenance: Sendable, Equatable {
         var o = JSONObject()
         o["source"] = .string(source)
         o["capturedAt"] = Self.time(capturedAt)
-        o["members"] = .object(JSONObject(uniqueMembers: members.map { (key: $0.name, value: Self.time($0.capturedAt)) }))
+        o["members"] = .object(
+            JSONObject(uniqueMembers: members.map { (key: $0.name, value: Self.time($0.capturedAt)) }))
         if !records.isEmpty {
-            o["memberRecords"] = .object(JSONObject(uniqueMembers: members.compactMap { m in
-                memberRecords[m.name].map { (key: m.name, value: JSONValue.string($0.rawValue)) }
-            }))
-            o["records"] = .array(records.map { r in
-                var record = JSONObject()
-                record["placeId"] = .string(r.placeID.rawValue)
-                record["source"] = .string(r.source)
-                record["capturedAt"] = Self.time(r.capturedAt)
-                return .object(record)
-            })
+            o["memberRecords"] = .object(
+                JSONObject(
+                    uniqueMembers: members.compactMap { m in
+                        memberRecords[m.name].map { (key: m.name, value: JSONValue.string($0.rawValue)) }
+                    }))
+            o["records"] = .array(
+                records.map { r in
+                    var record = JSONObject()
+                    record["placeId"] = .string(r.placeID.rawValue)
+                    record["source"] = .string(r.source)
+                    record["capturedAt"] = Self.time(r.capturedAt)
+                    return .object(record)
+                })
         }
         return o
     }
@@ -72,7 +77,8 @@ extension PlaceReader {
     package func provenance(of id: PlaceID) throws -> PlaceProvenance {
         guard let place = try store.place(id: id) else { throw PlaceDBError.notFound(id) }
         guard let (source, capturedAt, times) = try store.captureTimes(of: id) else { throw PlaceDBError.notFound(id) }
-        if store.recordView == .merged, let group = try store.group(of: id.rawValue), group.members.first == id.rawValue {
+        if store.recordView == .merged, let group = try store.group(of: id.rawValue), group.members.first == id.rawValue
+        {
             var records: [PlaceProvenance.Record] = []
             var timesOf: [String: (capturedAt: Int64?, members: [String: Int64])] = [:]
             for member in group.members {
@@ -88,11 +94,13 @@ extension PlaceReader {
                 let t = timesOf[record].flatMap { $0.members[name] ?? $0.capturedAt }
                 return (name, CaptureTime.known(t))
             }
-            return PlaceProvenance(placeID: id, source: source, capturedAt: records.compactMap(\.capturedAt).max(),
-                                   members: members, memberRecords: memberRecords, records: records)
+            return PlaceProvenance(
+                placeID: id, source: source, capturedAt: records.compactMap(\.capturedAt).max(),
+                members: members, memberRecords: memberRecords, records: records)
         }
         let members = place.document.keys.map { (name: $0, capturedAt: times[$0] ?? capturedAt) }
-        return PlaceProvenance(placeID: id, source: source, capturedAt: CaptureTime.known(capturedAt),
-                               members: members.map { ($0.name, CaptureTime.known($0.capturedAt)) })
+        return PlaceProvenance(
+            placeID: id, source: source, capturedAt: CaptureTime.known(capturedAt),
+            members: members.map { ($0.name, CaptureTime.known($0.capturedAt)) })
     }
 }

@@ -29,7 +29,8 @@ extension PlaceTypes {
     package static func unknownMessage(_ type: String, field: String) -> String {
         var message = "unknown place type '\(type.prefix(100))' in \(field)"
         if let near = closest(to: type) { message += "; did you mean '\(near)'?" }
-        return message + " (the types of https://developers.google.com/maps/documentation/places/web-service/place-types, or any type the database holds)"
+        return message
+            + " (the types of https://developers.google.com/maps/documentation/places/web-service/place-types, or any type the database holds)"
     }
 
     /// The documented type nearest `type`, when near enough to be a typo (`Typo`).

@@ -42,7 +42,9 @@ package final class PlaceReader {
     /// Opens the database at `databasePath` (nil: `places.sqlite` in the
     /// working directory). `recordView`: whether records linked as one
     /// place are merged (the default) or each answered as imported.
-    package init(databasePath: String? = nil, spatialIndex: SpatialIndexMode = .automatic, recordView: RecordView = .merged) throws {
+    package init(
+        databasePath: String? = nil, spatialIndex: SpatialIndexMode = .automatic, recordView: RecordView = .merged
+    ) throws {
         store = try PlaceStore(path: try PlaceStore.resolvePath(databasePath), writable: false)
         store.recordView = recordView
         engine = SpatialEngine(store: store)
@@ -131,8 +133,10 @@ package final class PlaceReader {
     ///
     /// `language` (a BCP 47 tag, `languageCode`): `displayName` is the
     /// place's name in that language where it has one (`NameLanguage`).
-    package func fetchPlace(id: PlaceID, fields: FieldMask = .all, language: String? = nil, followAliases: Bool = true,
-                           at time: HoursQueryTime = .instant(Date())) throws -> Place {
+    package func fetchPlace(
+        id: PlaceID, fields: FieldMask = .all, language: String? = nil, followAliases: Bool = true,
+        at time: HoursQueryTime = .instant(Date())
+    ) throws -> Place {
         // Whole, so the hours engine sees everything it reads; then masked.
         // The coordinate is always known to the Place value; the document
         // shows `location` only when asked for.
@@ -165,7 +169,9 @@ extension PlaceReader {
     /// place and `requestedId`; a removed one with its last record and
     /// `removedAt`; `openNow` (when asked for and known) computed at `time`.
     /// `fields` nil: only those computed members. For servers.
-    package func placeDetailsJSON(id: PlaceID, fields: FieldMask?, language: String? = nil, openNow: Bool, at time: HoursQueryTime) throws -> [UInt8] {
+    package func placeDetailsJSON(
+        id: PlaceID, fields: FieldMask?, language: String? = nil, openNow: Bool, at time: HoursQueryTime
+    ) throws -> [UInt8] {
         // One read transaction: one snapshot, and SQLite's locks taken once.
         try read {
             guard let resolver else {
@@ -179,8 +185,10 @@ extension PlaceReader {
                 // row read (what resolving it would read first).
                 var out: [UInt8] = []
                 out.reserveCapacity(4096)
-                if try store.writePlaceDetailsJSON(placeID: id, plan: plan, trailing: [], openNow: openNow, servedAt: time,
-                                                   currentOnly: true, into: &out) {
+                if try store.writePlaceDetailsJSON(
+                    placeID: id, plan: plan, trailing: [], openNow: openNow, servedAt: time,
+                    currentOnly: true, into: &out)
+                {
                     return out
                 }
             }
@@ -194,8 +202,11 @@ extension PlaceReader {
             }
             var out: [UInt8] = []
             out.reserveCapacity(4096)
-            guard try store.writePlaceDetailsJSON(placeID: PlaceID(current), plan: plan, trailing: trailing,
-                                                  openNow: openNow, servedAt: time, into: &out) else {
+            guard
+                try store.writePlaceDetailsJSON(
+                    placeID: PlaceID(current), plan: plan, trailing: trailing,
+                    openNow: openNow, servedAt: time, into: &out)
+            else {
                 throw PlaceDBError.notFound(id)
             }
             return out

@@ -32,11 +32,14 @@ public final class PlacesClient: Sendable {
     /// `maxReaders`, default the number of processors). `recordView`:
     /// records linked as one place are answered merged (the default) or
     /// each as imported (docs/linking.md).
-    public convenience init(databasePath: String, maxReaders: Int? = nil, spatialIndex: SpatialIndexMode = .automatic,
-                            likelihoodModel: LikelihoodModel = LikelihoodModel(), recordView: RecordView = .merged) throws(PlaceDBError) {
+    public convenience init(
+        databasePath: String, maxReaders: Int? = nil, spatialIndex: SpatialIndexMode = .automatic,
+        likelihoodModel: LikelihoodModel = LikelihoodModel(), recordView: RecordView = .merged
+    ) throws(PlaceDBError) {
         do {
-            try self.init(openingDatabase: databasePath, maxReaders: maxReaders, spatialIndex: spatialIndex,
-                          likelihoodModel: likelihoodModel, recordView: recordView)
+            try self.init(
+                openingDatabase: databasePath, maxReaders: maxReaders, spatialIndex: spatialIndex,
+                likelihoodModel: likelihoodModel, recordView: recordView)
         } catch {
             throw PlaceDBError(error, databasePath: databasePath)
         }
@@ -45,8 +48,10 @@ public final class PlacesClient: Sendable {
     /// The same, throwing what the library throws untyped (a `PlaceDBError`
     /// for anything about the file, SQLite's own errors as they are), for
     /// the command line and the server.
-    package init(openingDatabase databasePath: String, maxReaders: Int? = nil, spatialIndex: SpatialIndexMode = .automatic,
-                 likelihoodModel: LikelihoodModel = LikelihoodModel(), recordView: RecordView = .merged) throws {
+    package init(
+        openingDatabase databasePath: String, maxReaders: Int? = nil, spatialIndex: SpatialIndexMode = .automatic,
+        likelihoodModel: LikelihoodModel = LikelihoodModel(), recordView: RecordView = .merged
+    ) throws {
         let readers = max(1, maxReaders ?? ProcessInfo.processInfo.activeProcessorCount)
         self.maxReaders = readers
         let open: @Sendable () throws -> PlaceReader = {
@@ -67,7 +72,9 @@ public final class PlacesClient: Sendable {
     /// `time`), never served from the capture.
     /// `language` (a BCP 47 tag, as the API's `languageCode`): the
     /// `displayName` in that language where the place has a name in it.
-    public func fetchPlace(id: PlaceID, fields: FieldMask = .all, language: String? = nil, at time: HoursQueryTime? = nil) async throws(PlaceDBError) -> Place {
+    public func fetchPlace(
+        id: PlaceID, fields: FieldMask = .all, language: String? = nil, at time: HoursQueryTime? = nil
+    ) async throws(PlaceDBError) -> Place {
         try await run { try $0.fetchPlace(id: id, fields: fields, language: language, at: time ?? .instant(Date())) }
     }
 
@@ -87,11 +94,15 @@ public final class PlacesClient: Sendable {
     /// `movedThresholdMeters`), renamed, retyped and re-identified, in place
     /// order (re-identifications last), with their counts. With `snapshot`,
     /// only its places and runs; with no sides, its last two imports.
-    public func diff(snapshot: String? = nil, from: DiffPoint? = nil, to: DiffPoint? = nil,
-                     movedThresholdMeters: Double = 50) async throws(PlaceDBError) -> (summary: PlaceDiff, changes: [PlaceDiff.Change]) {
+    public func diff(
+        snapshot: String? = nil, from: DiffPoint? = nil, to: DiffPoint? = nil,
+        movedThresholdMeters: Double = 50
+    ) async throws(PlaceDBError) -> (summary: PlaceDiff, changes: [PlaceDiff.Change]) {
         try await run { reader in
             var changes: [PlaceDiff.Change] = []
-            let summary = try reader.diff(snapshot: snapshot, from: from, to: to, movedThresholdMeters: movedThresholdMeters) { changes.append($0) }
+            let summary = try reader.diff(
+                snapshot: snapshot, from: from, to: to, movedThresholdMeters: movedThresholdMeters
+            ) { changes.append($0) }
             return (summary, changes)
         }
     }
@@ -111,34 +122,48 @@ public final class PlacesClient: Sendable {
     // MARK: Nearby and current place
 
     /// Places within a circle, by popularity or distance (Nearby Search).
-    public func searchNearby(_ request: NearbySearchRequest, fields: FieldMask = .all) async throws(PlaceDBError) -> [NearbyPlace] {
+    public func searchNearby(_ request: NearbySearchRequest, fields: FieldMask = .all) async throws(PlaceDBError)
+        -> [NearbyPlace]
+    {
         try await run { try $0.searchNearby(request, fields: fields) }
     }
 
     /// Places within `radius` meters of `center`, most popular first.
-    public func searchNearby(center: Coordinate, radius: Double, includedTypes: [String] = [], maxResultCount: Int = 20,
-                             fields: FieldMask = .all) async throws(PlaceDBError) -> [NearbyPlace] {
-        try await searchNearby(NearbySearchRequest(center: center, radiusMeters: radius, includedTypes: includedTypes,
-                                                   maxResultCount: maxResultCount), fields: fields)
+    public func searchNearby(
+        center: Coordinate, radius: Double, includedTypes: [String] = [], maxResultCount: Int = 20,
+        fields: FieldMask = .all
+    ) async throws(PlaceDBError) -> [NearbyPlace] {
+        try await searchNearby(
+            NearbySearchRequest(
+                center: center, radiusMeters: radius, includedTypes: includedTypes,
+                maxResultCount: maxResultCount), fields: fields)
     }
 
     /// The places the visitor is likely at, given a fix at `location` with
     /// horizontal `accuracy` in meters (the 68% radius), most likely first
     /// (the model: `LikelihoodModel`); `time` makes opening hours count.
-    public func findPlaceLikelihoods(location: Coordinate, accuracy: Double, fields: FieldMask = .all, at time: Date? = nil,
-                                     includedTypes: [String] = [], limit: Int = CurrentPlaceRequest.defaultResultCount) async throws(PlaceDBError) -> PlaceLikelihoodList {
-        try await findPlaceLikelihoods(CurrentPlaceRequest(location: location, accuracyMeters: accuracy, time: time,
-                                                           includedTypes: includedTypes, maxResultCount: limit), fields: fields)
+    public func findPlaceLikelihoods(
+        location: Coordinate, accuracy: Double, fields: FieldMask = .all, at time: Date? = nil,
+        includedTypes: [String] = [], limit: Int = CurrentPlaceRequest.defaultResultCount
+    ) async throws(PlaceDBError) -> PlaceLikelihoodList {
+        try await findPlaceLikelihoods(
+            CurrentPlaceRequest(
+                location: location, accuracyMeters: accuracy, time: time,
+                includedTypes: includedTypes, maxResultCount: limit), fields: fields)
     }
 
-    public func findPlaceLikelihoods(_ request: CurrentPlaceRequest, fields: FieldMask = .all,
-                                     explain: Bool = false) async throws(PlaceDBError) -> PlaceLikelihoodList {
+    public func findPlaceLikelihoods(
+        _ request: CurrentPlaceRequest, fields: FieldMask = .all,
+        explain: Bool = false
+    ) async throws(PlaceDBError) -> PlaceLikelihoodList {
         try await run { try $0.findPlaceLikelihoods(request, fields: fields, explain: explain) }
     }
 
     /// The current-place answer with each candidate's footprint, in meters
     /// from the fix, to draw (`CurrentPlaceScene.svg()`).
-    public func findPlaceLikelihoodScene(_ request: CurrentPlaceRequest, fields: FieldMask = .all) async throws(PlaceDBError) -> CurrentPlaceScene {
+    public func findPlaceLikelihoodScene(_ request: CurrentPlaceRequest, fields: FieldMask = .all)
+        async throws(PlaceDBError) -> CurrentPlaceScene
+    {
         try await run { try $0.findPlaceLikelihoodScene(request, fields: fields) }
     }
 
@@ -149,16 +174,22 @@ public final class PlacesClient: Sendable {
     /// corrected against the database's words), best first (Text Search;
     /// the ranking: `TextRanking`, docs/search.md). Removed places never
     /// appear; `openNow` is computed at the time of asking (or at `time`).
-    public func searchText(_ request: TextSearchRequest, fields: FieldMask = .all,
-                           at time: HoursQueryTime? = nil) async throws(PlaceDBError) -> [TextSearchResult] {
+    public func searchText(
+        _ request: TextSearchRequest, fields: FieldMask = .all,
+        at time: HoursQueryTime? = nil
+    ) async throws(PlaceDBError) -> [TextSearchResult] {
         try await run { try $0.searchText(request, fields: fields, at: time ?? .instant(Date())) }
     }
 
     /// `searchText` for a query alone, optionally biased toward `near`.
-    public func searchText(_ textQuery: String, near: Coordinate? = nil, includedTypes: [String] = [], maxResultCount: Int = 20,
-                           fields: FieldMask = .all) async throws(PlaceDBError) -> [TextSearchResult] {
-        try await searchText(TextSearchRequest(textQuery: textQuery, locationBias: near.map { .circle(center: $0, radiusMeters: nil) },
-                                               includedTypes: includedTypes, maxResultCount: maxResultCount), fields: fields)
+    public func searchText(
+        _ textQuery: String, near: Coordinate? = nil, includedTypes: [String] = [], maxResultCount: Int = 20,
+        fields: FieldMask = .all
+    ) async throws(PlaceDBError) -> [TextSearchResult] {
+        try await searchText(
+            TextSearchRequest(
+                textQuery: textQuery, locationBias: near.map { .circle(center: $0, radiusMeters: nil) },
+                includedTypes: includedTypes, maxResultCount: maxResultCount), fields: fields)
     }
 
     /// Place predictions for partly typed text (Autocomplete): the words
@@ -182,9 +213,13 @@ public final class PlacesClient: Sendable {
 
     /// `autocomplete` for the text typed so far, optionally near `near`
     /// (which also gives each suggestion its `distanceMeters`).
-    public func autocomplete(_ input: String, near: Coordinate? = nil, maxResultCount: Int = 5) async throws(PlaceDBError) -> [AutocompleteSuggestion] {
-        try await autocomplete(AutocompleteRequest(input: input, locationBias: near.map { .circle(center: $0, radiusMeters: nil) },
-                                                   origin: near, maxResultCount: maxResultCount))
+    public func autocomplete(_ input: String, near: Coordinate? = nil, maxResultCount: Int = 5)
+        async throws(PlaceDBError) -> [AutocompleteSuggestion]
+    {
+        try await autocomplete(
+            AutocompleteRequest(
+                input: input, locationBias: near.map { .circle(center: $0, radiusMeters: nil) },
+                origin: near, maxResultCount: maxResultCount))
     }
 
     // MARK: IDs and hours
@@ -222,8 +257,10 @@ public final class PlacesClient: Sendable {
     /// The photo's local image scaled down to fit `maxWidth` × `maxHeight`
     /// (each 1...4800; aspect ratio kept, never scaled up), encoded as
     /// `format` (nil: as stored).
-    public func fetchPhoto(_ metadata: PhotoMetadata, maxWidth: Int, maxHeight: Int,
-                           format: ImageFormat? = nil) async throws(PlaceDBError) -> PhotoImage {
+    public func fetchPhoto(
+        _ metadata: PhotoMetadata, maxWidth: Int, maxHeight: Int,
+        format: ImageFormat? = nil
+    ) async throws(PlaceDBError) -> PhotoImage {
         try await run { try $0.fetchPhoto(metadata, maxSize: (width: maxWidth, height: maxHeight), format: format) }
     }
 
@@ -242,7 +279,8 @@ public final class PlacesClient: Sendable {
     }
 
     /// Runs `body` with a connection of the pool, on a Dispatch thread.
-    private func run<T: Sendable>(_ body: @escaping @Sendable (PlaceReader) throws -> T) async throws(PlaceDBError) -> T {
+    private func run<T: Sendable>(_ body: @escaping @Sendable (PlaceReader) throws -> T) async throws(PlaceDBError) -> T
+    {
         let path = databasePath
         let outcome: Result<T, PlaceDBError>
         do {
@@ -250,7 +288,9 @@ public final class PlacesClient: Sendable {
             outcome = await withCheckedContinuation { continuation in
                 DispatchQueue.global().async {
                     let result: Result<T, PlaceDBError>
-                    do { result = .success(try body(reader.client)) } catch { result = .failure(PlaceDBError(error, databasePath: path)) }
+                    do { result = .success(try body(reader.client)) } catch {
+                        result = .failure(PlaceDBError(error, databasePath: path))
+                    }
                     self.pool.release(reader)
                     continuation.resume(returning: result)
                 }

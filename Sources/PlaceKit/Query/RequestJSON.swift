@@ -13,9 +13,13 @@ extension NearbySearchRequest {
     /// `routingParameters` checked and ignored (no routing offline:
     /// docs/server.md); other keys are refused.
     public init(json: JSONObject) throws(PlaceDBError) {
-        try RequestReader.checkKeys(json, allowed: ["locationRestriction", "includedTypes", "excludedTypes", "includedPrimaryTypes",
-                                                    "excludedPrimaryTypes", "maxResultCount", "rankPreference", "languageCode", "regionCode",
-                                                    "includeFutureOpeningBusinesses", "routingParameters"])
+        try RequestReader.checkKeys(
+            json,
+            allowed: [
+                "locationRestriction", "includedTypes", "excludedTypes", "includedPrimaryTypes",
+                "excludedPrimaryTypes", "maxResultCount", "rankPreference", "languageCode", "regionCode",
+                "includeFutureOpeningBusinesses", "routingParameters",
+            ])
         guard let restriction = json["locationRestriction"] else {
             throw .invalidArgument("locationRestriction.circle is required")
         }
@@ -25,7 +29,9 @@ extension NearbySearchRequest {
         let center = try RequestReader.coordinate(circle["center"], "locationRestriction.circle.center")
         var radius: Double?
         if let r = circle["radius"] {
-            guard let v = r.doubleValue else { throw .invalidArgument("locationRestriction.circle.radius must be a number, not \(r.kindDescription)") }
+            guard let v = r.doubleValue else {
+                throw .invalidArgument("locationRestriction.circle.radius must be a number, not \(r.kindDescription)")
+            }
             radius = v
         }
         // The API's default is POPULARITY; without a radius (the CLI's
@@ -37,17 +43,20 @@ extension NearbySearchRequest {
             case "DISTANCE": rank = .distance
             case "RANK_PREFERENCE_UNSPECIFIED": rank = byDefault
             case "POPULARITY": rank = .popularity
-            default: throw .invalidArgument("rankPreference must be DISTANCE or POPULARITY, not \(JSONWriter().string(r))")
+            default:
+                throw .invalidArgument("rankPreference must be DISTANCE or POPULARITY, not \(JSONWriter().string(r))")
             }
         }
-        self.init(center: center, radiusMeters: radius,
-                  includedTypes: try RequestReader.strings(json["includedTypes"], "includedTypes"),
-                  excludedTypes: try RequestReader.strings(json["excludedTypes"], "excludedTypes"),
-                  includedPrimaryTypes: try RequestReader.strings(json["includedPrimaryTypes"], "includedPrimaryTypes"),
-                  excludedPrimaryTypes: try RequestReader.strings(json["excludedPrimaryTypes"], "excludedPrimaryTypes"),
-                  maxResultCount: try RequestReader.int(json["maxResultCount"], "maxResultCount") ?? 20,
-                  rankPreference: rank)
-        includeFutureOpenings = try RequestReader.bool(json["includeFutureOpeningBusinesses"], "includeFutureOpeningBusinesses") ?? false
+        self.init(
+            center: center, radiusMeters: radius,
+            includedTypes: try RequestReader.strings(json["includedTypes"], "includedTypes"),
+            excludedTypes: try RequestReader.strings(json["excludedTypes"], "excludedTypes"),
+            includedPrimaryTypes: try RequestReader.strings(json["includedPrimaryTypes"], "includedPrimaryTypes"),
+            excludedPrimaryTypes: try RequestReader.strings(json["excludedPrimaryTypes"], "excludedPrimaryTypes"),
+            maxResultCount: try RequestReader.int(json["maxResultCount"], "maxResultCount") ?? 20,
+            rankPreference: rank)
+        includeFutureOpenings =
+            try RequestReader.bool(json["includeFutureOpeningBusinesses"], "includeFutureOpeningBusinesses") ?? false
         languageCode = try RequestReader.languageCode(json["languageCode"])
         try RequestReader.routingParameters(json["routingParameters"], "routingParameters")
         try validate()
@@ -67,23 +76,30 @@ extension CurrentPlaceRequest {
     /// `includedTypes`, `maxResultCount` and `languageCode` (the language
     /// of `displayName`).
     public init(json: JSONObject, defaultAccuracy: Double = 20) throws(PlaceDBError) {
-        try RequestReader.checkKeys(json, allowed: ["location", "accuracyMeters", "time", "includedTypes", "maxResultCount", "languageCode"])
+        try RequestReader.checkKeys(
+            json, allowed: ["location", "accuracyMeters", "time", "includedTypes", "maxResultCount", "languageCode"])
         let location = try RequestReader.coordinate(json["location"], "location")
         var accuracy = defaultAccuracy
         if let a = json["accuracyMeters"] {
-            guard let v = a.doubleValue else { throw .invalidArgument("accuracyMeters must be a number, not \(a.kindDescription)") }
+            guard let v = a.doubleValue else {
+                throw .invalidArgument("accuracyMeters must be a number, not \(a.kindDescription)")
+            }
             accuracy = v
         }
         var at: HoursQueryTime?
         if let t = json["time"] {
             guard let s = t.stringValue, let parsed = HoursQueryTime(parsing: s) else {
-                throw .invalidArgument("time must be an RFC 3339 time such as 2026-05-01T12:30:00Z, 2026-05-01T12:30 (the wall clock at each place) or now, not \(JSONWriter().string(t))")
+                throw .invalidArgument(
+                    "time must be an RFC 3339 time such as 2026-05-01T12:30:00Z, 2026-05-01T12:30 (the wall clock at each place) or now, not \(JSONWriter().string(t))"
+                )
             }
             at = parsed
         }
-        self.init(location: location, accuracyMeters: accuracy,
-                  includedTypes: try RequestReader.strings(json["includedTypes"], "includedTypes"),
-                  maxResultCount: try RequestReader.int(json["maxResultCount"], "maxResultCount") ?? CurrentPlaceRequest.defaultResultCount)
+        self.init(
+            location: location, accuracyMeters: accuracy,
+            includedTypes: try RequestReader.strings(json["includedTypes"], "includedTypes"),
+            maxResultCount: try RequestReader.int(json["maxResultCount"], "maxResultCount")
+                ?? CurrentPlaceRequest.defaultResultCount)
         self.at = at
         languageCode = try RequestReader.languageCode(json["languageCode"])
         try validate()
@@ -108,10 +124,14 @@ enum RequestReader {
 
     static func strings(_ v: JSONValue?, _ name: String) throws(PlaceDBError) -> [String] {
         guard let v else { return [] }
-        guard let a = v.arrayValue else { throw .invalidArgument("\(name) must be an array of strings, not \(v.kindDescription)") }
+        guard let a = v.arrayValue else {
+            throw .invalidArgument("\(name) must be an array of strings, not \(v.kindDescription)")
+        }
         var out: [String] = []
         for e in a {
-            guard let s = e.stringValue else { throw .invalidArgument("\(name) must be an array of strings; found \(e.kindDescription)") }
+            guard let s = e.stringValue else {
+                throw .invalidArgument("\(name) must be an array of strings; found \(e.kindDescription)")
+            }
             out.append(s)
         }
         return out
@@ -120,23 +140,30 @@ enum RequestReader {
     /// `languageCode`: a BCP 47 tag (`NameLanguage.isValidTag`); empty is none.
     static func languageCode(_ v: JSONValue?, _ name: String = "languageCode") throws(PlaceDBError) -> String? {
         guard let v else { return nil }
-        guard let code = v.stringValue else { throw .invalidArgument("\(name) must be a string, not \(v.kindDescription)") }
+        guard let code = v.stringValue else {
+            throw .invalidArgument("\(name) must be a string, not \(v.kindDescription)")
+        }
         if code.isEmpty { return nil }
         guard NameLanguage.isValidTag(code) else {
-            throw .invalidArgument("\(name) '\(code.prefix(40))' is not a language tag (BCP 47: en, sv, en-GB, zh-Hant)")
+            throw .invalidArgument(
+                "\(name) '\(code.prefix(40))' is not a language tag (BCP 47: en, sv, en-GB, zh-Hant)")
         }
         return code
     }
 
     static func bool(_ v: JSONValue?, _ name: String) throws(PlaceDBError) -> Bool? {
         guard let v else { return nil }
-        guard case .bool(let b) = v else { throw .invalidArgument("\(name) must be true or false, not \(JSONWriter().string(v))") }
+        guard case .bool(let b) = v else {
+            throw .invalidArgument("\(name) must be true or false, not \(JSONWriter().string(v))")
+        }
         return b
     }
 
     static func double(_ v: JSONValue?, _ name: String) throws(PlaceDBError) -> Double? {
         guard let v else { return nil }
-        guard let d = v.doubleValue, d.isFinite else { throw .invalidArgument("\(name) must be a number, not \(JSONWriter().string(v))") }
+        guard let d = v.doubleValue, d.isFinite else {
+            throw .invalidArgument("\(name) must be a number, not \(JSONWriter().string(v))")
+        }
         return d
     }
 
@@ -146,7 +173,8 @@ enum RequestReader {
         guard let v else { return nil }
         if let n = v.intValue, case .int = v, n >= 0, n < values.count { return values[Int(n)] }
         guard let s = v.stringValue, values.contains(s) else {
-            throw .invalidArgument("\(name) must be one of \(values.joined(separator: ", ")), not \(JSONWriter().string(v).prefix(100))")
+            throw .invalidArgument(
+                "\(name) must be one of \(values.joined(separator: ", ")), not \(JSONWriter().string(v).prefix(100))")
         }
         return s
     }
@@ -156,17 +184,26 @@ enum RequestReader {
     /// placedb computes no routes (docs/server.md), so nothing is kept.
     static func routingParameters(_ v: JSONValue?, _ name: String) throws(PlaceDBError) {
         guard let v else { return }
-        guard let o = v.objectValue else { throw .invalidArgument("\(name) must be an object, not \(v.kindDescription)") }
+        guard let o = v.objectValue else {
+            throw .invalidArgument("\(name) must be an object, not \(v.kindDescription)")
+        }
         try checkKeys(o, allowed: ["origin", "travelMode", "routingPreference", "routeModifiers"])
         if o["origin"] != nil {
             let c = try coordinate(o["origin"], "\(name).origin")
-            guard c.isValid else { throw .invalidArgument("\(name).origin \(c.latitude),\(c.longitude) is out of range") }
+            guard c.isValid else {
+                throw .invalidArgument("\(name).origin \(c.latitude),\(c.longitude) is out of range")
+            }
         }
-        _ = try enumName(o["travelMode"], "\(name).travelMode", ["TRAVEL_MODE_UNSPECIFIED", "DRIVE", "BICYCLE", "WALK", "TWO_WHEELER"])
-        _ = try enumName(o["routingPreference"], "\(name).routingPreference",
-                         ["ROUTING_PREFERENCE_UNSPECIFIED", "TRAFFIC_UNAWARE", "TRAFFIC_AWARE", "TRAFFIC_AWARE_OPTIMAL"])
+        _ = try enumName(
+            o["travelMode"], "\(name).travelMode",
+            ["TRAVEL_MODE_UNSPECIFIED", "DRIVE", "BICYCLE", "WALK", "TWO_WHEELER"])
+        _ = try enumName(
+            o["routingPreference"], "\(name).routingPreference",
+            ["ROUTING_PREFERENCE_UNSPECIFIED", "TRAFFIC_UNAWARE", "TRAFFIC_AWARE", "TRAFFIC_AWARE_OPTIMAL"])
         if let m = o["routeModifiers"] {
-            guard let mo = m.objectValue else { throw .invalidArgument("\(name).routeModifiers must be an object, not \(m.kindDescription)") }
+            guard let mo = m.objectValue else {
+                throw .invalidArgument("\(name).routeModifiers must be an object, not \(m.kindDescription)")
+            }
             try checkKeys(mo, allowed: ["avoidTolls", "avoidHighways", "avoidFerries", "avoidIndoor"])
             for (k, x) in mo.members { _ = try bool(x, "\(name).routeModifiers.\(k)") }
         }
@@ -174,7 +211,9 @@ enum RequestReader {
 
     static func int(_ v: JSONValue?, _ name: String) throws(PlaceDBError) -> Int? {
         guard let v else { return nil }
-        guard let i = v.intValue else { throw .invalidArgument("\(name) must be an integer, not \(JSONWriter().string(v))") }
+        guard let i = v.intValue else {
+            throw .invalidArgument("\(name) must be an integer, not \(JSONWriter().string(v))")
+        }
         return i
     }
 }

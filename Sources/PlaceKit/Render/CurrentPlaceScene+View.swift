@@ -54,7 +54,9 @@ extension CurrentPlaceScene {
             let w = max(b.west, -limit), e = min(b.east, limit), s = max(b.south, -limit), n = min(b.north, limit)
             return w <= e && s <= n ? (w, e, s, n) : nil
         }
-        func union(_ a: Box, _ b: Box) -> Box { (min(a.west, b.west), max(a.east, b.east), min(a.south, b.south), max(a.north, b.north)) }
+        func union(_ a: Box, _ b: Box) -> Box {
+            (min(a.west, b.west), max(a.east, b.east), min(a.south, b.south), max(a.north, b.north))
+        }
         func side(_ b: Box) -> Double { max(b.east - b.west, b.north - b.south) }
 
         let r = accuracy * 1.1
@@ -91,7 +93,8 @@ extension PlaceReader {
     func streets(in view: CurrentPlaceScene.View, fix: Coordinate) throws -> [[FootprintOutline.Point]] {
         let corner = max(abs(view.west), abs(view.east), abs(view.south), abs(view.north)) * 2.0.squareRoot()
         let rects = GeoRect.covering(center: fix, meters: corner + 10)
-        let input = try store.loadPlaces(in: rects, extentRects: rects, typeFilter: TypeFilter(includedPrimaryTypes: ["route"]))
+        let input = try store.loadPlaces(
+            in: rects, extentRects: rects, typeFilter: TypeFilter(includedPrimaryTypes: ["route"]))
         let perDegree = Earth.meanRadius * Earth.radiansPerDegree
         let cosFix = cos(fix.latitude * Earth.radiansPerDegree)
         // Segments within a margin of the view are kept (a line leaving
@@ -108,20 +111,24 @@ extension PlaceReader {
             if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
             let ox = dl * cosFix * perDegree, oy = (input.latitudes[i] - fix.latitude) * perDegree
             // Its box first: most streets of the query's rectangles are off the view.
-            let bw = ox + Double(info.west), be = ox + Double(info.east), bs = oy + Double(info.south), bn = oy + Double(info.north)
+            let bw = ox + Double(info.west), be = ox + Double(info.east), bs = oy + Double(info.south),
+                bn = oy + Double(info.north)
             guard bw <= e, be >= w, bs <= n, bn >= s else { continue }
             let shape = input.shapes.shape(shapeIndex)
             var lines: [[FootprintOutline.Point]] = []
             var start = 0
             for count in shape.partCounts {
                 var part = (start..<start + Int(count)).map {
-                    FootprintOutline.Point(east: ox + Double(shape.coordinates[2 * $0]), north: oy + Double(shape.coordinates[2 * $0 + 1]))
+                    FootprintOutline.Point(
+                        east: ox + Double(shape.coordinates[2 * $0]), north: oy + Double(shape.coordinates[2 * $0 + 1]))
                 }
                 if shape.kind == .area, let first = part.first { part.append(first) }
                 start += Int(count)
                 var piece: [FootprintOutline.Point] = []
                 for (a, b) in zip(part, part.dropFirst()) {
-                    if min(a.east, b.east) <= e && max(a.east, b.east) >= w && min(a.north, b.north) <= n && max(a.north, b.north) >= s {
+                    if min(a.east, b.east) <= e && max(a.east, b.east) >= w && min(a.north, b.north) <= n
+                        && max(a.north, b.north) >= s
+                    {
                         if piece.isEmpty { piece.append(a) }
                         piece.append(b)
                     } else if !piece.isEmpty {
@@ -140,7 +147,9 @@ extension PlaceReader {
         var vertices = 0, streets = 0
         for f in found {
             let n = f.lines.reduce(0) { $0 + $1.count }
-            if streets >= CurrentPlaceScene.maxDrawnStreets || vertices + n > CurrentPlaceScene.maxStreetVertices { break }
+            if streets >= CurrentPlaceScene.maxDrawnStreets || vertices + n > CurrentPlaceScene.maxStreetVertices {
+                break
+            }
             out += f.lines
             vertices += n
             streets += 1

@@ -12,11 +12,17 @@ package struct SVGWriter {
 
     /// Starts a document `width` x `height` pixels, with a title and a
     /// description (what a screen reader says; also the tooltip).
-    package init(width: Double, height: Double, title: String, description: String? = nil, attributes: [(String, String)] = []) {
+    package init(
+        width: Double, height: Double, title: String, description: String? = nil, attributes: [(String, String)] = []
+    ) {
         text = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        start("svg", [("xmlns", "http://www.w3.org/2000/svg"), ("width", Self.number(width)), ("height", Self.number(height)),
-                      ("viewBox", "0 0 \(Self.number(width)) \(Self.number(height))"), ("role", "img"),
-                      ("font-family", "DejaVu Sans, Helvetica, Arial, sans-serif")] + attributes)
+        start(
+            "svg",
+            [
+                ("xmlns", "http://www.w3.org/2000/svg"), ("width", Self.number(width)), ("height", Self.number(height)),
+                ("viewBox", "0 0 \(Self.number(width)) \(Self.number(height))"), ("role", "img"),
+                ("font-family", "DejaVu Sans, Helvetica, Arial, sans-serif"),
+            ] + attributes)
         element("title", text: title)
         if let description { element("desc", text: description) }
     }
@@ -108,14 +114,16 @@ package struct SVGWriter {
     /// One scalar's width in ems, by class.
     private static func ems(_ u: Unicode.Scalar) -> Double {
         switch u.value {
-        case 0x20, 0x2E, 0x2C, 0x3A, 0x3B, 0x27, 0x7C, 0x21, 0x69, 0x6A, 0x6C, 0x49: 0.36  // space . , : ; ' | ! i j l I
-        case 0x6D, 0x77, 0x4D, 0x57, 0x40, 0x25: 1.0  // m w M W @ %
+        case 0x20, 0x2E, 0x2C, 0x3A, 0x3B, 0x27, 0x7C, 0x21, 0x69, 0x6A, 0x6C, 0x49: 0.36 // space . , : ; ' | ! i j l I
+        case 0x6D, 0x77, 0x4D, 0x57, 0x40, 0x25: 1.0 // m w M W @ %
         case 0x41...0x5A: 0.78
-        case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
-             0x1F000...0x1FAFF, 0x20000...0x3FFFD: 1.05
-        case 0x0300...0x036F, 0x200B...0x200F: 0  // combining marks, zero-width
-        case 0x2116, 0x2122: 1.05  // № ™
-        case 0x80...: 0.75  // other letters and signs (Cyrillic, Greek, accented capitals, arrows)
+        case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+            0xFFE0...0xFFE6,
+            0x1F000...0x1FAFF, 0x20000...0x3FFFD:
+            1.05
+        case 0x0300...0x036F, 0x200B...0x200F: 0 // combining marks, zero-width
+        case 0x2116, 0x2122: 1.05 // № ™
+        case 0x80...: 0.75 // other letters and signs (Cyrillic, Greek, accented capitals, arrows)
         default: 0.62
         }
     }

@@ -8,7 +8,9 @@ public struct AliasEdge: Sendable, Hashable {
     /// Why, as JSON (a matcher's scores), when there is more to say.
     public var evidence: JSONValue?
 
-    public init(aliasID: String, placeID: String, reason: AliasReason, confidence: Double = 1, evidence: JSONValue? = nil) {
+    public init(
+        aliasID: String, placeID: String, reason: AliasReason, confidence: Double = 1, evidence: JSONValue? = nil
+    ) {
         self.aliasID = aliasID
         self.placeID = placeID
         self.reason = reason

@@ -9,7 +9,10 @@ public struct AliasHop: Sendable, Equatable {
     public let recordedAt: String?
     public let evidence: JSONValue?
 
-    package init(from: String, to: String, reason: AliasReason, source: String?, confidence: Double, recordedAt: String?, evidence: JSONValue?) {
+    package init(
+        from: String, to: String, reason: AliasReason, source: String?, confidence: Double, recordedAt: String?,
+        evidence: JSONValue?
+    ) {
         self.from = from
         self.to = to
         self.reason = reason

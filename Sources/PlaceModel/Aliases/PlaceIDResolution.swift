@@ -20,26 +20,32 @@ public struct PlaceIDResolution: Sendable, Equatable {
         o["requestedId"] = .string(requestedID)
         o["status"] = .string(status.rawValue)
         if let placeID { o["placeId"] = .string(placeID) }
-        o["chain"] = .array(chain.map { hop in
-            var h = JSONObject()
-            h["from"] = .string(hop.from)
-            h["to"] = .string(hop.to)
-            h["reason"] = .string(hop.reason.rawValue)
-            if let s = hop.source { h["source"] = .string(s) }
-            h["confidence"] = .double(hop.confidence)
-            if let r = hop.recordedAt { h["recordedAt"] = .string(r) }
-            if let e = hop.evidence { h["evidence"] = e }
-            return .object(h)
-        })
+        o["chain"] = .array(
+            chain.map { hop in
+                var h = JSONObject()
+                h["from"] = .string(hop.from)
+                h["to"] = .string(hop.to)
+                h["reason"] = .string(hop.reason.rawValue)
+                if let s = hop.source { h["source"] = .string(s) }
+                h["confidence"] = .double(hop.confidence)
+                if let r = hop.recordedAt { h["recordedAt"] = .string(r) }
+                if let e = hop.evidence { h["evidence"] = e }
+                return .object(h)
+            })
         if let displayName { o["displayName"] = ["text": .string(displayName)] }
-        if let location { o["location"] = ["latitude": .double(location.latitude), "longitude": .double(location.longitude)] }
+        if let location {
+            o["location"] = ["latitude": .double(location.latitude), "longitude": .double(location.longitude)]
+        }
         if let removedAt { o["removedAt"] = .string(removedAt) }
         if !alternatives.isEmpty { o["alternatives"] = .array(alternatives.map(JSONValue.string)) }
         if !cycle.isEmpty { o["cycle"] = .array(cycle.map(JSONValue.string)) }
         return .object(o)
     }
 
-    package init(requestedID: String, status: ResolutionStatus, placeID: String?, chain: [AliasHop], displayName: String?, location: Coordinate?, removedAt: String?, alternatives: [String], cycle: [String]) {
+    package init(
+        requestedID: String, status: ResolutionStatus, placeID: String?, chain: [AliasHop], displayName: String?,
+        location: Coordinate?, removedAt: String?, alternatives: [String], cycle: [String]
+    ) {
         self.requestedID = requestedID
         self.status = status
         self.placeID = placeID

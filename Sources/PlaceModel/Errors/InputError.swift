@@ -22,12 +22,14 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     package let found: Found?
 
     public var description: String {
-        let advice = switch found {
-        case .image: "; a photo's image is added with PhotoImporter"
-        case .sqliteDatabase: "; a placedb database is read with PlacesClient, and PlaceExporter writes its places as NDJSON"
-        case .directory: " (PhotoImporter.addImages(inDirectory:) adds a directory's images)"
-        case nil: ""
-        }
+        let advice =
+            switch found {
+            case .image: "; a photo's image is added with PhotoImporter"
+            case .sqliteDatabase:
+                "; a placedb database is read with PlacesClient, and PlaceExporter writes its places as NDJSON"
+            case .directory: " (PhotoImporter.addImages(inDirectory:) adds a directory's images)"
+            case nil: ""
+            }
         return "\(source): \(reason)\(advice)"
     }
 

@@ -80,14 +80,17 @@ public enum PlaceDBError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound(let id): "NOT_FOUND: no place with ID '\(id)'"
         case .noDatabase(let path): "\(path): no database here"
         case .notADatabasePath(let path):
-            path.isEmpty ? "the database path is empty: give a file path"
+            path.isEmpty
+                ? "the database path is empty: give a file path"
                 : "'\(path.prefix(200))' is not a database file path (in-memory databases and SQLite URIs are refused: nothing would be kept); give a file path, ./\(path.prefix(200)) for a file named so"
         case .danglingSymlink(let path, let target):
             "\(path): is a symbolic link to '\(target)', which does not exist (a dangling link); remove the link, or give the path of the database itself"
-        case .cannotOpen(let path, let message, let forReading): "\(path): cannot open\(forReading ? " for reading" : ""): \(message)"
+        case .cannotOpen(let path, let message, let forReading):
+            "\(path): cannot open\(forReading ? " for reading" : ""): \(message)"
         case .notAnSQLiteDatabase(let path): "\(path): not an SQLite database"
         case .notAPlacedbDatabase(let path, let hasOtherTables):
-            hasOtherTables ? "\(path): is an SQLite database but not a placedb one (it has other tables)"
+            hasOtherTables
+                ? "\(path): is an SQLite database but not a placedb one (it has other tables)"
                 : "\(path): not a placedb database (no schema version)"
         case .schemaTooOld(let path, let version, let supported):
             "\(path): schema version \(version) is older than this placedb's \(supported); open it once for writing to upgrade"

@@ -110,11 +110,15 @@ public struct FieldMask: Sendable, Equatable, CustomStringConvertible {
                         guard FieldMask.subPaths.contains(known + "." + component) else { break }
                         known += "." + component
                     }
-                    let children = FieldMask.subPaths.filter { $0.hasPrefix(known + ".") && !$0.dropFirst(known.count + 1).contains(".") }
-                        .map { String($0.dropFirst(known.count + 1)) }.sorted()
-                    throw FieldMaskError(unknown: item, detail: children.isEmpty
-                        ? "\(known) has no sub-fields"
-                        : "the sub-fields of \(known) are \(children.joined(separator: ", "))")
+                    let children = FieldMask.subPaths.filter {
+                        $0.hasPrefix(known + ".") && !$0.dropFirst(known.count + 1).contains(".")
+                    }
+                    .map { String($0.dropFirst(known.count + 1)) }.sorted()
+                    throw FieldMaskError(
+                        unknown: item,
+                        detail: children.isEmpty
+                            ? "\(known) has no sub-fields"
+                            : "the sub-fields of \(known) are \(children.joined(separator: ", "))")
                 }
                 if paths[top] != Set<String>() { paths[top, default: []].insert(parts[1]) }
             } else {
@@ -153,7 +157,11 @@ public struct FieldMask: Sendable, Equatable, CustomStringConvertible {
             var grouped: [String: Set<String>] = [:]
             for p in subpaths {
                 let parts = p.split(separator: ".", maxSplits: 1).map(String.init)
-                if parts.count == 2 { if grouped[parts[0]] != Set<String>() { grouped[parts[0], default: []].insert(parts[1]) } } else { grouped[parts[0]] = [] }
+                if parts.count == 2 {
+                    if grouped[parts[0]] != Set<String>() { grouped[parts[0], default: []].insert(parts[1]) }
+                } else {
+                    grouped[parts[0]] = []
+                }
             }
             var out: [(String, JSONValue)] = []
             for (k, v) in o {

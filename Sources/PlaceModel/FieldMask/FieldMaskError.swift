@@ -19,6 +19,7 @@ public struct FieldMaskError: Error, Sendable, Equatable, CustomStringConvertibl
         if let near = Typo.closest(unknown, among: FieldMask.validNames) {
             return "unknown field '\(unknown.prefix(100))' in \(mask); did you mean '\(near)'?"
         }
-        return "unknown field '\(unknown.prefix(100))' in \(mask); valid fields: *, \(FieldMask.validNames.joined(separator: ", "))"
+        return
+            "unknown field '\(unknown.prefix(100))' in \(mask); valid fields: *, \(FieldMask.validNames.joined(separator: ", "))"
     }
 }

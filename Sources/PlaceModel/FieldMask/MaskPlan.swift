@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A field mask prepared for reading stored documents: which top-level
@@ -29,8 +29,11 @@ package struct MaskPlan {
         self.language = language
         name = fields.includes("name")
         id = fields.includes("id")
-        keys = fields.isAll ? [] : fields.paths.filter { $0.key != "name" && $0.key != "id" }
-            .map { (Array($0.key.utf8), $0.key, $0.value) }.sorted { $0.name < $1.name }
+        keys =
+            fields.isAll
+            ? []
+            : fields.paths.filter { $0.key != "name" && $0.key != "id" }
+                .map { (Array($0.key.utf8), $0.key, $0.value) }.sorted { $0.name < $1.name }
         documentKeyCount = keys.filter { $0.name != "location" }.count
         keepsHours = fields.isAll || keys.contains { Place.hoursMembers.contains($0.name) }
         keepsLocation = fields.includes("location")

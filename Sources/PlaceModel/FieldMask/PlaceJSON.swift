@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes a stored place as Places API (New) JSON without decoding it:
@@ -11,9 +11,12 @@ import Darwin
 /// The hours members go out as `Place.served(at:)` gives them: `openNow`
 /// computed at `time`, stale current hours left out.
 package enum PlaceJSON {
-    package static func write(id: PlaceID, doc: UnsafeRawBufferPointer, location: Coordinate?, plan: MaskPlan, extra: [(String, Double)],
-                      servedAt time: HoursQueryTime, into out: inout [UInt8]) throws {
-        try write(id: id, doc: doc, spans: nil, location: location, plan: plan, extra: extra, servedAt: time, into: &out)
+    package static func write(
+        id: PlaceID, doc: UnsafeRawBufferPointer, location: Coordinate?, plan: MaskPlan, extra: [(String, Double)],
+        servedAt time: HoursQueryTime, into out: inout [UInt8]
+    ) throws {
+        try write(
+            id: id, doc: doc, spans: nil, location: location, plan: plan, extra: extra, servedAt: time, into: &out)
     }
 
     /// `write` with the document's members located already (`spans`, as
@@ -25,24 +28,32 @@ package enum PlaceJSON {
     /// document's members: the document written is `doc` with them put
     /// back there (a stored document and the members its columns stand
     /// for, `StoredDocument`), without building it.
-    package static func write(id: PlaceID, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan]?,
-                              inserted: InsertedMembers = InsertedMembers(), location: Coordinate?, plan: MaskPlan,
-                              extra: [(String, Double)], servedAt time: HoursQueryTime, into out: inout [UInt8]) throws {
+    package static func write(
+        id: PlaceID, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan]?,
+        inserted: InsertedMembers = InsertedMembers(), location: Coordinate?, plan: MaskPlan,
+        extra: [(String, Double)], servedAt time: HoursQueryTime, into out: inout [UInt8]
+    ) throws {
         var rawID = id.rawValue
         try rawID.withUTF8 { idBytes in
-            try write(idBytes: UnsafeRawBufferPointer(idBytes), doc: doc, spans: spans, inserted: inserted, location: location, plan: plan,
-                      extra: extra, servedAt: time, into: &out)
+            try write(
+                idBytes: UnsafeRawBufferPointer(idBytes), doc: doc, spans: spans, inserted: inserted,
+                location: location, plan: plan,
+                extra: extra, servedAt: time, into: &out)
         }
     }
 
     /// `write` for a place ID given by its UTF-8 bytes (a column's text,
     /// read without building a String).
-    package static func write(idBytes: UnsafeRawBufferPointer, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan]?,
-                              inserted: InsertedMembers, location: Coordinate?, plan: MaskPlan,
-                              extra: [(String, Double)], servedAt time: HoursQueryTime, into out: inout [UInt8]) throws {
+    package static func write(
+        idBytes: UnsafeRawBufferPointer, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan]?,
+        inserted: InsertedMembers, location: Coordinate?, plan: MaskPlan,
+        extra: [(String, Double)], servedAt time: HoursQueryTime, into out: inout [UInt8]
+    ) throws {
         try inserted.bytes.withUnsafeBytes { side in
-            try write(idBytes: idBytes, doc: doc, spans: spans, side: side, inserted: inserted.members, location: location, plan: plan,
-                      extra: extra, servedAt: time, into: &out)
+            try write(
+                idBytes: idBytes, doc: doc, spans: spans, side: side, inserted: inserted.members, location: location,
+                plan: plan,
+                extra: extra, servedAt: time, into: &out)
         }
     }
 
@@ -68,9 +79,11 @@ package enum PlaceJSON {
         }
     }
 
-    private static func write(idBytes: UnsafeRawBufferPointer, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan]?,
-                              side: UnsafeRawBufferPointer, inserted: [(position: Int, span: JSONParser.MemberSpan)], location: Coordinate?,
-                              plan: MaskPlan, extra: [(String, Double)], servedAt time: HoursQueryTime, into out: inout [UInt8]) throws {
+    private static func write(
+        idBytes: UnsafeRawBufferPointer, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan]?,
+        side: UnsafeRawBufferPointer, inserted: [(position: Int, span: JSONParser.MemberSpan)], location: Coordinate?,
+        plan: MaskPlan, extra: [(String, Double)], servedAt time: HoursQueryTime, into out: inout [UInt8]
+    ) throws {
         var first = true
         func member(_ key: String) {
             out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
@@ -165,10 +178,16 @@ package enum PlaceJSON {
                     let key = try JSONParser.memberName(doc, span)
                     if served == nil {
                         let id = PlaceID(String(decoding: idBytes, as: UTF8.self))
-                        served = try servedHours(id: id, doc: stored, spans: spans ?? JSONParser.memberSpans(stored), location: location, at: time)
+                        served = try servedHours(
+                            id: id, doc: stored, spans: spans ?? JSONParser.memberSpans(stored), location: location,
+                            at: time)
                     }
                     guard var value = served?[key] else { continue }
-                    if !sub.isEmpty, let kept = plan.fields.apply(to: JSONObject([(key, value)]))[key] { value = kept } else if !sub.isEmpty { continue }
+                    if !sub.isEmpty, let kept = plan.fields.apply(to: JSONObject([(key, value)]))[key] {
+                        value = kept
+                    } else if !sub.isEmpty {
+                        continue
+                    }
                     member(key)
                     if sub.isEmpty, !isInserted, key == "regularOpeningHours" || key == "currentOpeningHours" {
                         let mark = out.count
@@ -186,7 +205,11 @@ package enum PlaceJSON {
                     continue
                 }
                 if keep && sub.isEmpty {
-                    if let r = run, doc[r.upperBound..<span.member.lowerBound].allSatisfy({ $0 == UInt8(ascii: ",") || $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+                    if let r = run,
+                        doc[r.upperBound..<span.member.lowerBound].allSatisfy({
+                            $0 == UInt8(ascii: ",") || $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09
+                        })
+                    {
                         run = r.lowerBound..<span.member.upperBound
                     } else {
                         flush()
@@ -198,7 +221,8 @@ package enum PlaceJSON {
                 if keep {
                     // The mask cuts into this member: decode and re-encode it.
                     let key = try JSONParser.memberName(doc, span)
-                    if let kept = plan.fields.apply(to: JSONObject([(key, try JSONParser.memberValue(doc, span))]))[key] {
+                    if let kept = plan.fields.apply(to: JSONObject([(key, try JSONParser.memberValue(doc, span))]))[key]
+                    {
                         member(key)
                         JSONWriter().write(kept, into: &out)
                     }
@@ -218,7 +242,9 @@ package enum PlaceJSON {
                 JSONWriter.writeNumber(location.longitude, into: &out)
                 out.append(UInt8(ascii: "}"))
             } else {
-                let value: JSONValue = ["latitude": .double(location.latitude), "longitude": .double(location.longitude)]
+                let value: JSONValue = [
+                    "latitude": .double(location.latitude), "longitude": .double(location.longitude),
+                ]
                 if let kept = plan.fields.apply(to: JSONObject([("location", value)]))["location"] {
                     member(plain: "location")
                     JSONWriter().write(kept, into: &out)
@@ -235,33 +261,46 @@ package enum PlaceJSON {
 
     /// The members of a stored document the hours engine reads, as
     /// `Place.served(at:)` serves them at `time`.
-    static func servedHours(id: PlaceID, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan], location: Coordinate?,
-                            at time: HoursQueryTime) throws -> JSONObject {
-        let place = Place(id: id, coordinate: location ?? Coordinate(latitude: 0, longitude: 0), maskedDocument: try servingMembers(doc, spans))
+    static func servedHours(
+        id: PlaceID, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan], location: Coordinate?,
+        at time: HoursQueryTime
+    ) throws -> JSONObject {
+        let place = Place(
+            id: id, coordinate: location ?? Coordinate(latitude: 0, longitude: 0),
+            maskedDocument: try servingMembers(doc, spans))
         return place.served(at: time).document
     }
 
     /// Whether the place of a stored document is open at `time`, as
     /// `Place.served(at:).isOpen(at:)` answers for the whole place (the
     /// hours engine reads only `Place.servingMembers`); nil when unknown.
-    package static func isOpen(id: PlaceID, doc: UnsafeRawBufferPointer, location: Coordinate?, at time: HoursQueryTime) throws -> Bool? {
+    package static func isOpen(id: PlaceID, doc: UnsafeRawBufferPointer, location: Coordinate?, at time: HoursQueryTime)
+        throws -> Bool?
+    {
         try isOpen(id: id, doc: doc, spans: JSONParser.memberSpans(doc), location: location, at: time)
     }
 
     /// `isOpen` with the document's members located already.
-    package static func isOpen(id: PlaceID, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan], location: Coordinate?,
-                               at time: HoursQueryTime) throws -> Bool? {
-        let place = Place(id: id, coordinate: location ?? Coordinate(latitude: 0, longitude: 0), maskedDocument: try servingMembers(doc, spans))
+    package static func isOpen(
+        id: PlaceID, doc: UnsafeRawBufferPointer, spans: [JSONParser.MemberSpan], location: Coordinate?,
+        at time: HoursQueryTime
+    ) throws -> Bool? {
+        let place = Place(
+            id: id, coordinate: location ?? Coordinate(latitude: 0, longitude: 0),
+            maskedDocument: try servingMembers(doc, spans))
         return place.served(at: time).isOpen(at: time).isOpen
     }
 
     /// The members of `Place.servingMembers` in a document, decoded (the
     /// others' names are compared as bytes, not read into Strings).
-    private static func servingMembers(_ doc: UnsafeRawBufferPointer, _ spans: [JSONParser.MemberSpan]) throws -> JSONObject {
+    private static func servingMembers(_ doc: UnsafeRawBufferPointer, _ spans: [JSONParser.MemberSpan]) throws
+        -> JSONObject
+    {
         var members: [(String, JSONValue)] = []
         for span in spans {
             let name = UnsafeRawBufferPointer(rebasing: doc[span.name])
-            guard span.nameEscaped || servingNames.contains(where: { $0.count == name.count && $0.elementsEqual(name) }) else { continue }
+            guard span.nameEscaped || servingNames.contains(where: { $0.count == name.count && $0.elementsEqual(name) })
+            else { continue }
             let key = try JSONParser.memberName(doc, span)
             if Place.servingMembers.contains(key) { members.append((key, try JSONParser.memberValue(doc, span))) }
         }
@@ -276,12 +315,16 @@ package enum PlaceJSON {
     /// members put before the closing brace, without decoding and
     /// re-encoding the rest. False (nothing written) when the stored object
     /// has one of them itself (a capture's), or the value is not an object.
-    private static func writeServedHours(_ doc: UnsafeRawBufferPointer, _ span: JSONParser.MemberSpan, served: JSONValue,
-                                         into out: inout [UInt8]) throws -> Bool {
-        var start = span.name.upperBound + 1  // past the name's closing quote
+    private static func writeServedHours(
+        _ doc: UnsafeRawBufferPointer, _ span: JSONParser.MemberSpan, served: JSONValue,
+        into out: inout [UInt8]
+    ) throws -> Bool {
+        var start = span.name.upperBound + 1 // past the name's closing quote
         while start < span.member.upperBound, doc[start] != UInt8(ascii: ":") { start += 1 }
         start += 1
-        while start < span.member.upperBound, doc[start] == 0x20 || doc[start] == 0x0A || doc[start] == 0x0D || doc[start] == 0x09 { start += 1 }
+        while start < span.member.upperBound,
+            doc[start] == 0x20 || doc[start] == 0x0A || doc[start] == 0x0D || doc[start] == 0x09
+        { start += 1 }
         let value = UnsafeRawBufferPointer(rebasing: doc[start..<span.member.upperBound])
         guard value.first == UInt8(ascii: "{"), value.last == UInt8(ascii: "}") else { return false }
         var cursor = try JSONParser.MemberCursor(value)
@@ -330,10 +373,14 @@ package enum PlaceJSON {
     /// the mask is `*`), plus `location` when `withLocation`. A small
     /// document is parsed whole (that is faster than locating its members);
     /// in a large one only the kept members are.
-    package static func decode(_ doc: UnsafeRawBufferPointer, plan: MaskPlan, withLocation: Bool) throws(JSONSyntaxError) -> JSONObject {
+    package static func decode(_ doc: UnsafeRawBufferPointer, plan: MaskPlan, withLocation: Bool)
+        throws(JSONSyntaxError) -> JSONObject
+    {
         if plan.keys.isEmpty && !withLocation && !plan.fields.isAll { return JSONObject() }
         if plan.fields.isAll || doc.count < 2048 {
-            guard case .object(let o) = try JSONParser.parse(doc) else { throw JSONSyntaxError(message: "not a JSON object", offset: 0) }
+            guard case .object(let o) = try JSONParser.parse(doc) else {
+                throw JSONSyntaxError(message: "not a JSON object", offset: 0)
+            }
             return o
         }
         var members: [(String, JSONValue)] = []

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where a visitor of a place may stand, as its source drew it: the
@@ -68,7 +68,9 @@ public struct FootprintShape: Sendable, Equatable {
             var s = 0.0
             for i in 0..<n {
                 let j = i + 1 == n ? 0 : i + 1
-                s += Double(c[2 * (start + i)]) * Double(c[2 * (start + j) + 1]) - Double(c[2 * (start + j)]) * Double(c[2 * (start + i) + 1])
+                s +=
+                    Double(c[2 * (start + i)]) * Double(c[2 * (start + j) + 1]) - Double(c[2 * (start + j)])
+                    * Double(c[2 * (start + i) + 1])
             }
             total += s / 2
             start += n
@@ -92,7 +94,12 @@ public struct FootprintShape: Sendable, Equatable {
     /// The farthest vertex from the location, in meters.
     public var reach: Double {
         var m: Float = 0
-        for i in 0..<vertexCount { m = max(m, (coordinates[2 * i] * coordinates[2 * i] + coordinates[2 * i + 1] * coordinates[2 * i + 1]).squareRoot()) }
+        for i in 0..<vertexCount {
+            m = max(
+                m,
+                (coordinates[2 * i] * coordinates[2 * i] + coordinates[2 * i + 1] * coordinates[2 * i + 1]).squareRoot()
+            )
+        }
         return Double(m)
     }
 
@@ -181,8 +188,10 @@ extension FootprintShape {
     /// `maxVertices` remain; rings that shrink to nothing go (small holes
     /// and parts first; the largest part keeps at least a triangle), and if
     /// many parts still do not fit, the largest are kept.
-    package static func make(_ geometry: GeoJSONGeometry, origin: Coordinate, maxVertices: Int = FootprintShape.maxVertices,
-                     tolerance: Double = FootprintShape.tolerance) -> FootprintShape? {
+    package static func make(
+        _ geometry: GeoJSONGeometry, origin: Coordinate, maxVertices: Int = FootprintShape.maxVertices,
+        tolerance: Double = FootprintShape.tolerance
+    ) -> FootprintShape? {
         let perDegree = Earth.meanRadius * Earth.radiansPerDegree
         let cosLat = cos(origin.latitude * Earth.radiansPerDegree)
         func project(_ cs: [Coordinate]) -> [Point] {
@@ -211,7 +220,8 @@ extension FootprintShape {
         case .collection(let members):
             for m in members {
                 switch m {
-                case .polygon, .multiPolygon: return make(m, origin: origin, maxVertices: maxVertices, tolerance: tolerance)
+                case .polygon, .multiPolygon:
+                    return make(m, origin: origin, maxVertices: maxVertices, tolerance: tolerance)
                 default: continue
                 }
             }
@@ -271,7 +281,9 @@ extension FootprintShape {
                 var polygon = [outer]
                 for hole in rings.dropFirst() {
                     // A hole smaller than the tolerance's square is noise at this scale.
-                    if let h = simplifyRing(hole, tolerance: t, keepTriangle: false), -signedArea(h) > t * t { polygon.append(h) }
+                    if let h = simplifyRing(hole, tolerance: t, keepTriangle: false), -signedArea(h) > t * t {
+                        polygon.append(h)
+                    }
                 }
                 kept.append(polygon)
             }
@@ -313,7 +325,9 @@ extension FootprintShape {
             if kept.reduce(0, { $0 + $1.count }) <= maxVertices || t > 4 * size + 1 { break }
             t *= 2
         }
-        func length(_ l: [Point]) -> Double { zip(l, l.dropFirst()).reduce(0) { $0 + hypot($1.1.x - $1.0.x, $1.1.y - $1.0.y) } }
+        func length(_ l: [Point]) -> Double {
+            zip(l, l.dropFirst()).reduce(0) { $0 + hypot($1.1.x - $1.0.x, $1.1.y - $1.0.y) }
+        }
         var budget = maxVertices
         var fitted: [[Point]] = []
         for l in kept.sorted(by: { length($0) > length($1) }) where l.count <= budget {

@@ -50,25 +50,37 @@ package enum GeoJSONGeometry: Equatable {
                 throw DecodeError("\(type) has a position that is not a finite number", placeID: placeID)
             }
             guard (-90...90).contains(lat) else {
-                throw DecodeError("latitude \(FieldCheck.formatNumber(lat)) is out of range [-90, 90]", placeID: placeID)
+                throw DecodeError(
+                    "latitude \(FieldCheck.formatNumber(lat)) is out of range [-90, 90]", placeID: placeID)
             }
             guard (-180...180).contains(lng) else {
-                throw DecodeError("longitude \(FieldCheck.formatNumber(lng)) is out of range [-180, 180]", placeID: placeID)
+                throw DecodeError(
+                    "longitude \(FieldCheck.formatNumber(lng)) is out of range [-180, 180]", placeID: placeID)
             }
             return Coordinate(latitude: lat, longitude: lng)
         }
         func list(_ v: JSONValue, minimum: Int) throws(DecodeError) -> [Coordinate] {
-            guard let a = v.arrayValue else { throw DecodeError("\(type) coordinates are not an array", placeID: placeID) }
+            guard let a = v.arrayValue else {
+                throw DecodeError("\(type) coordinates are not an array", placeID: placeID)
+            }
             var out: [Coordinate] = []
             out.reserveCapacity(a.count)
             for p in a { out.append(try position(p)) }
-            if out.isEmpty { throw DecodeError("\(type) has an empty list of positions: a place needs a location", placeID: placeID) }
-            if out.count < minimum { throw DecodeError("\(type) needs at least \(minimum) positions, has \(out.count)", placeID: placeID) }
+            if out.isEmpty {
+                throw DecodeError("\(type) has an empty list of positions: a place needs a location", placeID: placeID)
+            }
+            if out.count < minimum {
+                throw DecodeError("\(type) needs at least \(minimum) positions, has \(out.count)", placeID: placeID)
+            }
             return out
         }
         func nested(_ v: JSONValue, minimum: Int) throws(DecodeError) -> [[Coordinate]] {
-            guard let a = v.arrayValue else { throw DecodeError("\(type) coordinates are not an array", placeID: placeID) }
-            guard !a.isEmpty else { throw DecodeError("\(type) has no lines: a place needs a location", placeID: placeID) }
+            guard let a = v.arrayValue else {
+                throw DecodeError("\(type) coordinates are not an array", placeID: placeID)
+            }
+            guard !a.isEmpty else {
+                throw DecodeError("\(type) has no lines: a place needs a location", placeID: placeID)
+            }
             var out: [[Coordinate]] = []
             out.reserveCapacity(a.count)
             for r in a { out.append(try list(r, minimum: minimum)) }
@@ -80,14 +92,17 @@ package enum GeoJSONGeometry: Equatable {
         /// stored footprint) takes the last edge from that repetition, so an
         /// open ring is closed here, once, before the minimum is checked.
         func rings(_ v: JSONValue) throws(DecodeError) -> [[Coordinate]] {
-            guard let a = v.arrayValue else { throw DecodeError("\(type) coordinates are not an array", placeID: placeID) }
+            guard let a = v.arrayValue else {
+                throw DecodeError("\(type) coordinates are not an array", placeID: placeID)
+            }
             var out: [[Coordinate]] = []
             out.reserveCapacity(a.count)
             for r in a {
                 var ring = try list(r, minimum: 1)
                 if ring.count > 1, ring.first != ring.last { ring.append(ring[0]) }
                 if ring.count < 4 {
-                    throw DecodeError("\(type) needs at least 4 positions in a ring, has \(ring.count)", placeID: placeID)
+                    throw DecodeError(
+                        "\(type) needs at least 4 positions in a ring, has \(ring.count)", placeID: placeID)
                 }
                 out.append(ring)
             }
@@ -103,14 +118,18 @@ package enum GeoJSONGeometry: Equatable {
             if polygon.isEmpty { throw DecodeError("Polygon has no rings", placeID: placeID) }
             return .polygon(polygon)
         case "MultiPolygon":
-            guard let a = coordinates.arrayValue else { throw DecodeError("MultiPolygon coordinates are not an array", placeID: placeID) }
+            guard let a = coordinates.arrayValue else {
+                throw DecodeError("MultiPolygon coordinates are not an array", placeID: placeID)
+            }
             if a.isEmpty { throw DecodeError("MultiPolygon has no polygons", placeID: placeID) }
             var polygons: [[[Coordinate]]] = []
             polygons.reserveCapacity(a.count)
             for (i, p) in a.enumerated() {
                 let polygon = try rings(p)
                 // Refused, not left out: a member dropped would be one the source never had.
-                if polygon.isEmpty { throw DecodeError("MultiPolygon polygon \(i + 1) of \(a.count) has no rings", placeID: placeID) }
+                if polygon.isEmpty {
+                    throw DecodeError("MultiPolygon polygon \(i + 1) of \(a.count) has no rings", placeID: placeID)
+                }
                 polygons.append(polygon)
             }
             return .multiPolygon(polygons)
@@ -172,7 +191,9 @@ package enum GeoJSONGeometry: Equatable {
             return Self.pointInPolygon(largest)
         case .collection(let gs):
             // Prefer an area, then a line, then a point.
-            if let area = gs.first(where: { if case .polygon = $0 { true } else if case .multiPolygon = $0 { true } else { false } }) {
+            if let area = gs.first(where: {
+                if case .polygon = $0 { true } else if case .multiPolygon = $0 { true } else { false }
+            }) {
                 return area.representativePoint
             }
             // `parse` refuses an empty collection; a hand-built one has no
@@ -186,7 +207,8 @@ package enum GeoJSONGeometry: Equatable {
     /// a line of the geometry within `tolerance` degrees.
     package func contains(_ c: Coordinate, tolerance: Double = 1e-9) -> Bool {
         switch self {
-        case .point(let p): return abs(p.latitude - c.latitude) <= tolerance && abs(p.longitude - c.longitude) <= tolerance
+        case .point(let p):
+            return abs(p.latitude - c.latitude) <= tolerance && abs(p.longitude - c.longitude) <= tolerance
         case .multiPoint(let ps): return ps.contains { GeoJSONGeometry.point($0).contains(c, tolerance: tolerance) }
         case .lineString(let cs):
             if cs.count >= 4, cs.first == cs.last, Self.inside(c, [cs]) { return true }
@@ -211,7 +233,9 @@ package enum GeoJSONGeometry: Equatable {
             let d = hypot(b.longitude - a.longitude, b.latitude - a.latitude)
             if walked + d >= half && d > 0 {
                 let t = (half - walked) / d
-                return Coordinate(latitude: a.latitude + t * (b.latitude - a.latitude), longitude: a.longitude + t * (b.longitude - a.longitude))
+                return Coordinate(
+                    latitude: a.latitude + t * (b.latitude - a.latitude),
+                    longitude: a.longitude + t * (b.longitude - a.longitude))
             }
             walked += d
         }
@@ -244,7 +268,8 @@ package enum GeoJSONGeometry: Equatable {
         var odd = false
         for ring in rings {
             for (a, b) in zip(ring, ring.dropFirst()) where (a.latitude > c.latitude) != (b.latitude > c.latitude) {
-                let x = a.longitude + (c.latitude - a.latitude) / (b.latitude - a.latitude) * (b.longitude - a.longitude)
+                let x =
+                    a.longitude + (c.latitude - a.latitude) / (b.latitude - a.latitude) * (b.longitude - a.longitude)
                 if c.longitude < x { odd.toggle() }
             }
         }
@@ -270,7 +295,9 @@ package enum GeoJSONGeometry: Equatable {
         guard ring.count >= 4, ring.first == ring.last else { return ring }
         var open = Array(ring.dropLast())
         if signedArea(ring) < 0 { open.reverse() }
-        let start = open.indices.min { (open[$0].latitude, open[$0].longitude) < (open[$1].latitude, open[$1].longitude) }!
+        let start = open.indices.min {
+            (open[$0].latitude, open[$0].longitude) < (open[$1].latitude, open[$1].longitude)
+        }!
         let rotated = Array(open[start...] + open[..<start])
         return rotated + [rotated[0]]
     }
@@ -328,5 +355,5 @@ package enum GeoJSONGeometry: Equatable {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A latitude/longitude rectangle in degrees with west <= east (it never
@@ -46,12 +46,16 @@ package struct GeoRect: Equatable, CustomStringConvertible {
         let west = center.longitude - dLng
         let east = center.longitude + dLng
         if west < -180 {
-            return [GeoRect(south: south, west: -180, north: north, east: east),
-                    GeoRect(south: south, west: west + 360, north: north, east: 180)]
+            return [
+                GeoRect(south: south, west: -180, north: north, east: east),
+                GeoRect(south: south, west: west + 360, north: north, east: 180),
+            ]
         }
         if east > 180 {
-            return [GeoRect(south: south, west: west, north: north, east: 180),
-                    GeoRect(south: south, west: -180, north: north, east: east - 360)]
+            return [
+                GeoRect(south: south, west: west, north: north, east: 180),
+                GeoRect(south: south, west: -180, north: north, east: east - 360),
+            ]
         }
         return [GeoRect(south: south, west: west, north: north, east: east)]
     }

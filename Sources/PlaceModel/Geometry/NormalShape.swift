@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The fix density of a footprint shape (`FootprintShape`): the visitor
@@ -30,10 +30,12 @@ import Darwin
 /// segment: e^(−h²/2σ²) / (σ√2π) × (Φ(s_b/σ) − Φ(s_a/σ)) / L.
 package enum NormalShape {
     /// Gauss–Legendre nodes and weights on [-1, 1], 8 points.
-    package static let nodes = SIMD8<Double>(-0.9602898564975363, -0.7966664774136267, -0.5255324099163290, -0.1834346424956498,
-                                     0.1834346424956498, 0.5255324099163290, 0.7966664774136267, 0.9602898564975363)
-    package static let weights = SIMD8<Double>(0.1012285362903763, 0.2223810344533745, 0.3137066458778873, 0.3626837833783620,
-                                       0.3626837833783620, 0.3137066458778873, 0.2223810344533745, 0.1012285362903763)
+    package static let nodes = SIMD8<Double>(
+        -0.9602898564975363, -0.7966664774136267, -0.5255324099163290, -0.1834346424956498,
+        0.1834346424956498, 0.5255324099163290, 0.7966664774136267, 0.9602898564975363)
+    package static let weights = SIMD8<Double>(
+        0.1012285362903763, 0.2223810344533745, 0.3137066458778873, 0.3626837833783620,
+        0.3626837833783620, 0.3137066458778873, 0.2223810344533745, 0.1012285362903763)
     /// The longest panel, in σ: 8 nodes on 3σ keep the relative error near 1e-9.
     package static let panel = 3.0
     /// Edges (or their parts) farther than √cutoff σ from the fix count only by their angle.
@@ -41,7 +43,10 @@ package enum NormalShape {
 
     /// The Gaussian mass of the area's rings around the fix (σ on each
     /// axis), the shape's origin lying `east`, `north` meters from the fix.
-    package static func mass(_ c: UnsafeBufferPointer<Float>, _ parts: UnsafeBufferPointer<UInt16>, east: Double, north: Double, sigma: Double) -> Double {
+    package static func mass(
+        _ c: UnsafeBufferPointer<Float>, _ parts: UnsafeBufferPointer<UInt16>, east: Double, north: Double,
+        sigma: Double
+    ) -> Double {
         var total = 0.0, start = 0
         for count in parts {
             let n = Int(count)
@@ -99,7 +104,10 @@ package enum NormalShape {
     /// ∫ N(x(s) − fix) ds along the lines (per meter), their origin lying
     /// `east`, `north` meters from the fix; divided by the length, the fix
     /// density of a visitor uniformly along them.
-    package static func lineIntegral(_ c: UnsafeBufferPointer<Float>, _ parts: UnsafeBufferPointer<UInt16>, east: Double, north: Double, sigma: Double) -> Double {
+    package static func lineIntegral(
+        _ c: UnsafeBufferPointer<Float>, _ parts: UnsafeBufferPointer<UInt16>, east: Double, north: Double,
+        sigma: Double
+    ) -> Double {
         var total = 0.0, start = 0
         let norm = 1 / (sigma * (2 * Double.pi).squareRoot())
         for count in parts {
@@ -131,7 +139,8 @@ extension FootprintShape {
             partCounts.withUnsafeBufferPointer { p in
                 switch kind {
                 case .area: NormalShape.mass(c, p, east: east, north: north, sigma: sigma) / FootprintShape.area(c, p)
-                case .lines: NormalShape.lineIntegral(c, p, east: east, north: north, sigma: sigma) / FootprintShape.length(c, p)
+                case .lines:
+                    NormalShape.lineIntegral(c, p, east: east, north: north, sigma: sigma) / FootprintShape.length(c, p)
                 }
             }
         }

@@ -29,10 +29,12 @@ package struct ShapeTable {
     @discardableResult
     package mutating func append(_ shape: FootprintShape) -> Int32 {
         let b = shape.bounds
-        infos.append(Info(kind: shape.kind, firstPart: Int32(partCounts.count), partCount: Int32(shape.partCounts.count),
-                          firstVertex: Int32(coordinates.count / 2), vertexCount: Int32(shape.vertexCount),
-                          size: shape.kind == .area ? shape.area : shape.length, reach: shape.reach,
-                          west: Float(b.west), east: Float(b.east), south: Float(b.south), north: Float(b.north)))
+        infos.append(
+            Info(
+                kind: shape.kind, firstPart: Int32(partCounts.count), partCount: Int32(shape.partCounts.count),
+                firstVertex: Int32(coordinates.count / 2), vertexCount: Int32(shape.vertexCount),
+                size: shape.kind == .area ? shape.area : shape.length, reach: shape.reach,
+                west: Float(b.west), east: Float(b.east), south: Float(b.south), north: Float(b.north)))
         partCounts.append(contentsOf: shape.partCounts)
         coordinates.append(contentsOf: shape.coordinates)
         return Int32(infos.count - 1)
@@ -41,9 +43,10 @@ package struct ShapeTable {
     /// Shape `i` as a value of its own.
     package func shape(_ i: Int) -> FootprintShape {
         let info = infos[i]
-        return FootprintShape(kind: info.kind,
-                              partCounts: Array(partCounts[Int(info.firstPart)..<Int(info.firstPart + info.partCount)]),
-                              coordinates: Array(coordinates[2 * Int(info.firstVertex)..<2 * Int(info.firstVertex + info.vertexCount)]))
+        return FootprintShape(
+            kind: info.kind,
+            partCounts: Array(partCounts[Int(info.firstPart)..<Int(info.firstPart + info.partCount)]),
+            coordinates: Array(coordinates[2 * Int(info.firstVertex)..<2 * Int(info.firstVertex + info.vertexCount)]))
     }
 
     /// Whether the point `east`, `north` meters from the place's location
@@ -52,7 +55,8 @@ package struct ShapeTable {
     package func contains(_ i: Int, east: Double, north: Double) -> Bool {
         let info = infos[i]
         guard info.kind == .area, Float(east) >= info.west, Float(east) <= info.east,
-              Float(north) >= info.south, Float(north) <= info.north else { return false }
+            Float(north) >= info.south, Float(north) <= info.north
+        else { return false }
         var inside = false
         var v = 2 * Int(info.firstVertex)
         for part in Int(info.firstPart)..<Int(info.firstPart + info.partCount) {

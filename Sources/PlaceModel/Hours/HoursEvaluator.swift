@@ -21,7 +21,9 @@ struct HoursEvaluator {
             status.localTime = clock.rfc3339(unix: unix)
             if status.at == nil { status.at = Date(timeIntervalSince1970: TimeInterval(unix)) }
             if clockSource == .utcOffset, status.state != .unknown {
-                status.notes.append("read with the fixed offset \(clock) (utcOffsetMinutes): on dates with another offset (daylight saving) the answer may be an hour off")
+                status.notes.append(
+                    "read with the fixed offset \(clock) (utcOffsetMinutes): on dates with another offset (daylight saving) the answer may be an hour off"
+                )
             }
         }
         if let clockNote { status.notes.append(clockNote) }
@@ -48,16 +50,24 @@ struct HoursEvaluator {
         var futureNote: String?
         if place.businessStatus == .futureOpening {
             guard let date = LocalDate(json: place.document["openingDate"]) else {
-                return OpenStatus(.closed, "the place has not opened yet (businessStatus FUTURE_OPENING, no openingDate)")
+                return OpenStatus(
+                    .closed, "the place has not opened yet (businessStatus FUTURE_OPENING, no openingDate)")
             }
             // Before the opening date on any clock? (UTC+14 is the earliest.)
             let before: Bool?
             switch (time, clock) {
             case (.local(let wall), _): before = wall.date < date
-            case (.instant(let d), let clock?): before = clock.local(atUnix: Int64(d.timeIntervalSince1970.rounded(.down))).date < date
+            case (.instant(let d), let clock?):
+                before = clock.local(atUnix: Int64(d.timeIntervalSince1970.rounded(.down))).date < date
             case (.instant(let d), nil):
                 let t = Int64(d.timeIntervalSince1970.rounded(.down))
-                if t < Int64(date.dayNumber) * 86_400 - 14 * 3600 { before = true } else if t >= Int64(date.dayNumber + 1) * 86_400 + 12 * 3600 { before = false } else { before = nil }
+                if t < Int64(date.dayNumber) * 86_400 - 14 * 3600 {
+                    before = true
+                } else if t >= Int64(date.dayNumber + 1) * 86_400 + 12 * 3600 {
+                    before = false
+                } else {
+                    before = nil
+                }
             }
             if before == true {
                 var s = OpenStatus(.closed, "the place opens on \(date) (businessStatus FUTURE_OPENING)")
@@ -75,13 +85,19 @@ struct HoursEvaluator {
                 return s
             }
             if before == nil && clock == nil {
-                return OpenStatus(.unknown, "the place opens on \(date) (FUTURE_OPENING), and without its time zone or UTC offset the local date is unknown")
+                return OpenStatus(
+                    .unknown,
+                    "the place opens on \(date) (FUTURE_OPENING), and without its time zone or UTC offset the local date is unknown"
+                )
             }
             openingDate = date
             futureNote = "the source listed the place as opening on \(date) (FUTURE_OPENING)"
         }
         guard let clock else {
-            var status = OpenStatus(.unknown, "the place has no time zone or UTC offset, so its local time is unknown (ImportOptions.timeZone gives one at import)")
+            var status = OpenStatus(
+                .unknown,
+                "the place has no time zone or UTC offset, so its local time is unknown (ImportOptions.timeZone gives one at import)"
+            )
             status.lacksClock = true
             return status
         }
@@ -154,8 +170,12 @@ struct HoursEvaluator {
                 regular = try place.secondary(regularField, type)?.get()
                 current = try place.secondary(currentField, type)?.get()
             } else {
-                regular = try place.document[regularField]?.objectValue.map { (o) throws(HoursDataError) in try OpeningHours(json: o, path: regularField) }
-                current = try place.document[currentField]?.objectValue.map { (o) throws(HoursDataError) in try OpeningHours(json: o, path: currentField) }
+                regular = try place.document[regularField]?.objectValue.map { (o) throws(HoursDataError) in
+                    try OpeningHours(json: o, path: regularField)
+                }
+                current = try place.document[currentField]?.objectValue.map { (o) throws(HoursDataError) in
+                    try OpeningHours(json: o, path: currentField)
+                }
             }
         } catch {
             throw ScheduleError(message: "the hours cannot be read: \(error.message)")
@@ -168,7 +188,9 @@ struct HoursEvaluator {
                 s.base = .osm(osm)
                 s.baseField = label(regularField) + " (OpenStreetMap opening_hours)"
                 if osm.mentionsPublicHolidays {
-                    s.notes.append("public holidays are not known offline: the answer assumes a working day (the hours have PH rules)")
+                    s.notes.append(
+                        "public holidays are not known offline: the answer assumes a working day (the hours have PH rules)"
+                    )
                 }
             } else if let periods = regular.periods {
                 if periods.count == 1, periods[0].close == nil {
@@ -187,11 +209,16 @@ struct HoursEvaluator {
             if let placed = Self.place(current) {
                 s.current = placed
             } else if regular?.periods == nil && regular?.osm == nil {
-                throw ScheduleError(message: "\(label(currentField)) has no dates, so it cannot be placed in time, and there are no regular hours")
+                throw ScheduleError(
+                    message:
+                        "\(label(currentField)) has no dates, so it cannot be placed in time, and there are no regular hours"
+                )
             }
         }
         if s.base == nil && s.current == nil {
-            let what = secondary.map { "no \($0.rawValue) hours (\(label(regularField)), \(label(currentField)))" } ?? "no opening hours (regularOpeningHours, currentOpeningHours)"
+            let what =
+                secondary.map { "no \($0.rawValue) hours (\(label(regularField)), \(label(currentField)))" }
+                ?? "no opening hours (regularOpeningHours, currentOpeningHours)"
             throw ScheduleError(message: "the place has \(what)")
         }
         return s
@@ -224,7 +251,8 @@ struct HoursEvaluator {
         let windowStart = LocalDateTime(date: first, secondOfDay: 0)
         let windowEnd = LocalDateTime(date: last.adding(days: 1), secondOfDay: 0)
         for p in periods {
-            let from = p.open.truncated ? windowStart : LocalDateTime(date: p.open.date!, secondOfDay: p.open.minuteOfDay * 60)
+            let from =
+                p.open.truncated ? windowStart : LocalDateTime(date: p.open.date!, secondOfDay: p.open.minuteOfDay * 60)
             guard let close = p.close else {
                 ranges.append((from, windowEnd))
                 continue
@@ -246,7 +274,8 @@ struct HoursEvaluator {
         var field = plainField
         if !inWindow, let c = hours.current, local.date > c.last.adding(days: Place.staleCurrentHoursDays) {
             // Stale current hours are not served as current: say why the regular ones answer.
-            field += "; \(hours.currentField) ended \(c.last), more than \(Place.staleCurrentHoursDays) days before, so it is not used"
+            field +=
+                "; \(hours.currentField) ended \(c.last), more than \(Place.staleCurrentHoursDays) days before, so it is not used"
         }
         func date(_ u: Int64?) -> Date? { u.map { Date(timeIntervalSince1970: TimeInterval($0)) } }
         func at(_ u: Int64) -> String {
@@ -259,10 +288,12 @@ struct HoursEvaluator {
         guard timeline.isKnown(t) else {
             var s = OpenStatus(.unknown, "")
             if case .osm(let parsed)? = hours.base, !inWindow {
-                s.reason = "the OpenStreetMap opening_hours \(quoted(parsed.text)) can be read two ways here: a range past midnight from the day before, which a ';' rule for this day may replace (\(hours.baseField))"
+                s.reason =
+                    "the OpenStreetMap opening_hours \(quoted(parsed.text)) can be read two ways here: a range past midnight from the day before, which a ';' rule for this day may replace (\(hours.baseField))"
                 s.hours = hours.baseField
             } else if let c = hours.current {
-                s.reason = "\(local.date) is outside the dates \(hours.currentField) covers (\(c.first) to \(c.last)) and there are no regular hours"
+                s.reason =
+                    "\(local.date) is outside the dates \(hours.currentField) covers (\(c.first) to \(c.last)) and there are no regular hours"
             } else {
                 s.reason = "the hours do not cover \(local.date)"
             }
@@ -307,7 +338,8 @@ struct HoursEvaluator {
         }
         status.hours = plainField
         status.notes = hours.notes
-        status.weekdayDescriptions = inWindow && !hours.currentDescriptions.isEmpty ? hours.currentDescriptions : hours.baseDescriptions
+        status.weekdayDescriptions =
+            inWindow && !hours.currentDescriptions.isEmpty ? hours.currentDescriptions : hours.baseDescriptions
         if inWindow, let special = hours.current?.specialDays, special.contains(local.date) {
             status.notes.append("\(local.date) is a special day with exceptional hours (\(hours.currentField))")
         }

@@ -10,7 +10,8 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     /// Nil when the date does not exist (2026-02-30) or is out of range.
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month), day >= 1,
-              day <= LocalDate.daysInMonth(year: year, month: month) else { return nil }
+            day <= LocalDate.daysInMonth(year: year, month: month)
+        else { return nil }
         self.year = year
         self.month = month
         self.day = day
@@ -68,7 +69,8 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// `{year, month, day}` as the Places API writes a date (google.type.Date).
     package init?(json: JSONValue?) {
-        guard let json, let y = json["year"]?.intValue, let m = json["month"]?.intValue, let d = json["day"]?.intValue else { return nil }
+        guard let json, let y = json["year"]?.intValue, let m = json["month"]?.intValue, let d = json["day"]?.intValue
+        else { return nil }
         self.init(year: y, month: m, day: d)
     }
 

@@ -13,7 +13,11 @@ package struct MinuteSet: Equatable {
 
     package init(normalizing input: [(start: Int, end: Int)]) {
         for r in input.filter({ $0.end > $0.start }).sorted(by: { $0.start < $1.start }) {
-            if let last = ranges.last, r.start <= last.end { ranges[ranges.count - 1].end = max(last.end, r.end) } else { ranges.append(r) }
+            if let last = ranges.last, r.start <= last.end {
+                ranges[ranges.count - 1].end = max(last.end, r.end)
+            } else {
+                ranges.append(r)
+            }
         }
     }
 
@@ -22,7 +26,11 @@ package struct MinuteSet: Equatable {
 
     package func intersection(_ other: MinuteSet) -> MinuteSet {
         var out: [(start: Int, end: Int)] = []
-        for a in ranges { for b in other.ranges { let s = max(a.start, b.start), e = min(a.end, b.end); if e > s { out.append((s, e)) } } }
+        for a in ranges {
+            for b in other.ranges {
+                let s = max(a.start, b.start), e = min(a.end, b.end); if e > s { out.append((s, e)) }
+            }
+        }
         return MinuteSet(normalizing: out)
     }
 

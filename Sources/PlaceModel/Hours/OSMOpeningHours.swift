@@ -42,7 +42,9 @@ public enum OSMOpeningHours {
         var o = JSONObject()
         if case .supported(let parsed) = parse(text), let periods = parsed.weeklyPeriods {
             o["periods"] = .array(periods.map(\.json))
-            if let descriptions = parsed.weekdayDescriptions { o["weekdayDescriptions"] = .array(descriptions.map { .string($0) }) }
+            if let descriptions = parsed.weekdayDescriptions {
+                o["weekdayDescriptions"] = .array(descriptions.map { .string($0) })
+            }
         }
         o[jsonKey] = .string(text)
         return .object(o)
@@ -130,7 +132,8 @@ public enum OSMOpeningHours {
             // Monday 00:00-01:00 in both readings).
             let replacing = rules.indices.filter { (!rules[$0].additional || rules[$0].off) && rules[$0].matches(date) }
             var spilled = MinuteSet(schedule(on: date, strict: true), within: 0, 1440)
-            for (i, rule) in rules.enumerated() where !rule.off && rule.matches(yesterday) && !replacing.contains(where: { $0 > i }) {
+            for (i, rule) in rules.enumerated()
+            where !rule.off && rule.matches(yesterday) && !replacing.contains(where: { $0 > i }) {
                 spilled = spilled.union(MinuteSet(rule.times, within: 1440, 2880).shifted(-1440))
             }
             return (kept.intersection(spilled).ranges, kept.symmetricDifference(spilled).ranges)
@@ -230,7 +233,12 @@ public enum OSMOpeningHours {
     package static func parse(_ text: String, maxBytes: Int, steps: inout Int) -> ParseResult {
         let length = text.utf8.count
         guard length <= maxBytes else {
-            return .unsupported(Unsupported(form: .tooLong, reason: "the value is \(length) bytes long; placedb reads at most \(maxBytes) (OpenStreetMap allows 255 characters)"))
+            return .unsupported(
+                Unsupported(
+                    form: .tooLong,
+                    reason:
+                        "the value is \(length) bytes long; placedb reads at most \(maxBytes) (OpenStreetMap allows 255 characters)"
+                ))
         }
         do {
             let tokens = try Tokenizer.tokenize(text, steps: &steps)
@@ -255,14 +263,20 @@ public enum OSMOpeningHours {
         // Dates to compare on: four years (a leap year among them) and any
         // year the value names.
         var years = Set(2024...2027)
-        for r in rules { for d in r.dates ?? [] { for y in [d.from.year, d.to.year].compactMap({ $0 }) { years.insert(y); years.insert(y + 1) } } }
+        for r in rules {
+            for d in r.dates ?? [] {
+                for y in [d.from.year, d.to.year].compactMap({ $0 }) { years.insert(y); years.insert(y + 1) }
+            }
+        }
         let dated = rules.contains { $0.dates != nil }
         if !dated { return try checkWeeklyOrder(rules, steps: &steps) }
         var days: [LocalDate] = []
         if dated {
             // A named year of 9999 adds 10000, which no date has.
             for y in years.sorted() {
-                guard let first = LocalDate(year: y, month: 1, day: 1), let last = LocalDate(year: y, month: 12, day: 31) else { continue }
+                guard let first = LocalDate(year: y, month: 1, day: 1),
+                    let last = LocalDate(year: y, month: 12, day: 31)
+                else { continue }
                 for i in 0..<(last.dayNumber - first.dayNumber + 1) { days.append(first.adding(days: i)) }
             }
         } else {
@@ -275,7 +289,11 @@ public enum OSMOpeningHours {
         for (j, later) in rules.enumerated() {
             if later.additional {
                 if later.dates == nil, j > 0, rules[j - 1].dates != nil {
-                    throw Unsupported(form: .additionalAfterDates, reason: "the additional rule \(quoted(later.source)) follows the date rule \(quoted(rules[j - 1].source)): it is unclear whether the dates carry over")
+                    throw Unsupported(
+                        form: .additionalAfterDates,
+                        reason:
+                            "the additional rule \(quoted(later.source)) follows the date rule \(quoted(rules[j - 1].source)): it is unclear whether the dates carry over"
+                    )
                 }
                 continue
             }
@@ -284,17 +302,31 @@ public enum OSMOpeningHours {
                 let earlier = rules[i]
                 // A PH rule is overridden on holidays by a later weekday
                 // rule (a later date exception is meant to override it).
-                if earlier.publicHoliday, !later.publicHoliday, later.dates == nil, later.weekdays == nil || !(later.weekdays!.isEmpty),
-                   days.contains(where: { earlier.matchesDate($0) && later.matches($0) }) {
-                    throw Unsupported(form: .ambiguousOrder, reason: "the holiday rule \(quoted(earlier.source)) comes before \(quoted(later.source)), which overrides it on holidays (put PH rules last)")
+                if earlier.publicHoliday, !later.publicHoliday, later.dates == nil,
+                    later.weekdays == nil || !(later.weekdays!.isEmpty),
+                    days.contains(where: { earlier.matchesDate($0) && later.matches($0) })
+                {
+                    throw Unsupported(
+                        form: .ambiguousOrder,
+                        reason:
+                            "the holiday rule \(quoted(earlier.source)) comes before \(quoted(later.source)), which overrides it on holidays (put PH rules last)"
+                    )
                 }
                 guard !sets[i].isEmpty else { continue }
                 let overlap = !sets[i].isDisjoint(with: sets[j])
                 if overlap && sets[i].isSubset(of: sets[j]) {
-                    throw Unsupported(form: .ambiguousOrder, reason: "the rule \(quoted(later.source)) overrides the earlier rule \(quoted(earlier.source)) on every day it names (did you mean ',' instead of ';'?)")
+                    throw Unsupported(
+                        form: .ambiguousOrder,
+                        reason:
+                            "the rule \(quoted(later.source)) overrides the earlier rule \(quoted(earlier.source)) on every day it names (did you mean ',' instead of ';'?)"
+                    )
                 }
                 if overlap && earlier.dates != nil && later.dates == nil {
-                    throw Unsupported(form: .ambiguousOrder, reason: "the date rule \(quoted(earlier.source)) comes before \(quoted(later.source)), which overrides it (put date exceptions last)")
+                    throw Unsupported(
+                        form: .ambiguousOrder,
+                        reason:
+                            "the date rule \(quoted(earlier.source)) comes before \(quoted(later.source)), which overrides it (put date exceptions last)"
+                    )
                 }
             }
         }
@@ -321,7 +353,8 @@ public enum OSMOpeningHours {
                 // whose days all lie within the later one's.
                 var culprit = Int.max
                 var holiday = false
-                if firstHoliday < j, !later.publicHoliday, later.weekdays == nil || !later.weekdays!.isEmpty, mask != 0 {
+                if firstHoliday < j, !later.publicHoliday, later.weekdays == nil || !later.weekdays!.isEmpty, mask != 0
+                {
                     culprit = firstHoliday
                     holiday = true
                 }
@@ -334,9 +367,17 @@ public enum OSMOpeningHours {
                 if culprit != Int.max {
                     let earlier = rules[culprit]
                     if holiday {
-                        throw Unsupported(form: .ambiguousOrder, reason: "the holiday rule \(quoted(earlier.source)) comes before \(quoted(later.source)), which overrides it on holidays (put PH rules last)")
+                        throw Unsupported(
+                            form: .ambiguousOrder,
+                            reason:
+                                "the holiday rule \(quoted(earlier.source)) comes before \(quoted(later.source)), which overrides it on holidays (put PH rules last)"
+                        )
                     }
-                    throw Unsupported(form: .ambiguousOrder, reason: "the rule \(quoted(later.source)) overrides the earlier rule \(quoted(earlier.source)) on every day it names (did you mean ',' instead of ';'?)")
+                    throw Unsupported(
+                        form: .ambiguousOrder,
+                        reason:
+                            "the rule \(quoted(later.source)) overrides the earlier rule \(quoted(earlier.source)) on every day it names (did you mean ',' instead of ';'?)"
+                    )
                 }
             }
             if mask != 0, firstWithMask[mask] == Int.max { firstWithMask[mask] = j }
@@ -375,7 +416,8 @@ public enum OSMOpeningHours {
                 if s == " " || s == "\t" || s == "\u{A0}" || s == "\n" || s == "\r" { i += 1; continue }
                 let start = i
                 if s == "\"" {
-                    throw Unsupported(form: .comment, reason: "it holds a comment (\"...\"), free text placedb does not read")
+                    throw Unsupported(
+                        form: .comment, reason: "it holds a comment (\"...\"), free text placedb does not read")
                 }
                 if s == "2", i + 3 < c.count, c[i + 1] == "4", c[i + 2] == "/", c[i + 3] == "7" {
                     out.append((.always, start)); i += 4; continue
@@ -383,15 +425,20 @@ public enum OSMOpeningHours {
                 if s == "|", i + 1 < c.count, c[i + 1] == "|" { out.append((.fallback, start)); i += 2; continue }
                 if isDigit(s) {
                     var v = 0, n = 0
-                    while i < c.count, isDigit(c[i]) { v = v * 10 + Int(c[i].value - 48); n += 1; i += 1; if n > 4 { break } }
+                    while i < c.count, isDigit(c[i]) {
+                        v = v * 10 + Int(c[i].value - 48); n += 1; i += 1; if n > 4 { break }
+                    }
                     if i + 1 < c.count, c[i] == ":", isDigit(c[i + 1]), n <= 2 {
                         // hh:mm (one-digit hours accepted). A ':' not followed
                         // by a digit ends a date selector (Oct 15: 09:00).
                         guard i + 2 < c.count, isDigit(c[i + 2]), i + 3 >= c.count || !isDigit(c[i + 3]) else {
-                            throw Unsupported(form: .invalidTime, reason: "a time at character \(start + 1) is not hh:mm")
+                            throw Unsupported(
+                                form: .invalidTime, reason: "a time at character \(start + 1) is not hh:mm")
                         }
                         let m = Int(c[i + 1].value - 48) * 10 + Int(c[i + 2].value - 48)
-                        guard m <= 59, v <= 48 else { throw Unsupported(form: .invalidTime, reason: "the time \(v):\(m) is not a valid time") }
+                        guard m <= 59, v <= 48 else {
+                            throw Unsupported(form: .invalidTime, reason: "the time \(v):\(m) is not a valid time")
+                        }
                         out.append((.time(v * 60 + m), start))
                         i += 3
                     } else {
@@ -422,7 +469,9 @@ public enum OSMOpeningHours {
                     continue
                 }
                 if s == "\u{2013}" || s == "\u{2014}" { // en/em dash typed for a hyphen
-                    throw Unsupported(form: .syntax, reason: "character \(start + 1) is a dash ('\(Character(s))'), not the '-' the syntax uses")
+                    throw Unsupported(
+                        form: .syntax,
+                        reason: "character \(start + 1) is a dash ('\(Character(s))'), not the '-' the syntax uses")
                 }
                 throw Unsupported(form: .syntax, reason: "unexpected '\(Character(s))' at character \(start + 1)")
             }
@@ -479,7 +528,9 @@ public enum OSMOpeningHours {
                     i += 1
                     additional = true
                 case .fallback:
-                    throw Unsupported(form: .fallbackRule, reason: "it has a fallback rule (||), which applies only when nothing else does")
+                    throw Unsupported(
+                        form: .fallbackRule,
+                        reason: "it has a fallback rule (||), which applies only when nothing else does")
                 default:
                     throw unexpected()
                 }
@@ -500,7 +551,9 @@ public enum OSMOpeningHours {
             guard let t = current else { return syntax("unexpected end") }
             switch t {
             case .word(let w): return word(w)
-            case .schoolHoliday: return Unsupported(form: .schoolHolidays, reason: "it uses school holidays (SH), which placedb does not know")
+            case .schoolHoliday:
+                return Unsupported(
+                    form: .schoolHolidays, reason: "it uses school holidays (SH), which placedb does not know")
             default: return syntax("unexpected \(describe(t))")
             }
         }
@@ -509,7 +562,8 @@ public enum OSMOpeningHours {
         func word(_ w: String) -> Unsupported {
             switch w {
             case "sunrise", "sunset", "dawn", "dusk":
-                return Unsupported(form: .variableTime, reason: "it uses \(w), which changes with the date and the place")
+                return Unsupported(
+                    form: .variableTime, reason: "it uses \(w), which changes with the date and the place")
             case "week": return Unsupported(form: .weekNumbers, reason: "it uses week numbers")
             case "easter": return Unsupported(form: .easter, reason: "it uses easter, a movable date")
             case "unknown": return Unsupported(form: .unknownState, reason: "it says the state is unknown")
@@ -550,7 +604,8 @@ public enum OSMOpeningHours {
                 rule.dates = try parseDateSelector()
                 hasSelector = true
             } else if case .number = current, case .month = peek(1) {
-                throw Unsupported(form: .syntax, reason: "a date is written day first; the syntax is month first (Jun 15)")
+                throw Unsupported(
+                    form: .syntax, reason: "a date is written day first; the syntax is month first (Jun 15)")
             }
             if rule.dates != nil, current == .symbol(":") { i += 1 }
             // Weekdays and holidays.
@@ -582,7 +637,9 @@ public enum OSMOpeningHours {
                 i += 1
                 if rule.off {
                     if hasTimes {
-                        throw Unsupported(form: .offWithTimes, reason: "the rule \(quoted(source(from: start))) closes only some hours of a day")
+                        throw Unsupported(
+                            form: .offWithTimes,
+                            reason: "the rule \(quoted(source(from: start))) closes only some hours of a day")
                     }
                     rule.times = []
                 } else if !hasTimes {
@@ -592,7 +649,11 @@ public enum OSMOpeningHours {
             }
             if !hasSelector && !hasTimes { throw unexpected() }
             if !hasTimes {
-                throw Unsupported(form: .daysWithoutTimes, reason: "the rule \(quoted(source(from: start))) names days or dates without times; the syntax reads that as open all day, which is rarely what is meant")
+                throw Unsupported(
+                    form: .daysWithoutTimes,
+                    reason:
+                        "the rule \(quoted(source(from: start))) names days or dates without times; the syntax reads that as open all day, which is rarely what is meant"
+                )
             }
             return rule
         }
@@ -609,8 +670,10 @@ public enum OSMOpeningHours {
                     if case .month = peek(1) { i += 1; continue }
                     if case .number(_, 4) = peek(1) { i += 1; continue }
                     if case .number(let d, let digits) = peek(1), digits <= 2, let last = ranges.last, last.singleDay {
-                        guard d <= LocalDate.daysInMonth(year: last.to.year ?? 2024, month: last.to.month), d >= 1 else {
-                            throw Unsupported(form: .invalidTime, reason: "day \(d) does not exist in month \(last.to.month)")
+                        guard d <= LocalDate.daysInMonth(year: last.to.year ?? 2024, month: last.to.month), d >= 1
+                        else {
+                            throw Unsupported(
+                                form: .invalidTime, reason: "day \(d) does not exist in month \(last.to.month)")
                         }
                         i += 2
                         let end = DateRange.End(year: last.to.year, month: last.to.month, day: d)
@@ -623,7 +686,9 @@ public enum OSMOpeningHours {
             }
         }
 
-        mutating func parseDateEnd(defaultDayIsLast: Bool, monthOf previous: Int? = nil) throws(Unsupported) -> (end: DateRange.End, hasDay: Bool) {
+        mutating func parseDateEnd(defaultDayIsLast: Bool, monthOf previous: Int? = nil) throws(Unsupported) -> (
+            end: DateRange.End, hasDay: Bool
+        ) {
             var year: Int?
             if case .number(let y, 4) = current {
                 // The specification's years are after 1900; a date beyond
@@ -648,7 +713,9 @@ public enum OSMOpeningHours {
                 guard (1...31).contains(d), d <= LocalDate.daysInMonth(year: year ?? 2024, month: month) else {
                     throw Unsupported(form: .invalidTime, reason: "day \(d) does not exist in month \(month)")
                 }
-                if case .symbol("[") = current { throw Unsupported(form: .nthWeekday, reason: "it uses an nth weekday") }
+                if case .symbol("[") = current {
+                    throw Unsupported(form: .nthWeekday, reason: "it uses an nth weekday")
+                }
                 return (DateRange.End(year: year, month: month, day: d), true)
             }
             if case .weekday = current, case .symbol("[") = peek(1) {
@@ -684,12 +751,16 @@ public enum OSMOpeningHours {
                 switch current {
                 case .weekday(let a):
                     i += 1
-                    if current == .symbol("[") { throw Unsupported(form: .nthWeekday, reason: "it uses an nth weekday of the month") }
+                    if current == .symbol("[") {
+                        throw Unsupported(form: .nthWeekday, reason: "it uses an nth weekday of the month")
+                    }
                     named = true
                     if current == .symbol("-") {
                         guard case .weekday(let b) = peek(1) else { throw syntax("expected a weekday after '-'") }
                         i += 2
-                        if current == .symbol("[") { throw Unsupported(form: .nthWeekday, reason: "it uses an nth weekday of the month") }
+                        if current == .symbol("[") {
+                            throw Unsupported(form: .nthWeekday, reason: "it uses an nth weekday of the month")
+                        }
                         // Monday-first order, wrapping past Sunday (We-Mo).
                         let from = (a + 6) % 7, to = (b + 6) % 7
                         var k = from
@@ -710,7 +781,8 @@ public enum OSMOpeningHours {
                     default: break
                     }
                 case .schoolHoliday:
-                    throw Unsupported(form: .schoolHolidays, reason: "it uses school holidays (SH), which placedb does not know")
+                    throw Unsupported(
+                        form: .schoolHolidays, reason: "it uses school holidays (SH), which placedb does not know")
                 default:
                     throw syntax("expected a weekday")
                 }
@@ -730,18 +802,30 @@ public enum OSMOpeningHours {
             while true {
                 guard case .time(let start) = current else { throw syntax("expected a time") }
                 i += 1
-                guard start < 24 * 60 else { throw Unsupported(form: .invalidTime, reason: "a range starts at \(start / 60):\(String(start % 60).leftPadded(2)), past the end of the day") }
+                guard start < 24 * 60 else {
+                    throw Unsupported(
+                        form: .invalidTime,
+                        reason:
+                            "a range starts at \(start / 60):\(String(start % 60).leftPadded(2)), past the end of the day"
+                    )
+                }
                 switch current {
                 case .symbol("-"):
                     i += 1
                     switch current {
                     case .time(let end):
                         i += 1
-                        if current == .symbol("+") { throw Unsupported(form: .openEnd, reason: "a range has an open end (+)") }
-                        if current == .symbol("/") { throw Unsupported(form: .repeatingTime, reason: "it uses a repeating time (/)") }
+                        if current == .symbol("+") {
+                            throw Unsupported(form: .openEnd, reason: "a range has an open end (+)")
+                        }
+                        if current == .symbol("/") {
+                            throw Unsupported(form: .repeatingTime, reason: "it uses a repeating time (/)")
+                        }
                         var e = end
                         if e <= start { e += 1440 } // past midnight; equal ends are a whole day
-                        guard e - start <= 48 * 60 else { throw Unsupported(form: .invalidTime, reason: "a range is longer than two days") }
+                        guard e - start <= 48 * 60 else {
+                            throw Unsupported(form: .invalidTime, reason: "a range is longer than two days")
+                        }
                         ranges.append((start, e))
                     case .word(let w):
                         throw word(w)
@@ -803,7 +887,9 @@ extension OSMOpeningHours {
 
         /// Share of values evaluated, 0...1.
         public var share: Double { values == 0 ? 0 : Double(evaluated) / Double(values) }
-        public var distinctShare: Double { distinctValues == 0 ? 0 : Double(distinctEvaluated) / Double(distinctValues) }
+        public var distinctShare: Double {
+            distinctValues == 0 ? 0 : Double(distinctEvaluated) / Double(distinctValues)
+        }
 
         /// The forms left, most frequent first.
         public var leftForms: [(form: UnsupportedForm, count: Int, distinct: Int, examples: [String])] {

@@ -1,5 +1,3 @@
-
-
 /// Opening hours in one model, whatever the source: Places API (New)
 /// `regularOpeningHours` / `currentOpeningHours` and their secondary
 /// variants, legacy `opening_hours` (normalized at import), and
@@ -28,39 +26,56 @@ public struct OpeningHours: Sendable {
     package init(json: JSONObject, path: String = "openingHours") throws(HoursDataError) {
         if let osmText = json[OSMOpeningHours.jsonKey] {
             guard let text = osmText.stringValue else {
-                throw HoursDataError("\(path).\(OSMOpeningHours.jsonKey) is \(osmText.kindDescription), expected a string")
+                throw HoursDataError(
+                    "\(path).\(OSMOpeningHours.jsonKey) is \(osmText.kindDescription), expected a string")
             }
             osmOpeningHours = text
             switch OSMOpeningHours.parse(text) {
             case .supported(let parsed): osm = parsed
-            case .unsupported(let u): throw HoursDataError("OpenStreetMap opening_hours \(quoted(text)) is not evaluated: \(u.reason)")
+            case .unsupported(let u):
+                throw HoursDataError("OpenStreetMap opening_hours \(quoted(text)) is not evaluated: \(u.reason)")
             }
         } else {
             osmOpeningHours = nil
             osm = nil
         }
         if let p = json["periods"], p != .null {
-            guard let list = p.arrayValue else { throw HoursDataError("\(path).periods is \(p.kindDescription), expected an array") }
+            guard let list = p.arrayValue else {
+                throw HoursDataError("\(path).periods is \(p.kindDescription), expected an array")
+            }
             var periods: [OpeningPeriod] = []
             for (i, item) in list.enumerated() {
                 let at = "\(path).periods[\(i)]"
-                guard let o = item.objectValue else { throw HoursDataError("\(at) is \(item.kindDescription), expected an object") }
+                guard let o = item.objectValue else {
+                    throw HoursDataError("\(at) is \(item.kindDescription), expected an object")
+                }
                 guard let open = o["open"], open != .null else { throw HoursDataError("\(at) has no open time") }
                 let close = o["close"]
-                periods.append(OpeningPeriod(open: try Self.point(open, "\(at).open", isClose: false),
-                                             close: close == nil || close == .null ? nil : try Self.point(close!, "\(at).close", isClose: true)))
+                periods.append(
+                    OpeningPeriod(
+                        open: try Self.point(open, "\(at).open", isClose: false),
+                        close: close == nil || close == .null
+                            ? nil : try Self.point(close!, "\(at).close", isClose: true)))
             }
             if periods.contains(where: { $0.close == nil }) && periods.count > 1 {
-                throw HoursDataError("\(path).periods has a period with no close time beside other periods (only a single period may be open around the clock)")
+                throw HoursDataError(
+                    "\(path).periods has a period with no close time beside other periods (only a single period may be open around the clock)"
+                )
             }
             self.periods = periods
         } else {
             periods = osm?.weeklyPeriods
         }
-        if let t = json["secondaryHoursType"]?.stringValue { secondaryHoursType = SecondaryHoursType(rawValue: t) } else { secondaryHoursType = nil }
+        if let t = json["secondaryHoursType"]?.stringValue {
+            secondaryHoursType = SecondaryHoursType(rawValue: t)
+        } else {
+            secondaryHoursType = nil
+        }
         var special: [LocalDate] = []
         for (i, d) in (json["specialDays"]?.arrayValue ?? []).enumerated() {
-            guard let date = LocalDate(json: d["date"]) else { throw HoursDataError("\(path).specialDays[\(i)].date is not a valid {year, month, day}") }
+            guard let date = LocalDate(json: d["date"]) else {
+                throw HoursDataError("\(path).specialDays[\(i)].date is not a valid {year, month, day}")
+            }
             special.append(date)
         }
         specialDays = special
@@ -79,23 +94,32 @@ public struct OpeningHours: Sendable {
         func int(_ key: String, _ range: ClosedRange<Int>) throws(HoursDataError) -> Int {
             guard let value = o[key], value != .null else { return 0 }
             guard let i = value.intValue, range.contains(i) else {
-                throw HoursDataError("\(path).\(key) is \(JSONWriter().string(value)), expected an integer in \(range.lowerBound)...\(range.upperBound)")
+                throw HoursDataError(
+                    "\(path).\(key) is \(JSONWriter().string(value)), expected an integer in \(range.lowerBound)...\(range.upperBound)"
+                )
             }
             return i
         }
         let day = try int("day", 0...6)
         let hour = try int("hour", 0...24)
         let minute = try int("minute", 0...59)
-        if hour == 24 && (minute != 0 || !isClose) { throw HoursDataError("\(path) is \(hour):\(minute), past the end of the day") }
+        if hour == 24 && (minute != 0 || !isClose) {
+            throw HoursDataError("\(path) is \(hour):\(minute), past the end of the day")
+        }
         var date: LocalDate?
         if let d = o["date"], d != .null {
-            guard let parsed = LocalDate(json: d) else { throw HoursDataError("\(path).date is not a valid {year, month, day}") }
+            guard let parsed = LocalDate(json: d) else {
+                throw HoursDataError("\(path).date is not a valid {year, month, day}")
+            }
             guard parsed.weekday == day else {
-                throw HoursDataError("\(path).date \(parsed) is a \(LocalDate.weekdayNames[parsed.weekday]), but day is \(day) (\(LocalDate.weekdayNames[day]))")
+                throw HoursDataError(
+                    "\(path).date \(parsed) is a \(LocalDate.weekdayNames[parsed.weekday]), but day is \(day) (\(LocalDate.weekdayNames[day]))"
+                )
             }
             date = parsed
         }
-        return HoursPoint(day: day, hour: hour, minute: minute, date: date, truncated: o["truncated"]?.boolValue ?? false)
+        return HoursPoint(
+            day: day, hour: hour, minute: minute, date: date, truncated: o["truncated"]?.boolValue ?? false)
     }
 
     /// True when every period carries a date (current hours can then be
@@ -127,7 +151,8 @@ package struct HoursDataError: Error, Sendable, Equatable, CustomStringConvertib
 /// A value in a one-line message: control characters (a newline in an OSM
 /// value) shown as spaces, long values cut.
 package func quoted(_ text: String) -> String {
-    let flat = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+    let flat = String(
+        String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
     let short = flat.count > 80 ? String(flat.prefix(77)) + "..." : flat
     return "'\(short)'"
 }
@@ -151,7 +176,11 @@ extension Place {
         var seen: [SecondaryHoursType] = []
         for field in ["regularSecondaryOpeningHours", "currentSecondaryOpeningHours"] {
             for h in document[field]?.arrayValue ?? [] {
-                if let t = h["secondaryHoursType"]?.stringValue.map(SecondaryHoursType.init(rawValue:)), !seen.contains(t) { seen.append(t) }
+                if let t = h["secondaryHoursType"]?.stringValue.map(SecondaryHoursType.init(rawValue:)),
+                    !seen.contains(t)
+                {
+                    seen.append(t)
+                }
             }
         }
         return seen
@@ -177,6 +206,8 @@ extension Place {
 extension FieldMask {
     /// The fields `isOpen(at:)` reads: fetch a place with these (or `*`)
     /// before asking whether it is open.
-    public static let openStatusFields = ["regularOpeningHours", "currentOpeningHours", "regularSecondaryOpeningHours",
-                                          "currentSecondaryOpeningHours", "utcOffsetMinutes", "timeZone", "businessStatus", "openingDate"]
+    public static let openStatusFields = [
+        "regularOpeningHours", "currentOpeningHours", "regularSecondaryOpeningHours",
+        "currentSecondaryOpeningHours", "utcOffsetMinutes", "timeZone", "businessStatus", "openingDate",
+    ]
 }

@@ -2,13 +2,17 @@ import Foundation
 
 extension Place {
     /// The document members whose `openNow` depends on the time of asking.
-    public static let hoursMembers: Set<String> = ["regularOpeningHours", "currentOpeningHours",
-                                                   "regularSecondaryOpeningHours", "currentSecondaryOpeningHours"]
+    public static let hoursMembers: Set<String> = [
+        "regularOpeningHours", "currentOpeningHours",
+        "regularSecondaryOpeningHours", "currentSecondaryOpeningHours",
+    ]
 
     /// The document members `served(at:)` reads: the hours, and what the
     /// hours engine needs besides them (business status, opening date,
     /// time zone, UTC offset).
-    static let servingMembers: Set<String> = hoursMembers.union(["businessStatus", "openingDate", "timeZone", "utcOffsetMinutes"])
+    static let servingMembers: Set<String> = hoursMembers.union([
+        "businessStatus", "openingDate", "timeZone", "utcOffsetMinutes",
+    ])
 
     /// Current hours whose last covered day ended more than this many days
     /// before the query are stale: not served as current.
@@ -49,7 +53,8 @@ extension Place {
             doc["currentSecondaryOpeningHours"] = kept.isEmpty ? nil : .array(kept)
         }
         place.document = doc
-        let status = (doc["regularOpeningHours"] != nil || doc["currentOpeningHours"] != nil) ? place.isOpen(at: time) : nil
+        let status =
+            (doc["regularOpeningHours"] != nil || doc["currentOpeningHours"] != nil) ? place.isOpen(at: time) : nil
         for key in ["regularOpeningHours", "currentOpeningHours"] {
             guard var o = doc[key]?.objectValue else { continue }
             Self.setTimeDependent(&o, status)
@@ -57,12 +62,13 @@ extension Place {
         }
         for key in ["regularSecondaryOpeningHours", "currentSecondaryOpeningHours"] {
             guard let list = doc[key]?.arrayValue else { continue }
-            doc[key] = .array(list.map { entry in
-                guard var o = entry.objectValue else { return entry }
-                let type = o["secondaryHoursType"]?.stringValue.map(SecondaryHoursType.init(rawValue:))
-                Self.setTimeDependent(&o, type.map { place.isOpen(at: time, secondaryHoursType: $0) })
-                return .object(o)
-            })
+            doc[key] = .array(
+                list.map { entry in
+                    guard var o = entry.objectValue else { return entry }
+                    let type = o["secondaryHoursType"]?.stringValue.map(SecondaryHoursType.init(rawValue:))
+                    Self.setTimeDependent(&o, type.map { place.isOpen(at: time, secondaryHoursType: $0) })
+                    return .object(o)
+                })
         }
         place.document = doc
         return place
@@ -77,7 +83,8 @@ extension Place {
         o["openNow"] = .bool(open)
         let next = open ? status.nextCloseTime : status.nextOpenTime
         if let next, let at = status.at, next > at,
-           next.timeIntervalSince(at) <= TimeInterval(servedNextTimeDays * 86_400) {
+            next.timeIntervalSince(at) <= TimeInterval(servedNextTimeDays * 86_400)
+        {
             o[open ? "nextCloseTime" : "nextOpenTime"] = .string(next.rfc3339UTC)
         }
     }
@@ -97,7 +104,8 @@ extension Place {
     /// `staleCurrentHoursDays` days before `time`.
     func isStale(_ hours: JSONObject, at time: HoursQueryTime) -> Bool {
         guard let parsed = try? OpeningHours(json: hours, path: "currentOpeningHours"),
-              let placed = HoursEvaluator.place(parsed) else { return false }
+            let placed = HoursEvaluator.place(parsed)
+        else { return false }
         return localDate(at: time) > placed.last.adding(days: Place.staleCurrentHoursDays)
     }
 }

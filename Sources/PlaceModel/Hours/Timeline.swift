@@ -18,8 +18,10 @@ struct Timeline {
         rangeEnd = clock.unix(at: LocalDateTime(date: last.adding(days: 1), secondOfDay: 0))
         var window: (start: Int64, end: Int64)?
         if let c = s.current {
-            window = (clock.unix(at: LocalDateTime(date: c.first, secondOfDay: 0)),
-                      clock.unix(at: LocalDateTime(date: c.last.adding(days: 1), secondOfDay: 0)))
+            window = (
+                clock.unix(at: LocalDateTime(date: c.first, secondOfDay: 0)),
+                clock.unix(at: LocalDateTime(date: c.last.adding(days: 1), secondOfDay: 0))
+            )
         }
         var intervals: [(Int64, Int64)] = []
         if let base = s.base {
@@ -35,7 +37,9 @@ struct Timeline {
                         guard b > a else { continue }
                         // Regular hours give way to current hours inside their dates.
                         var pieces: [(Int64, Int64)] = [(a, b)]
-                        if let w = window { pieces = [(a, min(b, w.start)), (max(a, w.end), b)].filter { $0.1 > $0.0 } }
+                        if let w = window {
+                            pieces = [(a, min(b, w.start)), (max(a, w.end), b)].filter { $0.1 > $0.0 }
+                        }
                         if isOpen { intervals += pieces } else { undecided += pieces }
                     }
                 }
@@ -54,13 +58,19 @@ struct Timeline {
         intervals = intervals.map { (max($0.0, rangeStart), min($0.1, end)) }.filter { $0.1 > $0.0 }
         intervals.sort { $0.0 < $1.0 }
         for iv in intervals {
-            if let last = open.last, iv.0 <= last.end { open[open.count - 1].end = max(last.end, iv.1) } else { open.append((iv.0, iv.1)) }
+            if let last = open.last, iv.0 <= last.end {
+                open[open.count - 1].end = max(last.end, iv.1)
+            } else {
+                open.append((iv.0, iv.1))
+            }
         }
         known.sort { $0.start < $1.start }
         neverOpens = open.isEmpty
     }
 
-    package static func subtract(_ hole: (Int64, Int64), from spans: [(start: Int64, end: Int64)]) -> [(start: Int64, end: Int64)] {
+    package static func subtract(_ hole: (Int64, Int64), from spans: [(start: Int64, end: Int64)]) -> [(
+        start: Int64, end: Int64
+    )] {
         spans.flatMap { s -> [(start: Int64, end: Int64)] in
             guard hole.1 > s.start && hole.0 < s.end else { return [s] }
             return [(s.start, hole.0), (hole.1, s.end)].filter { $0.1 > $0.0 }.map { (start: $0.0, end: $0.1) }
@@ -93,7 +103,9 @@ struct Timeline {
     }
 
     /// Open over the whole range looked at (always open).
-    var isOpenThroughout: Bool { open.count == 1 && known.count == 1 && open[0].start <= known[0].start && open[0].end >= known[0].end }
+    var isOpenThroughout: Bool {
+        open.count == 1 && known.count == 1 && open[0].start <= known[0].start && open[0].end >= known[0].end
+    }
 
     /// The hours decide everything up to the end of the range.
     var knownUntilEnd: Bool { known.last.map { $0.end >= rangeEnd } ?? false }

@@ -5,11 +5,16 @@ enum WeeklyRanges {
     package static func periods(fromWeekMinutes input: [(start: Int, end: Int)]) -> [OpeningPeriod] {
         let week = 7 * 1440
         // Normalize into [0, 2 * week) and merge overlapping or touching ranges.
-        var ranges = input.filter { $0.end > $0.start }.map { ($0.start % week, $0.start % week + ($0.end - $0.start)) }.sorted { $0.0 < $1.0 }
+        var ranges = input.filter { $0.end > $0.start }.map { ($0.start % week, $0.start % week + ($0.end - $0.start)) }
+            .sorted { $0.0 < $1.0 }
         if ranges.isEmpty { return [] }
         var merged: [(Int, Int)] = []
         for r in ranges {
-            if let last = merged.last, r.0 <= last.1 { merged[merged.count - 1].1 = max(last.1, r.1) } else { merged.append(r) }
+            if let last = merged.last, r.0 <= last.1 {
+                merged[merged.count - 1].1 = max(last.1, r.1)
+            } else {
+                merged.append(r)
+            }
         }
         // Fold the part past the week's end onto its start.
         if merged.count > 1, let last = merged.last, last.1 >= week + merged[0].0 {

@@ -26,8 +26,11 @@ public struct DatabaseInfo: Sendable, Equatable {
         public let updated: Int
         public let removed: Int
 
-        package init(id: Int, input: String, format: String?, source: String?, snapshot: String?, status: String, startedAt: String,
-                     finishedAt: String?, records: Int, inserted: Int, updated: Int, removed: Int) {
+        package init(
+            id: Int, input: String, format: String?, source: String?, snapshot: String?, status: String,
+            startedAt: String,
+            finishedAt: String?, records: Int, inserted: Int, updated: Int, removed: Int
+        ) {
             self.id = id
             self.input = input
             self.format = format
@@ -97,34 +100,42 @@ public struct DatabaseInfo: Sendable, Equatable {
         o["fileBytes"] = .int(Int64(fileBytes))
         o["schemaVersion"] = .int(Int64(schemaVersion))
         o["textIndex"] = .bool(textIndex)
-        o["places"] = ["total": .int(Int64(places)), "live": .int(Int64(livePlaces)), "removed": .int(Int64(removedPlaces))]
+        o["places"] = [
+            "total": .int(Int64(places)), "live": .int(Int64(livePlaces)), "removed": .int(Int64(removedPlaces)),
+        ]
         o["bySource"] = counts(bySource)
         o["byType"] = counts(byType)
         o["byBusinessStatus"] = counts(byStatus)
         o["removedBySource"] = counts(removedBySource)
         o["aliases"] = ["total": .int(Int64(aliases)), "byReason": counts(aliasesByReason)]
-        o["snapshots"] = .array(snapshots.map { ["source": .string($0.source), "runs": .int(Int64($0.runs)), "lastAt": .string($0.lastAt)] })
-        o["runs"] = .array(runs.map { r in
-            var j = JSONObject()
-            j["id"] = .int(Int64(r.id))
-            j["input"] = .string(r.input)
-            if let f = r.format { j["format"] = .string(f) }
-            if let s = r.source { j["source"] = .string(s) }
-            if let s = r.snapshot { j["snapshot"] = .string(s) }
-            j["status"] = .string(r.status)
-            j["startedAt"] = .string(r.startedAt)
-            if let f = r.finishedAt { j["finishedAt"] = .string(f) }
-            j["records"] = .int(Int64(r.records))
-            j["inserted"] = .int(Int64(r.inserted))
-            j["updated"] = .int(Int64(r.updated))
-            j["removed"] = .int(Int64(r.removed))
-            return .object(j)
-        })
+        o["snapshots"] = .array(
+            snapshots.map {
+                ["source": .string($0.source), "runs": .int(Int64($0.runs)), "lastAt": .string($0.lastAt)]
+            })
+        o["runs"] = .array(
+            runs.map { r in
+                var j = JSONObject()
+                j["id"] = .int(Int64(r.id))
+                j["input"] = .string(r.input)
+                if let f = r.format { j["format"] = .string(f) }
+                if let s = r.source { j["source"] = .string(s) }
+                if let s = r.snapshot { j["snapshot"] = .string(s) }
+                j["status"] = .string(r.status)
+                j["startedAt"] = .string(r.startedAt)
+                if let f = r.finishedAt { j["finishedAt"] = .string(f) }
+                j["records"] = .int(Int64(r.records))
+                j["inserted"] = .int(Int64(r.inserted))
+                j["updated"] = .int(Int64(r.updated))
+                j["removed"] = .int(Int64(r.removed))
+                return .object(j)
+            })
         if let sizes {
             o["sizes"] = .object(JSONObject(sizes.map { ($0.name, JSONValue.int(Int64($0.bytes))) }))
         }
         if let b = boundingBox {
-            o["boundingBox"] = ["west": .double(b.west), "south": .double(b.south), "east": .double(b.east), "north": .double(b.north)]
+            o["boundingBox"] = [
+                "west": .double(b.west), "south": .double(b.south), "east": .double(b.east), "north": .double(b.north),
+            ]
         }
         return .object(o)
     }

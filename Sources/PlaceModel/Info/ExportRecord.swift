@@ -1,4 +1,3 @@
-
 package enum ExportRecord {
     /// The member a removed place's record carries in `export --tombstones`
     /// (`removedAt`, and `replacedBy`: the alias edges out of its ID), which
@@ -12,7 +11,10 @@ package enum ExportRecord {
         if let extra, let close = extra.lastIndex(of: UInt8(ascii: "}")) {
             out.append(contentsOf: extra[..<close])
             // An empty object gets no comma.
-            if out.contains(where: { $0 != UInt8(ascii: "{") && $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D }) { out.append(UInt8(ascii: ",")) }
+            if out.contains(where: { $0 != UInt8(ascii: "{") && $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D })
+            {
+                out.append(UInt8(ascii: ","))
+            }
         } else {
             out.append(UInt8(ascii: "{"))
         }
@@ -35,11 +37,14 @@ package enum ExportRecord {
 
     /// Appends the record of one place (`index` counts from 0: a GeoJSON
     /// collection separates features with commas).
-    package static func write(id: String, latitude: Double, longitude: Double, document: UnsafeRawBufferPointer,
-                      extra: UnsafeRawBufferPointer?, format: ExportFormat, index: Int, into out: inout [UInt8]) throws(JSONSyntaxError) {
+    package static func write(
+        id: String, latitude: Double, longitude: Double, document: UnsafeRawBufferPointer,
+        extra: UnsafeRawBufferPointer?, format: ExportFormat, index: Int, into out: inout [UInt8]
+    ) throws(JSONSyntaxError) {
         switch format {
         case .ndjson:
-            try writePlace(id: id, latitude: latitude, longitude: longitude, document: document, extra: extra, into: &out)
+            try writePlace(
+                id: id, latitude: latitude, longitude: longitude, document: document, extra: extra, into: &out)
         case .geojsonseq, .geojson:
             if format == .geojsonseq { out.append(0x1E) } else if index > 0 { out.append(UInt8(ascii: ",")) }
             append(#"{"type":"Feature","id":"#, into: &out)
@@ -49,7 +54,8 @@ package enum ExportRecord {
             out.append(UInt8(ascii: ","))
             JSONWriter.writeNumber(latitude, into: &out)
             append(#"]},"properties":"#, into: &out)
-            try writePlace(id: id, latitude: latitude, longitude: longitude, document: document, extra: extra, into: &out)
+            try writePlace(
+                id: id, latitude: latitude, longitude: longitude, document: document, extra: extra, into: &out)
             out.append(UInt8(ascii: "}"))
         }
         out.append(0x0A)
@@ -58,8 +64,10 @@ package enum ExportRecord {
     /// The place object: `name` and `id` from the ID, the document's
     /// members as stored, `location`, then each extra member whose name the
     /// object does not hold already.
-    package static func writePlace(id: String, latitude: Double, longitude: Double, document: UnsafeRawBufferPointer,
-                           extra: UnsafeRawBufferPointer?, into out: inout [UInt8]) throws(JSONSyntaxError) {
+    package static func writePlace(
+        id: String, latitude: Double, longitude: Double, document: UnsafeRawBufferPointer,
+        extra: UnsafeRawBufferPointer?, into out: inout [UInt8]
+    ) throws(JSONSyntaxError) {
         append(#"{"name":"#, into: &out)
         JSONWriter.writeString("places/" + id, into: &out)
         append(#","id":"#, into: &out)
@@ -80,7 +88,8 @@ package enum ExportRecord {
         JSONWriter.writeNumber(longitude, into: &out)
         out.append(UInt8(ascii: "}"))
         if let extra {
-            for span in try JSONParser.memberSpans(extra) where !names.contains(try JSONParser.memberName(extra, span)) {
+            for span in try JSONParser.memberSpans(extra) where !names.contains(try JSONParser.memberName(extra, span))
+            {
                 out.append(UInt8(ascii: ","))
                 out.append(contentsOf: UnsafeRawBufferPointer(rebasing: extra[span.member]))
             }
@@ -90,8 +99,10 @@ package enum ExportRecord {
 
     /// One alias line as `placedb alias import` reads it (NDJSON), with
     /// the edge's source, evidence and the time it was recorded beside.
-    package static func writeAlias(old: String, new: String, reason: String, confidence: Double, source: String?, evidence: String?,
-                                   recordedAt: String?, into out: inout [UInt8]) {
+    package static func writeAlias(
+        old: String, new: String, reason: String, confidence: Double, source: String?, evidence: String?,
+        recordedAt: String?, into out: inout [UInt8]
+    ) {
         append(#"{"oldId":"#, into: &out)
         JSONWriter.writeString(old, into: &out)
         append(#","newId":"#, into: &out)

@@ -20,7 +20,9 @@ public struct PlaceDiff: Sendable, Equatable {
             o["id"] = .string(placeID)
             if let name { o["name"] = .string(name) }
             if let primaryType { o["primaryType"] = .string(primaryType) }
-            if let c = coordinate { o["location"] = ["latitude": .double(c.latitude), "longitude": .double(c.longitude)] }
+            if let c = coordinate {
+                o["location"] = ["latitude": .double(c.latitude), "longitude": .double(c.longitude)]
+            }
             return .object(o)
         }
     }
@@ -52,7 +54,10 @@ public struct PlaceDiff: Sendable, Equatable {
         public let reason: String?
         public let confidence: Double?
 
-        package init(kind: Kind, before: State?, after: State?, distanceMeters: Double? = nil, reason: String? = nil, confidence: Double? = nil) {
+        package init(
+            kind: Kind, before: State?, after: State?, distanceMeters: Double? = nil, reason: String? = nil,
+            confidence: Double? = nil
+        ) {
             self.kind = kind
             self.before = before
             self.after = after

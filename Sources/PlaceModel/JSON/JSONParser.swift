@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A strict RFC 8259 parser over a contiguous UTF-8 buffer. It validates
@@ -32,7 +32,9 @@ package struct JSONParser {
     /// Parses exactly one JSON value (surrounding white space allowed).
     /// `keys`: a cache of member names to reuse across many parses (a
     /// reading thread's own), or nil.
-    package static func parse(_ buffer: UnsafeRawBufferPointer, keys: JSONKeyCache? = nil) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ buffer: UnsafeRawBufferPointer, keys: JSONKeyCache? = nil) throws(JSONSyntaxError)
+        -> JSONValue
+    {
         var parser = JSONParser(buffer, keys: keys)
         parser.skipWhitespace()
         guard parser.pos < parser.end else { throw JSONSyntaxError(message: "no JSON value", offset: 0) }
@@ -49,7 +51,9 @@ package struct JSONParser {
     /// (a syntax error, or a value cut off by the buffer's end). For a reader
     /// that would otherwise find a value's extent with a scan of its own
     /// first: on nil it does, and its parse reports what is wrong.
-    package static func parseLeading(_ buffer: UnsafeRawBufferPointer, keys: JSONKeyCache? = nil) -> (value: JSONValue, length: Int)? {
+    package static func parseLeading(_ buffer: UnsafeRawBufferPointer, keys: JSONKeyCache? = nil) -> (
+        value: JSONValue, length: Int
+    )? {
         var parser = JSONParser(buffer, keys: keys)
         do throws(JSONSyntaxError) {
             let value = try parser.parseValue()
@@ -93,7 +97,9 @@ package struct JSONParser {
     }
 
     /// `memberSpans`, appended to `out` (a buffer kept between calls).
-    package static func memberSpans(_ buffer: UnsafeRawBufferPointer, into out: inout [MemberSpan]) throws(JSONSyntaxError) {
+    package static func memberSpans(_ buffer: UnsafeRawBufferPointer, into out: inout [MemberSpan])
+        throws(JSONSyntaxError)
+    {
         var cursor = try MemberCursor(buffer)
         while let span = try cursor.next() { out.append(span) }
     }
@@ -135,7 +141,9 @@ package struct JSONParser {
             let name = (quote + 1)..<(parser.pos - 1)
             let escaped = memchr(parser.base + name.lowerBound, Int32(UInt8(ascii: "\\")), name.count) != nil
             parser.skipWhitespace()
-            guard parser.pos < parser.end, parser.base[parser.pos] == UInt8(ascii: ":") else { throw parser.error("expected ':' after a member name") }
+            guard parser.pos < parser.end, parser.base[parser.pos] == UInt8(ascii: ":") else {
+                throw parser.error("expected ':' after a member name")
+            }
             parser.pos += 1
             parser.skipWhitespace()
             try parser.skipValue()
@@ -148,7 +156,8 @@ package struct JSONParser {
                 parser.pos += 1
                 try finish()
             } else {
-                throw parser.error("expected ',' or '}' in an object, found \(parser.describe(parser.base[parser.pos]))")
+                throw parser.error(
+                    "expected ',' or '}' in an object, found \(parser.describe(parser.base[parser.pos]))")
             }
             return span
         }
@@ -156,20 +165,28 @@ package struct JSONParser {
         private mutating func finish() throws(JSONSyntaxError) {
             done = true
             parser.skipWhitespace()
-            if parser.pos < parser.end { throw parser.error("unexpected \(parser.describe(parser.base[parser.pos])) after the JSON value") }
+            if parser.pos < parser.end {
+                throw parser.error("unexpected \(parser.describe(parser.base[parser.pos])) after the JSON value")
+            }
         }
     }
 
     /// The decoded name of a member located by `memberSpans`.
-    package static func memberName(_ buffer: UnsafeRawBufferPointer, _ span: MemberSpan) throws(JSONSyntaxError) -> String {
-        if !span.nameEscaped { return String(decoding: UnsafeRawBufferPointer(rebasing: buffer[span.name]), as: UTF8.self) }
+    package static func memberName(_ buffer: UnsafeRawBufferPointer, _ span: MemberSpan) throws(JSONSyntaxError)
+        -> String
+    {
+        if !span.nameEscaped {
+            return String(decoding: UnsafeRawBufferPointer(rebasing: buffer[span.name]), as: UTF8.self)
+        }
         var parser = JSONParser(buffer)
         parser.pos = span.name.lowerBound - 1
         return try parser.parseString()
     }
 
     /// The value of a member located by `memberSpans`, parsed.
-    package static func memberValue(_ buffer: UnsafeRawBufferPointer, _ span: MemberSpan) throws(JSONSyntaxError) -> JSONValue {
+    package static func memberValue(_ buffer: UnsafeRawBufferPointer, _ span: MemberSpan) throws(JSONSyntaxError)
+        -> JSONValue
+    {
         var parser = JSONParser(buffer)
         parser.pos = span.name.upperBound + 1
         parser.skipWhitespace()
@@ -196,7 +213,9 @@ package struct JSONParser {
                 let folded = c & 0xDF
                 if folded == 0x5B {
                     nesting += 1
-                    if nesting > JSONParser.maxDepth { throw error("nesting deeper than \(JSONParser.maxDepth) levels") }
+                    if nesting > JSONParser.maxDepth {
+                        throw error("nesting deeper than \(JSONParser.maxDepth) levels")
+                    }
                 } else if folded == 0x5D {
                     nesting -= 1
                     if nesting == 0 {
@@ -319,12 +338,16 @@ package struct JSONParser {
         while true {
             skipWhitespace()
             guard pos < end else { throw error("unexpected end of JSON text inside an object") }
-            guard base[pos] == UInt8(ascii: "\"") else { throw error("expected a member name in double quotes, found \(describe(base[pos]))") }
+            guard base[pos] == UInt8(ascii: "\"") else {
+                throw error("expected a member name in double quotes, found \(describe(base[pos]))")
+            }
             let keyStart = pos
             let key = try parseName()
             let keyEnd = pos
             skipWhitespace()
-            guard pos < end, base[pos] == UInt8(ascii: ":") else { throw error("expected ':' after member name \"\(key.count > 64 ? key.prefix(64) + "…" : key)\"") }
+            guard pos < end, base[pos] == UInt8(ascii: ":") else {
+                throw error("expected ':' after member name \"\(key.count > 64 ? key.prefix(64) + "…" : key)\"")
+            }
             pos += 1
             skipWhitespace()
             let value = try parseValue()
@@ -335,7 +358,8 @@ package struct JSONParser {
                 // last character.
                 let u = key.utf8
                 let n = u.count
-                let last: UInt8 = n == 0 ? 0 : keyEnd - keyStart - 2 == n ? base[keyEnd - 2] : u[u.index(before: u.endIndex)]
+                let last: UInt8 =
+                    n == 0 ? 0 : keyEnd - keyStart - 2 == n ? base[keyEnd - 2] : u[u.index(before: u.endIndex)]
                 let bit: UInt64 = 1 << UInt64((n &* 7 &+ Int(u.first ?? 0) &* 3 &+ Int(last)) & 63)
                 if seen & bit != 0 { duplicate = members.contains { $0.key == key } }
                 seen |= bit
@@ -457,7 +481,9 @@ package struct JSONParser {
                     if end - pos >= 6 && base[pos] == UInt8(ascii: "\\") && base[pos + 1] == UInt8(ascii: "u") {
                         pos += 2
                         let low = try parseHex4()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid UTF-16 surrogate pair in \\u escape") }
+                        guard (0xDC00...0xDFFF).contains(low) else {
+                            throw error("invalid UTF-16 surrogate pair in \\u escape")
+                        }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     } else {
                         throw error("lone UTF-16 surrogate in \\u escape")
@@ -510,12 +536,12 @@ package struct JSONParser {
     }
 
     #if arch(x86_64) && !os(Windows) && !os(Android)
-    /// 10^0 ... 10^27, each exact in a Float80 (5^27 < 2^64).
-    private static let powersOf10Extended: [Float80] = (0...27).map { e in
-        var v: Float80 = 1
-        for _ in 0..<e { v *= 10 }
-        return v
-    }
+        /// 10^0 ... 10^27, each exact in a Float80 (5^27 < 2^64).
+        private static let powersOf10Extended: [Float80] = (0...27).map { e in
+            var v: Float80 = 1
+            for _ in 0..<e { v *= 10 }
+            return v
+        }
     #endif
 
     /// `mantissa` × 10^`exponent` correctly rounded to a Double, or nil when
@@ -531,15 +557,15 @@ package struct JSONParser {
     @inline(__always)
     static func extendedDouble(_ mantissa: UInt64, exponent: Int) -> Double? {
         #if arch(x86_64) && !os(Windows) && !os(Android)
-        guard exponent >= -27 && exponent <= 27 else { return nil }
-        if mantissa == 0 { return 0 }
-        var x = Float80(mantissa)
-        x = exponent < 0 ? x / powersOf10Extended[-exponent] : x * powersOf10Extended[exponent]
-        let low = x.significandBitPattern & 0x7FF
-        if low >= 0x3FF && low <= 0x401 { return nil }
-        return Double(x)
+            guard exponent >= -27 && exponent <= 27 else { return nil }
+            if mantissa == 0 { return 0 }
+            var x = Float80(mantissa)
+            x = exponent < 0 ? x / powersOf10Extended[-exponent] : x * powersOf10Extended[exponent]
+            let low = x.significandBitPattern & 0x7FF
+            if low >= 0x3FF && low <= 0x401 { return nil }
+            return Double(x)
         #else
-        return nil
+            return nil
         #endif
     }
 
@@ -547,7 +573,9 @@ package struct JSONParser {
         let start = pos
         var negative = false
         if base[pos] == UInt8(ascii: "-") { negative = true; pos += 1 }
-        guard pos < end, base[pos] >= 0x30 && base[pos] <= 0x39 else { throw error("invalid number: a digit must follow '-'") }
+        guard pos < end, base[pos] >= 0x30 && base[pos] <= 0x39 else {
+            throw error("invalid number: a digit must follow '-'")
+        }
         var mantissa: UInt64 = 0
         var digits = 0
         if base[pos] == UInt8(ascii: "0") {
@@ -565,7 +593,9 @@ package struct JSONParser {
         if pos < end && base[pos] == UInt8(ascii: ".") {
             isInteger = false
             pos += 1
-            guard pos < end, base[pos] >= 0x30 && base[pos] <= 0x39 else { throw error("invalid number: a digit must follow '.'") }
+            guard pos < end, base[pos] >= 0x30 && base[pos] <= 0x39 else {
+                throw error("invalid number: a digit must follow '.'")
+            }
             while pos < end && base[pos] >= 0x30 && base[pos] <= 0x39 {
                 if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(base[pos] - 0x30); fractionDigits += 1 }
                 if mantissa != 0 || digits > 0 { digits += 1 }
@@ -583,7 +613,9 @@ package struct JSONParser {
                 expNegative = base[pos] == UInt8(ascii: "-")
                 pos += 1
             }
-            guard pos < end, base[pos] >= 0x30 && base[pos] <= 0x39 else { throw error("invalid number: a digit must follow the exponent") }
+            guard pos < end, base[pos] >= 0x30 && base[pos] <= 0x39 else {
+                throw error("invalid number: a digit must follow the exponent")
+            }
             while pos < end && base[pos] >= 0x30 && base[pos] <= 0x39 {
                 if exponent < 100_000 { exponent = exponent * 10 + Int(base[pos] - 0x30) }
                 pos += 1
@@ -593,7 +625,9 @@ package struct JSONParser {
         if isInteger && digits <= 19 {
             // 19 digits fit in UInt64; keep it an Int64 when it fits one.
             if negative {
-                if mantissa <= UInt64(Int64.max) + 1 { return .int(mantissa == UInt64(Int64.max) + 1 ? Int64.min : -Int64(mantissa)) }
+                if mantissa <= UInt64(Int64.max) + 1 {
+                    return .int(mantissa == UInt64(Int64.max) + 1 ? Int64.min : -Int64(mantissa))
+                }
             } else if mantissa <= UInt64(Int64.max) {
                 return .int(Int64(mantissa))
             }

@@ -38,9 +38,11 @@ extension JSONValue: Codable {
 
     public init(from decoder: any Decoder) throws {
         if let c = try? decoder.container(keyedBy: MemberKey.self) {
-            self = .object(JSONObject(uniqueMembers: try Self.orderedKeys(c.allKeys.map(\.stringValue)).map { key in
-                (key: key, value: try c.decode(JSONValue.self, forKey: MemberKey(key)))
-            }))
+            self = .object(
+                JSONObject(
+                    uniqueMembers: try Self.orderedKeys(c.allKeys.map(\.stringValue)).map { key in
+                        (key: key, value: try c.decode(JSONValue.self, forKey: MemberKey(key)))
+                    }))
             return
         }
         if var c = try? decoder.unkeyedContainer() {

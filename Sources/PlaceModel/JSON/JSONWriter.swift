@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes JSON text: compact for storage and pipes, indented for people.
@@ -89,7 +89,9 @@ public struct JSONWriter: Sendable {
 
     /// Writes `indent`'s bytes into `buffer`; the count written, or nil
     /// when they do not fit.
-    private static func indent(compact text: UnsafeRawBufferPointer, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+    private static func indent(compact text: UnsafeRawBufferPointer, into buffer: UnsafeMutableBufferPointer<UInt8>)
+        -> Int?
+    {
         guard let o = buffer.baseAddress else { return text.isEmpty ? 0 : nil }
         let capacity = buffer.count
         var w = 0
@@ -207,7 +209,11 @@ public struct JSONWriter: Sendable {
         var j = start + 1
         while j < text.count {
             let c = text[j]
-            if c == UInt8(ascii: ",") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]") || c == UInt8(ascii: ":") || c <= 0x20 { break }
+            if c == UInt8(ascii: ",") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]") || c == UInt8(ascii: ":")
+                || c <= 0x20
+            {
+                break
+            }
             j += 1
         }
         return j
@@ -226,7 +232,8 @@ public struct JSONWriter: Sendable {
 
     /// Whether a byte of `x` is below 0x20, a quote or a backslash.
     @inline(__always) static func needsEscape(_ x: UInt64) -> Bool {
-        ((x &- lowBits &* 0x20) & ~x & highBits) | zeroBytes(x ^ (lowBits &* 0x22)) | zeroBytes(x ^ (lowBits &* 0x5C)) != 0
+        ((x &- lowBits &* 0x20) & ~x & highBits) | zeroBytes(x ^ (lowBits &* 0x22)) | zeroBytes(x ^ (lowBits &* 0x5C))
+            != 0
     }
 
     /// `indent`, appending byte by byte (for text whose indented form
@@ -363,9 +370,9 @@ public struct JSONWriter: Sendable {
         guard magnitude >= 0.001, magnitude < 1e12 else { return false }
         var scale = 1.0
         for p in 1...9 {
-            scale *= 10  // exact
+            scale *= 10 // exact
             let scaled = magnitude * scale
-            guard scaled < 1_125_899_906_842_624 else { return false }  // 2^50
+            guard scaled < 1_125_899_906_842_624 else { return false } // 2^50
             // Rounded by truncating scaled + 0.5: exact when scaled is next
             // to an integer, the only case that passes the check below.
             let k = UInt64(scaled + 0.5)
@@ -385,7 +392,7 @@ public struct JSONWriter: Sendable {
     /// digits (0: none; "0." and zeros before them as needed), after a
     /// minus sign when `negative`, in one append.
     private static func appendDigits(_ k: UInt64, decimals: Int, negative: Bool, into out: inout [UInt8]) {
-        var room: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes: 20 digits, point, sign, zeros
+        var room: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0) // 32 bytes: 20 digits, point, sign, zeros
         withUnsafeMutableBytes(of: &room) { b in
             var i = 32
             var v = k
@@ -420,13 +427,16 @@ public struct JSONWriter: Sendable {
 
     /// `writeString` of the string whose UTF-8 bytes these are, after
     /// `prefix` (text that needs no escape).
-    package static func writeString(prefix: StaticString = "", utf8 u: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    package static func writeString(prefix: StaticString = "", utf8 u: UnsafeRawBufferPointer, into out: inout [UInt8])
+    {
         out.append(UInt8(ascii: "\""))
         if prefix.utf8CodeUnitCount > 0 { prefix.withUTF8Buffer { out.append(contentsOf: $0) } }
         // Most strings need no escape: checked eight bytes at a time, copied at once.
         var clean = 0
         while clean + 8 <= u.count, !needsEscape(u.loadUnaligned(fromByteOffset: clean, as: UInt64.self)) { clean += 8 }
-        while clean < u.count, u[clean] >= 0x20, u[clean] != UInt8(ascii: "\""), u[clean] != UInt8(ascii: "\\") { clean += 1 }
+        while clean < u.count, u[clean] >= 0x20, u[clean] != UInt8(ascii: "\""), u[clean] != UInt8(ascii: "\\") {
+            clean += 1
+        }
         if clean == u.count {
             out.append(contentsOf: u)
             out.append(UInt8(ascii: "\""))

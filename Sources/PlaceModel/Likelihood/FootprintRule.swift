@@ -31,7 +31,8 @@ extension LikelihoodModel {
     /// `maxViewportRadius`; else a square by type (`typeHalfSide`).
     /// `reach`: how far the shape or viewport reaches (0 for the square).
     package func footprintSource(shapeReach: Double?, viewport: GeoRect?, latitude: Double, longitude: Double)
-        -> (source: FootprintSource, reach: Double) {
+        -> (source: FootprintSource, reach: Double)
+    {
         if let reach = shapeReach, reach <= maxViewportRadius { return (.shape, reach) }
         if let v = viewport, viewportRule == .always || ViewportEvidence.classify(v) == .extent {
             var reach = 0.0

@@ -37,7 +37,8 @@ extension Likelihood {
             footprintHalfWidth: footprint.halfWidth, footprintHalfHeight: footprint.halfHeight,
             footprintArea: footprint.area, footprintLength: footprint.length,
             footprintOffsetEast: footprint.centerEast, footprintOffsetNorth: footprint.centerNorth, density: density,
-            typeFactor: typeFactor, popularityFactor: popularityFactor, sourceFactor: sourceFactor, statusFactor: statusFactor,
+            typeFactor: typeFactor, popularityFactor: popularityFactor, sourceFactor: sourceFactor,
+            statusFactor: statusFactor,
             extentFactor: extentFactor, hoursFactor: hoursFactor, openNow: openNow,
             prior: prior * hoursFactor, weight: weight)
     }

@@ -38,9 +38,11 @@ public struct LikelihoodCandidate: Sendable {
     /// its hours count as unknown). `LikelihoodModel.isOpen` reads it.
     public var details: Place?
 
-    public init(location: Coordinate, distanceMeters: Double? = nil, kind: Kind = .place, primaryType: String? = nil,
-                ratingCount: Int = 0, source: String? = nil, businessStatus: BusinessStatus? = nil,
-                shape: FootprintShape? = nil, viewport: Viewport? = nil, holdsAnotherPlace: Bool = false, details: Place? = nil) {
+    public init(
+        location: Coordinate, distanceMeters: Double? = nil, kind: Kind = .place, primaryType: String? = nil,
+        ratingCount: Int = 0, source: String? = nil, businessStatus: BusinessStatus? = nil,
+        shape: FootprintShape? = nil, viewport: Viewport? = nil, holdsAnotherPlace: Bool = false, details: Place? = nil
+    ) {
         self.location = location
         self.distanceMeters = distanceMeters
         self.kind = kind

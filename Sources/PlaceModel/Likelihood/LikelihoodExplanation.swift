@@ -42,7 +42,14 @@ public struct LikelihoodExplanation: Sendable, Equatable {
     /// prior × density: the unnormalized likelihood.
     public var weight: Double
 
-    package init(distanceMeters: Double, footprint: String, footprintHalfWidth: Double, footprintHalfHeight: Double, footprintArea: Double, footprintLength: Double? = nil, viewport: ViewportEvidence? = nil, viewportWidth: Double? = nil, viewportHeight: Double? = nil, footprintOffsetEast: Double, footprintOffsetNorth: Double, density: Double, typeFactor: Double, popularityFactor: Double, sourceFactor: Double, statusFactor: Double, extentFactor: Double = 1, hoursFactor: Double, openNow: Bool? = nil, prior: Double, weight: Double) {
+    package init(
+        distanceMeters: Double, footprint: String, footprintHalfWidth: Double, footprintHalfHeight: Double,
+        footprintArea: Double, footprintLength: Double? = nil, viewport: ViewportEvidence? = nil,
+        viewportWidth: Double? = nil, viewportHeight: Double? = nil, footprintOffsetEast: Double,
+        footprintOffsetNorth: Double, density: Double, typeFactor: Double, popularityFactor: Double,
+        sourceFactor: Double, statusFactor: Double, extentFactor: Double = 1, hoursFactor: Double, openNow: Bool? = nil,
+        prior: Double, weight: Double
+    ) {
         self.distanceMeters = distanceMeters
         self.footprint = footprint
         self.footprintHalfWidth = footprintHalfWidth
@@ -92,7 +99,8 @@ extension LikelihoodExplanation {
         var shape = JSONObject([
             ("from", .string(footprint)),
             ("halfWidthMeters", .double(s(footprintHalfWidth))), ("halfHeightMeters", .double(s(footprintHalfHeight))),
-            ("centerEastMeters", .double(s(footprintOffsetEast))), ("centerNorthMeters", .double(s(footprintOffsetNorth))),
+            ("centerEastMeters", .double(s(footprintOffsetEast))),
+            ("centerNorthMeters", .double(s(footprintOffsetNorth))),
             ("areaSquareMeters", .double(s(footprintArea))),
         ])
         if let footprintLength { shape["lengthMeters"] = .double(s(footprintLength)) }

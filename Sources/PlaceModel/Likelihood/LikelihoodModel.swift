@@ -162,7 +162,8 @@ public struct LikelihoodModel: Sendable {
     }
 
     package func popularityFactor(_ ratingCount: Int) -> Double {
-        ratingCount <= 0 ? 1 : pow(1 + Double(min(ratingCount, max(popularityCap, 0))) / popularityScale, popularityExponent)
+        ratingCount <= 0
+            ? 1 : pow(1 + Double(min(ratingCount, max(popularityCap, 0))) / popularityScale, popularityExponent)
     }
 
     package func statusFactor(_ status: BusinessStatus?) -> Double {
@@ -182,23 +183,27 @@ public struct LikelihoodModel: Sendable {
     /// Types one cannot be "at": none or little of the mass.
     public static let defaultTypeFactors: [String: Double] = {
         var t: [String: Double] = [:]
-        for none in ["country", "continent", "political", "postal_code", "postal_code_prefix", "postal_code_suffix",
-                     "postal_town", "route", "plus_code", "geocode", "street_number", "archipelago",
-                     "administrative_area_level_1", "administrative_area_level_2", "administrative_area_level_3",
-                     "administrative_area_level_4", "administrative_area_level_5", "administrative_area_level_6",
-                     "administrative_area_level_7", "school_district",
-                     // Kinds of named OpenStreetMap features without a place tag
-                     // (docs/osm-tags.md): a street ("route" above), a railway
-                     // line, a river or canal, a platform or stop (its station
-                     // is the place), an entrance (its building or place is).
-                     // A place that closed (only lifecycle tags: "disused:amenity"),
-                     // a fire hydrant or a defibrillator.
-                     "railway", "waterway", "transit_platform", "entrance", "disused", "emergency_equipment"] {
+        for none in [
+            "country", "continent", "political", "postal_code", "postal_code_prefix", "postal_code_suffix",
+            "postal_town", "route", "plus_code", "geocode", "street_number", "archipelago",
+            "administrative_area_level_1", "administrative_area_level_2", "administrative_area_level_3",
+            "administrative_area_level_4", "administrative_area_level_5", "administrative_area_level_6",
+            "administrative_area_level_7", "school_district",
+            // Kinds of named OpenStreetMap features without a place tag
+            // (docs/osm-tags.md): a street ("route" above), a railway
+            // line, a river or canal, a platform or stop (its station
+            // is the place), an entrance (its building or place is).
+            // A place that closed (only lifecycle tags: "disused:amenity"),
+            // a fire hydrant or a defibrillator.
+            "railway", "waterway", "transit_platform", "entrance", "disused", "emergency_equipment",
+        ] {
             t[none] = 0
         }
-        for little in ["locality", "sublocality", "sublocality_level_1", "sublocality_level_2", "sublocality_level_3",
-                       "sublocality_level_4", "sublocality_level_5", "neighborhood", "colloquial_area",
-                       "natural_feature", "street_address", "intersection", "landuse", "protected_area"] {
+        for little in [
+            "locality", "sublocality", "sublocality_level_1", "sublocality_level_2", "sublocality_level_3",
+            "sublocality_level_4", "sublocality_level_5", "neighborhood", "colloquial_area",
+            "natural_feature", "street_address", "intersection", "landuse", "protected_area",
+        ] {
             t[little] = 0.05
         }
         // A named building ("premise") with a place inside it weighs
@@ -227,7 +232,8 @@ public struct LikelihoodModel: Sendable {
         // Grounds.
         "school": 40, "primary_school": 35, "secondary_school": 50, "university": 200, "hospital": 60,
         "shopping_mall": 80, "train_station": 60, "campground": 80, "rv_park": 60, "park": 100,
-        "national_park": 2000, "protected_area": 2000, "playground": 15, "garden": 30, "botanical_garden": 100, "zoo": 150,
+        "national_park": 2000, "protected_area": 2000, "playground": 15, "garden": 30, "botanical_garden": 100,
+        "zoo": 150,
         "amusement_park": 200, "aquarium": 40, "stadium": 100, "arena": 60, "sports_complex": 50,
         "athletic_field": 40, "golf_course": 300, "cemetery": 100, "marina": 60, "beach": 120, "ski_resort": 500,
         "airport": 1500, "locality": 2000, "sublocality": 800, "neighborhood": 500, "natural_feature": 300,

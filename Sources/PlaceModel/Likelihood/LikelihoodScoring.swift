@@ -24,7 +24,8 @@ extension LikelihoodModel {
 
     /// `score(candidates:fix:time:)` with a wall-clock time read in each
     /// place's own zone (`HoursQueryTime.local`) or an instant.
-    public func score(candidates: [LikelihoodCandidate], fix: LocationFix, at time: HoursQueryTime?) -> LikelihoodScores {
+    public func score(candidates: [LikelihoodCandidate], fix: LocationFix, at time: HoursQueryTime?) -> LikelihoodScores
+    {
         var scores = weigh(candidates, fix: fix)
         if let time { applyHours(&scores, candidates, at: time) }
         normalize(&scores)
@@ -40,12 +41,15 @@ extension LikelihoodModel {
         for i in candidates.indices {
             if let l = weigh(candidates[i], index: i, fix: fix.coordinate, sigma: sigma, reach: reach) { out.append(l) }
         }
-        return LikelihoodScores(likelihoods: out, noneLikelihood: 0, sigmaMeters: sigma, searchRadiusMeters: reach, total: 0)
+        return LikelihoodScores(
+            likelihoods: out, noneLikelihood: 0, sigmaMeters: sigma, searchRadiusMeters: reach, total: 0)
     }
 
     /// The second step: the hours factor of each candidate that carries
     /// its details, at `time`.
-    package func applyHours(_ scores: inout LikelihoodScores, _ candidates: [LikelihoodCandidate], at time: HoursQueryTime) {
+    package func applyHours(
+        _ scores: inout LikelihoodScores, _ candidates: [LikelihoodCandidate], at time: HoursQueryTime
+    ) {
         for i in scores.likelihoods.indices {
             guard let place = candidates[scores.likelihoods[i].candidate].details else { continue }
             let date: Date
@@ -85,10 +89,15 @@ extension LikelihoodModel {
     }
 
     /// One candidate, or nil when it cannot be where the visitor is.
-    private func weigh(_ c: LikelihoodCandidate, index: Int, fix: Coordinate, sigma: Double, reach: Double) -> Likelihood? {
+    private func weigh(_ c: LikelihoodCandidate, index: Int, fix: Coordinate, sigma: Double, reach: Double)
+        -> Likelihood?
+    {
         let typeFactor = typeFactor(c.primaryType, kind: c.kind)
-        guard Self.canBeAt(typeFactor: typeFactor, closedPermanently: c.businessStatus == .closedPermanently) else { return nil }
-        let meters = c.distanceMeters ?? haversineMeters(fix.latitude, fix.longitude, c.location.latitude, c.location.longitude)
+        guard Self.canBeAt(typeFactor: typeFactor, closedPermanently: c.businessStatus == .closedPermanently) else {
+            return nil
+        }
+        let meters =
+            c.distanceMeters ?? haversineMeters(fix.latitude, fix.longitude, c.location.latitude, c.location.longitude)
         let (f, shape) = footprint(c, meters: meters, fix: fix)
         if shape != nil && c.holdsAnotherPlace, isContainer(c.primaryType), shape!.kind == .area {
             return nil
@@ -101,7 +110,8 @@ extension LikelihoodModel {
             let size = shape.kind == .area ? f.area : f.length ?? 0
             density = size > 0 ? shape.density(east: f.originEast, north: f.originNorth, sigma: sigma, size: size) : 0
         } else {
-            density = NormalBox.density(center: f.centerEast, half: f.halfWidth, sigma: sigma)
+            density =
+                NormalBox.density(center: f.centerEast, half: f.halfWidth, sigma: sigma)
                 * NormalBox.density(center: f.centerNorth, half: f.halfHeight, sigma: sigma)
         }
         let popularity = popularityFactor(c.ratingCount)
@@ -111,16 +121,19 @@ extension LikelihoodModel {
         let prior = typeFactor * popularity * status * source * extent
         let weight = prior * density
         guard weight > 0 else { return nil }
-        return Likelihood(candidate: index, footprint: f, distanceMeters: meters, density: density, typeFactor: typeFactor,
-                          popularityFactor: popularity, sourceFactor: source, statusFactor: status, extentFactor: extent,
-                          prior: prior, weight: weight)
+        return Likelihood(
+            candidate: index, footprint: f, distanceMeters: meters, density: density, typeFactor: typeFactor,
+            popularityFactor: popularity, sourceFactor: source, statusFactor: status, extentFactor: extent,
+            prior: prior, weight: weight)
     }
 
     /// The footprint of a candidate seen from `fix`, as `footprintSource`
     /// chooses it: its stored shape, its viewport, or a square of the area
     /// of its type's disc around its location. Offsets keep exact
     /// great-circle distances, with directions from the local plane.
-    package func footprint(_ c: LikelihoodCandidate, meters: Double, fix: Coordinate) -> (ScoredFootprint, FootprintShape?) {
+    package func footprint(_ c: LikelihoodCandidate, meters: Double, fix: Coordinate) -> (
+        ScoredFootprint, FootprintShape?
+    ) {
         let perDegree = Earth.meanRadius * Earth.radiansPerDegree
         let cosFix = cos(fix.latitude * Earth.radiansPerDegree)
         func offset(_ lat: Double, _ lng: Double, _ d: Double) -> (Double, Double) {
@@ -131,17 +144,25 @@ extension LikelihoodModel {
             return h > 0 ? (e * d / h, n * d / h) : (0, 0)
         }
         let lat = c.location.latitude, lng = c.location.longitude
-        let rect = c.viewport.map { GeoRect(south: $0.low.latitude, west: $0.low.longitude, north: $0.high.latitude, east: $0.high.longitude) }
-        let source = footprintSource(shapeReach: c.shape.flatMap { $0.vertexCount > 0 ? $0.reach : nil }, viewport: rect,
-                                     latitude: lat, longitude: lng).source
+        let rect = c.viewport.map {
+            GeoRect(south: $0.low.latitude, west: $0.low.longitude, north: $0.high.latitude, east: $0.high.longitude)
+        }
+        let source = footprintSource(
+            shapeReach: c.shape.flatMap { $0.vertexCount > 0 ? $0.reach : nil }, viewport: rect,
+            latitude: lat, longitude: lng
+        ).source
         if source == .shape, let shape = c.shape {
             let (ox, oy) = offset(lat, lng, meters)
             let b = shape.bounds
             let size = shape.kind == .area ? shape.area : shape.length
-            return (ScoredFootprint(source: shape.kind == .area ? .polygon : .line,
-                                    centerEast: ox + (b.west + b.east) / 2, centerNorth: oy + (b.south + b.north) / 2,
-                                    halfWidth: (b.east - b.west) / 2, halfHeight: (b.north - b.south) / 2, originEast: ox, originNorth: oy,
-                                    area: shape.kind == .area ? size : 0, length: shape.kind == .lines ? size : nil), shape)
+            return (
+                ScoredFootprint(
+                    source: shape.kind == .area ? .polygon : .line,
+                    centerEast: ox + (b.west + b.east) / 2, centerNorth: oy + (b.south + b.north) / 2,
+                    halfWidth: (b.east - b.west) / 2, halfHeight: (b.north - b.south) / 2, originEast: ox,
+                    originNorth: oy,
+                    area: shape.kind == .area ? size : 0, length: shape.kind == .lines ? size : nil), shape
+            )
         }
         if source == .viewport, let v = c.viewport {
             let south = v.low.latitude, west = v.low.longitude, north = v.high.latitude
@@ -151,15 +172,22 @@ extension LikelihoodModel {
             if midLng > 180 { midLng -= 360 }
             let midLat = (south + north) / 2
             let (cx, cy) = offset(midLat, midLng, haversineMeters(fix.latitude, fix.longitude, midLat, midLng))
-            let hw = (east - west) / 2 * perDegree * cos(midLat * Earth.radiansPerDegree), hh = (north - south) / 2 * perDegree
+            let hw = (east - west) / 2 * perDegree * cos(midLat * Earth.radiansPerDegree),
+                hh = (north - south) / 2 * perDegree
             let (ox, oy) = offset(lat, lng, meters)
-            return (ScoredFootprint(source: .viewport, centerEast: cx, centerNorth: cy, halfWidth: hw, halfHeight: hh,
-                                    originEast: ox, originNorth: oy, area: 4 * hw * hh, length: nil), nil)
+            return (
+                ScoredFootprint(
+                    source: .viewport, centerEast: cx, centerNorth: cy, halfWidth: hw, halfHeight: hh,
+                    originEast: ox, originNorth: oy, area: 4 * hw * hh, length: nil), nil
+            )
         }
         let (cx, cy) = offset(lat, lng, meters)
         let half = typeHalfSide(c.primaryType)
-        return (ScoredFootprint(source: .type, centerEast: cx, centerNorth: cy, halfWidth: half, halfHeight: half,
-                                originEast: cx, originNorth: cy, area: 4 * half * half, length: nil), nil)
+        return (
+            ScoredFootprint(
+                source: .type, centerEast: cx, centerNorth: cy, halfWidth: half, halfHeight: half,
+                originEast: cx, originNorth: cy, area: 4 * half * half, length: nil), nil
+        )
     }
 }
 

@@ -24,7 +24,10 @@ public struct PlaceLikelihoodList: Sendable {
     /// when the database has one.
     public var locality: PlaceLocality?
 
-    package init(placeLikelihoods: [PlaceLikelihood], noneLikelihood: Double, sigmaMeters: Double, searchRadiusMeters: Double, candidateCount: Int) {
+    package init(
+        placeLikelihoods: [PlaceLikelihood], noneLikelihood: Double, sigmaMeters: Double, searchRadiusMeters: Double,
+        candidateCount: Int
+    ) {
         self.placeLikelihoods = placeLikelihoods
         self.noneLikelihood = noneLikelihood
         self.sigmaMeters = sigmaMeters

@@ -16,7 +16,10 @@ public struct PlaceLocality: Sendable, Equatable {
     /// nearest locality point).
     public var containsFix: Bool
 
-    public init(placeID: PlaceID, displayName: LocalizedText?, primaryType: String?, location: Coordinate, distanceMeters: Double, containsFix: Bool) {
+    public init(
+        placeID: PlaceID, displayName: LocalizedText?, primaryType: String?, location: Coordinate,
+        distanceMeters: Double, containsFix: Bool
+    ) {
         self.placeID = placeID
         self.displayName = displayName
         self.primaryType = primaryType

@@ -84,7 +84,9 @@ package struct LinkRecord: Sendable {
 
     /// Primary types of signs (docs/osm-tags.md): a board about a castle
     /// bears the castle's name and stands near it, but is never the castle.
-    static let signTypes: Set<String> = ["information_board", "information_map", "guidepost", "route_marker", "information_terminal"]
+    static let signTypes: Set<String> = [
+        "information_board", "information_map", "guidepost", "route_marker", "information_terminal",
+    ]
     final class Box: Sendable {
         let v: Features
         init(_ v: Features) { self.v = v }
@@ -100,15 +102,23 @@ package struct LinkRecord: Sendable {
         let kinds: [(String, String)] = [
             ("fuel", "fuel gas petrol tankstelle gasolinera"), ("pharmacy", "pharmacy rx drugstore apotheke"),
             ("optical", "optical vision optician optik"), ("tire", "tire tyre"), ("auto", "auto automotive"),
-            ("wash", "carwash wash"), ("atm", "atm geldautomat cajero bancomat multibanco"), ("bakery", "bakery"), ("deli", "deli"),
-            ("garden", "garden"), ("photo", "photo"), ("pickup", "pickup"), ("liquor", "liquor"), ("hearing", "hearing"),
-            ("clinic", "clinic"), ("parking", "parking garage parkhaus parkplatz tiefgarage aparcament estacionamiento parcheggio carpark"), ("cafe", "cafe cafeteria"), ("restaurant", "restaurant grill kitchen"),
+            ("wash", "carwash wash"), ("atm", "atm geldautomat cajero bancomat multibanco"), ("bakery", "bakery"),
+            ("deli", "deli"),
+            ("garden", "garden"), ("photo", "photo"), ("pickup", "pickup"), ("liquor", "liquor"),
+            ("hearing", "hearing"),
+            ("clinic", "clinic"),
+            ("parking", "parking garage parkhaus parkplatz tiefgarage aparcament estacionamiento parcheggio carpark"),
+            ("cafe", "cafe cafeteria"), ("restaurant", "restaurant grill kitchen"),
             ("bar", "bar"), ("express", "express"), ("outlet", "outlet"), ("print", "print"), ("tech", "tech"),
             ("service", "service svc"), ("parts", "parts part"), ("collision", "collision body"), ("sales", "sales"),
-            ("hosp", "hosp"), ("urgent", "urgent emergency"), ("lab", "lab imaging radiology"), ("pediatric", "pediatric kid kids children"),
-            ("dental", "dental"), ("spa", "spa"), ("salon", "salon"), ("gym", "gym fitness"), ("hotel", "hotel residence suites"),
-            ("apts", "apts"), ("office", "office"), ("warehouse", "warehouse depot distribution"), ("school", "school academy"),
-            ("women", "women"), ("men", "men"), ("annex", "annex"), ("training", "training trainer"), ("clinicvac", "vaccination"),
+            ("hosp", "hosp"), ("urgent", "urgent emergency"), ("lab", "lab imaging radiology"),
+            ("pediatric", "pediatric kid kids children"),
+            ("dental", "dental"), ("spa", "spa"), ("salon", "salon"), ("gym", "gym fitness"),
+            ("hotel", "hotel residence suites"),
+            ("apts", "apts"), ("office", "office"), ("warehouse", "warehouse depot distribution"),
+            ("school", "school academy"),
+            ("women", "women"), ("men", "men"), ("annex", "annex"), ("training", "training trainer"),
+            ("clinicvac", "vaccination"),
             ("money", "money"), ("pool", "pool"),
             // A shopping centre and a store in it named after it ("Centre Comercial Pyrénées" / "Pyrénées").
             ("mall", "mall comercial commercial einkaufszentrum shoppingcenter galleria"),
@@ -130,8 +140,10 @@ package struct LinkRecord: Sendable {
         // pet shop's training or vaccination clinic is another place even
         // beside a bank, a store or a pet shop (the dev pairs' labels).
         let groupsOf: [String: [LinkCategories.Group]] = [
-            "restaurant": [.food], "cafe": [.food, .drink], "bar": [.drink, .food], "hotel": [.lodging], "school": [.education],
-            "gym": [.fitness], "bakery": [.food], "deli": [.food], "spa": [.beauty], "salon": [.beauty], "pool": [.fitness],
+            "restaurant": [.food], "cafe": [.food, .drink], "bar": [.drink, .food], "hotel": [.lodging],
+            "school": [.education],
+            "gym": [.fitness], "bakery": [.food], "deli": [.food], "spa": [.beauty], "salon": [.beauty],
+            "pool": [.fitness],
         ]
         var out = [UInt32](repeating: 0, count: facilityKinds.count)
         for (kind, bit) in facilityKinds {
@@ -140,7 +152,9 @@ package struct LinkRecord: Sendable {
         return out
     }()
     /// Heads of compound words that are such a facility ("Gästeparkplatz").
-    static let facilitySuffixes: [(String, String)] = [("parkplatz", "parking"), ("parkhaus", "parking"), ("garage", "parking"), ("tankstelle", "fuel")]
+    static let facilitySuffixes: [(String, String)] = [
+        ("parkplatz", "parking"), ("parkhaus", "parking"), ("garage", "parking"), ("tankstelle", "fuel"),
+    ]
     static let facilityIndex: [UInt64: Int] = {
         var m: [UInt64: Int] = [:]
         for (w, k) in facilityWords { m[LinkText.hash(w)] = facilityKinds[k]! }
@@ -157,7 +171,10 @@ package struct LinkRecord: Sendable {
     /// Built from a stored place: `document` is its Places API (New) JSON
     /// document, `extra` its stored extras object (OSM `osm.tags`, Overture
     /// `overture`, `localizedNames`) or nil.
-    public init(placeID: String, source: String, coordinate: Coordinate, extentMeters: Double, document: JSONValue, extra: JSONValue?) {
+    public init(
+        placeID: String, source: String, coordinate: Coordinate, extentMeters: Double, document: JSONValue,
+        extra: JSONValue?
+    ) {
         self.placeID = placeID
         self.source = source
         self.coordinate = coordinate
@@ -186,24 +203,35 @@ package struct LinkRecord: Sendable {
         for (_, v) in extra?["localizedNames"]?.objectValue ?? JSONObject() { addName(v.stringValue) }
         for (_, v) in overture?["names"]?["common"]?.objectValue ?? JSONObject() { addName(v.stringValue) }
         for rule in overture?["names"]?["rules"]?.arrayValue ?? [] { addName(rule["value"]?.stringValue) }
-        for k in ["official_name", "alt_name", "old_name", "short_name", "int_name", "loc_name"] { for n in tagList(k) { addName(n) } }
+        for k in ["official_name", "alt_name", "old_name", "short_name", "int_name", "loc_name"] {
+            for n in tagList(k) { addName(n) }
+        }
         if let tags { for (k, v) in tags where k.hasPrefix("name:") { addName(v.stringValue) } }
 
         var brandNames: [String] = []
         if let b = tag("brand") { brandNames.append(b) }
         if let b = overture?["brand"]?["names"]?["primary"]?.stringValue { brandNames.append(b) }
-        for (_, v) in overture?["brand"]?["names"]?["common"]?.objectValue ?? JSONObject() { if let s = v.stringValue { brandNames.append(s) } }
+        for (_, v) in overture?["brand"]?["names"]?["common"]?.objectValue ?? JSONObject() {
+            if let s = v.stringValue { brandNames.append(s) }
+        }
         brandNames = brandNames.filter { !Substring($0).trimmingSpaces.isEmpty }
-        var brandHashes: [UInt64] = brandNames.map { LinkText.hash(LinkText.nameTokens(LinkText.foldedWords($0)).joined()) }
-        if let w = tag("brand:wikidata") ?? overture?["brand"]?["wikidata"]?.stringValue, !w.isEmpty { brandHashes.append(LinkText.hash("wd:" + w)) }
+        var brandHashes: [UInt64] = brandNames.map {
+            LinkText.hash(LinkText.nameTokens(LinkText.foldedWords($0)).joined())
+        }
+        if let w = tag("brand:wikidata") ?? overture?["brand"]?["wikidata"]?.stringValue, !w.isEmpty {
+            brandHashes.append(LinkText.hash("wd:" + w))
+        }
         ft.brands = Array(Set(brandHashes)).sorted()
         // The brand is a name of the place too (last: the place's own names first).
         for b in brandNames { addName(b) }
 
         // German umlauts written out ("Baeckerei" for "Bäckerei"): another form.
-        for raw in rawNames.prefix(Self.maxNames) where raw.unicodeScalars.contains(where: { "äöüÄÖÜ".unicodeScalars.contains($0) }) {
+        for raw in rawNames.prefix(Self.maxNames)
+        where raw.unicodeScalars.contains(where: { "äöüÄÖÜ".unicodeScalars.contains($0) }) {
             var t = raw
-            for (u, e) in [("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("Ä", "Ae"), ("Ö", "Oe"), ("Ü", "Ue")] { t = t.replacingOccurrences(of: u, with: e) }
+            for (u, e) in [("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("Ä", "Ae"), ("Ö", "Oe"), ("Ü", "Ue")] {
+                t = t.replacingOccurrences(of: u, with: e)
+            }
             if !rawNames.contains(t) { rawNames.append(t) }
             break
         }
@@ -223,13 +251,18 @@ package struct LinkRecord: Sendable {
                         if let bit = Self.facilityKinds[kind] { facilities |= 1 << UInt64(bit) }
                     }
                 }
-                for t in tokens where t.utf8.first.map({ $0 >= 0x30 && $0 <= 0x39 }) == true { numbers.append(LinkText.hash(t)) }
+                for t in tokens where t.utf8.first.map({ $0 >= 0x30 && $0 <= 0x39 }) == true {
+                    numbers.append(LinkText.hash(t))
+                }
             }
             let key = LinkText.hash(tokens.joined())
             if forms.contains(where: { $0.key == key }) { continue }
             let prefixes = tokens.map { LinkText.hash(String(String.UnicodeScalarView($0.unicodeScalars.prefix(4)))) }
-            forms.append(NameForm(tokens: Array(Set(hashes)).sorted(), bigrams: LinkText.bigrams(tokens),
-                                  key: key, rawKey: LinkText.hash(words.joined()), first: hashes.first ?? 0, prefixes: Array(Set(prefixes)).sorted()))
+            forms.append(
+                NameForm(
+                    tokens: Array(Set(hashes)).sorted(), bigrams: LinkText.bigrams(tokens),
+                    key: key, rawKey: LinkText.hash(words.joined()), first: hashes.first ?? 0,
+                    prefixes: Array(Set(prefixes)).sorted()))
         }
         ft.names = forms
         ft.primaryName = primaryFolded
@@ -277,8 +310,12 @@ package struct LinkRecord: Sendable {
         ft.socials = Array(Set(socialHashes)).sorted()
 
         var emailHashes: [UInt64] = []
-        for e in overture?["emails"]?.arrayValue ?? [] { if let s = e.stringValue { emailHashes.append(LinkText.hash(s.lowercased())) } }
-        for k in ["email", "contact:email"] { for e in tagList(k) { emailHashes.append(LinkText.hash(e.lowercased())) } }
+        for e in overture?["emails"]?.arrayValue ?? [] {
+            if let s = e.stringValue { emailHashes.append(LinkText.hash(s.lowercased())) }
+        }
+        for k in ["email", "contact:email"] {
+            for e in tagList(k) { emailHashes.append(LinkText.hash(e.lowercased())) }
+        }
         ft.emails = Array(Set(emailHashes)).sorted()
 
         // House number and postcode: components, OSM tags, Overture addresses.
@@ -289,11 +326,15 @@ package struct LinkRecord: Sendable {
         for c in document["addressComponents"]?.arrayValue ?? [] {
             let types = c["types"]?.arrayValue?.compactMap(\.stringValue) ?? []
             let text = c["longText"]?.stringValue ?? c["long_name"]?.stringValue
-            if house == nil, types.contains("street_number"), let t = text { house = LinkText.houseNumber(component: t); structured = house != nil }
+            if house == nil, types.contains("street_number"), let t = text {
+                house = LinkText.houseNumber(component: t); structured = house != nil
+            }
             if post == nil, types.contains("postal_code"), let t = text { post = t }
             if streetText == nil, types.contains("route"), let t = text { streetText = t }
         }
-        if house == nil, let h = tag("addr:housenumber") { house = LinkText.houseNumber(component: h); structured = house != nil }
+        if house == nil, let h = tag("addr:housenumber") {
+            house = LinkText.houseNumber(component: h); structured = house != nil
+        }
         if post == nil { post = tag("addr:postcode") }
         if streetText == nil { streetText = tag("addr:street") ?? tag("addr:place") }
         if let address = overture?["addresses"]?.arrayValue?.first {
@@ -304,7 +345,8 @@ package struct LinkRecord: Sendable {
             if post == nil { post = address["postcode"]?.stringValue }
         }
         if tags == nil, overture == nil, document["addressComponents"] == nil,
-           let f = document["formattedAddress"]?.stringValue ?? document["shortFormattedAddress"]?.stringValue {
+            let f = document["formattedAddress"]?.stringValue ?? document["shortFormattedAddress"]?.stringValue
+        {
             if house == nil { house = LinkText.houseNumber(freeform: f) }
             if streetText == nil { streetText = f }
         }
@@ -315,7 +357,10 @@ package struct LinkRecord: Sendable {
         ft.houseNumber = house.map(LinkText.hash) ?? 0
         if let p = post {
             let head = p.split(separator: "-").first.map(String.init) ?? p
-            let cleaned = String(head.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.map(Character.init)).uppercased()
+            let cleaned = String(
+                head.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.map(
+                    Character.init)
+            ).uppercased()
             ft.postcode = cleaned.isEmpty ? 0 : LinkText.hash(cleaned)
         } else {
             ft.postcode = 0
@@ -361,7 +406,9 @@ package struct LinkRecord: Sendable {
         var cited: [UInt64] = []
         var records: [(dataset: UInt64, record: UInt64)] = []
         for s in overture?["sources"]?.arrayValue ?? [] {
-            guard let r = s["record_id"]?.stringValue ?? s["record_id"]?.intValue.map(String.init), !r.isEmpty else { continue }
+            guard let r = s["record_id"]?.stringValue ?? s["record_id"]?.intValue.map(String.init), !r.isEmpty else {
+                continue
+            }
             let id = String(r.split(separator: "@").first ?? Substring(r))
             let h = LinkText.hash(id)
             cited.append(h)
@@ -389,8 +436,9 @@ package struct LinkRecord: Sendable {
     public static func extentMeters(viewport: JSONValue?) -> Double {
         guard ViewportEvidence.classify(viewport) == .extent else { return 0 }
         guard let low = viewport?["low"], let high = viewport?["high"],
-              let la = low["latitude"]?.doubleValue, let lo = low["longitude"]?.doubleValue,
-              let ha = high["latitude"]?.doubleValue, let ho = high["longitude"]?.doubleValue else { return 0 }
+            let la = low["latitude"]?.doubleValue, let lo = low["longitude"]?.doubleValue,
+            let ha = high["latitude"]?.doubleValue, let ho = high["longitude"]?.doubleValue
+        else { return 0 }
         let d = Coordinate(latitude: la, longitude: lo).distance(to: Coordinate(latitude: ha, longitude: ho)) / 2
         return d.isFinite ? d : 0
     }

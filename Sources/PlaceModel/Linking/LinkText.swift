@@ -24,10 +24,12 @@ package enum LinkText {
         let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
         // Latin letters with diacritics (most names that are not ASCII):
         // folded by TextFolding's table, without Foundation's normalization.
-        let isLatin = !isASCII && text.unicodeScalars.allSatisfy { s in
-            let v = s.value
-            return v < 0x250 || (v >= 0x1E00 && v < 0x1F00) || v == 0x2019 || v == 0x2018
-        }
+        let isLatin =
+            !isASCII
+            && text.unicodeScalars.allSatisfy { s in
+                let v = s.value
+                return v < 0x250 || (v >= 0x1E00 && v < 0x1F00) || v == 0x2019 || v == 0x2018
+            }
         let source: String.UnicodeScalarView
         if isASCII || isLatin {
             source = text.unicodeScalars
@@ -75,7 +77,7 @@ package enum LinkText {
             case .nonspacingMark, .enclosingMark, .spacingMark, .format:
                 continue
             case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-                 .decimalNumber, .letterNumber, .otherNumber:
+                .decimalNumber, .letterNumber, .otherNumber:
                 let lower = scalar.properties.lowercaseMapping
                 if lower.unicodeScalars.count == 1, let l = lower.unicodeScalars.first, let m = special[l.value] {
                     word.append(contentsOf: m.unicodeScalars)
@@ -103,7 +105,7 @@ package enum LinkText {
         // Arabic and Persian letter variants
         0x64A: "ی", 0x649: "ی", 0x626: "ی", 0x643: "ک", 0x629: "ه", 0x6C0: "ه", 0x623: "ا", 0x625: "ا", 0x622: "ا",
         0x671: "ا", 0x624: "و", 0x640: "",
-        // Hebrew final forms are letters of their own; left as they are.
+            // Hebrew final forms are letters of their own; left as they are.
     ]
 
     /// Whether a scalar is of a script written without spaces between words
@@ -120,10 +122,13 @@ package enum LinkText {
     /// Words that say little about which place a name is: articles and
     /// conjunctions ("&" is not a word at all), legal forms.
     static let stopWords: Set<String> = [
-        "the", "and", "of", "a", "an", "at", "by", "for", "in", "on", "de", "del", "des", "du", "la", "le", "les", "el", "los", "las",
+        "the", "and", "of", "a", "an", "at", "by", "for", "in", "on", "de", "del", "des", "du", "la", "le", "les", "el",
+        "los", "las",
         "der", "die", "das", "und", "et", "y", "e", "di", "da", "do", "dos", "il", "lo", "van", "von", "het", "en",
-        "inc", "incorporated", "llc", "ltd", "limited", "co", "company", "corp", "corporation", "gmbh", "ag", "sa", "sas", "sarl",
-        "srl", "spa", "plc", "pty", "llp", "pc", "pllc", "kg", "bv", "nv", "oy", "ab", "as", "ltda", "mbh", "ug", "kft", "zrt",
+        "inc", "incorporated", "llc", "ltd", "limited", "co", "company", "corp", "corporation", "gmbh", "ag", "sa",
+        "sas", "sarl",
+        "srl", "spa", "plc", "pty", "llp", "pc", "pllc", "kg", "bv", "nv", "oy", "ab", "as", "ltda", "mbh", "ug", "kft",
+        "zrt",
         "sl", "cv", "pvt", "private", "lp", "ohg", "ev",
     ]
 
@@ -131,9 +136,11 @@ package enum LinkText {
     static let abbreviations: [String: String] = [
         "street": "st", "str": "st", "strasse": "st", "saint": "st", "sankt": "st", "ste": "st", "sainte": "st",
         "avenue": "ave", "av": "ave", "avda": "ave", "road": "rd", "drive": "dr", "doctor": "dr", "boulevard": "blvd",
-        "highway": "hwy", "lane": "ln", "parkway": "pkwy", "place": "pl", "square": "sq", "mount": "mt", "mountain": "mt",
+        "highway": "hwy", "lane": "ln", "parkway": "pkwy", "place": "pl", "square": "sq", "mount": "mt",
+        "mountain": "mt",
         "fort": "ft", "center": "ctr", "centre": "ctr", "cntr": "ctr", "international": "intl", "university": "univ",
-        "hospital": "hosp", "services": "svc", "service": "svc", "svcs": "svc", "brothers": "bros", "department": "dept",
+        "hospital": "hosp", "services": "svc", "service": "svc", "svcs": "svc", "brothers": "bros",
+        "department": "dept",
         "national": "natl", "association": "assoc", "assn": "assoc", "apartments": "apts", "apartment": "apts",
         "north": "n", "south": "s", "east": "e", "west": "w", "number": "no", "nr": "no", "mister": "mr",
         "technologies": "tech", "technology": "tech", "manufacturing": "mfg", "restaurante": "restaurant",
@@ -160,11 +167,16 @@ package enum LinkText {
 
     /// Words of a street name that say what kind of street it is, not which.
     static let streetKinds: Set<String> = [
-        "st", "ave", "rd", "dr", "blvd", "hwy", "ln", "pkwy", "pl", "sq", "n", "s", "e", "w", "ne", "nw", "se", "sw", "ct", "cir", "way",
-        "ter", "trl", "via", "viale", "calle", "c", "carrera", "cra", "cl", "rua", "r", "avenida", "avda", "estrada", "rodovia", "strada", "piazza", "largo",
-        "rue", "bd", "chemin", "route", "allee", "weg", "gasse", "platz", "ulica", "ul", "utca", "ut", "jalan", "jl", "road", "no", "ste", "suite", "unit",
-        "floor", "fl", "apt", "bldg", "building", "shop", "lot", "km", "sn", "s/n", "esq", "entre", "y", "between", "exit", "loja", "sala", "qd", "lj",
-        "local", "piso", "mz", "lt", "col", "colonia", "barrio", "bairro", "vila", "sector", "block", "blk", "plot", "near", "opp", "opposite",
+        "st", "ave", "rd", "dr", "blvd", "hwy", "ln", "pkwy", "pl", "sq", "n", "s", "e", "w", "ne", "nw", "se", "sw",
+        "ct", "cir", "way",
+        "ter", "trl", "via", "viale", "calle", "c", "carrera", "cra", "cl", "rua", "r", "avenida", "avda", "estrada",
+        "rodovia", "strada", "piazza", "largo",
+        "rue", "bd", "chemin", "route", "allee", "weg", "gasse", "platz", "ulica", "ul", "utca", "ut", "jalan", "jl",
+        "road", "no", "ste", "suite", "unit",
+        "floor", "fl", "apt", "bldg", "building", "shop", "lot", "km", "sn", "s/n", "esq", "entre", "y", "between",
+        "exit", "loja", "sala", "qd", "lj",
+        "local", "piso", "mz", "lt", "col", "colonia", "barrio", "bairro", "vila", "sector", "block", "blk", "plot",
+        "near", "opp", "opposite",
     ]
 
     /// The words that name the street of a free-form address (its first
@@ -190,7 +202,9 @@ package enum LinkText {
     public static func categoryKey(_ category: String) -> String {
         let last = category.split(separator: ">").last.map(String.init) ?? category
         var words = foldedWords(last)
-        if let l = words.last, l.utf8.count >= 4, l.hasSuffix("s"), !l.hasSuffix("ss") { words[words.count - 1] = String(l.dropLast()) }
+        if let l = words.last, l.utf8.count >= 4, l.hasSuffix("s"), !l.hasSuffix("ss") {
+            words[words.count - 1] = String(l.dropLast())
+        }
         return words.joined(separator: "_")
     }
 
@@ -207,11 +221,15 @@ package enum LinkText {
         var out: [UInt64] = []
         // The page itself (a store's page, an agent's page), index pages aside.
         var page = path.lowercased()
-        for suffix in ["/index.html", "/index.htm", "/index.php", "/home", "/"] where page.hasSuffix(suffix) { page = String(page.dropLast(suffix.count)) }
+        for suffix in ["/index.html", "/index.htm", "/index.php", "/home", "/"] where page.hasSuffix(suffix) {
+            page = String(page.dropLast(suffix.count))
+        }
         if !page.isEmpty && page != "/" { out.append(hash(domain + page)) }
         var run = ""
         for c in path + "/" {
-            if c.isASCII && c.isNumber { run.append(c) } else {
+            if c.isASCII && c.isNumber {
+                run.append(c)
+            } else {
                 if run.count >= 3 && run.count <= 10 { out.append(hash(domain + "/" + run)) }
                 run = ""
             }
@@ -263,10 +281,15 @@ package enum LinkText {
         var digits: [UInt8] = []
         for s in phone.unicodeScalars {
             let v = s.value
-            if v >= 0x30 && v <= 0x39 { digits.append(UInt8(v - 0x30)) }
-            else if (0x0660...0x0669).contains(v) { digits.append(UInt8(v - 0x0660)) }
-            else if (0x06F0...0x06F9).contains(v) { digits.append(UInt8(v - 0x06F0)) }
-            else if (0xFF10...0xFF19).contains(v) { digits.append(UInt8(v - 0xFF10)) }
+            if v >= 0x30 && v <= 0x39 {
+                digits.append(UInt8(v - 0x30))
+            } else if (0x0660...0x0669).contains(v) {
+                digits.append(UInt8(v - 0x0660))
+            } else if (0x06F0...0x06F9).contains(v) {
+                digits.append(UInt8(v - 0x06F0))
+            } else if (0xFF10...0xFF19).contains(v) {
+                digits.append(UInt8(v - 0xFF10))
+            }
         }
         guard digits.count >= 6 else { return nil }
         var key: UInt64 = UInt64(min(digits.count, 9))
@@ -277,23 +300,34 @@ package enum LinkText {
     /// Hosts that name a platform, not the place: social networks, link
     /// pages, aggregators, site builders, maps.
     static let platformHosts: Set<String> = [
-        "facebook.com", "fb.com", "fb.me", "instagram.com", "twitter.com", "x.com", "tiktok.com", "youtube.com", "youtu.be",
-        "linkedin.com", "pinterest.com", "yelp.com", "tripadvisor.com", "google.com", "goo.gl", "g.page", "business.site",
-        "linktr.ee", "linktree.com", "amazon.com", "wixsite.com", "wix.com", "wordpress.com", "blogspot.com", "squarespace.com",
-        "weebly.com", "godaddysites.com", "sites.google.com", "foursquare.com", "booking.com", "expedia.com", "hotels.com",
+        "facebook.com", "fb.com", "fb.me", "instagram.com", "twitter.com", "x.com", "tiktok.com", "youtube.com",
+        "youtu.be",
+        "linkedin.com", "pinterest.com", "yelp.com", "tripadvisor.com", "google.com", "goo.gl", "g.page",
+        "business.site",
+        "linktr.ee", "linktree.com", "amazon.com", "wixsite.com", "wix.com", "wordpress.com", "blogspot.com",
+        "squarespace.com",
+        "weebly.com", "godaddysites.com", "sites.google.com", "foursquare.com", "booking.com", "expedia.com",
+        "hotels.com",
         "airbnb.com", "zomato.com", "ubereats.com", "doordash.com", "grubhub.com", "opentable.com", "yellowpages.com",
-        "bit.ly", "tinyurl.com", "wa.me", "whatsapp.com", "t.me", "vk.com", "ok.ru", "line.me", "weibo.com", "apple.com",
-        "bing.com", "yandex.ru", "yandex.com", "tripadvisor.co.uk", "tripadvisor.de", "tripadvisor.fr", "tripadvisor.es",
-        "tripadvisor.it", "yelp.ca", "yelp.co.uk", "myshopify.com", "shopify.com", "jimdo.com", "jimdosite.com", "webnode.com",
+        "bit.ly", "tinyurl.com", "wa.me", "whatsapp.com", "t.me", "vk.com", "ok.ru", "line.me", "weibo.com",
+        "apple.com",
+        "bing.com", "yandex.ru", "yandex.com", "tripadvisor.co.uk", "tripadvisor.de", "tripadvisor.fr",
+        "tripadvisor.es",
+        "tripadvisor.it", "yelp.ca", "yelp.co.uk", "myshopify.com", "shopify.com", "jimdo.com", "jimdosite.com",
+        "webnode.com",
         "carrd.co", "calendly.com", "square.site", "toasttab.com", "order.online", "menufy.com", "healthgrades.com",
-        "zocdoc.com", "vitals.com", "realtor.com", "zillow.com", "houzz.com", "angi.com", "homeadvisor.com", "thumbtack.com",
+        "zocdoc.com", "vitals.com", "realtor.com", "zillow.com", "houzz.com", "angi.com", "homeadvisor.com",
+        "thumbtack.com",
         "nextdoor.com", "mapquest.com", "waze.com", "here.com", "openstreetmap.org", "wikipedia.org", "wikidata.org",
         "sites.app", "site123.me", "ueniweb.com", "negocio.site", "ola.click", "taplink.cc", "beacons.ai", "bio.link",
     ]
 
     /// Second-level labels under which a country's registrable domains sit
     /// (example.co.uk, example.com.au).
-    static let secondLevels: Set<String> = ["co", "com", "net", "org", "gov", "edu", "ac", "or", "ne", "go", "gob", "nic", "mil", "gv", "ltd", "plc", "sch", "nom", "gen", "biz", "info", "med"]
+    static let secondLevels: Set<String> = [
+        "co", "com", "net", "org", "gov", "edu", "ac", "or", "ne", "go", "gob", "nic", "mil", "gv", "ltd", "plc", "sch",
+        "nom", "gen", "biz", "info", "med",
+    ]
 
     /// The registrable domain of a web address ("https://www.shop.example.co.uk/x"
     /// -> "example.co.uk"); nil for none, or for a platform host.
@@ -307,14 +341,23 @@ package enum LinkText {
         let labels = s.split(separator: ".")
         guard labels.count >= 2 else { return nil }
         var take = 2
-        if labels.count >= 3, labels[labels.count - 1].count == 2, secondLevels.contains(String(labels[labels.count - 2])) { take = 3 }
+        if labels.count >= 3, labels[labels.count - 1].count == 2,
+            secondLevels.contains(String(labels[labels.count - 2]))
+        {
+            take = 3
+        }
         let domain = labels.suffix(take).joined(separator: ".")
         if platformHosts.contains(domain) { return nil }
         // A platform's subdomain (cafe.wixsite.com, sites.google.com/...).
         for i in 0..<(labels.count - 1) where platformHosts.contains(labels[i...].joined(separator: ".")) { return nil }
         // A platform by its first label in any country (facebook.de, yelp.fr).
         let first = String(labels[labels.count - take])
-        if ["facebook", "instagram", "yelp", "tripadvisor", "google", "amazon", "booking", "twitter", "tiktok", "linkedin", "youtube", "wixsite", "foursquare"].contains(first) { return nil }
+        if [
+            "facebook", "instagram", "yelp", "tripadvisor", "google", "amazon", "booking", "twitter", "tiktok",
+            "linkedin", "youtube", "wixsite", "foursquare",
+        ].contains(first) {
+            return nil
+        }
         return domain
     }
 
@@ -333,7 +376,11 @@ package enum LinkText {
                 // After "suite", "ste", "unit", "floor", "apt", "no" ... not a house number.
                 if i > 0 {
                     let prev = words[i - 1].lowercased()
-                    if ["suite", "ste", "unit", "apt", "floor", "fl", "room", "rm", "office", "shop", "plot", "box"].contains(prev) { continue }
+                    if ["suite", "ste", "unit", "apt", "floor", "fl", "room", "rm", "office", "shop", "plot", "box"]
+                        .contains(prev)
+                    {
+                        continue
+                    }
                 }
                 return n
             }
@@ -346,7 +393,9 @@ package enum LinkText {
         let digits = w.prefix { $0.isASCII && $0.isNumber }
         guard !digits.isEmpty, digits.count <= 6 else { return nil }
         let rest = w.dropFirst(digits.count)
-        if rest.isEmpty || rest.first == "-" || rest.first == "/" { return String(digits.drop { $0 == "0" }.isEmpty ? "0" : digits.drop { $0 == "0" }) }
+        if rest.isEmpty || rest.first == "-" || rest.first == "/" {
+            return String(digits.drop { $0 == "0" }.isEmpty ? "0" : digits.drop { $0 == "0" })
+        }
         if rest.count == 1, let c = rest.first, c.isLetter { return String(digits) }
         return nil
     }

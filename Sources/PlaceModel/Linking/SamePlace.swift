@@ -9,9 +9,12 @@ package enum SamePlace {
 
     /// The features, in the order of `SamePlaceWeights.weights`.
     package enum Feature: Int, CaseIterable {
-        case nameDice, nameJaccard, nameContained, nameBigramContained, namePrefixContained, nameExact, nameFirstToken, nameNumberConflict
-        case phoneMatch, phoneConflict, domainMatch, domainConflict, webPathMatch, webPathConflict, socialMatch, emailMatch
-        case houseNumberMatch, houseNumberConflict, houseNumberTransposed, postcodeMatch, postcodeConflict, streetJaccard, streetConflict
+        case nameDice, nameJaccard, nameContained, nameBigramContained, namePrefixContained, nameExact, nameFirstToken,
+            nameNumberConflict
+        case phoneMatch, phoneConflict, domainMatch, domainConflict, webPathMatch, webPathConflict, socialMatch,
+            emailMatch
+        case houseNumberMatch, houseNumberConflict, houseNumberTransposed, postcodeMatch, postcodeConflict,
+            streetJaccard, streetConflict
         case categoryExact, categoryPrimaryGroup, categoryGroup, categoryConflict
         case brandMatch, brandConflict, branchFacility, sameDatasetOtherRecord
         /// Interactions: both the phone and the house number disagree; the
@@ -60,22 +63,45 @@ package enum SamePlace {
         for i in 0..<featureCount {
             let c = SamePlaceWeights.weights[i] * f[i]
             logit += c
-            members.append((featureNames[i], .object(JSONObject([("value", .double(f[i])), ("contribution", .double(c))]))))
+            members.append(
+                (featureNames[i], .object(JSONObject([("value", .double(f[i])), ("contribution", .double(c))]))))
         }
         let citedC = cited ? citedIDWeight : 0
         logit += citedC
-        members.append(("citedRecordID", .object(JSONObject([("value", .double(cited ? 1 : 0)), ("contribution", .double(citedC))]))))
+        members.append(
+            (
+                "citedRecordID",
+                .object(JSONObject([("value", .double(cited ? 1 : 0)), ("contribution", .double(citedC))]))
+            ))
         let house = structuredHouseConflict(a, b)
         let houseC = house ? structuredHouseConflictWeight : 0
         logit += houseC
-        members.append(("structuredHouseNumberConflict", .object(JSONObject([("value", .double(house ? 1 : 0)), ("contribution", .double(houseC))]))))
+        members.append(
+            (
+                "structuredHouseNumberConflict",
+                .object(JSONObject([("value", .double(house ? 1 : 0)), ("contribution", .double(houseC))]))
+            ))
         let dc = distanceContribution(gapMeters: gap)
-        members.append(("distance", .object(JSONObject([("meters", .double(distance)), ("gapMeters", .double(gap)),
-                                                        ("contribution", dc.map(JSONValue.double) ?? .string("veto"))]))))
+        members.append(
+            (
+                "distance",
+                .object(
+                    JSONObject([
+                        ("meters", .double(distance)), ("gapMeters", .double(gap)),
+                        ("contribution", dc.map(JSONValue.double) ?? .string("veto")),
+                    ]))
+            ))
         let p: Double
         if let dc { logit += dc; p = sigmoid(logit) } else { p = 0 }
         members.append(("names", .array([.string(a.box.v.primaryName), .string(b.box.v.primaryName)])))
-        members.append(("houseNumbers", .array([a.box.v.houseNumberText.map(JSONValue.string) ?? .null, b.box.v.houseNumberText.map(JSONValue.string) ?? .null])))
+        members.append(
+            (
+                "houseNumbers",
+                .array([
+                    a.box.v.houseNumberText.map(JSONValue.string) ?? .null,
+                    b.box.v.houseNumberText.map(JSONValue.string) ?? .null,
+                ])
+            ))
         members.append(("bias", .double(SamePlaceWeights.bias)))
         members.append(("logit", .double(logit)))
         members.append(("probability", .double(p)))
@@ -108,7 +134,8 @@ package enum SamePlace {
 
     @inline(__always)
     static func structuredHouseConflict(_ a: LinkRecord, _ b: LinkRecord) -> Bool {
-        a.box.v.houseNumberStructured && b.box.v.houseNumberStructured && a.box.v.houseNumber != b.box.v.houseNumber && a.box.v.houseDigits != b.box.v.houseDigits
+        a.box.v.houseNumberStructured && b.box.v.houseNumberStructured && a.box.v.houseNumber != b.box.v.houseNumber
+            && a.box.v.houseDigits != b.box.v.houseDigits
     }
 
     @inline(__always)
@@ -127,7 +154,8 @@ package enum SamePlace {
                 if nb > 0 {
                     let common = Double(LinkText.commonCount(x.bigrams, y.bigrams))
                     dice = max(dice, 2 * common / Double(nb))
-                    bigramContained = max(bigramContained, common / Double(max(1, min(x.bigrams.count, y.bigrams.count))))
+                    bigramContained = max(
+                        bigramContained, common / Double(max(1, min(x.bigrams.count, y.bigrams.count))))
                 }
                 let common = LinkText.commonCount(x.tokens, y.tokens)
                 let union = x.tokens.count + y.tokens.count - common
@@ -136,7 +164,8 @@ package enum SamePlace {
                     contained = max(contained, Double(common) / Double(max(1, min(x.tokens.count, y.tokens.count))))
                 }
                 let pc = LinkText.commonCount(x.prefixes, y.prefixes)
-                prefixContained = max(prefixContained, Double(pc) / Double(max(1, min(x.prefixes.count, y.prefixes.count))))
+                prefixContained = max(
+                    prefixContained, Double(pc) / Double(max(1, min(x.prefixes.count, y.prefixes.count))))
                 if x.key == y.key || x.rawKey == y.rawKey { exact = 1 }
             }
         }
@@ -146,32 +175,70 @@ package enum SamePlace {
         set(.nameBigramContained, bigramContained)
         set(.namePrefixContained, prefixContained)
         set(.nameExact, exact)
-        if let x = a.box.v.names.first, let y = b.box.v.names.first, x.first != 0, x.first == y.first { set(.nameFirstToken) }
-        if !a.box.v.nameNumbers.isEmpty && !b.box.v.nameNumbers.isEmpty && LinkText.commonCount(a.box.v.nameNumbers, b.box.v.nameNumbers) == 0 { set(.nameNumberConflict) }
+        if let x = a.box.v.names.first, let y = b.box.v.names.first, x.first != 0, x.first == y.first {
+            set(.nameFirstToken)
+        }
+        if !a.box.v.nameNumbers.isEmpty && !b.box.v.nameNumbers.isEmpty
+            && LinkText.commonCount(a.box.v.nameNumbers, b.box.v.nameNumbers) == 0
+        {
+            set(.nameNumberConflict)
+        }
         agreement(a.box.v.phones, b.box.v.phones, f, .phoneMatch, .phoneConflict)
         agreement(a.box.v.domains, b.box.v.domains, f, .domainMatch, .domainConflict)
-        if f[Feature.domainMatch.rawValue] == 1 { agreement(a.box.v.pathNumbers, b.box.v.pathNumbers, f, .webPathMatch, .webPathConflict) }
-        if !a.box.v.socials.isEmpty && !b.box.v.socials.isEmpty && LinkText.commonCount(a.box.v.socials, b.box.v.socials) > 0 { set(.socialMatch) }
-        if !a.box.v.emails.isEmpty && !b.box.v.emails.isEmpty && LinkText.commonCount(a.box.v.emails, b.box.v.emails) > 0 { set(.emailMatch) }
-        if a.box.v.houseNumber != 0 && b.box.v.houseNumber != 0 {
-            if a.box.v.houseNumber == b.box.v.houseNumber { set(.houseNumberMatch) }
-            else if a.box.v.houseDigits == b.box.v.houseDigits { set(.houseNumberTransposed) }
-            else { set(.houseNumberConflict) }
+        if f[Feature.domainMatch.rawValue] == 1 {
+            agreement(a.box.v.pathNumbers, b.box.v.pathNumbers, f, .webPathMatch, .webPathConflict)
         }
-        if a.box.v.postcode != 0 && b.box.v.postcode != 0 { set(a.box.v.postcode == b.box.v.postcode ? .postcodeMatch : .postcodeConflict) }
+        if !a.box.v.socials.isEmpty && !b.box.v.socials.isEmpty
+            && LinkText.commonCount(a.box.v.socials, b.box.v.socials) > 0
+        {
+            set(.socialMatch)
+        }
+        if !a.box.v.emails.isEmpty && !b.box.v.emails.isEmpty
+            && LinkText.commonCount(a.box.v.emails, b.box.v.emails) > 0
+        {
+            set(.emailMatch)
+        }
+        if a.box.v.houseNumber != 0 && b.box.v.houseNumber != 0 {
+            if a.box.v.houseNumber == b.box.v.houseNumber {
+                set(.houseNumberMatch)
+            } else if a.box.v.houseDigits == b.box.v.houseDigits {
+                set(.houseNumberTransposed)
+            } else {
+                set(.houseNumberConflict)
+            }
+        }
+        if a.box.v.postcode != 0 && b.box.v.postcode != 0 {
+            set(a.box.v.postcode == b.box.v.postcode ? .postcodeMatch : .postcodeConflict)
+        }
         if !a.box.v.street.isEmpty && !b.box.v.street.isEmpty {
             let common = LinkText.commonCount(a.box.v.street, b.box.v.street)
-            if common == 0 { set(.streetConflict) } else { set(.streetJaccard, Double(common) / Double(a.box.v.street.count + b.box.v.street.count - common)) }
+            if common == 0 {
+                set(.streetConflict)
+            } else {
+                set(.streetJaccard, Double(common) / Double(a.box.v.street.count + b.box.v.street.count - common))
+            }
         }
-        if !a.box.v.categories.isEmpty && !b.box.v.categories.isEmpty && LinkText.commonCount(a.box.v.categories, b.box.v.categories) > 0 { set(.categoryExact) }
+        if !a.box.v.categories.isEmpty && !b.box.v.categories.isEmpty
+            && LinkText.commonCount(a.box.v.categories, b.box.v.categories) > 0
+        {
+            set(.categoryExact)
+        }
         if a.box.v.primaryGroups & b.box.v.primaryGroups != 0 { set(.categoryPrimaryGroup) }
-        if a.box.v.groups & b.box.v.groups != 0 { set(.categoryGroup) } else if a.box.v.groups != 0 && b.box.v.groups != 0 { set(.categoryConflict) }
-        if !a.box.v.brands.isEmpty && !b.box.v.brands.isEmpty { set(LinkText.commonCount(a.box.v.brands, b.box.v.brands) > 0 ? .brandMatch : .brandConflict) }
+        if a.box.v.groups & b.box.v.groups != 0 {
+            set(.categoryGroup)
+        } else if a.box.v.groups != 0 && b.box.v.groups != 0 {
+            set(.categoryConflict)
+        }
+        if !a.box.v.brands.isEmpty && !b.box.v.brands.isEmpty {
+            set(LinkText.commonCount(a.box.v.brands, b.box.v.brands) > 0 ? .brandMatch : .brandConflict)
+        }
         // A brand and another of its facilities: the names share words and
         // one holds a facility word ("fuel", "pharmacy") the other lacks.
         // Names alike: a facility kind only one category says is a change
         // of category, not another facility.
-        if exact == 0, a.box.v.facilities != b.box.v.facilities, let x = a.box.v.names.first, let y = b.box.v.names.first, LinkText.commonCount(x.tokens, y.tokens) > 0 {
+        if exact == 0, a.box.v.facilities != b.box.v.facilities, let x = a.box.v.names.first,
+            let y = b.box.v.names.first, LinkText.commonCount(x.tokens, y.tokens) > 0
+        {
             var d = a.box.v.facilities ^ b.box.v.facilities
             while d != 0 {
                 let bit = d.trailingZeroBitCount
@@ -192,15 +259,20 @@ package enum SamePlace {
         if sameDatasetOther && !sameRecord { set(.sameDatasetOtherRecord) }
         func on(_ k: Feature) -> Bool { f[k.rawValue] != 0 }
         if on(.phoneConflict) && on(.houseNumberConflict) { set(.phoneAndHouseConflict) }
-        if (exact == 1 || contained == 1) && !on(.phoneMatch) && !on(.houseNumberMatch) && !on(.webPathMatch) { set(.nameWithoutContact) }
-        let cited = sameRecord
+        if (exact == 1 || contained == 1) && !on(.phoneMatch) && !on(.houseNumberMatch) && !on(.webPathMatch) {
+            set(.nameWithoutContact)
+        }
+        let cited =
+            sameRecord
             || (!a.box.v.citedIDs.isEmpty && LinkText.commonCount(a.box.v.citedIDs, b.box.v.ownIDs) > 0)
             || (!b.box.v.citedIDs.isEmpty && LinkText.commonCount(b.box.v.citedIDs, a.box.v.ownIDs) > 0)
         return cited
     }
 
     @inline(__always)
-    static func agreement(_ x: [UInt64], _ y: [UInt64], _ f: UnsafeMutableBufferPointer<Double>, _ match: Feature, _ conflict: Feature) {
+    static func agreement(
+        _ x: [UInt64], _ y: [UInt64], _ f: UnsafeMutableBufferPointer<Double>, _ match: Feature, _ conflict: Feature
+    ) {
         guard !x.isEmpty && !y.isEmpty else { return }
         if LinkText.commonCount(x, y) > 0 { f[match.rawValue] = 1 } else { f[conflict.rawValue] = 1 }
     }

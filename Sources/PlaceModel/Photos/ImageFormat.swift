@@ -57,11 +57,17 @@ public enum ImageFormat: String, Sendable, CaseIterable, CustomStringConvertible
             for (i, b) in signature.enumerated() where bytes[offset + i] != b { return false }
             return true
         }
-        if starts([0xFF, 0xD8, 0xFF]) { self = .jpeg }
-        else if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { self = .png }
-        else if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { self = .gif }
-        else if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { self = .webp }
-        else { return nil }
+        if starts([0xFF, 0xD8, 0xFF]) {
+            self = .jpeg
+        } else if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            self = .png
+        } else if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) {
+            self = .gif
+        } else if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) {
+            self = .webp
+        } else {
+            return nil
+        }
     }
 }
 

@@ -16,7 +16,9 @@ package struct ImageHeader: Equatable {
     /// Reads the header, or explains why it cannot.
     package static func read(_ bytes: UnsafeRawBufferPointer) -> Result<ImageHeader, ImageError> {
         guard let format = ImageFormat(sniffing: bytes) else {
-            return .failure(ImageError(bytes.isEmpty ? "the file is empty" : "not a JPEG, PNG, WebP or GIF image (unknown signature)"))
+            return .failure(
+                ImageError(
+                    bytes.isEmpty ? "the file is empty" : "not a JPEG, PNG, WebP or GIF image (unknown signature)"))
         }
         let header: ImageHeader?
         switch format {
@@ -29,7 +31,8 @@ package struct ImageHeader: Equatable {
             return .failure(ImageError("corrupt \(format) image: its header is truncated or malformed"))
         }
         guard header.width > 0, header.height > 0 else {
-            return .failure(ImageError("corrupt \(format) image: its header gives a size of \(header.width) x \(header.height)"))
+            return .failure(
+                ImageError("corrupt \(format) image: its header gives a size of \(header.width) x \(header.height)"))
         }
         return .success(header)
     }
@@ -37,7 +40,9 @@ package struct ImageHeader: Equatable {
     private static func be16(_ b: UnsafeRawBufferPointer, _ i: Int) -> Int { Int(b[i]) << 8 | Int(b[i + 1]) }
     private static func le16(_ b: UnsafeRawBufferPointer, _ i: Int) -> Int { Int(b[i]) | Int(b[i + 1]) << 8 }
     private static func be32(_ b: UnsafeRawBufferPointer, _ i: Int) -> Int { be16(b, i) << 16 | be16(b, i + 2) }
-    private static func le24(_ b: UnsafeRawBufferPointer, _ i: Int) -> Int { Int(b[i]) | Int(b[i + 1]) << 8 | Int(b[i + 2]) << 16 }
+    private static func le24(_ b: UnsafeRawBufferPointer, _ i: Int) -> Int {
+        Int(b[i]) | Int(b[i + 1]) << 8 | Int(b[i + 2]) << 16
+    }
 
     /// PNG: the IHDR chunk comes first (width, height as big-endian 32-bit).
     private static func png(_ b: UnsafeRawBufferPointer) -> ImageHeader? {
@@ -87,7 +92,8 @@ package struct ImageHeader: Equatable {
             let start = i + 4, end = i + 2 + length
             if [0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF].contains(marker) {
                 guard start + 5 <= b.count, length >= 7 else { return nil }
-                return ImageHeader(format: .jpeg, width: be16(b, start + 3), height: be16(b, start + 1), orientation: orientation)
+                return ImageHeader(
+                    format: .jpeg, width: be16(b, start + 3), height: be16(b, start + 1), orientation: orientation)
             }
             if marker == 0xE1, end <= b.count {
                 orientation = exifOrientation(UnsafeRawBufferPointer(rebasing: b[start..<end])) ?? orientation

@@ -13,7 +13,10 @@ public struct LocalImageInfo: Sendable, Equatable {
     /// When it was added (RFC 3339, UTC).
     public var addedAt: String
 
-    package init(name: String, format: ImageFormat, width: Int, height: Int, byteCount: Int, source: String? = nil, addedAt: String) {
+    package init(
+        name: String, format: ImageFormat, width: Int, height: Int, byteCount: Int, source: String? = nil,
+        addedAt: String
+    ) {
         self.name = name
         self.format = format
         self.width = width

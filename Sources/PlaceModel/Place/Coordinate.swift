@@ -48,7 +48,8 @@ public struct Coordinate: Sendable, Hashable, CustomStringConvertible {
     public init?(parsing text: String) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              let lat = Coordinate.decimal(parts[0].trimmingSpaces), let lng = Coordinate.decimal(parts[1].trimmingSpaces) else { return nil }
+            let lat = Coordinate.decimal(parts[0].trimmingSpaces), let lng = Coordinate.decimal(parts[1].trimmingSpaces)
+        else { return nil }
         self.init(latitude: lat, longitude: lng)
         guard isValid else { return nil }
     }

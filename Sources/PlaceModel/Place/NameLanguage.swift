@@ -25,9 +25,14 @@ package enum NameLanguage {
     /// separated by `-` or `_`; at most 35 characters.
     public static func isValidTag(_ tag: String) -> Bool {
         guard !tag.isEmpty, tag.utf8.count <= 35 else { return false }
-        let parts = tag.split(separator: "-", omittingEmptySubsequences: false).flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
-        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
-        return parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+        let parts = tag.split(separator: "-", omittingEmptySubsequences: false).flatMap {
+            $0.split(separator: "_", omittingEmptySubsequences: false)
+        }
+        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter })
+        else { return false }
+        return parts.dropFirst().allSatisfy {
+            (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        }
     }
 
     /// The tags to look for, in order, for a requested tag (normalized).
@@ -56,28 +61,36 @@ package enum NameLanguage {
     /// The name to serve for `requested` among `names` (tag, name; in the
     /// place's order), given the default name `defaultName` (nil: the place
     /// has none; then nothing is served unless a localized name matches).
-    public static func choose(requested: String, defaultName: LocalizedText?, names: [(tag: String, text: String)]) -> LocalizedText? {
+    public static func choose(requested: String, defaultName: LocalizedText?, names: [(tag: String, text: String)])
+        -> LocalizedText?
+    {
         let keyed = names.map { (key: normalized($0.tag), tag: $0.tag, text: $0.text) }.filter { !$0.text.isEmpty }
         let order = lookupOrder(requested)
         // The default name first when it says it is in the language looked for.
         let defaultKey = defaultName?.languageCode.map(normalized)
         for t in order {
             if let d = defaultName, defaultKey == t { return d }
-            if let hit = keyed.first(where: { $0.key == t }) { return LocalizedText(text: hit.text, languageCode: hit.tag) }
+            if let hit = keyed.first(where: { $0.key == t }) {
+                return LocalizedText(text: hit.text, languageCode: hit.tag)
+            }
         }
         // A more specific tag of the same language (`en` finds `en-GB`);
         // not a script or dialect of Chinese for plain `zh`, which reads
         // either: the first one held.
         if let primary = order.last {
             if let d = defaultName, let k = defaultKey, k.hasPrefix(primary + "-") { return d }
-            if let hit = keyed.first(where: { $0.key.hasPrefix(primary + "-") }) { return LocalizedText(text: hit.text, languageCode: hit.tag) }
+            if let hit = keyed.first(where: { $0.key.hasPrefix(primary + "-") }) {
+                return LocalizedText(text: hit.text, languageCode: hit.tag)
+            }
         }
         guard let d = defaultName else { return nil }
         if d.languageCode != nil { return d }
         // The default name's language: the localized name of the same text
         // (OpenStreetMap's `name` is usually one of its `name:xx`).
         let same = keyed.filter { $0.text == d.text }
-        if let first = same.first, same.allSatisfy({ $0.key.split(separator: "-").first == first.key.split(separator: "-").first }) {
+        if let first = same.first,
+            same.allSatisfy({ $0.key.split(separator: "-").first == first.key.split(separator: "-").first })
+        {
             return LocalizedText(text: d.text, languageCode: first.tag)
         }
         return d

@@ -22,7 +22,8 @@ public enum PhotoLimits {
     /// `PlaceDBError.invalidArgument` naming the side and the range.
     public static func checkMaxSize(width: Int, height: Int) throws(PlaceDBError) {
         for (side, value) in [("width", width), ("height", height)] where !(1...maxPixelSize).contains(value) {
-            throw PlaceDBError.invalidArgument("maximum \(side) \(value) is out of range: photos are fetched at 1 to \(maxPixelSize) pixels")
+            throw PlaceDBError.invalidArgument(
+                "maximum \(side) \(value) is out of range: photos are fetched at 1 to \(maxPixelSize) pixels")
         }
     }
 }
@@ -32,7 +33,9 @@ extension Place {
     /// decoder's output goes through it (`decodeRecord`), so each format
     /// gets the same cap.
     package mutating func capPhotos() {
-        guard case .array(let photos)? = document["photos"], photos.count > PhotoLimits.maxPhotosPerPlace else { return }
+        guard case .array(let photos)? = document["photos"], photos.count > PhotoLimits.maxPhotosPerPlace else {
+            return
+        }
         document["photos"] = .array(Array(photos.prefix(PhotoLimits.maxPhotosPerPlace)))
     }
 }
@@ -52,11 +55,16 @@ extension Place {
             }
             guard let name = object["name"]?.stringValue else {
                 let what = object["name"].map { "is \($0.kindDescription)" } ?? "is missing"
-                throw DecodeError("photos[\(i)].name \(what), expected a string \(prefix){reference}", placeID: id.rawValue)
+                throw DecodeError(
+                    "photos[\(i)].name \(what), expected a string \(prefix){reference}", placeID: id.rawValue)
             }
             let reference = name.hasPrefix(prefix) ? name.dropFirst(prefix.count) : nil
-            guard let reference, !reference.isEmpty, !reference.contains("/"), PhotoName.reference(of: name) == reference else {
-                throw DecodeError("photos[\(i)].name '\(name.count > 120 ? name.prefix(117) + "..." : name)' is not a photo of this place: expected \(prefix){reference}, the reference non-empty and without '/'", placeID: id.rawValue)
+            guard let reference, !reference.isEmpty, !reference.contains("/"),
+                PhotoName.reference(of: name) == reference
+            else {
+                throw DecodeError(
+                    "photos[\(i)].name '\(name.count > 120 ? name.prefix(117) + "..." : name)' is not a photo of this place: expected \(prefix){reference}, the reference non-empty and without '/'",
+                    placeID: id.rawValue)
             }
         }
     }

@@ -22,15 +22,20 @@ package enum PhotoName {
             if text.hasPrefix("places/") {
                 if text.hasSuffix("/media") { text.removeLast(6) }
                 guard let r = text.range(of: "/photos/"), r.lowerBound > text.index(text.startIndex, offsetBy: 7),
-                      !text[r.upperBound...].isEmpty, !text[r.upperBound...].contains("/") else {
-                    throw PlaceDBError.invalidArgument("'\(text)' is not a photo name: expected places/{placeID}/photos/{reference} or a bare reference")
+                    !text[r.upperBound...].isEmpty, !text[r.upperBound...].contains("/")
+                else {
+                    throw PlaceDBError.invalidArgument(
+                        "'\(text)' is not a photo name: expected places/{placeID}/photos/{reference} or a bare reference"
+                    )
                 }
                 // The place ID in placedb's spelling (`osm:node/1` is `osm:n1`).
                 let id = String(text[text.index(text.startIndex, offsetBy: 7)..<r.lowerBound])
                 self = .name("places/\(PlaceIDSpelling.canonical(id))/photos/\(text[r.upperBound...])")
             } else {
                 guard !text.isEmpty, !text.contains("/") else {
-                    throw PlaceDBError.invalidArgument("'\(text)' is not a photo name: expected places/{placeID}/photos/{reference} or a bare reference")
+                    throw PlaceDBError.invalidArgument(
+                        "'\(text)' is not a photo name: expected places/{placeID}/photos/{reference} or a bare reference"
+                    )
                 }
                 self = .reference(text)
             }

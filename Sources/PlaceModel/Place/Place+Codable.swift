@@ -13,15 +13,20 @@ extension Place: Codable {
 
     public init(from decoder: any Decoder) throws {
         func fail(_ message: String) -> DecodingError {
-            DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: message))
+            DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: message))
         }
         guard case .object(let object) = try JSONValue(from: decoder) else { throw fail("a place is a JSON object") }
         var idText = object["id"]?.stringValue
-        if idText == nil, let name = object["name"]?.stringValue, name.hasPrefix("places/"), !name.dropFirst(7).contains("/") {
+        if idText == nil, let name = object["name"]?.stringValue, name.hasPrefix("places/"),
+            !name.dropFirst(7).contains("/")
+        {
             idText = String(name.dropFirst(7))
         }
         guard let idText, !idText.isEmpty else { throw fail("no place ID (id or name \"places/{id}\")") }
-        guard let lat = object["location"]?["latitude"]?.doubleValue, let lng = object["location"]?["longitude"]?.doubleValue else {
+        guard let lat = object["location"]?["latitude"]?.doubleValue,
+            let lng = object["location"]?["longitude"]?.doubleValue
+        else {
             throw fail("place '\(idText)' has no location with a latitude and a longitude")
         }
         let coordinate = Coordinate(latitude: lat, longitude: lng)

@@ -1,5 +1,3 @@
-
-
 /// Text with its language, as in `displayName`.
 public struct LocalizedText: Sendable, Hashable {
     public var text: String
@@ -81,13 +79,16 @@ public struct Place: Sendable, Equatable {
             switch key {
             case "name", "id": clean = false
             case "location":
-                locationMatches = value["latitude"]?.doubleValue == coordinate.latitude && value["longitude"]?.doubleValue == coordinate.longitude
+                locationMatches =
+                    value["latitude"]?.doubleValue == coordinate.latitude
+                    && value["longitude"]?.doubleValue == coordinate.longitude
             default: break
             }
         }
         self.id = id
         self.coordinate = coordinate
-        self.document = clean && locationMatches ? document : Place(id: id, coordinate: coordinate, document: document).document
+        self.document =
+            clean && locationMatches ? document : Place(id: id, coordinate: coordinate, document: document).document
     }
 
     /// A place whose document was already cut to a field mask (it may
@@ -107,7 +108,9 @@ public struct Place: Sendable, Equatable {
     public var formattedAddress: String? { document["formattedAddress"]?.stringValue }
     public var rating: Double? { document["rating"]?.doubleValue }
     public var userRatingCount: Int? { document["userRatingCount"]?.intValue }
-    public var businessStatus: BusinessStatus? { document["businessStatus"]?.stringValue.flatMap(BusinessStatus.init(rawValue:)) }
+    public var businessStatus: BusinessStatus? {
+        document["businessStatus"]?.stringValue.flatMap(BusinessStatus.init(rawValue:))
+    }
     public var utcOffsetMinutes: Int? { document["utcOffsetMinutes"]?.intValue }
     /// IANA time zone name (`timeZone.id`).
     public var timeZone: String? { document["timeZone"]?["id"]?.stringValue }
@@ -123,25 +126,32 @@ public struct Place: Sendable, Equatable {
     public var addressComponents: [AddressComponent] {
         (document["addressComponents"]?.arrayValue ?? []).compactMap { c in
             guard let long = c["longText"]?.stringValue else { return nil }
-            return AddressComponent(longText: long, shortText: c["shortText"]?.stringValue,
-                                    types: c["types"]?.arrayValue?.compactMap(\.stringValue) ?? [],
-                                    languageCode: c["languageCode"]?.stringValue)
+            return AddressComponent(
+                longText: long, shortText: c["shortText"]?.stringValue,
+                types: c["types"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+                languageCode: c["languageCode"]?.stringValue)
         }
     }
     public var photos: [PhotoMetadata] {
         (document["photos"]?.arrayValue ?? []).compactMap { p in
             guard let name = p["name"]?.stringValue else { return nil }
             let authors = (p["authorAttributions"]?.arrayValue ?? []).map {
-                AuthorAttribution(displayName: $0["displayName"]?.stringValue, uri: $0["uri"]?.stringValue, photoUri: $0["photoUri"]?.stringValue)
+                AuthorAttribution(
+                    displayName: $0["displayName"]?.stringValue, uri: $0["uri"]?.stringValue,
+                    photoUri: $0["photoUri"]?.stringValue)
             }
-            return PhotoMetadata(name: name, widthPx: p["widthPx"]?.intValue, heightPx: p["heightPx"]?.intValue, authorAttributions: authors)
+            return PhotoMetadata(
+                name: name, widthPx: p["widthPx"]?.intValue, heightPx: p["heightPx"]?.intValue,
+                authorAttributions: authors)
         }
     }
 
     /// The Places API (New) JSON of this place: `name`, `id`, then the
     /// document's fields.
     public var apiJSON: JSONObject {
-        var members: [(key: String, value: JSONValue)] = [("name", .string(id.resourceName)), ("id", .string(id.rawValue))]
+        var members: [(key: String, value: JSONValue)] = [
+            ("name", .string(id.resourceName)), ("id", .string(id.rawValue)),
+        ]
         members.append(contentsOf: document.members)
         return JSONObject(uniqueMembers: members)
     }

@@ -1,6 +1,8 @@
 /// A place identifier, as the source gave it (`ChIJ...`, `osm:n42`, ...),
 /// in placedb's one spelling (`PlaceIDSpelling`).
-public struct PlaceID: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct PlaceID: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible,
+    ExpressibleByStringLiteral
+{
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(_ rawValue: String) { self.rawValue = rawValue }

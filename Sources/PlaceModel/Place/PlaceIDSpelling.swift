@@ -44,8 +44,9 @@ package enum PlaceIDSpelling {
             if tail.first == UInt8(ascii: "/") {
                 tail = tail.dropFirst()
             } else if tail.count > 3, tail.first == UInt8(ascii: "%"),
-                      tail.dropFirst().first == UInt8(ascii: "2"),
-                      tail.dropFirst(2).first.map({ $0 | 0x20 }) == UInt8(ascii: "f") {
+                tail.dropFirst().first == UInt8(ascii: "2"),
+                tail.dropFirst(2).first.map({ $0 | 0x20 }) == UInt8(ascii: "f")
+            {
                 tail = tail.dropFirst(3)
             } else {
                 return nil
@@ -135,7 +136,9 @@ package enum PlaceIDSpelling {
         for part in uri[uri.index(after: q)...].split(separator: "&") {
             guard part.hasPrefix("cid=") else { continue }
             let value = part.dropFirst(4)
-            guard !value.isEmpty, value.count <= 20, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            guard !value.isEmpty, value.count <= 20, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                return nil
+            }
             return String(value)
         }
         return nil

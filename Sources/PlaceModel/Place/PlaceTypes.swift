@@ -5,7 +5,8 @@
 /// refuses it (`PlaceReader.unknownTypes`).
 package enum PlaceTypes {
     /// Table A: the types a filter names and a place's `types` hold.
-    public static let tableA: Set<String> = Set("""
+    public static let tableA: Set<String> = Set(
+        """
         car_dealer car_rental car_repair car_wash electric_vehicle_charging_station gas_station parking rest_stop
         corporate_office farm ranch
         art_gallery art_studio auditorium cultural_landmark historical_place monument museum performing_arts_theater sculpture
@@ -54,7 +55,8 @@ package enum PlaceTypes {
 
     /// Table B: further types a place's `types` may hold (addresses, areas,
     /// the general `point_of_interest` and `establishment`).
-    public static let tableB: Set<String> = Set("""
+    public static let tableB: Set<String> = Set(
+        """
         administrative_area_level_3 administrative_area_level_4 administrative_area_level_5 administrative_area_level_6
         administrative_area_level_7 archipelago colloquial_area continent establishment finance food general_contractor
         geocode health intersection landmark natural_feature neighborhood place_of_worship plus_code point_of_interest

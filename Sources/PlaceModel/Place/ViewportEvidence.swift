@@ -54,13 +54,16 @@ public enum ViewportEvidence: String, Sendable, CaseIterable {
     /// (or is inverted, when the gap is more than half the globe).
     public static func classify(south: Double, west: Double, north: Double, east: Double) -> ViewportEvidence {
         guard south.isFinite, west.isFinite, north.isFinite, east.isFinite,
-              (-90...90).contains(south), (-90...90).contains(north),
-              (-180...180).contains(west), (-180...180).contains(east) else { return .outOfRange }
+            (-90...90).contains(south), (-90...90).contains(north),
+            (-180...180).contains(west), (-180...180).contains(east)
+        else { return .outOfRange }
         if south > north { return .inverted }
         if east < west { return east + 360 - west < 180 ? .crossesAntimeridian : .inverted }
         let (width, height) = sizeMeters(south: south, west: west, north: north, east: east)
         if max(width, height) > maxSideMeters { return .tooLarge }
-        if abs(north - south - defaultSpanDegrees) <= spanToleranceDegrees && abs(east - west - defaultSpanDegrees) <= spanToleranceDegrees {
+        if abs(north - south - defaultSpanDegrees) <= spanToleranceDegrees
+            && abs(east - west - defaultSpanDegrees) <= spanToleranceDegrees
+        {
             return .defaultView
         }
         return .extent
@@ -70,19 +73,23 @@ public enum ViewportEvidence: String, Sendable, CaseIterable {
     /// "longitude": ..}, "high": {..}}`); nil when it has no four numbers.
     public static func classify(_ viewport: JSONValue?) -> ViewportEvidence? {
         guard let s = viewport?["low"]?["latitude"]?.doubleValue, let w = viewport?["low"]?["longitude"]?.doubleValue,
-              let n = viewport?["high"]?["latitude"]?.doubleValue, let e = viewport?["high"]?["longitude"]?.doubleValue else { return nil }
+            let n = viewport?["high"]?["latitude"]?.doubleValue, let e = viewport?["high"]?["longitude"]?.doubleValue
+        else { return nil }
         return classify(south: s, west: w, north: n, east: e)
     }
 
     /// A viewport as the store keeps it (`place_extent`: east + 360 when it
     /// crosses the antimeridian).
     package static func classify(_ rect: GeoRect) -> ViewportEvidence {
-        classify(south: rect.south, west: rect.west, north: rect.north, east: rect.east > 180 ? rect.east - 360 : rect.east)
+        classify(
+            south: rect.south, west: rect.west, north: rect.north, east: rect.east > 180 ? rect.east - 360 : rect.east)
     }
 
     /// Width (east-west, at the middle latitude) and height in meters;
     /// east < west is taken across the antimeridian.
-    public static func sizeMeters(south: Double, west: Double, north: Double, east: Double) -> (width: Double, height: Double) {
+    public static func sizeMeters(south: Double, west: Double, north: Double, east: Double) -> (
+        width: Double, height: Double
+    ) {
         let perDegree = Earth.meanRadius * Earth.radiansPerDegree
         let span = east >= west ? east - west : east + 360 - west
         return (span * perDegree * cos((south + north) / 2 * Earth.radiansPerDegree), abs(north - south) * perDegree)

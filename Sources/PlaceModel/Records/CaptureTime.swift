@@ -41,8 +41,9 @@ public enum CaptureTime {
         let t = text.trimmingCharacters(in: .whitespaces)
         let b = Array(t.utf8)
         if b.count == 10, b[4] == 0x2D, b[7] == 0x2D, let y = Int(t.prefix(4)), let m = Int(t.dropFirst(5).prefix(2)),
-           let d = Int(t.suffix(2)), t.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }),
-           let date = LocalDate(year: y, month: m, day: d) {
+            let d = Int(t.suffix(2)), t.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }),
+            let date = LocalDate(year: y, month: m, day: d)
+        {
             return Int64(date.dayNumber) * 86_400
         }
         guard case .instant(let d)? = HoursQueryTime(parsing: t) else { return nil }

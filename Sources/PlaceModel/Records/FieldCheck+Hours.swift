@@ -22,9 +22,13 @@ extension FieldCheck {
     private static func openingHours(_ h: JSONValue, _ path: String, placeID: String) throws(DecodeError) {
         guard let object = h.objectValue else { throw typeError(path, h, .object, placeID: placeID) }
         guard let periodsValue = object["periods"], periodsValue != .null else { return }
-        guard let periods = periodsValue.arrayValue else { throw typeError("\(path).periods", periodsValue, .array, placeID: placeID) }
+        guard let periods = periodsValue.arrayValue else {
+            throw typeError("\(path).periods", periodsValue, .array, placeID: placeID)
+        }
         for (i, period) in periods.enumerated() {
-            guard let p = period.objectValue else { throw typeError("\(path).periods[\(i)]", period, .object, placeID: placeID) }
+            guard let p = period.objectValue else {
+                throw typeError("\(path).periods[\(i)]", period, .object, placeID: placeID)
+            }
             for end in ["open", "close"] {
                 guard let point = p[end], point != .null else { continue }
                 // The path is written only for an error (every point of every record passes here).
@@ -38,7 +42,9 @@ extension FieldCheck {
         func number(_ key: String, _ range: ClosedRange<Int>, _ what: String) throws(DecodeError) -> Int? {
             guard let v = o[key], v != .null else { return nil }
             guard let n = v.intValue, range.contains(n) else {
-                throw DecodeError("\(path()).\(key) \(JSONWriter().string(v)) is not \(what) \(range.lowerBound)-\(range.upperBound)", placeID: placeID)
+                throw DecodeError(
+                    "\(path()).\(key) \(JSONWriter().string(v)) is not \(what) \(range.lowerBound)-\(range.upperBound)",
+                    placeID: placeID)
             }
             return n
         }
@@ -46,7 +52,8 @@ extension FieldCheck {
         let hour = try number("hour", 0...24, "an hour")
         let minute = try number("minute", 0...59, "a minute")
         if hour == 24, let minute, minute != 0 {
-            throw DecodeError("\(path()) 24:\(minute < 10 ? "0" : "")\(minute) is past the end of the day", placeID: placeID)
+            throw DecodeError(
+                "\(path()) 24:\(minute < 10 ? "0" : "")\(minute) is past the end of the day", placeID: placeID)
         }
     }
 }

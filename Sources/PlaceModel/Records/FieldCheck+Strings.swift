@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The strings a record stores, checked for every format before it is
@@ -28,7 +28,8 @@ extension FieldCheck {
         }
         for edge in decoded.aliases {
             for id in [edge.aliasID, edge.placeID] where hasNUL(id) {
-                throw DecodeError("the alias ID '\(id.prefix(80))' contains U+0000 (NUL), which no ID may hold", placeID: pid)
+                throw DecodeError(
+                    "the alias ID '\(id.prefix(80))' contains U+0000 (NUL), which no ID may hold", placeID: pid)
             }
         }
         if let found = problem(in: decoded.place.document, uris: true) ?? problem(in: decoded.extra, uris: false) {
@@ -64,7 +65,9 @@ extension FieldCheck {
         let n = u.count
         guard n >= 3 else { return false }
         let i = u.index(u.endIndex, offsetBy: -3)
-        guard u[u.index(i, offsetBy: 1)] == UInt8(ascii: "r"), u[u.index(i, offsetBy: 2)] == UInt8(ascii: "i") else { return false }
+        guard u[u.index(i, offsetBy: 1)] == UInt8(ascii: "r"), u[u.index(i, offsetBy: 2)] == UInt8(ascii: "i") else {
+            return false
+        }
         let first = u[i]
         return (first == UInt8(ascii: "U") && n > 3) || (first == UInt8(ascii: "u") && n == 3)
     }
@@ -75,9 +78,11 @@ extension FieldCheck {
         func message(_ path: String) -> String {
             switch self {
             case .nul: "\(path) contains U+0000 (NUL), which no stored text may hold"
-            case .memberName(let key): "the member name '\(key.prefix(80))'\(path.isEmpty ? "" : " in \(path)") contains U+0000 (NUL), which no stored text may hold"
+            case .memberName(let key):
+                "the member name '\(key.prefix(80))'\(path.isEmpty ? "" : " in \(path)") contains U+0000 (NUL), which no stored text may hold"
             case .notAString(let v): "\(path) is \(v.kindDescription), expected a string (an http(s) URI)"
-            case .notWeb(let s): "\(path) '\(s.prefix(80))' is not an http(s) URI (a link is kept as an absolute http: or https: URI, or as a reference with no scheme)"
+            case .notWeb(let s):
+                "\(path) '\(s.prefix(80))' is not an http(s) URI (a link is kept as an absolute http: or https: URI, or as a reference with no scheme)"
             }
         }
     }

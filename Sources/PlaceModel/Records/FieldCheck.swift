@@ -1,5 +1,7 @@
 package enum FieldCheck {
-    package static func coordinate(latitude: JSONValue?, longitude: JSONValue?, path: String, placeID: String?) throws(DecodeError) -> Coordinate {
+    package static func coordinate(latitude: JSONValue?, longitude: JSONValue?, path: String, placeID: String?)
+        throws(DecodeError) -> Coordinate
+    {
         guard let latitude, let longitude else {
             throw DecodeError("no location (\(path)): a place needs a coordinate", placeID: placeID)
         }
@@ -25,7 +27,9 @@ package enum FieldCheck {
     }
 
     /// Checks the JSON type of a field when it is present.
-    package static func expect(_ object: JSONObject, _ key: String, _ kind: Kind, path: String? = nil, placeID: String?) throws(DecodeError) {
+    package static func expect(_ object: JSONObject, _ key: String, _ kind: Kind, path: String? = nil, placeID: String?)
+        throws(DecodeError)
+    {
         guard let value = object[key], value != .null else { return }
         if !has(value, kind) { throw typeError(path ?? key, value, kind, placeID: placeID) }
     }
@@ -62,15 +66,21 @@ package enum FieldCheck {
         if let value = doc["utcOffsetMinutes"], value != .null {
             let name = legacy ? "utc_offset" : "utcOffsetMinutes"
             guard let minutes = value.intValue, (-maxOffsetMinutes...maxOffsetMinutes).contains(minutes) else {
-                throw DecodeError("\(name) \(numberText(value)) is out of range [-\(maxOffsetMinutes), \(maxOffsetMinutes)] (minutes; a UTC offset is within ±18 hours)", placeID: pid)
+                throw DecodeError(
+                    "\(name) \(numberText(value)) is out of range [-\(maxOffsetMinutes), \(maxOffsetMinutes)] (minutes; a UTC offset is within ±18 hours)",
+                    placeID: pid)
             }
         }
         if let zone = doc["timeZone"], zone != .null {
             guard let id = zone["id"]?.stringValue else {
-                throw DecodeError("timeZone.id is \(zone["id"]?.kindDescription ?? "missing"), expected a string (an IANA time zone such as Europe/Zurich)", placeID: pid)
+                throw DecodeError(
+                    "timeZone.id is \(zone["id"]?.kindDescription ?? "missing"), expected a string (an IANA time zone such as Europe/Zurich)",
+                    placeID: pid)
             }
             guard TimeZoneIdentifier.isValid(id) else {
-                throw DecodeError("timeZone.id '\(id.prefix(64))' is not a time zone this system knows (expected an IANA name such as Europe/Zurich)", placeID: pid)
+                throw DecodeError(
+                    "timeZone.id '\(id.prefix(64))' is not a time zone this system knows (expected an IANA name such as Europe/Zurich)",
+                    placeID: pid)
             }
         }
         if let value = doc["userRatingCount"], value != .null {

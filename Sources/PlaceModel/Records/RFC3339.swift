@@ -1,6 +1,6 @@
 package import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// RFC 3339 timestamps, written (UTC) and read, without Foundation's
@@ -65,9 +65,11 @@ package enum RFC3339 {
             }
             return v
         }
-        guard b.count >= 16, let y = digits(0, 4), b[4] == 0x2D, let mo = digits(5, 2), b[7] == 0x2D, let d = digits(8, 2),
-              [0x54, 0x74, 0x20].contains(b[10]), let h = digits(11, 2), b[13] == 0x3A, let mi = digits(14, 2),
-              let date = LocalDate(year: y, month: mo, day: d), h <= 23, mi <= 59 else { return nil }
+        guard b.count >= 16, let y = digits(0, 4), b[4] == 0x2D, let mo = digits(5, 2), b[7] == 0x2D,
+            let d = digits(8, 2),
+            [0x54, 0x74, 0x20].contains(b[10]), let h = digits(11, 2), b[13] == 0x3A, let mi = digits(14, 2),
+            let date = LocalDate(year: y, month: mo, day: d), h <= 23, mi <= 59
+        else { return nil }
         var i = 16
         var s = 0
         var fraction = 0.0
@@ -94,7 +96,8 @@ package enum RFC3339 {
             return Parsed(wall: wall, fraction: fraction, offsetSeconds: 0)
         }
         guard b[i] == 0x2B || b[i] == 0x2D, i + 6 == b.count, let oh = digits(i + 1, 2), b[i + 3] == 0x3A,
-              let om = digits(i + 4, 2), oh <= 23, om <= 59 else { return nil }
+            let om = digits(i + 4, 2), oh <= 23, om <= 59
+        else { return nil }
         return Parsed(wall: wall, fraction: fraction, offsetSeconds: (oh * 60 + om) * 60 * (b[i] == 0x2D ? -1 : 1))
     }
 

@@ -45,7 +45,7 @@ package enum TextFolding {
                 // A diacritic written apart from its letter: dropped.
                 continue
             case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-                 .decimalNumber, .letterNumber, .otherNumber, .privateUse:
+                .decimalNumber, .letterNumber, .otherNumber, .privateUse:
                 word.append(contentsOf: folded(scalar).unicodeScalars)
             default:
                 flush()
@@ -86,9 +86,11 @@ package enum TextFolding {
         let v = scalar.value
         if (0xC0..<0x250).contains(v) || (0x1E00..<0x1F00).contains(v) {
             let parts = String(Character(scalar)).decomposedStringWithCanonicalMapping.unicodeScalars
-            if let base = parts.first, base.isASCII, parts.dropFirst().allSatisfy({
-                [.nonspacingMark, .enclosingMark, .spacingMark].contains($0.properties.generalCategory)
-            }) {
+            if let base = parts.first, base.isASCII,
+                parts.dropFirst().allSatisfy({
+                    [.nonspacingMark, .enclosingMark, .spacingMark].contains($0.properties.generalCategory)
+                })
+            {
                 return base.properties.lowercaseMapping
             }
         }

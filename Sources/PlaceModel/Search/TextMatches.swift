@@ -1,4 +1,3 @@
-
 /// Where the words typed match in a suggestion's text: the ranges an app
 /// shows in bold (autocomplete's `matches`). Words are cut and folded as the
 /// search index cuts and folds them (`TextFolding`: case and Latin
@@ -53,7 +52,7 @@ package enum TextMatches {
                 // Part of the letter before it: the word reaches over it.
                 if word != nil { word!.end = i + 1 }
             case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-                 .decimalNumber, .letterNumber, .otherNumber, .privateUse:
+                .decimalNumber, .letterNumber, .otherNumber, .privateUse:
                 add(TextFolding.folded(scalar).unicodeScalars, at: i)
             default:
                 flush()
@@ -71,7 +70,8 @@ package enum TextMatches {
     /// the marks of its last letter). With `fuzzy` (a search that corrected
     /// a typo), a word no text word matches marks the first one within its
     /// edit allowance (`EditDistance.allowance`).
-    public static func ranges(in text: String, query: [String], lastIsPrefix: Bool, fuzzy: Bool = false) -> [TextRange] {
+    public static func ranges(in text: String, query: [String], lastIsPrefix: Bool, fuzzy: Bool = false) -> [TextRange]
+    {
         guard !query.isEmpty else { return [] }
         let scalars = Array(text.unicodeScalars)
         let words = words(scalars)
@@ -129,7 +129,8 @@ package enum TextMatches {
     /// (the secondary's counted from its own start): the
     /// `structuredFormat` of a prediction, consistent with its `text`.
     public static func split(_ ranges: [TextRange], main: String, separator: String)
-        -> (main: [TextRange], secondary: [TextRange]) {
+        -> (main: [TextRange], secondary: [TextRange])
+    {
         let mainCount = main.unicodeScalars.count
         let offset = mainCount + separator.unicodeScalars.count
         var m: [TextRange] = [], s: [TextRange] = []

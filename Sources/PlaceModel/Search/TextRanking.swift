@@ -37,8 +37,10 @@ package struct TextRanking: Sendable, Equatable {
         public var quality: Double? = nil
     }
 
-    public func factors(bm25: Double, bestBM25: Double, nameMatch: Double, meters: Double?, scale: Double?,
-                        ratingCount: Int?, corrected: Bool, rating: Double?? = nil) -> Factors {
+    public func factors(
+        bm25: Double, bestBM25: Double, nameMatch: Double, meters: Double?, scale: Double?,
+        ratingCount: Int?, corrected: Bool, rating: Double?? = nil
+    ) -> Factors {
         // FTS5's bm25() is negative: more negative is better.
         let text = bestBM25 < 0 ? min(1, max(0, bm25 / bestBM25)) : 1
         let near = meters.map { 1 / (1 + $0 / (scale ?? distanceScale)) }
@@ -52,7 +54,9 @@ package struct TextRanking: Sendable, Equatable {
             quality = q
             score += qualityWeight * q
         }
-        return Factors(text: text, name: nameMatch, distance: near, popularity: popularity, corrected: corrected, score: score, quality: quality)
+        return Factors(
+            text: text, name: nameMatch, distance: near, popularity: popularity, corrected: corrected, score: score,
+            quality: quality)
     }
 
     /// 1 when some name's words are the query's, word for word; 0.5 when a

@@ -49,11 +49,12 @@ package final class PlaceIDResolver {
         var keys = Set<UInt64>()
         aliasIDs.reset()
         while let row = try aliasIDs.step() {
-            keys.insert(row.withBytes(0) { bytes in
-                var h = FNV1a()
-                h.add(bytes)
-                return h.value
-            })
+            keys.insert(
+                row.withBytes(0) { bytes in
+                    var h = FNV1a()
+                    h.add(bytes)
+                    return h.value
+                })
         }
         aliasIDs.reset()
         aliasKeys = keys
@@ -67,13 +68,17 @@ package final class PlaceIDResolver {
         self.db = db
         // The group's canonical member is read only for a member of a group
         // (`canonicalID`): the common lookup stays one row, no join.
-        findPlace = try db.prepare("SELECT removed_run, name, geom, \(view == .merged ? "group_id" : "NULL"), id FROM place WHERE place_id = ?")
+        findPlace = try db.prepare(
+            "SELECT removed_run, name, geom, \(view == .merged ? "group_id" : "NULL"), id FROM place WHERE place_id = ?"
+        )
         canonicalID = try db.prepare("SELECT place_id FROM place WHERE id = ?")
-        groupLink = try db.prepare("""
+        groupLink = try db.prepare(
+            """
             SELECT l.probability, l.evidence, m.id FROM place_link l JOIN place m ON m.id = CASE WHEN l.a = ?1 THEN l.b ELSE l.a END
             WHERE (l.a = ?1 OR l.b = ?1) AND m.group_id = ?2 ORDER BY l.probability DESC LIMIT 1
             """)
-        edges = try db.prepare("SELECT place_id, reason, source, confidence, run, evidence FROM place_alias WHERE alias_id = ?")
+        edges = try db.prepare(
+            "SELECT place_id, reason, source, confidence, run, evidence FROM place_alias WHERE alias_id = ?")
         // A run's removals and edges happened at the date of its data, when known.
         runTime = try db.prepare("SELECT coalesce(data_time, started_at) FROM import_run WHERE id = ?")
         dataVersion = try db.prepare("PRAGMA data_version")
@@ -114,8 +119,10 @@ package final class PlaceIDResolver {
             canonical = try canonicalID.step()?.string(0)
             canonicalID.reset()
         }
-        return PlaceRow(removedRun: row.optionalInt64(0), name: row.optionalString(1),
-                        location: row.withBytes(2) { SpatiaLiteBlob.coordinate($0) }, canonical: canonical, rowid: rowid, group: row.optionalInt64(3))
+        return PlaceRow(
+            removedRun: row.optionalInt64(0), name: row.optionalString(1),
+            location: row.withBytes(2) { SpatiaLiteBlob.coordinate($0) }, canonical: canonical, rowid: rowid,
+            group: row.optionalInt64(3))
     }
 
     /// The hop from a group member to its canonical member: the strongest
@@ -135,10 +142,13 @@ package final class PlaceIDResolver {
             } else {
                 // Not stored by the bulk pass: computed now, as the linker scores.
                 groupLink.reset()
-                evidence = (try? PlaceLinker(db: db, run: nil).score(row.rowid, other, evidence: true)?.evidence) ?? .null
+                evidence =
+                    (try? PlaceLinker(db: db, run: nil).score(row.rowid, other, evidence: true)?.evidence) ?? .null
             }
         }
-        return AliasHop(from: id, to: canonical, reason: .samePlace, source: nil, confidence: confidence, recordedAt: nil, evidence: evidence)
+        return AliasHop(
+            from: id, to: canonical, reason: .samePlace, source: nil, confidence: confidence, recordedAt: nil,
+            evidence: evidence)
     }
 
     /// Edges out of `id`, best first: confidence, then the latest run, then ID.
@@ -151,8 +161,13 @@ package final class PlaceIDResolver {
         while let row = try edges.step() {
             let evidence = row.isNull(5) ? nil : try? row.withBytes(5) { try JSONParser.parse($0) }
             let run = try row.int64(4)
-            rows.append((AliasHop(from: id, to: try row.string(0), reason: AliasReason(rawValue: try row.string(1)) ?? .explicit,
-                                  source: row.optionalString(2), confidence: try row.double(3), recordedAt: try time(of: run), evidence: evidence), run))
+            rows.append(
+                (
+                    AliasHop(
+                        from: id, to: try row.string(0), reason: AliasReason(rawValue: try row.string(1)) ?? .explicit,
+                        source: row.optionalString(2), confidence: try row.double(3), recordedAt: try time(of: run),
+                        evidence: evidence), run
+                ))
         }
         if rows.count > 1 {
             rows.sort { ($0.hop.confidence, $0.run, $1.hop.to) > ($1.hop.confidence, $1.run, $0.hop.to) }
@@ -180,14 +195,16 @@ package final class PlaceIDResolver {
         if !aliasKeys.contains(Self.key(requested)) {
             let row = try place(requested)
             if let row, let hop = try groupHop(from: requested, row), let target = try place(hop.to) {
-                return PlaceIDResolution(requestedID: requested, status: .moved, placeID: hop.to, chain: [hop],
-                                         displayName: target.name, location: target.location, removedAt: nil, alternatives: [], cycle: [])
+                return PlaceIDResolution(
+                    requestedID: requested, status: .moved, placeID: hop.to, chain: [hop],
+                    displayName: target.name, location: target.location, removedAt: nil, alternatives: [], cycle: [])
             }
             let status: ResolutionStatus = row == nil ? .notFound : row!.removedRun == nil ? .current : .removed
-            return PlaceIDResolution(requestedID: requested, status: status, placeID: row == nil ? nil : requested, chain: [],
-                                     displayName: row?.name, location: row?.location,
-                                     removedAt: status == .removed ? try time(of: row?.removedRun) : nil,
-                                     alternatives: [], cycle: [])
+            return PlaceIDResolution(
+                requestedID: requested, status: status, placeID: row == nil ? nil : requested, chain: [],
+                displayName: row?.name, location: row?.location,
+                removedAt: status == .removed ? try time(of: row?.removedRun) : nil,
+                alternatives: [], cycle: [])
         }
         var current = requested
         var visited: [String] = [requested]
@@ -230,10 +247,11 @@ package final class PlaceIDResolver {
         case .some: status = .removed
         case nil: status = .notFound
         }
-        return PlaceIDResolution(requestedID: requested, status: status,
-                                 placeID: row == nil ? nil : current, chain: chain,
-                                 displayName: row?.name, location: row?.location,
-                                 removedAt: status == .removed ? try time(of: row?.removedRun) : nil,
-                                 alternatives: status == .moved ? alternatives : [], cycle: cycle)
+        return PlaceIDResolution(
+            requestedID: requested, status: status,
+            placeID: row == nil ? nil : current, chain: chain,
+            displayName: row?.name, location: row?.location,
+            removedAt: status == .removed ? try time(of: row?.removedRun) : nil,
+            alternatives: status == .moved ? alternatives : [], cycle: cycle)
     }
 }

@@ -40,10 +40,15 @@ package struct SnapshotMatcher {
         try db.forEachRow(sql, args) { row in
             guard let c = row.withBytes(3, { SpatiaLiteBlob.coordinate($0) }) else { return }
             let doc = (try? row.withBytes(4) { try JSONParser.parse($0) }) ?? .null
-            let types = Set((doc["types"]?.arrayValue ?? []).compactMap(\.stringValue)).subtracting(["point_of_interest", "establishment"])
+            let types = Set((doc["types"]?.arrayValue ?? []).compactMap(\.stringValue)).subtracting([
+                "point_of_interest", "establishment",
+            ])
             let name = row.optionalString(2)
-            out.append(Candidate(rowid: try row.int64(0), id: try row.string(1), name: name, folded: bigrams(name), numbers: numbers(name),
-                                 coordinate: c, types: types, primaryType: row.optionalString(5)))
+            out.append(
+                Candidate(
+                    rowid: try row.int64(0), id: try row.string(1), name: name, folded: bigrams(name),
+                    numbers: numbers(name),
+                    coordinate: c, types: types, primaryType: row.optionalString(5)))
         }
         return out
     }
@@ -111,12 +116,20 @@ package struct SnapshotMatcher {
                         var n = Self.dice(r.folded, a.folded)
                         if !r.numbers.isEmpty, !a.numbers.isEmpty, r.numbers != a.numbers { n = min(n, 0.5) }
                         let t: (Double, String)
-                        if let p = r.primaryType, p == a.primaryType { t = (1, "primary") }
-                        else if !r.types.isDisjoint(with: a.types) { t = (0.5, "shared") }
-                        else { t = (0, "none") }
-                        let score = options.nameWeight * n + options.distanceWeight * max(0, 1 - d / options.radiusMeters) + options.typeWeight * t.0
+                        if let p = r.primaryType, p == a.primaryType {
+                            t = (1, "primary")
+                        } else if !r.types.isDisjoint(with: a.types) {
+                            t = (0.5, "shared")
+                        } else {
+                            t = (0, "none")
+                        }
+                        let score =
+                            options.nameWeight * n + options.distanceWeight * max(0, 1 - d / options.radiusMeters)
+                            + options.typeWeight * t.0
                         if score >= options.threshold {
-                            links.append(Link(removed: r, added: a, score: score, nameSimilarity: n, distance: d, typeMatch: t.1))
+                            links.append(
+                                Link(removed: r, added: a, score: score, nameSimilarity: n, distance: d, typeMatch: t.1)
+                            )
                         }
                     }
                 }
@@ -148,11 +161,17 @@ package struct SnapshotMatcher {
             let group = splits[removedID] ?? [best]
             for link in group {
                 let reason: AliasReason
-                if group.count > 1 { reason = .split }
-                else if takenBy[link.added.id, default: 0] > 1 { reason = .merged }
-                else if renumbering { reason = .renumbered }
-                else if Self.osmType(link.removed.id) != Self.osmType(link.added.id) { reason = .redrawn }
-                else { reason = .moved }
+                if group.count > 1 {
+                    reason = .split
+                } else if takenBy[link.added.id, default: 0] > 1 {
+                    reason = .merged
+                } else if renumbering {
+                    reason = .renumbered
+                } else if Self.osmType(link.removed.id) != Self.osmType(link.added.id) {
+                    reason = .redrawn
+                } else {
+                    reason = .moved
+                }
                 let evidence: JSONValue = [
                     "matcher": "snapshot",
                     "score": .double((link.score * 1000).rounded() / 1000),
@@ -160,8 +179,10 @@ package struct SnapshotMatcher {
                     "distanceMeters": .double((link.distance * 10).rounded() / 10),
                     "typeMatch": .string(link.typeMatch),
                 ]
-                edges.append(AliasEdge(aliasID: link.removed.id, placeID: link.added.id, reason: reason,
-                                       confidence: min(1, max(0.001, (link.score * 1000).rounded() / 1000)), evidence: evidence))
+                edges.append(
+                    AliasEdge(
+                        aliasID: link.removed.id, placeID: link.added.id, reason: reason,
+                        confidence: min(1, max(0.001, (link.score * 1000).rounded() / 1000)), evidence: evidence))
             }
         }
         return edges

@@ -66,8 +66,10 @@ final class DirectLoader: BulkLoader {
         self.indexChunk = max(1, indexChunk)
         self.writeBackEarly = writeBackEarly
         types = try TypeRowWriter(db: db)
-        indexPoint = try db.prepare("INSERT OR REPLACE INTO idx_place_geom (pkid, xmin, xmax, ymin, ymax) VALUES (?, ?, ?, ?, ?)")
-        indexExtent = try db.prepare("INSERT OR REPLACE INTO place_extent (id, west, east, south, north) VALUES (?, ?, ?, ?, ?)")
+        indexPoint = try db.prepare(
+            "INSERT OR REPLACE INTO idx_place_geom (pkid, xmin, xmax, ymin, ymax) VALUES (?, ?, ?, ?, ?)")
+        indexExtent = try db.prepare(
+            "INSERT OR REPLACE INTO place_extent (id, west, east, south, north) VALUES (?, ?, ?, ?, ?)")
         dropExtent = try db.prepare("DELETE FROM place_extent WHERE id = ?")
     }
 
@@ -80,11 +82,13 @@ final class DirectLoader: BulkLoader {
         // Into an empty table the text index's rows are written here as the
         // places are (TextIndexWriter); otherwise its triggers keep it.
         text?.writesRows = expectsNewRows
-        try db.forEachRow("""
+        try db.forEachRow(
+            """
             SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'place'
               AND (name LIKE '%\\_place\\_geom' ESCAPE '\\' OR name LIKE 'place\\_extent\\_%' ESCAPE '\\'
                    OR (?1 AND name LIKE 'place\\_text\\_%' ESCAPE '\\')) ORDER BY name
-            """, [.integer(expectsNewRows && text != nil ? 1 : 0)]) { row in
+            """, [.integer(expectsNewRows && text != nil ? 1 : 0)]
+        ) { row in
             setAside.append((try row.string(0), try row.string(1)))
         }
         for t in setAside { try db.execute("DROP TRIGGER \"\(t.name)\"") }
@@ -117,7 +121,8 @@ final class DirectLoader: BulkLoader {
             if isRewrite { duplicatesInChunk = true }
             if pendingIndex.isEmpty { chunkStart = rowid }
             rowidRange = (min(rowidRange.lowest, rowid), max(rowidRange.highest, rowid))
-            pendingIndex.append(IndexPoint(key: place.hilbertKey, rowid: rowid, longitude: c.longitude, latitude: c.latitude))
+            pendingIndex.append(
+                IndexPoint(key: place.hilbertKey, rowid: rowid, longitude: c.longitude, latitude: c.latitude))
             if pendingIndex.count >= indexChunk { try flushIndex(final: false) }
         }
         // What the place_extent triggers would store.
@@ -168,7 +173,8 @@ final class DirectLoader: BulkLoader {
         setAside = []
         expectsNewRows = false
         if wroteRows {
-            try db.run("""
+            try db.run(
+                """
                 UPDATE geometry_columns_time SET last_insert = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
                     last_update = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
                 WHERE lower(f_table_name) = 'place' AND lower(f_geometry_column) = 'geom'
@@ -203,12 +209,14 @@ final class DirectLoader: BulkLoader {
         loader.rowidChunk = max(1, indexChunk / 4)
         if let runs, !runs.isEmpty {
             try runs.spill(pendingIndex)
-            pendingIndex = []  // its memory is not needed for the merge
+            pendingIndex = [] // its memory is not needed for the merge
             // The runs' merge feeds the loader in curve order, on a thread
             // of its own (the runs are used there alone until it is done).
             let rewritten = self.rewritten
-            treeWriting = try loader.load(concurrently: runs.count - spilledRewrites,
-                                          rowids: rowidRange.lowest <= rowidRange.highest ? rowidRange.lowest...rowidRange.highest : nil) { emit in
+            treeWriting = try loader.load(
+                concurrently: runs.count - spilledRewrites,
+                rowids: rowidRange.lowest <= rowidRange.highest ? rowidRange.lowest...rowidRange.highest : nil
+            ) { emit in
                 if rewritten.isEmpty {
                     try runs.merge(emit)
                 } else {

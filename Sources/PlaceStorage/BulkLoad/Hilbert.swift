@@ -25,7 +25,10 @@ enum Hilbert {
     /// The cell of `c` on each axis.
     static func cell(_ c: Coordinate) -> (x: UInt32, y: UInt32) {
         let n = Double(1 << 16)
-        return (UInt32(min(n - 1, max(0, (c.longitude + 180) / 360 * n))), UInt32(min(n - 1, max(0, (c.latitude + 90) / 180 * n))))
+        return (
+            UInt32(min(n - 1, max(0, (c.longitude + 180) / 360 * n))),
+            UInt32(min(n - 1, max(0, (c.latitude + 90) / 180 * n)))
+        )
     }
 
     /// `levels` levels of the curve for the low bits of `x` and `y`, read

@@ -11,7 +11,9 @@ struct MultiRowInsert {
     let columns: Int
 
     /// `verb` is `INSERT` or `INSERT OR IGNORE`; `table` is quoted as given.
-    init(db: Database, verb: String = "INSERT", into table: String, columns: [String], rowsPerStatement: Int = 64) throws {
+    init(db: Database, verb: String = "INSERT", into table: String, columns: [String], rowsPerStatement: Int = 64)
+        throws
+    {
         self.columns = columns.count
         self.rowsPerStatement = max(1, rowsPerStatement)
         let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"

@@ -94,7 +94,9 @@ final class PendingTypeRows {
     /// stale ones.
     private func writeNext(_ count: Int) throws {
         let end = min(sorted.count, written + count)
-        let rows = rewritten.isEmpty ? sorted[written..<end] : ArraySlice(sorted[written..<end].filter { !rewritten.contains($0.rowid) })
+        let rows =
+            rewritten.isEmpty
+            ? sorted[written..<end] : ArraySlice(sorted[written..<end].filter { !rewritten.contains($0.rowid) })
         try insert.insert(count: rows.count) { statement, i, at in
             let p = rows[rows.startIndex + i]
             try statement.bindText(nameBytes[Int(p.code)], at: at)

@@ -82,13 +82,16 @@ struct RTreeBulkLoader {
     /// instead of sorted runs. Returns the seconds this thread spent
     /// writing (the rest it waited).
     @discardableResult
-    func load(concurrently count: Int, rowids: ClosedRange<Int64>? = nil,
-              produce: @escaping (_ emit: (IndexPoint) throws -> Void) throws -> Void) throws -> Double {
+    func load(
+        concurrently count: Int, rowids: ClosedRange<Int64>? = nil,
+        produce: @escaping (_ emit: (IndexPoint) throws -> Void) throws -> Void
+    ) throws -> Double {
         guard count > 0 else { return 0 }
         var builder = try prepare(count: count)
         if let rowids, RowidBuckets.fits(count: count, lowest: rowids.lowerBound, highest: rowids.upperBound) {
-            builder.buckets = try RowidBuckets(directory: URL(fileURLWithPath: db.path).deletingLastPathComponent().path,
-                                               lowest: rowids.lowerBound, highest: rowids.upperBound, width: rowidChunk)
+            builder.buckets = try RowidBuckets(
+                directory: URL(fileURLWithPath: db.path).deletingLastPathComponent().path,
+                lowest: rowids.lowerBound, highest: rowids.upperBound, width: rowidChunk)
         }
         let writer = try Writer(db: db, table: table)
         let queue = BoundedQueue<Output>(capacity: 64)
@@ -129,12 +132,16 @@ struct RTreeBulkLoader {
 
     /// The builder for `count` points, sized from the tree's root node.
     private func prepare(count: Int) throws -> Builder {
-        guard let nodeSize = try db.scalar("SELECT length(data) FROM \"\(table)_node\" WHERE nodeno = 1")?.int, nodeSize >= 4 + 24 * 3 else {
+        guard let nodeSize = try db.scalar("SELECT length(data) FROM \"\(table)_node\" WHERE nodeno = 1")?.int,
+            nodeSize >= 4 + 24 * 3
+        else {
             throw SQLiteError(extendedCode: 1, message: "\(table) has no readable root node")
         }
-        try db.execute("DELETE FROM \"\(table)_node\"; DELETE FROM \"\(table)_parent\"; DELETE FROM \"\(table)_rowid\";")
-        return Builder(table: table, count: count, nodeSize: nodeSize, rowidChunk: rowidChunk,
-                       pairRuns: SortedRuns(besideDatabase: db))
+        try db.execute(
+            "DELETE FROM \"\(table)_node\"; DELETE FROM \"\(table)_parent\"; DELETE FROM \"\(table)_rowid\";")
+        return Builder(
+            table: table, count: count, nodeSize: nodeSize, rowidChunk: rowidChunk,
+            pairRuns: SortedRuns(besideDatabase: db))
     }
 
     /// What the builder hands to the writer.
@@ -283,8 +290,10 @@ struct RTreeBulkLoader {
         /// Adds a cell to the node open at `depth`, making the node when it
         /// is full (never the root's: it is made last, by `close`).
         @inline(__always)
-        mutating func add(id: Int64, minX: Float, maxX: Float, minY: Float, maxY: Float, depth: Int,
-                          _ out: (Output) throws -> Void) throws {
+        mutating func add(
+            id: Int64, minX: Float, maxX: Float, minY: Float, maxY: Float, depth: Int,
+            _ out: (Output) throws -> Void
+        ) throws {
             let c = open.cells[depth]
             let o = open.bytes + depth * nodeSize + 4 + c * 24
             o.storeBytes(of: UInt64(bitPattern: id).bigEndian, as: UInt64.self)
@@ -334,8 +343,9 @@ struct RTreeBulkLoader {
             open.bounds[depth] = Self.emptyBounds
             open.cells[depth] = 0
             if !isRoot {
-                try add(id: nodeno, minX: bounds.minX, maxX: bounds.maxX, minY: bounds.minY, maxY: bounds.maxY,
-                        depth: depth + 1, out)
+                try add(
+                    id: nodeno, minX: bounds.minX, maxX: bounds.maxX, minY: bounds.minY, maxY: bounds.maxY,
+                    depth: depth + 1, out)
             }
         }
 
@@ -347,8 +357,10 @@ struct RTreeBulkLoader {
             try make(depth: levelCount - 1, out)
         }
 
-        mutating func build(produce: (_ emit: (IndexPoint) throws -> Void) throws -> Void,
-                            _ out: (Output) throws -> Void) throws {
+        mutating func build(
+            produce: (_ emit: (IndexPoint) throws -> Void) throws -> Void,
+            _ out: (Output) throws -> Void
+        ) throws {
             // Each level is cut into nodes of `fanout` cells in order, the
             // last one short, as a level-by-level packing cuts it.
             var emitted = 0

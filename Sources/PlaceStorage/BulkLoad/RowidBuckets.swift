@@ -1,7 +1,7 @@
 import Foundation
 import PlaceModel
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The (rowid, leaf) pairs of an R*Tree's build, handed back in rowid
@@ -82,10 +82,12 @@ final class RowidBuckets {
 
     func add(_ p: Pair) throws {
         guard p.rowid >= lowest && p.rowid <= highest else {
-            throw PlaceDBError.database(path: directory, reason: "the spatial index's rowid \(p.rowid) is outside the range announced")
+            throw PlaceDBError.database(
+                path: directory, reason: "the spatial index's rowid \(p.rowid) is outside the range announced")
         }
         guard p.nodeno > 0 && p.nodeno <= Int64(UInt32.max) else {
-            throw PlaceDBError.database(path: directory, reason: "the spatial index's node number \(p.nodeno) does not fit in 32 bits")
+            throw PlaceDBError.database(
+                path: directory, reason: "the spatial index's node number \(p.nodeno) does not fit in 32 bits")
         }
         let d = Int(p.rowid - lowest)
         let r = d / width
@@ -99,7 +101,8 @@ final class RowidBuckets {
         let n = buffered[r]
         guard n > 0 else { return }
         guard written[r] + n <= width else {
-            throw PlaceDBError.database(path: directory, reason: "the spatial index's rowids repeat (range \(r) holds more than \(width))")
+            throw PlaceDBError.database(
+                path: directory, reason: "the spatial index's rowids repeat (range \(r) holds more than \(width))")
         }
         let offset = (r * width + written[r]) * MemoryLayout<UInt64>.stride
         let raw = UnsafeRawBufferPointer(start: buffers + r * Self.bufferPairs, count: n * MemoryLayout<UInt64>.stride)
@@ -108,7 +111,9 @@ final class RowidBuckets {
             let k = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
             if k < 0 {
                 if errno == EINTR { continue }
-                throw PlaceDBError.database(path: directory, reason: "cannot write the spatial index's temporary file: \(String(cString: strerror(errno)))")
+                throw PlaceDBError.database(
+                    path: directory,
+                    reason: "cannot write the spatial index's temporary file: \(String(cString: strerror(errno)))")
             }
             done += k
         }
@@ -133,7 +138,11 @@ final class RowidBuckets {
                     let k = pread(fd, raw.baseAddress! + got, raw.count - got, off_t(offset + got))
                     if k < 0 && errno == EINTR { continue }
                     guard k > 0 else {
-                        throw PlaceDBError.database(path: directory, reason: "cannot read back the spatial index's temporary file: \(k < 0 ? String(cString: strerror(errno)) : "it is shorter than written")")
+                        throw PlaceDBError.database(
+                            path: directory,
+                            reason:
+                                "cannot read back the spatial index's temporary file: \(k < 0 ? String(cString: strerror(errno)) : "it is shorter than written")"
+                        )
                     }
                     got += k
                 }

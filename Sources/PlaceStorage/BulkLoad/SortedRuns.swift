@@ -1,7 +1,7 @@
 import Foundation
 import SQLiteDB
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PlaceModel
 
@@ -86,7 +86,9 @@ final class SortedRuns<Element: RunOrdered> {
         var template = Array("\(directory)/.placedb-index-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw PlaceDBError.database(path: directory, reason: "cannot create a temporary file for the spatial index: \(String(cString: strerror(errno)))")
+            throw PlaceDBError.database(
+                path: directory,
+                reason: "cannot create a temporary file for the spatial index: \(String(cString: strerror(errno)))")
         }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         return fd
@@ -98,7 +100,9 @@ final class SortedRuns<Element: RunOrdered> {
             let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw PlaceDBError.database(path: directory, reason: "cannot write the spatial index's temporary file: \(String(cString: strerror(errno)))")
+                throw PlaceDBError.database(
+                    path: directory,
+                    reason: "cannot write the spatial index's temporary file: \(String(cString: strerror(errno)))")
             }
             offset += n
         }
@@ -141,7 +145,11 @@ final class SortedRuns<Element: RunOrdered> {
                 let m = pread(files[r], raw + got, bytes - got, off_t(offset[r] + got))
                 if m < 0 && errno == EINTR { continue }
                 guard m > 0 else {
-                    throw PlaceDBError.database(path: "(temporary file)", reason: "cannot read back the spatial index's run: \(m < 0 ? String(cString: strerror(errno)) : "it is shorter than written")")
+                    throw PlaceDBError.database(
+                        path: "(temporary file)",
+                        reason:
+                            "cannot read back the spatial index's run: \(m < 0 ? String(cString: strerror(errno)) : "it is shorter than written")"
+                    )
                 }
                 got += m
             }

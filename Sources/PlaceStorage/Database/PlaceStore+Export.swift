@@ -29,14 +29,18 @@ extension PlaceStore {
     /// record's `id`), not the table's integer row number: a user who
     /// copies an ID from a record (`id = 'ChIJ...'`) finds it.
     @discardableResult
-    package func forEachExportedPlace(filter: String?, tombstones: Bool = false, _ body: (ExportedPlace) throws -> Void) throws -> Int {
+    package func forEachExportedPlace(filter: String?, tombstones: Bool = false, _ body: (ExportedPlace) throws -> Void)
+        throws -> Int
+    {
         var condition = "1"
         var columns: [String] = []
         if let filter {
             try db.forEachRow("PRAGMA table_info(place)") { row in
                 if let name = row.optionalString(1), name != "id" { columns.append(name) }
             }
-            let view = "SELECT p.id AS placedb_rowid, p.place_id AS id, " + columns.map { "p.\"\($0)\"" }.joined(separator: ", ") + " FROM place p"
+            let view =
+                "SELECT p.id AS placedb_rowid, p.place_id AS id, "
+                + columns.map { "p.\"\($0)\"" }.joined(separator: ", ") + " FROM place p"
             condition = "id IN (SELECT placedb_rowid FROM (\(view)) WHERE (\(filter)))"
         }
         let sql = """
@@ -52,9 +56,11 @@ extension PlaceStore {
                 // A misspelt column: the nearest one, else the list.
                 let name = String(e.message[r.upperBound...])
                 let known = ["id"] + columns
-                throw PlaceDBError.unknownFilterColumn(column: name, filter: filter ?? "", suggestion: Typo.closest(name, among: known), columns: known)
+                throw PlaceDBError.unknownFilterColumn(
+                    column: name, filter: filter ?? "", suggestion: Typo.closest(name, among: known), columns: known)
             }
-            throw PlaceDBError.invalidArgument("the filter '\(filter ?? "")' is not an SQL expression over the place table's columns: \(e.message)")
+            throw PlaceDBError.invalidArgument(
+                "the filter '\(filter ?? "")' is not an SQL expression over the place table's columns: \(e.message)")
         }
         var count = 0
         while let row = try Self.step(statement, filter: filter) {
@@ -63,13 +69,20 @@ extension PlaceStore {
                 throw PlaceDBError.database(path: path, reason: "place '\(id)' has no readable point geometry")
             }
             do {
-                let removedAt = row.optionalString(4 + StoredDocument.readColumnCount), snapshot = row.optionalString(5 + StoredDocument.readColumnCount)
+                let removedAt = row.optionalString(4 + StoredDocument.readColumnCount),
+                    snapshot = row.optionalString(5 + StoredDocument.readColumnCount)
                 try StoredDocument.withDocument(row, docColumn: 1, layoutColumn: 4) { document in
                     if row.isNull(3) {
-                        try body(ExportedPlace(id: id, coordinate: coordinate, document: document, extra: nil, removedAt: removedAt, removedBySnapshot: snapshot))
+                        try body(
+                            ExportedPlace(
+                                id: id, coordinate: coordinate, document: document, extra: nil, removedAt: removedAt,
+                                removedBySnapshot: snapshot))
                     } else {
                         try row.withBytes(3) { extra in
-                            try body(ExportedPlace(id: id, coordinate: coordinate, document: document, extra: extra, removedAt: removedAt, removedBySnapshot: snapshot))
+                            try body(
+                                ExportedPlace(
+                                    id: id, coordinate: coordinate, document: document, extra: extra,
+                                    removedAt: removedAt, removedBySnapshot: snapshot))
                         }
                     }
                 }
@@ -95,7 +108,8 @@ extension PlaceStore {
         do {
             return try statement.step()
         } catch let e as SQLiteError where filter != nil && filterFaults.contains(e.primaryCode) {
-            throw PlaceDBError.invalidArgument("the filter '\(filter ?? "")' failed while it ran over the place table: \(e.message)")
+            throw PlaceDBError.invalidArgument(
+                "the filter '\(filter ?? "")' failed while it ran over the place table: \(e.message)")
         }
     }
 
@@ -126,7 +140,8 @@ extension PlaceStore {
     package final class EdgesOutQuery {
         private let statement: Statement
         init(_ db: Database) throws {
-            statement = try db.prepare("""
+            statement = try db.prepare(
+                """
                 SELECT a.place_id, a.reason, a.source, a.confidence, a.evidence, coalesce(r.data_time, r.started_at)
                 FROM place_alias a LEFT JOIN import_run r ON r.id = a.run WHERE a.alias_id = ? ORDER BY a.id
                 """)
@@ -138,8 +153,12 @@ extension PlaceStore {
             try statement.bind(.text(aliasID), at: 1)
             var out: [EdgeOut] = []
             while let row = try statement.step() {
-                out.append(EdgeOut(placeID: row.optionalString(0) ?? "", reason: row.optionalString(1) ?? "explicit", source: row.optionalString(2),
-                                   confidence: row.optionalDouble(3) ?? 1, evidence: row.optionalString(4), recordedAt: row.optionalString(5)))
+                out.append(
+                    EdgeOut(
+                        placeID: row.optionalString(0) ?? "", reason: row.optionalString(1) ?? "explicit",
+                        source: row.optionalString(2),
+                        confidence: row.optionalDouble(3) ?? 1, evidence: row.optionalString(4),
+                        recordedAt: row.optionalString(5)))
             }
             return out
         }
@@ -151,13 +170,19 @@ extension PlaceStore {
     @discardableResult
     package func forEachAliasEdge(_ body: (ExportedAlias) throws -> Void) throws -> Int {
         var count = 0
-        try db.forEachRow("""
+        try db.forEachRow(
+            """
             SELECT a.alias_id, a.place_id, a.reason, a.source, a.confidence, a.evidence, coalesce(r.data_time, r.started_at)
             FROM place_alias a LEFT JOIN import_run r ON r.id = a.run ORDER BY a.id
-            """) { row in
-            try body(ExportedAlias(aliasID: row.optionalString(0) ?? "", placeID: row.optionalString(1) ?? "", reason: row.optionalString(2) ?? "explicit",
-                                   source: row.optionalString(3), confidence: row.optionalDouble(4) ?? 1, evidence: row.optionalString(5),
-                                   recordedAt: row.optionalString(6)))
+            """
+        ) { row in
+            try body(
+                ExportedAlias(
+                    aliasID: row.optionalString(0) ?? "", placeID: row.optionalString(1) ?? "",
+                    reason: row.optionalString(2) ?? "explicit",
+                    source: row.optionalString(3), confidence: row.optionalDouble(4) ?? 1,
+                    evidence: row.optionalString(5),
+                    recordedAt: row.optionalString(6)))
             count += 1
         }
         // Linking (docs/linking.md): the user's rules, then each group's
@@ -165,16 +190,22 @@ extension PlaceStore {
         // export keeps the groups (its records arrive in one run, where
         // linking alone could not pair one source's records again).
         try db.forEachRow("SELECT a, b, kind, origin FROM link_rule ORDER BY a, b") { row in
-            try body(ExportedAlias(aliasID: try row.string(0), placeID: try row.string(1), reason: try row.string(2),
-                                   source: row.optionalString(3), confidence: 1, evidence: nil, recordedAt: nil))
+            try body(
+                ExportedAlias(
+                    aliasID: try row.string(0), placeID: try row.string(1), reason: try row.string(2),
+                    source: row.optionalString(3), confidence: 1, evidence: nil, recordedAt: nil))
             count += 1
         }
-        try db.forEachRow("""
+        try db.forEachRow(
+            """
             SELECT m.place_id, c.place_id, (SELECT max(l.probability) FROM place_link l WHERE l.a = m.id OR l.b = m.id)
             FROM place m JOIN place c ON c.id = m.group_id WHERE m.group_id IS NOT NULL AND m.id != m.group_id ORDER BY m.id
-            """) { row in
-            try body(ExportedAlias(aliasID: try row.string(0), placeID: try row.string(1), reason: "same", source: "link",
-                                   confidence: min(1, max(0.001, row.optionalDouble(2) ?? 1)), evidence: nil, recordedAt: nil))
+            """
+        ) { row in
+            try body(
+                ExportedAlias(
+                    aliasID: try row.string(0), placeID: try row.string(1), reason: "same", source: "link",
+                    confidence: min(1, max(0.001, row.optionalDouble(2) ?? 1)), evidence: nil, recordedAt: nil))
             count += 1
         }
         return count

@@ -21,8 +21,11 @@ package struct ImportRunRecord: Sendable {
 extension PlaceStore {
     /// Inserts a `running` import_run row and returns its id; the places
     /// the run writes point at it. `options` is the run's settings as JSON.
-    package func beginImportRun(input: String, source: String?, snapshot: String?, startedAt: String, options: String) throws -> Int64 {
-        try db.run("""
+    package func beginImportRun(input: String, source: String?, snapshot: String?, startedAt: String, options: String)
+        throws -> Int64
+    {
+        try db.run(
+            """
             INSERT INTO import_run (input, source, snapshot, status, started_at, options) VALUES (?, ?, ?, 'running', ?, ?)
             """, [.text(input), DatabaseValue(source), DatabaseValue(snapshot), .text(startedAt), .text(options)])
         return db.lastInsertedRowID
@@ -30,24 +33,30 @@ extension PlaceStore {
 
     /// Completes the import_run row `run` with what it did.
     package func finishImportRun(_ run: Int64, _ r: ImportRunRecord) throws {
-        try db.run("""
+        try db.run(
+            """
             UPDATE import_run SET format = ?, source = coalesce(source, ?), status = ?, finished_at = ?, seconds = ?, bytes = ?,
                 records = ?, inserted = ?, updated = ?, unchanged = ?, revived = ?, duplicates = ?, removed = ?, rejected = ?, error = ?,
                 older = ?, data_time = ?
             WHERE id = ?
-            """, [DatabaseValue(r.formats.sorted().joined(separator: ",").nilIfEmpty),
-                  DatabaseValue(r.defaultSource),
-                  .text(r.status), .text(RFC3339.nowMilliseconds()), .real(r.seconds), .integer(r.bytes),
-                  .integer(Int64(r.records)), .integer(Int64(r.inserted)), .integer(Int64(r.updated)),
-                  .integer(Int64(r.unchanged)), .integer(Int64(r.revived)), .integer(Int64(r.duplicates)),
-                  .integer(Int64(r.removed)), .integer(Int64(r.rejected)), DatabaseValue(r.error), .integer(Int64(r.older)),
-                  DatabaseValue(r.dataTime), .integer(run)])
+            """,
+            [
+                DatabaseValue(r.formats.sorted().joined(separator: ",").nilIfEmpty),
+                DatabaseValue(r.defaultSource),
+                .text(r.status), .text(RFC3339.nowMilliseconds()), .real(r.seconds), .integer(r.bytes),
+                .integer(Int64(r.records)), .integer(Int64(r.inserted)), .integer(Int64(r.updated)),
+                .integer(Int64(r.unchanged)), .integer(Int64(r.revived)), .integer(Int64(r.duplicates)),
+                .integer(Int64(r.removed)), .integer(Int64(r.rejected)), DatabaseValue(r.error),
+                .integer(Int64(r.older)),
+                DatabaseValue(r.dataTime), .integer(run),
+            ])
     }
 
     /// Marks the live places of `source` that no run since `seenSince` saw
     /// as removed by `run`; returns how many.
     package func markUnseenRemoved(source: String, run: Int64, seenSince: Int64) throws -> Int {
-        try db.run("""
+        try db.run(
+            """
             UPDATE place SET removed_run = ? WHERE source = ? AND removed_run IS NULL AND last_run < ?
             """, [.integer(run), .text(source), .integer(seenSince)])
         return db.changes
@@ -57,13 +66,20 @@ extension PlaceStore {
     /// removed, the live places of `source` first seen since `seenSince`, and
     /// how many places of the source were there before.
     package func snapshotCandidates(source: String, removedRun: Int64, seenSince: Int64) throws
-        -> (removed: [SnapshotMatcher.Candidate], added: [SnapshotMatcher.Candidate], before: Int) {
+        -> (removed: [SnapshotMatcher.Candidate], added: [SnapshotMatcher.Candidate], before: Int)
+    {
         let columns = "p.id, p.place_id, p.name, p.geom, p.doc, p.primary_type"
-        let removed = try SnapshotMatcher.load(db, "SELECT \(columns) FROM place p WHERE p.removed_run = ?", [.integer(removedRun)])
-        let added = try SnapshotMatcher.load(db, """
+        let removed = try SnapshotMatcher.load(
+            db, "SELECT \(columns) FROM place p WHERE p.removed_run = ?", [.integer(removedRun)])
+        let added = try SnapshotMatcher.load(
+            db,
+            """
             SELECT \(columns) FROM place p WHERE p.source = ? AND p.first_run >= ? AND p.removed_run IS NULL
             """, [.text(source), .integer(seenSince)])
-        let before = try db.scalar("SELECT count(*) FROM place WHERE source = ? AND first_run < ?", [.text(source), .integer(seenSince)])?.int ?? 0
+        let before =
+            try db.scalar(
+                "SELECT count(*) FROM place WHERE source = ? AND first_run < ?", [.text(source), .integer(seenSince)])?
+            .int ?? 0
         return (removed, added, before)
     }
 }

@@ -8,7 +8,8 @@ package import PlaceModel
 /// languages); in the merged view, from every record of the place's group.
 extension PlaceStore {
     private var localizedNamesSQL: String {
-        let own = "SELECT json_extract(extra, '$.localizedNames') FROM place WHERE place_id = ?1 AND json_type(extra, '$.localizedNames') = 'object'"
+        let own =
+            "SELECT json_extract(extra, '$.localizedNames') FROM place WHERE place_id = ?1 AND json_type(extra, '$.localizedNames') = 'object'"
         guard recordView == .merged else { return own }
         return own + """
 
@@ -27,7 +28,8 @@ extension PlaceStore {
         var out: [(tag: String, text: String)] = []
         while let row = try statement.step() {
             guard !row.isNull(0), let value = try? row.withBytes(0, { try JSONParser.parse($0) }) else { continue }
-            for n in NameLanguage.names(value) where !out.contains(where: { NameLanguage.normalized($0.tag) == NameLanguage.normalized(n.tag) }) {
+            for n in NameLanguage.names(value)
+            where !out.contains(where: { NameLanguage.normalized($0.tag) == NameLanguage.normalized(n.tag) }) {
                 out.append(n)
             }
         }
@@ -42,11 +44,15 @@ extension PlaceStore {
         if let o = held?.objectValue, let text = o["text"]?.stringValue {
             current = LocalizedText(text: text, languageCode: o["languageCode"]?.stringValue)
         }
-        guard let choice = NameLanguage.choose(requested: language, defaultName: current, names: names), choice != current else { return nil }
+        guard let choice = NameLanguage.choose(requested: language, defaultName: current, names: names),
+            choice != current
+        else { return nil }
         var members: [(key: String, value: JSONValue)] = [("text", .string(choice.text))]
         if let code = choice.languageCode { members.append(("languageCode", .string(code))) }
         // Other members a stored displayName may hold stay.
-        for m in held?.objectValue ?? JSONObject() where m.key != "text" && m.key != "languageCode" { members.append(m) }
+        for m in held?.objectValue ?? JSONObject() where m.key != "text" && m.key != "languageCode" {
+            members.append(m)
+        }
         return .object(JSONObject(uniqueMembers: members))
     }
 
@@ -55,14 +61,16 @@ extension PlaceStore {
     package func name(in language: String, placeID: String, defaultName: String?) throws -> String? {
         let names = try localizedNames(placeID: placeID)
         guard !names.isEmpty else { return defaultName }
-        return NameLanguage.choose(requested: language, defaultName: defaultName.map { LocalizedText(text: $0, languageCode: nil) },
-                                   names: names)?.text ?? defaultName
+        return NameLanguage.choose(
+            requested: language, defaultName: defaultName.map { LocalizedText(text: $0, languageCode: nil) },
+            names: names)?.text ?? defaultName
     }
 
     /// A place's document with `displayName` served in `plan.language`.
     package func localized(_ place: Place, plan: MaskPlan) throws -> Place {
         guard let language = plan.language, plan.keepsDisplayName else { return place }
-        guard let name = try displayName(for: language, placeID: place.id.rawValue, held: place.document["displayName"]) else { return place }
+        guard let name = try displayName(for: language, placeID: place.id.rawValue, held: place.document["displayName"])
+        else { return place }
         var p = place
         if let sub = plan.fields.paths["displayName"], !sub.isEmpty, !plan.fields.isAll {
             p.document["displayName"] = plan.fields.apply(to: JSONObject([("displayName", name)]))["displayName"]
@@ -77,16 +85,21 @@ extension PlaceStore {
     /// (no language asked, the mask leaves the name out, or the name held
     /// is the one to serve). Else the document bytes to write instead (nil:
     /// `doc` as it is) and the inserted members to use.
-    func localizedDocument(idBytes: UnsafeRawBufferPointer, doc: UnsafeRawBufferPointer, inserted: InsertedMembers,
-                           plan: MaskPlan?) throws -> (doc: [UInt8]?, inserted: InsertedMembers)? {
+    func localizedDocument(
+        idBytes: UnsafeRawBufferPointer, doc: UnsafeRawBufferPointer, inserted: InsertedMembers,
+        plan: MaskPlan?
+    ) throws -> (doc: [UInt8]?, inserted: InsertedMembers)? {
         guard let plan, let language = plan.language, plan.keepsDisplayName else { return nil }
         let placeID = String(decoding: idBytes, as: UTF8.self)
         // The name held: one of the inserted members (the name column), or the document's.
         let insertedIndex = inserted.members.firstIndex { m in
-            inserted.bytes.withUnsafeBytes { b in UnsafeRawBufferPointer(rebasing: b[m.span.name]).elementsEqual("displayName".utf8) }
+            inserted.bytes.withUnsafeBytes { b in
+                UnsafeRawBufferPointer(rebasing: b[m.span.name]).elementsEqual("displayName".utf8)
+            }
         }
         if let i = insertedIndex {
-            let held = try inserted.bytes.withUnsafeBytes { b in try JSONParser.memberValue(b, inserted.members[i].span) }
+            let held = try inserted.bytes.withUnsafeBytes { b in try JSONParser.memberValue(b, inserted.members[i].span)
+            }
             guard let name = try displayName(for: language, placeID: placeID, held: held) else { return nil }
             var out = InsertedMembers()
             for (k, m) in inserted.members.enumerated() {
@@ -94,15 +107,24 @@ extension PlaceStore {
                 if k == i {
                     JSONWriter().writeMember("displayName", name, into: &out.bytes)
                 } else {
-                    inserted.bytes.withUnsafeBytes { out.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[m.span.member])) }
+                    inserted.bytes.withUnsafeBytes {
+                        out.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[m.span.member]))
+                    }
                 }
                 let nameLength = m.span.name.count
-                out.members.append((m.position, JSONParser.MemberSpan(plainName: (start + 1)..<(start + 1 + nameLength), member: start..<out.bytes.count)))
+                out.members.append(
+                    (
+                        m.position,
+                        JSONParser.MemberSpan(
+                            plainName: (start + 1)..<(start + 1 + nameLength), member: start..<out.bytes.count)
+                    ))
             }
             return (nil, out)
         }
         guard case .object(var object) = try JSONParser.parse(doc) else { return nil }
-        guard let name = try displayName(for: language, placeID: placeID, held: object["displayName"]) else { return nil }
+        guard let name = try displayName(for: language, placeID: placeID, held: object["displayName"]) else {
+            return nil
+        }
         if object["displayName"] == nil {
             // No name held: the document gains one where the column's would stand (first).
             var members: [(key: String, value: JSONValue)] = [(key: "displayName", value: name)]

@@ -29,7 +29,9 @@ extension PlaceStore {
     /// shared among the full ones) instead, and true. Each
     /// query reads at most its LIMIT of rows from the R*Tree, so the cost
     /// does not grow with the database.
-    package func mapPoints(in rect: GeoRect, limit: Int, grid: Int = 8, _ body: (MapPlaceRow) throws -> Void) throws -> Bool {
+    package func mapPoints(in rect: GeoRect, limit: Int, grid: Int = 8, _ body: (MapPlaceRow) throws -> Void) throws
+        -> Bool
+    {
         let sql = """
             SELECT p.id, p.place_id, p.name, p.primary_type, p.source, p.geom
             FROM idx_place_geom r JOIN place p ON p.id = r.pkid
@@ -46,7 +48,9 @@ extension PlaceStore {
     /// since each drew its own outline) whose stored footprint's extent
     /// meets `rect` and spans at least `minSpan` degrees, at most `limit`,
     /// sampled as `mapPoints` samples; true when some were left out.
-    package func mapFootprints(in rect: GeoRect, minSpan: Double, limit: Int, grid: Int = 8, _ body: (MapPlaceRow) throws -> Void) throws -> Bool {
+    package func mapFootprints(
+        in rect: GeoRect, minSpan: Double, limit: Int, grid: Int = 8, _ body: (MapPlaceRow) throws -> Void
+    ) throws -> Bool {
         let sql = """
             SELECT p.id, p.place_id, p.name, p.primary_type, p.source, p.geom, f.shape, \(Self.coverSQL)
             FROM place_extent e JOIN place p ON p.id = e.id JOIN place_footprint f ON f.id = p.id
@@ -71,25 +75,35 @@ extension PlaceStore {
     /// Runs `sql` (?1-?4 the rectangle, ?5 the limit, then `extra`) on the
     /// whole rectangle; when it holds more than `limit` rows, again on each
     /// cell of a grid with an equal share of the limit.
-    private func sampled(_ sql: String, rect: GeoRect, limit: Int, grid: Int, extra: [DatabaseValue], shapeColumn: Int?,
-                         _ body: (MapPlaceRow) throws -> Void) throws -> Bool {
+    private func sampled(
+        _ sql: String, rect: GeoRect, limit: Int, grid: Int, extra: [DatabaseValue], shapeColumn: Int?,
+        _ body: (MapPlaceRow) throws -> Void
+    ) throws -> Bool {
         var rows: [MapPlaceRow] = []
         func read(_ r: GeoRect, _ n: Int, into out: inout [MapPlaceRow]) throws {
-            try db.forEachRow(sql, [.real(r.south), .real(r.west), .real(r.north), .real(r.east), .integer(Int64(n))] + extra) { row in
+            try db.forEachRow(
+                sql, [.real(r.south), .real(r.west), .real(r.north), .real(r.east), .integer(Int64(n))] + extra
+            ) { row in
                 let rowid = try row.int64(0)
                 guard let point = row.withBytes(5, { SpatiaLiteBlob.coordinate($0) }) else {
-                    throw PlaceDBError.corrupt(path: path, reason: "place row \(rowid) has a geometry that is not a SpatiaLite point")
+                    throw PlaceDBError.corrupt(
+                        path: path, reason: "place row \(rowid) has a geometry that is not a SpatiaLite point")
                 }
                 var shape: FootprintShape?
                 if let c = shapeColumn {
                     guard let s = row.withBytes(c, { FootprintShape(blob: $0) }) else {
-                        throw PlaceDBError.corrupt(path: path, reason: "place row \(rowid) has a footprint shape that is not one (place_footprint.shape)")
+                        throw PlaceDBError.corrupt(
+                            path: path,
+                            reason: "place row \(rowid) has a footprint shape that is not one (place_footprint.shape)")
                     }
                     shape = s
                 }
-                out.append(MapPlaceRow(rowid: rowid, placeID: try row.string(1), name: row.optionalString(2), primaryType: row.optionalString(3),
-                                       source: row.optionalString(4) ?? "", point: point, shape: shape,
-                                       cover: shapeColumn.flatMap { row.optionalString($0 + 1) }))
+                out.append(
+                    MapPlaceRow(
+                        rowid: rowid, placeID: try row.string(1), name: row.optionalString(2),
+                        primaryType: row.optionalString(3),
+                        source: row.optionalString(4) ?? "", point: point, shape: shape,
+                        cover: shapeColumn.flatMap { row.optionalString($0 + 1) }))
             }
         }
         try read(rect, limit + 1, into: &rows)
@@ -106,8 +120,9 @@ extension PlaceStore {
         let dx = (rect.east - rect.west) / Double(grid), dy = (rect.north - rect.south) / Double(grid)
         func cell(_ k: Int) -> GeoRect {
             let i = k / grid, j = k % grid
-            return GeoRect(south: rect.south + Double(j) * dy, west: rect.west + Double(i) * dx,
-                           north: rect.south + Double(j + 1) * dy, east: rect.west + Double(i + 1) * dx)
+            return GeoRect(
+                south: rect.south + Double(j) * dy, west: rect.west + Double(i) * dx,
+                north: rect.south + Double(j + 1) * dy, east: rect.west + Double(i + 1) * dx)
         }
         var share = max(1, limit / cells)
         var seen = Set<Int64>()
@@ -147,12 +162,19 @@ extension PlaceStore {
     package func mapSummary(types: Int = 12, examples: Int = 3) throws -> MapSummary {
         var s = MapSummary()
         try db.transaction(.deferred) {
-            s.places = Int(try db.scalar("SELECT count(*) FROM place WHERE removed_run IS NULL AND \(listedSQL.replacingOccurrences(of: "p.", with: ""))")?.int64 ?? 0)
-            try db.forEachRow("SELECT source, count(*) FROM place WHERE removed_run IS NULL GROUP BY source ORDER BY 2 DESC, 1") {
+            s.places = Int(
+                try db.scalar(
+                    "SELECT count(*) FROM place WHERE removed_run IS NULL AND \(listedSQL.replacingOccurrences(of: "p.", with: ""))"
+                )?.int64 ?? 0)
+            try db.forEachRow(
+                "SELECT source, count(*) FROM place WHERE removed_run IS NULL GROUP BY source ORDER BY 2 DESC, 1"
+            ) {
                 s.bySource.append(($0.optionalString(0) ?? "(none)", Int($0.optionalInt64(1) ?? 0)))
             }
-            try db.forEachRow("SELECT primary_type, count(*) FROM place WHERE removed_run IS NULL GROUP BY primary_type ORDER BY 2 DESC, 1 LIMIT ?",
-                              [.integer(Int64(types))]) {
+            try db.forEachRow(
+                "SELECT primary_type, count(*) FROM place WHERE removed_run IS NULL GROUP BY primary_type ORDER BY 2 DESC, 1 LIMIT ?",
+                [.integer(Int64(types))]
+            ) {
                 s.byType.append(($0.optionalString(0) ?? "(none)", Int($0.optionalInt64(1) ?? 0)))
             }
             // The R*Tree's root box (one page; the far-fix warning reads the same).
@@ -161,10 +183,12 @@ extension PlaceStore {
             s.textIndex = try TextIndex.exists(db)
             // The most rated named places first (an index-less scan stops at
             // the LIMIT only without ORDER BY: read the first thousand).
-            try db.forEachRow("""
+            try db.forEachRow(
+                """
                 SELECT p.place_id, p.name, p.primary_type, p.geom FROM (SELECT * FROM place WHERE removed_run IS NULL AND name IS NOT NULL LIMIT 1000) p
                 WHERE \(listedSQL) ORDER BY coalesce(p.rating_count, 0) DESC, p.id LIMIT ?
-                """, [.integer(Int64(examples))]) { r in
+                """, [.integer(Int64(examples))]
+            ) { r in
                 guard let point = r.withBytes(3, { SpatiaLiteBlob.coordinate($0) }) else { return }
                 s.examples.append((try r.string(0), r.optionalString(1) ?? "", r.optionalString(2), point))
             }

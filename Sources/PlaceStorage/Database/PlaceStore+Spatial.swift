@@ -22,7 +22,8 @@ extension PlaceStore {
     /// Calls `body` with the place ID and the stored document's bytes of
     /// row `rowid` (valid only inside `body`); nil when the row is gone.
     /// The document holds no location: the point comes from the geometry.
-    func withStoredRow<T>(rowid: Int64, _ body: (PlaceID, UnsafeRawBufferPointer, Coordinate?) throws -> T) throws -> T? {
+    func withStoredRow<T>(rowid: Int64, _ body: (PlaceID, UnsafeRawBufferPointer, Coordinate?) throws -> T) throws -> T?
+    {
         let statement = try storedRowByRowid()
         try statement.bind(integer: rowid, at: 1)
         return try withStoredRow(statement, body)
@@ -39,7 +40,9 @@ extension PlaceStore {
         return statement
     }
 
-    private func withStoredRow<T>(_ statement: Statement, _ body: (PlaceID, UnsafeRawBufferPointer, Coordinate?) throws -> T) throws -> T? {
+    private func withStoredRow<T>(
+        _ statement: Statement, _ body: (PlaceID, UnsafeRawBufferPointer, Coordinate?) throws -> T
+    ) throws -> T? {
         defer { statement.reset() }
         guard let row = try statement.step() else { return nil }
         let coordinate = row.withBytes(2) { SpatiaLiteBlob.coordinate($0) }
@@ -54,7 +57,9 @@ extension PlaceStore {
     /// `withStoredRow(rowid:)` for writers that copy members: the place
     /// ID's bytes, the stored document and the members its columns stand
     /// for (`StoredDocument.withLocatedDocument`), not restored.
-    func withLocatedRow<T>(rowid: Int64, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, InsertedMembers, Coordinate?) throws -> T) throws -> T? {
+    func withLocatedRow<T>(
+        rowid: Int64, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, InsertedMembers, Coordinate?) throws -> T
+    ) throws -> T? {
         let statement = try storedRowByRowid()
         try statement.bind(integer: rowid, at: 1)
         return try withLocatedRow(statement, body)
@@ -63,8 +68,10 @@ extension PlaceStore {
     /// `withLocatedRow(rowid:)` for the place with this ID (removed or
     /// not; with `currentOnly`, nil for a removed one and for a member of
     /// a group other than its canonical one).
-    func withLocatedRow<T>(placeID: PlaceID, currentOnly: Bool = false,
-                           _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, InsertedMembers, Coordinate?) throws -> T) throws -> T? {
+    func withLocatedRow<T>(
+        placeID: PlaceID, currentOnly: Bool = false,
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, InsertedMembers, Coordinate?) throws -> T
+    ) throws -> T? {
         let statement: Statement
         if let kept = storedRowByIDStatement {
             statement = kept
@@ -73,17 +80,23 @@ extension PlaceStore {
             storedRowByIDStatement = statement
         }
         try statement.bind(.text(placeID.rawValue), at: 1)
-        return try withLocatedRow(statement, skip: currentOnly ? { row in
-            // Removed, or another member of a group (it answers as its canonical member).
-            !row.isNull(3 + StoredDocument.readColumnCount) || row.optionalInt64(4 + StoredDocument.readColumnCount) == 1
-        } : nil, body)
+        return try withLocatedRow(
+            statement,
+            skip: currentOnly
+                ? { row in
+                    // Removed, or another member of a group (it answers as its canonical member).
+                    !row.isNull(3 + StoredDocument.readColumnCount)
+                        || row.optionalInt64(4 + StoredDocument.readColumnCount) == 1
+                } : nil, body)
     }
 
-    private func withLocatedRow<T>(_ statement: Statement, skip: ((Row) -> Bool)? = nil,
-                                   _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, InsertedMembers, Coordinate?) throws -> T) throws -> T? {
+    private func withLocatedRow<T>(
+        _ statement: Statement, skip: ((Row) -> Bool)? = nil,
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, InsertedMembers, Coordinate?) throws -> T
+    ) throws -> T? {
         defer { statement.reset() }
         guard let row = try statement.step(), skip?(row) != true else { return nil }
-        if row.isNull(0) { _ = try row.string(0) }  // throws as reading it as a String would
+        if row.isNull(0) { _ = try row.string(0) } // throws as reading it as a String would
         let coordinate = row.withBytes(2) { SpatiaLiteBlob.coordinate($0) }
         // The members buffer is kept between rows (taken out while in use).
         var inserted = insertedScratch
@@ -91,10 +104,13 @@ extension PlaceStore {
         defer { insertedScratch = inserted }
         do {
             return try row.withBytes(0) { id in
-                try StoredDocument.withLocatedDocument(row, docColumn: 1, layoutColumn: 3, inserted: &inserted) { try body(id, $0, $1, coordinate) }
+                try StoredDocument.withLocatedDocument(row, docColumn: 1, layoutColumn: 3, inserted: &inserted) {
+                    try body(id, $0, $1, coordinate)
+                }
             }
         } catch let e as JSONSyntaxError {
-            throw PlaceDBError.corrupt(path: path, reason: "place '\(try row.string(0))' has a corrupt stored document: \(e)")
+            throw PlaceDBError.corrupt(
+                path: path, reason: "place '\(try row.string(0))' has a corrupt stored document: \(e)")
         }
     }
 
@@ -137,13 +153,21 @@ extension PlaceStore {
     /// (`Place.served(at:)`), with the fields of `plan`: when the plan keeps
     /// an hours member, the place is read whole (the hours engine reads
     /// the business status and time zone too), served, then masked.
-    package func servedPlace(rowid: Int64, plan: MaskPlan, coordinate: Coordinate? = nil, at time: HoursQueryTime) throws -> Place? {
+    package func servedPlace(rowid: Int64, plan: MaskPlan, coordinate: Coordinate? = nil, at time: HoursQueryTime)
+        throws -> Place?
+    {
         guard plan.keepsHours else { return try place(rowid: rowid, plan: plan, coordinate: coordinate) }
-        guard let whole = try place(rowid: rowid, plan: plan.fields.isAll ? plan : MaskPlan(.all, language: plan.language), coordinate: coordinate) else { return nil }
+        guard
+            let whole = try place(
+                rowid: rowid, plan: plan.fields.isAll ? plan : MaskPlan(.all, language: plan.language),
+                coordinate: coordinate)
+        else { return nil }
         return whole.served(at: time).masked(plan.fields)
     }
 
-    package func decode(id: PlaceID, doc bytes: UnsafeRawBufferPointer, plan: MaskPlan, coordinate: Coordinate?) throws -> Place {
+    package func decode(id: PlaceID, doc bytes: UnsafeRawBufferPointer, plan: MaskPlan, coordinate: Coordinate?) throws
+        -> Place
+    {
         var doc: JSONObject
         do {
             doc = try PlaceJSON.decode(bytes, plan: plan, withLocation: coordinate == nil)
@@ -151,7 +175,9 @@ extension PlaceStore {
             throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has a corrupt stored document: \(error)")
         }
         var c = coordinate
-        if c == nil, let lat = doc["location"]?["latitude"]?.doubleValue, let lng = doc["location"]?["longitude"]?.doubleValue {
+        if c == nil, let lat = doc["location"]?["latitude"]?.doubleValue,
+            let lng = doc["location"]?["longitude"]?.doubleValue
+        {
             c = Coordinate(latitude: lat, longitude: lng)
         }
         guard let c else {
@@ -166,7 +192,9 @@ extension PlaceStore {
                 kept.append(m)
             }
             // Stored documents leave the location to the geometry; it comes last, as Place puts it.
-            if plan.keys.contains(where: { $0.name == "location" }) { kept.append(("location", Place.locationValue(c))) }
+            if plan.keys.contains(where: { $0.name == "location" }) {
+                kept.append(("location", Place.locationValue(c)))
+            }
             return Place(id: id, coordinate: c, maskedDocument: JSONObject(uniqueMembers: kept))
         }
         return Place(id: id, coordinate: c, storedDocument: doc).masked(plan.fields)
@@ -177,23 +205,30 @@ extension PlaceStore {
     /// stored document, then `extra` members; false when the row is gone.
     /// The hours are served at `time` (`Place.served(at:)`).
     /// `skip` sees the stored bytes first: true, and nothing is written (false).
-    package func writePlaceJSON(rowid: Int64, plan: MaskPlan, extra: [(String, Double)] = [], servedAt time: HoursQueryTime,
-                        skip: ((UnsafeRawBufferPointer) -> Bool)? = nil, into out: inout [UInt8]) throws -> Bool {
+    package func writePlaceJSON(
+        rowid: Int64, plan: MaskPlan, extra: [(String, Double)] = [], servedAt time: HoursQueryTime,
+        skip: ((UnsafeRawBufferPointer) -> Bool)? = nil, into out: inout [UInt8]
+    ) throws -> Bool {
         let written: Bool? = try withLocatedRow(rowid: rowid) { id, doc, inserted, coordinate in
             if let skip, skip(doc) { return false }
             do {
                 if let localized = try localizedDocument(idBytes: id, doc: doc, inserted: inserted, plan: plan) {
                     // displayName in the language asked for: the document rewritten (rare: only a name that changes).
                     try withOptionalBytes(localized.doc, else: doc) { doc in
-                        try PlaceJSON.write(idBytes: id, doc: doc, spans: try spans(doc, all: plan.fields.isAll || plan.keepsHours),
-                                            inserted: localized.inserted, location: coordinate, plan: plan, extra: extra, servedAt: time, into: &out)
+                        try PlaceJSON.write(
+                            idBytes: id, doc: doc, spans: try spans(doc, all: plan.fields.isAll || plan.keepsHours),
+                            inserted: localized.inserted, location: coordinate, plan: plan, extra: extra,
+                            servedAt: time, into: &out)
                     }
                     return true
                 }
-                try PlaceJSON.write(idBytes: id, doc: doc, spans: try spans(doc, all: plan.fields.isAll || plan.keepsHours),
-                                    inserted: inserted, location: coordinate, plan: plan, extra: extra, servedAt: time, into: &out)
+                try PlaceJSON.write(
+                    idBytes: id, doc: doc, spans: try spans(doc, all: plan.fields.isAll || plan.keepsHours),
+                    inserted: inserted, location: coordinate, plan: plan, extra: extra, servedAt: time, into: &out)
             } catch let e as JSONSyntaxError {
-                throw PlaceDBError.corrupt(path: path, reason: "place '\(String(decoding: id, as: UTF8.self))' has a corrupt stored document: \(e)")
+                throw PlaceDBError.corrupt(
+                    path: path,
+                    reason: "place '\(String(decoding: id, as: UTF8.self))' has a corrupt stored document: \(e)")
             }
             return true
         }
@@ -217,37 +252,49 @@ extension PlaceStore {
     /// asked for and known (as `Place.served(at:).isOpen(at:)` answers).
     /// False when there is no such row (with `currentOnly`, no such
     /// current place: one removed is not written either).
-    package func writePlaceDetailsJSON(placeID: PlaceID, plan: MaskPlan?, trailing: [(String, JSONValue)], openNow: Bool,
-                                       servedAt time: HoursQueryTime, currentOnly: Bool = false, into out: inout [UInt8]) throws -> Bool {
-        let written: Bool? = try withLocatedRow(placeID: placeID, currentOnly: currentOnly) { id, storedDoc, storedInserted, coordinate in
+    package func writePlaceDetailsJSON(
+        placeID: PlaceID, plan: MaskPlan?, trailing: [(String, JSONValue)], openNow: Bool,
+        servedAt time: HoursQueryTime, currentOnly: Bool = false, into out: inout [UInt8]
+    ) throws -> Bool {
+        let written: Bool? = try withLocatedRow(placeID: placeID, currentOnly: currentOnly) {
+            id, storedDoc, storedInserted, coordinate in
             let localized = try localizedDocument(idBytes: id, doc: storedDoc, inserted: storedInserted, plan: plan)
             return try withOptionalBytes(localized?.doc, else: storedDoc) { doc in
-            let inserted = localized?.inserted ?? storedInserted
-            do {
-                let all = openNow || plan.map { $0.fields.isAll || $0.keepsHours } == true
-                let spans = try spans(doc, all: all)
-                if let plan {
-                    try PlaceJSON.write(idBytes: id, doc: doc, spans: spans, inserted: inserted, location: coordinate, plan: plan, extra: [],
-                                        servedAt: time, into: &out)
-                } else {
-                    PlaceJSON.append("{}", into: &out)
+                let inserted = localized?.inserted ?? storedInserted
+                do {
+                    let all = openNow || plan.map { $0.fields.isAll || $0.keepsHours } == true
+                    let spans = try spans(doc, all: all)
+                    if let plan {
+                        try PlaceJSON.write(
+                            idBytes: id, doc: doc, spans: spans, inserted: inserted, location: coordinate, plan: plan,
+                            extra: [],
+                            servedAt: time, into: &out)
+                    } else {
+                        PlaceJSON.append("{}", into: &out)
+                    }
+                    var members = trailing
+                    if openNow,
+                        let open = try PlaceJSON.isOpen(
+                            id: placeID, doc: doc, spans: spans ?? [], location: coordinate, at: time)
+                    {
+                        members.append(("openNow", .bool(open)))
+                    }
+                    PlaceJSON.appendMembers(members, toObjectIn: &out)
+                } catch let e as JSONSyntaxError {
+                    throw PlaceDBError.corrupt(
+                        path: path,
+                        reason: "place '\(String(decoding: id, as: UTF8.self))' has a corrupt stored document: \(e)")
                 }
-                var members = trailing
-                if openNow, let open = try PlaceJSON.isOpen(id: placeID, doc: doc, spans: spans ?? [], location: coordinate, at: time) {
-                    members.append(("openNow", .bool(open)))
-                }
-                PlaceJSON.appendMembers(members, toObjectIn: &out)
-            } catch let e as JSONSyntaxError {
-                throw PlaceDBError.corrupt(path: path, reason: "place '\(String(decoding: id, as: UTF8.self))' has a corrupt stored document: \(e)")
-            }
-            return true
+                return true
             }
         }
         return written != nil
     }
 
     /// `body` with the bytes of `bytes`, else with `fallback`.
-    private func withOptionalBytes<T>(_ bytes: [UInt8]?, else fallback: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+    private func withOptionalBytes<T>(
+        _ bytes: [UInt8]?, else fallback: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> T
+    ) throws -> T {
         guard let bytes else { return try body(fallback) }
         return try bytes.withUnsafeBytes(body)
     }

@@ -22,7 +22,8 @@ extension PlaceStore {
     /// largest place row (`"RUN-ROW"`). Page tokens carry it; the same on
     /// every connection, unlike `PRAGMA data_version`.
     package func changeMarker() throws -> String {
-        let statement = try db.cachedStatement("SELECT (SELECT coalesce(max(id), 0) FROM import_run), (SELECT coalesce(max(id), 0) FROM place)")
+        let statement = try db.cachedStatement(
+            "SELECT (SELECT coalesce(max(id), 0) FROM import_run), (SELECT coalesce(max(id), 0) FROM place)")
         defer { statement.reset() }
         guard let row = try statement.step() else { return "0-0" }
         return "\(try row.int64(0))-\(try row.int64(1))"

@@ -1,6 +1,6 @@
 import SQLiteDB
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 package import PlaceModel
 
@@ -80,13 +80,19 @@ package final class PlaceStore {
                 try db.execute("PRAGMA cache_size = -65536")
                 try loadSpatiaLite()
                 if version == 0 {
-                    let tables = try db.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")?.int ?? 0
-                    let migrated = try db.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'schema_migration'")?.int ?? 0
+                    let tables =
+                        try db.scalar(
+                            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")?.int
+                        ?? 0
+                    let migrated =
+                        try db.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'schema_migration'")?.int ?? 0
                     if tables > 0 && migrated == 0 {
                         throw PlaceDBError.notAPlacedbDatabase(path: path, hasOtherTables: true)
                     }
                 }
-                if version < Schema.migrator.latestVersion && !TextIndex.hasFTS5(db) { throw TextIndex.noFTS5(path: path) }
+                if version < Schema.migrator.latestVersion && !TextIndex.hasFTS5(db) {
+                    throw TextIndex.noFTS5(path: path)
+                }
                 try Schema.migrator.migrate(db)
             } else {
                 // Readers: a larger cache, and the file mapped: queries read
@@ -98,13 +104,16 @@ package final class PlaceStore {
                     throw PlaceDBError.notAPlacedbDatabase(path: path, hasOtherTables: false)
                 }
                 if version < Schema.migrator.latestVersion {
-                    throw PlaceDBError.schemaTooOld(path: path, version: version, supported: Schema.migrator.latestVersion)
+                    throw PlaceDBError.schemaTooOld(
+                        path: path, version: version, supported: Schema.migrator.latestVersion)
                 }
             }
         } catch let e as SQLiteError where writable && e.primaryCode == 8 {
             throw PlaceDBError.readOnly(path: path, reason: Self.readOnlyCause(path, e))
         } catch let e as SQLiteError {
-            throw e.primaryCode == 26 ? PlaceDBError.notAnSQLiteDatabase(path: path) : PlaceDBError.database(path: path, reason: e.description)
+            throw e.primaryCode == 26
+                ? PlaceDBError.notAnSQLiteDatabase(path: path)
+                : PlaceDBError.database(path: path, reason: e.description)
         }
     }
 
@@ -119,7 +128,8 @@ package final class PlaceStore {
             return "the file is read-only (\(String(cString: strerror(errno)).lowercased()))"
         }
         if access(directory, W_OK) != 0 && errno != ENOENT {
-            return "its directory \(directory) is not writable (\(String(cString: strerror(errno)).lowercased()); SQLite writes its -wal and -shm files beside the database)"
+            return
+                "its directory \(directory) is not writable (\(String(cString: strerror(errno)).lowercased()); SQLite writes its -wal and -shm files beside the database)"
         }
         return nil
     }
@@ -182,7 +192,8 @@ package final class PlaceStore {
 
     /// The stored place, or nil.
     package func place(id: PlaceID) throws -> Place? {
-        let statement = try db.cachedStatement("""
+        let statement = try db.cachedStatement(
+            """
             SELECT p.place_id, \(StoredDocument.servedDocument(recordView)), p.time_zone_source, \(StoredDocument.servedColumns(recordView))
             FROM \(StoredDocument.servedFrom) WHERE p.place_id = ?
             """)
@@ -196,11 +207,15 @@ package final class PlaceStore {
     /// `StoredDocument`) and geometry (and
     /// `time_zone_source`, when the query selected it). A row that does not
     /// decode (a file edited by hand) throws, never traps.
-    func decodeStored(_ row: Row, docColumn: Int, geometryColumn: Int, timeZoneSourceColumn: Int? = nil, layoutColumn: Int) throws -> Place {
+    func decodeStored(
+        _ row: Row, docColumn: Int, geometryColumn: Int, timeZoneSourceColumn: Int? = nil, layoutColumn: Int
+    ) throws -> Place {
         let id = PlaceID(try row.string(0))
         let value: JSONValue
         do {
-            value = try StoredDocument.withDocument(row, docColumn: docColumn, layoutColumn: layoutColumn) { try JSONParser.parse($0) }
+            value = try StoredDocument.withDocument(row, docColumn: docColumn, layoutColumn: layoutColumn) {
+                try JSONParser.parse($0)
+            }
         } catch {
             throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has a corrupt stored document: \(error)")
         }
@@ -211,7 +226,9 @@ package final class PlaceStore {
             throw PlaceDBError.corrupt(path: path, reason: "place '\(id)' has no readable point geometry")
         }
         var place = Place(id: id, coordinate: coordinate, document: doc)
-        if let column = timeZoneSourceColumn { place.timeZoneSource = row.optionalString(column).flatMap(TimeZoneSource.init(rawValue:)) }
+        if let column = timeZoneSourceColumn {
+            place.timeZoneSource = row.optionalString(column).flatMap(TimeZoneSource.init(rawValue:))
+        }
         return place
     }
 

@@ -6,8 +6,10 @@ extension Schema {
     /// languages by name: the view and the index are made again, and every
     /// place indexed anew (docs/search.md). A database whose index was
     /// dropped (`placedb text-index drop`) gets it back.
-    static let languagesMigration = Migration(version: 15, name: "text index: names in every language", sql: """
-        \(TextIndexSQL.drop)
-        \(TextIndexSQL.create)
-        """)
+    static let languagesMigration = Migration(
+        version: 15, name: "text index: names in every language",
+        sql: """
+            \(TextIndexSQL.drop)
+            \(TextIndexSQL.create)
+            """)
 }

@@ -1,6 +1,6 @@
 import SQLiteDB
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PlaceModel
 
@@ -12,7 +12,9 @@ enum SpatiaLiteBlob {
     static let pointSize = 60
 
     /// Calls `body` with the POINT blob of `c`, built on the stack.
-    static func withPoint<R>(_ c: Coordinate, srid: Int32 = 4326, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    static func withPoint<R>(_ c: Coordinate, srid: Int32 = 4326, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows
+        -> R
+    {
         try withUnsafeTemporaryAllocation(byteCount: pointSize, alignment: 8) { b in
             write(c, srid: srid, into: b)
             return try body(UnsafeRawBufferPointer(b))
@@ -40,7 +42,9 @@ enum SpatiaLiteBlob {
     /// The point of a SpatiaLite POINT blob (either byte order), or nil when
     /// the bytes are not one.
     package static func coordinate(_ b: UnsafeRawBufferPointer) -> Coordinate? {
-        guard b.count == 60, b[0] == 0x00, b[38] == 0x7C, b[59] == 0xFE, b[1] == 0x01 || b[1] == 0x00 else { return nil }
+        guard b.count == 60, b[0] == 0x00, b[38] == 0x7C, b[59] == 0xFE, b[1] == 0x01 || b[1] == 0x00 else {
+            return nil
+        }
         let little = b[1] == 0x01
         func u32(_ o: Int) -> UInt32 {
             let v = b.loadUnaligned(fromByteOffset: o, as: UInt32.self)

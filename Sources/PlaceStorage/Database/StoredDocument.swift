@@ -28,8 +28,9 @@ package enum StoredDocument {
         /// The columns `place` gets: its name, its primary type (else its
         /// first type), rating and rating count.
         package init(_ place: Place) {
-            self.init(name: place.displayName?.text, primaryType: place.primaryType ?? place.types.first,
-                      rating: place.rating, ratingCount: place.userRatingCount)
+            self.init(
+                name: place.displayName?.text, primaryType: place.primaryType ?? place.types.first,
+                rating: place.rating, ratingCount: place.userRatingCount)
         }
     }
 
@@ -92,7 +93,9 @@ package enum StoredDocument {
     static func columnGivesBack(_ k: Int, _ c: Columns, _ member: JSONValue) -> Bool {
         switch (k, member) {
         case (0, .object(let o)):
-            guard let name = c.name, o.count == 1, let only = o.members.first, only.key == "text", case .string(let text) = only.value else { return false }
+            guard let name = c.name, o.count == 1, let only = o.members.first, only.key == "text",
+                case .string(let text) = only.value
+            else { return false }
             return text == name
         case (1, .string(let type)): return c.primaryType == type
         case (2, .double(let rating)): return c.rating == rating
@@ -112,7 +115,8 @@ package enum StoredDocument {
         for m in document.members where !(m.key.utf8.count == 8 && m.key == "location") {
             defer { position += 1 }
             if position < 15, let k = columnMember(m.key), columnGivesBack(k, columns, m.value),
-               !(k == 2 && m.value.doubleValue == 0) {  // a zero rating may come back as -0 or 0: kept
+                !(k == 2 && m.value.doubleValue == 0)
+            { // a zero rating may come back as -0 or 0: kept
                 layout |= Int64(position + 1) << Int64(4 * k)
                 continue
             }
@@ -165,9 +169,12 @@ package enum StoredDocument {
                 throw JSONSyntaxError(message: "doc_layout names \(columnMembers[k]) but its column is NULL", offset: 0)
             }
             let name = (start + 1)..<(start + 1 + columnMembers[k].utf8.count)
-            inserted.members.append((p - 1, JSONParser.MemberSpan(plainName: name, member: start..<inserted.bytes.count)))
+            inserted.members.append(
+                (p - 1, JSONParser.MemberSpan(plainName: name, member: start..<inserted.bytes.count)))
         }
-        if !inserted.members.isEmpty && !zip(inserted.members, inserted.members.dropFirst()).allSatisfy({ $0.position < $1.position }) {
+        if !inserted.members.isEmpty
+            && !zip(inserted.members, inserted.members.dropFirst()).allSatisfy({ $0.position < $1.position })
+        {
             inserted.members.sort { $0.position < $1.position }
         }
         return inserted
@@ -211,13 +218,16 @@ extension StoredDocument {
 
     /// Calls `body` with the whole document of a row whose `doc` is at
     /// `docColumn` and `readColumns` start at `layoutColumn`.
-    static func withDocument<T>(_ row: Row, docColumn: Int, layoutColumn: Int, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+    static func withDocument<T>(
+        _ row: Row, docColumn: Int, layoutColumn: Int, _ body: (UnsafeRawBufferPointer) throws -> T
+    ) throws -> T {
         let layout = row.optionalInt64(layoutColumn) ?? 0
         guard layout != 0 else { return try row.withBytes(docColumn, body) }
         let c = layoutColumn
-        let columns = Columns(name: row.optionalString(c + 1), primaryType: row.optionalString(c + 2),
-                              rating: row.optionalDouble(c + 3),
-                              ratingCount: row.optionalInt64(c + 4).map { Int($0) })
+        let columns = Columns(
+            name: row.optionalString(c + 1), primaryType: row.optionalString(c + 2),
+            rating: row.optionalDouble(c + 3),
+            ratingCount: row.optionalInt64(c + 4).map { Int($0) })
         let whole = try row.withBytes(docColumn) { try restore($0, layout: layout, columns: columns) }
         return try whole.withUnsafeBytes(body)
     }
@@ -227,8 +237,10 @@ extension StoredDocument {
     /// buffer kept between calls): what `PlaceJSON.write` needs to write
     /// the whole document without restoring it. The columns' text is
     /// copied from the row, not read into Strings.
-    static func withLocatedDocument<T>(_ row: Row, docColumn: Int, layoutColumn: Int, inserted: inout InsertedMembers,
-                                       _ body: (UnsafeRawBufferPointer, InsertedMembers) throws -> T) throws -> T {
+    static func withLocatedDocument<T>(
+        _ row: Row, docColumn: Int, layoutColumn: Int, inserted: inout InsertedMembers,
+        _ body: (UnsafeRawBufferPointer, InsertedMembers) throws -> T
+    ) throws -> T {
         inserted.bytes.removeAll(keepingCapacity: true)
         inserted.members.removeAll(keepingCapacity: true)
         let layout = row.optionalInt64(layoutColumn) ?? 0
@@ -238,10 +250,12 @@ extension StoredDocument {
                 guard p > 0 else { continue }
                 let start = inserted.bytes.count
                 guard writeMember(k, row, layoutColumn + 1 + k, into: &inserted.bytes) else {
-                    throw JSONSyntaxError(message: "doc_layout names \(columnMembers[k]) but its column is NULL", offset: 0)
+                    throw JSONSyntaxError(
+                        message: "doc_layout names \(columnMembers[k]) but its column is NULL", offset: 0)
                 }
                 let name = (start + 1)..<(start + 1 + columnMembers[k].utf8.count)
-                inserted.members.append((p - 1, JSONParser.MemberSpan(plainName: name, member: start..<inserted.bytes.count)))
+                inserted.members.append(
+                    (p - 1, JSONParser.MemberSpan(plainName: name, member: start..<inserted.bytes.count)))
             }
             if !zip(inserted.members, inserted.members.dropFirst()).allSatisfy({ $0.position < $1.position }) {
                 inserted.members.sort { $0.position < $1.position }

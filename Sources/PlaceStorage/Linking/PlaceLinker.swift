@@ -65,7 +65,8 @@ package final class PlaceLinker {
         return rows.get(rowid)?.placeID
     }
 
-    struct PairKey: Hashable { let a: Int64; let b: Int64
+    struct PairKey: Hashable {
+        let a: Int64; let b: Int64
         init(_ x: Int64, _ y: Int64) { a = min(x, y); b = max(x, y) }
     }
 
@@ -74,7 +75,8 @@ package final class PlaceLinker {
         self.run = run
         var order = Self.defaultSourceOrder
         if let v = try db.scalar("SELECT value FROM link_setting WHERE name = 'source-order'")?.string,
-           let parsed = try? JSONParser.parse(Array(v.utf8)), let names = parsed.arrayValue?.compactMap(\.stringValue) {
+            let parsed = try? JSONParser.parse(Array(v.utf8)), let names = parsed.arrayValue?.compactMap(\.stringValue)
+        {
             order = names
         }
         sourceOrder = order
@@ -95,20 +97,26 @@ package final class PlaceLinker {
         var extent = 0.0
         var box: GeoRect?
         if !row.isNull(7) {
-            let west = try row.double(7), east = try row.double(8), south = try row.double(9), north = try row.double(10)
+            let west = try row.double(7), east = try row.double(8), south = try row.double(9),
+                north = try row.double(10)
             // Only a viewport that says the place's size is a footprint
             // (not Google's default map view of about 300 m, the same for an
             // ATM as for a station: `LinkRecord.extentMeters(viewport:)`).
-            let viewport: JSONValue = ["low": ["latitude": .double(south), "longitude": .double(west)],
-                                       "high": ["latitude": .double(north), "longitude": .double(east > 180 ? east - 360 : east)]]
+            let viewport: JSONValue = [
+                "low": ["latitude": .double(south), "longitude": .double(west)],
+                "high": ["latitude": .double(north), "longitude": .double(east > 180 ? east - 360 : east)],
+            ]
             extent = LinkRecord.extentMeters(viewport: viewport)
             if extent > 0 { box = GeoRect(south: south, west: west, north: north, east: east) }
         }
         if let area = row.optionalDouble(11), area > 0 { extent = max(extent, (area / .pi).squareRoot()) }
         let rowid = try row.int64(0)
-        return (LinkRow(rowid: rowid, source: sourceCode(try row.string(2)),
-                        firstRun: try row.int64(3), lastRun: try row.int64(4), live: row.isNull(5),
-                        coordinate: c, extentMeters: min(extent, 5_000), box: box), try row.string(1))
+        return (
+            LinkRow(
+                rowid: rowid, source: sourceCode(try row.string(2)),
+                firstRun: try row.int64(3), lastRun: try row.int64(4), live: row.isNull(5),
+                coordinate: c, extentMeters: min(extent, 5_000), box: box), try row.string(1)
+        )
     }
 
     /// The place of `rowid` (cached), without its record's features.
@@ -137,21 +145,26 @@ package final class PlaceLinker {
         func record() -> LinkRecord {
             let doc = document.flatMap { try? JSONParser.parse($0) } ?? .object(JSONObject())
             let ext: JSONValue? = extra.flatMap { try? JSONParser.parse($0) }
-            return LinkRecord(placeID: placeID, source: source, coordinate: coordinate, extentMeters: extentMeters, document: doc, extra: ext)
+            return LinkRecord(
+                placeID: placeID, source: source, coordinate: coordinate, extentMeters: extentMeters, document: doc,
+                extra: ext)
         }
     }
 
     /// The input of `rowid`'s record; nil for a place not stored.
     func recordInput(_ rowid: Int64) throws -> RecordInput? {
         guard let r = try row(rowid), let placeID = try placeID(rowid) else { return nil }
-        let s = try db.cachedStatement("SELECT place_id, doc, extra, \(StoredDocument.readColumns) FROM place WHERE id = ?")
+        let s = try db.cachedStatement(
+            "SELECT place_id, doc, extra, \(StoredDocument.readColumns) FROM place WHERE id = ?")
         try s.bind(.integer(rowid), at: 1)
         defer { s.reset() }
         guard let row = try s.step() else { return nil }
         let doc = try? StoredDocument.withDocument(row, docColumn: 1, layoutColumn: 3) { [UInt8]($0) }
         let extra: [UInt8]? = row.isNull(2) ? nil : row.withBytes(2) { [UInt8]($0) }
-        return RecordInput(placeID: placeID, source: sourceNames[Int(r.source)], coordinate: r.coordinate, extentMeters: r.extentMeters,
-                           document: doc, extra: extra)
+        return RecordInput(
+            placeID: placeID, source: sourceNames[Int(r.source)], coordinate: r.coordinate,
+            extentMeters: r.extentMeters,
+            document: doc, extra: extra)
     }
 
     /// The record's features (document and extras parsed once, cached).
@@ -164,7 +177,9 @@ package final class PlaceLinker {
     }
 
     /// `transform` of each element, on up to `workers` threads; in order.
-    static func parallelMap<T: Sendable, U: Sendable>(_ items: [T], workers: Int, _ transform: @escaping @Sendable (T) -> U) -> [U] {
+    static func parallelMap<T: Sendable, U: Sendable>(
+        _ items: [T], workers: Int, _ transform: @escaping @Sendable (T) -> U
+    ) -> [U] {
         let n = items.count
         let threads = min(workers, n / 16)
         guard threads > 1 else { return items.map(transform) }
@@ -176,7 +191,9 @@ package final class PlaceLinker {
                 DispatchQueue.concurrentPerform(iterations: threads) { t in
                     var start = t * 16
                     while start < n {
-                        for i in start..<min(n, start + 16) { (slots.base + i).initialize(to: transform(source.base[i])) }
+                        for i in start..<min(n, start + 16) {
+                            (slots.base + i).initialize(to: transform(source.base[i]))
+                        }
                         start += threads * 16
                     }
                 }
@@ -196,7 +213,8 @@ package final class PlaceLinker {
     func score(_ a: Int64, _ b: Int64, evidence: Bool = false, cache: Bool = true) throws -> LinkScore? {
         let key = PairKey(a, b)
         if !evidence, cache, let p = scoreCache.get(key) { return LinkScore(probability: p, evidence: nil) }
-        guard let ra = try record(key.a), let rb = try record(key.b), let ba = try row(key.a), let bb = try row(key.b) else { return nil }
+        guard let ra = try record(key.a), let rb = try record(key.b), let ba = try row(key.a), let bb = try row(key.b)
+        else { return nil }
         let result = Self.score(ra, rb, ba.box, bb.box, evidence: evidence)
         if cache { scoreCache.put(key, result.probability) }
         return result
@@ -205,7 +223,9 @@ package final class PlaceLinker {
     /// The score of two records (`a` the lower rowid's) with their
     /// footprint boxes: the scorer's probability with the footprint and
     /// same-point terms. A pure function: any thread.
-    static func score(_ ra: LinkRecord, _ rb: LinkRecord, _ boxA: GeoRect?, _ boxB: GeoRect?, evidence: Bool) -> LinkScore {
+    static func score(_ ra: LinkRecord, _ rb: LinkRecord, _ boxA: GeoRect?, _ boxB: GeoRect?, evidence: Bool)
+        -> LinkScore
+    {
         var footprint = Self.footprintTerm(boxA, boxB)
         var samePoint = false
         if boxA == nil, boxB == nil, ra.coordinate.distance(to: rb.coordinate) < Self.samePointMeters {
@@ -222,9 +242,15 @@ package final class PlaceLinker {
         var o = s.evidence.objectValue ?? JSONObject()
         let p = Self.adjusted(s.probability, footprint.logit)
         if let iou = footprint.iou {
-            o["footprint"] = .object(JSONObject([("iou", .double((iou * 1000).rounded() / 1000)), ("contribution", .double(footprint.logit))]))
+            o["footprint"] = .object(
+                JSONObject([
+                    ("iou", .double((iou * 1000).rounded() / 1000)), ("contribution", .double(footprint.logit)),
+                ]))
         }
-        if samePoint { o["samePoint"] = .object(JSONObject([("meters", .double(Self.samePointMeters)), ("contribution", .double(Self.samePointLogit))])) }
+        if samePoint {
+            o["samePoint"] = .object(
+                JSONObject([("meters", .double(Self.samePointMeters)), ("contribution", .double(Self.samePointLogit))]))
+        }
         if footprint.iou != nil || samePoint { o["probability"] = .double(p) }
         return LinkScore(probability: p, evidence: .object(o))
     }
@@ -248,7 +274,8 @@ package final class PlaceLinker {
     /// 15 m that do not meet: -1.5; otherwise 0.
     static func footprintTerm(_ a: GeoRect?, _ b: GeoRect?) -> (iou: Double?, logit: Double) {
         guard let a, let b else { return (nil, 0) }
-        let w = max(0, min(a.east, b.east) - max(a.west, b.west)), h = max(0, min(a.north, b.north) - max(a.south, b.south))
+        let w = max(0, min(a.east, b.east) - max(a.west, b.west)),
+            h = max(0, min(a.north, b.north) - max(a.south, b.south))
         let inter = w * h
         let areaA = (a.east - a.west) * (a.north - a.south), areaB = (b.east - b.west) * (b.north - b.south)
         let union = areaA + areaB - inter
@@ -257,7 +284,9 @@ package final class PlaceLinker {
         if iou >= 0.8 { return (iou, 3) }
         if iou >= 0.5 { return (iou, 1.5) }
         let big = 15.0 / 111_320
-        if inter == 0, min(a.north - a.south, a.east - a.west) > big, min(b.north - b.south, b.east - b.west) > big { return (iou, -1.5) }
+        if inter == 0, min(a.north - a.south, a.east - a.west) > big, min(b.north - b.south, b.east - b.west) > big {
+            return (iou, -1.5)
+        }
         return (iou, 0)
     }
 
@@ -273,7 +302,9 @@ package final class PlaceLinker {
         let dLng = reach / (111_320 * max(0.01, cos(r.coordinate.latitude * .pi / 180)))
         let (south, north) = (r.coordinate.latitude - dLat, r.coordinate.latitude + dLat)
         let (west, east) = (r.coordinate.longitude - dLng, r.coordinate.longitude + dLng)
-        func box(_ shift: Double) -> [DatabaseValue] { [.real(south), .real(west + shift), .real(north), .real(east + shift)] }
+        func box(_ shift: Double) -> [DatabaseValue] {
+            [.real(south), .real(west + shift), .real(north), .real(east + shift)]
+        }
         // Across the antimeridian the reach goes on at the other side: the
         // points there are found by the box shifted a turn; a viewport that
         // crosses it is stored with east + 360, so a box west of it is
@@ -284,9 +315,17 @@ package final class PlaceLinker {
         if west >= -180, west < -160 { extentBoxes.append(box(360)) }
         var found: [Int64] = []
         if hasExtents == nil { hasExtents = try db.scalar("SELECT EXISTS (SELECT 1 FROM place_extent)")?.int64 == 1 }
-        for (sql, boxes) in [("SELECT pkid FROM idx_place_geom WHERE xmin <= ?4 AND xmax >= ?2 AND ymin <= ?3 AND ymax >= ?1", pointBoxes),
-                             ("SELECT id FROM place_extent WHERE west <= ?4 AND east >= ?2 AND south <= ?3 AND north >= ?1", extentBoxes)]
-            where hasExtents == true || sql.contains("idx_place_geom") {
+        for (sql, boxes) in [
+            (
+                "SELECT pkid FROM idx_place_geom WHERE xmin <= ?4 AND xmax >= ?2 AND ymin <= ?3 AND ymax >= ?1",
+                pointBoxes
+            ),
+            (
+                "SELECT id FROM place_extent WHERE west <= ?4 AND east >= ?2 AND south <= ?3 AND north >= ?1",
+                extentBoxes
+            ),
+        ]
+        where hasExtents == true || sql.contains("idx_place_geom") {
             let s = try db.cachedStatement(sql)
             for b in boxes {
                 try s.bind(b)
@@ -311,7 +350,9 @@ package final class PlaceLinker {
     /// source, or one source whose records were not all seen together.
     func anythingToLink() throws -> Bool {
         var answer = false
-        try db.forEachRow("SELECT count(DISTINCT source), min(last_run), max(first_run) FROM place WHERE removed_run IS NULL") { row in
+        try db.forEachRow(
+            "SELECT count(DISTINCT source), min(last_run), max(first_run) FROM place WHERE removed_run IS NULL"
+        ) { row in
             let sources = try row.int64(0)
             let minLast = row.optionalInt64(1) ?? 0, maxFirst = row.optionalInt64(2) ?? 0
             // One source: some pair is eligible only when some place's runs
@@ -330,7 +371,9 @@ package final class PlaceLinker {
         var summary = LinkSummary()
         hasRules = try db.scalar("SELECT EXISTS (SELECT 1 FROM link_rule)")?.int64 == 1
         if since == nil {
-            try db.execute("DELETE FROM place_link; DELETE FROM place_group; UPDATE place SET group_id = NULL WHERE group_id IS NOT NULL;")
+            try db.execute(
+                "DELETE FROM place_link; DELETE FROM place_group; UPDATE place SET group_id = NULL WHERE group_id IS NOT NULL;"
+            )
             fresh = true
             try linkAll(&summary)
         } else {
@@ -383,7 +426,9 @@ package final class PlaceLinker {
     /// scored on another thread while the next block is read (with more
     /// than one worker), the links written in the blocks' order.
     /// `onLink` is told each link's ends. `finishBlocks` ends the last.
-    private func linkBlock(_ pairs: [(Int64, Int64)], _ summary: inout LinkSummary, _ onLink: (Int64, Int64) throws -> Void) throws {
+    private func linkBlock(
+        _ pairs: [(Int64, Int64)], _ summary: inout LinkSummary, _ onLink: (Int64, Int64) throws -> Void
+    ) throws {
         guard !pairs.isEmpty else { return }
         let job = BlockJob()
         var asked = Set<Int64>()
@@ -425,7 +470,8 @@ package final class PlaceLinker {
         inFlight = []
         job.finished.wait()
         for (id, rec) in zip(job.newIDs, job.built) { records.put(id, rec) }
-        let insert = try db.cachedStatement("INSERT OR REPLACE INTO place_link (a, b, probability, evidence, run) VALUES (?, ?, ?, ?, ?)")
+        let insert = try db.cachedStatement(
+            "INSERT OR REPLACE INTO place_link (a, b, probability, evidence, run) VALUES (?, ?, ?, ?, ?)")
         for (pair, probability) in zip(job.pairs, job.probabilities) {
             guard let p = probability else { continue }
             summary.scored += 1
@@ -468,7 +514,9 @@ package final class PlaceLinker {
         var done = Set<Int64>()
         if hasRules {
             var seeds = Set<Int64>()
-            try db.forEachRow("SELECT p.id FROM link_rule r JOIN place p ON p.place_id IN (r.a, r.b)") { seeds.insert(try $0.int64(0)) }
+            try db.forEachRow("SELECT p.id FROM link_rule r JOIN place p ON p.place_id IN (r.a, r.b)") {
+                seeds.insert(try $0.int64(0))
+            }
             for seed in seeds.sorted() where !done.contains(seed) {
                 let c = try component(from: seed)
                 done.formUnion(c.members)
@@ -527,22 +575,30 @@ package final class PlaceLinker {
         // rules name. A changed place with no link before or after is
         // alone either way: nothing to do for it. They are kept in a
         // temporary table (an import of millions of places links millions).
-        try db.execute("CREATE TEMP TABLE IF NOT EXISTS link_seed (id INTEGER PRIMARY KEY); DELETE FROM temp.link_seed;")
+        try db.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS link_seed (id INTEGER PRIMARY KEY); DELETE FROM temp.link_seed;")
         defer { try? db.execute("DROP TABLE IF EXISTS temp.link_seed") }
         let addSeed = try db.cachedStatement("INSERT OR IGNORE INTO temp.link_seed (id) VALUES (?)")
-        struct Seeds { let add: Statement
+        struct Seeds {
+            let add: Statement
             func insert(_ id: Int64) throws { try add.bindAndRun([.integer(id)]) }
         }
         let seeds = Seeds(add: addSeed)
         let condition = "(p.first_run >= ?1 OR p.updated_run >= ?1 OR p.removed_run >= ?1)"
         let args: [DatabaseValue] = [.integer(since)]
         let changedIDs = "SELECT p.id FROM place p WHERE \(condition)"
-        try db.forEachRow("""
+        try db.forEachRow(
+            """
             SELECT a, b FROM place_link WHERE a IN (\(changedIDs)) OR b IN (\(changedIDs))
-            """, args) { try seeds.insert(try $0.int64(0)); try seeds.insert(try $0.int64(1)) }
-        try db.forEachRow("""
+            """, args
+        ) {
+            try seeds.insert(try $0.int64(0)); try seeds.insert(try $0.int64(1))
+        }
+        try db.forEachRow(
+            """
             SELECT m.id FROM place m WHERE m.group_id IN (SELECT p.group_id FROM place p WHERE \(condition) AND p.group_id IS NOT NULL)
-            """, args) { try seeds.insert(try $0.int64(0)) }
+            """, args
+        ) { try seeds.insert(try $0.int64(0)) }
         try db.run("DELETE FROM place_link WHERE a IN (\(changedIDs)) OR b IN (\(changedIDs))", args)
         let anything = try anythingToLink()
         // The changed live places, in chunks of rowids, each chunk in
@@ -557,14 +613,20 @@ package final class PlaceLinker {
                     guard let r = try row(c.rowid) else { continue }
                     for cand in try candidates(of: r) { pairs.append((r.rowid, cand.rowid)) }
                 }
-                try linkBlock(pairs, &summary) { try seeds.insert($0); try seeds.insert($1) }
+                try linkBlock(pairs, &summary) {
+                    try seeds.insert($0); try seeds.insert($1)
+                }
                 pairs.removeAll(keepingCapacity: true)
             }
-            try finishBlocks(&summary) { try seeds.insert($0); try seeds.insert($1) }
+            try finishBlocks(&summary) {
+                try seeds.insert($0); try seeds.insert($1)
+            }
             changed.removeAll(keepingCapacity: true)
         }
         if anything {
-            try db.forEachRow("SELECT p.id, p.geom FROM place p WHERE \(condition) AND p.removed_run IS NULL ORDER BY p.id", args) { row in
+            try db.forEachRow(
+                "SELECT p.id, p.geom FROM place p WHERE \(condition) AND p.removed_run IS NULL ORDER BY p.id", args
+            ) { row in
                 summary.examined += 1
                 guard let c = row.withBytes(1, { SpatiaLiteBlob.coordinate($0) }) else { return }
                 changed.append((try row.int64(0), Hilbert.key(c)))
@@ -572,13 +634,17 @@ package final class PlaceLinker {
             }
             try flush()
         } else {
-            summary.examined = try db.scalar("SELECT count(*) FROM place p WHERE \(condition) AND p.removed_run IS NULL", args)?.int ?? 0
+            summary.examined =
+                try db.scalar("SELECT count(*) FROM place p WHERE \(condition) AND p.removed_run IS NULL", args)?.int
+                ?? 0
         }
         // Places named by rules are seeds too (a rule may name IDs just stored).
-        try db.forEachRow("""
+        try db.forEachRow(
+            """
             SELECT p.id FROM link_rule r JOIN place p ON p.place_id IN (r.a, r.b)
             WHERE p.first_run >= ?1 OR p.updated_run >= ?1 OR p.removed_run >= ?1 OR r.run >= ?1
-            """, args) { try seeds.insert(try $0.int64(0)) }
+            """, args
+        ) { try seeds.insert(try $0.int64(0)) }
         // Each seed in rowid order, unless a component formed before held
         // it (its members leave the table).
         let batch = try db.cachedStatement("SELECT id FROM temp.link_seed WHERE id > ? ORDER BY id LIMIT 4096")
@@ -608,19 +674,24 @@ package final class PlaceLinker {
     /// `same` rules (bounded: a component is a neighbourhood, not a city),
     /// whether the bound left it whole, and the links among its members
     /// (each once; all of them when whole).
-    func component(from seed: Int64) throws -> (members: Set<Int64>, whole: Bool, links: [(a: Int64, b: Int64, p: Double)]) {
+    func component(from seed: Int64) throws -> (
+        members: Set<Int64>, whole: Bool, links: [(a: Int64, b: Int64, p: Double)]
+    ) {
         var seen: Set<Int64> = [seed]
         var queue = [seed]
         var links: [(a: Int64, b: Int64, p: Double)] = []
         var whole = true
-        let linked = try db.cachedStatement("""
+        let linked = try db.cachedStatement(
+            """
             SELECT b, probability FROM place_link WHERE a = ?1 UNION ALL SELECT a, -1 FROM place_link WHERE b = ?1
             """)
-        let group = try db.cachedStatement("""
+        let group = try db.cachedStatement(
+            """
             SELECT m.id FROM place p JOIN place m ON m.group_id = p.group_id WHERE p.id = ?1 AND p.group_id IS NOT NULL
             UNION SELECT p.group_id FROM place p WHERE p.id = ?1 AND p.group_id IS NOT NULL
             """)
-        let rules = try db.cachedStatement("""
+        let rules = try db.cachedStatement(
+            """
             SELECT o.id FROM place p JOIN link_rule r ON r.kind = 'same' AND (r.a = p.place_id OR r.b = p.place_id)
             JOIN place o ON o.place_id = CASE WHEN r.a = p.place_id THEN r.b ELSE r.a END WHERE p.id = ?1
             """)
@@ -655,7 +726,9 @@ package final class PlaceLinker {
     /// probability at least `fitFloor`). Writes `group_id` and each group's
     /// `place_group` row. Returns the groups (rowids, canonical first) and
     /// the links refused.
-    func regroup(_ component: Set<Int64>, links known: [(a: Int64, b: Int64, p: Double)]?) throws -> (groups: [[Int64]], refused: Int) {
+    func regroup(_ component: Set<Int64>, links known: [(a: Int64, b: Int64, p: Double)]?) throws -> (
+        groups: [[Int64]], refused: Int
+    ) {
         var members: [Int64: LinkRow] = [:]
         for id in component { if let r = try row(id) { members[id] = r } }
         let live = members.values.filter(\.live).map(\.rowid).sorted()
@@ -774,14 +847,17 @@ package final class PlaceLinker {
     func writeGroup(_ group: [Int64]) throws {
         struct Member { let placeID: String; let doc: JSONObject; let times: [String: Int64]; let captured: Int64 }
         var records: [Member] = []
-        let s = try db.cachedStatement("""
+        let s = try db.cachedStatement(
+            """
             SELECT place_id, doc, coalesce(captured_at, 0), member_captured, \(StoredDocument.readColumns) FROM place WHERE id = ?
             """)
         for id in group {
             try s.bind(.integer(id), at: 1)
             defer { s.reset() }
             guard let row = try s.step() else { continue }
-            let doc = (try? StoredDocument.withDocument(row, docColumn: 1, layoutColumn: 4) { try JSONParser.parse($0) })?.objectValue ?? JSONObject()
+            let doc =
+                (try? StoredDocument.withDocument(row, docColumn: 1, layoutColumn: 4) { try JSONParser.parse($0) })?
+                .objectValue ?? JSONObject()
             let times = row.isNull(3) ? [:] : MemberMerge.times(try? row.withBytes(3) { try JSONParser.parse($0) })
             records.append(Member(placeID: try row.string(0), doc: doc, times: times, captured: try row.int64(2)))
         }
@@ -803,8 +879,10 @@ package final class PlaceLinker {
         }
         let membersJSON = JSONValue.array(records.map { .string($0.placeID) })
         try db.cachedStatement("INSERT OR REPLACE INTO place_group (id, doc, provenance, members) VALUES (?, ?, ?, ?)")
-            .bindAndRun([.integer(group[0]), .text(JSONWriter().string(.object(merged))),
-                         .text(JSONWriter().string(.object(provenance))), .text(JSONWriter().string(membersJSON))])
+            .bindAndRun([
+                .integer(group[0]), .text(JSONWriter().string(.object(merged))),
+                .text(JSONWriter().string(.object(provenance))), .text(JSONWriter().string(membersJSON)),
+            ])
     }
 }
 

@@ -64,19 +64,24 @@ extension PlaceStore {
             try appendShape(row, 1, rowid: try row.int64(0), to: &input)
         }
         var next = 0, nextShape = 0
-        try db.forEachRow("SELECT \(Self.spatialColumns) FROM place p WHERE p.removed_run IS NULL AND \(listedSQL) ORDER BY p.id") { row in
+        try db.forEachRow(
+            "SELECT \(Self.spatialColumns) FROM place p WHERE p.removed_run IS NULL AND \(listedSQL) ORDER BY p.id"
+        ) { row in
             let rowid = try row.int64(0)
             while next < extents.count && extents[next].rowid < rowid { next += 1 }
             while nextShape < shapeRowids.count && shapeRowids[nextShape] < rowid { nextShape += 1 }
-            try append(row, to: &input, viewport: next < extents.count && extents[next].rowid == rowid ? Int32(next) : -1,
-                       shape: nextShape < shapeRowids.count && shapeRowids[nextShape] == rowid ? Int32(nextShape) : -1)
+            try append(
+                row, to: &input, viewport: next < extents.count && extents[next].rowid == rowid ? Int32(next) : -1,
+                shape: nextShape < shapeRowids.count && shapeRowids[nextShape] == rowid ? Int32(nextShape) : -1)
         }
         return input
     }
 
     /// The live places whose points fall in `rects`, and those whose
     /// viewport meets `extentRects`, restricted by `typeFilter`.
-    package func loadPlaces(in rects: [GeoRect], extentRects: [GeoRect] = [], typeFilter: TypeFilter? = nil) throws -> PlaceIndexInput {
+    package func loadPlaces(in rects: [GeoRect], extentRects: [GeoRect] = [], typeFilter: TypeFilter? = nil) throws
+        -> PlaceIndexInput
+    {
         var input = PlaceIndexInput()
         var seen = Set<Int64>()
         // ?1-?4: the rectangle (`rectArguments`); the filter's follow.
@@ -105,7 +110,8 @@ extension PlaceStore {
             """
         for rect in extentRects {
             for shift in [0.0, 360.0] {
-                let shifted = GeoRect(south: rect.south, west: rect.west + shift, north: rect.north, east: rect.east + shift)
+                let shifted = GeoRect(
+                    south: rect.south, west: rect.west + shift, north: rect.north, east: rect.east + shift)
                 try db.forEachRow(byExtent, rectArguments(shifted) + (condition?.arguments ?? [])) { row in
                     guard seen.insert(try row.int64(0)).inserted else { return }
                     try appendWithViewport(row, to: &input)
@@ -123,8 +129,10 @@ extension PlaceStore {
         let list = types.indices.map { "?\($0 + 2)" }.joined(separator: ", ")
         let arguments: [DatabaseValue] = types.map { .text($0) }
         var count: Int64 = 0
-        try db.forEachRow("SELECT count(*) FROM (SELECT 1 FROM place_type WHERE type IN (\(list)) LIMIT ?1)",
-                          [.integer(Int64(limit + 1))] + arguments) { count = try $0.int64(0) }
+        try db.forEachRow(
+            "SELECT count(*) FROM (SELECT 1 FROM place_type WHERE type IN (\(list)) LIMIT ?1)",
+            [.integer(Int64(limit + 1))] + arguments
+        ) { count = try $0.int64(0) }
         if count > limit { return nil }
         var input = PlaceIndexInput()
         var seen = Set<Int64>()
@@ -154,7 +162,8 @@ extension PlaceStore {
     private static func rect(_ row: Row, _ first: Int) throws -> GeoRect {
         var east = try row.double(first + 1)
         if east > 180 { east -= 360 }
-        return GeoRect(south: try row.double(first + 2), west: try row.double(first), north: try row.double(first + 3), east: east)
+        return GeoRect(
+            south: try row.double(first + 2), west: try row.double(first), north: try row.double(first + 3), east: east)
     }
 
     private func appendWithViewport(_ row: Row, to input: inout PlaceIndexInput) throws {
@@ -174,7 +183,8 @@ extension PlaceStore {
     /// Appends the footprint blob in column `column` to the input's shapes.
     private func appendShape(_ row: Row, _ column: Int, rowid: Int64, to input: inout PlaceIndexInput) throws {
         guard let shape = row.withBytes(column, { FootprintShape(blob: $0) }) else {
-            throw PlaceDBError.corrupt(path: path, reason: "place row \(rowid) has a footprint shape that is not one (place_footprint.shape)")
+            throw PlaceDBError.corrupt(
+                path: path, reason: "place row \(rowid) has a footprint shape that is not one (place_footprint.shape)")
         }
         input.shapes.append(shape)
     }
@@ -183,7 +193,8 @@ extension PlaceStore {
     private func append(_ row: Row, to input: inout PlaceIndexInput, viewport: Int32, shape: Int32) throws {
         let rowid = try row.int64(0)
         guard let point = row.withBytes(1, { SpatiaLiteBlob.decodePoint($0) }) else {
-            throw PlaceDBError.corrupt(path: path, reason: "place row \(rowid) has a geometry that is not a SpatiaLite point")
+            throw PlaceDBError.corrupt(
+                path: path, reason: "place row \(rowid) has a geometry that is not a SpatiaLite point")
         }
         let typeNull = row.isNull(2), sourceNull = row.isNull(5)
         let typeCode = row.withBytes(2) { input.types.code(bytes: $0, isNull: typeNull) }
@@ -193,7 +204,8 @@ extension PlaceStore {
         input.longitudes.append(point.longitude)
         input.typeCodes.append(typeCode)
         input.ratingCounts.append(Int32(clamping: row.optionalInt64(3) ?? 0))
-        input.statuses.append(row.isNull(4) ? StatusCode.unknown.rawValue : row.withBytes(4) { StatusCode(bytes: $0) }.rawValue)
+        input.statuses.append(
+            row.isNull(4) ? StatusCode.unknown.rawValue : row.withBytes(4) { StatusCode(bytes: $0) }.rawValue)
         input.sourceCodes.append(sourceCode)
         input.viewportIndexes.append(viewport)
         input.shapeIndexes.append(shape)
@@ -217,7 +229,8 @@ extension PlaceStore {
         defer { statement.reset() }
         guard let row = try statement.step() else { return nil }
         guard let shape = row.withBytes(0, { FootprintShape(blob: $0) }) else {
-            throw PlaceDBError.corrupt(path: path, reason: "place row \(rowid) has a footprint shape that is not one (place_footprint.shape)")
+            throw PlaceDBError.corrupt(
+                path: path, reason: "place row \(rowid) has a footprint shape that is not one (place_footprint.shape)")
         }
         return shape
     }
@@ -246,7 +259,9 @@ extension PlaceStore {
         let size = 8 + 4 * 4
         guard cells > 0, data.count >= 4 + cells * size else { return nil }
         func float(_ offset: Int) -> Double {
-            let bits = UInt32(data[offset]) << 24 | UInt32(data[offset + 1]) << 16 | UInt32(data[offset + 2]) << 8 | UInt32(data[offset + 3])
+            let bits =
+                UInt32(data[offset]) << 24 | UInt32(data[offset + 1]) << 16 | UInt32(data[offset + 2]) << 8
+                | UInt32(data[offset + 3])
             return Double(Float(bitPattern: bits))
         }
         var r = GeoRect(south: .infinity, west: .infinity, north: -.infinity, east: -.infinity)
@@ -257,7 +272,8 @@ extension PlaceStore {
             r.south = min(r.south, float(base + 8))
             r.north = max(r.north, float(base + 12))
         }
-        guard r.west.isFinite, r.east.isFinite, r.south.isFinite, r.north.isFinite, r.west <= r.east, r.south <= r.north else { return nil }
+        guard r.west.isFinite, r.east.isFinite, r.south.isFinite, r.north.isFinite, r.west <= r.east, r.south <= r.north
+        else { return nil }
         return r
     }
 }

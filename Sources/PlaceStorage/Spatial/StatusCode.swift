@@ -9,11 +9,17 @@ package enum StatusCode: UInt8 {
         func equals(_ s: StaticString) -> Bool {
             s.utf8CodeUnitCount == b.count && s.withUTF8Buffer { $0.elementsEqual(b) }
         }
-        if equals("OPERATIONAL") { self = .operational }
-        else if equals("CLOSED_TEMPORARILY") { self = .closedTemporarily }
-        else if equals("CLOSED_PERMANENTLY") { self = .closedPermanently }
-        else if equals("FUTURE_OPENING") { self = .futureOpening }
-        else { self = .other }
+        if equals("OPERATIONAL") {
+            self = .operational
+        } else if equals("CLOSED_TEMPORARILY") {
+            self = .closedTemporarily
+        } else if equals("CLOSED_PERMANENTLY") {
+            self = .closedPermanently
+        } else if equals("FUTURE_OPENING") {
+            self = .futureOpening
+        } else {
+            self = .other
+        }
     }
 
     package var businessStatus: BusinessStatus? {

@@ -35,10 +35,12 @@ package struct TypeFilter: Equatable {
             }.joined(separator: ", ")
         }
         if !includedTypes.isEmpty {
-            parts.append("EXISTS (SELECT 1 FROM place_type t WHERE t.place = p.id AND t.type IN (\(list(includedTypes))))")
+            parts.append(
+                "EXISTS (SELECT 1 FROM place_type t WHERE t.place = p.id AND t.type IN (\(list(includedTypes))))")
         }
         if !excludedTypes.isEmpty {
-            parts.append("NOT EXISTS (SELECT 1 FROM place_type t WHERE t.place = p.id AND t.type IN (\(list(excludedTypes))))")
+            parts.append(
+                "NOT EXISTS (SELECT 1 FROM place_type t WHERE t.place = p.id AND t.type IN (\(list(excludedTypes))))")
         }
         if !includedPrimaryTypes.isEmpty { parts.append("p.primary_type IN (\(list(includedPrimaryTypes)))") }
         if !excludedPrimaryTypes.isEmpty {
@@ -47,8 +49,11 @@ package struct TypeFilter: Equatable {
         return (parts.joined(separator: " AND "), arguments)
     }
 
-    package init(includedTypes: [String] = [], excludedTypes: [String] = [], includedPrimaryTypes: [String] = [], excludedPrimaryTypes: [String] = [],
-                 includeAnonymous: Bool = false, hiddenPrimaryTypes: [String] = []) {
+    package init(
+        includedTypes: [String] = [], excludedTypes: [String] = [], includedPrimaryTypes: [String] = [],
+        excludedPrimaryTypes: [String] = [],
+        includeAnonymous: Bool = false, hiddenPrimaryTypes: [String] = []
+    ) {
         self.includedTypes = includedTypes
         self.excludedTypes = excludedTypes
         self.includedPrimaryTypes = includedPrimaryTypes

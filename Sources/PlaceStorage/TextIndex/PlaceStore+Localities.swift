@@ -21,14 +21,17 @@ package struct LocalityRow: Sendable {
 
 extension PlaceStore {
     /// The types that make a place a locality a query may name.
-    package static let localityTypes = ["locality", "postal_town", "administrative_area_level_1", "administrative_area_level_2",
-                                        "administrative_area_level_3", "sublocality", "sublocality_level_1", "colloquial_area"]
+    package static let localityTypes = [
+        "locality", "postal_town", "administrative_area_level_1", "administrative_area_level_2",
+        "administrative_area_level_3", "sublocality", "sublocality_level_1", "colloquial_area",
+    ]
 
     private static let localityTypeList = localityTypes.map { "'\($0)'" }.joined(separator: ", ")
 
     /// Whether the place has one of `localityTypes`.
     package func isLocality(rowid: Int64) throws -> Bool {
-        let statement = try db.cachedStatement("SELECT 1 FROM place_type WHERE place = ?1 AND type IN (\(Self.localityTypeList)) LIMIT 1")
+        let statement = try db.cachedStatement(
+            "SELECT 1 FROM place_type WHERE place = ?1 AND type IN (\(Self.localityTypeList)) LIMIT 1")
         try statement.bind(.integer(rowid), at: 1)
         defer { statement.reset() }
         return try statement.step() != nil
@@ -36,7 +39,8 @@ extension PlaceStore {
 
     /// The locality row of a place (nil: no such live place).
     package func localityRow(rowid: Int64) throws -> LocalityRow? {
-        let statement = try db.cachedStatement("""
+        let statement = try db.cachedStatement(
+            """
             SELECT p.place_id, p.name, p.primary_type, p.geom, p.source,
                    CASE WHEN p.extra IS NOT NULL THEN coalesce(json_extract(p.extra, '$.geonames.population'), CAST(json_extract(p.extra, '$.osm.tags.population') AS INTEGER)) END,
                    CASE WHEN p.extra IS NOT NULL THEN json_extract(p.extra, '$.geonames.alternateNames') END,
@@ -55,12 +59,15 @@ extension PlaceStore {
             names = list.compactMap(\.stringValue)
         }
         var viewport: (Coordinate, Coordinate)?
-        if let a = row.optionalDouble(7), let b = row.optionalDouble(8), let x = row.optionalDouble(9), let y = row.optionalDouble(10) {
+        if let a = row.optionalDouble(7), let b = row.optionalDouble(8), let x = row.optionalDouble(9),
+            let y = row.optionalDouble(10)
+        {
             viewport = (Coordinate(latitude: a, longitude: b), Coordinate(latitude: x, longitude: y))
         }
-        return LocalityRow(rowid: rowid, placeID: try row.string(0), name: row.optionalString(1), coordinate: c,
-                           primaryType: row.optionalString(2), population: row.optionalInt64(5).map { Int($0) },
-                           viewport: viewport, alternateNames: names, source: try row.string(4))
+        return LocalityRow(
+            rowid: rowid, placeID: try row.string(0), name: row.optionalString(1), coordinate: c,
+            primaryType: row.optionalString(2), population: row.optionalInt64(5).map { Int($0) },
+            viewport: viewport, alternateNames: names, source: try row.string(4))
     }
 
     /// Live localities whose stored extras hold one of `needles` (JSON
@@ -70,7 +77,8 @@ extension PlaceStore {
     package func localitiesHolding(_ needles: [String], limit: Int) throws -> [Int64] {
         guard !needles.isEmpty else { return [] }
         let tests = needles.indices.map { "instr(p.extra, ?\($0 + 2)) > 0" }.joined(separator: " OR ")
-        let statement = try db.cachedStatement("""
+        let statement = try db.cachedStatement(
+            """
             SELECT p.id FROM place_type t JOIN place p ON p.id = t.place
             WHERE t.type = 'locality' AND p.removed_run IS NULL AND p.extra IS NOT NULL AND (\(tests)) LIMIT ?1
             """)
@@ -85,7 +93,8 @@ extension PlaceStore {
     /// A place's address: `formattedAddress` and the long and short texts
     /// of its `addressComponents` of type `locality` or `postal_town`.
     package func addressLocalities(rowid: Int64) throws -> (formatted: String?, localities: [String]) {
-        let statement = try db.cachedStatement("""
+        let statement = try db.cachedStatement(
+            """
             SELECT CASE WHEN instr(p.doc, '"formattedAddress"') > 0 THEN json_extract(p.doc, '$.formattedAddress') END,
                    (SELECT json_group_array(coalesce(json_extract(c.value, '$.longText'), '') || char(31) || coalesce(json_extract(c.value, '$.shortText'), ''))
                     FROM json_each(p.doc, '$.addressComponents') c

@@ -26,7 +26,9 @@ extension PlaceStore {
     /// phrase from `textStatistics` (counted once per phrase while the file
     /// does not change) instead of counting them on every query as FTS5's
     /// bm25() does; the score is the same.
-    package func textMatches(_ expression: String, phrases: [String], cells: Int, best: Int? = nil) throws -> [(candidate: TextCandidate, bm25: Double)] {
+    package func textMatches(_ expression: String, phrases: [String], cells: Int, best: Int? = nil) throws -> [(
+        candidate: TextCandidate, bm25: Double
+    )] {
         var out: [(TextCandidate, Double)] = []
         do {
             var counts = try phrases.map { String(try phraseCount($0)) }
@@ -53,7 +55,9 @@ extension PlaceStore {
     /// order; nil when more than `limit` match (FTS5 stops reading after
     /// `limit + 1`; the connection remembers it until the file changes,
     /// as it does the phrase counts).
-    package func allTextMatches(_ expression: String, phrases: [String], limit: Int) throws -> [(candidate: TextCandidate, bm25: Double, cell: Int64)]? {
+    package func allTextMatches(_ expression: String, phrases: [String], limit: Int) throws -> [(
+        candidate: TextCandidate, bm25: Double, cell: Int64
+    )]? {
         var out: [(TextCandidate, Double, Int64)] = []
         do {
             let counts = try phrases.map { String(try phraseCount($0)) }
@@ -143,9 +147,10 @@ extension PlaceStore {
         guard let c = row.withBytes(first, { SpatiaLiteBlob.coordinate($0) }) else {
             throw PlaceDBError.database(path: path, reason: "place row \(rowid) has no readable point geometry")
         }
-        return TextCandidate(rowid: rowid, coordinate: c, name: row.optionalString(first + 1), hasExtra: try row.int64(first + 2) != 0,
-                             ratingCount: row.optionalInt64(first + 3).map { Int($0) }, primaryType: row.optionalString(first + 4),
-                             rating: row.optionalDouble(first + 5))
+        return TextCandidate(
+            rowid: rowid, coordinate: c, name: row.optionalString(first + 1), hasExtra: try row.int64(first + 2) != 0,
+            ratingCount: row.optionalInt64(first + 3).map { Int($0) }, primaryType: row.optionalString(first + 4),
+            rating: row.optionalDouble(first + 5))
     }
 
     /// A place's other names (`TextIndexSQL.otherNames`), one by one.
@@ -156,7 +161,9 @@ extension PlaceStore {
         guard let row = try statement.step() else { return [] }
         var names: [String] = []
         if let text = row.optionalString(0) {
-            names = text.split(separator: "\"", omittingEmptySubsequences: false).enumerated().compactMap { $0.offset % 2 == 1 ? String($0.element) : nil }
+            names = text.split(separator: "\"", omittingEmptySubsequences: false).enumerated().compactMap {
+                $0.offset % 2 == 1 ? String($0.element) : nil
+            }
         }
         if !row.isNull(1), let localized = try? row.withBytes(1, { try JSONParser.parse($0) }) {
             for n in NameLanguage.names(localized) where !names.contains(n.text) { names.append(n.text) }
@@ -244,7 +251,10 @@ extension PlaceStore {
         guard !found.isEmpty else { return [] }
         var ranked: [(word: String, distance: Int, count: Int64)] = []
         for (w, d) in found { ranked.append((w, d, try documentCount(w))) }
-        ranked.sort { a, b in a.distance != b.distance ? a.distance < b.distance : a.count != b.count ? a.count > b.count : a.word < b.word }
+        ranked.sort { a, b in
+            a.distance != b.distance
+                ? a.distance < b.distance : a.count != b.count ? a.count > b.count : a.word < b.word
+        }
         let best = ranked[0].distance
         return ranked.filter { $0.distance == best && $0.count > 0 }.prefix(limit).map(\.word)
     }

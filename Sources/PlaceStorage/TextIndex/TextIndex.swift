@@ -4,7 +4,11 @@ package import PlaceModel
 /// The text index's checks and maintenance, on any connection.
 package enum TextIndex {
     package static func noFTS5(path: String) -> PlaceDBError {
-        PlaceDBError.database(path: path, reason: "this SQLite library has no FTS5 (full-text search), which placedb's text index needs; use a build with FTS5 (Debian's libsqlite3-0 has it)")
+        PlaceDBError.database(
+            path: path,
+            reason:
+                "this SQLite library has no FTS5 (full-text search), which placedb's text index needs; use a build with FTS5 (Debian's libsqlite3-0 has it)"
+        )
     }
 
     /// Whether the linked SQLite has FTS5.
@@ -50,7 +54,8 @@ package enum TextIndex {
         guard hasFTS5(db) else { throw noFTS5(path: db.path) }
         // Every write keeps text_cell; a row written before migration 11 by
         // nothing else has none.
-        try db.execute("""
+        try db.execute(
+            """
             UPDATE place SET text_cell = CAST((ST_Y(geom) + 90) * 100 AS INTEGER) * 100000 + CAST((ST_X(geom) + 180) * 100 AS INTEGER)
             WHERE text_cell IS NULL
             """)

@@ -28,8 +28,11 @@ package struct TextIndexRow: Sendable {
     /// `name` and `primaryType` as the `place` row holds them; `address`
     /// and `types` the document's `formattedAddress` and `types`, and
     /// `extra`, as written to `doc` and `extra` (by `JSONWriter`).
-    package init(name: String?, primaryType: String?, address addressValue: JSONValue?, types typesValue: JSONValue?, extra: JSONObject,
-                 coordinate: Coordinate) {
+    package init(
+        name: String?, primaryType: String?, address addressValue: JSONValue?, types typesValue: JSONValue?,
+        extra: JSONObject,
+        coordinate: Coordinate
+    ) {
         self.name = name
         otherNames = extra.isEmpty ? nil : Self.otherNames(extra)
         // address: json_extract(doc, '$.formattedAddress'), an SQL value.
@@ -54,8 +57,12 @@ package struct TextIndexRow: Sendable {
             var n = 0
             func put(_ b: UInt8) { buffer[n] = b; n += 1 }
             func put(_ v: Int64) {
-                var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                             UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                var digits:
+                    (
+                        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                        UInt8, UInt8,
+                        UInt8, UInt8, UInt8, UInt8, UInt8
+                    ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
                 var count = 0
                 var v = v
                 withUnsafeMutableBytes(of: &digits) { d in
@@ -119,7 +126,9 @@ package struct TextIndexRow: Sendable {
                 let b = u[i]
                 if b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { return false }
                 if b == UInt8(ascii: "n") && i > 0 && (u[i - 1] == UInt8(ascii: ",") || u[i - 1] == UInt8(ascii: "["))
-                    && i + 3 < u.count && u[i + 1] == UInt8(ascii: "u") && u[i + 2] == UInt8(ascii: "l") && u[i + 3] == UInt8(ascii: "l") {
+                    && i + 3 < u.count && u[i + 1] == UInt8(ascii: "u") && u[i + 2] == UInt8(ascii: "l")
+                    && u[i + 3] == UInt8(ascii: "l")
+                {
                     return false
                 }
                 i += 1
@@ -158,7 +167,9 @@ package struct TextIndexRow: Sendable {
             var plain: [String] = []
             plain.reserveCapacity(a.count)
             for v in a {
-                guard case .string(let s) = v, isPlain(s) else { return viewTypes(primaryType: primaryType, typesValue) }
+                guard case .string(let s) = v, isPlain(s) else {
+                    return viewTypes(primaryType: primaryType, typesValue)
+                }
                 if s != "point_of_interest" && s != "establishment" { plain.append(s) }
             }
             for s in plain { out += " " + s }
@@ -177,7 +188,9 @@ package struct TextIndexRow: Sendable {
         case nil, .null?: break
         case .string(let s)?: typeText += " " + s
         case let v?:
-            typeText += " " + JSONWriter().string(v).replacingOccurrences(of: "\"point_of_interest\"", with: "")
+            typeText +=
+                " "
+                + JSONWriter().string(v).replacingOccurrences(of: "\"point_of_interest\"", with: "")
                 .replacingOccurrences(of: "\"establishment\"", with: "")
         }
         return typeText

@@ -7,10 +7,13 @@ package import PlaceModel
 /// `rebuild` (`PlaceWriter.beginBulk`/`endBulk`).
 package enum TextIndexSQL {
     /// The OpenStreetMap tags that name a place besides `name`.
-    package static let osmNameTags = ["alt_name", "old_name", "official_name", "short_name", "loc_name", "int_name", "nat_name", "reg_name", "brand"]
+    package static let osmNameTags = [
+        "alt_name", "old_name", "official_name", "short_name", "loc_name", "int_name", "nat_name", "reg_name", "brand",
+    ]
     /// The JSON paths of the first part of `otherNames`, key by key, in
     /// its order (`TextIndexRow`).
-    package static let otherNamePaths: [[String]] = osmNameTags.map { ["osm", "tags", $0] } + [["overture", "brand", "names", "primary"]]
+    package static let otherNamePaths: [[String]] =
+        osmNameTags.map { ["osm", "tags", $0] } + [["overture", "brand", "names", "primary"]]
 
     /// The most localized names of a place indexed (more are not read).
     package static let maxLocalizedNames = 400
@@ -49,7 +52,8 @@ package enum TextIndexSQL {
     /// The key of the first member of the JSON object text `o`.
     private static let firstKey = #"substr(o, 3, instr(substr(o, 3), '"') - 1)"#
     /// A place's address.
-    package static let address = #"CASE WHEN instr(p.doc, '"formattedAddress"') > 0 THEN json_extract(p.doc, '$.formattedAddress') END"#
+    package static let address =
+        #"CASE WHEN instr(p.doc, '"formattedAddress"') > 0 THEN json_extract(p.doc, '$.formattedAddress') END"#
     /// A place's type words: its primary type, then its types as a JSON
     /// array without the two every Google place has.
     package static let types = """
@@ -146,13 +150,14 @@ package enum TextIndexSQL {
     /// Takes the whole index away: triggers first (no write after this one
     /// keeps it), then its tables and view. `place.text_cell` stays (the
     /// writer keeps it, so `create` can index every place again).
-    package static let drop = triggers.map { "DROP TRIGGER IF EXISTS \($0);" }.joined(separator: "\n") + """
+    package static let drop =
+        triggers.map { "DROP TRIGGER IF EXISTS \($0);" }.joined(separator: "\n") + """
 
-        DROP TABLE IF EXISTS place_text_vocab;
-        DROP TABLE IF EXISTS place_text;
-        DROP VIEW IF EXISTS place_text_source;
-        DROP TABLE IF EXISTS place_word;
-        """
+            DROP TABLE IF EXISTS place_text_vocab;
+            DROP TABLE IF EXISTS place_text;
+            DROP VIEW IF EXISTS place_text_source;
+            DROP TABLE IF EXISTS place_word;
+            """
 
     /// Whether the index is there (`place_text` in the schema).
     package static let exists = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'place_text'"
@@ -186,7 +191,8 @@ package enum TextIndexSQL {
     /// Every word of the index, once each, in order (cells included).
     package static let indexWords = "SELECT term FROM place_text_vocab"
     /// One place's row, as `TextIndexRow` computes it (a fresh import).
-    package static let insertRow = "INSERT INTO place_text (rowid, name, other_names, address, types, cell) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+    package static let insertRow =
+        "INSERT INTO place_text (rowid, name, other_names, address, types, cell) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
     /// One word of the typo vocabulary, with its letters reversed.
     package static let insertWord = "INSERT OR IGNORE INTO place_word (word, reversed) VALUES (?1, ?2)"
 
@@ -201,20 +207,26 @@ package enum TextIndexSQL {
     /// ON c.id = p.group_id`): the place answered is filtered, ranked and
     /// measured where it is, with its own rating, not its member's.
     private static func candidateColumns(_ view: RecordView) -> String {
-        guard view == .merged else { return "p.geom, p.name, p.extra IS NOT NULL, p.rating_count, p.primary_type, p.rating" }
+        guard view == .merged else {
+            return "p.geom, p.name, p.extra IS NOT NULL, p.rating_count, p.primary_type, p.rating"
+        }
         return ["geom", "name", "extra IS NOT NULL", "rating_count", "primary_type", "rating"].map { column in
             column == "name" ? "p.name" : "CASE WHEN c.id IS NULL THEN p.\(column) ELSE c.\(column) END"
         }.joined(separator: ", ")
     }
     /// The canonical row of a match's group (merged view), for
     /// `candidateColumns`.
-    private static func canonicalJoin(_ view: RecordView) -> String { view == .merged ? " LEFT JOIN place c ON c.id = p.group_id" : "" }
+    private static func canonicalJoin(_ view: RecordView) -> String {
+        view == .merged ? " LEFT JOIN place c ON c.id = p.group_id" : ""
+    }
     /// rowid and weighted BM25 of the `?3` best places matching `?1` by
     /// BM25, ties by rowid (`?2`: the phrase counts; `?3` -1: all), each
     /// with its candidate columns: the match is limited first, then joined.
     /// (The merged view answers a group's member as its canonical row:
     /// `matchedRow`.)
-    package static func bestMatches(_ view: RecordView) -> String { view == .merged ? bestMatchesMerged : bestMatchesUnmerged }
+    package static func bestMatches(_ view: RecordView) -> String {
+        view == .merged ? bestMatchesMerged : bestMatchesUnmerged
+    }
     private static let bestMatchesMerged = bestMatchesSQL(.merged)
     private static let bestMatchesUnmerged = bestMatchesSQL(.unmerged)
     private static func bestMatchesSQL(_ view: RecordView) -> String {
@@ -227,7 +239,9 @@ package enum TextIndexSQL {
     /// The first `?3` places matching `?1` in rowid order (no sort: FTS5
     /// stops there), with their weighted BM25 (`?2`: the phrase counts),
     /// candidate columns and fine grid cell (`text_cell`).
-    package static func firstMatches(_ view: RecordView) -> String { view == .merged ? firstMatchesMerged : firstMatchesUnmerged }
+    package static func firstMatches(_ view: RecordView) -> String {
+        view == .merged ? firstMatchesMerged : firstMatchesUnmerged
+    }
     private static let firstMatchesMerged = firstMatchesSQL(.merged)
     private static let firstMatchesUnmerged = firstMatchesSQL(.unmerged)
     private static func firstMatchesSQL(_ view: RecordView) -> String {
@@ -249,10 +263,12 @@ package enum TextIndexSQL {
         FROM place p WHERE p.id = ?1
         """
     /// What an autocomplete suggestion shows.
-    package static let suggestion = "SELECT p.place_id, json_extract(p.doc, '$.types'), \(address) FROM place p WHERE p.id = ?1"
+    package static let suggestion =
+        "SELECT p.place_id, json_extract(p.doc, '$.types'), \(address) FROM place p WHERE p.id = ?1"
     package static let wordExists = "SELECT 1 FROM place_word WHERE word = ?1"
     /// The words starting with `?1`, at most `?2` of them.
-    package static let wordsStartingWith = "SELECT word FROM place_word WHERE word >= ?1 AND word < ?1 || char(1114111) LIMIT ?2"
+    package static let wordsStartingWith =
+        "SELECT word FROM place_word WHERE word >= ?1 AND word < ?1 || char(1114111) LIMIT ?2"
     /// Words starting with `?1` (a prefix) of `?2`...`?3` characters.
     package static let wordsByPrefix = """
         SELECT word FROM place_word WHERE word >= ?1 AND word < ?1 || char(1114111) AND length(word) BETWEEN ?2 AND ?3 LIMIT 500

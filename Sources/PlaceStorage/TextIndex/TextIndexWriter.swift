@@ -102,7 +102,9 @@ final class TextIndexWriter {
     /// `TextIndexSQL.refreshWords` leaves out (`[fk][0-9]*x[0-9]*`).
     static func isCellWord(_ w: String) -> Bool {
         let u = Array(w.utf8)
-        guard u.count >= 4, u[0] == UInt8(ascii: "f") || u[0] == UInt8(ascii: "k"), (0x30...0x39).contains(u[1]) else { return false }
+        guard u.count >= 4, u[0] == UInt8(ascii: "f") || u[0] == UInt8(ascii: "k"), (0x30...0x39).contains(u[1]) else {
+            return false
+        }
         for i in 2..<(u.count - 1) where u[i] == UInt8(ascii: "x") && (0x30...0x39).contains(u[i + 1]) { return true }
         return false
     }

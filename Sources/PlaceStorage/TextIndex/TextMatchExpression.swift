@@ -37,7 +37,8 @@ package enum TextMatchExpression {
     static func isCellWord(_ w: String) -> Bool {
         let b = Array(w.utf8)
         guard b.count >= 4, b[0] == UInt8(ascii: "f") || b[0] == UInt8(ascii: "k"),
-              let x = b.firstIndex(of: UInt8(ascii: "x")), x >= 2, x < b.count - 1 else { return false }
+            let x = b.firstIndex(of: UInt8(ascii: "x")), x >= 2, x < b.count - 1
+        else { return false }
         return b[1..<x].allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && b[(x + 1)...].allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
@@ -48,7 +49,8 @@ package enum TextMatchExpression {
         guard b.count > 1 else { return true }
         let x = b.firstIndex(of: UInt8(ascii: "x")) ?? b.count
         guard x >= 2 else { return false }
-        return b[1..<x].allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && (x == b.count || b[(x + 1)...].allSatisfy { $0 >= 0x30 && $0 <= 0x39 })
+        return b[1..<x].allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+            && (x == b.count || b[(x + 1)...].allSatisfy { $0 >= 0x30 && $0 <= 0x39 })
     }
 
     /// The phrases of `terms` as `expression` writes them, in order (one

@@ -53,7 +53,8 @@ struct MemberMerge {
     var memberCapturedJSON: String? {
         let latest = capturedAt
         let others = document.keys.compactMap { k in times[k].flatMap { $0 == latest ? nil : (k, JSONValue.int($0)) } }
-        return others.isEmpty ? nil : JSONWriter().string(.object(JSONObject(uniqueMembers: others.map { (key: $0.0, value: $0.1) })))
+        return others.isEmpty
+            ? nil : JSONWriter().string(.object(JSONObject(uniqueMembers: others.map { (key: $0.0, value: $0.1) })))
     }
 
     /// `stored`: the stored document (with `location`); `storedTimes`: the
@@ -64,8 +65,10 @@ struct MemberMerge {
     /// last written by an earlier import); else, within one import, a tie
     /// between different values is decided by their content
     /// (`tieGoesToRecord`), whatever the order of its files.
-    init(stored: JSONObject, storedCapturedAt: Int64, storedTimes: [String: Int64], storedExtra: JSONObject,
-         record: JSONObject, recordExtra: JSONObject, capturedAt t: Int64, complete: Bool = false, winsTies: Bool = false) {
+    init(
+        stored: JSONObject, storedCapturedAt: Int64, storedTimes: [String: Int64], storedExtra: JSONObject,
+        record: JSONObject, recordExtra: JSONObject, capturedAt t: Int64, complete: Bool = false, winsTies: Bool = false
+    ) {
         var doc = stored
         var times: [String: Int64] = [:]
         for k in stored.keys { times[k] = storedTimes[k] ?? storedCapturedAt }
@@ -73,7 +76,9 @@ struct MemberMerge {
             let latest = max(times.values.max() ?? 0, storedCapturedAt)
             let differs = record != stored || recordExtra != storedExtra
             unordered = differs && !winsTies && (CaptureTime.areUnordered(t, latest) || t == latest)
-            if t > latest || (t == latest && (winsTies || !differs || Self.tieGoesToRecord(.object(record), .object(stored)))) {
+            if t > latest
+                || (t == latest && (winsTies || !differs || Self.tieGoesToRecord(.object(record), .object(stored))))
+            {
                 document = record
                 self.times = Dictionary(uniqueKeysWithValues: record.keys.map { ($0, t) })
                 extra = recordExtra
@@ -121,10 +126,13 @@ struct MemberMerge {
         }
         let latestStored = times.filter { stored[$0.key] != nil }.values.max() ?? 0
         let latest = max(latestStored, storedCapturedAt)
-        recordIsLatest = t > latest || (t == latest && (winsTies || record == stored || Self.tieGoesToRecord(.object(record), .object(stored))))
+        recordIsLatest =
+            t > latest
+            || (t == latest && (winsTies || record == stored || Self.tieGoesToRecord(.object(record), .object(stored))))
         var extra = storedExtra
         for (k, v) in recordExtra where recordIsLatest || extra[k] == nil { extra[k] = v }
-        Self.keepNames(stored: stored["displayName"], record: record["displayName"], served: doc["displayName"], extra: &extra)
+        Self.keepNames(
+            stored: stored["displayName"], record: record["displayName"], served: doc["displayName"], extra: &extra)
         self.document = doc
         self.times = times
         self.extra = extra
@@ -141,13 +149,18 @@ struct MemberMerge {
     /// (`served`), else the first known.
     static func keepNames(stored: JSONValue?, record: JSONValue?, served: JSONValue?, extra: inout JSONObject) {
         func name(_ v: JSONValue?) -> (language: String, text: String)? {
-            guard let o = v?.objectValue, let l = o["languageCode"]?.stringValue, !l.isEmpty, let t = o["text"]?.stringValue else { return nil }
+            guard let o = v?.objectValue, let l = o["languageCode"]?.stringValue, !l.isEmpty,
+                let t = o["text"]?.stringValue
+            else { return nil }
             return (l, t)
         }
         guard let new = name(record) else { return }
         let old = name(stored)
         let held = extra["localizedNames"]?.objectValue
-        guard held != nil || (old != nil && NameLanguage.normalized(old!.language) != NameLanguage.normalized(new.language)) else { return }
+        guard
+            held != nil
+                || (old != nil && NameLanguage.normalized(old!.language) != NameLanguage.normalized(new.language))
+        else { return }
         var names = held ?? JSONObject()
         if let old, names[old.language] == nil { names[old.language] = .string(old.text) }
         if names[new.language] == nil || served == record { names[new.language] = .string(new.text) }

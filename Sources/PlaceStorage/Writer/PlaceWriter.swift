@@ -69,20 +69,26 @@ package final class PlaceWriter {
         keepsTextIndex = try TextIndex.exists(db)
         plain = try PlainLoader(db: db, textIndex: keepsTextIndex)
         loader = plain
-        find = try db.prepare("SELECT id, content_hash, removed_run IS NOT NULL, last_run, coalesce(captured_at, 0), member_captured IS NULL FROM place WHERE place_id = ?")
-        readStored = try db.prepare("""
+        find = try db.prepare(
+            "SELECT id, content_hash, removed_run IS NOT NULL, last_run, coalesce(captured_at, 0), member_captured IS NULL FROM place WHERE place_id = ?"
+        )
+        readStored = try db.prepare(
+            """
             SELECT doc, geom, extra, coalesce(captured_at, 0), member_captured, time_zone_source, source, \(StoredDocument.readColumns)
             FROM place WHERE id = ?
             """)
         setCaptured = try db.prepare("UPDATE place SET captured_at = ?, member_captured = ? WHERE id = ?")
         tombstone = try db.prepare("UPDATE place SET removed_run = ? WHERE place_id = ? AND removed_run IS NULL")
         touch = try db.prepare("UPDATE place SET last_run = ?, removed_run = NULL WHERE id = ?")
-        let columns = "name, primary_type, rating, rating_count, business_status, utc_offset_minutes, time_zone, source, content_hash, doc, extra, geom"
-        insert = try db.prepare("""
+        let columns =
+            "name, primary_type, rating, rating_count, business_status, utc_offset_minutes, time_zone, source, content_hash, doc, extra, geom"
+        insert = try db.prepare(
+            """
             INSERT INTO place (\(columns), updated_run, first_run, last_run, place_id, time_zone_source, doc_layout, captured_at, member_captured, text_cell)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
             """)
-        update = try db.prepare("""
+        update = try db.prepare(
+            """
             UPDATE place SET (\(columns), updated_run, last_run, removed_run, time_zone_source, doc_layout, captured_at, member_captured, text_cell)
                 = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, ?13, NULL, ?15, ?16, ?17, ?18, ?19)
             WHERE id = ?14
@@ -93,7 +99,8 @@ package final class PlaceWriter {
         dropFootprint = try db.prepare("DELETE FROM place_footprint WHERE id = ?")
         deletePhotos = try db.prepare("DELETE FROM place_photo WHERE place = ?")
         insertPhoto = try db.prepare("INSERT INTO place_photo (place, position, name, reference) VALUES (?, ?, ?, ?)")
-        insertAlias = try db.prepare("""
+        insertAlias = try db.prepare(
+            """
             INSERT INTO place_alias (alias_id, place_id, reason, source, confidence, evidence, run)
             VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (alias_id, place_id) DO NOTHING
             """)
@@ -150,7 +157,8 @@ package final class PlaceWriter {
         let added = db.changes > 0
         if !added && backdating {
             if backdateAlias == nil {
-                backdateAlias = try db.prepare("""
+                backdateAlias = try db.prepare(
+                    """
                     UPDATE place_alias SET reason = ?3, source = ?4, confidence = ?5, evidence = ?6, run = ?7
                     WHERE alias_id = ?1 AND place_id = ?2
                       AND julianday((SELECT started_at FROM import_run WHERE id = ?7)) < julianday((SELECT started_at FROM import_run WHERE id = place_alias.run))
@@ -200,7 +208,9 @@ package final class PlaceWriter {
     /// `writeBackEarly`: the database is a new file (its pages start going
     /// to disk before the commit).
     package func beginBulk(writeBackEarly: Bool = false) throws {
-        try begin(DirectLoader(db: db, indexChunk: indexChunk, writeBackEarly: writeBackEarly, buildsTextIndex: keepsTextIndex))
+        try begin(
+            DirectLoader(
+                db: db, indexChunk: indexChunk, writeBackEarly: writeBackEarly, buildsTextIndex: keepsTextIndex))
     }
 
     /// Starts a write of many places kept by `loader` (tests pass the plain one).
@@ -265,7 +275,8 @@ package final class PlaceWriter {
             try insertBinds.bindText(place.id, at: 14, in: arena)
             do {
                 try insert.run()
-                return try writeRest(place, rowid: db.lastInsertedRowID, isRewrite: false, oldTypes: [], outcome: .inserted)
+                return try writeRest(
+                    place, rowid: db.lastInsertedRowID, isRewrite: false, oldTypes: [], outcome: .inserted)
             } catch let error as SQLiteError where error.extendedCode == Self.uniqueConstraintFailed {
                 insert.rewind()
             }
@@ -274,8 +285,10 @@ package final class PlaceWriter {
         try find.bind(text: place.id, at: 1)
         var existing: Existing?
         if let row = try find.step() {
-            existing = Existing(rowid: try row.int64(0), hash: try row.int64(1), removed: try row.int64(2) != 0, duplicate: try row.int64(3) == run, lastRun: try row.int64(3),
-                                capturedAt: try row.int64(4), uniform: try row.int64(5) != 0)
+            existing = Existing(
+                rowid: try row.int64(0), hash: try row.int64(1), removed: try row.int64(2) != 0,
+                duplicate: try row.int64(3) == run, lastRun: try row.int64(3),
+                capturedAt: try row.int64(4), uniform: try row.int64(5) != 0)
         }
         find.rewind()
 
@@ -328,15 +341,19 @@ package final class PlaceWriter {
         }
         let value = try StoredDocument.withDocument(row, docColumn: 0, layoutColumn: 7) { try JSONParser.parse($0) }
         guard case .object(let doc) = value else { throw corrupt("a stored document that is not an object") }
-        guard let coordinate = row.withBytes(1, { SpatiaLiteBlob.coordinate($0) }) else { throw corrupt("no readable point geometry") }
-        let extra = row.isNull(2) ? JSONObject() : try row.withBytes(2) { try JSONParser.parse($0) }.objectValue ?? JSONObject()
+        guard let coordinate = row.withBytes(1, { SpatiaLiteBlob.coordinate($0) }) else {
+            throw corrupt("no readable point geometry")
+        }
+        let extra =
+            row.isNull(2) ? JSONObject() : try row.withBytes(2) { try JSONParser.parse($0) }.objectValue ?? JSONObject()
         let memberCaptured = row.optionalString(4)
         let times = try memberCaptured.map { MemberMerge.times(try JSONParser.parse($0)) } ?? [:]
         // The document as a place holds it: with its location (the geometry).
         let document = Place(id: PlaceID(""), coordinate: coordinate, storedDocument: doc).document
-        return StoredPlace(document: document, coordinate: coordinate, extra: extra, capturedAt: try row.int64(3),
-                           memberCaptured: memberCaptured, times: times,
-                           timeZoneSource: row.optionalString(5).flatMap(TimeZoneSource.init(rawValue:)), source: try row.string(6))
+        return StoredPlace(
+            document: document, coordinate: coordinate, extra: extra, capturedAt: try row.int64(3),
+            memberCaptured: memberCaptured, times: times,
+            timeZoneSource: row.optionalString(5).flatMap(TimeZoneSource.init(rawValue:)), source: try row.string(6))
     }
 
     /// Merges a record into the stored place of its ID, member by member
@@ -364,20 +381,26 @@ package final class PlaceWriter {
         // nothing dating either record, it ties the stored undated members.
         var t = place.capturedAt
         if existing.duplicate, !CaptureTime.isKnown(t) {
-            let undated = old.document.keys.compactMap { k in (old.times[k] ?? old.capturedAt) }.filter { !CaptureTime.isKnown($0) }
+            let undated = old.document.keys.compactMap { k in (old.times[k] ?? old.capturedAt) }.filter {
+                !CaptureTime.isKnown($0)
+            }
             t = max(t, undated.max() ?? t)
         }
-        let m = MemberMerge(stored: old.document, storedCapturedAt: old.capturedAt, storedTimes: old.times, storedExtra: old.extra,
-                            record: record.document, recordExtra: record.extra, capturedAt: t,
-                            complete: place.format.recordsAreComplete, winsTies: existing.duplicate || existing.lastRun < importFirstRun)
+        let m = MemberMerge(
+            stored: old.document, storedCapturedAt: old.capturedAt, storedTimes: old.times, storedExtra: old.extra,
+            record: record.document, recordExtra: record.extra, capturedAt: t,
+            complete: place.format.recordsAreComplete, winsTies: existing.duplicate || existing.lastRun < importFirstRun
+        )
         let source = m.recordIsLatest ? place.source : old.source
         let hasZone = m.document["timeZone"]?["id"]?.stringValue != nil
-        let zoneSource: TimeZoneSource? = !hasZone ? nil : m.tookTimeZone ? (place.timeZoneSource ?? .data) : (old.timeZoneSource ?? .data)
+        let zoneSource: TimeZoneSource? =
+            !hasZone ? nil : m.tookTimeZone ? (place.timeZoneSource ?? .data) : (old.timeZoneSource ?? .data)
         let newFootprint = m.tookLocation && place.footprint != nil
         lastKeptNewer = m.keptNewer
         lastUnordered = m.unordered
         if m.document == old.document && m.extra == old.extra && source == old.source
-            && zoneSource == (hasZone ? (old.timeZoneSource ?? .data) : nil) && !newFootprint {
+            && zoneSource == (hasZone ? (old.timeZoneSource ?? .data) : nil) && !newFootprint
+        {
             // The same values: only the capture times may move on.
             let json = m.memberCapturedJSON
             if m.capturedAt != old.capturedAt || json != old.memberCaptured {
@@ -386,16 +409,21 @@ package final class PlaceWriter {
             return try unchanged(existing)
         }
         let location = m.document["location"]
-        let coordinate = location.flatMap { l in
-            l["latitude"]?.doubleValue.flatMap { lat in l["longitude"]?.doubleValue.map { Coordinate(latitude: lat, longitude: $0) } }
-        } ?? old.coordinate
+        let coordinate =
+            location.flatMap { l in
+                l["latitude"]?.doubleValue.flatMap { lat in
+                    l["longitude"]?.doubleValue.map { Coordinate(latitude: lat, longitude: $0) }
+                }
+            } ?? old.coordinate
         var merged = Place(id: PlaceID(place.id), coordinate: coordinate, document: m.document)
         merged.timeZoneSource = zoneSource
         var decoded = DecodedPlace(place: merged, extra: m.extra, format: place.format)
         if m.tookLocation { decoded.footprint = place.footprintShape }
-        let prepared = PreparedPlace(decoded, source: source, capturedAt: m.capturedAt, captureSource: place.captureSource,
-                                     keepsStoredFootprint: !m.tookLocation)
-        try bindRow(updateBinds, prepared, prepared.contentHash, capturedAt: m.capturedAt, memberCaptured: m.memberCapturedJSON)
+        let prepared = PreparedPlace(
+            decoded, source: source, capturedAt: m.capturedAt, captureSource: place.captureSource,
+            keepsStoredFootprint: !m.tookLocation)
+        try bindRow(
+            updateBinds, prepared, prepared.contentHash, capturedAt: m.capturedAt, memberCaptured: m.memberCapturedJSON)
         try updateBinds.bind(integer: existing.rowid, at: 14)
         try update.run()
         deletePhotos.reset()
@@ -412,7 +440,9 @@ package final class PlaceWriter {
     /// Binds the row's columns (all but 14, the ID or rowid) to `insert` or
     /// `update`. Every parameter is bound again for each row, from the
     /// place's own storage (no per-row C strings or arrays).
-    private func bindRow(_ binds: BoundValues, _ place: PreparedPlace, _ contentHash: Int64, capturedAt: Int64, memberCaptured: String?) throws {
+    private func bindRow(
+        _ binds: BoundValues, _ place: PreparedPlace, _ contentHash: Int64, capturedAt: Int64, memberCaptured: String?
+    ) throws {
         binds.statement.rewind()
         // The row's texts and blobs go through the arena (bound without
         // SQLite's copy of each), `insert`'s ID (14) after them. Numbers,
@@ -445,8 +475,10 @@ package final class PlaceWriter {
     /// What follows the row: its point and extent, its types, its photos.
     /// `isRewrite`: the row existed before this write (its old extent,
     /// footprint and types are replaced).
-    private func writeRest(_ place: PreparedPlace, rowid: Int64, isRewrite: Bool,
-                           oldTypes: [String], outcome: Outcome) throws -> Outcome {
+    private func writeRest(
+        _ place: PreparedPlace, rowid: Int64, isRewrite: Bool,
+        oldTypes: [String], outcome: Outcome
+    ) throws -> Outcome {
         // Its point, viewport and types.
         try loader.add(place, rowid: rowid, isRewrite: isRewrite, oldTypes: oldTypes)
         // The footprint: written with the row, dropped when a rewrite has none
@@ -484,9 +516,9 @@ extension PlaceWriter {
     /// south <= north; a viewport across the antimeridian gets east + 360.
     package static func extent(_ viewport: JSONValue?) -> (west: Double, east: Double, south: Double, north: Double)? {
         guard let s = viewport?["low"]?["latitude"]?.doubleValue, let w = viewport?["low"]?["longitude"]?.doubleValue,
-              let n = viewport?["high"]?["latitude"]?.doubleValue, let e = viewport?["high"]?["longitude"]?.doubleValue,
-              (-90...90).contains(s), (-90...90).contains(n), s <= n, (-180...180).contains(w), (-180...180).contains(e) else { return nil }
+            let n = viewport?["high"]?["latitude"]?.doubleValue, let e = viewport?["high"]?["longitude"]?.doubleValue,
+            (-90...90).contains(s), (-90...90).contains(n), s <= n, (-180...180).contains(w), (-180...180).contains(e)
+        else { return nil }
         return (w, e < w ? e + 360 : e, s, n)
     }
 }
-

@@ -56,8 +56,12 @@ package final class PreparedPlace: Sendable {
     /// `undatedImport` (the time of the import, for a record nothing
     /// dates): the capture time is the record's `CaptureTime.unordered`
     /// key (from that time and its content hash), not `capturedAt`.
-    package init(_ decoded: DecodedPlace, source fixedSource: String?, capturedAt: Int64 = 0, captureSource: CaptureSource = .unknown,
-         undatedImport: Int64? = nil, timestampOutOfRange: Bool = false, keepsStoredFootprint: Bool = false, textIndex: Bool = true) {
+    package init(
+        _ decoded: DecodedPlace, source fixedSource: String?, capturedAt: Int64 = 0,
+        captureSource: CaptureSource = .unknown,
+        undatedImport: Int64? = nil, timestampOutOfRange: Bool = false, keepsStoredFootprint: Bool = false,
+        textIndex: Bool = true
+    ) {
         self.footprintShape = decoded.footprint
         self.captureSource = captureSource
         self.timestampOutOfRange = timestampOutOfRange
@@ -113,7 +117,8 @@ package final class PreparedPlace: Sendable {
         self.extra = extra
         let contentHash = Int64(bitPattern: hash.value)
         self.contentHash = contentHash
-        self.capturedAt = undatedImport.map { CaptureTime.unordered(importedAt: $0, contentHash: contentHash) } ?? capturedAt
+        self.capturedAt =
+            undatedImport.map { CaptureTime.unordered(importedAt: $0, contentHash: contentHash) } ?? capturedAt
         self.source = source
         self.name = columns.name
         self.types = members.types
@@ -128,8 +133,13 @@ package final class PreparedPlace: Sendable {
         let viewport = members.viewport
         self.extent = PlaceWriter.extent(viewport)
         self.viewportWarning = viewport.flatMap { ViewportEvidence.classify($0) }.flatMap { $0.isWarning ? $0 : nil }
-        self.text = !textIndex ? nil : TextIndexRow(name: columns.name, primaryType: columns.primaryType, address: members.formattedAddress, types: members.typesValue,
-                                 extra: decoded.extra, coordinate: place.coordinate)
+        self.text =
+            !textIndex
+            ? nil
+            : TextIndexRow(
+                name: columns.name, primaryType: columns.primaryType, address: members.formattedAddress,
+                types: members.typesValue,
+                extra: decoded.extra, coordinate: place.coordinate)
         self.photos = (members.photos?.arrayValue ?? []).enumerated().compactMap { position, photo in
             photo["name"]?.stringValue.map { (position, $0, PhotoName.reference(of: $0)) }
         }
@@ -142,7 +152,8 @@ extension PreparedPlace {
     /// the decoded values are not kept alive until the write: every
     /// place would hold its decoded tree for nothing a fresh insert uses.
     func recordDocument() throws -> (document: JSONObject, extra: JSONObject) {
-        let columns = StoredDocument.Columns(name: name, primaryType: primaryType, rating: rating, ratingCount: ratingCount)
+        let columns = StoredDocument.Columns(
+            name: name, primaryType: primaryType, rating: rating, ratingCount: ratingCount)
         let whole = try doc.withUnsafeBytes { try StoredDocument.restore($0, layout: docLayout, columns: columns) }
         guard case .object(let o) = try JSONParser.parse(docLayout == 0 ? doc : whole) else {
             throw JSONSyntaxError(message: "a prepared document is not an object", offset: 0)
@@ -175,7 +186,11 @@ extension PreparedPlace {
                 case 14: if key == "businessStatus" { businessStatus = value }
                 case 15: if key == "userRatingCount" { userRatingCount = value }
                 case 16:
-                    if key == "utcOffsetMinutes" { utcOffsetMinutes = value } else if key == "formattedAddress" { formattedAddress = value }
+                    if key == "utcOffsetMinutes" {
+                        utcOffsetMinutes = value
+                    } else if key == "formattedAddress" {
+                        formattedAddress = value
+                    }
                 default: break
                 }
             }
@@ -188,7 +203,8 @@ extension PreparedPlace {
         var columns: StoredDocument.Columns {
             let name = displayName?.objectValue.flatMap { $0["text"]?.stringValue }
             let primary = primaryType?.stringValue ?? typesValue?.arrayValue?.lazy.compactMap(\.stringValue).first
-            return StoredDocument.Columns(name: name, primaryType: primary, rating: rating?.doubleValue, ratingCount: userRatingCount?.intValue)
+            return StoredDocument.Columns(
+                name: name, primaryType: primary, rating: rating?.doubleValue, ratingCount: userRatingCount?.intValue)
         }
     }
 }

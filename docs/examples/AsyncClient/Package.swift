@@ -7,8 +7,9 @@ let package = Package(
     name: "AsyncClient",
     dependencies: [.package(name: "placedb", path: "../../..")],
     targets: [
-        .executableTarget(name: "AsyncClient", dependencies: [.product(name: "PlaceKit", package: "placedb")],
-                          swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]),
+        .executableTarget(
+            name: "AsyncClient", dependencies: [.product(name: "PlaceKit", package: "placedb")],
+            swiftSettings: [.unsafeFlags(["-warnings-as-errors"])])
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,7 +7,10 @@ extension PlaceReader {
     /// API's Table A, but the areas one is in rather than looks for
     /// (countries, states, localities, postal codes, school districts).
     static let queryTypes: [(type: String, words: [String])] = PlaceTypes.tableA
-        .subtracting(["administrative_area_level_1", "administrative_area_level_2", "country", "locality", "postal_code", "school_district"])
+        .subtracting([
+            "administrative_area_level_1", "administrative_area_level_2", "country", "locality", "postal_code",
+            "school_district",
+        ])
         .sorted()
         .map { ($0, $0.split(separator: "_").map(String.init)) }
 
@@ -29,7 +32,9 @@ extension PlaceReader {
     ///
     /// Type words are what `searchText` finds places by, so each
     /// prediction searched finds places of its type.
-    func queryPredictions(_ request: AutocompleteRequest, words: [String], lastIsPrefix: Bool, focus: Coordinate?) throws -> [AutocompleteQuerySuggestion] {
+    func queryPredictions(_ request: AutocompleteRequest, words: [String], lastIsPrefix: Bool, focus: Coordinate?)
+        throws -> [AutocompleteQuerySuggestion]
+    {
         guard let last = words.last else { return [] }
         let before = words.dropLast()
         var typesByCompletion: [String: [[String]]] = [:]
@@ -65,11 +70,15 @@ extension PlaceReader {
         if let focus, let locality = try locality(at: focus), let name = locality.displayName?.text, !name.isEmpty {
             add(first, secondary: "near " + name)
         }
-        for typeWords in best.value.sorted(by: { $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1) }) {
+        for typeWords in best.value.sorted(by: {
+            $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1)
+        }) {
             add(typeWords.joined(separator: " "))
         }
         for (_, types) in ordered.dropFirst() {
-            if let shortest = types.min(by: { $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1) }) {
+            if let shortest = types.min(by: {
+                $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1)
+            }) {
                 add(shortest.joined(separator: " "))
             }
         }

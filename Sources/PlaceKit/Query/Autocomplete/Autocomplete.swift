@@ -43,15 +43,21 @@ public struct AutocompleteRequest: Sendable, Equatable {
     /// The API's type collections of `includedPrimaryTypes`.
     public static let collections: [String: [String]] = [
         "(cities)": ["locality", "administrative_area_level_3"],
-        "(regions)": ["locality", "sublocality", "postal_code", "country", "administrative_area_level_1", "administrative_area_level_2"],
+        "(regions)": [
+            "locality", "sublocality", "postal_code", "country", "administrative_area_level_1",
+            "administrative_area_level_2",
+        ],
     ]
     /// The most `includedPrimaryTypes` a request may give (the API's "up to 5").
     public static let maxIncludedPrimaryTypes = 5
     /// The most `includedRegionCodes` a request may give (the API's "up to 15").
     public static let maxIncludedRegionCodes = 15
 
-    public init(input: String, locationBias: SearchArea? = nil, locationRestriction: SearchArea? = nil, origin: Coordinate? = nil,
-                includedPrimaryTypes: [String] = [], maxResultCount: Int = 5) {
+    public init(
+        input: String, locationBias: SearchArea? = nil, locationRestriction: SearchArea? = nil,
+        origin: Coordinate? = nil,
+        includedPrimaryTypes: [String] = [], maxResultCount: Int = 5
+    ) {
         self.input = input
         self.locationBias = locationBias
         self.locationRestriction = locationRestriction
@@ -63,30 +69,44 @@ public struct AutocompleteRequest: Sendable, Equatable {
     public func validate() throws(PlaceDBError) {
         let n = input.count
         if n > TextSearchRequest.maxQueryLength {
-            throw .invalidArgument("input is \(n) characters long; at most \(TextSearchRequest.maxQueryLength) are accepted")
+            throw .invalidArgument(
+                "input is \(n) characters long; at most \(TextSearchRequest.maxQueryLength) are accepted")
         }
         guard (1...TextSearchRequest.maxResultLimit).contains(maxResultCount) else {
-            throw .invalidArgument("maxResultCount \(maxResultCount) must be in 1...\(TextSearchRequest.maxResultLimit)")
+            throw .invalidArgument(
+                "maxResultCount \(maxResultCount) must be in 1...\(TextSearchRequest.maxResultLimit)")
         }
         try locationBias?.validate("locationBias")
         try locationRestriction?.validate("locationRestriction")
-        if let origin, !origin.isValid { throw .invalidArgument("origin \(origin.latitude),\(origin.longitude) is out of range") }
-        for t in includedPrimaryTypes where t.isEmpty { throw .invalidArgument("an empty place type in includedPrimaryTypes") }
+        if let origin, !origin.isValid {
+            throw .invalidArgument("origin \(origin.latitude),\(origin.longitude) is out of range")
+        }
+        for t in includedPrimaryTypes where t.isEmpty {
+            throw .invalidArgument("an empty place type in includedPrimaryTypes")
+        }
         if includedPrimaryTypes.count > Self.maxIncludedPrimaryTypes {
-            throw .invalidArgument("includedPrimaryTypes has \(includedPrimaryTypes.count) types; at most \(Self.maxIncludedPrimaryTypes) are accepted")
+            throw .invalidArgument(
+                "includedPrimaryTypes has \(includedPrimaryTypes.count) types; at most \(Self.maxIncludedPrimaryTypes) are accepted"
+            )
         }
         let collections = includedPrimaryTypes.filter { Self.collections[$0] != nil }
         if !collections.isEmpty && includedPrimaryTypes.count > 1 {
             throw .invalidArgument("includedPrimaryTypes: \(collections[0]) must be the only type given")
         }
         if includedRegionCodes.count > Self.maxIncludedRegionCodes {
-            throw .invalidArgument("includedRegionCodes has \(includedRegionCodes.count) codes; at most \(Self.maxIncludedRegionCodes) are accepted")
+            throw .invalidArgument(
+                "includedRegionCodes has \(includedRegionCodes.count) codes; at most \(Self.maxIncludedRegionCodes) are accepted"
+            )
         }
-        for code in includedRegionCodes where !(code.utf8.count == 2 && code.utf8.allSatisfy { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }) {
-            throw .invalidArgument("includedRegionCodes: '\(code.prefix(100))' is no two-letter CLDR region code (such as CH or us)")
+        for code in includedRegionCodes
+        where !(code.utf8.count == 2 && code.utf8.allSatisfy { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }) {
+            throw .invalidArgument(
+                "includedRegionCodes: '\(code.prefix(100))' is no two-letter CLDR region code (such as CH or us)")
         }
         if let token = sessionToken, !Self.isSessionToken(token) {
-            throw .invalidArgument("sessionToken must be a URL- and filename-safe base64 string of at most 36 ASCII characters (a UUID fits)")
+            throw .invalidArgument(
+                "sessionToken must be a URL- and filename-safe base64 string of at most 36 ASCII characters (a UUID fits)"
+            )
         }
     }
 
@@ -94,9 +114,11 @@ public struct AutocompleteRequest: Sendable, Equatable {
     /// filename-safe base64 (letters, digits, `-`, `_`, `=` padding), at
     /// most 36 characters.
     public static func isSessionToken(_ token: String) -> Bool {
-        token.utf8.count <= 36 && token.utf8.allSatisfy { c in
-            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D || c == 0x5F || c == 0x3D
-        }
+        token.utf8.count <= 36
+            && token.utf8.allSatisfy { c in
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D
+                    || c == 0x5F || c == 0x3D
+            }
     }
 
     /// The primary types a place must have: `includedPrimaryTypes`, a
@@ -107,9 +129,11 @@ public struct AutocompleteRequest: Sendable, Equatable {
 
     /// The request fields `init(json:)` reads: every field of the discovery
     /// document's `AutocompletePlacesRequest`.
-    public static let jsonFields: Set<String> = ["input", "inputOffset", "locationBias", "locationRestriction", "origin", "includedPrimaryTypes",
-                                                 "languageCode", "regionCode", "includedRegionCodes", "sessionToken", "includeQueryPredictions",
-                                                 "includePureServiceAreaBusinesses", "includeFutureOpeningBusinesses"]
+    public static let jsonFields: Set<String> = [
+        "input", "inputOffset", "locationBias", "locationRestriction", "origin", "includedPrimaryTypes",
+        "languageCode", "regionCode", "includedRegionCodes", "sessionToken", "includeQueryPredictions",
+        "includePureServiceAreaBusinesses", "includeFutureOpeningBusinesses",
+    ]
 
     /// Reads a Places API (New) `autocomplete` request body: `input`
     /// (required), `inputOffset` (the input is cut there), `locationBias`,
@@ -123,27 +147,37 @@ public struct AutocompleteRequest: Sendable, Equatable {
     public init(json: JSONObject) throws(PlaceDBError) {
         try RequestReader.checkKeys(json, allowed: Self.jsonFields)
         guard let i = json["input"] else { throw .invalidArgument("input is required") }
-        guard var text = i.stringValue else { throw .invalidArgument("input must be a string, not \(i.kindDescription)") }
+        guard var text = i.stringValue else {
+            throw .invalidArgument("input must be a string, not \(i.kindDescription)")
+        }
         if let offset = try RequestReader.int(json["inputOffset"], "inputOffset") {
             guard offset >= 0 else { throw .invalidArgument("inputOffset must not be negative") }
             text = String(text.unicodeScalars.prefix(offset))
         }
         var origin: Coordinate?
         if json["origin"] != nil { origin = try RequestReader.coordinate(json["origin"], "origin") }
-        self.init(input: text, locationBias: try SearchArea(json: json["locationBias"], "locationBias"),
-                  locationRestriction: try SearchArea(json: json["locationRestriction"], "locationRestriction"),
-                  origin: origin, includedPrimaryTypes: try RequestReader.strings(json["includedPrimaryTypes"], "includedPrimaryTypes"))
+        self.init(
+            input: text, locationBias: try SearchArea(json: json["locationBias"], "locationBias"),
+            locationRestriction: try SearchArea(json: json["locationRestriction"], "locationRestriction"),
+            origin: origin,
+            includedPrimaryTypes: try RequestReader.strings(json["includedPrimaryTypes"], "includedPrimaryTypes"))
         languageCode = try RequestReader.languageCode(json["languageCode"])
         if locationBias != nil && locationRestriction != nil {
             throw .invalidArgument("locationBias and locationRestriction cannot both be set")
         }
-        includeQueryPredictions = try RequestReader.bool(json["includeQueryPredictions"], "includeQueryPredictions") ?? false
-        includePureServiceAreaBusinesses = try RequestReader.bool(json["includePureServiceAreaBusinesses"], "includePureServiceAreaBusinesses") ?? false
-        includeFutureOpenings = try RequestReader.bool(json["includeFutureOpeningBusinesses"], "includeFutureOpeningBusinesses") ?? false
+        includeQueryPredictions =
+            try RequestReader.bool(json["includeQueryPredictions"], "includeQueryPredictions") ?? false
+        includePureServiceAreaBusinesses =
+            try RequestReader.bool(json["includePureServiceAreaBusinesses"], "includePureServiceAreaBusinesses")
+            ?? false
+        includeFutureOpenings =
+            try RequestReader.bool(json["includeFutureOpeningBusinesses"], "includeFutureOpeningBusinesses") ?? false
         includedRegionCodes = try RequestReader.strings(json["includedRegionCodes"], "includedRegionCodes")
         for (key, path) in [("sessionToken", \AutocompleteRequest.sessionToken), ("regionCode", \.regionCode)] {
             guard let v = json[key] else { continue }
-            guard let s = v.stringValue else { throw .invalidArgument("\(key) must be a string, not \(v.kindDescription)") }
+            guard let s = v.stringValue else {
+                throw .invalidArgument("\(key) must be a string, not \(v.kindDescription)")
+            }
             if !s.isEmpty { self[keyPath: path] = s }
         }
         try validate()
@@ -172,8 +206,10 @@ extension PlaceReader {
     static func lastIsPrefix(_ input: String) -> Bool {
         input.unicodeScalars.last.map { s in
             let c = s.properties.generalCategory
-            return [.uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber,
-                    .letterNumber, .otherNumber, .nonspacingMark, .spacingMark, .enclosingMark, .privateUse].contains(c)
+            return [
+                .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber,
+                .letterNumber, .otherNumber, .nonspacingMark, .spacingMark, .enclosingMark, .privateUse,
+            ].contains(c)
         } ?? false
     }
 
@@ -187,12 +223,14 @@ extension PlaceReader {
         let focus = request.locationBias?.center ?? request.locationRestriction?.center ?? request.origin
         var scale: Double?
         if case .circle(_, let r)? = request.locationBias { scale = r }
-        let plan = TextQueryPlan(words: words, lastIsPrefix: lastIsPrefix, focus: focus, scale: scale,
-                                 restriction: request.locationRestriction, types: [], limit: request.maxResultCount,
-                                 window: request.maxResultCount)
+        let plan = TextQueryPlan(
+            words: words, lastIsPrefix: lastIsPrefix, focus: focus, scale: scale,
+            restriction: request.locationRestriction, types: [], limit: request.maxResultCount,
+            window: request.maxResultCount)
         return try store.read {
             try store.requireTextIndex()
-            let queries = request.includeQueryPredictions
+            let queries =
+                request.includeQueryPredictions
                 ? try queryPredictions(request, words: words, lastIsPrefix: lastIsPrefix, focus: focus) : []
             let placeLimit = request.maxResultCount - min(queries.count, Self.queryShare(request.maxResultCount))
             var places: [AutocompleteSuggestion] = []
@@ -213,13 +251,18 @@ extension PlaceReader {
                     // service-area businesses, future openings).
                     if try !exclusions.accepts(c, store: store) { excluded = true; continue }
                     guard let (id, types, address) = try store.idTypesAndAddress(rowid: c.rowid) else { continue }
-                    let main = try request.languageCode.flatMap { try store.name(in: $0, placeID: id, defaultName: c.name) } ?? c.name ?? id
+                    let main =
+                        try request.languageCode.flatMap { try store.name(in: $0, placeID: id, defaultName: c.name) }
+                        ?? c.name ?? id
                     let from = request.origin ?? focus
-                    var s = AutocompleteSuggestion(placeID: PlaceID(id), text: address.map { "\(main), \($0)" } ?? main, mainText: main,
-                                                   secondaryText: address, types: types,
-                                                   distanceMeters: from.map { $0.distance(to: c.coordinate) }, ranking: hit.factors)
-                    s.matches = TextMatches.ranges(in: s.text, query: words, lastIsPrefix: lastIsPrefix, fuzzy: hit.factors.corrected)
-                    (s.mainTextMatches, s.secondaryTextMatches) = TextMatches.split(s.matches, main: main, separator: ", ")
+                    var s = AutocompleteSuggestion(
+                        placeID: PlaceID(id), text: address.map { "\(main), \($0)" } ?? main, mainText: main,
+                        secondaryText: address, types: types,
+                        distanceMeters: from.map { $0.distance(to: c.coordinate) }, ranking: hit.factors)
+                    s.matches = TextMatches.ranges(
+                        in: s.text, query: words, lastIsPrefix: lastIsPrefix, fuzzy: hit.factors.corrected)
+                    (s.mainTextMatches, s.secondaryTextMatches) = TextMatches.split(
+                        s.matches, main: main, separator: ", ")
                     places.append(s)
                 }
                 // A place left out by an exclusion: rank more, once.
@@ -227,7 +270,8 @@ extension PlaceReader {
                 hits = try textHits(widened(plan))
                 wider = true
             }
-            return AutocompleteAnswer(places: places, queries: Array(queries.prefix(request.maxResultCount - places.count)))
+            return AutocompleteAnswer(
+                places: places, queries: Array(queries.prefix(request.maxResultCount - places.count)))
         }
     }
 
@@ -254,7 +298,9 @@ extension PlaceReader {
     /// The autocomplete answer as the API writes it (compact), with only
     /// the members `keeping` names when given (a response field mask split
     /// at its dots: `[["suggestions", "placePrediction", "placeId"]]`).
-    package func autocompleteJSON(_ request: AutocompleteRequest, explain: Bool = false, keeping paths: [[String]]? = nil) throws -> [UInt8] {
+    package func autocompleteJSON(
+        _ request: AutocompleteRequest, explain: Bool = false, keeping paths: [[String]]? = nil
+    ) throws -> [UInt8] {
         let answer = try autocompleteAnswer(request)
         var list: [JSONValue] = []
         for s in answer.places {
@@ -262,7 +308,8 @@ extension PlaceReader {
             prediction["place"] = .string(s.placeID.resourceName)
             prediction["placeId"] = .string(s.placeID.rawValue)
             prediction["text"] = Self.formattable(s.text, s.matches)
-            prediction["structuredFormat"] = Self.structured(s.mainText, s.mainTextMatches, s.secondaryText, s.secondaryTextMatches)
+            prediction["structuredFormat"] = Self.structured(
+                s.mainText, s.mainTextMatches, s.secondaryText, s.secondaryTextMatches)
             if !s.types.isEmpty { prediction["types"] = .array(s.types.map { .string($0) }) }
             if let d = s.distanceMeters { prediction["distanceMeters"] = .int(Int64(d.rounded())) }
             var item = JSONObject()
@@ -273,7 +320,8 @@ extension PlaceReader {
         for q in answer.queries {
             var prediction = JSONObject()
             prediction["text"] = Self.formattable(q.text, q.matches)
-            prediction["structuredFormat"] = Self.structured(q.mainText, q.mainTextMatches, q.secondaryText, q.secondaryTextMatches)
+            prediction["structuredFormat"] = Self.structured(
+                q.mainText, q.mainTextMatches, q.secondaryText, q.secondaryTextMatches)
             var item = JSONObject()
             item["queryPrediction"] = .object(prediction)
             list.append(.object(item))
@@ -290,17 +338,20 @@ extension PlaceReader {
         var o = JSONObject()
         o["text"] = .string(text)
         if !matches.isEmpty {
-            o["matches"] = .array(matches.map { r in
-                var m = JSONObject()
-                if r.start != 0 { m["startOffset"] = .int(Int64(r.start)) }
-                m["endOffset"] = .int(Int64(r.end))
-                return .object(m)
-            })
+            o["matches"] = .array(
+                matches.map { r in
+                    var m = JSONObject()
+                    if r.start != 0 { m["startOffset"] = .int(Int64(r.start)) }
+                    m["endOffset"] = .int(Int64(r.end))
+                    return .object(m)
+                })
         }
         return .object(o)
     }
 
-    static func structured(_ main: String, _ mainMatches: [TextRange], _ secondary: String?, _ secondaryMatches: [TextRange]) -> JSONValue {
+    static func structured(
+        _ main: String, _ mainMatches: [TextRange], _ secondary: String?, _ secondaryMatches: [TextRange]
+    ) -> JSONValue {
         var o = JSONObject()
         o["mainText"] = formattable(main, mainMatches)
         if let secondary { o["secondaryText"] = formattable(secondary, secondaryMatches) }

@@ -50,7 +50,9 @@ extension PlaceReader {
     /// The answer of `findPlaceLikelihoods` with the footprint the model
     /// used for each place listed (for a picture of it: `placedb current
     /// --svg`).
-    package func findPlaceLikelihoodScene(_ request: CurrentPlaceRequest, fields: FieldMask = .all) throws -> CurrentPlaceScene {
+    package func findPlaceLikelihoodScene(_ request: CurrentPlaceRequest, fields: FieldMask = .all) throws
+        -> CurrentPlaceScene
+    {
         try request.validate()
         let plan = maskPlan(fields, language: request.languageCode)
         return try store.read {
@@ -62,7 +64,10 @@ extension PlaceReader {
                 let place: Place
                 if let p = run.decoded[l.candidate] {
                     place = try localized(p.served(at: request.servedAt), request.languageCode).masked(fields)
-                } else if let p = try store.servedPlace(rowid: run.rowids[l.candidate], plan: plan, coordinate: run.candidates[l.candidate].location, at: request.servedAt) {
+                } else if let p = try store.servedPlace(
+                    rowid: run.rowids[l.candidate], plan: plan, coordinate: run.candidates[l.candidate].location,
+                    at: request.servedAt)
+                {
                     place = p
                 } else {
                     continue
@@ -70,8 +75,9 @@ extension PlaceReader {
                 listed.append(PlaceLikelihood(place: place, likelihood: l.likelihood))
                 outlines.append(Self.outline(l, run))
             }
-            let result = PlaceLikelihoodList(placeLikelihoods: listed, noneLikelihood: run.scores.noneLikelihood, sigmaMeters: run.sigma,
-                                             searchRadiusMeters: run.reach, candidateCount: run.scores.likelihoods.count)
+            let result = PlaceLikelihoodList(
+                placeLikelihoods: listed, noneLikelihood: run.scores.noneLikelihood, sigmaMeters: run.sigma,
+                searchRadiusMeters: run.reach, candidateCount: run.scores.likelihoods.count)
             var scene = CurrentPlaceScene(request: request, result: result, footprints: outlines)
             let view = scene.view()
             if view.side <= CurrentPlaceScene.maxStreetViewMeters {
@@ -90,18 +96,26 @@ extension PlaceReader {
             var vertex = 0
             for count in shape.partCounts {
                 let n = Int(count)
-                parts.append((vertex..<vertex + n).map {
-                    FootprintOutline.Point(east: f.originEast + Double(shape.coordinates[2 * $0]), north: f.originNorth + Double(shape.coordinates[2 * $0 + 1]))
-                })
+                parts.append(
+                    (vertex..<vertex + n).map {
+                        FootprintOutline.Point(
+                            east: f.originEast + Double(shape.coordinates[2 * $0]),
+                            north: f.originNorth + Double(shape.coordinates[2 * $0 + 1]))
+                    })
                 vertex += n
             }
-            return FootprintOutline(kind: shape.kind == .area ? .polygon : .line, source: source, parts: parts,
-                                    location: .init(east: f.originEast, north: f.originNorth))
+            return FootprintOutline(
+                kind: shape.kind == .area ? .polygon : .line, source: source, parts: parts,
+                location: .init(east: f.originEast, north: f.originNorth))
         }
         let w = f.centerEast - f.halfWidth, e = f.centerEast + f.halfWidth
         let s = f.centerNorth - f.halfHeight, n = f.centerNorth + f.halfHeight
-        let ring = [FootprintOutline.Point(east: w, north: s), .init(east: e, north: s), .init(east: e, north: n), .init(east: w, north: n)]
+        let ring = [
+            FootprintOutline.Point(east: w, north: s), .init(east: e, north: s), .init(east: e, north: n),
+            .init(east: w, north: n),
+        ]
         // The place's location as the model measured it (its exact distance).
-        return FootprintOutline(kind: .box, source: source, parts: [ring], location: .init(east: f.originEast, north: f.originNorth))
+        return FootprintOutline(
+            kind: .box, source: source, parts: [ring], location: .init(east: f.originEast, north: f.originNorth))
     }
 }

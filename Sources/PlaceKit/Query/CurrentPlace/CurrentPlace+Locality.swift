@@ -7,8 +7,10 @@ extension PlaceReader {
     /// rank (lower first): towns and cities, then municipalities, then
     /// parts of towns, then counties and states.
     static let localityRanks: [String: Int] = {
-        var r: [String: Int] = ["locality": 0, "postal_town": 0, "political": 1, "sublocality": 2, "administrative_area_level_2": 3,
-                                "administrative_area_level_1": 4]
+        var r: [String: Int] = [
+            "locality": 0, "postal_town": 0, "political": 1, "sublocality": 2, "administrative_area_level_2": 3,
+            "administrative_area_level_1": 4,
+        ]
         for level in 3...7 { r["administrative_area_level_\(level)"] = 1 }
         for level in 1...5 { r["sublocality_level_\(level)"] = 2 }
         return r
@@ -80,7 +82,9 @@ extension PlaceReader {
                 // Many (GeoNames cities, a country's boundaries): the areas
                 // whose box holds the point, then the points in circles
                 // growing until a town is in one.
-                scan(try store.loadPlaces(in: [], extentRects: GeoRect.covering(center: point, meters: 1), typeFilter: filter))
+                scan(
+                    try store.loadPlaces(
+                        in: [], extentRects: GeoRect.covering(center: point, meters: 1), typeFilter: filter))
                 var reach = 2_500.0
                 while nearestTown == nil && reach <= Self.localityReach {
                     scan(try store.loadPlaces(in: GeoRect.covering(center: point, meters: reach), typeFilter: filter))
@@ -102,9 +106,13 @@ extension PlaceReader {
             }
             let input = inputs[chosen.input]
             let c = Coordinate(latitude: input.latitudes[chosen.slot], longitude: input.longitudes[chosen.slot])
-            guard let place = try store.place(rowid: input.rowids[chosen.slot], plan: MaskPlan(Self.localityMask), coordinate: c) else { return nil }
-            return PlaceLocality(placeID: place.id, displayName: place.displayName, primaryType: place.primaryType ?? place.types.first,
-                                 location: c, distanceMeters: point.distance(to: c), containsFix: chosen.contains)
+            guard
+                let place = try store.place(
+                    rowid: input.rowids[chosen.slot], plan: MaskPlan(Self.localityMask), coordinate: c)
+            else { return nil }
+            return PlaceLocality(
+                placeID: place.id, displayName: place.displayName, primaryType: place.primaryType ?? place.types.first,
+                location: c, distanceMeters: point.distance(to: c), containsFix: chosen.contains)
         }
     }
 
@@ -134,7 +142,9 @@ extension PlaceReader {
     /// than that (the mass is spread over places the list cannot hold: a
     /// fix with few or no places near is answered "none of these", which
     /// needs no flag), and how much they hold.
-    static func approximate(_ scores: LikelihoodScores, _ model: LikelihoodModel) -> (approximate: Bool, topMass: Double) {
+    static func approximate(_ scores: LikelihoodScores, _ model: LikelihoodModel) -> (
+        approximate: Bool, topMass: Double
+    ) {
         var top: [Double] = []
         let k = max(1, model.approximateListLength)
         for l in scores.likelihoods {

@@ -43,7 +43,10 @@ public struct CurrentPlaceRequest: Sendable, Equatable {
     /// and the library alike.
     public static let defaultResultCount = 5
 
-    public init(location: Coordinate, accuracyMeters: Double, time: Date? = nil, includedTypes: [String] = [], maxResultCount: Int = CurrentPlaceRequest.defaultResultCount) {
+    public init(
+        location: Coordinate, accuracyMeters: Double, time: Date? = nil, includedTypes: [String] = [],
+        maxResultCount: Int = CurrentPlaceRequest.defaultResultCount
+    ) {
         self.location = location
         self.accuracyMeters = accuracyMeters
         self.time = time
@@ -61,13 +64,18 @@ public struct CurrentPlaceRequest: Sendable, Equatable {
     /// Throws `PlaceDBError.invalidArgument` naming what is wrong.
     public func validate() throws(PlaceDBError) {
         guard location.isValid else {
-            throw .invalidArgument("location \(location.latitude),\(location.longitude) is out of range (latitude -90...90, longitude -180...180)")
+            throw .invalidArgument(
+                "location \(location.latitude),\(location.longitude) is out of range (latitude -90...90, longitude -180...180)"
+            )
         }
         guard accuracyMeters.isFinite && accuracyMeters > 0 && accuracyMeters <= Self.maxAccuracyMeters else {
-            throw .invalidArgument("accuracy \(accuracyMeters) must be a positive number of meters, at most \(Int(Self.maxAccuracyMeters))")
+            throw .invalidArgument(
+                "accuracy \(accuracyMeters) must be a positive number of meters, at most \(Int(Self.maxAccuracyMeters))"
+            )
         }
         guard (1...NearbySearchRequest.maxResultLimit).contains(maxResultCount) else {
-            throw .invalidArgument("maxResultCount \(maxResultCount) must be in 1...\(NearbySearchRequest.maxResultLimit)")
+            throw .invalidArgument(
+                "maxResultCount \(maxResultCount) must be in 1...\(NearbySearchRequest.maxResultLimit)")
         }
         for t in includedTypes where t.isEmpty { throw .invalidArgument("an empty place type in a type filter") }
     }
@@ -78,14 +86,20 @@ extension PlaceReader {
     /// horizontal `accuracy` in meters (the 68% radius), most likely first.
     /// Mirrors the Places SDK's `findPlaceLikelihoods`; see `LikelihoodModel`
     /// for the model and `likelihoodModel` to change it.
-    package func findPlaceLikelihoods(location: Coordinate, accuracy: Double, fields: FieldMask = .all, at time: Date? = nil,
-                                     includedTypes: [String] = [], limit: Int = CurrentPlaceRequest.defaultResultCount, explain: Bool = false) throws -> PlaceLikelihoodList {
-        try findPlaceLikelihoods(CurrentPlaceRequest(location: location, accuracyMeters: accuracy, time: time,
-                                                     includedTypes: includedTypes, maxResultCount: limit),
-                                 fields: fields, explain: explain)
+    package func findPlaceLikelihoods(
+        location: Coordinate, accuracy: Double, fields: FieldMask = .all, at time: Date? = nil,
+        includedTypes: [String] = [], limit: Int = CurrentPlaceRequest.defaultResultCount, explain: Bool = false
+    ) throws -> PlaceLikelihoodList {
+        try findPlaceLikelihoods(
+            CurrentPlaceRequest(
+                location: location, accuracyMeters: accuracy, time: time,
+                includedTypes: includedTypes, maxResultCount: limit),
+            fields: fields, explain: explain)
     }
 
-    package func findPlaceLikelihoods(_ request: CurrentPlaceRequest, fields: FieldMask = .all, explain: Bool = false) throws -> PlaceLikelihoodList {
+    package func findPlaceLikelihoods(_ request: CurrentPlaceRequest, fields: FieldMask = .all, explain: Bool = false)
+        throws -> PlaceLikelihoodList
+    {
         try request.validate()
         let plan = maskPlan(fields, language: request.languageCode)
         let served = request.servedAt
@@ -97,16 +111,22 @@ extension PlaceReader {
                 let place: Place
                 if let p = run.decoded[l.candidate] {
                     place = try localized(p.served(at: served), request.languageCode).masked(fields)
-                } else if let p = try store.servedPlace(rowid: run.rowids[l.candidate], plan: plan, coordinate: run.candidates[l.candidate].location, at: served) {
+                } else if let p = try store.servedPlace(
+                    rowid: run.rowids[l.candidate], plan: plan, coordinate: run.candidates[l.candidate].location,
+                    at: served)
+                {
                     place = p
                 } else {
                     continue
                 }
-                listed.append(PlaceLikelihood(place: place, likelihood: l.likelihood,
-                                              explanation: explain ? try explanation(l, run) : nil))
+                listed.append(
+                    PlaceLikelihood(
+                        place: place, likelihood: l.likelihood,
+                        explanation: explain ? try explanation(l, run) : nil))
             }
-            var list = PlaceLikelihoodList(placeLikelihoods: listed, noneLikelihood: run.scores.noneLikelihood, sigmaMeters: run.sigma,
-                                           searchRadiusMeters: run.reach, candidateCount: run.scores.likelihoods.count)
+            var list = PlaceLikelihoodList(
+                placeLikelihoods: listed, noneLikelihood: run.scores.noneLikelihood, sigmaMeters: run.sigma,
+                searchRadiusMeters: run.reach, candidateCount: run.scores.likelihoods.count)
             (list.approximate, list.topMass) = Self.approximate(run.scores, run.model)
             if list.approximate { list.locality = try locality(at: request.location) }
             return list
@@ -122,10 +142,14 @@ extension PlaceReader {
     /// (`currentPlaceJSON`): copying the stored documents' bytes instead
     /// saves nothing measurable for five places (`placedb-bench
     /// serve-answers`), so this answer has one writer.
-    package func findPlaceLikelihoodsJSON(_ request: CurrentPlaceRequest, fields: FieldMask = .all, explain: Bool = false) throws -> [UInt8] {
+    package func findPlaceLikelihoodsJSON(
+        _ request: CurrentPlaceRequest, fields: FieldMask = .all, explain: Bool = false
+    ) throws -> [UInt8] {
         let list = try findPlaceLikelihoods(request, fields: fields, explain: explain)
         var out: [UInt8] = []
-        JSONWriter().write(.object(currentPlaceJSON(list, fields: fields, accuracyMeters: explain ? request.accuracyMeters : nil)), into: &out)
+        JSONWriter().write(
+            .object(currentPlaceJSON(list, fields: fields, accuracyMeters: explain ? request.accuracyMeters : nil)),
+            into: &out)
         return out
     }
 
@@ -135,28 +159,38 @@ extension PlaceReader {
     /// `approximate` and `locality` when the fix is too coarse to name a
     /// place (false is left out, as proto3 JSON leaves out a false bool),
     /// and with `accuracyMeters` the top-level `explain` object.
-    package func currentPlaceJSON(_ list: PlaceLikelihoodList, fields: FieldMask, accuracyMeters: Double?) -> JSONObject {
-        var o = JSONObject([("placeLikelihoods", .array(list.placeLikelihoods.map { l in
-            var item = JSONObject([("place", .object(l.place.apiJSON(fields: fields))),
-                                   ("likelihood", .double(Self.roundedLikelihood(l.likelihood)))])
-            if let e = l.explanation { item["explain"] = .object(e.json) }
-            return .object(item)
-        })), ("noneLikelihood", .double(Self.roundedLikelihood(list.noneLikelihood)))])
+    package func currentPlaceJSON(_ list: PlaceLikelihoodList, fields: FieldMask, accuracyMeters: Double?) -> JSONObject
+    {
+        var o = JSONObject([
+            (
+                "placeLikelihoods",
+                .array(
+                    list.placeLikelihoods.map { l in
+                        var item = JSONObject([
+                            ("place", .object(l.place.apiJSON(fields: fields))),
+                            ("likelihood", .double(Self.roundedLikelihood(l.likelihood))),
+                        ])
+                        if let e = l.explanation { item["explain"] = .object(e.json) }
+                        return .object(item)
+                    })
+            ), ("noneLikelihood", .double(Self.roundedLikelihood(list.noneLikelihood))),
+        ])
         if list.approximate {
             o["approximate"] = true
             if let l = list.locality { o["locality"] = Self.localityJSON(l) }
         }
         if let accuracyMeters {
             let s = LikelihoodExplanation.significant
-            o["explain"] = .object(JSONObject([
-                ("accuracyMeters", .double(accuracyMeters)),
-                ("sigmaMeters", .double(s(list.sigmaMeters))),
-                ("searchRadiusMeters", .double(s(list.searchRadiusMeters))),
-                ("candidates", .int(Int64(list.candidateCount))),
-                ("noneLikelihood", .double(Self.roundedLikelihood(list.noneLikelihood))),
-                ("topMass", .double(Self.roundedLikelihood(list.topMass))),
-                ("approximateBelow", .double(likelihoodModel.approximateMass)),
-            ]))
+            o["explain"] = .object(
+                JSONObject([
+                    ("accuracyMeters", .double(accuracyMeters)),
+                    ("sigmaMeters", .double(s(list.sigmaMeters))),
+                    ("searchRadiusMeters", .double(s(list.searchRadiusMeters))),
+                    ("candidates", .int(Int64(list.candidateCount))),
+                    ("noneLikelihood", .double(Self.roundedLikelihood(list.noneLikelihood))),
+                    ("topMass", .double(Self.roundedLikelihood(list.topMass))),
+                    ("approximateBelow", .double(likelihoodModel.approximateMass)),
+                ]))
         }
         return o
     }
@@ -215,7 +249,10 @@ extension PlaceReader {
             let order = l.indices.sorted { l[$0].weight > l[$1].weight }
             for i in order.prefix(max(model.hoursCandidates, request.maxResultCount)) {
                 let ci = l[i].candidate
-                guard let place = try store.place(rowid: rowids[ci], plan: MaskPlan(.all), coordinate: candidates[ci].location) else { continue }
+                guard
+                    let place = try store.place(
+                        rowid: rowids[ci], plan: MaskPlan(.all), coordinate: candidates[ci].location)
+                else { continue }
                 decoded[ci] = place
                 candidates[ci].details = place
             }
@@ -229,21 +266,28 @@ extension PlaceReader {
     /// evidence the index kept for it; nil for what cannot be a candidate
     /// (a feature that is not a place, a type the model gives no mass,
     /// a place closed for good).
-    static func candidate(slot: Int, meters: Double, in index: PlaceIndex, tables: ModelTables) -> LikelihoodCandidate? {
+    static func candidate(slot: Int, meters: Double, in index: PlaceIndex, tables: ModelTables) -> LikelihoodCandidate?
+    {
         let status = index.statuses[slot]
         let code = Int(index.typeCodes[slot])
-        guard LikelihoodModel.canBeAt(typeFactor: tables.typeFactor[code], closedPermanently: status == StatusCode.closedPermanently.rawValue) else { return nil }
+        guard
+            LikelihoodModel.canBeAt(
+                typeFactor: tables.typeFactor[code], closedPermanently: status == StatusCode.closedPermanently.rawValue)
+        else { return nil }
         let (kind, type) = IndexedType.decode(index.types.name(index.typeCodes[slot]))
-        var c = LikelihoodCandidate(location: index.coordinate(slot), distanceMeters: meters, kind: kind, primaryType: type,
-                                    ratingCount: Int(index.ratingCounts[slot]), source: index.sources.name(index.sourceCodes[slot]),
-                                    businessStatus: (StatusCode(rawValue: status) ?? .other).businessStatus)
+        var c = LikelihoodCandidate(
+            location: index.coordinate(slot), distanceMeters: meters, kind: kind, primaryType: type,
+            ratingCount: Int(index.ratingCounts[slot]), source: index.sources.name(index.sourceCodes[slot]),
+            businessStatus: (StatusCode(rawValue: status) ?? .other).businessStatus)
         if let s = index.shape(slot) {
             c.shape = index.shapes.shape(s)
             if tables.isContainer[code] && index.shapes.infos[s].kind == .area {
                 c.holdsAnotherPlace = holdsAnotherPlace(slot: slot, shape: s, in: index, tables: tables)
             }
         } else if let v = index.viewport(slot) {
-            c.viewport = Viewport(low: Coordinate(latitude: v.south, longitude: v.west), high: Coordinate(latitude: v.north, longitude: v.east))
+            c.viewport = Viewport(
+                low: Coordinate(latitude: v.south, longitude: v.west),
+                high: Coordinate(latitude: v.north, longitude: v.east))
         }
         return c
     }
@@ -256,15 +300,20 @@ extension PlaceReader {
         let perDegree = Earth.meanRadius * Earth.radiansPerDegree
         let lat = index.latitudes[slot], lng = index.longitudes[slot]
         let cosLat = cos(lat * Earth.radiansPerDegree)
-        return index.within(index.coordinate(slot), meters: LikelihoodModel.extent(reach: index.shapes.infos[s].reach), useExtents: false) { other in
+        return index.within(
+            index.coordinate(slot), meters: LikelihoodModel.extent(reach: index.shapes.infos[s].reach),
+            useExtents: false
+        ) { other in
             other != slot && !tables.isContainer[Int(index.typeCodes[other])]
-                && LikelihoodModel.canBeAt(typeFactor: tables.typeFactor[Int(index.typeCodes[other])],
-                                           closedPermanently: index.statuses[other] == StatusCode.closedPermanently.rawValue)
+                && LikelihoodModel.canBeAt(
+                    typeFactor: tables.typeFactor[Int(index.typeCodes[other])],
+                    closedPermanently: index.statuses[other] == StatusCode.closedPermanently.rawValue)
         }.contains { hit in
             let o = Int(hit.slot)
             var dl = index.longitudes[o] - lng
             if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
-            return index.shapes.contains(s, east: dl * cosLat * perDegree, north: (index.latitudes[o] - lat) * perDegree)
+            return index.shapes.contains(
+                s, east: dl * cosLat * perDegree, north: (index.latitudes[o] - lat) * perDegree)
         }
     }
 
@@ -276,7 +325,9 @@ extension PlaceReader {
         let rowids = run.rowids
         let k = request.maxResultCount
         func rowid(_ i: Int) -> Int64 { rowids[c[i].candidate] }
-        func before(_ a: Int, _ b: Int) -> Bool { c[a].weight > c[b].weight || (c[a].weight == c[b].weight && rowid(a) < rowid(b)) }
+        func before(_ a: Int, _ b: Int) -> Bool {
+            c[a].weight > c[b].weight || (c[a].weight == c[b].weight && rowid(a) < rowid(b))
+        }
         if request.includedTypes.isEmpty {
             // The k best and those tied with the k-th, without sorting all.
             var top: [Int] = []
@@ -310,12 +361,18 @@ extension PlaceReader {
     /// says.
     private func explanation(_ l: Likelihood, _ run: ModelRun) throws -> LikelihoodExplanation {
         var e = l.explanation
-        if let doc = try store.place(rowid: run.rowids[l.candidate], plan: MaskPlan(.all), coordinate: run.candidates[l.candidate].location)?.document["viewport"],
-           let verdict = ViewportEvidence.classify(doc) {
+        if let doc = try store.place(
+            rowid: run.rowids[l.candidate], plan: MaskPlan(.all), coordinate: run.candidates[l.candidate].location)?
+            .document["viewport"],
+            let verdict = ViewportEvidence.classify(doc)
+        {
             e.viewport = verdict
             if let s = doc["low"]?["latitude"]?.doubleValue, let w = doc["low"]?["longitude"]?.doubleValue,
-               let n = doc["high"]?["latitude"]?.doubleValue, let east = doc["high"]?["longitude"]?.doubleValue, verdict != .outOfRange {
-                (e.viewportWidth, e.viewportHeight) = ViewportEvidence.sizeMeters(south: s, west: w, north: n, east: east)
+                let n = doc["high"]?["latitude"]?.doubleValue, let east = doc["high"]?["longitude"]?.doubleValue,
+                verdict != .outOfRange
+            {
+                (e.viewportWidth, e.viewportHeight) = ViewportEvidence.sizeMeters(
+                    south: s, west: w, north: n, east: east)
             }
         }
         return e

@@ -26,12 +26,18 @@ package struct ModelTables {
     /// a visitor may stand (`LikelihoodModel.extent`), and what the
     /// footprint is (`LikelihoodModel.footprintSource`). Nothing for a
     /// place no visitor can be at (`LikelihoodModel.canBeAt`).
-    package func footprint(model: LikelihoodModel, type: UInt16, status: UInt8, latitude: Double, longitude: Double,
-                           viewport: GeoRect?, shapeReach: Double? = nil) -> (extent: Double, from: FootprintSource) {
-        guard LikelihoodModel.canBeAt(typeFactor: typeFactor[Int(type)], closedPermanently: status == StatusCode.closedPermanently.rawValue) else {
+    package func footprint(
+        model: LikelihoodModel, type: UInt16, status: UInt8, latitude: Double, longitude: Double,
+        viewport: GeoRect?, shapeReach: Double? = nil
+    ) -> (extent: Double, from: FootprintSource) {
+        guard
+            LikelihoodModel.canBeAt(
+                typeFactor: typeFactor[Int(type)], closedPermanently: status == StatusCode.closedPermanently.rawValue)
+        else {
             return (0, .type)
         }
-        let f = model.footprintSource(shapeReach: shapeReach, viewport: viewport, latitude: latitude, longitude: longitude)
+        let f = model.footprintSource(
+            shapeReach: shapeReach, viewport: viewport, latitude: latitude, longitude: longitude)
         switch f.source {
         case .shape, .viewport: return (LikelihoodModel.extent(reach: f.reach), f.source)
         case .type: return (LikelihoodModel.extent(halfSide: typeHalfSide[Int(type)]), .type)

@@ -26,15 +26,21 @@ extension PlaceReader {
     /// places never appear. Each place is served at `time` (now by
     /// default): `openNow` inside its hours is computed then
     /// (`Place.served(at:)`), never the captured value.
-    package func searchNearby(_ request: NearbySearchRequest, fields: FieldMask = .all,
-                             at time: HoursQueryTime = .instant(Date())) throws -> [NearbyPlace] {
+    package func searchNearby(
+        _ request: NearbySearchRequest, fields: FieldMask = .all,
+        at time: HoursQueryTime = .instant(Date())
+    ) throws -> [NearbyPlace] {
         try request.validate()
         let plan = maskPlan(fields, language: request.languageCode)
         return try store.read {
             try checkTypes(request)
             return try orderedHits(request).map { hit in
-                guard let place = try store.servedPlace(rowid: hit.rowid, plan: plan, coordinate: hit.coordinate, at: time) else {
-                    throw PlaceDBError.database(path: store.path, reason: "place row \(hit.rowid) vanished during the query")
+                guard
+                    let place = try store.servedPlace(
+                        rowid: hit.rowid, plan: plan, coordinate: hit.coordinate, at: time)
+                else {
+                    throw PlaceDBError.database(
+                        path: store.path, reason: "place row \(hit.rowid) vanished during the query")
                 }
                 return NearbyPlace(place: place, distanceMeters: hit.meters)
             }
@@ -46,8 +52,10 @@ extension PlaceReader {
     /// `distanceMeters` (to the centimeter). Written straight from the
     /// stored documents, not decoded where the mask allows: for servers and
     /// `--batch`. The hours are served at `time`, as `searchNearby` serves them.
-    package func searchNearbyJSON(_ request: NearbySearchRequest, fields: FieldMask = .all,
-                                 at time: HoursQueryTime = .instant(Date())) throws -> [UInt8] {
+    package func searchNearbyJSON(
+        _ request: NearbySearchRequest, fields: FieldMask = .all,
+        at time: HoursQueryTime = .instant(Date())
+    ) throws -> [UInt8] {
         try request.validate()
         let plan = maskPlan(fields, language: request.languageCode)
         return try store.read {
@@ -60,8 +68,9 @@ extension PlaceReader {
             PlaceJSON.append(#"{"places":["#, into: &out)
             for (i, hit) in hits.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                _ = try store.writePlaceJSON(rowid: hit.rowid, plan: plan, extra: [("distanceMeters", (hit.meters * 100).rounded() / 100)],
-                                         servedAt: time, into: &out)
+                _ = try store.writePlaceJSON(
+                    rowid: hit.rowid, plan: plan, extra: [("distanceMeters", (hit.meters * 100).rounded() / 100)],
+                    servedAt: time, into: &out)
             }
             PlaceJSON.append("]}", into: &out)
             return out
@@ -85,14 +94,18 @@ extension PlaceReader {
             // streets are found or none are left.
             var wider = request
             var collapsed = try collapseStreets(hits)
-            while collapsed.count < request.maxResultCount && hits.count >= wider.maxResultCount && wider.maxResultCount < 4 * NearbySearchRequest.maxResultLimit {
+            while collapsed.count < request.maxResultCount && hits.count >= wider.maxResultCount
+                && wider.maxResultCount < 4 * NearbySearchRequest.maxResultLimit
+            {
                 wider.maxResultCount *= 4
                 hits = try rankedHits(wider)
                 collapsed = try collapseStreets(hits)
             }
             hits = collapsed
         }
-        return try breakTies(hits, count: request.maxResultCount, rowid: \.rowid) { $0.popularity == $1.popularity && $0.meters == $1.meters }
+        return try breakTies(hits, count: request.maxResultCount, rowid: \.rowid) {
+            $0.popularity == $1.popularity && $0.meters == $1.meters
+        }
     }
 
     private func rankedHits(_ request: NearbySearchRequest) throws -> [RankedHit] {
@@ -109,7 +122,8 @@ extension PlaceReader {
     /// Whether a request may list streets (it names a type of
     /// `StreetSegments.types`, or asks for every feature).
     static func listsStreets(_ request: NearbySearchRequest) -> Bool {
-        request.includeAllFeatures || (request.includedTypes + request.includedPrimaryTypes).contains(where: StreetSegments.types.contains)
+        request.includeAllFeatures
+            || (request.includedTypes + request.includedPrimaryTypes).contains(where: StreetSegments.types.contains)
     }
 
     /// `hits` (in rank order) with each street's ways after its first left out.
@@ -126,11 +140,16 @@ extension PlaceReader {
 
     /// A 400 naming a type of the filter that is neither documented nor held by any place.
     private func checkTypes(_ request: NearbySearchRequest) throws {
-        try checkTypes([("includedTypes", request.includedTypes), ("excludedTypes", request.excludedTypes),
-                        ("includedPrimaryTypes", request.includedPrimaryTypes), ("excludedPrimaryTypes", request.excludedPrimaryTypes)])
+        try checkTypes([
+            ("includedTypes", request.includedTypes), ("excludedTypes", request.excludedTypes),
+            ("includedPrimaryTypes", request.includedPrimaryTypes),
+            ("excludedPrimaryTypes", request.excludedPrimaryTypes),
+        ])
     }
 
-    private func rank(_ request: NearbySearchRequest, in index: PlaceIndex, accept typeAccept: ((Int) -> Bool)?) -> [RankedHit] {
+    private func rank(_ request: NearbySearchRequest, in index: PlaceIndex, accept typeAccept: ((Int) -> Bool)?)
+        -> [RankedHit]
+    {
         let k = request.maxResultCount
         var accept = typeAccept
         if !request.includeFutureOpenings {
@@ -139,18 +158,27 @@ extension PlaceReader {
         }
         switch request.rankPreference {
         case .distance:
-            return index.nearest(to: request.center, k: k, maxMeters: request.radiusMeters ?? .infinity, accept: accept).map {
-                RankedHit(rowid: index.rowids[Int($0.slot)], meters: $0.meters, popularity: 0, coordinate: index.coordinate(Int($0.slot)))
-            }
+            return index.nearest(to: request.center, k: k, maxMeters: request.radiusMeters ?? .infinity, accept: accept)
+                .map {
+                    RankedHit(
+                        rowid: index.rowids[Int($0.slot)], meters: $0.meters, popularity: 0,
+                        coordinate: index.coordinate(Int($0.slot)))
+                }
         case .popularity:
-            let all = index.within(request.center, meters: request.radiusMeters!, useExtents: false, accept: accept).map {
-                RankedHit(rowid: index.rowids[Int($0.slot)], meters: $0.meters, popularity: index.ratingCounts[Int($0.slot)],
-                          coordinate: index.coordinate(Int($0.slot)))
+            let all = index.within(request.center, meters: request.radiusMeters!, useExtents: false, accept: accept).map
+            {
+                RankedHit(
+                    rowid: index.rowids[Int($0.slot)], meters: $0.meters, popularity: index.ratingCounts[Int($0.slot)],
+                    coordinate: index.coordinate(Int($0.slot)))
             }
-            let sorted = all.sorted { a, b in a.popularity != b.popularity ? a.popularity > b.popularity : a.meters < b.meters }
+            let sorted = all.sorted { a, b in
+                a.popularity != b.popularity ? a.popularity > b.popularity : a.meters < b.meters
+            }
             guard sorted.count > k else { return sorted }
             var end = k
-            while end < sorted.count && sorted[end].popularity == sorted[k - 1].popularity && sorted[end].meters == sorted[k - 1].meters { end += 1 }
+            while end < sorted.count && sorted[end].popularity == sorted[k - 1].popularity
+                && sorted[end].meters == sorted[k - 1].meters
+            { end += 1 }
             return Array(sorted[..<end])
         }
     }
@@ -161,7 +189,8 @@ extension PlaceReader {
     private func searchRegion(_ request: NearbySearchRequest) throws -> [RankedHit] {
         let filter = request.typeFilter
         if let radius = request.radiusMeters {
-            let input = try store.loadPlaces(in: GeoRect.covering(center: request.center, meters: radius), typeFilter: filter)
+            let input = try store.loadPlaces(
+                in: GeoRect.covering(center: request.center, meters: radius), typeFilter: filter)
             let index = engine.build(input).index
             return rank(request, in: index, accept: Self.unlisted(filter, in: index))
         }
@@ -172,7 +201,8 @@ extension PlaceReader {
             let index = engine.build(input).index
             let hits = rank(request, in: index, accept: Self.unlisted(filter, in: index))
             let wholeWorld = rects == [.world]
-            if wholeWorld || (hits.count >= request.maxResultCount && hits[request.maxResultCount - 1].meters <= reach) {
+            if wholeWorld || (hits.count >= request.maxResultCount && hits[request.maxResultCount - 1].meters <= reach)
+            {
                 return hits
             }
             // Grow by the density seen so far (at least doubling, at most 16x).

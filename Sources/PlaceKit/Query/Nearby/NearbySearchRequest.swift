@@ -40,7 +40,9 @@ public struct NearbySearchRequest: Sendable, Equatable {
     /// `includedTypes` or `includedPrimaryTypes` lists them when they
     /// match (`--type route`), and `includeAllFeatures` lists them all.
     /// Current place never answers with them (their prior is 0).
-    public static let unlistedTypes = ["route", "railway", "waterway", "political", "locality", "postal_code", "intersection"]
+    public static let unlistedTypes = [
+        "route", "railway", "waterway", "political", "locality", "postal_code", "intersection",
+    ]
 
     public static let maxResultLimit = 1000
     /// The largest radius accepted, in meters: 50 km, the Places API's
@@ -50,9 +52,11 @@ public struct NearbySearchRequest: Sendable, Equatable {
     /// `invalidArgument`, never a scan of the whole database.
     public static let maxRadiusMeters = 50_000.0
 
-    public init(center: Coordinate, radiusMeters: Double? = nil, includedTypes: [String] = [], excludedTypes: [String] = [],
-                includedPrimaryTypes: [String] = [], excludedPrimaryTypes: [String] = [],
-                maxResultCount: Int = 20, rankPreference: RankPreference = .distance) {
+    public init(
+        center: Coordinate, radiusMeters: Double? = nil, includedTypes: [String] = [], excludedTypes: [String] = [],
+        includedPrimaryTypes: [String] = [], excludedPrimaryTypes: [String] = [],
+        maxResultCount: Int = 20, rankPreference: RankPreference = .distance
+    ) {
         self.center = center
         self.radiusMeters = radiusMeters
         self.includedTypes = includedTypes
@@ -66,10 +70,13 @@ public struct NearbySearchRequest: Sendable, Equatable {
     /// Throws `PlaceDBError.invalidArgument` naming what is wrong.
     public func validate() throws(PlaceDBError) {
         guard center.isValid else {
-            throw .invalidArgument("center \(center.latitude),\(center.longitude) is out of range (latitude -90...90, longitude -180...180)")
+            throw .invalidArgument(
+                "center \(center.latitude),\(center.longitude) is out of range (latitude -90...90, longitude -180...180)"
+            )
         }
         if let r = radiusMeters, !(r.isFinite && r > 0 && r <= Self.maxRadiusMeters) {
-            throw .invalidArgument("radius \(r) must be a positive number of meters, at most \(Int(Self.maxRadiusMeters))")
+            throw .invalidArgument(
+                "radius \(r) must be a positive number of meters, at most \(Int(Self.maxRadiusMeters))")
         }
         guard (1...Self.maxResultLimit).contains(maxResultCount) else {
             throw .invalidArgument("maxResultCount \(maxResultCount) must be in 1...\(Self.maxResultLimit)")
@@ -83,9 +90,11 @@ public struct NearbySearchRequest: Sendable, Equatable {
     }
 
     var typeFilter: TypeFilter {
-        TypeFilter(includedTypes: includedTypes, excludedTypes: excludedTypes,
-                   includedPrimaryTypes: includedPrimaryTypes, excludedPrimaryTypes: excludedPrimaryTypes,
-                   includeAnonymous: includeAllFeatures,
-                   hiddenPrimaryTypes: includeAllFeatures || !includedTypes.isEmpty || !includedPrimaryTypes.isEmpty ? [] : Self.unlistedTypes)
+        TypeFilter(
+            includedTypes: includedTypes, excludedTypes: excludedTypes,
+            includedPrimaryTypes: includedPrimaryTypes, excludedPrimaryTypes: excludedPrimaryTypes,
+            includeAnonymous: includeAllFeatures,
+            hiddenPrimaryTypes: includeAllFeatures || !includedTypes.isEmpty || !includedPrimaryTypes.isEmpty
+                ? [] : Self.unlistedTypes)
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import PlaceModel
 import PlaceStorage
@@ -41,8 +41,10 @@ enum StreetSegments {
     /// a stretch, and one of each street, the best by `better`. `key(i)`
     /// is item i's type and name (nil when it is no stretch), `shape(i)`
     /// its stored lines around `location(i)`.
-    static func representatives(count: Int, key: (Int) -> String?, location: (Int) -> Coordinate,
-                                shape: (Int) throws -> FootprintShape?, better: (Int, Int) -> Bool) rethrows -> [Int] {
+    static func representatives(
+        count: Int, key: (Int) -> String?, location: (Int) -> Coordinate,
+        shape: (Int) throws -> FootprintShape?, better: (Int, Int) -> Bool
+    ) rethrows -> [Int] {
         var groups: [String: [Int]] = [:]
         var kept: [Int] = []
         for i in 0..<count {
@@ -107,7 +109,9 @@ enum StreetSegments {
     /// Whether two stretches come within `joinMeters` of each other.
     static func near(_ a: Stretch, _ b: Stretch) -> Bool {
         let d = joinMeters
-        if a.box.minX - d > b.box.maxX || b.box.minX - d > a.box.maxX || a.box.minY - d > b.box.maxY || b.box.minY - d > a.box.maxY {
+        if a.box.minX - d > b.box.maxX || b.box.minX - d > a.box.maxX || a.box.minY - d > b.box.maxY
+            || b.box.minY - d > a.box.maxY
+        {
             return false
         }
         for la in a.lines {
@@ -124,8 +128,10 @@ enum StreetSegments {
     }
 
     /// The distance between segments pq and rs in the plane.
-    static func segmentDistance(_ p: (x: Double, y: Double), _ q: (x: Double, y: Double),
-                                _ r: (x: Double, y: Double), _ s: (x: Double, y: Double)) -> Double {
+    static func segmentDistance(
+        _ p: (x: Double, y: Double), _ q: (x: Double, y: Double),
+        _ r: (x: Double, y: Double), _ s: (x: Double, y: Double)
+    ) -> Double {
         func cross(_ o: (x: Double, y: Double), _ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Double {
             (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
         }
@@ -134,7 +140,9 @@ enum StreetSegments {
         return min(pointSegment(p, r, s), pointSegment(q, r, s), pointSegment(r, p, q), pointSegment(s, p, q))
     }
 
-    static func pointSegment(_ p: (x: Double, y: Double), _ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Double {
+    static func pointSegment(_ p: (x: Double, y: Double), _ a: (x: Double, y: Double), _ b: (x: Double, y: Double))
+        -> Double
+    {
         let dx = b.x - a.x, dy = b.y - a.y
         let l2 = dx * dx + dy * dy
         let t = l2 == 0 ? 0 : max(0, min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / l2))

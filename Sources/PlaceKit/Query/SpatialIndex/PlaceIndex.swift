@@ -151,7 +151,9 @@ package final class PlaceIndex {
             + typeSlotCache.values.reduce(0) { $0 + $1.byteCount }
     }
 
-    package func coordinate(_ slot: Int) -> Coordinate { Coordinate(latitude: latitudes[slot], longitude: longitudes[slot]) }
+    package func coordinate(_ slot: Int) -> Coordinate {
+        Coordinate(latitude: latitudes[slot], longitude: longitudes[slot])
+    }
     package func viewport(_ slot: Int) -> GeoRect? {
         let v = viewportIndexes[slot]
         return v < 0 ? nil : viewports[Int(v)]
@@ -191,7 +193,9 @@ package final class PlaceIndex {
     /// whose chord is within 2e-12 (13 µm) of the k-th, far more than the
     /// two formulas can disagree by; the survivors are then measured with
     /// `haversineMeters` and ranked by it.
-    package func nearest(to center: Coordinate, k: Int, maxMeters: Double = .infinity, accept: ((Int) -> Bool)? = nil) -> [IndexHit] {
+    package func nearest(to center: Coordinate, k: Int, maxMeters: Double = .infinity, accept: ((Int) -> Bool)? = nil)
+        -> [IndexHit]
+    {
         guard k > 0, !nodes.isEmpty else { return [] }
         let q = UnitVector(latitude: center.latitude, longitude: center.longitude)
         var best: [(c2: Double, slot: Int32)] = []
@@ -210,39 +214,41 @@ package final class PlaceIndex {
         heap.nodes.removeAll(keepingCapacity: true)
         nodes.withUnsafeBufferPointer { nodes in
             xs.withUnsafeBufferPointer { xs in
-            ys.withUnsafeBufferPointer { ys in
-            zs.withUnsafeBufferPointer { zs in
-                heap.push(boxChord2(nodes[0], q), 0)
-                while let (bound, n) = heap.popMin() {
-                    if bound > limit2 { break }
-                    let node = nodes[Int(n)]
-                    if node.right >= 0 {
-                        let l = Int(n) + 1, r = Int(node.right)
-                        let bl = boxChord2(nodes[l], q), br = boxChord2(nodes[r], q)
-                        if bl <= limit2 { heap.push(bl, Int32(l)) }
-                        if br <= limit2 { heap.push(br, Int32(r)) }
-                        continue
-                    }
-                    for s in Int(node.begin)..<Int(node.end) {
-                        let dx = xs[s] - q.x, dy = ys[s] - q.y, dz = zs[s] - q.z
-                        let c2 = dx * dx + dy * dy + dz * dz
-                        if c2 > limit2 { continue }
-                        if let accept, !accept(s) { continue }
-                        var lo = 0, hi = best.count
-                        while lo < hi {
-                            let mid = (lo + hi) >> 1
-                            if best[mid].c2 <= c2 { lo = mid + 1 } else { hi = mid }
-                        }
-                        best.insert((c2, Int32(s)), at: lo)
-                        if best.count >= k {
-                            let c = best[k - 1].c2.squareRoot() + 2e-12
-                            let keep2 = c * c
-                            while best.count > k && best[best.count - 1].c2 > keep2 { best.removeLast() }
-                            limit2 = min(limit2, keep2)
+                ys.withUnsafeBufferPointer { ys in
+                    zs.withUnsafeBufferPointer { zs in
+                        heap.push(boxChord2(nodes[0], q), 0)
+                        while let (bound, n) = heap.popMin() {
+                            if bound > limit2 { break }
+                            let node = nodes[Int(n)]
+                            if node.right >= 0 {
+                                let l = Int(n) + 1, r = Int(node.right)
+                                let bl = boxChord2(nodes[l], q), br = boxChord2(nodes[r], q)
+                                if bl <= limit2 { heap.push(bl, Int32(l)) }
+                                if br <= limit2 { heap.push(br, Int32(r)) }
+                                continue
+                            }
+                            for s in Int(node.begin)..<Int(node.end) {
+                                let dx = xs[s] - q.x, dy = ys[s] - q.y, dz = zs[s] - q.z
+                                let c2 = dx * dx + dy * dy + dz * dz
+                                if c2 > limit2 { continue }
+                                if let accept, !accept(s) { continue }
+                                var lo = 0, hi = best.count
+                                while lo < hi {
+                                    let mid = (lo + hi) >> 1
+                                    if best[mid].c2 <= c2 { lo = mid + 1 } else { hi = mid }
+                                }
+                                best.insert((c2, Int32(s)), at: lo)
+                                if best.count >= k {
+                                    let c = best[k - 1].c2.squareRoot() + 2e-12
+                                    let keep2 = c * c
+                                    while best.count > k && best[best.count - 1].c2 > keep2 { best.removeLast() }
+                                    limit2 = min(limit2, keep2)
+                                }
+                            }
                         }
                     }
                 }
-            }}}
+            }
         }
         // Exact distances for the survivors; the k nearest and their ties.
         var hits: [IndexHit] = []
@@ -264,7 +270,9 @@ package final class PlaceIndex {
     /// Every place whose footprint may come within `meters` of `center`:
     /// distance minus its extent (when `useExtents`) at most `meters`.
     /// Unordered.
-    package func within(_ center: Coordinate, meters: Double, useExtents: Bool, accept: ((Int) -> Bool)? = nil) -> [IndexHit] {
+    package func within(_ center: Coordinate, meters: Double, useExtents: Bool, accept: ((Int) -> Bool)? = nil)
+        -> [IndexHit]
+    {
         guard !nodes.isEmpty, meters >= 0 else { return [] }
         let q = UnitVector(latitude: center.latitude, longitude: center.longitude)
         var out: [IndexHit] = []

@@ -62,9 +62,11 @@ package final class SpatialEngine {
         let started = MonotonicClock.now()
         let input = try store.loadAllPlaces()
         let built = build(input)
-        let loaded = LoadedIndex(index: built.index, tables: built.tables,
-                                 statistics: SpatialIndexStatistics(places: built.index.count, bytes: built.index.byteCount,
-                                                                    loadSeconds: MonotonicClock.now() - started))
+        let loaded = LoadedIndex(
+            index: built.index, tables: built.tables,
+            statistics: SpatialIndexStatistics(
+                places: built.index.count, bytes: built.index.byteCount,
+                loadSeconds: MonotonicClock.now() - started))
         full = loaded
         return loaded
     }
@@ -73,10 +75,11 @@ package final class SpatialEngine {
     package func build(_ input: PlaceIndexInput) -> (index: PlaceIndex, tables: ModelTables) {
         let tables = ModelTables(model: model, types: input.types, sources: input.sources)
         let index = PlaceIndex(input) { i in
-            tables.footprint(model: model, type: input.typeCodes[i], status: input.statuses[i],
-                             latitude: input.latitudes[i], longitude: input.longitudes[i],
-                             viewport: input.viewportIndexes[i] < 0 ? nil : input.viewports[Int(input.viewportIndexes[i])],
-                             shapeReach: input.shapeIndexes[i] < 0 ? nil : input.shapes.infos[Int(input.shapeIndexes[i])].reach)
+            tables.footprint(
+                model: model, type: input.typeCodes[i], status: input.statuses[i],
+                latitude: input.latitudes[i], longitude: input.longitudes[i],
+                viewport: input.viewportIndexes[i] < 0 ? nil : input.viewports[Int(input.viewportIndexes[i])],
+                shapeReach: input.shapeIndexes[i] < 0 ? nil : input.shapes.infos[Int(input.shapeIndexes[i])].reach)
         }
         return (index, tables)
     }

@@ -23,8 +23,10 @@ struct TreeBuilder {
     /// Appends the node for points[begin..<end] and its subtree; returns its index.
     package mutating func build(_ begin: Int, _ end: Int, into nodes: inout [PlaceIndex.Node]) -> Int32 {
         let index = Int32(nodes.count)
-        nodes.append(PlaceIndex.Node(minX: 0, minY: 0, minZ: 0, maxX: 0, maxY: 0, maxZ: 0,
-                                     begin: Int32(begin), end: Int32(end), right: -1, maxExtent: 0))
+        nodes.append(
+            PlaceIndex.Node(
+                minX: 0, minY: 0, minZ: 0, maxX: 0, maxY: 0, maxZ: 0,
+                begin: Int32(begin), end: Int32(end), right: -1, maxExtent: 0))
         if end - begin <= PlaceIndex.leafSize {
             var minX = Double.infinity, minY = Double.infinity, minZ = Double.infinity
             var maxX = -Double.infinity, maxY = -Double.infinity, maxZ = -Double.infinity
@@ -41,7 +43,8 @@ struct TreeBuilder {
         }
         // The axis of largest spread, from at most 256 evenly spaced points.
         let step = max(1, (end - begin) / 256)
-        var lo = (Double.infinity, Double.infinity, Double.infinity), hi = (-Double.infinity, -Double.infinity, -Double.infinity)
+        var lo = (Double.infinity, Double.infinity, Double.infinity),
+            hi = (-Double.infinity, -Double.infinity, -Double.infinity)
         var p = begin
         while p < end {
             let q = points[p]

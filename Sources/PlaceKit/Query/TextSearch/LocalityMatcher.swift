@@ -20,7 +20,8 @@ package struct LocalityMatcher {
     /// them too when its cities are imported.
     package static let aliases: [String: String] = [
         "nyc": "new york city", "ny": "new york city", "la": "los angeles", "sf": "san francisco", "dc": "washington",
-        "philly": "philadelphia", "vegas": "las vegas", "rio": "rio de janeiro", "cdmx": "mexico city", "hk": "hong kong",
+        "philly": "philadelphia", "vegas": "las vegas", "rio": "rio de janeiro", "cdmx": "mexico city",
+        "hk": "hong kong",
         "kl": "kuala lumpur", "st petersburg": "saint petersburg", "frisco": "san francisco",
     ]
 
@@ -34,7 +35,9 @@ package struct LocalityMatcher {
         if try hasLocalities() {
             if let m = try byName(words, near: near, source: .name) { return m }
             let phrase = words.joined(separator: " ")
-            if let alias = Self.aliases[phrase], let m = try byName(alias.split(separator: " ").map(String.init), near: near, source: .alias) {
+            if let alias = Self.aliases[phrase],
+                let m = try byName(alias.split(separator: " ").map(String.init), near: near, source: .alias)
+            {
                 return m
             }
         }
@@ -44,7 +47,8 @@ package struct LocalityMatcher {
     }
 
     /// The type words of the locality types in the text index.
-    static let kindPhrases = ["locality", "sublocality", "administrative", "colloquial", "postal"].map(TextMatchExpression.quoted)
+    static let kindPhrases = ["locality", "sublocality", "administrative", "colloquial", "postal"].map(
+        TextMatchExpression.quoted)
 
     /// Whether any place's type words name a locality type (the counts are
     /// kept until the file changes): when none does, matching by name
@@ -59,14 +63,18 @@ package struct LocalityMatcher {
     }
 
     /// Places of a locality type named `words` (or whose name starts with them).
-    private func byName(_ words: [String], near: Coordinate?, source: MatchedLocality.Source) throws -> MatchedLocality? {
+    private func byName(_ words: [String], near: Coordinate?, source: MatchedLocality.Source) throws -> MatchedLocality?
+    {
         let quoted = words.map(TextMatchExpression.quoted)
         let kinds = Self.kindPhrases
-        let expression = "{name other_names} : (\(quoted.joined(separator: " "))) AND {types} : (\(kinds.joined(separator: " OR ")))"
+        let expression =
+            "{name other_names} : (\(quoted.joined(separator: " "))) AND {types} : (\(kinds.joined(separator: " OR ")))"
         let matches = try store.textMatches(expression, phrases: quoted + kinds, cells: 0, best: 200)
         var scored: [Scored] = []
         for (c, _) in matches {
-            guard try store.isLocality(rowid: c.rowid), let row = try store.localityRow(rowid: c.rowid) else { continue }
+            guard try store.isLocality(rowid: c.rowid), let row = try store.localityRow(rowid: c.rowid) else {
+                continue
+            }
             var names = [row.name ?? ""]
             if c.hasExtra { names += try store.textOtherNames(rowid: c.rowid) }
             names += row.alternateNames
@@ -89,7 +97,9 @@ package struct LocalityMatcher {
         var scored: [Scored] = []
         for rowid in try store.localitiesHolding(needles, limit: 200) {
             guard let row = try store.localityRow(rowid: rowid) else { continue }
-            if row.alternateNames.contains(where: { TextFolding.words($0) == words }) { scored.append(Scored(row: row, exact: true)) }
+            if row.alternateNames.contains(where: { TextFolding.words($0) == words }) {
+                scored.append(Scored(row: row, exact: true))
+            }
         }
         return best(scored, near: near).map { locality($0, source: .alternateName) }
     }
@@ -120,14 +130,17 @@ package struct LocalityMatcher {
             }
             area = .circle(center: row.coordinate, radiusMeters: radius)
         }
-        return MatchedLocality(placeID: row.placeID, name: row.name ?? row.placeID, source: source, provider: row.source,
-                               center: row.coordinate, area: area, radiusMeters: radius, population: row.population)
+        return MatchedLocality(
+            placeID: row.placeID, name: row.name ?? row.placeID, source: source, provider: row.source,
+            center: row.coordinate, area: area, radiusMeters: radius, population: row.population)
     }
 
     /// Radius of a locality place with neither viewport nor population, by primary type.
     static let typeRadius: [String: Double] = [
-        "locality": 5000, "postal_town": 5000, "sublocality": 3000, "sublocality_level_1": 3000, "colloquial_area": 3000,
-        "administrative_area_level_3": 10_000, "administrative_area_level_2": 30_000, "administrative_area_level_1": 50_000,
+        "locality": 5000, "postal_town": 5000, "sublocality": 3000, "sublocality_level_1": 3000,
+        "colloquial_area": 3000,
+        "administrative_area_level_3": 10_000, "administrative_area_level_2": 30_000,
+        "administrative_area_level_1": 50_000,
     ]
 
     /// The places whose addresses name `words`: an address component of
@@ -163,8 +176,9 @@ package struct LocalityMatcher {
         let high = Coordinate(latitude: min(90, lats.last! + padLat), longitude: min(180, lngs.last! + padLng))
         let area = SearchArea.rectangle(low: low, high: high)
         let center = Coordinate(latitude: lats[lats.count / 2], longitude: lngs[lngs.count / 2])
-        return MatchedLocality(placeID: nil, name: label ?? words.joined(separator: " "), source: .address, provider: "addresses",
-                               center: center, area: area, radiusMeters: area.reach ?? 0, population: nil, addressCount: points.count)
+        return MatchedLocality(
+            placeID: nil, name: label ?? words.joined(separator: " "), source: .address, provider: "addresses",
+            center: center, area: area, radiusMeters: area.reach ?? 0, population: nil, addressCount: points.count)
     }
 
     /// "1003 Lausanne" -> "Lausanne", "NY 10014" -> "NY", "London SW1A 1AA" stays (letters and digits mixed).

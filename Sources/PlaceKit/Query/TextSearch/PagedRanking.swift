@@ -2,7 +2,7 @@ import Foundation
 import PlaceModel
 import PlaceStorage
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A paged search's ranking so far (`PlaceReader.pageMemo`): the hits

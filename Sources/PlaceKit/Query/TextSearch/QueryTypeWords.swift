@@ -40,7 +40,9 @@ package enum QueryTypeWords {
         func add(_ phrase: String, _ types: [String]) {
             for p in [phrase, plural(phrase)] where t[p] == nil { t[p] = types }
         }
-        let heads = ["restaurant", "store", "shop", "station", "center", "house", "bar", "cafe", "park", "agency", "clinic"]
+        let heads = [
+            "restaurant", "store", "shop", "station", "center", "house", "bar", "cafe", "park", "agency", "clinic",
+        ]
         for type in PlaceTypes.tableA.sorted() {
             let words = type.split(separator: "_").map(String.init)
             add(words.joined(separator: " "), [type])
@@ -73,8 +75,12 @@ package enum QueryTypeWords {
 
     /// "pizza restaurants", "boxes", "pharmacies".
     static func plural(_ phrase: String) -> String {
-        if phrase.hasSuffix("s") || phrase.hasSuffix("x") || phrase.hasSuffix("sh") || phrase.hasSuffix("ch") { return phrase + "es" }
-        if phrase.hasSuffix("y"), let before = phrase.dropLast().last, !"aeiou".contains(before) { return phrase.dropLast() + "ies" }
+        if phrase.hasSuffix("s") || phrase.hasSuffix("x") || phrase.hasSuffix("sh") || phrase.hasSuffix("ch") {
+            return phrase + "es"
+        }
+        if phrase.hasSuffix("y"), let before = phrase.dropLast().last, !"aeiou".contains(before) {
+            return phrase.dropLast() + "ies"
+        }
         return phrase + "s"
     }
 

@@ -24,8 +24,10 @@ package enum QueryUnderstanding {
             let (typeWords, types, other) = typeSpans(left)
             let form = "TYPE \(words[k]) PLACE"
             for m in stride(from: right.count, through: 1, by: -1) {
-                out.append(QueryReading(form: form, typeWords: typeWords, types: types, placeWords: Array(right[..<m]),
-                                        otherWords: other, connector: words[k]))
+                out.append(
+                    QueryReading(
+                        form: form, typeWords: typeWords, types: types, placeWords: Array(right[..<m]),
+                        otherWords: other, connector: words[k]))
             }
             return out
         }
@@ -35,13 +37,19 @@ package enum QueryUnderstanding {
         for i in stride(from: min(n - 1, QueryTypeWords.maxPhraseWords), through: 1, by: -1) {
             let head = Array(words[..<i]), tail = Array(words[i...])
             if tail.count <= maxPlaceWords, let types = QueryTypeWords.types(head) {
-                out.append(QueryReading(form: "TYPE PLACE", typeWords: head, types: types, placeWords: tail, otherWords: [], connector: nil))
+                out.append(
+                    QueryReading(
+                        form: "TYPE PLACE", typeWords: head, types: types, placeWords: tail, otherWords: [],
+                        connector: nil))
             }
         }
         for i in stride(from: max(1, n - QueryTypeWords.maxPhraseWords), through: n - 1, by: 1) {
             let head = Array(words[..<i]), tail = Array(words[i...])
             if head.count <= maxPlaceWords, let types = QueryTypeWords.types(tail) {
-                out.append(QueryReading(form: "PLACE TYPE", typeWords: tail, types: types, placeWords: head, otherWords: [], connector: nil))
+                out.append(
+                    QueryReading(
+                        form: "PLACE TYPE", typeWords: tail, types: types, placeWords: head, otherWords: [],
+                        connector: nil))
             }
         }
         return out

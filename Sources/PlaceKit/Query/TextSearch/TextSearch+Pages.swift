@@ -2,7 +2,7 @@ import Foundation
 import PlaceModel
 import PlaceStorage
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A `nextPageToken` of searchText: which request it continues (a hash of
@@ -20,7 +20,8 @@ struct TextSearchPageToken: Equatable {
     var text: String {
         let plain = "v1.\(String(request, radix: 16)).\(database).\(offset)"
         return Data(plain.utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(
+                of: "=", with: "")
     }
 
     init(request: UInt64, database: String, offset: Int) {
@@ -32,12 +33,18 @@ struct TextSearchPageToken: Equatable {
     init(parsing text: String) throws(PlaceDBError) {
         var b64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while b64.utf8.count % 4 != 0 { b64 += "=" }
-        guard text.utf8.count <= 200, let data = Data(base64Encoded: b64), let plain = String(data: data, encoding: .utf8) else {
-            throw .invalidArgument("pageToken is not a page token of this server (give the nextPageToken of an earlier answer)")
+        guard text.utf8.count <= 200, let data = Data(base64Encoded: b64),
+            let plain = String(data: data, encoding: .utf8)
+        else {
+            throw .invalidArgument(
+                "pageToken is not a page token of this server (give the nextPageToken of an earlier answer)")
         }
         let parts = plain.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == "v1", let hash = UInt64(parts[1], radix: 16), let offset = Int(parts[3]), offset >= 0 else {
-            throw .invalidArgument("pageToken is not a page token of this server (give the nextPageToken of an earlier answer)")
+        guard parts.count == 4, parts[0] == "v1", let hash = UInt64(parts[1], radix: 16), let offset = Int(parts[3]),
+            offset >= 0
+        else {
+            throw .invalidArgument(
+                "pageToken is not a page token of this server (give the nextPageToken of an earlier answer)")
         }
         self.init(request: hash, database: String(parts[2]), offset: offset)
     }
@@ -81,7 +88,9 @@ extension PlaceReader {
     /// gathered for `maxPagedResults` whatever the page's size, so each
     /// page continues the one before. A filter is checked in rank order
     /// until the page is full.
-    func textSearchPage(_ request: TextSearchRequest, paging: Bool, at time: HoursQueryTime, plan base: TextQueryPlan? = nil) throws -> TextSearchPage {
+    func textSearchPage(
+        _ request: TextSearchRequest, paging: Bool, at time: HoursQueryTime, plan base: TextQueryPlan? = nil
+    ) throws -> TextSearchPage {
         var plan = base ?? Self.plan(request)
         plan.minRating = request.minRating
         var offset = 0
@@ -93,13 +102,18 @@ extension PlaceReader {
             if let text = request.pageToken {
                 let token = try TextSearchPageToken(parsing: text)
                 guard token.request == key else {
-                    throw PlaceDBError.invalidArgument("pageToken belongs to another request: every field but pageToken, pageSize and maxResultCount must be those of the request that gave it")
+                    throw PlaceDBError.invalidArgument(
+                        "pageToken belongs to another request: every field but pageToken, pageSize and maxResultCount must be those of the request that gave it"
+                    )
                 }
                 guard token.database == marker else {
-                    throw PlaceDBError.invalidArgument("pageToken is stale: the database changed since it was given (an import); search again from the first page")
+                    throw PlaceDBError.invalidArgument(
+                        "pageToken is stale: the database changed since it was given (an import); search again from the first page"
+                    )
                 }
                 guard token.offset < TextSearchRequest.maxPagedResults else {
-                    throw PlaceDBError.invalidArgument("pageToken is past the last page (at most \(TextSearchRequest.maxPagedResults) results)")
+                    throw PlaceDBError.invalidArgument(
+                        "pageToken is past the last page (at most \(TextSearchRequest.maxPagedResults) results)")
                 }
                 offset = token.offset
             }
@@ -136,7 +150,8 @@ extension PlaceReader {
                 let end = min(offset + size, TextSearchRequest.maxPagedResults)
                 let page = offset < accepted.count ? Array(accepted[offset..<min(end, accepted.count)]) : []
                 let more = paged && accepted.count > end && end < TextSearchRequest.maxPagedResults
-                return TextSearchPage(hits: page, next: more ? TextSearchPageToken(request: key, database: marker, offset: end) : nil)
+                return TextSearchPage(
+                    hits: page, next: more ? TextSearchPageToken(request: key, database: marker, offset: end) : nil)
             }
             plan.limit = state.limit * 4
             state = PagedRanking(marker: marker, limit: plan.limit, hits: try textHits(plan))

@@ -25,7 +25,9 @@ extension PlaceReader {
     /// only when no place is called the whole query, its place words are
     /// no type phrase, and its town is within 300 km of the request's
     /// point (when it has one).
-    func understoodPlan(_ request: TextSearchRequest) throws -> (plan: TextQueryPlan, understanding: QueryUnderstandingResult?) {
+    func understoodPlan(_ request: TextSearchRequest) throws -> (
+        plan: TextQueryPlan, understanding: QueryUnderstandingResult?
+    ) {
         var plan = Self.plan(request)
         guard let u = try understand(request, plain: plan) else { return (plan, nil) }
         let r = u.reading
@@ -38,7 +40,9 @@ extension PlaceReader {
         if request.includedTypes.isEmpty && !r.types.isEmpty { plan.types = r.types }
         if r.otherWords.isEmpty && !r.typeWords.isEmpty {
             var words = r.typeWords
-            for t in r.types { for w in t.split(separator: "_").map(String.init) where !words.contains(w) { words.append(w) } }
+            for t in r.types {
+                for w in t.split(separator: "_").map(String.init) where !words.contains(w) { words.append(w) }
+            }
             // A name holding another word for the same kind ("Sottocasa
             // Pizzeria" for "pizza", "… Coffee" for "cafe") matches too.
             if let kind = r.types.first {
@@ -73,7 +77,9 @@ extension PlaceReader {
                 if !memoChecked {
                     memoChecked = true
                     let marker = try store.changeMarker()
-                    if localityMemo.marker != marker || localityMemo.matches.count > 4096 { localityMemo = (marker, [:]) }
+                    if localityMemo.marker != marker || localityMemo.matches.count > 4096 {
+                        localityMemo = (marker, [:])
+                    }
                 }
                 let scan = r.connector != nil
                 var key = r.placeWords.joined(separator: " ") + (scan ? "|scan" : "|")
@@ -100,7 +106,8 @@ extension PlaceReader {
                     p.limit = 1
                     if let top = try checkedTextHits(p).first, top.factors.name >= 0.9 { return nil }
                 }
-                return QueryUnderstandingResult(reading: r, locality: locality, restricted: request.locationRestriction == nil)
+                return QueryUnderstandingResult(
+                    reading: r, locality: locality, restricted: request.locationRestriction == nil)
             }
             return nil
         }
@@ -120,23 +127,34 @@ extension PlaceReader {
         if let id = l.placeID { loc["placeId"] = .string(id) }
         loc["matchedBy"] = .string(l.source.rawValue)
         loc["provider"] = .string(l.provider)
-        loc["center"] = .object(JSONObject([("latitude", .double(l.center.latitude)), ("longitude", .double(l.center.longitude))]))
+        loc["center"] = .object(
+            JSONObject([("latitude", .double(l.center.latitude)), ("longitude", .double(l.center.longitude))]))
         loc["radiusMeters"] = .double((l.radiusMeters * 10).rounded() / 10)
         if let p = l.population { loc["population"] = .int(Int64(p)) }
         if let n = l.addressCount { loc["addresses"] = .int(Int64(n)) }
         switch l.area {
         case .circle(let c, let radius):
             var circle = JSONObject()
-            circle["center"] = .object(JSONObject([("latitude", .double(c.latitude)), ("longitude", .double(c.longitude))]))
+            circle["center"] = .object(
+                JSONObject([("latitude", .double(c.latitude)), ("longitude", .double(c.longitude))]))
             if let radius { circle["radius"] = .double((radius * 10).rounded() / 10) }
             loc["area"] = .object(JSONObject([("circle", .object(circle))]))
         case .rectangle(let low, let high):
-            let rect = JSONObject([("low", .object(JSONObject([("latitude", .double(low.latitude)), ("longitude", .double(low.longitude))]))),
-                                   ("high", .object(JSONObject([("latitude", .double(high.latitude)), ("longitude", .double(high.longitude))])))])
+            let rect = JSONObject([
+                (
+                    "low",
+                    .object(JSONObject([("latitude", .double(low.latitude)), ("longitude", .double(low.longitude))]))
+                ),
+                (
+                    "high",
+                    .object(JSONObject([("latitude", .double(high.latitude)), ("longitude", .double(high.longitude))]))
+                ),
+            ])
             loc["area"] = .object(JSONObject([("rectangle", .object(rect))]))
         }
         o["locality"] = .object(loc)
-        o["applied"] = .string(u.restricted ? "locationRestriction" : "types only (the request's locationRestriction wins)")
+        o["applied"] = .string(
+            u.restricted ? "locationRestriction" : "types only (the request's locationRestriction wins)")
         return .object(o)
     }
 }

@@ -25,9 +25,10 @@ public enum SearchArea: Sendable, Equatable {
         switch self {
         case .circle(_, let r): return r
         case .rectangle(let low, let high):
-            return max(center.distance(to: low), center.distance(to: high),
-                       center.distance(to: Coordinate(latitude: low.latitude, longitude: high.longitude)),
-                       center.distance(to: Coordinate(latitude: high.latitude, longitude: low.longitude)))
+            return max(
+                center.distance(to: low), center.distance(to: high),
+                center.distance(to: Coordinate(latitude: low.latitude, longitude: high.longitude)),
+                center.distance(to: Coordinate(latitude: high.latitude, longitude: low.longitude)))
         }
     }
 
@@ -45,13 +46,24 @@ public enum SearchArea: Sendable, Equatable {
     func validate(_ name: String) throws(PlaceDBError) {
         switch self {
         case .circle(let c, let r):
-            guard c.isValid else { throw .invalidArgument("\(name) center \(c.latitude),\(c.longitude) is out of range (latitude -90...90, longitude -180...180)") }
+            guard c.isValid else {
+                throw .invalidArgument(
+                    "\(name) center \(c.latitude),\(c.longitude) is out of range (latitude -90...90, longitude -180...180)"
+                )
+            }
             if let r, !(r.isFinite && r > 0 && r <= NearbySearchRequest.maxRadiusMeters) {
-                throw .invalidArgument("\(name) radius \(r) must be a positive number of meters, at most \(Int(NearbySearchRequest.maxRadiusMeters))")
+                throw .invalidArgument(
+                    "\(name) radius \(r) must be a positive number of meters, at most \(Int(NearbySearchRequest.maxRadiusMeters))"
+                )
             }
         case .rectangle(let low, let high):
-            guard low.isValid && high.isValid else { throw .invalidArgument("\(name) corners must be in range (latitude -90...90, longitude -180...180)") }
-            guard low.latitude <= high.latitude else { throw .invalidArgument("\(name) low.latitude \(low.latitude) is north of high.latitude \(high.latitude)") }
+            guard low.isValid && high.isValid else {
+                throw .invalidArgument("\(name) corners must be in range (latitude -90...90, longitude -180...180)")
+            }
+            guard low.latitude <= high.latitude else {
+                throw .invalidArgument(
+                    "\(name) low.latitude \(low.latitude) is north of high.latitude \(high.latitude)")
+            }
         }
     }
 }
@@ -61,22 +73,31 @@ extension SearchArea {
     /// `{"rectangle": {"low": {...}, "high": {...}}}`; nil when absent.
     init?(json: JSONValue?, _ name: String) throws(PlaceDBError) {
         guard let json else { return nil }
-        guard let o = json.objectValue else { throw .invalidArgument("\(name) must be an object with circle or rectangle") }
+        guard let o = json.objectValue else {
+            throw .invalidArgument("\(name) must be an object with circle or rectangle")
+        }
         if let circle = o["circle"] {
-            guard o.count == 1, let c = circle.objectValue else { throw .invalidArgument("\(name) must hold one circle or one rectangle") }
+            guard o.count == 1, let c = circle.objectValue else {
+                throw .invalidArgument("\(name) must hold one circle or one rectangle")
+            }
             try RequestReader.checkKeys(c, allowed: ["center", "radius"])
             let center = try RequestReader.coordinate(c["center"], "\(name).circle.center")
             var radius: Double?
             if let r = c["radius"] {
-                guard let v = r.doubleValue else { throw .invalidArgument("\(name).circle.radius must be a number, not \(r.kindDescription)") }
+                guard let v = r.doubleValue else {
+                    throw .invalidArgument("\(name).circle.radius must be a number, not \(r.kindDescription)")
+                }
                 radius = v
             }
             self = .circle(center: center, radiusMeters: radius)
         } else if let rect = o["rectangle"] {
-            guard o.count == 1, let r = rect.objectValue else { throw .invalidArgument("\(name) must hold one circle or one rectangle") }
+            guard o.count == 1, let r = rect.objectValue else {
+                throw .invalidArgument("\(name) must hold one circle or one rectangle")
+            }
             try RequestReader.checkKeys(r, allowed: ["low", "high"])
-            self = .rectangle(low: try RequestReader.coordinate(r["low"], "\(name).rectangle.low"),
-                              high: try RequestReader.coordinate(r["high"], "\(name).rectangle.high"))
+            self = .rectangle(
+                low: try RequestReader.coordinate(r["low"], "\(name).rectangle.low"),
+                high: try RequestReader.coordinate(r["high"], "\(name).rectangle.high"))
         } else {
             throw .invalidArgument("\(name) must hold a circle or a rectangle")
         }
@@ -108,16 +129,23 @@ extension PlaceReader {
     ///
     /// Each place is served at `time` (now by default): `openNow` is
     /// computed then, as `searchNearby` serves it.
-    package func searchText(_ request: TextSearchRequest, fields: FieldMask = .all,
-                           at time: HoursQueryTime = .instant(Date())) throws -> [TextSearchResult] {
+    package func searchText(
+        _ request: TextSearchRequest, fields: FieldMask = .all,
+        at time: HoursQueryTime = .instant(Date())
+    ) throws -> [TextSearchResult] {
         try request.validate()
         let plan = maskPlan(fields, language: request.languageCode)
         return try store.read {
             try store.requireTextIndex()
             try checkTypes([("includedType", request.includedTypes)])
-            return try textSearchPage(request, paging: false, at: time, plan: try understoodPlan(request).plan).hits.map { hit in
-                guard let place = try store.servedPlace(rowid: hit.candidate.rowid, plan: plan, coordinate: hit.candidate.coordinate, at: time) else {
-                    throw PlaceDBError.database(path: store.path, reason: "place row \(hit.candidate.rowid) vanished during the query")
+            return try textSearchPage(request, paging: false, at: time, plan: try understoodPlan(request).plan).hits.map
+            { hit in
+                guard
+                    let place = try store.servedPlace(
+                        rowid: hit.candidate.rowid, plan: plan, coordinate: hit.candidate.coordinate, at: time)
+                else {
+                    throw PlaceDBError.database(
+                        path: store.path, reason: "place row \(hit.candidate.rowid) vanished during the query")
                 }
                 return TextSearchResult(place: place, distanceMeters: hit.meters, ranking: hit.factors)
             }
@@ -134,8 +162,10 @@ extension PlaceReader {
     /// there is one (the API's member of that name, which a field mask asks
     /// for); `places` false leaves the places out (a mask of only
     /// `nextPageToken`). No place and no token: `{}`, as the API answers.
-    package func searchTextJSON(_ request: TextSearchRequest, fields: FieldMask = .all, explain: Bool = false,
-                               at time: HoursQueryTime = .instant(Date()), nextPageToken: Bool = false, places: Bool = true) throws -> [UInt8] {
+    package func searchTextJSON(
+        _ request: TextSearchRequest, fields: FieldMask = .all, explain: Bool = false,
+        at time: HoursQueryTime = .instant(Date()), nextPageToken: Bool = false, places: Bool = true
+    ) throws -> [UInt8] {
         try request.validate()
         let plan = maskPlan(fields, language: request.languageCode)
         return try store.read {
@@ -155,7 +185,9 @@ extension PlaceReader {
                 let hits = try textHits(queryPlan)
                 if hits.isEmpty {
                     guard let understood else { return Array("{}".utf8) }
-                    return Array(#"{"queryUnderstanding":"#.utf8) + Array(JSONWriter().string(understood).utf8) + [UInt8(ascii: "}")]
+                    return Array(#"{"queryUnderstanding":"#.utf8) + Array(JSONWriter().string(understood).utf8) + [
+                        UInt8(ascii: "}")
+                    ]
                 }
                 out.append(UInt8(ascii: "{"))
                 if let understood {
@@ -167,11 +199,12 @@ extension PlaceReader {
                 for (i, hit) in hits.enumerated() {
                     if i > 0 { out.append(UInt8(ascii: ",")) }
                     let extra = hit.meters.map { [("distanceMeters", ($0 * 100).rounded() / 100)] } ?? []
-                    _ = try store.writePlaceJSON(rowid: hit.candidate.rowid, plan: plan, extra: extra, servedAt: time,
-                                                 skip: { doc in
-                                                     if filter.suspect(doc) { suspect = true }
-                                                     return suspect
-                                                 }, into: &out)
+                    _ = try store.writePlaceJSON(
+                        rowid: hit.candidate.rowid, plan: plan, extra: extra, servedAt: time,
+                        skip: { doc in
+                            if filter.suspect(doc) { suspect = true }
+                            return suspect
+                        }, into: &out)
                     if suspect { break }
                     if explain { Self.appendExplain(hit.factors, into: &out) }
                 }
@@ -194,7 +227,8 @@ extension PlaceReader {
                 for (i, hit) in page.hits.enumerated() {
                     if i > 0 { out.append(UInt8(ascii: ",")) }
                     let extra = hit.meters.map { [("distanceMeters", ($0 * 100).rounded() / 100)] } ?? []
-                    _ = try store.writePlaceJSON(rowid: hit.candidate.rowid, plan: plan, extra: extra, servedAt: time, into: &out)
+                    _ = try store.writePlaceJSON(
+                        rowid: hit.candidate.rowid, plan: plan, extra: extra, servedAt: time, into: &out)
                     if explain { Self.appendExplain(hit.factors, into: &out) }
                 }
                 out.append(UInt8(ascii: "]"))
@@ -213,10 +247,12 @@ extension PlaceReader {
         let focus = request.locationBias?.center ?? request.locationRestriction?.center
         var scale: Double?
         if case .circle(_, let r)? = request.locationBias { scale = r }
-        return TextQueryPlan(words: TextFolding.words(request.textQuery), lastIsPrefix: false, focus: focus, scale: scale,
-                             restriction: request.locationRestriction, types: request.includedTypes,
-                             limit: request.maxResultCount, window: request.maxResultCount, byDistance: request.rankByDistance, literal: TextFolding.literal(request.textQuery),
-                             raw: TextFolding.collapsed(request.textQuery))
+        return TextQueryPlan(
+            words: TextFolding.words(request.textQuery), lastIsPrefix: false, focus: focus, scale: scale,
+            restriction: request.locationRestriction, types: request.includedTypes,
+            limit: request.maxResultCount, window: request.maxResultCount, byDistance: request.rankByDistance,
+            literal: TextFolding.literal(request.textQuery),
+            raw: TextFolding.collapsed(request.textQuery))
     }
 
     /// Puts `"explain": {...}` into the object just written at the end of `out`.
@@ -255,10 +291,14 @@ extension PlaceReader {
 
     func checkedTextHits(_ plan: TextQueryPlan) throws -> [TextHit] {
         if let words = plan.listingWords, let first = words.first {
-            return try rank(plan, terms: [QueryTerm(word: first, corrections: Array(words.dropFirst()))], any: false, corrected: false)
+            return try rank(
+                plan, terms: [QueryTerm(word: first, corrections: Array(words.dropFirst()))], any: false,
+                corrected: false)
         }
         let last = plan.words.count - 1
-        var terms = plan.words.enumerated().map { QueryTerm(word: $0.element, prefix: plan.lastIsPrefix && $0.offset == last) }
+        var terms = plan.words.enumerated().map {
+            QueryTerm(word: $0.element, prefix: plan.lastIsPrefix && $0.offset == last)
+        }
         // A prefix with few words in the vocabulary is asked as those words:
         // FTS5's own prefix query merges the postings of every word with the
         // prefix in the whole index (grid-cell words too) before the cells
@@ -297,7 +337,9 @@ extension PlaceReader {
     /// independent, within 80% of the limit (a wrong guess reads the
     /// limit's rows in vain, once: `allTextMatches` remembers it).
     func fewMatchesLikely(_ terms: [QueryTerm], any: Bool) throws -> Bool {
-        let counts = try terms.map { t in try TextMatchExpression.phrases([t]).reduce(Int64(0)) { try $0 + store.phraseCount($1) } }
+        let counts = try terms.map { t in
+            try TextMatchExpression.phrases([t]).reduce(Int64(0)) { try $0 + store.phraseCount($1) }
+        }
         let limit = Int64(completeMatchLimit)
         if any { return counts.reduce(0, +) <= limit }
         guard let rarest = counts.min() else { return false }
@@ -334,15 +376,19 @@ extension PlaceReader {
             guard let expression = TextMatchExpression.expression(terms, any: any) else { return }
             // A restriction reaching past the cells reads every match; a bias, the best by BM25.
             let best = plan.restriction != nil ? 20_000 : max(100, 5 * plan.window)
-            for m in try store.textMatches(expression, phrases: phrases, cells: 0, best: best) { matched[m.candidate.rowid] = m }
+            for m in try store.textMatches(expression, phrases: phrases, cells: 0, best: best) {
+                matched[m.candidate.rowid] = m
+            }
         }
         // A word no place holds (a typo, before its correction) matches
         // nothing: no need to ask the index at three levels.
-        let held = try terms.map { t in try TextMatchExpression.phrases([t]).contains { try store.phraseCount($0) > 0 } }
+        let held = try terms.map { t in try TextMatchExpression.phrases([t]).contains { try store.phraseCount($0) > 0 }
+        }
         if any ? !held.contains(true) : held.contains(false) { return [] }
         if let focus = plan.focus, completeMatchLimit > 0, try fewMatchesLikely(terms, any: any),
-           let expression = TextMatchExpression.expression(terms, any: any),
-           let all = try store.allTextMatches(expression, phrases: phrases, limit: completeMatchLimit) {
+            let expression = TextMatchExpression.expression(terms, any: any),
+            let all = try store.allTextMatches(expression, phrases: phrases, limit: completeMatchLimit)
+        {
             // Few places hold the words: read them all in one pass (no grid
             // cells, no sort) and take from them what the levels below
             // would gather (each level's matches are those whose cell is in
@@ -352,21 +398,28 @@ extension PlaceReader {
             // of up to three.
             for level in TextGrid.Level.allCases {
                 let cells = TextGrid.blockCells(focus, level)
-                for m in all where TextGrid.contains(cells, level, key: m.cell) { matched[m.candidate.rowid] = (m.candidate, m.bm25) }
+                for m in all where TextGrid.contains(cells, level, key: m.cell) {
+                    matched[m.candidate.rowid] = (m.candidate, m.bm25)
+                }
                 if let reach, reach <= level.reach(atLatitude: focus.latitude) { coveredByCells = true; break }
                 if enough() { break }
             }
             if !coveredByCells && matched.count < want {
                 let best = plan.restriction != nil ? 20_000 : max(100, 5 * plan.window)
-                let chosen = all.count <= best ? all[...]
-                    : all.sorted { $0.bm25 != $1.bm25 ? $0.bm25 < $1.bm25 : $0.candidate.rowid < $1.candidate.rowid }.prefix(best)
+                let chosen =
+                    all.count <= best
+                    ? all[...]
+                    : all.sorted { $0.bm25 != $1.bm25 ? $0.bm25 < $1.bm25 : $0.candidate.rowid < $1.candidate.rowid }
+                        .prefix(best)
                 for m in chosen { matched[m.candidate.rowid] = (m.candidate, m.bm25) }
             }
         } else if let focus = plan.focus {
             for level in TextGrid.Level.allCases {
                 let cells = TextGrid.block(focus, level)
                 guard let expression = TextMatchExpression.expression(terms, any: any, cells: cells) else { return [] }
-                for m in try store.textMatches(expression, phrases: phrases, cells: cells.count, best: 2000) { matched[m.candidate.rowid] = m }
+                for m in try store.textMatches(expression, phrases: phrases, cells: cells.count, best: 2000) {
+                    matched[m.candidate.rowid] = m
+                }
                 if let reach, reach <= level.reach(atLatitude: focus.latitude) { coveredByCells = true; break }
                 if enough() { break }
             }
@@ -419,12 +472,17 @@ extension PlaceReader {
             return any ? 0 : nameMatch
         }
         func hit(_ c: TextCandidate, _ bm25: Double, _ meters: Double?, _ name: Double) -> TextHit {
-            TextHit(candidate: c, meters: meters, factors: ranking.factors(bm25: bm25, bestBM25: bestBM25, nameMatch: name, meters: meters,
-                                                                           scale: plan.scale, ratingCount: c.ratingCount, corrected: corrected,
-                                                                           rating: plan.listingWords != nil ? .some(c.rating) : nil))
+            TextHit(
+                candidate: c, meters: meters,
+                factors: ranking.factors(
+                    bm25: bm25, bestBM25: bestBM25, nameMatch: name, meters: meters,
+                    scale: plan.scale, ratingCount: c.ratingCount, corrected: corrected,
+                    rating: plan.listingWords != nil ? .some(c.rating) : nil))
         }
         func exact(_ c: TextCandidate, _ bm25: Double, _ meters: Double?) throws -> TextHit {
-            hit(c, bm25, meters, nameFactor([c.name ?? ""] + (c.hasExtra ? try store.textOtherNames(rowid: c.rowid) : [])))
+            hit(
+                c, bm25, meters,
+                nameFactor([c.name ?? ""] + (c.hasExtra ? try store.textOtherNames(rowid: c.rowid) : [])))
         }
         func before(_ a: TextHit, _ b: TextHit) -> Bool {
             if plan.byDistance, let x = a.meters, let y = b.meters, x != y { return x < y }
@@ -440,12 +498,15 @@ extension PlaceReader {
             // to 1. Places are settled best bound first, until no bound
             // reaches the last of the `limit` best: the same answer as
             // scoring every place whole, with fewer rows read.
-            var bounded: [(hit: TextHit, bm25: Double, bound: Double, settled: Bool)] = candidates.map { c, bm25, meters in
+            var bounded: [(hit: TextHit, bm25: Double, bound: Double, settled: Bool)] = candidates.map {
+                c, bm25, meters in
                 let h = hit(c, bm25, meters, nameFactor([c.name ?? ""]))
                 let open = c.hasExtra && h.factors.name < 1
                 return (h, bm25, h.factors.score + (open ? ranking.nameWeight * (1 - h.factors.name) : 0), !open)
             }
-            bounded.sort { $0.bound != $1.bound ? $0.bound > $1.bound : $0.hit.candidate.rowid < $1.hit.candidate.rowid }
+            bounded.sort {
+                $0.bound != $1.bound ? $0.bound > $1.bound : $0.hit.candidate.rowid < $1.hit.candidate.rowid
+            }
             var worst = -Double.infinity
             for b in bounded {
                 if hits.count >= plan.limit && b.bound < worst { break }

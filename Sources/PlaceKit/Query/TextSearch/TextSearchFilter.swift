@@ -2,7 +2,7 @@ import Foundation
 import PlaceModel
 import PlaceStorage
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The filters of a searchText request applied to a ranked place.
@@ -19,7 +19,10 @@ struct TextSearchFilter {
     /// (`Place.served(at:)`) and the filters' own (made once).
     static let plan: MaskPlan = {
         var fields = Array(Place.hoursMembers)
-        fields += ["businessStatus", "openingDate", "timeZone", "utcOffsetMinutes", "rating", "priceLevel", "pureServiceAreaBusiness", "evChargeOptions"]
+        fields += [
+            "businessStatus", "openingDate", "timeZone", "utcOffsetMinutes", "rating", "priceLevel",
+            "pureServiceAreaBusiness", "evChargeOptions",
+        ]
         return MaskPlan((try? FieldMask(fields: fields)) ?? .all)
     }()
 
@@ -52,7 +55,9 @@ struct TextSearchFilter {
 
     func accepts(_ place: Place) -> Bool {
         let doc = place.document
-        if !request.includePureServiceAreaBusinesses, case .bool(true)? = doc["pureServiceAreaBusiness"] { return false }
+        if !request.includePureServiceAreaBusinesses, case .bool(true)? = doc["pureServiceAreaBusiness"] {
+            return false
+        }
         if !request.includeFutureOpenings, place.businessStatus == .futureOpening { return false }
         if let min = request.minRating {
             guard let rating = place.rating, rating >= min else { return false }
@@ -68,14 +73,18 @@ struct TextSearchFilter {
             let connectors = ev["connectorAggregation"]?.arrayValue ?? []
             let fitting = connectors.filter { c in
                 if !request.evConnectorTypes.isEmpty {
-                    guard let type = c["type"]?.stringValue, request.evConnectorTypes.contains(type) else { return false }
+                    guard let type = c["type"]?.stringValue, request.evConnectorTypes.contains(type) else {
+                        return false
+                    }
                 }
                 if let kw = request.evMinimumChargingRateKw {
                     guard let rate = c["maxChargeRateKw"]?.doubleValue, rate >= kw else { return false }
                 }
                 return true
             }
-            if (!request.evConnectorTypes.isEmpty || request.evMinimumChargingRateKw != nil) && fitting.isEmpty { return false }
+            if (!request.evConnectorTypes.isEmpty || request.evMinimumChargingRateKw != nil) && fitting.isEmpty {
+                return false
+            }
         }
         return true
     }
@@ -88,7 +97,9 @@ struct TextSearchFilter {
         let last = haystack.count - needle.count + anchor
         while from <= last, let hit = memchr(base + from, Int32(needle[anchor]), last - from + 1) {
             let at = base.distance(to: UnsafeRawPointer(hit)) - anchor
-            if UnsafeRawBufferPointer(rebasing: haystack[at..<(at + needle.count)]).elementsEqual(needle) { return true }
+            if UnsafeRawBufferPointer(rebasing: haystack[at..<(at + needle.count)]).elementsEqual(needle) {
+                return true
+            }
             from = at + anchor + 1
         }
         return false
