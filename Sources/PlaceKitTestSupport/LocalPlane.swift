@@ -35,3 +35,11 @@ public func polygonFeature(
 
 /// The L-shaped building of the tests: 40 m x 10 m along the bottom, 10 m x 30 m up the left (700 m²).
 public let lShape: [(Double, Double)] = [(0, 0), (40, 0), (40, 10), (10, 10), (10, 40), (0, 40)]
+
+/// The point `meters` due east of `point` (a degree of longitude taken as
+/// 111,195 m at the equator): the same-place scorer's tests place records
+/// along one parallel.
+public func east(of point: Coordinate, _ meters: Double) -> Coordinate {
+    Coordinate(
+        latitude: point.latitude, longitude: point.longitude + meters / (111_195 * cos(point.latitude * .pi / 180)))
+}

@@ -1,14 +1,15 @@
 // placedb-bench serve-answers --db PATH [--ids N] [--runs R] [--only typed|stored]
 //                             [--answers details,nearby,current,search]
 //
-// Why the CLI and the server write answers from the stored bytes: each
-// answer of the library, in process, on a real database (e.g. the one
+// Whether an answer's byte writer earns its place beside the typed answer:
+// each answer of the library, in process, on a real database (e.g. the one
 // Scripts/bench-serve imports), written two ways. "typed": the library's
 // typed answer (fetchPlace, searchNearby, findPlaceLikelihoods,
 // searchText), each place's masked members as a JSON tree (apiJSON),
-// written pretty by JSONWriter. "stored": the byte writer the CLI and the
-// server use (placeDetailsJSON, searchNearbyJSON, findPlaceLikelihoodsJSON,
-// searchTextJSON: the stored documents copied with the mask applied),
+// written pretty by JSONWriter. "stored": the writer the CLI and the
+// server use (placeDetailsJSON, searchNearbyJSON and searchTextJSON copy
+// the stored documents with the mask applied; findPlaceLikelihoodsJSON
+// writes the typed answer, its byte writer having saved too little),
 // indented without parsing. Both must give the same bytes (checked before
 // timing; the tests check it too). Prints the thread's CPU time per answer,
 // the median of R runs: CPU time, so that the load of a shared machine
@@ -41,33 +42,38 @@ enum ServeAnswerBench {
         }
     }
 
-    static func storedDetails(_ client: PlaceReader, _ id: PlaceID, _ fields: FieldMask, _ time: HoursQueryTime) throws
-        -> [UInt8]
-    {
-        let compact = try client.placeDetailsJSON(id: id, fields: fields, openNow: false, at: time)
+    /// A library writer's compact bytes indented without parsing, as the server and the CLI print them.
+    static func indented(_ compact: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         compact.withUnsafeBytes { JSONWriter.indent(compact: $0, into: &out) }
         return out
     }
 
+    /// A list answer from typed places: `{"places": [...]}`, each place's
+    /// masked members and its distance to 1 cm when it has one, `{}` when
+    /// empty; pretty.
+    static func typedList(_ places: [(place: Place, meters: Double?)], _ fields: FieldMask) -> [UInt8] {
+        let list: [JSONValue] = places.map { p in
+            var o = p.place.apiJSON(fields: fields)
+            if let d = p.meters { o["distanceMeters"] = .double((d * 100).rounded() / 100) }
+            return .object(o)
+        }
+        var out: [UInt8] = []
+        JSONWriter(pretty: true).write(list.isEmpty ? [:] : ["places": .array(list)], into: &out)
+        return out
+    }
+
+    static func storedDetails(_ client: PlaceReader, _ id: PlaceID, _ fields: FieldMask, _ time: HoursQueryTime) throws
+        -> [UInt8]
+    {
+        indented(try client.placeDetailsJSON(id: id, fields: fields, openNow: false, at: time))
+    }
+
     static func typedNearby(
         _ client: PlaceReader, _ request: NearbySearchRequest, _ fields: FieldMask, _ time: HoursQueryTime
     ) throws -> [UInt8] {
-        let found = try client.searchNearby(request, fields: fields, at: time)
-        let value: JSONValue =
-            found.isEmpty
-            ? [:]
-            : [
-                "places": .array(
-                    found.map { r in
-                        var o = r.place.apiJSON(fields: fields)
-                        o["distanceMeters"] = .double((r.distanceMeters * 100).rounded() / 100)
-                        return .object(o)
-                    })
-            ]
-        var out: [UInt8] = []
-        JSONWriter(pretty: true).write(value, into: &out)
-        return out
+        typedList(
+            try client.searchNearby(request, fields: fields, at: time).map { ($0.place, $0.distanceMeters) }, fields)
     }
 
     static func typedCurrent(_ client: PlaceReader, _ request: CurrentPlaceRequest, _ fields: FieldMask) throws
@@ -97,48 +103,26 @@ enum ServeAnswerBench {
     static func storedCurrent(_ client: PlaceReader, _ request: CurrentPlaceRequest, _ fields: FieldMask) throws
         -> [UInt8]
     {
-        let compact = try client.findPlaceLikelihoodsJSON(request, fields: fields)
-        var out: [UInt8] = []
-        compact.withUnsafeBytes { JSONWriter.indent(compact: $0, into: &out) }
-        return out
+        indented(try client.findPlaceLikelihoodsJSON(request, fields: fields))
     }
 
     static func typedSearch(
         _ client: PlaceReader, _ request: TextSearchRequest, _ fields: FieldMask, _ time: HoursQueryTime
     ) throws -> [UInt8] {
-        let found = try client.searchText(request, fields: fields, at: time)
-        let value: JSONValue =
-            found.isEmpty
-            ? [:]
-            : [
-                "places": .array(
-                    found.map { r in
-                        var o = r.place.apiJSON(fields: fields)
-                        if let d = r.distanceMeters { o["distanceMeters"] = .double((d * 100).rounded() / 100) }
-                        return .object(o)
-                    })
-            ]
-        var out: [UInt8] = []
-        JSONWriter(pretty: true).write(value, into: &out)
-        return out
+        typedList(
+            try client.searchText(request, fields: fields, at: time).map { ($0.place, $0.distanceMeters) }, fields)
     }
 
     static func storedSearch(
         _ client: PlaceReader, _ request: TextSearchRequest, _ fields: FieldMask, _ time: HoursQueryTime
     ) throws -> [UInt8] {
-        let compact = try client.searchTextJSON(request, fields: fields, at: time)
-        var out: [UInt8] = []
-        compact.withUnsafeBytes { JSONWriter.indent(compact: $0, into: &out) }
-        return out
+        indented(try client.searchTextJSON(request, fields: fields, at: time))
     }
 
     static func storedNearby(
         _ client: PlaceReader, _ request: NearbySearchRequest, _ fields: FieldMask, _ time: HoursQueryTime
     ) throws -> [UInt8] {
-        let compact = try client.searchNearbyJSON(request, fields: fields, at: time)
-        var out: [UInt8] = []
-        compact.withUnsafeBytes { JSONWriter.indent(compact: $0, into: &out) }
-        return out
+        indented(try client.searchNearbyJSON(request, fields: fields, at: time))
     }
 
     static func run(_ args: [String]) throws {

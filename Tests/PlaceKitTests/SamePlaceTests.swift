@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PlaceKitTestSupport
 @testable import PlaceKit
 @testable import PlaceModel
 
@@ -11,11 +12,7 @@ struct SamePlaceTests {
     static let origin = Coordinate(latitude: 47.0, longitude: 8.0)
 
     /// `meters` east of `origin`.
-    static func east(_ meters: Double) -> Coordinate {
-        Coordinate(
-            latitude: origin.latitude,
-            longitude: origin.longitude + meters / (111_195 * cos(origin.latitude * .pi / 180)))
-    }
+    static func east(_ meters: Double) -> Coordinate { PlaceKitTestSupport.east(of: origin, meters) }
 
     static func p(_ a: LinkRecord, _ b: LinkRecord) -> Double { SamePlace.score(a, b).probability }
     static func linked(_ a: LinkRecord, _ b: LinkRecord) -> Bool { p(a, b) >= SamePlace.threshold }

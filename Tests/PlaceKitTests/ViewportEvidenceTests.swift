@@ -110,26 +110,18 @@ struct ViewportEvidenceTests {
 
     @Test("inverted, antimeridian-crossing and over-20-km viewports are imported, ignored as footprints and counted")
     func badViewportsCounted() throws {
-        let (dir, path) = try placesDatabase([
+        let records = [
             googleRecord("inverted", latitude: 46.5, longitude: 6.6, viewport: (46.51, 6.59, 46.49, 6.61)),
             googleRecord(
                 "island", latitude: -16.5, longitude: 179.9999, type: "park",
                 viewport: (-16.502, 179.998, -16.498, -179.998)),
             googleRecord("region", latitude: 46.6, longitude: 6.6, viewport: (46.4, 6.4, 46.8, 6.8)),
             googleRecord("kiosk", latitude: 46.7, longitude: 6.6),
-        ])
+        ]
+        let (dir, path) = try placesDatabase(records)
         _ = dir
         let dir2 = try TempDirectory("placedb-viewport-summary")
-        let file = try dir2.write(
-            "in.ndjson",
-            [
-                googleRecord("inverted", latitude: 46.5, longitude: 6.6, viewport: (46.51, 6.59, 46.49, 6.61)),
-                googleRecord(
-                    "island", latitude: -16.5, longitude: 179.9999, type: "park",
-                    viewport: (-16.502, 179.998, -16.498, -179.998)),
-                googleRecord("region", latitude: 46.6, longitude: 6.6, viewport: (46.4, 6.4, 46.8, 6.8)),
-                googleRecord("kiosk", latitude: 46.7, longitude: 6.6),
-            ].joined(separator: "\n") + "\n")
+        let file = try dir2.write("in.ndjson", records.joined(separator: "\n") + "\n")
         let summary = try PlaceImporter(databasePath: dir2.file("s.sqlite")).importInput(.file(file))
         #expect(summary.inserted == 4 && summary.rejected == 0)
         #expect(summary.ignoredViewports == [.inverted: 1, .crossesAntimeridian: 1, .tooLarge: 1])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PlaceKitTestSupport
 @testable import PlaceModel
 
 /// The same-place scorer on small hand-written records; on records the
@@ -9,11 +10,7 @@ struct SamePlaceTests {
     static let origin = Coordinate(latitude: 47.0, longitude: 8.0)
 
     /// `meters` east of `origin`.
-    static func east(_ meters: Double) -> Coordinate {
-        Coordinate(
-            latitude: origin.latitude,
-            longitude: origin.longitude + meters / (111_195 * cos(origin.latitude * .pi / 180)))
-    }
+    static func east(_ meters: Double) -> Coordinate { PlaceKitTestSupport.east(of: origin, meters) }
 
     /// A Places API (New)-like record built straight from a document.
     static func record(
