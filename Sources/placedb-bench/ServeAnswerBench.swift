@@ -1,19 +1,18 @@
 // placedb-bench serve-answers --db PATH [--ids N] [--runs R] [--only typed|stored]
-//                             [--answers details,nearby,current,search]
+//                             [--answers details,nearby,search]
 //
 // Whether an answer's byte writer earns its place beside the typed answer:
 // each answer of the library, in process, on a real database (e.g. the one
 // Scripts/bench-serve imports), written two ways. "typed": the library's
-// typed answer (fetchPlace, searchNearby, findPlaceLikelihoods,
-// searchText), each place's masked members as a JSON tree (apiJSON),
-// written pretty by JSONWriter. "stored": the writer the CLI and the
-// server use (placeDetailsJSON, searchNearbyJSON and searchTextJSON copy
-// the stored documents with the mask applied; findPlaceLikelihoodsJSON
-// writes the typed answer, its byte writer having saved too little),
-// indented without parsing. Both must give the same bytes (checked before
-// timing; the tests check it too). Prints the thread's CPU time per answer,
-// the median of R runs: CPU time, so that the load of a shared machine
-// skews it less than wall time.
+// typed answer (fetchPlace, searchNearby, searchText), each place's masked
+// members as a JSON tree (apiJSON), written pretty by JSONWriter. "stored":
+// the byte writer the CLI and the server use (placeDetailsJSON,
+// searchNearbyJSON, searchTextJSON: the stored documents copied with the
+// mask applied), indented without parsing. Both must give the same bytes
+// (checked before timing; the tests check it too). Prints the thread's CPU
+// time per answer, the median of R runs: CPU time, so that the load of a
+// shared machine skews it less than wall time. (Current place has no byte
+// writer: one saved 10% or less of five places' writing.)
 import Foundation
 import PlaceKit
 import PlaceModel
@@ -76,36 +75,6 @@ enum ServeAnswerBench {
             try client.searchNearby(request, fields: fields, at: time).map { ($0.place, $0.distanceMeters) }, fields)
     }
 
-    static func typedCurrent(_ client: PlaceReader, _ request: CurrentPlaceRequest, _ fields: FieldMask) throws
-        -> [UInt8]
-    {
-        let list = try client.findPlaceLikelihoods(request, fields: fields)
-        var o = JSONObject([
-            (
-                "placeLikelihoods",
-                .array(
-                    list.placeLikelihoods.map { l in
-                        .object(
-                            JSONObject([
-                                ("place", .object(l.place.apiJSON(fields: fields))),
-                                ("likelihood", .double(PlaceReader.roundedLikelihood(l.likelihood))),
-                            ]))
-                    })
-            ), ("noneLikelihood", .double(PlaceReader.roundedLikelihood(list.noneLikelihood))),
-        ])
-        if list.approximate { o["approximate"] = true }
-        if let l = list.locality { o["locality"] = PlaceReader.localityJSON(l) }
-        var out: [UInt8] = []
-        JSONWriter(pretty: true).write(.object(o), into: &out)
-        return out
-    }
-
-    static func storedCurrent(_ client: PlaceReader, _ request: CurrentPlaceRequest, _ fields: FieldMask) throws
-        -> [UInt8]
-    {
-        indented(try client.findPlaceLikelihoodsJSON(request, fields: fields))
-    }
-
     static func typedSearch(
         _ client: PlaceReader, _ request: TextSearchRequest, _ fields: FieldMask, _ time: HoursQueryTime
     ) throws -> [UInt8] {
@@ -133,7 +102,7 @@ enum ServeAnswerBench {
         let runs = max(1, Int(option("--runs", args) ?? "") ?? 7)
         let only = option("--only", args)
         let answers = Set(
-            (option("--answers", args) ?? "details,nearby,current,search").split(separator: ",").map(String.init))
+            (option("--answers", args) ?? "details,nearby,search").split(separator: ",").map(String.init))
         let client = try PlaceReader(databasePath: db)
         let sql = try Database(path: db, mode: .readOnly)
         var ids: [PlaceID] = []
@@ -151,9 +120,6 @@ enum ServeAnswerBench {
         let all = FieldMask.all
         let listMask = try FieldMask(parsing: "id,displayName,location,types,primaryType")
         let nearby = points.map { NearbySearchRequest(center: $0, radiusMeters: 2000, maxResultCount: 20) }
-        let current = points.map {
-            CurrentPlaceRequest(location: $0, accuracyMeters: 20, time: Date(), maxResultCount: 5)
-        }
         let search = zip(names, points).map { name, point in
             TextSearchRequest(
                 textQuery: name, locationBias: .circle(center: point, radiusMeters: 5000), maxResultCount: 20)
@@ -177,9 +143,6 @@ enum ServeAnswerBench {
         where try typedNearby(client, r, listMask, time) != storedNearby(client, r, listMask, time) {
             throw BenchError(message: "nearby at \(r.center) differs")
         }
-        for r in current.prefix(50) where try typedCurrent(client, r, all) != storedCurrent(client, r, all) {
-            throw BenchError(message: "current place at \(r.location) differs")
-        }
         for r in search.prefix(50) {
             let (a, b) = (try typedSearch(client, r, listMask, time), try storedSearch(client, r, listMask, time))
             if a != b { throw BenchError(message: "search '\(r.textQuery)' differs: \(difference(a, b))") }
@@ -197,7 +160,7 @@ enum ServeAnswerBench {
             try measure { try requests.reduce(0) { $0 + (try write($1)).count } } / Double(max(1, requests.count))
         }
         print(
-            "placedb-bench serve-answers: \(ids.count) Place Details (mask *), \(nearby.count) searchNearby k=20, \(current.count) current place at 20 m (mask *), \(search.count) searchText by name (k=20); CPU time per answer, median of \(runs) runs"
+            "placedb-bench serve-answers: \(ids.count) Place Details (mask *), \(nearby.count) searchNearby k=20, \(search.count) searchText by name (k=20); CPU time per answer, median of \(runs) runs"
         )
         print("| answer | typed, then a JSON tree (us) | stored bytes (us) | stored / typed |")
         print("|---|---|---|---|")
@@ -210,10 +173,6 @@ enum ServeAnswerBench {
             (
                 "searchNearby k=20", "nearby", { try each(nearby) { try typedNearby(client, $0, listMask, time) } },
                 { try each(nearby) { try storedNearby(client, $0, listMask, time) } }
-            ),
-            (
-                "current place, 20 m, mask *", "current", { try each(current) { try typedCurrent(client, $0, all) } },
-                { try each(current) { try storedCurrent(client, $0, all) } }
             ),
             (
                 "searchText by name, k=20", "search",

@@ -72,7 +72,7 @@ let benchmarks: [(name: String, summary: String, options: String, run: ([String]
     (
         "serve-answers",
         "each answer written from the stored bytes (CLI, server) against the typed answer then a JSON tree (CPU per answer)",
-        "--db PATH [--ids N] [--runs R] [--only typed|stored] [--answers details,nearby,current,search]",
+        "--db PATH [--ids N] [--runs R] [--only typed|stored] [--answers details,nearby,search]",
         ServeAnswerBench.run
     ),
     (
