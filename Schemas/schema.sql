@@ -1,4 +1,4 @@
--- placedb database schema, version 15 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 16 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -125,6 +125,12 @@ CREATE TABLE place_footprint (
     -- place's location. Rings (first vertex not repeated) run
     -- counter-clockwise around areas, clockwise around holes.
     shape BLOB NOT NULL
+);
+
+-- table: place_generation
+CREATE TABLE place_generation (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    n INTEGER NOT NULL
 );
 
 -- table: place_group
@@ -336,6 +342,42 @@ BEGIN
     DELETE FROM place_extent WHERE id = OLD.id;
     INSERT INTO place_extent (id, west, east, south, north)
     SELECT id, west, east, south, north FROM place_viewport WHERE id = NEW.id;
+END;
+
+-- trigger: place_generation_delete
+CREATE TRIGGER place_generation_delete AFTER DELETE ON place
+BEGIN
+    UPDATE place_generation SET n = n + 1;
+END;
+
+-- trigger: place_generation_footprint_delete
+CREATE TRIGGER place_generation_footprint_delete AFTER DELETE ON place_footprint
+BEGIN
+    UPDATE place_generation SET n = n + 1;
+END;
+
+-- trigger: place_generation_footprint_insert
+CREATE TRIGGER place_generation_footprint_insert AFTER INSERT ON place_footprint
+BEGIN
+    UPDATE place_generation SET n = n + 1;
+END;
+
+-- trigger: place_generation_footprint_update
+CREATE TRIGGER place_generation_footprint_update AFTER UPDATE ON place_footprint
+BEGIN
+    UPDATE place_generation SET n = n + 1;
+END;
+
+-- trigger: place_generation_update
+CREATE TRIGGER place_generation_update AFTER UPDATE OF
+    geom, name, primary_type, rating_count, business_status, source, removed_run, group_id, extra, doc
+ON place
+WHEN old.geom IS NOT new.geom OR old.name IS NOT new.name OR old.primary_type IS NOT new.primary_type
+  OR old.rating_count IS NOT new.rating_count OR old.business_status IS NOT new.business_status
+  OR old.source IS NOT new.source OR old.removed_run IS NOT new.removed_run
+  OR old.group_id IS NOT new.group_id OR old.extra IS NOT new.extra OR old.doc IS NOT new.doc
+BEGIN
+    UPDATE place_generation SET n = n + 1;
 END;
 
 -- trigger: place_text_delete

@@ -68,6 +68,7 @@ struct PlaceDocumentViewTests {
             try store.db.forEachRow("SELECT content_hash FROM place ORDER BY id") { before.append(try $0.int64(0)) }
             try store.db.execute(
                 """
+                \(SchemaRollback.indexGeneration)
                 -- (12: links.)
                 DROP TABLE place_link; DROP TABLE link_rule; DROP TABLE place_group; DROP TABLE link_setting; DROP INDEX place_by_group; ALTER TABLE place DROP COLUMN group_id;
                 -- (10: the text index.)

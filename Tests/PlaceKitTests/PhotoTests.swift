@@ -615,7 +615,8 @@ struct PhotoStoreTests {
         do {
             let store = try PhotoImporter(databasePath: db.path).store
             try store.db.execute(
-                "DROP TABLE place_link; DROP TABLE link_rule; DROP TABLE place_group; DROP TABLE link_setting; DROP INDEX place_by_group; ALTER TABLE place DROP COLUMN group_id; ALTER TABLE import_run DROP COLUMN data_time; DROP TABLE photo_image; DROP TABLE place_photo; DELETE FROM schema_migration WHERE version >= 2; PRAGMA user_version = 1"
+                SchemaRollback.indexGeneration
+                    + "DROP TABLE place_link; DROP TABLE link_rule; DROP TABLE place_group; DROP TABLE link_setting; DROP INDEX place_by_group; ALTER TABLE place DROP COLUMN group_id; ALTER TABLE import_run DROP COLUMN data_time; DROP TABLE photo_image; DROP TABLE place_photo; DELETE FROM schema_migration WHERE version >= 2; PRAGMA user_version = 1"
             )
             // Undo the later migrations too (9: place_document reads the
             // columns dropped below).

@@ -209,6 +209,7 @@ struct PlaceIDSpellingStoreTests {
             let store = try PlaceImporter(databasePath: db).store
             try store.db.execute(
                 """
+                \(SchemaRollback.indexGeneration)
                 UPDATE place SET place_id = 'osm:node/5', doc = replace(doc, 'places/osm:n5/', 'places/osm:node/5/') WHERE place_id = 'osm:n5';
                 UPDATE place SET place_id = 'osm:way/6' WHERE place_id = 'osm:w6';
                 UPDATE place SET place_id = 'gb/7' WHERE place_id = 'gb%2F7';

@@ -199,6 +199,7 @@ struct SchemaTests {
             let importer = try PlaceImporter(databasePath: path)
             try importer.store.db.execute(
                 """
+                \(SchemaRollback.indexGeneration)
                 -- (12: links.)
                 DROP TABLE place_link; DROP TABLE link_rule; DROP TABLE place_group; DROP TABLE link_setting; DROP INDEX place_by_group; ALTER TABLE place DROP COLUMN group_id;
                 \(TextIndexTests.dropTextIndex)

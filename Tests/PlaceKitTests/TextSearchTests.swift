@@ -917,6 +917,7 @@ struct TextIndexTests {
             _ = try importer.importInput(.file(try dir.write("in.ndjson", textPlaces)))
             try importer.store.db.execute(
                 """
+                \(SchemaRollback.indexGeneration)
                 -- (12: links.)
                 DROP TABLE place_link; DROP TABLE link_rule; DROP TABLE place_group; DROP TABLE link_setting; DROP INDEX place_by_group; ALTER TABLE place DROP COLUMN group_id;
                 \(Self.dropTextIndex)

@@ -71,6 +71,13 @@ package final class PlaceReader {
         try engine.loadFull().statistics
     }
 
+    /// Whether the spatial index is kept in a file beside the database
+    /// (docs/spatial-index.md); off, every load builds it from the rows.
+    package var storesSpatialIndex: Bool {
+        get { engine.storesIndex }
+        set { engine.storesIndex = newValue }
+    }
+
     /// The loaded in-memory index, if any.
     var spatialIndexStatistics: SpatialIndexStatistics? { engine.full?.statistics }
 

@@ -17,13 +17,20 @@ package struct ShapeTable {
         package var west: Float, east: Float, south: Float, north: Float
     }
 
-    package private(set) var infos: [Info] = []
-    package private(set) var partCounts: [UInt16] = []
-    package private(set) var coordinates: [Float] = []
+    package private(set) var infos = Column<Info>()
+    package private(set) var partCounts = Column<UInt16>()
+    package private(set) var coordinates = Column<Float>()
 
     package var count: Int { infos.count }
 
     package init() {}
+
+    /// A table over columns read elsewhere (the stored spatial index).
+    package init(infos: Column<Info>, partCounts: Column<UInt16>, coordinates: Column<Float>) {
+        self.infos = infos
+        self.partCounts = partCounts
+        self.coordinates = coordinates
+    }
 
     /// Appends a shape; returns its index.
     @discardableResult
@@ -74,6 +81,6 @@ package struct ShapeTable {
     }
 
     package var byteCount: Int {
-        infos.capacity * MemoryLayout<Info>.stride + partCounts.capacity * 2 + coordinates.capacity * 4
+        infos.byteCount + partCounts.byteCount + coordinates.byteCount
     }
 }

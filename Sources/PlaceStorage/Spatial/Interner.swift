@@ -5,6 +5,16 @@ package struct Interner {
     /// Open addressing over FNV-1a hashes of the bytes: code or 0.
     private var table = [UInt16](repeating: 0, count: 64)
 
+    package init() {}
+
+    /// The interner that gave `names` (code 0, nil, first) their codes.
+    package init(names: [String?]) {
+        for name in names.dropFirst() {
+            var bytes = Array((name ?? "").utf8)
+            _ = bytes.withUnsafeMutableBytes { code(bytes: UnsafeRawBufferPointer($0), isNull: false) }
+        }
+    }
+
     package func name(_ code: UInt16) -> String? { Int(code) < names.count ? names[Int(code)] : nil }
 
     private static func hash(_ b: UnsafeRawBufferPointer) -> Int {

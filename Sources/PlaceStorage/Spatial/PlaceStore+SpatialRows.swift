@@ -44,6 +44,21 @@ extension PlaceStore {
         try db.scalar("PRAGMA data_version")?.int64 ?? 0
     }
 
+    /// The state a stored spatial index must match, or nil for a database
+    /// older than `place_generation` (its index is built in memory).
+    package func indexMarker() throws -> IndexMarker? {
+        guard try db.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'place_generation'") != nil
+        else { return nil }
+        let statement = try db.cachedStatement(
+            """
+            SELECT (SELECT n FROM place_generation WHERE id = 1), (SELECT coalesce(max(id), 0) FROM place),
+                   (SELECT coalesce(max(id), 0) FROM import_run)
+            """)
+        defer { statement.reset() }
+        guard let row = try statement.step(), !row.isNull(0) else { return nil }
+        return IndexMarker(generation: try row.int64(0), maxPlace: try row.int64(1), maxRun: try row.int64(2))
+    }
+
     /// Every live place (not removed), for the full in-memory index.
     package func loadAllPlaces() throws -> PlaceIndexInput {
         var input = PlaceIndexInput()

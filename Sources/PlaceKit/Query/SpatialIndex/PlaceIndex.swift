@@ -25,34 +25,34 @@ package final class PlaceIndex {
 
     static let leafSize = 16
 
-    package let rowids: [Int64]
-    package let latitudes: [Double]
-    package let longitudes: [Double]
-    private let xs: [Double]
-    private let ys: [Double]
-    private let zs: [Double]
-    package let typeCodes: [UInt16]
-    package let statuses: [UInt8]
-    package let sourceCodes: [UInt16]
-    package let ratingCounts: [Int32]
-    let viewportIndexes: [Int32]
-    package let viewports: [GeoRect]
+    package let rowids: Column<Int64>
+    package let latitudes: Column<Double>
+    package let longitudes: Column<Double>
+    let xs: Column<Double>
+    let ys: Column<Double>
+    let zs: Column<Double>
+    package let typeCodes: Column<UInt16>
+    package let statuses: Column<UInt8>
+    package let sourceCodes: Column<UInt16>
+    package let ratingCounts: Column<Int32>
+    let viewportIndexes: Column<Int32>
+    package let viewports: Column<GeoRect>
     /// The stored footprint of each slot that has it as its footprint
     /// (index into `shapes`), or -1.
-    let shapeIndexes: [Int32]
+    let shapeIndexes: Column<Int32>
     package let shapes: ShapeTable
     /// Footprint radius per slot (meters): how far from its location a
     /// visitor of the place may stand. Set by the likelihood model.
-    package let extents: [Float]
+    package let extents: Column<Float>
     package let types: Interner
     package let sources: Interner
-    private let nodes: [Node]
+    let nodes: Column<Node>
+    /// The slots in rowid order (`slot(ofRowid:)` searches it).
+    let slotsByRowid: Column<Int32>
 
     // Query scratch, reused.
     private var heapBounds: [Double] = []
     private var heapNodes: [Int32] = []
-    /// rowid -> slot, built on first use (type filters).
-    private var slotOfRowid: [Int64: Int32]?
     /// Slots per place type, loaded on first use.
     var typeSlotCache: [String: SlotSet] = [:]
 
@@ -98,18 +98,23 @@ package final class PlaceIndex {
             }
         }
         let perm = points.map(\.index)
-        func reorder<T>(_ a: [T]) -> [T] { perm.map { a[Int($0)] } }
+        func reorder<T>(_ a: [T]) -> Column<T> { Column(perm.lazy.map { a[Int($0)] }) }
         rowids = reorder(input.rowids)
         latitudes = reorder(input.latitudes)
         longitudes = reorder(input.longitudes)
-        xs = points.map(\.x)
-        ys = points.map(\.y)
-        zs = points.map(\.z)
+        xs = Column(points.lazy.map(\.x))
+        ys = Column(points.lazy.map(\.y))
+        zs = Column(points.lazy.map(\.z))
         typeCodes = reorder(input.typeCodes)
         statuses = reorder(input.statuses)
         sourceCodes = reorder(input.sourceCodes)
         ratingCounts = reorder(input.ratingCounts)
-        viewports = input.viewports
+        viewports = Column(input.viewports)
+        // The input comes in rowid order, so the inverse permutation lists
+        // the slots by rowid.
+        var inverse = [Int32](repeating: 0, count: n)
+        for (slot, i) in perm.enumerated() { inverse[Int(i)] = Int32(slot) }
+        slotsByRowid = Column(inverse)
         var extents = [Float](repeating: 0, count: n)
         var viewportIndexes = [Int32](repeating: -1, count: n)
         var shapeIndexes = [Int32](repeating: -1, count: n)
@@ -122,9 +127,9 @@ package final class PlaceIndex {
             case .type: break
             }
         }
-        self.extents = extents
-        self.viewportIndexes = viewportIndexes
-        self.shapeIndexes = shapeIndexes
+        self.extents = Column(extents)
+        self.viewportIndexes = Column(viewportIndexes)
+        self.shapeIndexes = Column(shapeIndexes)
         shapes = input.shapes
         types = input.types
         sources = input.sources
@@ -138,16 +143,39 @@ package final class PlaceIndex {
                 nodes[i].maxExtent = max(nodes[i + 1].maxExtent, nodes[Int(nodes[i].right)].maxExtent)
             }
         }
-        self.nodes = nodes
+        self.nodes = Column(nodes)
+    }
+
+    /// An index over columns read elsewhere (the stored index), checked by
+    /// its reader.
+    init(parts: Parts) {
+        rowids = parts.rowids
+        latitudes = parts.latitudes
+        longitudes = parts.longitudes
+        xs = parts.xs
+        ys = parts.ys
+        zs = parts.zs
+        typeCodes = parts.typeCodes
+        statuses = parts.statuses
+        sourceCodes = parts.sourceCodes
+        ratingCounts = parts.ratingCounts
+        viewportIndexes = parts.viewportIndexes
+        viewports = parts.viewports
+        shapeIndexes = parts.shapeIndexes
+        shapes = parts.shapes
+        extents = parts.extents
+        types = parts.types
+        sources = parts.sources
+        nodes = parts.nodes
+        slotsByRowid = parts.slotsByRowid
     }
 
     /// Bytes held by the index (arrays and tree), for reports.
     package var byteCount: Int {
-        rowids.capacity * 8 + (latitudes.capacity + longitudes.capacity + xs.capacity + ys.capacity + zs.capacity) * 8
-            + typeCodes.capacity * 2 + statuses.capacity + sourceCodes.capacity * 2 + ratingCounts.capacity * 4
-            + viewportIndexes.capacity * 4 + viewports.capacity * MemoryLayout<GeoRect>.stride + extents.capacity * 4
-            + shapeIndexes.capacity * 4 + shapes.byteCount
-            + nodes.capacity * MemoryLayout<Node>.stride + (slotOfRowid?.capacity ?? 0) * 16
+        rowids.byteCount + latitudes.byteCount + longitudes.byteCount + xs.byteCount + ys.byteCount + zs.byteCount
+            + typeCodes.byteCount + statuses.byteCount + sourceCodes.byteCount + ratingCounts.byteCount
+            + viewportIndexes.byteCount + viewports.byteCount + extents.byteCount + shapeIndexes.byteCount
+            + shapes.byteCount + nodes.byteCount + slotsByRowid.byteCount
             + typeSlotCache.values.reduce(0) { $0 + $1.byteCount }
     }
 
@@ -166,12 +194,12 @@ package final class PlaceIndex {
 
     /// The slot of a database row, or nil when the index does not hold it.
     package func slot(ofRowid rowid: Int64) -> Int32? {
-        if slotOfRowid == nil {
-            var map = [Int64: Int32](minimumCapacity: count)
-            for (i, r) in rowids.enumerated() { map[r] = Int32(i) }
-            slotOfRowid = map
+        var lo = 0, hi = slotsByRowid.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if rowids[Int(slotsByRowid[mid])] < rowid { lo = mid + 1 } else { hi = mid }
         }
-        return slotOfRowid![rowid]
+        return lo < slotsByRowid.count && rowids[Int(slotsByRowid[lo])] == rowid ? slotsByRowid[lo] : nil
     }
 
     // MARK: Queries
@@ -212,41 +240,34 @@ package final class PlaceIndex {
         }
         heap.bounds.removeAll(keepingCapacity: true)
         heap.nodes.removeAll(keepingCapacity: true)
-        nodes.withUnsafeBufferPointer { nodes in
-            xs.withUnsafeBufferPointer { xs in
-                ys.withUnsafeBufferPointer { ys in
-                    zs.withUnsafeBufferPointer { zs in
-                        heap.push(boxChord2(nodes[0], q), 0)
-                        while let (bound, n) = heap.popMin() {
-                            if bound > limit2 { break }
-                            let node = nodes[Int(n)]
-                            if node.right >= 0 {
-                                let l = Int(n) + 1, r = Int(node.right)
-                                let bl = boxChord2(nodes[l], q), br = boxChord2(nodes[r], q)
-                                if bl <= limit2 { heap.push(bl, Int32(l)) }
-                                if br <= limit2 { heap.push(br, Int32(r)) }
-                                continue
-                            }
-                            for s in Int(node.begin)..<Int(node.end) {
-                                let dx = xs[s] - q.x, dy = ys[s] - q.y, dz = zs[s] - q.z
-                                let c2 = dx * dx + dy * dy + dz * dz
-                                if c2 > limit2 { continue }
-                                if let accept, !accept(s) { continue }
-                                var lo = 0, hi = best.count
-                                while lo < hi {
-                                    let mid = (lo + hi) >> 1
-                                    if best[mid].c2 <= c2 { lo = mid + 1 } else { hi = mid }
-                                }
-                                best.insert((c2, Int32(s)), at: lo)
-                                if best.count >= k {
-                                    let c = best[k - 1].c2.squareRoot() + 2e-12
-                                    let keep2 = c * c
-                                    while best.count > k && best[best.count - 1].c2 > keep2 { best.removeLast() }
-                                    limit2 = min(limit2, keep2)
-                                }
-                            }
-                        }
-                    }
+        let nodes = self.nodes.buffer, xs = self.xs.buffer, ys = self.ys.buffer, zs = self.zs.buffer
+        heap.push(boxChord2(nodes[0], q), 0)
+        while let (bound, n) = heap.popMin() {
+            if bound > limit2 { break }
+            let node = nodes[Int(n)]
+            if node.right >= 0 {
+                let l = Int(n) + 1, r = Int(node.right)
+                let bl = boxChord2(nodes[l], q), br = boxChord2(nodes[r], q)
+                if bl <= limit2 { heap.push(bl, Int32(l)) }
+                if br <= limit2 { heap.push(br, Int32(r)) }
+                continue
+            }
+            for s in Int(node.begin)..<Int(node.end) {
+                let dx = xs[s] - q.x, dy = ys[s] - q.y, dz = zs[s] - q.z
+                let c2 = dx * dx + dy * dy + dz * dz
+                if c2 > limit2 { continue }
+                if let accept, !accept(s) { continue }
+                var lo = 0, hi = best.count
+                while lo < hi {
+                    let mid = (lo + hi) >> 1
+                    if best[mid].c2 <= c2 { lo = mid + 1 } else { hi = mid }
+                }
+                best.insert((c2, Int32(s)), at: lo)
+                if best.count >= k {
+                    let c = best[k - 1].c2.squareRoot() + 2e-12
+                    let keep2 = c * c
+                    while best.count > k && best[best.count - 1].c2 > keep2 { best.removeLast() }
+                    limit2 = min(limit2, keep2)
                 }
             }
         }
@@ -277,7 +298,8 @@ package final class PlaceIndex {
         let q = UnitVector(latitude: center.latitude, longitude: center.longitude)
         var out: [IndexHit] = []
         var stack: [Int32] = [0]
-        nodes.withUnsafeBufferPointer { nodes in
+        do {
+            let nodes = self.nodes.buffer
             while let n = stack.popLast() {
                 let node = nodes[Int(n)]
                 let reach = meters + (useExtents ? Double(node.maxExtent) : 0)

@@ -1,0 +1,36 @@
+import PlaceModel
+import PlaceStorage
+
+extension PlaceIndex {
+    /// Everything an index holds, as columns: what the stored index writes
+    /// and reads back.
+    struct Parts {
+        var rowids: Column<Int64>
+        var latitudes: Column<Double>
+        var longitudes: Column<Double>
+        var xs: Column<Double>
+        var ys: Column<Double>
+        var zs: Column<Double>
+        var typeCodes: Column<UInt16>
+        var statuses: Column<UInt8>
+        var sourceCodes: Column<UInt16>
+        var ratingCounts: Column<Int32>
+        var viewportIndexes: Column<Int32>
+        var viewports: Column<GeoRect>
+        var shapeIndexes: Column<Int32>
+        var shapes: ShapeTable
+        var extents: Column<Float>
+        var types: Interner
+        var sources: Interner
+        var nodes: Column<Node>
+        var slotsByRowid: Column<Int32>
+    }
+
+    var parts: Parts {
+        Parts(
+            rowids: rowids, latitudes: latitudes, longitudes: longitudes, xs: xs, ys: ys, zs: zs,
+            typeCodes: typeCodes, statuses: statuses, sourceCodes: sourceCodes, ratingCounts: ratingCounts,
+            viewportIndexes: viewportIndexes, viewports: viewports, shapeIndexes: shapeIndexes, shapes: shapes,
+            extents: extents, types: types, sources: sources, nodes: nodes, slotsByRowid: slotsByRowid)
+    }
+}

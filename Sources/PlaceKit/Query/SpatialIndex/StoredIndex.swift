@@ -1,0 +1,351 @@
+import Foundation
+package import PlaceModel
+package import PlaceStorage
+
+/// The spatial index kept in a file beside the database, so a process maps
+/// it in milliseconds instead of building it from every row: the index's
+/// columns as they are in memory, each 64-byte aligned, after a header
+/// that says what they were built from (docs/spatial-index.md).
+///
+/// Header (little-endian UInt64 words): magic, format version, a byte-order
+/// word, the strides of the three structs written as they are, the
+/// database's `IndexMarker`, the record view, the likelihood model's
+/// fingerprint, the number of places, the number of sections, then per
+/// section its offset, length and checksum, and last the checksum of the
+/// words before it. A reader checks every checksum before it answers.
+package enum StoredIndex {
+    static let magic: UInt64 = 0x0058_4449_4244_4c50  // "PLDBIDX\0" little-endian
+    static let formatVersion: UInt64 = 1
+    static let byteOrder: UInt64 = 0x0102_0304_0506_0708
+    static let fixedWords = 13
+    static let sectionNames = [
+        "rowids", "latitudes", "longitudes", "xs", "ys", "zs", "typeCodes", "statuses", "sourceCodes",
+        "ratingCounts", "viewportIndexes", "viewports", "shapeIndexes", "shapeInfos", "shapePartCounts",
+        "shapeCoordinates", "extents", "nodes", "slotsByRowid", "typeNames", "sourceNames",
+    ]
+    static var headerWords: Int { fixedWords + 3 * sectionNames.count + 1 }
+
+    /// The file that holds the index of `databasePath` for `view`.
+    package static func path(for databasePath: String, view: RecordView) -> String {
+        databasePath + (view == .merged ? ".placeidx" : ".records.placeidx")
+    }
+
+    /// What a stored index is checked against besides its own bytes.
+    package struct Expectation: Equatable {
+        package var marker: IndexMarker
+        package var view: RecordView
+        package var model: UInt64
+
+        package init(marker: IndexMarker, view: RecordView, model: LikelihoodModel) {
+            self.marker = marker
+            self.view = view
+            self.model = StoredIndex.fingerprint(model)
+        }
+    }
+
+    // MARK: Writing
+
+    /// Writes `index` to `path` (through a temporary file renamed over it,
+    /// so readers see the old file or the new one, never half of one).
+    package static func write(_ index: PlaceIndex, expectation: Expectation, to path: String) throws {
+        let p = index.parts
+        var sections: [UnsafeRawBufferPointer] = []
+        func add<T>(_ c: Column<T>) { sections.append(UnsafeRawBufferPointer(c.buffer)) }
+        add(p.rowids)
+        add(p.latitudes)
+        add(p.longitudes)
+        add(p.xs)
+        add(p.ys)
+        add(p.zs)
+        add(p.typeCodes)
+        add(p.statuses)
+        add(p.sourceCodes)
+        add(p.ratingCounts)
+        add(p.viewportIndexes)
+        add(p.viewports)
+        add(p.shapeIndexes)
+        add(p.shapes.infos)
+        add(p.shapes.partCounts)
+        add(p.shapes.coordinates)
+        add(p.extents)
+        add(p.nodes)
+        add(p.slotsByRowid)
+        let typeNames = encodeNames(p.types.names)
+        let sourceNames = encodeNames(p.sources.names)
+        return try typeNames.withUnsafeBytes { typeBytes in
+            try sourceNames.withUnsafeBytes { sourceBytes in
+                sections.append(typeBytes)
+                sections.append(sourceBytes)
+                try write(sections, count: index.count, expectation: expectation, to: path)
+            }
+        }
+    }
+
+    private static func write(
+        _ sections: [UnsafeRawBufferPointer], count: Int, expectation e: Expectation, to path: String
+    ) throws {
+        var header: [UInt64] = [
+            magic, formatVersion, byteOrder, UInt64(MemoryLayout<PlaceIndex.Node>.stride),
+            UInt64(MemoryLayout<ShapeTable.Info>.stride), UInt64(MemoryLayout<GeoRect>.stride),
+            UInt64(bitPattern: e.marker.generation), UInt64(bitPattern: e.marker.maxPlace),
+            UInt64(bitPattern: e.marker.maxRun), e.view == .merged ? 0 : 1, e.model, UInt64(count),
+            UInt64(sections.count),
+        ]
+        var offset = align(headerWords * 8)
+        for s in sections {
+            header += [UInt64(offset), UInt64(s.count), checksum(s)]
+            offset = align(offset + s.count)
+        }
+        header.append(header.withUnsafeBytes { checksum($0) })
+        let temporary = path + ".tmp\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw StoredIndexWriteError(path: temporary, errno: errno) }
+        var ok = false
+        defer {
+            close(fd)
+            if !ok { unlink(temporary) }
+        }
+        func put(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
+            var done = 0
+            while done < bytes.count {
+                let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw StoredIndexWriteError(path: temporary, errno: n < 0 ? errno : ENOSPC) }
+                done += n
+            }
+        }
+        try header.withUnsafeBytes { try put($0, at: 0) }
+        for (i, s) in sections.enumerated() where s.count > 0 {
+            try put(s, at: Int(header[fixedWords + 3 * i]))
+        }
+        guard ftruncate(fd, off_t(offset)) == 0 else { throw StoredIndexWriteError(path: temporary, errno: errno) }
+        guard rename(temporary, path) == 0 else { throw StoredIndexWriteError(path: path, errno: errno) }
+        ok = true
+    }
+
+    private static func encodeNames(_ names: [String?]) -> [UInt8] {
+        var out: [UInt8] = []
+        for name in names.dropFirst() {
+            let bytes = Array((name ?? "").utf8)
+            withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { out += $0 }
+            out += bytes
+        }
+        return out
+    }
+
+    static func align(_ n: Int) -> Int { (n + 63) & ~63 }
+
+    // MARK: Reading
+
+    /// The index stored at `path` if it is whole and matches `expected`;
+    /// else why not.
+    package static func load(_ path: String, expected: Expectation) -> Result<PlaceIndex, StoredIndexProblem> {
+        guard let file = MappedFile(path: path) else { return .failure(.missing) }
+        let bytes = file.bytes
+        guard bytes.count >= headerWords * 8 else { return .failure(.corrupt("\(bytes.count) bytes, shorter than a header")) }
+        let word = { (i: Int) in UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)) }
+        guard word(0) == magic else { return .failure(.corrupt("not a placedb index file")) }
+        guard word(1) == formatVersion, word(2) == byteOrder else {
+            return .failure(.otherFormat("format \(word(1)), this placedb reads \(formatVersion)"))
+        }
+        let headerEnd = (headerWords - 1) * 8
+        guard word(headerWords - 1) == checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<headerEnd])) else {
+            return .failure(.corrupt("header checksum"))
+        }
+        guard word(3) == MemoryLayout<PlaceIndex.Node>.stride, word(4) == MemoryLayout<ShapeTable.Info>.stride,
+            word(5) == MemoryLayout<GeoRect>.stride, word(12) == sectionNames.count
+        else { return .failure(.otherFormat("another layout")) }
+        let marker = IndexMarker(
+            generation: Int64(bitPattern: word(6)), maxPlace: Int64(bitPattern: word(7)),
+            maxRun: Int64(bitPattern: word(8)))
+        if marker != expected.marker {
+            return .failure(
+                .stale(
+                    "built at change \(marker.generation), place row \(marker.maxPlace), run \(marker.maxRun); "
+                        + "the database is at \(expected.marker.generation), \(expected.marker.maxPlace), "
+                        + "\(expected.marker.maxRun)"))
+        }
+        guard word(9) == (expected.view == .merged ? 0 : 1) else { return .failure(.stale("another record view")) }
+        guard word(10) == expected.model else { return .failure(.stale("another likelihood model")) }
+        let n = Int(word(11))
+        var ranges: [(offset: Int, length: Int)] = []
+        for (i, name) in sectionNames.enumerated() {
+            let offset = Int(truncatingIfNeeded: word(fixedWords + 3 * i))
+            let length = Int(truncatingIfNeeded: word(fixedWords + 3 * i + 1))
+            guard offset >= headerWords * 8, offset % 64 == 0, length >= 0, offset <= bytes.count,
+                length <= bytes.count - offset
+            else { return .failure(.corrupt("section \(name) lies outside the file")) }
+            let section = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length])
+            guard checksum(section) == word(fixedWords + 3 * i + 2) else {
+                return .failure(.corrupt("checksum of section \(name)"))
+            }
+            ranges.append((offset, length))
+        }
+        var next = 0
+        var problem: String?
+        func column<T>(_: T.Type, perSlot: Bool = false) -> Column<T> {
+            let (offset, length) = ranges[next]
+            let name = sectionNames[next]
+            next += 1
+            let stride = MemoryLayout<T>.stride
+            guard length % stride == 0, !perSlot || length / stride == n else {
+                problem = problem ?? "section \(name) holds \(length) bytes"
+                return Column()
+            }
+            return file.column(T.self, at: offset, count: length / stride)
+        }
+        let rowids = column(Int64.self, perSlot: true)
+        let latitudes = column(Double.self, perSlot: true)
+        let longitudes = column(Double.self, perSlot: true)
+        let xs = column(Double.self, perSlot: true)
+        let ys = column(Double.self, perSlot: true)
+        let zs = column(Double.self, perSlot: true)
+        let typeCodes = column(UInt16.self, perSlot: true)
+        let statuses = column(UInt8.self, perSlot: true)
+        let sourceCodes = column(UInt16.self, perSlot: true)
+        let ratingCounts = column(Int32.self, perSlot: true)
+        let viewportIndexes = column(Int32.self, perSlot: true)
+        let viewports = column(GeoRect.self)
+        let shapeIndexes = column(Int32.self, perSlot: true)
+        let shapes = ShapeTable(
+            infos: column(ShapeTable.Info.self), partCounts: column(UInt16.self), coordinates: column(Float.self))
+        let extents = column(Float.self, perSlot: true)
+        let nodes = column(PlaceIndex.Node.self)
+        let slotsByRowid = column(Int32.self, perSlot: true)
+        let typeNames = decodeNames(bytes, ranges[next])
+        let sourceNames = decodeNames(bytes, ranges[next + 1])
+        if let problem { return .failure(.corrupt(problem)) }
+        guard let typeNames, let sourceNames else { return .failure(.corrupt("the type or source names")) }
+        guard n == 0 || !nodes.isEmpty else { return .failure(.corrupt("no tree over \(n) places")) }
+        let types = Interner(names: typeNames)
+        let sources = Interner(names: sourceNames)
+        guard types.names.count == typeNames.count, sources.names.count == sourceNames.count else {
+            return .failure(.corrupt("repeated type or source names"))
+        }
+        return .success(
+            PlaceIndex(
+                parts: PlaceIndex.Parts(
+                    rowids: rowids, latitudes: latitudes, longitudes: longitudes, xs: xs, ys: ys, zs: zs,
+                    typeCodes: typeCodes, statuses: statuses, sourceCodes: sourceCodes, ratingCounts: ratingCounts,
+                    viewportIndexes: viewportIndexes, viewports: viewports, shapeIndexes: shapeIndexes,
+                    shapes: shapes, extents: extents, types: types, sources: sources, nodes: nodes,
+                    slotsByRowid: slotsByRowid)))
+    }
+
+    /// The file's size when its header is whole and matches `expected`
+    /// (its sections are not read), else nil.
+    package static func currentFileBytes(_ path: String, expected: Expectation) -> Int? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, Int(st.st_size) >= headerWords * 8 else { return nil }
+        var header = [UInt64](repeating: 0, count: headerWords)
+        let n = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard n == headerWords * 8 else { return nil }
+        let sum = header.withUnsafeBytes { checksum(UnsafeRawBufferPointer(rebasing: $0[0..<(headerWords - 1) * 8])) }
+        let w = header.map { UInt64(littleEndian: $0) }
+        guard w[0] == magic, w[1] == formatVersion, w[2] == byteOrder, w[headerWords - 1] == sum,
+            Int64(bitPattern: w[6]) == expected.marker.generation, Int64(bitPattern: w[7]) == expected.marker.maxPlace,
+            Int64(bitPattern: w[8]) == expected.marker.maxRun, w[9] == (expected.view == .merged ? 0 : 1),
+            w[10] == expected.model
+        else { return nil }
+        return Int(st.st_size)
+    }
+
+    /// Names written by `encodeNames`, with code 0's nil first.
+    private static func decodeNames(_ bytes: UnsafeRawBufferPointer, _ range: (offset: Int, length: Int)) -> [String?]? {
+        var names: [String?] = [nil]
+        var at = range.offset
+        let end = range.offset + range.length
+        while at < end {
+            guard end - at >= 4 else { return nil }
+            let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+            at += 4
+            guard length <= end - at else { return nil }
+            names.append(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<at + length]), as: UTF8.self))
+            at += length
+        }
+        return names
+    }
+
+    // MARK: Checksums
+
+    /// A 64-bit checksum of `bytes`: four multiply-rotate lanes over 8-byte
+    /// words (several GB/s), for damage, not for adversaries.
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        let k1: UInt64 = 0x9E37_79B1_85EB_CA87, k2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+        var h0: UInt64 = 0x2545_F491_4F6C_DD1D, h1: UInt64 = 0x1656_67B1_9E37_79F9
+        var h2: UInt64 = 0x27D4_EB2F_1656_67C5, h3: UInt64 = 0x85EB_CA77_C2B2_AE63
+        @inline(__always) func round(_ h: UInt64, _ w: UInt64) -> UInt64 {
+            let x = h &+ w &* k2
+            return ((x << 31) | (x >> 33)) &* k1
+        }
+        let count = bytes.count
+        var i = 0
+        if let base = bytes.baseAddress {
+            while i + 32 <= count {
+                h0 = round(h0, base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                h1 = round(h1, base.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
+                h2 = round(h2, base.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self))
+                h3 = round(h3, base.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self))
+                i += 32
+            }
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while i < count {
+                tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
+                shift += 8
+                if shift == 64 {
+                    h0 = round(h0, tail)
+                    tail = 0
+                    shift = 0
+                }
+                i += 1
+            }
+            h1 = round(h1, tail)
+        }
+        var h = ((h0 << 1) | (h0 >> 63)) &+ ((h1 << 7) | (h1 >> 57)) &+ ((h2 << 12) | (h2 >> 52))
+            &+ ((h3 << 18) | (h3 >> 46))
+        h = (h ^ UInt64(count)) &* k1
+        h ^= h >> 29
+        h = h &* k2
+        return h ^ (h >> 32)
+    }
+
+    // MARK: Model fingerprint
+
+    /// A hash of everything in `model`, the same in every process (maps
+    /// are hashed in key order): an index built for one model is not
+    /// answered from with another.
+    package static func fingerprint(_ model: LikelihoodModel) -> UInt64 {
+        var text = ""
+        canonical(model, into: &text)
+        return text.utf8.withContiguousStorageIfAvailable { checksum(UnsafeRawBufferPointer($0)) }
+            ?? Array(text.utf8).withUnsafeBytes { checksum($0) }
+    }
+
+    private static func canonical(_ value: Any, into text: inout String) {
+        let mirror = Mirror(reflecting: value)
+        switch mirror.displayStyle {
+        case .dictionary, .set:
+            var items: [String] = []
+            for child in mirror.children {
+                var s = ""
+                canonical(child.value, into: &s)
+                items.append(s)
+            }
+            text += "{" + items.sorted().joined(separator: ",") + "}"
+        case .struct, .tuple, .class, .collection:
+            text += "("
+            for child in mirror.children {
+                text += (child.label ?? "") + ":"
+                canonical(child.value, into: &text)
+                text += ";"
+            }
+            text += ")"
+        default:
+            text += String(reflecting: value)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+/// A flat array of plain values that lives either in memory this process
+/// allocated (and can grow) or in a read-only memory-mapped file (the
+/// stored spatial index): both read through one unchecked buffer, so the
+/// query code does not care which. `Element` must be a plain value (no
+/// references); the stored index writes these bytes as they are.
+package struct Column<Element>: RandomAccessCollection {
+    /// The values; valid as long as this column (its storage) lives.
+    package private(set) var buffer: UnsafeBufferPointer<Element>
+    private var storage: AnyObject?
+
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { buffer.count }
+
+    package init() {
+        buffer = UnsafeBufferPointer(start: nil, count: 0)
+        storage = nil
+    }
+
+    /// A copy of `values`, in memory this column owns.
+    package init(_ values: some Collection<Element>) {
+        precondition(_isPOD(Element.self), "Column holds plain values only")
+        let owned = OwnedStorage<Element>(capacity: values.count)
+        owned.append(contentsOf: values)
+        storage = owned
+        buffer = owned.view
+    }
+
+    /// Values that `owner` keeps alive (a mapped file): never written.
+    package init(borrowing buffer: UnsafeBufferPointer<Element>, owner: AnyObject) {
+        precondition(_isPOD(Element.self), "Column holds plain values only")
+        self.buffer = buffer
+        storage = owner
+    }
+
+    @inline(__always)
+    package subscript(position: Int) -> Element { buffer[position] }
+
+    /// Appends in place when this column alone owns its memory; else
+    /// copies first (a mapped column becomes an owned one).
+    package mutating func append(_ value: Element) {
+        owned(adding: 1).append(value)
+        buffer = (storage as! OwnedStorage<Element>).view
+    }
+
+    package mutating func append(contentsOf values: some Collection<Element>) {
+        owned(adding: values.count).append(contentsOf: values)
+        buffer = (storage as! OwnedStorage<Element>).view
+    }
+
+    private mutating func owned(adding n: Int) -> OwnedStorage<Element> {
+        if let s = storage as? OwnedStorage<Element>, isKnownUniquelyReferenced(&storage) {
+            s.reserve(s.count + n)
+            return s
+        }
+        let copy = OwnedStorage<Element>(capacity: Swift.max(buffer.count + n, 2 * buffer.count))
+        copy.append(contentsOf: buffer)
+        storage = copy
+        return copy
+    }
+
+    /// Bytes of the values (for reports).
+    package var byteCount: Int { buffer.count * MemoryLayout<Element>.stride }
+}
+
+extension Column: @unchecked Sendable where Element: Sendable {}
+
+/// Memory a column allocated: grows by doubling, freed with the last column
+/// that refers to it.
+private final class OwnedStorage<Element> {
+    private var base: UnsafeMutablePointer<Element>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = Swift.max(capacity, 1)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    var view: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+
+    func reserve(_ n: Int) {
+        guard n > capacity else { return }
+        let grown = Swift.max(n, 2 * capacity)
+        let moved = UnsafeMutablePointer<Element>.allocate(capacity: grown)
+        moved.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = grown
+    }
+
+    func append(_ value: Element) {
+        reserve(count + 1)
+        (base + count).initialize(to: value)
+        count += 1
+    }
+
+    func append(contentsOf values: some Collection<Element>) {
+        reserve(count + values.count)
+        var p = base + count
+        for v in values {
+            p.initialize(to: v)
+            p += 1
+        }
+        count += values.count
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import Testing
+@testable import PlaceKit
+import PlaceKitTestSupport
+import SQLiteDB
+@testable import PlaceModel
+@testable import PlaceStorage
+
+/// The spatial index kept beside the database: written after a build,
+/// mapped by the next reader with the same answers, and never used when it
+/// is stale (places changed, another view or model) or damaged (every
+/// section corrupted on purpose): the reader then builds it again.
+@Suite("Stored spatial index")
+struct StoredIndexTests {
+    let dir: TempDirectory
+    var db: String { dir.file("places.sqlite") }
+    var indexPath: String { StoredIndex.path(for: db, view: .merged) }
+
+    init() throws {
+        dir = try TempDirectory()
+        var lines: [String] = []
+        var g = TestRandom(seed: 36)
+        let types = ["cafe", "restaurant", "bakery", "museum", "park", "bank"]
+        for i in 0..<400 {
+            let lat = 46.52 + Double.random(in: -0.01...0.01, using: &g)
+            let lng = 6.63 + Double.random(in: -0.01...0.01, using: &g)
+            lines.append(
+                #"{"type":"Feature","id":"p\#(i)","geometry":{"type":"Point","coordinates":[\#(lng),\#(lat)]},"properties":{"name":"Place \#(i)","category":"\#(types[i % types.count])"}}"#
+            )
+        }
+        // Two buildings: stored footprints (shape sections).
+        lines.append(GeoFixtures.osmWay(4001, "Hall"))
+        lines.append(GeoFixtures.osmWay(4002, "Shed", ring: "[[6.63,46.52],[6.631,46.52],[6.631,46.521],[6.63,46.52]]"))
+        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("places.geojson", lines.joined(separator: "\n") + "\n")))
+    }
+
+    func reader(stores: Bool = true, view: RecordView = .merged) throws -> PlaceReader {
+        let r = try PlaceReader(databasePath: db, spatialIndex: .memory, recordView: view)
+        r.engine.storesIndex = stores
+        return r
+    }
+
+    static let queries: [Coordinate] = [
+        Coordinate(latitude: 46.52, longitude: 6.63), Coordinate(latitude: 46.5265, longitude: 6.6201),
+        Coordinate(latitude: 46.515, longitude: 6.639), Coordinate(latitude: 0.5, longitude: 1.5),
+    ]
+
+    /// Nearby (with a type filter) and current place, as the server writes them.
+    func answers(_ r: PlaceReader) throws -> [[UInt8]] {
+        var out: [[UInt8]] = []
+        for q in Self.queries {
+            out.append(try r.searchNearbyJSON(NearbySearchRequest(center: q, radiusMeters: 2000, maxResultCount: 15)))
+            out.append(
+                try r.searchNearbyJSON(
+                    NearbySearchRequest(center: q, radiusMeters: 2000, includedTypes: ["cafe"], maxResultCount: 5)))
+            out.append(
+                try r.findPlaceLikelihoodsJSON(
+                    CurrentPlaceRequest(location: q, accuracyMeters: 20, time: Date(timeIntervalSince1970: 0))))
+        }
+        return out
+    }
+
+    @Test("a build writes the file; the next reader maps it: the same columns, the same answers")
+    func mapsWhatWasBuilt() throws {
+        let built = try reader()
+        let first = try built.loadSpatialIndex()
+        #expect(!first.mapped)
+        #expect(first.storedIndex.contains("stored at \(indexPath)"), "\(first.storedIndex)")
+        #expect(FileManager.default.fileExists(atPath: indexPath))
+
+        let mapped = try reader()
+        let second = try mapped.loadSpatialIndex()
+        #expect(second.mapped, "\(second.storedIndex)")
+        #expect(second.places == first.places)
+        #expect(second.places == 402)
+        let a = try #require(built.engine.full?.index), b = try #require(mapped.engine.full?.index)
+        #expect(a.rowids.elementsEqual(b.rowids))
+        #expect(a.xs.elementsEqual(b.xs) && a.ys.elementsEqual(b.ys) && a.zs.elementsEqual(b.zs))
+        #expect(a.latitudes.elementsEqual(b.latitudes) && a.longitudes.elementsEqual(b.longitudes))
+        #expect(a.typeCodes.elementsEqual(b.typeCodes) && a.extents.elementsEqual(b.extents))
+        #expect(a.slotsByRowid.elementsEqual(b.slotsByRowid))
+        #expect(a.shapes.count == 2 && b.shapes.count == 2)
+        #expect(a.shapes.coordinates.elementsEqual(b.shapes.coordinates))
+        #expect(a.types.names == b.types.names && a.sources.names == b.sources.names)
+        #expect(a.nodes.count == b.nodes.count)
+        #expect(try answers(mapped) == answers(built))
+        // Every rowid finds its slot in the mapped index.
+        for slot in 0..<b.count { #expect(b.slot(ofRowid: b.rowids[slot]) == Int32(slot)) }
+        #expect(b.slot(ofRowid: 1_000_000) == nil)
+    }
+
+    /// Builds and stores the index, changes the database with `sql`, and
+    /// checks the next reader refuses the file as stale and answers as a
+    /// fresh build does.
+    func expectStale(after sql: String) throws {
+        _ = try reader().loadSpatialIndex()
+        let store = try PlaceStore(path: db, writable: true)
+        try store.db.execute(sql)
+        let again = try reader()
+        let stats = try again.loadSpatialIndex()
+        #expect(!stats.mapped)
+        #expect(stats.storedIndex.hasPrefix("built again (stale: "), "\(sql): \(stats.storedIndex)")
+        #expect(try answers(again) == answers(try reader(stores: false)), "\(sql)")
+        // And the rewritten file is current again.
+        #expect(try reader().loadSpatialIndex().mapped)
+    }
+
+    @Test(
+        "a change to what the index holds makes the file stale",
+        arguments: [
+            "UPDATE place SET rating_count = 12 WHERE place_id = 'p3'",
+            "UPDATE place SET primary_type = 'bank' WHERE place_id = 'p4'",
+            "UPDATE place SET geom = MakePoint(6.5, 46.5, 4326) WHERE place_id = 'p5'",
+            "UPDATE place SET removed_run = last_run WHERE place_id = 'p6'",
+            "DELETE FROM place WHERE place_id = 'p7'",
+            "UPDATE place_footprint SET area = area + 1",
+            "UPDATE place SET business_status = 'CLOSED_PERMANENTLY' WHERE place_id = 'p8'",
+        ])
+    func staleAfterChange(sql: String) throws {
+        try expectStale(after: sql)
+    }
+
+    @Test("a new import run makes the file stale; a change the index does not hold keeps it")
+    func importAndUnrelatedChanges() throws {
+        _ = try reader().loadSpatialIndex()
+        let store = try PlaceStore(path: db, writable: true)
+        try store.db.execute("UPDATE place SET rating = 4.5 WHERE place_id = 'p9'")
+        #expect(try reader().loadSpatialIndex().mapped)
+        _ = try PlaceImporter(databasePath: db).importInput(
+            .file(
+                try dir.write(
+                    "more.geojson",
+                    #"{"type":"Feature","id":"new","geometry":{"type":"Point","coordinates":[6.63,46.52]},"properties":{"name":"New"}}"#
+                        + "\n")))
+        let stats = try reader().loadSpatialIndex()
+        #expect(stats.storedIndex.hasPrefix("built again (stale: "), "\(stats.storedIndex)")
+        #expect(stats.places == 403)
+    }
+
+    @Test("another record view or likelihood model does not use the file")
+    func viewAndModel() throws {
+        _ = try reader().loadSpatialIndex()
+        let records = try reader(view: .unmerged)
+        let r = try records.loadSpatialIndex()
+        #expect(!r.mapped)
+        #expect(r.storedIndex.contains(StoredIndex.path(for: db, view: .unmerged)))
+        var model = LikelihoodModel()
+        model.footprintRadius["cafe"] = 40
+        let other = try reader(stores: false)
+        other.likelihoodModel = model
+        #expect(!(try other.loadSpatialIndex().mapped))
+        let modelled = try reader()
+        modelled.likelihoodModel = model
+        let m = try modelled.loadSpatialIndex()
+        #expect(m.storedIndex.hasPrefix("built again (stale: another likelihood model"), "\(m.storedIndex)")
+        #expect(StoredIndex.fingerprint(LikelihoodModel()) == StoredIndex.fingerprint(LikelihoodModel()))
+        #expect(StoredIndex.fingerprint(model) != StoredIndex.fingerprint(LikelihoodModel()))
+    }
+
+    /// Header words and section table of the stored file.
+    func header() throws -> [UInt64] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: indexPath))
+        return (0..<StoredIndex.headerWords).map { i in
+            data.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)) }
+        }
+    }
+
+    func rewrite(_ change: (inout Data) -> Void) throws {
+        var data = try Data(contentsOf: URL(fileURLWithPath: indexPath))
+        change(&data)
+        try data.write(to: URL(fileURLWithPath: indexPath))
+    }
+
+    func expectRebuilt(_ prefix: String, _ what: String) throws {
+        let r = try reader()
+        let stats = try r.loadSpatialIndex()
+        #expect(!stats.mapped, "\(what)")
+        #expect(stats.storedIndex.hasPrefix("built again (\(prefix)"), "\(what): \(stats.storedIndex)")
+        #expect(try answers(r) == answers(try reader(stores: false)), "\(what)")
+    }
+
+    @Test("a damaged byte in any section, the header or the length is found at open and the index built again")
+    func corruptSections() throws {
+        _ = try reader().loadSpatialIndex()
+        let pristine = try Data(contentsOf: URL(fileURLWithPath: indexPath))
+        let words = try header()
+        var checked = 0
+        for (i, name) in StoredIndex.sectionNames.enumerated() {
+            let offset = Int(words[StoredIndex.fixedWords + 3 * i]), length = Int(words[StoredIndex.fixedWords + 3 * i + 1])
+            guard length > 0 else { continue }
+            try pristine.write(to: URL(fileURLWithPath: indexPath))
+            try rewrite { $0[offset + length / 2] ^= 0x10 }
+            try expectRebuilt("corrupt: checksum of section \(name)", name)
+            checked += 1
+        }
+        #expect(checked == StoredIndex.sectionNames.count)
+        // The header's own words: the place count, a section offset.
+        for word in [11, StoredIndex.fixedWords] {
+            try pristine.write(to: URL(fileURLWithPath: indexPath))
+            try rewrite { $0[8 * word] ^= 0x01 }
+            try expectRebuilt("corrupt: header checksum", "header word \(word)")
+        }
+        try pristine.write(to: URL(fileURLWithPath: indexPath))
+        try rewrite { $0 = $0.prefix($0.count - 100) }
+        try expectRebuilt("corrupt: section", "truncated")
+        try rewrite { $0 = Data("not an index at all".utf8) + Data(count: 4096) }
+        try expectRebuilt("corrupt: not a placedb index file", "garbage")
+        try rewrite { $0 = $0.prefix(10) }
+        try expectRebuilt("corrupt: 10 bytes", "short")
+    }
+
+    @Test("a file of another format version is not read")
+    func otherFormat() throws {
+        _ = try reader().loadSpatialIndex()
+        try rewrite { data in
+            data.withUnsafeMutableBytes { p in
+                p.storeBytes(of: UInt64(99).littleEndian, toByteOffset: 8, as: UInt64.self)
+                let sum = StoredIndex.checksum(UnsafeRawBufferPointer(rebasing: p[0..<(StoredIndex.headerWords - 1) * 8]))
+                p.storeBytes(of: sum.littleEndian, toByteOffset: (StoredIndex.headerWords - 1) * 8, as: UInt64.self)
+            }
+        }
+        try expectRebuilt("written by another placedb: format 99", "format 99")
+    }
+
+    @Test("automatic mode maps a current file at its first query; the database mode never opens it")
+    func automaticMaps() throws {
+        _ = try reader().loadSpatialIndex()
+        let auto = try PlaceReader(databasePath: db, spatialIndex: .automatic)
+        _ = try auto.searchNearbyJSON(NearbySearchRequest(center: Self.queries[0], radiusMeters: 500))
+        _ = try auto.searchNearbyJSON(NearbySearchRequest(center: Self.queries[1], radiusMeters: 500))
+        let stats = try #require(auto.spatialIndexStatistics)
+        #expect(stats.mapped)
+        let regional = try PlaceReader(databasePath: db, spatialIndex: .database)
+        _ = try regional.searchNearbyJSON(NearbySearchRequest(center: Self.queries[0], radiusMeters: 500))
+        #expect(regional.spatialIndexStatistics == nil)
+    }
+}
