@@ -123,8 +123,28 @@ struct RunResult {
 }
 
 /// Runs a program, returning wall time and the child's peak RSS.
+///
+/// The peak comes from `/usr/bin/time` where it is installed: Linux records
+/// the memory of the process that calls exec as the new program's peak, and
+/// `posix_spawn` execs from this (large) process's memory, so `wait4`'s
+/// figure would be at least this process's own peak. `time` forks from its
+/// own small process.
 func spawn(_ program: String, _ args: [String], stdin: String? = nil, stdout: String = "/dev/null") throws -> RunResult
 {
+    let timer = "/usr/bin/time"
+    if FileManager.default.isExecutableFile(atPath: timer) {
+        let report = NSTemporaryDirectory() + "placedb-bench-rss-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let r = try spawnDirect(timer, ["-f", "%M", "-o", report, program] + args, stdin: stdin, stdout: stdout)
+        let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+        let kib = text.split(whereSeparator: \.isNewline).last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        return RunResult(
+            seconds: r.seconds, peakRSSBytes: (kib ?? 0) * 1024, status: r.status, cpuSeconds: r.cpuSeconds)
+    }
+    return try spawnDirect(program, args, stdin: stdin, stdout: stdout)
+}
+
+private func spawnDirect(_ program: String, _ args: [String], stdin: String?, stdout: String) throws -> RunResult {
     var pid: pid_t = 0
     let argv: [UnsafeMutablePointer<CChar>?] = ([program] + args).map { strdup($0) } + [nil]
     defer { for p in argv { free(p) } }

@@ -31,7 +31,8 @@ struct StoredIndexTests {
         // Two buildings: stored footprints (shape sections).
         lines.append(GeoFixtures.osmWay(4001, "Hall"))
         lines.append(GeoFixtures.osmWay(4002, "Shed", ring: "[[6.63,46.52],[6.631,46.52],[6.631,46.521],[6.63,46.52]]"))
-        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("places.geojson", lines.joined(separator: "\n") + "\n")))
+        _ = try PlaceImporter(databasePath: db).importInput(
+            .file(try dir.write("places.geojson", lines.joined(separator: "\n") + "\n")))
     }
 
     func reader(stores: Bool = true, view: RecordView = .merged) throws -> PlaceReader {
@@ -186,7 +187,8 @@ struct StoredIndexTests {
         let words = try header()
         var checked = 0
         for (i, name) in StoredIndex.sectionNames.enumerated() {
-            let offset = Int(words[StoredIndex.fixedWords + 3 * i]), length = Int(words[StoredIndex.fixedWords + 3 * i + 1])
+            let offset = Int(words[StoredIndex.fixedWords + 3 * i]),
+                length = Int(words[StoredIndex.fixedWords + 3 * i + 1])
             guard length > 0 else { continue }
             try pristine.write(to: URL(fileURLWithPath: indexPath))
             try rewrite { $0[offset + length / 2] ^= 0x10 }
@@ -215,11 +217,34 @@ struct StoredIndexTests {
         try rewrite { data in
             data.withUnsafeMutableBytes { p in
                 p.storeBytes(of: UInt64(99).littleEndian, toByteOffset: 8, as: UInt64.self)
-                let sum = StoredIndex.checksum(UnsafeRawBufferPointer(rebasing: p[0..<(StoredIndex.headerWords - 1) * 8]))
+                let sum = StoredIndex.checksum(
+                    UnsafeRawBufferPointer(rebasing: p[0..<(StoredIndex.headerWords - 1) * 8]))
                 p.storeBytes(of: sum.littleEndian, toByteOffset: (StoredIndex.headerWords - 1) * 8, as: UInt64.self)
             }
         }
         try expectRebuilt("written by another placedb: format 99", "format 99")
+    }
+
+    @Test("a database without footprints maps too: an empty section's checksum does not depend on its address")
+    func emptySections() throws {
+        let plain = dir.file("points.sqlite")
+        _ = try PlaceImporter(databasePath: plain).importInput(
+            .file(
+                try dir.write(
+                    "points.geojson",
+                    #"{"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[6.63,46.52]},"properties":{"name":"A"}}"#
+                        + "\n")))
+        let first = try PlaceReader(databasePath: plain, spatialIndex: .memory)
+        #expect(try first.loadSpatialIndex().storedIndex.hasPrefix("built; stored at"))
+        let second = try PlaceReader(databasePath: plain, spatialIndex: .memory)
+        let stats = try second.loadSpatialIndex()
+        #expect(stats.mapped, "\(stats.storedIndex)")
+        #expect(second.engine.full?.index.shapes.count == 0)
+        let none = UnsafeRawBufferPointer(start: nil, count: 0)
+        let empty = [UInt8](repeating: 7, count: 8).withUnsafeBytes {
+            StoredIndex.checksum(UnsafeRawBufferPointer(rebasing: $0[0..<0]))
+        }
+        #expect(StoredIndex.checksum(none) == empty)
     }
 
     @Test("automatic mode maps a current file at its first query; the database mode never opens it")

@@ -14,7 +14,7 @@ package import PlaceStorage
 /// section its offset, length and checksum, and last the checksum of the
 /// words before it. A reader checks every checksum before it answers.
 package enum StoredIndex {
-    static let magic: UInt64 = 0x0058_4449_4244_4c50  // "PLDBIDX\0" little-endian
+    static let magic: UInt64 = 0x0058_4449_4244_4c50 // "PLDBIDX\0" little-endian
     static let formatVersion: UInt64 = 1
     static let byteOrder: UInt64 = 0x0102_0304_0506_0708
     static let fixedWords = 13
@@ -142,7 +142,9 @@ package enum StoredIndex {
     package static func load(_ path: String, expected: Expectation) -> Result<PlaceIndex, StoredIndexProblem> {
         guard let file = MappedFile(path: path) else { return .failure(.missing) }
         let bytes = file.bytes
-        guard bytes.count >= headerWords * 8 else { return .failure(.corrupt("\(bytes.count) bytes, shorter than a header")) }
+        guard bytes.count >= headerWords * 8 else {
+            return .failure(.corrupt("\(bytes.count) bytes, shorter than a header"))
+        }
         let word = { (i: Int) in UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)) }
         guard word(0) == magic else { return .failure(.corrupt("not a placedb index file")) }
         guard word(1) == formatVersion, word(2) == byteOrder else {
@@ -254,7 +256,8 @@ package enum StoredIndex {
     }
 
     /// Names written by `encodeNames`, with code 0's nil first.
-    private static func decodeNames(_ bytes: UnsafeRawBufferPointer, _ range: (offset: Int, length: Int)) -> [String?]? {
+    private static func decodeNames(_ bytes: UnsafeRawBufferPointer, _ range: (offset: Int, length: Int)) -> [String?]?
+    {
         var names: [String?] = [nil]
         var at = range.offset
         let end = range.offset + range.length
@@ -283,6 +286,7 @@ package enum StoredIndex {
         }
         let count = bytes.count
         var i = 0
+        var tail: UInt64 = 0
         if let base = bytes.baseAddress {
             while i + 32 <= count {
                 h0 = round(h0, base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
@@ -291,7 +295,6 @@ package enum StoredIndex {
                 h3 = round(h3, base.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self))
                 i += 32
             }
-            var tail: UInt64 = 0
             var shift: UInt64 = 0
             while i < count {
                 tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
@@ -303,9 +306,10 @@ package enum StoredIndex {
                 }
                 i += 1
             }
-            h1 = round(h1, tail)
         }
-        var h = ((h0 << 1) | (h0 >> 63)) &+ ((h1 << 7) | (h1 >> 57)) &+ ((h2 << 12) | (h2 >> 52))
+        h1 = round(h1, tail)
+        var h =
+            ((h0 << 1) | (h0 >> 63)) &+ ((h1 << 7) | (h1 >> 57)) &+ ((h2 << 12) | (h2 >> 52))
             &+ ((h3 << 18) | (h3 >> 46))
         h = (h ^ UInt64(count)) &* k1
         h ^= h >> 29
