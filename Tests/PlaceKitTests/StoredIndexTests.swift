@@ -247,6 +247,30 @@ struct StoredIndexTests {
         #expect(StoredIndex.checksum(none) == empty)
     }
 
+    @Test(
+        "a mask of only id and name writes, without reading documents, what the typed answer writes",
+        arguments: ["id", "name", "id,name", "name,id,displayName"])
+    func idOnlyNearby(mask: String) throws {
+        let r = try reader(stores: false)
+        let fields = try FieldMask(parsing: mask)
+        let time = HoursQueryTime.instant(Date(timeIntervalSince1970: 1_750_000_000))
+        var compared = 0
+        for q in Self.queries {
+            let request = NearbySearchRequest(center: q, radiusMeters: 2000, maxResultCount: 12)
+            let typed: [JSONValue] = try r.searchNearby(request, fields: fields, at: time).map { p in
+                var o = p.place.apiJSON(fields: fields)
+                o["distanceMeters"] = .double((p.distanceMeters * 100).rounded() / 100)
+                return .object(o)
+            }
+            var want: [UInt8] = []
+            JSONWriter().write(typed.isEmpty ? [:] : ["places": .array(typed)], into: &want)
+            let got = try r.searchNearbyJSON(request, fields: fields, at: time)
+            #expect(String(decoding: got, as: UTF8.self) == String(decoding: want, as: UTF8.self), "\(q)")
+            compared += typed.count
+        }
+        #expect(compared > 20)
+    }
+
     @Test("automatic mode maps a current file at its first query; the database mode never opens it")
     func automaticMaps() throws {
         _ = try reader().loadSpatialIndex()
