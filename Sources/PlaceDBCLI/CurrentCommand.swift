@@ -89,6 +89,7 @@ enum CurrentCommand: Command {
         let client = try PlaceReader(
             databasePath: context.databasePath, spatialIndex: batch ? .memory : .automatic,
             recordView: QueryOptions.recordView(context))
+        client.reportStoredIndexProblem = { context.console.errLine("placedb \(context.spec.name): warning: \($0)") }
         if batch {
             try Batch.refuse([Options.accuracy, Options.at, Options.type, Options.limit], with: context)
             return try Batch.run(context) { body in

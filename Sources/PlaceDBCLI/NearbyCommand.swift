@@ -79,6 +79,7 @@ enum NearbyCommand: Command {
         let client = try PlaceReader(
             databasePath: context.databasePath, spatialIndex: batch ? .memory : .automatic,
             recordView: QueryOptions.recordView(context))
+        client.reportStoredIndexProblem = { context.console.errLine("placedb \(context.spec.name): warning: \($0)") }
         if batch {
             try Batch.refuse(
                 [Options.radius, Options.type, Options.excludeType, Options.limit, Options.rank, Options.allFeatures],

@@ -78,7 +78,15 @@ package final class ServerBackend: Sendable {
 
     /// Runs `body` with a connection of the client's pool to itself.
     private func withClient<T>(_ body: (PlaceReader) throws -> T) throws -> T {
-        try currentClient().withReader(body)
+        try currentClient().withReader { reader in
+            if reader.reportStoredIndexProblem == nil {
+                // A damaged stored index is built again; the log says so.
+                reader.reportStoredIndexProblem = { line in
+                    FileHandle.standardError.write(Data("placedb serve: warning: \(line)\n".utf8))
+                }
+            }
+            return try body(reader)
+        }
     }
 
     /// The client to use, after looking at the file again if it is time:

@@ -98,6 +98,35 @@ struct QueryCommandTests {
         #expect(missing.code == 66)
     }
 
+    @Test("a batch stores the spatial index; a damaged one is built again, with one warning and the same answers")
+    func storedIndexWarning() throws {
+        let cli = try CLI.withQueryPlaces()
+        let line =
+            #"{"locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63}}},"maxResultCount":3}"#
+        let first = cli.run(["nearby", "--batch", "--fields", "id"], input: line + "\n")
+        #expect(first.code == 0)
+        #expect(first.err.isEmpty, "\(first.err)")
+        let index = cli.db + ".placeidx"
+        var bytes = try #require(FileManager.default.contents(atPath: index))
+        #expect(bytes.count > 700)
+        bytes[650] ^= 0xFF // in the first section (the rowids), after the 616-byte header
+        try bytes.write(to: URL(fileURLWithPath: index))
+        let again = cli.run(["nearby", "--batch", "--fields", "id"], input: line + "\n")
+        #expect(again.code == 0)
+        #expect(again.out == first.out)
+        #expect(
+            again.err.hasPrefix(
+                "placedb nearby: warning: the stored spatial index \(index) is corrupt: checksum of section"),
+            "\(again.err)")
+        #expect(again.err.split(separator: "\n").count == 1)
+        // Rewritten whole: the next run is quiet.
+        let third = cli.run(
+            ["current", "--batch", "--fields", "id"], input: #"{"location":{"latitude":46.52,"longitude":6.63}}"# + "\n"
+        )
+        #expect(third.code == 0)
+        #expect(third.err.isEmpty, "\(third.err)")
+    }
+
     @Test("--batch answers each line in order; a bad line gets an error line and exit 65")
     func batch() throws {
         let cli = try CLI.withQueryPlaces()

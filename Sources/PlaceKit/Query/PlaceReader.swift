@@ -78,6 +78,13 @@ package final class PlaceReader {
         set { engine.storesIndex = newValue }
     }
 
+    /// Told, in one line, when the stored spatial index was damaged or
+    /// written by another placedb and is built again.
+    package var reportStoredIndexProblem: ((String) -> Void)? {
+        get { engine.reportStoredIndexProblem }
+        set { engine.reportStoredIndexProblem = newValue }
+    }
+
     /// The loaded in-memory index, if any.
     var spatialIndexStatistics: SpatialIndexStatistics? { engine.full?.statistics }
 

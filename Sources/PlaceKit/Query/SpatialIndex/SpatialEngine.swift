@@ -19,6 +19,10 @@ package final class SpatialEngine {
     /// when current, written after a build). On by default for a database
     /// file; off for tests that want the build itself.
     package var storesIndex = true
+    /// Told, in one line, when a stored index was damaged or written by
+    /// another placedb (and so built again): the CLI warns, the server logs.
+    /// Not told of a missing or stale file, the usual state after an import.
+    package var reportStoredIndexProblem: ((String) -> Void)?
 
     package struct LoadedIndex {
         package let index: PlaceIndex
@@ -86,6 +90,12 @@ package final class SpatialEngine {
                 return loaded
             case .failure(let problem):
                 note = problem == .missing ? "built" : "built again (\(problem))"
+                switch problem {
+                case .corrupt, .otherFormat:
+                    reportStoredIndexProblem?(
+                        "the stored spatial index \(path) is \(problem); building it again from the database")
+                case .missing, .stale: break
+                }
             }
         }
         let input = try store.loadAllPlaces()
