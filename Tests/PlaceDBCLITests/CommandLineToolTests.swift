@@ -242,6 +242,12 @@ struct CommandLineToolTests {
             "re-record on purpose: PLACEDB_RECORD_GOLDEN=1 swift test --filter helpGolden")
     }
 
+    @Test("every command is listed under its spec's name, once: a run finds its command by name alone")
+    func entryNames() {
+        for entry in CommandLineTool.commands { #expect(entry.name == entry.spec.name) }
+        #expect(Set(CommandLineTool.commands.map(\.name)).count == CommandLineTool.commands.count)
+    }
+
     @Test(
         "every command's help has two or three examples before SEE ALSO, and each example parses with that command's options"
     )
