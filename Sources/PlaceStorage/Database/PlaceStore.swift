@@ -18,8 +18,9 @@ package final class PlaceStore {
     /// Buffers kept between the rows an answer writes (`withLocatedRow`).
     var insertedScratch = InsertedMembers()
     var spanScratch: [JSONParser.MemberSpan] = []
-    /// The text index's phrase counts, kept between queries (`textMatches`).
-    let textStatistics = TextIndexStatistics()
+    /// The text index's phrase counts, kept between queries (`textMatches`);
+    /// made by the first text query.
+    lazy var textStatistics = TextIndexStatistics()
     /// How reads see linked records: merged into one place (the default)
     /// or each as imported. Set before the first read: statements are
     /// prepared with it.
