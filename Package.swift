@@ -17,14 +17,16 @@ let package = Package(
         // C libraries from Debian, as system-library targets.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // libFuzzer's driver entry point (ships with the Swift toolchain;
         // linked only by a -sanitize=fuzzer build, see docs/fuzzing.md).
         .systemLibrary(name: "CLibFuzzer"),
-        // libpng's warnings routed away from stderr: libgd gives its PNG
-        // readers no warning handler (Sources/CPNGWarnings/png_warnings.c).
-        .target(name: "CPNGWarnings", linkerSettings: [.linkedLibrary("png16")]),
+        // libgd's API (Debian's libgd-dev headers), with libgd opened when an
+        // image is first decoded: a run that touches no image loads none of
+        // the libraries libgd needs; and libpng's warnings routed away from
+        // stderr: libgd gives its PNG readers no warning handler
+        // (Sources/CGD/libgd.c).
+        .target(name: "CGD", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("dl")]),
 
         // The only code that touches the SQLite C API.
         .target(name: "SQLiteDB", dependencies: ["CSQLite"]),
@@ -42,7 +44,7 @@ let package = Package(
         .target(name: "PlaceKit", dependencies: ["PlaceModel", "PlaceStorage", "CZlib"]),
         // ... which libgd implements here (GDImageCodec; the command line,
         // the server and the benchmarks install it at start).
-        .target(name: "PlaceKitGD", dependencies: ["PlaceKit", "PlaceModel", "CGD", "CPNGWarnings"]),
+        .target(name: "PlaceKitGD", dependencies: ["PlaceKit", "PlaceModel", "CGD"]),
 
         // The command line, as a library so tests can run it in-process.
         .target(name: "PlaceDBCLI", dependencies: ["PlaceKit", "PlaceKitGD", "PlaceModel", "PlaceDBServer"]),
@@ -99,10 +101,10 @@ let package = Package(
 //   what it uses and a module's users do not see its dependencies;
 // - every warning of our code an error (SwiftPM applies this to the root
 //   package only, so a package depending on placedb is not broken by a
-//   newer compiler's warning). SwiftPM's own warnings, such as the system
-//   libgd's pkg-config `-DAVIF_DLL` flag it drops, are not compiler
-//   warnings: Scripts/test checks the build log for those.
-for target in package.targets where target.type != .system && target.name != "CPNGWarnings" {
+//   newer compiler's warning). SwiftPM's own warnings (a system library's
+//   pkg-config flag it drops) are not compiler warnings: Scripts/test
+//   checks the build log for those.
+for target in package.targets where target.type != .system && target.name != "CGD" {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .swiftLanguageMode(.v6),

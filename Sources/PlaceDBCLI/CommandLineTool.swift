@@ -7,32 +7,35 @@ import PlaceKitGD
 public enum CommandLineTool {
     public static let version = "0.1.0"
 
+    /// Every command, by name. A command's spec (options, help) is built
+    /// when it is read: a run builds only its own command's, where help,
+    /// completion and the manual page read them all.
     static let commands: [CommandEntry] = [
-        CommandEntry(spec: ImportCommand.spec, run: ImportCommand.run),
-        CommandEntry(spec: PlaceCommand.spec, run: PlaceCommand.run),
-        CommandEntry(spec: OpenCommand.spec, run: OpenCommand.run),
-        CommandEntry(spec: ResolveCommand.spec, run: ResolveCommand.run),
-        CommandEntry(spec: AliasCommand.spec, run: AliasCommand.run),
-        CommandEntry(spec: PhotosCommand.spec, run: PhotosCommand.run),
-        CommandEntry(spec: PhotoAddCommand.spec, run: PhotoAddCommand.run),
-        CommandEntry(spec: PhotoFetchCommand.spec, run: PhotoFetchCommand.run),
-        CommandEntry(spec: NearbyCommand.spec, run: NearbyCommand.run),
-        CommandEntry(spec: CurrentCommand.spec, run: CurrentCommand.run),
-        CommandEntry(spec: SearchCommand.spec, run: SearchCommand.run),
-        CommandEntry(spec: AutocompleteCommand.spec, run: AutocompleteCommand.run),
-        CommandEntry(spec: ServeCommand.spec, run: ServeCommand.run),
-        CommandEntry(spec: ExportCommand.spec, run: ExportCommand.run),
-        CommandEntry(spec: InfoCommand.spec, run: InfoCommand.run),
-        CommandEntry(spec: TextIndexCommand.build, run: TextIndexCommand.runBuild),
-        CommandEntry(spec: TextIndexCommand.drop, run: TextIndexCommand.runDrop),
-        CommandEntry(spec: DiffCommand.spec, run: DiffCommand.run),
-        CommandEntry(spec: LinkCommand.spec, run: LinkCommand.run),
-        CommandEntry(spec: CompletionCommand.spec, run: CompletionCommand.run),
+        CommandEntry("import", spec: ImportCommand.spec, run: ImportCommand.run),
+        CommandEntry("place", spec: PlaceCommand.spec, run: PlaceCommand.run),
+        CommandEntry("open", spec: OpenCommand.spec, run: OpenCommand.run),
+        CommandEntry("resolve", spec: ResolveCommand.spec, run: ResolveCommand.run),
+        CommandEntry("alias import", spec: AliasCommand.spec, run: AliasCommand.run),
+        CommandEntry("photos", spec: PhotosCommand.spec, run: PhotosCommand.run),
+        CommandEntry("photo add", spec: PhotoAddCommand.spec, run: PhotoAddCommand.run),
+        CommandEntry("photo fetch", spec: PhotoFetchCommand.spec, run: PhotoFetchCommand.run),
+        CommandEntry("nearby", spec: NearbyCommand.spec, run: NearbyCommand.run),
+        CommandEntry("current", spec: CurrentCommand.spec, run: CurrentCommand.run),
+        CommandEntry("search", spec: SearchCommand.spec, run: SearchCommand.run),
+        CommandEntry("autocomplete", spec: AutocompleteCommand.spec, run: AutocompleteCommand.run),
+        CommandEntry("serve", spec: ServeCommand.spec, run: ServeCommand.run),
+        CommandEntry("export", spec: ExportCommand.spec, run: ExportCommand.run),
+        CommandEntry("info", spec: InfoCommand.spec, run: InfoCommand.run),
+        CommandEntry("text-index build", spec: TextIndexCommand.build, run: TextIndexCommand.runBuild),
+        CommandEntry("text-index drop", spec: TextIndexCommand.drop, run: TextIndexCommand.runDrop),
+        CommandEntry("diff", spec: DiffCommand.spec, run: DiffCommand.run),
+        CommandEntry("link", spec: LinkCommand.spec, run: LinkCommand.run),
+        CommandEntry("completion", spec: CompletionCommand.spec, run: CompletionCommand.run),
     ]
 
     /// The commands of a group (`photo` -> `photo add`, `photo fetch`).
     static func subcommands(of group: String) -> [CommandEntry] {
-        commands.filter { $0.spec.name.hasPrefix(group + " ") }
+        commands.filter { $0.name.hasPrefix(group + " ") }
     }
 
     /// A command group: a word whose subcommands do the work.
@@ -113,8 +116,6 @@ public enum CommandLineTool {
     }
 
     public static func main(arguments: [String], console: any Console = StandardConsole()) -> Int32 {
-        // The photo commands scale images with libgd (PlaceKit links none).
-        GDImageCodec.install()
         var name: String?
         var code = run(arguments: arguments, console: console, command: &name)
         if let failure = console.finishOutput() {
@@ -159,13 +160,13 @@ public enum CommandLineTool {
                 return ExitCode.success.rawValue
             }
             let topic = args.prefix(while: { !$0.hasPrefix("-") }).joined(separator: " ")
-            if let command = commands.first(where: { $0.spec.name == topic }) {
+            if let command = commands.first(where: { $0.name == topic }) {
                 console.out(command.spec.help(layout))
             } else if !topic.isEmpty, !subcommands(of: topic).isEmpty {
                 console.out(groupHelp(topic, layout))
             } else if !topic.isEmpty {
                 var message = "no command '\(topic)'"
-                let words = commands.map(\.spec.name) + groups.map(\.name)
+                let words = commands.map(\.name) + groups.map(\.name)
                 if let s = ArgumentParser.closest(topic, among: words) { message += "; did you mean '\(s)'?" }
                 return usageError(
                     message, usage: "placedb help [<command>] | placedb help --man", console: console, command: "help")
@@ -181,7 +182,7 @@ public enum CommandLineTool {
         let group = subcommands(of: name)
         if !group.isEmpty {
             // A command group: the next word names the subcommand.
-            let names = group.map { String($0.spec.name.dropFirst(name.count + 1)) }
+            let names = group.map { String($0.name.dropFirst(name.count + 1)) }
             guard let sub = args.first, !sub.hasPrefix("-") else {
                 if let first = args.first, first == "--help" || first == "-h" {
                     console.out(groupHelp(name, HelpLayout(console: console)))
@@ -201,9 +202,9 @@ public enum CommandLineTool {
             name += " " + sub
             args.removeFirst()
         }
-        guard let command = commands.first(where: { $0.spec.name == name }) else {
+        guard let command = commands.first(where: { $0.name == name }) else {
             var message = "unknown command '\(name)'"
-            let words = commands.map { String($0.spec.name.split(separator: " ")[0]) }
+            let words = commands.map { String($0.name.split(separator: " ")[0]) }
             if let s = ArgumentParser.closest(name, among: Array(Set(words)).sorted()) {
                 message += "; did you mean '\(s)'?"
             }
@@ -222,6 +223,9 @@ public enum CommandLineTool {
             console.out(spec.help(HelpLayout(console: console)))
             return ExitCode.success.rawValue
         }
+        // The photo commands scale images with libgd (PlaceKit links none);
+        // no other command decodes an image.
+        if command.name.hasPrefix("photo ") { GDImageCodec.install() }
         let context = CommandContext(console: console, arguments: parsed, spec: spec)
         do {
             return try command.run(context).rawValue
@@ -274,10 +278,25 @@ struct CommandFailure: Error {
     let message: String
 }
 
-/// A command's interface and its body.
+/// A command's name, its interface and its body. The interface is built
+/// when read (`spec`), so finding a command by name builds none.
 struct CommandEntry: Sendable {
-    let spec: CommandSpec
+    /// The command's name (`current`, `photo add`): its spec's (a test
+    /// checks every entry).
+    let name: String
+    private let makeSpec: @Sendable () -> CommandSpec
     let run: @Sendable (CommandContext) throws -> ExitCode
+
+    init(
+        _ name: String, spec: @escaping @Sendable @autoclosure () -> CommandSpec,
+        run: @escaping @Sendable (CommandContext) throws -> ExitCode
+    ) {
+        self.name = name
+        makeSpec = spec
+        self.run = run
+    }
+
+    var spec: CommandSpec { makeSpec() }
 }
 
 protocol Command {

@@ -6,7 +6,7 @@ enum QueryOptions {
     /// A type that is neither documented nor in the database is a typo
     /// (the query would find nothing): a usage error with the nearest type.
     static func checkTypes(_ given: [(OptionSpec, [String])], _ client: PlaceReader) throws {
-        for (option, types) in given {
+        for (option, types) in given where !types.isEmpty {
             if let bad = try client.read({ try client.unknownTypes(types) }).first {
                 var message = "unknown place type '\(bad.prefix(100))' in \(option.name)"
                 if let near = PlaceTypes.closest(to: bad) { message += "; did you mean '\(near)'?" }

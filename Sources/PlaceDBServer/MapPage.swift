@@ -628,7 +628,8 @@ enum MapPage {
         </html>
         """
 
-    /// The assets the page loads, by path: bytes and content type.
+    /// The assets the page loads, by path (each under
+    /// `PlacesRouter.mapAssetPrefix`): bytes and content type.
     static let assets: [String: (body: [UInt8], type: String)] = [
         "/map/assets/leaflet.js": (decode(LeafletAssets.scriptBase64), "text/javascript; charset=UTF-8"),
         "/map/assets/leaflet.css": (decode(LeafletAssets.styleBase64), "text/css; charset=UTF-8"),

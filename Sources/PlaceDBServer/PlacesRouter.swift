@@ -21,6 +21,9 @@ package final class PlacesRouter: Sendable {
     /// Image links handed out by photo media to clients that sent the key in a header.
     private let photoTokens = PhotoTokens()
 
+    /// Where the map page's assets are (`MapPage.assets`).
+    static let mapAssetPrefix = "/map/assets/"
+
     private struct ListMaskKey: Hashable {
         let prefix: String
         let text: String
@@ -60,8 +63,9 @@ package final class PlacesRouter: Sendable {
             }
         }
         // The page's library, script and style hold no data: served without
-        // the key (a <script src> cannot send its header).
-        if let asset = MapPage.assets[path] {
+        // the key (a <script src> cannot send its header). Their table (Leaflet
+        // decoded from base64) is built by the first request for one.
+        if path.hasPrefix(Self.mapAssetPrefix), let asset = MapPage.assets[path] {
             try only("GET", "HEAD")
             return HTTPResponse(
                 status: 200, headers: MapPage.headers(contentType: asset.type) + [("Cache-Control", "no-cache")],

@@ -1,5 +1,4 @@
 import CGD
-import CPNGWarnings
 import PlaceKit
 import PlaceModel
 import Foundation
@@ -11,7 +10,7 @@ import Foundation
 /// thread by the handler in `CGD/shim.h` instead of being printed, so a
 /// corrupt file gives one line that says what libgd found. libpng's
 /// warnings, which libgd lets libpng print ("libpng warning: iCCP: ..."),
-/// are dropped by `CPNGWarnings`: libgd decodes such images all the same.
+/// are dropped by `CGD`: libgd decodes such images all the same.
 final class GDImage: DecodedImage {
     private let image: gdImagePtr
 
@@ -23,7 +22,7 @@ final class GDImage: DecodedImage {
     var height: Int { Int(cgd_height(image)) }
 
     /// Installs the quiet error handler once per process (libpng's
-    /// warnings are quiet by `CPNGWarnings`, linked with PlaceKitGD).
+    /// warnings are quiet by `CGD`, linked with PlaceKitGD).
     private static let installHandler: Void = {
         cgd_install_error_handler()
         _ = cpng_warnings_dropped()
@@ -61,6 +60,10 @@ final class GDImage: DecodedImage {
     /// (a truncated file, corrupt data) are errors: libgd would otherwise
     /// fill the missing part with grey and return the image.
     static func decode(_ bytes: UnsafeRawBufferPointer, format: ImageFormat) throws(ImageError) -> GDImage {
+        if let reason = cgd_load() {
+            throw ImageError(
+                "libgd cannot be loaded (\(String(cString: reason))); install libgd3 (apt-get install libgd3)")
+        }
         guard let base = bytes.baseAddress, bytes.count > 0, bytes.count <= Int(Int32.max) else {
             throw ImageError("the file is empty")
         }

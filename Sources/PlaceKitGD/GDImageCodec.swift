@@ -1,5 +1,4 @@
 import CGD
-import CPNGWarnings
 public import PlaceKit
 public import PlaceModel
 import Foundation

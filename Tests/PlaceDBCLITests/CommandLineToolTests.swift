@@ -242,6 +242,12 @@ struct CommandLineToolTests {
             "re-record on purpose: PLACEDB_RECORD_GOLDEN=1 swift test --filter helpGolden")
     }
 
+    @Test("every command is listed under its spec's name, once: a run finds its command by name alone")
+    func entryNames() {
+        for entry in CommandLineTool.commands { #expect(entry.name == entry.spec.name) }
+        #expect(Set(CommandLineTool.commands.map(\.name)).count == CommandLineTool.commands.count)
+    }
+
     @Test(
         "every command's help has two or three examples before SEE ALSO, and each example parses with that command's options"
     )
@@ -306,15 +312,16 @@ struct BinaryTests {
         return (r.code, String(decoding: r.out, as: UTF8.self), r.err)
     }
 
-    /// Runs the binary in `dir` with `stdin`; stdout as bytes (images).
-    static func run(_ args: [String], stdin: [UInt8], dir: TempDirectory) throws -> (
-        code: Int32, out: [UInt8], err: String
-    ) {
+    /// Runs the binary in `dir` with `stdin` (and `environment` added to
+    /// this process's); stdout as bytes (images).
+    static func run(
+        _ args: [String], stdin: [UInt8], dir: TempDirectory, environment: [String: String] = [:]
+    ) throws -> (code: Int32, out: [UInt8], err: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Self.binary)
         p.arguments = args
         p.currentDirectoryURL = dir.url
-        var env = ProcessInfo.processInfo.environment
+        var env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         env["PLACEDB_DATABASE"] = nil
         p.environment = env
         let input = Pipe(), out = Pipe(), err = Pipe()

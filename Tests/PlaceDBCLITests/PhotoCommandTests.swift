@@ -316,6 +316,28 @@ struct PhotoBinaryTests {
         #expect(corrupt.err.hasPrefix("placedb photo add: <stdin>: corrupt PNG image"))
         #expect(corrupt.err.split(separator: "\n").count == 1)
     }
+
+    @Test("libgd (and the libraries it needs) is loaded by a run that decodes an image, not by the others")
+    func libgdLoadedWhenUsed() throws {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: BinaryTests.binary), "build placedb first (swift build)")
+        let dir = try TempDirectory()
+        try dir.write(
+            "p.json",
+            #"{"id":"g1","location":{"latitude":1,"longitude":2},"photos":[{"name":"places/g1/photos/gdRef-01"}]}"#)
+        // glibc's loader names each library it loads on stderr.
+        let trace = ["LD_DEBUG": "files"]
+        let imported = try BinaryTests.run(["import", "p.json"], stdin: [], dir: dir, environment: trace)
+        #expect(imported.code == 0)
+        #expect(imported.err.contains("libsqlite3.so"), "the trace names the libraries loaded")
+        #expect(!imported.err.contains("libgd.so"))
+        let place = try BinaryTests.run(["place", "g1"], stdin: [], dir: dir, environment: trace)
+        #expect(place.code == 0 && !place.err.contains("libgd.so"))
+        let png = TestImages.make(width: 30, height: 20, format: .png)
+        let added = try BinaryTests.run(["photo", "add", "gdRef-01", "-"], stdin: png, dir: dir, environment: trace)
+        #expect(added.code == 0)
+        #expect(added.err.contains("libgd.so"))
+    }
 }
 
 /// libpng's warnings (a bad ancillary chunk, an interlaced image read

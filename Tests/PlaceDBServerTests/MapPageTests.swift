@@ -125,6 +125,9 @@ struct MapPageTests {
             #expect(r.body.count > 1000, "\(path): \(r.body.count) bytes")
         }
         #expect(router.call("POST", "/map/assets/page.js").status == 404)
+        // The router looks an asset up only under their prefix.
+        #expect(
+            MapPage.assets.count == 5 && MapPage.assets.keys.allSatisfy { $0.hasPrefix(PlacesRouter.mapAssetPrefix) })
     }
 
     @Test(

@@ -42,6 +42,12 @@ struct SchemaTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".new-") } == [])
     }
 
+    @Test("the schema version every open checks is the last migration's: the two cannot drift apart")
+    func checkedVersionIsLastMigration() {
+        #expect(PlaceStore.schemaVersion == Schema.migrator.latestVersion)
+        #expect(Schema.migrator.migrations.last?.version == PlaceStore.schemaVersion)
+    }
+
     /// An importer into a database that does not exist yet.
     func newDatabase() throws -> (dir: TempDirectory, path: String, importer: PlaceImporter) {
         let dir = try TempDirectory()

@@ -367,7 +367,7 @@ struct TextSearchTests {
             }
             #expect(Set(words).isSuperset(of: terms))
             #expect(expected.isSubset(of: Set(words)))
-            #expect(!words.contains { TextIndexWriter.isCellWord($0) })
+            #expect(!words.contains { TextIndexSQL.isCellWord($0) })
         }
         try check([
             "cafe", "du", "lac", "ouchy", "1006", "lausanne", "food", "clothing", "store", "muller", "boulangerie",
@@ -382,10 +382,10 @@ struct TextSearchTests {
 
                     """)))
         try check(["epicerie", "dvorak"])
-        #expect(TextIndexWriter.isCellWord("f13652x18663") && TextIndexWriter.isCellWord("k1x2"))
+        #expect(TextIndexSQL.isCellWord("f13652x18663") && TextIndexSQL.isCellWord("k1x2"))
         #expect(
-            !TextIndexWriter.isCellWord("fox") && !TextIndexWriter.isCellWord("k2")
-                && !TextIndexWriter.isCellWord("f1x") && !TextIndexWriter.isCellWord("xf1x2"))
+            !TextIndexSQL.isCellWord("fox") && !TextIndexSQL.isCellWord("k2")
+                && !TextIndexSQL.isCellWord("f1x") && !TextIndexSQL.isCellWord("xf1x2"))
     }
 
     @Test("an update bringing more distinct words than one batch puts every one in the typo vocabulary")

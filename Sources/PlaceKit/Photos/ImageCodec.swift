@@ -5,7 +5,8 @@ import Synchronization
 /// turning it upright, scaling, and encoding. PlaceKit itself links no
 /// image library (it builds with SQLite and zlib alone); the libgd
 /// implementation is `GDImageCodec` in the `PlaceKitGD` target, which the
-/// command line, the server and the benchmarks install at start:
+/// command line's photo commands, the server and the benchmarks install
+/// at start:
 ///
 /// ```swift
 /// import PlaceKitGD

@@ -12,7 +12,7 @@ package final class PlaceReader {
     let store: PlaceStore
     let engine: SpatialEngine
     /// How text search and autocomplete weigh their factors.
-    package var textRanking = TextRanking()
+    package lazy var textRanking = TextRanking()
     /// Text ranking settles places best bound first (tests turn it off to compare with scoring every place whole).
     var boundsTextRanking = true
     /// Autocomplete's last word is matched as the vocabulary's words that

@@ -20,7 +20,7 @@ extension PlaceStore {
             return out
         }
         try db.transaction(.deferred) {
-            info.schemaVersion = try Migrator.storedVersion(db)
+            info.schemaVersion = try Self.storedSchemaVersion(db)
             info.textIndex = try TextIndex.exists(db)
             try db.forEachRow("SELECT count(*), count(*) FILTER (WHERE removed_run IS NULL) FROM place") { row in
                 info.places = Int((row.optionalInt64(0) ?? 0))

@@ -18,8 +18,9 @@ package final class PlaceStore {
     /// Buffers kept between the rows an answer writes (`withLocatedRow`).
     var insertedScratch = InsertedMembers()
     var spanScratch: [JSONParser.MemberSpan] = []
-    /// The text index's phrase counts, kept between queries (`textMatches`).
-    let textStatistics = TextIndexStatistics()
+    /// The text index's phrase counts, kept between queries (`textMatches`);
+    /// made by the first text query.
+    lazy var textStatistics = TextIndexStatistics()
     /// How reads see linked records: merged into one place (the default)
     /// or each as imported. Set before the first read: statements are
     /// prepared with it.
@@ -27,6 +28,18 @@ package final class PlaceStore {
 
     /// The default file, in the working directory.
     static let defaultPath = "places.sqlite"
+
+    /// The schema version this placedb writes: the last migration's
+    /// (`Schema.migrator`; a test keeps the two equal). An open compares the
+    /// file's `user_version` with it alone, so a reader, and a writer of an
+    /// up-to-date file, never build the migrations.
+    package static let schemaVersion = 15
+
+    /// The schema version stored in the file (`PRAGMA user_version`, which
+    /// each migration sets).
+    static func storedSchemaVersion(_ db: Database) throws -> Int {
+        try db.scalar("PRAGMA user_version")?.int ?? 0
+    }
 
     /// Opens the database. A writable store loads SpatiaLite (its triggers
     /// keep the spatial index) and creates or migrates the schema; a
@@ -60,16 +73,16 @@ package final class PlaceStore {
             // file fails here with SQLITE_NOTADB.
             var version: Int
             do {
-                version = try Migrator.storedVersion(db)
+                version = try Self.storedSchemaVersion(db)
             } catch let e as SQLiteError where !writable && [8, 10, 14].contains(e.primaryCode) {
                 // A reader that cannot create the WAL index (a read-only
                 // directory or file, a full disk): read the file as
                 // immutable, which writes nothing beside it.
                 db = try Self.openImmutable(path, after: e)
-                version = try Migrator.storedVersion(db)
+                version = try Self.storedSchemaVersion(db)
             }
-            if version > Schema.migrator.latestVersion {
-                throw PlaceDBError.schemaTooNew(path: path, version: version, supported: Schema.migrator.latestVersion)
+            if version > Self.schemaVersion {
+                throw PlaceDBError.schemaTooNew(path: path, version: version, supported: Self.schemaVersion)
             }
             if writable {
                 try db.execute(rollbackJournal ? "PRAGMA journal_mode = DELETE" : "PRAGMA journal_mode = WAL")
@@ -90,10 +103,10 @@ package final class PlaceStore {
                         throw PlaceDBError.notAPlacedbDatabase(path: path, hasOtherTables: true)
                     }
                 }
-                if version < Schema.migrator.latestVersion && !TextIndex.hasFTS5(db) {
-                    throw TextIndex.noFTS5(path: path)
+                if version < Self.schemaVersion {
+                    if !TextIndex.hasFTS5(db) { throw TextIndex.noFTS5(path: path) }
+                    try Schema.migrator.migrate(db)
                 }
-                try Schema.migrator.migrate(db)
             } else {
                 // Readers: a larger cache, and the file mapped: queries read
                 // rows at random, and mapped pages cost no read() each (a
@@ -103,9 +116,8 @@ package final class PlaceStore {
                 if version == 0 {
                     throw PlaceDBError.notAPlacedbDatabase(path: path, hasOtherTables: false)
                 }
-                if version < Schema.migrator.latestVersion {
-                    throw PlaceDBError.schemaTooOld(
-                        path: path, version: version, supported: Schema.migrator.latestVersion)
+                if version < Self.schemaVersion {
+                    throw PlaceDBError.schemaTooOld(path: path, version: version, supported: Self.schemaVersion)
                 }
             }
         } catch let e as SQLiteError where writable && e.primaryCode == 8 {

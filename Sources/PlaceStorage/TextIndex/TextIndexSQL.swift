@@ -188,6 +188,21 @@ package enum TextIndexSQL {
         INSERT OR IGNORE INTO place_word (word, reversed) SELECT word, acc FROM backwards WHERE rest = ''
         """
 
+    /// Whether `word` is one `refreshWords` leaves out of the typo
+    /// vocabulary, by its GLOB `[fk][0-9]*x[0-9]*` (`f`/`k`, a digit, then
+    /// an `x` followed by a digit): every grid cell's word (`f13652x18663`,
+    /// `k1365x1866`) is one. The import's word pass (`TextIndexWriter`)
+    /// leaves out the same words, and a query term that is one may match
+    /// the `cell` column (`TextMatchExpression.mayMatchCell`).
+    static func isCellWord(_ word: String) -> Bool {
+        let u = Array(word.utf8)
+        guard u.count >= 4, u[0] == UInt8(ascii: "f") || u[0] == UInt8(ascii: "k"), (0x30...0x39).contains(u[1]) else {
+            return false
+        }
+        for i in 2..<(u.count - 1) where u[i] == UInt8(ascii: "x") && (0x30...0x39).contains(u[i + 1]) { return true }
+        return false
+    }
+
     /// Every word of the index, once each, in order (cells included).
     package static let indexWords = "SELECT term FROM place_text_vocab"
     /// One place's row, as `TextIndexRow` computes it (a fresh import).

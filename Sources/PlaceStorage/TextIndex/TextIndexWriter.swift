@@ -90,23 +90,12 @@ final class TextIndexWriter {
             // place_word lacks go in (not the grid cells), as they are
             // read (a vocabulary of millions is never held).
             try db.forEachRow(TextIndexSQL.indexWords) { row in
-                if let w = row.optionalString(0), !Self.isCellWord(w) { try insert(w) }
+                if let w = row.optionalString(0), !TextIndexSQL.isCellWord(w) { try insert(w) }
             }
         }
         try flushWords()
         dirty = false
         wroteRows = false
-    }
-
-    /// A grid cell's word (`f13652x18663`, `k1365x1866`): what
-    /// `TextIndexSQL.refreshWords` leaves out (`[fk][0-9]*x[0-9]*`).
-    static func isCellWord(_ w: String) -> Bool {
-        let u = Array(w.utf8)
-        guard u.count >= 4, u[0] == UInt8(ascii: "f") || u[0] == UInt8(ascii: "k"), (0x30...0x39).contains(u[1]) else {
-            return false
-        }
-        for i in 2..<(u.count - 1) where u[i] == UInt8(ascii: "x") && (0x30...0x39).contains(u[i + 1]) { return true }
-        return false
     }
 
     /// Distinct words held at most before they go into `place_word`

@@ -25,24 +25,17 @@ package enum TextMatchExpression {
     }
 
     /// Whether a phrase of `t` could match a word of the `cell` column
-    /// (`f1234x5678`, `k123x567`): the word or a correction is one, or
+    /// (`f1234x5678`, `k123x567`): the word or a correction is one
+    /// (`TextIndexSQL.isCellWord`, which also takes the rare `f1ax2`: the
+    /// column filter then costs a little, the matches are the same), or
     /// the prefix starts one (`f`, `k12x`).
     package static func mayMatchCell(_ t: QueryTerm) -> Bool {
-        if t.prefix, let words = t.expansions, !words.isEmpty { return words.contains(where: isCellWord) }
+        if t.prefix, let words = t.expansions, !words.isEmpty { return words.contains(where: TextIndexSQL.isCellWord) }
         if t.prefix { return isCellPrefix(t.word) }
-        return isCellWord(t.word) || t.corrections.contains(where: isCellWord)
+        return TextIndexSQL.isCellWord(t.word) || t.corrections.contains(where: TextIndexSQL.isCellWord)
     }
 
-    /// `[fk][0-9]+x[0-9]+`.
-    static func isCellWord(_ w: String) -> Bool {
-        let b = Array(w.utf8)
-        guard b.count >= 4, b[0] == UInt8(ascii: "f") || b[0] == UInt8(ascii: "k"),
-            let x = b.firstIndex(of: UInt8(ascii: "x")), x >= 2, x < b.count - 1
-        else { return false }
-        return b[1..<x].allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && b[(x + 1)...].allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
-    }
-
-    /// A prefix of some `isCellWord` word: `[fk]([0-9]+(x[0-9]*)?)?`.
+    /// A prefix of some grid cell's word: `[fk]([0-9]+(x[0-9]*)?)?`.
     static func isCellPrefix(_ w: String) -> Bool {
         let b = Array(w.utf8)
         guard let first = b.first, first == UInt8(ascii: "f") || first == UInt8(ascii: "k") else { return false }

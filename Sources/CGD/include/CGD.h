@@ -1,5 +1,10 @@
-#ifndef PLACEDB_CGD_SHIM_H
-#define PLACEDB_CGD_SHIM_H
+#ifndef PLACEDB_CGD_H
+#define PLACEDB_CGD_H
+// libgd's API, with libgd loaded when first used: libgd.c defines each
+// libgd function placedb calls, forwarding to libgd opened with dlopen. A
+// process that never touches an image (every command but photo add and photo
+// fetch) does not load libgd and the ~50 libraries it needs (HEIF, AVIF,
+// TIFF, X11...), whose loading and initializers took about 6 ms of each run.
 #include <gd.h>
 #include <gd_errors.h>
 #include <stdarg.h>
@@ -27,6 +32,11 @@ static inline void cgd_error_handler(int priority, const char *format, va_list a
     vsnprintf(cgd_last_error_buffer(), 256, format, args);
 }
 
+/// NULL once libgd is loaded (loading it if needed), else why it cannot be
+/// (the loader's message). Call before the first libgd function: one that
+/// runs without libgd prints the reason and aborts.
+const char *cgd_load(void);
+
 static inline void cgd_install_error_handler(void) { gdSetErrorMethod(cgd_error_handler); }
 static inline void cgd_clear_error(void) { cgd_last_error_buffer()[0] = 0; }
 static inline const char *cgd_last_error(void) { return cgd_last_error_buffer(); }
@@ -41,4 +51,15 @@ static inline int cgd_red(int c) { return gdTrueColorGetRed(c); }
 static inline int cgd_green(int c) { return gdTrueColorGetGreen(c); }
 static inline int cgd_blue(int c) { return gdTrueColorGetBlue(c); }
 static inline int cgd_alpha(int c) { return gdTrueColorGetAlpha(c); }
+
+// libgd creates its PNG readers and writers with no warning handler, so
+// libpng's default one printed "libpng warning: ..." on stderr for a bad
+// ancillary chunk or any interlaced image. This target gives every libpng
+// reader and writer created without one a handler that drops the warning
+// (libgd ignores PNG warnings: the image is decoded all the same; errors
+// still go through libgd's error method to GDImage). libgd.c says how.
+
+/// The number of warnings dropped in this process (for tests and tools).
+unsigned long cpng_warnings_dropped(void);
+
 #endif
