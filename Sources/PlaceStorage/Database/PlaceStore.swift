@@ -33,7 +33,7 @@ package final class PlaceStore {
     /// (`Schema.migrator`; a test keeps the two equal). An open compares the
     /// file's `user_version` with it alone, so a reader, and a writer of an
     /// up-to-date file, never build the migrations.
-    package static let schemaVersion = 15
+    package static let schemaVersion = 16
 
     /// The schema version stored in the file (`PRAGMA user_version`, which
     /// each migration sets).
