@@ -106,12 +106,14 @@ struct PrefixSplitTests {
                             #expect(words.isEmpty && cells.isEmpty)
                             continue
                         }
-                        let phrases = TextMatchExpression.phrases(all), otherPhrases = TextMatchExpression.phrases(others)
+                        let phrases = TextMatchExpression.phrases(all)
+                        let otherPhrases = TextMatchExpression.phrases(others)
                         for best in [nil, 3] {
                             let expected = try store.textMatches(full, phrases: phrases, cells: cells.count, best: best)
                             let got = try store.textMatches(
                                 split, phrases: otherPhrases, cells: cells.count, best: best, prefix: prefix)
-                            #expect(got.map(\.candidate.rowid) == expected.map(\.candidate.rowid), "\(full) \(best ?? -1)")
+                            #expect(
+                                got.map(\.candidate.rowid) == expected.map(\.candidate.rowid), "\(full) \(best ?? -1)")
                             #expect(got.map(\.bm25) == expected.map(\.bm25), "\(full)")
                             compared += expected.count
                         }
