@@ -8,8 +8,12 @@ extension Database {
     /// spaces, in the order the phrases appear in the MATCH expression; a
     /// missing one is counted as bm25() counts it). bm25() reads the whole
     /// doclist of every phrase on each query before it scores a row; a
-    /// caller that keeps the counts pays that once. Throws when the
-    /// library has no FTS5.
+    /// caller that keeps the counts pays that once. Also registers
+    /// `bm25_prefixed(table, counts, prefix, prefixRows, columns, text0,
+    /// ..., w0, w1, ...)`: that score as if the expression also held
+    /// `"prefix" *`, the prefix's words looked for in the row's texts
+    /// given (NULL for a row without one; CSQLite/bm25_counted.h). Throws
+    /// when the library has no FTS5.
     package func registerCountedBM25() throws {
         let rc = csqlite_register_bm25_counted(handle)
         guard rc == SQLITE_OK else {

@@ -19,6 +19,12 @@ package final class PlaceReader {
     /// start with it when there are at most this many (`QueryTerm.expansions`;
     /// tests set 0 to compare with FTS5's own prefix query).
     var prefixExpansionLimit = 32
+    /// A prefix with more words than that is looked for in the rows the
+    /// other words (or the grid cells) match when that likely reads less
+    /// (`PrefixSplit.cheaper`: a row read costs about this many postings
+    /// of the prefix query; tests set `.infinity` to compare with FTS5's own
+    /// prefix query, 0 to read the rows whenever their number is bounded).
+    var prefixRowCost = 32.0
     /// Text search reads every place matching the words in one FTS5 query
     /// (instead of one per grid level) when at most this many likely match
     /// (below 2,000, the levels' cut; tests set 0 to compare with the

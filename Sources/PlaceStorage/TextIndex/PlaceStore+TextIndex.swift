@@ -26,18 +26,24 @@ extension PlaceStore {
     /// phrase from `textStatistics` (counted once per phrase while the file
     /// does not change) instead of counting them on every query as FTS5's
     /// bm25() does; the score is the same.
-    package func textMatches(_ expression: String, phrases: [String], cells: Int, best: Int? = nil) throws -> [(
-        candidate: TextCandidate, bm25: Double
-    )] {
+    ///
+    /// With `prefix`, the places matching `expression` that also hold a
+    /// word starting with it, scored as if the expression also held the
+    /// prefix phrase `"prefix" *` (AND, after its phrases), read from their
+    /// text (`TextIndexSQL.prefixedBM25`).
+    package func textMatches(
+        _ expression: String, phrases: [String], cells: Int, best: Int? = nil, prefix: String? = nil
+    ) throws -> [(candidate: TextCandidate, bm25: Double)] {
         var out: [(TextCandidate, Double)] = []
         do {
             var counts = try phrases.map { String(try phraseCount($0)) }
             // The cell column weighs 0 in BM25: any count gives the same score.
             counts += repeatElement("0", count: cells)
-            let statement = try db.cachedStatement(TextIndexSQL.bestMatches(recordView))
+            let statement = try db.cachedStatement(TextIndexSQL.bestMatches(recordView, prefixed: prefix != nil))
             try statement.bind(.text(expression), at: 1)
             try statement.bind(.text(counts.joined(separator: " ")), at: 2)
             try statement.bind(.integer(Int64(best ?? -1)), at: 3)
+            try bindPrefix(prefix, statement)
             defer { statement.reset() }
             while let row = try statement.step() {
                 let rowid = try row.int64(0)
@@ -55,22 +61,25 @@ extension PlaceStore {
     /// order; nil when more than `limit` match (FTS5 stops reading after
     /// `limit + 1`; the connection remembers it until the file changes,
     /// as it does the phrase counts).
-    package func allTextMatches(_ expression: String, phrases: [String], limit: Int) throws -> [(
-        candidate: TextCandidate, bm25: Double, cell: Int64
-    )]? {
+    /// (`prefix`: as in `textMatches`.)
+    package func allTextMatches(_ expression: String, phrases: [String], limit: Int, prefix: String? = nil) throws
+        -> [(candidate: TextCandidate, bm25: Double, cell: Int64)]?
+    {
         var out: [(TextCandidate, Double, Int64)] = []
         do {
             let counts = try phrases.map { String(try phraseCount($0)) }
             // Known to match more (words that go together: "costa coffee").
-            if let known = textStatistics.crowded[expression], known >= limit { return nil }
-            let statement = try db.cachedStatement(TextIndexSQL.firstMatches(recordView))
+            let key = prefix.map { expression + " AND " + TextMatchExpression.quoted($0) + " *" } ?? expression
+            if let known = textStatistics.crowded[key], known >= limit { return nil }
+            let statement = try db.cachedStatement(TextIndexSQL.firstMatches(recordView, prefixed: prefix != nil))
             try statement.bind(.text(expression), at: 1)
             try statement.bind(.text(counts.joined(separator: " ")), at: 2)
             try statement.bind(.integer(Int64(limit + 1)), at: 3)
+            try bindPrefix(prefix, statement)
             defer { statement.reset() }
             while let row = try statement.step() {
                 if out.count == limit {
-                    textStatistics.crowded[expression] = limit
+                    textStatistics.crowded[key] = limit
                     return nil
                 }
                 let rowid = try row.int64(0)
@@ -80,6 +89,38 @@ extension PlaceStore {
             throw textIndexError(e)
         }
         return out
+    }
+
+    /// Binds `prefixedBM25`'s prefix (`?4`) and the number of places
+    /// holding a word with it (`?5`).
+    private func bindPrefix(_ prefix: String?, _ statement: Statement) throws {
+        guard let prefix else { return }
+        try statement.bind(.text(prefix), at: 4)
+        try statement.bind(.integer(try phraseCount(TextMatchExpression.quoted(prefix) + " *")), at: 5)
+    }
+
+    /// How many places are in any of the grid cells `cells` (cell words),
+    /// kept as the phrase counts are.
+    package func cellCount(_ cells: [String]) throws -> Int64 {
+        if !textStatistics.checked { try checkTextStatisticsAsError() }
+        var total: Int64 = 0
+        for cell in cells {
+            let key = "cell : " + TextMatchExpression.quoted(cell)
+            if let n = textStatistics.counts[key] {
+                total += n
+                continue
+            }
+            let statement = try db.cachedStatement(TextIndexSQL.phraseCount)
+            try statement.bind(.text(key), at: 1)
+            defer { statement.reset() }
+            let n: Int64
+            do { n = try statement.step()?.optionalInt64(0) ?? 0 } catch let e as SQLiteError {
+                throw textIndexError(e)
+            }
+            textStatistics.counts[key] = n
+            total += n
+        }
+        return total
     }
 
     /// An upper bound on the number of places (the largest `place.id`),
@@ -112,6 +153,10 @@ extension PlaceStore {
         stats.checked = true
         defer { stats.checked = false }
         return try body()
+    }
+
+    private func checkTextStatisticsAsError() throws {
+        do { try checkTextStatistics() } catch let e as SQLiteError { throw textIndexError(e) }
     }
 
     /// Registers `bm25_counted` on first use; forgets the counts when the

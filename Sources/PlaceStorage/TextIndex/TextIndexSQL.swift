@@ -215,6 +215,14 @@ package enum TextIndexSQL {
     /// (`Database.registerCountedBM25`): the same score, without counting
     /// them on every query.
     package static let countedBM25 = "bm25_counted(place_text, ?2, 10.0, 5.0, 1.0, 3.0, 0.0)"
+    /// `countedBM25` as if the expression also held `"?4" *` (`?5`: the
+    /// number of places holding a word with that prefix), read from each
+    /// matched row's text columns (`Database.registerCountedBM25`); NULL
+    /// for a row without such a word.
+    /// The text columns are given from `place_text_source` (`s`, joined).
+    package static let prefixedBM25 = """
+        bm25_prefixed(place_text, ?2, ?4, ?5, 4, s.name, s.other_names, s.address, s.types, 10.0, 5.0, 1.0, 3.0, 0.0)
+        """
     /// What a candidate is ranked by first (no JSON read): the matched row
     /// `p`'s name (the text that matched), and the answered row's point,
     /// other names, ratings and type. The answered row is `p` itself, or
@@ -239,36 +247,69 @@ package enum TextIndexSQL {
     /// with its candidate columns: the match is limited first, then joined.
     /// (The merged view answers a group's member as its canonical row:
     /// `matchedRow`.)
-    package static func bestMatches(_ view: RecordView) -> String {
-        view == .merged ? bestMatchesMerged : bestMatchesUnmerged
+    /// With `prefixed`, scored by `prefixedBM25` and only the rows holding
+    /// a word with the prefix `?4`.
+    package static func bestMatches(_ view: RecordView, prefixed: Bool = false) -> String {
+        switch (view, prefixed) {
+        case (.merged, false): bestMatchesMerged
+        case (.unmerged, false): bestMatchesUnmerged
+        case (.merged, true): bestPrefixedMatchesMerged
+        case (.unmerged, true): bestPrefixedMatchesUnmerged
+        }
     }
     private static let bestMatchesMerged = bestMatchesSQL(.merged)
     private static let bestMatchesUnmerged = bestMatchesSQL(.unmerged)
-    private static func bestMatchesSQL(_ view: RecordView) -> String {
+    private static let bestPrefixedMatchesMerged = bestMatchesSQL(.merged, prefixed: true)
+    private static let bestPrefixedMatchesUnmerged = bestMatchesSQL(.unmerged, prefixed: true)
+    private static func bestMatchesSQL(_ view: RecordView, prefixed: Bool = false) -> String {
         """
         SELECT \(matchedRow(view)), m.score, \(candidateColumns(view)) FROM (
-            SELECT rowid AS id, \(countedBM25) AS score FROM place_text WHERE place_text MATCH ?1 ORDER BY score, rowid LIMIT ?3
+            \(scored(prefixed, then: "ORDER BY score, \(prefixed ? "id" : "rowid") LIMIT ?3"))
         ) m JOIN place p ON p.id = m.id\(canonicalJoin(view))
         """
+    }
+    /// The rowid (`id`) and score of the rows matching `?1`, then `tail`.
+    /// Prefixed, the rows without the prefix (a NULL score) are left out
+    /// before `tail` counts them; the inner query's `LIMIT -1` keeps SQLite
+    /// from moving that test into it, which would call the function twice
+    /// a row.
+    private static func scored(_ prefixed: Bool, then tail: String) -> String {
+        guard prefixed else {
+            return "SELECT rowid AS id, \(countedBM25) AS score FROM place_text WHERE place_text MATCH ?1 \(tail)"
+        }
+        return """
+            SELECT id, score FROM (
+                SELECT place_text.rowid AS id, \(prefixedBM25) AS score
+                FROM place_text JOIN place_text_source s ON s.id = place_text.rowid WHERE place_text MATCH ?1 LIMIT -1
+            ) WHERE score IS NOT NULL \(tail)
+            """
     }
     /// The first `?3` places matching `?1` in rowid order (no sort: FTS5
     /// stops there), with their weighted BM25 (`?2`: the phrase counts),
     /// candidate columns and fine grid cell (`text_cell`).
-    package static func firstMatches(_ view: RecordView) -> String {
-        view == .merged ? firstMatchesMerged : firstMatchesUnmerged
+    /// (`prefixed`: as in `bestMatches`.)
+    package static func firstMatches(_ view: RecordView, prefixed: Bool = false) -> String {
+        switch (view, prefixed) {
+        case (.merged, false): firstMatchesMerged
+        case (.unmerged, false): firstMatchesUnmerged
+        case (.merged, true): firstPrefixedMatchesMerged
+        case (.unmerged, true): firstPrefixedMatchesUnmerged
+        }
     }
     private static let firstMatchesMerged = firstMatchesSQL(.merged)
     private static let firstMatchesUnmerged = firstMatchesSQL(.unmerged)
-    private static func firstMatchesSQL(_ view: RecordView) -> String {
+    private static let firstPrefixedMatchesMerged = firstMatchesSQL(.merged, prefixed: true)
+    private static let firstPrefixedMatchesUnmerged = firstMatchesSQL(.unmerged, prefixed: true)
+    private static func firstMatchesSQL(_ view: RecordView, prefixed: Bool = false) -> String {
         """
         SELECT \(matchedRow(view)), m.score, \(candidateColumns(view)), p.text_cell FROM (
-            SELECT rowid AS id, \(countedBM25) AS score FROM place_text WHERE place_text MATCH ?1 LIMIT ?3
+            \(scored(prefixed, then: "LIMIT ?3"))
         ) m JOIN place p ON p.id = m.id\(canonicalJoin(view))
         """
     }
     /// The row a match answers as: its group's canonical row when merged.
     private static func matchedRow(_ view: RecordView) -> String { view == .merged ? "coalesce(c.id, m.id)" : "m.id" }
-    /// How many places match `?1` (one phrase in the text columns).
+    /// How many places match `?1` (one phrase in the text columns, or grid cells).
     package static let phraseCount = "SELECT count(*) FROM place_text WHERE place_text MATCH ?1"
     /// A candidate's other names, when they may change its rank: the array
     /// of `otherNames`, and its localized names (JSON).

@@ -63,11 +63,18 @@ package enum TextMatchExpression {
     /// holding a word of a column-filtered query (about a tenth of the
     /// query's time for two common words at 1M places); no other word is
     /// in the cell column, so the matches and their BM25 are the same.
-    package static func expression(_ terms: [QueryTerm], any: Bool = false, cells: [String] = []) -> String? {
-        guard !terms.isEmpty else { return nil }
-        let filter = terms.contains(where: mayMatchCell) ? "\(textColumns) : " : ""
+    ///
+    /// `columnFilter` decides whether the text columns are named (nil: as
+    /// above): a query asked without its prefix term (`PlaceStore.textMatches`'
+    /// `prefix`) keeps the filter the whole query has. With no term, the
+    /// expression is the cells alone (nil without cells).
+    package static func expression(
+        _ terms: [QueryTerm], any: Bool = false, cells: [String] = [], columnFilter: Bool? = nil
+    ) -> String? {
+        let within = cells.isEmpty ? nil : "cell : (" + cells.map(quoted).joined(separator: " OR ") + ")"
+        guard !terms.isEmpty else { return within }
+        let filter = (columnFilter ?? terms.contains(where: mayMatchCell)) ? "\(textColumns) : " : ""
         let text = filter + "(" + terms.map(term).joined(separator: any ? " OR " : " AND ") + ")"
-        if cells.isEmpty { return text }
-        return text + " AND cell : (" + cells.map(quoted).joined(separator: " OR ") + ")"
+        return within.map { text + " AND " + $0 } ?? text
     }
 }

@@ -373,10 +373,12 @@ extension PlaceReader {
         }
         /// Adds the whole index's best by BM25 (ties by rowid).
         func wholeIndex() throws {
-            guard let expression = TextMatchExpression.expression(terms, any: any) else { return }
+            guard let asked = try asked(cells: []) else { return }
             // A restriction reaching past the cells reads every match; a bias, the best by BM25.
             let best = plan.restriction != nil ? 20_000 : max(100, 5 * plan.window)
-            for m in try store.textMatches(expression, phrases: phrases, cells: 0, best: best) {
+            for m in try store.textMatches(
+                asked.expression, phrases: asked.phrases, cells: 0, best: best, prefix: asked.prefix)
+            {
                 matched[m.candidate.rowid] = m
             }
         }
@@ -385,9 +387,23 @@ extension PlaceReader {
         let held = try terms.map { t in try TextMatchExpression.phrases([t]).contains { try store.phraseCount($0) > 0 }
         }
         if any ? !held.contains(true) : held.contains(false) { return [] }
+        let split = try prefixSplit(terms, any: any)
+        /// The expression asked within `cells` (none: anywhere): the
+        /// terms', or, when that reads less, the other terms' with the
+        /// prefix looked for in their rows (`PrefixSplit`).
+        func asked(cells: [String]) throws -> (expression: String, phrases: [String], prefix: String?)? {
+            if let split, try split.cheaper(within: cells, store: store, cost: prefixRowCost),
+                let expression = TextMatchExpression.expression(
+                    split.others, cells: cells, columnFilter: split.columnFilter)
+            {
+                return (expression, TextMatchExpression.phrases(split.others), split.prefix)
+            }
+            return TextMatchExpression.expression(terms, any: any, cells: cells).map { ($0, phrases, nil) }
+        }
         if let focus = plan.focus, completeMatchLimit > 0, try fewMatchesLikely(terms, any: any),
-            let expression = TextMatchExpression.expression(terms, any: any),
-            let all = try store.allTextMatches(expression, phrases: phrases, limit: completeMatchLimit)
+            let asked = try asked(cells: []),
+            let all = try store.allTextMatches(
+                asked.expression, phrases: asked.phrases, limit: completeMatchLimit, prefix: asked.prefix)
         {
             // Few places hold the words: read them all in one pass (no grid
             // cells, no sort) and take from them what the levels below
@@ -416,8 +432,10 @@ extension PlaceReader {
         } else if let focus = plan.focus {
             for level in TextGrid.Level.allCases {
                 let cells = TextGrid.block(focus, level)
-                guard let expression = TextMatchExpression.expression(terms, any: any, cells: cells) else { return [] }
-                for m in try store.textMatches(expression, phrases: phrases, cells: cells.count, best: 2000) {
+                guard let asked = try asked(cells: cells) else { return [] }
+                for m in try store.textMatches(
+                    asked.expression, phrases: asked.phrases, cells: cells.count, best: 2000, prefix: asked.prefix)
+                {
                     matched[m.candidate.rowid] = m
                 }
                 if let reach, reach <= level.reach(atLatitude: focus.latitude) { coveredByCells = true; break }
