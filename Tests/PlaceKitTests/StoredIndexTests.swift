@@ -271,6 +271,21 @@ struct StoredIndexTests {
         #expect(compared > 20)
     }
 
+    @Test("the checksum read in pieces from the file equals the checksum of the bytes at once")
+    func checksumInPieces() throws {
+        var g = TestRandom(seed: 44)
+        let bytes = (0..<(3 << 20) + 77).map { _ in UInt8.random(in: 0...255, using: &g) }
+        let path = try dir.write("bytes.bin", bytes: bytes)
+        let file = try #require(MappedFile(path: path))
+        for (offset, length) in [(0, bytes.count), (64, (1 << 20) + 5), (128, 31), (192, 0), (1 << 20, 2 << 20)] {
+            let want = bytes.withUnsafeBytes {
+                StoredIndex.checksum(UnsafeRawBufferPointer(rebasing: $0[offset..<offset + length]))
+            }
+            #expect(file.checksum(offset: offset, length: length) == want, "\(offset) \(length)")
+        }
+        #expect(file.checksum(offset: bytes.count - 10, length: 20) == nil)
+    }
+
     @Test("automatic mode maps a current file at its first query; the database mode never opens it")
     func automaticMaps() throws {
         _ = try reader().loadSpatialIndex()

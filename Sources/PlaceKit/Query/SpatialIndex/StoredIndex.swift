@@ -177,8 +177,7 @@ package enum StoredIndex {
             guard offset >= headerWords * 8, offset % 64 == 0, length >= 0, offset <= bytes.count,
                 length <= bytes.count - offset
             else { return .failure(.corrupt("section \(name) lies outside the file")) }
-            let section = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length])
-            guard checksum(section) == word(fixedWords + 3 * i + 2) else {
+            guard file.checksum(offset: offset, length: length) == word(fixedWords + 3 * i + 2) else {
                 return .failure(.corrupt("checksum of section \(name)"))
             }
             ranges.append((offset, length))
@@ -277,44 +276,61 @@ package enum StoredIndex {
     /// A 64-bit checksum of `bytes`: four multiply-rotate lanes over 8-byte
     /// words (several GB/s), for damage, not for adversaries.
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        let k1: UInt64 = 0x9E37_79B1_85EB_CA87, k2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+        var c = Checksum()
+        let whole = bytes.count & ~31
+        c.absorb(UnsafeRawBufferPointer(rebasing: bytes[0..<whole]))
+        return c.finish(UnsafeRawBufferPointer(rebasing: bytes[whole...]))
+    }
+
+    /// `checksum`, over bytes that come in pieces: `absorb` pieces whose
+    /// sizes are multiples of 32 bytes, then `finish` with the rest.
+    struct Checksum {
+        static let k1: UInt64 = 0x9E37_79B1_85EB_CA87, k2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
         var h0: UInt64 = 0x2545_F491_4F6C_DD1D, h1: UInt64 = 0x1656_67B1_9E37_79F9
         var h2: UInt64 = 0x27D4_EB2F_1656_67C5, h3: UInt64 = 0x85EB_CA77_C2B2_AE63
-        @inline(__always) func round(_ h: UInt64, _ w: UInt64) -> UInt64 {
+        var count = 0
+
+        @inline(__always) static func round(_ h: UInt64, _ w: UInt64) -> UInt64 {
             let x = h &+ w &* k2
             return ((x << 31) | (x >> 33)) &* k1
         }
-        let count = bytes.count
-        var i = 0
-        var tail: UInt64 = 0
-        if let base = bytes.baseAddress {
-            while i + 32 <= count {
-                h0 = round(h0, base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                h1 = round(h1, base.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
-                h2 = round(h2, base.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self))
-                h3 = round(h3, base.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self))
+
+        mutating func absorb(_ bytes: UnsafeRawBufferPointer) {
+            precondition(bytes.count % 32 == 0)
+            count += bytes.count
+            guard let base = bytes.baseAddress else { return }
+            var i = 0
+            while i < bytes.count {
+                h0 = Self.round(h0, base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                h1 = Self.round(h1, base.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
+                h2 = Self.round(h2, base.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self))
+                h3 = Self.round(h3, base.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self))
                 i += 32
             }
+        }
+
+        func finish(_ rest: UnsafeRawBufferPointer) -> UInt64 {
+            var h0 = h0, h1 = h1
+            var tail: UInt64 = 0
             var shift: UInt64 = 0
-            while i < count {
-                tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
+            for byte in rest {
+                tail |= UInt64(byte) << shift
                 shift += 8
                 if shift == 64 {
-                    h0 = round(h0, tail)
+                    h0 = Self.round(h0, tail)
                     tail = 0
                     shift = 0
                 }
-                i += 1
             }
+            h1 = Self.round(h1, tail)
+            var h =
+                ((h0 << 1) | (h0 >> 63)) &+ ((h1 << 7) | (h1 >> 57)) &+ ((h2 << 12) | (h2 >> 52))
+                &+ ((h3 << 18) | (h3 >> 46))
+            h = (h ^ UInt64(count + rest.count)) &* Self.k1
+            h ^= h >> 29
+            h = h &* Self.k2
+            return h ^ (h >> 32)
         }
-        h1 = round(h1, tail)
-        var h =
-            ((h0 << 1) | (h0 >> 63)) &+ ((h1 << 7) | (h1 >> 57)) &+ ((h2 << 12) | (h2 >> 52))
-            &+ ((h3 << 18) | (h3 >> 46))
-        h = (h ^ UInt64(count)) &* k1
-        h ^= h >> 29
-        h = h &* k2
-        return h ^ (h >> 32)
     }
 
     // MARK: Model fingerprint
