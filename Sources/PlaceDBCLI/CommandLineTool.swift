@@ -1,6 +1,7 @@
 import PlaceKit
 import PlaceModel
 import PlaceKitGD
+import PlaceStorage
 
 /// placedb's command line. `main` takes the arguments (without the program
 /// name) and a console, so tests run it in-process.
@@ -116,6 +117,8 @@ public enum CommandLineTool {
     }
 
     public static func main(arguments: [String], console: any Console = StandardConsole()) -> Int32 {
+        // How much of the database file a reader maps (docs/performance.md).
+        PlaceStore.readerMapBytes = PlaceStore.mapBytes(console.environment("PLACEDB_MMAP_MB"))
         var name: String?
         var code = run(arguments: arguments, console: console, command: &name)
         if let failure = console.finishOutput() {

@@ -35,6 +35,18 @@ package final class PlaceStore {
     /// up-to-date file, never build the migrations.
     package static let schemaVersion = 16
 
+    /// How much of the file a reader opened from now on maps (4 GiB; 0:
+    /// none, SQLite's page cache alone). The command line sets it from
+    /// `$PLACEDB_MMAP_MB` before it opens anything.
+    package nonisolated(unsafe) static var readerMapBytes: Int64 = 4 << 30
+
+    /// The map size `$PLACEDB_MMAP_MB` asks for (`text`), else the default
+    /// (also for a value that is not a whole number of MiB up to 1 TiB).
+    package static func mapBytes(_ text: String?) -> Int64 {
+        if let text, let mb = Int64(text), mb >= 0, mb <= 1 << 20 { return mb << 20 }
+        return 4 << 30
+    }
+
     /// The schema version stored in the file (`PRAGMA user_version`, which
     /// each migration sets).
     static func storedSchemaVersion(_ db: Database) throws -> Int {
@@ -110,9 +122,11 @@ package final class PlaceStore {
             } else {
                 // Readers: a larger cache, and the file mapped: queries read
                 // rows at random, and mapped pages cost no read() each (a
-                // read-only map is safe).
+                // read-only map is safe). The kernel counts the mapped pages
+                // a process has read as its resident memory, so
+                // `readerMapBytes` bounds the map (docs/performance.md).
                 try db.execute("PRAGMA cache_size = -32768")
-                try db.execute("PRAGMA mmap_size = 4294967296")
+                try db.execute("PRAGMA mmap_size = \(Self.readerMapBytes)")
                 if version == 0 {
                     throw PlaceDBError.notAPlacedbDatabase(path: path, hasOtherTables: false)
                 }
