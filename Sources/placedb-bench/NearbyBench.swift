@@ -189,6 +189,13 @@ enum NearbyBench {
         try measure("nearby k=10, memory index, JSON response (searchNearbyJSON), all fields", queries) { i in
             _ = try memory.searchNearbyJSON(NearbySearchRequest(center: points[i], maxResultCount: k), fields: all)
         }
+        try measure("nearby k=10, memory index, JSON response, fields id", queries) { i in
+            _ = try memory.searchNearbyJSON(NearbySearchRequest(center: points[i], maxResultCount: k), fields: idOnly)
+        }
+        try measure("k=10 nearest rows, the k-d tree alone (no row read)", queries) { i in
+            _ = try memory.nearestRowids(to: points[i], k: k)
+        }
+        try cKDTreePeer(places: places, points: points, k: k, dir: dir)
         try measure("nearby k=10, one-shot (R*Tree, no index load), all fields", queries / 4) { i in
             _ = try oneShot.searchNearby(NearbySearchRequest(center: points[i], maxResultCount: k), fields: all)
         }
@@ -276,6 +283,60 @@ enum NearbyBench {
                 "| placedb \(kind) --batch --fields \(fields) (limit 10; index mapped) | \(batchLines) | \(fmt(times.min()!, 3)) / \(fmt(median(times), 3)) | \(Int(Double(batchLines) / times.min()!)) | \(fmt(cpus.min()!, 3)) | \(fmt(Double(peak) / 1_048_576)) MiB |"
             )
         }
+    }
+
+    /// scipy's cKDTree over the same places (unit vectors, as placedb's
+    /// tree) and the same query points, k nearest one query at a time and
+    /// all at once, timed by Python itself: the in-RAM peer. Skipped, saying
+    /// so, where python3 with scipy is missing.
+    static func cKDTreePeer(places: BenchPlaces, points: [Coordinate], k: Int, dir: String) throws {
+        let placesFile = "\(dir)/knn-places.f64", queriesFile = "\(dir)/knn-queries.f64"
+        func write(_ lats: [Double], _ lngs: [Double], to path: String) throws {
+            var flat: [Double] = []
+            flat.reserveCapacity(2 * lats.count)
+            for i in lats.indices { flat += [lats[i], lngs[i]] }
+            try flat.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: path)) }
+        }
+        try write(places.latitudes, places.longitudes, to: placesFile)
+        try write(points.map(\.latitude), points.map(\.longitude), to: queriesFile)
+        defer {
+            try? FileManager.default.removeItem(atPath: placesFile)
+            try? FileManager.default.removeItem(atPath: queriesFile)
+        }
+        let script = """
+            import sys, time, numpy as np
+            from scipy.spatial import cKDTree
+            def unit(a):
+                la, lo = np.radians(a[:, 0]), np.radians(a[:, 1])
+                return np.column_stack((np.cos(la) * np.cos(lo), np.cos(la) * np.sin(lo), np.sin(la)))
+            p = unit(np.fromfile(sys.argv[1]).reshape(-1, 2)); q = unit(np.fromfile(sys.argv[2]).reshape(-1, 2))
+            k = int(sys.argv[3]); t = time.perf_counter(); tree = cKDTree(p); build = time.perf_counter() - t
+            for x in q[:200]: tree.query(x, k)
+            one = []
+            for r in range(3):
+                times = []
+                for x in q:
+                    t = time.perf_counter(); tree.query(x, k); times.append(time.perf_counter() - t)
+                one.append(sorted(times)[len(times) // 2])
+            t = time.perf_counter(); tree.query(q, k); batched = (time.perf_counter() - t) / len(q)
+            print("%.1f %.2f %.3f" % (min(one) * 1e6, batched * 1e6, build))
+            """
+        let scriptFile = "\(dir)/knn-peer.py"
+        try script.write(toFile: scriptFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: scriptFile) }
+        let out = "\(dir)/knn-peer.out"
+        let r = try spawn("/usr/bin/env", ["python3", scriptFile, placesFile, queriesFile, "\(k)"], stdout: out)
+        let figures = ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: " ")
+        try? FileManager.default.removeItem(atPath: out)
+        guard r.status == 0, figures.count == 3 else {
+            print("| scipy cKDTree k=10 | skipped: python3 with scipy not found (apt-get install python3-scipy) | | |")
+            return
+        }
+        let oneAtATime = figures[0], batched = figures[1], build = figures[2].trimmingCharacters(in: .whitespacesAndNewlines)
+        print(
+            "| scipy cKDTree k=10, one query at a time (Python's clock; tree built in \(build) s) | \(points.count) | \(oneAtATime) (best run's median) | |"
+        )
+        print("| scipy cKDTree k=10, all queries in one call, per query | \(points.count) | \(batched) | |")
     }
 
     static func now() -> Double {
