@@ -332,7 +332,8 @@ enum NearbyBench {
             print("| scipy cKDTree k=10 | skipped: python3 with scipy not found (apt-get install python3-scipy) | | |")
             return
         }
-        let oneAtATime = figures[0], batched = figures[1], build = figures[2].trimmingCharacters(in: .whitespacesAndNewlines)
+        let oneAtATime = figures[0], batched = figures[1],
+            build = figures[2].trimmingCharacters(in: .whitespacesAndNewlines)
         print(
             "| scipy cKDTree k=10, one query at a time (Python's clock; tree built in \(build) s) | \(points.count) | \(oneAtATime) (best run's median) | |"
         )

@@ -80,6 +80,14 @@ struct StoredIndexTests {
         #expect(a.latitudes.elementsEqual(b.latitudes) && a.longitudes.elementsEqual(b.longitudes))
         #expect(a.typeCodes.elementsEqual(b.typeCodes) && a.extents.elementsEqual(b.extents))
         #expect(a.slotsByRowid.elementsEqual(b.slotsByRowid))
+        #expect(a.holdsIDs && b.holdsIDs)
+        #expect(a.idEnds.elementsEqual(b.idEnds) && a.idBytes.elementsEqual(b.idBytes))
+        // Every slot's ID is its row's place_id.
+        let store = try PlaceStore(path: db, writable: false)
+        for slot in stride(from: 0, to: b.count, by: 37) {
+            let id = b.withID(slot) { String(decoding: $0, as: UTF8.self) }
+            #expect(try store.placeID(rowid: b.rowids[slot])?.rawValue == id)
+        }
         #expect(a.shapes.count == 2 && b.shapes.count == 2)
         #expect(a.shapes.coordinates.elementsEqual(b.shapes.coordinates))
         #expect(a.types.names == b.types.names && a.sources.names == b.sources.names)

@@ -21,6 +21,9 @@ package struct MaskPlan {
     /// `languageCode`, `--language`; nil: the default name): the store picks
     /// it among the place's names (`NameLanguage`).
     package var language: String?
+    /// Whether the plan keeps nothing but `id` and `name`, which the place
+    /// ID gives: its JSON needs no stored document (`PlaceJSON.writeIDOnly`).
+    package var needsNoDocument: Bool { !fields.isAll && keys.isEmpty }
     /// Whether the plan keeps `displayName` (whole or a part of it).
     package var keepsDisplayName: Bool { fields.isAll || fields.paths["displayName"] != nil }
 

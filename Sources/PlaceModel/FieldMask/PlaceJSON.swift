@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import Foundation
 
 /// Writes a stored place as Places API (New) JSON without decoding it:
 /// the stored document is compact JSON written by `JSONWriter`, so its
@@ -18,6 +19,23 @@ package enum PlaceJSON {
         try write(
             id: id, doc: doc, spans: nil, location: location, plan: plan, extra: extra, servedAt: time, into: &out)
     }
+
+    /// A place whose plan keeps only `id` and `name` (`MaskPlan.needsNoDocument`),
+    /// written from its ID alone: what `write` writes for it, without the
+    /// stored document.
+    package static func writeIDOnly(
+        idBytes: UnsafeRawBufferPointer, plan: MaskPlan, extra: [(String, Double)], into out: inout [UInt8]
+    ) {
+        precondition(plan.needsNoDocument)
+        emptyDocument.withUnsafeBytes { doc in
+            // Nothing is read from an empty document: it cannot be malformed.
+            try? write(
+                idBytes: idBytes, doc: doc, spans: nil, inserted: InsertedMembers(), location: nil, plan: plan,
+                extra: extra, servedAt: .instant(Date(timeIntervalSince1970: 0)), into: &out)
+        }
+    }
+
+    private static let emptyDocument: [UInt8] = Array("{}".utf8)
 
     /// `write` with the document's members located already (`spans`, as
     /// `JSONParser.memberSpans(doc)` gives them; nil: located here, as far

@@ -209,7 +209,7 @@ extension PlaceStore {
         rowid: Int64, plan: MaskPlan, extra: [(String, Double)] = [], servedAt time: HoursQueryTime,
         skip: ((UnsafeRawBufferPointer) -> Bool)? = nil, into out: inout [UInt8]
     ) throws -> Bool {
-        if skip == nil, !plan.fields.isAll, plan.keys.isEmpty {
+        if skip == nil, plan.needsNoDocument {
             // Only `id` and `name`, which the place ID gives: the document is
             // not read (a nearby or current-place batch asking for IDs).
             let statement = try db.cachedStatement("SELECT place_id FROM place WHERE id = ?")
@@ -217,13 +217,7 @@ extension PlaceStore {
             defer { statement.reset() }
             guard let row = try statement.step() else { return false }
             if row.isNull(0) { _ = try row.string(0) } // throws as reading it as a String would
-            try row.withBytes(0) { id in
-                try Self.emptyDocument.withUnsafeBytes { doc in
-                    try PlaceJSON.write(
-                        idBytes: id, doc: doc, spans: nil, inserted: InsertedMembers(), location: nil, plan: plan,
-                        extra: extra, servedAt: time, into: &out)
-                }
-            }
+            row.withBytes(0) { PlaceJSON.writeIDOnly(idBytes: $0, plan: plan, extra: extra, into: &out) }
             return true
         }
         let written: Bool? = try withLocatedRow(rowid: rowid) { id, doc, inserted, coordinate in
@@ -251,8 +245,6 @@ extension PlaceStore {
         }
         return written != nil
     }
-
-    private static let emptyDocument: [UInt8] = Array("{}".utf8)
 
     /// The members of `doc` located into the store's buffer when `all`
     /// (the writer needs them all: hours, `*`), else nil: `PlaceJSON.write`

@@ -19,6 +19,13 @@ package struct PlaceIndexInput {
     package var types = Interner()
     package var sources = Interner()
 
+    /// Each place's ID, as UTF-8 bytes end to end: place i's are
+    /// `idBytes[idEnds[i - 1]..<idEnds[i]]`. Read for the whole index only
+    /// (empty for a regional one), so that answers asking for IDs alone
+    /// read no row.
+    package var idBytes: [UInt8] = []
+    package var idEnds: [Int64] = []
+
     package var count: Int { rowids.count }
 
     mutating func reserve(_ n: Int) {

@@ -80,8 +80,10 @@ extension PlaceStore {
         }
         var next = 0, nextShape = 0
         try db.forEachRow(
-            "SELECT \(Self.spatialColumns) FROM place p WHERE p.removed_run IS NULL AND \(listedSQL) ORDER BY p.id"
+            "SELECT \(Self.spatialColumns), p.place_id FROM place p WHERE p.removed_run IS NULL AND \(listedSQL) ORDER BY p.id"
         ) { row in
+            row.withBytes(6) { input.idBytes.append(contentsOf: $0) }
+            input.idEnds.append(Int64(input.idBytes.count))
             let rowid = try row.int64(0)
             while next < extents.count && extents[next].rowid < rowid { next += 1 }
             while nextShape < shapeRowids.count && shapeRowids[nextShape] < rowid { nextShape += 1 }

@@ -66,11 +66,17 @@ extension PlaceReader {
             var out: [UInt8] = []
             out.reserveCapacity(4096)
             PlaceJSON.append(#"{"places":["#, into: &out)
+            // IDs alone (a batch asking for them): from the index when it
+            // holds them, no row read.
+            let ids = plan.needsNoDocument ? engine.full?.index : nil
             for (i, hit) in hits.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                _ = try store.writePlaceJSON(
-                    rowid: hit.rowid, plan: plan, extra: [("distanceMeters", (hit.meters * 100).rounded() / 100)],
-                    servedAt: time, into: &out)
+                let extra = [("distanceMeters", (hit.meters * 100).rounded() / 100)]
+                if let ids, ids.holdsIDs, let slot = ids.slot(ofRowid: hit.rowid) {
+                    ids.withID(Int(slot)) { PlaceJSON.writeIDOnly(idBytes: $0, plan: plan, extra: extra, into: &out) }
+                    continue
+                }
+                _ = try store.writePlaceJSON(rowid: hit.rowid, plan: plan, extra: extra, servedAt: time, into: &out)
             }
             PlaceJSON.append("]}", into: &out)
             return out

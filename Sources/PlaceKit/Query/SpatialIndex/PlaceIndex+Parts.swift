@@ -24,6 +24,8 @@ extension PlaceIndex {
         var sources: Interner
         var nodes: Column<Node>
         var slotsByRowid: Column<Int32>
+        var idEnds: Column<Int64>
+        var idBytes: Column<UInt8>
     }
 
     var parts: Parts {
@@ -31,6 +33,7 @@ extension PlaceIndex {
             rowids: rowids, latitudes: latitudes, longitudes: longitudes, xs: xs, ys: ys, zs: zs,
             typeCodes: typeCodes, statuses: statuses, sourceCodes: sourceCodes, ratingCounts: ratingCounts,
             viewportIndexes: viewportIndexes, viewports: viewports, shapeIndexes: shapeIndexes, shapes: shapes,
-            extents: extents, types: types, sources: sources, nodes: nodes, slotsByRowid: slotsByRowid)
+            extents: extents, types: types, sources: sources, nodes: nodes, slotsByRowid: slotsByRowid,
+            idEnds: idEnds, idBytes: idBytes)
     }
 }

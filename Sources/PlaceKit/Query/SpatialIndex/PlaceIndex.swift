@@ -49,6 +49,11 @@ package final class PlaceIndex {
     let nodes: Column<Node>
     /// The slots in rowid order (`slot(ofRowid:)` searches it).
     let slotsByRowid: Column<Int32>
+    /// Each slot's place ID (UTF-8), end to end: slot s's end is
+    /// `idEnds[s]`, its start the previous slot's end. Empty when the
+    /// input had no IDs (a regional index).
+    let idEnds: Column<Int64>
+    let idBytes: Column<UInt8>
 
     // Query scratch, reused.
     private var heapBounds: [Double] = []
@@ -110,6 +115,22 @@ package final class PlaceIndex {
         sourceCodes = reorder(input.sourceCodes)
         ratingCounts = reorder(input.ratingCounts)
         viewports = Column(input.viewports)
+        if input.idEnds.count == n {
+            var ends: [Int64] = []
+            ends.reserveCapacity(n)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(input.idBytes.count)
+            for i in perm {
+                let start = i == 0 ? 0 : Int(input.idEnds[Int(i) - 1]), end = Int(input.idEnds[Int(i)])
+                bytes.append(contentsOf: input.idBytes[start..<end])
+                ends.append(Int64(bytes.count))
+            }
+            idEnds = Column(ends)
+            idBytes = Column(bytes)
+        } else {
+            idEnds = Column()
+            idBytes = Column()
+        }
         // The input comes in rowid order, so the inverse permutation lists
         // the slots by rowid.
         var inverse = [Int32](repeating: 0, count: n)
@@ -168,6 +189,8 @@ package final class PlaceIndex {
         sources = parts.sources
         nodes = parts.nodes
         slotsByRowid = parts.slotsByRowid
+        idEnds = parts.idEnds
+        idBytes = parts.idBytes
     }
 
     /// Bytes held by the index (arrays and tree), for reports.
@@ -175,7 +198,7 @@ package final class PlaceIndex {
         rowids.byteCount + latitudes.byteCount + longitudes.byteCount + xs.byteCount + ys.byteCount + zs.byteCount
             + typeCodes.byteCount + statuses.byteCount + sourceCodes.byteCount + ratingCounts.byteCount
             + viewportIndexes.byteCount + viewports.byteCount + extents.byteCount + shapeIndexes.byteCount
-            + shapes.byteCount + nodes.byteCount + slotsByRowid.byteCount
+            + shapes.byteCount + nodes.byteCount + slotsByRowid.byteCount + idEnds.byteCount + idBytes.byteCount
             + typeSlotCache.values.reduce(0) { $0 + $1.byteCount }
     }
 
@@ -190,6 +213,15 @@ package final class PlaceIndex {
     package func shape(_ slot: Int) -> Int? {
         let s = shapeIndexes[slot]
         return s < 0 ? nil : Int(s)
+    }
+
+    /// Whether the index holds the places' IDs (`withID`).
+    package var holdsIDs: Bool { idEnds.count == count && count > 0 }
+
+    /// The place ID of `slot` as UTF-8, when the index holds IDs.
+    package func withID<T>(_ slot: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let start = slot == 0 ? 0 : Int(idEnds[slot - 1]), end = Int(idEnds[slot])
+        return try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(idBytes.buffer)[start..<end]))
     }
 
     /// The slot of a database row, or nil when the index does not hold it.

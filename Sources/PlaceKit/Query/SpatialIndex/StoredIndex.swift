@@ -15,13 +15,13 @@ package import PlaceStorage
 /// words before it. A reader checks every checksum before it answers.
 package enum StoredIndex {
     static let magic: UInt64 = 0x0058_4449_4244_4c50 // "PLDBIDX\0" little-endian
-    static let formatVersion: UInt64 = 1
+    static let formatVersion: UInt64 = 2
     static let byteOrder: UInt64 = 0x0102_0304_0506_0708
     static let fixedWords = 13
     static let sectionNames = [
         "rowids", "latitudes", "longitudes", "xs", "ys", "zs", "typeCodes", "statuses", "sourceCodes",
         "ratingCounts", "viewportIndexes", "viewports", "shapeIndexes", "shapeInfos", "shapePartCounts",
-        "shapeCoordinates", "extents", "nodes", "slotsByRowid", "typeNames", "sourceNames",
+        "shapeCoordinates", "extents", "nodes", "slotsByRowid", "idEnds", "idBytes", "typeNames", "sourceNames",
     ]
     static var headerWords: Int { fixedWords + 3 * sectionNames.count + 1 }
 
@@ -70,6 +70,8 @@ package enum StoredIndex {
         add(p.extents)
         add(p.nodes)
         add(p.slotsByRowid)
+        add(p.idEnds)
+        add(p.idBytes)
         let typeNames = encodeNames(p.types.names)
         let sourceNames = encodeNames(p.sources.names)
         return try typeNames.withUnsafeBytes { typeBytes in
@@ -213,11 +215,16 @@ package enum StoredIndex {
         let extents = column(Float.self, perSlot: true)
         let nodes = column(PlaceIndex.Node.self)
         let slotsByRowid = column(Int32.self, perSlot: true)
+        let idEnds = column(Int64.self)
+        let idBytes = column(UInt8.self)
         let typeNames = decodeNames(bytes, ranges[next])
         let sourceNames = decodeNames(bytes, ranges[next + 1])
         if let problem { return .failure(.corrupt(problem)) }
         guard let typeNames, let sourceNames else { return .failure(.corrupt("the type or source names")) }
         guard n == 0 || !nodes.isEmpty else { return .failure(.corrupt("no tree over \(n) places")) }
+        guard idEnds.isEmpty || (idEnds.count == n && idEnds[n - 1] == Int64(idBytes.count)) else {
+            return .failure(.corrupt("the place IDs' ends do not match their bytes"))
+        }
         let types = Interner(names: typeNames)
         let sources = Interner(names: sourceNames)
         guard types.names.count == typeNames.count, sources.names.count == sourceNames.count else {
@@ -230,7 +237,7 @@ package enum StoredIndex {
                     typeCodes: typeCodes, statuses: statuses, sourceCodes: sourceCodes, ratingCounts: ratingCounts,
                     viewportIndexes: viewportIndexes, viewports: viewports, shapeIndexes: shapeIndexes,
                     shapes: shapes, extents: extents, types: types, sources: sources, nodes: nodes,
-                    slotsByRowid: slotsByRowid)))
+                    slotsByRowid: slotsByRowid, idEnds: idEnds, idBytes: idBytes)))
     }
 
     /// The file's size when its header is whole and matches `expected`
