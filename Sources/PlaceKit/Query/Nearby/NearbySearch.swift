@@ -72,8 +72,14 @@ extension PlaceReader {
             for (i, hit) in hits.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 let extra = [("distanceMeters", (hit.meters * 100).rounded() / 100)]
-                if let ids, ids.holdsIDs, let slot = ids.slot(ofRowid: hit.rowid) {
-                    ids.withID(Int(slot)) { PlaceJSON.writeIDOnly(idBytes: $0, plan: plan, extra: extra, into: &out) }
+                // The hit's slot is the whole index's when the hit came from it
+                // (a regional index's slot names another row there).
+                if let ids, ids.holdsIDs, hit.slot >= 0, Int(hit.slot) < ids.count,
+                    ids.rowids[Int(hit.slot)] == hit.rowid
+                {
+                    ids.withID(Int(hit.slot)) {
+                        PlaceJSON.writeIDOnly(idBytes: $0, plan: plan, extra: extra, into: &out)
+                    }
                     continue
                 }
                 _ = try store.writePlaceJSON(rowid: hit.rowid, plan: plan, extra: extra, servedAt: time, into: &out)
@@ -89,6 +95,8 @@ extension PlaceReader {
         var meters: Double
         var popularity: Int32
         var coordinate: Coordinate
+        /// Its slot in the index it was found in.
+        var slot: Int32 = -1
     }
 
     /// The first `maxResultCount` hits in rank order, ties by place ID.
@@ -168,14 +176,14 @@ extension PlaceReader {
                 .map {
                     RankedHit(
                         rowid: index.rowids[Int($0.slot)], meters: $0.meters, popularity: 0,
-                        coordinate: index.coordinate(Int($0.slot)))
+                        coordinate: index.coordinate(Int($0.slot)), slot: $0.slot)
                 }
         case .popularity:
             let all = index.within(request.center, meters: request.radiusMeters!, useExtents: false, accept: accept).map
             {
                 RankedHit(
                     rowid: index.rowids[Int($0.slot)], meters: $0.meters, popularity: index.ratingCounts[Int($0.slot)],
-                    coordinate: index.coordinate(Int($0.slot)))
+                    coordinate: index.coordinate(Int($0.slot)), slot: $0.slot)
             }
             let sorted = all.sorted { a, b in
                 a.popularity != b.popularity ? a.popularity > b.popularity : a.meters < b.meters
