@@ -6,56 +6,58 @@ import PlaceModel
 /// Unmapped when the last column over it goes.
 final class MappedFile {
     let bytes: UnsafeRawBufferPointer
-    /// The file, kept open so that checks read the bytes that are mapped.
-    private let fd: Int32
 
     /// Maps `path`, or nil when it cannot be opened or is empty.
     init?(path: String) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
+        // The mapping keeps the file (the inode opened here) for its life.
+        defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0, st.st_size > 0,
             let base = mmap(nil, Int(st.st_size), PROT_READ, MAP_SHARED, fd, 0), base != MAP_FAILED
-        else {
-            close(fd)
-            return nil
-        }
-        self.fd = fd
+        else { return nil }
         bytes = UnsafeRawBufferPointer(start: base, count: Int(st.st_size))
     }
 
     deinit {
         munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
-        close(fd)
     }
 
-    /// `StoredIndex.checksum` of `length` bytes at `offset`, read with
-    /// `pread` in 1 MiB pieces rather than through the mapping: the check
-    /// reads the whole file, and pages read through the mapping would count
-    /// as this process's resident memory until the kernel drops them.
+    /// `StoredIndex.checksum` of `length` bytes at `offset` (nil when they
+    /// are not all in the file), read through the mapping in 8 MiB pieces,
+    /// each released after it is read (`MADV_DONTNEED`: the pages stay in
+    /// the page cache, and only those a query touches again count as this
+    /// process's resident memory). No copy, unlike `read`.
     func checksum(offset: Int, length: Int) -> UInt64? {
-        let piece = 1 << 20
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: piece, alignment: 64)
-        defer { buffer.deallocate() }
+        guard offset >= 0, length >= 0, offset <= bytes.count, length <= bytes.count - offset else { return nil }
         var sum = StoredIndex.Checksum()
+        let piece = 8 << 20
         var done = 0
         while true {
             let want = min(piece, length - done)
-            var got = 0
-            while got < want {
-                let n = pread(fd, buffer.baseAddress! + got, want - got, off_t(offset + done + got))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return nil }
-                got += n
-            }
+            let start = offset + done
+            let chunk = UnsafeRawBufferPointer(rebasing: bytes[start..<start + want])
             if done + want == length {
                 let whole = want & ~31
-                sum.absorb(UnsafeRawBufferPointer(rebasing: buffer[0..<whole]))
-                return sum.finish(UnsafeRawBufferPointer(rebasing: buffer[whole..<want]))
+                sum.absorb(UnsafeRawBufferPointer(rebasing: chunk[0..<whole]))
+                let result = sum.finish(UnsafeRawBufferPointer(rebasing: chunk[whole..<want]))
+                release(start, want)
+                return result
             }
-            sum.absorb(UnsafeRawBufferPointer(rebasing: buffer[0..<want]))
+            sum.absorb(chunk)
+            release(start, want)
             done += want
         }
+    }
+
+    /// Drops the pages of `length` bytes at `offset` from this process's
+    /// page tables (the whole pages inside the range).
+    private func release(_ offset: Int, _ length: Int) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let first = (offset + page - 1) / page * page, end = (offset + length) / page * page
+        guard end > first, let base = bytes.baseAddress else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base + first), end - first, MADV_DONTNEED)
     }
 
     /// `count` values of `T` at `offset` (aligned, in bounds: checked by
