@@ -144,33 +144,8 @@ package enum StoredIndex {
     package static func load(_ path: String, expected: Expectation) -> Result<PlaceIndex, StoredIndexProblem> {
         guard let file = MappedFile(path: path) else { return .failure(.missing) }
         let bytes = file.bytes
-        guard bytes.count >= headerWords * 8 else {
-            return .failure(.corrupt("\(bytes.count) bytes, shorter than a header"))
-        }
+        if let problem = headerProblem(bytes, expected: expected) { return .failure(problem) }
         let word = { (i: Int) in UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)) }
-        guard word(0) == magic else { return .failure(.corrupt("not a placedb index file")) }
-        guard word(1) == formatVersion, word(2) == byteOrder else {
-            return .failure(.otherFormat("format \(word(1)), this placedb reads \(formatVersion)"))
-        }
-        let headerEnd = (headerWords - 1) * 8
-        guard word(headerWords - 1) == checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<headerEnd])) else {
-            return .failure(.corrupt("header checksum"))
-        }
-        guard word(3) == MemoryLayout<PlaceIndex.Node>.stride, word(4) == MemoryLayout<ShapeTable.Info>.stride,
-            word(5) == MemoryLayout<GeoRect>.stride, word(12) == sectionNames.count
-        else { return .failure(.otherFormat("another layout")) }
-        let marker = IndexMarker(
-            generation: Int64(bitPattern: word(6)), maxPlace: Int64(bitPattern: word(7)),
-            maxRun: Int64(bitPattern: word(8)))
-        if marker != expected.marker {
-            return .failure(
-                .stale(
-                    "built at change \(marker.generation), place row \(marker.maxPlace), run \(marker.maxRun); "
-                        + "the database is at \(expected.marker.generation), \(expected.marker.maxPlace), "
-                        + "\(expected.marker.maxRun)"))
-        }
-        guard word(9) == (expected.view == .merged ? 0 : 1) else { return .failure(.stale("another record view")) }
-        guard word(10) == expected.model else { return .failure(.stale("another likelihood model")) }
         let n = Int(word(11))
         var ranges: [(offset: Int, length: Int)] = []
         for (i, name) in sectionNames.enumerated() {
@@ -247,18 +222,46 @@ package enum StoredIndex {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0, Int(st.st_size) >= headerWords * 8 else { return nil }
-        var header = [UInt64](repeating: 0, count: headerWords)
+        guard fstat(fd, &st) == 0 else { return nil }
+        var header = [UInt8](repeating: 0, count: headerWords * 8)
         let n = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        guard n == headerWords * 8 else { return nil }
-        let sum = header.withUnsafeBytes { checksum(UnsafeRawBufferPointer(rebasing: $0[0..<(headerWords - 1) * 8])) }
-        let w = header.map { UInt64(littleEndian: $0) }
-        guard w[0] == magic, w[1] == formatVersion, w[2] == byteOrder, w[headerWords - 1] == sum,
-            Int64(bitPattern: w[6]) == expected.marker.generation, Int64(bitPattern: w[7]) == expected.marker.maxPlace,
-            Int64(bitPattern: w[8]) == expected.marker.maxRun, w[9] == (expected.view == .merged ? 0 : 1),
-            w[10] == expected.model
-        else { return nil }
-        return Int(st.st_size)
+        guard n >= 0 else { return nil }
+        let problem = header.withUnsafeBytes {
+            headerProblem(UnsafeRawBufferPointer(rebasing: $0[0..<n]), expected: expected)
+        }
+        return problem == nil ? Int(st.st_size) : nil
+    }
+
+    /// What is wrong with a file whose first bytes are `bytes` (the header
+    /// at least, when the file has one): its header's own checks, then
+    /// whether it was built from what `expected` says; nil when neither.
+    /// The sections are not read.
+    static func headerProblem(_ bytes: UnsafeRawBufferPointer, expected: Expectation) -> StoredIndexProblem? {
+        guard bytes.count >= headerWords * 8 else { return .corrupt("\(bytes.count) bytes, shorter than a header") }
+        let word = { (i: Int) in UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)) }
+        guard word(0) == magic else { return .corrupt("not a placedb index file") }
+        guard word(1) == formatVersion, word(2) == byteOrder else {
+            return .otherFormat("format \(word(1)), this placedb reads \(formatVersion)")
+        }
+        let headerEnd = (headerWords - 1) * 8
+        guard word(headerWords - 1) == checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<headerEnd])) else {
+            return .corrupt("header checksum")
+        }
+        guard word(3) == MemoryLayout<PlaceIndex.Node>.stride, word(4) == MemoryLayout<ShapeTable.Info>.stride,
+            word(5) == MemoryLayout<GeoRect>.stride, word(12) == sectionNames.count
+        else { return .otherFormat("another layout") }
+        let marker = IndexMarker(
+            generation: Int64(bitPattern: word(6)), maxPlace: Int64(bitPattern: word(7)),
+            maxRun: Int64(bitPattern: word(8)))
+        if marker != expected.marker {
+            return .stale(
+                "built at change \(marker.generation), place row \(marker.maxPlace), run \(marker.maxRun); "
+                    + "the database is at \(expected.marker.generation), \(expected.marker.maxPlace), "
+                    + "\(expected.marker.maxRun)")
+        }
+        guard word(9) == (expected.view == .merged ? 0 : 1) else { return .stale("another record view") }
+        guard word(10) == expected.model else { return .stale("another likelihood model") }
+        return nil
     }
 
     /// Names written by `encodeNames`, with code 0's nil first.
