@@ -74,7 +74,12 @@ struct StoredIndexTests {
         #expect(second.mapped, "\(second.storedIndex)")
         #expect(second.places == first.places)
         #expect(second.places == 402)
-        let a = try #require(built.engine.full?.index), b = try #require(mapped.engine.full?.index)
+        #expect(first.storedIndex.hasSuffix(", answered from it"), "\(first.storedIndex)")
+        // The builder answers from the file it wrote; the arrays it built
+        // are what a reader that keeps no file holds.
+        let inMemory = try reader(stores: false)
+        _ = try inMemory.loadSpatialIndex()
+        let a = try #require(inMemory.engine.full?.index), b = try #require(mapped.engine.full?.index)
         #expect(a.rowids.elementsEqual(b.rowids))
         #expect(a.xs.elementsEqual(b.xs) && a.ys.elementsEqual(b.ys) && a.zs.elementsEqual(b.zs))
         #expect(a.latitudes.elementsEqual(b.latitudes) && a.longitudes.elementsEqual(b.longitudes))
@@ -231,6 +236,43 @@ struct StoredIndexTests {
             }
         }
         try expectRebuilt("written by another placedb: format 99", "format 99")
+    }
+
+    @Test("a file checked once is recorded as checked; a write to it after that is found all the same")
+    func checkedRecord() throws {
+        let r = try reader()
+        _ = try r.loadSpatialIndex()
+        let expected = StoredIndex.Expectation(
+            marker: try #require(try r.engine.store.indexMarker()), view: .merged, model: r.engine.model)
+        let record = StoredIndex.checkedPath(indexPath)
+        // A file changed in the last hour is not recorded: a change within
+        // the clock's granularity could leave the same times.
+        let young = try StoredIndex.load(indexPath, expected: expected, check: .unlessRecorded(settled: 3600)).get()
+        #expect(young.sectionsChecked)
+        #expect(!FileManager.default.fileExists(atPath: record))
+
+        let first = try StoredIndex.load(indexPath, expected: expected, check: .unlessRecorded(settled: 0)).get()
+        #expect(first.sectionsChecked)
+        #expect(FileManager.default.fileExists(atPath: record))
+        let second = try StoredIndex.load(indexPath, expected: expected, check: .unlessRecorded(settled: 0)).get()
+        #expect(!second.sectionsChecked)
+        #expect(try answers(try reader()) == answers(try reader(stores: false)))
+
+        // One byte of the first section changed in place: same inode, same
+        // size, a new change time.
+        let words = try header()
+        let section = 0
+        let offset = Int(words[StoredIndex.fixedWords + 3 * section]) + 3
+        try rewrite { $0[offset] ^= 0x20 }
+        let damaged = StoredIndex.load(indexPath, expected: expected, check: .unlessRecorded(settled: 0))
+        guard case .failure(.corrupt(let why)) = damaged else {
+            Issue.record("a damaged file was answered from: \(damaged)")
+            return
+        }
+        #expect(why == "checksum of section \(StoredIndex.sectionNames[section])")
+        // A new index drops the old record.
+        try expectRebuilt("corrupt: checksum of section", "after a record")
+        #expect(!FileManager.default.fileExists(atPath: record))
     }
 
     @Test("a database without footprints maps too: an empty section's checksum does not depend on its address")

@@ -63,7 +63,9 @@ extension PlaceStore {
     package func loadAllPlaces() throws -> PlaceIndexInput {
         var input = PlaceIndexInput()
         let estimate = Int(try maxRowid())
-        input.reserve(min(estimate, 50_000_000))
+        // Reserved, not touched: pages never written are not resident.
+        input.reserve(estimate)
+        input.idEnds.reserveCapacity(estimate)
         // Viewports first, sorted by rowid to merge with the rows, which
         // come in rowid order.
         var extents: [(rowid: Int64, rect: GeoRect)] = []

@@ -6,6 +6,8 @@ import PlaceModel
 /// Unmapped when the last column over it goes.
 final class MappedFile {
     let bytes: UnsafeRawBufferPointer
+    /// The file's status when it was mapped (the mapping keeps that inode).
+    let status: stat
 
     /// Maps `path`, or nil when it cannot be opened or is empty.
     init?(path: String) {
@@ -18,6 +20,7 @@ final class MappedFile {
             let base = mmap(nil, Int(st.st_size), PROT_READ, MAP_SHARED, fd, 0), base != MAP_FAILED
         else { return nil }
         bytes = UnsafeRawBufferPointer(start: base, count: Int(st.st_size))
+        status = st
     }
 
     deinit {
@@ -65,5 +68,15 @@ final class MappedFile {
     func column<T>(_: T.Type, at offset: Int, count: Int) -> Column<T> {
         let p = bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: T.self)
         return Column(borrowing: UnsafeBufferPointer(start: p, count: count), owner: self)
+    }
+}
+
+extension stat {
+    /// Seconds since the file's last change (its status or contents), by
+    /// the real-time clock.
+    var changedSecondsAgo: Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec - st_ctim.tv_sec) + Double(now.tv_nsec - st_ctim.tv_nsec) / 1e9
     }
 }

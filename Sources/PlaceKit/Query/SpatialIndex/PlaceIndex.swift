@@ -86,8 +86,27 @@ package final class PlaceIndex {
     /// Builds the tree. `footprint(i)` gives input place i's footprint
     /// radius and what its footprint is (its stored shape, its viewport, or
     /// a size by type).
-    package init(_ input: PlaceIndexInput, footprint: (Int) -> (extent: Double, from: FootprintSource)) {
+    package convenience init(
+        _ input: PlaceIndexInput, footprint: (Int) -> (extent: Double, from: FootprintSource)
+    ) {
+        var extents: [Float] = [], from: [FootprintSource] = []
+        extents.reserveCapacity(input.count)
+        from.reserveCapacity(input.count)
+        for i in 0..<input.count {
+            let f = footprint(i)
+            extents.append(Float(f.extent))
+            from.append(f.from)
+        }
+        self.init(consuming: input, extents: extents, footprints: from)
+    }
+
+    /// Builds the tree over `input`, whose place i has footprint radius
+    /// `extents[i]` and footprint `footprints[i]`. Each input array is
+    /// freed once its column is built, so that at a hundred million places
+    /// the build holds about one copy of the index (docs/spatial-index.md).
+    package init(consuming input: consuming PlaceIndexInput, extents: [Float], footprints: [FootprintSource]) {
         let n = input.count
+        precondition(extents.count == n && footprints.count == n)
         var points = [TreeBuilder.Point]()
         points.reserveCapacity(n)
         for i in 0..<n {
@@ -103,18 +122,24 @@ package final class PlaceIndex {
             }
         }
         let perm = points.map(\.index)
-        func reorder<T>(_ a: [T]) -> Column<T> { Column(perm.lazy.map { a[Int($0)] }) }
-        rowids = reorder(input.rowids)
-        latitudes = reorder(input.latitudes)
-        longitudes = reorder(input.longitudes)
         xs = Column(points.lazy.map(\.x))
         ys = Column(points.lazy.map(\.y))
         zs = Column(points.lazy.map(\.z))
-        typeCodes = reorder(input.typeCodes)
-        statuses = reorder(input.statuses)
-        sourceCodes = reorder(input.sourceCodes)
-        ratingCounts = reorder(input.ratingCounts)
+        points = []
+        func reorder<T>(_ a: inout [T]) -> Column<T> {
+            let column = a.withUnsafeBufferPointer { values in Column(perm.lazy.map { values[Int($0)] }) }
+            a = []
+            return column
+        }
+        rowids = reorder(&input.rowids)
+        latitudes = reorder(&input.latitudes)
+        longitudes = reorder(&input.longitudes)
+        typeCodes = reorder(&input.typeCodes)
+        statuses = reorder(&input.statuses)
+        sourceCodes = reorder(&input.sourceCodes)
+        ratingCounts = reorder(&input.ratingCounts)
         viewports = Column(input.viewports)
+        input.viewports = []
         if input.idEnds.count == n {
             var ends: [Int64] = []
             ends.reserveCapacity(n)
@@ -125,30 +150,35 @@ package final class PlaceIndex {
                 bytes.append(contentsOf: input.idBytes[start..<end])
                 ends.append(Int64(bytes.count))
             }
+            input.idEnds = []
+            input.idBytes = []
             idEnds = Column(ends)
             idBytes = Column(bytes)
         } else {
             idEnds = Column()
             idBytes = Column()
         }
+        input.idEnds = []
+        input.idBytes = []
         // The input comes in rowid order, so the inverse permutation lists
         // the slots by rowid.
         var inverse = [Int32](repeating: 0, count: n)
         for (slot, i) in perm.enumerated() { inverse[Int(i)] = Int32(slot) }
         slotsByRowid = Column(inverse)
-        var extents = [Float](repeating: 0, count: n)
+        inverse = []
+        var slotExtents = [Float](repeating: 0, count: n)
         var viewportIndexes = [Int32](repeating: -1, count: n)
         var shapeIndexes = [Int32](repeating: -1, count: n)
         for (slot, i) in perm.enumerated() {
-            let f = footprint(Int(i))
-            extents[slot] = Float(f.extent)
-            switch f.from {
-            case .viewport: viewportIndexes[slot] = input.viewportIndexes[Int(i)]
-            case .shape: shapeIndexes[slot] = input.shapeIndexes[Int(i)]
+            let i = Int(i)
+            slotExtents[slot] = extents[i]
+            switch footprints[i] {
+            case .viewport: viewportIndexes[slot] = input.viewportIndexes[i]
+            case .shape: shapeIndexes[slot] = input.shapeIndexes[i]
             case .type: break
             }
         }
-        self.extents = Column(extents)
+        self.extents = Column(slotExtents)
         self.viewportIndexes = Column(viewportIndexes)
         self.shapeIndexes = Column(shapeIndexes)
         shapes = input.shapes
@@ -158,7 +188,7 @@ package final class PlaceIndex {
         for i in stride(from: nodes.count - 1, through: 0, by: -1) {
             if nodes[i].right < 0 {
                 var m: Float = 0
-                for s in Int(nodes[i].begin)..<Int(nodes[i].end) { m = max(m, extents[s]) }
+                for s in Int(nodes[i].begin)..<Int(nodes[i].end) { m = max(m, slotExtents[s]) }
                 nodes[i].maxExtent = m
             } else {
                 nodes[i].maxExtent = max(nodes[i + 1].maxExtent, nodes[Int(nodes[i].right)].maxExtent)

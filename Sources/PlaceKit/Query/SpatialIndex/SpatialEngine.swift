@@ -80,12 +80,15 @@ package final class SpatialEngine {
         var note = "not kept in a file (an in-memory database or one older than schema 16)"
         if let expectation, let path = storedIndexPath {
             switch StoredIndex.load(path, expected: expectation) {
-            case .success(let index):
+            case .success(let mapped):
+                let index = mapped.index
                 let loaded = LoadedIndex(
                     index: index, tables: ModelTables(model: model, types: index.types, sources: index.sources),
                     statistics: SpatialIndexStatistics(
                         places: index.count, bytes: index.byteCount, loadSeconds: MonotonicClock.now() - started,
-                        mapped: true, storedIndex: "mapped from \(path)"))
+                        mapped: true,
+                        storedIndex: "mapped from \(path)"
+                            + (mapped.sectionsChecked ? "" : " (checked before, unchanged since)")))
                 full = loaded
                 return loaded
             case .failure(let problem):
@@ -98,12 +101,18 @@ package final class SpatialEngine {
                 }
             }
         }
-        let input = try store.loadAllPlaces()
-        let built = build(input)
+        var built = build(try store.loadAllPlaces())
         if let expectation, let path = storedIndexPath {
             do {
                 try StoredIndex.write(built.index, expectation: expectation, to: path)
                 note += "; stored at \(path)"
+                // Answer from the file just written, not the arrays: its
+                // pages are the kernel's to keep or drop, so a long-lived
+                // process holds only what its queries touch.
+                if case .success(let mapped) = StoredIndex.load(path, expected: expectation, check: .trusted) {
+                    built.index = mapped.index
+                    note += ", answered from it"
+                }
             } catch {
                 note += "; not stored: \(error)"
             }
@@ -137,16 +146,22 @@ package final class SpatialEngine {
         return StoredIndex.currentFileBytes(path, expected: expectation)
     }
 
-    /// Builds an index over `input` with the model's footprints.
-    package func build(_ input: PlaceIndexInput) -> (index: PlaceIndex, tables: ModelTables) {
+    /// Builds an index over `input` with the model's footprints. Takes the
+    /// input: its arrays are freed as the index's columns are built.
+    package func build(_ input: consuming PlaceIndexInput) -> (index: PlaceIndex, tables: ModelTables) {
         let tables = ModelTables(model: model, types: input.types, sources: input.sources)
-        let index = PlaceIndex(input) { i in
-            tables.footprint(
+        var extents: [Float] = [], footprints: [FootprintSource] = []
+        extents.reserveCapacity(input.count)
+        footprints.reserveCapacity(input.count)
+        for i in 0..<input.count {
+            let f = tables.footprint(
                 model: model, type: input.typeCodes[i], status: input.statuses[i],
                 latitude: input.latitudes[i], longitude: input.longitudes[i],
                 viewport: input.viewportIndexes[i] < 0 ? nil : input.viewports[Int(input.viewportIndexes[i])],
                 shapeReach: input.shapeIndexes[i] < 0 ? nil : input.shapes.infos[Int(input.shapeIndexes[i])].reach)
+            extents.append(Float(f.extent))
+            footprints.append(f.from)
         }
-        return (index, tables)
+        return (PlaceIndex(consuming: input, extents: extents, footprints: footprints), tables)
     }
 }

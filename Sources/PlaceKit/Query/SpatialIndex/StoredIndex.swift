@@ -122,6 +122,7 @@ package enum StoredIndex {
         }
         guard ftruncate(fd, off_t(offset)) == 0 else { throw StoredIndexWriteError(path: temporary, errno: errno) }
         guard rename(temporary, path) == 0 else { throw StoredIndexWriteError(path: path, errno: errno) }
+        unlink(checkedPath(path))
         ok = true
     }
 
@@ -139,14 +140,53 @@ package enum StoredIndex {
 
     // MARK: Reading
 
+    /// How `load` checks the bytes of the sections (the header is always
+    /// checked whole).
+    package enum SectionCheck: Equatable, Sendable {
+        /// Every section read and its checksum compared.
+        case always
+        /// As `always`, unless the record beside the file (`checkedPath`)
+        /// says this very file was checked before: the same device, inode,
+        /// size, modification and change times. Any write to the file
+        /// changes its change time, which no one can set back. After a
+        /// check the record is written, when the file's last change is
+        /// more than `settled` seconds old (so that a change within the
+        /// clock's granularity could not leave the same times).
+        case unlessRecorded(settled: Double)
+        /// Not read: the caller has just written these bytes.
+        case trusted
+
+        package static let standard = SectionCheck.unlessRecorded(settled: 1)
+    }
+
+    /// A stored index mapped by `load`, and whether its sections' checksums
+    /// were read (rather than recorded as checked, or trusted).
+    package struct Mapped {
+        package let index: PlaceIndex
+        package let sectionsChecked: Bool
+    }
+
+    /// Where the record that the file at `path` was checked is kept.
+    package static func checkedPath(_ path: String) -> String { path + ".checked" }
+
     /// The index stored at `path` if it is whole and matches `expected`;
     /// else why not.
-    package static func load(_ path: String, expected: Expectation) -> Result<PlaceIndex, StoredIndexProblem> {
+    package static func load(_ path: String, expected: Expectation, check: SectionCheck = .standard)
+        -> Result<Mapped, StoredIndexProblem>
+    {
         guard let file = MappedFile(path: path) else { return .failure(.missing) }
         let bytes = file.bytes
         if let problem = headerProblem(bytes, expected: expected) { return .failure(problem) }
         let word = { (i: Int) in UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)) }
         let n = Int(word(11))
+        let record = checkedRecord(file.status, header: word(headerWords - 1))
+        let readSections: Bool
+        switch check {
+        case .always: readSections = true
+        case .trusted: readSections = false
+        case .unlessRecorded:
+            readSections = (try? String(contentsOfFile: checkedPath(path), encoding: .utf8)) != record
+        }
         var ranges: [(offset: Int, length: Int)] = []
         for (i, name) in sectionNames.enumerated() {
             let offset = Int(truncatingIfNeeded: word(fixedWords + 3 * i))
@@ -154,10 +194,13 @@ package enum StoredIndex {
             guard offset >= headerWords * 8, offset % 64 == 0, length >= 0, offset <= bytes.count,
                 length <= bytes.count - offset
             else { return .failure(.corrupt("section \(name) lies outside the file")) }
-            guard file.checksum(offset: offset, length: length) == word(fixedWords + 3 * i + 2) else {
+            guard !readSections || file.checksum(offset: offset, length: length) == word(fixedWords + 3 * i + 2) else {
                 return .failure(.corrupt("checksum of section \(name)"))
             }
             ranges.append((offset, length))
+        }
+        if readSections, case .unlessRecorded(let settled) = check, file.status.changedSecondsAgo > settled {
+            writeRecord(record, to: checkedPath(path))
         }
         var next = 0
         var problem: String?
@@ -205,14 +248,31 @@ package enum StoredIndex {
         guard types.names.count == typeNames.count, sources.names.count == sourceNames.count else {
             return .failure(.corrupt("repeated type or source names"))
         }
-        return .success(
-            PlaceIndex(
-                parts: PlaceIndex.Parts(
-                    rowids: rowids, latitudes: latitudes, longitudes: longitudes, xs: xs, ys: ys, zs: zs,
-                    typeCodes: typeCodes, statuses: statuses, sourceCodes: sourceCodes, ratingCounts: ratingCounts,
-                    viewportIndexes: viewportIndexes, viewports: viewports, shapeIndexes: shapeIndexes,
-                    shapes: shapes, extents: extents, types: types, sources: sources, nodes: nodes,
-                    slotsByRowid: slotsByRowid, idEnds: idEnds, idBytes: idBytes)))
+        let index = PlaceIndex(
+            parts: PlaceIndex.Parts(
+                rowids: rowids, latitudes: latitudes, longitudes: longitudes, xs: xs, ys: ys, zs: zs,
+                typeCodes: typeCodes, statuses: statuses, sourceCodes: sourceCodes, ratingCounts: ratingCounts,
+                viewportIndexes: viewportIndexes, viewports: viewports, shapeIndexes: shapeIndexes,
+                shapes: shapes, extents: extents, types: types, sources: sources, nodes: nodes,
+                slotsByRowid: slotsByRowid, idEnds: idEnds, idBytes: idBytes))
+        return .success(Mapped(index: index, sectionsChecked: readSections))
+    }
+
+    /// The line that records a check of the file whose status is `st` and
+    /// whose header checksum is `header`.
+    static func checkedRecord(_ st: stat, header: UInt64) -> String {
+        "placedb stored index checked: device \(st.st_dev), inode \(st.st_ino), \(st.st_size) bytes, "
+            + "modified \(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec), changed \(st.st_ctim.tv_sec).\(st.st_ctim.tv_nsec), "
+            + "header \(String(header, radix: 16))\n"
+    }
+
+    /// Writes `record` to `path` through a temporary file renamed over it;
+    /// a directory that cannot be written only means the next process
+    /// checks again.
+    private static func writeRecord(_ record: String, to path: String) {
+        let temporary = path + ".tmp\(getpid())"
+        guard (try? record.write(toFile: temporary, atomically: false, encoding: .utf8)) != nil else { return }
+        if rename(temporary, path) != 0 { unlink(temporary) }
     }
 
     /// The file's size when its header is whole and matches `expected`
