@@ -257,6 +257,13 @@ struct StoredIndexTests {
         let second = try StoredIndex.load(indexPath, expected: expected, check: .unlessRecorded(settled: 0)).get()
         #expect(!second.sectionsChecked)
         #expect(try answers(try reader()) == answers(try reader(stores: false)))
+        // The automatic mode maps a recorded file at its first query: there
+        // is nothing to check.
+        let auto = try PlaceReader(databasePath: db, spatialIndex: .automatic)
+        _ = try auto.searchNearbyJSON(NearbySearchRequest(center: Self.queries[0], radiusMeters: 500))
+        let stats = try #require(auto.spatialIndexStatistics)
+        #expect(stats.mapped, "\(stats.storedIndex)")
+        #expect(stats.storedIndex.hasSuffix("(checked before, unchanged since)"), "\(stats.storedIndex)")
 
         // One byte of the first section changed in place: same inode, same
         // size, a new change time.

@@ -54,8 +54,9 @@ package final class SpatialEngine {
         case .memory: return try loadFull()
         case .automatic:
             if estimatedLoadSeconds == nil {
-                if let bytes = try currentStoredIndexBytes() {
-                    // Mapping costs the checksums: a few GB/s (measured at 1M).
+                if let bytes = try storedIndexBytesToCheck() {
+                    // Mapping costs the checksums, a few GB/s (measured at
+                    // 1M), or nothing when they were checked before.
                     estimatedLoadSeconds = Double(bytes) * 3e-10
                 } else {
                     // About a microsecond per place (measured at 1M).
@@ -139,11 +140,11 @@ package final class SpatialEngine {
         return StoredIndex.Expectation(marker: marker, view: store.recordView, model: model)
     }
 
-    /// The size of the stored index when its header says it is current
-    /// (its checksums are checked when it is mapped), else nil.
-    private func currentStoredIndexBytes() throws -> Int? {
+    /// What mapping the stored index would read (`StoredIndex.bytesToCheck`),
+    /// or nil when there is no current file.
+    private func storedIndexBytesToCheck() throws -> Int? {
         guard let path = storedIndexPath, let expectation = try storedIndexExpectation() else { return nil }
-        return StoredIndex.currentFileBytes(path, expected: expectation)
+        return StoredIndex.bytesToCheck(path, expected: expectation)
     }
 
     /// Builds an index over `input` with the model's footprints. Takes the

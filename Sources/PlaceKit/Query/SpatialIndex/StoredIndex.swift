@@ -275,9 +275,11 @@ package enum StoredIndex {
         if rename(temporary, path) != 0 { unlink(temporary) }
     }
 
-    /// The file's size when its header is whole and matches `expected`
-    /// (its sections are not read), else nil.
-    package static func currentFileBytes(_ path: String, expected: Expectation) -> Int? {
+    /// What mapping the file at `path` would read: nil when its header is
+    /// not whole or does not match `expected`; else the bytes of its
+    /// sections, or 0 when a record says they were checked and the file is
+    /// unchanged since (its sections are not read here).
+    package static func bytesToCheck(_ path: String, expected: Expectation) -> Int? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -289,7 +291,12 @@ package enum StoredIndex {
         let problem = header.withUnsafeBytes {
             headerProblem(UnsafeRawBufferPointer(rebasing: $0[0..<n]), expected: expected)
         }
-        return problem == nil ? Int(st.st_size) : nil
+        guard problem == nil else { return nil }
+        let headerSum = header.withUnsafeBytes {
+            UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: (headerWords - 1) * 8, as: UInt64.self))
+        }
+        let recorded = (try? String(contentsOfFile: checkedPath(path), encoding: .utf8))
+        return recorded == checkedRecord(st, header: headerSum) ? 0 : Int(st.st_size)
     }
 
     /// What is wrong with a file whose first bytes are `bytes` (the header
