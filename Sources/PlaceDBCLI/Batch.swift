@@ -14,9 +14,18 @@ enum Batch {
         let writer = JSONWriter()
         var line = 0
         var failed = 0
-        while let text = console.readInputLine() {
+        // Answers are written 64 KiB at a time, and whenever the next
+        // request has not arrived yet.
+        var pending: [UInt8] = []
+        pending.reserveCapacity(1 << 17)
+        func flush() {
+            guard !pending.isEmpty else { return }
+            console.out(String(decoding: pending, as: UTF8.self))
+            pending.removeAll(keepingCapacity: true)
+        }
+        while let text = console.readInputLine(beforeWaiting: flush) {
             line += 1
-            var reply: [UInt8]
+            let reply: [UInt8]
             do {
                 var bytes = Array(text.utf8)
                 // RFC 7464 record separators and surrounding white space.
@@ -40,9 +49,11 @@ enum Batch {
                 failed += 1
                 reply = Array(writer.string(errorLine("line \(line): \(e.message)")).utf8)
             }
-            reply.append(0x0A)
-            console.out(String(decoding: reply, as: UTF8.self))
+            pending += reply
+            pending.append(0x0A)
+            if pending.count >= 1 << 16 { flush() }
         }
+        flush()
         if failed > 0 {
             console.errLine(
                 "placedb \(context.spec.name): \(failed) of \(line) request line\(line == 1 ? "" : "s") failed; each has an error line in the output"

@@ -46,4 +46,6 @@ public final class CapturedConsole: Console {
     public func err(_ text: String) { stderr += text }
     public func environment(_ name: String) -> String? { variables[name] }
     public func readInputLine() -> String? { inputLines.isEmpty ? nil : inputLines.removeFirst() }
+    /// The input is all there: never waits.
+    public func readInputLine(beforeWaiting: () -> Void) -> String? { readInputLine() }
 }

@@ -22,6 +22,11 @@ public protocol Console: AnyObject {
     /// The next line of standard input without its newline (`--batch`),
     /// or nil at its end.
     func readInputLine() -> String?
+    /// `readInputLine()`, calling `beforeWaiting` first whenever the line
+    /// has not arrived yet: a batch writes its pending answers then, so a
+    /// program that sends a line and waits for its answer gets it, and one
+    /// that pipes a file gets them in large writes.
+    func readInputLine(beforeWaiting: () -> Void) -> String?
     /// Why writing to stdout failed (the first failure: `no space left on
     /// device`), checking the final close too; nil when every write went
     /// through. The tool then exits 74.
@@ -31,4 +36,8 @@ public protocol Console: AnyObject {
 extension Console {
     public var terminalColumns: Int? { nil }
     public func readInputLine() -> String? { readLine(strippingNewline: true) }
+    public func readInputLine(beforeWaiting: () -> Void) -> String? {
+        beforeWaiting()
+        return readInputLine()
+    }
 }

@@ -83,7 +83,14 @@ enum ResolveCommand {
                 context.console.out(out)
                 out.removeAll(keepingCapacity: true)
             }
-            while let line = context.console.readInputLine() {
+            // The chunk so far is answered whenever the next line has not
+            // arrived yet (a program waiting for its answer gets it).
+            var failure: (any Error)?
+            while let line = context.console.readInputLine(beforeWaiting: {
+                guard failure == nil, !chunk.isEmpty else { return }
+                do { try flush() } catch { failure = error }
+            }) {
+                if let failure { throw failure }
                 lineNumber += 1
                 var id = Substring(line)
                 while let f = id.first, f == " " || f == "\t" || f == "\r" { id.removeFirst() }
@@ -92,6 +99,7 @@ enum ResolveCommand {
                 chunk.append(id.isEmpty ? nil : PlaceID(parsing: String(id)))
                 if chunk.count == 4096 { try flush() }
             }
+            if let failure { throw failure }
             try flush()
             if blank > 0 {
                 context.console.errLine(

@@ -4,12 +4,17 @@
 import PlaceModel
 
 /// The process's own streams. Writes go straight to the descriptors (no
-/// buffer), and each is checked: after the first failed write to stdout
+/// buffer; a batch gathers its answers itself), and each is checked: after the first failed write to stdout
 /// the rest are dropped and `finishOutput()` reports it.
 public final class StandardConsole: Console {
     private let output: Int32
     private let error: Int32
     private var outputFailure: Int32 = 0
+    private let input: Int32 = 0
+    /// Standard input read ahead; lines are taken from `inputStart`.
+    private var inputBuffer: [UInt8] = []
+    private var inputStart = 0
+    private var inputEnded = false
 
     /// `output` and `error` are the descriptors written (stdout and stderr
     /// by default).
@@ -58,6 +63,41 @@ public final class StandardConsole: Console {
         }
         return 0
     }
+    public func readInputLine() -> String? { readInputLine(beforeWaiting: {}) }
+
+    /// Lines of standard input, read 64 KiB at a time; "\n" or "\r\n"
+    /// ends a line, and a last line without one is a line too. Bytes that
+    /// are not UTF-8 become U+FFFD (as `readLine`).
+    public func readInputLine(beforeWaiting: () -> Void) -> String? {
+        while true {
+            if let newline = inputBuffer[inputStart...].firstIndex(of: 0x0A) {
+                var end = newline
+                if end > inputStart && inputBuffer[end - 1] == 0x0D { end -= 1 }
+                let line = String(decoding: inputBuffer[inputStart..<end], as: UTF8.self)
+                inputStart = newline + 1
+                return line
+            }
+            if inputEnded {
+                guard inputStart < inputBuffer.count else { return nil }
+                let line = String(decoding: inputBuffer[inputStart...], as: UTF8.self)
+                inputStart = inputBuffer.count
+                return line
+            }
+            inputBuffer.removeSubrange(0..<inputStart)
+            inputStart = 0
+            var ready = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, 0) == 0 { beforeWaiting() }
+            let had = inputBuffer.count, piece = 1 << 16
+            inputBuffer.append(contentsOf: repeatElement(0, count: piece))
+            let n = inputBuffer.withUnsafeMutableBytes { read(input, $0.baseAddress! + had, piece) }
+            let failure = n < 0 ? errno : 0
+            inputBuffer.removeLast(piece - max(n, 0))
+            if n < 0 && failure == EINTR { continue }
+            // The end, or a failed read (treated as the end, as `readLine` does).
+            if n <= 0 { inputEnded = true }
+        }
+    }
+
     public var stdoutIsTerminal: Bool { isatty(output) == 1 }
     public var stderrIsTerminal: Bool { isatty(error) == 1 }
     public var terminalColumns: Int? {

@@ -348,6 +348,67 @@ struct BinaryTests {
         #expect(r.code == 0 && r.out == "placedb \(CommandLineTool.version)\n")
     }
 
+    @Test(
+        "a batch answers each line before the next arrives, and a piped file all at once, CRLF and a last line without a newline included"
+    )
+    func batchConversation() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build placedb first (swift build)")
+        let dir = try TempDirectory()
+        #expect(try run(["import", "-"], stdin: CLI.sample, dir: dir).code == 0)
+        let line = #"{"locationRestriction":{"circle":{"center":{"latitude":46.5,"longitude":6.6},"radius":5000}}}"#
+
+        // A program that writes a request and waits for its answer.
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.binary)
+        p.arguments = ["nearby", "--batch", "--fields", "id"]
+        p.currentDirectoryURL = dir.url
+        var env = ProcessInfo.processInfo.environment
+        env["PLACEDB_DATABASE"] = nil
+        p.environment = env
+        let input = Pipe(), out = Pipe()
+        p.standardInput = input
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { if p.isRunning { p.terminate() } }
+        /// The next line of the answers, or nil after 20 s without one.
+        var received: [UInt8] = []
+        func nextAnswer() -> String? {
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline {
+                if let newline = received.firstIndex(of: 0x0A) {
+                    let answer = String(decoding: received[..<newline], as: UTF8.self)
+                    received.removeFirst(newline + 1)
+                    return answer
+                }
+                var ready = pollfd(fd: out.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+                guard poll(&ready, 1, 200) > 0 else { continue }
+                let data = out.fileHandleForReading.availableData
+                if data.isEmpty { return nil }
+                received += data
+            }
+            return nil
+        }
+        for _ in 0..<3 {
+            input.fileHandleForWriting.write(Data((line + "\n").utf8))
+            let answer = try #require(nextAnswer(), "no answer while the batch waits for the next line")
+            #expect(answer.contains(#""id":"c2""#), "\(answer)")
+        }
+        try input.fileHandleForWriting.close()
+        #expect(nextAnswer() == nil)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+
+        // A file piped: CRLF, a bad line, a last line without a newline.
+        let piped = try run(
+            ["nearby", "--batch", "--fields", "id"], stdin: line + "\r\n" + "nope\n" + line, dir: dir)
+        let answers = piped.out.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(answers.count == 4 && answers[3].isEmpty, "\(piped.out)")
+        #expect(answers[0] == answers[2] && answers[0].contains(#""id":"c2""#), "\(piped.out)")
+        #expect(answers[1].contains("line 2: not JSON"), "\(piped.out)")
+        #expect(piped.code == 65)
+    }
+
     @Test("- reads standard input into ./places.sqlite by default")
     func stdinImport() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build placedb first (swift build)")
