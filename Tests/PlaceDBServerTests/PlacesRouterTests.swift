@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SQLiteDB
 @testable import PlaceDBCLI
 @testable import PlaceDBServer
 import PlaceKit
@@ -296,6 +297,23 @@ struct PlacesRouterTests {
         let router = try f.router()
         #expect(router.call("GET", "/placedb/v1/health").jsonValue == ["status": "SERVING", "placeCount": 5])
         #expect(router.call("GET", "/placedb/v1/version").jsonValue?["version"]?.stringValue == CommandLineTool.version)
+    }
+
+    @Test("health's count is kept until the places change, by placedb or another writer (a row deleted with SQL)")
+    func healthCountFollowsChanges() throws {
+        let f = try ServerFixture()
+        let router = try f.router()
+        #expect(router.call("GET", "/placedb/v1/health").jsonValue?["placeCount"] == 5)
+        #expect(router.call("GET", "/placedb/v1/health").jsonValue?["placeCount"] == 5)
+        let more = #"{"id":"late","displayName":{"text":"Late"},"location":{"latitude":46.52,"longitude":6.63}}"#
+        #expect(f.cli(["import", try f.dir.write("late.ndjson", more + "\n")]).code == 0)
+        #expect(router.call("GET", "/placedb/v1/health").jsonValue?["placeCount"] == 6)
+        do {
+            let db = try Database(path: f.db, mode: .readWrite)
+            try db.execute("PRAGMA foreign_keys = OFF")
+            try db.execute("DELETE FROM place WHERE place_id = 'cafe'")
+        }
+        #expect(router.call("GET", "/placedb/v1/health").jsonValue?["placeCount"] == 5)
     }
 
     @Test(

@@ -18,10 +18,13 @@ extension PlaceStore {
         try withLocatedRow(rowid: rowid) { _, doc, _, _ in try body(doc) }
     }
 
-    /// What changes when the places change: the last import run and the
-    /// largest place row (`"RUN-ROW"`). Page tokens carry it; the same on
-    /// every connection, unlike `PRAGMA data_version`.
+    /// What changes when the places change: the last import run, the
+    /// largest place row and, from schema 16, the `place_generation`
+    /// counter that deletes and edits by any writer raise (`"RUN-ROW-GEN"`).
+    /// Page tokens carry it; the same on every connection, unlike
+    /// `PRAGMA data_version`.
     package func changeMarker() throws -> String {
+        if let m = try indexMarker() { return "\(m.maxRun)-\(m.maxPlace)-\(m.generation)" }
         let statement = try db.cachedStatement(
             "SELECT (SELECT coalesce(max(id), 0) FROM import_run), (SELECT coalesce(max(id), 0) FROM place)")
         defer { statement.reset() }
