@@ -282,6 +282,35 @@ struct StoredIndexTests {
         #expect(!FileManager.default.fileExists(atPath: record))
     }
 
+    @Test("over the resident limit, the index's pages are released, and the answers stay the same")
+    func residentPagesBounded() throws {
+        _ = try reader().loadSpatialIndex()
+        let r = try reader()
+        let stats = try r.loadSpatialIndex()
+        #expect(stats.mapped, "\(stats.storedIndex)")
+        let before = try answers(r)
+        // Below any count (the count is the whole process's, which other
+        // tests running beside this one change): released at every check.
+        r.engine.residentFileLimit = -(1 << 50)
+        #expect((MappedFile.residentFileBytes() ?? 0) > 0)
+        var g = TestRandom(seed: 1024)
+        for _ in 0..<(2 * SpatialEngine.residentCheckInterval + 10) {
+            let q = Coordinate(
+                latitude: 46.52 + Double.random(in: -0.01...0.01, using: &g),
+                longitude: 6.63 + Double.random(in: -0.01...0.01, using: &g))
+            _ = try r.searchNearbyJSON(NearbySearchRequest(center: q, maxResultCount: 5))
+        }
+        #expect(r.engine.releases == 2)
+        #expect(try answers(r) == before)
+        // Under the default limit (4 GiB), nothing is released.
+        let kept = try reader()
+        _ = try kept.loadSpatialIndex()
+        for _ in 0..<(SpatialEngine.residentCheckInterval + 10) {
+            _ = try kept.searchNearbyJSON(NearbySearchRequest(center: Self.queries[0], maxResultCount: 5))
+        }
+        #expect(kept.engine.releases == 0)
+    }
+
     @Test("a database without footprints maps too: an empty section's checksum does not depend on its address")
     func emptySections() throws {
         let plain = dir.file("points.sqlite")

@@ -63,6 +63,24 @@ final class MappedFile {
         _ = madvise(UnsafeMutableRawPointer(mutating: base + first), end - first, MADV_DONTNEED)
     }
 
+    /// Drops every page of the file from this process's page tables: they
+    /// stay in the page cache, and a later touch maps them again.
+    func releaseAll() { release(0, bytes.count) }
+
+    /// The process's resident file-backed bytes (mapped files, the code
+    /// included: `shared` in /proc/self/statm), or nil where unknown.
+    static func residentFileBytes() -> Int64? {
+        let fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return nil }
+        let fields = buffer[0..<n].split(separator: 0x20)
+        guard fields.count >= 3, let pages = Int64(String(decoding: fields[2], as: UTF8.self)) else { return nil }
+        return pages * Int64(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
     /// `count` values of `T` at `offset` (aligned, in bounds: checked by
     /// the caller), kept alive by this mapping.
     func column<T>(_: T.Type, at offset: Int, count: Int) -> Column<T> {

@@ -28,7 +28,21 @@ package final class SpatialEngine {
         package let index: PlaceIndex
         package let tables: ModelTables
         package let statistics: SpatialIndexStatistics
+        /// The stored index file the columns are mapped from, if they are.
+        let mapping: MappedFile?
     }
+
+    /// How many of the process's resident file-backed bytes (the mapped
+    /// database and index, besides the code mapped at start) may stay
+    /// before the index's pages are released; nil: `PlaceStore.readerMapBytes`
+    /// (`PLACEDB_MMAP_MB`).
+    package var residentFileLimit: Int64?
+    /// How many times the index's pages were released (for tests and reports).
+    package private(set) var releases = 0
+    private var queriesSinceResidentCheck = 0
+    /// The process's resident file-backed bytes when the index was mapped.
+    private var residentFileBaseline: Int64 = 0
+    static let residentCheckInterval = 1024
 
     package init(store: PlaceStore) {
         self.store = store
@@ -48,7 +62,10 @@ package final class SpatialEngine {
     /// so), or nil for a regional query.
     package func indexForQuery() throws -> LoadedIndex? {
         try checkFreshness()
-        if let full { return full }
+        if let full {
+            boundResidentPages(full)
+            return full
+        }
         switch mode {
         case .database: return nil
         case .memory: return try loadFull()
@@ -67,6 +84,23 @@ package final class SpatialEngine {
         }
     }
 
+    /// Every `residentCheckInterval` queries: when the process holds more
+    /// resident file pages than `residentFileLimit` above what it held when
+    /// the index was mapped, the index's pages are released. They stay in
+    /// the kernel's page cache; the next query to touch one maps it again
+    /// (a minor fault), so resident memory stays bounded by the setting,
+    /// not by the number of places (docs/spatial-index.md).
+    private func boundResidentPages(_ loaded: LoadedIndex) {
+        guard let mapping = loaded.mapping else { return }
+        queriesSinceResidentCheck += 1
+        guard queriesSinceResidentCheck >= Self.residentCheckInterval else { return }
+        queriesSinceResidentCheck = 0
+        let limit = residentFileLimit ?? PlaceStore.readerMapBytes
+        guard let resident = MappedFile.residentFileBytes(), resident - residentFileBaseline > limit else { return }
+        mapping.releaseAll()
+        releases += 1
+    }
+
     /// Counts time spent answering from the database (for `automatic`).
     package func charge(_ seconds: Double) { regionalSeconds += seconds }
 
@@ -83,13 +117,15 @@ package final class SpatialEngine {
             switch StoredIndex.load(path, expected: expectation) {
             case .success(let mapped):
                 let index = mapped.index
+                residentFileBaseline = MappedFile.residentFileBytes() ?? 0
                 let loaded = LoadedIndex(
                     index: index, tables: ModelTables(model: model, types: index.types, sources: index.sources),
                     statistics: SpatialIndexStatistics(
                         places: index.count, bytes: index.byteCount, loadSeconds: MonotonicClock.now() - started,
                         mapped: true,
                         storedIndex: "mapped from \(path)"
-                            + (mapped.sectionsChecked ? "" : " (checked before, unchanged since)")))
+                            + (mapped.sectionsChecked ? "" : " (checked before, unchanged since)")),
+                    mapping: mapped.file)
                 full = loaded
                 return loaded
             case .failure(let problem):
@@ -103,6 +139,7 @@ package final class SpatialEngine {
             }
         }
         var built = build(try store.loadAllPlaces())
+        var mapping: MappedFile?
         if let expectation, let path = storedIndexPath {
             do {
                 try StoredIndex.write(built.index, expectation: expectation, to: path)
@@ -112,6 +149,8 @@ package final class SpatialEngine {
                 // process holds only what its queries touch.
                 if case .success(let mapped) = StoredIndex.load(path, expected: expectation, check: .trusted) {
                     built.index = mapped.index
+                    mapping = mapped.file
+                    residentFileBaseline = MappedFile.residentFileBytes() ?? 0
                     note += ", answered from it"
                 }
             } catch {
@@ -122,7 +161,8 @@ package final class SpatialEngine {
             index: built.index, tables: built.tables,
             statistics: SpatialIndexStatistics(
                 places: built.index.count, bytes: built.index.byteCount,
-                loadSeconds: MonotonicClock.now() - started, mapped: false, storedIndex: note))
+                loadSeconds: MonotonicClock.now() - started, mapped: false, storedIndex: note),
+            mapping: mapping)
         full = loaded
         return loaded
     }

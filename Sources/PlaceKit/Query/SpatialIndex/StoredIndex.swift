@@ -164,6 +164,7 @@ package enum StoredIndex {
     package struct Mapped {
         package let index: PlaceIndex
         package let sectionsChecked: Bool
+        let file: MappedFile
     }
 
     /// Where the record that the file at `path` was checked is kept.
@@ -255,7 +256,7 @@ package enum StoredIndex {
                 viewportIndexes: viewportIndexes, viewports: viewports, shapeIndexes: shapeIndexes,
                 shapes: shapes, extents: extents, types: types, sources: sources, nodes: nodes,
                 slotsByRowid: slotsByRowid, idEnds: idEnds, idBytes: idBytes))
-        return .success(Mapped(index: index, sectionsChecked: readSections))
+        return .success(Mapped(index: index, sectionsChecked: readSections, file: file))
     }
 
     /// The line that records a check of the file whose status is `st` and
