@@ -251,9 +251,11 @@ struct StoredIndexTests {
         #expect(young.sectionsChecked)
         #expect(!FileManager.default.fileExists(atPath: record))
 
+        // This process checked that mapping: it records it, reading nothing.
         let first = try StoredIndex.load(indexPath, expected: expected, check: .unlessRecorded(settled: 0)).get()
-        #expect(first.sectionsChecked)
+        #expect(!first.sectionsChecked)
         #expect(FileManager.default.fileExists(atPath: record))
+        #expect(first.file === young.file)
         let second = try StoredIndex.load(indexPath, expected: expected, check: .unlessRecorded(settled: 0)).get()
         #expect(!second.sectionsChecked)
         #expect(try answers(try reader()) == answers(try reader(stores: false)))
@@ -309,6 +311,10 @@ struct StoredIndexTests {
             _ = try kept.searchNearbyJSON(NearbySearchRequest(center: Self.queries[0], maxResultCount: 5))
         }
         #expect(kept.engine.releases == 0)
+        // The readers of one file in a process share its mapping: its
+        // pages count once.
+        let a = try #require(kept.engine.full?.mapping), b = try #require(r.engine.full?.mapping)
+        #expect(a === b)
     }
 
     @Test("a database without footprints maps too: an empty section's checksum does not depend on its address")
@@ -370,6 +376,9 @@ struct StoredIndexTests {
             #expect(file.checksum(offset: offset, length: length) == want, "\(offset) \(length)")
         }
         #expect(file.checksum(offset: bytes.count - 10, length: 20) == nil)
+        // Released a window at a time, round the file: the bytes read the same after.
+        for _ in 0..<5 { file.releaseWindow(1 << 20) }
+        #expect(file.checksum(offset: 0, length: bytes.count) == bytes.withUnsafeBytes { StoredIndex.checksum($0) })
     }
 
     @Test("automatic mode maps a current file at its first query; the database mode never opens it")

@@ -1,24 +1,90 @@
 import Foundation
 import PlaceModel
+import Synchronization
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A file mapped read-only into memory: its pages are read by the
 /// operating system when touched and shared by every process that maps it.
-/// Unmapped when the last column over it goes.
-final class MappedFile {
+/// Within a process, the readers of one file share one mapping
+/// (`MappedFile.open`), so its pages count once. Unmapped when the last
+/// column over it goes.
+final class MappedFile: @unchecked Sendable {
     let bytes: UnsafeRawBufferPointer
     /// The file's status when it was mapped (the mapping keeps that inode).
     let status: stat
+    /// Whether this process has read every section's checksum of this
+    /// mapping and found them whole (`StoredIndex.load`).
+    var checked: Bool {
+        get { state.withLock { $0.checked } }
+        set { state.withLock { $0.checked = newValue } }
+    }
+    private let state = Mutex(State())
+    private struct State {
+        var checked = false
+        /// Where the next `releaseWindow` starts.
+        var cursor = 0
+    }
 
-    /// Maps `path`, or nil when it cannot be opened or is empty.
-    init?(path: String) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// The identity a mapping is shared under: the same path and the same
+    /// file (device, inode, size, modification and change times).
+    private struct Key: Hashable {
+        var path: String
+        var device: UInt64, inode: UInt64, size: Int64
+        var modified: Int, modifiedNanoseconds: Int, changed: Int, changedNanoseconds: Int
+
+        init(_ path: String, _ st: stat) {
+            self.path = path
+            device = UInt64(st.st_dev)
+            inode = UInt64(st.st_ino)
+            size = Int64(st.st_size)
+            modified = st.st_mtim.tv_sec
+            modifiedNanoseconds = st.st_mtim.tv_nsec
+            changed = st.st_ctim.tv_sec
+            changedNanoseconds = st.st_ctim.tv_nsec
+        }
+    }
+    private final class Weak { weak var file: MappedFile? }
+    private static let mapped = Mutex<[Key: Weak]>([:])
+
+    /// The process's mapping of `path` when another reader holds one of the
+    /// same file, else a new one; nil when it cannot be opened or is empty.
+    static func open(_ path: String) -> MappedFile? {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
-        // The mapping keeps the file (the inode opened here) for its life.
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0, st.st_size > 0,
-            let base = mmap(nil, Int(st.st_size), PROT_READ, MAP_SHARED, fd, 0), base != MAP_FAILED
-        else { return nil }
+        guard fstat(fd, &st) == 0, st.st_size > 0 else { return nil }
+        let key = Key(path, st)
+        return mapped.withLock { files in
+            if let file = files[key]?.file { return file }
+            files = files.filter { $0.value.file != nil }
+            guard let file = MappedFile(fd: fd, status: st) else { return nil }
+            let weak = Weak()
+            weak.file = file
+            files[key] = weak
+            return file
+        }
+    }
+
+    /// Maps `path` on its own (not shared), or nil when it cannot be opened
+    /// or is empty.
+    convenience init?(path: String) {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_size > 0 else { return nil }
+        self.init(fd: fd, status: st)
+    }
+
+    /// Maps the open file `fd` whose status is `st`; the mapping keeps the
+    /// file (its inode) for its life, so the caller may close `fd`.
+    private init?(fd: Int32, status st: stat) {
+        guard let base = mmap(nil, Int(st.st_size), PROT_READ, MAP_SHARED, fd, 0), base != MAP_FAILED else {
+            return nil
+        }
         bytes = UnsafeRawBufferPointer(start: base, count: Int(st.st_size))
         status = st
     }
@@ -63,14 +129,23 @@ final class MappedFile {
         _ = madvise(UnsafeMutableRawPointer(mutating: base + first), end - first, MADV_DONTNEED)
     }
 
-    /// Drops every page of the file from this process's page tables: they
-    /// stay in the page cache, and a later touch maps them again.
-    func releaseAll() { release(0, bytes.count) }
+    /// Drops the pages of the next `length` bytes of the file (going round
+    /// it) from this process's page tables: they stay in the page cache,
+    /// and a later touch maps them again. A window at a time, so that no
+    /// query waits while the page tables of a whole large file are cleared.
+    func releaseWindow(_ length: Int) {
+        let start = state.withLock { s -> Int in
+            let start = s.cursor
+            s.cursor = start + length >= bytes.count ? 0 : start + length
+            return start
+        }
+        release(start, min(length, bytes.count - start))
+    }
 
     /// The process's resident file-backed bytes (mapped files, the code
     /// included: `shared` in /proc/self/statm), or nil where unknown.
     static func residentFileBytes() -> Int64? {
-        let fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+        let fd = Glibc.open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 128)

@@ -43,6 +43,11 @@ package final class SpatialEngine {
     /// The process's resident file-backed bytes when the index was mapped.
     private var residentFileBaseline: Int64 = 0
     static let residentCheckInterval = 1024
+    /// How much of the index's mapping one check over the limit releases:
+    /// more than 1,024 queries touch (about 80 MB at 100 million places),
+    /// little enough that clearing its page tables is not felt (at most
+    /// 65,536 pages).
+    static let releaseWindowBytes = 256 << 20
 
     package init(store: PlaceStore) {
         self.store = store
@@ -86,10 +91,11 @@ package final class SpatialEngine {
 
     /// Every `residentCheckInterval` queries: when the process holds more
     /// resident file pages than `residentFileLimit` above what it held when
-    /// the index was mapped, the index's pages are released. They stay in
-    /// the kernel's page cache; the next query to touch one maps it again
-    /// (a minor fault), so resident memory stays bounded by the setting,
-    /// not by the number of places (docs/spatial-index.md).
+    /// the index was mapped, the next `releaseWindowBytes` of the index's
+    /// mapping (going round it) are released. They stay in the kernel's
+    /// page cache; the next query to touch one maps it again (a minor
+    /// fault), so resident memory stays bounded by the setting, not by the
+    /// number of places (docs/spatial-index.md).
     private func boundResidentPages(_ loaded: LoadedIndex) {
         guard let mapping = loaded.mapping else { return }
         queriesSinceResidentCheck += 1
@@ -97,7 +103,7 @@ package final class SpatialEngine {
         queriesSinceResidentCheck = 0
         let limit = residentFileLimit ?? PlaceStore.readerMapBytes
         guard let resident = MappedFile.residentFileBytes(), resident - residentFileBaseline > limit else { return }
-        mapping.releaseAll()
+        mapping.releaseWindow(Self.releaseWindowBytes)
         releases += 1
     }
 

@@ -175,18 +175,22 @@ package enum StoredIndex {
     package static func load(_ path: String, expected: Expectation, check: SectionCheck = .standard)
         -> Result<Mapped, StoredIndexProblem>
     {
-        guard let file = MappedFile(path: path) else { return .failure(.missing) }
+        guard let file = MappedFile.open(path) else { return .failure(.missing) }
         let bytes = file.bytes
         if let problem = headerProblem(bytes, expected: expected) { return .failure(problem) }
         let word = { (i: Int) in UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)) }
         let n = Int(word(11))
         let record = checkedRecord(file.status, header: word(headerWords - 1))
         let readSections: Bool
+        var recorded = false
         switch check {
         case .always: readSections = true
         case .trusted: readSections = false
         case .unlessRecorded:
-            readSections = (try? String(contentsOfFile: checkedPath(path), encoding: .utf8)) != record
+            // Recorded as checked by any process, or checked by this one
+            // (another reader of the same mapping).
+            recorded = (try? String(contentsOfFile: checkedPath(path), encoding: .utf8)) == record
+            readSections = !recorded && !file.checked
         }
         var ranges: [(offset: Int, length: Int)] = []
         for (i, name) in sectionNames.enumerated() {
@@ -200,7 +204,10 @@ package enum StoredIndex {
             }
             ranges.append((offset, length))
         }
-        if readSections, case .unlessRecorded(let settled) = check, file.status.changedSecondsAgo > settled {
+        if readSections { file.checked = true }
+        if case .unlessRecorded(let settled) = check, !recorded, file.checked,
+            file.status.changedSecondsAgo > settled
+        {
             writeRecord(record, to: checkedPath(path))
         }
         var next = 0
