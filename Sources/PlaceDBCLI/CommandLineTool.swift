@@ -119,6 +119,8 @@ public enum CommandLineTool {
     public static func main(arguments: [String], console: any Console = StandardConsole()) -> Int32 {
         // How much of the database file a reader maps (docs/performance.md).
         PlaceStore.readerMapBytes = PlaceStore.mapBytes(console.environment("PLACEDB_MMAP_MB"))
+        // How much of the stored spatial index stays resident (docs/spatial-index.md).
+        PlaceStore.indexResidentBytes = PlaceStore.indexResidentBytes(console.environment("PLACEDB_INDEX_MB"))
         var name: String?
         var code = run(arguments: arguments, console: console, command: &name)
         if let failure = console.finishOutput() {

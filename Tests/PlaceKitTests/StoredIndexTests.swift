@@ -304,7 +304,7 @@ struct StoredIndexTests {
         }
         #expect(r.engine.releases == 2)
         #expect(try answers(r) == before)
-        // Under the default limit (4 GiB), nothing is released.
+        // With no limit (the default), nothing is released.
         let kept = try reader()
         _ = try kept.loadSpatialIndex()
         for _ in 0..<(SpatialEngine.residentCheckInterval + 10) {

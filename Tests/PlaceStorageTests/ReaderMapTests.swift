@@ -14,3 +14,16 @@ struct ReaderMapTests {
         }
     }
 }
+
+@Suite("How much of the stored index stays resident ($PLACEDB_INDEX_MB)")
+struct IndexResidentLimitTests {
+    @Test("whole MiB from 0 to 1 TiB; unset or anything else: no limit")
+    func parsing() {
+        #expect(PlaceStore.indexResidentBytes(nil) == nil)
+        #expect(PlaceStore.indexResidentBytes("0") == 0)
+        #expect(PlaceStore.indexResidentBytes("512") == 512 << 20)
+        for bad in ["", "-1", "1.5", "64M", "1048577"] {
+            #expect(PlaceStore.indexResidentBytes(bad) == nil, "\(bad)")
+        }
+    }
+}

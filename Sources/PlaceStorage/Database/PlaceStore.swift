@@ -40,6 +40,19 @@ package final class PlaceStore {
     /// `$PLACEDB_MMAP_MB` before it opens anything.
     package nonisolated(unsafe) static var readerMapBytes: Int64 = 4 << 30
 
+    /// How many bytes of resident file pages a process may gain after it
+    /// maps a stored spatial index before the index's pages are released
+    /// (docs/spatial-index.md); nil: no limit. The command line sets it
+    /// from `$PLACEDB_INDEX_MB`.
+    package nonisolated(unsafe) static var indexResidentBytes: Int64?
+
+    /// The limit `$PLACEDB_INDEX_MB` asks for (`text`: whole MiB up to 1
+    /// TiB), else none.
+    package static func indexResidentBytes(_ text: String?) -> Int64? {
+        if let text, let mb = Int64(text), mb >= 0, mb <= 1 << 20 { return mb << 20 }
+        return nil
+    }
+
     /// The map size `$PLACEDB_MMAP_MB` asks for (`text`), else the default
     /// (also for a value that is not a whole number of MiB up to 1 TiB).
     package static func mapBytes(_ text: String?) -> Int64 {

@@ -32,22 +32,24 @@ package final class SpatialEngine {
         let mapping: MappedFile?
     }
 
-    /// How many of the process's resident file-backed bytes (the mapped
-    /// database and index, besides the code mapped at start) may stay
-    /// before the index's pages are released; nil: `PlaceStore.readerMapBytes`
-    /// (`PLACEDB_MMAP_MB`).
+    /// How many bytes of resident file pages (the index's and the
+    /// database's, read through their maps) the process may gain after the
+    /// index was mapped before the index's pages are released; nil:
+    /// `PlaceStore.indexResidentBytes` (`PLACEDB_INDEX_MB`; no limit when
+    /// unset).
     package var residentFileLimit: Int64?
     /// How many times the index's pages were released (for tests and reports).
     package private(set) var releases = 0
     private var queriesSinceResidentCheck = 0
     /// The process's resident file-backed bytes when the index was mapped.
     private var residentFileBaseline: Int64 = 0
-    static let residentCheckInterval = 1024
-    /// How much of the index's mapping one check over the limit releases:
-    /// more than 1,024 queries touch (about 80 MB at 100 million places),
-    /// little enough that clearing its page tables is not felt (at most
-    /// 65,536 pages).
-    static let releaseWindowBytes = 256 << 20
+    static let residentCheckInterval = 128
+    /// How much of the index's mapping is released at a time (going round
+    /// it) until the process is back under nine tenths of the limit: 128
+    /// queries touch about 10 MB at 100 million places, so a check over the
+    /// limit releases a window or two, and no query waits while the page
+    /// tables of a whole large file are cleared.
+    static let releaseWindowBytes = 64 << 20
 
     package init(store: PlaceStore) {
         self.store = store
@@ -91,19 +93,28 @@ package final class SpatialEngine {
 
     /// Every `residentCheckInterval` queries: when the process holds more
     /// resident file pages than `residentFileLimit` above what it held when
-    /// the index was mapped, the next `releaseWindowBytes` of the index's
-    /// mapping (going round it) are released. They stay in the kernel's
+    /// the index was mapped, windows of the index's mapping (going round
+    /// it) are released until it is back under nine tenths of the limit. They stay in the kernel's
     /// page cache; the next query to touch one maps it again (a minor
     /// fault), so resident memory stays bounded by the setting, not by the
     /// number of places (docs/spatial-index.md).
     private func boundResidentPages(_ loaded: LoadedIndex) {
-        guard let mapping = loaded.mapping else { return }
+        guard let mapping = loaded.mapping, let limit = residentFileLimit ?? PlaceStore.indexResidentBytes else {
+            return
+        }
         queriesSinceResidentCheck += 1
         guard queriesSinceResidentCheck >= Self.residentCheckInterval else { return }
         queriesSinceResidentCheck = 0
-        let limit = residentFileLimit ?? PlaceStore.readerMapBytes
-        guard let resident = MappedFile.residentFileBytes(), resident - residentFileBaseline > limit else { return }
-        mapping.releaseWindow(Self.releaseWindowBytes)
+        guard var resident = MappedFile.residentFileBytes(), resident - residentFileBaseline > limit else { return }
+        // Down to nine tenths of the limit, a window at a time, so that the
+        // next checks find little to do.
+        var released = 0
+        repeat {
+            mapping.releaseWindow(Self.releaseWindowBytes)
+            released += Self.releaseWindowBytes
+            guard let now = MappedFile.residentFileBytes() else { break }
+            resident = now
+        } while resident - residentFileBaseline > limit / 10 * 9 && released < mapping.bytes.count
         releases += 1
     }
 
