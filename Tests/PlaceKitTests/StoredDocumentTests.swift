@@ -246,3 +246,39 @@ struct StoredDocumentTests {
         #expect(again.unchanged == lines.count && again.inserted == 0 && again.updated == 0)
     }
 }
+
+@Suite("IDs alone")
+struct IDOnlyJSONTests {
+    @Test(
+        "writeIDOnly writes what write writes from an empty document, for each mask that needs no document and each extra",
+        arguments: ["id", "name", "id,name", "name,id"])
+    func sameAsWrite(mask: String) throws {
+        let plan = MaskPlan(try FieldMask(parsing: mask))
+        // "name" keeps displayName too (a document member).
+        #expect(plan.needsNoDocument == (mask == "id"))
+        guard plan.needsNoDocument else { return }
+        let id = PlaceID("osm:node/1\"é")
+        for extra in [[], [("distanceMeters", 12.34)], [("a", 1.0), ("b", -2.5)]] as [[(String, Double)]] {
+            var want: [UInt8] = []
+            try Array("{}".utf8).withUnsafeBytes { doc in
+                try PlaceJSON.write(
+                    id: id, doc: doc, spans: nil, location: nil, plan: plan, extra: extra,
+                    servedAt: .instant(Date(timeIntervalSince1970: 0)), into: &want)
+            }
+            var got: [UInt8] = []
+            var raw = id.rawValue
+            raw.withUTF8 {
+                PlaceJSON.writeIDOnly(idBytes: UnsafeRawBufferPointer($0), plan: plan, extra: extra, into: &got)
+            }
+            #expect(String(decoding: got, as: UTF8.self) == String(decoding: want, as: UTF8.self), "\(mask) \(extra)")
+            if extra.count == 1 {
+                var one: [UInt8] = []
+                raw.withUTF8 {
+                    PlaceJSON.writeIDOnly(
+                        idBytes: UnsafeRawBufferPointer($0), plan: plan, distanceMeters: extra[0].1, into: &one)
+                }
+                #expect(one == want, "\(mask)")
+            }
+        }
+    }
+}

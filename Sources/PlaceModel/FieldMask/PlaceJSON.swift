@@ -21,21 +21,56 @@ package enum PlaceJSON {
     }
 
     /// A place whose plan keeps only `id` and `name` (`MaskPlan.needsNoDocument`),
-    /// written from its ID alone: what `write` writes for it, without the
-    /// stored document.
+    /// written from its ID alone: what `write` writes for it (its `name`,
+    /// its `id`, then `extra`), without a stored document.
     package static func writeIDOnly(
         idBytes: UnsafeRawBufferPointer, plan: MaskPlan, extra: [(String, Double)], into out: inout [UInt8]
     ) {
         precondition(plan.needsNoDocument)
-        emptyDocument.withUnsafeBytes { doc in
-            // Nothing is read from an empty document: it cannot be malformed.
-            try? write(
-                idBytes: idBytes, doc: doc, spans: nil, inserted: InsertedMembers(), location: nil, plan: plan,
-                extra: extra, servedAt: .instant(Date(timeIntervalSince1970: 0)), into: &out)
+        let opened = writeIDMembers(idBytes: idBytes, plan: plan, into: &out)
+        var first = !opened
+        for (key, value) in extra {
+            out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            first = false
+            JSONWriter.writeString(key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            JSONWriter.writeNumber(value, into: &out)
         }
+        if first { out.append(UInt8(ascii: "{")) }
+        out.append(UInt8(ascii: "}"))
     }
 
-    private static let emptyDocument: [UInt8] = Array("{}".utf8)
+    /// `writeIDOnly` with its one extra member, `distanceMeters` (a nearby
+    /// hit), without building the list of extras.
+    package static func writeIDOnly(
+        idBytes: UnsafeRawBufferPointer, plan: MaskPlan, distanceMeters: Double, into out: inout [UInt8]
+    ) {
+        precondition(plan.needsNoDocument)
+        let opened = writeIDMembers(idBytes: idBytes, plan: plan, into: &out)
+        append(opened ? #","distanceMeters":"# : #"{"distanceMeters":"#, into: &out)
+        JSONWriter.writeNumber(distanceMeters, into: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// The `name` and `id` members `write` puts first, after "{"; whether
+    /// it wrote any.
+    private static func writeIDMembers(idBytes: UnsafeRawBufferPointer, plan: MaskPlan, into out: inout [UInt8])
+        -> Bool
+    {
+        var opened = false
+        if plan.name {
+            append(#"{"name":"#, into: &out)
+            // "places/{id}", as JSONWriter.writeString(id.resourceName) writes it.
+            JSONWriter.writeString(prefix: "places/", utf8: idBytes, into: &out)
+            opened = true
+        }
+        if plan.id {
+            append(opened ? #","id":"# : #"{"id":"#, into: &out)
+            JSONWriter.writeString(utf8: idBytes, into: &out)
+            opened = true
+        }
+        return opened
+    }
 
     /// `write` with the document's members located already (`spans`, as
     /// `JSONParser.memberSpans(doc)` gives them; nil: located here, as far

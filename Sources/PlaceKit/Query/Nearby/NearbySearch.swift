@@ -71,18 +71,19 @@ extension PlaceReader {
             let ids = plan.needsNoDocument ? engine.full?.index : nil
             for (i, hit) in hits.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                let extra = [("distanceMeters", (hit.meters * 100).rounded() / 100)]
+                let meters = (hit.meters * 100).rounded() / 100
                 // The hit's slot is the whole index's when the hit came from it
                 // (a regional index's slot names another row there).
                 if let ids, ids.holdsIDs, hit.slot >= 0, Int(hit.slot) < ids.count,
                     ids.rowids[Int(hit.slot)] == hit.rowid
                 {
                     ids.withID(Int(hit.slot)) {
-                        PlaceJSON.writeIDOnly(idBytes: $0, plan: plan, extra: extra, into: &out)
+                        PlaceJSON.writeIDOnly(idBytes: $0, plan: plan, distanceMeters: meters, into: &out)
                     }
                     continue
                 }
-                _ = try store.writePlaceJSON(rowid: hit.rowid, plan: plan, extra: extra, servedAt: time, into: &out)
+                _ = try store.writePlaceJSON(
+                    rowid: hit.rowid, plan: plan, extra: [("distanceMeters", meters)], servedAt: time, into: &out)
             }
             PlaceJSON.append("]}", into: &out)
             return out

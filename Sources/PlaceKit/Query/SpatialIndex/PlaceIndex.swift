@@ -250,7 +250,8 @@ package final class PlaceIndex {
 
     /// The place ID of `slot` as UTF-8, when the index holds IDs.
     package func withID<T>(_ slot: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
-        let start = slot == 0 ? 0 : Int(idEnds[slot - 1]), end = Int(idEnds[slot])
+        let ends = idEnds.buffer
+        let start = slot == 0 ? 0 : Int(ends[slot - 1]), end = Int(ends[slot])
         return try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(idBytes.buffer)[start..<end]))
     }
 
@@ -336,6 +337,7 @@ package final class PlaceIndex {
         // Exact distances for the survivors; the k nearest and their ties.
         var hits: [IndexHit] = []
         hits.reserveCapacity(best.count)
+        let latitudes = self.latitudes.buffer, longitudes = self.longitudes.buffer
         for b in best {
             let d = haversineMeters(center.latitude, center.longitude, latitudes[Int(b.slot)], longitudes[Int(b.slot)])
             if d <= maxMeters { hits.append(IndexHit(meters: d, slot: b.slot)) }
