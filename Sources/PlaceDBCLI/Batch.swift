@@ -6,7 +6,17 @@ import PlaceModel
 /// Google API error shape) in its place and the batch goes on; the exit code
 /// is then 65. A database failure ends the batch (exit 1).
 enum Batch {
-    static func run(_ context: CommandContext, answer: (JSONObject) throws -> [UInt8]) throws -> ExitCode {
+    /// Lines that have arrived already are answered in groups of up to
+    /// `groupSize` inside one `snapshot` (a read transaction: each answer
+    /// of a group sees the database as of the group's start, as if its
+    /// lines had come at once); a group ends before the batch waits for
+    /// input, so an idle batch holds no transaction.
+    static let groupSize = 1024
+
+    static func run(
+        _ context: CommandContext, snapshot: ((() throws -> Void) throws -> Void)? = nil,
+        answer: (JSONObject) throws -> [UInt8]
+    ) throws -> ExitCode {
         if context.arguments.value(CommandSpec.GlobalOptions.output) == "text" {
             throw UsageError(message: "--batch writes NDJSON; --output text is not available with it")
         }
@@ -23,7 +33,7 @@ enum Batch {
             console.out(String(decoding: pending, as: UTF8.self))
             pending.removeAll(keepingCapacity: true)
         }
-        while let text = console.readInputLine(beforeWaiting: flush) {
+        func handle(_ text: String) throws {
             line += 1
             let reply: [UInt8]
             do {
@@ -52,6 +62,22 @@ enum Batch {
             pending += reply
             pending.append(0x0A)
             if pending.count >= 1 << 16 { flush() }
+        }
+        // Answers given before a database failure ends the batch are written.
+        defer { flush() }
+        while let first = console.readInputLine(beforeWaiting: flush) {
+            guard let snapshot else {
+                try handle(first)
+                continue
+            }
+            try snapshot {
+                try handle(first)
+                var grouped = 1
+                while grouped < groupSize, console.inputLineReady, let text = console.readInputLine() {
+                    try handle(text)
+                    grouped += 1
+                }
+            }
         }
         flush()
         if failed > 0 {

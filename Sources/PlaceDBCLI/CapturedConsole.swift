@@ -48,4 +48,5 @@ public final class CapturedConsole: Console {
     public func readInputLine() -> String? { inputLines.isEmpty ? nil : inputLines.removeFirst() }
     /// The input is all there: never waits.
     public func readInputLine(beforeWaiting: () -> Void) -> String? { readInputLine() }
+    public var inputLineReady: Bool { !inputLines.isEmpty }
 }

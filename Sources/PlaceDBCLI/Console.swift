@@ -27,6 +27,10 @@ public protocol Console: AnyObject {
     /// program that sends a line and waits for its answer gets it, and one
     /// that pipes a file gets them in large writes.
     func readInputLine(beforeWaiting: () -> Void) -> String?
+    /// Whether a line of standard input has arrived (the next
+    /// `readInputLine` will not wait for it, except for the rest of a line
+    /// that has begun to arrive).
+    var inputLineReady: Bool { get }
     /// Why writing to stdout failed (the first failure: `no space left on
     /// device`), checking the final close too; nil when every write went
     /// through. The tool then exits 74.
@@ -40,4 +44,6 @@ extension Console {
         beforeWaiting()
         return readInputLine()
     }
+    /// Unknown: a batch then answers a line at a time.
+    public var inputLineReady: Bool { false }
 }

@@ -92,7 +92,7 @@ enum CurrentCommand: Command {
         client.reportStoredIndexProblem = { context.console.errLine("placedb \(context.spec.name): warning: \($0)") }
         if batch {
             try Batch.refuse([Options.accuracy, Options.at, Options.type, Options.limit], with: context)
-            return try Batch.run(context) { body in
+            return try Batch.run(context, snapshot: { try client.read($0) }) { body in
                 try client.findPlaceLikelihoodsJSON(
                     CurrentPlaceRequest(json: QueryOptions.body(body, language: language)), fields: fields,
                     explain: explain)

@@ -84,7 +84,7 @@ enum NearbyCommand: Command {
             try Batch.refuse(
                 [Options.radius, Options.type, Options.excludeType, Options.limit, Options.rank, Options.allFeatures],
                 with: context)
-            return try Batch.run(context) { body in
+            return try Batch.run(context, snapshot: { try client.read($0) }) { body in
                 try client.searchNearbyJSON(
                     NearbySearchRequest(json: QueryOptions.body(body, language: language)), fields: fields, at: time)
             }

@@ -98,6 +98,13 @@ public final class StandardConsole: Console {
         }
     }
 
+    public var inputLineReady: Bool {
+        if inputBuffer[inputStart...].contains(0x0A) { return true }
+        if inputEnded { return inputStart < inputBuffer.count }
+        var ready = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+        return poll(&ready, 1, 0) > 0
+    }
+
     public var stdoutIsTerminal: Bool { isatty(output) == 1 }
     public var stderrIsTerminal: Bool { isatty(error) == 1 }
     public var terminalColumns: Int? {

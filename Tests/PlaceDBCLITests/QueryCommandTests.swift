@@ -130,6 +130,24 @@ struct QueryCommandTests {
         #expect(third.err.isEmpty, "\(third.err)")
     }
 
+    @Test("a batch longer than a group (lines answered in one snapshot) answers every line, in order")
+    func batchGroups() throws {
+        let cli = try CLI.withQueryPlaces()
+        let good =
+            #"{"locationRestriction":{"circle":{"center":{"latitude":46.52,"longitude":6.63},"radius":100}},"maxResultCount":1,"rankPreference":"DISTANCE"}"#
+        let count = 2 * Batch.groupSize + 7
+        let bad = Batch.groupSize + 3
+        let input = (1...count).map { $0 == bad ? "{" : good }.joined(separator: "\n") + "\n"
+        let r = cli.run(["nearby", "--batch", "--fields", "id"], input: input)
+        #expect(r.code == 65)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == count)
+        #expect(
+            lines.enumerated().allSatisfy { i, l in
+                i + 1 == bad ? l.contains("line \(bad): not JSON") : l.contains(#""id":"cafe""#)
+            })
+    }
+
     @Test("--batch answers each line in order; a bad line gets an error line and exit 65")
     func batch() throws {
         let cli = try CLI.withQueryPlaces()
