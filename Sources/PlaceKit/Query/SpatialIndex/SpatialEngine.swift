@@ -134,6 +134,11 @@ package final class SpatialEngine {
             switch StoredIndex.load(path, expected: expectation) {
             case .success(let mapped):
                 let index = mapped.index
+                // A batch asks for the whole index: its pages are mapped
+                // ahead of its queries, unless their number is limited.
+                if mode == .memory, (residentFileLimit ?? PlaceStore.indexResidentBytes) == nil {
+                    mapped.file.populateInBackground()
+                }
                 residentFileBaseline = MappedFile.residentFileBytes() ?? 0
                 let loaded = LoadedIndex(
                     index: index, tables: ModelTables(model: model, types: index.types, sources: index.sources),
