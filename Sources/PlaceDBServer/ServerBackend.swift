@@ -33,9 +33,9 @@ package final class ServerBackend: Sendable {
     private let state: Mutex<FileState>
     /// How often (at most) the file is looked at again, in nanoseconds.
     private let checkInterval: UInt64
-    /// The map page's landing figures and the change marker they were counted at.
-    private let summary = Mutex<(marker: String, json: JSONObject)?>(nil)
-    private let counted = Mutex<(marker: String, count: Int)?>(nil)
+    /// The map page's landing figures, and the number of places.
+    private let summary = KeptUntilChange<JSONObject>()
+    private let counted = KeptUntilChange<Int>()
 
     /// What the backend knows of its file.
     private struct FileState {
@@ -226,13 +226,7 @@ package final class ServerBackend: Sendable {
     /// `textIndex`. Counted again only when the database changed (its
     /// change marker), so the page's landing costs a lookup at 1M places.
     package func mapSummaryJSON() throws -> JSONObject {
-        try withClient { reader in
-            let marker = try reader.changeMarker()
-            if let kept = summary.withLock({ $0 }), kept.marker == marker { return kept.json }
-            let o = try reader.mapSummaryJSON()
-            summary.withLock { $0 = (marker, o) }
-            return o
-        }
+        try withClient { reader in try summary.value(reader) { try reader.mapSummaryJSON() } }
     }
 
     /// What the page shows besides Place Details: where the place came from
@@ -260,12 +254,21 @@ package final class ServerBackend: Sendable {
     /// reads a whole index of the place table, half a second and 2 GB of
     /// pages at 100 million places.
     package func placeCount() throws -> Int {
-        try withClient { reader in
-            let marker = try reader.changeMarker()
-            if let kept = counted.withLock({ $0 }), kept.marker == marker { return kept.count }
-            let count = try reader.placeCount()
-            counted.withLock { $0 = (marker, count) }
-            return count
-        }
+        try withClient { reader in try counted.value(reader) { try reader.placeCount() } }
+    }
+}
+
+/// A value computed again only when the database changed (its change
+/// marker), shared by the server's connections.
+private final class KeptUntilChange<Value: Sendable>: Sendable {
+    private let kept = Mutex<(marker: String, value: Value)?>(nil)
+
+    /// The value kept, or `compute`'s when the database changed since.
+    func value(_ reader: PlaceReader, _ compute: () throws -> Value) throws -> Value {
+        let marker = try reader.changeMarker()
+        if let k = kept.withLock({ $0 }), k.marker == marker { return k.value }
+        let value = try compute()
+        kept.withLock { $0 = (marker, value) }
+        return value
     }
 }

@@ -317,13 +317,7 @@ struct BinaryTests {
     static func run(
         _ args: [String], stdin: [UInt8], dir: TempDirectory, environment: [String: String] = [:]
     ) throws -> (code: Int32, out: [UInt8], err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.binary)
-        p.arguments = args
-        p.currentDirectoryURL = dir.url
-        var env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        env["PLACEDB_DATABASE"] = nil
-        p.environment = env
+        let p = process(Self.binary, args, in: dir, environment: environment)
         let input = Pipe(), out = Pipe(), err = Pipe()
         p.standardInput = input
         p.standardOutput = out
@@ -335,6 +329,21 @@ struct BinaryTests {
         let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         return (p.terminationStatus, [UInt8](o), String(decoding: e, as: UTF8.self))
+    }
+
+    /// `executable` with `args`, to run in `dir` with this process's
+    /// environment, `environment` added and `PLACEDB_DATABASE` removed.
+    static func process(
+        _ executable: String, _ args: [String], in dir: TempDirectory, environment: [String: String] = [:]
+    ) -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = args
+        p.currentDirectoryURL = dir.url
+        var env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        env["PLACEDB_DATABASE"] = nil
+        p.environment = env
+        return p
     }
 
     @Test("the binary is the one built next to this test bundle")
@@ -358,13 +367,7 @@ struct BinaryTests {
         let line = #"{"locationRestriction":{"circle":{"center":{"latitude":46.5,"longitude":6.6},"radius":5000}}}"#
 
         // A program that writes a request and waits for its answer.
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.binary)
-        p.arguments = ["nearby", "--batch", "--fields", "id"]
-        p.currentDirectoryURL = dir.url
-        var env = ProcessInfo.processInfo.environment
-        env["PLACEDB_DATABASE"] = nil
-        p.environment = env
+        let p = Self.process(Self.binary, ["nearby", "--batch", "--fields", "id"], in: dir)
         let input = Pipe(), out = Pipe()
         p.standardInput = input
         p.standardOutput = out

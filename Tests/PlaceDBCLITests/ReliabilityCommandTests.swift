@@ -105,19 +105,14 @@ struct ReliabilityCommandTests {
     /// permission, so a read-only directory means nothing to it).
     static func runUnprivileged(_ args: [String], dir: TempDirectory) throws -> (code: Int32, out: String, err: String)?
     {
-        let p = Process()
+        let p: Process
         if geteuid() == 0 {
             guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return nil }
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            p.arguments = ["--reuid", "65534", "--regid", "65534", "--clear-groups", BinaryTests.binary] + args
+            let nobody = ["--reuid", "65534", "--regid", "65534", "--clear-groups", BinaryTests.binary]
+            p = BinaryTests.process("/usr/bin/setpriv", nobody + args, in: dir)
         } else {
-            p.executableURL = URL(fileURLWithPath: BinaryTests.binary)
-            p.arguments = args
+            p = BinaryTests.process(BinaryTests.binary, args, in: dir)
         }
-        p.currentDirectoryURL = dir.url
-        var env = ProcessInfo.processInfo.environment
-        env["PLACEDB_DATABASE"] = nil
-        p.environment = env
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
