@@ -24,6 +24,7 @@ final class MappedFile: @unchecked Sendable {
     private struct State {
         var checked = false
         var populating = false
+        var releasing = false
         /// Where the next `releaseWindow` starts.
         var cursor = 0
     }
@@ -154,6 +155,28 @@ final class MappedFile: @unchecked Sendable {
             }
         }
         thread.start()
+    }
+
+    /// Releases `window` bytes at a time (`releaseWindow`) until the
+    /// process's resident file pages are at most `target` bytes or the
+    /// whole file went round, on a thread of its own; false (and nothing
+    /// done) while an earlier call's thread still runs.
+    func releaseInBackground(down target: Int64, window: Int) -> Bool {
+        let start = state.withLock { s -> Bool in
+            defer { s.releasing = true }
+            return !s.releasing
+        }
+        guard start else { return false }
+        let thread = Thread { [self] in
+            var released = 0
+            repeat {
+                releaseWindow(window)
+                released += window
+            } while released < bytes.count && (Self.residentFileBytes() ?? 0) > target
+            state.withLock { $0.releasing = false }
+        }
+        thread.start()
+        return true
     }
 
     /// Drops the pages of the next `length` bytes of the file (going round

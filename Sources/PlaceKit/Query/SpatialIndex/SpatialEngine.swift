@@ -94,7 +94,8 @@ package final class SpatialEngine {
     /// Every `residentCheckInterval` queries: when the process holds more
     /// resident file pages than `residentFileLimit` above what it held when
     /// the index was mapped, windows of the index's mapping (going round
-    /// it) are released until it is back under nine tenths of the limit. They stay in the kernel's
+    /// it) are released until it is back under nine tenths of the limit,
+    /// on a thread of its own (one at a time per mapping). They stay in the kernel's
     /// page cache; the next query to touch one maps it again (a minor
     /// fault), so resident memory stays bounded by the setting, not by the
     /// number of places (docs/spatial-index.md).
@@ -105,17 +106,14 @@ package final class SpatialEngine {
         queriesSinceResidentCheck += 1
         guard queriesSinceResidentCheck >= Self.residentCheckInterval else { return }
         queriesSinceResidentCheck = 0
-        guard var resident = MappedFile.residentFileBytes(), resident - residentFileBaseline > limit else { return }
-        // Down to nine tenths of the limit, a window at a time, so that the
-        // next checks find little to do.
-        var released = 0
-        repeat {
-            mapping.releaseWindow(Self.releaseWindowBytes)
-            released += Self.releaseWindowBytes
-            guard let now = MappedFile.residentFileBytes() else { break }
-            resident = now
-        } while resident - residentFileBaseline > limit / 10 * 9 && released < mapping.bytes.count
-        releases += 1
+        guard let resident = MappedFile.residentFileBytes(), resident - residentFileBaseline > limit else { return }
+        // Down to nine tenths of the limit, a window at a time, on a thread
+        // of its own: no query waits while page tables are cleared.
+        if mapping.releaseInBackground(
+            down: residentFileBaseline + limit / 10 * 9, window: Self.releaseWindowBytes)
+        {
+            releases += 1
+        }
     }
 
     /// Counts time spent answering from the database (for `automatic`).
