@@ -85,8 +85,7 @@ public final class StandardConsole: Console {
             }
             inputBuffer.removeSubrange(0..<inputStart)
             inputStart = 0
-            var ready = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-            if poll(&ready, 1, 0) == 0 { beforeWaiting() }
+            if !inputReadable { beforeWaiting() }
             let had = inputBuffer.count, piece = 1 << 16
             inputBuffer.append(contentsOf: repeatElement(0, count: piece))
             let n = inputBuffer.withUnsafeMutableBytes { read(input, $0.baseAddress! + had, piece) }
@@ -101,6 +100,11 @@ public final class StandardConsole: Console {
     public var inputLineReady: Bool {
         if inputBuffer[inputStart...].contains(0x0A) { return true }
         if inputEnded { return inputStart < inputBuffer.count }
+        return inputReadable
+    }
+
+    /// Whether a read of standard input would not wait (data or its end).
+    private var inputReadable: Bool {
         var ready = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
         return poll(&ready, 1, 0) > 0
     }

@@ -370,7 +370,7 @@ struct StoredIndexTests {
         var g = TestRandom(seed: 44)
         let bytes = (0..<(3 << 20) + 77).map { _ in UInt8.random(in: 0...255, using: &g) }
         let path = try dir.write("bytes.bin", bytes: bytes)
-        let file = try #require(MappedFile(path: path))
+        let file = try #require(MappedFile.open(path))
         for (offset, length) in [(0, bytes.count), (64, (1 << 20) + 5), (128, 31), (192, 0), (1 << 20, 2 << 20)] {
             let want = bytes.withUnsafeBytes {
                 StoredIndex.checksum(UnsafeRawBufferPointer(rebasing: $0[offset..<offset + length]))

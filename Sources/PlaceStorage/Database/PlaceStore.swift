@@ -48,17 +48,17 @@ package final class PlaceStore {
 
     /// The limit `$PLACEDB_INDEX_MB` asks for (`text`: whole MiB up to 1
     /// TiB), else none.
-    package static func indexResidentBytes(_ text: String?) -> Int64? {
-        if let text, let mb = Int64(text), mb >= 0, mb <= 1 << 20 { return mb << 20 }
-        return nil
+    package static func indexResidentBytes(_ text: String?) -> Int64? { mebibytes(text) }
+
+    /// `text` as a whole number of MiB from 0 to 1 TiB, in bytes; else nil.
+    private static func mebibytes(_ text: String?) -> Int64? {
+        guard let text, let mb = Int64(text), mb >= 0, mb <= 1 << 20 else { return nil }
+        return mb << 20
     }
 
     /// The map size `$PLACEDB_MMAP_MB` asks for (`text`), else the default
     /// (also for a value that is not a whole number of MiB up to 1 TiB).
-    package static func mapBytes(_ text: String?) -> Int64 {
-        if let text, let mb = Int64(text), mb >= 0, mb <= 1 << 20 { return mb << 20 }
-        return 4 << 30
-    }
+    package static func mapBytes(_ text: String?) -> Int64 { mebibytes(text) ?? 4 << 30 }
 
     /// The schema version stored in the file (`PRAGMA user_version`, which
     /// each migration sets).

@@ -70,17 +70,6 @@ final class MappedFile: @unchecked Sendable {
         }
     }
 
-    /// Maps `path` on its own (not shared), or nil when it cannot be opened
-    /// or is empty.
-    convenience init?(path: String) {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, st.st_size > 0 else { return nil }
-        self.init(fd: fd, status: st)
-    }
-
     /// Maps the open file `fd` whose status is `st`; the mapping keeps the
     /// file (its inode) for its life, so the caller may close `fd`.
     private init?(fd: Int32, status st: stat) {
@@ -131,17 +120,21 @@ final class MappedFile: @unchecked Sendable {
         _ = madvise(UnsafeMutableRawPointer(mutating: base + first), end - first, MADV_DONTNEED)
     }
 
+    /// Sets `flag`; whether it was clear (the caller's work may start).
+    private func begin(_ flag: WritableKeyPath<State, Bool>) -> Bool {
+        state.withLock { s in
+            defer { s[keyPath: flag] = true }
+            return !s[keyPath: flag]
+        }
+    }
+
     /// Maps every page of the file into this process's page tables, on a
     /// thread of its own, from the start (`MADV_POPULATE_READ`, 32 MiB at a
     /// time; nothing where the kernel lacks it, before Linux 5.14): the
     /// queries of a long batch spread over a large index then find their
     /// pages mapped instead of faulting each in. Once per mapping.
     func populateInBackground() {
-        let start = state.withLock { s -> Bool in
-            defer { s.populating = true }
-            return !s.populating
-        }
-        guard start, bytes.baseAddress != nil else { return }
+        guard begin(\.populating), bytes.baseAddress != nil else { return }
         let thread = Thread { [self] in
             let base = bytes.baseAddress!, count = bytes.count
             let piece = 32 << 20
@@ -162,11 +155,7 @@ final class MappedFile: @unchecked Sendable {
     /// whole file went round, on a thread of its own; false (and nothing
     /// done) while an earlier call's thread still runs.
     func releaseInBackground(down target: Int64, window: Int) -> Bool {
-        let start = state.withLock { s -> Bool in
-            defer { s.releasing = true }
-            return !s.releasing
-        }
-        guard start else { return false }
+        guard begin(\.releasing) else { return false }
         let thread = Thread { [self] in
             var released = 0
             repeat {

@@ -158,8 +158,6 @@ package final class PlaceIndex {
             idEnds = Column()
             idBytes = Column()
         }
-        input.idEnds = []
-        input.idBytes = []
         // The input comes in rowid order, so the inverse permutation lists
         // the slots by rowid.
         var inverse = [Int32](repeating: 0, count: n)

@@ -38,6 +38,7 @@ package final class SpatialEngine {
     /// `PlaceStore.indexResidentBytes` (`PLACEDB_INDEX_MB`; no limit when
     /// unset).
     package var residentFileLimit: Int64?
+    private var residentLimitInEffect: Int64? { residentFileLimit ?? PlaceStore.indexResidentBytes }
     /// How many times the index's pages were released (for tests and reports).
     package private(set) var releases = 0
     private var queriesSinceResidentCheck = 0
@@ -100,9 +101,7 @@ package final class SpatialEngine {
     /// fault), so resident memory stays bounded by the setting, not by the
     /// number of places (docs/spatial-index.md).
     private func boundResidentPages(_ loaded: LoadedIndex) {
-        guard let mapping = loaded.mapping, let limit = residentFileLimit ?? PlaceStore.indexResidentBytes else {
-            return
-        }
+        guard let mapping = loaded.mapping, let limit = residentLimitInEffect else { return }
         queriesSinceResidentCheck += 1
         guard queriesSinceResidentCheck >= Self.residentCheckInterval else { return }
         queriesSinceResidentCheck = 0
@@ -134,7 +133,7 @@ package final class SpatialEngine {
                 let index = mapped.index
                 // A batch asks for the whole index: its pages are mapped
                 // ahead of its queries, unless their number is limited.
-                if mode == .memory, (residentFileLimit ?? PlaceStore.indexResidentBytes) == nil {
+                if mode == .memory, residentLimitInEffect == nil {
                     mapped.file.populateInBackground()
                 }
                 residentFileBaseline = MappedFile.residentFileBytes() ?? 0

@@ -189,7 +189,7 @@ package enum StoredIndex {
         case .unlessRecorded:
             // Recorded as checked by any process, or checked by this one
             // (another reader of the same mapping).
-            recorded = (try? String(contentsOfFile: checkedPath(path), encoding: .utf8)) == record
+            recorded = isRecorded(record, path)
             readSections = !recorded && !file.checked
         }
         var ranges: [(offset: Int, length: Int)] = []
@@ -274,6 +274,11 @@ package enum StoredIndex {
             + "header \(String(header, radix: 16))\n"
     }
 
+    /// Whether the record beside the index at `path` is `record`.
+    private static func isRecorded(_ record: String, _ path: String) -> Bool {
+        (try? String(contentsOfFile: checkedPath(path), encoding: .utf8)) == record
+    }
+
     /// Writes `record` to `path` through a temporary file renamed over it;
     /// a directory that cannot be written only means the next process
     /// checks again.
@@ -303,8 +308,7 @@ package enum StoredIndex {
         let headerSum = header.withUnsafeBytes {
             UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: (headerWords - 1) * 8, as: UInt64.self))
         }
-        let recorded = (try? String(contentsOfFile: checkedPath(path), encoding: .utf8))
-        return recorded == checkedRecord(st, header: headerSum) ? 0 : Int(st.st_size)
+        return isRecorded(checkedRecord(st, header: headerSum), path) ? 0 : Int(st.st_size)
     }
 
     /// What is wrong with a file whose first bytes are `bytes` (the header
