@@ -1,4 +1,4 @@
--- placedb database schema, version 16 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 17 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -163,7 +163,8 @@ CREATE TABLE place_photo (
 
 -- table: place_text
 CREATE VIRTUAL TABLE place_text USING fts5(name, other_names, address, types, cell,
-    content = 'place_text_source', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2');
+    content = 'place_text_source', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2',
+    prefix = '1');
 
 -- table: place_text_vocab
 CREATE VIRTUAL TABLE place_text_vocab USING fts5vocab(place_text, row);

@@ -4,6 +4,7 @@ import Testing
 import PlaceKitTestSupport
 @testable import PlaceModel
 @testable import PlaceStorage
+import SQLiteDB
 
 /// Autocomplete's last word with more vocabulary words than are asked for
 /// one by one, looked for in the rows of the other words (`PrefixSplit`).
@@ -164,6 +165,52 @@ struct PrefixSplitTests {
             }
         }
         #expect(found > 500)
+    }
+
+    @Test(
+        "migration 17 indexes a version 16 database's one-letter prefixes: its definition, FTS5's integrity-check and the answers of a fresh import"
+    )
+    func prefixListsMigrated() throws {
+        let (dir, db) = try database()
+        _ = dir
+        let copy = dir.file("v16.sqlite")
+        try FileManager.default.copyItem(atPath: db, toPath: copy)
+        let declared = "SELECT sql FROM sqlite_master WHERE name = 'place_text'"
+        do {
+            // Version 16: the same index without prefix lists.
+            let importer = try PlaceImporter(databasePath: copy)
+            let withPrefix = TextIndexSQL.create
+            let without = withPrefix.replacing(#/,\s*prefix = '1'/#, with: "")
+            #expect(without != withPrefix)
+            try importer.store.db.execute(
+                """
+                \(TextIndexSQL.drop)
+                \(without)
+                DELETE FROM schema_migration WHERE version >= 17;
+                PRAGMA user_version = 16;
+                """)
+            #expect(try importer.store.db.scalar(declared)?.string?.contains("prefix") == false)
+        }
+        #expect(throws: PlaceDBError.self, "a reader refuses the old version") { try PlaceReader(databasePath: copy) }
+        do {
+            let upgraded = try PlaceImporter(databasePath: copy).store.db
+            #expect(try upgraded.scalar(declared)?.string?.contains("prefix = '1'") == true)
+            // The index against its content (rank 1: the view's text too).
+            try upgraded.execute("INSERT INTO place_text (place_text, rank) VALUES ('integrity-check', 1)")
+        }
+        let migrated = try PlaceReader(databasePath: copy)
+        let fresh = try PlaceReader(databasePath: db)
+        var found = 0
+        for input in ["bookshop s", "bookshop q", "cafe s", "s", "b", "books s", "rue s", "café q", "bookshop qu"] {
+            for n in [1, 5, 40] {
+                let request = AutocompleteRequest(
+                    input: input, locationBias: .circle(center: Self.lausanne, radiusMeters: nil), maxResultCount: n)
+                let expected = try fresh.autocomplete(request)
+                #expect(try migrated.autocomplete(request) == expected, "\(input) \(n)")
+                found += expected.count
+            }
+        }
+        #expect(found > 100)
     }
 
     @Test("a common first word with a rare prefix finds the one place near, then the far ones")

@@ -247,6 +247,7 @@ enum Schema {
             dataTimeMigration,
             languagesMigration,
             indexGenerationMigration,
+            prefixIndexMigration,
         ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).

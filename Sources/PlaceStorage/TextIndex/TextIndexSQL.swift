@@ -61,6 +61,21 @@ package enum TextIndexSQL {
             replace(replace(json_extract(p.doc, '$.types'), '"point_of_interest"', ''), '"establishment"', ''), '') ELSE '' END)
         """
 
+    /// The prefix lengths (characters) FTS5 indexes besides the words
+    /// (`prefix`): a prefix query of one of these lengths reads one list,
+    /// where another merges the lists of every word it starts (migration
+    /// 17). One letter only: two would add as much again to the index
+    /// (23 MB at 1M places) for the two-letter prefixes, which the
+    /// vocabulary's words or the other words' rows answer in a few
+    /// milliseconds (docs/search.md).
+    package static let prefixLengths = [1]
+
+    /// Whether a prefix query for `prefix` (folded) reads the index's own
+    /// list of that prefix (`prefixLengths`).
+    package static func indexesPrefix(_ prefix: String) -> Bool {
+        prefixLengths.contains(prefix.unicodeScalars.count)
+    }
+
     /// BM25 column weights: name, other names, address, types, cell.
     package static let bm25 = "bm25(place_text, 10.0, 5.0, 1.0, 3.0, 0.0)"
 
@@ -104,9 +119,12 @@ package enum TextIndexSQL {
         -- ("cafe" finds "Café"). Its text is not stored twice: FTS5 reads it
         -- from place_text_source (external content, rowid = place.id), and
         -- the triggers below tell it each change, with the text it had
-        -- indexed. Removed places are not in it.
+        -- indexed. Removed places are not in it. The words' first letters are
+        -- indexed too (prefix), so that autocomplete's "Bookshop S" reads one
+        -- list for "s*" instead of merging every s-word's.
         CREATE VIRTUAL TABLE place_text USING fts5(name, other_names, address, types, cell,
-            content = 'place_text_source', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2');
+            content = 'place_text_source', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2',
+            prefix = '\(prefixLengths.map(String.init).joined(separator: " "))');
         CREATE VIRTUAL TABLE place_text_vocab USING fts5vocab(place_text, row);
 
         -- The index's words, forwards and backwards, for typo correction:

@@ -2,15 +2,17 @@ import PlaceModel
 import PlaceStorage
 
 /// Autocomplete's last word, a prefix with too many words in the
-/// vocabulary to be asked as those words (`QueryTerm.expansions`), looked
-/// for in the rows the other words match instead of by FTS5's prefix
-/// query. That query merges the postings of every word with the prefix in
-/// the whole index before the other words can skip to a row (one letter:
-/// about 60 ms at 1M places), where the other words ("bookshop s") or the
-/// grid cells around the focus often match a few dozen rows: those rows
-/// are asked without the prefix and their text read for a word that
-/// starts with it (`PlaceStore.textMatches`' `prefix`), which gives the
-/// same places with the same BM25.
+/// vocabulary to be asked as those words (`QueryTerm.expansions`) and
+/// longer than the index's own prefix lists (`TextIndexSQL.prefixLengths`:
+/// one letter), looked for in the rows the other words match instead of
+/// by FTS5's prefix query. That query merges the postings of every word
+/// with the prefix in the whole index before the other words can skip to a
+/// row (30 to 50 ms for one common letter at 1M places, before the index
+/// had its lists), where the other words ("grill ha") or the grid cells
+/// around the focus often match a few dozen rows: those rows are asked
+/// without the prefix and their text read for a word that starts with it
+/// (`PlaceStore.textMatches`' `prefix`), which gives the same places with
+/// the same BM25.
 struct PrefixSplit {
     /// The terms before the prefix (possibly none).
     var others: [QueryTerm]
@@ -61,7 +63,7 @@ extension PlaceReader {
     /// index's tokenizer reads as that one word, as `"prefix" *` does.
     func prefixSplit(_ terms: [QueryTerm], any: Bool) throws -> PrefixSplit? {
         guard !any, prefixRowCost.isFinite, let last = terms.last, last.prefix, last.expansions == nil,
-            last.corrections.isEmpty, !last.word.isEmpty,
+            last.corrections.isEmpty, !last.word.isEmpty, !TextIndexSQL.indexesPrefix(last.word),
             last.word.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) })
         else { return nil }
         let others = Array(terms.dropLast())

@@ -304,7 +304,9 @@ extension PlaceReader {
         // prefix in the whole index (grid-cell words too) before the cells
         // restrict anything, where an OR of a few dozen words reads only
         // those words' lists.
-        if terms[last].prefix && prefixExpansionLimit > 0 {
+        // A prefix the index holds as such (one or two letters) is one list
+        // already: asked as it is.
+        if terms[last].prefix && prefixExpansionLimit > 0 && !TextIndexSQL.indexesPrefix(terms[last].word) {
             terms[last].expansions = try store.wordsStarting(with: terms[last].word, limit: prefixExpansionLimit)
         }
         var hits = try rank(plan, terms: terms, any: false, corrected: false)
