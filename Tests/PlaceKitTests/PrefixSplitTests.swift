@@ -213,6 +213,22 @@ struct PrefixSplitTests {
         #expect(found > 100)
     }
 
+    @Test("migration 17 leaves a version 16 database without a text index without one")
+    func noIndexNotMade() throws {
+        let (dir, db) = try database()
+        _ = dir
+        do {
+            let importer = try PlaceImporter(databasePath: db)
+            try TextIndex.drop(importer.store.db)
+            try importer.store.db.execute(
+                "DELETE FROM schema_migration WHERE version >= 17; PRAGMA user_version = 16;")
+        }
+        let upgraded = try PlaceImporter(databasePath: db).store.db
+        #expect(try Migrator.storedVersion(upgraded) == 17)
+        #expect(try !TextIndex.exists(upgraded))
+        #expect(try upgraded.scalar("SELECT name FROM schema_migration WHERE version = 17")?.string != nil)
+    }
+
     @Test("a common first word with a rare prefix finds the one place near, then the far ones")
     func rarePrefix() throws {
         let (dir, db) = try database()
