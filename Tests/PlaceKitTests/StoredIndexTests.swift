@@ -386,6 +386,37 @@ struct StoredIndexTests {
         #expect(file.checksum(offset: 0, length: bytes.count) == bytes.withUnsafeBytes { StoredIndex.checksum($0) })
     }
 
+    @Test(
+        "the mapping asks for 2 MiB pages (MADV_HUGEPAGE: VmFlags hg), where the kernel has them",
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/sys/kernel/mm/transparent_hugepage/enabled"),
+            "this kernel has no transparent huge pages"))
+    func hugePagesAsked() throws {
+        let path = try dir.write("pages.bin", bytes: [UInt8](repeating: 7, count: 4 << 20))
+        let file = try #require(MappedFile.open(path))
+        let start = UInt(bitPattern: file.bytes.baseAddress)
+        // The mapping's entry in /proc/self/smaps: its range, then its flags.
+        // (Read to its end: String(contentsOfFile:) stops at procfs's first page.)
+        let smaps = String(
+            decoding: try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/smaps")).readToEnd() ?? Data(),
+            as: UTF8.self)
+        var inMapping = false
+        var flags: [Substring]?
+        for line in smaps.split(separator: "\n") {
+            if let dash = line.firstIndex(of: "-"), let space = line.firstIndex(of: " "), dash < space,
+                let low = UInt(line[..<dash], radix: 16), let high = UInt(line[line.index(after: dash)..<space], radix: 16)
+            {
+                inMapping = low <= start && start < high
+            } else if inMapping, line.hasPrefix("VmFlags:") {
+                flags = line.dropFirst("VmFlags:".count).split(separator: " ")
+                break
+            }
+        }
+        let found = try #require(flags, "no smaps entry for the mapping")
+        #expect(found.contains("hg"), "\(found)")
+        #expect(found.contains("ms"), "a shared mapping of the file: \(found)")
+    }
+
     @Test("automatic mode maps a current file at its first query; the database mode never opens it")
     func automaticMaps() throws {
         _ = try reader().loadSpatialIndex()
