@@ -365,6 +365,36 @@ struct StoredIndexTests {
         #expect(compared > 20)
     }
 
+    @Test(
+        "current place: a mask of only id and name writes, from the index's IDs, what the typed answer writes",
+        arguments: ["id", "name", "id,name", "name,id,displayName"])
+    func idOnlyCurrent(mask: String) throws {
+        let fields = try FieldMask(parsing: mask)
+        var compared = 0, fromIDs = 0
+        for view in [RecordView.merged, .unmerged] {
+            for stores in [false, true] {
+                let r = try reader(stores: stores, view: view)
+                for q in Self.queries {
+                    for accuracy in [5.0, 40.0, 3000.0] {
+                        let request = CurrentPlaceRequest(location: q, accuracyMeters: accuracy, maxResultCount: 7)
+                        let typed = try r.findPlaceLikelihoods(request, fields: fields)
+                        var want: [UInt8] = []
+                        JSONWriter().write(
+                            .object(r.currentPlaceJSON(typed, fields: fields, accuracyMeters: nil)), into: &want)
+                        let got = try r.findPlaceLikelihoodsJSON(request, fields: fields)
+                        #expect(
+                            String(decoding: got, as: UTF8.self) == String(decoding: want, as: UTF8.self),
+                            "\(q) \(accuracy) \(view) \(stores)")
+                        compared += typed.placeLikelihoods.count
+                        if r.engine.full?.index.holdsIDs == true { fromIDs += typed.placeLikelihoods.count }
+                    }
+                }
+            }
+        }
+        #expect(compared > 40)
+        #expect(fromIDs > 20, "the index held the IDs for some answers")
+    }
+
     @Test("the checksum read in pieces from the file equals the checksum of the bytes at once")
     func checksumInPieces() throws {
         var g = TestRandom(seed: 44)

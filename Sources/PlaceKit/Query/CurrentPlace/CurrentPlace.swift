@@ -142,15 +142,61 @@ extension PlaceReader {
     /// (`currentPlaceJSON`): copying the stored documents' bytes instead
     /// saves nothing measurable for five places (`placedb-bench
     /// serve-answers`), so this answer has one writer.
+    /// A mask of only `id` and `name` (a batch asking for IDs) is written
+    /// from the index when it holds the IDs, no row read
+    /// (`idOnlyLikelihoodsJSON`): the same bytes.
     package func findPlaceLikelihoodsJSON(
         _ request: CurrentPlaceRequest, fields: FieldMask = .all, explain: Bool = false
     ) throws -> [UInt8] {
+        if !explain, let json = try idOnlyLikelihoodsJSON(request, fields: fields) { return json }
         let list = try findPlaceLikelihoods(request, fields: fields, explain: explain)
         var out: [UInt8] = []
         JSONWriter().write(
             .object(currentPlaceJSON(list, fields: fields, accuracyMeters: explain ? request.accuracyMeters : nil)),
             into: &out)
         return out
+    }
+
+    /// `findPlaceLikelihoodsJSON` for a mask of only `id` and `name`
+    /// (`MaskPlan.needsNoDocument`), each listed place's ID read from the
+    /// whole index at its slot instead of from its row; nil where that
+    /// cannot be done (another mask, no IDs in the index, a regional index
+    /// built for this query), for the typed answer to be written instead.
+    /// What `currentPlaceJSON` writes for the same answer, byte for byte.
+    private func idOnlyLikelihoodsJSON(_ request: CurrentPlaceRequest, fields: FieldMask) throws -> [UInt8]? {
+        let plan = maskPlan(fields, language: request.languageCode)
+        guard plan.needsNoDocument else { return nil }
+        try request.validate()
+        return try store.read { () -> [UInt8]? in
+            let run = try runModel(request)
+            guard let ids = engine.full?.index, run.index === ids, ids.holdsIDs else { return nil }
+            let listed = try listedCandidates(run, request)
+            var out: [UInt8] = []
+            out.reserveCapacity(256)
+            PlaceJSON.append(#"{"placeLikelihoods":["#, into: &out)
+            for (n, i) in listed.enumerated() {
+                let l = run.scores.likelihoods[i]
+                let slot = Int(run.slots[l.candidate])
+                guard slot >= 0, slot < ids.count, ids.rowids[slot] == run.rowids[l.candidate] else { return nil }
+                if n > 0 { out.append(UInt8(ascii: ",")) }
+                PlaceJSON.append(#"{"place":"#, into: &out)
+                ids.withID(slot) { PlaceJSON.writeIDOnly(idBytes: $0, plan: plan, extra: [], into: &out) }
+                PlaceJSON.append(#","likelihood":"#, into: &out)
+                JSONWriter.writeNumber(Self.roundedLikelihood(l.likelihood), into: &out)
+                out.append(UInt8(ascii: "}"))
+            }
+            PlaceJSON.append(#"],"noneLikelihood":"#, into: &out)
+            JSONWriter.writeNumber(Self.roundedLikelihood(run.scores.noneLikelihood), into: &out)
+            if Self.approximate(run.scores, run.model).approximate {
+                PlaceJSON.append(#","approximate":true"#, into: &out)
+                if let l = try locality(at: request.location) {
+                    PlaceJSON.append(#","locality":"#, into: &out)
+                    JSONWriter().write(Self.localityJSON(l), into: &out)
+                }
+            }
+            out.append(UInt8(ascii: "}"))
+            return out
+        }
     }
 
     /// The JSON of a current-place answer, the one writer of it (the CLI,
@@ -208,6 +254,9 @@ extension PlaceReader {
         var scores: LikelihoodScores
         /// Places decoded (all fields) to check their opening hours, by candidate.
         var decoded: [Int: Place]
+        /// The index the candidates came from, and each one's slot in it.
+        var index: PlaceIndex
+        var slots: [Int32]
 
         var sigma: Double { scores.sigmaMeters }
         var reach: Double { scores.searchRadiusMeters }
@@ -233,10 +282,12 @@ extension PlaceReader {
         }
         var candidates: [LikelihoodCandidate] = []
         var rowids: [Int64] = []
+        var slots: [Int32] = []
         for hit in index.within(request.location, meters: reach, useExtents: true) {
             if let c = Self.candidate(slot: Int(hit.slot), meters: hit.meters, in: index, tables: tables) {
                 candidates.append(c)
                 rowids.append(index.rowids[Int(hit.slot)])
+                slots.append(hit.slot)
             }
         }
         var scores = model.weigh(candidates, fix: fix)
@@ -259,7 +310,9 @@ extension PlaceReader {
             model.applyHours(&scores, candidates, at: at)
         }
         model.normalize(&scores)
-        return ModelRun(model: model, candidates: candidates, rowids: rowids, scores: scores, decoded: decoded)
+        return ModelRun(
+            model: model, candidates: candidates, rowids: rowids, scores: scores, decoded: decoded, index: index,
+            slots: slots)
     }
 
     /// The candidate in `slot`, `meters` from the fix, with the footprint
