@@ -1,5 +1,6 @@
 import Foundation
 import PlaceModel
+import PlaceStorage
 import Synchronization
 #if canImport(Glibc)
     import Glibc
@@ -82,7 +83,10 @@ final class MappedFile: @unchecked Sendable {
         // kernel can give them (the file read into the page cache in 2 MiB
         // folios, each mapped by one entry) spare most of the TLB misses. A
         // hint: refused or ignored where unsupported, with no other effect.
-        _ = madvise(base, Int(st.st_size), MADV_HUGEPAGE)
+        // Under a residency limit (PLACEDB_INDEX_MB), 4 KiB pages: a 2 MiB
+        // page counts whole once touched, and the limit is soon reached again
+        // after each release.
+        _ = madvise(base, Int(st.st_size), PlaceStore.indexResidentBytes == nil ? MADV_HUGEPAGE : MADV_NOHUGEPAGE)
     }
 
     deinit {

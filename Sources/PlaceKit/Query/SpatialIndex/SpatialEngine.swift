@@ -44,12 +44,14 @@ package final class SpatialEngine {
     private var queriesSinceResidentCheck = 0
     /// The process's resident file-backed bytes when the index was mapped.
     private var residentFileBaseline: Int64 = 0
-    static let residentCheckInterval = 128
+    /// (16: a query may map up to 64 KiB around each page it touches, and
+    /// with 128 between checks a server at 100 million places held twice
+    /// its limit of 1 GiB.)
+    static let residentCheckInterval = 16
     /// How much of the index's mapping is released at a time (going round
-    /// it) until the process is back under nine tenths of the limit: 128
-    /// queries touch about 10 MB at 100 million places, so a check over the
-    /// limit releases a window or two, and no query waits while the page
-    /// tables of a whole large file are cleared.
+    /// it) until the process is back under nine tenths of the limit: a
+    /// check over the limit releases a window or a few, and no query waits
+    /// while the page tables of a whole large file are cleared.
     static let releaseWindowBytes = 64 << 20
 
     package init(store: PlaceStore) {
