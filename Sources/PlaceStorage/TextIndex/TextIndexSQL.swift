@@ -162,6 +162,10 @@ package enum TextIndexSQL {
         END;
         """
 
+    /// The index taken away and made again from `place` (`drop`, then
+    /// `create`): migrations 15 and 17.
+    package static let remake = drop + "\n" + create
+
     /// The index's triggers, in the order `create` makes them.
     package static let triggers = ["place_text_insert", "place_text_unindex", "place_text_update", "place_text_delete"]
 
