@@ -434,7 +434,8 @@ struct StoredIndexTests {
         var flags: [Substring]?
         for line in smaps.split(separator: "\n") {
             if let dash = line.firstIndex(of: "-"), let space = line.firstIndex(of: " "), dash < space,
-                let low = UInt(line[..<dash], radix: 16), let high = UInt(line[line.index(after: dash)..<space], radix: 16)
+                let low = UInt(line[..<dash], radix: 16),
+                let high = UInt(line[line.index(after: dash)..<space], radix: 16)
             {
                 inMapping = low <= start && start < high
             } else if inMapping, line.hasPrefix("VmFlags:") {
