@@ -102,35 +102,43 @@ extension PlaceReader {
     {
         try request.validate()
         let plan = maskPlan(fields, language: request.languageCode)
-        let served = request.servedAt
         return try store.read {
-            let run = try runModel(request)
-            var listed: [PlaceLikelihood] = []
-            for i in try listedCandidates(run, request) {
-                let l = run.scores.likelihoods[i]
-                let place: Place
-                if let p = run.decoded[l.candidate] {
-                    place = try localized(p.served(at: served), request.languageCode).masked(fields)
-                } else if let p = try store.servedPlace(
-                    rowid: run.rowids[l.candidate], plan: plan, coordinate: run.candidates[l.candidate].location,
-                    at: served)
-                {
-                    place = p
-                } else {
-                    continue
-                }
-                listed.append(
-                    PlaceLikelihood(
-                        place: place, likelihood: l.likelihood,
-                        explanation: explain ? try explanation(l, run) : nil))
-            }
-            var list = PlaceLikelihoodList(
-                placeLikelihoods: listed, noneLikelihood: run.scores.noneLikelihood, sigmaMeters: run.sigma,
-                searchRadiusMeters: run.reach, candidateCount: run.scores.likelihoods.count)
-            (list.approximate, list.topMass) = Self.approximate(run.scores, run.model)
-            if list.approximate { list.locality = try locality(at: request.location) }
-            return list
+            try likelihoodList(try runModel(request), request, fields: fields, plan: plan, explain: explain)
         }
+    }
+
+    /// The answer of a model run: its listed candidates' places (`fields`,
+    /// read as `plan` says), likelihoods and explanations; inside the
+    /// caller's read.
+    private func likelihoodList(
+        _ run: ModelRun, _ request: CurrentPlaceRequest, fields: FieldMask, plan: MaskPlan, explain: Bool
+    ) throws -> PlaceLikelihoodList {
+        let served = request.servedAt
+        var listed: [PlaceLikelihood] = []
+        for i in try listedCandidates(run, request) {
+            let l = run.scores.likelihoods[i]
+            let place: Place
+            if let p = run.decoded[l.candidate] {
+                place = try localized(p.served(at: served), request.languageCode).masked(fields)
+            } else if let p = try store.servedPlace(
+                rowid: run.rowids[l.candidate], plan: plan, coordinate: run.candidates[l.candidate].location,
+                at: served)
+            {
+                place = p
+            } else {
+                continue
+            }
+            listed.append(
+                PlaceLikelihood(
+                    place: place, likelihood: l.likelihood,
+                    explanation: explain ? try explanation(l, run) : nil))
+        }
+        var list = PlaceLikelihoodList(
+            placeLikelihoods: listed, noneLikelihood: run.scores.noneLikelihood, sigmaMeters: run.sigma,
+            searchRadiusMeters: run.reach, candidateCount: run.scores.likelihoods.count)
+        (list.approximate, list.topMass) = Self.approximate(run.scores, run.model)
+        if list.approximate { list.locality = try locality(at: request.location) }
+        return list
     }
 
     /// The same answer as `findPlaceLikelihoods`, as compact JSON:
@@ -141,66 +149,69 @@ extension PlaceReader {
     /// object and a top-level one. Written from the typed answer
     /// (`currentPlaceJSON`): copying the stored documents' bytes instead
     /// saves nothing measurable for five places (`placedb-bench
-    /// serve-answers`), so this answer has one writer.
-    /// A mask of only `id` and `name` (a batch asking for IDs) is written
-    /// from the index when it holds the IDs, no row read
-    /// (`idOnlyLikelihoodsJSON`): the same bytes.
+    /// serve-answers`). A mask of only `id` and `name` (a batch asking for
+    /// IDs) is written from the index instead when it holds the IDs, no row
+    /// read (`idOnlyLikelihoodsJSON`): the same bytes, from the same model
+    /// run.
     package func findPlaceLikelihoodsJSON(
         _ request: CurrentPlaceRequest, fields: FieldMask = .all, explain: Bool = false
     ) throws -> [UInt8] {
-        if !explain, let json = try idOnlyLikelihoodsJSON(request, fields: fields) { return json }
-        let list = try findPlaceLikelihoods(request, fields: fields, explain: explain)
-        var out: [UInt8] = []
-        JSONWriter().write(
-            .object(currentPlaceJSON(list, fields: fields, accuracyMeters: explain ? request.accuracyMeters : nil)),
-            into: &out)
-        return out
-    }
-
-    /// `findPlaceLikelihoodsJSON` for a mask of only `id` and `name`
-    /// (`MaskPlan.needsNoDocument`), each listed place's ID read from the
-    /// whole index at its slot instead of from its row; nil where that
-    /// cannot be done (another mask, no IDs in the index, a regional index
-    /// built for this query), for the typed answer to be written instead.
-    /// What `currentPlaceJSON` writes for the same answer, byte for byte.
-    private func idOnlyLikelihoodsJSON(_ request: CurrentPlaceRequest, fields: FieldMask) throws -> [UInt8]? {
-        let plan = maskPlan(fields, language: request.languageCode)
-        guard plan.needsNoDocument else { return nil }
         try request.validate()
-        return try store.read { () -> [UInt8]? in
+        let plan = maskPlan(fields, language: request.languageCode)
+        return try store.read {
             let run = try runModel(request)
-            guard let ids = engine.full?.index, run.index === ids, ids.holdsIDs else { return nil }
-            let listed = try listedCandidates(run, request)
+            if !explain, let json = try idOnlyLikelihoodsJSON(run, request, plan: plan) { return json }
+            let list = try likelihoodList(run, request, fields: fields, plan: plan, explain: explain)
             var out: [UInt8] = []
-            out.reserveCapacity(256)
-            PlaceJSON.append(#"{"placeLikelihoods":["#, into: &out)
-            for (n, i) in listed.enumerated() {
-                let l = run.scores.likelihoods[i]
-                let slot = Int(run.slots[l.candidate])
-                guard slot >= 0, slot < ids.count, ids.rowids[slot] == run.rowids[l.candidate] else { return nil }
-                if n > 0 { out.append(UInt8(ascii: ",")) }
-                PlaceJSON.append(#"{"place":"#, into: &out)
-                ids.withID(slot) { PlaceJSON.writeIDOnly(idBytes: $0, plan: plan, extra: [], into: &out) }
-                PlaceJSON.append(#","likelihood":"#, into: &out)
-                JSONWriter.writeNumber(Self.roundedLikelihood(l.likelihood), into: &out)
-                out.append(UInt8(ascii: "}"))
-            }
-            PlaceJSON.append(#"],"noneLikelihood":"#, into: &out)
-            JSONWriter.writeNumber(Self.roundedLikelihood(run.scores.noneLikelihood), into: &out)
-            if Self.approximate(run.scores, run.model).approximate {
-                PlaceJSON.append(#","approximate":true"#, into: &out)
-                if let l = try locality(at: request.location) {
-                    PlaceJSON.append(#","locality":"#, into: &out)
-                    JSONWriter().write(Self.localityJSON(l), into: &out)
-                }
-            }
-            out.append(UInt8(ascii: "}"))
+            JSONWriter().write(
+                .object(currentPlaceJSON(list, fields: fields, accuracyMeters: explain ? request.accuracyMeters : nil)),
+                into: &out)
             return out
         }
     }
 
-    /// The JSON of a current-place answer, the one writer of it (the CLI,
-    /// the server): each place's `fields`, its likelihood (and `explain`
+    /// `findPlaceLikelihoodsJSON` of `run` for a mask of only `id` and
+    /// `name` (`MaskPlan.needsNoDocument`), each listed place's ID read
+    /// from the whole index at its slot instead of from its row; nil where
+    /// that cannot be done (another mask, no IDs in the index, a regional
+    /// index built for this query), for the typed answer to be written
+    /// instead. What `currentPlaceJSON` writes for the same answer, byte
+    /// for byte; inside the caller's read.
+    private func idOnlyLikelihoodsJSON(_ run: ModelRun, _ request: CurrentPlaceRequest, plan: MaskPlan) throws
+        -> [UInt8]?
+    {
+        guard plan.needsNoDocument, let ids = engine.full?.index, run.index === ids, ids.holdsIDs else { return nil }
+        let listed = try listedCandidates(run, request)
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        PlaceJSON.append(#"{"placeLikelihoods":["#, into: &out)
+        for (n, i) in listed.enumerated() {
+            let l = run.scores.likelihoods[i]
+            let slot = Int(run.slots[l.candidate])
+            guard slot >= 0, slot < ids.count, ids.rowids[slot] == run.rowids[l.candidate] else { return nil }
+            if n > 0 { out.append(UInt8(ascii: ",")) }
+            PlaceJSON.append(#"{"place":"#, into: &out)
+            ids.withID(slot) { PlaceJSON.writeIDOnly(idBytes: $0, plan: plan, extra: [], into: &out) }
+            PlaceJSON.append(#","likelihood":"#, into: &out)
+            JSONWriter.writeNumber(Self.roundedLikelihood(l.likelihood), into: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        PlaceJSON.append(#"],"noneLikelihood":"#, into: &out)
+        JSONWriter.writeNumber(Self.roundedLikelihood(run.scores.noneLikelihood), into: &out)
+        if Self.approximate(run.scores, run.model).approximate {
+            PlaceJSON.append(#","approximate":true"#, into: &out)
+            if let l = try locality(at: request.location) {
+                PlaceJSON.append(#","locality":"#, into: &out)
+                JSONWriter().write(Self.localityJSON(l), into: &out)
+            }
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// The JSON of a current-place answer, the writer of the typed one (the
+    /// CLI, the server; `idOnlyLikelihoodsJSON` writes the same bytes from
+    /// the index for IDs alone): each place's `fields`, its likelihood (and `explain`
     /// when the answer carries explanations), `noneLikelihood`,
     /// `approximate` and `locality` when the fix is too coarse to name a
     /// place (false is left out, as proto3 JSON leaves out a false bool),
