@@ -47,11 +47,9 @@ package struct Migrator: Sendable {
                         applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
                     )
                     """)
-                if let condition = migration.onlyIf, (try db.scalar(condition)?.int ?? 0) == 0 {
-                    // Not for this file (what it changes is not there).
-                } else {
-                    try db.execute(migration.sql)
-                }
+                // Unless it is not for this file (what it changes is not there).
+                let applies = try migration.onlyIf.map { (try db.scalar($0)?.int ?? 0) != 0 } ?? true
+                if applies { try db.execute(migration.sql) }
                 try db.run(
                     "INSERT INTO schema_migration (version, name) VALUES (?, ?)",
                     [.integer(Int64(migration.version)), .text(migration.name)])

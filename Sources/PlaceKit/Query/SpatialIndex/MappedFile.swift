@@ -1,6 +1,5 @@
 import Foundation
 import PlaceModel
-import PlaceStorage
 import Synchronization
 #if canImport(Glibc)
     import Glibc
@@ -53,7 +52,9 @@ final class MappedFile: @unchecked Sendable {
 
     /// The process's mapping of `path` when another reader holds one of the
     /// same file, else a new one; nil when it cannot be opened or is empty.
-    static func open(_ path: String) -> MappedFile? {
+    /// A new mapping asks for 2 MiB pages with `largePages`, else keeps
+    /// 4 KiB ones (`init`).
+    static func open(_ path: String, largePages: Bool = true) -> MappedFile? {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -63,7 +64,7 @@ final class MappedFile: @unchecked Sendable {
         return mapped.withLock { files in
             if let file = files[key]?.file { return file }
             files = files.filter { $0.value.file != nil }
-            guard let file = MappedFile(fd: fd, status: st) else { return nil }
+            guard let file = MappedFile(fd: fd, status: st, largePages: largePages) else { return nil }
             let weak = Weak()
             weak.file = file
             files[key] = weak
@@ -73,7 +74,7 @@ final class MappedFile: @unchecked Sendable {
 
     /// Maps the open file `fd` whose status is `st`; the mapping keeps the
     /// file (its inode) for its life, so the caller may close `fd`.
-    private init?(fd: Int32, status st: stat) {
+    private init?(fd: Int32, status st: stat, largePages: Bool) {
         guard let base = mmap(nil, Int(st.st_size), PROT_READ, MAP_SHARED, fd, 0), base != MAP_FAILED else {
             return nil
         }
@@ -83,10 +84,10 @@ final class MappedFile: @unchecked Sendable {
         // kernel can give them (the file read into the page cache in 2 MiB
         // folios, each mapped by one entry) spare most of the TLB misses. A
         // hint: refused or ignored where unsupported, with no other effect.
-        // Under a residency limit (PLACEDB_INDEX_MB), 4 KiB pages: a 2 MiB
-        // page counts whole once touched, and the limit is soon reached again
-        // after each release.
-        _ = madvise(base, Int(st.st_size), PlaceStore.indexResidentBytes == nil ? MADV_HUGEPAGE : MADV_NOHUGEPAGE)
+        // Under a residency limit (PLACEDB_INDEX_MB: not `largePages`),
+        // 4 KiB pages: a 2 MiB page counts whole once touched, and the limit
+        // is soon reached again after each release.
+        _ = madvise(base, Int(st.st_size), largePages ? MADV_HUGEPAGE : MADV_NOHUGEPAGE)
     }
 
     deinit {

@@ -130,7 +130,7 @@ package final class SpatialEngine {
         let expectation = try storedIndexExpectation()
         var note = "not kept in a file (an in-memory database or one older than schema 16)"
         if let expectation, let path = storedIndexPath {
-            switch StoredIndex.load(path, expected: expectation) {
+            switch StoredIndex.load(path, expected: expectation, largePages: residentLimitInEffect == nil) {
             case .success(let mapped):
                 let index = mapped.index
                 // A batch asks for the whole index: its pages are mapped
@@ -168,7 +168,9 @@ package final class SpatialEngine {
                 // Answer from the file just written, not the arrays: its
                 // pages are the kernel's to keep or drop, so a long-lived
                 // process holds only what its queries touch.
-                if case .success(let mapped) = StoredIndex.load(path, expected: expectation, check: .trusted) {
+                if case .success(let mapped) = StoredIndex.load(
+                    path, expected: expectation, check: .trusted, largePages: residentLimitInEffect == nil)
+                {
                     built.index = mapped.index
                     mapping = mapped.file
                     residentFileBaseline = MappedFile.residentFileBytes() ?? 0

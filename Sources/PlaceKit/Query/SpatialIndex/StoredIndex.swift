@@ -171,11 +171,11 @@ package enum StoredIndex {
     package static func checkedPath(_ path: String) -> String { path + ".checked" }
 
     /// The index stored at `path` if it is whole and matches `expected`;
-    /// else why not.
-    package static func load(_ path: String, expected: Expectation, check: SectionCheck = .standard)
-        -> Result<Mapped, StoredIndexProblem>
-    {
-        guard let file = MappedFile.open(path) else { return .failure(.missing) }
+    /// else why not. `largePages`: as `MappedFile.open` maps it.
+    package static func load(
+        _ path: String, expected: Expectation, check: SectionCheck = .standard, largePages: Bool = true
+    ) -> Result<Mapped, StoredIndexProblem> {
+        guard let file = MappedFile.open(path, largePages: largePages) else { return .failure(.missing) }
         let bytes = file.bytes
         if let problem = headerProblem(bytes, expected: expected) { return .failure(problem) }
         let word = { (i: Int) in UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)) }

@@ -304,8 +304,8 @@ extension PlaceReader {
         // prefix in the whole index (grid-cell words too) before the cells
         // restrict anything, where an OR of a few dozen words reads only
         // those words' lists.
-        // A prefix the index holds as such (one or two letters) is one list
-        // already: asked as it is.
+        // A prefix the index holds as such (`TextIndexSQL.prefixLengths`: one
+        // letter) is one list already: asked as it is.
         if terms[last].prefix && prefixExpansionLimit > 0 && !TextIndexSQL.indexesPrefix(terms[last].word) {
             terms[last].expansions = try store.wordsStarting(with: terms[last].word, limit: prefixExpansionLimit)
         }
