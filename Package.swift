@@ -21,6 +21,9 @@ let package = Package(
         // libFuzzer's driver entry point (ships with the Swift toolchain;
         // linked only by a -sanitize=fuzzer build, see docs/fuzzing.md).
         .systemLibrary(name: "CLibFuzzer"),
+        // One compiler builtin Swift cannot call: a cache prefetch hint for
+        // the spatial index's queries (a header, nothing linked).
+        .systemLibrary(name: "CPrefetch"),
         // libgd's API (Debian's libgd-dev headers), with libgd opened when an
         // image is first decoded: a run that touches no image loads none of
         // the libraries libgd needs; and libpng's warnings routed away from
@@ -41,7 +44,7 @@ let package = Package(
         // rendering and the client.
         // SQLite and zlib are all it links: images are decoded and scaled
         // through its ImageCodec protocol, ...
-        .target(name: "PlaceKit", dependencies: ["PlaceModel", "PlaceStorage", "CZlib"]),
+        .target(name: "PlaceKit", dependencies: ["PlaceModel", "PlaceStorage", "CZlib", "CPrefetch"]),
         // ... which libgd implements here (GDImageCodec; the command line,
         // the server and the benchmarks install it at start).
         .target(name: "PlaceKitGD", dependencies: ["PlaceKit", "PlaceModel", "CGD"]),

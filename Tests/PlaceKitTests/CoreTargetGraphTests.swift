@@ -88,12 +88,18 @@ struct CoreTargetGraphTests {
             #expect(
                 graph.isDisjoint(with: Self.imageTargets),
                 "\(productName) reaches \(graph.intersection(Self.imageTargets).sorted())")
-            // No system library but SQLite and zlib.
+            // No system library but SQLite, zlib and the prefetch header,
+            // which links nothing.
             let systemLibraries = graph.filter { name in
                 description.targets.first { $0.name == name }?.type == "system-target"
             }
-            #expect(systemLibraries == ["CSQLite", "CZlib"], "\(productName) links \(systemLibraries.sorted())")
+            #expect(
+                systemLibraries == ["CSQLite", "CZlib", "CPrefetch"], "\(productName) links \(systemLibraries.sorted())"
+            )
         }
+        let prefetchMap = try String(
+            contentsOfFile: Self.root + "/Sources/CPrefetch/module.modulemap", encoding: .utf8)
+        #expect(!prefetchMap.contains("link"), "CPrefetch links a library: \(prefetchMap)")
         // The check can fail: the executable's graph does reach libgd.
         let cli = Self.closure(of: ["placedb"], in: description)
         #expect(cli.contains("CGD") && cli.contains("PlaceKitGD"), "placedb: \(cli.sorted())")

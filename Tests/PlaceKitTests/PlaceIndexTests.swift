@@ -128,6 +128,23 @@ struct PlaceIndexTests {
         }
     }
 
+    @Test("a node's reach threshold is never tighter than the exact one for that reach")
+    func reachThresholdBoundsTheExactOne() {
+        // From a centimeter to beyond half the circumference, extents from
+        // none to a continent.
+        let lengths: [Double] = [0, 0.01, 1, 20, 65, 500, 5_000, 150_000, 2e6, 1e7, 2e7, 3e7]
+        for m in lengths {
+            let chord = Chord.squaredThreshold(meters: m).squareRoot()
+            for e in lengths {
+                let bound = PlaceIndex.reachThreshold(chord: chord, plusMeters: e)
+                let exact = Chord.squaredThreshold(meters: m + e)
+                #expect(bound >= exact, "\(m) m + \(e) m: \(bound) < \(exact)")
+                // And not much looser where current place uses it.
+                if m + e <= 10_000 { #expect(bound <= exact * (1 + 1e-6) + 1e-20, "\(m) m + \(e) m") }
+            }
+        }
+    }
+
     @Test("an empty index answers nothing, and k 0 asks for nothing")
     func empty() {
         let index = Self.index([])

@@ -8,9 +8,12 @@ package struct Column<Element>: RandomAccessCollection {
     package private(set) var buffer: UnsafeBufferPointer<Element>
     @usableFromInline var storage: AnyObject?
 
-    // Inlinable, so that the targets reading an index specialize these for
-    // its element types: unspecialized, every subscript went through the
-    // generic metadata (a third of a nearby batch's time).
+    // Inlinable for this module's readers (`ShapeTable`). Swift 6.3 does
+    // not inline or specialize an `@inlinable package` body in another
+    // module (without library evolution and package CMO): there each read
+    // is a generic call with a value-witness copy. Readers elsewhere read
+    // `buffer`, a stored property, and the standard library's subscript
+    // (`PlaceIndex` exposes its columns so).
     @inlinable package var startIndex: Int { 0 }
     @inlinable package var endIndex: Int { buffer.count }
     @inlinable package var count: Int { buffer.count }

@@ -69,6 +69,7 @@ extension PlaceReader {
             // IDs alone (a batch asking for them): from the index when it
             // holds them, no row read.
             let ids = plan.needsNoDocument ? engine.full?.index : nil
+            ids?.prefetchIDs(hits.lazy.map(\.slot))
             for (i, hit) in hits.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 let meters = (hit.meters * 100).rounded() / 100

@@ -30,10 +30,14 @@ extension PlaceIndex {
 
     var parts: Parts {
         Parts(
-            rowids: rowids, latitudes: latitudes, longitudes: longitudes, xs: xs, ys: ys, zs: zs,
-            typeCodes: typeCodes, statuses: statuses, sourceCodes: sourceCodes, ratingCounts: ratingCounts,
-            viewportIndexes: viewportIndexes, viewports: viewports, shapeIndexes: shapeIndexes, shapes: shapes,
-            extents: extents, types: types, sources: sources, nodes: nodes, slotsByRowid: slotsByRowid,
-            idEnds: idEnds, idBytes: idBytes)
+            rowids: rowidsColumn, latitudes: latitudesColumn, longitudes: longitudesColumn, xs: xsColumn, ys: ysColumn,
+            zs: zsColumn,
+            typeCodes: typeCodesColumn, statuses: statusesColumn, sourceCodes: sourceCodesColumn,
+            ratingCounts: ratingCountsColumn,
+            viewportIndexes: viewportIndexesColumn, viewports: viewportsColumn, shapeIndexes: shapeIndexesColumn,
+            shapes: shapes,
+            extents: extentsColumn, types: types, sources: sources, nodes: nodesColumn,
+            slotsByRowid: slotsByRowidColumn,
+            idEnds: idEndsColumn, idBytes: idBytesColumn)
     }
 }

@@ -1,3 +1,4 @@
+import CPrefetch
 package import PlaceModel
 package import PlaceStorage
 
@@ -25,35 +26,60 @@ package final class PlaceIndex {
 
     static let leafSize = 16
 
-    package let rowids: Column<Int64>
-    package let latitudes: Column<Double>
-    package let longitudes: Column<Double>
-    let xs: Column<Double>
-    let ys: Column<Double>
-    let zs: Column<Double>
-    package let typeCodes: Column<UInt16>
-    package let statuses: Column<UInt8>
-    package let sourceCodes: Column<UInt16>
-    package let ratingCounts: Column<Int32>
-    let viewportIndexes: Column<Int32>
-    package let viewports: Column<GeoRect>
+    let rowidsColumn: Column<Int64>
+    let latitudesColumn: Column<Double>
+    let longitudesColumn: Column<Double>
+    let xsColumn: Column<Double>
+    let ysColumn: Column<Double>
+    let zsColumn: Column<Double>
+    let typeCodesColumn: Column<UInt16>
+    let statusesColumn: Column<UInt8>
+    let sourceCodesColumn: Column<UInt16>
+    let ratingCountsColumn: Column<Int32>
+    let viewportIndexesColumn: Column<Int32>
+    let viewportsColumn: Column<GeoRect>
     /// The stored footprint of each slot that has it as its footprint
     /// (index into `shapes`), or -1.
-    let shapeIndexes: Column<Int32>
+    let shapeIndexesColumn: Column<Int32>
     package let shapes: ShapeTable
     /// Footprint radius per slot (meters): how far from its location a
     /// visitor of the place may stand. Set by the likelihood model.
-    package let extents: Column<Float>
+    let extentsColumn: Column<Float>
     package let types: Interner
     package let sources: Interner
-    let nodes: Column<Node>
+    let nodesColumn: Column<Node>
     /// The slots in rowid order (`slot(ofRowid:)` searches it).
-    let slotsByRowid: Column<Int32>
+    let slotsByRowidColumn: Column<Int32>
     /// Each slot's place ID (UTF-8), end to end: slot s's end is
     /// `idEnds[s]`, its start the previous slot's end. Empty when the
     /// input had no IDs (a regional index).
-    let idEnds: Column<Int64>
-    let idBytes: Column<UInt8>
+    let idEndsColumn: Column<Int64>
+    let idBytesColumn: Column<UInt8>
+
+    // The columns as buffers, read through these: `Column`'s own subscript
+    // is `@inlinable package`, which this compiler does not inline or
+    // specialize in another module (a generic call and a value-witness
+    // copy for every value read: a quarter of `current --batch`'s time),
+    // while a buffer's subscript is the standard library's. Valid while
+    // the index lives.
+    @inline(__always) package var rowids: UnsafeBufferPointer<Int64> { rowidsColumn.buffer }
+    @inline(__always) package var latitudes: UnsafeBufferPointer<Double> { latitudesColumn.buffer }
+    @inline(__always) package var longitudes: UnsafeBufferPointer<Double> { longitudesColumn.buffer }
+    @inline(__always) var xs: UnsafeBufferPointer<Double> { xsColumn.buffer }
+    @inline(__always) var ys: UnsafeBufferPointer<Double> { ysColumn.buffer }
+    @inline(__always) var zs: UnsafeBufferPointer<Double> { zsColumn.buffer }
+    @inline(__always) package var typeCodes: UnsafeBufferPointer<UInt16> { typeCodesColumn.buffer }
+    @inline(__always) package var statuses: UnsafeBufferPointer<UInt8> { statusesColumn.buffer }
+    @inline(__always) package var sourceCodes: UnsafeBufferPointer<UInt16> { sourceCodesColumn.buffer }
+    @inline(__always) package var ratingCounts: UnsafeBufferPointer<Int32> { ratingCountsColumn.buffer }
+    @inline(__always) var viewportIndexes: UnsafeBufferPointer<Int32> { viewportIndexesColumn.buffer }
+    @inline(__always) package var viewports: UnsafeBufferPointer<GeoRect> { viewportsColumn.buffer }
+    @inline(__always) var shapeIndexes: UnsafeBufferPointer<Int32> { shapeIndexesColumn.buffer }
+    @inline(__always) package var extents: UnsafeBufferPointer<Float> { extentsColumn.buffer }
+    @inline(__always) var nodes: UnsafeBufferPointer<Node> { nodesColumn.buffer }
+    @inline(__always) var slotsByRowid: UnsafeBufferPointer<Int32> { slotsByRowidColumn.buffer }
+    @inline(__always) var idEnds: UnsafeBufferPointer<Int64> { idEndsColumn.buffer }
+    @inline(__always) var idBytes: UnsafeBufferPointer<UInt8> { idBytesColumn.buffer }
 
     // Query scratch, reused.
     private var heapBounds: [Double] = []
@@ -122,23 +148,23 @@ package final class PlaceIndex {
             }
         }
         let perm = points.map(\.index)
-        xs = Column(points.lazy.map(\.x))
-        ys = Column(points.lazy.map(\.y))
-        zs = Column(points.lazy.map(\.z))
+        xsColumn = Column(points.lazy.map(\.x))
+        ysColumn = Column(points.lazy.map(\.y))
+        zsColumn = Column(points.lazy.map(\.z))
         points = []
         func reorder<T>(_ a: inout [T]) -> Column<T> {
             let column = a.withUnsafeBufferPointer { values in Column(perm.lazy.map { values[Int($0)] }) }
             a = []
             return column
         }
-        rowids = reorder(&input.rowids)
-        latitudes = reorder(&input.latitudes)
-        longitudes = reorder(&input.longitudes)
-        typeCodes = reorder(&input.typeCodes)
-        statuses = reorder(&input.statuses)
-        sourceCodes = reorder(&input.sourceCodes)
-        ratingCounts = reorder(&input.ratingCounts)
-        viewports = Column(input.viewports)
+        rowidsColumn = reorder(&input.rowids)
+        latitudesColumn = reorder(&input.latitudes)
+        longitudesColumn = reorder(&input.longitudes)
+        typeCodesColumn = reorder(&input.typeCodes)
+        statusesColumn = reorder(&input.statuses)
+        sourceCodesColumn = reorder(&input.sourceCodes)
+        ratingCountsColumn = reorder(&input.ratingCounts)
+        viewportsColumn = Column(input.viewports)
         input.viewports = []
         if input.idEnds.count == n {
             var ends: [Int64] = []
@@ -152,17 +178,17 @@ package final class PlaceIndex {
             }
             input.idEnds = []
             input.idBytes = []
-            idEnds = Column(ends)
-            idBytes = Column(bytes)
+            idEndsColumn = Column(ends)
+            idBytesColumn = Column(bytes)
         } else {
-            idEnds = Column()
-            idBytes = Column()
+            idEndsColumn = Column()
+            idBytesColumn = Column()
         }
         // The input comes in rowid order, so the inverse permutation lists
         // the slots by rowid.
         var inverse = [Int32](repeating: 0, count: n)
         for (slot, i) in perm.enumerated() { inverse[Int(i)] = Int32(slot) }
-        slotsByRowid = Column(inverse)
+        slotsByRowidColumn = Column(inverse)
         inverse = []
         var slotExtents = [Float](repeating: 0, count: n)
         var viewportIndexes = [Int32](repeating: -1, count: n)
@@ -176,9 +202,9 @@ package final class PlaceIndex {
             case .type: break
             }
         }
-        self.extents = Column(slotExtents)
-        self.viewportIndexes = Column(viewportIndexes)
-        self.shapeIndexes = Column(shapeIndexes)
+        self.extentsColumn = Column(slotExtents)
+        self.viewportIndexesColumn = Column(viewportIndexes)
+        self.shapeIndexesColumn = Column(shapeIndexes)
         shapes = input.shapes
         types = input.types
         sources = input.sources
@@ -192,41 +218,45 @@ package final class PlaceIndex {
                 nodes[i].maxExtent = max(nodes[i + 1].maxExtent, nodes[Int(nodes[i].right)].maxExtent)
             }
         }
-        self.nodes = Column(nodes)
+        self.nodesColumn = Column(nodes)
     }
 
     /// An index over columns read elsewhere (the stored index), checked by
     /// its reader.
     init(parts: Parts) {
-        rowids = parts.rowids
-        latitudes = parts.latitudes
-        longitudes = parts.longitudes
-        xs = parts.xs
-        ys = parts.ys
-        zs = parts.zs
-        typeCodes = parts.typeCodes
-        statuses = parts.statuses
-        sourceCodes = parts.sourceCodes
-        ratingCounts = parts.ratingCounts
-        viewportIndexes = parts.viewportIndexes
-        viewports = parts.viewports
-        shapeIndexes = parts.shapeIndexes
+        rowidsColumn = parts.rowids
+        latitudesColumn = parts.latitudes
+        longitudesColumn = parts.longitudes
+        xsColumn = parts.xs
+        ysColumn = parts.ys
+        zsColumn = parts.zs
+        typeCodesColumn = parts.typeCodes
+        statusesColumn = parts.statuses
+        sourceCodesColumn = parts.sourceCodes
+        ratingCountsColumn = parts.ratingCounts
+        viewportIndexesColumn = parts.viewportIndexes
+        viewportsColumn = parts.viewports
+        shapeIndexesColumn = parts.shapeIndexes
         shapes = parts.shapes
-        extents = parts.extents
+        extentsColumn = parts.extents
         types = parts.types
         sources = parts.sources
-        nodes = parts.nodes
-        slotsByRowid = parts.slotsByRowid
-        idEnds = parts.idEnds
-        idBytes = parts.idBytes
+        nodesColumn = parts.nodes
+        slotsByRowidColumn = parts.slotsByRowid
+        idEndsColumn = parts.idEnds
+        idBytesColumn = parts.idBytes
     }
 
     /// Bytes held by the index (arrays and tree), for reports.
     package var byteCount: Int {
-        rowids.byteCount + latitudes.byteCount + longitudes.byteCount + xs.byteCount + ys.byteCount + zs.byteCount
-            + typeCodes.byteCount + statuses.byteCount + sourceCodes.byteCount + ratingCounts.byteCount
-            + viewportIndexes.byteCount + viewports.byteCount + extents.byteCount + shapeIndexes.byteCount
-            + shapes.byteCount + nodes.byteCount + slotsByRowid.byteCount + idEnds.byteCount + idBytes.byteCount
+        rowidsColumn.byteCount + latitudesColumn.byteCount + longitudesColumn.byteCount + xsColumn.byteCount
+            + ysColumn.byteCount + zsColumn.byteCount
+            + typeCodesColumn.byteCount + statusesColumn.byteCount + sourceCodesColumn.byteCount
+            + ratingCountsColumn.byteCount
+            + viewportIndexesColumn.byteCount + viewportsColumn.byteCount + extentsColumn.byteCount
+            + shapeIndexesColumn.byteCount
+            + shapes.byteCount + nodesColumn.byteCount + slotsByRowidColumn.byteCount + idEndsColumn.byteCount
+            + idBytesColumn.byteCount
             + typeSlotCache.values.reduce(0) { $0 + $1.byteCount }
     }
 
@@ -248,9 +278,19 @@ package final class PlaceIndex {
 
     /// The place ID of `slot` as UTF-8, when the index holds IDs.
     package func withID<T>(_ slot: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
-        let ends = idEnds.buffer
+        let ends = idEnds
         let start = slot == 0 ? 0 : Int(ends[slot - 1]), end = Int(ends[slot])
-        return try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(idBytes.buffer)[start..<end]))
+        return try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(idBytes)[start..<end]))
+    }
+
+    /// Asks for the ID bytes of `slots` (`withID`), so that writing several
+    /// answers' IDs waits for memory once, not once per ID.
+    package func prefetchIDs(_ slots: some Sequence<Int32>) {
+        guard holdsIDs else { return }
+        let ends = idEnds, bytes = idBytes.baseAddress!
+        for slot in slots where slot >= 0 && Int(slot) < ends.count {
+            cprefetch_read(bytes + (slot == 0 ? 0 : Int(ends[Int(slot) - 1])))
+        }
     }
 
     /// The slot of a database row, or nil when the index does not hold it.
@@ -271,6 +311,36 @@ package final class PlaceIndex {
         let dy = max(node.minY - q.y, 0, q.y - node.maxY)
         let dz = max(node.minZ - q.z, 0, q.z - node.maxZ)
         return dx * dx + dy * dy + dz * dz
+    }
+
+    /// Asks for the memory that visiting node `n` (`node`, queued) reads:
+    /// its children's nodes, or a leaf's points. At a hundred million
+    /// places the nodes and points are far apart in a 10 GB file, so each
+    /// read is a miss of every cache; asked for when the node is queued,
+    /// the reads of every queued branch overlap instead of each waiting for
+    /// memory when the node is visited. A hint only: nothing is read wrongly
+    /// when it is ignored.
+    @inline(__always)
+    private func prefetchVisit(_ node: Node, _ n: Int) {
+        if node.right >= 0 {
+            let nodes = self.nodes.baseAddress!
+            cprefetch_read(nodes + n + 1)
+            cprefetch_read(nodes + Int(node.right))
+        } else {
+            // A leaf's coordinates: 16 doubles of each column, two or three
+            // cache lines.
+            let begin = Int(node.begin), middle = (begin + Int(node.end)) / 2, last = Int(node.end) - 1
+            let x = xs.baseAddress!, y = ys.baseAddress!, z = zs.baseAddress!
+            cprefetch_read(x + begin)
+            cprefetch_read(x + middle)
+            cprefetch_read(x + last)
+            cprefetch_read(y + begin)
+            cprefetch_read(y + middle)
+            cprefetch_read(y + last)
+            cprefetch_read(z + begin)
+            cprefetch_read(z + middle)
+            cprefetch_read(z + last)
+        }
     }
 
     /// The `k` places nearest to `center` that `accept` lets through, within
@@ -301,16 +371,23 @@ package final class PlaceIndex {
         }
         heap.bounds.removeAll(keepingCapacity: true)
         heap.nodes.removeAll(keepingCapacity: true)
-        let nodes = self.nodes.buffer, xs = self.xs.buffer, ys = self.ys.buffer, zs = self.zs.buffer
+        let nodes = self.nodes, xs = self.xs, ys = self.ys, zs = self.zs
         heap.push(boxChord2(nodes[0], q), 0)
         while let (bound, n) = heap.popMin() {
             if bound > limit2 { break }
             let node = nodes[Int(n)]
             if node.right >= 0 {
                 let l = Int(n) + 1, r = Int(node.right)
-                let bl = boxChord2(nodes[l], q), br = boxChord2(nodes[r], q)
-                if bl <= limit2 { heap.push(bl, Int32(l)) }
-                if br <= limit2 { heap.push(br, Int32(r)) }
+                let left = nodes[l], right = nodes[r]
+                let bl = boxChord2(left, q), br = boxChord2(right, q)
+                if bl <= limit2 {
+                    heap.push(bl, Int32(l))
+                    prefetchVisit(left, l)
+                }
+                if br <= limit2 {
+                    heap.push(br, Int32(r))
+                    prefetchVisit(right, r)
+                }
                 continue
             }
             for s in Int(node.begin)..<Int(node.end) {
@@ -335,7 +412,17 @@ package final class PlaceIndex {
         // Exact distances for the survivors; the k nearest and their ties.
         var hits: [IndexHit] = []
         hits.reserveCapacity(best.count)
-        let latitudes = self.latitudes.buffer, longitudes = self.longitudes.buffer
+        let latitudes = self.latitudes, longitudes = self.longitudes
+        // What the survivors' answers read, asked for at once so the reads
+        // overlap: their coordinates, rows and where their IDs end.
+        let rowids = self.rowids.baseAddress!, idEnds = holdsIDs ? self.idEnds.baseAddress : nil
+        for b in best {
+            let s = Int(b.slot)
+            cprefetch_read(latitudes.baseAddress! + s)
+            cprefetch_read(longitudes.baseAddress! + s)
+            cprefetch_read(rowids + s)
+            if let idEnds { cprefetch_read(idEnds + s) }
+        }
         for b in best {
             let d = haversineMeters(center.latitude, center.longitude, latitudes[Int(b.slot)], longitudes[Int(b.slot)])
             if d <= maxMeters { hits.append(IndexHit(meters: d, slot: b.slot)) }
@@ -350,6 +437,21 @@ package final class PlaceIndex {
         return hits
     }
 
+    /// A squared-chord threshold that keeps everything within `e` meters
+    /// more than the arc whose threshold's chord is `chord`
+    /// (`Chord.squaredThreshold(meters:)`, its square root): at least
+    /// `Chord.squaredThreshold(meters: meters + e)`, without its sine. An
+    /// arc's chord grows by at most the length added to the arc (its
+    /// derivative is the cosine of half the angle), so chord(m + e) <=
+    /// chord(m) + e / R; the threshold's widening is kept. Looser by a few
+    /// parts in a million at current place's reaches, which only lets a
+    /// few more points be measured with `haversineMeters`.
+    @inline(__always)
+    static func reachThreshold(chord: Double, plusMeters e: Double) -> Double {
+        let c = chord + e / Earth.meanRadius * (1 + 1e-9)
+        return c * c
+    }
+
     /// Every place whose footprint may come within `meters` of `center`:
     /// distance minus its extent (when `useExtents`) at most `meters`.
     /// Unordered.
@@ -358,30 +460,36 @@ package final class PlaceIndex {
     {
         guard !nodes.isEmpty, meters >= 0 else { return [] }
         let q = UnitVector(latitude: center.latitude, longitude: center.longitude)
+        // A node's reach is `meters` plus its largest extent
+        // (`reachThreshold`, no sine per node).
+        let chord = Chord.squaredThreshold(meters: meters).squareRoot()
+        @inline(__always) func limit2(_ node: Node) -> Double {
+            useExtents ? Self.reachThreshold(chord: chord, plusMeters: Double(node.maxExtent)) : chord * chord
+        }
         var out: [IndexHit] = []
+        let nodes = self.nodes
         var stack: [Int32] = [0]
-        do {
-            let nodes = self.nodes.buffer
-            while let n = stack.popLast() {
-                let node = nodes[Int(n)]
-                let reach = meters + (useExtents ? Double(node.maxExtent) : 0)
-                let limit2 = Chord.squaredThreshold(meters: reach)
-                if boxChord2(node, q) > limit2 { continue }
-                if node.right >= 0 {
-                    stack.append(node.right)
-                    stack.append(n + 1)
-                    continue
-                }
-                for s in Int(node.begin)..<Int(node.end) {
-                    // The chord rules out most points without trigonometry.
-                    let dx = xs[s] - q.x, dy = ys[s] - q.y, dz = zs[s] - q.z
-                    if dx * dx + dy * dy + dz * dz > limit2 { continue }
-                    let d = haversineMeters(center.latitude, center.longitude, latitudes[s], longitudes[s])
-                    let e = useExtents ? Double(extents[s]) : 0
-                    if d - e > meters { continue }
-                    if let accept, !accept(s) { continue }
-                    out.append(IndexHit(meters: d, slot: Int32(s)))
-                }
+        while let n = stack.popLast() {
+            let node = nodes[Int(n)]
+            let limit2 = limit2(node)
+            if boxChord2(node, q) > limit2 { continue }
+            if node.right >= 0 {
+                // The right child is visited after the left one's subtree:
+                // its node is asked for now, so it is there by then.
+                stack.append(node.right)
+                stack.append(n + 1)
+                cprefetch_read(nodes.baseAddress! + Int(node.right))
+                continue
+            }
+            for s in Int(node.begin)..<Int(node.end) {
+                // The chord rules out most points without trigonometry.
+                let dx = xs[s] - q.x, dy = ys[s] - q.y, dz = zs[s] - q.z
+                if dx * dx + dy * dy + dz * dz > limit2 { continue }
+                let d = haversineMeters(center.latitude, center.longitude, latitudes[s], longitudes[s])
+                let e = useExtents ? Double(extents[s]) : 0
+                if d - e > meters { continue }
+                if let accept, !accept(s) { continue }
+                out.append(IndexHit(meters: d, slot: Int32(s)))
             }
         }
         return out
