@@ -128,6 +128,47 @@ struct PlaceIndexTests {
         }
     }
 
+    @Test("nodes are 32 bytes, two children in one 64-byte line, each box holds its points and extents")
+    func nodeLayout() {
+        #expect(MemoryLayout<PlaceIndex.Node>.stride == 32)
+        let points = Self.points(3000, seed: 5)
+        let extent: (Int) -> Double = { Double($0 % 7) * 97.3 + ($0 == 11 ? 1e6 : 0) }
+        let index = Self.index(points, extent: extent)
+        let nodes = index.nodes
+        #expect(Int(bitPattern: nodes.baseAddress) % 64 == 0)
+        #expect(nodes.count >= 2 && nodes[1].isLeaf && nodes[1].count == 0)
+        var seen = [Int](repeating: 0, count: index.count)
+        var stack = [0]
+        while let n = stack.popLast() {
+            let node = nodes[n]
+            if node.isLeaf {
+                #expect(node.count > 0 && Int(node.count) <= PlaceIndex.leafSize)
+                for s in node.slots {
+                    seen[s] += 1
+                    let p = index.points[s]
+                    #expect(Double(node.minX) <= p.x && p.x <= Double(node.maxX), "slot \(s) x")
+                    #expect(Double(node.minY) <= p.y && p.y <= Double(node.maxY), "slot \(s) y")
+                    #expect(Double(node.minZ) <= p.z && p.z <= Double(node.maxZ), "slot \(s) z")
+                    #expect(Float(index.extents[s]) <= Float(node.maxExtent), "slot \(s) extent")
+                }
+                continue
+            }
+            let first = Int(node.first)
+            #expect(first % 2 == 0 && first > n, "node \(n): children at \(first)")
+            for c in [first, first + 1] {
+                let child = nodes[c]
+                #expect(node.minX <= child.minX && child.maxX <= node.maxX && node.minZ <= child.minZ)
+                #expect(child.maxExtent <= node.maxExtent)
+                stack.append(c)
+            }
+        }
+        // Every place in exactly one leaf; the continent-sized footprint
+        // rounds up to an infinite bound, never down.
+        #expect(seen.allSatisfy { $0 == 1 })
+        #expect(nodes[0].maxExtent == .infinity)
+        #expect(PlaceIndex.Node.extentBound(123.4) >= 123.4 && PlaceIndex.Node.extentBound(123.4) < 123.5)
+    }
+
     @Test("a node's reach threshold is never tighter than the exact one for that reach")
     func reachThresholdBoundsTheExactOne() {
         // From a centimeter to beyond half the circumference, extents from

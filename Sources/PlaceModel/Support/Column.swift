@@ -76,7 +76,9 @@ package struct Column<Element>: RandomAccessCollection {
 extension Column: @unchecked Sendable where Element: Sendable {}
 
 /// Memory a column allocated: grows by doubling, freed with the last column
-/// that refers to it.
+/// that refers to it. 64-byte aligned, as the stored index's sections are,
+/// so that records laid out by cache line (the tree's node pairs) are so in
+/// memory too.
 private final class OwnedStorage<Element> {
     private var base: UnsafeMutablePointer<Element>
     private(set) var count = 0
@@ -84,19 +86,26 @@ private final class OwnedStorage<Element> {
 
     init(capacity: Int) {
         self.capacity = Swift.max(capacity, 1)
-        base = .allocate(capacity: self.capacity)
+        base = Self.allocate(self.capacity)
     }
 
-    deinit { base.deallocate() }
+    deinit { UnsafeMutableRawPointer(base).deallocate() }
+
+    private static func allocate(_ capacity: Int) -> UnsafeMutablePointer<Element> {
+        UnsafeMutableRawPointer.allocate(
+            byteCount: capacity * MemoryLayout<Element>.stride,
+            alignment: Swift.max(64, MemoryLayout<Element>.alignment)
+        ).bindMemory(to: Element.self, capacity: capacity)
+    }
 
     var view: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 
     func reserve(_ n: Int) {
         guard n > capacity else { return }
         let grown = Swift.max(n, 2 * capacity)
-        let moved = UnsafeMutablePointer<Element>.allocate(capacity: grown)
+        let moved = Self.allocate(grown)
         moved.moveInitialize(from: base, count: count)
-        base.deallocate()
+        UnsafeMutableRawPointer(base).deallocate()
         base = moved
         capacity = grown
     }

@@ -8,9 +8,7 @@ extension PlaceIndex {
         var rowids: Column<Int64>
         var latitudes: Column<Double>
         var longitudes: Column<Double>
-        var xs: Column<Double>
-        var ys: Column<Double>
-        var zs: Column<Double>
+        var points: Column<Point3>
         var typeCodes: Column<UInt16>
         var statuses: Column<UInt8>
         var sourceCodes: Column<UInt16>
@@ -30,8 +28,7 @@ extension PlaceIndex {
 
     var parts: Parts {
         Parts(
-            rowids: rowidsColumn, latitudes: latitudesColumn, longitudes: longitudesColumn, xs: xsColumn, ys: ysColumn,
-            zs: zsColumn,
+            rowids: rowidsColumn, latitudes: latitudesColumn, longitudes: longitudesColumn, points: pointsColumn,
             typeCodes: typeCodesColumn, statuses: statusesColumn, sourceCodes: sourceCodesColumn,
             ratingCounts: ratingCountsColumn,
             viewportIndexes: viewportIndexesColumn, viewports: viewportsColumn, shapeIndexes: shapeIndexesColumn,

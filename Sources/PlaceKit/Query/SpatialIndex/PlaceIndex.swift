@@ -10,18 +10,46 @@ package import PlaceStorage
 /// Every surviving candidate is measured with `haversineMeters`, the same
 /// function a brute-force scan uses, so results are exact under the sphere.
 ///
-/// Places are stored struct-of-arrays in tree order; a slot is a position in
-/// that order. Not thread-safe (queries reuse scratch buffers).
+/// Places are stored struct-of-arrays in tree order (the unit vector one
+/// column of records); a slot is a position in that order. Not thread-safe (queries reuse scratch buffers).
 package final class PlaceIndex {
+    /// A node of the tree, 32 bytes, so that two fill a 64-byte cache line:
+    /// the root is node 0 (node 1 is an empty leaf, for the alignment) and
+    /// the two children of every node lie side by side at an even index,
+    /// one line, each pair's subtrees after it (left first). The box is in
+    /// `Float`, rounded outward from the points' `Double`s, so it still
+    /// holds them all: pruning by it stays a lower bound.
     package struct Node {
-        var minX, minY, minZ: Double
-        var maxX, maxY, maxZ: Double
-        var begin: Int32
-        var end: Int32
-        /// The right child (the left one follows the node), or -1 for a leaf.
-        var right: Int32
-        /// The largest footprint radius below this node, in meters.
-        var maxExtent: Float
+        var minX, minY, minZ: Float
+        var maxX, maxY, maxZ: Float
+        /// A leaf's first slot, or an inner node's first child (the second
+        /// follows it).
+        var first: Int32
+        /// A leaf's number of places (0 for the empty one), or -1 for an
+        /// inner node.
+        var count: Int16
+        /// The largest footprint radius below this node, in meters, rounded
+        /// up to a `Float16` (infinite past 65,504 m: no pruning by it).
+        var maxExtent: Float16
+
+        @inline(__always) var isLeaf: Bool { count >= 0 }
+        /// A leaf's slots.
+        @inline(__always) var slots: Range<Int> { Int(first)..<Int(first) + Int(count) }
+
+        static let empty = Node(
+            minX: 0, minY: 0, minZ: 0, maxX: 0, maxY: 0, maxZ: 0, first: 0, count: 0, maxExtent: 0)
+
+        /// `meters` rounded up to a `Float16`.
+        static func extentBound(_ meters: Float) -> Float16 {
+            let h = Float16(meters)
+            return Float(h) < meters ? h.nextUp : h
+        }
+    }
+
+    /// A place's unit vector, the three coordinates one record (24 bytes),
+    /// so that a leaf's points are one run of memory.
+    package struct Point3 {
+        var x, y, z: Double
     }
 
     static let leafSize = 16
@@ -29,9 +57,7 @@ package final class PlaceIndex {
     let rowidsColumn: Column<Int64>
     let latitudesColumn: Column<Double>
     let longitudesColumn: Column<Double>
-    let xsColumn: Column<Double>
-    let ysColumn: Column<Double>
-    let zsColumn: Column<Double>
+    let pointsColumn: Column<Point3>
     let typeCodesColumn: Column<UInt16>
     let statusesColumn: Column<UInt8>
     let sourceCodesColumn: Column<UInt16>
@@ -65,9 +91,7 @@ package final class PlaceIndex {
     @inline(__always) package var rowids: UnsafeBufferPointer<Int64> { rowidsColumn.buffer }
     @inline(__always) package var latitudes: UnsafeBufferPointer<Double> { latitudesColumn.buffer }
     @inline(__always) package var longitudes: UnsafeBufferPointer<Double> { longitudesColumn.buffer }
-    @inline(__always) var xs: UnsafeBufferPointer<Double> { xsColumn.buffer }
-    @inline(__always) var ys: UnsafeBufferPointer<Double> { ysColumn.buffer }
-    @inline(__always) var zs: UnsafeBufferPointer<Double> { zsColumn.buffer }
+    @inline(__always) var points: UnsafeBufferPointer<Point3> { pointsColumn.buffer }
     @inline(__always) package var typeCodes: UnsafeBufferPointer<UInt16> { typeCodesColumn.buffer }
     @inline(__always) package var statuses: UnsafeBufferPointer<UInt8> { statusesColumn.buffer }
     @inline(__always) package var sourceCodes: UnsafeBufferPointer<UInt16> { sourceCodesColumn.buffer }
@@ -139,18 +163,12 @@ package final class PlaceIndex {
             let v = UnitVector(latitude: input.latitudes[i], longitude: input.longitudes[i])
             points.append(TreeBuilder.Point(x: v.x, y: v.y, z: v.z, index: Int32(i)))
         }
-        var nodes: [Node] = []
-        nodes.reserveCapacity(max(1, 2 * n / Self.leafSize + 2))
-        if n > 0 {
-            points.withUnsafeMutableBufferPointer { p in
-                var builder = TreeBuilder(points: p)
-                _ = builder.build(0, n, into: &nodes)
-            }
+        var nodes = points.withUnsafeMutableBufferPointer { p in
+            var builder = TreeBuilder(points: p)
+            return builder.buildTree()
         }
         let perm = points.map(\.index)
-        xsColumn = Column(points.lazy.map(\.x))
-        ysColumn = Column(points.lazy.map(\.y))
-        zsColumn = Column(points.lazy.map(\.z))
+        pointsColumn = Column(points.lazy.map { Point3(x: $0.x, y: $0.y, z: $0.z) })
         points = []
         func reorder<T>(_ a: inout [T]) -> Column<T> {
             let column = a.withUnsafeBufferPointer { values in Column(perm.lazy.map { values[Int($0)] }) }
@@ -210,12 +228,13 @@ package final class PlaceIndex {
         sources = input.sources
         // Largest extent per node, bottom-up (children follow their parent).
         for i in stride(from: nodes.count - 1, through: 0, by: -1) {
-            if nodes[i].right < 0 {
+            if nodes[i].isLeaf {
                 var m: Float = 0
-                for s in Int(nodes[i].begin)..<Int(nodes[i].end) { m = max(m, slotExtents[s]) }
-                nodes[i].maxExtent = m
+                for s in nodes[i].slots { m = max(m, slotExtents[s]) }
+                nodes[i].maxExtent = Node.extentBound(m)
             } else {
-                nodes[i].maxExtent = max(nodes[i + 1].maxExtent, nodes[Int(nodes[i].right)].maxExtent)
+                let first = Int(nodes[i].first)
+                nodes[i].maxExtent = max(nodes[first].maxExtent, nodes[first + 1].maxExtent)
             }
         }
         self.nodesColumn = Column(nodes)
@@ -227,9 +246,7 @@ package final class PlaceIndex {
         rowidsColumn = parts.rowids
         latitudesColumn = parts.latitudes
         longitudesColumn = parts.longitudes
-        xsColumn = parts.xs
-        ysColumn = parts.ys
-        zsColumn = parts.zs
+        pointsColumn = parts.points
         typeCodesColumn = parts.typeCodes
         statusesColumn = parts.statuses
         sourceCodesColumn = parts.sourceCodes
@@ -249,8 +266,8 @@ package final class PlaceIndex {
 
     /// Bytes held by the index (arrays and tree), for reports.
     package var byteCount: Int {
-        rowidsColumn.byteCount + latitudesColumn.byteCount + longitudesColumn.byteCount + xsColumn.byteCount
-            + ysColumn.byteCount + zsColumn.byteCount
+        rowidsColumn.byteCount + latitudesColumn.byteCount + longitudesColumn.byteCount + pointsColumn.byteCount
+
             + typeCodesColumn.byteCount + statusesColumn.byteCount + sourceCodesColumn.byteCount
             + ratingCountsColumn.byteCount
             + viewportIndexesColumn.byteCount + viewportsColumn.byteCount + extentsColumn.byteCount
@@ -307,9 +324,9 @@ package final class PlaceIndex {
 
     @inline(__always)
     private func boxChord2(_ node: Node, _ q: UnitVector) -> Double {
-        let dx = max(node.minX - q.x, 0, q.x - node.maxX)
-        let dy = max(node.minY - q.y, 0, q.y - node.maxY)
-        let dz = max(node.minZ - q.z, 0, q.z - node.maxZ)
+        let dx = max(Double(node.minX) - q.x, 0, q.x - Double(node.maxX))
+        let dy = max(Double(node.minY) - q.y, 0, q.y - Double(node.maxY))
+        let dz = max(Double(node.minZ) - q.z, 0, q.z - Double(node.maxZ))
         return dx * dx + dy * dy + dz * dz
     }
 
@@ -322,24 +339,20 @@ package final class PlaceIndex {
     /// when it is ignored.
     @inline(__always)
     private func prefetchVisit(_ node: Node, _ n: Int) {
-        if node.right >= 0 {
-            let nodes = self.nodes.baseAddress!
-            cprefetch_read(nodes + n + 1)
-            cprefetch_read(nodes + Int(node.right))
-        } else {
-            // A leaf's coordinates: 16 doubles of each column, two or three
-            // cache lines.
-            let begin = Int(node.begin), middle = (begin + Int(node.end)) / 2, last = Int(node.end) - 1
-            let x = xs.baseAddress!, y = ys.baseAddress!, z = zs.baseAddress!
-            cprefetch_read(x + begin)
-            cprefetch_read(x + middle)
-            cprefetch_read(x + last)
-            cprefetch_read(y + begin)
-            cprefetch_read(y + middle)
-            cprefetch_read(y + last)
-            cprefetch_read(z + begin)
-            cprefetch_read(z + middle)
-            cprefetch_read(z + last)
+        if !node.isLeaf {
+            // Its two children: one cache line.
+            cprefetch_read(nodes.baseAddress! + Int(node.first))
+        } else if node.count > 0 {
+            // A leaf's points: up to 16 records of 24 bytes, one run of up
+            // to seven cache lines.
+            let start = UnsafeRawPointer(points.baseAddress! + Int(node.first))
+            let bytes = Int(node.count) * MemoryLayout<Point3>.stride
+            var offset = 0
+            while offset < bytes {
+                cprefetch_read(start + offset)
+                offset += 64
+            }
+            cprefetch_read(start + bytes - 1)
         }
     }
 
@@ -371,13 +384,13 @@ package final class PlaceIndex {
         }
         heap.bounds.removeAll(keepingCapacity: true)
         heap.nodes.removeAll(keepingCapacity: true)
-        let nodes = self.nodes, xs = self.xs, ys = self.ys, zs = self.zs
+        let nodes = self.nodes, points = self.points
         heap.push(boxChord2(nodes[0], q), 0)
         while let (bound, n) = heap.popMin() {
             if bound > limit2 { break }
             let node = nodes[Int(n)]
-            if node.right >= 0 {
-                let l = Int(n) + 1, r = Int(node.right)
+            if !node.isLeaf {
+                let l = Int(node.first), r = l + 1
                 let left = nodes[l], right = nodes[r]
                 let bl = boxChord2(left, q), br = boxChord2(right, q)
                 if bl <= limit2 {
@@ -390,8 +403,9 @@ package final class PlaceIndex {
                 }
                 continue
             }
-            for s in Int(node.begin)..<Int(node.end) {
-                let dx = xs[s] - q.x, dy = ys[s] - q.y, dz = zs[s] - q.z
+            for s in node.slots {
+                let p = points[s]
+                let dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z
                 let c2 = dx * dx + dy * dy + dz * dz
                 if c2 > limit2 { continue }
                 if let accept, !accept(s) { continue }
@@ -467,23 +481,23 @@ package final class PlaceIndex {
             useExtents ? Self.reachThreshold(chord: chord, plusMeters: Double(node.maxExtent)) : chord * chord
         }
         var out: [IndexHit] = []
-        let nodes = self.nodes
+        let nodes = self.nodes, points = self.points
         var stack: [Int32] = [0]
         while let n = stack.popLast() {
             let node = nodes[Int(n)]
             let limit2 = limit2(node)
             if boxChord2(node, q) > limit2 { continue }
-            if node.right >= 0 {
-                // The right child is visited after the left one's subtree:
-                // its node is asked for now, so it is there by then.
-                stack.append(node.right)
-                stack.append(n + 1)
-                cprefetch_read(nodes.baseAddress! + Int(node.right))
+            if !node.isLeaf {
+                // Both children are one cache line, asked for now.
+                stack.append(node.first + 1)
+                stack.append(node.first)
+                cprefetch_read(nodes.baseAddress! + Int(node.first))
                 continue
             }
-            for s in Int(node.begin)..<Int(node.end) {
+            for s in node.slots {
                 // The chord rules out most points without trigonometry.
-                let dx = xs[s] - q.x, dy = ys[s] - q.y, dz = zs[s] - q.z
+                let p = points[s]
+                let dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z
                 if dx * dx + dy * dy + dz * dz > limit2 { continue }
                 let d = haversineMeters(center.latitude, center.longitude, latitudes[s], longitudes[s])
                 let e = useExtents ? Double(extents[s]) : 0

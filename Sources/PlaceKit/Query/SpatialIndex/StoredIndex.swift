@@ -15,11 +15,11 @@ package import PlaceStorage
 /// words before it. A reader checks every checksum before it answers.
 package enum StoredIndex {
     static let magic: UInt64 = 0x0058_4449_4244_4c50 // "PLDBIDX\0" little-endian
-    static let formatVersion: UInt64 = 2
+    static let formatVersion: UInt64 = 3
     static let byteOrder: UInt64 = 0x0102_0304_0506_0708
     static let fixedWords = 13
     static let sectionNames = [
-        "rowids", "latitudes", "longitudes", "xs", "ys", "zs", "typeCodes", "statuses", "sourceCodes",
+        "rowids", "latitudes", "longitudes", "points", "typeCodes", "statuses", "sourceCodes",
         "ratingCounts", "viewportIndexes", "viewports", "shapeIndexes", "shapeInfos", "shapePartCounts",
         "shapeCoordinates", "extents", "nodes", "slotsByRowid", "idEnds", "idBytes", "typeNames", "sourceNames",
     ]
@@ -54,9 +54,7 @@ package enum StoredIndex {
         add(p.rowids)
         add(p.latitudes)
         add(p.longitudes)
-        add(p.xs)
-        add(p.ys)
-        add(p.zs)
+        add(p.points)
         add(p.typeCodes)
         add(p.statuses)
         add(p.sourceCodes)
@@ -226,9 +224,7 @@ package enum StoredIndex {
         let rowids = column(Int64.self, perSlot: true)
         let latitudes = column(Double.self, perSlot: true)
         let longitudes = column(Double.self, perSlot: true)
-        let xs = column(Double.self, perSlot: true)
-        let ys = column(Double.self, perSlot: true)
-        let zs = column(Double.self, perSlot: true)
+        let points = column(PlaceIndex.Point3.self, perSlot: true)
         let typeCodes = column(UInt16.self, perSlot: true)
         let statuses = column(UInt8.self, perSlot: true)
         let sourceCodes = column(UInt16.self, perSlot: true)
@@ -258,7 +254,7 @@ package enum StoredIndex {
         }
         let index = PlaceIndex(
             parts: PlaceIndex.Parts(
-                rowids: rowids, latitudes: latitudes, longitudes: longitudes, xs: xs, ys: ys, zs: zs,
+                rowids: rowids, latitudes: latitudes, longitudes: longitudes, points: points,
                 typeCodes: typeCodes, statuses: statuses, sourceCodes: sourceCodes, ratingCounts: ratingCounts,
                 viewportIndexes: viewportIndexes, viewports: viewports, shapeIndexes: shapeIndexes,
                 shapes: shapes, extents: extents, types: types, sources: sources, nodes: nodes,

@@ -20,13 +20,21 @@ struct TreeBuilder {
         }
     }
 
-    /// Appends the node for points[begin..<end] and its subtree; returns its index.
-    package mutating func build(_ begin: Int, _ end: Int, into nodes: inout [PlaceIndex.Node]) -> Int32 {
-        let index = Int32(nodes.count)
-        nodes.append(
-            PlaceIndex.Node(
-                minX: 0, minY: 0, minZ: 0, maxX: 0, maxY: 0, maxZ: 0,
-                begin: Int32(begin), end: Int32(end), right: -1, maxExtent: 0))
+    /// The tree over every point (`PlaceIndex.Node`): the root at 0, an
+    /// empty leaf at 1, then each node's two children side by side at an
+    /// even index, each pair's subtrees after it, left first. No node for
+    /// no point.
+    package mutating func buildTree() -> [PlaceIndex.Node] {
+        guard !points.isEmpty else { return [] }
+        var nodes = [PlaceIndex.Node](repeating: .empty, count: 2)
+        nodes.reserveCapacity(2 * points.count / PlaceIndex.leafSize * 2 + 4)
+        fill(0, 0, points.count, into: &nodes)
+        return nodes
+    }
+
+    /// Sets node `index` to the node for points[begin..<end], appending its
+    /// subtree.
+    mutating func fill(_ index: Int, _ begin: Int, _ end: Int, into nodes: inout [PlaceIndex.Node]) {
         if end - begin <= PlaceIndex.leafSize {
             var minX = Double.infinity, minY = Double.infinity, minZ = Double.infinity
             var maxX = -Double.infinity, maxY = -Double.infinity, maxZ = -Double.infinity
@@ -36,10 +44,11 @@ struct TreeBuilder {
                 minY = min(minY, q.y); maxY = max(maxY, q.y)
                 minZ = min(minZ, q.z); maxZ = max(maxZ, q.z)
             }
-            nodes[Int(index)].minX = minX; nodes[Int(index)].maxX = maxX
-            nodes[Int(index)].minY = minY; nodes[Int(index)].maxY = maxY
-            nodes[Int(index)].minZ = minZ; nodes[Int(index)].maxZ = maxZ
-            return index
+            nodes[index] = PlaceIndex.Node(
+                minX: Self.down(minX), minY: Self.down(minY), minZ: Self.down(minZ),
+                maxX: Self.up(maxX), maxY: Self.up(maxY), maxZ: Self.up(maxZ),
+                first: Int32(begin), count: Int16(end - begin), maxExtent: 0)
+            return
         }
         // The axis of largest spread, from at most 256 evenly spaced points.
         let step = max(1, (end - begin) / 256)
@@ -56,14 +65,27 @@ struct TreeBuilder {
         let axis = spreads.0 >= spreads.1 ? (spreads.0 >= spreads.2 ? 0 : 2) : (spreads.1 >= spreads.2 ? 1 : 2)
         let mid = (begin + end) / 2
         select(begin, end, mid, axis)
-        _ = build(begin, mid, into: &nodes)
-        let right = build(mid, end, into: &nodes)
-        let l = nodes[Int(index) + 1], r = nodes[Int(right)]
-        nodes[Int(index)].right = right
-        nodes[Int(index)].minX = min(l.minX, r.minX); nodes[Int(index)].maxX = max(l.maxX, r.maxX)
-        nodes[Int(index)].minY = min(l.minY, r.minY); nodes[Int(index)].maxY = max(l.maxY, r.maxY)
-        nodes[Int(index)].minZ = min(l.minZ, r.minZ); nodes[Int(index)].maxZ = max(l.maxZ, r.maxZ)
-        return index
+        let first = nodes.count
+        nodes.append(.empty)
+        nodes.append(.empty)
+        fill(first, begin, mid, into: &nodes)
+        fill(first + 1, mid, end, into: &nodes)
+        let l = nodes[first], r = nodes[first + 1]
+        nodes[index] = PlaceIndex.Node(
+            minX: min(l.minX, r.minX), minY: min(l.minY, r.minY), minZ: min(l.minZ, r.minZ),
+            maxX: max(l.maxX, r.maxX), maxY: max(l.maxY, r.maxY), maxZ: max(l.maxZ, r.maxZ),
+            first: Int32(first), count: -1, maxExtent: 0)
+    }
+
+    /// The largest `Float` at most `x`, and the smallest at least `x`: a
+    /// box in `Float` that holds every point of the `Double` one.
+    static func down(_ x: Double) -> Float {
+        let f = Float(x)
+        return Double(f) > x ? f.nextDown : f
+    }
+    static func up(_ x: Double) -> Float {
+        let f = Float(x)
+        return Double(f) < x ? f.nextUp : f
     }
 
     /// Quickselect: points[k] gets the element of rank k on `axis`, smaller
