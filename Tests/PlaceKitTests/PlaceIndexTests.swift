@@ -149,7 +149,7 @@ struct PlaceIndexTests {
                     #expect(Double(node.minX) <= p.x && p.x <= Double(node.maxX), "slot \(s) x")
                     #expect(Double(node.minY) <= p.y && p.y <= Double(node.maxY), "slot \(s) y")
                     #expect(Double(node.minZ) <= p.z && p.z <= Double(node.maxZ), "slot \(s) z")
-                    #expect(Float(index.extents[s]) <= Float(node.maxExtent), "slot \(s) extent")
+                    #expect(Double(index.extents[s]) <= node.maxExtent, "slot \(s) extent")
                 }
                 continue
             }
@@ -166,7 +166,8 @@ struct PlaceIndexTests {
         // rounds up to an infinite bound, never down.
         #expect(seen.allSatisfy { $0 == 1 })
         #expect(nodes[0].maxExtent == .infinity)
-        #expect(PlaceIndex.Node.extentBound(123.4) >= 123.4 && PlaceIndex.Node.extentBound(123.4) < 123.5)
+        #expect(PlaceIndex.Node.extentBound(123.4) == 124 && PlaceIndex.Node.extentBound(0) == 0)
+        #expect(PlaceIndex.Node.extentBound(65_533.5) == 65_534 && PlaceIndex.Node.extentBound(65_534.5) == .max)
     }
 
     @Test("a node's reach threshold is never tighter than the exact one for that reach")

@@ -101,7 +101,7 @@ struct StoredIndexTests {
                 ($0.minX, $0.minY, $0.minZ, $0.maxX, $0.maxY, $0.maxZ) == (
                     $1.minX, $1.minY, $1.minZ, $1.maxX, $1.maxY, $1.maxZ
                 )
-                    && ($0.first, $0.count, $0.maxExtent) == ($1.first, $1.count, $1.maxExtent)
+                    && ($0.first, $0.count, $0.extentMeters) == ($1.first, $1.count, $1.extentMeters)
             })
         #expect(try answers(mapped) == answers(built))
         // Every rowid finds its slot in the mapped index.

@@ -28,21 +28,23 @@ package final class PlaceIndex {
         /// A leaf's number of places (0 for the empty one), or -1 for an
         /// inner node.
         var count: Int16
-        /// The largest footprint radius below this node, in meters, rounded
-        /// up to a `Float16` (infinite past 65,504 m: no pruning by it).
-        var maxExtent: Float16
+        /// The largest footprint radius below this node in whole meters,
+        /// rounded up; `UInt16.max` for 65,535 m or more (`maxExtent`).
+        var extentMeters: UInt16
 
         @inline(__always) var isLeaf: Bool { count >= 0 }
+        /// The largest footprint radius below this node, in meters: at
+        /// least the largest, infinite past 65,534 m (no pruning by it).
+        @inline(__always) var maxExtent: Double { extentMeters == .max ? .infinity : Double(extentMeters) }
         /// A leaf's slots.
         @inline(__always) var slots: Range<Int> { Int(first)..<Int(first) + Int(count) }
 
         static let empty = Node(
-            minX: 0, minY: 0, minZ: 0, maxX: 0, maxY: 0, maxZ: 0, first: 0, count: 0, maxExtent: 0)
+            minX: 0, minY: 0, minZ: 0, maxX: 0, maxY: 0, maxZ: 0, first: 0, count: 0, extentMeters: 0)
 
-        /// `meters` rounded up to a `Float16`.
-        static func extentBound(_ meters: Float) -> Float16 {
-            let h = Float16(meters)
-            return Float(h) < meters ? h.nextUp : h
+        /// `meters` rounded up to whole meters, or `UInt16.max`.
+        static func extentBound(_ meters: Float) -> UInt16 {
+            meters < Float(UInt16.max - 1) ? UInt16(max(0, meters).rounded(.up)) : .max
         }
     }
 
@@ -231,10 +233,10 @@ package final class PlaceIndex {
             if nodes[i].isLeaf {
                 var m: Float = 0
                 for s in nodes[i].slots { m = max(m, slotExtents[s]) }
-                nodes[i].maxExtent = Node.extentBound(m)
+                nodes[i].extentMeters = Node.extentBound(m)
             } else {
                 let first = Int(nodes[i].first)
-                nodes[i].maxExtent = max(nodes[first].maxExtent, nodes[first + 1].maxExtent)
+                nodes[i].extentMeters = max(nodes[first].extentMeters, nodes[first + 1].extentMeters)
             }
         }
         self.nodesColumn = Column(nodes)
@@ -478,22 +480,31 @@ package final class PlaceIndex {
         // (`reachThreshold`, no sine per node).
         let chord = Chord.squaredThreshold(meters: meters).squareRoot()
         @inline(__always) func limit2(_ node: Node) -> Double {
-            useExtents ? Self.reachThreshold(chord: chord, plusMeters: Double(node.maxExtent)) : chord * chord
+            useExtents ? Self.reachThreshold(chord: chord, plusMeters: node.maxExtent) : chord * chord
         }
         var out: [IndexHit] = []
         let nodes = self.nodes, points = self.points
+        if boxChord2(nodes[0], q) > limit2(nodes[0]) { return out }
+        // Nodes within reach. A node's children are checked when it is
+        // visited (one cache line for both), and only those within reach
+        // are queued, what visiting them reads asked for then.
         var stack: [Int32] = [0]
         while let n = stack.popLast() {
             let node = nodes[Int(n)]
-            let limit2 = limit2(node)
-            if boxChord2(node, q) > limit2 { continue }
             if !node.isLeaf {
-                // Both children are one cache line, asked for now.
-                stack.append(node.first + 1)
-                stack.append(node.first)
-                cprefetch_read(nodes.baseAddress! + Int(node.first))
+                let l = Int(node.first), r = l + 1
+                let left = nodes[l], right = nodes[r]
+                if boxChord2(right, q) <= limit2(right) {
+                    stack.append(Int32(r))
+                    prefetchVisit(right, r)
+                }
+                if boxChord2(left, q) <= limit2(left) {
+                    stack.append(Int32(l))
+                    prefetchVisit(left, l)
+                }
                 continue
             }
+            let limit2 = limit2(node)
             for s in node.slots {
                 // The chord rules out most points without trigonometry.
                 let p = points[s]

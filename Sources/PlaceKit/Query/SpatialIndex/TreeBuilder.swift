@@ -47,7 +47,7 @@ struct TreeBuilder {
             nodes[index] = PlaceIndex.Node(
                 minX: Self.down(minX), minY: Self.down(minY), minZ: Self.down(minZ),
                 maxX: Self.up(maxX), maxY: Self.up(maxY), maxZ: Self.up(maxZ),
-                first: Int32(begin), count: Int16(end - begin), maxExtent: 0)
+                first: Int32(begin), count: Int16(end - begin), extentMeters: 0)
             return
         }
         // The axis of largest spread, from at most 256 evenly spaced points.
@@ -74,7 +74,7 @@ struct TreeBuilder {
         nodes[index] = PlaceIndex.Node(
             minX: min(l.minX, r.minX), minY: min(l.minY, r.minY), minZ: min(l.minZ, r.minZ),
             maxX: max(l.maxX, r.maxX), maxY: max(l.maxY, r.maxY), maxZ: max(l.maxZ, r.maxZ),
-            first: Int32(first), count: -1, maxExtent: 0)
+            first: Int32(first), count: -1, extentMeters: 0)
     }
 
     /// The largest `Float` at most `x`, and the smallest at least `x`: a
