@@ -182,6 +182,7 @@ extension PlaceReader {
     {
         guard plan.needsNoDocument, let ids = engine.full?.index, run.index === ids, ids.holdsIDs else { return nil }
         let listed = try listedCandidates(run, request)
+        ids.prefetchIDs(listed.lazy.map { run.slots[run.scores.likelihoods[$0].candidate] })
         var out: [UInt8] = []
         out.reserveCapacity(256)
         PlaceJSON.append(#"{"placeLikelihoods":["#, into: &out)
@@ -294,7 +295,9 @@ extension PlaceReader {
         var candidates: [LikelihoodCandidate] = []
         var rowids: [Int64] = []
         var slots: [Int32] = []
-        for hit in index.within(request.location, meters: reach, useExtents: true) {
+        let hits = index.within(request.location, meters: reach, useExtents: true)
+        index.prefetchCandidates(hits)
+        for hit in hits {
             if let c = Self.candidate(slot: Int(hit.slot), meters: hit.meters, in: index, tables: tables) {
                 candidates.append(c)
                 rowids.append(index.rowids[Int(hit.slot)])

@@ -312,6 +312,24 @@ package final class PlaceIndex {
         }
     }
 
+    /// Asks for what current place reads of each hit's slot (`candidate`:
+    /// its status, type, rating count, source, footprint; its row and where
+    /// its ID ends), so that those reads overlap across the hits.
+    package func prefetchCandidates(_ hits: [IndexHit]) {
+        let idEnds = holdsIDs ? self.idEnds.baseAddress : nil
+        for hit in hits {
+            let s = Int(hit.slot)
+            cprefetch_read(statuses.baseAddress! + s)
+            cprefetch_read(typeCodes.baseAddress! + s)
+            cprefetch_read(ratingCounts.baseAddress! + s)
+            cprefetch_read(sourceCodes.baseAddress! + s)
+            cprefetch_read(shapeIndexes.baseAddress! + s)
+            cprefetch_read(viewportIndexes.baseAddress! + s)
+            cprefetch_read(rowids.baseAddress! + s)
+            if let idEnds { cprefetch_read(idEnds + s) }
+        }
+    }
+
     /// The slot of a database row, or nil when the index does not hold it.
     package func slot(ofRowid rowid: Int64) -> Int32? {
         var lo = 0, hi = slotsByRowid.count
