@@ -230,18 +230,22 @@ struct StoredIndexTests {
         try expectRebuilt("corrupt: 10 bytes", "short")
     }
 
-    @Test("a file of another format version is not read")
-    func otherFormat() throws {
+    @Test(
+        "a file of another format version is not read: the previous one (2: 64-byte nodes), a later one",
+        arguments: [UInt64(2), 99])
+    func otherFormat(version: UInt64) throws {
         _ = try reader().loadSpatialIndex()
         try rewrite { data in
             data.withUnsafeMutableBytes { p in
-                p.storeBytes(of: UInt64(99).littleEndian, toByteOffset: 8, as: UInt64.self)
+                p.storeBytes(of: version.littleEndian, toByteOffset: 8, as: UInt64.self)
                 let sum = StoredIndex.checksum(
                     UnsafeRawBufferPointer(rebasing: p[0..<(StoredIndex.headerWords - 1) * 8]))
                 p.storeBytes(of: sum.littleEndian, toByteOffset: (StoredIndex.headerWords - 1) * 8, as: UInt64.self)
             }
         }
-        try expectRebuilt("written by another placedb: format 99", "format 99")
+        try expectRebuilt(
+            "written by another placedb: format \(version), this placedb reads \(StoredIndex.formatVersion)",
+            "format \(version)")
     }
 
     @Test("a file checked once is recorded as checked; a write to it after that is found all the same")
