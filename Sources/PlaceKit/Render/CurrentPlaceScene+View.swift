@@ -106,7 +106,7 @@ extension PlaceReader {
         for i in 0..<input.count {
             let shapeIndex = Int(input.shapeIndexes[i])
             guard shapeIndex >= 0 else { continue }
-            let info = input.shapes.infos[shapeIndex]
+            let info = input.shapes.info(shapeIndex)
             var dl = input.longitudes[i] - fix.longitude
             if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
             let ox = dl * cosFix * perDegree, oy = (input.latitudes[i] - fix.latitude) * perDegree

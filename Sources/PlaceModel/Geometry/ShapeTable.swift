@@ -47,6 +47,11 @@ package struct ShapeTable {
         return Int32(infos.count - 1)
     }
 
+    /// Shape `i`'s info. Readers in other modules call this rather than
+    /// `infos[i]`: `Column`'s subscript is generic there (Column.swift),
+    /// this function is compiled here for `Info`.
+    package func info(_ i: Int) -> Info { infos[i] }
+
     /// Shape `i` as a value of its own.
     package func shape(_ i: Int) -> FootprintShape {
         let info = infos[i]

@@ -60,7 +60,7 @@ extension PlaceReader {
                     let c = Coordinate(latitude: input.latitudes[slot], longitude: input.longitudes[slot])
                     let meters = point.distance(to: c)
                     let s = Int(input.shapeIndexes[slot])
-                    if s >= 0, input.shapes.infos[s].kind == .area {
+                    if s >= 0, input.shapes.info(s).kind == .area {
                         var dl = point.longitude - c.longitude
                         if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
                         let east = dl * cos(c.latitude * Earth.radiansPerDegree) * perDegree

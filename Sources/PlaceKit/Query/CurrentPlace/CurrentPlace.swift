@@ -348,7 +348,7 @@ extension PlaceReader {
             businessStatus: (StatusCode(rawValue: status) ?? .other).businessStatus)
         if let s = index.shape(slot) {
             c.shape = index.shapes.shape(s)
-            if tables.isContainer[code] && index.shapes.infos[s].kind == .area {
+            if tables.isContainer[code] && index.shapes.info(s).kind == .area {
                 c.holdsAnotherPlace = holdsAnotherPlace(slot: slot, shape: s, in: index, tables: tables)
             }
         } else if let v = index.viewport(slot) {
@@ -368,7 +368,7 @@ extension PlaceReader {
         let lat = index.latitudes[slot], lng = index.longitudes[slot]
         let cosLat = cos(lat * Earth.radiansPerDegree)
         return index.within(
-            index.coordinate(slot), meters: LikelihoodModel.extent(reach: index.shapes.infos[s].reach),
+            index.coordinate(slot), meters: LikelihoodModel.extent(reach: index.shapes.info(s).reach),
             useExtents: false
         ) { other in
             other != slot && !tables.isContainer[Int(index.typeCodes[other])]

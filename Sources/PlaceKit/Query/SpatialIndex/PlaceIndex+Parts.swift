@@ -30,11 +30,8 @@ extension PlaceIndex {
         Parts(
             rowids: rowidsColumn, latitudes: latitudesColumn, longitudes: longitudesColumn, points: pointsColumn,
             typeCodes: typeCodesColumn, statuses: statusesColumn, sourceCodes: sourceCodesColumn,
-            ratingCounts: ratingCountsColumn,
-            viewportIndexes: viewportIndexesColumn, viewports: viewportsColumn, shapeIndexes: shapeIndexesColumn,
-            shapes: shapes,
-            extents: extentsColumn, types: types, sources: sources, nodes: nodesColumn,
-            slotsByRowid: slotsByRowidColumn,
-            idEnds: idEndsColumn, idBytes: idBytesColumn)
+            ratingCounts: ratingCountsColumn, viewportIndexes: viewportIndexesColumn, viewports: viewportsColumn,
+            shapeIndexes: shapeIndexesColumn, shapes: shapes, extents: extentsColumn, types: types, sources: sources,
+            nodes: nodesColumn, slotsByRowid: slotsByRowidColumn, idEnds: idEndsColumn, idBytes: idBytesColumn)
     }
 }

@@ -11,7 +11,8 @@ package import PlaceStorage
 /// function a brute-force scan uses, so results are exact under the sphere.
 ///
 /// Places are stored struct-of-arrays in tree order (the unit vector one
-/// column of records); a slot is a position in that order. Not thread-safe (queries reuse scratch buffers).
+/// column of records); a slot is a position in that order. Not thread-safe
+/// (queries reuse scratch buffers).
 package final class PlaceIndex {
     /// A node of the tree, 32 bytes, so that two fill a 64-byte cache line:
     /// the root is node 0 (node 1 is an empty leaf, for the alignment) and
@@ -29,12 +30,12 @@ package final class PlaceIndex {
         /// inner node.
         var count: Int16
         /// The largest footprint radius below this node in whole meters,
-        /// rounded up; `UInt16.max` for 65,535 m or more (`maxExtent`).
+        /// rounded up; `UInt16.max` for 65,534 m or more (`maxExtent`).
         var extentMeters: UInt16
 
         @inline(__always) var isLeaf: Bool { count >= 0 }
         /// The largest footprint radius below this node, in meters: at
-        /// least the largest, infinite past 65,534 m (no pruning by it).
+        /// least the largest, infinite from 65,534 m (no pruning by it).
         @inline(__always) var maxExtent: Double { extentMeters == .max ? .infinity : Double(extentMeters) }
         /// A leaf's slots.
         @inline(__always) var slots: Range<Int> { Int(first)..<Int(first) + Int(count) }
@@ -42,7 +43,8 @@ package final class PlaceIndex {
         static let empty = Node(
             minX: 0, minY: 0, minZ: 0, maxX: 0, maxY: 0, maxZ: 0, first: 0, count: 0, extentMeters: 0)
 
-        /// `meters` rounded up to whole meters, or `UInt16.max`.
+        /// `meters` rounded up to whole meters, or `UInt16.max` from
+        /// 65,534 m.
         static func extentBound(_ meters: Float) -> UInt16 {
             meters < Float(UInt16.max - 1) ? UInt16(max(0, meters).rounded(.up)) : .max
         }
@@ -269,13 +271,10 @@ package final class PlaceIndex {
     /// Bytes held by the index (arrays and tree), for reports.
     package var byteCount: Int {
         rowidsColumn.byteCount + latitudesColumn.byteCount + longitudesColumn.byteCount + pointsColumn.byteCount
-
             + typeCodesColumn.byteCount + statusesColumn.byteCount + sourceCodesColumn.byteCount
-            + ratingCountsColumn.byteCount
-            + viewportIndexesColumn.byteCount + viewportsColumn.byteCount + extentsColumn.byteCount
-            + shapeIndexesColumn.byteCount
-            + shapes.byteCount + nodesColumn.byteCount + slotsByRowidColumn.byteCount + idEndsColumn.byteCount
-            + idBytesColumn.byteCount
+            + ratingCountsColumn.byteCount + viewportIndexesColumn.byteCount + viewportsColumn.byteCount
+            + extentsColumn.byteCount + shapeIndexesColumn.byteCount + shapes.byteCount + nodesColumn.byteCount
+            + slotsByRowidColumn.byteCount + idEndsColumn.byteCount + idBytesColumn.byteCount
             + typeSlotCache.values.reduce(0) { $0 + $1.byteCount }
     }
 

@@ -222,7 +222,7 @@ package final class SpatialEngine {
                 model: model, type: input.typeCodes[i], status: input.statuses[i],
                 latitude: input.latitudes[i], longitude: input.longitudes[i],
                 viewport: input.viewportIndexes[i] < 0 ? nil : input.viewports[Int(input.viewportIndexes[i])],
-                shapeReach: input.shapeIndexes[i] < 0 ? nil : input.shapes.infos[Int(input.shapeIndexes[i])].reach)
+                shapeReach: input.shapeIndexes[i] < 0 ? nil : input.shapes.info(Int(input.shapeIndexes[i])).reach)
             extents.append(Float(f.extent))
             footprints.append(f.from)
         }
