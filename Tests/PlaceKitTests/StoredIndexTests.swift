@@ -316,13 +316,26 @@ struct StoredIndexTests {
         // starts none.
         #expect(r.engine.releases >= 1)
         #expect(try answers(r) == before)
+        // While the releasing thread is at work and the process is over the
+        // limit by more than a quarter, the query's own thread releases a
+        // stretch (and no thread is started).
+        let mapping = try #require(r.engine.full?.mapping)
+        let (releases, catchUps) = (r.engine.releases, r.engine.catchUps)
+        try mapping.whileReleasing {
+            for _ in 0..<(2 * SpatialEngine.residentCheckInterval) {
+                _ = try r.searchNearbyJSON(NearbySearchRequest(center: Self.queries[1], maxResultCount: 5))
+            }
+        }
+        #expect(r.engine.catchUps == catchUps + 2)
+        #expect(r.engine.releases == releases)
+        #expect(try answers(r) == before)
         // With no limit (the default), nothing is released.
         let kept = try reader()
         _ = try kept.loadSpatialIndex()
         for _ in 0..<(SpatialEngine.residentCheckInterval + 10) {
             _ = try kept.searchNearbyJSON(NearbySearchRequest(center: Self.queries[0], maxResultCount: 5))
         }
-        #expect(kept.engine.releases == 0)
+        #expect(kept.engine.releases == 0 && kept.engine.catchUps == 0)
         // The readers of one file in a process share its mapping: its
         // pages count once.
         let a = try #require(kept.engine.full?.mapping), b = try #require(r.engine.full?.mapping)
@@ -424,6 +437,52 @@ struct StoredIndexTests {
         file.populateInBackground()
         for _ in 0..<5 { file.releaseWindow(1 << 20) }
         #expect(file.checksum(offset: 0, length: bytes.count) == bytes.withUnsafeBytes { StoredIndex.checksum($0) })
+    }
+
+    @Test("a release is as long as the excess's share of the file, at least a window, at most the file")
+    func releaseLengthFollowsTheExcess() {
+        let gib: Int64 = 1 << 30
+        let file = 10 << 30, window = 64 << 20
+        // Twice the target: half of the file.
+        #expect(MappedFile.releaseLength(fileBytes: file, resident: 2 * gib, target: gib, window: window) == file / 2)
+        // Just over: at least a window.
+        #expect(MappedFile.releaseLength(fileBytes: file, resident: gib + 1, target: gib, window: window) == window)
+        // Not over: a window (a caller that asks anyway); never past the file.
+        #expect(MappedFile.releaseLength(fileBytes: file, resident: gib, target: 2 * gib, window: window) == window)
+        #expect(MappedFile.releaseLength(fileBytes: 1 << 20, resident: 2 * gib, target: gib, window: window) == 1 << 20)
+        #expect(MappedFile.releaseLength(fileBytes: file, resident: 4 * gib, target: 0, window: window) == file)
+        // Grows with the excess.
+        var last = 0
+        let step: Int64 = gib / 2
+        for k in Int64(2)...16 {
+            let resident: Int64 = gib + gib / 8 + (k - 2) * step
+            let length = MappedFile.releaseLength(fileBytes: file, resident: resident, target: gib, window: window)
+            #expect(length >= last && length >= window && length <= file)
+            last = length
+        }
+    }
+
+    @Test("a release that runs past the file's end goes on from its start, and the bytes read the same")
+    func releaseWrapsRound() throws {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let bytes = (0..<(16 * page)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let path = try dir.write("wrap.bin", bytes: bytes)
+        let file = try #require(MappedFile.open(path))
+        let sum = bytes.withUnsafeBytes { StoredIndex.checksum($0) }
+        #expect(file.checksum(offset: 0, length: bytes.count) == sum)
+        // 12 pages, then 12 more: the second runs past the end and goes on
+        // from the start, to page 8.
+        file.releaseWindow(12 * page)
+        #expect(file.releaseCursor == 12 * page)
+        file.releaseWindow(12 * page)
+        #expect(file.releaseCursor == 8 * page)
+        #expect(file.checksum(offset: 0, length: bytes.count) == sum)
+        // Longer than the file, or negative: clamped, no crash.
+        file.releaseWindow(100 * page)
+        #expect(file.releaseCursor == 8 * page)
+        file.releaseWindow(-5)
+        #expect(file.releaseCursor == 8 * page)
+        #expect(file.checksum(offset: 0, length: bytes.count) == sum)
     }
 
     @Test(

@@ -160,36 +160,69 @@ final class MappedFile: @unchecked Sendable {
         thread.start()
     }
 
-    /// Releases `window` bytes at a time (`releaseWindow`) until the
-    /// process's resident file pages are at most `target` bytes or the
+    /// Releases the file's pages a stretch at a time (`releaseWindow`) until
+    /// the process's resident file pages are at most `target` bytes or the
     /// whole file went round, on a thread of its own; false (and nothing
-    /// done) while an earlier call's thread still runs.
+    /// done) while an earlier call's thread still runs. Each stretch is
+    /// `releaseLength`: at least `window` bytes, more the further the
+    /// process is over `target`.
     func releaseInBackground(down target: Int64, window: Int) -> Bool {
         guard begin(\.releasing) else { return false }
         let thread = Thread { [self] in
             var released = 0
-            repeat {
-                releaseWindow(window)
-                released += window
-            } while released < bytes.count && (Self.residentFileBytes() ?? 0) > target
+            while released < bytes.count, let resident = Self.residentFileBytes(), resident > target {
+                let length = Self.releaseLength(
+                    fileBytes: bytes.count, resident: resident, target: target, window: window)
+                releaseWindow(length)
+                released += length
+            }
             state.withLock { $0.releasing = false }
         }
         thread.start()
         return true
     }
 
+    /// Runs `body` as if a release thread were at work, once any running
+    /// one has ended (for tests: the checks in `body` then find it busy).
+    func whileReleasing<R>(_ body: () throws -> R) rethrows -> R {
+        while !begin(\.releasing) { usleep(1000) }
+        defer { state.withLock { $0.releasing = false } }
+        return try body()
+    }
+
+    /// How much of a file of `fileBytes` to release at once when the
+    /// process holds `resident` bytes of file pages and may hold `target`:
+    /// the share of the file that holds the excess if the resident pages
+    /// are spread over it evenly (a query's pages are), at least `window`,
+    /// at most the file. A window at a time fell behind: queries read
+    /// through 2 MiB folios of the page cache map 64 KiB around each page
+    /// they touch, and with one 64 MiB window of a 10 GB index holding
+    /// under 1% of its resident pages, a server at 100 million places
+    /// peaked at twice its limit of 1 GiB before the releases caught up.
+    static func releaseLength(fileBytes: Int, resident: Int64, target: Int64, window: Int) -> Int {
+        guard resident > target, resident > 0 else { return min(window, fileBytes) }
+        let share = Double(resident - target) / Double(resident)
+        let length = Int((Double(fileBytes) * share).rounded(.up))
+        return min(fileBytes, max(window, length))
+    }
+
     /// Drops the pages of the next `length` bytes of the file (going round
-    /// it) from this process's page tables: they stay in the page cache,
-    /// and a later touch maps them again. A window at a time, so that no
-    /// query waits while the page tables of a whole large file are cleared.
+    /// it, past its end to its start) from this process's page tables:
+    /// they stay in the page cache, and a later touch maps them again.
     func releaseWindow(_ length: Int) {
+        let length = min(max(length, 0), bytes.count)
         let start = state.withLock { s -> Int in
             let start = s.cursor
-            s.cursor = start + length >= bytes.count ? 0 : start + length
+            s.cursor = (start + length) % max(bytes.count, 1)
             return start
         }
-        release(start, min(length, bytes.count - start))
+        let first = min(length, bytes.count - start)
+        release(start, first)
+        if first < length { release(0, length - first) }
     }
+
+    /// Where the next `releaseWindow` starts (for tests).
+    var releaseCursor: Int { state.withLock { $0.cursor } }
 
     /// The process's resident file-backed bytes (mapped files, the code
     /// included: `shared` in /proc/self/statm), or nil where unknown.

@@ -41,6 +41,9 @@ package final class SpatialEngine {
     private var residentLimitInEffect: Int64? { residentFileLimit ?? PlaceStore.indexResidentBytes }
     /// How many times the index's pages were released (for tests and reports).
     package private(set) var releases = 0
+    /// How many times a query's thread released a stretch itself, the
+    /// releasing thread being behind (for tests and reports).
+    package private(set) var catchUps = 0
     private var queriesSinceResidentCheck = 0
     /// The process's resident file-backed bytes when the index was mapped.
     private var residentFileBaseline: Int64 = 0
@@ -48,11 +51,16 @@ package final class SpatialEngine {
     /// with 128 between checks a server at 100 million places held twice
     /// its limit of 1 GiB.)
     static let residentCheckInterval = 16
-    /// How much of the index's mapping is released at a time (going round
-    /// it) until the process is back under nine tenths of the limit: a
-    /// check over the limit releases a window or a few, and no query waits
-    /// while the page tables of a whole large file are cleared.
+    /// The least of the index's mapping released at a time (going round
+    /// it) until the process is back under nine tenths of the limit; more
+    /// the further the process is over it (`MappedFile.releaseLength`).
+    /// The releases run on a thread of their own: no query waits while
+    /// page tables are cleared.
     static let releaseWindowBytes = 64 << 20
+    /// The most a query's thread releases itself when the process is over
+    /// the limit by a quarter and the releasing thread is still at work
+    /// (a stall of a few milliseconds for that query's event loop).
+    static let catchUpBytes = 512 << 20
 
     package init(store: PlaceStore) {
         self.store = store
@@ -96,24 +104,33 @@ package final class SpatialEngine {
 
     /// Every `residentCheckInterval` queries: when the process holds more
     /// resident file pages than `residentFileLimit` above what it held when
-    /// the index was mapped, windows of the index's mapping (going round
-    /// it) are released until it is back under nine tenths of the limit,
-    /// on a thread of its own (one at a time per mapping). They stay in the kernel's
-    /// page cache; the next query to touch one maps it again (a minor
-    /// fault), so resident memory stays bounded by the setting, not by the
-    /// number of places (docs/spatial-index.md).
+    /// the index was mapped, stretches of the index's mapping (going round
+    /// it, each as long as the excess's share of the file) are released
+    /// until it is back under nine tenths of the limit, on a thread of its
+    /// own (one at a time per mapping). They stay in the kernel's page
+    /// cache; the next query to touch one maps it again (a minor fault), so
+    /// resident memory stays bounded by the setting, not by the number of
+    /// places (docs/spatial-index.md).
     private func boundResidentPages(_ loaded: LoadedIndex) {
         guard let mapping = loaded.mapping, let limit = residentLimitInEffect else { return }
         queriesSinceResidentCheck += 1
         guard queriesSinceResidentCheck >= Self.residentCheckInterval else { return }
         queriesSinceResidentCheck = 0
         guard let resident = MappedFile.residentFileBytes(), resident - residentFileBaseline > limit else { return }
-        // Down to nine tenths of the limit, a window at a time, on a thread
-        // of its own: no query waits while page tables are cleared.
-        if mapping.releaseInBackground(
-            down: residentFileBaseline + limit / 10 * 9, window: Self.releaseWindowBytes)
-        {
+        // Down to nine tenths of the limit, on a thread of its own: no
+        // query waits while page tables are cleared.
+        let target = residentFileBaseline + limit / 10 * 9
+        if mapping.releaseInBackground(down: target, window: Self.releaseWindowBytes) {
             releases += 1
+        } else if resident - residentFileBaseline > limit + limit / 4 {
+            // That thread has fallen behind the queries (each page fault
+            // maps the 64 KiB around the page): this query's thread
+            // releases a stretch too, at most `catchUpBytes`, and so maps
+            // nothing meanwhile.
+            let length = MappedFile.releaseLength(
+                fileBytes: mapping.bytes.count, resident: resident, target: target, window: Self.releaseWindowBytes)
+            mapping.releaseWindow(min(length, Self.catchUpBytes))
+            catchUps += 1
         }
     }
 
