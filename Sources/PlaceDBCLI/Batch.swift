@@ -13,9 +13,24 @@ enum Batch {
     /// input, so an idle batch holds no transaction.
     static let groupSize = 1024
 
+    /// Lines already arrived are read this many at a time: each is parsed,
+    /// `prepare` is given the requests (a nearby or current-place batch
+    /// asks there for the spatial index's memory on the way to each, so
+    /// that the reads of the lines' descents overlap), then they are
+    /// answered in order.
+    static let lookahead = 16
+
     static func run(
         _ context: CommandContext, snapshot: ((() throws -> Void) throws -> Void)? = nil,
         answer: (JSONObject) throws -> [UInt8]
+    ) throws -> ExitCode {
+        try run(context, snapshot: snapshot, parse: { $0 }, prepare: nil, answer: answer)
+    }
+
+    static func run<Request>(
+        _ context: CommandContext, snapshot: ((() throws -> Void) throws -> Void)? = nil,
+        parse: (JSONObject) throws -> Request, prepare: (([Request]) -> Void)?,
+        answer: (Request) throws -> [UInt8]
     ) throws -> ExitCode {
         if context.arguments.value(CommandSpec.GlobalOptions.output) == "text" {
             throw UsageError(message: "--batch writes NDJSON; --output text is not available with it")
@@ -33,10 +48,10 @@ enum Batch {
             console.out(String(decoding: pending, as: UTF8.self))
             pending.removeAll(keepingCapacity: true)
         }
-        func handle(_ text: String) throws {
-            line += 1
-            let reply: [UInt8]
-            do {
+        /// A request line, or the error its line answers with (or that
+        /// ends the batch when that line's turn comes).
+        func request(_ text: String) -> Result<Request, any Error> {
+            Result {
                 var bytes = Array(text.utf8)
                 // RFC 7464 record separators and surrounding white space.
                 while let first = bytes.first, first == 0x1E || first == 0x20 || first == 0x09 { bytes.removeFirst() }
@@ -48,35 +63,62 @@ enum Batch {
                 } catch let e as JSONSyntaxError {
                     throw PlaceDBError.invalidArgument("not JSON: \(e.message) at byte \(e.offset + 1)")
                 }
-                guard case .object(let request) = value else {
+                guard case .object(let object) = value else {
                     throw PlaceDBError.invalidArgument("expected a JSON object, got \(value.kindDescription)")
                 }
-                reply = try answer(request)
+                return try parse(object)
+            }
+        }
+        /// Line `number`'s answer, or its error line.
+        func reply(_ number: Int, _ parsed: Result<Request, any Error>) throws {
+            let reply: [UInt8]
+            do {
+                reply = try answer(parsed.get())
             } catch PlaceDBError.invalidArgument(let message) {
                 failed += 1
-                reply = Array(writer.string(errorLine("line \(line): \(message)")).utf8)
+                reply = Array(writer.string(errorLine("line \(number): \(message)")).utf8)
             } catch let e as UsageError {
                 failed += 1
-                reply = Array(writer.string(errorLine("line \(line): \(e.message)")).utf8)
+                reply = Array(writer.string(errorLine("line \(number): \(e.message)")).utf8)
             }
             pending += reply
             pending.append(0x0A)
             if pending.count >= 1 << 16 { flush() }
         }
+        /// Parses `texts`, prepares their requests, answers them in order.
+        func handle(_ texts: [String]) throws {
+            let parsed = texts.map { text -> (Int, Result<Request, any Error>) in
+                line += 1
+                return (line, request(text))
+            }
+            if let prepare {
+                let requests = parsed.compactMap { try? $0.1.get() }
+                if !requests.isEmpty { prepare(requests) }
+            }
+            for (number, p) in parsed { try reply(number, p) }
+        }
         // Answers given before a database failure ends the batch are written.
         defer { flush() }
+        var texts: [String] = []
+        texts.reserveCapacity(lookahead)
         while let first = console.readInputLine(beforeWaiting: flush) {
             guard let snapshot else {
-                try handle(first)
+                try handle([first])
                 continue
             }
             try snapshot {
-                try handle(first)
+                texts.removeAll(keepingCapacity: true)
+                texts.append(first)
                 var grouped = 1
                 while grouped < groupSize, console.inputLineReady, let text = console.readInputLine() {
-                    try handle(text)
+                    texts.append(text)
                     grouped += 1
+                    if texts.count == lookahead {
+                        try handle(texts)
+                        texts.removeAll(keepingCapacity: true)
+                    }
                 }
+                if !texts.isEmpty { try handle(texts) }
             }
         }
         flush()

@@ -92,10 +92,12 @@ enum CurrentCommand: Command {
         client.reportStoredIndexProblem = { context.console.errLine("placedb \(context.spec.name): warning: \($0)") }
         if batch {
             try Batch.refuse([Options.accuracy, Options.at, Options.type, Options.limit], with: context)
-            return try Batch.run(context, snapshot: { try client.read($0) }) { body in
-                try client.findPlaceLikelihoodsJSON(
-                    CurrentPlaceRequest(json: QueryOptions.body(body, language: language)), fields: fields,
-                    explain: explain)
+            return try Batch.run(
+                context, snapshot: { try client.read($0) },
+                parse: { try CurrentPlaceRequest(json: QueryOptions.body($0, language: language)) },
+                prepare: { client.warmSpatialIndex($0.map(\.location), for: .currentPlace) }
+            ) { request in
+                try client.findPlaceLikelihoodsJSON(request, fields: fields, explain: explain)
             }
         }
         var request = CurrentPlaceRequest(

@@ -84,9 +84,12 @@ enum NearbyCommand: Command {
             try Batch.refuse(
                 [Options.radius, Options.type, Options.excludeType, Options.limit, Options.rank, Options.allFeatures],
                 with: context)
-            return try Batch.run(context, snapshot: { try client.read($0) }) { body in
-                try client.searchNearbyJSON(
-                    NearbySearchRequest(json: QueryOptions.body(body, language: language)), fields: fields, at: time)
+            return try Batch.run(
+                context, snapshot: { try client.read($0) },
+                parse: { try NearbySearchRequest(json: QueryOptions.body($0, language: language)) },
+                prepare: { client.warmSpatialIndex($0.map(\.center), for: .nearby) }
+            ) { request in
+                try client.searchNearbyJSON(request, fields: fields, at: time)
             }
         }
         var request = NearbySearchRequest(center: try QueryOptions.coordinate(context))

@@ -195,6 +195,43 @@ struct QueryCommandTests {
         #expect(clean.out == #"{"placeLikelihoods":[],"noneLikelihood":1}"# + "\n")
     }
 
+    @Test(
+        "--batch longer than its lookahead: each line's answer is the one it gets alone, error lines keep their numbers",
+        arguments: ["nearby", "current"])
+    func batchLookahead(command: String) throws {
+        let cli = try CLI.withQueryPlaces()
+        var g = TestRandom(seed: 36)
+        let bad: Set<Int> = [5, Batch.lookahead, Batch.lookahead + 1, 2 * Batch.lookahead + 3]
+        var lines: [String] = []
+        for n in 1...(2 * Batch.lookahead + 8) {
+            if bad.contains(n) {
+                lines.append(n % 2 == 0 ? "not json \(n)" : #"{"location":{"latitude":95,"longitude":0}, "x": 1}"#)
+                continue
+            }
+            let lat = 46.52 + Double.random(in: -0.002...0.002, using: &g)
+            let lng = 6.63 + Double.random(in: -0.002...0.002, using: &g)
+            lines.append(
+                command == "nearby"
+                    ? #"{"locationRestriction":{"circle":{"center":{"latitude":\#(lat),"longitude":\#(lng)}}},"maxResultCount":3}"#
+                    : #"{"location":{"latitude":\#(lat),"longitude":\#(lng)},"accuracyMeters":\#(5 + n)}"#)
+        }
+        let all = cli.run([command, "--batch", "--fields", "id"], input: lines.joined(separator: "\n") + "\n")
+        #expect(all.code == 65)
+        let out = all.out.split(separator: "\n").map(String.init)
+        #expect(out.count == lines.count)
+        for (i, line) in lines.enumerated() where i < out.count {
+            if bad.contains(i + 1) {
+                #expect(out[i].hasPrefix(#"{"error":{"code":400,"message":"line \#(i + 1): "#), "\(out[i])")
+            } else {
+                let alone = cli.run([command, "--batch", "--fields", "id"], input: line + "\n")
+                #expect(alone.code == 0)
+                #expect(out[i] + "\n" == alone.out, "line \(i + 1)")
+                #expect(!out[i].contains("error"))
+            }
+        }
+        #expect(all.err.contains("\(bad.count) of \(lines.count) request lines failed"))
+    }
+
     @Test("current lists 5 places by default (a --batch line too, or its maxResultCount), and noneLikelihood always")
     func currentLimits() throws {
         let cli = try CLI()

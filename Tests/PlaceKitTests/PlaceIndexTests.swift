@@ -170,6 +170,41 @@ struct PlaceIndexTests {
         #expect(PlaceIndex.Node.extentBound(65_533.5) == 65_534 && PlaceIndex.Node.extentBound(65_534.5) == .max)
     }
 
+    @Test("a batch's warm-up descends each center to a leaf whose box holds it, and changes no answer")
+    func warmDescentsReachTheLeaf() {
+        let points = Self.points(3000, seed: 12)
+        let index = Self.index(points)
+        let before = Self.queries.map { index.nearest(to: $0, k: 10).map(\.slot) }
+        // Each place's own point lies in the box of the leaf it is in, and
+        // on the way down the nearer child of a pair is the one holding it
+        // (the places spread over the sphere, every third one: the others
+        // crowd round a few centres, closer than the boxes' Float
+        // rounding, where siblings' boxes overlap and the left one is
+        // taken).
+        let centers = stride(from: 0, to: 1200, by: 3).map {
+            Coordinate(latitude: points[$0].0, longitude: points[$0].1)
+        }
+        for columns in [PlaceIndex.WarmedColumns.nearby, .currentPlace] {
+            let leaves = index.warmDescents(centers + [Coordinate(latitude: .nan, longitude: 6.6)], columns: columns)
+            #expect(leaves.count == centers.count, "a center that is not finite is left out")
+            for (c, n) in zip(centers, leaves) {
+                let node = index.nodes[Int(n)]
+                let p = UnitVector(latitude: c.latitude, longitude: c.longitude)
+                #expect(node.isLeaf && node.count > 0)
+                #expect(Double(node.minX) <= p.x && p.x <= Double(node.maxX), "\(c)")
+                #expect(Double(node.minY) <= p.y && p.y <= Double(node.maxY), "\(c)")
+                #expect(Double(node.minZ) <= p.z && p.z <= Double(node.maxZ), "\(c)")
+            }
+        }
+        #expect(index.warmDescents([], columns: .nearby).isEmpty)
+        #expect(Self.queries.map { index.nearest(to: $0, k: 10).map(\.slot) } == before)
+        // A tree that is one leaf.
+        let small = Self.index(Array(points.prefix(5)))
+        #expect(small.nodes[0].isLeaf)
+        #expect(
+            small.warmDescents(Self.queries, columns: .currentPlace) == Array(repeating: 0, count: Self.queries.count))
+    }
+
     @Test("a node's reach threshold is never tighter than the exact one for that reach")
     func reachThresholdBoundsTheExactOne() {
         // From a centimeter to beyond half the circumference, extents from

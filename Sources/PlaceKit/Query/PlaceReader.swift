@@ -77,6 +77,14 @@ package final class PlaceReader {
         try engine.loadFull().statistics
     }
 
+    /// Asks for the spatial index's memory on the way to each of
+    /// `centers` (`PlaceIndex.warmDescents`), when the whole index is
+    /// loaded: a batch calls it for the lines it is about to answer, so
+    /// that their descents' reads overlap. Changes no answer.
+    package func warmSpatialIndex(_ centers: [Coordinate], for columns: PlaceIndex.WarmedColumns) {
+        engine.full?.index.warmDescents(centers, columns: columns)
+    }
+
     /// Whether the spatial index is kept in a file beside the database
     /// (docs/spatial-index.md); off, every load builds it from the rows.
     package var storesSpatialIndex: Bool {

@@ -384,6 +384,95 @@ package final class PlaceIndex {
     /// whose chord is within 2e-12 (13 µm) of the k-th, far more than the
     /// two formulas can disagree by; the survivors are then measured with
     /// `haversineMeters` and ranked by it.
+    /// What a batch's queries read of the slots they find, besides the
+    /// tree: asked for, over the leaf each descent ends at, with the path.
+    package enum WarmedColumns {
+        /// Nearby: the coordinates, rows and ID ends (`nearest`'s
+        /// survivors).
+        case nearby
+        /// Current place: those and what a candidate reads
+        /// (`prefetchCandidates`).
+        case currentPlace
+    }
+
+    /// Asks for the nodes and points of each center's descent (at each
+    /// node, into the child whose box is nearer), and for the leaf's
+    /// slots in `columns`, all centers in step, a level at a time: each
+    /// level's reads of every center overlap, where a query alone waits
+    /// for one level before it can ask for the next. A batch calls it for
+    /// the lines it is about to answer (`PlaceReader.warmSpatialIndex`);
+    /// their queries then find most of what they read in the cache. At a
+    /// hundred million places the tree's lower levels miss every cache;
+    /// at a million less of it does. A hint only: no answer depends on it. Returns the leaf each finite center's
+    /// descent ended at, in order (for tests).
+    @discardableResult
+    package func warmDescents(_ centers: [Coordinate], columns: WarmedColumns) -> [Int32] {
+        guard !centers.isEmpty, !nodes.isEmpty else { return [] }
+        let nodes = self.nodes
+        var queries: [UnitVector] = []
+        // The even index of the pair of children each center descends
+        // into next (asked for a level earlier), or -1 once at its leaf.
+        var pairs: [Int32] = []
+        queries.reserveCapacity(centers.count)
+        pairs.reserveCapacity(centers.count)
+        let root = nodes[0]
+        for c in centers {
+            guard c.latitude.isFinite, c.longitude.isFinite else { continue }
+            queries.append(UnitVector(latitude: c.latitude, longitude: c.longitude))
+            pairs.append(root.isLeaf ? -1 : root.first)
+        }
+        prefetchVisit(root, 0)
+        if root.isLeaf { prefetchSlots(root.slots, columns) }
+        var leaves = [Int32](repeating: 0, count: pairs.count)
+        var descending = pairs.contains { $0 >= 0 }
+        while descending {
+            descending = false
+            for i in pairs.indices where pairs[i] >= 0 {
+                let l = Int(pairs[i])
+                let left = nodes[l], right = nodes[l + 1]
+                let q = queries[i]
+                let (child, n) = boxChord2(right, q) < boxChord2(left, q) ? (right, l + 1) : (left, l)
+                prefetchVisit(child, n)
+                if child.isLeaf {
+                    pairs[i] = -1
+                    leaves[i] = Int32(n)
+                    prefetchSlots(child.slots, columns)
+                } else {
+                    pairs[i] = child.first
+                    descending = true
+                }
+            }
+        }
+        return leaves
+    }
+
+    /// Asks for `slots`' entries in the columns `columns` names.
+    private func prefetchSlots(_ slots: Range<Int>, _ columns: WarmedColumns) {
+        guard !slots.isEmpty else { return }
+        @inline(__always) func run<T>(_ column: UnsafeBufferPointer<T>) {
+            let start = UnsafeRawPointer(column.baseAddress! + slots.lowerBound)
+            let bytes = slots.count * MemoryLayout<T>.stride
+            var offset = 0
+            while offset < bytes {
+                cprefetch_read(start + offset)
+                offset += 64
+            }
+            cprefetch_read(start + bytes - 1)
+        }
+        run(latitudes)
+        run(longitudes)
+        run(rowids)
+        if holdsIDs { run(idEnds) }
+        if case .currentPlace = columns {
+            run(statuses)
+            run(typeCodes)
+            run(ratingCounts)
+            run(sourceCodes)
+            run(shapeIndexes)
+            run(viewportIndexes)
+        }
+    }
+
     package func nearest(to center: Coordinate, k: Int, maxMeters: Double = .infinity, accept: ((Int) -> Bool)? = nil)
         -> [IndexHit]
     {
