@@ -313,7 +313,7 @@ package final class PlaceIndex {
 
     /// Asks for what current place reads of each hit's slot (`candidate`:
     /// its status, type, rating count, source, footprint; its row and where
-    /// its ID ends), so that those reads overlap across the hits.
+    /// its ID starts and ends), so that those reads overlap across the hits.
     package func prefetchCandidates(_ hits: [IndexHit]) {
         let idEnds = holdsIDs ? self.idEnds.baseAddress : nil
         for hit in hits {
@@ -325,7 +325,11 @@ package final class PlaceIndex {
             cprefetch_read(shapeIndexes.baseAddress! + s)
             cprefetch_read(viewportIndexes.baseAddress! + s)
             cprefetch_read(rowids.baseAddress! + s)
-            if let idEnds { cprefetch_read(idEnds + s) }
+            if let idEnds {
+                // Its ID starts where the slot before ends: that entry too.
+                if s > 0 { cprefetch_read(idEnds + s - 1) }
+                cprefetch_read(idEnds + s)
+            }
         }
     }
 
@@ -462,7 +466,11 @@ package final class PlaceIndex {
         run(latitudes)
         run(longitudes)
         run(rowids)
-        if holdsIDs { run(idEnds) }
+        if holdsIDs {
+            // A slot's ID starts where the slot before it ends.
+            if slots.lowerBound > 0 { cprefetch_read(idEnds.baseAddress! + slots.lowerBound - 1) }
+            run(idEnds)
+        }
         if case .currentPlace = columns {
             run(statuses)
             run(typeCodes)
@@ -536,14 +544,17 @@ package final class PlaceIndex {
         hits.reserveCapacity(best.count)
         let latitudes = self.latitudes, longitudes = self.longitudes
         // What the survivors' answers read, asked for at once so the reads
-        // overlap: their coordinates, rows and where their IDs end.
+        // overlap: their coordinates, rows and where their IDs start and end.
         let rowids = self.rowids.baseAddress!, idEnds = holdsIDs ? self.idEnds.baseAddress : nil
         for b in best {
             let s = Int(b.slot)
             cprefetch_read(latitudes.baseAddress! + s)
             cprefetch_read(longitudes.baseAddress! + s)
             cprefetch_read(rowids + s)
-            if let idEnds { cprefetch_read(idEnds + s) }
+            if let idEnds {
+                if s > 0 { cprefetch_read(idEnds + s - 1) }
+                cprefetch_read(idEnds + s)
+            }
         }
         for b in best {
             let d = haversineMeters(center.latitude, center.longitude, latitudes[Int(b.slot)], longitudes[Int(b.slot)])
