@@ -315,7 +315,6 @@ package final class PlaceIndex {
     /// its status, type, rating count, source, footprint; its row and where
     /// its ID starts and ends), so that those reads overlap across the hits.
     package func prefetchCandidates(_ hits: [IndexHit]) {
-        let idEnds = holdsIDs ? self.idEnds.baseAddress : nil
         for hit in hits {
             let s = Int(hit.slot)
             cprefetch_read(statuses.baseAddress! + s)
@@ -325,11 +324,7 @@ package final class PlaceIndex {
             cprefetch_read(shapeIndexes.baseAddress! + s)
             cprefetch_read(viewportIndexes.baseAddress! + s)
             cprefetch_read(rowids.baseAddress! + s)
-            if let idEnds {
-                // Its ID starts where the slot before ends: that entry too.
-                if s > 0 { cprefetch_read(idEnds + s - 1) }
-                cprefetch_read(idEnds + s)
-            }
+            prefetchIDEnds(s)
         }
     }
 
@@ -368,26 +363,32 @@ package final class PlaceIndex {
         } else if node.count > 0 {
             // A leaf's points: up to 16 records of 24 bytes, one run of up
             // to seven cache lines.
-            let start = UnsafeRawPointer(points.baseAddress! + Int(node.first))
-            let bytes = Int(node.count) * MemoryLayout<Point3>.stride
-            var offset = 0
-            while offset < bytes {
-                cprefetch_read(start + offset)
-                offset += 64
-            }
-            cprefetch_read(start + bytes - 1)
+            prefetchRun(points.baseAddress! + Int(node.first), count: Int(node.count))
         }
     }
 
-    /// The `k` places nearest to `center` that `accept` lets through, within
-    /// `maxMeters`, ascending by distance. Places tied with the k-th one are
-    /// all included (so the caller can break ties by place ID); the result
-    /// may therefore hold more than `k` hits.
-    ///
-    /// The search ranks by chord (no trigonometry), keeping every point
-    /// whose chord is within 2e-12 (13 µm) of the k-th, far more than the
-    /// two formulas can disagree by; the survivors are then measured with
-    /// `haversineMeters` and ranked by it.
+    /// Asks for every cache line of the `count` values at `start`.
+    @inline(__always)
+    private func prefetchRun<T>(_ start: UnsafePointer<T>, count: Int) {
+        let start = UnsafeRawPointer(start), bytes = count * MemoryLayout<T>.stride
+        var offset = 0
+        while offset < bytes {
+            cprefetch_read(start + offset)
+            offset += 64
+        }
+        cprefetch_read(start + bytes - 1)
+    }
+
+    /// Asks for where slot `s`'s ID starts and ends (the end of the slot
+    /// before, and its own), when the index holds IDs.
+    @inline(__always)
+    private func prefetchIDEnds(_ s: Int) {
+        guard holdsIDs else { return }
+        let ends = idEnds.baseAddress!
+        if s > 0 { cprefetch_read(ends + s - 1) }
+        cprefetch_read(ends + s)
+    }
+
     /// What a batch's queries read of the slots they find, besides the
     /// tree: asked for, over the leaf each descent ends at, with the path.
     package enum WarmedColumns {
@@ -407,8 +408,9 @@ package final class PlaceIndex {
     /// the lines it is about to answer (`PlaceReader.warmSpatialIndex`);
     /// their queries then find most of what they read in the cache. At a
     /// hundred million places the tree's lower levels miss every cache;
-    /// at a million less of it does. A hint only: no answer depends on it. Returns the leaf each finite center's
-    /// descent ended at, in order (for tests).
+    /// at a million less of it does. A hint only: no answer depends on it.
+    /// Returns the leaf each finite center's descent ended at, in order
+    /// (for tests).
     @discardableResult
     package func warmDescents(_ centers: [Coordinate], columns: WarmedColumns) -> [Int32] {
         guard !centers.isEmpty, !nodes.isEmpty else { return [] }
@@ -454,14 +456,7 @@ package final class PlaceIndex {
     private func prefetchSlots(_ slots: Range<Int>, _ columns: WarmedColumns) {
         guard !slots.isEmpty else { return }
         @inline(__always) func run<T>(_ column: UnsafeBufferPointer<T>) {
-            let start = UnsafeRawPointer(column.baseAddress! + slots.lowerBound)
-            let bytes = slots.count * MemoryLayout<T>.stride
-            var offset = 0
-            while offset < bytes {
-                cprefetch_read(start + offset)
-                offset += 64
-            }
-            cprefetch_read(start + bytes - 1)
+            prefetchRun(column.baseAddress! + slots.lowerBound, count: slots.count)
         }
         run(latitudes)
         run(longitudes)
@@ -481,6 +476,15 @@ package final class PlaceIndex {
         }
     }
 
+    /// The `k` places nearest to `center` that `accept` lets through, within
+    /// `maxMeters`, ascending by distance. Places tied with the k-th one are
+    /// all included (so the caller can break ties by place ID); the result
+    /// may therefore hold more than `k` hits.
+    ///
+    /// The search ranks by chord (no trigonometry), keeping every point
+    /// whose chord is within 2e-12 (13 µm) of the k-th, far more than the
+    /// two formulas can disagree by; the survivors are then measured with
+    /// `haversineMeters` and ranked by it.
     package func nearest(to center: Coordinate, k: Int, maxMeters: Double = .infinity, accept: ((Int) -> Bool)? = nil)
         -> [IndexHit]
     {
@@ -545,16 +549,13 @@ package final class PlaceIndex {
         let latitudes = self.latitudes, longitudes = self.longitudes
         // What the survivors' answers read, asked for at once so the reads
         // overlap: their coordinates, rows and where their IDs start and end.
-        let rowids = self.rowids.baseAddress!, idEnds = holdsIDs ? self.idEnds.baseAddress : nil
+        let rowids = self.rowids.baseAddress!
         for b in best {
             let s = Int(b.slot)
             cprefetch_read(latitudes.baseAddress! + s)
             cprefetch_read(longitudes.baseAddress! + s)
             cprefetch_read(rowids + s)
-            if let idEnds {
-                if s > 0 { cprefetch_read(idEnds + s - 1) }
-                cprefetch_read(idEnds + s)
-            }
+            prefetchIDEnds(s)
         }
         for b in best {
             let d = haversineMeters(center.latitude, center.longitude, latitudes[Int(b.slot)], longitudes[Int(b.slot)])
