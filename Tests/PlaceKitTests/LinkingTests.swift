@@ -294,6 +294,40 @@ struct LinkingTests {
         #expect(groups.first?.contains("B1") == true)
     }
 
+    @Test(
+        "an import's pass examines the live places it changed; the links and groups of a changed place are dropped and formed anew"
+    )
+    func importPassCounts() throws {
+        let dir = try TempDirectory("placedb-link")
+        let path = dir.file("places.sqlite")
+        func run(_ name: String, _ lines: [String]) throws -> LinkSummary? {
+            let importer = try PlaceImporter(databasePath: path)
+            _ = try importer.importInput(.file(try dir.write(name, lines.joined(separator: "\n") + "\n")))
+            return try importer.link()
+        }
+        // One source in one capture: nothing can be linked, nothing scored.
+        let first = try #require(
+            try run(
+                "a.ndjson",
+                [
+                    Self.google("A1", "Cruise Bar", Self.at(0, 0), types: ["bar"]),
+                    Self.google("A2", "Harbour Pharmacy", Self.at(400, 0), types: ["pharmacy"]),
+                ]))
+        #expect(first.examined == 2 && first.scored == 0 && first.linked == 0)
+        // A later capture: only its place is examined, and linked to A1.
+        let second = try #require(
+            try run("b.ndjson", [Self.google("B1", "Cruise Bar", Self.at(1, 1), types: ["bar"])]))
+        #expect(second.examined == 1 && second.linked == 1 && second.groups == 1)
+        #expect(try Self.groups(path) == [["A1", "B1"]])
+        // B1 becomes another place: its link and group go, A1 is alone again.
+        let third = try #require(
+            try run("c.ndjson", [Self.google("B1", "Harbour Pharmacy", Self.at(1, 1), types: ["pharmacy"])]))
+        #expect(third.examined == 1 && third.linked == 0)
+        #expect(try Self.groups(path).isEmpty)
+        let links = try Database(path: path, mode: .readOnly).scalar("SELECT count(*) FROM place_link")?.int64
+        #expect(links == 0)
+    }
+
     @Test("two records of one place on either side of the antimeridian are linked (the search reaches across it)")
     func acrossTheAntimeridian() throws {
         let dir = try TempDirectory("placedb-link")

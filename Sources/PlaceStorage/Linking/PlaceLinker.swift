@@ -348,18 +348,27 @@ package final class PlaceLinker {
 
     /// Whether any two live places could be linked at all: more than one
     /// source, or one source whose records were not all seen together.
-    func anythingToLink() throws -> Bool {
-        var answer = false
+    func anythingToLink() throws -> Bool { try anythingToLink(changedSince: nil).answer }
+
+    /// `anythingToLink()`, and in the same scan of the live places the
+    /// number changed since run `since` (nil: all of them).
+    func anythingToLink(changedSince since: Int64?) throws -> (answer: Bool, changed: Int) {
+        var answer = false, changed = 0
         try db.forEachRow(
-            "SELECT count(DISTINCT source), min(last_run), max(first_run) FROM place WHERE removed_run IS NULL"
+            """
+            SELECT count(DISTINCT source), min(last_run), max(first_run),
+                   sum(?1 IS NULL OR first_run >= ?1 OR updated_run >= ?1)
+            FROM place WHERE removed_run IS NULL
+            """, [since.map { .integer($0) } ?? .null]
         ) { row in
             let sources = try row.int64(0)
             let minLast = row.optionalInt64(1) ?? 0, maxFirst = row.optionalInt64(2) ?? 0
             // One source: some pair is eligible only when some place's runs
             // end before another's begin.
             answer = sources > 1 || (sources == 1 && minLast < maxFirst)
+            changed = Int(row.optionalInt64(3) ?? 0)
         }
-        return answer
+        return (answer, changed)
     }
 
     /// Links the places changed since `since` (their run ids: first seen,
@@ -587,20 +596,27 @@ package final class PlaceLinker {
         let condition = "(p.first_run >= ?1 OR p.updated_run >= ?1 OR p.removed_run >= ?1)"
         let args: [DatabaseValue] = [.integer(since)]
         let changedIDs = "SELECT p.id FROM place p WHERE \(condition)"
-        try db.forEachRow(
-            """
-            SELECT a, b FROM place_link WHERE a IN (\(changedIDs)) OR b IN (\(changedIDs))
-            """, args
-        ) {
-            try seeds.insert(try $0.int64(0)); try seeds.insert(try $0.int64(1))
+        // Each of these reads every place (the runs have no index): they
+        // are skipped where there is no link or no group to find, as in a
+        // fresh import or one of a single source.
+        if try db.scalar("SELECT EXISTS (SELECT 1 FROM place_link)")?.int64 == 1 {
+            try db.forEachRow(
+                """
+                SELECT a, b FROM place_link WHERE a IN (\(changedIDs)) OR b IN (\(changedIDs))
+                """, args
+            ) {
+                try seeds.insert(try $0.int64(0)); try seeds.insert(try $0.int64(1))
+            }
+            try db.run("DELETE FROM place_link WHERE a IN (\(changedIDs)) OR b IN (\(changedIDs))", args)
         }
-        try db.forEachRow(
-            """
-            SELECT m.id FROM place m WHERE m.group_id IN (SELECT p.group_id FROM place p WHERE \(condition) AND p.group_id IS NOT NULL)
-            """, args
-        ) { try seeds.insert(try $0.int64(0)) }
-        try db.run("DELETE FROM place_link WHERE a IN (\(changedIDs)) OR b IN (\(changedIDs))", args)
-        let anything = try anythingToLink()
+        if try db.scalar("SELECT EXISTS (SELECT 1 FROM place WHERE group_id IS NOT NULL)")?.int64 == 1 {
+            try db.forEachRow(
+                """
+                SELECT m.id FROM place m WHERE m.group_id IN (SELECT p.group_id FROM place p WHERE \(condition) AND p.group_id IS NOT NULL)
+                """, args
+            ) { try seeds.insert(try $0.int64(0)) }
+        }
+        let (anything, changedCount) = try anythingToLink(changedSince: since)
         // The changed live places, in chunks of rowids, each chunk in
         // Hilbert order (the candidates' rows stay cached while the pass
         // moves through a neighbourhood).
@@ -634,17 +650,17 @@ package final class PlaceLinker {
             }
             try flush()
         } else {
-            summary.examined =
-                try db.scalar("SELECT count(*) FROM place p WHERE \(condition) AND p.removed_run IS NULL", args)?.int
-                ?? 0
+            summary.examined = changedCount
         }
         // Places named by rules are seeds too (a rule may name IDs just stored).
-        try db.forEachRow(
-            """
-            SELECT p.id FROM link_rule r JOIN place p ON p.place_id IN (r.a, r.b)
-            WHERE p.first_run >= ?1 OR p.updated_run >= ?1 OR p.removed_run >= ?1 OR r.run >= ?1
-            """, args
-        ) { try seeds.insert(try $0.int64(0)) }
+        if hasRules {
+            try db.forEachRow(
+                """
+                SELECT p.id FROM link_rule r JOIN place p ON p.place_id IN (r.a, r.b)
+                WHERE p.first_run >= ?1 OR p.updated_run >= ?1 OR p.removed_run >= ?1 OR r.run >= ?1
+                """, args
+            ) { try seeds.insert(try $0.int64(0)) }
+        }
         // Each seed in rowid order, unless a component formed before held
         // it (its members leave the table).
         let batch = try db.cachedStatement("SELECT id FROM temp.link_seed WHERE id > ? ORDER BY id LIMIT 4096")
