@@ -328,6 +328,123 @@ struct LinkingTests {
         #expect(links == 0)
     }
 
+    /// Links and groups by place ID, to compare two passes' results.
+    static func linkState(_ path: String) throws -> [String] {
+        let db = try Database(path: path, mode: .readOnly)
+        var out: [String] = []
+        try db.forEachRow(
+            """
+            SELECT x.place_id, y.place_id, l.probability FROM place_link l
+            JOIN place x ON x.id = l.a JOIN place y ON y.id = l.b ORDER BY 1, 2
+            """
+        ) { out.append("link \(try $0.string(0)) \(try $0.string(1)) \(try $0.double(2))") }
+        return out + (try groups(path)).map { "group " + $0.joined(separator: " ") }
+    }
+
+    @Test(
+        "an import that changes few places links the rows it wrote (new, changed, removed) and ends as a full pass would"
+    )
+    func trackedImportPass() throws {
+        let dir = try TempDirectory("placedb-link")
+        let path = dir.file("places.sqlite")
+        // 40 shops 600 m apart and a bar, one capture of source "g".
+        let fillers = (0..<40).map { i in
+            Self.google("F\(i)", "Shop \(i)", Self.at(2_000 + Double(i) * 600, 0), types: ["store"])
+        }
+        let bar = Self.google("A1", "Cruise Bar", Self.at(0, 0), types: ["bar"])
+        func run(_ name: String, _ lines: [String], snapshot: Bool = false) throws -> LinkSummary {
+            var options = snapshot ? ImportOptions(snapshot: "g") : ImportOptions()
+            options.source = "g"
+            options.matching = nil
+            let importer = try PlaceImporter(databasePath: path, options: options)
+            _ = try importer.importInput(.file(try dir.write(name, lines.joined(separator: "\n") + "\n")))
+            if snapshot { _ = try importer.finishSnapshot() }
+            return try #require(try importer.link())
+        }
+        /// The state a full pass (every link and group dropped, all
+        /// places linked again) gives, the database left as it was.
+        func fullPass() throws -> [String] {
+            let copy = dir.file("full-\(UUID().uuidString).sqlite")
+            try FileManager.default.copyItem(atPath: path, toPath: copy)
+            let store = try PlaceStore(path: copy, writable: true)
+            _ = try store.write { try store.link(changedSince: nil) }
+            return try Self.linkState(copy)
+        }
+        let first = try run("a.ndjson", fillers + [bar])
+        #expect(!first.changesFromRowsWritten && first.examined == 41)
+        // A later capture adds the bar under a new ID: 1 new row of 42.
+        let second = try run("b.ndjson", [Self.google("B1", "Cruise Bar", Self.at(1, 1), types: ["bar"])])
+        #expect(second.changesFromRowsWritten && second.examined == 1 && second.linked == 1)
+        #expect(try Self.groups(path) == [["A1", "B1"]])
+        #expect(try Self.linkState(path) == fullPass())
+        // The bar changes its name (a changed row).
+        let third = try run("c.ndjson", [Self.google("B1", "Cruise Bar Vienna", Self.at(1, 1), types: ["bar"])])
+        #expect(third.changesFromRowsWritten && third.examined == 1)
+        #expect(try Self.linkState(path) == fullPass())
+        // A snapshot without A1 removes it (a removed row): the group goes.
+        let fourth = try run(
+            "d.ndjson", fillers + [Self.google("B1", "Cruise Bar Vienna", Self.at(1, 1), types: ["bar"])],
+            snapshot: true)
+        #expect(fourth.changesFromRowsWritten)
+        #expect(try Self.groups(path).isEmpty)
+        #expect(try Self.linkState(path) == fullPass())
+        // Many places changed against the table: their runs are read instead.
+        let fifth = try run(
+            "e.ndjson",
+            (0..<40).map { i in
+                Self.google("N\(i)", "New \(i)", Self.at(-2_000 - Double(i) * 600, 0), types: ["store"])
+            })
+        #expect(!fifth.changesFromRowsWritten && fifth.examined == 40)
+        #expect(try Self.linkState(path) == fullPass())
+    }
+
+    @Test(
+        "tracking notes the rows whose updated or removed run changes, not those seen again unchanged; a rollback takes its rows"
+    )
+    func trackingChangedPlaces() throws {
+        let dir = try TempDirectory("placedb-link")
+        let path = dir.file("places.sqlite")
+        let importer = try PlaceImporter(databasePath: path)
+        _ = try importer.importInput(
+            .file(
+                try dir.write(
+                    "a.ndjson",
+                    (0..<5).map { Self.google("P\($0)", "Shop \($0)", Self.at(Double($0) * 500, 0)) }
+                        .joined(separator: "\n") + "\n")))
+        let store = try PlaceStore(path: path, writable: true)
+        try store.write { try store.db.execute("UPDATE place SET removed_run = 1 WHERE id = 3") }
+        let changes = try store.trackChangedPlaces()
+        #expect(changes.rowidBefore == 5)
+        func noted() throws -> [Int64] {
+            var ids: [Int64] = []
+            try store.db.forEachRow("SELECT id FROM temp.link_changed ORDER BY id") { ids.append(try $0.int64(0)) }
+            return ids
+        }
+        try store.write {
+            try store.db.execute(
+                """
+                UPDATE place SET updated_run = updated_run + 1 WHERE id = 2;
+                UPDATE place SET removed_run = 9 WHERE id = 4;
+                UPDATE place SET last_run = last_run + 1, removed_run = NULL WHERE id = 1;
+                UPDATE place SET rating = 4.5 WHERE id = 5;
+                """)
+        }
+        #expect(try noted() == [2, 4])
+        // Revived (removed_run cleared) is noted too.
+        try store.write { try store.db.execute("UPDATE place SET removed_run = NULL WHERE id = 3") }
+        #expect(try noted() == [2, 3, 4])
+        struct Rollback: Error {}
+        #expect(throws: Rollback.self) {
+            try store.write {
+                try store.db.execute("UPDATE place SET updated_run = updated_run + 1 WHERE id = 5")
+                throw Rollback()
+            }
+        }
+        #expect(try noted() == [2, 3, 4])
+        store.stopTrackingChangedPlaces()
+        #expect(try !ChangedPlaces.isTracking(store.db))
+    }
+
     @Test("two records of one place on either side of the antimeridian are linked (the search reaches across it)")
     func acrossTheAntimeridian() throws {
         let dir = try TempDirectory("placedb-link")

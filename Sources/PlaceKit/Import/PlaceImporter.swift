@@ -162,6 +162,9 @@ public final class PlaceImporter {
     private var firstRun: Int64?
     /// The first run this importer began (any kind).
     private var importFirstRun: Int64?
+    /// The places this importer's inputs change, tracked from the first
+    /// input on for linking's pass (`ChangedPlaces`).
+    private var changes: ChangedPlaces?
     /// The newest capture time the records of this importer's inputs
     /// carried (their data's date: a snapshot's completion is dated by it).
     private var newestDataTime: Int64?
@@ -208,7 +211,11 @@ public final class PlaceImporter {
     /// imported by this importer, or `ImportOptions.link` is false.
     public func link() throws -> LinkSummary? {
         guard options.link, let since = firstRun else { return nil }
-        return try settling { try writing { try store.link(changedSince: since) } }
+        defer {
+            store.stopTrackingChangedPlaces()
+            changes = nil
+        }
+        return try settling { try writing { try store.link(changedSince: since, changes: changes) } }
     }
 
     /// Alias edges the last `finishSnapshot` recorded.
@@ -316,6 +323,9 @@ public final class PlaceImporter {
         defer { producer.stopAndWait() }
         var summary = ImportSummary()
         summary.inputs = 1
+        // Linking's pass reads the places the inputs change, tracked as
+        // they are written (from the first input that commits on).
+        if options.link && firstRun == nil { changes = try store.trackChangedPlaces() }
         var formats = Set<InputFormat>()
         var fatal: ImportRejection?
         var firstRejection: ImportRejection?

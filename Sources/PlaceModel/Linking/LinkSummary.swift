@@ -14,5 +14,8 @@ public struct LinkSummary: Sendable, Equatable {
     /// some member of the other (chaining refused), or a `different` rule.
     public var refused = 0
     public var seconds = 0.0
+    /// The pass found the changed places by the rows the import tracked
+    /// as it wrote them, not by reading every place's runs.
+    package var changesFromRowsWritten = false
     public init() {}
 }

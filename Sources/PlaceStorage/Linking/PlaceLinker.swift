@@ -375,7 +375,7 @@ package final class PlaceLinker {
     /// updated or removed at or after it), or every place when nil: their
     /// old links are dropped, candidates scored, links written, and the
     /// groups they touch formed anew.
-    package func link(changedSince since: Int64?) throws -> LinkSummary {
+    package func link(changedSince since: Int64?, changes: ChangedPlaces? = nil) throws -> LinkSummary {
         let started = Date()
         var summary = LinkSummary()
         hasRules = try db.scalar("SELECT EXISTS (SELECT 1 FROM link_rule)")?.int64 == 1
@@ -386,7 +386,7 @@ package final class PlaceLinker {
             fresh = true
             try linkAll(&summary)
         } else {
-            try linkChanged(since: since!, &summary)
+            try linkChanged(since: since!, changes: changes, &summary)
         }
         summary.seconds = Date().timeIntervalSince(started)
         return summary
@@ -578,7 +578,7 @@ package final class PlaceLinker {
     /// The places changed since run `since` (an import's): their old links
     /// dropped, their candidates scored, and the groups they touch formed
     /// anew.
-    private func linkChanged(since: Int64, _ summary: inout LinkSummary) throws {
+    private func linkChanged(since: Int64, changes: ChangedPlaces?, _ summary: inout LinkSummary) throws {
         // The places whose groups may change: the ends of dropped and new
         // links, the members of the changed places' groups, the places
         // rules name. A changed place with no link before or after is
@@ -593,8 +593,24 @@ package final class PlaceLinker {
             func insert(_ id: Int64) throws { try add.bindAndRun([.integer(id)]) }
         }
         let seeds = Seeds(add: addSeed)
-        let condition = "(p.first_run >= ?1 OR p.updated_run >= ?1 OR p.removed_run >= ?1)"
-        let args: [DatabaseValue] = [.integer(since)]
+        // The changed places: by their runs (a read of every place), or,
+        // where the import tracked the rows it wrote and they are few
+        // against the table, those rows alone (`ChangedPlaces`). Many:
+        // reading every place costs no more than linking them.
+        var condition = "(p.first_run >= ?1 OR p.updated_run >= ?1 OR p.removed_run >= ?1)"
+        var args: [DatabaseValue] = [.integer(since)]
+        if let changes, try ChangedPlaces.isTracking(db) {
+            let newest = try db.scalar("SELECT max(id) FROM place")?.int64 ?? 0
+            let updated = try db.scalar("SELECT count(*) FROM temp.\(ChangedPlaces.table)")?.int64 ?? 0
+            if (max(0, newest - changes.rowidBefore) + updated) * 8 <= newest {
+                try db.run(
+                    "INSERT OR IGNORE INTO temp.\(ChangedPlaces.table) (id) SELECT id FROM place WHERE id > ?",
+                    [.integer(changes.rowidBefore)])
+                condition = "p.id IN (SELECT id FROM temp.\(ChangedPlaces.table))"
+                args = []
+                summary.changesFromRowsWritten = true
+            }
+        }
         let changedIDs = "SELECT p.id FROM place p WHERE \(condition)"
         // Each of these reads every place (the runs have no index): they
         // are skipped where there is no link or no group to find, as in a
@@ -616,7 +632,9 @@ package final class PlaceLinker {
                 """, args
             ) { try seeds.insert(try $0.int64(0)) }
         }
-        let (anything, changedCount) = try anythingToLink(changedSince: since)
+        // Few tracked places: their candidates say whether any can be linked.
+        let (anything, changedCount) =
+            summary.changesFromRowsWritten ? (true, 0) : try anythingToLink(changedSince: since)
         // The changed live places, in chunks of rowids, each chunk in
         // Hilbert order (the candidates' rows stay cached while the pass
         // moves through a neighbourhood).
@@ -657,7 +675,7 @@ package final class PlaceLinker {
             try db.forEachRow(
                 """
                 SELECT p.id FROM link_rule r JOIN place p ON p.place_id IN (r.a, r.b)
-                WHERE p.first_run >= ?1 OR p.updated_run >= ?1 OR p.removed_run >= ?1 OR r.run >= ?1
+                WHERE \(condition) OR r.run >= \(since)
                 """, args
             ) { try seeds.insert(try $0.int64(0)) }
         }

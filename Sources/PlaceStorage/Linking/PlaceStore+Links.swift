@@ -3,16 +3,20 @@ package import PlaceModel
 
 extension PlaceStore {
     /// Links the places changed since run `since` (all when nil) in the
-    /// running transaction (`PlaceLinker`). `workers` and `blockSize` (the
-    /// linker's threads and blocks) change its speed, never its result.
-    package func link(changedSince since: Int64?, threshold: Double? = nil, workers: Int? = nil, blockSize: Int? = nil)
-        throws -> LinkSummary
-    {
+    /// running transaction (`PlaceLinker`). `changes`: the places this
+    /// connection tracked as it wrote them (`trackChangedPlaces`), which
+    /// the pass reads instead of every place's runs when they are few.
+    /// `workers` and `blockSize` (the linker's threads and blocks) change
+    /// its speed, never its result.
+    package func link(
+        changedSince since: Int64?, changes: ChangedPlaces? = nil, threshold: Double? = nil, workers: Int? = nil,
+        blockSize: Int? = nil
+    ) throws -> LinkSummary {
         let linker = try PlaceLinker(db: db, run: nil)
         if let threshold { linker.threshold = threshold }
         if let workers { linker.workers = workers }
         if let blockSize { linker.blockSize = blockSize }
-        return try linker.link(changedSince: since)
+        return try linker.link(changedSince: since, changes: changes)
     }
 }
 
