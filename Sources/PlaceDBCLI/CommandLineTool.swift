@@ -29,6 +29,8 @@ public enum CommandLineTool {
         CommandEntry("info", spec: InfoCommand.spec, run: InfoCommand.run),
         CommandEntry("text-index build", spec: TextIndexCommand.build, run: TextIndexCommand.runBuild),
         CommandEntry("text-index drop", spec: TextIndexCommand.drop, run: TextIndexCommand.runDrop),
+        CommandEntry("spatial-index build", spec: SpatialIndexCommand.build, run: SpatialIndexCommand.runBuild),
+        CommandEntry("spatial-index status", spec: SpatialIndexCommand.status, run: SpatialIndexCommand.runStatus),
         CommandEntry("diff", spec: DiffCommand.spec, run: DiffCommand.run),
         CommandEntry("link", spec: LinkCommand.spec, run: LinkCommand.run),
         CommandEntry("completion", spec: CompletionCommand.spec, run: CompletionCommand.run),
@@ -59,6 +61,10 @@ public enum CommandLineTool {
         Group(
             name: "text-index", abstract: "Build or drop the text index that search and autocomplete read.",
             seeAlso: ["search", "autocomplete", "import"], docs: ["search.md"]),
+        Group(
+            name: "spatial-index",
+            abstract: "Build the spatial index that batches and the server map, or say whether it is current.",
+            seeAlso: ["serve", "nearby", "current"], docs: ["spatial-index.md"]),
     ]
 
     static func groupHelp(_ group: String, _ layout: HelpLayout = .standard) -> String {

@@ -68,7 +68,7 @@ enum ManPage {
             How much of the database file each reader maps, in MiB (default 4096; 0: none). The pages a query reads through the map count as resident memory until the kernel drops them: a lower value bounds a batch's or the server's resident size.
             .TP
             .B PLACEDB_INDEX_MB
-            How much resident memory the pages of the stored spatial index (DB.placeidx) and the database's map may take after the index is mapped, in MiB (default: no limit). Past it, the index's pages are released down to nine tenths of it (checked every 16 queries); they stay in the page cache, and touching one again costs a minor fault, so a limit below what the queries touch slows them. With a limit the index is mapped in 4 KiB pages; without, 2 MiB pages are asked for.
+            How much resident memory the pages of the stored spatial index (DB.placeidx) and the database's map may take after the index is mapped, in MiB (default: no limit). Past it, the index's pages are released down to nine tenths of it (checked every 16 queries); they stay in the page cache, and touching one again costs a minor fault, so a limit below what the queries touch slows them. With a limit the index is mapped in 4 KiB pages; without, 2 MiB pages are asked for. With a limit, a server or one-shot query does not build a missing or stale index (a build holds about 1.5 times the file in memory): it answers from the database's R*Trees and warns once, until placedb spatial\\-index build writes it.
             .TP
             .B PLACEDB_API_KEY
             The key serve requires when no \\-\\-api\\-key\\-file is given.

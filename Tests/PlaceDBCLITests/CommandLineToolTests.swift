@@ -208,7 +208,8 @@ struct CommandLineToolTests {
     static let helpTopics = [
         "", "import", "place", "open", "resolve", "alias", "alias import", "photos", "photo", "photo add",
         "photo fetch", "nearby", "current", "serve", "export", "info", "diff", "search", "autocomplete", "text-index",
-        "text-index build", "text-index drop", "link", "completion",
+        "text-index build", "text-index drop", "spatial-index", "spatial-index build", "spatial-index status", "link",
+        "completion",
     ]
 
     /// The help of `topic` at `columns` columns, as `placedb TOPIC --help` prints it.

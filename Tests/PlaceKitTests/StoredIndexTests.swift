@@ -3,6 +3,7 @@ import Testing
 @testable import PlaceKit
 import PlaceKitTestSupport
 import SQLiteDB
+import Synchronization
 @testable import PlaceModel
 @testable import PlaceStorage
 
@@ -515,6 +516,83 @@ struct StoredIndexTests {
         let found = try #require(flags, "no smaps entry for the mapping")
         #expect(found.contains("hg"), "\(found)")
         #expect(found.contains("ms"), "a shared mapping of the file: \(found)")
+    }
+
+    @Test(
+        "under a resident limit the automatic mode builds no index: a missing or stale file is said once, the database answers, and the file is mapped once current"
+    )
+    func limitedBuildsNone() throws {
+        let expected = try answers(reader(stores: false))
+        let auto = try PlaceReader(databasePath: db, spatialIndex: .automatic)
+        auto.engine.residentFileLimit = 1 << 30
+        let said = Mutex<[String]>([])
+        auto.engine.reportStoredIndexProblem = { line in said.withLock { $0.append(line) } }
+        // As if the database's queries had cost what a build would.
+        auto.engine.charge(1e9)
+        #expect(try answers(auto) == expected)
+        // (Looked at again after each build's worth of query time: at 400
+        // places, about every query.)
+        let refused = auto.engine.buildsRefused
+        #expect(refused >= 1)
+        #expect(auto.spatialIndexStatistics == nil)
+        #expect(!FileManager.default.fileExists(atPath: indexPath))
+        auto.engine.charge(1e9)
+        _ = try answers(auto)
+        #expect(auto.engine.buildsRefused > refused)
+        let refusedBefore = auto.engine.buildsRefused
+        let lines = said.withLock { $0 }
+        #expect(lines.count == 1, "said once: \(lines)")
+        #expect(lines.first?.contains("\(indexPath) is not usable (no stored index)") == true)
+        #expect(lines.first?.contains("placedb spatial-index build") == true)
+        // Written meanwhile (placedb spatial-index build): mapped.
+        _ = try reader().loadSpatialIndex()
+        auto.engine.charge(1e9)
+        #expect(try answers(auto) == expected)
+        #expect(auto.spatialIndexStatistics?.mapped == true)
+        #expect(auto.engine.buildsRefused == refusedBefore)
+        // Without a limit the automatic mode builds.
+        try FileManager.default.removeItem(atPath: indexPath)
+        let unlimited = try PlaceReader(databasePath: db, spatialIndex: .automatic)
+        unlimited.engine.charge(1e9)
+        #expect(try answers(unlimited) == expected)
+        #expect(unlimited.spatialIndexStatistics?.mapped == false)
+        #expect(unlimited.engine.buildsRefused == 0)
+    }
+
+    @Test(
+        "two readers of one process that need a missing index together: one builds, the other waits and maps its file")
+    func oneBuildAtATime() throws {
+        let first = try reader(), second = try reader()
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        first.engine.whileLoading = {
+            holding.signal()
+            release.wait()
+        }
+        let firstStats = Mutex<SpatialIndexStatistics?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) let firstReader = first
+        Thread {
+            firstStats.withLock { $0 = try? firstReader.loadSpatialIndex() }
+            done.signal()
+        }.start()
+        holding.wait()
+        // The first holds the file's lock: the second waits for it.
+        let secondStats = Mutex<SpatialIndexStatistics?>(nil)
+        let secondDone = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) let secondReader = second
+        Thread {
+            secondStats.withLock { $0 = try? secondReader.loadSpatialIndex() }
+            secondDone.signal()
+        }.start()
+        let waited = secondDone.wait(timeout: .now() + 0.5) == .timedOut
+        #expect(waited, "the second reader did not wait for the first's build")
+        release.signal()
+        done.wait()
+        if waited { secondDone.wait() }
+        let a = try #require(firstStats.withLock { $0 }), b = try #require(secondStats.withLock { $0 })
+        #expect(!a.mapped && a.storedIndex.hasPrefix("built"))
+        #expect(b.mapped, "\(b.storedIndex)")
+        #expect(try answers(first) == answers(second))
     }
 
     @Test("automatic mode maps a current file at its first query; the database mode never opens it")

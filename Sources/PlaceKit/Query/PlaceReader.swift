@@ -77,6 +77,14 @@ package final class PlaceReader {
         try engine.loadFull().statistics
     }
 
+    /// The stored spatial index beside the database: its path, what keeps
+    /// it from being mapped (nil: current) and whether its checksums were
+    /// recorded as read; nil when it is not kept in a file. Reads its
+    /// header alone.
+    package func storedSpatialIndexStatus() throws -> (path: String, problem: StoredIndexProblem?, checked: Bool)? {
+        try engine.storedIndexStatus()
+    }
+
     /// Asks for the spatial index's memory on the way to each of
     /// `centers` (`PlaceIndex.warmDescents`), when the whole index is
     /// loaded: a batch calls it for the lines it is about to answer, so

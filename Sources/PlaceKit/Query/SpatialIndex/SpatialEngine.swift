@@ -1,6 +1,7 @@
 import Foundation
 package import PlaceModel
 package import PlaceStorage
+import Synchronization
 
 /// The state behind `PlaceReader`'s spatial queries: the in-memory index
 /// when loaded, the time spent on regional queries, the model.
@@ -21,7 +22,8 @@ package final class SpatialEngine {
     package var storesIndex = true
     /// Told, in one line, when a stored index was damaged or written by
     /// another placedb (and so built again): the CLI warns, the server logs.
-    /// Not told of a missing or stale file, the usual state after an import.
+    /// Not told of a missing or stale file, the usual state after an import,
+    /// unless a resident limit keeps it from being built (`refusedBuild`).
     package var reportStoredIndexProblem: ((String) -> Void)?
 
     package struct LoadedIndex {
@@ -98,8 +100,48 @@ package final class SpatialEngine {
                     estimatedLoadSeconds = Double(try store.maxRowid()) * 1.0e-6
                 }
             }
-            return regionalSeconds >= estimatedLoadSeconds! ? try loadFull() : nil
+            guard regionalSeconds >= estimatedLoadSeconds! else { return nil }
+            if let problem = try refusedBuild() {
+                // Looked at again once the database's queries have cost as
+                // much again (a `placedb spatial-index build` meanwhile is
+                // then mapped).
+                buildsRefused += 1
+                regionalSeconds = 0
+                estimatedLoadSeconds = nil
+                Self.reportOnce(storedIndexPath ?? "", problem) { line in reportStoredIndexProblem?(line) }
+                return nil
+            }
+            return try loadFull()
         }
+    }
+
+    /// Called by `loadFull` while it holds the file's lock (tests).
+    package var whileLoading: (() -> Void)?
+
+    /// How many times the automatic mode left a missing or stale stored
+    /// index unbuilt under a resident limit (for tests and reports).
+    package private(set) var buildsRefused = 0
+
+    /// Under a resident limit (`PLACEDB_INDEX_MB`) the automatic mode maps
+    /// a current stored index but does not build one: the build holds
+    /// about one and a half times the file in memory (16 GiB at 100
+    /// million places), which no such limit allows. The problem that
+    /// keeps it from mapping, then, or nil when it may load.
+    private func refusedBuild() throws -> StoredIndexProblem? {
+        guard residentLimitInEffect != nil, let path = storedIndexPath, let expectation = try storedIndexExpectation()
+        else { return nil }
+        return StoredIndex.headerStatus(path, expected: expectation)
+    }
+
+    /// The paths whose refused build was reported (once per process each).
+    private static let reported = Mutex<Set<String>>([])
+
+    private static func reportOnce(_ path: String, _ problem: StoredIndexProblem, _ report: (String) -> Void) {
+        guard reported.withLock({ $0.insert(path).inserted }) else { return }
+        report(
+            "the stored spatial index \(path) is not usable (\(problem)); under PLACEDB_INDEX_MB it is not built here "
+                + "(a build holds about 1.5 times its size in memory): answering from the database's R*Trees until "
+                + "`placedb spatial-index build` writes it")
     }
 
     /// Every `residentCheckInterval` queries: when the process holds more
@@ -143,6 +185,14 @@ package final class SpatialEngine {
     @discardableResult
     package func loadFull() throws -> LoadedIndex {
         if let full { return full }
+        // One load or build at a time per file in a process: a server's
+        // readers that need the index together wait for the first one,
+        // then map the file it wrote, instead of each building (a build
+        // holds about 1.5 times the file in memory).
+        let lock = storedIndexPath.map(Self.loadLock)
+        lock?.lock()
+        defer { lock?.unlock() }
+        whileLoading?()
         let started = MonotonicClock.now()
         let expectation = try storedIndexExpectation()
         var note = "not kept in a file (an in-memory database or one older than schema 16)"
@@ -205,6 +255,27 @@ package final class SpatialEngine {
             mapping: mapping)
         full = loaded
         return loaded
+    }
+
+    /// The stored index's path, what its header says is wrong with it (nil:
+    /// current) and whether its sections were recorded as checked, without
+    /// mapping it; nil when the index is not kept in a file.
+    package func storedIndexStatus() throws -> (path: String, problem: StoredIndexProblem?, checked: Bool)? {
+        guard let path = storedIndexPath, let expectation = try storedIndexExpectation() else { return nil }
+        let problem = StoredIndex.headerStatus(path, expected: expectation)
+        return (path, problem, problem == nil && StoredIndex.bytesToCheck(path, expected: expectation) == 0)
+    }
+
+    private static let loadLocks = Mutex<[String: NSLock]>([:])
+
+    /// The lock of loads and builds of the stored index at `path`.
+    private static func loadLock(_ path: String) -> NSLock {
+        loadLocks.withLock { locks in
+            if let lock = locks[path] { return lock }
+            let lock = NSLock()
+            locks[path] = lock
+            return lock
+        }
     }
 
     /// Where this database's index is stored, or nil when it is not kept.

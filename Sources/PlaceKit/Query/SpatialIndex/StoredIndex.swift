@@ -307,6 +307,22 @@ package enum StoredIndex {
         return isRecorded(checkedRecord(st, header: headerSum), path) ? 0 : Int(st.st_size)
     }
 
+    /// What its header says is wrong with the file at `path` for
+    /// `expected` (`.missing` without a file), or nil when it is current;
+    /// its sections are not read (their checksums are checked when it is
+    /// mapped).
+    package static func headerStatus(_ path: String, expected: Expectation) -> StoredIndexProblem? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return errno == ENOENT ? .missing : .corrupt(String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: headerWords * 8)
+        let n = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard n >= 0 else { return .corrupt(String(cString: strerror(errno))) }
+        return header.withUnsafeBytes {
+            headerProblem(UnsafeRawBufferPointer(rebasing: $0[0..<n]), expected: expected)
+        }
+    }
+
     /// What is wrong with a file whose first bytes are `bytes` (the header
     /// at least, when the file has one): its header's own checks, then
     /// whether it was built from what `expected` says; nil when neither.
