@@ -35,7 +35,8 @@ enum SpatialIndexCommand {
 
     static let status = CommandSpec(
         name: "spatial-index status",
-        abstract: "Say whether the stored spatial index is current, stale, missing or damaged (its header alone is read).",
+        abstract:
+            "Say whether the stored spatial index is current, stale, missing or damaged (its header alone is read).",
         arguments: [],
         options: [unmerged],
         discussion: """
@@ -52,12 +53,7 @@ enum SpatialIndexCommand {
         docs: ["spatial-index.md"])
 
     static func runBuild(_ context: CommandContext) throws -> ExitCode {
-        try noArguments(context)
-        let reader = try PlaceReader(
-            databasePath: context.databasePath, spatialIndex: .memory, recordView: view(context))
-        guard let before = try reader.storedSpatialIndexStatus() else {
-            throw CommandFailure(code: .failure, message: "\(context.databasePath): the spatial index is not kept in a file for this database")
-        }
+        let (reader, before) = try opened(context, mode: .memory)
         let stats = try reader.loadSpatialIndex()
         guard let after = try reader.storedSpatialIndexStatus(), after.problem == nil else {
             // The note says why it was not stored ("not stored: cannot write ...").
@@ -95,12 +91,7 @@ enum SpatialIndexCommand {
     }
 
     static func runStatus(_ context: CommandContext) throws -> ExitCode {
-        try noArguments(context)
-        let reader = try PlaceReader(
-            databasePath: context.databasePath, spatialIndex: .database, recordView: view(context))
-        guard let status = try reader.storedSpatialIndexStatus() else {
-            throw CommandFailure(code: .failure, message: "\(context.databasePath): the spatial index is not kept in a file for this database")
-        }
+        let (_, status) = try opened(context, mode: .database)
         let state: String
         switch status.problem {
         case nil: state = "current"
@@ -123,6 +114,20 @@ enum SpatialIndexCommand {
                     ?? "\(status.path): current\(status.checked ? ", checksums read" : ", checksums not read yet")")
         }
         return status.problem == nil ? .success : .failure
+    }
+
+    /// The database's reader in `mode`, and the stored index's status.
+    private static func opened(_ context: CommandContext, mode: SpatialIndexMode) throws -> (
+        reader: PlaceReader, status: (path: String, problem: StoredIndexProblem?, checked: Bool)
+    ) {
+        try noArguments(context)
+        let reader = try PlaceReader(databasePath: context.databasePath, spatialIndex: mode, recordView: view(context))
+        guard let status = try reader.storedSpatialIndexStatus() else {
+            throw CommandFailure(
+                code: .failure,
+                message: "\(context.databasePath): the spatial index is not kept in a file for this database")
+        }
+        return (reader, status)
     }
 
     private static func view(_ context: CommandContext) -> RecordView {
