@@ -153,9 +153,19 @@ struct StoredIndexTests {
                     "more.geojson",
                     #"{"type":"Feature","id":"new","geometry":{"type":"Point","coordinates":[6.63,46.52]},"properties":{"name":"New"}}"#
                         + "\n")))
-        let stats = try reader().loadSpatialIndex()
+        // The stale file is removed before the build (its disk free for
+        // the new one): gone while the index is built.
+        let r = try reader()
+        let present = Mutex<Bool?>(nil)
+        let path = indexPath
+        r.engine.whileBuilding = {
+            present.withLock { $0 = FileManager.default.fileExists(atPath: path) }
+        }
+        let stats = try r.loadSpatialIndex()
         #expect(stats.storedIndex.hasPrefix("built again (stale: "), "\(stats.storedIndex)")
         #expect(stats.places == 403)
+        #expect(present.withLock { $0 } == false)
+        #expect(try reader().loadSpatialIndex().mapped)
     }
 
     @Test("another record view or likelihood model does not use the file")

@@ -117,6 +117,8 @@ package final class SpatialEngine {
 
     /// Called by `loadFull` while it holds the file's lock (tests).
     package var whileLoading: (() -> Void)?
+    /// Called by `loadFull` just before it builds the index (tests).
+    package var whileBuilding: (() -> Void)?
 
     /// How many times the automatic mode left a missing or stale stored
     /// index unbuilt under a resident limit (for tests and reports).
@@ -224,8 +226,17 @@ package final class SpatialEngine {
                         "the stored spatial index \(path) is \(problem); building it again from the database")
                 case .missing, .stale: break
                 }
+                if problem != .missing {
+                    // Of no use to anyone now: removed before the build, so
+                    // that its disk (and page cache) is free for the new one
+                    // (10 GB at 100 million places). A process that maps it
+                    // keeps its pages until it unmaps them.
+                    unlink(path)
+                    unlink(StoredIndex.checkedPath(path))
+                }
             }
         }
+        whileBuilding?()
         var built = build(try store.loadAllPlaces())
         var mapping: MappedFile?
         if let expectation, let path = storedIndexPath {
