@@ -64,6 +64,11 @@ enum InfoCommand: Command {
                 ? "text index: present"
                 : "text index: none (imported with --no-text-index; placedb text-index build makes it)",
         ]
+        if let s = info.spatialIndex {
+            lines.append(
+                "spatial index: "
+                    + (s.reason.map { "\($0) (placedb spatial-index build writes it)" } ?? "current"))
+        }
         if let b = info.boundingBox {
             // The index's single precision: 6 decimals (0.1 m) say all it knows.
             func d(_ x: Double) -> String { String((x * 1e6).rounded() / 1e6) }

@@ -92,14 +92,7 @@ enum SpatialIndexCommand {
 
     static func runStatus(_ context: CommandContext) throws -> ExitCode {
         let (_, status) = try opened(context, mode: .database)
-        let state: String
-        switch status.problem {
-        case nil: state = "current"
-        case .missing: state = "missing"
-        case .stale: state = "stale"
-        case .otherFormat: state = "other-format"
-        case .corrupt: state = "corrupt"
-        }
+        let state = status.problem?.state ?? "current"
         switch context.output {
         case .json:
             var o: [String: JSONValue] = [

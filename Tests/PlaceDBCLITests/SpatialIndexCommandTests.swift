@@ -16,8 +16,16 @@ struct SpatialIndexCommandTests {
         var r = cli.run(["spatial-index", "status", "--output", "text"])
         #expect(r.code == 1)
         #expect(r.out == "\(path): no stored index; 'placedb spatial-index build' writes it\n")
+        func infoState() throws -> JSONValue? {
+            try JSONValue(parsing: cli.run(["info", "--output", "json"]).out)["spatialIndex"]?["state"]
+        }
+        #expect(try infoState() == .string("missing"))
+        #expect(
+            cli.run(["info", "--output", "text"]).out.contains(
+                "\nspatial index: no stored index (placedb spatial-index build writes it)\n"))
         r = cli.run(["spatial-index", "build", "--output", "json"])
         #expect(r.code == 0, "\(r.err)")
+        #expect(try infoState() == .string("current"))
         let built = try JSONValue(parsing: r.out)
         #expect(built["action"] == .string("built"))
         #expect(built["before"] == .string("no stored index"))
@@ -42,6 +50,7 @@ struct SpatialIndexCommandTests {
         r = cli.run(["spatial-index", "status", "--output", "json"])
         #expect(r.code == 1)
         #expect(try JSONValue(parsing: r.out)["state"] == .string("stale"))
+        #expect(try infoState() == .string("stale"))
         r = cli.run(["spatial-index", "build", "--output", "json"])
         #expect(r.code == 0)
         let again = try JSONValue(parsing: r.out)

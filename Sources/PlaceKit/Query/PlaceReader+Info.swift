@@ -6,6 +6,10 @@ extension PlaceReader {
     /// and snapshots, aliases by reason, size by table and index, schema
     /// version, extent (`placedb info`).
     package func databaseInfo() throws -> DatabaseInfo {
-        try store.info()
+        var info = try store.info()
+        if let s = try storedSpatialIndexStatus() {
+            info.spatialIndex = (s.path, s.problem?.state ?? "current", s.problem?.description)
+        }
+        return info
     }
 }

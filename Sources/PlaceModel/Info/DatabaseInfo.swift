@@ -83,6 +83,11 @@ public struct DatabaseInfo: Sendable, Equatable {
     /// The database has the text index (search, autocomplete): false when
     /// it was imported without one (`ImportOptions.textIndex`).
     public var textIndex = true
+    /// The spatial index file beside the database (docs/spatial-index.md):
+    /// its path, its state (`current`, `missing`, `stale`, `other-format`,
+    /// `corrupt`) and why it is not current; nil where none is kept (an
+    /// in-memory database).
+    public var spatialIndex: (path: String, state: String, reason: String?)?
 
     public init() {}
 
@@ -100,6 +105,13 @@ public struct DatabaseInfo: Sendable, Equatable {
         o["fileBytes"] = .int(Int64(fileBytes))
         o["schemaVersion"] = .int(Int64(schemaVersion))
         o["textIndex"] = .bool(textIndex)
+        if let s = spatialIndex {
+            var i = JSONObject()
+            i["path"] = .string(s.path)
+            i["state"] = .string(s.state)
+            if let reason = s.reason { i["reason"] = .string(reason) }
+            o["spatialIndex"] = .object(i)
+        }
         o["places"] = [
             "total": .int(Int64(places)), "live": .int(Int64(livePlaces)), "removed": .int(Int64(removedPlaces)),
         ]

@@ -11,6 +11,16 @@ package enum StoredIndexProblem: Error, Equatable, Sendable, CustomStringConvert
     /// The file is damaged: a checksum or a size does not match.
     case corrupt(String)
 
+    /// One word for it (`placedb spatial-index status`, `placedb info`).
+    package var state: String {
+        switch self {
+        case .missing: "missing"
+        case .otherFormat: "other-format"
+        case .stale: "stale"
+        case .corrupt: "corrupt"
+        }
+    }
+
     package var description: String {
         switch self {
         case .missing: "no stored index"
