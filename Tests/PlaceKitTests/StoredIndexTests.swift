@@ -570,6 +570,29 @@ struct StoredIndexTests {
     }
 
     @Test(
+        "without a limit a long build goes to a thread of its own: the query that starts it is answered from the database, then the file, written and checked, is mapped"
+    )
+    func backgroundBuild() throws {
+        let expected = try answers(reader(stores: false))
+        let auto = try PlaceReader(databasePath: db, spatialIndex: .automatic)
+        // 400 places: as if the build took minutes.
+        auto.engine.backgroundBuildSeconds = 0
+        auto.engine.charge(1e9)
+        let first = try auto.searchNearbyJSON(
+            NearbySearchRequest(center: Self.queries[0], radiusMeters: 2000, maxResultCount: 15))
+        #expect(auto.spatialIndexStatistics == nil, "answered from the database")
+        #expect(first == expected[0])
+        SpatialEngine.waitForBackgroundBuild(indexPath)
+        #expect(FileManager.default.fileExists(atPath: indexPath))
+        #expect(FileManager.default.fileExists(atPath: StoredIndex.checkedPath(indexPath)))
+        auto.engine.charge(1e9)
+        #expect(try answers(auto) == expected)
+        let stats = try #require(auto.spatialIndexStatistics)
+        #expect(stats.mapped)
+        #expect(stats.storedIndex.hasSuffix("(checked before, unchanged since)"), "\(stats.storedIndex)")
+    }
+
+    @Test(
         "two readers of one process that need a missing index together: one builds, the other waits and maps its file")
     func oneBuildAtATime() throws {
         let first = try reader(), second = try reader()

@@ -111,8 +111,89 @@ package final class SpatialEngine {
                 Self.reportOnce(storedIndexPath ?? "", problem) { line in reportStoredIndexProblem?(line) }
                 return nil
             }
+            if try buildsInBackground() {
+                regionalSeconds = 0
+                estimatedLoadSeconds = nil
+                return nil
+            }
             return try loadFull()
         }
+    }
+
+    /// The estimated build (a microsecond a place) from which the automatic
+    /// mode builds a missing or stale file on a thread of its own.
+    package var backgroundBuildSeconds = 1.0
+
+    /// Whether the file must be built and the build is long enough to go to
+    /// a thread of its own (started here, once per file in a process): the
+    /// queries are answered from the database meanwhile, and once the file
+    /// is written and its checksums read, the next query that looks maps
+    /// it. At 100 million places a build takes minutes: a server would
+    /// otherwise hold the request that started it (and its connection's
+    /// next ones) for all of them. A build that failed (a directory placedb
+    /// cannot write to) is not tried again there: the index is then built
+    /// in memory by the query, as before.
+    private func buildsInBackground() throws -> Bool {
+        guard let path = storedIndexPath, let expectation = try storedIndexExpectation(),
+            StoredIndex.headerStatus(path, expected: expectation) != nil,
+            Double(try store.maxRowid()) * 1.0e-6 >= backgroundBuildSeconds
+        else { return false }
+        return Self.startBuild(path: path, database: store.path, view: store.recordView, model: model)
+    }
+
+    private enum BackgroundBuild {
+        case running(DispatchGroup)
+        case failed
+    }
+
+    private static let backgroundBuilds = Mutex<[String: BackgroundBuild]>([:])
+
+    /// Starts the build of the file at `path` on a thread of its own unless
+    /// one runs; false when one failed before.
+    private static func startBuild(path: String, database: String, view: RecordView, model: LikelihoodModel) -> Bool {
+        let group = DispatchGroup()
+        let started: Bool? = backgroundBuilds.withLock { builds in
+            switch builds[path] {
+            case .failed: return nil
+            case .running: return false
+            case nil:
+                builds[path] = .running(group)
+                group.enter()
+                return true
+            }
+        }
+        guard let started else { return false }
+        guard started else { return true }
+        Thread {
+            var ok = false
+            defer {
+                backgroundBuilds.withLock { $0[path] = ok ? nil : .failed }
+                group.leave()
+            }
+            func load() throws -> Bool {
+                let reader = try PlaceReader(databasePath: database, spatialIndex: .memory, recordView: view)
+                reader.likelihoodModel = model
+                _ = try reader.loadSpatialIndex()
+                return try reader.storedSpatialIndexStatus()?.problem == nil
+            }
+            // Built and written; then, once the file's last change is more
+            // than a second old, read again to check it and record that,
+            // so that the readers that map it read no checksum.
+            guard (try? load()) == true else { return }
+            Thread.sleep(forTimeInterval: 1.1)
+            ok = (try? load()) == true
+        }.start()
+        return true
+    }
+
+    /// Waits for the build of `path` started on a thread of its own, if one
+    /// runs (tests).
+    package static func waitForBackgroundBuild(_ path: String) {
+        let running: DispatchGroup? = backgroundBuilds.withLock {
+            if case .running(let group) = $0[path] { return group }
+            return nil
+        }
+        running?.wait()
     }
 
     /// Called by `loadFull` while it holds the file's lock (tests).
