@@ -593,6 +593,38 @@ struct StoredIndexTests {
     }
 
     @Test(
+        "a build waits for the lock another process's build holds (flock on PATH.lock), then maps the file it finds current"
+    )
+    func buildLockAcrossProcesses() throws {
+        // Another process's build: the lock taken through a descriptor of
+        // its own, and the file written while it is held.
+        let fd = open(indexPath + ".lock", O_RDWR | O_CREAT, 0o644)
+        #expect(fd >= 0)
+        #expect(flock(fd, LOCK_EX) == 0)
+        let waiting = try reader()
+        let stats = Mutex<SpatialIndexStatistics?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) let r = waiting
+        Thread {
+            stats.withLock { $0 = try? r.loadSpatialIndex() }
+            done.signal()
+        }.start()
+        let waited = done.wait(timeout: .now() + 0.5) == .timedOut
+        #expect(waited, "the reader did not wait for the lock")
+        // Written as the other process would (a reader that stores would
+        // wait for the lock too): an index built apart, then the file.
+        let built = try reader(stores: false)
+        _ = try built.loadSpatialIndex()
+        let expectation = StoredIndex.Expectation(
+            marker: try #require(try built.store.indexMarker()), view: .merged, model: built.likelihoodModel)
+        try StoredIndex.write(try #require(built.engine.full).index, expectation: expectation, to: indexPath)
+        close(fd)
+        if waited { done.wait() }
+        let s = try #require(stats.withLock { $0 })
+        #expect(s.mapped, "\(s.storedIndex)")
+    }
+
+    @Test(
         "two readers of one process that need a missing index together: one builds, the other waits and maps its file")
     func oneBuildAtATime() throws {
         let first = try reader(), second = try reader()

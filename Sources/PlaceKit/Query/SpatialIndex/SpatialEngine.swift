@@ -279,8 +279,18 @@ package final class SpatialEngine {
         let started = MonotonicClock.now()
         let expectation = try storedIndexExpectation()
         var note = "not kept in a file (an in-memory database or one older than schema 16)"
+        var buildLock: Int32?
+        defer { if let buildLock { close(buildLock) } }
         if let expectation, let path = storedIndexPath {
-            switch StoredIndex.load(path, expected: expectation, largePages: residentLimitInEffect == nil) {
+            var result = StoredIndex.load(path, expected: expectation, largePages: residentLimitInEffect == nil)
+            if case .failure = result, let fd = Self.lockBuilds(path) {
+                // Another process may be building it (a server's thread, a
+                // batch, `placedb spatial-index build`): once it is done,
+                // its file is looked at again, and mapped if current.
+                buildLock = fd
+                result = StoredIndex.load(path, expected: expectation, largePages: residentLimitInEffect == nil)
+            }
+            switch result {
             case .success(let mapped):
                 let index = mapped.index
                 // A batch asks for the whole index: its pages are mapped
@@ -356,6 +366,25 @@ package final class SpatialEngine {
         guard let path = storedIndexPath, let expectation = try storedIndexExpectation() else { return nil }
         let problem = StoredIndex.headerStatus(path, expected: expectation)
         return (path, problem, problem == nil && StoredIndex.bytesToCheck(path, expected: expectation) == 0)
+    }
+
+    /// Takes the lock that builds of the file at `path` hold across
+    /// processes (`flock` on `PATH.lock`, created if need be), waiting for
+    /// the build that holds it; the descriptor to close to release it, or
+    /// nil where the lock file cannot be opened (a directory placedb cannot
+    /// write to, where no file is written either). Two processes that find
+    /// the file missing or stale then build it once, not twice at 1.5
+    /// times its size in memory each.
+    private static func lockBuilds(_ path: String) -> Int32? {
+        let fd = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return nil }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                close(fd)
+                return nil
+            }
+        }
+        return fd
     }
 
     private static let loadLocks = Mutex<[String: NSLock]>([:])
