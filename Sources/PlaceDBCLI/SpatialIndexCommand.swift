@@ -22,7 +22,7 @@ enum SpatialIndexCommand {
             Builds the index from every live place and writes it beside the database, as the first
             batch or server that needs it would (about 1.5 times the file's size in memory, once:
             12.6 to 15.1 GiB measured at 100 million places), then reads it once to check it, so
-            that the next process maps it at once; a current file is left as it is. Run it after an import, before starting 'placedb serve' with PLACEDB_INDEX_MB,
+            that the next process maps it at once; a current file is left as it is (its checksums read once if no process read them yet). Run it after an import, before starting 'placedb serve' with PLACEDB_INDEX_MB,
             which does not build it (it answers from the database's R*Trees until the file is
             current). A directory placedb cannot write to fails with exit 77.
             """,
@@ -75,7 +75,7 @@ enum SpatialIndexCommand {
             let seconds: Double = (stats.loadSeconds * 1000).rounded() / 1000
             let found: String = before.problem?.description ?? "current"
             var o: [(String, JSONValue)] = [("database", .string(context.databasePath)), ("path", .string(after.path))]
-            o.append(("action", .string(built ? "built" : "current")))
+            o.append(("action", .string(built ? "built" : before.checked ? "current" : "checked")))
             o.append(("before", .string(found)))
             o.append(("places", .int(Int64(stats.places))))
             o.append(("bytes", .int(Int64(stats.bytes))))
@@ -85,7 +85,8 @@ enum SpatialIndexCommand {
             context.console.outLine(
                 built
                     ? "\(after.path): built (\(before.problem!)): \(stats.places) places, \(megabytes(stats.bytes)) in \(String(format: "%.1f", stats.loadSeconds)) s"
-                    : "\(after.path): current; nothing done (\(stats.places) places, \(megabytes(stats.bytes)))")
+                    : "\(after.path): current; \(before.checked ? "nothing done" : "its checksums read and recorded") (\(stats.places) places, \(megabytes(stats.bytes)))"
+            )
         }
         return .success
     }

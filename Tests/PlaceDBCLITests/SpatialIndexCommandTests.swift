@@ -41,6 +41,11 @@ struct SpatialIndexCommandTests {
         r = cli.run(["spatial-index", "build", "--output", "text"])
         #expect(r.code == 0)
         #expect(r.out.hasPrefix("\(path): current; nothing done ("))
+        // Current but never checked (its record gone): read once, and recorded.
+        try FileManager.default.removeItem(atPath: path + ".checked")
+        r = cli.run(["spatial-index", "build", "--output", "json"])
+        #expect(try JSONValue(parsing: r.out)["action"] == .string("checked"))
+        #expect(FileManager.default.fileExists(atPath: path + ".checked"))
         // The unmerged view has a file of its own.
         r = cli.run(["spatial-index", "status", "--unmerged", "--output", "text"])
         #expect(r.code == 1)

@@ -537,6 +537,10 @@ struct StoredIndexTests {
         auto.engine.residentFileLimit = 1 << 30
         let said = Mutex<[String]>([])
         auto.engine.reportStoredIndexProblem = { line in said.withLock { $0.append(line) } }
+        // Said at the first query, before the queries cost a build.
+        _ = try auto.searchNearbyJSON(NearbySearchRequest(center: Self.queries[0], radiusMeters: 500))
+        #expect(said.withLock { $0.count } == 1)
+        #expect(auto.engine.buildsRefused == 0)
         // As if the database's queries had cost what a build would.
         auto.engine.charge(1e9)
         #expect(try answers(auto) == expected)

@@ -98,6 +98,12 @@ package final class SpatialEngine {
                 } else {
                     // About a microsecond per place (measured at 1M).
                     estimatedLoadSeconds = Double(try store.maxRowid()) * 1.0e-6
+                    // Under a limit nothing will be built: said at once,
+                    // not after a build's worth of slower answers (at 100
+                    // million places, minutes of them).
+                    if let problem = try refusedBuild() {
+                        Self.reportOnce(storedIndexPath ?? "", problem) { line in reportStoredIndexProblem?(line) }
+                    }
                 }
             }
             guard regionalSeconds >= estimatedLoadSeconds! else { return nil }
