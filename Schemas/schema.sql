@@ -1,4 +1,4 @@
--- placedb database schema, version 17 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 18 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -258,8 +258,8 @@ SELECT p.id AS id,
        CASE WHEN instr(p.doc, '"formattedAddress"') > 0 THEN json_extract(p.doc, '$.formattedAddress') END AS address,
        trim(coalesce(p.primary_type, '') || ' ' || CASE WHEN instr(p.doc, '"types"') > 0 THEN coalesce(
     replace(replace(json_extract(p.doc, '$.types'), '"point_of_interest"', ''), '"establishment"', ''), '') ELSE '' END) AS types,
-       'f' || (p.text_cell / 100000) || 'x' || (p.text_cell % 100000)
-           || ' k' || (p.text_cell / 100000 / 10) || 'x' || (p.text_cell % 100000 / 10) AS cell
+       char(57344) || 'f' || (p.text_cell / 100000) || 'x' || (p.text_cell % 100000)
+           || ' ' || char(57344) || 'k' || (p.text_cell / 100000 / 10) || 'x' || (p.text_cell % 100000 / 10) AS cell
 FROM place p WHERE p.removed_run IS NULL;
 
 -- view: place_viewport

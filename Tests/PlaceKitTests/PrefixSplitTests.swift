@@ -213,6 +213,102 @@ struct PrefixSplitTests {
         #expect(found > 100)
     }
 
+    @Test(
+        "migration 18 takes a version 17 database's grid cell words out of the one-letter lists f and k: FTS5's integrity-check and the answers of a fresh import"
+    )
+    func cellWordsMarked() throws {
+        let (dir, db) = try database()
+        let copy = dir.file("v17.sqlite")
+        try FileManager.default.copyItem(atPath: db, toPath: copy)
+        let places = "SELECT count(*) FROM place WHERE removed_run IS NULL"
+        let kList = #"SELECT count(*) FROM place_text WHERE place_text MATCH '"k" *'"#
+        let kWords =
+            #"SELECT count(*) FROM place_text WHERE place_text MATCH '{name other_names address types} : "k" *'"#
+        do {
+            // Version 17: cell words without the mark (f13652x18663), in
+            // the lists f and k.
+            let importer = try PlaceImporter(databasePath: copy)
+            let marked = TextIndexSQL.create
+            let unmarked = marked.replacingOccurrences(of: "char(57344) || ", with: "")
+            #expect(unmarked != marked)
+            try importer.store.db.execute(
+                """
+                \(TextIndexSQL.drop)
+                \(unmarked)
+                DELETE FROM schema_migration WHERE version >= 18;
+                PRAGMA user_version = 17;
+                """)
+            let db = importer.store.db
+            #expect(try db.scalar(kList)?.int64 == db.scalar(places)?.int64)
+            #expect(
+                try db.scalar(#"SELECT count(*) FROM place_text_vocab WHERE term GLOB 'k[0-9]*x[0-9]*'"#)?.int64 ?? 0
+                    > 0)
+        }
+        #expect(throws: PlaceDBError.self, "a reader refuses the old version") { try PlaceReader(databasePath: copy) }
+        do {
+            let upgraded = try PlaceImporter(databasePath: copy).store.db
+            #expect(try Migrator.storedVersion(upgraded) == 18)
+            try upgraded.execute("INSERT INTO place_text (place_text, rank) VALUES ('integrity-check', 1)")
+            // The list k holds the places with a word starting with k, no more.
+            let listed = try upgraded.scalar(kList)?.int64 ?? -1
+            #expect(listed == (try upgraded.scalar(kWords)?.int64 ?? -2))
+            #expect(try listed < (upgraded.scalar(places)?.int64 ?? 0))
+            #expect(
+                try upgraded.scalar(#"SELECT count(*) FROM place_text_vocab WHERE term GLOB 'k[0-9]*x[0-9]*'"#)?.int64
+                    == 0)
+            // No cell word in the typo vocabulary.
+            #expect(
+                try upgraded.scalar("SELECT count(*) FROM place_word WHERE word GLOB char(57344) || '*'")?.int64 == 0)
+        }
+        let migrated = try PlaceReader(databasePath: copy)
+        let fresh = try PlaceReader(databasePath: db)
+        var found = 0
+        for input in ["bookshop k", "bookshop f", "cafe f", "k", "f", "bookshop s", "bookshop q", "café central"] {
+            for n in [1, 5, 40] {
+                let request = AutocompleteRequest(
+                    input: input, locationBias: .circle(center: Self.lausanne, radiusMeters: nil), maxResultCount: n)
+                let expected = try fresh.autocomplete(request)
+                #expect(try migrated.autocomplete(request) == expected, "\(input) \(n)")
+                found += expected.count
+            }
+        }
+        #expect(found > 50)
+    }
+
+    @Test("a migration that makes the text index again leaves it in one segment, as a fresh import does")
+    func remadeIndexMerged() throws {
+        let dir = try TempDirectory("remade-index")
+        let db = dir.file("places.sqlite")
+        // Enough text that FTS5's rebuild writes several segments.
+        var rng = TestRandom(seed: 5)
+        var lines = ""
+        for i in 0..<25_000 {
+            let words = (0..<6).map { _ in "w\(rng.int(40_000))" }.joined(separator: " ")
+            lines +=
+                #"{"id":"p\#(i)","displayName":{"text":"\#(words)"},"location":{"latitude":\#(46 + rng.unit()),"longitude":\#(6 + rng.unit())}}"#
+                + "\n"
+        }
+        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("in.ndjson", lines)))
+        let segments = "SELECT count(DISTINCT segid) FROM place_text_idx"
+        do {
+            let importer = try PlaceImporter(databasePath: db)
+            #expect(try importer.store.db.scalar(segments)?.int64 == 1, "a fresh import")
+            // Version 17, its index made by a rebuild alone.
+            try importer.store.db.execute(
+                """
+                \(TextIndexSQL.drop)
+                \(TextIndexSQL.create.replacingOccurrences(of: "char(57344) || ", with: ""))
+                DELETE FROM schema_migration WHERE version >= 18;
+                PRAGMA user_version = 17;
+                """)
+            #expect(try importer.store.db.scalar(segments)?.int64 ?? 0 > 1, "a rebuild alone")
+        }
+        let upgraded = try PlaceImporter(databasePath: db).store.db
+        #expect(try Migrator.storedVersion(upgraded) == 18)
+        #expect(try upgraded.scalar(segments)?.int64 == 1)
+        try upgraded.execute("INSERT INTO place_text (place_text, rank) VALUES ('integrity-check', 1)")
+    }
+
     @Test("migration 17 leaves a version 16 database without a text index without one")
     func noIndexNotMade() throws {
         let (dir, db) = try database()
@@ -224,7 +320,7 @@ struct PrefixSplitTests {
                 "DELETE FROM schema_migration WHERE version >= 17; PRAGMA user_version = 16;")
         }
         let upgraded = try PlaceImporter(databasePath: db).store.db
-        #expect(try Migrator.storedVersion(upgraded) == 17)
+        #expect(try Migrator.storedVersion(upgraded) == Schema.migrator.latestVersion)
         #expect(try !TextIndex.exists(upgraded))
         #expect(try upgraded.scalar("SELECT name FROM schema_migration WHERE version = 17")?.string != nil)
     }

@@ -3,8 +3,13 @@ import Foundation
 /// The grid the index files each place under, so that a search near a
 /// point reads only the places around it first: cells of 0.01 degree
 /// (`f` words, about 1.1 km north-south) and 0.1 degree (`k` words, about
-/// 11 km). The writer stores the fine cell in `place.text_cell`
-/// (`key`); migration 9 computes the same numbers in SQL:
+/// 11 km). Each cell word starts with `mark`, a private-use character
+/// that no name holds and nobody types (schema version 18), so that the
+/// words are not in the index's one-letter prefix lists `f` and `k`: with
+/// them, every place was in both, and autocomplete's "Burger K" read a
+/// list of every place (docs/search.md). The writer stores the fine cell
+/// in `place.text_cell` (`key`); migration 9 computes the same numbers in
+/// SQL:
 /// `CAST((latitude + 90) * 100 AS INTEGER)`.
 package enum TextGrid {
     public enum Level: Sendable, CaseIterable {
@@ -25,6 +30,9 @@ package enum TextGrid {
         (Int((c.latitude + 90) * 100), Int((c.longitude + 180) * 100))
     }
 
+    /// The first character of every cell word, U+E000 (SQL `char(57344)`).
+    public static let mark = "\u{E000}"
+
     /// What `place.text_cell` holds for a place at `c`: `row * 100000 + column`
     /// of its fine cell (`TextIndexSQL` turns it into the cell words).
     public static func key(_ c: Coordinate) -> Int64 {
@@ -35,13 +43,13 @@ package enum TextGrid {
     /// The word of the cell holding `c`.
     public static func cell(_ c: Coordinate, _ level: Level) -> String {
         let f = fine(c), d = level == .fine ? 1 : 10
-        return "\(level.letter)\(f.row / d)x\(f.column / d)"
+        return "\(mark)\(level.letter)\(f.row / d)x\(f.column / d)"
     }
 
     /// The words of the 3x3 block of cells around `c` (fewer at the poles;
     /// wrapping at the antimeridian).
     public static func block(_ c: Coordinate, _ level: Level) -> [String] {
-        blockCells(c, level).map { "\(level.letter)\($0.row)x\($0.column)" }
+        blockCells(c, level).map { "\(mark)\(level.letter)\($0.row)x\($0.column)" }
     }
 
     /// The rows and columns (at `level`) of the cells `block` names.

@@ -19,4 +19,13 @@ extension Schema {
     static let prefixIndexMigration = Migration(
         version: 17, name: "text index: one-letter prefixes", sql: TextIndexSQL.remake,
         onlyIf: TextIndexSQL.exists)
+
+    /// Each grid cell's word starts with `TextGrid.mark` (U+E000), so that
+    /// the index's one-letter prefix lists `f` and `k` hold the words that
+    /// start with those letters, not every place's cell words too: at 10M
+    /// places the list `k` held 10M rows, and autocomplete's "Papadopoulos
+    /// K" took a second (docs/search.md). Only where the index is.
+    static let cellMarkMigration = Migration(
+        version: 18, name: "text index: grid cell words out of the one-letter prefix lists", sql: TextIndexSQL.remake,
+        onlyIf: TextIndexSQL.exists)
 }

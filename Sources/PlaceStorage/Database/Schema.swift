@@ -248,6 +248,7 @@ enum Schema {
             languagesMigration,
             indexGenerationMigration,
             prefixIndexMigration,
+            cellMarkMigration,
         ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).

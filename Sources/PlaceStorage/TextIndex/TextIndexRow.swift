@@ -46,7 +46,7 @@ package struct TextIndexRow: Sendable {
     }
 
     /// `TextGrid.cell(c, .fine) + " " + TextGrid.cell(c, .coarse)`
-    /// (`f13652x18663 k1365x1866`), written digit by digit from the fine
+    /// (`f13652x18663 k1365x1866`, each after `TextGrid.mark`), written digit by digit from the fine
     /// cell's key (string interpolation would format and allocate for
     /// every row).
     static func cells(_ c: Coordinate) -> String {
@@ -70,9 +70,11 @@ package struct TextIndexRow: Sendable {
                     while count > 0 { count -= 1; put(d[count]) }
                 }
             }
-            put(UInt8(ascii: "f")); put(row); put(UInt8(ascii: "x")); put(column)
+            // TextGrid.mark, U+E000, in UTF-8.
+            func mark() { put(UInt8(0xEE)); put(UInt8(0x80)); put(UInt8(0x80)) }
+            mark(); put(UInt8(ascii: "f")); put(row); put(UInt8(ascii: "x")); put(column)
             put(UInt8(ascii: " "))
-            put(UInt8(ascii: "k")); put(row / 10); put(UInt8(ascii: "x")); put(column / 10)
+            mark(); put(UInt8(ascii: "k")); put(row / 10); put(UInt8(ascii: "x")); put(column / 10)
             return n
         }
     }

@@ -25,20 +25,27 @@ package enum TextMatchExpression {
     }
 
     /// Whether a phrase of `t` could match a word of the `cell` column
-    /// (`f1234x5678`, `k123x567`): the word or a correction is one
-    /// (`TextIndexSQL.isCellWord`, which also takes the rare `f1ax2`: the
-    /// column filter then costs a little, the matches are the same), or
-    /// the prefix starts one (`f`, `k12x`).
+    /// (`f1234x5678`, `k123x567` after `TextGrid.mark`): the word or a
+    /// correction is one (`TextIndexSQL.isCellWord`, which also takes the
+    /// rare `f1ax2`: the column filter then costs a little, the matches are
+    /// the same), or the prefix starts one (the mark alone, or `k12x` after
+    /// it). Typed words never start with the mark, so a query asks for the
+    /// text columns by name only where a word has it.
     package static func mayMatchCell(_ t: QueryTerm) -> Bool {
         if t.prefix, let words = t.expansions, !words.isEmpty { return words.contains(where: TextIndexSQL.isCellWord) }
         if t.prefix { return isCellPrefix(t.word) }
         return TextIndexSQL.isCellWord(t.word) || t.corrections.contains(where: TextIndexSQL.isCellWord)
     }
 
-    /// A prefix of some grid cell's word: `[fk]([0-9]+(x[0-9]*)?)?`.
+    /// A prefix of some grid cell's word: the mark, then
+    /// `([fk]([0-9]+(x[0-9]*)?)?)?`.
     static func isCellPrefix(_ w: String) -> Bool {
-        let b = Array(w.utf8)
-        guard let first = b.first, first == UInt8(ascii: "f") || first == UInt8(ascii: "k") else { return false }
+        let mark = Array(TextGrid.mark.utf8)
+        let all = Array(w.utf8)
+        guard all.starts(with: mark) else { return false }
+        let b = Array(all.dropFirst(mark.count))
+        guard let first = b.first else { return true }
+        guard first == UInt8(ascii: "f") || first == UInt8(ascii: "k") else { return false }
         guard b.count > 1 else { return true }
         let x = b.firstIndex(of: UInt8(ascii: "x")) ?? b.count
         guard x >= 2 else { return false }
