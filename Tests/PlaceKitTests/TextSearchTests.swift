@@ -279,6 +279,28 @@ struct TextSearchTests {
         #expect(live == indexed)
     }
 
+    @Test("a phrase's count is the places holding it in their text columns, the grid cells' words not counted")
+    func phraseCountsAreTextColumns() throws {
+        let (dir, db) = try database()
+        _ = dir
+        let store = try PlaceStore(path: db, writable: false)
+        let raw = try Database(path: db, mode: .readOnly)
+        let cell = TextGrid.cell(Coordinate(latitude: 46.52, longitude: 6.63), .fine)
+        let phrases = [
+            "cafe", "lausanne", "f", "k", "c", "l", "mu", "1006", "nothing", TextGrid.mark, cell,
+        ].flatMap { [TextMatchExpression.quoted($0), TextMatchExpression.quoted($0) + " *"] }
+        var nonzero = 0
+        for phrase in phrases {
+            let expected = try raw.scalar(
+                TextIndexSQL.phraseCount, [.text(TextMatchExpression.textColumns + " : " + phrase)])?.int64
+            #expect(try store.read { try store.phraseCount(phrase) } == expected, "\(phrase)")
+            if expected ?? 0 > 0 { nonzero += 1 }
+        }
+        #expect(nonzero >= 8)
+        // The cell's word is in the index, in the cell column alone.
+        #expect(try raw.scalar(TextIndexSQL.phraseCount, [.text(TextMatchExpression.quoted(cell))])?.int64 ?? 0 > 0)
+    }
+
     @Test("the phrase counts BM25 uses follow the file: another connection's import is counted on the next read")
     func phraseCountsFollowChanges() throws {
         let (dir, db) = try database()

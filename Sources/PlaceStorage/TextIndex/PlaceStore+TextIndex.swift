@@ -175,12 +175,18 @@ extension PlaceStore {
         }
     }
 
+    /// The places holding `phrase` in their text columns. Only a phrase
+    /// with `TextGrid.mark` can match a grid cell's word, so only that one
+    /// is counted with the column filter: without it FTS5 reads rowids
+    /// alone, not each row's columns (at 10M places, `"s" *` in 224 ms
+    /// against 355 ms).
     private func countPhrase(_ phrase: String) throws -> Int64 {
         let stats = textStatistics
         if !stats.checked { try checkTextStatistics() }
         if let n = stats.counts[phrase] { return n }
         let statement = try db.cachedStatement(TextIndexSQL.phraseCount)
-        try statement.bind(.text(TextMatchExpression.textColumns + " : " + phrase), at: 1)
+        let asked = phrase.contains(TextGrid.mark) ? TextMatchExpression.textColumns + " : " + phrase : phrase
+        try statement.bind(.text(asked), at: 1)
         defer { statement.reset() }
         let n = try statement.step()?.optionalInt64(0) ?? 0
         stats.counts[phrase] = n
