@@ -182,13 +182,7 @@ struct PrefixSplitTests {
             let withPrefix = TextIndexSQL.create
             let without = withPrefix.replacing(#/,\s*prefix = '1'/#, with: "")
             #expect(without != withPrefix)
-            try importer.store.db.execute(
-                """
-                \(TextIndexSQL.drop)
-                \(without)
-                DELETE FROM schema_migration WHERE version >= 17;
-                PRAGMA user_version = 16;
-                """)
+            try Self.downgrade(importer.store.db, to: 16, index: without)
             #expect(try importer.store.db.scalar(declared)?.string?.contains("prefix") == false)
         }
         #expect(throws: PlaceDBError.self, "a reader refuses the old version") { try PlaceReader(databasePath: copy) }
@@ -202,6 +196,18 @@ struct PrefixSplitTests {
             migrated: copy, fresh: db,
             ["bookshop s", "bookshop q", "cafe s", "s", "b", "books s", "rue s", "café q", "bookshop qu"])
         #expect(found > 100)
+    }
+
+    /// Makes `db` a database of schema `version` whose text index is made
+    /// by `index` (that version's SQL), as an older placedb left it.
+    static func downgrade(_ db: Database, to version: Int, index: String) throws {
+        try db.execute(
+            """
+            \(TextIndexSQL.drop)
+            \(index)
+            DELETE FROM schema_migration WHERE version > \(version);
+            PRAGMA user_version = \(version);
+            """)
     }
 
     /// Asks both databases each input near Lausanne for 1, 5 and 40
@@ -241,13 +247,7 @@ struct PrefixSplitTests {
             let marked = TextIndexSQL.create
             let unmarked = marked.replacingOccurrences(of: "char(57344) || ", with: "")
             #expect(unmarked != marked)
-            try importer.store.db.execute(
-                """
-                \(TextIndexSQL.drop)
-                \(unmarked)
-                DELETE FROM schema_migration WHERE version >= 18;
-                PRAGMA user_version = 17;
-                """)
+            try Self.downgrade(importer.store.db, to: 17, index: unmarked)
             let db = importer.store.db
             #expect(try db.scalar(kList)?.int64 == db.scalar(places)?.int64)
             #expect(
@@ -295,13 +295,9 @@ struct PrefixSplitTests {
             let importer = try PlaceImporter(databasePath: db)
             #expect(try importer.store.db.scalar(segments)?.int64 == 1, "a fresh import")
             // Version 17, its index made by a rebuild alone.
-            try importer.store.db.execute(
-                """
-                \(TextIndexSQL.drop)
-                \(TextIndexSQL.create.replacingOccurrences(of: "char(57344) || ", with: ""))
-                DELETE FROM schema_migration WHERE version >= 18;
-                PRAGMA user_version = 17;
-                """)
+            try Self.downgrade(
+                importer.store.db, to: 17,
+                index: TextIndexSQL.create.replacingOccurrences(of: "char(57344) || ", with: ""))
             #expect(try importer.store.db.scalar(segments)?.int64 ?? 0 > 1, "a rebuild alone")
         }
         let upgraded = try PlaceImporter(databasePath: db).store.db
