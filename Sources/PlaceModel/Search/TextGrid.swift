@@ -32,6 +32,8 @@ package enum TextGrid {
 
     /// The first character of every cell word, U+E000 (SQL `char(57344)`).
     public static let mark = "\u{E000}"
+    /// `mark` in UTF-8, for the writers and readers of cell words' bytes.
+    package static let markUTF8 = Array(mark.utf8)
 
     /// What `place.text_cell` holds for a place at `c`: `row * 100000 + column`
     /// of its fine cell (`TextIndexSQL` turns it into the cell words).

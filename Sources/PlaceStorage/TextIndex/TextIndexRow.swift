@@ -70,8 +70,7 @@ package struct TextIndexRow: Sendable {
                     while count > 0 { count -= 1; put(d[count]) }
                 }
             }
-            // TextGrid.mark, U+E000, in UTF-8.
-            func mark() { put(UInt8(0xEE)); put(UInt8(0x80)); put(UInt8(0x80)) }
+            func mark() { for b in TextGrid.markUTF8 { put(b) } }
             mark(); put(UInt8(ascii: "f")); put(row); put(UInt8(ascii: "x")); put(column)
             put(UInt8(ascii: " "))
             mark(); put(UInt8(ascii: "k")); put(row / 10); put(UInt8(ascii: "x")); put(column / 10)

@@ -227,7 +227,7 @@ package enum TextIndexSQL {
     /// words, and a query term that is one may match the `cell` column
     /// (`TextMatchExpression.mayMatchCell`).
     static func isCellWord(_ word: String) -> Bool {
-        let mark = Array(TextGrid.mark.utf8)
+        let mark = TextGrid.markUTF8
         let u = Array(word.utf8)
         guard u.count >= mark.count + 4, u.starts(with: mark) else { return false }
         let f = mark.count

@@ -40,7 +40,7 @@ package enum TextMatchExpression {
     /// A prefix of some grid cell's word: the mark, then
     /// `([fk]([0-9]+(x[0-9]*)?)?)?`.
     static func isCellPrefix(_ w: String) -> Bool {
-        let mark = Array(TextGrid.mark.utf8)
+        let mark = TextGrid.markUTF8
         let all = Array(w.utf8)
         guard all.starts(with: mark) else { return false }
         let b = Array(all.dropFirst(mark.count))
