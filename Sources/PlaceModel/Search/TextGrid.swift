@@ -45,13 +45,19 @@ package enum TextGrid {
     /// The word of the cell holding `c`.
     public static func cell(_ c: Coordinate, _ level: Level) -> String {
         let f = fine(c), d = level == .fine ? 1 : 10
-        return "\(mark)\(level.letter)\(f.row / d)x\(f.column / d)"
+        return word(row: f.row / d, column: f.column / d, level)
+    }
+
+    /// The word of the cell at `row` and `column` of `level`: the mark,
+    /// the level's letter, the row, `x`, the column.
+    static func word(row: Int, column: Int, _ level: Level) -> String {
+        "\(mark)\(level.letter)\(row)x\(column)"
     }
 
     /// The words of the 3x3 block of cells around `c` (fewer at the poles;
     /// wrapping at the antimeridian).
     public static func block(_ c: Coordinate, _ level: Level) -> [String] {
-        blockCells(c, level).map { "\(mark)\(level.letter)\($0.row)x\($0.column)" }
+        blockCells(c, level).map { word(row: $0.row, column: $0.column, level) }
     }
 
     /// The rows and columns (at `level`) of the cells `block` names.

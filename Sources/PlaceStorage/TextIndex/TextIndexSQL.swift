@@ -217,7 +217,7 @@ package enum TextIndexSQL {
 
     /// `TextGrid.mark` in SQL: the first character of every grid cell's
     /// word.
-    static let mark = "char(57344)"
+    static let mark = "char(\(TextGrid.mark.unicodeScalars.first!.value))"
 
     /// Whether `word` is one `refreshWords` leaves out of the typo
     /// vocabulary, by its GLOB `TextGrid.mark` then `[fk][0-9]*x[0-9]*`
