@@ -1,5 +1,5 @@
 // placedb-bench search [--places N] [--queries Q] [--runs R] [--dir DIR] [--reuse] [--profile KIND] [--trigram]
-//                      [--no-floor] [--slowest N] [--no-plain]
+//                      [--no-floor] [--slowest N] [--no-plain] [--query-floor]
 //
 // N generated places (default 1,000,000; seeded) with realistic names:
 // chains, family names, made-up names from syllables, the words of their
@@ -26,6 +26,9 @@
 //   --slowest N prints the N slowest queries of each kind, with their text.
 //   --no-plain leaves out the plain FTS5 query beside placedb's (at 10M
 //   places it takes most of step 2's time: about a second a type query).
+//   --query-floor then gives, for the exact names and the autocompletes,
+//   the least FTS5 reading each query needs (`QueryFloor`), beside
+//   placedb's time for the same queries.
 //   3. With --trigram: the trigram alternative for typos (build time, size,
 //      latency).
 import Foundation
@@ -389,6 +392,11 @@ enum SearchBench {
                         + list.sorted { $0.cpu > $1.cpu }.prefix(n).map { "\(fmt($0.cpu, 1)) '\($0.text)'" }.joined(
                             separator: ", "))
             }
+        }
+
+        if args.contains("--query-floor") {
+            try printFloors(
+                list.map { ($0.kind, $0.text, $0.at) }, placedb: slowest, raw: raw, searchResults: 20)
         }
 
         if args.contains("--trigram") {
