@@ -110,19 +110,13 @@ extension SearchBench {
             "| query | placedb thread CPU median / p90 / p99 ms | FTS5 reading floor median / p90 / p99 ms | the same, the prefix left out where that reads less | that, with the cells free | where the reading stops: \(QueryFloor.Step.allCases.map(\.rawValue).joined(separator: " / ")) | floors above the p90 target (each of the three) | above the p99 target |"
         )
         print("|---|---|---|---|---|---|---|---|")
-        func stat(_ xs: [Double]) -> String {
-            guard !xs.isEmpty else { return "-" }
-            let s = xs.sorted()
-            return
-                "\(fmt(median(s), 2)) / \(fmt(s[s.count * 9 / 10], 2)) / \(fmt(s[min(s.count - 1, s.count * 99 / 100)], 2))"
-        }
+        func stat(_ xs: [Double]) -> String { percentiles(xs, digits: 2) }
         for k in kinds {
             var floors: [Double] = [], lower: [Double] = [], free: [Double] = [], ours: [Double] = []
             var steps: [QueryFloor.Step: Int] = [:]
             let times = placedb[k.kind] ?? []
             for (i, q) in queries.filter({ $0.kind == k.kind }).enumerated() {
-                // Autocomplete reads its last word as a prefix unless the input ends in a space or punctuation.
-                let prefix = k.prefix && (q.text.last.map { $0.isLetter || $0.isNumber } ?? false)
+                let prefix = k.prefix && PlaceReader.lastIsPrefix(q.text)
                 guard let f = try QueryFloor.floor(count, text: q.text, at: q.at, prefix: prefix, want: k.want) else {
                     continue
                 }

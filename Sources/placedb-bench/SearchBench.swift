@@ -297,13 +297,16 @@ enum SearchBench {
         }
         let list = makeQueries(queries, seed: 7)
         var lastCPU = 0.0
+        /// The results a search asks for (the query floor's `want` follows it).
+        let searchResults = 20
         /// The request of a query; for the paged kinds, the first page, or
         /// the second page's (its token from the first page, asked of
         /// `client` untimed; the timed page is asked of `client`, which
         /// kept the ranking, or of `other`, which did not).
         func request(_ q: Query) throws -> TextSearchRequest {
             var request = TextSearchRequest(
-                textQuery: q.text, locationBias: .circle(center: q.at, radiusMeters: nil), maxResultCount: 20)
+                textQuery: q.text, locationBias: .circle(center: q.at, radiusMeters: nil),
+                maxResultCount: searchResults)
             if q.kind.contains("minRating") { request.minRating = 3 }
             if q.kind.contains("page 2") {
                 let first = try client.searchTextJSON(request, fields: mask, nextPageToken: true)
@@ -368,12 +371,7 @@ enum SearchBench {
             "| query (\(queries) each, in-process, from within 500 m) | placedb wall median / p90 / p99 ms | placedb thread CPU median / p90 / p99 ms | plain FTS5 MATCH ... ORDER BY bm25 LIMIT 20: wall median / p90 / p99 ms | its CPU median / p90 / p99 ms |"
         )
         print("|---|---|---|---|---|")
-        func stat(_ xs: [Double]?) -> String {
-            guard let xs, !xs.isEmpty else { return "-" }
-            let s = xs.sorted()
-            return
-                "\(fmt(median(s), 3)) / \(fmt(s[s.count * 9 / 10], 3)) / \(fmt(s[min(s.count - 1, s.count * 99 / 100)], 3))"
-        }
+        func stat(_ xs: [Double]?) -> String { percentiles(xs ?? [], digits: 3) }
         for kind in [
             "search: exact name", "autocomplete: 60% of the name", "search: one-letter typo", "search: type words",
             "search: type words, minRating 3, page 1", "search: type words, minRating 3, page 2",
@@ -396,7 +394,7 @@ enum SearchBench {
 
         if args.contains("--query-floor") {
             try printFloors(
-                list.map { ($0.kind, $0.text, $0.at) }, placedb: slowest, raw: raw, searchResults: 20)
+                list.map { ($0.kind, $0.text, $0.at) }, placedb: slowest, raw: raw, searchResults: searchResults)
         }
 
         if args.contains("--trigram") {

@@ -193,6 +193,15 @@ func option(_ name: String, _ args: [String]) -> String? {
 
 func fmt(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", v) }
 
+/// "median / p90 / p99" of `xs` with `digits` decimals (p90 and p99 the
+/// values at 90% and 99% of the sorted list); "-" when there is none.
+func percentiles(_ xs: [Double], digits: Int) -> String {
+    guard !xs.isEmpty else { return "-" }
+    let s = xs.sorted()
+    return
+        "\(fmt(median(s), digits)) / \(fmt(s[s.count * 9 / 10], digits)) / \(fmt(s[min(s.count - 1, s.count * 99 / 100)], digits))"
+}
+
 /// The placedb binary beside this one (the imports run it as users do).
 func placedbBinary() throws -> String {
     let placedb = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()

@@ -203,7 +203,7 @@ extension PlaceReader {
 
     /// Whether the input's last word is typed on (a prefix): it ends with
     /// a letter, digit or mark, not a space or punctuation.
-    static func lastIsPrefix(_ input: String) -> Bool {
+    package static func lastIsPrefix(_ input: String) -> Bool {
         input.unicodeScalars.last.map { s in
             let c = s.properties.generalCategory
             return [
