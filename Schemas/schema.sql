@@ -1,4 +1,4 @@
--- placedb database schema, version 18 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 19 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -165,6 +165,34 @@ CREATE TABLE place_photo (
 CREATE VIRTUAL TABLE place_text USING fts5(name, other_names, address, types, cell,
     content = 'place_text_source', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2',
     prefix = '1');
+
+-- table: place_text_count
+CREATE TABLE place_text_count (
+    -- How many places hold each common word ("museo") and word
+    -- prefix ("ha" *) of the index, as placedb text-index analyze
+    -- counted them: BM25 weighs each phrase by that number, and
+    -- counting a common one reads its whole list (at 10M places,
+    -- "s" * 228 ms on every new connection). Phrases held by fewer
+    -- places than the analysis' threshold are counted when asked.
+    -- Used only while place_text_counted holds the index's state.
+    phrase TEXT PRIMARY KEY,
+    places INTEGER NOT NULL
+) WITHOUT ROWID;
+
+-- table: place_text_counted
+CREATE TABLE place_text_counted (
+    -- One row: the state the counts hold for. FTS5's structure and
+    -- averages records (place_text_data rows 10 and 1; every write
+    -- to the index changes the first), place_generation.n and
+    -- max(place.id) when they were counted. A reader uses the
+    -- counts only while all four are the same; else it counts, as
+    -- without them. No row: never analyzed.
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    structure BLOB NOT NULL,
+    averages BLOB,
+    generation INTEGER NOT NULL,
+    max_place INTEGER
+);
 
 -- table: place_text_vocab
 CREATE VIRTUAL TABLE place_text_vocab USING fts5vocab(place_text, row);

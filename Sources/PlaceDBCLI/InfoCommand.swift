@@ -46,6 +46,15 @@ enum InfoCommand: Command {
         return .success
     }
 
+    /// The state of the stored counts (`DatabaseInfo.textCounts`), in words.
+    static func countsText(_ state: String) -> String {
+        switch state {
+        case "current": "current"
+        case "stale": "stale (placedb text-index analyze counts them again)"
+        default: "none (placedb text-index analyze stores them)"
+        }
+    }
+
     static func text(_ info: DatabaseInfo, lastRuns: Int) -> [String] {
         func mib(_ b: Int) -> String {
             b >= 1 << 20 ? "\(Double(b * 10 / (1 << 20)) / 10) MiB" : "\(Double(b * 10 / 1024) / 10) KiB"
@@ -62,6 +71,7 @@ enum InfoCommand: Command {
             "places: \(info.livePlaces) live, \(info.removedPlaces) removed",
             info.textIndex
                 ? "text index: present"
+                    + (info.textCounts.map { "; counts of common words: " + Self.countsText($0) } ?? "")
                 : "text index: none (imported with --no-text-index; placedb text-index build makes it)",
         ]
         if let s = info.spatialIndex {

@@ -55,6 +55,39 @@ package final class Database {
         self.path = path
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, 5_000)
+        if Database.profiles { Database.profile(db) }
+    }
+
+    /// Whether `PLACEDB_PROFILE_SQL` is set (to anything but empty or 0):
+    /// then every statement a connection runs is written to standard error
+    /// when it ends, with the time it took (SQLite's `SQLITE_TRACE_PROFILE`),
+    /// for finding which statement of a slow query is slow.
+    static let profiles: Bool = {
+        guard let v = getenv("PLACEDB_PROFILE_SQL") else { return false }
+        let s = String(cString: v)
+        return !s.isEmpty && s != "0"
+    }()
+
+    /// Writes `sql <ms> ms: <statement, parameters bound>` (at most 300
+    /// bytes of it) to standard error as each statement of `db` ends.
+    private static func profile(_ db: OpaquePointer) {
+        sqlite3_trace_v2(
+            db, UInt32(SQLITE_TRACE_PROFILE),
+            { _, _, statement, nanoseconds in
+                guard let statement, let nanoseconds else { return 0 }
+                let ns = nanoseconds.load(as: Int64.self)
+                let stmt = OpaquePointer(statement)
+                var text = "?"
+                if let expanded = sqlite3_expanded_sql(stmt) {
+                    text = String(cString: expanded)
+                    sqlite3_free(expanded)
+                }
+                if text.utf8.count > 300 { text = String(decoding: text.utf8.prefix(300), as: UTF8.self) + "..." }
+                let ms = Double(ns) / 1e6
+                let line = "sql \((ms * 1000).rounded() / 1000) ms: \(String(text.map { $0.isNewline ? " " : $0 }))\n"
+                _ = line.withCString { write(2, $0, strlen($0)) }
+                return 0
+            }, nil)
     }
 
     /// `path` as an absolute `file:` URI with `query`, every byte that is

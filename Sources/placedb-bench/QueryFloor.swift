@@ -96,7 +96,8 @@ extension SearchBench {
     /// on FTS5 with these semantics (with the third floor: whatever the cells
     /// cost).
     static func printFloors(
-        _ queries: [(kind: String, text: String, at: Coordinate)], placedb: [String: [(cpu: Double, text: String)]],
+        _ queries: [(kind: String, text: String, at: Coordinate)],
+        placedb: [String: [(cpu: Double, text: String, at: Coordinate)]],
         raw: Database, searchResults: Int
     ) throws {
         let count = try QueryFloor.counter(raw)

@@ -23,7 +23,8 @@
 //   an earlier run (same N): only the queries are timed. --profile KIND
 //   (e.g. "search: type", "autocomplete") runs only placedb's queries of
 //   that kind, five times, and prints nothing: for perf or callgrind.
-//   --slowest N prints the N slowest queries of each kind, with their text.
+//   --slowest N prints the N slowest queries of each kind, with their text
+//   and point (to ask again with `placedb autocomplete --near`).
 //   --no-plain leaves out the plain FTS5 query beside placedb's (at 10M
 //   places it takes most of step 2's time: about a second a type query).
 //   --query-floor then gives, for the exact names and the autocompletes,
@@ -358,11 +359,11 @@ enum SearchBench {
         }
         var ours: [String: [Double]] = [:], fts: [String: [Double]] = [:], oursCPU: [String: [Double]] = [:],
             ftsCPU: [String: [Double]] = [:]
-        var slowest: [String: [(cpu: Double, text: String)]] = [:]
+        var slowest: [String: [(cpu: Double, text: String, at: Coordinate)]] = [:]
         for q in list {
             ours[q.kind, default: []].append(try timed(q))
             oursCPU[q.kind, default: []].append(lastCPU)
-            slowest[q.kind, default: []].append((lastCPU, q.text))
+            slowest[q.kind, default: []].append((lastCPU, q.text, q.at))
             guard withPlain else { continue }
             fts[q.kind, default: []].append(try timedPlain(q))
             ftsCPU[q.kind, default: []].append(lastCPU)
@@ -387,7 +388,9 @@ enum SearchBench {
             for (kind, list) in slowest.sorted(by: { $0.key < $1.key }) {
                 print(
                     "slowest of \(kind) (thread CPU ms): "
-                        + list.sorted { $0.cpu > $1.cpu }.prefix(n).map { "\(fmt($0.cpu, 1)) '\($0.text)'" }.joined(
+                        + list.sorted { $0.cpu > $1.cpu }.prefix(n).map {
+                            "\(fmt($0.cpu, 1)) '\($0.text)' (\(fmt($0.at.latitude, 5)),\(fmt($0.at.longitude, 5)))"
+                        }.joined(
                             separator: ", "))
             }
         }

@@ -208,7 +208,8 @@ struct CommandLineToolTests {
     static let helpTopics = [
         "", "import", "place", "open", "resolve", "alias", "alias import", "photos", "photo", "photo add",
         "photo fetch", "nearby", "current", "serve", "export", "info", "diff", "search", "autocomplete", "text-index",
-        "text-index build", "text-index drop", "spatial-index", "spatial-index build", "spatial-index status", "link",
+        "text-index build", "text-index drop", "text-index analyze", "spatial-index", "spatial-index build",
+        "spatial-index status", "link",
         "completion",
     ]
 
@@ -345,6 +346,26 @@ struct BinaryTests {
         env["PLACEDB_DATABASE"] = nil
         p.environment = env
         return p
+    }
+
+    @Test("PLACEDB_PROFILE_SQL writes each statement with its time on stderr; unset or 0, nothing more is written")
+    func profileSQL() throws {
+        let dir = try TempDirectory("profile-sql")
+        let db = dir.file("p.sqlite")
+        #expect(
+            try Self.run(["import", "--db", db, try dir.write("p.ndjson", queryPlaces)], stdin: [], dir: dir).code == 0)
+        let query = ["autocomplete", "caf", "--near", "46.52,6.63", "--db", db]
+        let plain = try Self.run(query, stdin: [], dir: dir)
+        #expect(plain.code == 0 && plain.err.isEmpty, "\(plain.err)")
+        let off = try Self.run(query, stdin: [], dir: dir, environment: ["PLACEDB_PROFILE_SQL": "0"])
+        #expect(off.err.isEmpty && off.out == plain.out)
+        let on = try Self.run(query, stdin: [], dir: dir, environment: ["PLACEDB_PROFILE_SQL": "1"])
+        #expect(on.code == 0 && on.out == plain.out)
+        let lines = on.err.split(separator: "\n")
+        #expect(lines.count > 5)
+        #expect(lines.allSatisfy { $0.hasPrefix("sql ") && $0.contains(" ms: ") }, "\(on.err.prefix(500))")
+        // The statements with their values bound: the text index asked for the prefix.
+        #expect(lines.contains { $0.contains("MATCH") && $0.contains("caf") }, "\(on.err.prefix(2000))")
     }
 
     @Test("the binary is the one built next to this test bundle")

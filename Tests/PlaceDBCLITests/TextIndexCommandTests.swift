@@ -147,5 +147,48 @@ struct TextIndexCommandTests {
         let cli = try CLI()
         #expect(cli.run(["text-index", "build"]).code == 66)
         #expect(cli.run(["text-index", "drop"]).code == 66)
+        #expect(cli.run(["text-index", "analyze"]).code == 66)
+    }
+
+    @Test(
+        "text-index analyze stores the counts (text and JSON reports), info tells whether they are current; a bad threshold exits 64, no index 1"
+    )
+    func analyze() throws {
+        let cli = try CLI()
+        #expect(cli.run(["import", try cli.dir.write("a.ndjson", queryPlaces)]).code == 0)
+        let info = { () throws -> JSONValue? in
+            try JSONValue(parsing: cli.run(["info", "--output", "json"]).out)["textCounts"]
+        }
+        #expect(try info() == .string("none"))
+        let before = Self.queries.map { cli.run($0).out }
+        let text = cli.run(["text-index", "analyze", "--min-places", "1", "--output", "text"])
+        #expect(text.code == 0, "\(text.err)")
+        #expect(text.out.hasPrefix("\(cli.db): text index analyzed: "), "\(text.out)")
+        #expect(text.out.hasSuffix(" prefixes counted)\n"), "\(text.out)")
+        #expect(try info() == .string("current"))
+        #expect(
+            cli.run(["info", "--output", "text"]).out.contains("text index: present; counts of common words: current\n")
+        )
+        #expect(Self.queries.map { cli.run($0).out } == before)
+        let json = try JSONValue(parsing: cli.run(["text-index", "analyze", "--min-places", "2"]).out)
+        #expect(json["action"] == .string("analyze") && json["minPlaces"] == .int(2))
+        #expect((json["words"]?.intValue ?? 0) >= 1 && (json["prefixes"]?.intValue ?? 0) >= 1)
+        // A new place: the counts are stale until analyzed again.
+        let more =
+            #"{"id":"more","displayName":{"text":"Café Nouveau"},"location":{"latitude":46.52,"longitude":6.63}}"#
+        #expect(cli.run(["import", try cli.dir.write("b.ndjson", more + "\n")]).code == 0)
+        #expect(try info() == .string("stale"))
+        #expect(
+            cli.run(["info", "--output", "text"]).out.contains(
+                "counts of common words: stale (placedb text-index analyze counts them again)"))
+        for bad in ["0", "x", "-3"] {
+            let r = cli.run(["text-index", "analyze", "--min-places", bad])
+            #expect(r.code == 64, "\(bad)")
+            #expect(r.err.contains("invalid value '\(bad)' for '--min-places'"), "\(r.err)")
+        }
+        #expect(cli.run(["text-index", "drop"]).code == 0)
+        let none = cli.run(["text-index", "analyze"])
+        #expect(none.code == 1)
+        #expect(none.err.contains("this database has no text index"), "\(none.err)")
     }
 }

@@ -257,7 +257,7 @@ struct PrefixSplitTests {
         #expect(throws: PlaceDBError.self, "a reader refuses the old version") { try PlaceReader(databasePath: copy) }
         do {
             let upgraded = try PlaceImporter(databasePath: copy).store.db
-            #expect(try Migrator.storedVersion(upgraded) == 18)
+            #expect(try Migrator.storedVersion(upgraded) == PlaceStore.schemaVersion)
             try upgraded.execute("INSERT INTO place_text (place_text, rank) VALUES ('integrity-check', 1)")
             // The list k holds the places with a word starting with k, no more.
             let listed = try upgraded.scalar(kList)?.int64 ?? -1
@@ -301,7 +301,7 @@ struct PrefixSplitTests {
             #expect(try importer.store.db.scalar(segments)?.int64 ?? 0 > 1, "a rebuild alone")
         }
         let upgraded = try PlaceImporter(databasePath: db).store.db
-        #expect(try Migrator.storedVersion(upgraded) == 18)
+        #expect(try Migrator.storedVersion(upgraded) == PlaceStore.schemaVersion)
         #expect(try upgraded.scalar(segments)?.int64 == 1)
         try upgraded.execute("INSERT INTO place_text (place_text, rank) VALUES ('integrity-check', 1)")
     }

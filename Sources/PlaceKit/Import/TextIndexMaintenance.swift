@@ -26,6 +26,23 @@ public enum TextIndexMaintenance {
         try withStore(databasePath, waiting: waiting) { try $0.dropTextIndex() }
     }
 
+    /// Counts how many places hold each common word and word prefix of the
+    /// text index and stores those at least `minPlaces` hold, so that
+    /// searches and autocompletes read them instead of counting them
+    /// (`PlaceStore.analyzeTextIndex`). Nil when there is no text index.
+    /// Returns the words and prefixes stored, and the prefixes counted.
+    public static func analyze(
+        databasePath: String? = nil, minPlaces: Int64 = defaultMinPlaces,
+        waiting: ((_ otherImport: Int32?) -> Void)? = nil
+    ) throws -> (words: Int, prefixes: Int, counted: Int)? {
+        try withStore(databasePath, waiting: waiting) { store in
+            try store.analyzeTextIndex(minPlaces: minPlaces).map { ($0.words, $0.prefixes, $0.counted) }
+        }
+    }
+
+    /// `analyze`'s threshold unless told (`PlaceStore.defaultCountThreshold`).
+    public static let defaultMinPlaces: Int64 = PlaceStore.defaultCountThreshold
+
     /// Opens an existing database for writing while no import writes it
     /// (`ImportLock`), for maintenance commands (text index, linking).
     static func withStore<T>(

@@ -83,6 +83,11 @@ public struct DatabaseInfo: Sendable, Equatable {
     /// The database has the text index (search, autocomplete): false when
     /// it was imported without one (`ImportOptions.textIndex`).
     public var textIndex = true
+    /// The text index's stored counts of common words and prefixes
+    /// (`placedb text-index analyze`): `current`, `stale` (the index
+    /// changed since: queries count them) or `none` (never analyzed); nil
+    /// without a text index.
+    public var textCounts: String?
     /// The spatial index file beside the database (docs/spatial-index.md):
     /// its path, its state (`current`, `missing`, `stale`, `other-format`,
     /// `corrupt`) and why it is not current; nil where none is kept (an
@@ -105,6 +110,7 @@ public struct DatabaseInfo: Sendable, Equatable {
         o["fileBytes"] = .int(Int64(fileBytes))
         o["schemaVersion"] = .int(Int64(schemaVersion))
         o["textIndex"] = .bool(textIndex)
+        if let textCounts { o["textCounts"] = .string(textCounts) }
         if let s = spatialIndex {
             var i = JSONObject()
             i["path"] = .string(s.path)

@@ -29,3 +29,12 @@ extension Schema {
         version: 18, name: "text index: grid cell words out of the one-letter prefix lists", sql: TextIndexSQL.remake,
         onlyIf: TextIndexSQL.exists)
 }
+
+extension Schema {
+    /// The stored counts of the text index's common words and prefixes
+    /// (`placedb text-index analyze`), empty until it runs. Only where the
+    /// index is.
+    static let textCountMigration = Migration(
+        version: 19, name: "text index: stored counts of common words and prefixes", sql: TextIndexSQL.countTables,
+        onlyIf: TextIndexSQL.exists)
+}

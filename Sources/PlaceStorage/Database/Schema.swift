@@ -249,6 +249,7 @@ enum Schema {
             indexGenerationMigration,
             prefixIndexMigration,
             cellMarkMigration,
+            textCountMigration,
         ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).
@@ -256,7 +257,7 @@ enum Schema {
         "place", "place_type", "import_run", "schema_migration", "idx_place_geom", "place_history", "place_alias",
         "place_photo", "photo_image", "place_extent", "place_viewport", "place_footprint", "place_document",
         "place_change", "place_text", "place_text_vocab", "place_word", "place_text_source", "place_link", "link_rule",
-        "place_group", "link_setting", "place_generation",
+        "place_group", "link_setting", "place_generation", "place_text_count", "place_text_counted",
     ]
 }
 

@@ -172,7 +172,24 @@ extension PlaceStore {
             stats.counts.removeAll(keepingCapacity: true)
             stats.crowded.removeAll(keepingCapacity: true)
             stats.version = version
+            stats.stored = try storedCountsHold()
         }
+    }
+
+    /// Whether `place_text_count` was counted on the index as it is now:
+    /// `place_text_counted` holds the state `TextIndexSQL.countedState`
+    /// reads (false without those tables, as before migration 19 or
+    /// before any analysis).
+    package func storedCountsHold() throws -> Bool {
+        guard try db.scalar(TextIndexSQL.countedTableExists)?.int64 == 1 else { return false }
+        func values(_ sql: String) throws -> [DatabaseValue]? {
+            let statement = try db.cachedStatement(sql)
+            defer { statement.reset() }
+            guard let row = try statement.step() else { return nil }
+            return (0..<4).map { row[$0] }
+        }
+        guard let stored = try values(TextIndexSQL.storedCountedState) else { return false }
+        return try stored == values(TextIndexSQL.countedState)
     }
 
     /// The places holding `phrase` in their text columns. Only a phrase
@@ -184,6 +201,15 @@ extension PlaceStore {
         let stats = textStatistics
         if !stats.checked { try checkTextStatistics() }
         if let n = stats.counts[phrase] { return n }
+        if stats.stored {
+            let stored = try db.cachedStatement(TextIndexSQL.storedCount)
+            try stored.bind(.text(phrase), at: 1)
+            defer { stored.reset() }
+            if let n = try stored.step()?.optionalInt64(0) {
+                stats.counts[phrase] = n
+                return n
+            }
+        }
         let statement = try db.cachedStatement(TextIndexSQL.phraseCount)
         let asked = phrase.contains(TextGrid.mark) ? TextMatchExpression.textColumns + " : " + phrase : phrase
         try statement.bind(.text(asked), at: 1)

@@ -136,6 +136,8 @@ package enum TextIndexSQL {
         ) WITHOUT ROWID;
         CREATE INDEX place_word_by_reversed ON place_word(reversed);
 
+        \(countTables)
+
         INSERT INTO place_text (place_text) VALUES ('rebuild');
         \(refreshWords);
 
@@ -184,7 +186,59 @@ package enum TextIndexSQL {
             DROP TABLE IF EXISTS place_text;
             DROP VIEW IF EXISTS place_text_source;
             DROP TABLE IF EXISTS place_word;
+            DROP TABLE IF EXISTS place_text_count;
+            DROP TABLE IF EXISTS place_text_counted;
             """
+
+    /// The stored counts of common phrases (`placedb text-index analyze`),
+    /// empty until it runs: part of `create`, and migration 19.
+    package static let countTables = """
+        CREATE TABLE IF NOT EXISTS place_text_count (
+            -- How many places hold each common word ("museo") and word
+            -- prefix ("ha" *) of the index, as placedb text-index analyze
+            -- counted them: BM25 weighs each phrase by that number, and
+            -- counting a common one reads its whole list (at 10M places,
+            -- "s" * 228 ms on every new connection). Phrases held by fewer
+            -- places than the analysis' threshold are counted when asked.
+            -- Used only while place_text_counted holds the index's state.
+            phrase TEXT PRIMARY KEY,
+            places INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS place_text_counted (
+            -- One row: the state the counts hold for. FTS5's structure and
+            -- averages records (place_text_data rows 10 and 1; every write
+            -- to the index changes the first), place_generation.n and
+            -- max(place.id) when they were counted. A reader uses the
+            -- counts only while all four are the same; else it counts, as
+            -- without them. No row: never analyzed.
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            structure BLOB NOT NULL,
+            averages BLOB,
+            generation INTEGER NOT NULL,
+            max_place INTEGER
+        );
+        """
+
+    /// The state `place_text_counted` is compared with: the same four values.
+    package static let countedState = "SELECT " + countedValues
+    private static let countedValues = """
+        (SELECT block FROM place_text_data WHERE id = 10), (SELECT block FROM place_text_data WHERE id = 1),
+               (SELECT n FROM place_generation WHERE id = 1), (SELECT max(id) FROM place)
+        """
+    /// Stores the state the counts were made on (`countedState`).
+    package static let storeCountedState =
+        "INSERT INTO place_text_counted (id, structure, averages, generation, max_place) SELECT 1, " + countedValues
+    /// The state the stored counts hold for (no row: never analyzed).
+    package static let storedCountedState =
+        "SELECT structure, averages, generation, max_place FROM place_text_counted WHERE id = 1"
+    /// Whether `place_text_counted` is there (migration 19, where the index is).
+    package static let countedTableExists =
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'place_text_counted'"
+    /// One stored count.
+    package static let storedCount = "SELECT places FROM place_text_count WHERE phrase = ?1"
+    /// The index's words with the number of places holding each, in order
+    /// (cells included).
+    package static let wordCounts = "SELECT term, doc FROM place_text_vocab"
 
     /// Whether the index is there (`place_text` in the schema).
     package static let exists = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'place_text'"

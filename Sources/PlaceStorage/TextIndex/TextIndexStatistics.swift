@@ -17,6 +17,9 @@ package final class TextIndexStatistics {
     /// Inside `PlaceStore.withTextStatistics`: the version was checked for
     /// this query.
     var checked = false
+    /// `place_text_count` holds for the file as it is (`PlaceStore
+    /// .storedCountsHold`): a phrase's count is looked up there first.
+    var stored = false
     /// Counts kept at most (a query asks for a few; this bounds memory).
     static let capacity = 100_000
 

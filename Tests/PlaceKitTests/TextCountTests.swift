@@ -1,0 +1,206 @@
+import Foundation
+import Testing
+@testable import PlaceKit
+import PlaceKitTestSupport
+import SQLiteDB
+@testable import PlaceModel
+@testable import PlaceStorage
+
+@Suite("text index analyze: stored counts of common words and prefixes")
+struct TextCountTests {
+    /// `n` places around Lausanne whose names mix a few common words
+    /// ("Café", "Bar", "Boulangerie") and rarer ones, so that words and
+    /// prefixes are held by many, some and few places.
+    static func places(_ n: Int, prefix: String = "p") -> String {
+        let first = ["Café", "Bar", "Boulangerie", "Bäckerei", "Banca", "Casa", "Museo", "Muller"]
+        let second = ["du Lac", "Central", "Harbour", "Hall", "Station", "Haus", "Garden", "Gare", "Ouchy"]
+        var out = ""
+        for i in 0..<n {
+            let name = "\(first[i % first.count]) \(second[(i / 3) % second.count])\(i % 7 == 0 ? " Zed\(i)" : "")"
+            let lat = 46.50 + Double(i % 40) * 0.002, lng = 6.60 + Double(i / 40) * 0.002
+            out +=
+                #"{"id":"\#(prefix)\#(i)","displayName":{"text":"\#(name)"},"location":{"latitude":\#(lat),"longitude":\#(lng)},"types":["cafe"],"primaryType":"cafe"}"#
+                + "\n"
+        }
+        return out
+    }
+
+    func database(_ n: Int = 240) throws -> (TempDirectory, String) {
+        let dir = try TempDirectory("text-counts")
+        let db = dir.file("places.sqlite")
+        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("in.ndjson", Self.places(n))))
+        return (dir, db)
+    }
+
+    /// `count(*)` of `phrase` as FTS5 gives it, on a connection of its own.
+    func liveCount(_ db: String, _ phrase: String) throws -> Int64 {
+        try Database(path: db, mode: .readOnly).scalar(TextIndexSQL.phraseCount, [.text(phrase)])?.int64 ?? -1
+    }
+
+    func stored(_ db: String) throws -> [String: Int64] {
+        var out: [String: Int64] = [:]
+        try Database(path: db, mode: .readOnly).forEachRow("SELECT phrase, places FROM place_text_count") {
+            out[try $0.string(0)] = try $0.int64(1)
+        }
+        return out
+    }
+
+    @Test("every word and prefix held by at least the threshold's places is stored with FTS5's own count, and no other")
+    func storesExactlyTheCommonPhrases() throws {
+        let (dir, db) = try database()
+        _ = dir
+        let threshold: Int64 = 12
+        let analysis = try PlaceStore(path: db, writable: true).analyzeTextIndex(minPlaces: threshold)
+        let counts = try stored(db)
+        // Every phrase the vocabulary makes, counted live: words and all their prefixes.
+        var phrases = Set<String>()
+        try Database(path: db, mode: .readOnly).forEachRow(TextIndexSQL.wordCounts) { row in
+            let term = try row.string(0)
+            guard !term.hasPrefix(TextGrid.mark) else { return }
+            phrases.insert(TextMatchExpression.quoted(term))
+            let scalars = Array(term.unicodeScalars)
+            for n in 1...scalars.count {
+                phrases.insert(TextMatchExpression.quoted(String(String.UnicodeScalarView(scalars[..<n]))) + " *")
+            }
+        }
+        var common = 0, words = 0, prefixes = 0
+        for phrase in phrases {
+            let live = try liveCount(db, phrase)
+            if live >= threshold {
+                common += 1
+                if phrase.hasSuffix(" *") { prefixes += 1 } else { words += 1 }
+                #expect(counts[phrase] == live, "\(phrase): stored \(counts[phrase] ?? -1), FTS5 \(live)")
+            } else {
+                #expect(counts[phrase] == nil, "\(phrase) is held by \(live) places, under the threshold")
+            }
+        }
+        #expect(common == counts.count)
+        #expect(analysis?.words == words && analysis?.prefixes == prefixes)
+        // Some words and prefixes of each kind, and the shared ones counted once.
+        #expect(words >= 5 && prefixes >= 10)
+        #expect(counts[#""b" *"#] != nil && counts[#""caf" *"#] == counts[#""cafe" *"#])
+        #expect((analysis?.counted ?? 0) < prefixes)
+        #expect(try PlaceStore(path: db, writable: false).storedCountsHold())
+    }
+
+    @Test("a reader takes a stored count instead of counting, while the index is the one counted")
+    func storedCountsAreRead() throws {
+        let (dir, db) = try database()
+        let phrase = TextMatchExpression.quoted("ca") + " *"
+        let live = try liveCount(db, phrase)
+        #expect(live >= 20)
+        _ = try PlaceStore(path: db, writable: true).analyzeTextIndex(minPlaces: 5)
+        #expect(try stored(db)[phrase] == live)
+        // A count written by hand (no write to the index) is what a reader
+        // takes: the stored table is read, not the index.
+        let raw = try Database(path: db, mode: .readWrite)
+        try raw.run("UPDATE place_text_count SET places = 12345 WHERE phrase = ?1", [.text(phrase)])
+        let reader = try PlaceStore(path: db, writable: false)
+        #expect(try reader.read { try reader.withTextStatistics { try reader.phraseCount(phrase) } } == 12345)
+        // One more place: the index changed, the stored counts are left
+        // aside, and the same reader counts again.
+        _ = try PlaceImporter(databasePath: db).importInput(
+            .file(try dir.write("more.ndjson", Self.places(1, prefix: "more"))))
+        #expect(try !reader.storedCountsHold())
+        #expect(try reader.read { try reader.withTextStatistics { try reader.phraseCount(phrase) } } == live + 1)
+        #expect(try PlaceReader(databasePath: db).databaseInfo().textCounts == "stale")
+    }
+
+    @Test("any writer's change leaves the counts aside: a rename or a removal in SQL, a new place")
+    func anyChangeMakesThemStale() throws {
+        let changes = [
+            "UPDATE place SET name = 'Banca Nuova' WHERE place_id = 'p1'",
+            "DELETE FROM place WHERE place_id = 'p2'",
+            "UPDATE place SET removed_run = (SELECT max(id) FROM import_run) WHERE place_id = 'p3'",
+        ]
+        for change in changes {
+            let (dir, db) = try database(60)
+            _ = dir
+            _ = try PlaceStore(path: db, writable: true).analyzeTextIndex(minPlaces: 3)
+            #expect(try PlaceStore(path: db, writable: false).storedCountsHold())
+            let raw = try Database(path: db, mode: .readWrite)
+            try raw.loadExtension("mod_spatialite")
+            try raw.execute(change)
+            #expect(raw.changes == 1, "\(change)")
+            #expect(try !PlaceStore(path: db, writable: false).storedCountsHold(), "\(change)")
+        }
+    }
+
+    @Test("answers are the same with the counts stored as without them")
+    func sameAnswers() throws {
+        let (dir, db) = try database()
+        _ = dir
+        let inputs = ["ba", "Café H", "Boulangerie G", "mu", "b", "Museo Ha", "casa central", "zed"]
+        func answers() throws -> [[String]] {
+            let reader = try PlaceReader(databasePath: db)
+            var out: [[String]] = []
+            for input in inputs {
+                let near = SearchArea.circle(center: Coordinate(latitude: 46.52, longitude: 6.62), radiusMeters: nil)
+                out.append(
+                    try reader.autocomplete(AutocompleteRequest(input: input, locationBias: near)).map {
+                        "\($0.placeID.rawValue) \(($0.ranking.score * 1e9).rounded())"
+                    })
+                var search = TextSearchRequest(textQuery: input, maxResultCount: 10)
+                search.locationBias = near
+                out.append(
+                    try reader.searchText(search, fields: try FieldMask(parsing: "id")).map {
+                        "\($0.place.id.rawValue) \(($0.ranking.score * 1e9).rounded())"
+                    })
+            }
+            return out
+        }
+        let before = try answers()
+        #expect(before.filter { !$0.isEmpty }.count >= 12)
+        _ = try PlaceStore(path: db, writable: true).analyzeTextIndex(minPlaces: 2)
+        #expect(try PlaceReader(databasePath: db).databaseInfo().textCounts == "current")
+        #expect(try answers() == before)
+    }
+
+    @Test("text-index drop takes the counts away; build makes the tables again, empty; info says none")
+    func dropAndBuild() throws {
+        let (dir, db) = try database(60)
+        _ = dir
+        #expect(try PlaceReader(databasePath: db).databaseInfo().textCounts == "none")
+        _ = try PlaceStore(path: db, writable: true).analyzeTextIndex(minPlaces: 3)
+        #expect(try !stored(db).isEmpty)
+        #expect(try TextIndexMaintenance.drop(databasePath: db) == 60)
+        let names = try Database(path: db, mode: .readOnly).scalar(
+            "SELECT count(*) FROM sqlite_master WHERE name IN ('place_text_count', 'place_text_counted')")?.int64
+        #expect(names == 0)
+        #expect(try PlaceReader(databasePath: db).databaseInfo().textCounts == nil)
+        #expect(try TextIndexMaintenance.analyze(databasePath: db) == nil)
+        #expect(try TextIndexMaintenance.build(databasePath: db))
+        #expect(try stored(db).isEmpty)
+        #expect(try PlaceReader(databasePath: db).databaseInfo().textCounts == "none")
+        #expect(try !PlaceStore(path: db, writable: false).storedCountsHold())
+    }
+
+    @Test("migration 19 gives a version 18 database with a text index the two tables, empty; one without the index stays without")
+    func migration19() throws {
+        for indexed in [true, false] {
+            let (dir, db) = try database(30)
+            _ = dir
+            if !indexed { #expect(try TextIndexMaintenance.drop(databasePath: db) == 30) }
+            do {
+                let raw = try Database(path: db, mode: .readWrite)
+                try raw.execute(
+                    """
+                    DROP TABLE IF EXISTS place_text_count;
+                    DROP TABLE IF EXISTS place_text_counted;
+                    DELETE FROM schema_migration WHERE version > 18;
+                    PRAGMA user_version = 18;
+                    """)
+            }
+            #expect(throws: PlaceDBError.self, "a reader refuses the old version") { try PlaceReader(databasePath: db) }
+            let upgraded = try PlaceImporter(databasePath: db).store.db
+            #expect(try Migrator.storedVersion(upgraded) == 19)
+            let tables = try upgraded.scalar(
+                "SELECT count(*) FROM sqlite_master WHERE name IN ('place_text_count', 'place_text_counted')")?.int64
+            #expect(tables == (indexed ? 2 : 0), "indexed: \(indexed)")
+            if indexed {
+                #expect(try upgraded.scalar("SELECT count(*) FROM place_text_count")?.int64 == 0)
+                #expect(try PlaceReader(databasePath: db).databaseInfo().textCounts == "none")
+            }
+        }
+    }
+}
