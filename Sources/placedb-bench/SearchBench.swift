@@ -1,5 +1,5 @@
 // placedb-bench search [--places N] [--queries Q] [--runs R] [--dir DIR] [--reuse] [--profile KIND] [--trigram]
-//                      [--no-floor] [--slowest N] [--no-plain] [--query-floor]
+//                      [--no-floor] [--slowest N] [--no-plain] [--query-floor] [--analyze]
 //
 // N generated places (default 1,000,000; seeded) with realistic names:
 // chains, family names, made-up names from syllables, the words of their
@@ -27,6 +27,9 @@
 //   and point (to ask again with `placedb autocomplete --near`).
 //   --no-plain leaves out the plain FTS5 query beside placedb's (at 10M
 //   places it takes most of step 2's time: about a second a type query).
+//   --analyze runs `placedb text-index analyze` on the indexed database
+//   before step 2 (its time printed): the queries then read the stored
+//   counts of common words and prefixes.
 //   --query-floor then gives, for the exact names and the autocompletes,
 //   the least FTS5 reading each query needs (`QueryFloor`), beside
 //   placedb's time for the same queries.
@@ -258,6 +261,15 @@ enum SearchBench {
 
     /// 2. Query latency.
     static func measureQueries(places: [Generated], indexed: String, queries: Int, args: [String]) throws {
+        if args.contains("--analyze") {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let a = try PlaceStore(path: indexed, writable: true).analyzeTextIndex()
+            let s = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+            print(
+                "placedb text-index analyze: \(fmt(s, 2)) s, \(a?.words ?? 0) words and \(a?.prefixes ?? 0) prefixes stored (\(a?.counted ?? 0) prefixes counted)"
+            )
+            print("")
+        }
         let client = try PlaceReader(databasePath: indexed)
         // A second reader on the same file: a page token that arrives at
         // another connection than the first page's (no ranking kept).

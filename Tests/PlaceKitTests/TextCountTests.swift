@@ -175,7 +175,9 @@ struct TextCountTests {
         #expect(try !PlaceStore(path: db, writable: false).storedCountsHold())
     }
 
-    @Test("migration 19 gives a version 18 database with a text index the two tables, empty; one without the index stays without")
+    @Test(
+        "migration 19 gives a version 18 database with a text index the two tables, empty; one without the index stays without"
+    )
     func migration19() throws {
         for indexed in [true, false] {
             let (dir, db) = try database(30)
