@@ -80,7 +80,7 @@ struct TextCountTests {
         #expect(words >= 5 && prefixes >= 10)
         #expect(counts[#""b" *"#] != nil && counts[#""caf" *"#] == counts[#""cafe" *"#])
         #expect((analysis?.counted ?? 0) < prefixes)
-        #expect(try PlaceStore(path: db, writable: false).storedCountsHold())
+        #expect(try PlaceStore(path: db, writable: false).textCountState() == .current)
     }
 
     @Test("a reader takes a stored count instead of counting, while the index is the one counted")
@@ -101,7 +101,7 @@ struct TextCountTests {
         // aside, and the same reader counts again.
         _ = try PlaceImporter(databasePath: db).importInput(
             .file(try dir.write("more.ndjson", Self.places(1, prefix: "more"))))
-        #expect(try !reader.storedCountsHold())
+        #expect(try reader.textCountState() == .stale)
         #expect(try reader.read { try reader.withTextStatistics { try reader.phraseCount(phrase) } } == live + 1)
         #expect(try PlaceReader(databasePath: db).databaseInfo().textCounts == "stale")
     }
@@ -117,12 +117,12 @@ struct TextCountTests {
             let (dir, db) = try database(60)
             _ = dir
             _ = try PlaceStore(path: db, writable: true).analyzeTextIndex(minPlaces: 3)
-            #expect(try PlaceStore(path: db, writable: false).storedCountsHold())
+            #expect(try PlaceStore(path: db, writable: false).textCountState() == .current)
             let raw = try Database(path: db, mode: .readWrite)
             try raw.loadExtension("mod_spatialite")
             try raw.execute(change)
             #expect(raw.changes == 1, "\(change)")
-            #expect(try !PlaceStore(path: db, writable: false).storedCountsHold(), "\(change)")
+            #expect(try PlaceStore(path: db, writable: false).textCountState() == .stale, "\(change)")
         }
     }
 
@@ -172,7 +172,7 @@ struct TextCountTests {
         #expect(try TextIndexMaintenance.build(databasePath: db))
         #expect(try stored(db).isEmpty)
         #expect(try PlaceReader(databasePath: db).databaseInfo().textCounts == "none")
-        #expect(try !PlaceStore(path: db, writable: false).storedCountsHold())
+        #expect(try PlaceStore(path: db, writable: false).textCountState() == .unanalyzed)
     }
 
     @Test(

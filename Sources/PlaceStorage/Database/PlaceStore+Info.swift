@@ -22,12 +22,7 @@ extension PlaceStore {
         try db.transaction(.deferred) {
             info.schemaVersion = try Self.storedSchemaVersion(db)
             info.textIndex = try TextIndex.exists(db)
-            if info.textIndex {
-                let analyzed =
-                    try db.scalar(TextIndexSQL.countedTableExists)?.int64 == 1
-                    && db.scalar("SELECT count(*) FROM place_text_counted")?.int64 == 1
-                info.textCounts = analyzed ? (try storedCountsHold() ? "current" : "stale") : "none"
-            }
+            if info.textIndex { info.textCounts = try textCountState().rawValue }
             try db.forEachRow("SELECT count(*), count(*) FILTER (WHERE removed_run IS NULL) FROM place") { row in
                 info.places = Int((row.optionalInt64(0) ?? 0))
                 info.livePlaces = Int((row.optionalInt64(1) ?? 0))

@@ -34,9 +34,11 @@ extension PlaceStore {
     package func analyzeTextIndex(minPlaces: Int64 = defaultCountThreshold) throws -> TextIndexAnalysis? {
         try write {
             guard try TextIndex.exists(db) else { return nil }
+            // Migration 19 made the tables with the index; made again if
+            // someone dropped them by hand.
             try db.execute(TextIndexSQL.countTables)
-            try db.execute("DELETE FROM place_text_count; DELETE FROM place_text_counted")
-            let insert = try db.cachedStatement("INSERT INTO place_text_count (phrase, places) VALUES (?1, ?2)")
+            try db.execute(TextIndexSQL.clearCounts)
+            let insert = try db.cachedStatement(TextIndexSQL.insertCount)
             func store(_ phrase: String, _ places: Int64) throws {
                 try insert.bind(.text(phrase), at: 1)
                 try insert.bind(.integer(places), at: 2)
@@ -90,18 +92,19 @@ extension PlaceStore {
             let count = try db.cachedStatement(TextIndexSQL.phraseCount)
             var last: (first: Int, last: Int, places: Int64)?
             for c in candidates {
+                let phrase = TextMatchExpression.quoted(c.prefix) + " *"
                 let places: Int64
                 if let last, last.first == c.first && last.last == c.last {
                     places = last.places
                 } else {
-                    try count.bind(.text(TextMatchExpression.quoted(c.prefix) + " *"), at: 1)
+                    try count.bind(.text(phrase), at: 1)
                     defer { count.reset() }
                     places = try count.step()?.optionalInt64(0) ?? 0
                     analysis.counted += 1
                 }
                 last = (c.first, c.last, places)
                 if places >= minPlaces {
-                    try store(TextMatchExpression.quoted(c.prefix) + " *", places)
+                    try store(phrase, places)
                     analysis.prefixes += 1
                 }
             }

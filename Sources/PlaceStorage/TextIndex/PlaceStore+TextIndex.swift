@@ -172,24 +172,25 @@ extension PlaceStore {
             stats.counts.removeAll(keepingCapacity: true)
             stats.crowded.removeAll(keepingCapacity: true)
             stats.version = version
-            stats.stored = try storedCountsHold()
+            stats.stored = try textCountState() == .current
         }
     }
 
-    /// Whether `place_text_count` was counted on the index as it is now:
-    /// `place_text_counted` holds the state `TextIndexSQL.countedState`
-    /// reads (false without those tables, as before migration 19 or
-    /// before any analysis).
-    package func storedCountsHold() throws -> Bool {
-        guard try db.scalar(TextIndexSQL.countedTableExists)?.int64 == 1 else { return false }
+    /// Whether `place_text_count` was counted on the index as it is now
+    /// (`current`: `place_text_counted` holds the state
+    /// `TextIndexSQL.countedState` reads), on another state of it
+    /// (`stale`), or never (`unanalyzed`: no row, or no such table, as
+    /// before migration 19). `placedb info` shows it as `textCounts`.
+    package func textCountState() throws -> TextCountState {
+        guard try db.scalar(TextIndexSQL.countedTableExists)?.int64 == 1 else { return .unanalyzed }
         func values(_ sql: String) throws -> [DatabaseValue]? {
             let statement = try db.cachedStatement(sql)
             defer { statement.reset() }
             guard let row = try statement.step() else { return nil }
             return (0..<4).map { row[$0] }
         }
-        guard let stored = try values(TextIndexSQL.storedCountedState) else { return false }
-        return try stored == values(TextIndexSQL.countedState)
+        guard let stored = try values(TextIndexSQL.storedCountedState) else { return .unanalyzed }
+        return try stored == values(TextIndexSQL.countedState) ? .current : .stale
     }
 
     /// The places holding `phrase` in their text columns. Only a phrase

@@ -236,6 +236,10 @@ package enum TextIndexSQL {
         "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'place_text_counted'"
     /// One stored count.
     package static let storedCount = "SELECT places FROM place_text_count WHERE phrase = ?1"
+    /// One count stored (`PlaceStore.analyzeTextIndex`).
+    package static let insertCount = "INSERT INTO place_text_count (phrase, places) VALUES (?1, ?2)"
+    /// The stored counts and their state taken away, before new ones.
+    package static let clearCounts = "DELETE FROM place_text_count; DELETE FROM place_text_counted"
     /// The index's words with the number of places holding each, in order
     /// (cells included).
     package static let wordCounts = "SELECT term, doc FROM place_text_vocab"

@@ -18,10 +18,21 @@ package final class TextIndexStatistics {
     /// this query.
     var checked = false
     /// `place_text_count` holds for the file as it is (`PlaceStore
-    /// .storedCountsHold`): a phrase's count is looked up there first.
+    /// .textCountState`): a phrase's count is looked up there first.
     var stored = false
     /// Counts kept at most (a query asks for a few; this bounds memory).
     static let capacity = 100_000
 
     init() {}
+}
+
+/// Whether the stored counts of common words and prefixes
+/// (`PlaceStore.analyzeTextIndex`) hold for the text index as it is.
+package enum TextCountState: String, Sendable {
+    /// Counted on the index as it is: queries read them.
+    case current
+    /// Counted on an earlier state of it: queries count instead.
+    case stale
+    /// Never counted (shown as `none`).
+    case unanalyzed = "none"
 }
