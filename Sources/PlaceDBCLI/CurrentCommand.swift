@@ -95,7 +95,7 @@ enum CurrentCommand: Command {
             return try Batch.run(
                 context, snapshot: { try client.read($0) },
                 parse: { try CurrentPlaceRequest(json: QueryOptions.body($0, language: language)) },
-                prepare: { client.warmSpatialIndex($0.map(\.location), for: .currentPlace) }
+                prepare: { client.warmSpatialIndex($0.map(\.location)) }
             ) { request in
                 try client.findPlaceLikelihoodsJSON(request, fields: fields, explain: explain)
             }

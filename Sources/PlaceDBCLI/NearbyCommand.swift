@@ -87,7 +87,7 @@ enum NearbyCommand: Command {
             return try Batch.run(
                 context, snapshot: { try client.read($0) },
                 parse: { try NearbySearchRequest(json: QueryOptions.body($0, language: language)) },
-                prepare: { client.warmSpatialIndex($0.map(\.center), for: .nearby) }
+                prepare: { client.warmSpatialIndex($0.map(\.center)) }
             ) { request in
                 try client.searchNearbyJSON(request, fields: fields, at: time)
             }

@@ -108,11 +108,11 @@ struct QueryCommandTests {
         #expect(first.err.isEmpty, "\(first.err)")
         let index = cli.db + ".placeidx"
         var bytes = try #require(FileManager.default.contents(atPath: index))
-        // The first section (the rowids) starts where the header's word 13 says.
-        let rowids = Int(
-            bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8 * 13, as: UInt64.self)) })
-        #expect(rowids > 600 && rowids + 8 < bytes.count)
-        bytes[rowids + 2] ^= 0xFF
+        // The first section (the slots' records) starts where the header's word 14 says.
+        let slots = Int(
+            bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8 * 14, as: UInt64.self)) })
+        #expect(slots >= 48 * 8 && slots + 8 < bytes.count)
+        bytes[slots + 2] ^= 0xFF
         try bytes.write(to: URL(fileURLWithPath: index))
         let again = cli.run(["nearby", "--batch", "--fields", "id"], input: line + "\n")
         #expect(again.code == 0)

@@ -128,6 +128,29 @@ struct PlaceIndexTests {
         }
     }
 
+    @Test("a slot's record is 56 bytes without padding, and each field reads as its column did")
+    func slotLayout() {
+        typealias S = PlaceIndex.Slot
+        #expect(MemoryLayout<S>.stride == 56 && MemoryLayout<S>.size == 56)
+        let offsets: [(PartialKeyPath<S>, Int)] = [
+            (\S.latitude, 0), (\S.longitude, 8), (\S.rowid, 16), (\S.idEnd, 24), (\S.extent, 32),
+            (\S.ratingCount, 36), (\S.shapeIndex, 40), (\S.viewportIndex, 44), (\S.typeCode, 48),
+            (\S.sourceCode, 50), (\S.status, 52), (\S.spare8, 53), (\S.spare16, 54),
+        ]
+        for (field, offset) in offsets { #expect(MemoryLayout<S>.offset(of: field) == offset, "\(field)") }
+        // Each field, read through `SlotField`, is the input place's value.
+        let points = Self.points(500, seed: 9)
+        let extent: (Int) -> Double = { Double($0 % 5) * 11.5 }
+        let index = Self.index(points, extent: extent)
+        #expect(index.count == 500 && index.rowids.count == 500)
+        for slot in 0..<index.count {
+            let i = Int(index.rowids[slot]) - 100
+            #expect(index.latitudes[slot] == points[i].0 && index.longitudes[slot] == points[i].1)
+            #expect(index.extents[slot] == Float(extent(i)))
+            #expect(index.slots[slot].spare8 == 0 && index.slots[slot].spare16 == 0)
+        }
+    }
+
     @Test("nodes are 32 bytes, two children in one 64-byte line, each box holds its points and extents")
     func nodeLayout() {
         #expect(MemoryLayout<PlaceIndex.Node>.stride == 32)
@@ -184,25 +207,22 @@ struct PlaceIndexTests {
         let centers = stride(from: 0, to: 1200, by: 3).map {
             Coordinate(latitude: points[$0].0, longitude: points[$0].1)
         }
-        for columns in [PlaceIndex.WarmedColumns.nearby, .currentPlace] {
-            let leaves = index.warmDescents(centers + [Coordinate(latitude: .nan, longitude: 6.6)], columns: columns)
-            #expect(leaves.count == centers.count, "a center that is not finite is left out")
-            for (c, n) in zip(centers, leaves) {
-                let node = index.nodes[Int(n)]
-                let p = UnitVector(latitude: c.latitude, longitude: c.longitude)
-                #expect(node.isLeaf && node.count > 0)
-                #expect(Double(node.minX) <= p.x && p.x <= Double(node.maxX), "\(c)")
-                #expect(Double(node.minY) <= p.y && p.y <= Double(node.maxY), "\(c)")
-                #expect(Double(node.minZ) <= p.z && p.z <= Double(node.maxZ), "\(c)")
-            }
+        let leaves = index.warmDescents(centers + [Coordinate(latitude: .nan, longitude: 6.6)])
+        #expect(leaves.count == centers.count, "a center that is not finite is left out")
+        for (c, n) in zip(centers, leaves) {
+            let node = index.nodes[Int(n)]
+            let p = UnitVector(latitude: c.latitude, longitude: c.longitude)
+            #expect(node.isLeaf && node.count > 0)
+            #expect(Double(node.minX) <= p.x && p.x <= Double(node.maxX), "\(c)")
+            #expect(Double(node.minY) <= p.y && p.y <= Double(node.maxY), "\(c)")
+            #expect(Double(node.minZ) <= p.z && p.z <= Double(node.maxZ), "\(c)")
         }
-        #expect(index.warmDescents([], columns: .nearby).isEmpty)
+        #expect(index.warmDescents([]).isEmpty)
         #expect(Self.queries.map { index.nearest(to: $0, k: 10).map(\.slot) } == before)
         // A tree that is one leaf.
         let small = Self.index(Array(points.prefix(5)))
         #expect(small.nodes[0].isLeaf)
-        #expect(
-            small.warmDescents(Self.queries, columns: .currentPlace) == Array(repeating: 0, count: Self.queries.count))
+        #expect(small.warmDescents(Self.queries) == Array(repeating: 0, count: Self.queries.count))
     }
 
     @Test("a node's reach threshold is never tighter than the exact one for that reach")

@@ -87,6 +87,8 @@ struct StoredIndexTests {
         #expect(a.typeCodes.elementsEqual(b.typeCodes) && a.extents.elementsEqual(b.extents))
         #expect(a.slotsByRowid.elementsEqual(b.slotsByRowid))
         #expect(a.holdsIDs && b.holdsIDs)
+        // Every byte of every slot's record, the spare ones included.
+        #expect(UnsafeRawBufferPointer(a.slots).elementsEqual(UnsafeRawBufferPointer(b.slots)))
         #expect(a.idEnds.elementsEqual(b.idEnds) && a.idBytes.elementsEqual(b.idBytes))
         // Every slot's ID is its row's place_id.
         let store = try PlaceStore(path: db, writable: false)

@@ -89,8 +89,8 @@ package final class PlaceReader {
     /// `centers` (`PlaceIndex.warmDescents`), when the whole index is
     /// loaded: a batch calls it for the lines it is about to answer, so
     /// that their descents' reads overlap. Changes no answer.
-    package func warmSpatialIndex(_ centers: [Coordinate], for columns: PlaceIndex.WarmedColumns) {
-        engine.full?.index.warmDescents(centers, columns: columns)
+    package func warmSpatialIndex(_ centers: [Coordinate]) {
+        engine.full?.index.warmDescents(centers)
     }
 
     /// Whether the spatial index is kept in a file beside the database

@@ -10,9 +10,10 @@ package import PlaceStorage
 /// Every surviving candidate is measured with `haversineMeters`, the same
 /// function a brute-force scan uses, so results are exact under the sphere.
 ///
-/// Places are stored struct-of-arrays in tree order (the unit vector one
-/// column of records); a slot is a position in that order. Not thread-safe
-/// (queries reuse scratch buffers).
+/// Places are stored in tree order, a slot being a position in that
+/// order: each slot's fields one record (`Slot`), its unit vector one in
+/// a column of their own (`Point3`), read for every place of a visited
+/// leaf. Not thread-safe (queries reuse scratch buffers).
 package final class PlaceIndex {
     /// A node of the tree, 32 bytes, so that two fill a 64-byte cache line:
     /// the root is node 0 (node 1 is an empty leaf, for the alignment) and
@@ -56,25 +57,47 @@ package final class PlaceIndex {
         var x, y, z: Double
     }
 
+    /// What a query reads of one place once the tree has found it: its
+    /// point, row, ID's end and what current place ranks it by, one
+    /// record (56 bytes), so that a candidate is one or two cache lines
+    /// of one page. As eleven columns, a current-place candidate read
+    /// eleven pages: at a hundred million places, each a miss of every
+    /// cache (docs/spatial-index.md). Largest fields first, so that no
+    /// padding falls between them; the stored index writes the records as
+    /// they are (their stride is in its header).
+    package struct Slot {
+        var latitude: Double
+        var longitude: Double
+        var rowid: Int64
+        /// Where the slot's place ID ends in `idBytes` (it starts where
+        /// the slot before ends); 0 when the index holds no IDs.
+        var idEnd: Int64
+        /// Footprint radius (meters): how far from its location a visitor
+        /// of the place may stand. Set by the likelihood model.
+        var extent: Float
+        var ratingCount: Int32
+        /// The stored footprint (index into `shapes`) when it is the
+        /// slot's footprint, or -1.
+        var shapeIndex: Int32
+        /// The viewport (index into `viewports`) when it is the slot's
+        /// footprint, or -1.
+        var viewportIndex: Int32
+        var typeCode: UInt16
+        var sourceCode: UInt16
+        var status: UInt8
+        /// Zero: the record's last three bytes, named so that the file
+        /// holds no undefined padding (the same places, the same bytes).
+        var spare8: UInt8 = 0
+        var spare16: UInt16 = 0
+    }
+
     static let leafSize = 16
 
-    let rowidsColumn: Column<Int64>
-    let latitudesColumn: Column<Double>
-    let longitudesColumn: Column<Double>
+    /// Every slot's record, in tree order.
+    let slotsColumn: Column<Slot>
     let pointsColumn: Column<Point3>
-    let typeCodesColumn: Column<UInt16>
-    let statusesColumn: Column<UInt8>
-    let sourceCodesColumn: Column<UInt16>
-    let ratingCountsColumn: Column<Int32>
-    let viewportIndexesColumn: Column<Int32>
     let viewportsColumn: Column<GeoRect>
-    /// The stored footprint of each slot that has it as its footprint
-    /// (index into `shapes`), or -1.
-    let shapeIndexesColumn: Column<Int32>
     package let shapes: ShapeTable
-    /// Footprint radius per slot (meters): how far from its location a
-    /// visitor of the place may stand. Set by the likelihood model.
-    let extentsColumn: Column<Float>
     package let types: Interner
     package let sources: Interner
     let nodesColumn: Column<Node>
@@ -83,8 +106,21 @@ package final class PlaceIndex {
     /// Each slot's place ID (UTF-8), end to end: slot s's end is
     /// `idEnds[s]`, its start the previous slot's end. Empty when the
     /// input had no IDs (a regional index).
-    let idEndsColumn: Column<Int64>
     let idBytesColumn: Column<UInt8>
+
+    // The slots' fields, each read as if it were a column of its own
+    // (`SlotField`: a load at a fixed offset from the slot's record).
+    package let rowids: SlotField<Int64>
+    package let latitudes: SlotField<Double>
+    package let longitudes: SlotField<Double>
+    package let typeCodes: SlotField<UInt16>
+    package let statuses: SlotField<UInt8>
+    package let sourceCodes: SlotField<UInt16>
+    package let ratingCounts: SlotField<Int32>
+    let viewportIndexes: SlotField<Int32>
+    let shapeIndexes: SlotField<Int32>
+    package let extents: SlotField<Float>
+    let idEnds: SlotField<Int64>
 
     // The columns as buffers, read through these: `Column`'s own subscript
     // is `@inlinable package`, which this compiler does not inline or
@@ -92,21 +128,11 @@ package final class PlaceIndex {
     // copy for every value read: a quarter of `current --batch`'s time),
     // while a buffer's subscript is the standard library's. Valid while
     // the index lives.
-    @inline(__always) package var rowids: UnsafeBufferPointer<Int64> { rowidsColumn.buffer }
-    @inline(__always) package var latitudes: UnsafeBufferPointer<Double> { latitudesColumn.buffer }
-    @inline(__always) package var longitudes: UnsafeBufferPointer<Double> { longitudesColumn.buffer }
+    @inline(__always) var slots: UnsafeBufferPointer<Slot> { slotsColumn.buffer }
     @inline(__always) var points: UnsafeBufferPointer<Point3> { pointsColumn.buffer }
-    @inline(__always) package var typeCodes: UnsafeBufferPointer<UInt16> { typeCodesColumn.buffer }
-    @inline(__always) package var statuses: UnsafeBufferPointer<UInt8> { statusesColumn.buffer }
-    @inline(__always) package var sourceCodes: UnsafeBufferPointer<UInt16> { sourceCodesColumn.buffer }
-    @inline(__always) package var ratingCounts: UnsafeBufferPointer<Int32> { ratingCountsColumn.buffer }
-    @inline(__always) var viewportIndexes: UnsafeBufferPointer<Int32> { viewportIndexesColumn.buffer }
     @inline(__always) package var viewports: UnsafeBufferPointer<GeoRect> { viewportsColumn.buffer }
-    @inline(__always) var shapeIndexes: UnsafeBufferPointer<Int32> { shapeIndexesColumn.buffer }
-    @inline(__always) package var extents: UnsafeBufferPointer<Float> { extentsColumn.buffer }
     @inline(__always) var nodes: UnsafeBufferPointer<Node> { nodesColumn.buffer }
     @inline(__always) var slotsByRowid: UnsafeBufferPointer<Int32> { slotsByRowidColumn.buffer }
-    @inline(__always) var idEnds: UnsafeBufferPointer<Int64> { idEndsColumn.buffer }
     @inline(__always) var idBytes: UnsafeBufferPointer<UInt8> { idBytesColumn.buffer }
 
     // Query scratch, reused.
@@ -135,7 +161,7 @@ package final class PlaceIndex {
         return answer
     }
 
-    package var count: Int { rowids.count }
+    package var count: Int { slots.count }
 
     /// Builds the tree. `footprint(i)` gives input place i's footprint
     /// radius and what its footprint is (its stored shape, its viewport, or
@@ -156,9 +182,12 @@ package final class PlaceIndex {
 
     /// Builds the tree over `input`, whose place i has footprint radius
     /// `extents[i]` and footprint `footprints[i]`. Each input array is
-    /// freed once its column is built, so that at a hundred million places
-    /// the build holds about one copy of the index (docs/spatial-index.md).
-    package init(consuming input: consuming PlaceIndexInput, extents: [Float], footprints: [FootprintSource]) {
+    /// freed once what it goes into is built, so that at a hundred million
+    /// places the build holds about one copy of the index and one of the
+    /// slots' fields (docs/spatial-index.md).
+    package convenience init(
+        consuming input: consuming PlaceIndexInput, extents: [Float], footprints: [FootprintSource]
+    ) {
         let n = input.count
         precondition(extents.count == n && footprints.count == n)
         var points = [TreeBuilder.Point]()
@@ -172,24 +201,12 @@ package final class PlaceIndex {
             return builder.buildTree()
         }
         let perm = points.map(\.index)
-        pointsColumn = Column(points.lazy.map { Point3(x: $0.x, y: $0.y, z: $0.z) })
+        let pointsColumn = Column(points.lazy.map { Point3(x: $0.x, y: $0.y, z: $0.z) })
         points = []
-        func reorder<T>(_ a: inout [T]) -> Column<T> {
-            let column = a.withUnsafeBufferPointer { values in Column(perm.lazy.map { values[Int($0)] }) }
-            a = []
-            return column
-        }
-        rowidsColumn = reorder(&input.rowids)
-        latitudesColumn = reorder(&input.latitudes)
-        longitudesColumn = reorder(&input.longitudes)
-        typeCodesColumn = reorder(&input.typeCodes)
-        statusesColumn = reorder(&input.statuses)
-        sourceCodesColumn = reorder(&input.sourceCodes)
-        ratingCountsColumn = reorder(&input.ratingCounts)
-        viewportsColumn = Column(input.viewports)
-        input.viewports = []
+        // The IDs in tree order, and where each slot's ends.
+        var ends: [Int64] = []
+        var idBytesColumn = Column<UInt8>()
         if input.idEnds.count == n {
-            var ends: [Int64] = []
             ends.reserveCapacity(n)
             var bytes: [UInt8] = []
             bytes.reserveCapacity(input.idBytes.count)
@@ -198,88 +215,104 @@ package final class PlaceIndex {
                 bytes.append(contentsOf: input.idBytes[start..<end])
                 ends.append(Int64(bytes.count))
             }
-            input.idEnds = []
-            input.idBytes = []
-            idEndsColumn = Column(ends)
             idBytesColumn = Column(bytes)
-        } else {
-            idEndsColumn = Column()
-            idBytesColumn = Column()
         }
+        input.idEnds = []
+        input.idBytes = []
+        let slotsColumn = Self.slots(of: input, perm: perm, idEnds: ends, extents: extents, footprints: footprints)
+        ends = []
+        input.rowids = []
+        input.latitudes = []
+        input.longitudes = []
+        input.typeCodes = []
+        input.statuses = []
+        input.sourceCodes = []
+        input.ratingCounts = []
+        input.viewportIndexes = []
+        input.shapeIndexes = []
         // The input comes in rowid order, so the inverse permutation lists
         // the slots by rowid.
         var inverse = [Int32](repeating: 0, count: n)
         for (slot, i) in perm.enumerated() { inverse[Int(i)] = Int32(slot) }
-        slotsByRowidColumn = Column(inverse)
-        inverse = []
-        var slotExtents = [Float](repeating: 0, count: n)
-        var viewportIndexes = [Int32](repeating: -1, count: n)
-        var shapeIndexes = [Int32](repeating: -1, count: n)
-        for (slot, i) in perm.enumerated() {
-            let i = Int(i)
-            slotExtents[slot] = extents[i]
-            switch footprints[i] {
-            case .viewport: viewportIndexes[slot] = input.viewportIndexes[i]
-            case .shape: shapeIndexes[slot] = input.shapeIndexes[i]
-            case .type: break
-            }
-        }
-        self.extentsColumn = Column(slotExtents)
-        self.viewportIndexesColumn = Column(viewportIndexes)
-        self.shapeIndexesColumn = Column(shapeIndexes)
-        shapes = input.shapes
-        types = input.types
-        sources = input.sources
         // Largest extent per node, bottom-up (children follow their parent).
+        let slots = slotsColumn.buffer
         for i in stride(from: nodes.count - 1, through: 0, by: -1) {
             if nodes[i].isLeaf {
                 var m: Float = 0
-                for s in nodes[i].slots { m = max(m, slotExtents[s]) }
+                for s in nodes[i].slots { m = max(m, slots[s].extent) }
                 nodes[i].extentMeters = Node.extentBound(m)
             } else {
                 let first = Int(nodes[i].first)
                 nodes[i].extentMeters = max(nodes[first].extentMeters, nodes[first + 1].extentMeters)
             }
         }
-        self.nodesColumn = Column(nodes)
+        self.init(
+            parts: Parts(
+                slots: slotsColumn, points: pointsColumn, viewports: Column(input.viewports), shapes: input.shapes,
+                types: input.types, sources: input.sources, nodes: Column(nodes), slotsByRowid: Column(inverse),
+                idBytes: idBytesColumn))
     }
 
-    /// An index over columns read elsewhere (the stored index), checked by
-    /// its reader.
+    /// Each slot's record, in tree order (`perm[slot]` is its input
+    /// place; `idEnds` in tree order, or empty without IDs).
+    private static func slots(
+        of input: PlaceIndexInput, perm: [Int32], idEnds: [Int64], extents: [Float],
+        footprints: [FootprintSource]
+    ) -> Column<Slot> {
+        let withIDs = idEnds.count == perm.count
+        return Column(
+            perm.indices.lazy.map { slot -> Slot in
+                let i = Int(perm[slot])
+                var shape: Int32 = -1, viewport: Int32 = -1
+                switch footprints[i] {
+                case .viewport: viewport = input.viewportIndexes[i]
+                case .shape: shape = input.shapeIndexes[i]
+                case .type: break
+                }
+                return Slot(
+                    latitude: input.latitudes[i], longitude: input.longitudes[i], rowid: input.rowids[i],
+                    idEnd: withIDs ? idEnds[slot] : 0, extent: extents[i], ratingCount: input.ratingCounts[i],
+                    shapeIndex: shape, viewportIndex: viewport, typeCode: input.typeCodes[i],
+                    sourceCode: input.sourceCodes[i], status: input.statuses[i])
+            })
+    }
+
+    /// An index over columns built or read elsewhere (the stored index:
+    /// checked by its reader).
     init(parts: Parts) {
-        rowidsColumn = parts.rowids
-        latitudesColumn = parts.latitudes
-        longitudesColumn = parts.longitudes
+        slotsColumn = parts.slots
         pointsColumn = parts.points
-        typeCodesColumn = parts.typeCodes
-        statusesColumn = parts.statuses
-        sourceCodesColumn = parts.sourceCodes
-        ratingCountsColumn = parts.ratingCounts
-        viewportIndexesColumn = parts.viewportIndexes
         viewportsColumn = parts.viewports
-        shapeIndexesColumn = parts.shapeIndexes
         shapes = parts.shapes
-        extentsColumn = parts.extents
         types = parts.types
         sources = parts.sources
         nodesColumn = parts.nodes
         slotsByRowidColumn = parts.slotsByRowid
-        idEndsColumn = parts.idEnds
         idBytesColumn = parts.idBytes
+        let slots = parts.slots.buffer
+        rowids = SlotField(slots, \.rowid)
+        latitudes = SlotField(slots, \.latitude)
+        longitudes = SlotField(slots, \.longitude)
+        typeCodes = SlotField(slots, \.typeCode)
+        statuses = SlotField(slots, \.status)
+        sourceCodes = SlotField(slots, \.sourceCode)
+        ratingCounts = SlotField(slots, \.ratingCount)
+        viewportIndexes = SlotField(slots, \.viewportIndex)
+        shapeIndexes = SlotField(slots, \.shapeIndex)
+        extents = SlotField(slots, \.extent)
+        idEnds = SlotField(slots, \.idEnd)
     }
 
     /// Bytes held by the index (arrays and tree), for reports.
     package var byteCount: Int {
-        rowidsColumn.byteCount + latitudesColumn.byteCount + longitudesColumn.byteCount + pointsColumn.byteCount
-            + typeCodesColumn.byteCount + statusesColumn.byteCount + sourceCodesColumn.byteCount
-            + ratingCountsColumn.byteCount + viewportIndexesColumn.byteCount + viewportsColumn.byteCount
-            + extentsColumn.byteCount + shapeIndexesColumn.byteCount + shapes.byteCount + nodesColumn.byteCount
-            + slotsByRowidColumn.byteCount + idEndsColumn.byteCount + idBytesColumn.byteCount
+        slotsColumn.byteCount + pointsColumn.byteCount + viewportsColumn.byteCount + shapes.byteCount
+            + nodesColumn.byteCount + slotsByRowidColumn.byteCount + idBytesColumn.byteCount
             + typeSlotCache.values.reduce(0) { $0 + $1.byteCount }
     }
 
     package func coordinate(_ slot: Int) -> Coordinate {
-        Coordinate(latitude: latitudes[slot], longitude: longitudes[slot])
+        let s = slots[slot]
+        return Coordinate(latitude: s.latitude, longitude: s.longitude)
     }
     package func viewport(_ slot: Int) -> GeoRect? {
         let v = viewportIndexes[slot]
@@ -292,12 +325,11 @@ package final class PlaceIndex {
     }
 
     /// Whether the index holds the places' IDs (`withID`).
-    package var holdsIDs: Bool { idEnds.count == count && count > 0 }
+    package var holdsIDs: Bool { !idBytes.isEmpty }
 
     /// The place ID of `slot` as UTF-8, when the index holds IDs.
     package func withID<T>(_ slot: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
-        let ends = idEnds
-        let start = slot == 0 ? 0 : Int(ends[slot - 1]), end = Int(ends[slot])
+        let start = slot == 0 ? 0 : Int(idEnds[slot - 1]), end = Int(idEnds[slot])
         return try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(idBytes)[start..<end]))
     }
 
@@ -305,27 +337,17 @@ package final class PlaceIndex {
     /// answers' IDs waits for memory once, not once per ID.
     package func prefetchIDs(_ slots: some Sequence<Int32>) {
         guard holdsIDs else { return }
-        let ends = idEnds, bytes = idBytes.baseAddress!
-        for slot in slots where slot >= 0 && Int(slot) < ends.count {
-            cprefetch_read(bytes + (slot == 0 ? 0 : Int(ends[Int(slot) - 1])))
+        let bytes = idBytes.baseAddress!
+        for slot in slots where slot >= 0 && Int(slot) < count {
+            cprefetch_read(bytes + (slot == 0 ? 0 : Int(idEnds[Int(slot) - 1])))
         }
     }
 
     /// Asks for what current place reads of each hit's slot (`candidate`:
-    /// its status, type, rating count, source, footprint; its row and where
-    /// its ID starts and ends), so that those reads overlap across the hits.
+    /// its record, and the record before it, where its ID starts), so
+    /// that those reads overlap across the hits.
     package func prefetchCandidates(_ hits: [IndexHit]) {
-        for hit in hits {
-            let s = Int(hit.slot)
-            cprefetch_read(statuses.baseAddress! + s)
-            cprefetch_read(typeCodes.baseAddress! + s)
-            cprefetch_read(ratingCounts.baseAddress! + s)
-            cprefetch_read(sourceCodes.baseAddress! + s)
-            cprefetch_read(shapeIndexes.baseAddress! + s)
-            cprefetch_read(viewportIndexes.baseAddress! + s)
-            cprefetch_read(rowids.baseAddress! + s)
-            prefetchIDEnds(s)
-        }
+        for hit in hits { prefetchSlot(Int(hit.slot)) }
     }
 
     /// The slot of a database row, or nil when the index does not hold it.
@@ -379,30 +401,21 @@ package final class PlaceIndex {
         cprefetch_read(start + bytes - 1)
     }
 
-    /// Asks for where slot `s`'s ID starts and ends (the end of the slot
-    /// before, and its own), when the index holds IDs.
+    /// Asks for slot `s`'s record (one or two cache lines), and for the
+    /// end of the slot before, where its ID starts.
     @inline(__always)
-    private func prefetchIDEnds(_ s: Int) {
-        guard holdsIDs else { return }
-        let ends = idEnds.baseAddress!
-        if s > 0 { cprefetch_read(ends + s - 1) }
-        cprefetch_read(ends + s)
+    private func prefetchSlot(_ s: Int) {
+        let record = UnsafeRawPointer(slots.baseAddress! + s)
+        if s > 0 && holdsIDs { cprefetch_read(record - MemoryLayout<Slot>.stride + idEndOffset) }
+        cprefetch_read(record)
+        cprefetch_read(record + MemoryLayout<Slot>.stride - 1)
     }
 
-    /// What a batch's queries read of the slots they find, besides the
-    /// tree: asked for, over the leaf each descent ends at, with the path.
-    package enum WarmedColumns {
-        /// Nearby: the coordinates, rows and ID ends (`nearest`'s
-        /// survivors).
-        case nearby
-        /// Current place: those and what a candidate reads
-        /// (`prefetchCandidates`).
-        case currentPlace
-    }
+    private let idEndOffset = MemoryLayout<Slot>.offset(of: \.idEnd)!
 
     /// Asks for the nodes and points of each center's descent (at each
-    /// node, into the child whose box is nearer), and for the leaf's
-    /// slots in `columns`, all centers in step, a level at a time: each
+    /// node, into the child whose box is nearer), and for the records of
+    /// the leaf's slots, all centers in step, a level at a time: each
     /// level's reads of every center overlap, where a query alone waits
     /// for one level before it can ask for the next. A batch calls it for
     /// the lines it is about to answer (`PlaceReader.warmSpatialIndex`);
@@ -412,7 +425,7 @@ package final class PlaceIndex {
     /// Returns the leaf each finite center's descent ended at, in order
     /// (for tests).
     @discardableResult
-    package func warmDescents(_ centers: [Coordinate], columns: WarmedColumns) -> [Int32] {
+    package func warmDescents(_ centers: [Coordinate]) -> [Int32] {
         guard !centers.isEmpty, !nodes.isEmpty else { return [] }
         let nodes = self.nodes
         var queries: [UnitVector] = []
@@ -428,7 +441,7 @@ package final class PlaceIndex {
             pairs.append(root.isLeaf ? -1 : root.first)
         }
         prefetchVisit(root, 0)
-        if root.isLeaf { prefetchSlots(root.slots, columns) }
+        if root.isLeaf { prefetchSlots(root.slots) }
         var leaves = [Int32](repeating: 0, count: pairs.count)
         var descending = pairs.contains { $0 >= 0 }
         while descending {
@@ -442,7 +455,7 @@ package final class PlaceIndex {
                 if child.isLeaf {
                     pairs[i] = -1
                     leaves[i] = Int32(n)
-                    prefetchSlots(child.slots, columns)
+                    prefetchSlots(child.slots)
                 } else {
                     pairs[i] = child.first
                     descending = true
@@ -452,28 +465,15 @@ package final class PlaceIndex {
         return leaves
     }
 
-    /// Asks for `slots`' entries in the columns `columns` names.
-    private func prefetchSlots(_ slots: Range<Int>, _ columns: WarmedColumns) {
+    /// Asks for the records of `slots` (what nearby's survivors and
+    /// current place's candidates read), and for where the first one's ID
+    /// starts.
+    private func prefetchSlots(_ slots: Range<Int>) {
         guard !slots.isEmpty else { return }
-        @inline(__always) func run<T>(_ column: UnsafeBufferPointer<T>) {
-            prefetchRun(column.baseAddress! + slots.lowerBound, count: slots.count)
+        if slots.lowerBound > 0 && holdsIDs {
+            cprefetch_read(UnsafeRawPointer(self.slots.baseAddress! + slots.lowerBound - 1) + idEndOffset)
         }
-        run(latitudes)
-        run(longitudes)
-        run(rowids)
-        if holdsIDs {
-            // A slot's ID starts where the slot before it ends.
-            if slots.lowerBound > 0 { cprefetch_read(idEnds.baseAddress! + slots.lowerBound - 1) }
-            run(idEnds)
-        }
-        if case .currentPlace = columns {
-            run(statuses)
-            run(typeCodes)
-            run(ratingCounts)
-            run(sourceCodes)
-            run(shapeIndexes)
-            run(viewportIndexes)
-        }
+        prefetchRun(self.slots.baseAddress! + slots.lowerBound, count: slots.count)
     }
 
     /// The `k` places nearest to `center` that `accept` lets through, within
@@ -546,19 +546,14 @@ package final class PlaceIndex {
         // Exact distances for the survivors; the k nearest and their ties.
         var hits: [IndexHit] = []
         hits.reserveCapacity(best.count)
-        let latitudes = self.latitudes, longitudes = self.longitudes
         // What the survivors' answers read, asked for at once so the reads
-        // overlap: their coordinates, rows and where their IDs start and end.
-        let rowids = self.rowids.baseAddress!
+        // overlap: their records (coordinates, rows, where their IDs end)
+        // and where their IDs start.
+        for b in best { prefetchSlot(Int(b.slot)) }
+        let slots = self.slots
         for b in best {
-            let s = Int(b.slot)
-            cprefetch_read(latitudes.baseAddress! + s)
-            cprefetch_read(longitudes.baseAddress! + s)
-            cprefetch_read(rowids + s)
-            prefetchIDEnds(s)
-        }
-        for b in best {
-            let d = haversineMeters(center.latitude, center.longitude, latitudes[Int(b.slot)], longitudes[Int(b.slot)])
+            let s = slots[Int(b.slot)]
+            let d = haversineMeters(center.latitude, center.longitude, s.latitude, s.longitude)
             if d <= maxMeters { hits.append(IndexHit(meters: d, slot: b.slot)) }
         }
         hits.sort { $0.meters < $1.meters }

@@ -8,20 +8,20 @@ package import PlaceStorage
 /// that says what they were built from (docs/spatial-index.md).
 ///
 /// Header (little-endian UInt64 words): magic, format version, a byte-order
-/// word, the strides of the three structs written as they are, the
+/// word, the strides of three structs written as they are, the
 /// database's `IndexMarker`, the record view, the likelihood model's
-/// fingerprint, the number of places, the number of sections, then per
+/// fingerprint, the number of places, the number of sections, the stride
+/// of a slot's record (`PlaceIndex.Slot`), then per
 /// section its offset, length and checksum, and last the checksum of the
 /// words before it. A reader checks every checksum before it answers.
 package enum StoredIndex {
     static let magic: UInt64 = 0x0058_4449_4244_4c50 // "PLDBIDX\0" little-endian
-    static let formatVersion: UInt64 = 3
+    static let formatVersion: UInt64 = 4
     static let byteOrder: UInt64 = 0x0102_0304_0506_0708
-    static let fixedWords = 13
+    static let fixedWords = 14
     static let sectionNames = [
-        "rowids", "latitudes", "longitudes", "points", "typeCodes", "statuses", "sourceCodes",
-        "ratingCounts", "viewportIndexes", "viewports", "shapeIndexes", "shapeInfos", "shapePartCounts",
-        "shapeCoordinates", "extents", "nodes", "slotsByRowid", "idEnds", "idBytes", "typeNames", "sourceNames",
+        "slots", "points", "viewports", "shapeInfos", "shapePartCounts", "shapeCoordinates", "nodes", "slotsByRowid",
+        "idBytes", "typeNames", "sourceNames",
     ]
     static var headerWords: Int { fixedWords + 3 * sectionNames.count + 1 }
 
@@ -51,24 +51,14 @@ package enum StoredIndex {
         let p = index.parts
         var sections: [UnsafeRawBufferPointer] = []
         func add<T>(_ c: Column<T>) { sections.append(UnsafeRawBufferPointer(c.buffer)) }
-        add(p.rowids)
-        add(p.latitudes)
-        add(p.longitudes)
+        add(p.slots)
         add(p.points)
-        add(p.typeCodes)
-        add(p.statuses)
-        add(p.sourceCodes)
-        add(p.ratingCounts)
-        add(p.viewportIndexes)
         add(p.viewports)
-        add(p.shapeIndexes)
         add(p.shapes.infos)
         add(p.shapes.partCounts)
         add(p.shapes.coordinates)
-        add(p.extents)
         add(p.nodes)
         add(p.slotsByRowid)
-        add(p.idEnds)
         add(p.idBytes)
         let typeNames = encodeNames(p.types.names)
         let sourceNames = encodeNames(p.sources.names)
@@ -89,7 +79,7 @@ package enum StoredIndex {
             UInt64(MemoryLayout<ShapeTable.Info>.stride), UInt64(MemoryLayout<GeoRect>.stride),
             UInt64(bitPattern: e.marker.generation), UInt64(bitPattern: e.marker.maxPlace),
             UInt64(bitPattern: e.marker.maxRun), e.view == .merged ? 0 : 1, e.model, UInt64(count),
-            UInt64(sections.count),
+            UInt64(sections.count), UInt64(MemoryLayout<PlaceIndex.Slot>.stride),
         ]
         var offset = align(headerWords * 8)
         for s in sections {
@@ -221,30 +211,20 @@ package enum StoredIndex {
             }
             return file.column(T.self, at: offset, count: length / stride)
         }
-        let rowids = column(Int64.self, perSlot: true)
-        let latitudes = column(Double.self, perSlot: true)
-        let longitudes = column(Double.self, perSlot: true)
+        let slots = column(PlaceIndex.Slot.self, perSlot: true)
         let points = column(PlaceIndex.Point3.self, perSlot: true)
-        let typeCodes = column(UInt16.self, perSlot: true)
-        let statuses = column(UInt8.self, perSlot: true)
-        let sourceCodes = column(UInt16.self, perSlot: true)
-        let ratingCounts = column(Int32.self, perSlot: true)
-        let viewportIndexes = column(Int32.self, perSlot: true)
         let viewports = column(GeoRect.self)
-        let shapeIndexes = column(Int32.self, perSlot: true)
         let shapes = ShapeTable(
             infos: column(ShapeTable.Info.self), partCounts: column(UInt16.self), coordinates: column(Float.self))
-        let extents = column(Float.self, perSlot: true)
         let nodes = column(PlaceIndex.Node.self)
         let slotsByRowid = column(Int32.self, perSlot: true)
-        let idEnds = column(Int64.self)
         let idBytes = column(UInt8.self)
         let typeNames = decodeNames(bytes, ranges[next])
         let sourceNames = decodeNames(bytes, ranges[next + 1])
         if let problem { return .failure(.corrupt(problem)) }
         guard let typeNames, let sourceNames else { return .failure(.corrupt("the type or source names")) }
         guard n == 0 || !nodes.isEmpty else { return .failure(.corrupt("no tree over \(n) places")) }
-        guard idEnds.isEmpty || (idEnds.count == n && idEnds[n - 1] == Int64(idBytes.count)) else {
+        guard idBytes.isEmpty || (n > 0 && slots[n - 1].idEnd == Int64(idBytes.count)) else {
             return .failure(.corrupt("the place IDs' ends do not match their bytes"))
         }
         let types = Interner(names: typeNames)
@@ -254,11 +234,8 @@ package enum StoredIndex {
         }
         let index = PlaceIndex(
             parts: PlaceIndex.Parts(
-                rowids: rowids, latitudes: latitudes, longitudes: longitudes, points: points,
-                typeCodes: typeCodes, statuses: statuses, sourceCodes: sourceCodes, ratingCounts: ratingCounts,
-                viewportIndexes: viewportIndexes, viewports: viewports, shapeIndexes: shapeIndexes,
-                shapes: shapes, extents: extents, types: types, sources: sources, nodes: nodes,
-                slotsByRowid: slotsByRowid, idEnds: idEnds, idBytes: idBytes))
+                slots: slots, points: points, viewports: viewports, shapes: shapes, types: types, sources: sources,
+                nodes: nodes, slotsByRowid: slotsByRowid, idBytes: idBytes))
         return .success(Mapped(index: index, sectionsChecked: readSections, file: file))
     }
 
@@ -339,7 +316,8 @@ package enum StoredIndex {
             return .corrupt("header checksum")
         }
         guard word(3) == MemoryLayout<PlaceIndex.Node>.stride, word(4) == MemoryLayout<ShapeTable.Info>.stride,
-            word(5) == MemoryLayout<GeoRect>.stride, word(12) == sectionNames.count
+            word(5) == MemoryLayout<GeoRect>.stride, word(12) == sectionNames.count,
+            word(13) == MemoryLayout<PlaceIndex.Slot>.stride
         else { return .otherFormat("another layout") }
         let marker = IndexMarker(
             generation: Int64(bitPattern: word(6)), maxPlace: Int64(bitPattern: word(7)),
