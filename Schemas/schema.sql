@@ -163,8 +163,7 @@ CREATE TABLE place_photo (
 
 -- table: place_text
 CREATE VIRTUAL TABLE place_text USING fts5(name, other_names, address, types, cell,
-    content = 'place_text_source', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2',
-    prefix = '1');
+    content = 'place_text_source', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2', prefix = '1');
 
 -- table: place_text_count
 CREATE TABLE place_text_count (
@@ -183,10 +182,11 @@ CREATE TABLE place_text_count (
 CREATE TABLE place_text_counted (
     -- One row: the state the counts hold for. FTS5's structure and
     -- averages records (place_text_data rows 10 and 1; every write
-    -- to the index changes the first), place_generation.n and
-    -- max(place.id) when they were counted. A reader uses the
-    -- counts only while all four are the same; else it counts, as
-    -- without them. No row: never analyzed.
+    -- to the index changes the first): a reader uses the counts
+    -- only while both are the same; else it counts, as without
+    -- them. place_generation.n and max(place.id) when they were
+    -- counted, or carried through an import of new places, for
+    -- the record. No row: never analyzed.
     id INTEGER PRIMARY KEY CHECK (id = 1),
     structure BLOB NOT NULL,
     averages BLOB,

@@ -56,9 +56,10 @@ enum TextIndexCommand {
             places, in one transaction, and stores the counts in the database; the answers are
             the same, without that reading.
 
-            The counts hold for the index as it was counted: any later change to it (an import,
-            a link, a removal) leaves them aside, and queries count as before, until this command
-            runs again. 'placedb info' tells whether they are current.
+            An import that only adds places brings the counts up to date as it ends. Any other
+            change to the index (a renamed or removed place, an edit in SQL) leaves them aside,
+            and queries count as before, until this command runs again. 'placedb info' tells
+            whether they are current.
             """,
         examples: [
             "placedb text-index analyze",

@@ -173,10 +173,14 @@ struct TextIndexCommandTests {
         let json = try JSONValue(parsing: cli.run(["text-index", "analyze", "--min-places", "2"]).out)
         #expect(json["action"] == .string("analyze") && json["minPlaces"] == .int(2))
         #expect((json["words"]?.intValue ?? 0) >= 1 && (json["prefixes"]?.intValue ?? 0) >= 1)
-        // A new place: the counts are stale until analyzed again.
+        // A new place: the import carries the counts (they stay current).
         let more =
             #"{"id":"more","displayName":{"text":"Café Nouveau"},"location":{"latitude":46.52,"longitude":6.63}}"#
         #expect(cli.run(["import", try cli.dir.write("b.ndjson", more + "\n")]).code == 0)
+        #expect(try info() == .string("current"))
+        // That place renamed: stale until analyzed again.
+        let renamed = more.replacingOccurrences(of: "Nouveau", with: "Ancien")
+        #expect(cli.run(["import", try cli.dir.write("c.ndjson", renamed + "\n")]).code == 0)
         #expect(try info() == .string("stale"))
         #expect(
             cli.run(["info", "--output", "text"]).out.contains(

@@ -86,6 +86,7 @@ struct TextCountTests {
     @Test("a reader takes a stored count instead of counting, while the index is the one counted")
     func storedCountsAreRead() throws {
         let (dir, db) = try database()
+        _ = dir
         let phrase = TextMatchExpression.quoted("ca") + " *"
         let live = try liveCount(db, phrase)
         #expect(live >= 20)
@@ -97,16 +98,21 @@ struct TextCountTests {
         try raw.run("UPDATE place_text_count SET places = 12345 WHERE phrase = ?1", [.text(phrase)])
         let reader = try PlaceStore(path: db, writable: false)
         #expect(try reader.read { try reader.withTextStatistics { try reader.phraseCount(phrase) } } == 12345)
-        // One more place: the index changed, the stored counts are left
-        // aside, and the same reader counts again.
-        _ = try PlaceImporter(databasePath: db).importInput(
-            .file(try dir.write("more.ndjson", Self.places(1, prefix: "more"))))
+        // A place renamed in SQL ("Bar ..." to "Casa Nueva"): the index
+        // changed, the stored counts are left aside, and the same reader
+        // counts again.
+        try raw.loadExtension("mod_spatialite")
+        try raw.execute("UPDATE place SET name = 'Casa Nueva' WHERE place_id = 'p1'")
         #expect(try reader.textCountState() == .stale)
-        #expect(try reader.read { try reader.withTextStatistics { try reader.phraseCount(phrase) } } == live + 1)
+        let recounted = try reader.read { try reader.withTextStatistics { try reader.phraseCount(phrase) } }
+        // (Every place holds "cafe" among its types: the count is the same,
+        // not the 12,345 written by hand.)
+        let now = try liveCount(db, phrase)
+        #expect(recounted == live && now == live)
         #expect(try PlaceReader(databasePath: db).databaseInfo().textCounts == "stale")
     }
 
-    @Test("any writer's change leaves the counts aside: a rename or a removal in SQL, a new place")
+    @Test("a change to the index leaves the counts aside: a rename, a deletion or a removal in SQL")
     func anyChangeMakesThemStale() throws {
         let changes = [
             "UPDATE place SET name = 'Banca Nuova' WHERE place_id = 'p1'",
@@ -124,6 +130,75 @@ struct TextCountTests {
             #expect(raw.changes == 1, "\(change)")
             #expect(try PlaceStore(path: db, writable: false).textCountState() == .stale, "\(change)")
         }
+    }
+
+    @Test("an import of new places keeps the counts current: each stored phrase's count is FTS5's again")
+    func anImportOfNewPlacesCarriesThem() throws {
+        let (dir, db) = try database()
+        let analysis = try #require(try PlaceStore(path: db, writable: true).analyzeTextIndex(minPlaces: 3))
+        #expect(analysis.words > 5 && analysis.prefixes > 5)
+        let before = try stored(db)
+        // 90 new places, other IDs, the same words; in two imports, the
+        // second by another importer (a new connection).
+        for (n, prefix) in [(60, "q"), (30, "r")] {
+            let importer = try PlaceImporter(databasePath: db)
+            _ = try importer.importInput(.file(try dir.write("\(prefix).ndjson", Self.places(n, prefix: prefix))))
+            #expect(try PlaceStore(path: db, writable: false).textCountState() == .current, "\(prefix)")
+        }
+        let after = try stored(db)
+        #expect(Set(after.keys) == Set(before.keys), "the phrases stored stay those the analysis stored")
+        var grew = 0
+        for (phrase, places) in after {
+            #expect(places == (try liveCount(db, phrase)), "\(phrase)")
+            if places > before[phrase]! { grew += 1 }
+        }
+        #expect(grew == after.count, "every common phrase is in the new places too")
+        // A new analysis stores the same counts for those phrases.
+        _ = try PlaceStore(path: db, writable: true).analyzeTextIndex(minPlaces: 3)
+        let fresh = try stored(db)
+        for (phrase, places) in after { #expect(fresh[phrase] == places, "\(phrase)") }
+    }
+
+    @Test("an import that changes a place the index holds leaves them stale; one that changes none keeps them")
+    func anImportOfChangesLeavesThemStale() throws {
+        let (dir, db) = try database(60)
+        _ = try PlaceStore(path: db, writable: true).analyzeTextIndex(minPlaces: 3)
+        // The same records again: nothing changes.
+        let same = try dir.write("same.ndjson", Self.places(60))
+        _ = try PlaceImporter(databasePath: db).importInput(.file(same))
+        #expect(try PlaceStore(path: db, writable: false).textCountState() == .current)
+        // A new place and a renamed one.
+        let changed = try dir.write(
+            "changed.ndjson",
+            Self.places(1, prefix: "new")
+                + #"{"id":"p1","displayName":{"text":"Banca Nuova"},"location":{"latitude":46.5,"longitude":6.6}}"#
+                + "\n")
+        _ = try PlaceImporter(databasePath: db).importInput(.file(changed))
+        #expect(try PlaceStore(path: db, writable: false).textCountState() == .stale)
+        // Stale stays stale through an import of new places alone.
+        _ = try PlaceImporter(databasePath: db).importInput(
+            .file(try dir.write("more.ndjson", Self.places(5, prefix: "more"))))
+        #expect(try PlaceStore(path: db, writable: false).textCountState() == .stale)
+    }
+
+    @Test("a change that leaves the index as it was keeps them current; a failed import leaves them as they were")
+    func changesOutsideTheIndex() throws {
+        let (dir, db) = try database(60)
+        _ = try PlaceStore(path: db, writable: true).analyzeTextIndex(minPlaces: 3)
+        let raw = try Database(path: db, mode: .readWrite)
+        try raw.loadExtension("mod_spatialite")
+        try raw.execute("UPDATE place SET rating_count = 42 WHERE place_id = 'p4'")
+        #expect(raw.changes == 1)
+        #expect(try PlaceStore(path: db, writable: false).textCountState() == .current)
+        // A bad record rolls the whole input back (onError .stop): the
+        // counts stay current, and the next import of new places carries them.
+        let bad = Self.places(3, prefix: "bad") + "{not json\n"
+        let importer = try PlaceImporter(databasePath: db)
+        #expect(throws: PlaceDBError.self) { try importer.importInput(.file(try dir.write("bad.ndjson", bad))) }
+        #expect(try PlaceStore(path: db, writable: false).textCountState() == .current)
+        _ = try importer.importInput(.file(try dir.write("good.ndjson", Self.places(20, prefix: "good"))))
+        #expect(try PlaceStore(path: db, writable: false).textCountState() == .current)
+        for (phrase, places) in try stored(db) { #expect(places == (try liveCount(db, phrase)), "\(phrase)") }
     }
 
     @Test("answers are the same with the counts stored as without them")

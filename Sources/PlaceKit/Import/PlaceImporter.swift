@@ -343,10 +343,13 @@ public final class PlaceImporter {
                     totalBytes: source.totalSize, seconds: MonotonicClock.now() - started))
         }
 
+        // Keeps the stored counts of common words current (`TextCountCarry`).
+        var carry: TextCountCarry?
         do {
             try writing {
                 let run = try beginRun(input: source.name, startedAt: startedAt, export: source.export)
                 writer.run = run
+                carry = try store.beginTextCountCarry()
                 // Into a new file, its pages start going to disk before the tree's build and the commit.
                 try writer.beginBulk(writeBackEarly: newDatabasePath != nil)
                 consume: while let batch = producer.queue.pop() {
@@ -456,6 +459,13 @@ public final class PlaceImporter {
                 endOfImportWatcher?.partEnded("run recorded")
             }
             endOfImportWatcher?.partEnded("commit")
+            // The import is committed whatever this does: it brings the
+            // counts up to the places added, or leaves them stale (queries
+            // then count, as without them).
+            if let carry {
+                if (try? store.finishTextCountCarry(carry)) == nil { store.dropTextCountCarry() }
+                endOfImportWatcher?.partEnded("counts of common words carried")
+            }
         } catch let error as PlaceDBError {
             // Rolled back: the database is as it was before this input.
             let failed = ImportSummary(

@@ -177,21 +177,10 @@ extension PlaceStore {
     }
 
     /// Whether `place_text_count` was counted on the index as it is now
-    /// (`current`: `place_text_counted` holds the state
-    /// `TextIndexSQL.countedState` reads), on another state of it
-    /// (`stale`), or never (`unanalyzed`: no row, or no such table, as
-    /// before migration 19). `placedb info` shows it as `textCounts`.
-    package func textCountState() throws -> TextCountState {
-        guard try db.scalar(TextIndexSQL.countedTableExists)?.int64 == 1 else { return .unanalyzed }
-        func values(_ sql: String) throws -> [DatabaseValue]? {
-            let statement = try db.cachedStatement(sql)
-            defer { statement.reset() }
-            guard let row = try statement.step() else { return nil }
-            return (0..<4).map { row[$0] }
-        }
-        guard let stored = try values(TextIndexSQL.storedCountedState) else { return .unanalyzed }
-        return try stored == values(TextIndexSQL.countedState) ? .current : .stale
-    }
+    /// (`current`), on another state of it (`stale`), or never
+    /// (`unanalyzed`): `TextCountState.of`. `placedb info` shows it as
+    /// `textCounts`.
+    package func textCountState() throws -> TextCountState { try TextCountState.of(db) }
 
     /// The places holding `phrase` in their text columns. Only a phrase
     /// with `TextGrid.mark` can match a grid cell's word, so only that one

@@ -123,8 +123,7 @@ package enum TextIndexSQL {
         -- indexed too (prefix), so that autocomplete's "Bookshop S" reads one
         -- list for "s*" instead of merging every s-word's.
         CREATE VIRTUAL TABLE place_text USING fts5(name, other_names, address, types, cell,
-            content = 'place_text_source', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2',
-            prefix = '\(prefixLengths.map(String.init).joined(separator: " "))');
+            content = 'place_text_source', content_rowid = 'id', \(tokenizing));
         CREATE VIRTUAL TABLE place_text_vocab USING fts5vocab(place_text, row);
 
         -- The index's words, forwards and backwards, for typo correction:
@@ -207,10 +206,11 @@ package enum TextIndexSQL {
         CREATE TABLE IF NOT EXISTS place_text_counted (
             -- One row: the state the counts hold for. FTS5's structure and
             -- averages records (place_text_data rows 10 and 1; every write
-            -- to the index changes the first), place_generation.n and
-            -- max(place.id) when they were counted. A reader uses the
-            -- counts only while all four are the same; else it counts, as
-            -- without them. No row: never analyzed.
+            -- to the index changes the first): a reader uses the counts
+            -- only while both are the same; else it counts, as without
+            -- them. place_generation.n and max(place.id) when they were
+            -- counted, or carried through an import of new places, for
+            -- the record. No row: never analyzed.
             id INTEGER PRIMARY KEY CHECK (id = 1),
             structure BLOB NOT NULL,
             averages BLOB,
@@ -219,7 +219,65 @@ package enum TextIndexSQL {
         );
         """
 
-    /// The state `place_text_counted` is compared with: the same four values.
+    /// How `place_text` splits and folds words, and its prefix lists:
+    /// `create`'s, and the table `carriedTable` counts new places in.
+    private static let tokenizing = """
+        tokenize = 'unicode61 remove_diacritics 2', prefix = '\(prefixLengths.map(String.init).joined(separator: " "))'
+        """
+
+    // Carrying the counts through an import that adds places
+    // (`TextCountCarry`).
+
+    /// Notes, in a temp table (`carryChanged` reads it), any change this
+    /// connection makes to what `place_text` holds of a place at or below
+    /// row `maxPlace`: a change to a column `place_text_source` reads, a
+    /// deletion, or a row inserted below it.
+    static func carryTriggers(maxPlace: Int64) -> String {
+        """
+        CREATE TEMP TABLE IF NOT EXISTS place_text_carry (id INTEGER PRIMARY KEY CHECK (id = 1), changed INTEGER NOT NULL);
+        INSERT OR REPLACE INTO temp.place_text_carry (id, changed) VALUES (1, 0);
+        CREATE TEMP TRIGGER IF NOT EXISTS place_text_carry_update
+            AFTER UPDATE OF name, primary_type, doc, extra, text_cell, removed_run ON main.place
+            WHEN OLD.id <= \(maxPlace) AND (\(changed))
+        BEGIN
+            UPDATE place_text_carry SET changed = 1;
+        END;
+        CREATE TEMP TRIGGER IF NOT EXISTS place_text_carry_delete AFTER DELETE ON main.place WHEN OLD.id <= \(maxPlace)
+        BEGIN
+            UPDATE place_text_carry SET changed = 1;
+        END;
+        CREATE TEMP TRIGGER IF NOT EXISTS place_text_carry_insert AFTER INSERT ON main.place WHEN NEW.id <= \(maxPlace)
+        BEGIN
+            UPDATE place_text_carry SET changed = 1;
+        END;
+        """
+    }
+    /// Whether a place at or below the carried row changed (`carryTriggers`).
+    static let carryChanged = "SELECT changed FROM temp.place_text_carry WHERE id = 1"
+    static let dropCarry = """
+        DROP TRIGGER IF EXISTS temp.place_text_carry_update;
+        DROP TRIGGER IF EXISTS temp.place_text_carry_delete;
+        DROP TRIGGER IF EXISTS temp.place_text_carry_insert;
+        DROP TABLE IF EXISTS temp.place_text_carry;
+        DROP TABLE IF EXISTS temp.place_text_added;
+        """
+    /// The places past row `?1` alone, indexed as `place_text` indexes
+    /// them (its columns, tokenizer and prefixes; no text kept).
+    static let carriedTable = """
+        CREATE VIRTUAL TABLE temp.place_text_added USING fts5(name, other_names, address, types, cell, content = '', \(tokenizing))
+        """
+    static let fillCarried = """
+        INSERT INTO temp.place_text_added (rowid, name, other_names, address, types, cell)
+        SELECT * FROM place_text_source WHERE id > ?1
+        """
+    /// The rows of `place_text` past row `?1`.
+    static let indexedPast = "SELECT count(*) FROM place_text_docsize WHERE id > ?1"
+    /// How many of the new places hold `?1`.
+    static let carriedCount = "SELECT count(*) FROM temp.place_text_added WHERE place_text_added MATCH ?1"
+    static let storedPhrases = "SELECT phrase FROM place_text_count"
+    static let addToCount = "UPDATE place_text_count SET places = places + ?2 WHERE phrase = ?1"
+
+    /// The state `place_text_counted` is compared with: its first two values.
     package static let countedState = "SELECT " + countedValues
     private static let countedValues = """
         (SELECT block FROM place_text_data WHERE id = 10), (SELECT block FROM place_text_data WHERE id = 1),

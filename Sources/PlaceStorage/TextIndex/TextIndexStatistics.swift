@@ -35,4 +35,22 @@ package enum TextCountState: String, Sendable {
     case stale
     /// Never counted (shown as `none`).
     case unanalyzed = "none"
+
+    /// The state of `db`'s stored counts: current while FTS5's structure
+    /// and averages records are those `place_text_counted` holds (the
+    /// first changes with every write to the index, the second with every
+    /// row added or taken away); `unanalyzed` without a row (or without
+    /// the table, as before migration 19). A change to a place that leaves
+    /// the index as it was (a rating, a link) keeps them current.
+    static func of(_ db: Database) throws -> TextCountState {
+        guard try db.scalar(TextIndexSQL.countedTableExists)?.int64 == 1 else { return .unanalyzed }
+        func values(_ sql: String) throws -> [DatabaseValue]? {
+            let statement = try db.cachedStatement(sql)
+            defer { statement.reset() }
+            guard let row = try statement.step() else { return nil }
+            return [row[0], row[1]]
+        }
+        guard let stored = try values(TextIndexSQL.storedCountedState) else { return .unanalyzed }
+        return try stored == values(TextIndexSQL.countedState) ? .current : .stale
+    }
 }

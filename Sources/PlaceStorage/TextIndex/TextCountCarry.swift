@@ -1,0 +1,110 @@
+import SQLiteDB
+
+/// Keeps the stored counts of common words and prefixes
+/// (`PlaceStore.analyzeTextIndex`) current through an import that only
+/// adds places, so that an analyzed database stays analyzed as regions
+/// are imported one after another (docs/search.md).
+///
+/// Begun in an import's write transaction (`PlaceStore.beginTextCountCarry`),
+/// when the counts are current: it notes the largest place row and
+/// `PRAGMA data_version`, and temp triggers note any change this connection
+/// then makes to what the index holds of a place at or below that row (a
+/// rename, a new document, a move, a removal or a revival, a deletion).
+/// Finished in a transaction of its own once that one committed
+/// (`PlaceStore.finishTextCountCarry`; FTS5 writes its last segment and its
+/// averages at the commit, so the state the counts are stored with is read
+/// after it): when no such change was made and no other connection wrote
+/// since, every place the index holds past that row is new. They are
+/// indexed again on their own in a temp FTS5 table (the same columns,
+/// tokenizer and prefix lists), each stored phrase's count among them is
+/// added to its count, and the index's state is stored with them. The
+/// counts are then FTS5's own for the phrases stored (a phrase the new
+/// places make common is not added: it is counted when asked, as before).
+/// Else they are left as they were, stale, and queries count.
+package final class TextCountCarry {
+    private let db: Database
+    /// The largest place row when the write began.
+    package let maxPlace: Int64
+
+    /// `PRAGMA data_version` in the import's transaction: the same after
+    /// its commit unless another connection wrote.
+    private let dataVersion: Int64?
+
+    /// Nil when the database has no current counts (never analyzed, or
+    /// stale already): there is nothing to carry. Call in the write
+    /// transaction of the import.
+    init?(db: Database) throws {
+        guard try TextIndex.exists(db), try TextCountState.of(db) == .current else { return nil }
+        self.db = db
+        maxPlace = try db.scalar("SELECT coalesce(max(id), 0) FROM place")?.int64 ?? 0
+        dataVersion = try db.scalar("PRAGMA data_version")?.int64
+        // Any left by a carry whose finish failed go first: the triggers
+        // hold the row they guard.
+        try db.execute(TextIndexSQL.dropCarry)
+        try db.execute(TextIndexSQL.carryTriggers(maxPlace: maxPlace))
+    }
+
+    /// Brings the counts up to the places added, when nothing else in the
+    /// index changed; returns whether they are current. Call in a write
+    /// transaction of its own, after the import's committed. The temp
+    /// triggers and tables are dropped either way.
+    @discardableResult
+    func finish() throws -> Bool {
+        defer { try? db.execute(TextIndexSQL.dropCarry) }
+        guard try db.scalar("PRAGMA data_version")?.int64 == dataVersion,
+            try db.scalar(TextIndexSQL.carryChanged)?.int64 == 0
+        else { return false }
+        // Nothing changed in the index: the counts are still current.
+        if try TextCountState.of(db) == .current { return true }
+        try db.execute(TextIndexSQL.carriedTable)
+        try db.run(TextIndexSQL.fillCarried, [.integer(maxPlace)])
+        let added = db.changes
+        // The index holds exactly those past the row (one that disagrees
+        // with its places is left to a new analysis).
+        guard try db.scalar(TextIndexSQL.indexedPast, [.integer(maxPlace)])?.int64 == Int64(added) else {
+            return false
+        }
+        var phrases: [String] = []
+        try db.forEachRow(TextIndexSQL.storedPhrases) { phrases.append(try $0.string(0)) }
+        let count = try db.cachedStatement(TextIndexSQL.carriedCount)
+        let add = try db.cachedStatement(TextIndexSQL.addToCount)
+        for phrase in phrases {
+            try count.bind(.text(phrase), at: 1)
+            let n = try count.step()?.optionalInt64(0) ?? 0
+            count.reset()
+            guard n > 0 else { continue }
+            try add.bind(.text(phrase), at: 1)
+            try add.bind(.integer(n), at: 2)
+            defer { add.reset() }
+            try add.run()
+        }
+        try db.execute("DELETE FROM place_text_counted")
+        try db.execute(TextIndexSQL.storeCountedState)
+        return true
+    }
+}
+
+extension PlaceStore {
+    /// Starts keeping the stored counts current through the import whose
+    /// write transaction this is (`TextCountCarry`); nil when there are
+    /// none current to keep.
+    package func beginTextCountCarry() throws -> TextCountCarry? {
+        precondition(db.isInTransaction, "beginTextCountCarry outside a transaction")
+        return try TextCountCarry(db: db)
+    }
+
+    /// Brings the counts up to the places the import added, in a write
+    /// transaction of its own, once the import's committed; false when
+    /// they are left stale (the import changed places the index held, or
+    /// another writer wrote since).
+    @discardableResult
+    package func finishTextCountCarry(_ carry: TextCountCarry) throws -> Bool {
+        try write { try carry.finish() }
+    }
+
+    /// Drops what `beginTextCountCarry` made (after a finish that failed:
+    /// its transaction rolled back with the drop in it).
+    package func dropTextCountCarry() {
+        try? db.execute(TextIndexSQL.dropCarry)
+    }
+}
