@@ -56,10 +56,10 @@ enum TextIndexCommand {
             places, in one transaction, and stores the counts in the database; the answers are
             the same, without that reading.
 
-            An import that only adds places brings the counts up to date as it ends. Any other
-            change to the index (a renamed or removed place, an edit in SQL) leaves them aside,
-            and queries count as before, until this command runs again. 'placedb info' tells
-            whether they are current.
+            An import brings the counts up to date as it ends (new, changed and removed places).
+            A change to the index by other means (an edit in SQL) leaves them aside, and queries
+            count as before, until this command runs again. 'placedb info' tells whether they are
+            current.
             """,
         examples: [
             "placedb text-index analyze",

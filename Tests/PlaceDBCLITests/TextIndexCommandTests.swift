@@ -178,9 +178,15 @@ struct TextIndexCommandTests {
             #"{"id":"more","displayName":{"text":"Café Nouveau"},"location":{"latitude":46.52,"longitude":6.63}}"#
         #expect(cli.run(["import", try cli.dir.write("b.ndjson", more + "\n")]).code == 0)
         #expect(try info() == .string("current"))
-        // That place renamed: stale until analyzed again.
+        // And renamed by another import: carried too.
         let renamed = more.replacingOccurrences(of: "Nouveau", with: "Ancien")
         #expect(cli.run(["import", try cli.dir.write("c.ndjson", renamed + "\n")]).code == 0)
+        #expect(try info() == .string("current"))
+        // Renamed in SQL (no import to carry them): stale until analyzed again.
+        let raw = try Database(path: cli.db, mode: .readWrite)
+        try raw.loadExtension("mod_spatialite")
+        try raw.execute("UPDATE place SET name = 'Café Moderne' WHERE place_id = 'more'")
+        #expect(raw.changes == 1)
         #expect(try info() == .string("stale"))
         #expect(
             cli.run(["info", "--output", "text"]).out.contains(

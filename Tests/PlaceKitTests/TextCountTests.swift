@@ -159,26 +159,87 @@ struct TextCountTests {
         for (phrase, places) in after { #expect(fresh[phrase] == places, "\(phrase)") }
     }
 
-    @Test("an import that changes a place the index holds leaves them stale; one that changes none keeps them")
-    func anImportOfChangesLeavesThemStale() throws {
+    /// Every stored count is FTS5's `count(*)`, and what a new analysis
+    /// (at `minPlaces`) stores for the same phrase.
+    func expectCountsExact(_ db: String, minPlaces: Int64, _ comment: Comment) throws {
+        let carried = try stored(db)
+        #expect(!carried.isEmpty, comment)
+        for (phrase, places) in carried { #expect(places == (try liveCount(db, phrase)), "\(phrase): \(comment)") }
+        _ = try PlaceStore(path: db, writable: true).analyzeTextIndex(minPlaces: minPlaces)
+        let fresh = try stored(db)
+        for (phrase, places) in carried where fresh[phrase] != nil {
+            #expect(fresh[phrase] == places, "\(phrase): \(comment)")
+        }
+    }
+
+    @Test("an import that renames places, and a snapshot that removes some, keep them current and exact")
+    func changesAreCarried() throws {
         let (dir, db) = try database(60)
         _ = try PlaceStore(path: db, writable: true).analyzeTextIndex(minPlaces: 3)
         // The same records again: nothing changes.
-        let same = try dir.write("same.ndjson", Self.places(60))
-        _ = try PlaceImporter(databasePath: db).importInput(.file(same))
+        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("same.ndjson", Self.places(60))))
         #expect(try PlaceStore(path: db, writable: false).textCountState() == .current)
-        // A new place and a renamed one.
-        let changed = try dir.write(
-            "changed.ndjson",
+        // A new place, two renamed ones ("Bar du Lac" to "Banca Nuova",
+        // "Café ..." to "Museo Harbour"), one renamed twice in one input.
+        let renames = [("p1", "Banca Nuova"), ("p8", "Museo Harbour"), ("p9", "Casa Zed"), ("p9", "Museo Hall")]
+        let changed =
             Self.places(1, prefix: "new")
-                + #"{"id":"p1","displayName":{"text":"Banca Nuova"},"location":{"latitude":46.5,"longitude":6.6}}"#
-                + "\n")
-        _ = try PlaceImporter(databasePath: db).importInput(.file(changed))
-        #expect(try PlaceStore(path: db, writable: false).textCountState() == .stale)
-        // Stale stays stale through an import of new places alone.
-        _ = try PlaceImporter(databasePath: db).importInput(
-            .file(try dir.write("more.ndjson", Self.places(5, prefix: "more"))))
-        #expect(try PlaceStore(path: db, writable: false).textCountState() == .stale)
+            + renames.map {
+                #"{"id":"\#($0.0)","displayName":{"text":"\#($0.1)"},"location":{"latitude":46.5,"longitude":6.6},"types":["cafe"]}"#
+            }.joined(separator: "\n") + "\n"
+        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("changed.ndjson", changed)))
+        #expect(try PlaceStore(path: db, writable: false).textCountState() == .current)
+        try expectCountsExact(db, minPlaces: 3, "after the renames")
+
+        // A snapshot of its own source: 40 places, then 25 of them and 5
+        // new: 15 removed, every count exact.
+        // (One importer at a time holds the database's import lock.)
+        let snapshot = ImportOptions(snapshot: "snap")
+        do {
+            let importer = try PlaceImporter(databasePath: db, options: snapshot)
+            _ = try importer.importInput(.file(try dir.write("s1.ndjson", Self.places(40, prefix: "s"))))
+            _ = try importer.finishSnapshot()
+        }
+        _ = try PlaceStore(path: db, writable: true).analyzeTextIndex(minPlaces: 3)
+        let kept = Self.places(40, prefix: "s").split(separator: "\n").prefix(25).joined(separator: "\n") + "\n"
+        do {
+            let importer = try PlaceImporter(databasePath: db, options: snapshot)
+            _ = try importer.importInput(.file(try dir.write("s2.ndjson", kept + Self.places(5, prefix: "t"))))
+            #expect(try importer.finishSnapshot() == 15)
+        }
+        #expect(try PlaceStore(path: db, writable: false).textCountState() == .current)
+        try expectCountsExact(db, minPlaces: 3, "after the snapshot")
+    }
+
+    @Test("other names and names in other languages are carried too: every word stored, each count exact")
+    func otherNamesAreCarried() throws {
+        let dir = try TempDirectory("text-counts-names")
+        let db = dir.file("places.sqlite")
+        func node(_ id: Int, _ name: String, _ tags: String) -> String {
+            "\u{1E}" + GeoFixtures.osmNode(id, name, lng: 9.52 + Double(id) * 0.001, tags: tags) + "\n"
+        }
+        let first = [
+            node(
+                1, "Café Rathaus",
+                #""amenity":"cafe","name:de":"Rathauskaffee","name:fr":"Café de la Mairie","alt_name":"Ratscafé""#),
+            node(2, "Bäckerei Frick", #""shop":"bakery","name:it":"Panetteria Frick","old_name":"Frick Beck""#),
+            node(3, "Museo Civico", #""tourism":"museum","name:de":"Stadtmuseum""#),
+        ]
+        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("a.geojsonseq", first.joined())))
+        // Every word and prefix stored (one place is enough).
+        _ = try PlaceStore(path: db, writable: true).analyzeTextIndex(minPlaces: 1)
+        #expect(try stored(db)[TextMatchExpression.quoted("rathauskaffee")] == 1)
+        // Two of them again, with other names in other languages.
+        let second = [
+            node(1, "Café Rathaus", #""amenity":"cafe","name:de":"Ratskeller","name:en":"Town Hall Cafe""#),
+            node(3, "Museo Civico", #""tourism":"museum","name:de":"Stadtmuseum","name:fr":"Musée municipal""#),
+        ]
+        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("b.geojsonseq", second.joined())))
+        #expect(try PlaceStore(path: db, writable: false).textCountState() == .current)
+        let carried = try stored(db)
+        for (phrase, places) in carried { #expect(places == (try liveCount(db, phrase)), "\(phrase)") }
+        #expect(carried[TextMatchExpression.quoted("rathauskaffee")] == 0, "the old name's word is held by none now")
+        #expect(carried[TextMatchExpression.quoted("stadtmuseum")] == 1)
     }
 
     @Test("a change that leaves the index as it was keeps them current; a failed import leaves them as they were")

@@ -184,7 +184,7 @@ public final class PlaceImporter {
         }
         let started = MonotonicClock.now()
         let startedAt = RFC3339.nowMilliseconds()
-        return try writing { () throws -> Int in
+        return try writingCarried { () throws -> Int in
             let run = try beginRun(input: "snapshot \(snapshot)", startedAt: startedAt)
             writer.run = run
             // With no input run at all, every place of the source is older.
@@ -274,6 +274,21 @@ public final class PlaceImporter {
             throw error
         }
     }
+    /// `writing`, keeping the stored counts of common words current
+    /// (`TextCountCarry`): begun in the transaction, finished in one of its
+    /// own once it committed. The write is committed whatever the carry
+    /// does: it brings the counts up to the index, or leaves them stale
+    /// (queries then count, as without them).
+    private func writingCarried<T>(_ body: () throws -> T) throws -> T {
+        var carry: TextCountCarry?
+        let result = try writing { () throws -> T in
+            carry = try store.beginTextCountCarry()
+            return try body()
+        }
+        if let carry, (try? store.finishTextCountCarry(carry)) == nil { store.dropTextCountCarry() }
+        return result
+    }
+
     /// True when the last input's transaction was committed (it succeeded,
     /// or it kept what came before an unreadable part).
     public private(set) var lastInputCommitted = false
@@ -343,13 +358,10 @@ public final class PlaceImporter {
                     totalBytes: source.totalSize, seconds: MonotonicClock.now() - started))
         }
 
-        // Keeps the stored counts of common words current (`TextCountCarry`).
-        var carry: TextCountCarry?
         do {
-            try writing {
+            try writingCarried {
                 let run = try beginRun(input: source.name, startedAt: startedAt, export: source.export)
                 writer.run = run
-                carry = try store.beginTextCountCarry()
                 // Into a new file, its pages start going to disk before the tree's build and the commit.
                 try writer.beginBulk(writeBackEarly: newDatabasePath != nil)
                 consume: while let batch = producer.queue.pop() {
@@ -459,13 +471,6 @@ public final class PlaceImporter {
                 endOfImportWatcher?.partEnded("run recorded")
             }
             endOfImportWatcher?.partEnded("commit")
-            // The import is committed whatever this does: it brings the
-            // counts up to the places added, or leaves them stale (queries
-            // then count, as without them).
-            if let carry {
-                if (try? store.finishTextCountCarry(carry)) == nil { store.dropTextCountCarry() }
-                endOfImportWatcher?.partEnded("counts of common words carried")
-            }
         } catch let error as PlaceDBError {
             // Rolled back: the database is as it was before this input.
             let failed = ImportSummary(

@@ -1,26 +1,28 @@
 import SQLiteDB
 
 /// Keeps the stored counts of common words and prefixes
-/// (`PlaceStore.analyzeTextIndex`) current through an import that only
-/// adds places, so that an analyzed database stays analyzed as regions
-/// are imported one after another (docs/search.md).
+/// (`PlaceStore.analyzeTextIndex`) current through an import, so that an
+/// analyzed database stays analyzed as regions and new captures of them are
+/// imported (docs/search.md).
 ///
 /// Begun in an import's write transaction (`PlaceStore.beginTextCountCarry`),
 /// when the counts are current: it notes the largest place row and
-/// `PRAGMA data_version`, and temp triggers note any change this connection
-/// then makes to what the index holds of a place at or below that row (a
-/// rename, a new document, a move, a removal or a revival, a deletion).
+/// `PRAGMA data_version`, and temp triggers copy, the first time this
+/// connection changes a place at or below that row in a way the index sees
+/// (a rename, a new document, a move, a removal or a revival, a deletion),
+/// the columns the index's text is made of as they were.
 /// Finished in a transaction of its own once that one committed
 /// (`PlaceStore.finishTextCountCarry`; FTS5 writes its last segment and its
 /// averages at the commit, so the state the counts are stored with is read
-/// after it): when no such change was made and no other connection wrote
-/// since, every place the index holds past that row is new. They are
-/// indexed again on their own in a temp FTS5 table (the same columns,
-/// tokenizer and prefix lists), each stored phrase's count among them is
-/// added to its count, and the index's state is stored with them. The
-/// counts are then FTS5's own for the phrases stored (a phrase the new
-/// places make common is not added: it is counted when asked, as before).
-/// Else they are left as they were, stale, and queries count.
+/// after it), when no other connection wrote since: the text the index
+/// now holds of the places past that row and of the changed ones, and the
+/// text it held of the changed ones before, go into two temp FTS5 tables
+/// (the same tokenizer and prefix lists), and each stored phrase's count
+/// moves by the places holding it now less those that held it before.
+/// The index's state is stored with them. The counts are then FTS5's own
+/// for the phrases stored (a phrase the import makes common is not added:
+/// it is counted when asked, as before). Else they are left as they were,
+/// stale, and queries count.
 package final class TextCountCarry {
     private let db: Database
     /// The largest place row when the write began.
@@ -44,35 +46,39 @@ package final class TextCountCarry {
         try db.execute(TextIndexSQL.carryTriggers(maxPlace: maxPlace))
     }
 
-    /// Brings the counts up to the places added, when nothing else in the
-    /// index changed; returns whether they are current. Call in a write
-    /// transaction of its own, after the import's committed. The temp
-    /// triggers and tables are dropped either way.
+    /// Brings the counts up to the index as the import left it; returns
+    /// whether they are current. Call in a write transaction of its own,
+    /// after the import's committed. The temp triggers and tables are
+    /// dropped either way.
     @discardableResult
     func finish() throws -> Bool {
         defer { try? db.execute(TextIndexSQL.dropCarry) }
-        guard try db.scalar("PRAGMA data_version")?.int64 == dataVersion,
-            try db.scalar(TextIndexSQL.carryChanged)?.int64 == 0
-        else { return false }
+        // Another connection wrote since: what it changed is not known.
+        guard try db.scalar("PRAGMA data_version")?.int64 == dataVersion else { return false }
         // Nothing changed in the index: the counts are still current.
         if try TextCountState.of(db) == .current { return true }
-        try db.execute(TextIndexSQL.carriedTable)
-        try db.run(TextIndexSQL.fillCarried, [.integer(maxPlace)])
+        try db.execute(TextIndexSQL.carriedTables)
+        try db.run(TextIndexSQL.fillAdded, [.integer(maxPlace)])
         let added = db.changes
-        // The index holds exactly those past the row (one that disagrees
-        // with its places is left to a new analysis).
-        guard try db.scalar(TextIndexSQL.indexedPast, [.integer(maxPlace)])?.int64 == Int64(added) else {
+        // The index holds exactly those (one that disagrees with its
+        // places is left to a new analysis).
+        guard try db.scalar(TextIndexSQL.indexedAdded, [.integer(maxPlace)])?.int64 == Int64(added) else {
             return false
         }
+        try db.execute(TextIndexSQL.fillGone)
         var phrases: [String] = []
         try db.forEachRow(TextIndexSQL.storedPhrases) { phrases.append(try $0.string(0)) }
-        let count = try db.cachedStatement(TextIndexSQL.carriedCount)
+        let now = try db.cachedStatement(TextIndexSQL.addedCount)
+        let before = try db.cachedStatement(TextIndexSQL.goneCount)
         let add = try db.cachedStatement(TextIndexSQL.addToCount)
+        func count(_ statement: Statement, _ phrase: String) throws -> Int64 {
+            try statement.bind(.text(phrase), at: 1)
+            defer { statement.reset() }
+            return try statement.step()?.optionalInt64(0) ?? 0
+        }
         for phrase in phrases {
-            try count.bind(.text(phrase), at: 1)
-            let n = try count.step()?.optionalInt64(0) ?? 0
-            count.reset()
-            guard n > 0 else { continue }
+            let n = try count(now, phrase) - count(before, phrase)
+            guard n != 0 else { continue }
             try add.bind(.text(phrase), at: 1)
             try add.bind(.integer(n), at: 2)
             defer { add.reset() }

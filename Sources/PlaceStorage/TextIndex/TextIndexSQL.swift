@@ -228,52 +228,77 @@ package enum TextIndexSQL {
     // Carrying the counts through an import that adds places
     // (`TextCountCarry`).
 
-    /// Notes, in a temp table (`carryChanged` reads it), any change this
-    /// connection makes to what `place_text` holds of a place at or below
-    /// row `maxPlace`: a change to a column `place_text_source` reads, a
-    /// deletion, or a row inserted below it.
+    /// Notes, in the temp table `place_text_old`, each place at or below
+    /// row `maxPlace` that this connection changes in a way the index sees
+    /// (a change to a column `place_text_source` reads, a deletion, an
+    /// insert below the row): the first time, the columns the view reads
+    /// as they were, and whether the index held it (`indexed`: it was not
+    /// removed; a row inserted below `maxPlace` was not there). A plain
+    /// copy of the row's columns: the view is evaluated on them once, at
+    /// the end (`fillGone`).
     static func carryTriggers(maxPlace: Int64) -> String {
-        """
-        CREATE TEMP TABLE IF NOT EXISTS place_text_carry (id INTEGER PRIMARY KEY CHECK (id = 1), changed INTEGER NOT NULL);
-        INSERT OR REPLACE INTO temp.place_text_carry (id, changed) VALUES (1, 0);
-        CREATE TEMP TRIGGER IF NOT EXISTS place_text_carry_update
-            AFTER UPDATE OF name, primary_type, doc, extra, text_cell, removed_run ON main.place
-            WHEN OLD.id <= \(maxPlace) AND (\(changed))
-        BEGIN
-            UPDATE place_text_carry SET changed = 1;
-        END;
-        CREATE TEMP TRIGGER IF NOT EXISTS place_text_carry_delete AFTER DELETE ON main.place WHEN OLD.id <= \(maxPlace)
-        BEGIN
-            UPDATE place_text_carry SET changed = 1;
-        END;
-        CREATE TEMP TRIGGER IF NOT EXISTS place_text_carry_insert AFTER INSERT ON main.place WHEN NEW.id <= \(maxPlace)
-        BEGIN
-            UPDATE place_text_carry SET changed = 1;
-        END;
-        """
+        let capture = """
+            INSERT OR IGNORE INTO place_text_old (id, name, primary_type, doc, extra, indexed)
+                VALUES (OLD.id, OLD.name, OLD.primary_type, OLD.doc, OLD.extra, OLD.removed_run IS NULL);
+            """
+        return """
+            CREATE TEMP TABLE place_text_old (id INTEGER PRIMARY KEY, name, primary_type, doc, extra, indexed INTEGER NOT NULL);
+            CREATE TEMP TRIGGER place_text_carry_update
+                BEFORE UPDATE OF name, primary_type, doc, extra, text_cell, removed_run ON main.place
+                WHEN OLD.id <= \(maxPlace) AND (\(changed))
+            BEGIN
+                \(capture)
+            END;
+            CREATE TEMP TRIGGER place_text_carry_delete BEFORE DELETE ON main.place WHEN OLD.id <= \(maxPlace)
+            BEGIN
+                \(capture)
+            END;
+            CREATE TEMP TRIGGER place_text_carry_insert AFTER INSERT ON main.place WHEN NEW.id <= \(maxPlace)
+            BEGIN
+                INSERT OR IGNORE INTO place_text_old (id, indexed) VALUES (NEW.id, 0);
+            END;
+            """
     }
-    /// Whether a place at or below the carried row changed (`carryTriggers`).
-    static let carryChanged = "SELECT changed FROM temp.place_text_carry WHERE id = 1"
     static let dropCarry = """
         DROP TRIGGER IF EXISTS temp.place_text_carry_update;
         DROP TRIGGER IF EXISTS temp.place_text_carry_delete;
         DROP TRIGGER IF EXISTS temp.place_text_carry_insert;
-        DROP TABLE IF EXISTS temp.place_text_carry;
+        DROP TABLE IF EXISTS temp.place_text_old;
         DROP TABLE IF EXISTS temp.place_text_added;
+        DROP TABLE IF EXISTS temp.place_text_gone;
         """
-    /// The places past row `?1` alone, indexed as `place_text` indexes
-    /// them (its columns, tokenizer and prefixes; no text kept).
-    static let carriedTable = """
-        CREATE VIRTUAL TABLE temp.place_text_added USING fts5(name, other_names, address, types, cell, content = '', \(tokenizing))
+    /// The text now indexed of the places past row `?1` and of those
+    /// changed (`place_text_added`), and the text the index held of the
+    /// changed ones before (`place_text_gone`), each indexed as
+    /// `place_text` indexes it (its tokenizer and prefixes; no text kept).
+    /// Only which places hold a word matters there, so they keep no
+    /// positions or column sizes (`detail = none`: a one-word phrase and a
+    /// prefix match as in `place_text`), and not the grid cells' words
+    /// (no stored phrase is one).
+    static let carriedTables = """
+        CREATE VIRTUAL TABLE temp.place_text_added USING fts5(
+            name, other_names, address, types, content = '', detail = none, columnsize = 0, \(tokenizing));
+        CREATE VIRTUAL TABLE temp.place_text_gone USING fts5(
+            name, other_names, address, types, content = '', detail = none, columnsize = 0, \(tokenizing));
         """
-    static let fillCarried = """
-        INSERT INTO temp.place_text_added (rowid, name, other_names, address, types, cell)
-        SELECT * FROM place_text_source WHERE id > ?1
+    static let fillAdded = """
+        INSERT INTO temp.place_text_added (rowid, name, other_names, address, types)
+        SELECT id, name, other_names, address, types FROM place_text_source
+        WHERE id > ?1 OR id IN (SELECT id FROM temp.place_text_old)
         """
-    /// The rows of `place_text` past row `?1`.
-    static let indexedPast = "SELECT count(*) FROM place_text_docsize WHERE id > ?1"
-    /// How many of the new places hold `?1`.
-    static let carriedCount = "SELECT count(*) FROM temp.place_text_added WHERE place_text_added MATCH ?1"
+    /// `place_text_source`'s text columns, read from the columns captured.
+    static let fillGone = """
+        INSERT INTO temp.place_text_gone (rowid, name, other_names, address, types)
+        SELECT p.id, p.name AS name, \(otherNames), \(address), \(types) FROM temp.place_text_old p WHERE p.indexed
+        """
+    /// The rows of `place_text` past row `?1` or changed (`fillAdded`'s).
+    static let indexedAdded = """
+        SELECT count(*) FROM place_text_docsize WHERE id > ?1 OR id IN (SELECT id FROM temp.place_text_old)
+        """
+    /// How many of the places now (`place_text_added`) and before
+    /// (`place_text_gone`) hold `?1`.
+    static let addedCount = "SELECT count(*) FROM temp.place_text_added WHERE place_text_added MATCH ?1"
+    static let goneCount = "SELECT count(*) FROM temp.place_text_gone WHERE place_text_gone MATCH ?1"
     static let storedPhrases = "SELECT phrase FROM place_text_count"
     static let addToCount = "UPDATE place_text_count SET places = places + ?2 WHERE phrase = ?1"
 
