@@ -185,8 +185,8 @@ CREATE TABLE place_text_counted (
     -- to the index changes the first): a reader uses the counts
     -- only while both are the same; else it counts, as without
     -- them. place_generation.n and max(place.id) when they were
-    -- counted, or carried through an import of new places, for
-    -- the record. No row: never analyzed.
+    -- counted, or carried through an import, for the record. No
+    -- row: never analyzed.
     id INTEGER PRIMARY KEY CHECK (id = 1),
     structure BLOB NOT NULL,
     averages BLOB,

@@ -38,12 +38,8 @@ extension PlaceStore {
             // someone dropped them by hand.
             try db.execute(TextIndexSQL.countTables)
             try db.execute(TextIndexSQL.clearCounts)
-            let insert = try db.cachedStatement(TextIndexSQL.insertCount)
             func store(_ phrase: String, _ places: Int64) throws {
-                try insert.bind(.text(phrase), at: 1)
-                try insert.bind(.integer(places), at: 2)
-                defer { insert.reset() }
-                try insert.run()
+                try db.run(TextIndexSQL.insertCount, [.text(phrase), .integer(places)])
             }
             var analysis = TextIndexAnalysis(words: 0, prefixes: 0, counted: 0)
             // The open prefixes of the words read so far, shortest first:
@@ -89,7 +85,6 @@ extension PlaceStore {
             close(downTo: 0)
             // Longer prefixes close first: a shorter one with the same words
             // follows the longer one it equals.
-            let count = try db.cachedStatement(TextIndexSQL.phraseCount)
             var last: (first: Int, last: Int, places: Int64)?
             for c in candidates {
                 let phrase = TextMatchExpression.quoted(c.prefix) + " *"
@@ -97,9 +92,7 @@ extension PlaceStore {
                 if let last, last.first == c.first && last.last == c.last {
                     places = last.places
                 } else {
-                    try count.bind(.text(phrase), at: 1)
-                    defer { count.reset() }
-                    places = try count.step()?.optionalInt64(0) ?? 0
+                    places = try db.scalar(TextIndexSQL.phraseCount, [.text(phrase)])?.int64 ?? 0
                     analysis.counted += 1
                 }
                 last = (c.first, c.last, places)

@@ -191,14 +191,9 @@ extension PlaceStore {
         let stats = textStatistics
         if !stats.checked { try checkTextStatistics() }
         if let n = stats.counts[phrase] { return n }
-        if stats.stored {
-            let stored = try db.cachedStatement(TextIndexSQL.storedCount)
-            try stored.bind(.text(phrase), at: 1)
-            defer { stored.reset() }
-            if let n = try stored.step()?.optionalInt64(0) {
-                stats.counts[phrase] = n
-                return n
-            }
+        if stats.stored, let n = try db.scalar(TextIndexSQL.storedCount, [.text(phrase)])?.int64 {
+            stats.counts[phrase] = n
+            return n
         }
         let statement = try db.cachedStatement(TextIndexSQL.phraseCount)
         let asked = phrase.contains(TextGrid.mark) ? TextMatchExpression.textColumns + " : " + phrase : phrase

@@ -26,7 +26,7 @@ import SQLiteDB
 package final class TextCountCarry {
     private let db: Database
     /// The largest place row when the write began.
-    package let maxPlace: Int64
+    private let maxPlace: Int64
 
     /// `PRAGMA data_version` in the import's transaction: the same after
     /// its commit unless another connection wrote.
@@ -68,23 +68,12 @@ package final class TextCountCarry {
         try db.execute(TextIndexSQL.fillGone)
         var phrases: [String] = []
         try db.forEachRow(TextIndexSQL.storedPhrases) { phrases.append(try $0.string(0)) }
-        let now = try db.cachedStatement(TextIndexSQL.addedCount)
-        let before = try db.cachedStatement(TextIndexSQL.goneCount)
-        let add = try db.cachedStatement(TextIndexSQL.addToCount)
-        func count(_ statement: Statement, _ phrase: String) throws -> Int64 {
-            try statement.bind(.text(phrase), at: 1)
-            defer { statement.reset() }
-            return try statement.step()?.optionalInt64(0) ?? 0
-        }
         for phrase in phrases {
-            let n = try count(now, phrase) - count(before, phrase)
-            guard n != 0 else { continue }
-            try add.bind(.text(phrase), at: 1)
-            try add.bind(.integer(n), at: 2)
-            defer { add.reset() }
-            try add.run()
+            let now = try db.scalar(TextIndexSQL.addedCount, [.text(phrase)])?.int64 ?? 0
+            let before = try db.scalar(TextIndexSQL.goneCount, [.text(phrase)])?.int64 ?? 0
+            guard now != before else { continue }
+            try db.run(TextIndexSQL.addToCount, [.text(phrase), .integer(now - before)])
         }
-        try db.execute("DELETE FROM place_text_counted")
         try db.execute(TextIndexSQL.storeCountedState)
         return true
     }
@@ -99,10 +88,10 @@ extension PlaceStore {
         return try TextCountCarry(db: db)
     }
 
-    /// Brings the counts up to the places the import added, in a write
+    /// Brings the counts up to the index as the import left it, in a write
     /// transaction of its own, once the import's committed; false when
-    /// they are left stale (the import changed places the index held, or
-    /// another writer wrote since).
+    /// they are left stale (another writer wrote since, or the index does
+    /// not hold what its places say).
     @discardableResult
     package func finishTextCountCarry(_ carry: TextCountCarry) throws -> Bool {
         try write { try carry.finish() }

@@ -209,8 +209,8 @@ package enum TextIndexSQL {
             -- to the index changes the first): a reader uses the counts
             -- only while both are the same; else it counts, as without
             -- them. place_generation.n and max(place.id) when they were
-            -- counted, or carried through an import of new places, for
-            -- the record. No row: never analyzed.
+            -- counted, or carried through an import, for the record. No
+            -- row: never analyzed.
             id INTEGER PRIMARY KEY CHECK (id = 1),
             structure BLOB NOT NULL,
             averages BLOB,
@@ -220,13 +220,13 @@ package enum TextIndexSQL {
         """
 
     /// How `place_text` splits and folds words, and its prefix lists:
-    /// `create`'s, and the table `carriedTable` counts new places in.
+    /// `create`'s, and the temp tables `carriedTables` counts changed
+    /// places in.
     private static let tokenizing = """
         tokenize = 'unicode61 remove_diacritics 2', prefix = '\(prefixLengths.map(String.init).joined(separator: " "))'
         """
 
-    // Carrying the counts through an import that adds places
-    // (`TextCountCarry`).
+    // Carrying the counts through an import (`TextCountCarry`).
 
     /// Notes, in the temp table `place_text_old`, each place at or below
     /// row `maxPlace` that this connection changes in a way the index sees
@@ -302,18 +302,20 @@ package enum TextIndexSQL {
     static let storedPhrases = "SELECT phrase FROM place_text_count"
     static let addToCount = "UPDATE place_text_count SET places = places + ?2 WHERE phrase = ?1"
 
-    /// The state `place_text_counted` is compared with: its first two values.
-    package static let countedState = "SELECT " + countedValues
-    private static let countedValues = """
-        (SELECT block FROM place_text_data WHERE id = 10), (SELECT block FROM place_text_data WHERE id = 1),
-               (SELECT n FROM place_generation WHERE id = 1), (SELECT max(id) FROM place)
+    /// The index's state the stored counts are compared with (FTS5's
+    /// structure and averages records).
+    package static let countedState = "SELECT " + indexState
+    private static let indexState =
+        "(SELECT block FROM place_text_data WHERE id = 10), (SELECT block FROM place_text_data WHERE id = 1)"
+    /// Stores the state the counts now hold for (`countedState`, and for
+    /// the record `place_generation.n` and the largest place row), over
+    /// any stored before.
+    package static let storeCountedState = """
+        INSERT OR REPLACE INTO place_text_counted (id, structure, averages, generation, max_place)
+        SELECT 1, \(indexState), (SELECT n FROM place_generation WHERE id = 1), (SELECT max(id) FROM place)
         """
-    /// Stores the state the counts were made on (`countedState`).
-    package static let storeCountedState =
-        "INSERT INTO place_text_counted (id, structure, averages, generation, max_place) SELECT 1, " + countedValues
     /// The state the stored counts hold for (no row: never analyzed).
-    package static let storedCountedState =
-        "SELECT structure, averages, generation, max_place FROM place_text_counted WHERE id = 1"
+    package static let storedCountedState = "SELECT structure, averages FROM place_text_counted WHERE id = 1"
     /// Whether `place_text_counted` is there (migration 19, where the index is).
     package static let countedTableExists =
         "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'place_text_counted'"

@@ -406,12 +406,10 @@ package final class PlaceIndex {
     @inline(__always)
     private func prefetchSlot(_ s: Int) {
         let record = UnsafeRawPointer(slots.baseAddress! + s)
-        if s > 0 && holdsIDs { cprefetch_read(record - MemoryLayout<Slot>.stride + idEndOffset) }
+        if s > 0 && holdsIDs { cprefetch_read(idEnds.address(s - 1)) }
         cprefetch_read(record)
         cprefetch_read(record + MemoryLayout<Slot>.stride - 1)
     }
-
-    private let idEndOffset = MemoryLayout<Slot>.offset(of: \.idEnd)!
 
     /// Asks for the nodes and points of each center's descent (at each
     /// node, into the child whose box is nearer), and for the records of
@@ -471,7 +469,7 @@ package final class PlaceIndex {
     private func prefetchSlots(_ slots: Range<Int>) {
         guard !slots.isEmpty else { return }
         if slots.lowerBound > 0 && holdsIDs {
-            cprefetch_read(UnsafeRawPointer(self.slots.baseAddress! + slots.lowerBound - 1) + idEndOffset)
+            cprefetch_read(idEnds.address(slots.lowerBound - 1))
         }
         prefetchRun(self.slots.baseAddress! + slots.lowerBound, count: slots.count)
     }

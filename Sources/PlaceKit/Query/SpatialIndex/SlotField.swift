@@ -18,8 +18,13 @@ package struct SlotField<Value>: RandomAccessCollection {
 
     @inline(__always)
     package subscript(position: Int) -> Value {
+        address(position).load(as: Value.self)
+    }
+
+    /// Where slot `position`'s value is (for a prefetch hint).
+    @inline(__always)
+    func address(_ position: Int) -> UnsafeRawPointer {
         assert(position >= 0 && position < count, "slot out of range")
-        return base.unsafelyUnwrapped.load(
-            fromByteOffset: position &* MemoryLayout<PlaceIndex.Slot>.stride, as: Value.self)
+        return base.unsafelyUnwrapped + position &* MemoryLayout<PlaceIndex.Slot>.stride
     }
 }
