@@ -30,6 +30,7 @@ public enum CommandLineTool {
         CommandEntry("text-index build", spec: TextIndexCommand.build, run: TextIndexCommand.runBuild),
         CommandEntry("text-index drop", spec: TextIndexCommand.drop, run: TextIndexCommand.runDrop),
         CommandEntry("text-index analyze", spec: TextIndexCommand.analyze, run: TextIndexCommand.runAnalyze),
+        CommandEntry("text-index lists", spec: TextIndexCommand.lists, run: TextIndexCommand.runLists),
         CommandEntry("spatial-index build", spec: SpatialIndexCommand.build, run: SpatialIndexCommand.runBuild),
         CommandEntry("spatial-index status", spec: SpatialIndexCommand.status, run: SpatialIndexCommand.runStatus),
         CommandEntry("diff", spec: DiffCommand.spec, run: DiffCommand.run),

@@ -72,6 +72,10 @@ enum InfoCommand: Command {
             info.textIndex
                 ? "text index: present"
                     + (info.textCounts.map { "; counts of common words: " + Self.countsText($0) } ?? "")
+                    + (info.wordLists.map {
+                        "; word lists: " + $0.state
+                            + ($0.reason.map { " (\($0); placedb text-index lists writes them again)" } ?? "")
+                    } ?? "")
                 : "text index: none (imported with --no-text-index; placedb text-index build makes it)",
         ]
         if let s = info.spatialIndex {

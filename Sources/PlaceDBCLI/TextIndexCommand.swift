@@ -68,6 +68,51 @@ enum TextIndexCommand {
         seeAlso: ["text-index build", "autocomplete", "search", "info"],
         docs: ["search.md"])
 
+    static let lists = CommandSpec(
+        name: "text-index lists",
+        abstract: "Store the text index's word lists beside the database (DB.placetext), for fast searches.",
+        arguments: [],
+        options: [],
+        discussion: """
+            Writes each word's places, in place order with the word's weighted count in each, and
+            each place's words, to a file beside the database, made from the text index itself.
+            Search and autocomplete then find the places holding all the words by seeking in those
+            lists, where the text index reads each list whole: at 10 million places, up to five
+            times faster. The places and their scores are the same. The file holds for the index as it was written: after any change to the index
+            (an import), queries read the index alone again until this command runs again.
+            'placedb info' tells whether it is current.
+            """,
+        examples: [
+            "placedb text-index lists",
+            "placedb text-index lists --db world.sqlite --output json",
+        ],
+        seeAlso: ["text-index analyze", "search", "autocomplete", "info"],
+        docs: ["search.md"])
+
+    static func runLists(_ context: CommandContext) throws -> ExitCode {
+        try noArguments(context)
+        guard
+            let written = try TextIndexMaintenance.writeLists(
+                databasePath: context.databasePath, waiting: waiting(context))
+        else {
+            throw PlaceDBError.noTextIndex(path: context.databasePath)
+        }
+        let path = context.databasePath + ".placetext"
+        switch context.output {
+        case .json:
+            context.writeJSON([
+                "database": .string(context.databasePath), "action": .string("lists"), "changed": .bool(true),
+                "path": .string(path), "words": .int(Int64(written.words)),
+                "postings": .int(Int64(written.postings)), "bytes": .int(Int64(written.bytes)),
+            ])
+        case .text:
+            context.console.outLine(
+                "\(context.databasePath): word lists written to \(path): \(written.words) words, \(written.postings) postings, \(written.bytes) bytes"
+            )
+        }
+        return .success
+    }
+
     static func runAnalyze(_ context: CommandContext) throws -> ExitCode {
         try noArguments(context)
         let min =

@@ -208,7 +208,8 @@ struct CommandLineToolTests {
     static let helpTopics = [
         "", "import", "place", "open", "resolve", "alias", "alias import", "photos", "photo", "photo add",
         "photo fetch", "nearby", "current", "serve", "export", "info", "diff", "search", "autocomplete", "text-index",
-        "text-index build", "text-index drop", "text-index analyze", "spatial-index", "spatial-index build",
+        "text-index build", "text-index drop", "text-index analyze", "text-index lists", "spatial-index",
+        "spatial-index build",
         "spatial-index status", "link",
         "completion",
     ]

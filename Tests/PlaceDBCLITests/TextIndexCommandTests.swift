@@ -201,4 +201,45 @@ struct TextIndexCommandTests {
         #expect(none.code == 1)
         #expect(none.err.contains("this database has no text index"), "\(none.err)")
     }
+
+    @Test(
+        "text-index lists writes the word lists (text and JSON reports); answers do not change; info tells whether they are current; drop removes them"
+    )
+    func lists() throws {
+        let cli = try CLI()
+        #expect(cli.run(["import", try cli.dir.write("a.ndjson", queryPlaces)]).code == 0)
+        let state = { () throws -> JSONValue? in
+            try JSONValue(parsing: cli.run(["info", "--output", "json"]).out)["wordLists"]?["state"]
+        }
+        #expect(try state() == nil)
+        let before = Self.queries.map { cli.run($0).out }
+        let text = cli.run(["text-index", "lists", "--output", "text"])
+        #expect(text.code == 0, "\(text.err)")
+        let file = cli.db + ".placetext"
+        #expect(text.out.hasPrefix("\(cli.db): word lists written to \(file): "), "\(text.out)")
+        #expect(text.out.hasSuffix(" bytes\n"), "\(text.out)")
+        #expect(FileManager.default.fileExists(atPath: file))
+        #expect(try state() == .string("current"))
+        #expect(cli.run(["info", "--output", "text"]).out.contains("; word lists: current\n"))
+        #expect(Self.queries.map { cli.run($0).out } == before)
+        let json = try JSONValue(parsing: cli.run(["text-index", "lists"]).out)
+        #expect(json["action"] == .string("lists") && json["path"] == .string(file))
+        #expect((json["words"]?.intValue ?? 0) >= 10 && (json["postings"]?.intValue ?? 0) >= 10)
+        // An import changes the index: the lists are stale, and not read.
+        let more =
+            #"{"id":"more","displayName":{"text":"Café Nouveau"},"location":{"latitude":46.52,"longitude":6.63}}"#
+        #expect(cli.run(["import", try cli.dir.write("b.ndjson", more + "\n")]).code == 0)
+        #expect(try state() == .string("stale"))
+        #expect(
+            cli.run(["info", "--output", "text"]).out.contains(
+                "; word lists: stale (the text index changed since; placedb text-index lists writes them again)"))
+        let found = cli.run(["search", "cafe nouveau", "--fields", "id"])
+        #expect(found.out.contains("\"more\""), "\(found.out)")
+        #expect(cli.run(["text-index", "lists", "extra"]).code == 64)
+        #expect(cli.run(["text-index", "drop"]).code == 0)
+        #expect(!FileManager.default.fileExists(atPath: file))
+        let none = cli.run(["text-index", "lists"])
+        #expect(none.code == 1)
+        #expect(none.err.contains("this database has no text index"), "\(none.err)")
+    }
 }

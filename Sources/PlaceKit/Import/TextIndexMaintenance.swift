@@ -40,6 +40,18 @@ public enum TextIndexMaintenance {
         }
     }
 
+    /// Writes the text index's word lists beside the database
+    /// (`DB.placetext`), which searches read instead of FTS5's lists while
+    /// they hold for the index as it is (`PlaceStore.writeWordLists`). Nil
+    /// when there is no text index; else the words, postings and bytes written.
+    public static func writeLists(databasePath: String? = nil, waiting: ((_ otherImport: Int32?) -> Void)? = nil)
+        throws -> (words: Int, postings: Int, bytes: Int)?
+    {
+        try withStore(databasePath, waiting: waiting) { store in
+            try store.writeWordLists().map { ($0.words, $0.postings, $0.bytes) }
+        }
+    }
+
     /// `analyze`'s threshold unless told (`PlaceStore.defaultCountThreshold`).
     public static let defaultMinPlaces: Int64 = PlaceStore.defaultCountThreshold
 

@@ -88,6 +88,11 @@ public struct DatabaseInfo: Sendable, Equatable {
     /// changed since: queries count them) or `none` (never analyzed); nil
     /// without a text index.
     public var textCounts: String?
+    /// The text index's stored word lists beside the database (`placedb
+    /// text-index lists`): their path, their state (`current`, `stale`:
+    /// the index changed since, or another placedb wrote them; `damaged`)
+    /// and why they are not current; nil where there is no such file.
+    public var wordLists: (path: String, state: String, reason: String?)?
     /// The spatial index file beside the database (docs/spatial-index.md):
     /// its path, its state (`current`, `missing`, `stale`, `other-format`,
     /// `corrupt`) and why it is not current; nil where none is kept (an
@@ -111,6 +116,13 @@ public struct DatabaseInfo: Sendable, Equatable {
         o["schemaVersion"] = .int(Int64(schemaVersion))
         o["textIndex"] = .bool(textIndex)
         if let textCounts { o["textCounts"] = .string(textCounts) }
+        if let w = wordLists {
+            var i = JSONObject()
+            i["path"] = .string(w.path)
+            i["state"] = .string(w.state)
+            if let reason = w.reason { i["reason"] = .string(reason) }
+            o["wordLists"] = .object(i)
+        }
         if let s = spatialIndex {
             var i = JSONObject()
             i["path"] = .string(s.path)

@@ -22,7 +22,10 @@ extension PlaceStore {
         try db.transaction(.deferred) {
             info.schemaVersion = try Self.storedSchemaVersion(db)
             info.textIndex = try TextIndex.exists(db)
-            if info.textIndex { info.textCounts = try textCountState().rawValue }
+            if info.textIndex {
+                info.textCounts = try textCountState().rawValue
+                info.wordLists = try wordListsState()
+            }
             try db.forEachRow("SELECT count(*), count(*) FILTER (WHERE removed_run IS NULL) FROM place") { row in
                 info.places = Int((row.optionalInt64(0) ?? 0))
                 info.livePlaces = Int((row.optionalInt64(1) ?? 0))

@@ -1,5 +1,8 @@
 package import SQLiteDB
 package import PlaceModel
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A place the text index matched, with what ranking needs first (no
 /// JSON is read for it: its other names are read only when they can
@@ -36,6 +39,12 @@ extension PlaceStore {
     ) throws -> [(candidate: TextCandidate, bm25: Double)] {
         var out: [(TextCandidate, Double)] = []
         do {
+            if let query = try wordListQuery(expression, prefix: prefix, phrases: phrases) {
+                for m in query.query.best(best, prefixCounts: query.prefixCounts) {
+                    if let c = try matchedCandidate(m.rowid) { out.append((c.candidate, m.bm25)) }
+                }
+                return out
+            }
             var counts = try phrases.map { String(try phraseCount($0)) }
             // The cell column weighs 0 in BM25: any count gives the same score.
             counts += repeatElement("0", count: cells)
@@ -71,6 +80,16 @@ extension PlaceStore {
             // Known to match more (words that go together: "costa coffee").
             let key = prefix.map { expression + " AND " + TextMatchExpression.quoted($0) + " *" } ?? expression
             if let known = textStatistics.crowded[key], known >= limit { return nil }
+            if let query = try wordListQuery(expression, prefix: prefix, phrases: phrases) {
+                guard let all = query.query.first(limit: limit, prefixCounts: query.prefixCounts) else {
+                    textStatistics.crowded[key] = limit
+                    return nil
+                }
+                for m in all {
+                    if let c = try matchedCandidate(m.rowid) { out.append((c.candidate, m.bm25, c.cell)) }
+                }
+                return out
+            }
             let statement = try db.cachedStatement(TextIndexSQL.firstMatches(recordView, prefixed: prefix != nil))
             try statement.bind(.text(expression), at: 1)
             try statement.bind(.text(counts.joined(separator: " ")), at: 2)
@@ -91,6 +110,36 @@ extension PlaceStore {
         return out
     }
 
+    /// `expression` over the stored word lists, when they hold for the
+    /// index as it is and can answer it as FTS5 would (`WordListQuery`),
+    /// with the counts of its prefix phrases (`phrases`: its text phrases).
+    private func wordListQuery(_ expression: String, prefix: String?, phrases: [String]) throws
+        -> (query: WordListQuery, prefixCounts: [Int64])?
+    {
+        let stats = textStatistics
+        if !stats.checked { try checkTextStatistics() }
+        guard stats.wordListsHold, let lists = stats.wordLists,
+            let query = WordListQuery(expression, prefix: prefix, lists: lists)
+        else { return nil }
+        let text = query.textPhrases
+        let all = phrases + (prefix.map { [TextMatchExpression.quoted($0) + " *"] } ?? [])
+        guard text.count == all.count else { return nil }
+        var counts: [Int64] = []
+        for (p, phrase) in zip(text, all) where p.prefix { counts.append(try phraseCount(phrase)) }
+        stats.answeredFromWordLists += 1
+        return (query, counts)
+    }
+
+    /// A place the word lists matched, as `bestMatches` joins it: its
+    /// candidate row (its group's canonical row when merged) and fine grid cell.
+    private func matchedCandidate(_ rowid: Int64) throws -> (candidate: TextCandidate, cell: Int64)? {
+        let statement = try db.cachedStatement(TextIndexSQL.matchedCandidate(recordView))
+        try statement.bind(.integer(rowid), at: 1)
+        defer { statement.reset() }
+        guard let row = try statement.step() else { return nil }
+        return (try candidate(row, from: 1, rowid: try row.int64(0)), row.optionalInt64(7) ?? -1)
+    }
+
     /// Binds `prefixedBM25`'s prefix (`?4`) and the number of places
     /// holding a word with it (`?5`).
     private func bindPrefix(_ prefix: String?, _ statement: Statement) throws {
@@ -107,6 +156,12 @@ extension PlaceStore {
         for cell in cells {
             let key = "cell : " + TextMatchExpression.quoted(cell)
             if let n = textStatistics.counts[key] {
+                total += n
+                continue
+            }
+            if textStatistics.wordListsHold, let lists = textStatistics.wordLists {
+                let n = Int64(lists.find(Array(cell.utf8)).map { lists.postings($0).count } ?? 0)
+                textStatistics.counts[key] = n
                 total += n
                 continue
             }
@@ -173,6 +228,11 @@ extension PlaceStore {
             stats.crowded.removeAll(keepingCapacity: true)
             stats.version = version
             stats.stored = try textCountState() == .current
+            if !stats.wordListsLooked {
+                stats.wordListsLooked = true
+                if case .success(let lists) = WordLists.open(WordLists.path(for: path)) { stats.wordLists = lists }
+            }
+            stats.wordListsHold = try stats.wordLists?.holds(for: db) ?? false
         }
     }
 
@@ -191,7 +251,13 @@ extension PlaceStore {
         let stats = textStatistics
         if !stats.checked { try checkTextStatistics() }
         if let n = stats.counts[phrase] { return n }
+        // Stored counts first: a common prefix's count is one row there,
+        // where the lists merge its words' places.
         if stats.stored, let n = try db.scalar(TextIndexSQL.storedCount, [.text(phrase)])?.int64 {
+            stats.counts[phrase] = n
+            return n
+        }
+        if stats.wordListsHold, let lists = stats.wordLists, let n = WordListQuery.count(phrase, lists: lists) {
             stats.counts[phrase] = n
             return n
         }
@@ -337,6 +403,22 @@ extension PlaceStore {
 }
 
 extension PlaceStore {
+    /// The stored word lists beside the database (`placedb info`): their
+    /// path, state and why they are not read; nil without a file.
+    package func wordListsState() throws -> (path: String, state: String, reason: String?)? {
+        let file = WordLists.path(for: path)
+        switch WordLists.open(file) {
+        case .failure(.missing): return nil
+        case .failure(.otherFormat): return (file, "stale", "written by another placedb")
+        case .failure(.damaged(let why)): return (file, "damaged", why)
+        case .success(let lists):
+            return try lists.holds(for: db) ? (file, "current", nil) : (file, "stale", "the text index changed since")
+        }
+    }
+
+    /// How many text matches this store answered from the stored word lists.
+    package var textMatchesFromWordLists: Int { textStatistics.answeredFromWordLists }
+
     /// Whether the database has the text index.
     package func hasTextIndex() throws -> Bool {
         try TextIndex.exists(db)
@@ -354,9 +436,29 @@ extension PlaceStore {
         try write { try TextIndex.create(db) }
     }
 
+    /// Writes the stored word lists of the text index beside the database
+    /// (`WordLists`), from one read transaction; nil when there is no text index.
+    package func writeWordLists() throws -> WordLists.Summary? {
+        try read {
+            guard try TextIndex.exists(db) else { return nil }
+            do {
+                return try WordLists.build(db, to: WordLists.path(for: path))
+            } catch let e as SQLiteError {
+                throw textIndexError(e)
+            } catch let e as WordListsBuildError {
+                throw PlaceDBError.database(path: path, reason: e.description)
+            }
+        }
+    }
+
     /// Drops the text index in one write transaction: how many places it held,
     /// nil when there was none.
     package func dropTextIndex() throws -> Int? {
-        try write { try TextIndex.exists(db) ? try TextIndex.drop(db) : nil }
+        let dropped = try write { try TextIndex.exists(db) ? try TextIndex.drop(db) : nil }
+        // The word lists are made of the index: gone with it.
+        let lists = WordLists.path(for: path)
+        unlink(lists)
+        unlink(CheckedRecord.path(lists))
+        return dropped
     }
 }

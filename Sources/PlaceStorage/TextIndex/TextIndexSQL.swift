@@ -489,6 +489,25 @@ package enum TextIndexSQL {
     }
     /// The row a match answers as: its group's canonical row when merged.
     private static func matchedRow(_ view: RecordView) -> String { view == .merged ? "coalesce(c.id, m.id)" : "m.id" }
+    /// FTS5's index as its instances (word, rowid, column, offset; in
+    /// word, then rowid order), for `WordLists.build`.
+    package static let createInstanceVocabulary =
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.place_text_instance USING fts5vocab(main, place_text, instance)"
+    package static let dropInstanceVocabulary = "DROP TABLE IF EXISTS temp.place_text_instance"
+    package static let instances = "SELECT term, doc, col FROM temp.place_text_instance"
+    /// A matched place's row and candidate columns (`WordListQuery`'s
+    /// matches, as `bestMatches` joins them), then its `text_cell`.
+    package static func matchedCandidate(_ view: RecordView) -> String {
+        view == .merged ? matchedCandidateMerged : matchedCandidateUnmerged
+    }
+    private static let matchedCandidateMerged = matchedCandidateSQL(.merged)
+    private static let matchedCandidateUnmerged = matchedCandidateSQL(.unmerged)
+    private static func matchedCandidateSQL(_ view: RecordView) -> String {
+        """
+        SELECT \(view == .merged ? "coalesce(c.id, p.id)" : "p.id"), \(candidateColumns(view)), p.text_cell
+        FROM place p\(canonicalJoin(view)) WHERE p.id = ?1
+        """
+    }
     /// How many places match `?1` (one phrase in the text columns, or grid cells).
     package static let phraseCount = "SELECT count(*) FROM place_text WHERE place_text MATCH ?1"
     /// A candidate's other names, when they may change its rank: the array

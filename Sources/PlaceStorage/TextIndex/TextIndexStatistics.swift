@@ -20,6 +20,15 @@ package final class TextIndexStatistics {
     /// `place_text_count` holds for the file as it is (`PlaceStore
     /// .textCountState`): a phrase's count is looked up there first.
     var stored = false
+    /// The stored word lists beside the database (`WordLists`), once
+    /// looked for; `wordListsHold`: made from the index as it is (checked
+    /// with the version).
+    var wordLists: WordLists?
+    var wordListsLooked = false
+    var wordListsHold = false
+    /// Matches answered from the word lists on this connection (for tests
+    /// and `--explain`-style checks that they were read).
+    package var answeredFromWordLists = 0
     /// Counts kept at most (a query asks for a few; this bounds memory).
     static let capacity = 100_000
 

@@ -1,5 +1,6 @@
 import Foundation
 import PlaceModel
+import PlaceStorage
 import Synchronization
 #if canImport(Glibc)
     import Glibc
@@ -243,15 +244,5 @@ final class MappedFile: @unchecked Sendable {
     func column<T>(_: T.Type, at offset: Int, count: Int) -> Column<T> {
         let p = bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: T.self)
         return Column(borrowing: UnsafeBufferPointer(start: p, count: count), owner: self)
-    }
-}
-
-extension stat {
-    /// Seconds since the file's last change (its status or contents), by
-    /// the real-time clock.
-    var changedSecondsAgo: Double {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Double(now.tv_sec - st_ctim.tv_sec) + Double(now.tv_nsec - st_ctim.tv_nsec) / 1e9
     }
 }

@@ -47,10 +47,10 @@ package enum StoredIndex {
 
     /// Writes `index` to `path` (through a temporary file renamed over it,
     /// so readers see the old file or the new one, never half of one).
-    package static func write(_ index: PlaceIndex, expectation: Expectation, to path: String) throws {
+    package static func write(_ index: PlaceIndex, expectation e: Expectation, to path: String) throws {
         let p = index.parts
-        var sections: [UnsafeRawBufferPointer] = []
-        func add<T>(_ c: Column<T>) { sections.append(UnsafeRawBufferPointer(c.buffer)) }
+        var sections: [SectionFile.Section] = []
+        func add<T>(_ c: Column<T>) { sections.append(SectionFile.Section(bytes: UnsafeRawBufferPointer(c.buffer))) }
         add(p.slots)
         add(p.points)
         add(p.viewports)
@@ -60,58 +60,21 @@ package enum StoredIndex {
         add(p.nodes)
         add(p.slotsByRowid)
         add(p.idBytes)
-        let typeNames = encodeNames(p.types.names)
-        let sourceNames = encodeNames(p.sources.names)
-        return try typeNames.withUnsafeBytes { typeBytes in
-            try sourceNames.withUnsafeBytes { sourceBytes in
-                sections.append(typeBytes)
-                sections.append(sourceBytes)
-                try write(sections, count: index.count, expectation: expectation, to: path)
-            }
-        }
-    }
-
-    private static func write(
-        _ sections: [UnsafeRawBufferPointer], count: Int, expectation e: Expectation, to path: String
-    ) throws {
-        var header: [UInt64] = [
+        sections.append(SectionFile.Section(encodeNames(p.types.names)))
+        sections.append(SectionFile.Section(encodeNames(p.sources.names)))
+        let fixed: [UInt64] = [
             magic, formatVersion, byteOrder, UInt64(MemoryLayout<PlaceIndex.Node>.stride),
             UInt64(MemoryLayout<ShapeTable.Info>.stride), UInt64(MemoryLayout<GeoRect>.stride),
             UInt64(bitPattern: e.marker.generation), UInt64(bitPattern: e.marker.maxPlace),
-            UInt64(bitPattern: e.marker.maxRun), e.view == .merged ? 0 : 1, e.model, UInt64(count),
+            UInt64(bitPattern: e.marker.maxRun), e.view == .merged ? 0 : 1, e.model, UInt64(index.count),
             UInt64(sections.count), UInt64(MemoryLayout<PlaceIndex.Slot>.stride),
         ]
-        var offset = align(headerWords * 8)
-        for s in sections {
-            header += [UInt64(offset), UInt64(s.count), checksum(s)]
-            offset = align(offset + s.count)
+        precondition(fixed.count == fixedWords)
+        do {
+            _ = try SectionFile.write(fixed: fixed, sections: sections, to: path)
+        } catch {
+            throw StoredIndexWriteError(path: error.path, errno: error.errno)
         }
-        header.append(header.withUnsafeBytes { checksum($0) })
-        let temporary = path + ".tmp\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw StoredIndexWriteError(path: temporary, errno: errno) }
-        var ok = false
-        defer {
-            close(fd)
-            if !ok { unlink(temporary) }
-        }
-        func put(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
-            var done = 0
-            while done < bytes.count {
-                let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw StoredIndexWriteError(path: temporary, errno: n < 0 ? errno : ENOSPC) }
-                done += n
-            }
-        }
-        try header.withUnsafeBytes { try put($0, at: 0) }
-        for (i, s) in sections.enumerated() where s.count > 0 {
-            try put(s, at: Int(header[fixedWords + 3 * i]))
-        }
-        guard ftruncate(fd, off_t(offset)) == 0 else { throw StoredIndexWriteError(path: temporary, errno: errno) }
-        guard rename(temporary, path) == 0 else { throw StoredIndexWriteError(path: path, errno: errno) }
-        unlink(checkedPath(path))
-        ok = true
     }
 
     private static func encodeNames(_ names: [String?]) -> [UInt8] {
@@ -123,8 +86,6 @@ package enum StoredIndex {
         }
         return out
     }
-
-    static func align(_ n: Int) -> Int { (n + 63) & ~63 }
 
     // MARK: Reading
 
@@ -156,7 +117,7 @@ package enum StoredIndex {
     }
 
     /// Where the record that the file at `path` was checked is kept.
-    package static func checkedPath(_ path: String) -> String { path + ".checked" }
+    package static func checkedPath(_ path: String) -> String { CheckedRecord.path(path) }
 
     /// The index stored at `path` if it is whole and matches `expected`;
     /// else why not. `largePages`: as `MappedFile.open` maps it.
@@ -193,10 +154,8 @@ package enum StoredIndex {
             ranges.append((offset, length))
         }
         if readSections { file.checked = true }
-        if case .unlessRecorded(let settled) = check, !recorded, file.checked,
-            file.status.changedSecondsAgo > settled
-        {
-            writeRecord(record, to: checkedPath(path))
+        if case .unlessRecorded(let settled) = check, !recorded, file.checked {
+            CheckedRecord.write(record, for: path, status: file.status, settled: settled)
         }
         var next = 0
         var problem: String?
@@ -242,24 +201,10 @@ package enum StoredIndex {
     /// The line that records a check of the file whose status is `st` and
     /// whose header checksum is `header`.
     static func checkedRecord(_ st: stat, header: UInt64) -> String {
-        "placedb stored index checked: device \(st.st_dev), inode \(st.st_ino), \(st.st_size) bytes, "
-            + "modified \(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec), changed \(st.st_ctim.tv_sec).\(st.st_ctim.tv_nsec), "
-            + "header \(String(header, radix: 16))\n"
+        CheckedRecord.line(st, header: header, kind: "stored index")
     }
 
-    /// Whether the record beside the index at `path` is `record`.
-    private static func isRecorded(_ record: String, _ path: String) -> Bool {
-        (try? String(contentsOfFile: checkedPath(path), encoding: .utf8)) == record
-    }
-
-    /// Writes `record` to `path` through a temporary file renamed over it;
-    /// a directory that cannot be written only means the next process
-    /// checks again.
-    private static func writeRecord(_ record: String, to path: String) {
-        let temporary = path + ".tmp\(getpid())"
-        guard (try? record.write(toFile: temporary, atomically: false, encoding: .utf8)) != nil else { return }
-        if rename(temporary, path) != 0 { unlink(temporary) }
-    }
+    private static func isRecorded(_ record: String, _ path: String) -> Bool { CheckedRecord.holds(record, for: path) }
 
     /// What mapping the file at `path` would read: nil when its header is
     /// not whole or does not match `expected`; else the bytes of its
@@ -352,65 +297,10 @@ package enum StoredIndex {
 
     // MARK: Checksums
 
-    /// A 64-bit checksum of `bytes`: four multiply-rotate lanes over 8-byte
-    /// words (several GB/s), for damage, not for adversaries.
-    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var c = Checksum()
-        let whole = bytes.count & ~31
-        c.absorb(UnsafeRawBufferPointer(rebasing: bytes[0..<whole]))
-        return c.finish(UnsafeRawBufferPointer(rebasing: bytes[whole...]))
-    }
+    /// A 64-bit checksum of `bytes` (`SectionChecksum`).
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 { SectionChecksum.of(bytes) }
 
-    /// `checksum`, over bytes that come in pieces: `absorb` pieces whose
-    /// sizes are multiples of 32 bytes, then `finish` with the rest.
-    struct Checksum {
-        static let k1: UInt64 = 0x9E37_79B1_85EB_CA87, k2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
-        var h0: UInt64 = 0x2545_F491_4F6C_DD1D, h1: UInt64 = 0x1656_67B1_9E37_79F9
-        var h2: UInt64 = 0x27D4_EB2F_1656_67C5, h3: UInt64 = 0x85EB_CA77_C2B2_AE63
-        var count = 0
-
-        @inline(__always) static func round(_ h: UInt64, _ w: UInt64) -> UInt64 {
-            let x = h &+ w &* k2
-            return ((x << 31) | (x >> 33)) &* k1
-        }
-
-        mutating func absorb(_ bytes: UnsafeRawBufferPointer) {
-            precondition(bytes.count % 32 == 0)
-            count += bytes.count
-            guard let base = bytes.baseAddress else { return }
-            var i = 0
-            while i < bytes.count {
-                h0 = Self.round(h0, base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                h1 = Self.round(h1, base.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
-                h2 = Self.round(h2, base.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self))
-                h3 = Self.round(h3, base.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self))
-                i += 32
-            }
-        }
-
-        func finish(_ rest: UnsafeRawBufferPointer) -> UInt64 {
-            var h0 = h0, h1 = h1
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            for byte in rest {
-                tail |= UInt64(byte) << shift
-                shift += 8
-                if shift == 64 {
-                    h0 = Self.round(h0, tail)
-                    tail = 0
-                    shift = 0
-                }
-            }
-            h1 = Self.round(h1, tail)
-            var h =
-                ((h0 << 1) | (h0 >> 63)) &+ ((h1 << 7) | (h1 >> 57)) &+ ((h2 << 12) | (h2 >> 52))
-                &+ ((h3 << 18) | (h3 >> 46))
-            h = (h ^ UInt64(count + rest.count)) &* Self.k1
-            h ^= h >> 29
-            h = h &* Self.k2
-            return h ^ (h >> 32)
-        }
-    }
+    typealias Checksum = SectionChecksum
 
     // MARK: Model fingerprint
 

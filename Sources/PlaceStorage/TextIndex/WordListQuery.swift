@@ -1,0 +1,512 @@
+import Foundation
+import PlaceModel
+
+/// A match expression as `TextMatchExpression` writes it, evaluated over
+/// stored word lists (`WordLists`): the places FTS5 would match, each with
+/// `bm25_counted`'s score bit for bit (the same formula, sums in the same
+/// order). Nil from `init` where the lists cannot answer exactly as FTS5
+/// would (the caller asks FTS5): syntax `TextMatchExpression` does not
+/// write, a quoted word that may be more than one token, a grid-cell word
+/// outside `cell :`.
+struct WordListQuery {
+    fileprivate indirect enum Node {
+        /// One word's list, or none (a word no place holds).
+        case words(Range<Int>)
+        /// Any word in the range (a prefix): tested on a place's own words.
+        case prefix(Range<Int>)
+        case and([Node])
+        case or([Node])
+    }
+
+    fileprivate struct Phrase {
+        var words: Range<Int>
+        var prefix: Bool
+        var cell: Bool
+    }
+
+    private let lists: WordLists
+    private let root: Node
+    private let phrases: [Phrase]
+
+    /// `expression` over `lists`, and with `prefix` (`PlaceStore.textMatches`'
+    /// split prefix) the places that also hold a word starting with it, the
+    /// prefix's phrase last; nil where it cannot answer as FTS5 would.
+    init?(_ expression: String, prefix: String? = nil, lists: WordLists) {
+        var parser = Parser(Array(expression.utf8), lists: lists)
+        guard var root = parser.parse() else { return nil }
+        if let prefix {
+            guard let node = parser.word(Array(prefix.utf8), prefix: true, context: .text) else { return nil }
+            root = .and([root, node])
+        }
+        self.lists = lists
+        self.root = root
+        phrases = parser.phrases
+        guard isClauses else { return nil }
+    }
+
+    /// The number of places holding `phrase` (`"word"` or `"word" *`, as
+    /// `TextMatchExpression` quotes them), from `lists`; nil where FTS5
+    /// must count it.
+    static func count(_ phrase: String, lists: WordLists) -> Int64? {
+        var parser = Parser(Array(phrase.utf8), lists: lists)
+        guard parser.parse() != nil, parser.phrases.count == 1 else { return nil }
+        let p = parser.phrases[0]
+        if !p.prefix || p.words.count <= 1 {
+            return Int64(p.words.reduce(0) { $0 + lists.postings($1).count })
+        }
+        return Int64(lists.placesHolding(p.words))
+    }
+
+    /// The number of text phrases (not grid cells) and which are prefixes,
+    /// in the expression's order.
+    var textPhrases: [(prefix: Bool, words: Int)] {
+        phrases.filter { !$0.cell }.map { ($0.prefix, $0.words.count) }
+    }
+
+    // MARK: Matching
+
+    /// A word, or any word of a range (a prefix: tested on a place's own words).
+    private enum Item {
+        case word(Int)
+        case prefix(Range<Int>)
+    }
+
+    /// `node` as clauses that must all hold, each any of its items; nil
+    /// when it is not of that form (an OR over an AND).
+    private static func clauses(_ node: Node) -> [[Item]]? {
+        switch node {
+        case .words(let r): return [r.isEmpty ? [] : [.word(r.lowerBound)]]
+        case .prefix(let r): return [[.prefix(r)]]
+        case .and(let children):
+            var out: [[Item]] = []
+            for c in children {
+                guard let more = clauses(c) else { return nil }
+                out += more
+            }
+            return out
+        case .or(let children):
+            var items: [Item] = []
+            for c in children {
+                guard let more = clauses(c), more.count == 1 else { return nil }
+                items += more[0]
+            }
+            return [items]
+        }
+    }
+
+    /// The places matching, in rowid order, with their BM25 (`counts`:
+    /// the number of places holding each prefix phrase, in order, as
+    /// `bm25_counted` is given it; a word's is its list's length); at
+    /// most `limit` (nil when more match).
+    func first(limit: Int, prefixCounts: [Int64]) -> [(rowid: Int64, bm25: Double)]? {
+        var scorer = Scorer(self, prefixCounts: prefixCounts)
+        var out: [(rowid: Int64, bm25: Double)] = []
+        var more = false
+        forEachMatch { doc in
+            if out.count == limit {
+                more = true
+                return false
+            }
+            out.append((Int64(doc), scorer.score(doc)))
+            return true
+        }
+        return more ? nil : out
+    }
+
+    /// The `best` places by BM25 (all with nil), ties by rowid.
+    func best(_ best: Int?, prefixCounts: [Int64]) -> [(rowid: Int64, bm25: Double)] {
+        var scorer = Scorer(self, prefixCounts: prefixCounts)
+        var out: [(rowid: Int64, bm25: Double)] = []
+        forEachMatch { doc in
+            out.append((Int64(doc), scorer.score(doc)))
+            return true
+        }
+        let order: ((rowid: Int64, bm25: Double), (rowid: Int64, bm25: Double)) -> Bool = {
+            $0.bm25 != $1.bm25 ? $0.bm25 < $1.bm25 : $0.rowid < $1.rowid
+        }
+        guard let best, best < out.count else { return out.sorted(by: order) }
+        guard best > 0 else { return [] }
+        // The best `best` in a heap whose top is the worst of them.
+        var heap = Array(out.prefix(best))
+        func siftDown(_ start: Int) {
+            var i = start
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var worst = i
+                if l < heap.count && order(heap[worst], heap[l]) { worst = l }
+                if r < heap.count && order(heap[worst], heap[r]) { worst = r }
+                if worst == i { return }
+                heap.swapAt(i, worst)
+                i = worst
+            }
+        }
+        for i in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(i) }
+        for m in out.dropFirst(best) where order(m, heap[0]) {
+            heap[0] = m
+            siftDown(0)
+        }
+        return heap.sorted(by: order)
+    }
+
+    /// Calls `body` with each matching place in rowid order, until it
+    /// returns false. The clause whose places cost least to give and to
+    /// test in the others gives them (the driver); each other clause is
+    /// tested on them, the most selective first, by seeking in its words'
+    /// lists (moving forward only) or looking up a prefix in the place's
+    /// own words.
+    private func forEachMatch(_ body: (UInt32) -> Bool) {
+        let clauses = self.clauses
+        guard !clauses.isEmpty, !clauses.contains(where: \.isEmpty) else { return }
+        let estimates = clauses.map { $0.reduce(0) { $0 + postings($1).count } }
+        let tests = clauses.map(\.count)
+        let allTests = tests.reduce(0, +)
+        let driver = clauses.indices.min {
+            estimates[$0] * (1 + allTests - tests[$0]) < estimates[$1] * (1 + allTests - tests[$1])
+        }!
+        // The driver's places, then each other clause keeps those it holds:
+        // a single word's list that is not much longer is merged with them
+        // (one pass over both); otherwise each place is looked up in it.
+        var places: [UInt32]
+        if clauses[driver].count == 1, case .word(let w) = clauses[driver][0] {
+            let r = lists.postings(w)
+            places = Array(UnsafeBufferPointer(start: lists.rowids + r.lowerBound, count: r.count))
+        } else {
+            places = self.places(clauses[driver], estimate: estimates[driver])
+        }
+        for i in clauses.indices.sorted(by: { estimates[$0] < estimates[$1] }) where i != driver {
+            if places.isEmpty { return }
+            if clauses[i].count == 1, case .word(let w) = clauses[i][0],
+                lists.postings(w).count <= Self.mergeRatio * places.count
+            {
+                places = intersection(places, lists.postings(w))
+                continue
+            }
+            var t = Tester()
+            for item in clauses[i] {
+                switch item {
+                case .word(let w): t.cursors.append(Cursor(lists, w))
+                case .prefix(let r): t.prefixes.append(r)
+                }
+            }
+            var kept = 0
+            for doc in places where t.holds(doc, lists) {
+                places[kept] = doc
+                kept += 1
+            }
+            places.removeLast(places.count - kept)
+        }
+        for doc in places where !body(doc) { return }
+    }
+
+    /// A list at most this many times longer than the places is merged
+    /// with them rather than sought in.
+    static let mergeRatio = 16
+
+    /// The places of sorted `places` that the list `postings` holds.
+    private func intersection(_ places: [UInt32], _ postings: Range<Int>) -> [UInt32] {
+        let b = lists.rowids + postings.lowerBound, m = postings.count
+        return [UInt32](unsafeUninitializedCapacity: min(places.count, m)) { out, count in
+            places.withUnsafeBufferPointer { a in
+                var i = 0, j = 0, k = 0
+                let n = a.count
+                while i < n && j < m {
+                    let x = a[i], y = b[j]
+                    if x == y {
+                        out[k] = x
+                        k += 1
+                    }
+                    i += x <= y ? 1 : 0
+                    j += y <= x ? 1 : 0
+                }
+                count = k
+            }
+        }
+    }
+
+    /// The postings of an item's words (a prefix's are contiguous).
+    private func postings(_ item: Item) -> Range<Int> {
+        switch item {
+        case .word(let w): return lists.postings(w)
+        case .prefix(let r):
+            return r.isEmpty ? 0..<0 : lists.postings(r.lowerBound).lowerBound..<lists.postings(r.upperBound - 1).upperBound
+        }
+    }
+
+    /// The places holding any of `items`, in rowid order: sorted, or
+    /// through a bitmap of every place when they are many.
+    private func places(_ items: [Item], estimate: Int) -> [UInt32] {
+        if estimate > lists.placeCount / 64 {
+            return lists.places(items.map(postings))
+        }
+        var out: [UInt32] = []
+        out.reserveCapacity(estimate)
+        for item in items {
+            for p in postings(item) { out.append(lists.rowids[p]) }
+        }
+        out.sort()
+        var kept = 0
+        for x in out where kept == 0 || out[kept - 1] != x {
+            out[kept] = x
+            kept += 1
+        }
+        out.removeLast(out.count - kept)
+        return out
+    }
+
+    private var clauses: [[Item]] { Self.clauses(root) ?? [] }
+
+    /// Whether the expression is of the form the lists answer (all its
+    /// clauses, each any of its items).
+    fileprivate var isClauses: Bool { Self.clauses(root) != nil }
+
+    /// One clause tested on the driver's places.
+    private struct Tester {
+        var cursors: [Cursor] = []
+        var prefixes: [Range<Int>] = []
+
+        mutating func holds(_ doc: UInt32, _ lists: WordLists) -> Bool {
+            for i in cursors.indices where cursors[i].seek(doc) != nil { return true }
+            for r in prefixes where lists.holds(doc, anyOf: r) { return true }
+            return false
+        }
+    }
+
+    // MARK: BM25
+
+    /// `bm25_counted`'s score of a matched place (k1 1.2, b 0.75; the
+    /// weights are in the lists' frequencies).
+    private struct Scorer {
+        let lists: WordLists
+        var idf: [Double] = []
+        /// Per text phrase: its words' cursors, or a prefix's words.
+        var cursors: [[Cursor]] = []
+        var prefixWords: [Range<Int>?] = []
+        let avgdl: Double
+
+        init(_ q: WordListQuery, prefixCounts: [Int64]) {
+            lists = q.lists
+            let rows = Double(q.lists.rowCount)
+            avgdl = q.lists.rowCount > 0 ? Double(q.lists.tokenCount) / rows : 1.0
+            var prefixes = prefixCounts.makeIterator()
+            for p in q.phrases where !p.cell {
+                let hits: Int64
+                if p.prefix {
+                    hits = max(0, prefixes.next() ?? 0)
+                } else {
+                    hits = Int64(p.words.reduce(0) { $0 + q.lists.postings($1).count })
+                }
+                var v = log((rows - Double(hits) + 0.5) / (Double(hits) + 0.5))
+                if v <= 0.0 { v = 1e-6 }
+                idf.append(v)
+                cursors.append(p.prefix ? [] : p.words.map { Cursor(q.lists, $0) })
+                prefixWords.append(p.prefix ? p.words : nil)
+            }
+        }
+
+        mutating func score(_ doc: UInt32) -> Double {
+            let k1 = 1.2, b = 0.75
+            let D = Double(lists.tokens(doc))
+            var score = 0.0
+            for i in cursors.indices {
+                var f: UInt32 = 0
+                if let range = prefixWords[i] {
+                    // The place's own words in the range, each counted in its list.
+                    let (placeWords, from, end) = lists.placeWords(doc, in: range)
+                    var j = from
+                    while j < end && Int(placeWords[j]) < range.upperBound {
+                        f += lists.frequency(of: Int(placeWords[j]), in: doc)
+                        j += 1
+                    }
+                }
+                for j in cursors[i].indices {
+                    if let p = cursors[i][j].seek(doc) { f += lists.frequency(p) }
+                }
+                let freq = Double(f)
+                score += idf[i] * ((freq * (k1 + 1.0)) / (freq + k1 * (1 - b + b * D / avgdl)))
+            }
+            return -1.0 * score
+        }
+    }
+}
+
+/// A position in one word's list, moving forward only.
+private struct Cursor {
+    let rowids: UnsafePointer<UInt32>
+    var position: Int
+    let end: Int
+
+    init(_ lists: WordLists, _ word: Int) {
+        let r = lists.postings(word)
+        rowids = lists.rowids
+        position = r.lowerBound
+        end = r.upperBound
+    }
+
+    /// Moves to the first posting at or past `doc` (galloping, then a
+    /// binary search); its index when it is `doc`'s.
+    @inline(__always) mutating func seek(_ doc: UInt32) -> Int? {
+        guard position < end else { return nil }
+        if rowids[position] >= doc { return rowids[position] == doc ? position : nil }
+        var step = 1, lo = position, hi = position + 1
+        while hi < end && rowids[hi] < doc {
+            lo = hi
+            step <<= 1
+            hi = lo + step
+        }
+        if hi > end { hi = end }
+        // rowids[lo] < doc; the answer is in (lo, hi].
+        var l = lo + 1, h = hi
+        while l < h {
+            let mid = (l + h) >> 1
+            if rowids[mid] < doc { l = mid + 1 } else { h = mid }
+        }
+        position = l
+        return l < end && rowids[l] == doc ? l : nil
+    }
+}
+
+// MARK: Parsing
+
+extension WordListQuery {
+    /// `TextMatchExpression`'s syntax: quoted strings (a `*` after one: a
+    /// prefix), `(`...`)`, `AND` (binding tighter) and `OR`, and a column
+    /// filter (`{...} :` the text columns, `cell :`) before a string or a
+    /// group.
+    fileprivate struct Parser {
+        enum Context { case any, text, cell }
+
+
+        let bytes: [UInt8]
+        let lists: WordLists
+        var i = 0
+        var phrases: [Phrase] = []
+
+        init(_ bytes: [UInt8], lists: WordLists) {
+            self.bytes = bytes
+            self.lists = lists
+        }
+
+        mutating func parse() -> Node? {
+            guard let node = or(.any) else { return nil }
+            skipSpaces()
+            return i == bytes.count ? node : nil
+        }
+
+        mutating func skipSpaces() { while i < bytes.count && bytes[i] == 0x20 { i += 1 } }
+
+        mutating func keyword(_ k: String) -> Bool {
+            skipSpaces()
+            let k = Array(k.utf8)
+            guard i + k.count <= bytes.count, Array(bytes[i..<(i + k.count)]) == k,
+                i + k.count == bytes.count || bytes[i + k.count] == 0x20
+            else { return false }
+            i += k.count
+            return true
+        }
+
+        mutating func or(_ context: Context) -> Node? {
+            var children: [Node] = []
+            repeat {
+                guard let n = and(context) else { return nil }
+                children.append(n)
+            } while keyword("OR")
+            return children.count == 1 ? children[0] : .or(children)
+        }
+
+        mutating func and(_ context: Context) -> Node? {
+            var children: [Node] = []
+            repeat {
+                guard let n = unary(context) else { return nil }
+                children.append(n)
+            } while keyword("AND")
+            return children.count == 1 ? children[0] : .and(children)
+        }
+
+        mutating func unary(_ outer: Context) -> Node? {
+            skipSpaces()
+            guard i < bytes.count else { return nil }
+            var context = outer
+            if bytes[i] == UInt8(ascii: "{") {
+                guard let close = bytes[i...].firstIndex(of: UInt8(ascii: "}")),
+                    String(decoding: bytes[i...close], as: UTF8.self) == TextMatchExpression.textColumns
+                else { return nil }
+                i = close + 1
+                guard colon() else { return nil }
+                context = .text
+            } else if keyword("cell") {
+                guard colon() else { return nil }
+                context = .cell
+            }
+            skipSpaces()
+            guard i < bytes.count else { return nil }
+            if bytes[i] == UInt8(ascii: "(") {
+                i += 1
+                guard let n = or(context) else { return nil }
+                skipSpaces()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: ")") else { return nil }
+                i += 1
+                return n
+            }
+            return phrase(context)
+        }
+
+        mutating func colon() -> Bool {
+            skipSpaces()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return false }
+            i += 1
+            return true
+        }
+
+        mutating func phrase(_ context: Context) -> Node? {
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { return nil }
+            i += 1
+            var word: [UInt8] = []
+            while true {
+                guard i < bytes.count else { return nil }
+                if bytes[i] == UInt8(ascii: "\"") {
+                    if i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "\"") {
+                        word.append(bytes[i])
+                        i += 2
+                        continue
+                    }
+                    i += 1
+                    break
+                }
+                word.append(bytes[i])
+                i += 1
+            }
+            skipSpaces()
+            var prefix = false
+            if i < bytes.count && bytes[i] == UInt8(ascii: "*") {
+                prefix = true
+                i += 1
+            }
+            return self.word(word, prefix: prefix, context: context)
+        }
+
+        /// The phrase of `word` (a prefix with `prefix`) in `context`, added
+        /// to `phrases`; nil where the lists cannot match it as FTS5 would.
+        mutating func word(_ word: [UInt8], prefix: Bool, context: Context) -> Node? {
+            let isCell = word.starts(with: TextGrid.markUTF8)
+            // Grid-cell words only in `cell :`, typed words only outside it:
+            // then a column filter changes nothing and is not checked.
+            guard isCell == (context == .cell), !word.isEmpty else { return nil }
+            // A word of ASCII lower-case letters and digits is one token as
+            // FTS5's tokenizer reads it; any word the lists hold is one too
+            // (a token read again is itself).
+            let plain = word.allSatisfy { ($0 >= 0x61 && $0 <= 0x7a) || ($0 >= 0x30 && $0 <= 0x39) }
+            let words: Range<Int>
+            if prefix {
+                guard plain else { return nil }
+                words = lists.range(startingWith: word)
+            } else if let w = lists.find(word) {
+                words = w..<(w + 1)
+            } else {
+                guard plain || isCell else { return nil }
+                words = 0..<0
+            }
+            phrases.append(Phrase(words: words, prefix: prefix, cell: isCell))
+            return prefix && words.count > 1 ? .prefix(words) : .words(words)
+        }
+    }
+}

@@ -1,0 +1,321 @@
+import Foundation
+package import SQLiteDB
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The text index's word lists, stored beside the database (`DB.placetext`)
+/// and mapped read-only: for each word of `place_text` (text and grid-cell
+/// words, in FTS5's byte order), the places holding it in rowid order, each
+/// with the word's weighted frequency in the place (name 10, other names
+/// 5, address 1, types 3, cell 0: what BM25 counts), and each place's
+/// number of tokens. Made from FTS5's own index (`fts5vocab` `instance`),
+/// so a query over them finds the places FTS5 finds, with the same BM25
+/// bit for bit (`WordListQuery`), while it seeks in a list where FTS5
+/// reads it whole. They hold while FTS5's structure and averages records
+/// are those they were made from (`state`); otherwise they are not read.
+///
+/// Header (little-endian UInt64 words): magic, format version, byte-order
+/// word, FTS5's row count and token count, the number of words, of
+/// postings, of places' token counts (largest rowid + 1), of large
+/// frequencies, the state hash; then per section its offset, length and
+/// checksum; last the checksum of the words before it.
+package final class WordLists: @unchecked Sendable {
+    static let magic: UInt64 = 0x0054_5854_4244_4c50  // "PLDBTXT\0" little-endian
+    static let formatVersion: UInt64 = 1
+    static let byteOrder: UInt64 = 0x0102_0304_0506_0708
+    static let fixedWords = 10
+    static let sectionNames = [
+        "wordEnds", "wordBytes", "listEnds", "rowids", "frequencies", "large", "lengths", "placeEnds", "placeWords",
+    ]
+    static var headerWords: Int { SectionFile.headerWords(fixed: fixedWords, sections: sectionNames.count) }
+    /// BM25's column weights, as `TextIndexSQL.countedBM25` gives them.
+    static let weights: [String: UInt32] = ["name": 10, "other_names": 5, "address": 1, "types": 3, "cell": 0]
+
+    /// The file beside `databasePath`.
+    package static func path(for databasePath: String) -> String { databasePath + ".placetext" }
+
+    private let base: UnsafeRawPointer
+    private let length: Int
+    /// The hash of FTS5's structure and averages records they were made from.
+    let state: UInt64
+    /// FTS5's number of rows and of tokens in all columns (BM25's averages).
+    let rowCount: Int64, tokenCount: Int64
+    let wordCount: Int
+    let postingCount: Int
+    private let wordEnds: UnsafePointer<UInt64>
+    private let wordBytes: UnsafePointer<UInt8>
+    private let listEnds: UnsafePointer<UInt64>
+    let rowids: UnsafePointer<UInt32>
+    let frequencies: UnsafePointer<UInt8>
+    /// (posting, frequency) pairs for frequencies of 255 and more, by posting.
+    private let large: UnsafePointer<UInt64>
+    private let largeCount: Int
+    private let lengths: UnsafePointer<UInt32>
+    private let lengthCount: Int
+    /// Each place's text words (not grid cells), as word indexes in
+    /// increasing order: place `r`'s are `placeWords[placeEnds[r]..<placeEnds[r + 1]]`.
+    private let placeEnds: UnsafePointer<UInt64>
+    private let placeWords: UnsafePointer<UInt32>
+
+    /// The lists stored at `path` if the file is whole; nil when there is
+    /// none, else the problem in a sentence.
+    package static func open(_ path: String) -> Result<WordLists, WordListsProblem> {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(.missing) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_size >= headerWords * 8 else { return .failure(.damaged("it is too short")) }
+        let size = Int(st.st_size)
+        guard let mapped = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0), mapped != MAP_FAILED else {
+            return .failure(.damaged("it cannot be mapped"))
+        }
+        let bytes = UnsafeRawBufferPointer(start: mapped, count: size)
+        // The sections' checksums are read unless a record says this very
+        // file was checked before (`CheckedRecord`); the header always.
+        let headerSum = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 * (headerWords - 1), as: UInt64.self))
+        let record = CheckedRecord.line(st, header: headerSum, kind: "word lists")
+        let recorded = CheckedRecord.holds(record, for: path)
+        if let problem = check(bytes, sections: !recorded) {
+            munmap(mapped, size)
+            return .failure(problem)
+        }
+        if !recorded { CheckedRecord.write(record, for: path, status: st, settled: 1) }
+        return .success(WordLists(bytes))
+    }
+
+    /// Why `bytes` is not a whole file of this format, or nil; with
+    /// `sections`, each section's checksum is read too.
+    private static func check(_ bytes: UnsafeRawBufferPointer, sections: Bool) -> WordListsProblem? {
+        let word = { (i: Int) in UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)) }
+        guard word(0) == magic else { return .damaged("it is not a placedb word-list file") }
+        guard word(1) == formatVersion, word(2) == byteOrder else { return .otherFormat }
+        let header = UnsafeRawBufferPointer(rebasing: bytes[0..<(8 * (headerWords - 1))])
+        guard SectionChecksum.of(header) == word(headerWords - 1) else { return .damaged("its header's checksum differs") }
+        let counts = (words: Int(word(5)), postings: Int(word(6)), lengths: Int(word(7)), large: Int(word(8)))
+        let expected = [
+            8 * (counts.words + 1), -1, 8 * (counts.words + 1), 4 * counts.postings, counts.postings,
+            16 * counts.large, 4 * counts.lengths, 8 * (counts.lengths + 1), -1,
+        ]
+        for (i, name) in sectionNames.enumerated() {
+            let offset = Int(word(fixedWords + 3 * i)), count = Int(word(fixedWords + 3 * i + 1))
+            guard offset % 64 == 0, offset >= Self.headerWords * 8, count >= 0, offset <= bytes.count, count <= bytes.count - offset,
+                expected[i] < 0 || expected[i] == count
+            else { return .damaged("its section \(name) is out of the file") }
+            let section = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
+            guard !sections || SectionChecksum.of(section) == word(fixedWords + 3 * i + 2) else {
+                return .damaged("its section \(name)'s checksum differs")
+            }
+        }
+        return nil
+    }
+
+    private init(_ bytes: UnsafeRawBufferPointer) {
+        let base = bytes.baseAddress!
+        self.base = base
+        length = bytes.count
+        let word = { (i: Int) in UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)) }
+        rowCount = Int64(bitPattern: word(3))
+        tokenCount = Int64(bitPattern: word(4))
+        wordCount = Int(word(5))
+        postingCount = Int(word(6))
+        lengthCount = Int(word(7))
+        largeCount = Int(word(8))
+        state = word(9)
+        let fixed = Self.fixedWords
+        func section<T>(_ i: Int, _: T.Type) -> UnsafePointer<T> {
+            (base + Int(word(fixed + 3 * i))).assumingMemoryBound(to: T.self)
+        }
+        wordEnds = section(0, UInt64.self)
+        wordBytes = section(1, UInt8.self)
+        listEnds = section(2, UInt64.self)
+        rowids = section(3, UInt32.self)
+        frequencies = section(4, UInt8.self)
+        large = section(5, UInt64.self)
+        lengths = section(6, UInt32.self)
+        placeEnds = section(7, UInt64.self)
+        placeWords = section(8, UInt32.self)
+    }
+
+    deinit { munmap(UnsafeMutableRawPointer(mutating: base), length) }
+
+    // MARK: Reading
+
+    /// The bytes of word `i`.
+    func word(_ i: Int) -> UnsafeRawBufferPointer {
+        let start = Int(wordEnds[i]), end = Int(wordEnds[i + 1])
+        return UnsafeRawBufferPointer(start: wordBytes + start, count: end - start)
+    }
+
+    /// The first word whose bytes are not below `key` (byte order, as FTS5's).
+    func lowerBound(_ key: UnsafeRawBufferPointer) -> Int {
+        var lo = 0, hi = wordCount
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Self.compare(word(mid), key) < 0 { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// The words `word` is: one index, or none.
+    func find(_ word: [UInt8]) -> Int? {
+        word.withUnsafeBytes { key in
+            let i = lowerBound(key)
+            return i < wordCount && Self.compare(self.word(i), key) == 0 ? i : nil
+        }
+    }
+
+    /// The words starting with `prefix`, as a range of indexes.
+    func range(startingWith prefix: [UInt8]) -> Range<Int> {
+        prefix.withUnsafeBytes { key in
+            let lo = lowerBound(key)
+            // Past the prefix's words: the first word not starting with it.
+            var l = lo, h = wordCount
+            while l < h {
+                let mid = (l + h) / 2
+                let w = word(mid)
+                if w.count >= key.count && memcmp(w.baseAddress!, key.baseAddress!, key.count) == 0 {
+                    l = mid + 1
+                } else {
+                    h = mid
+                }
+            }
+            return lo..<l
+        }
+    }
+
+    /// Word `i`'s postings: indexes into `rowids` and `frequencies`.
+    func postings(_ i: Int) -> Range<Int> {
+        Int(listEnds[i])..<Int(listEnds[i + 1])
+    }
+
+    /// The weighted frequency of posting `p`.
+    @inline(__always) func frequency(_ p: Int) -> UInt32 {
+        let f = frequencies[p]
+        if f < 255 { return UInt32(f) }
+        var lo = 0, hi = largeCount
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if large[2 * mid] < UInt64(p) { lo = mid + 1 } else { hi = mid }
+        }
+        return UInt32(large[2 * lo + 1])
+    }
+
+    /// Place `rowid`'s text words in `range`: the first index into
+    /// `placeWords` at or past `range.lowerBound`, and the end of its words.
+    @inline(__always) func placeWords(_ rowid: UInt32, in range: Range<Int>) -> (
+        words: UnsafePointer<UInt32>, from: Int, end: Int
+    ) {
+        guard Int(rowid) < lengthCount else { return (placeWords, 0, 0) }
+        var lo = Int(placeEnds[Int(rowid)])
+        var hi = Int(placeEnds[Int(rowid) + 1])
+        let end = hi
+        let first = UInt32(range.lowerBound)
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if placeWords[mid] < first { lo = mid + 1 } else { hi = mid }
+        }
+        return (placeWords, lo, end)
+    }
+
+    /// Whether place `rowid` holds a word in `range`.
+    @inline(__always) func holds(_ rowid: UInt32, anyOf range: Range<Int>) -> Bool {
+        let (words, from, end) = placeWords(rowid, in: range)
+        return from < end && Int(words[from]) < range.upperBound
+    }
+
+    /// The number of places the lists can hold (the largest rowid + 1).
+    var placeCount: Int { lengthCount }
+
+    /// The places of all `postings`, in rowid order, each once.
+    func places(_ postings: [Range<Int>]) -> [UInt32] {
+        var seen = [UInt64](repeating: 0, count: lengthCount / 64 + 1)
+        for r in postings {
+            for p in r {
+                let x = Int(rowids[p])
+                seen[x >> 6] |= 1 << UInt64(x & 63)
+            }
+        }
+        var out: [UInt32] = []
+        for (i, var bits) in seen.enumerated() {
+            while bits != 0 {
+                out.append(UInt32(i << 6 | bits.trailingZeroBitCount))
+                bits &= bits - 1
+            }
+        }
+        return out
+    }
+
+    /// The places of `postings`, one bit each.
+    private func bitmap(_ postings: Range<Int>) -> [UInt64] {
+        var seen = [UInt64](repeating: 0, count: lengthCount / 64 + 1)
+        for p in postings {
+            let r = Int(rowids[p])
+            seen[r >> 6] |= 1 << UInt64(r & 63)
+        }
+        return seen
+    }
+
+    /// How many places hold any word of `words`.
+    func placesHolding(_ words: Range<Int>) -> Int {
+        guard words.count > 1 else { return words.isEmpty ? 0 : postings(words.lowerBound).count }
+        let from = postings(words.lowerBound).lowerBound, to = postings(words.upperBound - 1).upperBound
+        return bitmap(from..<to).reduce(0) { $0 + $1.nonzeroBitCount }
+    }
+
+    /// The weighted frequency of word `word` in place `rowid` (0 without it).
+    func frequency(of word: Int, in rowid: UInt32) -> UInt32 {
+        let r = postings(word)
+        var lo = r.lowerBound, hi = r.upperBound
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if rowids[mid] < rowid { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < r.upperBound && rowids[lo] == rowid ? frequency(lo) : 0
+    }
+
+    /// The number of tokens of place `rowid` in all columns (BM25's
+    /// document length; FTS5's `xColumnSize(-1)`).
+    @inline(__always) func tokens(_ rowid: UInt32) -> UInt32 {
+        Int(rowid) < lengthCount ? lengths[Int(rowid)] : 0
+    }
+
+    static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let n = min(a.count, b.count)
+        if n > 0 {
+            let c = memcmp(a.baseAddress!, b.baseAddress!, n)
+            if c != 0 { return Int(c) }
+        }
+        return a.count - b.count
+    }
+
+    // MARK: State
+
+    /// The hash of FTS5's structure and averages records (`TextIndexSQL
+    /// .countedState`): every write to the index changes the first.
+    static func state(_ db: Database) throws -> (hash: UInt64, averages: [UInt8]) {
+        let statement = try db.cachedStatement(TextIndexSQL.countedState)
+        defer { statement.reset() }
+        guard let row = try statement.step() else { return (0, []) }
+        var bytes: [UInt8] = []
+        var averages: [UInt8] = []
+        for i in 0..<2 {
+            let b = row.withBytes(i) { Array($0) }
+            withUnsafeBytes(of: UInt64(b.count).littleEndian) { bytes += $0 }
+            bytes += b
+            if i == 1 { averages = b }
+        }
+        return (bytes.withUnsafeBytes { SectionChecksum.of($0) }, averages)
+    }
+
+    /// Whether these lists were made from the index as `db` holds it now.
+    package func holds(for db: Database) throws -> Bool { try Self.state(db).hash == state }
+}
+
+/// Why stored word lists are not read.
+package enum WordListsProblem: Error, Equatable {
+    case missing
+    /// Written by another version of placedb.
+    case otherFormat
+    case damaged(String)
+}
