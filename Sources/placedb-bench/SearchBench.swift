@@ -1,5 +1,6 @@
 // placedb-bench search [--places N] [--queries Q] [--runs R] [--dir DIR] [--reuse] [--profile KIND] [--trigram]
 //                      [--no-floor] [--slowest N] [--no-plain] [--query-floor] [--analyze]
+//                      [--word-lists | --no-word-lists]
 //
 // N generated places (default 1,000,000; seeded) with realistic names:
 // chains, family names, made-up names from syllables, the words of their
@@ -30,6 +31,10 @@
 //   --analyze runs `placedb text-index analyze` on the indexed database
 //   before step 2 (its time printed): the queries then read the stored
 //   counts of common words and prefixes.
+//   --word-lists writes the text index's word lists beside the indexed
+//   database (`placedb text-index lists`, its time printed) before step 2;
+//   --no-word-lists removes them: queries then read FTS5's lists alone.
+//   Without either, the queries read whatever lists are there and current.
 //   --query-floor then gives, for the exact names and the autocompletes,
 //   the least FTS5 reading each query needs (`QueryFloor`), beside
 //   placedb's time for the same queries.
@@ -270,6 +275,20 @@ enum SearchBench {
             )
             print("")
         }
+        if args.contains("--word-lists") {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let w = try PlaceStore(path: indexed, writable: false).writeWordLists()
+            let s = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+            print(
+                "placedb text-index lists: \(fmt(s, 2)) s, \(w?.words ?? 0) words, \(w?.postings ?? 0) postings, \(fmt(Double(w?.bytes ?? 0) / 1e6, 1)) MB"
+            )
+            print("")
+        } else if args.contains("--no-word-lists") {
+            unlink(WordLists.path(for: indexed))
+            unlink(CheckedRecord.path(WordLists.path(for: indexed)))
+        }
+        print("word lists: \(try PlaceStore(path: indexed, writable: false).wordListsState()?.state ?? "none")")
+        print("")
         let client = try PlaceReader(databasePath: indexed)
         // A second reader on the same file: a page token that arrives at
         // another connection than the first page's (no ranking kept).

@@ -14,7 +14,9 @@ struct WordListsTests {
     static func places(_ n: Int, prefix: String = "w") -> String {
         let first = ["Café", "Bar", "Boulangerie", "Bäckerei", "Banca", "Casa", "Museo", "Łódź", "Hall"]
         let second = ["du Lac", "Central", "Harbour", "Hall", "Station", "Haus", "Garden", "Gare", "Ouchy"]
-        let types = [["cafe"], ["bar", "restaurant"], ["bakery", "store"], ["bank"], ["museum", "tourist_attraction"]]
+        let types = [
+            ["cafe"], ["bar", "restaurant"], ["bakery", "store"], ["bank"], ["museum", "tourist_attraction"],
+        ]
         var out = ""
         for i in 0..<n {
             var name = "\(first[i % first.count]) \(second[(i / 3) % second.count])"
@@ -124,7 +126,9 @@ struct WordListsTests {
         }
     }
 
-    @Test("each expression search and autocomplete ask gives the same places, in the same order, with the same BM25 bit for bit")
+    @Test(
+        "each expression search and autocomplete ask gives the same places, in the same order, with the same BM25 bit for bit"
+    )
     func sameAsFTS5() throws {
         let (dir, db) = try database()
         _ = dir
@@ -157,8 +161,9 @@ struct WordListsTests {
             return
         }
         let live = try Database(path: db, mode: .readOnly)
-        for phrase in [#""cafe""#, #""hall""#, #""h" *"#, #""ha" *"#, #""b" *"#, #""repeat""#, #""zz" *"#, #""nowhere""#]
-        {
+        for phrase in [
+            #""cafe""#, #""hall""#, #""h" *"#, #""ha" *"#, #""b" *"#, #""repeat""#, #""zz" *"#, #""nowhere""#,
+        ] {
             let n = try live.scalar(TextIndexSQL.phraseCount, [.text(phrase)])?.int64
             #expect(WordListQuery.count(phrase, lists: lists) == n, "\(phrase)")
         }
@@ -171,7 +176,8 @@ struct WordListsTests {
     func staleAfterImport() throws {
         let (dir, db) = try database()
         _ = try PlaceStore(path: db, writable: false).writeWordLists()
-        _ = try PlaceImporter(databasePath: db).importInput(.file(try dir.write("more.ndjson", Self.places(20, prefix: "x"))))
+        _ = try PlaceImporter(databasePath: db).importInput(
+            .file(try dir.write("more.ndjson", Self.places(20, prefix: "x"))))
         let a = Asked(expression: #""cafe""#, phrases: [#""cafe""#], best: nil)
         let stale = try PlaceStore(path: db, writable: false)
         let before = try answer(stale, a)
@@ -206,7 +212,9 @@ struct WordListsTests {
         func isDamaged(_ p: WordListsProblem) -> Bool { if case .damaged = p { true } else { false } }
         // The header, then a byte in the middle of each section.
         try damage(at: 40, isDamaged)
-        let word = { (i: Int) in good.withUnsafeBytes { Int(UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self))) } }
+        let word = { (i: Int) in
+            good.withUnsafeBytes { Int(UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self))) }
+        }
         for i in WordLists.sectionNames.indices {
             let offset = word(WordLists.fixedWords + 3 * i), length = word(WordLists.fixedWords + 3 * i + 1)
             #expect(length > 0, "section \(WordLists.sectionNames[i]) is empty")

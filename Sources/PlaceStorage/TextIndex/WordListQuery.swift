@@ -166,34 +166,43 @@ struct WordListQuery {
         // The driver's places, then each other clause keeps those it holds:
         // a single word's list that is not much longer is merged with them
         // (one pass over both); otherwise each place is looked up in it.
-        var places: [UInt32]
+        // A single word's list is read where it lies until the first
+        // clause filters it.
+        var places: [UInt32] = []
+        var list: UnsafeBufferPointer<UInt32>?
         if clauses[driver].count == 1, case .word(let w) = clauses[driver][0] {
             let r = lists.postings(w)
-            places = Array(UnsafeBufferPointer(start: lists.rowids + r.lowerBound, count: r.count))
+            list = UnsafeBufferPointer(start: lists.rowids + r.lowerBound, count: r.count)
         } else {
             places = self.places(clauses[driver], estimate: estimates[driver])
         }
         for i in clauses.indices.sorted(by: { estimates[$0] < estimates[$1] }) where i != driver {
-            if places.isEmpty { return }
-            if clauses[i].count == 1, case .word(let w) = clauses[i][0],
-                lists.postings(w).count <= Self.mergeRatio * places.count
-            {
-                places = intersection(places, lists.postings(w))
-                continue
-            }
-            var t = Tester()
-            for item in clauses[i] {
-                switch item {
-                case .word(let w): t.cursors.append(Cursor(lists, w))
-                case .prefix(let r): t.prefixes.append(r)
+            let filtered = { (from: UnsafeBufferPointer<UInt32>) -> [UInt32] in
+                if clauses[i].count == 1, case .word(let w) = clauses[i][0],
+                    lists.postings(w).count <= Self.mergeRatio * from.count
+                {
+                    return intersection(from, lists.postings(w))
                 }
+                var t = Tester()
+                for item in clauses[i] {
+                    switch item {
+                    case .word(let w): t.cursors.append(Cursor(lists, w))
+                    case .prefix(let r): t.prefixes.append(r)
+                    }
+                }
+                return from.filter { t.holds($0, lists) }
             }
-            var kept = 0
-            for doc in places where t.holds(doc, lists) {
-                places[kept] = doc
-                kept += 1
+            if let from = list {
+                places = filtered(from)
+                list = nil
+            } else {
+                places = places.withUnsafeBufferPointer(filtered)
             }
-            places.removeLast(places.count - kept)
+            if places.isEmpty { return }
+        }
+        if let from = list {
+            for doc in from where !body(doc) { return }
+            return
         }
         for doc in places where !body(doc) { return }
     }
@@ -202,24 +211,23 @@ struct WordListQuery {
     /// with them rather than sought in.
     static let mergeRatio = 16
 
-    /// The places of sorted `places` that the list `postings` holds.
-    private func intersection(_ places: [UInt32], _ postings: Range<Int>) -> [UInt32] {
+    /// The places of sorted `a` that the list `postings` holds (one pass
+    /// over both, without branches on which moves).
+    private func intersection(_ a: UnsafeBufferPointer<UInt32>, _ postings: Range<Int>) -> [UInt32] {
         let b = lists.rowids + postings.lowerBound, m = postings.count
-        return [UInt32](unsafeUninitializedCapacity: min(places.count, m)) { out, count in
-            places.withUnsafeBufferPointer { a in
-                var i = 0, j = 0, k = 0
-                let n = a.count
-                while i < n && j < m {
-                    let x = a[i], y = b[j]
-                    if x == y {
-                        out[k] = x
-                        k += 1
-                    }
-                    i += x <= y ? 1 : 0
-                    j += y <= x ? 1 : 0
+        return [UInt32](unsafeUninitializedCapacity: min(a.count, m)) { out, count in
+            var i = 0, j = 0, k = 0
+            let n = a.count
+            while i < n && j < m {
+                let x = a[i], y = b[j]
+                if x == y {
+                    out[k] = x
+                    k += 1
                 }
-                count = k
+                i += x <= y ? 1 : 0
+                j += y <= x ? 1 : 0
             }
+            count = k
         }
     }
 
@@ -228,7 +236,8 @@ struct WordListQuery {
         switch item {
         case .word(let w): return lists.postings(w)
         case .prefix(let r):
-            return r.isEmpty ? 0..<0 : lists.postings(r.lowerBound).lowerBound..<lists.postings(r.upperBound - 1).upperBound
+            return r.isEmpty
+                ? 0..<0 : lists.postings(r.lowerBound).lowerBound..<lists.postings(r.upperBound - 1).upperBound
         }
     }
 
@@ -374,7 +383,6 @@ extension WordListQuery {
     /// group.
     fileprivate struct Parser {
         enum Context { case any, text, cell }
-
 
         let bytes: [UInt8]
         let lists: WordLists

@@ -103,7 +103,10 @@ extension WordLists {
         let counts = [
             UInt64(wordEnds.count - 1), UInt64(rowids.count), UInt64(lengths.count), UInt64(large.count / 2),
         ]
-        let fixed = [magic, formatVersion, byteOrder, UInt64(bitPattern: rows), UInt64(bitPattern: tokens)] + counts + [state.hash]
+        let fixed =
+            [magic, formatVersion, byteOrder, UInt64(bitPattern: rows), UInt64(bitPattern: tokens)] + counts + [
+                state.hash
+            ]
         let bytes: Int
         do {
             bytes = try SectionFile.write(

@@ -21,7 +21,7 @@ package import SQLiteDB
 /// frequencies, the state hash; then per section its offset, length and
 /// checksum; last the checksum of the words before it.
 package final class WordLists: @unchecked Sendable {
-    static let magic: UInt64 = 0x0054_5854_4244_4c50  // "PLDBTXT\0" little-endian
+    static let magic: UInt64 = 0x0054_5854_4244_4c50 // "PLDBTXT\0" little-endian
     static let formatVersion: UInt64 = 1
     static let byteOrder: UInt64 = 0x0102_0304_0506_0708
     static let fixedWords = 10
@@ -73,7 +73,8 @@ package final class WordLists: @unchecked Sendable {
         let bytes = UnsafeRawBufferPointer(start: mapped, count: size)
         // The sections' checksums are read unless a record says this very
         // file was checked before (`CheckedRecord`); the header always.
-        let headerSum = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 * (headerWords - 1), as: UInt64.self))
+        let headerSum = UInt64(
+            littleEndian: bytes.loadUnaligned(fromByteOffset: 8 * (headerWords - 1), as: UInt64.self))
         let record = CheckedRecord.line(st, header: headerSum, kind: "word lists")
         let recorded = CheckedRecord.holds(record, for: path)
         if let problem = check(bytes, sections: !recorded) {
@@ -91,7 +92,9 @@ package final class WordLists: @unchecked Sendable {
         guard word(0) == magic else { return .damaged("it is not a placedb word-list file") }
         guard word(1) == formatVersion, word(2) == byteOrder else { return .otherFormat }
         let header = UnsafeRawBufferPointer(rebasing: bytes[0..<(8 * (headerWords - 1))])
-        guard SectionChecksum.of(header) == word(headerWords - 1) else { return .damaged("its header's checksum differs") }
+        guard SectionChecksum.of(header) == word(headerWords - 1) else {
+            return .damaged("its header's checksum differs")
+        }
         let counts = (words: Int(word(5)), postings: Int(word(6)), lengths: Int(word(7)), large: Int(word(8)))
         let expected = [
             8 * (counts.words + 1), -1, 8 * (counts.words + 1), 4 * counts.postings, counts.postings,
@@ -99,7 +102,8 @@ package final class WordLists: @unchecked Sendable {
         ]
         for (i, name) in sectionNames.enumerated() {
             let offset = Int(word(fixedWords + 3 * i)), count = Int(word(fixedWords + 3 * i + 1))
-            guard offset % 64 == 0, offset >= Self.headerWords * 8, count >= 0, offset <= bytes.count, count <= bytes.count - offset,
+            guard offset % 64 == 0, offset >= Self.headerWords * 8, count >= 0, offset <= bytes.count,
+                count <= bytes.count - offset,
                 expected[i] < 0 || expected[i] == count
             else { return .damaged("its section \(name) is out of the file") }
             let section = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
