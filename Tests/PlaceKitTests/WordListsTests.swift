@@ -186,6 +186,9 @@ struct WordListsTests {
         let current = try PlaceStore(path: db, writable: false)
         expectSame(try answer(current, a), before, "written again")
         #expect(current.textMatchesFromWordLists == 1)
+        // A reader that found them stale reads the new file from its next query on.
+        expectSame(try answer(stale, a), before, "the stale reader, after they were written again")
+        #expect(stale.textMatchesFromWordLists == 1)
         // The new places are found.
         #expect((before ?? []).count > 300 / 9)
     }

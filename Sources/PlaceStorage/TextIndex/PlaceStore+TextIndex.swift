@@ -228,11 +228,19 @@ extension PlaceStore {
             stats.crowded.removeAll(keepingCapacity: true)
             stats.version = version
             stats.stored = try textCountState() == .current
-            if !stats.wordListsLooked {
-                stats.wordListsLooked = true
-                if case .success(let lists) = WordLists.open(WordLists.path(for: path)) { stats.wordLists = lists }
-            }
             stats.wordListsHold = try stats.wordLists?.holds(for: db) ?? false
+        }
+        if !stats.wordListsHold {
+            let file = WordLists.path(for: path)
+            var st = stat()
+            let identity =
+                stat(file, &st) == 0
+                ? [Int(st.st_dev), Int(st.st_ino), Int(st.st_size), st.st_mtim.tv_sec, st.st_mtim.tv_nsec] : []
+            if identity != stats.wordListsFile {
+                stats.wordListsFile = identity
+                stats.wordLists = identity.isEmpty ? nil : try? WordLists.open(file).get()
+                stats.wordListsHold = try stats.wordLists?.holds(for: db) ?? false
+            }
         }
     }
 

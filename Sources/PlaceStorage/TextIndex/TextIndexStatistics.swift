@@ -20,11 +20,14 @@ package final class TextIndexStatistics {
     /// `place_text_count` holds for the file as it is (`PlaceStore
     /// .textCountState`): a phrase's count is looked up there first.
     var stored = false
-    /// The stored word lists beside the database (`WordLists`), once
-    /// looked for; `wordListsHold`: made from the index as it is (checked
-    /// with the version).
+    /// The stored word lists beside the database (`WordLists`);
+    /// `wordListsHold`: made from the index as it is (checked with the
+    /// version). While they do not hold, the file is looked for again
+    /// whenever it changes (`wordListsFile`: device, inode, size and
+    /// modification time when last looked; nil never): a new file written
+    /// beside a running server is read from its next query on.
     var wordLists: WordLists?
-    var wordListsLooked = false
+    var wordListsFile: [Int]?
     var wordListsHold = false
     /// Matches answered from the word lists on this connection (for tests
     /// and `--explain`-style checks that they were read).

@@ -25,7 +25,8 @@ struct WordListQuery {
     }
 
     private let lists: WordLists
-    private let root: Node
+    /// The expression as clauses that must all hold, each any of its items.
+    private let clauses: [[Item]]
     private let phrases: [Phrase]
 
     /// `expression` over `lists`, and with `prefix` (`PlaceStore.textMatches`'
@@ -38,10 +39,10 @@ struct WordListQuery {
             guard let node = parser.word(Array(prefix.utf8), prefix: true, context: .text) else { return nil }
             root = .and([root, node])
         }
+        guard let clauses = Self.clauses(root) else { return nil }
         self.lists = lists
-        self.root = root
+        self.clauses = clauses
         phrases = parser.phrases
-        guard isClauses else { return nil }
     }
 
     /// The number of places holding `phrase` (`"word"` or `"word" *`, as
@@ -155,7 +156,6 @@ struct WordListQuery {
     /// lists (moving forward only) or looking up a prefix in the place's
     /// own words.
     private func forEachMatch(_ body: (UInt32) -> Bool) {
-        let clauses = self.clauses
         guard !clauses.isEmpty, !clauses.contains(where: \.isEmpty) else { return }
         let estimates = clauses.map { $0.reduce(0) { $0 + postings($1).count } }
         let tests = clauses.map(\.count)
@@ -261,12 +261,6 @@ struct WordListQuery {
         out.removeLast(out.count - kept)
         return out
     }
-
-    private var clauses: [[Item]] { Self.clauses(root) ?? [] }
-
-    /// Whether the expression is of the form the lists answer (all its
-    /// clauses, each any of its items).
-    fileprivate var isClauses: Bool { Self.clauses(root) != nil }
 
     /// One clause tested on the driver's places.
     private struct Tester {
