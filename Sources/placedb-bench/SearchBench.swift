@@ -266,23 +266,23 @@ enum SearchBench {
 
     /// 2. Query latency.
     static func measureQueries(places: [Generated], indexed: String, queries: Int, args: [String]) throws {
-        if args.contains("--analyze") {
+        /// `body`'s result and its wall seconds.
+        func timed<T>(_ body: () throws -> T) rethrows -> (T, String) {
             let t0 = DispatchTime.now().uptimeNanoseconds
-            let a = try PlaceStore(path: indexed, writable: true).analyzeTextIndex()
-            let s = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+            let result = try body()
+            return (result, fmt(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9, 2))
+        }
+        if args.contains("--analyze") {
+            let (a, s) = try timed { try PlaceStore(path: indexed, writable: true).analyzeTextIndex() }
             print(
-                "placedb text-index analyze: \(fmt(s, 2)) s, \(a?.words ?? 0) words and \(a?.prefixes ?? 0) prefixes stored (\(a?.counted ?? 0) prefixes counted)"
+                "placedb text-index analyze: \(s) s, \(a?.words ?? 0) words and \(a?.prefixes ?? 0) prefixes stored (\(a?.counted ?? 0) prefixes counted)\n"
             )
-            print("")
         }
         if args.contains("--word-lists") {
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            let w = try PlaceStore(path: indexed, writable: false).writeWordLists()
-            let s = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+            let (w, s) = try timed { try PlaceStore(path: indexed, writable: false).writeWordLists() }
             print(
-                "placedb text-index lists: \(fmt(s, 2)) s, \(w?.words ?? 0) words, \(w?.postings ?? 0) postings, \(fmt(Double(w?.bytes ?? 0) / 1e6, 1)) MB"
+                "placedb text-index lists: \(s) s, \(w?.words ?? 0) words, \(w?.postings ?? 0) postings, \(fmt(Double(w?.bytes ?? 0) / 1e6, 1)) MB\n"
             )
-            print("")
         } else if args.contains("--no-word-lists") {
             unlink(WordLists.path(for: indexed))
             unlink(CheckedRecord.path(WordLists.path(for: indexed)))
