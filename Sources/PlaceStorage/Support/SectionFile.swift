@@ -35,7 +35,7 @@ package enum SectionFile {
     /// The number of header words for `fixed` fixed words and `sections`.
     package static func headerWords(fixed: Int, sections: Int) -> Int { fixed + 3 * sections + 1 }
 
-    package static func align(_ n: Int) -> Int { (n + 63) & ~63 }
+    static func align(_ n: Int) -> Int { (n + 63) & ~63 }
 
     /// Writes `fixed`, the sections' table and the sections to `path`,
     /// through a temporary file renamed over it (readers see the old file or

@@ -51,11 +51,8 @@ struct WordListQuery {
     static func count(_ phrase: String, lists: WordLists) -> Int64? {
         var parser = Parser(Array(phrase.utf8), lists: lists)
         guard parser.parse() != nil, parser.phrases.count == 1 else { return nil }
-        let p = parser.phrases[0]
-        if !p.prefix || p.words.count <= 1 {
-            return Int64(p.words.reduce(0) { $0 + lists.postings($1).count })
-        }
-        return Int64(lists.placesHolding(p.words))
+        // A word's phrase is one word (or none): its list's length.
+        return Int64(lists.placesHolding(parser.phrases[0].words))
     }
 
     /// The number of text phrases (not grid cells) and which are prefixes,
@@ -235,9 +232,7 @@ struct WordListQuery {
     private func postings(_ item: Item) -> Range<Int> {
         switch item {
         case .word(let w): return lists.postings(w)
-        case .prefix(let r):
-            return r.isEmpty
-                ? 0..<0 : lists.postings(r.lowerBound).lowerBound..<lists.postings(r.upperBound - 1).upperBound
+        case .prefix(let r): return lists.postings(of: r)
         }
     }
 
@@ -296,7 +291,7 @@ struct WordListQuery {
                 if p.prefix {
                     hits = max(0, prefixes.next() ?? 0)
                 } else {
-                    hits = Int64(p.words.reduce(0) { $0 + q.lists.postings($1).count })
+                    hits = Int64(q.lists.postings(of: p.words).count)
                 }
                 var v = log((rows - Double(hits) + 0.5) / (Double(hits) + 0.5))
                 if v <= 0.0 { v = 1e-6 }

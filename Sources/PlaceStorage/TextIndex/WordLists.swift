@@ -29,8 +29,6 @@ package final class WordLists: @unchecked Sendable {
         "wordEnds", "wordBytes", "listEnds", "rowids", "frequencies", "large", "lengths", "placeEnds", "placeWords",
     ]
     static var headerWords: Int { SectionFile.headerWords(fixed: fixedWords, sections: sectionNames.count) }
-    /// BM25's column weights, as `TextIndexSQL.countedBM25` gives them.
-    static let weights: [String: UInt32] = ["name": 10, "other_names": 5, "address": 1, "types": 3, "cell": 0]
 
     /// The file beside `databasePath`.
     package static func path(for databasePath: String) -> String { databasePath + ".placetext" }
@@ -42,7 +40,6 @@ package final class WordLists: @unchecked Sendable {
     /// FTS5's number of rows and of tokens in all columns (BM25's averages).
     let rowCount: Int64, tokenCount: Int64
     let wordCount: Int
-    let postingCount: Int
     private let wordEnds: UnsafePointer<UInt64>
     private let wordBytes: UnsafePointer<UInt8>
     private let listEnds: UnsafePointer<UInt64>
@@ -122,7 +119,6 @@ package final class WordLists: @unchecked Sendable {
         rowCount = Int64(bitPattern: word(3))
         tokenCount = Int64(bitPattern: word(4))
         wordCount = Int(word(5))
-        postingCount = Int(word(6))
         lengthCount = Int(word(7))
         largeCount = Int(word(8))
         state = word(9)
@@ -193,6 +189,12 @@ package final class WordLists: @unchecked Sendable {
         Int(listEnds[i])..<Int(listEnds[i + 1])
     }
 
+    /// The postings of every word in `words` (a prefix's words: their
+    /// lists lie one after another).
+    func postings(of words: Range<Int>) -> Range<Int> {
+        words.isEmpty ? 0..<0 : Int(listEnds[words.lowerBound])..<Int(listEnds[words.upperBound])
+    }
+
     /// The weighted frequency of posting `p`.
     @inline(__always) func frequency(_ p: Int) -> UInt32 {
         let f = frequencies[p]
@@ -233,15 +235,8 @@ package final class WordLists: @unchecked Sendable {
 
     /// The places of all `postings`, in rowid order, each once.
     func places(_ postings: [Range<Int>]) -> [UInt32] {
-        var seen = [UInt64](repeating: 0, count: lengthCount / 64 + 1)
-        for r in postings {
-            for p in r {
-                let x = Int(rowids[p])
-                seen[x >> 6] |= 1 << UInt64(x & 63)
-            }
-        }
         var out: [UInt32] = []
-        for (i, var bits) in seen.enumerated() {
+        for (i, var bits) in bitmap(postings).enumerated() {
             while bits != 0 {
                 out.append(UInt32(i << 6 | bits.trailingZeroBitCount))
                 bits &= bits - 1
@@ -251,20 +246,21 @@ package final class WordLists: @unchecked Sendable {
     }
 
     /// The places of `postings`, one bit each.
-    private func bitmap(_ postings: Range<Int>) -> [UInt64] {
+    private func bitmap(_ postings: [Range<Int>]) -> [UInt64] {
         var seen = [UInt64](repeating: 0, count: lengthCount / 64 + 1)
-        for p in postings {
-            let r = Int(rowids[p])
-            seen[r >> 6] |= 1 << UInt64(r & 63)
+        for r in postings {
+            for p in r {
+                let x = Int(rowids[p])
+                seen[x >> 6] |= 1 << UInt64(x & 63)
+            }
         }
         return seen
     }
 
     /// How many places hold any word of `words`.
     func placesHolding(_ words: Range<Int>) -> Int {
-        guard words.count > 1 else { return words.isEmpty ? 0 : postings(words.lowerBound).count }
-        let from = postings(words.lowerBound).lowerBound, to = postings(words.upperBound - 1).upperBound
-        return bitmap(from..<to).reduce(0) { $0 + $1.nonzeroBitCount }
+        guard words.count > 1 else { return postings(of: words).count }
+        return bitmap([postings(of: words)]).reduce(0) { $0 + $1.nonzeroBitCount }
     }
 
     /// The weighted frequency of word `word` in place `rowid` (0 without it).
