@@ -74,6 +74,8 @@ struct WordListsTests {
             [QueryTerm(word: "cafx", corrections: ["cafe", "casa"]), QueryTerm(word: "lac")],
             [QueryTerm(word: "ba", prefix: true, expansions: ["bar", "banca", "bakery"])],
             [QueryTerm(word: "qq", prefix: true)],
+            [QueryTerm(word: "ł", prefix: true)],
+            [QueryTerm(word: "łod", prefix: true), QueryTerm(word: "gare")],
         ]
         var out: [Asked] = []
         for terms in termSets {
@@ -170,6 +172,27 @@ struct WordListsTests {
         // A frequency past what one byte holds: "repeat" 30 times in a name (weight 10).
         let w = try #require(lists.find(Array("repeat".utf8)))
         #expect(lists.frequency(lists.postings(w).lowerBound) == 300)
+        // The places are numbered by grid cell, not by rowid: each cell's
+        // places are one run of documents, each holding the cell's word.
+        #expect(lists.cellRuns)
+        #expect(!(1..<lists.placeCount).allSatisfy { lists.rowid(UInt32($0 - 1)) < lists.rowid(UInt32($0)) })
+        let here = Coordinate(latitude: 46.51, longitude: 6.62)
+        var cells = 0
+        for level in [TextGrid.Level.fine, .coarse] {
+            for cell in TextGrid.block(here, level) {
+                guard let w = lists.find(Array(cell.utf8)) else { continue }
+                let run = lists.cellRun(w)
+                #expect(run.count == lists.postings(w).count, "\(cell)")
+                #expect(run.allSatisfy { lists.tokens($0) > 0 }, "\(cell)")
+                var cellRowids: Set<Int64> = []
+                try live.forEachRow(
+                    "SELECT rowid FROM place_text WHERE place_text MATCH ?", [.text("cell : \"\(cell)\"")]
+                ) { cellRowids.insert(try $0.int64(0)) }
+                #expect(Set(run.map { lists.rowid($0) }) == cellRowids, "\(cell)")
+                cells += 1
+            }
+        }
+        #expect(cells >= 3)
     }
 
     @Test("after an import the lists are stale: FTS5 answers, the same as without them, until they are written again")

@@ -14,6 +14,8 @@ struct WordListQuery {
         case words(Range<Int>)
         /// Any word in the range (a prefix): tested on a place's own words.
         case prefix(Range<Int>)
+        /// A grid-cell word, or none (a cell no place is in).
+        case cell(Int?)
         case and([Node])
         case or([Node])
     }
@@ -63,10 +65,12 @@ struct WordListQuery {
 
     // MARK: Matching
 
-    /// A word, or any word of a range (a prefix: tested on a place's own words).
+    /// A word, any word of a range (a prefix: tested on a place's own
+    /// words), or a grid cell (a run of documents when the lists' cells are).
     private enum Item {
         case word(Int)
         case prefix(Range<Int>)
+        case cell(Int)
     }
 
     /// `node` as clauses that must all hold, each any of its items; nil
@@ -75,6 +79,7 @@ struct WordListQuery {
         switch node {
         case .words(let r): return [r.isEmpty ? [] : [.word(r.lowerBound)]]
         case .prefix(let r): return [[.prefix(r)]]
+        case .cell(let w): return [w.map { [.cell($0)] } ?? []]
         case .and(let children):
             var out: [[Item]] = []
             for c in children {
@@ -105,9 +110,10 @@ struct WordListQuery {
                 more = true
                 return false
             }
-            out.append((Int64(doc), scorer.score(doc)))
+            out.append((lists.rowid(doc), scorer.score(doc)))
             return true
         }
+        out.sort { $0.rowid < $1.rowid }
         return more ? nil : out
     }
 
@@ -116,7 +122,7 @@ struct WordListQuery {
         var scorer = Scorer(self, prefixCounts: prefixCounts)
         var out: [(rowid: Int64, bm25: Double)] = []
         forEachMatch { doc in
-            out.append((Int64(doc), scorer.score(doc)))
+            out.append((lists.rowid(doc), scorer.score(doc)))
             return true
         }
         let order: ((rowid: Int64, bm25: Double), (rowid: Int64, bm25: Double)) -> Bool = {
@@ -146,44 +152,93 @@ struct WordListQuery {
         return heap.sorted(by: order)
     }
 
-    /// Calls `body` with each matching place in rowid order, until it
-    /// returns false. The clause whose places cost least to give and to
-    /// test in the others gives them (the driver); each other clause is
-    /// tested on them, the most selective first, by seeking in its words'
-    /// lists (moving forward only) or looking up a prefix in the place's
-    /// own words.
+    /// Calls `body` with each matching document in order, until it
+    /// returns false. Grid-cell clauses, when each cell is a run of
+    /// documents, restrict the others to those runs: a word's postings in
+    /// them are found by binary search. Of the other clauses, the one
+    /// whose places cost least to give and to test in the others gives
+    /// them (the driver); each other clause is tested on them, the most
+    /// selective first, by seeking in its words' lists (moving forward
+    /// only) or looking up a prefix in the place's own words.
     private func forEachMatch(_ body: (UInt32) -> Bool) {
         guard !clauses.isEmpty, !clauses.contains(where: \.isEmpty) else { return }
-        let estimates = clauses.map { $0.reduce(0) { $0 + postings($1).count } }
+        var runs: [Range<UInt32>]?
+        var clauses: [[Item]] = []
+        for clause in self.clauses {
+            let cells = clause.compactMap { item -> Int? in
+                if case .cell(let w) = item { return w }
+                return nil
+            }
+            guard lists.cellRuns, cells.count == clause.count else {
+                clauses.append(clause)
+                continue
+            }
+            let these = Self.union(cells.map { lists.cellRun($0) })
+            runs = runs.map { Self.intersection($0, these) } ?? these
+        }
+        if let runs {
+            if runs.isEmpty { return }
+            if clauses.isEmpty {
+                for r in runs {
+                    for doc in r where !body(doc) { return }
+                }
+                return
+            }
+        }
+        // Each item's postings within the runs: a word's, found by binary
+        // search; a prefix's words', so for a prefix of few words, else all
+        // (cut to the runs later).
+        let inRuns = { (item: Item) -> [Range<Int>] in
+            guard let runs else { return [self.postings(item)] }
+            switch item {
+            case .word(let w), .cell(let w):
+                return self.postings(w, in: runs)
+            case .prefix(let r):
+                guard r.count <= Self.prefixWordsCut else { return [lists.postings(of: r)] }
+                return r.flatMap { self.postings($0, in: runs) }
+            }
+        }
+        let within = clauses.map { $0.map(inRuns) }
+        let estimates = within.map { $0.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } } }
         let tests = clauses.map(\.count)
         let allTests = tests.reduce(0, +)
-        let driver = clauses.indices.min {
+        var driver: Int? = clauses.indices.min {
             estimates[$0] * (1 + allTests - tests[$0]) < estimates[$1] * (1 + allTests - tests[$1])
-        }!
+        }
+        // The runs' own documents, each tested in every clause, when that
+        // costs less (a prefix of many words in a small block).
+        if let runs, let d = driver {
+            let documents = runs.reduce(0) { $0 + $1.count }
+            if documents * (1 + allTests) < estimates[d] * (1 + allTests - tests[d]) { driver = nil }
+        }
         // The driver's places, then each other clause keeps those it holds:
-        // a single word's list that is not much longer is merged with them
-        // (one pass over both); otherwise each place is looked up in it.
-        // A single word's list is read where it lies until the first
-        // clause filters it.
+        // a single word's postings that are not many more are merged with
+        // them (one pass over both); otherwise each place is looked up in
+        // its list. A single word's postings in one run are read where
+        // they lie until the first clause filters them.
         var places: [UInt32] = []
         var list: UnsafeBufferPointer<UInt32>?
-        if clauses[driver].count == 1, case .word(let w) = clauses[driver][0] {
-            let r = lists.postings(w)
-            list = UnsafeBufferPointer(start: lists.rowids + r.lowerBound, count: r.count)
-        } else {
-            places = self.places(clauses[driver], estimate: estimates[driver])
+        if let driver {
+            if clauses[driver].count == 1, !Self.isPrefix(clauses[driver][0]), within[driver][0].count <= 1 {
+                let r = within[driver][0].first ?? 0..<0
+                list = UnsafeBufferPointer(start: lists.docs + r.lowerBound, count: r.count)
+            } else {
+                places = self.places(within[driver], estimate: estimates[driver], runs: runs)
+            }
+        } else if let runs {
+            places.reserveCapacity(runs.reduce(0) { $0 + $1.count })
+            for r in runs { places += r }
         }
         for i in clauses.indices.sorted(by: { estimates[$0] < estimates[$1] }) where i != driver {
             let filtered = { (from: UnsafeBufferPointer<UInt32>) -> [UInt32] in
-                if clauses[i].count == 1, case .word(let w) = clauses[i][0],
-                    lists.postings(w).count <= Self.mergeRatio * from.count
-                {
-                    return intersection(from, lists.postings(w))
+                if clauses[i].count == 1, !Self.isPrefix(clauses[i][0]), within[i][0].count <= 1 {
+                    let r = within[i][0].first ?? 0..<0
+                    if r.count <= Self.mergeRatio * from.count { return intersection(from, r) }
                 }
                 var t = Tester()
                 for item in clauses[i] {
                     switch item {
-                    case .word(let w): t.cursors.append(Cursor(lists, w))
+                    case .word(let w), .cell(let w): t.cursors.append(Cursor(lists, w))
                     case .prefix(let r): t.prefixes.append(r)
                     }
                 }
@@ -204,6 +259,53 @@ struct WordListQuery {
         for doc in places where !body(doc) { return }
     }
 
+    /// A prefix of at most this many words is cut to the runs word by word.
+    static let prefixWordsCut = 64
+
+    /// Word `w`'s postings in `runs` (in order): two binary searches a run.
+    private func postings(_ w: Int, in runs: [Range<UInt32>]) -> [Range<Int>] {
+        let r = lists.postings(w)
+        var out: [Range<Int>] = []
+        var from = r.lowerBound
+        for run in runs {
+            let lo = lists.firstPosting(in: from..<r.upperBound, from: run.lowerBound)
+            let hi = lists.firstPosting(in: lo..<r.upperBound, from: run.upperBound)
+            if hi > lo { out.append(lo..<hi) }
+            from = hi
+        }
+        return out
+    }
+
+    private static func isPrefix(_ item: Item) -> Bool {
+        if case .prefix = item { return true }
+        return false
+    }
+
+    /// The union of runs, in order, overlapping or adjacent ones joined.
+    static func union(_ runs: [Range<UInt32>]) -> [Range<UInt32>] {
+        var out: [Range<UInt32>] = []
+        for r in runs.filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = out.last, r.lowerBound <= last.upperBound {
+                out[out.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+            } else {
+                out.append(r)
+            }
+        }
+        return out
+    }
+
+    /// The documents in both of two ordered sets of runs.
+    static func intersection(_ a: [Range<UInt32>], _ b: [Range<UInt32>]) -> [Range<UInt32>] {
+        var out: [Range<UInt32>] = []
+        var i = 0, j = 0
+        while i < a.count && j < b.count {
+            let lo = max(a[i].lowerBound, b[j].lowerBound), hi = min(a[i].upperBound, b[j].upperBound)
+            if lo < hi { out.append(lo..<hi) }
+            if a[i].upperBound < b[j].upperBound { i += 1 } else { j += 1 }
+        }
+        return out
+    }
+
     /// A list at most this many times longer than the places is merged
     /// with them rather than sought in.
     static let mergeRatio = 16
@@ -211,7 +313,7 @@ struct WordListQuery {
     /// The places of sorted `a` that the list `postings` holds (one pass
     /// over both, without branches on which moves).
     private func intersection(_ a: UnsafeBufferPointer<UInt32>, _ postings: Range<Int>) -> [UInt32] {
-        let b = lists.rowids + postings.lowerBound, m = postings.count
+        let b = lists.docs + postings.lowerBound, m = postings.count
         return [UInt32](unsafeUninitializedCapacity: min(a.count, m)) { out, count in
             var i = 0, j = 0, k = 0
             let n = a.count
@@ -233,28 +335,39 @@ struct WordListQuery {
         switch item {
         case .word(let w): return lists.postings(w)
         case .prefix(let r): return lists.postings(of: r)
+        case .cell(let w): return lists.postings(w)
         }
     }
 
-    /// The places holding any of `items`, in rowid order: sorted, or
-    /// through a bitmap of every place when they are many.
-    private func places(_ items: [Item], estimate: Int) -> [UInt32] {
+    /// The documents of any of `postings`, in order, each once, only those
+    /// in `runs` if any: sorted, or through a bitmap of every document
+    /// when they are many.
+    private func places(_ postings: [[Range<Int>]], estimate: Int, runs: [Range<UInt32>]?) -> [UInt32] {
+        let all = postings.flatMap { $0 }
+        var out: [UInt32]
         if estimate > lists.placeCount / 64 {
-            return lists.places(items.map(postings))
+            out = lists.places(all)
+        } else {
+            out = []
+            out.reserveCapacity(estimate)
+            for r in all {
+                for p in r { out.append(lists.docs[p]) }
+            }
+            out.sort()
+            var kept = 0
+            for x in out where kept == 0 || out[kept - 1] != x {
+                out[kept] = x
+                kept += 1
+            }
+            out.removeLast(out.count - kept)
         }
-        var out: [UInt32] = []
-        out.reserveCapacity(estimate)
-        for item in items {
-            for p in postings(item) { out.append(lists.rowids[p]) }
+        // A prefix's postings are not cut to the runs: cut them here.
+        guard let runs else { return out }
+        var r = 0
+        return out.filter { doc in
+            while r < runs.count && runs[r].upperBound <= doc { r += 1 }
+            return r < runs.count && runs[r].contains(doc)
         }
-        out.sort()
-        var kept = 0
-        for x in out where kept == 0 || out[kept - 1] != x {
-            out[kept] = x
-            kept += 1
-        }
-        out.removeLast(out.count - kept)
-        return out
     }
 
     /// One clause tested on the driver's places.
@@ -329,13 +442,13 @@ struct WordListQuery {
 
 /// A position in one word's list, moving forward only.
 private struct Cursor {
-    let rowids: UnsafePointer<UInt32>
+    let docs: UnsafePointer<UInt32>
     var position: Int
     let end: Int
 
     init(_ lists: WordLists, _ word: Int) {
         let r = lists.postings(word)
-        rowids = lists.rowids
+        docs = lists.docs
         position = r.lowerBound
         end = r.upperBound
     }
@@ -344,22 +457,22 @@ private struct Cursor {
     /// binary search); its index when it is `doc`'s.
     @inline(__always) mutating func seek(_ doc: UInt32) -> Int? {
         guard position < end else { return nil }
-        if rowids[position] >= doc { return rowids[position] == doc ? position : nil }
+        if docs[position] >= doc { return docs[position] == doc ? position : nil }
         var step = 1, lo = position, hi = position + 1
-        while hi < end && rowids[hi] < doc {
+        while hi < end && docs[hi] < doc {
             lo = hi
             step <<= 1
             hi = lo + step
         }
         if hi > end { hi = end }
-        // rowids[lo] < doc; the answer is in (lo, hi].
+        // docs[lo] < doc; the answer is in (lo, hi].
         var l = lo + 1, h = hi
         while l < h {
             let mid = (l + h) >> 1
-            if rowids[mid] < doc { l = mid + 1 } else { h = mid }
+            if docs[mid] < doc { l = mid + 1 } else { h = mid }
         }
         position = l
-        return l < end && rowids[l] == doc ? l : nil
+        return l < end && docs[l] == doc ? l : nil
     }
 }
 
@@ -494,8 +607,9 @@ extension WordListQuery {
             let plain = word.allSatisfy { ($0 >= 0x61 && $0 <= 0x7a) || ($0 >= 0x30 && $0 <= 0x39) }
             let words: Range<Int>
             if prefix {
-                guard plain else { return nil }
+                // Any prefix of a word the lists hold is one token too.
                 words = lists.range(startingWith: word)
+                guard plain || !words.isEmpty else { return nil }
             } else if let w = lists.find(word) {
                 words = w..<(w + 1)
             } else {
@@ -503,6 +617,7 @@ extension WordListQuery {
                 words = 0..<0
             }
             phrases.append(Phrase(words: words, prefix: prefix, cell: isCell))
+            if isCell && !prefix { return .cell(words.first) }
             return prefix && words.count > 1 ? .prefix(words) : .words(words)
         }
     }

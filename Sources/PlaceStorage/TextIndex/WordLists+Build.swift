@@ -16,33 +16,28 @@ extension WordLists {
     /// Writes the word lists of `db`'s text index to `path` (a temporary
     /// file renamed over it), from one read of FTS5's `instance` vocabulary
     /// inside the caller's read transaction.
+    ///
+    /// The places are numbered in the lists' own order (documents): by
+    /// coarse grid cell, then fine cell, then rowid (places without a cell
+    /// last), so that each grid cell's places are one run of documents and
+    /// a search near a point seeks its words' lists for a few runs
+    /// (`WordListQuery`) instead of merging them with the cells' lists.
     package static func build(_ db: Database, to path: String) throws -> Summary {
         let state = try state(db)
         guard let (rows, tokens) = averages(state.averages) else {
             throw WordListsBuildError(path: path, reason: "the text index's averages record cannot be read")
         }
+        // Read in word, then rowid order: each posting's rowid and weighted
+        // count; each place's tokens and fine cell (by rowid).
         var wordEnds: [UInt64] = [0], wordBytes: [UInt8] = [], listEnds: [UInt64] = [0]
-        var rowids: [UInt32] = [], frequencies: [UInt8] = [], large: [UInt64] = [], lengths: [UInt32] = []
+        var byRowid: [UInt32] = [], counts: [UInt32] = [], lengths: [UInt32] = []
+        var fineCells: [UInt32] = []
         try db.execute(TextIndexSQL.createInstanceVocabulary)
         defer { try? db.execute(TextIndexSQL.dropInstanceVocabulary) }
         let statement = try db.prepare(TextIndexSQL.instances)
         var current: [UInt8] = []
+        var currentCell: UInt32?
         var lastRowid: Int64 = -1
-        var frequency: UInt32 = 0
-        func endPosting() {
-            guard lastRowid >= 0 else { return }
-            if frequency < 255 {
-                frequencies.append(UInt8(frequency))
-            } else {
-                frequencies.append(255)
-                large += [UInt64(rowids.count - 1), UInt64(frequency)]
-            }
-        }
-        func endWord() {
-            endPosting()
-            lastRowid = -1
-            listEnds.append(UInt64(rowids.count))
-        }
         var first = true
         while let row = try statement.step() {
             let rowid = try row.int64(1)
@@ -54,71 +49,178 @@ extension WordLists {
                 !first && bytes.count == current.count && bytes.elementsEqual(current)
             }
             if !same {
-                if !first { endWord() }
+                if !first { listEnds.append(UInt64(byRowid.count)) }
                 first = false
                 current = row.withBytes(0) { Array($0) }
                 wordBytes += current
                 wordEnds.append(UInt64(wordBytes.count))
+                currentCell = Self.fineCellOrder(current)
+                lastRowid = -1
             }
-            if rowid != lastRowid {
-                endPosting()
-                lastRowid = rowid
-                frequency = 0
-                rowids.append(UInt32(rowid))
-            }
-            frequency += weight(column)
             let r = Int(rowid)
+            if rowid != lastRowid {
+                lastRowid = rowid
+                byRowid.append(UInt32(rowid))
+                counts.append(0)
+                if let currentCell {
+                    if r >= fineCells.count {
+                        fineCells += repeatElement(
+                            Self.noCell, count: max(r + 1 - fineCells.count, fineCells.count))
+                    }
+                    fineCells[r] = currentCell
+                }
+            }
+            counts[counts.count - 1] += weight(column)
             if r >= lengths.count { lengths += repeatElement(0, count: max(r + 1 - lengths.count, lengths.count)) }
             lengths[r] += 1
         }
-        if !first { endWord() }
-        if let last = lengths.lastIndex(where: { $0 != 0 }) {
-            lengths.removeLast(lengths.count - last - 1)
-        } else {
-            lengths.removeAll()
+        if !first { listEnds.append(UInt64(byRowid.count)) }
+        let wordCount = wordEnds.count - 1
+        let postingCount = byRowid.count
+
+        // The documents: every place with a token, by cell, then rowid.
+        var order: [UInt64] = []
+        for r in lengths.indices where lengths[r] != 0 {
+            let cell = r < fineCells.count ? fineCells[r] : Self.noCell
+            order.append(UInt64(cell) << 32 | UInt64(r))
         }
-        // Each place's text words, in word order: counted, then placed.
-        var placeEnds = [UInt64](repeating: 0, count: lengths.count + 1)
-        let mark = TextGrid.markUTF8
-        var textWords: [Bool] = []
-        textWords.reserveCapacity(wordEnds.count - 1)
-        for w in 0..<(wordEnds.count - 1) {
-            let start = Int(wordEnds[w]), end = Int(wordEnds[w + 1])
-            let cell = end - start >= mark.count && wordBytes[start..<(start + mark.count)].elementsEqual(mark)
-            textWords.append(!cell)
-            guard !cell else { continue }
-            for p in Int(listEnds[w])..<Int(listEnds[w + 1]) { placeEnds[Int(rowids[p]) + 1] += 1 }
+        fineCells = []
+        order.sort()
+        let docCount = order.count
+        var docOf = [UInt32](repeating: 0, count: lengths.count)
+        var docRowids = [UInt32](repeating: 0, count: docCount)
+        var docLengths = [UInt32](repeating: 0, count: docCount)
+        for (d, key) in order.enumerated() {
+            let r = Int(UInt32(truncatingIfNeeded: key))
+            docOf[r] = UInt32(d)
+            docRowids[d] = UInt32(r)
+            docLengths[d] = lengths[r]
         }
-        for r in 0..<lengths.count { placeEnds[r + 1] += placeEnds[r] }
-        var placeWords = [UInt32](repeating: 0, count: Int(placeEnds[lengths.count]))
-        var next = placeEnds
-        for w in 0..<(wordEnds.count - 1) where textWords[w] {
+        order = []
+        lengths = []
+
+        // Each document's words in word order (with their counts), then
+        // each word's documents in document order: two passes of a
+        // counting sort, no comparison sort of any list.
+        var docEnds = [UInt64](repeating: 0, count: docCount + 1)
+        for r in byRowid { docEnds[Int(docOf[Int(r)]) + 1] += 1 }
+        for d in 0..<docCount { docEnds[d + 1] += docEnds[d] }
+        var docWords = [UInt32](repeating: 0, count: postingCount)
+        var docCounts = [UInt32](repeating: 0, count: postingCount)
+        var next = docEnds
+        for w in 0..<wordCount {
             for p in Int(listEnds[w])..<Int(listEnds[w + 1]) {
-                let r = Int(rowids[p])
-                placeWords[Int(next[r])] = UInt32(w)
-                next[r] += 1
+                let d = Int(docOf[Int(byRowid[p])])
+                let at = Int(next[d])
+                docWords[at] = UInt32(w)
+                docCounts[at] = counts[p]
+                next[d] += 1
             }
         }
-        next = []
-        let counts = [
-            UInt64(wordEnds.count - 1), UInt64(rowids.count), UInt64(lengths.count), UInt64(large.count / 2),
-        ]
+        byRowid = []
+        counts = []
+        docOf = []
+        var docs = [UInt32](repeating: 0, count: postingCount)
+        var frequencies = [UInt8](repeating: 0, count: postingCount)
+        var large: [(posting: Int, count: UInt32)] = []
+        var at = listEnds.map { Int($0) }
+        for d in 0..<docCount {
+            for q in Int(docEnds[d])..<Int(docEnds[d + 1]) {
+                let w = Int(docWords[q]), p = at[w]
+                docs[p] = UInt32(d)
+                let c = docCounts[q]
+                if c < 255 {
+                    frequencies[p] = UInt8(c)
+                } else {
+                    frequencies[p] = 255
+                    large.append((p, c))
+                }
+                at[w] += 1
+            }
+        }
+        at = []
+        docCounts = []
+        large.sort { $0.posting < $1.posting }
+
+        // Each document's text words (not grid cells), in word order.
+        let mark = TextGrid.markUTF8
+        var textWords: [Bool] = []
+        textWords.reserveCapacity(wordCount)
+        for w in 0..<wordCount {
+            let start = Int(wordEnds[w]), end = Int(wordEnds[w + 1])
+            textWords.append(
+                !(end - start >= mark.count && wordBytes[start..<(start + mark.count)].elementsEqual(mark)))
+        }
+        var placeEnds = [UInt64](repeating: 0, count: docCount + 1)
+        var placeWords: [UInt32] = []
+        placeWords.reserveCapacity(postingCount)
+        for d in 0..<docCount {
+            for q in Int(docEnds[d])..<Int(docEnds[d + 1]) where textWords[Int(docWords[q])] {
+                placeWords.append(docWords[q])
+            }
+            placeEnds[d + 1] = UInt64(placeWords.count)
+        }
+        docWords = []
+        docEnds = []
+        // Whether each grid cell's documents are one run (they are when
+        // every place has one cell word of each level, as the writer
+        // makes them); if not, cells are read as lists.
+        var cellRuns = true
+        for w in 0..<wordCount where !textWords[w] {
+            let s = Int(listEnds[w]), e = Int(listEnds[w + 1])
+            if e > s && Int(docs[e - 1] - docs[s]) != e - s - 1 {
+                cellRuns = false
+                break
+            }
+        }
         let fixed =
-            [magic, formatVersion, byteOrder, UInt64(bitPattern: rows), UInt64(bitPattern: tokens)] + counts + [
-                state.hash
+            [magic, formatVersion, byteOrder, UInt64(bitPattern: rows), UInt64(bitPattern: tokens)] + [
+                UInt64(wordCount), UInt64(postingCount), UInt64(docCount), UInt64(large.count), state.hash,
+                cellRuns ? 1 : 0,
             ]
         let bytes: Int
         do {
             bytes = try SectionFile.write(
                 fixed: fixed,
                 sections: [
-                    .init(wordEnds), .init(wordBytes), .init(listEnds), .init(rowids), .init(frequencies),
-                    .init(large), .init(lengths), .init(placeEnds), .init(placeWords),
+                    .init(wordEnds), .init(wordBytes), .init(listEnds), .init(docs), .init(frequencies),
+                    .init(large.flatMap { [UInt64($0.posting), UInt64($0.count)] }), .init(docLengths),
+                    .init(placeEnds), .init(placeWords), .init(docRowids),
                 ], to: path)
         } catch {
             throw WordListsBuildError(path: error.path, errno: error.errno)
         }
-        return Summary(words: wordEnds.count - 1, postings: rowids.count, bytes: bytes)
+        return Summary(words: wordCount, postings: postingCount, bytes: bytes)
+    }
+
+    /// The order key of a place without a fine grid cell: after all cells.
+    static let noCell = UInt32.max
+
+    /// For a fine grid-cell word (`TextGrid`: the mark, `f`, the row, `x`,
+    /// the column), its place in the documents' order: coarse row, coarse
+    /// column, then the fine row and column within the coarse cell, so
+    /// that both levels' cells are runs; nil for any other word.
+    static func fineCellOrder(_ word: [UInt8]) -> UInt32? {
+        let mark = TextGrid.markUTF8
+        guard word.count > mark.count + 3, word.starts(with: mark), word[mark.count] == UInt8(ascii: "f") else {
+            return nil
+        }
+        var row = 0, column = 0, i = mark.count + 1, digits = 0
+        while i < word.count, word[i] >= 0x30, word[i] <= 0x39, digits < 6 {
+            row = row * 10 + Int(word[i] - 0x30)
+            i += 1
+            digits += 1
+        }
+        guard digits > 0, i < word.count, word[i] == UInt8(ascii: "x") else { return nil }
+        i += 1
+        digits = 0
+        while i < word.count, word[i] >= 0x30, word[i] <= 0x39, digits < 6 {
+            column = column * 10 + Int(word[i] - 0x30)
+            i += 1
+            digits += 1
+        }
+        guard digits > 0, i == word.count, row <= 18_000, column < 36_000 else { return nil }
+        return UInt32(row / 10) << 20 | UInt32(column / 10) << 8 | UInt32(row % 10) << 4 | UInt32(column % 10)
     }
 
     /// A column's BM25 weight by the first byte of its name (`name`,

@@ -6,10 +6,13 @@ package import SQLiteDB
 
 /// The text index's word lists, stored beside the database (`DB.placetext`)
 /// and mapped read-only: for each word of `place_text` (text and grid-cell
-/// words, in FTS5's byte order), the places holding it in rowid order, each
-/// with the word's weighted frequency in the place (name 10, other names
-/// 5, address 1, types 3, cell 0: what BM25 counts), and each place's
-/// number of tokens. Made from FTS5's own index (`fts5vocab` `instance`),
+/// words, in FTS5's byte order), the places holding it, each with the
+/// word's weighted frequency in the place (name 10, other names 5, address
+/// 1, types 3, cell 0: what BM25 counts), and each place's number of
+/// tokens. Places are numbered in the lists' own order (documents: by grid
+/// cell, then rowid; `build`), each list in that order, so that a grid
+/// cell's places are one run of documents; `rowid(_:)` gives a document's
+/// place. Made from FTS5's own index (`fts5vocab` `instance`),
 /// so a query over them finds the places FTS5 finds, with the same BM25
 /// bit for bit (`WordListQuery`), while it seeks in a list where FTS5
 /// reads it whole. They hold while FTS5's structure and averages records
@@ -17,16 +20,17 @@ package import SQLiteDB
 ///
 /// Header (little-endian UInt64 words): magic, format version, byte-order
 /// word, FTS5's row count and token count, the number of words, of
-/// postings, of places' token counts (largest rowid + 1), of large
-/// frequencies, the state hash; then per section its offset, length and
+/// postings, of documents, of large frequencies, the state hash, whether
+/// each grid cell is one run of documents (1) or not (0); then per section its offset, length and
 /// checksum; last the checksum of the words before it.
 package final class WordLists: @unchecked Sendable {
     static let magic: UInt64 = 0x0054_5854_4244_4c50 // "PLDBTXT\0" little-endian
-    static let formatVersion: UInt64 = 1
+    static let formatVersion: UInt64 = 2
     static let byteOrder: UInt64 = 0x0102_0304_0506_0708
-    static let fixedWords = 10
+    static let fixedWords = 11
     static let sectionNames = [
-        "wordEnds", "wordBytes", "listEnds", "rowids", "frequencies", "large", "lengths", "placeEnds", "placeWords",
+        "wordEnds", "wordBytes", "listEnds", "docs", "frequencies", "large", "lengths", "placeEnds", "placeWords",
+        "docRowids",
     ]
     static var headerWords: Int { SectionFile.headerWords(fixed: fixedWords, sections: sectionNames.count) }
 
@@ -43,7 +47,8 @@ package final class WordLists: @unchecked Sendable {
     private let wordEnds: UnsafePointer<UInt64>
     private let wordBytes: UnsafePointer<UInt8>
     private let listEnds: UnsafePointer<UInt64>
-    let rowids: UnsafePointer<UInt32>
+    /// Each posting's document, in document order within a word's list.
+    let docs: UnsafePointer<UInt32>
     let frequencies: UnsafePointer<UInt8>
     /// (posting, frequency) pairs for frequencies of 255 and more, by posting.
     private let large: UnsafePointer<UInt64>
@@ -51,9 +56,13 @@ package final class WordLists: @unchecked Sendable {
     private let lengths: UnsafePointer<UInt32>
     private let lengthCount: Int
     /// Each place's text words (not grid cells), as word indexes in
-    /// increasing order: place `r`'s are `placeWords[placeEnds[r]..<placeEnds[r + 1]]`.
+    /// increasing order: document `r`'s are `placeWords[placeEnds[r]..<placeEnds[r + 1]]`.
     private let placeEnds: UnsafePointer<UInt64>
     private let placeWords: UnsafePointer<UInt32>
+    /// Each document's rowid.
+    private let docRowids: UnsafePointer<UInt32>
+    /// Whether each grid-cell word's documents are one run (`cellRun`).
+    let cellRuns: Bool
 
     /// The lists stored at `path` if the file is whole; nil when there is
     /// none, else the problem in a sentence.
@@ -95,7 +104,7 @@ package final class WordLists: @unchecked Sendable {
         let counts = (words: Int(word(5)), postings: Int(word(6)), lengths: Int(word(7)), large: Int(word(8)))
         let expected = [
             8 * (counts.words + 1), -1, 8 * (counts.words + 1), 4 * counts.postings, counts.postings,
-            16 * counts.large, 4 * counts.lengths, 8 * (counts.lengths + 1), -1,
+            16 * counts.large, 4 * counts.lengths, 8 * (counts.lengths + 1), -1, 4 * counts.lengths,
         ]
         for (i, name) in sectionNames.enumerated() {
             let offset = Int(word(fixedWords + 3 * i)), count = Int(word(fixedWords + 3 * i + 1))
@@ -122,6 +131,7 @@ package final class WordLists: @unchecked Sendable {
         lengthCount = Int(word(7))
         largeCount = Int(word(8))
         state = word(9)
+        cellRuns = word(10) == 1
         let fixed = Self.fixedWords
         func section<T>(_ i: Int, _: T.Type) -> UnsafePointer<T> {
             (base + Int(word(fixed + 3 * i))).assumingMemoryBound(to: T.self)
@@ -129,12 +139,13 @@ package final class WordLists: @unchecked Sendable {
         wordEnds = section(0, UInt64.self)
         wordBytes = section(1, UInt8.self)
         listEnds = section(2, UInt64.self)
-        rowids = section(3, UInt32.self)
+        docs = section(3, UInt32.self)
         frequencies = section(4, UInt8.self)
         large = section(5, UInt64.self)
         lengths = section(6, UInt32.self)
         placeEnds = section(7, UInt64.self)
         placeWords = section(8, UInt32.self)
+        docRowids = section(9, UInt32.self)
     }
 
     deinit { munmap(UnsafeMutableRawPointer(mutating: base), length) }
@@ -184,7 +195,7 @@ package final class WordLists: @unchecked Sendable {
         }
     }
 
-    /// Word `i`'s postings: indexes into `rowids` and `frequencies`.
+    /// Word `i`'s postings: indexes into `docs` and `frequencies`.
     func postings(_ i: Int) -> Range<Int> {
         Int(listEnds[i])..<Int(listEnds[i + 1])
     }
@@ -207,14 +218,14 @@ package final class WordLists: @unchecked Sendable {
         return UInt32(large[2 * lo + 1])
     }
 
-    /// Place `rowid`'s text words in `range`: the first index into
+    /// Document `doc`'s text words in `range`: the first index into
     /// `placeWords` at or past `range.lowerBound`, and the end of its words.
-    @inline(__always) func placeWords(_ rowid: UInt32, in range: Range<Int>) -> (
+    @inline(__always) func placeWords(_ doc: UInt32, in range: Range<Int>) -> (
         words: UnsafePointer<UInt32>, from: Int, end: Int
     ) {
-        guard Int(rowid) < lengthCount else { return (placeWords, 0, 0) }
-        var lo = Int(placeEnds[Int(rowid)])
-        var hi = Int(placeEnds[Int(rowid) + 1])
+        guard Int(doc) < lengthCount else { return (placeWords, 0, 0) }
+        var lo = Int(placeEnds[Int(doc)])
+        var hi = Int(placeEnds[Int(doc) + 1])
         let end = hi
         let first = UInt32(range.lowerBound)
         while lo < hi {
@@ -224,16 +235,35 @@ package final class WordLists: @unchecked Sendable {
         return (placeWords, lo, end)
     }
 
-    /// Whether place `rowid` holds a word in `range`.
-    @inline(__always) func holds(_ rowid: UInt32, anyOf range: Range<Int>) -> Bool {
-        let (words, from, end) = placeWords(rowid, in: range)
+    /// Whether document `doc` holds a word in `range`.
+    @inline(__always) func holds(_ doc: UInt32, anyOf range: Range<Int>) -> Bool {
+        let (words, from, end) = placeWords(doc, in: range)
         return from < end && Int(words[from]) < range.upperBound
     }
 
-    /// The number of places the lists can hold (the largest rowid + 1).
+    /// The number of documents.
     var placeCount: Int { lengthCount }
 
-    /// The places of all `postings`, in rowid order, each once.
+    /// Document `doc`'s doc.
+    @inline(__always) func rowid(_ doc: UInt32) -> Int64 { Int64(docRowids[Int(doc)]) }
+
+    /// The documents of grid-cell word `w` as one run, when `cellRuns`.
+    func cellRun(_ w: Int) -> Range<UInt32> {
+        let r = postings(w)
+        return r.isEmpty ? 0..<0 : docs[r.lowerBound]..<(docs[r.upperBound - 1] + 1)
+    }
+
+    /// The first posting of `postings` whose document is not below `doc`.
+    @inline(__always) func firstPosting(in postings: Range<Int>, from doc: UInt32) -> Int {
+        var lo = postings.lowerBound, hi = postings.upperBound
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if docs[mid] < doc { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// The documents of all `postings`, in order, each once.
     func places(_ postings: [Range<Int>]) -> [UInt32] {
         var out: [UInt32] = []
         for (i, var bits) in bitmap(postings).enumerated() {
@@ -250,7 +280,7 @@ package final class WordLists: @unchecked Sendable {
         var seen = [UInt64](repeating: 0, count: lengthCount / 64 + 1)
         for r in postings {
             for p in r {
-                let x = Int(rowids[p])
+                let x = Int(docs[p])
                 seen[x >> 6] |= 1 << UInt64(x & 63)
             }
         }
@@ -263,21 +293,17 @@ package final class WordLists: @unchecked Sendable {
         return bitmap([postings(of: words)]).reduce(0) { $0 + $1.nonzeroBitCount }
     }
 
-    /// The weighted frequency of word `word` in place `rowid` (0 without it).
-    func frequency(of word: Int, in rowid: UInt32) -> UInt32 {
+    /// The weighted frequency of word `word` in document `doc` (0 without it).
+    func frequency(of word: Int, in doc: UInt32) -> UInt32 {
         let r = postings(word)
-        var lo = r.lowerBound, hi = r.upperBound
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if rowids[mid] < rowid { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < r.upperBound && rowids[lo] == rowid ? frequency(lo) : 0
+        let p = firstPosting(in: r, from: doc)
+        return p < r.upperBound && docs[p] == doc ? frequency(p) : 0
     }
 
-    /// The number of tokens of place `rowid` in all columns (BM25's
+    /// The number of tokens of document `doc` in all columns (BM25's
     /// document length; FTS5's `xColumnSize(-1)`).
-    @inline(__always) func tokens(_ rowid: UInt32) -> UInt32 {
-        Int(rowid) < lengthCount ? lengths[Int(rowid)] : 0
+    @inline(__always) func tokens(_ doc: UInt32) -> UInt32 {
+        Int(doc) < lengthCount ? lengths[Int(doc)] : 0
     }
 
     static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
