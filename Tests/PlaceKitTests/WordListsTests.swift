@@ -22,6 +22,8 @@ struct WordListsTests {
             var name = "\(first[i % first.count]) \(second[(i / 3) % second.count])"
             if i % 7 == 0 { name += " Zed\(i % 5)" }
             if i == 11 { name += String(repeating: " Repeat", count: 30) }
+            // A prefix of more words than are cut to a block word by word.
+            if i % 3 == 1 { name += " Pre\(i % 97)" }
             let lat = 46.50 + Double(i % 40) * 0.002, lng = 6.60 + Double(i / 40) * 0.002
             let address = i % 3 == 0 ? #","formattedAddress":"Rue du Lac \#(i), 1007 Lausanne, Harbour""# : ""
             let t = types[i % types.count].map { "\"\($0)\"" }.joined(separator: ",")
@@ -56,6 +58,8 @@ struct WordListsTests {
     static func asked() -> [Asked] {
         let here = Coordinate(latitude: 46.51, longitude: 6.62)
         let fine = TextGrid.block(here, .fine), coarse = TextGrid.block(here, .coarse)
+        // A block at the places' edge: few of them.
+        let edge = TextGrid.block(Coordinate(latitude: 46.585, longitude: 6.625), .fine)
         let termSets: [[QueryTerm]] = [
             [QueryTerm(word: "cafe")],
             [QueryTerm(word: "cafe"), QueryTerm(word: "du"), QueryTerm(word: "lac")],
@@ -76,12 +80,14 @@ struct WordListsTests {
             [QueryTerm(word: "qq", prefix: true)],
             [QueryTerm(word: "ł", prefix: true)],
             [QueryTerm(word: "łod", prefix: true), QueryTerm(word: "gare")],
+            [QueryTerm(word: "pre", prefix: true)],
+            [QueryTerm(word: "bar"), QueryTerm(word: "pre", prefix: true)],
         ]
         var out: [Asked] = []
         for terms in termSets {
             let phrases = TextMatchExpression.phrases(terms)
             for any in [false, true] where !any || terms.count > 1 {
-                for cells in [[], fine, coarse] {
+                for cells in [[], fine, coarse, edge] {
                     guard let e = TextMatchExpression.expression(terms, any: any, cells: cells) else { continue }
                     for best in [nil, 5, 2000] as [Int?] {
                         out.append(Asked(expression: e, phrases: phrases, cells: cells.count, best: best))
