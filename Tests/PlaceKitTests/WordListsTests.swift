@@ -81,6 +81,9 @@ struct WordListsTests {
             [QueryTerm(word: "ł", prefix: true)],
             [QueryTerm(word: "łod", prefix: true), QueryTerm(word: "gare")],
             [QueryTerm(word: "pre", prefix: true)],
+            // Words the index does not hold, of characters it holds.
+            [QueryTerm(word: "łodx", corrections: ["łodz"]), QueryTerm(word: "gare")],
+            [QueryTerm(word: "łx", prefix: true)],
             [QueryTerm(word: "bar"), QueryTerm(word: "pre", prefix: true)],
         ]
         var out: [Asked] = []
@@ -175,6 +178,14 @@ struct WordListsTests {
             let n = try live.scalar(TextIndexSQL.phraseCount, [.text(phrase)])?.int64
             #expect(WordListQuery.count(phrase, lists: lists) == n, "\(phrase)")
         }
+        // A word is one token as it stands when the index's words hold its
+        // characters; other words are left to FTS5.
+        #expect(lists.isOneToken(Array("łodx".utf8)) && lists.isOneToken(Array("zed9".utf8)))
+        for word in ["ŵodz", "Łodz", "o'brien", "cafe\u{301}", ""] {
+            #expect(!lists.isOneToken(Array(word.utf8)), "\(word)")
+            #expect(WordListQuery(TextMatchExpression.quoted(word), lists: lists) == nil, "\(word)")
+        }
+        #expect(WordListQuery(TextMatchExpression.quoted("łodx"), lists: lists) != nil)
         // A frequency past what one byte holds: "repeat" 30 times in a name (weight 10).
         let w = try #require(lists.find(Array("repeat".utf8)))
         #expect(lists.frequency(lists.postings(w).lowerBound) == 300)

@@ -603,17 +603,18 @@ extension WordListQuery {
             guard isCell == (context == .cell), !word.isEmpty else { return nil }
             // A word of ASCII lower-case letters and digits is one token as
             // FTS5's tokenizer reads it; any word the lists hold is one too
-            // (a token read again is itself).
+            // (a token read again is itself), and any prefix of one; and
+            // so is a word of characters the index's words hold
+            // (`WordLists.isOneToken`). Any other goes to FTS5.
             let plain = word.allSatisfy { ($0 >= 0x61 && $0 <= 0x7a) || ($0 >= 0x30 && $0 <= 0x39) }
             let words: Range<Int>
             if prefix {
-                // Any prefix of a word the lists hold is one token too.
                 words = lists.range(startingWith: word)
-                guard plain || !words.isEmpty else { return nil }
+                guard plain || !words.isEmpty || lists.isOneToken(word) else { return nil }
             } else if let w = lists.find(word) {
                 words = w..<(w + 1)
             } else {
-                guard plain || isCell else { return nil }
+                guard plain || isCell || lists.isOneToken(word) else { return nil }
                 words = 0..<0
             }
             phrases.append(Phrase(words: words, prefix: prefix, cell: isCell))

@@ -1,5 +1,7 @@
 import Foundation
 package import SQLiteDB
+import PlaceModel
+import Synchronization
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -63,6 +65,9 @@ package final class WordLists: @unchecked Sendable {
     private let docRowids: UnsafePointer<UInt32>
     /// Whether each grid-cell word's documents are one run (`cellRun`).
     let cellRuns: Bool
+    /// The characters past ASCII of the text words, in order: read from
+    /// the words when a query first needs them (`isOneToken`).
+    private let tokenScalars = Mutex<[UInt32]?>(nil)
 
     /// The lists stored at `path` if the file is whole; nil when there is
     /// none, else the problem in a sentence.
@@ -304,6 +309,46 @@ package final class WordLists: @unchecked Sendable {
     /// document length; FTS5's `xColumnSize(-1)`).
     @inline(__always) func tokens(_ doc: UInt32) -> UInt32 {
         Int(doc) < lengthCount ? lengths[Int(doc)] : 0
+    }
+
+    /// Whether FTS5's tokenizer reads `word` as one token, itself: each
+    /// character is an ASCII lower-case letter or digit, or a character
+    /// of some word of the index (a character the tokenizer has already
+    /// folded, and keeps in a token as it is).
+    func isOneToken(_ word: [UInt8]) -> Bool {
+        guard !word.isEmpty, let text = String(validating: word, as: UTF8.self) else { return false }
+        let known = tokenScalars.withLock { scalars in
+            if scalars == nil { scalars = textScalars() }
+            return scalars!
+        }
+        for c in text.unicodeScalars {
+            if c.isASCII {
+                guard (c.value >= 0x61 && c.value <= 0x7a) || (c.value >= 0x30 && c.value <= 0x39) else {
+                    return false
+                }
+                continue
+            }
+            var lo = 0, hi = known.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if known[mid] < c.value { lo = mid + 1 } else { hi = mid }
+            }
+            guard lo < known.count && known[lo] == c.value else { return false }
+        }
+        return true
+    }
+
+    /// The characters past ASCII of every text word (grid cells left out).
+    private func textScalars() -> [UInt32] {
+        var seen = Set<UInt32>()
+        let mark = TextGrid.markUTF8
+        for i in 0..<wordCount {
+            let bytes = word(i)
+            guard bytes.contains(where: { $0 >= 0x80 }) else { continue }
+            if bytes.count >= mark.count && bytes.prefix(mark.count).elementsEqual(mark) { continue }
+            for c in String(decoding: bytes, as: UTF8.self).unicodeScalars where !c.isASCII { seen.insert(c.value) }
+        }
+        return seen.sorted()
     }
 
     static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
