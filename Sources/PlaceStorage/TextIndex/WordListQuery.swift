@@ -100,35 +100,43 @@ struct WordListQuery {
     /// The places matching, in rowid order, with their BM25 (`counts`:
     /// the number of places holding each prefix phrase, in order, as
     /// `bm25_counted` is given it; a word's is its list's length); at
-    /// most `limit` (nil when more match).
+    /// most `limit` (nil when more match). The matches are scored, and
+    /// their rows looked up, only once they are known to be no more.
     func first(limit: Int, prefixCounts: [Int64]) -> [(rowid: Int64, bm25: Double)]? {
-        var scorer = Scorer(self, prefixCounts: prefixCounts)
-        var out: [(rowid: Int64, bm25: Double)] = []
+        var docs: [UInt32] = []
         var more = false
         forEachMatch { doc in
-            if out.count == limit {
+            if docs.count == limit {
                 more = true
                 return false
             }
-            out.append((lists.rowid(doc), scorer.score(doc)))
+            docs.append(doc)
             return true
         }
-        out.sort { $0.rowid < $1.rowid }
-        return more ? nil : out
+        if more { return nil }
+        var scorer = Scorer(self, prefixCounts: prefixCounts)
+        return docs.map { (lists.rowid($0), scorer.score($0)) }.sorted { $0.rowid < $1.rowid }
     }
 
-    /// The `best` places by BM25 (all with nil), ties by rowid.
+    /// The `best` places by BM25 (all with nil), ties by rowid. A match's
+    /// row is looked up where a tie needs it, and for the answer: a
+    /// one-shot process does not page in the document table for matches
+    /// it leaves out.
     func best(_ best: Int?, prefixCounts: [Int64]) -> [(rowid: Int64, bm25: Double)] {
         var scorer = Scorer(self, prefixCounts: prefixCounts)
-        var out: [(rowid: Int64, bm25: Double)] = []
+        var out: [(doc: UInt32, bm25: Double)] = []
         forEachMatch { doc in
-            out.append((lists.rowid(doc), scorer.score(doc)))
+            out.append((doc, scorer.score(doc)))
             return true
         }
-        let order: ((rowid: Int64, bm25: Double), (rowid: Int64, bm25: Double)) -> Bool = {
-            $0.bm25 != $1.bm25 ? $0.bm25 < $1.bm25 : $0.rowid < $1.rowid
+        let lists = self.lists
+        let order: ((doc: UInt32, bm25: Double), (doc: UInt32, bm25: Double)) -> Bool = {
+            $0.bm25 != $1.bm25 ? $0.bm25 < $1.bm25 : lists.rowid($0.doc) < lists.rowid($1.doc)
         }
-        guard let best, best < out.count else { return out.sorted(by: order) }
+        let answer = { (chosen: [(doc: UInt32, bm25: Double)]) in
+            chosen.sorted(by: order).map { (rowid: lists.rowid($0.doc), bm25: $0.bm25) }
+        }
+        guard let best, best < out.count else { return answer(out) }
         guard best > 0 else { return [] }
         // The best `best` in a heap whose top is the worst of them.
         var heap = Array(out.prefix(best))
@@ -149,7 +157,7 @@ struct WordListQuery {
             heap[0] = m
             siftDown(0)
         }
-        return heap.sorted(by: order)
+        return answer(heap)
     }
 
     /// Calls `body` with each matching document in order, until it
