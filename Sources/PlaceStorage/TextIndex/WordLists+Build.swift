@@ -28,10 +28,23 @@ extension WordLists {
             throw WordListsBuildError(path: path, reason: "the text index's averages record cannot be read")
         }
         // Read in word, then rowid order: each posting's rowid and weighted
-        // count; each place's tokens and fine cell (by rowid).
+        // count (a byte; 255 and more in `largeCounts`, by posting); each
+        // place's tokens and fine cell (by rowid).
         var wordEnds: [UInt64] = [0], wordBytes: [UInt8] = [], listEnds: [UInt64] = [0]
-        var byRowid: [UInt32] = [], counts: [UInt32] = [], lengths: [UInt32] = []
+        var byRowid: [UInt32] = [], counts: [UInt8] = [], lengths: [UInt32] = []
+        var largeCounts: [Int: UInt32] = [:]
         var fineCells: [UInt32] = []
+        var count: UInt32 = 0
+        /// Ends the last posting: its count, in a byte or in `largeCounts`.
+        func endPosting() {
+            guard !counts.isEmpty else { return }
+            if count < 255 {
+                counts[counts.count - 1] = UInt8(count)
+            } else {
+                counts[counts.count - 1] = 255
+                largeCounts[counts.count - 1] = count
+            }
+        }
         try db.execute(TextIndexSQL.createInstanceVocabulary)
         defer { try? db.execute(TextIndexSQL.dropInstanceVocabulary) }
         let statement = try db.prepare(TextIndexSQL.instances)
@@ -60,8 +73,10 @@ extension WordLists {
             let r = Int(rowid)
             if rowid != lastRowid {
                 lastRowid = rowid
+                endPosting()
                 byRowid.append(UInt32(rowid))
                 counts.append(0)
+                count = 0
                 if let currentCell {
                     if r >= fineCells.count {
                         fineCells += repeatElement(
@@ -70,10 +85,11 @@ extension WordLists {
                     fineCells[r] = currentCell
                 }
             }
-            counts[counts.count - 1] += weight(column)
+            count += weight(column)
             if r >= lengths.count { lengths += repeatElement(0, count: max(r + 1 - lengths.count, lengths.count)) }
             lengths[r] += 1
         }
+        endPosting()
         if !first { listEnds.append(UInt64(byRowid.count)) }
         let wordCount = wordEnds.count - 1
         let postingCount = byRowid.count
@@ -106,7 +122,8 @@ extension WordLists {
         for r in byRowid { docEnds[Int(docOf[Int(r)]) + 1] += 1 }
         for d in 0..<docCount { docEnds[d + 1] += docEnds[d] }
         var docWords = [UInt32](repeating: 0, count: postingCount)
-        var docCounts = [UInt32](repeating: 0, count: postingCount)
+        var docCounts = [UInt8](repeating: 0, count: postingCount)
+        var docLargeCounts: [Int: UInt32] = [:]
         var next = docEnds
         for w in 0..<wordCount {
             for p in Int(listEnds[w])..<Int(listEnds[w + 1]) {
@@ -114,11 +131,13 @@ extension WordLists {
                 let at = Int(next[d])
                 docWords[at] = UInt32(w)
                 docCounts[at] = counts[p]
+                if counts[p] == 255 { docLargeCounts[at] = largeCounts[p] }
                 next[d] += 1
             }
         }
         byRowid = []
         counts = []
+        largeCounts = [:]
         docOf = []
         var docs = [UInt32](repeating: 0, count: postingCount)
         var frequencies = [UInt8](repeating: 0, count: postingCount)
@@ -129,17 +148,14 @@ extension WordLists {
                 let w = Int(docWords[q]), p = at[w]
                 docs[p] = UInt32(d)
                 let c = docCounts[q]
-                if c < 255 {
-                    frequencies[p] = UInt8(c)
-                } else {
-                    frequencies[p] = 255
-                    large.append((p, c))
-                }
+                frequencies[p] = c
+                if c == 255 { large.append((p, docLargeCounts[q] ?? 255)) }
                 at[w] += 1
             }
         }
         at = []
         docCounts = []
+        docLargeCounts = [:]
         large.sort { $0.posting < $1.posting }
 
         // Each document's text words (not grid cells), in word order.
