@@ -74,12 +74,14 @@ enum TextIndexCommand {
         arguments: [],
         options: [],
         discussion: """
-            Writes each word's places, in place order with the word's weighted count in each, and
-            each place's words, to a file beside the database, made from the text index itself.
-            Search and autocomplete then find the places holding all the words by seeking in those
-            lists, where the text index reads each list whole: at 10 million places, up to five
-            times faster. The places and their scores are the same. The file holds for the index as it was written: after any change to the index
-            (an import), queries read the index alone again until this command runs again.
+            Writes each word's places, with the word's weighted count in each, and each place's
+            words, to a file beside the database, made from the text index itself. The places are
+            numbered by grid cell, so that those near a point lie together in every list. Search
+            and autocomplete then find the places holding all the words by seeking in those lists,
+            where the text index reads each list whole: at 10 million places, up to five times
+            faster. The places and their scores are the same. The file holds for the index as it
+            was written: after any change to the index (an import), or when an earlier placedb
+            wrote it, queries read the index alone again until this command runs again.
             'placedb info' tells whether it is current.
             """,
         examples: [
