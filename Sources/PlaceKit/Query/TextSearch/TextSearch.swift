@@ -518,17 +518,21 @@ extension PlaceReader {
             // to 1. Places are settled best bound first, until no bound
             // reaches the last of the `limit` best: the same answer as
             // scoring every place whole, with fewer rows read.
-            var bounded: [(hit: TextHit, bm25: Double, bound: Double, settled: Bool)] = candidates.map {
+            let bounded: [(hit: TextHit, bm25: Double, bound: Double, settled: Bool)] = candidates.map {
                 c, bm25, meters in
                 let h = hit(c, bm25, meters, nameFactor([c.name ?? ""]))
                 let open = c.hasExtra && h.factors.name < 1
                 return (h, bm25, h.factors.score + (open ? ranking.nameWeight * (1 - h.factors.name) : 0), !open)
             }
-            bounded.sort {
-                $0.bound != $1.bound ? $0.bound > $1.bound : $0.hit.candidate.rowid < $1.hit.candidate.rowid
+            // In order of bound (indexes sorted: the entries are large).
+            let bounds = bounded.map { (bound: $0.bound, rowid: $0.hit.candidate.rowid) }
+            let byBound = bounds.indices.sorted {
+                bounds[$0].bound != bounds[$1].bound
+                    ? bounds[$0].bound > bounds[$1].bound : bounds[$0].rowid < bounds[$1].rowid
             }
             var worst = -Double.infinity
-            for b in bounded {
+            for i in byBound {
+                let b = bounded[i]
                 if hits.count >= plan.limit && b.bound < worst { break }
                 let h = b.settled ? b.hit : try exact(b.hit.candidate, b.bm25, b.hit.meters)
                 hits.append(h)
