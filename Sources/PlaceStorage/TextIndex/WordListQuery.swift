@@ -195,18 +195,24 @@ struct WordListQuery {
         }
         // Each item's postings within the runs: a word's, found by binary
         // search; a prefix's words', so for a prefix of few words, else all
-        // (cut to the runs later).
+        // (`uncut`: cut to the runs later).
+        let uncut = { (item: Item) -> Bool in
+            if runs != nil, case .prefix(let r) = item { return r.count > Self.prefixWordsCut }
+            return false
+        }
         let inRuns = { (item: Item) -> [Range<Int>] in
-            guard let runs else { return [self.postings(item)] }
+            guard let runs, !uncut(item) else { return [self.postings(item)] }
             switch item {
-            case .word(let w), .cell(let w):
-                return self.postings(w, in: runs)
-            case .prefix(let r):
-                guard r.count <= Self.prefixWordsCut else { return [lists.postings(of: r)] }
-                return r.flatMap { self.postings($0, in: runs) }
+            case .word(let w), .cell(let w): return self.postings(w, in: runs)
+            case .prefix(let r): return r.flatMap { self.postings($0, in: runs) }
             }
         }
         let within = clauses.map { $0.map(inRuns) }
+        /// Clause `i`'s postings when they are one word's in one range.
+        func single(_ i: Int) -> Range<Int>? {
+            guard clauses[i].count == 1, !Self.isPrefix(clauses[i][0]), within[i][0].count <= 1 else { return nil }
+            return within[i][0].first ?? 0..<0
+        }
         let estimates = within.map { $0.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } } }
         let tests = clauses.map(\.count)
         let allTests = tests.reduce(0, +)
@@ -215,9 +221,9 @@ struct WordListQuery {
         }
         // The runs' own documents, each tested in every clause, when that
         // costs less (a prefix of many words in a small block).
-        if let runs, let d = driver {
-            let documents = runs.reduce(0) { $0 + $1.count }
-            if documents * (1 + allTests) < estimates[d] * (1 + allTests - tests[d]) { driver = nil }
+        let documents = runs?.reduce(0) { $0 + $1.count } ?? 0
+        if runs != nil, let d = driver, documents * (1 + allTests) < estimates[d] * (1 + allTests - tests[d]) {
+            driver = nil
         }
         // The driver's places, then each other clause keeps those it holds:
         // a single word's postings that are not many more are merged with
@@ -227,22 +233,19 @@ struct WordListQuery {
         var places: [UInt32] = []
         var list: UnsafeBufferPointer<UInt32>?
         if let driver {
-            if clauses[driver].count == 1, !Self.isPrefix(clauses[driver][0]), within[driver][0].count <= 1 {
-                let r = within[driver][0].first ?? 0..<0
+            if let r = single(driver) {
                 list = UnsafeBufferPointer(start: lists.docs + r.lowerBound, count: r.count)
             } else {
-                places = self.places(within[driver], estimate: estimates[driver], runs: runs)
+                let cut = clauses[driver].contains(where: uncut) ? runs : nil
+                places = self.places(within[driver], estimate: estimates[driver], cutTo: cut)
             }
         } else if let runs {
-            places.reserveCapacity(runs.reduce(0) { $0 + $1.count })
+            places.reserveCapacity(documents)
             for r in runs { places += r }
         }
         for i in clauses.indices.sorted(by: { estimates[$0] < estimates[$1] }) where i != driver {
             let filtered = { (from: UnsafeBufferPointer<UInt32>) -> [UInt32] in
-                if clauses[i].count == 1, !Self.isPrefix(clauses[i][0]), within[i][0].count <= 1 {
-                    let r = within[i][0].first ?? 0..<0
-                    if r.count <= Self.mergeRatio * from.count { return intersection(from, r) }
-                }
+                if let r = single(i), r.count <= Self.mergeRatio * from.count { return intersection(from, r) }
                 var t = Tester()
                 for item in clauses[i] {
                     switch item {
@@ -348,9 +351,9 @@ struct WordListQuery {
     }
 
     /// The documents of any of `postings`, in order, each once, only those
-    /// in `runs` if any: sorted, or through a bitmap of every document
-    /// when they are many.
-    private func places(_ postings: [[Range<Int>]], estimate: Int, runs: [Range<UInt32>]?) -> [UInt32] {
+    /// in `runs` if any (the postings of a prefix not cut to them): sorted,
+    /// or through a bitmap of every document when they are many.
+    private func places(_ postings: [[Range<Int>]], estimate: Int, cutTo runs: [Range<UInt32>]?) -> [UInt32] {
         let all = postings.flatMap { $0 }
         var out: [UInt32]
         if estimate > lists.placeCount / 64 {
@@ -369,7 +372,6 @@ struct WordListQuery {
             }
             out.removeLast(out.count - kept)
         }
-        // A prefix's postings are not cut to the runs: cut them here.
         guard let runs else { return out }
         var r = 0
         return out.filter { doc in
@@ -605,7 +607,7 @@ extension WordListQuery {
         /// The phrase of `word` (a prefix with `prefix`) in `context`, added
         /// to `phrases`; nil where the lists cannot match it as FTS5 would.
         mutating func word(_ word: [UInt8], prefix: Bool, context: Context) -> Node? {
-            let isCell = word.starts(with: TextGrid.markUTF8)
+            let isCell = WordLists.hasCellMark(word)
             // Grid-cell words only in `cell :`, typed words only outside it:
             // then a column filter changes nothing and is not checked.
             guard isCell == (context == .cell), !word.isEmpty else { return nil }
@@ -614,7 +616,7 @@ extension WordListQuery {
             // (a token read again is itself), and any prefix of one; and
             // so is a word of characters the index's words hold
             // (`WordLists.isOneToken`). Any other goes to FTS5.
-            let plain = word.allSatisfy { ($0 >= 0x61 && $0 <= 0x7a) || ($0 >= 0x30 && $0 <= 0x39) }
+            let plain = word.allSatisfy { WordLists.isPlain(UInt32($0)) }
             let words: Range<Int>
             if prefix {
                 words = lists.range(startingWith: word)

@@ -78,15 +78,12 @@ extension WordLists {
                 counts.append(0)
                 count = 0
                 if let currentCell {
-                    if r >= fineCells.count {
-                        fineCells += repeatElement(
-                            Self.noCell, count: max(r + 1 - fineCells.count, fineCells.count))
-                    }
+                    grow(&fineCells, past: r, with: Self.noCell)
                     fineCells[r] = currentCell
                 }
             }
             count += weight(column)
-            if r >= lengths.count { lengths += repeatElement(0, count: max(r + 1 - lengths.count, lengths.count)) }
+            grow(&lengths, past: r, with: 0)
             lengths[r] += 1
         }
         endPosting()
@@ -159,13 +156,8 @@ extension WordLists {
         large.sort { $0.posting < $1.posting }
 
         // Each document's text words (not grid cells), in word order.
-        let mark = TextGrid.markUTF8
-        var textWords: [Bool] = []
-        textWords.reserveCapacity(wordCount)
-        for w in 0..<wordCount {
-            let start = Int(wordEnds[w]), end = Int(wordEnds[w + 1])
-            textWords.append(
-                !(end - start >= mark.count && wordBytes[start..<(start + mark.count)].elementsEqual(mark)))
+        let textWords = (0..<wordCount).map { w in
+            !hasCellMark(wordBytes[Int(wordEnds[w])..<Int(wordEnds[w + 1])])
         }
         var placeEnds = [UInt64](repeating: 0, count: docCount + 1)
         var placeWords: [UInt32] = []
@@ -209,6 +201,13 @@ extension WordLists {
         return Summary(words: wordCount, postings: postingCount, bytes: bytes)
     }
 
+    /// Makes `array` hold index `i`, doubling it at least, the new
+    /// elements `fill`.
+    private static func grow(_ array: inout [UInt32], past i: Int, with fill: UInt32) {
+        guard i >= array.count else { return }
+        array += repeatElement(fill, count: max(i + 1 - array.count, array.count))
+    }
+
     /// The order key of a place without a fine grid cell: after all cells.
     static let noCell = UInt32.max
 
@@ -218,7 +217,7 @@ extension WordLists {
     /// that both levels' cells are runs; nil for any other word.
     static func fineCellOrder(_ word: [UInt8]) -> UInt32? {
         let mark = TextGrid.markUTF8
-        guard word.count > mark.count + 3, word.starts(with: mark), word[mark.count] == UInt8(ascii: "f") else {
+        guard word.count > mark.count + 3, hasCellMark(word), word[mark.count] == UInt8(ascii: "f") else {
             return nil
         }
         var row = 0, column = 0, i = mark.count + 1, digits = 0

@@ -65,9 +65,9 @@ package final class WordLists: @unchecked Sendable {
     private let docRowids: UnsafePointer<UInt32>
     /// Whether each grid-cell word's documents are one run (`cellRun`).
     let cellRuns: Bool
-    /// The characters past ASCII of the text words, in order: read from
-    /// the words when a query first needs them (`isOneToken`).
-    private let tokenScalars = Mutex<[UInt32]?>(nil)
+    /// The characters past ASCII of the text words: read from the words
+    /// when a query first needs them (`isOneToken`).
+    private let tokenScalars = Mutex<Set<UInt32>?>(nil)
 
     /// The lists stored at `path` if the file is whole; nil when there is
     /// none, else the problem in a sentence.
@@ -321,35 +321,28 @@ package final class WordLists: @unchecked Sendable {
             if scalars == nil { scalars = textScalars() }
             return scalars!
         }
-        for c in text.unicodeScalars {
-            if c.isASCII {
-                guard (c.value >= 0x61 && c.value <= 0x7a) || (c.value >= 0x30 && c.value <= 0x39) else {
-                    return false
-                }
-                continue
-            }
-            var lo = 0, hi = known.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if known[mid] < c.value { lo = mid + 1 } else { hi = mid }
-            }
-            guard lo < known.count && known[lo] == c.value else { return false }
-        }
-        return true
+        return text.unicodeScalars.allSatisfy { c in c.isASCII ? Self.isPlain(c.value) : known.contains(c.value) }
     }
 
     /// The characters past ASCII of every text word (grid cells left out).
-    private func textScalars() -> [UInt32] {
+    private func textScalars() -> Set<UInt32> {
         var seen = Set<UInt32>()
-        let mark = TextGrid.markUTF8
         for i in 0..<wordCount {
             let bytes = word(i)
-            guard bytes.contains(where: { $0 >= 0x80 }) else { continue }
-            if bytes.count >= mark.count && bytes.prefix(mark.count).elementsEqual(mark) { continue }
+            guard bytes.contains(where: { $0 >= 0x80 }), !Self.hasCellMark(bytes) else { continue }
             for c in String(decoding: bytes, as: UTF8.self).unicodeScalars where !c.isASCII { seen.insert(c.value) }
         }
-        return seen.sorted()
+        return seen
     }
+
+    /// Whether `bytes` start with `TextGrid.mark`: the lists' grid-cell
+    /// words (no typed word starts with it; `TextIndexSQL.isCellWord` is
+    /// the stricter test of the import's word pass).
+    static func hasCellMark(_ bytes: some Collection<UInt8>) -> Bool { bytes.starts(with: TextGrid.markUTF8) }
+
+    /// Whether `c` is an ASCII lower-case letter or digit: a character
+    /// FTS5's tokenizer keeps in a token as it is.
+    @inline(__always) static func isPlain(_ c: UInt32) -> Bool { (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) }
 
     static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
         let n = min(a.count, b.count)
