@@ -232,13 +232,10 @@ extension PlaceStore {
         }
         if !stats.wordListsHold {
             let file = WordLists.path(for: path)
-            var st = stat()
-            let identity =
-                stat(file, &st) == 0
-                ? [Int(st.st_dev), Int(st.st_ino), Int(st.st_size), st.st_mtim.tv_sec, st.st_mtim.tv_nsec] : []
-            if identity != stats.wordListsFile {
-                stats.wordListsFile = identity
-                stats.wordLists = identity.isEmpty ? nil : try? WordLists.open(file).get()
+            let version = FileVersion(path: file)
+            if stats.wordListsFile != .some(version) {
+                stats.wordListsFile = .some(version)
+                stats.wordLists = version == nil ? nil : try? WordLists.open(file).get()
                 stats.wordListsHold = try stats.wordLists?.holds(for: db) ?? false
             }
         }

@@ -23,11 +23,11 @@ package final class TextIndexStatistics {
     /// The stored word lists beside the database (`WordLists`);
     /// `wordListsHold`: made from the index as it is (checked with the
     /// version). While they do not hold, the file is looked for again
-    /// whenever it changes (`wordListsFile`: device, inode, size and
-    /// modification time when last looked; nil never): a new file written
-    /// beside a running server is read from its next query on.
+    /// whenever it changes (`wordListsFile`: its version when last
+    /// looked, `.some(nil)` when there was none; `nil` never): a new file
+    /// written beside a running server is read from its next query on.
     var wordLists: WordLists?
-    var wordListsFile: [Int]?
+    var wordListsFile: FileVersion?? = nil
     var wordListsHold = false
     /// Matches answered from the word lists on this connection (for tests
     /// and `--explain`-style checks that they were read).

@@ -34,18 +34,11 @@ final class MappedFile: @unchecked Sendable {
     /// file (device, inode, size, modification and change times).
     private struct Key: Hashable {
         var path: String
-        var device: UInt64, inode: UInt64, size: Int64
-        var modified: Int, modifiedNanoseconds: Int, changed: Int, changedNanoseconds: Int
+        var version: FileVersion
 
         init(_ path: String, _ st: stat) {
             self.path = path
-            device = UInt64(st.st_dev)
-            inode = UInt64(st.st_ino)
-            size = Int64(st.st_size)
-            modified = st.st_mtim.tv_sec
-            modifiedNanoseconds = st.st_mtim.tv_nsec
-            changed = st.st_ctim.tv_sec
-            changedNanoseconds = st.st_ctim.tv_nsec
+            version = FileVersion(st)
         }
     }
     private final class Weak { weak var file: MappedFile? }
