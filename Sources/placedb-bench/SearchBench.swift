@@ -1,6 +1,6 @@
 // placedb-bench search [--places N] [--queries Q] [--runs R] [--dir DIR] [--reuse] [--profile KIND] [--trigram]
 //                      [--no-floor] [--slowest N] [--no-plain] [--query-floor] [--analyze]
-//                      [--word-lists | --no-word-lists]
+//                      [--word-lists | --no-word-lists] [--indexed-only]
 //
 // N generated places (default 1,000,000; seeded) with realistic names:
 // chains, family names, made-up names from syllables, the words of their
@@ -21,7 +21,10 @@
 //      (`MATCH ... ORDER BY bm25 LIMIT 20`) on the same database through
 //      the sqlite3 library.
 //   With --reuse, step 1 is skipped when DIR holds the indexed database of
-//   an earlier run (same N): only the queries are timed. --profile KIND
+//   an earlier run (same N; its NDJSON may be deleted, the places are made
+//   again from the seed): only the queries are timed. --indexed-only
+//   imports only with the text index (R rounds) and leaves out the floor:
+//   for 100M places, where the plain database would not fit beside it. --profile KIND
 //   (e.g. "search: type", "autocomplete") runs only placedb's queries of
 //   that kind, five times, and prints nothing: for perf or callgrind.
 //   --slowest N prints the N slowest queries of each kind, with their text
@@ -139,15 +142,37 @@ enum SearchBench {
             ratingCount: rng.int(3) == 0 ? rng.int(2000) : 0)
     }
 
+    /// The generated places, made again on demand: the generator's state
+    /// is kept every `stride` places (8 bytes for 64 places), so that 100M
+    /// places take 12.5 MB here rather than tens of GiB of strings.
+    struct GeneratedPlaces {
+        static let stride = 64
+        let count: Int
+        let cities: [Coordinate]
+        /// The generator's state before place `k * stride`.
+        var checkpoints: [UInt64] = []
+
+        subscript(i: Int) -> Generated {
+            precondition(i >= 0 && i < count, "place \(i) of \(count)")
+            var rng = SplitMix64(state: checkpoints[i / Self.stride])
+            var i0 = i - i % Self.stride
+            while i0 < i {
+                _ = make(i0, cities: cities, &rng)
+                i0 += 1
+            }
+            return make(i, cities: cities, &rng)
+        }
+    }
+
     /// The places, written as NDJSON to `path` (nil: not written).
-    static func generate(count: Int, path: String?) throws -> [Generated] {
+    static func generate(count: Int, path: String?) throws -> GeneratedPlaces {
         var rng = SplitMix64(state: 20261201)
         var cities: [Coordinate] = []
         for _ in 0..<300 {
             cities.append(Coordinate(latitude: rng.unit() * 110 - 45, longitude: rng.unit() * 360 - 180))
         }
-        var out: [Generated] = []
-        out.reserveCapacity(count)
+        var out = GeneratedPlaces(count: count, cities: cities)
+        out.checkpoints.reserveCapacity(count / GeneratedPlaces.stride + 1)
         var text = ""
         text.reserveCapacity(1 << 21)
         let file = try path.map { path in
@@ -156,8 +181,8 @@ enum SearchBench {
         }
         let writer = JSONWriter()
         for i in 0..<count {
+            if i % GeneratedPlaces.stride == 0 { out.checkpoints.append(rng.state) }
             let g = make(i, cities: cities, &rng)
-            out.append(g)
             guard let file else { continue }
             var o = JSONObject()
             o["id"] = .string(g.id)
@@ -185,12 +210,13 @@ enum SearchBench {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let input = "\(dir)/search-\(count).ndjson"
         let indexed = "\(dir)/search-indexed.sqlite"
-        let reuse =
-            args.contains("--reuse") && FileManager.default.fileExists(atPath: indexed)
-            && FileManager.default.fileExists(atPath: input)
+        let reuse = args.contains("--reuse") && FileManager.default.fileExists(atPath: indexed)
         let places = try generate(count: count, path: reuse ? nil : input)
+        let ndjson =
+            FileManager.default.fileExists(atPath: input)
+            ? "\(fmt(Double(fileSize(input)) / 1e6)) MB NDJSON" : "NDJSON not kept"
         print(
-            "placedb-bench search: \(count) generated places (seed 20261201, 300 cities), \(fmt(Double(fileSize(input)) / 1e6)) MB NDJSON; machine: \(ProcessInfo.processInfo.activeProcessorCount) cores (shared)"
+            "placedb-bench search: \(count) generated places (seed 20261201, 300 cities), \(ndjson); machine: \(ProcessInfo.processInfo.activeProcessorCount) cores (shared)"
         )
         print("")
 
@@ -209,8 +235,9 @@ enum SearchBench {
         var cpu: [Bool: [Double]] = [true: [], false: []]
         var sizes: [Bool: Int] = [:]
         let indexed = "\(dir)/search-indexed.sqlite"
+        let indexedOnly = args.contains("--indexed-only")
         for round in 0..<runs {
-            for withIndex in round % 2 == 0 ? [true, false] : [false, true] {
+            for withIndex in indexedOnly ? [true] : round % 2 == 0 ? [true, false] : [false, true] {
                 let db = withIndex ? indexed : "\(dir)/search-plain.sqlite"
                 for suffix in ["", "-wal", "-shm", "-journal"] {
                     try? FileManager.default.removeItem(atPath: db + suffix)
@@ -227,19 +254,25 @@ enum SearchBench {
                 sizes[withIndex] = fileSize(db)
             }
         }
-        let a = median(times[true]!), b = median(times[false]!)
-        let ca = median(cpu[true]!), cb = median(cpu[false]!)
         print(
-            "| fresh import (in-process, \(runs) interleaved rounds) | wall seconds (min / median) | CPU seconds, all threads (min / median) | database bytes | bytes/place |"
+            "| fresh import (in-process, \(runs) \(indexedOnly ? "rounds" : "interleaved rounds")) | wall seconds (min / median) | CPU seconds, all threads (min / median) | database bytes | bytes/place |"
         )
         print("|---|---|---|---|---|")
-        print(
-            "| without the text index step | \(fmt(times[false]!.min()!, 2)) / \(fmt(b, 2)) | \(fmt(cpu[false]!.min()!, 2)) / \(fmt(cb, 2)) | \(sizes[false]!) | \(sizes[false]! / count) |"
-        )
-        print(
-            "| with the text index (FTS5 + words) | \(fmt(times[true]!.min()!, 2)) / \(fmt(a, 2)) | \(fmt(cpu[true]!.min()!, 2)) / \(fmt(ca, 2)) | \(sizes[true]!) | \(sizes[true]! / count) |"
-        )
+        for (withIndex, label) in [
+            (false, "without the text index step"), (true, "with the text index (FTS5 + words)"),
+        ] {
+            guard let t = times[withIndex], !t.isEmpty, let c = cpu[withIndex], let size = sizes[withIndex] else {
+                continue
+            }
+            print(
+                "| \(label) | \(fmt(t.min()!, 2)) / \(fmt(median(t), 2)) | \(fmt(c.min()!, 2)) / \(fmt(median(c), 2)) | \(size) | \(size / count) |"
+            )
+        }
         print("")
+        // --indexed-only: one import, nothing to compare it with.
+        guard !indexedOnly else { return }
+        let a = median(times[true]!), b = median(times[false]!)
+        let ca = median(cpu[true]!), cb = median(cpu[false]!)
         print(
             "import slowdown (medians): wall \(fmt(100 * (a / b - 1), 1))%, CPU \(fmt(100 * (ca / cb - 1), 1))% (target <= 20%); database growth: \(fmt(100 * (Double(sizes[true]!) / Double(sizes[false]!) - 1), 1))% (target <= 30%)"
         )
@@ -265,7 +298,7 @@ enum SearchBench {
     }
 
     /// 2. Query latency.
-    static func measureQueries(places: [Generated], indexed: String, queries: Int, args: [String]) throws {
+    static func measureQueries(places: GeneratedPlaces, indexed: String, queries: Int, args: [String]) throws {
         /// `body`'s result and its wall seconds.
         func timed<T>(_ body: () throws -> T) rethrows -> (T, String) {
             let t0 = DispatchTime.now().uptimeNanoseconds
