@@ -21,8 +21,9 @@
 //      (`MATCH ... ORDER BY bm25 LIMIT 20`) on the same database through
 //      the sqlite3 library.
 //   With --reuse, step 1 is skipped when DIR holds the indexed database of
-//   an earlier run (same N; its NDJSON may be deleted, the places are made
-//   again from the seed): only the queries are timed. --indexed-only
+//   an earlier run (same N; its NDJSON may be deleted: the places are made
+//   again from the generator's states, kept in DIR/search-N.states): only
+//   the queries are timed. --indexed-only
 //   imports only with the text index (R rounds) and leaves out the floor:
 //   for 100M places, where the plain database would not fit beside it. --profile KIND
 //   (e.g. "search: type", "autocomplete") runs only placedb's queries of
@@ -152,6 +153,36 @@ enum SearchBench {
         /// The generator's state before place `k * stride`.
         var checkpoints: [UInt64] = []
 
+        init(count: Int, cities: [Coordinate]) {
+            self.count = count
+            self.cities = cities
+        }
+
+        /// The states written by `write(to:)` for `count` places; nil
+        /// where the file is missing or of another count.
+        init?(count: Int, reading path: String) {
+            guard let data = FileManager.default.contents(atPath: path),
+                data.count == (Self.cityCount * 2 + (count + Self.stride - 1) / Self.stride) * 8
+            else { return nil }
+            let words = data.withUnsafeBytes { Array($0.bindMemory(to: UInt64.self)) }
+            self.count = count
+            cities = (0..<Self.cityCount).map {
+                Coordinate(
+                    latitude: Double(bitPattern: words[2 * $0]), longitude: Double(bitPattern: words[2 * $0 + 1]))
+            }
+            checkpoints = Array(words[(2 * Self.cityCount)...])
+        }
+
+        static let cityCount = 300
+
+        /// The cities' points and the states, as native 64-bit words.
+        func write(to path: String) throws {
+            var words: [UInt64] = []
+            for c in cities { words += [c.latitude.bitPattern, c.longitude.bitPattern] }
+            words += checkpoints
+            try words.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: path)) }
+        }
+
         subscript(i: Int) -> Generated {
             precondition(i >= 0 && i < count, "place \(i) of \(count)")
             var rng = SplitMix64(state: checkpoints[i / Self.stride])
@@ -168,7 +199,7 @@ enum SearchBench {
     static func generate(count: Int, path: String?) throws -> GeneratedPlaces {
         var rng = SplitMix64(state: 20261201)
         var cities: [Coordinate] = []
-        for _ in 0..<300 {
+        for _ in 0..<GeneratedPlaces.cityCount {
             cities.append(Coordinate(latitude: rng.unit() * 110 - 45, longitude: rng.unit() * 360 - 180))
         }
         var out = GeneratedPlaces(count: count, cities: cities)
@@ -211,7 +242,16 @@ enum SearchBench {
         let input = "\(dir)/search-\(count).ndjson"
         let indexed = "\(dir)/search-indexed.sqlite"
         let reuse = args.contains("--reuse") && FileManager.default.fileExists(atPath: indexed)
-        let places = try generate(count: count, path: reuse ? nil : input)
+        // The generator's states, kept beside the database: a later --reuse
+        // does not make every place again (minutes at 100M).
+        let states = "\(dir)/search-\(count).states"
+        let places: GeneratedPlaces
+        if reuse, let kept = GeneratedPlaces(count: count, reading: states) {
+            places = kept
+        } else {
+            places = try generate(count: count, path: reuse ? nil : input)
+            try places.write(to: states)
+        }
         let ndjson =
             FileManager.default.fileExists(atPath: input)
             ? "\(fmt(Double(fileSize(input)) / 1e6)) MB NDJSON" : "NDJSON not kept"
