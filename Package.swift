@@ -22,7 +22,8 @@ let package = Package(
         // linked only by a -sanitize=fuzzer build, see docs/fuzzing.md).
         .systemLibrary(name: "CLibFuzzer"),
         // One compiler builtin Swift cannot call: a cache prefetch hint for
-        // the spatial index's queries (a header, nothing linked).
+        // the spatial index's queries and the word lists' (a header,
+        // nothing linked).
         .systemLibrary(name: "CPrefetch"),
         // libgd's API (Debian's libgd-dev headers), with libgd opened when an
         // image is first decoded: a run that touches no image loads none of
@@ -39,7 +40,7 @@ let package = Package(
         .target(name: "PlaceModel"),
         // ... every SQL statement, the schema and its migrations, the writer
         // and the bulk loader ...
-        .target(name: "PlaceStorage", dependencies: ["PlaceModel", "SQLiteDB"]),
+        .target(name: "PlaceStorage", dependencies: ["PlaceModel", "SQLiteDB", "CPrefetch"]),
         // ... and the public library: formats, import, aliases, photos,
         // rendering and the client.
         // SQLite and zlib are all it links: images are decoded and scaled

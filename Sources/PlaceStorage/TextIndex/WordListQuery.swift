@@ -246,6 +246,15 @@ struct WordListQuery {
         for i in clauses.indices.sorted(by: { estimates[$0] < estimates[$1] }) where i != driver {
             let filtered = { (from: UnsafeBufferPointer<UInt32>) -> [UInt32] in
                 if let r = single(i), r.count <= Self.mergeRatio * from.count { return intersection(from, r) }
+                // A prefix tested on many places: a bitmap of the clause's
+                // places, where each place's own words would be read at
+                // random (on a large index, a cache miss or a page each).
+                if clauses[i].contains(where: Self.isPrefix),
+                    estimates[i] + lists.placeCount / 256 <= Self.bitmapRatio * from.count
+                {
+                    let bits = lists.bitmap(within[i].flatMap { $0 })
+                    return from.filter { bits[Int($0 >> 6)] & (1 << UInt64($0 & 63)) != 0 }
+                }
                 var t = Tester()
                 for item in clauses[i] {
                     switch item {
@@ -253,7 +262,8 @@ struct WordListQuery {
                     case .prefix(let r): t.prefixes.append(r)
                     }
                 }
-                return from.filter { t.holds($0, lists) }
+                if t.prefixes.isEmpty { return from.filter { t.holds($0, lists) } }
+                return Self.filter(from, lists) { t.holds($0, lists) }
             }
             if let from = list {
                 places = filtered(from)
@@ -268,6 +278,35 @@ struct WordListQuery {
             return
         }
         for doc in places where !body(doc) { return }
+    }
+
+    /// A clause with a prefix is tested through a bitmap of its places
+    /// when its postings (and a 256th of the places, for clearing the
+    /// bitmap) are at most this many times the places it is tested on.
+    static let bitmapRatio = 2
+
+    /// How many places ahead of a test their own words are asked for.
+    static let readAhead = 8
+
+    /// The places of `from` that pass `test`, which reads each place's own
+    /// words: they are asked for ahead of it (a place's word bounds
+    /// 2 x `readAhead` places ahead, then its words and length `readAhead`
+    /// ahead), so that on a large index, where each such read misses the
+    /// cache, the reads of several places overlap rather than follow each
+    /// other.
+    private static func filter(
+        _ from: UnsafeBufferPointer<UInt32>, _ lists: WordLists, _ test: (UInt32) -> Bool
+    ) -> [UInt32] {
+        let n = from.count, ahead = readAhead
+        for i in 0..<min(n, 2 * ahead) { lists.prefetchWordBounds(from[i]) }
+        for i in 0..<min(n, ahead) { lists.prefetchWords(from[i]) }
+        var out: [UInt32] = []
+        for i in 0..<n {
+            if i + 2 * ahead < n { lists.prefetchWordBounds(from[i + 2 * ahead]) }
+            if i + ahead < n { lists.prefetchWords(from[i + ahead]) }
+            if test(from[i]) { out.append(from[i]) }
+        }
+        return out
     }
 
     /// A prefix of at most this many words is cut to the runs word by word.

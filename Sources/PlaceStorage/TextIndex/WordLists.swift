@@ -1,3 +1,4 @@
+import CPrefetch
 import Foundation
 package import SQLiteDB
 import PlaceModel
@@ -240,6 +241,22 @@ package final class WordLists: @unchecked Sendable {
         return (placeWords, lo, end)
     }
 
+    /// Asks for the cache line of document `doc`'s word bounds
+    /// (`placeEnds`), to be read soon: the first step of reading its words
+    /// ahead (`holds(_:anyOf:)` on a list of places; see `WordListQuery`).
+    @inline(__always) func prefetchWordBounds(_ doc: UInt32) {
+        guard Int(doc) < lengthCount else { return }
+        cprefetch_read(placeEnds + Int(doc))
+    }
+
+    /// Asks for the cache line of document `doc`'s first words and of its
+    /// length: the second step, once its bounds are read (or asked for).
+    @inline(__always) func prefetchWords(_ doc: UInt32) {
+        guard Int(doc) < lengthCount else { return }
+        cprefetch_read(placeWords + Int(placeEnds[Int(doc)]))
+        cprefetch_read(lengths + Int(doc))
+    }
+
     /// Whether document `doc` holds a word in `range`.
     @inline(__always) func holds(_ doc: UInt32, anyOf range: Range<Int>) -> Bool {
         let (words, from, end) = placeWords(doc, in: range)
@@ -280,8 +297,8 @@ package final class WordLists: @unchecked Sendable {
         return out
     }
 
-    /// The places of `postings`, one bit each.
-    private func bitmap(_ postings: [Range<Int>]) -> [UInt64] {
+    /// A bit per document, set for the documents of `postings`.
+    func bitmap(_ postings: [Range<Int>]) -> [UInt64] {
         var seen = [UInt64](repeating: 0, count: lengthCount / 64 + 1)
         for r in postings {
             for p in r {
