@@ -253,7 +253,7 @@ struct WordListQuery {
                     estimates[i] + lists.placeCount / 256 <= Self.bitmapRatio * from.count
                 {
                     let bits = lists.bitmap(within[i].flatMap { $0 })
-                    return from.filter { bits[Int($0 >> 6)] & (1 << UInt64($0 & 63)) != 0 }
+                    return from.filter { WordLists.contains(bits, $0) }
                 }
                 var t = Tester()
                 for item in clauses[i] {
@@ -290,10 +290,9 @@ struct WordListQuery {
 
     /// The places of `from` that pass `test`, which reads each place's own
     /// words: they are asked for ahead of it (a place's word bounds
-    /// 2 x `readAhead` places ahead, then its words and length `readAhead`
-    /// ahead), so that on a large index, where each such read misses the
-    /// cache, the reads of several places overlap rather than follow each
-    /// other.
+    /// 2 x `readAhead` places ahead, then its words `readAhead` ahead), so
+    /// that on a large index, where each such read misses the cache, the
+    /// reads of several places overlap rather than follow each other.
     private static func filter(
         _ from: UnsafeBufferPointer<UInt32>, _ lists: WordLists, _ test: (UInt32) -> Bool
     ) -> [UInt32] {

@@ -249,12 +249,12 @@ package final class WordLists: @unchecked Sendable {
         cprefetch_read(placeEnds + Int(doc))
     }
 
-    /// Asks for the cache line of document `doc`'s first words and of its
-    /// length: the second step, once its bounds are read (or asked for).
+    /// Asks for the cache line of document `doc`'s first words: the second
+    /// step, once its bounds are read (or asked for). Its length is not
+    /// asked for: a test reads none, and only the matches are scored.
     @inline(__always) func prefetchWords(_ doc: UInt32) {
         guard Int(doc) < lengthCount else { return }
         cprefetch_read(placeWords + Int(placeEnds[Int(doc)]))
-        cprefetch_read(lengths + Int(doc))
     }
 
     /// Whether document `doc` holds a word in `range`.
@@ -307,6 +307,11 @@ package final class WordLists: @unchecked Sendable {
             }
         }
         return seen
+    }
+
+    /// Whether `bitmap` (made by `bitmap(_:)`) holds document `doc`.
+    @inline(__always) static func contains(_ bitmap: [UInt64], _ doc: UInt32) -> Bool {
+        bitmap[Int(doc >> 6)] & (1 << UInt64(doc & 63)) != 0
     }
 
     /// How many places hold any word of `words`.
