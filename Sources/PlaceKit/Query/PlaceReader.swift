@@ -15,6 +15,15 @@ package final class PlaceReader {
     package lazy var textRanking = TextRanking()
     /// Text ranking settles places best bound first (tests turn it off to compare with scoring every place whole).
     var boundsTextRanking = true
+    /// Text ranking bounds a match by the word lists' rank inputs before it
+    /// reads its row (`RankInputs`; tests turn it off to compare with
+    /// reading every match).
+    var ranksFromWordLists = true
+    /// How many text matches this reader answered from the word lists, and
+    /// how many matches came unread (`RankInputs`; the search bench prints it).
+    package var wordListUse: (queries: Int, unread: Int) {
+        (store.textMatchesFromWordLists, store.textMatchesUnread)
+    }
     /// Autocomplete's last word is matched as the vocabulary's words that
     /// start with it when there are at most this many (`QueryTerm.expansions`;
     /// tests set 0 to compare with FTS5's own prefix query).

@@ -26,6 +26,10 @@ package struct TextRanking: Sendable, Equatable {
 
     public init() {}
 
+    /// The types of places drawn as many ways, that a search answers once
+    /// (`StreetSegments`).
+    package static let segmentTypes: Set<String> = ["route", "railway", "waterway"]
+
     public struct Factors: Sendable, Equatable {
         public var text: Double
         public var name: Double

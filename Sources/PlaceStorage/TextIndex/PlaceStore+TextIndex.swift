@@ -17,6 +17,20 @@ package struct TextCandidate {
     package var primaryType: String?
     /// The `rating` column (searchText's `minRating` is checked on it).
     package var rating: Double?
+    /// The row is not read yet (`textMatches` with `unread`): `coordinate`
+    /// is the word lists' point (within `RankInputs.pointError` meters of
+    /// the row's), `ratingCount` theirs (capped where popularity is), and
+    /// `name`, `hasExtra`, `primaryType` and `rating` are unknown;
+    /// `matchedCandidate` reads it.
+    package var unread = false
+    /// Whether a name of the place may hold the query's words (false:
+    /// none of its names can be the query; `WordListQuery.best`).
+    package var inNames = true
+    /// Of an unread match: its name's number of words (FTS5's tokens, as
+    /// many as `TextFolding.words` gives; `nameWordsCap` for that many or
+    /// more; -1 unknown), and whether it has other names.
+    package var nameWords = -1
+    package var otherNames = true
 }
 
 extension PlaceStore {
@@ -34,14 +48,32 @@ extension PlaceStore {
     /// word starting with it, scored as if the expression also held the
     /// prefix phrase `"prefix" *` (AND, after its phrases), read from their
     /// text (`TextIndexSQL.prefixedBM25`).
+    ///
+    /// With `unread`, where the word lists answer and their rank inputs
+    /// hold, a match they have those for is given unread
+    /// (`TextCandidate.unread`; `matchedCandidate` reads it).
     package func textMatches(
-        _ expression: String, phrases: [String], cells: Int, best: Int? = nil, prefix: String? = nil
+        _ expression: String, phrases: [String], cells: Int, best: Int? = nil, prefix: String? = nil,
+        unread: Bool = false
     ) throws -> [(candidate: TextCandidate, bm25: Double)] {
         var out: [(TextCandidate, Double)] = []
         do {
             if let query = try wordListQuery(expression, prefix: prefix, phrases: phrases) {
+                let lists = unread && textStatistics.ranksHold ? textStatistics.wordLists : nil
                 for m in query.query.best(best, prefixCounts: query.prefixCounts) {
-                    if let c = try matchedCandidate(m.rowid) { out.append((c.candidate, m.bm25)) }
+                    if let lists, let inputs = lists.rankInputs(m.doc) {
+                        let c = TextCandidate(
+                            rowid: m.rowid, coordinate: inputs.point, name: nil, hasExtra: false,
+                            ratingCount: inputs.ratingCount, primaryType: nil, rating: nil, unread: true,
+                            inNames: m.inNames, nameWords: inputs.nameWords, otherNames: inputs.otherNames)
+                        out.append((c, m.bm25))
+                        textStatistics.unreadMatches += 1
+                        continue
+                    }
+                    if var c = try matchedCandidate(m.rowid)?.candidate {
+                        c.inNames = m.inNames
+                        out.append((c, m.bm25))
+                    }
                 }
                 return out
             }
@@ -131,8 +163,9 @@ extension PlaceStore {
     }
 
     /// A place the word lists matched, as `bestMatches` joins it: its
-    /// candidate row (its group's canonical row when merged) and fine grid cell.
-    private func matchedCandidate(_ rowid: Int64) throws -> (candidate: TextCandidate, cell: Int64)? {
+    /// candidate row (its group's canonical row when merged) and fine grid
+    /// cell; nil when there is no such row.
+    package func matchedCandidate(_ rowid: Int64) throws -> (candidate: TextCandidate, cell: Int64)? {
         let statement = try db.cachedStatement(TextIndexSQL.matchedCandidate(recordView))
         try statement.bind(.integer(rowid), at: 1)
         defer { statement.reset() }
@@ -229,6 +262,7 @@ extension PlaceStore {
             stats.version = version
             stats.stored = try textCountState() == .current
             stats.wordListsHold = try stats.wordLists?.holds(for: db) ?? false
+            stats.ranksHold = try stats.wordListsHold && stats.wordLists?.ranksHold(RankInputs.marker(db)) == true
         }
         if !stats.wordListsHold {
             let file = WordLists.path(for: path)
@@ -237,6 +271,8 @@ extension PlaceStore {
                 stats.wordListsFile = .some(version)
                 stats.wordLists = version == nil ? nil : try? WordLists.open(file).get()
                 stats.wordListsHold = try stats.wordLists?.holds(for: db) ?? false
+                stats.ranksHold =
+                    try stats.wordListsHold && stats.wordLists?.ranksHold(RankInputs.marker(db)) == true
             }
         }
     }
@@ -417,12 +453,19 @@ extension PlaceStore {
         case .failure(.otherFormat): return (file, "stale", "written by another placedb")
         case .failure(.damaged(let why)): return (file, "damaged", why)
         case .success(let lists):
-            return try lists.holds(for: db) ? (file, "current", nil) : (file, "stale", "the text index changed since")
+            guard try lists.holds(for: db) else { return (file, "stale", "the text index changed since") }
+            // Current for matching; their rank inputs may not be (`RankInputs`).
+            return lists.ranksHold(try RankInputs.marker(db))
+                ? (file, "current", nil) : (file, "current", "its rank inputs are stale: a place changed since")
         }
     }
 
     /// How many text matches this store answered from the stored word lists.
     package var textMatchesFromWordLists: Int { textStatistics.answeredFromWordLists }
+
+    /// How many matches this store gave unread (their rank inputs from the
+    /// word lists).
+    package var textMatchesUnread: Int { textStatistics.unreadMatches }
 
     /// Whether the database has the text index.
     package func hasTextIndex() throws -> Bool {

@@ -29,9 +29,14 @@ package final class TextIndexStatistics {
     var wordLists: WordLists?
     var wordListsFile: FileVersion?? = nil
     var wordListsHold = false
+    /// The lists' rank inputs hold too (`WordLists.ranksHold`: no place
+    /// changed since they were written).
+    var ranksHold = false
     /// Matches answered from the word lists on this connection (for tests
     /// and `--explain`-style checks that they were read).
     package var answeredFromWordLists = 0
+    /// Matches given unread (`TextCandidate.unread`) on this connection.
+    package var unreadMatches = 0
     /// Counts kept at most (a query asks for a few; this bounds memory).
     static let capacity = 100_000
 

@@ -30,6 +30,10 @@ struct WordListQuery {
     /// The expression as clauses that must all hold, each any of its items.
     private let clauses: [[Item]]
     private let phrases: [Phrase]
+    /// Per clause of text words, the text phrases (in the scorer's order)
+    /// its items are: a place can have the clause in a name only where one
+    /// of them is there (`best`'s `inNames`).
+    private let textClauses: [[Int]]
 
     /// `expression` over `lists`, and with `prefix` (`PlaceStore.textMatches`'
     /// split prefix) the places that also hold a word starting with it, the
@@ -45,6 +49,22 @@ struct WordListQuery {
         self.lists = lists
         self.clauses = clauses
         phrases = parser.phrases
+        let text = parser.phrases.filter { !$0.cell }.map(\.words)
+        textClauses = clauses.compactMap { clause in
+            var found: [Int] = []
+            var isText = false
+            for item in clause {
+                let words: Range<Int>
+                switch item {
+                case .cell: continue
+                case .word(let w): words = w..<(w + 1)
+                case .prefix(let r): words = r
+                }
+                isText = true
+                found += text.indices.filter { text[$0] == words }
+            }
+            return isText ? found : nil
+        }
     }
 
     /// The number of places holding `phrase` (`"word"` or `"word" *`, as
@@ -121,20 +141,27 @@ struct WordListQuery {
     /// The `best` places by BM25 (all with nil), ties by rowid. A match's
     /// row is looked up where a tie needs it, and for the answer: a
     /// one-shot process does not page in the document table for matches
-    /// it leaves out.
-    func best(_ best: Int?, prefixCounts: [Int64]) -> [(rowid: Int64, bm25: Double)] {
+    /// it leaves out. Each with its document and `inNames`: false where
+    /// some clause of text words has none of its words weighted as a name
+    /// holds them (a name counts 10, other names 5, the address 1, types
+    /// 3: under 5, the word is in no name), so that no name of the place
+    /// can be the query's.
+    func best(_ best: Int?, prefixCounts: [Int64]) -> [(rowid: Int64, bm25: Double, doc: UInt32, inNames: Bool)] {
         var scorer = Scorer(self, prefixCounts: prefixCounts)
-        var out: [(doc: UInt32, bm25: Double)] = []
+        var out: [(doc: UInt32, bm25: Double, inNames: Bool)] = []
         forEachMatch { doc in
-            out.append((doc, scorer.score(doc)))
+            let bm25 = scorer.score(doc)
+            out.append((doc, bm25, scorer.inNames(textClauses)))
             return true
         }
         let lists = self.lists
-        let order: ((doc: UInt32, bm25: Double), (doc: UInt32, bm25: Double)) -> Bool = {
+        let order: ((doc: UInt32, bm25: Double, inNames: Bool), (doc: UInt32, bm25: Double, inNames: Bool)) -> Bool = {
             $0.bm25 != $1.bm25 ? $0.bm25 < $1.bm25 : lists.rowid($0.doc) < lists.rowid($1.doc)
         }
-        let answer = { (chosen: [(doc: UInt32, bm25: Double)]) in
-            chosen.sorted(by: order).map { (rowid: lists.rowid($0.doc), bm25: $0.bm25) }
+        let answer = { (chosen: [(doc: UInt32, bm25: Double, inNames: Bool)]) in
+            chosen.sorted(by: order).map {
+                (rowid: lists.rowid($0.doc), bm25: $0.bm25, doc: $0.doc, inNames: $0.inNames)
+            }
         }
         guard let best, best < out.count else { return answer(out) }
         guard best > 0 else { return [] }
@@ -440,6 +467,8 @@ struct WordListQuery {
         /// Per text phrase: its words' cursors, or a prefix's words.
         var cursors: [[Cursor]] = []
         var prefixWords: [Range<Int>?] = []
+        /// Each text phrase's weighted frequency in the place last scored.
+        var frequencies: [UInt32] = []
         let avgdl: Double
 
         init(_ q: WordListQuery, prefixCounts: [Int64]) {
@@ -460,6 +489,13 @@ struct WordListQuery {
                 cursors.append(p.prefix ? [] : p.words.map { Cursor(q.lists, $0) })
                 prefixWords.append(p.prefix ? p.words : nil)
             }
+            frequencies = Array(repeating: 0, count: cursors.count)
+        }
+
+        /// Whether every clause (its text phrases) has a phrase weighted
+        /// as a name or other name holds it in the place last scored.
+        func inNames(_ clauses: [[Int]]) -> Bool {
+            clauses.allSatisfy { c in c.isEmpty || c.contains { frequencies[$0] >= WordLists.otherNamesWeight } }
         }
 
         mutating func score(_ doc: UInt32) -> Double {
@@ -480,6 +516,7 @@ struct WordListQuery {
                 for j in cursors[i].indices {
                     if let p = cursors[i][j].seek(doc) { f += lists.frequency(p) }
                 }
+                frequencies[i] = f
                 let freq = Double(f)
                 score += idf[i] * ((freq * (k1 + 1.0)) / (freq + k1 * (1 - b + b * D / avgdl)))
             }

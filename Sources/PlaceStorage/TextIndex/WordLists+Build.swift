@@ -34,6 +34,9 @@ extension WordLists {
         var byRowid: [UInt32] = [], counts: [UInt8] = [], lengths: [UInt32] = []
         var largeCounts: [Int: UInt32] = [:]
         var fineCells: [UInt32] = []
+        // Each place's name tokens (at most `nameWordsCap`) and, in the top
+        // bit, whether it has other names' tokens (`RankInputs`).
+        var names: [UInt8] = []
         var count: UInt32 = 0
         /// Ends the last posting: its count, in a byte or in `largeCounts`.
         func endPosting() {
@@ -85,6 +88,14 @@ extension WordLists {
             count += weight(column)
             grow(&lengths, past: r, with: 0)
             lengths[r] += 1
+            if column == UInt8(ascii: "n") || column == UInt8(ascii: "o") {
+                grow(&names, past: r)
+                if column == UInt8(ascii: "o") {
+                    names[r] |= RankInputs.otherNamesBit
+                } else if names[r] & ~RankInputs.otherNamesBit < RankInputs.nameWordsCap {
+                    names[r] += 1
+                }
+            }
         }
         endPosting()
         if !first { listEnds.append(UInt64(byRowid.count)) }
@@ -103,14 +114,17 @@ extension WordLists {
         var docOf = [UInt32](repeating: 0, count: lengths.count)
         var docRowids = [UInt32](repeating: 0, count: docCount)
         var docLengths = [UInt32](repeating: 0, count: docCount)
+        var docNames = [UInt8](repeating: 0, count: docCount)
         for (d, key) in order.enumerated() {
             let r = Int(UInt32(truncatingIfNeeded: key))
             docOf[r] = UInt32(d)
             docRowids[d] = UInt32(r)
             docLengths[d] = lengths[r]
+            if r < names.count { docNames[d] = names[r] }
         }
         order = []
         lengths = []
+        names = []
 
         // Each document's words in word order (with their counts), then
         // each word's documents in document order: two passes of a
@@ -181,10 +195,15 @@ extension WordLists {
                 break
             }
         }
+        // What ranking reads before a row (`RankInputs`), in the same read
+        // transaction as the index.
+        let marker = try RankInputs.marker(db)
+        let (points, ranks) = try RankInputs.read(db, docRowids: docRowids)
         let fixed =
             [magic, formatVersion, byteOrder, UInt64(bitPattern: rows), UInt64(bitPattern: tokens)] + [
                 UInt64(wordCount), UInt64(postingCount), UInt64(docCount), UInt64(large.count), state.hash,
-                cellRuns ? 1 : 0,
+                cellRuns ? 1 : 0, marker.map { UInt64(bitPattern: $0.generation) } ?? UInt64.max,
+                marker.map { UInt64(bitPattern: $0.maxPlace) } ?? UInt64.max,
             ]
         let bytes: Int
         do {
@@ -193,7 +212,8 @@ extension WordLists {
                 sections: [
                     .init(wordEnds), .init(wordBytes), .init(listEnds), .init(docs), .init(frequencies),
                     .init(large.flatMap { [UInt64($0.posting), UInt64($0.count)] }), .init(docLengths),
-                    .init(placeEnds), .init(placeWords), .init(docRowids),
+                    .init(placeEnds), .init(placeWords), .init(docRowids), .init(points), .init(ranks),
+                    .init(docNames),
                 ], to: path)
         } catch {
             throw WordListsBuildError(path: error.path, errno: error.errno)
@@ -203,7 +223,7 @@ extension WordLists {
 
     /// Makes `array` hold index `i`, doubling it at least, the new
     /// elements `fill`.
-    private static func grow(_ array: inout [UInt32], past i: Int, with fill: UInt32) {
+    private static func grow<T: FixedWidthInteger>(_ array: inout [T], past i: Int, with fill: T = 0) {
         guard i >= array.count else { return }
         array += repeatElement(fill, count: max(i + 1 - array.count, array.count))
     }
@@ -238,12 +258,16 @@ extension WordLists {
         return UInt32(row / 10) << 20 | UInt32(column / 10) << 8 | UInt32(row % 10) << 4 | UInt32(column % 10)
     }
 
+    /// The weight of the other names, the least of a name's: a word
+    /// weighted less in a place is in none of its names.
+    static let otherNamesWeight: UInt32 = 5
+
     /// A column's BM25 weight by the first byte of its name (`name`,
     /// `other_names`, `address`, `types`, `cell`).
     @inline(__always) static func weight(_ column: UInt8) -> UInt32 {
         switch column {
         case UInt8(ascii: "n"): 10
-        case UInt8(ascii: "o"): 5
+        case UInt8(ascii: "o"): otherNamesWeight
         case UInt8(ascii: "a"): 1
         case UInt8(ascii: "t"): 3
         default: 0

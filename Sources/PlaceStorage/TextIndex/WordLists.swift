@@ -21,19 +21,29 @@ import Synchronization
 /// reads it whole. They hold while FTS5's structure and averages records
 /// are those they were made from (`state`); otherwise they are not read.
 ///
+/// Beside the text, what ranking reads of each place before its row
+/// (`RankInputs`): its point, to 1e-7 degree, and its rating count, read
+/// from `place` when the lists were written, and its name's number of
+/// tokens and whether it has other names. They hold while
+/// `place_generation` and the largest place row are what they were then
+/// (`ranksHold`): a change to a place that leaves its text alone (a new
+/// point, a new rating count, a link) leaves the lists current, not these.
+///
 /// Header (little-endian UInt64 words): magic, format version, byte-order
 /// word, FTS5's row count and token count, the number of words, of
 /// postings, of documents, of large frequencies, the state hash, whether
-/// each grid cell is one run of documents (1) or not (0); then per section its offset, length and
-/// checksum; last the checksum of the words before it.
+/// each grid cell is one run of documents (1) or not (0),
+/// `place_generation` and the largest place row when the rank inputs
+/// were read (`UInt64.max`: unknown); then per section its offset, length
+/// and checksum; last the checksum of the words before it.
 package final class WordLists: @unchecked Sendable {
     static let magic: UInt64 = 0x0054_5854_4244_4c50 // "PLDBTXT\0" little-endian
-    static let formatVersion: UInt64 = 2
+    static let formatVersion: UInt64 = 3
     static let byteOrder: UInt64 = 0x0102_0304_0506_0708
-    static let fixedWords = 11
+    static let fixedWords = 13
     static let sectionNames = [
         "wordEnds", "wordBytes", "listEnds", "docs", "frequencies", "large", "lengths", "placeEnds", "placeWords",
-        "docRowids",
+        "docRowids", "points", "ranks", "names",
     ]
     static var headerWords: Int { SectionFile.headerWords(fixed: fixedWords, sections: sectionNames.count) }
 
@@ -64,6 +74,16 @@ package final class WordLists: @unchecked Sendable {
     private let placeWords: UnsafePointer<UInt32>
     /// Each document's rowid.
     private let docRowids: UnsafePointer<UInt32>
+    /// Each document's point (latitude, longitude; 1e-7 degree).
+    private let points: UnsafePointer<Int32>
+    /// Each document's rating count (at most `RankInputs.countCap`), or
+    /// `RankInputs.readsRow`.
+    private let ranks: UnsafePointer<UInt16>
+    /// Each document's name tokens and other-names bit (`RankInputs`).
+    private let names: UnsafePointer<UInt8>
+    /// `place_generation` and the largest place row the rank inputs were
+    /// read at.
+    let rankGeneration: UInt64, rankMaxPlace: UInt64
     /// Whether each grid-cell word's documents are one run (`cellRun`).
     let cellRuns: Bool
     /// The characters past ASCII of the text words: read from the words
@@ -111,6 +131,7 @@ package final class WordLists: @unchecked Sendable {
         let expected = [
             8 * (counts.words + 1), -1, 8 * (counts.words + 1), 4 * counts.postings, counts.postings,
             16 * counts.large, 4 * counts.lengths, 8 * (counts.lengths + 1), -1, 4 * counts.lengths,
+            8 * counts.lengths, 2 * counts.lengths, counts.lengths,
         ]
         for (i, name) in sectionNames.enumerated() {
             let offset = Int(word(fixedWords + 3 * i)), count = Int(word(fixedWords + 3 * i + 1))
@@ -138,6 +159,8 @@ package final class WordLists: @unchecked Sendable {
         largeCount = Int(word(8))
         state = word(9)
         cellRuns = word(10) == 1
+        rankGeneration = word(11)
+        rankMaxPlace = word(12)
         let fixed = Self.fixedWords
         func section<T>(_ i: Int, _: T.Type) -> UnsafePointer<T> {
             (base + Int(word(fixed + 3 * i))).assumingMemoryBound(to: T.self)
@@ -152,6 +175,9 @@ package final class WordLists: @unchecked Sendable {
         placeEnds = section(7, UInt64.self)
         placeWords = section(8, UInt32.self)
         docRowids = section(9, UInt32.self)
+        points = section(10, Int32.self)
+        ranks = section(11, UInt16.self)
+        names = section(12, UInt8.self)
     }
 
     deinit { munmap(UnsafeMutableRawPointer(mutating: base), length) }
@@ -268,6 +294,34 @@ package final class WordLists: @unchecked Sendable {
 
     /// Document `doc`'s doc.
     @inline(__always) func rowid(_ doc: UInt32) -> Int64 { Int64(docRowids[Int(doc)]) }
+
+    /// What ranking reads of document `doc` before its row: its point as
+    /// stored (within `RankInputs.pointError` meters of its row's) and its
+    /// rating count; nil where its row must be read (`RankInputs`). Only
+    /// while `ranksHold`.
+    /// Its name's tokens (at most `RankInputs.nameWordsCap`) and whether
+    /// it has other names' tokens come with them.
+    @inline(__always) func rankInputs(_ doc: UInt32) -> (
+        point: Coordinate, ratingCount: Int, nameWords: Int, otherNames: Bool
+    )? {
+        guard Int(doc) < lengthCount else { return nil }
+        let r = ranks[Int(doc)]
+        guard r != RankInputs.readsRow else { return nil }
+        let at = points + 2 * Int(doc)
+        let n = names[Int(doc)]
+        return (
+            Coordinate(latitude: Double(at[0]) / 1e7, longitude: Double(at[1]) / 1e7), Int(r),
+            Int(n & ~RankInputs.otherNamesBit), n & RankInputs.otherNamesBit != 0
+        )
+    }
+
+    /// Whether the rank inputs hold for the places as `marker` (the
+    /// database's `place_generation` and largest place row) says they are.
+    func ranksHold(_ marker: (generation: Int64, maxPlace: Int64)?) -> Bool {
+        guard let marker, rankGeneration != UInt64.max else { return false }
+        return UInt64(bitPattern: marker.generation) == rankGeneration
+            && UInt64(bitPattern: marker.maxPlace) == rankMaxPlace
+    }
 
     /// The documents of grid-cell word `w` as one run, when `cellRuns`.
     func cellRun(_ w: Int) -> Range<UInt32> {

@@ -26,7 +26,7 @@ import PlaceStorage
 /// rightly refuses.
 enum StreetSegments {
     /// Primary types of places drawn in stretches.
-    static let types: Set<String> = ["route", "railway", "waterway"]
+    static let types = TextRanking.segmentTypes
     /// Stretches this close (meters) are one: touching ways share a node
     /// (0 m); the two carriageways of one avenue lie 5 to 30 m apart.
     static let joinMeters = 30.0

@@ -360,6 +360,13 @@ extension PlaceReader {
         let reach = plan.restriction?.reach
         var coveredByCells = false
         let phrases = TextMatchExpression.phrases(terms)
+        // Matches may come unread (their point and rating count from the
+        // word lists) where the ranking below settles places best bound
+        // first and reads nothing else of them before: no filter on their
+        // rows, no order by distance alone.
+        let unread =
+            ranksFromWordLists && boundsTextRanking && !any && !plan.byDistance && plan.minRating == nil
+            && plan.restriction == nil && plan.listingWords == nil
         /// Whether the candidates gathered are enough to stop widening the
         /// cells (with `minRating`, those rated enough: a filter looks one
         /// level wider, not at the whole index, which only few matches in
@@ -379,7 +386,7 @@ extension PlaceReader {
             // A restriction reaching past the cells reads every match; a bias, the best by BM25.
             let best = plan.restriction != nil ? 20_000 : max(100, 5 * plan.window)
             for m in try store.textMatches(
-                asked.expression, phrases: asked.phrases, cells: 0, best: best, prefix: asked.prefix)
+                asked.expression, phrases: asked.phrases, cells: 0, best: best, prefix: asked.prefix, unread: unread)
             {
                 matched[m.candidate.rowid] = m
             }
@@ -436,7 +443,8 @@ extension PlaceReader {
                 let cells = TextGrid.block(focus, level)
                 guard let asked = try asked(cells: cells) else { return [] }
                 for m in try store.textMatches(
-                    asked.expression, phrases: asked.phrases, cells: cells.count, best: 2000, prefix: asked.prefix)
+                    asked.expression, phrases: asked.phrases, cells: cells.count, best: 2000, prefix: asked.prefix,
+                    unread: unread)
                 {
                     matched[m.candidate.rowid] = m
                 }
@@ -515,11 +523,28 @@ extension PlaceReader {
         } else {
             // Scored by the name alone first; a place's other names (JSON
             // in `extra`, read only for it) can only raise its name factor
-            // to 1. Places are settled best bound first, until no bound
+            // to 1. An unread place is bounded by its stored point (nearer
+            // by `RankInputs.pointError`) and by a name factor of 1 where
+            // its names may hold the query's words as a whole name (0.5 as
+            // the start of one), else 0; it is read when settled. Places are settled best bound first, until no bound
             // reaches the last of the `limit` best: the same answer as
             // scoring every place whole, with fewer rows read.
+            /// The most an unread place's names can give (`TextRanking.nameMatch`):
+            /// 1 for a name of as many words as the query, 0.5 for a longer
+            /// one that may start with a prefix's words, else 0.
+            func nameBound(_ c: TextCandidate) -> Double {
+                guard c.inNames else { return 0 }
+                let n = c.nameWords, q = terms.count
+                if c.otherNames || n < 0 || n >= Int(RankInputs.nameWordsCap) || n == q { return 1 }
+                return plan.lastIsPrefix && n > q ? 0.5 : 0
+            }
             let bounded: [(hit: TextHit, bm25: Double, bound: Double, settled: Bool)] = candidates.map {
                 c, bm25, meters in
+                if c.unread {
+                    let near = meters.map { max(0, $0 - RankInputs.pointError) }
+                    let h = hit(c, bm25, near, nameBound(c))
+                    return (h, bm25, h.factors.score, false)
+                }
                 let h = hit(c, bm25, meters, nameFactor([c.name ?? ""]))
                 let open = c.hasExtra && h.factors.name < 1
                 return (h, bm25, h.factors.score + (open ? ranking.nameWeight * (1 - h.factors.name) : 0), !open)
@@ -534,7 +559,15 @@ extension PlaceReader {
             for i in byBound {
                 let b = bounded[i]
                 if hits.count >= plan.limit && b.bound < worst { break }
-                let h = b.settled ? b.hit : try exact(b.hit.candidate, b.bm25, b.hit.meters)
+                let h: TextHit
+                if b.settled {
+                    h = b.hit
+                } else if b.hit.candidate.unread {
+                    guard let c = try store.matchedCandidate(b.hit.candidate.rowid)?.candidate else { continue }
+                    h = try exact(c, b.bm25, plan.focus.map { $0.distance(to: c.coordinate) })
+                } else {
+                    h = try exact(b.hit.candidate, b.bm25, b.hit.meters)
+                }
                 hits.append(h)
                 if hits.count >= plan.limit {
                     hits.sort(by: before)
