@@ -1,6 +1,6 @@
 // placedb-bench search [--places N] [--queries Q] [--runs R] [--dir DIR] [--reuse] [--profile KIND] [--trigram]
 //                      [--no-floor] [--slowest N] [--no-plain] [--query-floor] [--analyze]
-//                      [--word-lists | --no-word-lists] [--indexed-only]
+//                      [--word-lists | --no-word-lists] [--indexed-only] [--no-rank-inputs]
 //
 // N generated places (default 1,000,000; seeded) with realistic names:
 // chains, family names, made-up names from syllables, the words of their
@@ -38,6 +38,8 @@
 //   --word-lists writes the text index's word lists beside the indexed
 //   database (`placedb text-index lists`, its time printed) before step 2;
 //   --no-word-lists removes them: queries then read FTS5's lists alone.
+//   --no-rank-inputs ranks as without the lists' rank inputs: every match's
+//   row is read before it is ranked (the same answers).
 //   Without either, the queries read whatever lists are there and current.
 //   --query-floor then gives, for the exact names and the autocompletes,
 //   the least FTS5 reading each query needs (`QueryFloor`), beside
@@ -366,6 +368,10 @@ enum SearchBench {
         // A second reader on the same file: a page token that arrives at
         // another connection than the first page's (no ranking kept).
         let other = try PlaceReader(databasePath: indexed)
+        if args.contains("--no-rank-inputs") {
+            client.ranksFromWordLists = false
+            other.ranksFromWordLists = false
+        }
         let raw = try Database(path: indexed, mode: .readOnly)
         let mask = try FieldMask(parsing: "id,displayName,primaryType")
         struct Query { let kind: String; let text: String; let at: Coordinate }

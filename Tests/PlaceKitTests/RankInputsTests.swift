@@ -83,7 +83,8 @@ struct RankInputsTests {
                 for n in [1, 3, 10, 20] {
                     let request = TextSearchRequest(
                         textQuery: q, locationBias: .circle(center: at, radiusMeters: nil), maxResultCount: n)
-                    out.append(String(decoding: try reader.searchTextJSON(request, explain: true, at: time), as: UTF8.self))
+                    out.append(
+                        String(decoding: try reader.searchTextJSON(request, explain: true, at: time), as: UTF8.self))
                 }
                 let wide = TextSearchRequest(
                     textQuery: q, locationBias: .circle(center: at, radiusMeters: 5_000), maxResultCount: 5)
@@ -137,7 +138,9 @@ struct RankInputsTests {
         #expect(street.allSatisfy { answer in segments.filter { answer.contains($0) }.count == 1 })
     }
 
-    @Test("a changed place (a rating count, a point) leaves the lists current but not their rank inputs: rows are read until the lists are written again")
+    @Test(
+        "a changed place (a rating count, a point) leaves the lists current but not their rank inputs: rows are read until the lists are written again"
+    )
     func staleRanks() throws {
         let dir = try TempDirectory("rank-inputs-stale")
         let db = try Self.database(dir, seed: 9)

@@ -18,7 +18,7 @@ package final class PlaceReader {
     /// Text ranking bounds a match by the word lists' rank inputs before it
     /// reads its row (`RankInputs`; tests turn it off to compare with
     /// reading every match).
-    var ranksFromWordLists = true
+    package var ranksFromWordLists = true
     /// How many text matches this reader answered from the word lists, and
     /// how many matches came unread (`RankInputs`; the search bench prints it).
     package var wordListUse: (queries: Int, unread: Int) {

@@ -142,9 +142,8 @@ struct WordListQuery {
     /// row is looked up where a tie needs it, and for the answer: a
     /// one-shot process does not page in the document table for matches
     /// it leaves out. Each with its document and `inNames`: false where
-    /// some clause of text words has none of its words weighted as a name
-    /// holds them (a name counts 10, other names 5, the address 1, types
-    /// 3: under 5, the word is in no name), so that no name of the place
+    /// some clause of text words has none of its words in the place's name
+    /// or other names (`WordLists.nameBit`), so that no name of the place
     /// can be the query's.
     func best(_ best: Int?, prefixCounts: [Int64]) -> [(rowid: Int64, bm25: Double, doc: UInt32, inNames: Bool)] {
         var scorer = Scorer(self, prefixCounts: prefixCounts)
@@ -467,8 +466,8 @@ struct WordListQuery {
         /// Per text phrase: its words' cursors, or a prefix's words.
         var cursors: [[Cursor]] = []
         var prefixWords: [Range<Int>?] = []
-        /// Each text phrase's weighted frequency in the place last scored.
-        var frequencies: [UInt32] = []
+        /// Whether each text phrase is in a name of the place last scored.
+        var named: [Bool] = []
         let avgdl: Double
 
         init(_ q: WordListQuery, prefixCounts: [Int64]) {
@@ -489,13 +488,13 @@ struct WordListQuery {
                 cursors.append(p.prefix ? [] : p.words.map { Cursor(q.lists, $0) })
                 prefixWords.append(p.prefix ? p.words : nil)
             }
-            frequencies = Array(repeating: 0, count: cursors.count)
+            named = Array(repeating: false, count: cursors.count)
         }
 
-        /// Whether every clause (its text phrases) has a phrase weighted
-        /// as a name or other name holds it in the place last scored.
+        /// Whether every clause (its text phrases) has a phrase in a name or
+        /// other name of the place last scored.
         func inNames(_ clauses: [[Int]]) -> Bool {
-            clauses.allSatisfy { c in c.isEmpty || c.contains { frequencies[$0] >= WordLists.otherNamesWeight } }
+            clauses.allSatisfy { c in c.isEmpty || c.contains { named[$0] } }
         }
 
         mutating func score(_ doc: UInt32) -> Double {
@@ -504,19 +503,25 @@ struct WordListQuery {
             var score = 0.0
             for i in cursors.indices {
                 var f: UInt32 = 0
+                var inName = false
                 if let range = prefixWords[i] {
                     // The place's own words in the range, each counted in its list.
                     let (placeWords, from, end) = lists.placeWords(doc, in: range)
                     var j = from
                     while j < end && Int(placeWords[j]) < range.upperBound {
-                        f += lists.frequency(of: Int(placeWords[j]), in: doc)
+                        let w = lists.frequency(of: Int(placeWords[j]), in: doc)
+                        f += w.frequency
+                        inName = inName || w.inName
                         j += 1
                     }
                 }
                 for j in cursors[i].indices {
-                    if let p = cursors[i][j].seek(doc) { f += lists.frequency(p) }
+                    if let p = cursors[i][j].seek(doc) {
+                        f += lists.frequency(p)
+                        inName = inName || lists.inName(p)
+                    }
                 }
-                frequencies[i] = f
+                named[i] = inName
                 let freq = Double(f)
                 score += idf[i] * ((freq * (k1 + 1.0)) / (freq + k1 * (1 - b + b * D / avgdl)))
             }

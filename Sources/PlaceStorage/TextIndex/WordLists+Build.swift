@@ -28,7 +28,8 @@ extension WordLists {
             throw WordListsBuildError(path: path, reason: "the text index's averages record cannot be read")
         }
         // Read in word, then rowid order: each posting's rowid and weighted
-        // count (a byte; 255 and more in `largeCounts`, by posting); each
+        // count (seven bits; 127 and more in `largeCounts`, by posting) with
+        // whether the word is in a name or other name (the eighth); each
         // place's tokens and fine cell (by rowid).
         var wordEnds: [UInt64] = [0], wordBytes: [UInt8] = [], listEnds: [UInt64] = [0]
         var byRowid: [UInt32] = [], counts: [UInt8] = [], lengths: [UInt32] = []
@@ -38,13 +39,16 @@ extension WordLists {
         // bit, whether it has other names' tokens (`RankInputs`).
         var names: [UInt8] = []
         var count: UInt32 = 0
-        /// Ends the last posting: its count, in a byte or in `largeCounts`.
+        var inName = false
+        /// Ends the last posting: its count, in a byte or in `largeCounts`,
+        /// and whether the word is in a name (`WordLists.nameBit`).
         func endPosting() {
             guard !counts.isEmpty else { return }
-            if count < 255 {
-                counts[counts.count - 1] = UInt8(count)
+            let named = inName ? WordLists.nameBit : 0
+            if count < UInt32(WordLists.largeFrequency) {
+                counts[counts.count - 1] = UInt8(count) | named
             } else {
-                counts[counts.count - 1] = 255
+                counts[counts.count - 1] = WordLists.largeFrequency | named
                 largeCounts[counts.count - 1] = count
             }
         }
@@ -80,6 +84,7 @@ extension WordLists {
                 byRowid.append(UInt32(rowid))
                 counts.append(0)
                 count = 0
+                inName = false
                 if let currentCell {
                     grow(&fineCells, past: r, with: Self.noCell)
                     fineCells[r] = currentCell
@@ -89,6 +94,7 @@ extension WordLists {
             grow(&lengths, past: r, with: 0)
             lengths[r] += 1
             if column == UInt8(ascii: "n") || column == UInt8(ascii: "o") {
+                inName = true
                 grow(&names, past: r)
                 if column == UInt8(ascii: "o") {
                     names[r] |= RankInputs.otherNamesBit
@@ -142,7 +148,7 @@ extension WordLists {
                 let at = Int(next[d])
                 docWords[at] = UInt32(w)
                 docCounts[at] = counts[p]
-                if counts[p] == 255 { docLargeCounts[at] = largeCounts[p] }
+                if counts[p] & ~WordLists.nameBit == WordLists.largeFrequency { docLargeCounts[at] = largeCounts[p] }
                 next[d] += 1
             }
         }
@@ -160,7 +166,9 @@ extension WordLists {
                 docs[p] = UInt32(d)
                 let c = docCounts[q]
                 frequencies[p] = c
-                if c == 255 { large.append((p, docLargeCounts[q] ?? 255)) }
+                if c & ~WordLists.nameBit == WordLists.largeFrequency {
+                    large.append((p, docLargeCounts[q] ?? UInt32(WordLists.largeFrequency)))
+                }
                 at[w] += 1
             }
         }
@@ -258,16 +266,12 @@ extension WordLists {
         return UInt32(row / 10) << 20 | UInt32(column / 10) << 8 | UInt32(row % 10) << 4 | UInt32(column % 10)
     }
 
-    /// The weight of the other names, the least of a name's: a word
-    /// weighted less in a place is in none of its names.
-    static let otherNamesWeight: UInt32 = 5
-
     /// A column's BM25 weight by the first byte of its name (`name`,
     /// `other_names`, `address`, `types`, `cell`).
     @inline(__always) static func weight(_ column: UInt8) -> UInt32 {
         switch column {
         case UInt8(ascii: "n"): 10
-        case UInt8(ascii: "o"): otherNamesWeight
+        case UInt8(ascii: "o"): 5
         case UInt8(ascii: "a"): 1
         case UInt8(ascii: "t"): 3
         default: 0

@@ -11,7 +11,8 @@ import Synchronization
 /// and mapped read-only: for each word of `place_text` (text and grid-cell
 /// words, in FTS5's byte order), the places holding it, each with the
 /// word's weighted frequency in the place (name 10, other names 5, address
-/// 1, types 3, cell 0: what BM25 counts), and each place's number of
+/// 1, types 3, cell 0: what BM25 counts) and whether it is in the place's
+/// name or other names (`nameBit`), and each place's number of
 /// tokens. Places are numbered in the lists' own order (documents: by grid
 /// cell, then rowid; `build`), each list in that order, so that a grid
 /// cell's places are one run of documents; `rowid(_:)` gives a document's
@@ -238,10 +239,19 @@ package final class WordLists: @unchecked Sendable {
         words.isEmpty ? 0..<0 : Int(listEnds[words.lowerBound])..<Int(listEnds[words.upperBound])
     }
 
+    /// A posting's frequency byte: the weighted frequency in its low seven
+    /// bits (`largeFrequency`: 127 or more, in `large`), and `nameBit`.
+    static let largeFrequency: UInt8 = 0x7f
+    /// Set where the word is in the place's name or other names.
+    static let nameBit: UInt8 = 0x80
+
+    /// Whether posting `p`'s word is in its place's name or other names.
+    @inline(__always) func inName(_ p: Int) -> Bool { frequencies[p] & Self.nameBit != 0 }
+
     /// The weighted frequency of posting `p`.
     @inline(__always) func frequency(_ p: Int) -> UInt32 {
-        let f = frequencies[p]
-        if f < 255 { return UInt32(f) }
+        let f = frequencies[p] & ~Self.nameBit
+        if f < Self.largeFrequency { return UInt32(f) }
         var lo = 0, hi = largeCount
         while lo < hi {
             let mid = (lo + hi) / 2
@@ -374,11 +384,12 @@ package final class WordLists: @unchecked Sendable {
         return bitmap([postings(of: words)]).reduce(0) { $0 + $1.nonzeroBitCount }
     }
 
-    /// The weighted frequency of word `word` in document `doc` (0 without it).
-    func frequency(of word: Int, in doc: UInt32) -> UInt32 {
+    /// The weighted frequency of word `word` in document `doc` (0 without
+    /// it), and whether it is in the place's names.
+    func frequency(of word: Int, in doc: UInt32) -> (frequency: UInt32, inName: Bool) {
         let r = postings(word)
         let p = firstPosting(in: r, from: doc)
-        return p < r.upperBound && docs[p] == doc ? frequency(p) : 0
+        return p < r.upperBound && docs[p] == doc ? (frequency(p), inName(p)) : (0, false)
     }
 
     /// The number of tokens of document `doc` in all columns (BM25's
