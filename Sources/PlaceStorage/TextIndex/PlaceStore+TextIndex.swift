@@ -261,8 +261,7 @@ extension PlaceStore {
             stats.crowded.removeAll(keepingCapacity: true)
             stats.version = version
             stats.stored = try textCountState() == .current
-            stats.wordListsHold = try stats.wordLists?.holds(for: db) ?? false
-            stats.ranksHold = try stats.wordListsHold && stats.wordLists?.ranksHold(RankInputs.marker(db)) == true
+            try checkWordLists(stats)
         }
         if !stats.wordListsHold {
             let file = WordLists.path(for: path)
@@ -270,11 +269,16 @@ extension PlaceStore {
             if stats.wordListsFile != .some(version) {
                 stats.wordListsFile = .some(version)
                 stats.wordLists = version == nil ? nil : try? WordLists.open(file).get()
-                stats.wordListsHold = try stats.wordLists?.holds(for: db) ?? false
-                stats.ranksHold =
-                    try stats.wordListsHold && stats.wordLists?.ranksHold(RankInputs.marker(db)) == true
+                try checkWordLists(stats)
             }
         }
+    }
+
+    /// Whether the word lists hold for the index as it is, and their rank
+    /// inputs for the places.
+    private func checkWordLists(_ stats: TextIndexStatistics) throws {
+        stats.wordListsHold = try stats.wordLists?.holds(for: db) ?? false
+        stats.ranksHold = try stats.wordListsHold && stats.wordLists?.ranksHold(indexMarker()) == true
     }
 
     /// Whether `place_text_count` was counted on the index as it is now
@@ -455,7 +459,7 @@ extension PlaceStore {
         case .success(let lists):
             guard try lists.holds(for: db) else { return (file, "stale", "the text index changed since") }
             // Current for matching; their rank inputs may not be (`RankInputs`).
-            return lists.ranksHold(try RankInputs.marker(db))
+            return lists.ranksHold(try indexMarker())
                 ? (file, "current", nil) : (file, "current", "its rank inputs are stale: a place changed since")
         }
     }
@@ -490,7 +494,7 @@ extension PlaceStore {
         try read {
             guard try TextIndex.exists(db) else { return nil }
             do {
-                return try WordLists.build(db, to: WordLists.path(for: path))
+                return try WordLists.build(db, to: WordLists.path(for: path), marker: indexMarker())
             } catch let e as SQLiteError {
                 throw textIndexError(e)
             } catch let e as WordListsBuildError {

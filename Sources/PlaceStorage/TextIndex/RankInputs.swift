@@ -48,20 +48,6 @@ package enum RankInputs {
         FROM place
         """
 
-    /// `place_generation` and the largest place row: while both are what
-    /// they were when the lists were written, so is every place's point,
-    /// rating count, type, group and extra (the counter's triggers);
-    /// nil before `place_generation` (schema 16).
-    static func marker(_ db: Database) throws -> (generation: Int64, maxPlace: Int64)? {
-        guard try db.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'place_generation'") != nil
-        else { return nil }
-        let statement = try db.cachedStatement(
-            "SELECT (SELECT n FROM place_generation WHERE id = 1), (SELECT coalesce(max(id), 0) FROM place)")
-        defer { statement.reset() }
-        guard let row = try statement.step(), !row.isNull(0) else { return nil }
-        return (try row.int64(0), try row.int64(1))
-    }
-
     /// Each document's point (latitude, longitude in 1e-7 degree) and
     /// rank (`countCap`-capped rating count, or `readsRow`), read from
     /// `place` in rowid order.

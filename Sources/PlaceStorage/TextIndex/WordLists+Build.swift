@@ -15,14 +15,15 @@ extension WordLists {
 
     /// Writes the word lists of `db`'s text index to `path` (a temporary
     /// file renamed over it), from one read of FTS5's `instance` vocabulary
-    /// inside the caller's read transaction.
+    /// inside the caller's read transaction. `marker`: the places' state
+    /// (`PlaceStore.indexMarker`) the rank inputs hold for (`ranksHold`).
     ///
     /// The places are numbered in the lists' own order (documents): by
     /// coarse grid cell, then fine cell, then rowid (places without a cell
     /// last), so that each grid cell's places are one run of documents and
     /// a search near a point seeks its words' lists for a few runs
     /// (`WordListQuery`) instead of merging them with the cells' lists.
-    package static func build(_ db: Database, to path: String) throws -> Summary {
+    package static func build(_ db: Database, to path: String, marker: IndexMarker?) throws -> Summary {
         let state = try state(db)
         guard let (rows, tokens) = averages(state.averages) else {
             throw WordListsBuildError(path: path, reason: "the text index's averages record cannot be read")
@@ -205,7 +206,6 @@ extension WordLists {
         }
         // What ranking reads before a row (`RankInputs`), in the same read
         // transaction as the index.
-        let marker = try RankInputs.marker(db)
         let (points, ranks) = try RankInputs.read(db, docRowids: docRowids)
         let fixed =
             [magic, formatVersion, byteOrder, UInt64(bitPattern: rows), UInt64(bitPattern: tokens)] + [

@@ -326,8 +326,9 @@ package final class WordLists: @unchecked Sendable {
     }
 
     /// Whether the rank inputs hold for the places as `marker` (the
-    /// database's `place_generation` and largest place row) says they are.
-    func ranksHold(_ marker: (generation: Int64, maxPlace: Int64)?) -> Bool {
+    /// database's `place_generation` and largest place row; its last run
+    /// is not read) says they are.
+    func ranksHold(_ marker: IndexMarker?) -> Bool {
         guard let marker, rankGeneration != UInt64.max else { return false }
         return UInt64(bitPattern: marker.generation) == rankGeneration
             && UInt64(bitPattern: marker.maxPlace) == rankMaxPlace
