@@ -1,4 +1,4 @@
--- placedb database schema, version 19 (golden file: a test compares it with what the migrations produce)
+-- placedb database schema, version 20 (golden file: a test compares it with what the migrations produce)
 
 -- table: idx_place_geom
 CREATE VIRTUAL TABLE "idx_place_geom" USING rtree(pkid, xmin, xmax, ymin, ymax);
@@ -160,6 +160,12 @@ CREATE TABLE place_photo (
     reference TEXT NOT NULL,
     PRIMARY KEY (place, position)
 ) WITHOUT ROWID;
+
+-- table: place_rating_generation
+CREATE TABLE place_rating_generation (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    n INTEGER NOT NULL
+);
 
 -- table: place_text
 CREATE VIRTUAL TABLE place_text USING fts5(name, other_names, address, types, cell,
@@ -407,6 +413,13 @@ WHEN old.geom IS NOT new.geom OR old.name IS NOT new.name OR old.primary_type IS
   OR old.group_id IS NOT new.group_id OR old.extra IS NOT new.extra OR old.doc IS NOT new.doc
 BEGIN
     UPDATE place_generation SET n = n + 1;
+END;
+
+-- trigger: place_rating_generation_update
+CREATE TRIGGER place_rating_generation_update AFTER UPDATE OF rating ON place
+WHEN old.rating IS NOT new.rating
+BEGIN
+    UPDATE place_rating_generation SET n = n + 1;
 END;
 
 -- trigger: place_text_delete

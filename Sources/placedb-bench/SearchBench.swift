@@ -14,8 +14,9 @@
 //      definition (and of fewer columns or less detail), CPU and bytes.
 //   2. Query latency in-process on the indexed database: exact names,
 //      autocomplete with 60% of a name, one-letter typos and type words
-//      (unfiltered, and with minRating 3: the first page, the second page
-//      of the reader that gave the first, and of another reader),
+//      (unfiltered; with minRating 3: the first page, the second page
+//      of the reader that gave the first, and of another reader; within a
+//      2 km circle (locationRestriction); by distance (rankPreference)),
 //      each from a point within 500 m of the place; median and p90 of Q
 //      queries after a warm-up on 200 other ones; beside them the plain FTS5 query
 //      (`MATCH ... ORDER BY bm25 LIMIT 20`) on the same database through
@@ -403,6 +404,14 @@ enum SearchBench {
                     Query(
                         kind: "search: type words, minRating 3, page 2, another reader",
                         text: p.type.replacingOccurrences(of: "_", with: " "), at: at))
+                list.append(
+                    Query(
+                        kind: "search: type words, within 2 km", text: p.type.replacingOccurrences(of: "_", with: " "),
+                        at: at))
+                list.append(
+                    Query(
+                        kind: "search: type words, by distance", text: p.type.replacingOccurrences(of: "_", with: " "),
+                        at: at))
             }
             return list
         }
@@ -419,6 +428,11 @@ enum SearchBench {
                 textQuery: q.text, locationBias: .circle(center: q.at, radiusMeters: nil),
                 maxResultCount: searchResults)
             if q.kind.contains("minRating") { request.minRating = 3 }
+            if q.kind.contains("within 2 km") {
+                request.locationBias = nil
+                request.locationRestriction = .circle(center: q.at, radiusMeters: 2_000)
+            }
+            request.rankByDistance = q.kind.contains("by distance")
             if q.kind.contains("page 2") {
                 let first = try client.searchTextJSON(request, fields: mask, nextPageToken: true)
                 request.pageToken = try JSONValue(parsing: first)["nextPageToken"]?.stringValue
@@ -488,7 +502,8 @@ enum SearchBench {
         for kind in [
             "search: exact name", "autocomplete: 60% of the name", "search: one-letter typo", "search: type words",
             "search: type words, minRating 3, page 1", "search: type words, minRating 3, page 2",
-            "search: type words, minRating 3, page 2, another reader",
+            "search: type words, minRating 3, page 2, another reader", "search: type words, within 2 km",
+            "search: type words, by distance",
         ] {
             print(
                 "| \(kind) | \(stat(ours[kind])) | \(stat(oursCPU[kind])) | \(stat(fts[kind])) | \(stat(ftsCPU[kind])) |"

@@ -331,7 +331,7 @@ struct TextCountTests {
             }
             #expect(throws: PlaceDBError.self, "a reader refuses the old version") { try PlaceReader(databasePath: db) }
             let upgraded = try PlaceImporter(databasePath: db).store.db
-            #expect(try Migrator.storedVersion(upgraded) == 19)
+            #expect(try Migrator.storedVersion(upgraded) == PlaceStore.schemaVersion)
             let tables = try upgraded.scalar(
                 "SELECT count(*) FROM sqlite_master WHERE name IN ('place_text_count', 'place_text_counted')")?.int64
             #expect(tables == (indexed ? 2 : 0), "indexed: \(indexed)")

@@ -33,7 +33,7 @@ package final class PlaceStore {
     /// (`Schema.migrator`; a test keeps the two equal). An open compares the
     /// file's `user_version` with it alone, so a reader, and a writer of an
     /// up-to-date file, never build the migrations.
-    package static let schemaVersion = 19
+    package static let schemaVersion = 20
 
     /// How much of the file a reader opened from now on maps (4 GiB; 0:
     /// none, SQLite's page cache alone). The command line sets it from

@@ -51,4 +51,29 @@ extension Schema {
                 UPDATE place_generation SET n = n + 1;
             END;
             """)
+
+    /// Migration 20: a counter of changed ratings. The text index's word
+    /// lists hold each place's rating for `minRating` (`RankInputs`) and
+    /// hold while it and `place_generation` are what they were; the stored
+    /// spatial index does not hold ratings, so they do not move its counter.
+    static let ratingGenerationMigration = Migration(
+        version: 20, name: "place_rating_generation: what the word lists' rank inputs must not miss",
+        sql: """
+            -- One row. n counts the changes to places' ratings (new and
+            -- removed places move place_generation or max(place.id)). Kept by
+            -- a trigger for every writer. (Written to run again over itself,
+            -- as tests that take a database back to an older version do.)
+            CREATE TABLE IF NOT EXISTS place_rating_generation (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                n INTEGER NOT NULL
+            );
+            INSERT OR IGNORE INTO place_rating_generation (id, n) VALUES (1, 0);
+
+            DROP TRIGGER IF EXISTS place_rating_generation_update;
+            CREATE TRIGGER place_rating_generation_update AFTER UPDATE OF rating ON place
+            WHEN old.rating IS NOT new.rating
+            BEGIN
+                UPDATE place_rating_generation SET n = n + 1;
+            END;
+            """)
 }

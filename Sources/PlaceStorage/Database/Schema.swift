@@ -250,6 +250,7 @@ enum Schema {
             prefixIndexMigration,
             cellMarkMigration,
             textCountMigration,
+            ratingGenerationMigration,
         ])
 
     /// placedb's own tables (SpatiaLite adds its metadata tables beside them).
@@ -258,6 +259,7 @@ enum Schema {
         "place_photo", "photo_image", "place_extent", "place_viewport", "place_footprint", "place_document",
         "place_change", "place_text", "place_text_vocab", "place_word", "place_text_source", "place_link", "link_rule",
         "place_group", "link_setting", "place_generation", "place_text_count", "place_text_counted",
+        "place_rating_generation",
     ]
 }
 

@@ -59,6 +59,20 @@ extension PlaceStore {
         return IndexMarker(generation: try row.int64(0), maxPlace: try row.int64(1), maxRun: try row.int64(2))
     }
 
+    /// The state the word lists' rank inputs must match: `indexMarker`,
+    /// its generation raised by `place_rating_generation` (the changed
+    /// ratings, which the rank inputs hold and the spatial index does not;
+    /// both counters only grow, so their sum moves when either does).
+    package func rankMarker() throws -> IndexMarker? {
+        guard var marker = try indexMarker() else { return nil }
+        if try db.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'place_rating_generation'")
+            != nil
+        {
+            marker.generation += try db.scalar("SELECT n FROM place_rating_generation WHERE id = 1")?.int64 ?? 0
+        }
+        return marker
+    }
+
     /// Every live place (not removed), for the full in-memory index.
     package func loadAllPlaces() throws -> PlaceIndexInput {
         var input = PlaceIndexInput()

@@ -19,9 +19,9 @@ package struct TextCandidate {
     package var rating: Double?
     /// The row is not read yet (`textMatches` with `unread`): `coordinate`
     /// is the word lists' point (within `RankInputs.pointError` meters of
-    /// the row's), `ratingCount` theirs (capped where popularity is), and
-    /// `name`, `hasExtra`, `primaryType` and `rating` are unknown;
-    /// `matchedCandidate` reads it.
+    /// the row's), `ratingCount` theirs (capped where popularity is),
+    /// `rating` the row's, and `name`, `hasExtra` and `primaryType` are
+    /// unknown; `matchedCandidate` reads it.
     package var unread = false
     /// Whether a name of the place may hold the query's words (false:
     /// none of its names can be the query; `WordListQuery.best`).
@@ -64,7 +64,7 @@ extension PlaceStore {
                     if let lists, let inputs = lists.rankInputs(m.doc) {
                         let c = TextCandidate(
                             rowid: m.rowid, coordinate: inputs.point, name: nil, hasExtra: false,
-                            ratingCount: inputs.ratingCount, primaryType: nil, rating: nil, unread: true,
+                            ratingCount: inputs.ratingCount, primaryType: nil, rating: inputs.rating, unread: true,
                             inNames: m.inNames, nameWords: inputs.nameWords, otherNames: inputs.otherNames)
                         out.append((c, m.bm25))
                         textStatistics.unreadMatches += 1
@@ -278,7 +278,7 @@ extension PlaceStore {
     /// inputs for the places.
     private func checkWordLists(_ stats: TextIndexStatistics) throws {
         stats.wordListsHold = try stats.wordLists?.holds(for: db) ?? false
-        stats.ranksHold = try stats.wordListsHold && stats.wordLists?.ranksHold(indexMarker()) == true
+        stats.ranksHold = try stats.wordListsHold && stats.wordLists?.ranksHold(rankMarker()) == true
     }
 
     /// Whether `place_text_count` was counted on the index as it is now
@@ -459,7 +459,7 @@ extension PlaceStore {
         case .success(let lists):
             guard try lists.holds(for: db) else { return (file, "stale", "the text index changed since") }
             // Current for matching; their rank inputs may not be (`RankInputs`).
-            return lists.ranksHold(try indexMarker())
+            return lists.ranksHold(try rankMarker())
                 ? (file, "current", nil) : (file, "current", "its rank inputs are stale: a place changed since")
         }
     }
@@ -494,7 +494,7 @@ extension PlaceStore {
         try read {
             guard try TextIndex.exists(db) else { return nil }
             do {
-                return try WordLists.build(db, to: WordLists.path(for: path), marker: indexMarker())
+                return try WordLists.build(db, to: WordLists.path(for: path), marker: rankMarker())
             } catch let e as SQLiteError {
                 throw textIndexError(e)
             } catch let e as WordListsBuildError {

@@ -16,7 +16,7 @@ extension WordLists {
     /// Writes the word lists of `db`'s text index to `path` (a temporary
     /// file renamed over it), from one read of FTS5's `instance` vocabulary
     /// inside the caller's read transaction. `marker`: the places' state
-    /// (`PlaceStore.indexMarker`) the rank inputs hold for (`ranksHold`).
+    /// (`PlaceStore.rankMarker`) the rank inputs hold for (`ranksHold`).
     ///
     /// The places are numbered in the lists' own order (documents): by
     /// coarse grid cell, then fine cell, then rowid (places without a cell
@@ -206,7 +206,7 @@ extension WordLists {
         }
         // What ranking reads before a row (`RankInputs`), in the same read
         // transaction as the index.
-        let (points, ranks) = try RankInputs.read(db, docRowids: docRowids)
+        let (points, ranks, ratings) = try RankInputs.read(db, docRowids: docRowids)
         let fixed =
             [magic, formatVersion, byteOrder, UInt64(bitPattern: rows), UInt64(bitPattern: tokens)] + [
                 UInt64(wordCount), UInt64(postingCount), UInt64(docCount), UInt64(large.count), state.hash,
@@ -221,7 +221,7 @@ extension WordLists {
                     .init(wordEnds), .init(wordBytes), .init(listEnds), .init(docs), .init(frequencies),
                     .init(large.flatMap { [UInt64($0.posting), UInt64($0.count)] }), .init(docLengths),
                     .init(placeEnds), .init(placeWords), .init(docRowids), .init(points), .init(ranks),
-                    .init(docNames),
+                    .init(docNames), .init(ratings),
                 ], to: path)
         } catch {
             throw WordListsBuildError(path: error.path, errno: error.errno)

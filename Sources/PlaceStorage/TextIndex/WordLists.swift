@@ -23,28 +23,29 @@ import Synchronization
 /// are those they were made from (`state`); otherwise they are not read.
 ///
 /// Beside the text, what ranking reads of each place before its row
-/// (`RankInputs`): its point, to 1e-7 degree, and its rating count, read
-/// from `place` when the lists were written, and its name's number of
-/// tokens and whether it has other names. They hold while
-/// `place_generation` and the largest place row are what they were then
-/// (`ranksHold`): a change to a place that leaves its text alone (a new
-/// point, a new rating count, a link) leaves the lists current, not these.
+/// (`RankInputs`): its point, to 1e-7 degree, its rating count and its
+/// rating, read from `place` when the lists were written, and its name's
+/// number of tokens and whether it has other names. They hold while
+/// `place_generation` (with `place_rating_generation` added) and the
+/// largest place row are what they were then (`ranksHold`): a change to a
+/// place that leaves its text alone (a new point, rating or rating count,
+/// a link) leaves the lists current, not these.
 ///
 /// Header (little-endian UInt64 words): magic, format version, byte-order
 /// word, FTS5's row count and token count, the number of words, of
 /// postings, of documents, of large frequencies, the state hash, whether
-/// each grid cell is one run of documents (1) or not (0),
-/// `place_generation` and the largest place row when the rank inputs
+/// each grid cell is one run of documents (1) or not (0), the rank
+/// marker's generation and the largest place row when the rank inputs
 /// were read (`UInt64.max`: unknown); then per section its offset, length
 /// and checksum; last the checksum of the words before it.
 package final class WordLists: @unchecked Sendable {
     static let magic: UInt64 = 0x0054_5854_4244_4c50 // "PLDBTXT\0" little-endian
-    static let formatVersion: UInt64 = 3
+    static let formatVersion: UInt64 = 4
     static let byteOrder: UInt64 = 0x0102_0304_0506_0708
     static let fixedWords = 13
     static let sectionNames = [
         "wordEnds", "wordBytes", "listEnds", "docs", "frequencies", "large", "lengths", "placeEnds", "placeWords",
-        "docRowids", "points", "ranks", "names",
+        "docRowids", "points", "ranks", "names", "ratings",
     ]
     static var headerWords: Int { SectionFile.headerWords(fixed: fixedWords, sections: sectionNames.count) }
 
@@ -82,6 +83,8 @@ package final class WordLists: @unchecked Sendable {
     private let ranks: UnsafePointer<UInt16>
     /// Each document's name tokens and other-names bit (`RankInputs`).
     private let names: UnsafePointer<UInt8>
+    /// Each document's rating in tenths, or `RankInputs.noRating`.
+    private let ratings: UnsafePointer<UInt8>
     /// `place_generation` and the largest place row the rank inputs were
     /// read at.
     let rankGeneration: UInt64, rankMaxPlace: UInt64
@@ -132,7 +135,7 @@ package final class WordLists: @unchecked Sendable {
         let expected = [
             8 * (counts.words + 1), -1, 8 * (counts.words + 1), 4 * counts.postings, counts.postings,
             16 * counts.large, 4 * counts.lengths, 8 * (counts.lengths + 1), -1, 4 * counts.lengths,
-            8 * counts.lengths, 2 * counts.lengths, counts.lengths,
+            8 * counts.lengths, 2 * counts.lengths, counts.lengths, counts.lengths,
         ]
         for (i, name) in sectionNames.enumerated() {
             let offset = Int(word(fixedWords + 3 * i)), count = Int(word(fixedWords + 3 * i + 1))
@@ -179,6 +182,7 @@ package final class WordLists: @unchecked Sendable {
         points = section(10, Int32.self)
         ranks = section(11, UInt16.self)
         names = section(12, UInt8.self)
+        ratings = section(13, UInt8.self)
     }
 
     deinit { munmap(UnsafeMutableRawPointer(mutating: base), length) }
@@ -307,12 +311,12 @@ package final class WordLists: @unchecked Sendable {
 
     /// What ranking reads of document `doc` before its row: its point as
     /// stored (within `RankInputs.pointError` meters of its row's) and its
-    /// rating count; nil where its row must be read (`RankInputs`). Only
-    /// while `ranksHold`.
+    /// rating count and rating (the row's, bit for bit); nil where its row
+    /// must be read (`RankInputs`). Only while `ranksHold`.
     /// Its name's tokens (at most `RankInputs.nameWordsCap`) and whether
     /// it has other names' tokens come with them.
     @inline(__always) func rankInputs(_ doc: UInt32) -> (
-        point: Coordinate, ratingCount: Int, nameWords: Int, otherNames: Bool
+        point: Coordinate, ratingCount: Int, rating: Double?, nameWords: Int, otherNames: Bool
     )? {
         guard Int(doc) < lengthCount else { return nil }
         let r = ranks[Int(doc)]
@@ -321,13 +325,15 @@ package final class WordLists: @unchecked Sendable {
         let n = names[Int(doc)]
         return (
             Coordinate(latitude: Double(at[0]) / 1e7, longitude: Double(at[1]) / 1e7), Int(r),
-            Int(n & ~RankInputs.otherNamesBit), n & RankInputs.otherNamesBit != 0
+            RankInputs.storedRating(ratings[Int(doc)]), Int(n & ~RankInputs.otherNamesBit),
+            n & RankInputs.otherNamesBit != 0
         )
     }
 
     /// Whether the rank inputs hold for the places as `marker` (the
-    /// database's `place_generation` and largest place row; its last run
-    /// is not read) says they are.
+    /// database's `PlaceStore.rankMarker`: `place_generation` with the
+    /// changed ratings, and the largest place row; its last run is not
+    /// read) says they are.
     func ranksHold(_ marker: IndexMarker?) -> Bool {
         guard let marker, rankGeneration != UInt64.max else { return false }
         return UInt64(bitPattern: marker.generation) == rankGeneration

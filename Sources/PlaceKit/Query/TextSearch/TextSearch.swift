@@ -43,6 +43,38 @@ public enum SearchArea: Sendable, Equatable {
         }
     }
 
+    /// Whether the area holds a place whose point is stored as `c`, within
+    /// `RankInputs.pointError` meters of its row's (1e-7 degree rounded):
+    /// nil where the stored point is too near the edge to tell, and the
+    /// row's point decides (`contains`).
+    func containsStored(_ c: Coordinate) -> Bool? {
+        switch self {
+        case .circle(let center, let r):
+            guard let r else { return true }
+            let d = center.distance(to: c)
+            if d <= r - RankInputs.pointError { return true }
+            if d > r + RankInputs.pointError { return false }
+            return nil
+        case .rectangle(let low, let high):
+            // Rounded to 1e-7 degree, a stored point is within half of
+            // that of the row's on each axis: in by more than 1e-7 is in,
+            // out by more is out (as `contains`, by number, no wrapping).
+            let e = 1e-7, lat = c.latitude, lng = c.longitude
+            let latIn = lat >= low.latitude + e && lat <= high.latitude - e
+            let latOut = lat < low.latitude - e || lat > high.latitude + e
+            let lngIn: Bool, lngOut: Bool
+            if low.longitude <= high.longitude {
+                lngIn = lng >= low.longitude + e && lng <= high.longitude - e
+                lngOut = lng < low.longitude - e || lng > high.longitude + e
+            } else {
+                lngIn = lng >= low.longitude + e || lng <= high.longitude - e
+                lngOut = lng < low.longitude - e && lng > high.longitude + e
+            }
+            if latOut || lngOut { return false }
+            return latIn && lngIn ? true : nil
+        }
+    }
+
     func validate(_ name: String) throws(PlaceDBError) {
         switch self {
         case .circle(let c, let r):
@@ -360,13 +392,15 @@ extension PlaceReader {
         let reach = plan.restriction?.reach
         var coveredByCells = false
         let phrases = TextMatchExpression.phrases(terms)
-        // Matches may come unread (their point and rating count from the
-        // word lists) where the ranking below settles places best bound
-        // first and reads nothing else of them before: no filter on their
-        // rows, no order by distance alone.
+        // Matches may come unread (their point, rating and rating count
+        // from the word lists) where the ranking below settles places best
+        // bound first and reads nothing else of them before: no filter on
+        // their rows but `minRating` and a restriction (decided on the
+        // stored rating and point, or read); by distance, settled nearest
+        // first.
         let unread =
-            ranksFromWordLists && boundsTextRanking && !any && !plan.byDistance && plan.minRating == nil
-            && plan.restriction == nil && plan.listingWords == nil
+            ranksFromWordLists && boundsTextRanking && !any && (!plan.byDistance || plan.focus != nil)
+            && plan.listingWords == nil
         /// Whether the candidates gathered are enough to stop widening the
         /// cells (with `minRating`, those rated enough: a filter looks one
         /// level wider, not at the whole index, which only few matches in
@@ -457,9 +491,22 @@ extension PlaceReader {
         }
         guard !matched.isEmpty else { return [] }
         var candidates: [(TextCandidate, Double, Double?)] = []
-        for (rowid, (c, bm25)) in matched {
+        for (rowid, (match, bm25)) in matched {
+            var c = match
             if let min = plan.minRating, !((c.rating ?? -1) >= min) { continue }
-            if let r = plan.restriction, !r.contains(c.coordinate) { continue }
+            if let r = plan.restriction {
+                if c.unread, let inside = r.containsStored(c.coordinate) {
+                    if !inside { continue }
+                } else {
+                    if c.unread {
+                        // Too near the edge: the row's point decides.
+                        guard let read = try store.matchedCandidate(rowid)?.candidate else { continue }
+                        c = read
+                        c.inNames = match.inNames
+                    }
+                    if !r.contains(c.coordinate) { continue }
+                }
+            }
             if !plan.types.isEmpty {
                 var ok = false
                 for t in plan.types {
@@ -518,7 +565,35 @@ extension PlaceReader {
             return a.candidate.rowid < b.candidate.rowid
         }
         var hits: [TextHit] = []
-        if plan.byDistance || any || !boundsTextRanking {
+        if plan.byDistance, plan.focus != nil, !any, boundsTextRanking {
+            // Nearest first: a place is read (and scored whole) in order of
+            // its nearest possible distance (an unread one's stored point,
+            // nearer by `RankInputs.pointError`) until that is past the
+            // last of the `limit` nearest read: the rest can only come
+            // after it, by distance alone.
+            let near = candidates.map { c, _, meters in
+                c.unread ? max(0, (meters ?? 0) - RankInputs.pointError) : meters ?? 0
+            }
+            let byNear = candidates.indices.sorted {
+                near[$0] != near[$1] ? near[$0] < near[$1] : candidates[$0].0.rowid < candidates[$1].0.rowid
+            }
+            var worst = Double.infinity
+            for i in byNear {
+                if hits.count >= plan.limit && near[i] > worst { break }
+                var (c, bm25, meters) = candidates[i]
+                if c.unread {
+                    guard let read = try store.matchedCandidate(c.rowid)?.candidate else { continue }
+                    c = read
+                    meters = plan.focus.map { $0.distance(to: c.coordinate) }
+                }
+                hits.append(try exact(c, bm25, meters))
+                if hits.count >= plan.limit {
+                    hits.sort(by: before)
+                    hits.removeLast(hits.count - plan.limit)
+                    worst = hits[plan.limit - 1].meters ?? .infinity
+                }
+            }
+        } else if plan.byDistance || any || !boundsTextRanking {
             hits = try candidates.map { try exact($0.0, $0.1, $0.2) }
         } else {
             // Scored by the name alone first; a place's other names (JSON
