@@ -85,8 +85,9 @@ package final class WordLists: @unchecked Sendable {
     private let names: UnsafePointer<UInt8>
     /// Each document's rating in tenths, or `RankInputs.noRating`.
     private let ratings: UnsafePointer<UInt8>
-    /// `place_generation` and the largest place row the rank inputs were
-    /// read at.
+    /// The rank marker's generation (`PlaceStore.rankMarker`: changed
+    /// places and changed ratings) and the largest place row the rank
+    /// inputs were read at.
     let rankGeneration: UInt64, rankMaxPlace: UInt64
     /// Whether each grid-cell word's documents are one run (`cellRun`).
     let cellRuns: Bool
