@@ -1,5 +1,5 @@
-// placedb-bench search [--places N] [--queries Q] [--runs R] [--dir DIR] [--reuse] [--profile KIND] [--trigram]
-//                      [--no-floor] [--slowest N] [--no-plain] [--query-floor] [--analyze]
+// placedb-bench search [--places N] [--queries Q] [--runs R] [--dir DIR] [--reuse] [--profile KIND [--text T]]
+//                      [--trigram] [--no-floor] [--slowest N] [--no-plain] [--query-floor] [--analyze]
 //                      [--word-lists | --no-word-lists] [--indexed-only] [--no-rank-inputs]
 //
 // N generated places (default 1,000,000; seeded) with realistic names:
@@ -28,7 +28,9 @@
 //   imports only with the text index (R rounds) and leaves out the floor:
 //   for 100M places, where the plain database would not fit beside it. --profile KIND
 //   (e.g. "search: type", "autocomplete") runs only placedb's queries of
-//   that kind, five times, and prints nothing: for perf or callgrind.
+//   that kind, five times, then prints how many matched rows were read one
+//   by one: for perf or callgrind; with --text T, only that kind's query of
+//   text T (as --slowest prints it), 200 times.
 //   --slowest N prints the N slowest queries of each kind, with their text
 //   and point (to ask again with `placedb autocomplete --near`).
 //   --no-plain leaves out the plain FTS5 query beside placedb's (at 10M
@@ -472,7 +474,16 @@ enum SearchBench {
             // Only placedb's queries of that kind (a kind's name, or the start
             // of several), five times over, for a profiler.
             let exact = list.contains { $0.kind == kind }
-            for _ in 0..<5 { for q in list where exact ? q.kind == kind : q.kind.hasPrefix(kind) { _ = try timed(q) } }
+            let text = option("--text", args)
+            let chosen = list.filter {
+                (exact ? $0.kind == kind : $0.kind.hasPrefix(kind)) && (text ?? $0.text) == $0.text
+            }
+            let times = text == nil ? 5 : 200
+            for _ in 0..<times { for q in chosen { _ = try timed(q) } }
+            let use = client.wordListUse
+            print(
+                "\(chosen.count * times) queries; word lists answered \(use.queries) index queries; \(use.unread) matches came unread; \(use.read) matched rows read one by one"
+            )
             return
         }
         // Warm-up on other queries (the pages of the index in the cache; the
@@ -512,7 +523,7 @@ enum SearchBench {
         print("")
         print("targets: search median < 1 ms and p90 < 5 ms; autocomplete median < 2 ms, p90 < 10 ms, p99 < 25 ms")
         print(
-            "word lists answered \(client.wordListUse.queries) index queries; \(client.wordListUse.unread) matches came unread (ranked before their rows were read)"
+            "word lists answered \(client.wordListUse.queries) index queries; \(client.wordListUse.unread) matches came unread (ranked before their rows were read); \(client.wordListUse.read) matched rows read one by one"
         )
         if let n = Int(option("--slowest", args) ?? ""), n > 0 {
             for (kind, list) in slowest.sorted(by: { $0.key < $1.key }) {

@@ -18,7 +18,8 @@ struct RankInputsTests {
         var rng = TestRandom(seed: seed)
         let names = [
             "Café", "Cafe", "Café du Lac", "Museum", "Lac", "Coop City", "Pont", "Musée Olympique",
-            "Restaurant du Pont", "Cafe Cafe", "Le Lac Café", "Rue du Lac",
+            "Restaurant du Pont", "Cafe Cafe", "Le Lac Café", "Rue du Lac", "Cafe Ca", "Ponton du Lac", "Pontaise",
+            "Cafe Pontet",
         ]
         let types = [["cafe"], ["restaurant", "cafe"], ["museum"], ["store"], ["bakery", "cafe"]]
         var google = ""
@@ -112,7 +113,12 @@ struct RankInputsTests {
                     textQuery: q, locationBias: .circle(center: at, radiusMeters: 5_000), maxResultCount: 5)
                 out.append(String(decoding: try reader.searchTextJSON(wide, explain: true, at: time), as: UTF8.self))
             }
-            for input in ["caf", "cafe d", "ru", "mus", "rue du l", "le lac c", "p", "avenue de rh"] {
+            // Prefixes that are whole words of names as long as the input
+            // ("cafe ca", "pont"), and only the start of others' words.
+            for input in [
+                "caf", "cafe d", "ru", "mus", "rue du l", "le lac c", "p", "avenue de rh", "cafe ca", "cafe caf",
+                "cafe cafe", "le lac cafe", "coop cit", "coop city", "pont", "pon", "cafe pon", "ponton du l", "lac",
+            ] {
                 let request = AutocompleteRequest(input: input, locationBias: .circle(center: at, radiusMeters: nil))
                 out.append(String(decoding: try reader.autocompleteJSON(request, explain: true), as: UTF8.self))
             }
@@ -231,6 +237,16 @@ struct RankInputsTests {
             #expect(bounded.store.textMatchesUnread > before)
             #expect(String(decoding: answer, as: UTF8.self).contains("\"places\""))
         }
+        // An autocomplete whose last word starts names' words but is not
+        // one of them (no "Cafe Caf") can give those names 0.5 at most:
+        // only about as many rows as it answers are read, not every
+        // "Cafe Cafe" near the point.
+        bounded.completeMatchLimit = 0
+        let reads = bounded.store.matchedRowsRead
+        let typed = try bounded.autocompleteJSON(
+            AutocompleteRequest(input: "cafe caf", locationBias: .circle(center: at, radiusMeters: nil)))
+        #expect(String(decoding: typed, as: UTF8.self).components(separatedBy: "\"placePrediction\"").count == 6)
+        #expect(bounded.store.matchedRowsRead - reads <= 12, "\(bounded.store.matchedRowsRead - reads) rows read")
         // Namesakes of the type word were found and ranked by their names.
         #expect(a.filter { $0.contains(#""name":1"#) || $0.contains(#""name":0.9"#) }.count > 20)
         #expect(a.filter { $0.contains("\"places\"") }.count > 100)

@@ -85,6 +85,12 @@ struct WordListsTests {
             [QueryTerm(word: "łodx", corrections: ["łodz"]), QueryTerm(word: "gare")],
             [QueryTerm(word: "łx", prefix: true)],
             [QueryTerm(word: "bar"), QueryTerm(word: "pre", prefix: true)],
+            // A prefix asked as its words, tested on the places of another
+            // word (their own words), one of them also a phrase of its own,
+            // one held by no place.
+            [QueryTerm(word: "cafe"), QueryTerm(word: "ha", prefix: true, expansions: ["hall", "harbour", "haus"])],
+            [QueryTerm(word: "hall"), QueryTerm(word: "ha", prefix: true, expansions: ["hall", "harbour", "haus"])],
+            [QueryTerm(word: "museo"), QueryTerm(word: "ga", prefix: true, expansions: ["gare", "garden", "gaz"])],
         ]
         var out: [Asked] = []
         for terms in termSets {

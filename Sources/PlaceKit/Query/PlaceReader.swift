@@ -20,9 +20,10 @@ package final class PlaceReader {
     /// reading every match).
     package var ranksFromWordLists = true
     /// How many text matches this reader answered from the word lists, and
-    /// how many matches came unread (`RankInputs`; the search bench prints it).
-    package var wordListUse: (queries: Int, unread: Int) {
-        (store.textMatchesFromWordLists, store.textMatchesUnread)
+    /// how many matches came unread (`RankInputs`), and how many matched
+    /// rows were read one by one (the search bench prints them).
+    package var wordListUse: (queries: Int, unread: Int, read: Int) {
+        (store.textMatchesFromWordLists, store.textMatchesUnread, store.matchedRowsRead)
     }
     /// Autocomplete's last word is matched as the vocabulary's words that
     /// start with it when there are at most this many (`QueryTerm.expansions`;

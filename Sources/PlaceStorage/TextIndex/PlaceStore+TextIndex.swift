@@ -31,6 +31,10 @@ package struct TextCandidate {
     /// more; -1 unknown), and whether it has other names.
     package var nameWords = -1
     package var otherNames = true
+    /// Of an unread match of an autocomplete: whether its names may hold
+    /// the prefix as typed, as a word of its own (false: no name of the
+    /// place can be the input's words whole, only start with them).
+    package var prefixInNames = true
 }
 
 extension PlaceStore {
@@ -51,21 +55,25 @@ extension PlaceStore {
     ///
     /// With `unread`, where the word lists answer and their rank inputs
     /// hold, a match they have those for is given unread
-    /// (`TextCandidate.unread`; `matchedCandidate` reads it).
+    /// (`TextCandidate.unread`; `matchedCandidate` reads it), and with
+    /// `typedPrefix` (an autocomplete's last word), whether its names hold
+    /// that word (`TextCandidate.prefixInNames`).
     package func textMatches(
         _ expression: String, phrases: [String], cells: Int, best: Int? = nil, prefix: String? = nil,
-        unread: Bool = false
+        unread: Bool = false, typedPrefix: String? = nil
     ) throws -> [(candidate: TextCandidate, bm25: Double)] {
         var out: [(TextCandidate, Double)] = []
         do {
             if let query = try wordListQuery(expression, prefix: prefix, phrases: phrases) {
                 let lists = unread && textStatistics.ranksHold ? textStatistics.wordLists : nil
-                for m in query.query.best(best, prefixCounts: query.prefixCounts) {
+                let word = lists != nil ? typedPrefix.map { Array($0.utf8) } : nil
+                for m in query.query.best(best, prefixCounts: query.prefixCounts, word: word) {
                     if let lists, let inputs = lists.rankInputs(m.doc) {
                         let c = TextCandidate(
                             rowid: m.rowid, coordinate: inputs.point, name: nil, hasExtra: false,
                             ratingCount: inputs.ratingCount, primaryType: nil, rating: inputs.rating, unread: true,
-                            inNames: m.inNames, nameWords: inputs.nameWords, otherNames: inputs.otherNames)
+                            inNames: m.inNames, nameWords: inputs.nameWords, otherNames: inputs.otherNames,
+                            prefixInNames: m.wordInNames)
                         out.append((c, m.bm25))
                         textStatistics.unreadMatches += 1
                         continue
@@ -166,6 +174,7 @@ extension PlaceStore {
     /// candidate row (its group's canonical row when merged) and fine grid
     /// cell; nil when there is no such row.
     package func matchedCandidate(_ rowid: Int64) throws -> (candidate: TextCandidate, cell: Int64)? {
+        textStatistics.matchedRowsRead += 1
         let statement = try db.cachedStatement(TextIndexSQL.matchedCandidate(recordView))
         try statement.bind(.integer(rowid), at: 1)
         defer { statement.reset() }
@@ -470,6 +479,9 @@ extension PlaceStore {
     /// How many matches this store gave unread (their rank inputs from the
     /// word lists).
     package var textMatchesUnread: Int { textStatistics.unreadMatches }
+
+    /// How many matched rows this store read one by one (`matchedCandidate`).
+    package var matchedRowsRead: Int { textStatistics.matchedRowsRead }
 
     /// Whether the database has the text index.
     package func hasTextIndex() throws -> Bool {

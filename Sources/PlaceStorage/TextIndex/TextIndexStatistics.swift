@@ -37,6 +37,8 @@ package final class TextIndexStatistics {
     package var answeredFromWordLists = 0
     /// Matches given unread (`TextCandidate.unread`) on this connection.
     package var unreadMatches = 0
+    /// Matched rows read one by one (`matchedCandidate`) on this connection.
+    package var matchedRowsRead = 0
     /// Counts kept at most (a query asks for a few; this bounds memory).
     static let capacity = 100_000
 

@@ -144,22 +144,36 @@ struct WordListQuery {
     /// it leaves out. Each with its document and `inNames`: false where
     /// some clause of text words has none of its words in the place's name
     /// or other names (`WordLists.nameBit`), so that no name of the place
-    /// can be the query's.
-    func best(_ best: Int?, prefixCounts: [Int64]) -> [(rowid: Int64, bm25: Double, doc: UInt32, inNames: Bool)] {
+    /// can be the query's. With `word` (an autocomplete's prefix as typed),
+    /// `wordInNames` says whether the place's names hold that very word
+    /// (else none of them can be the query's words whole); true without.
+    func best(_ best: Int?, prefixCounts: [Int64], word: [UInt8]? = nil) -> [(
+        rowid: Int64, bm25: Double, doc: UInt32, inNames: Bool, wordInNames: Bool
+    )] {
+        typealias Match = (doc: UInt32, bm25: Double, inNames: Bool, wordInNames: Bool)
         var scorer = Scorer(self, prefixCounts: prefixCounts)
-        var out: [(doc: UInt32, bm25: Double, inNames: Bool)] = []
+        var out: [Match] = []
+        // The matches come in document order: the word's list is sought
+        // forward only. A word no place holds is in no place's names.
+        let namedWord = word.flatMap { self.lists.find($0) }
+        var named = Cursor(self.lists, namedWord)
         forEachMatch { doc in
             let bm25 = scorer.score(doc)
-            out.append((doc, bm25, scorer.inNames(textClauses)))
+            var wordInNames = word == nil
+            if let p = named.seek(doc) { wordInNames = self.lists.inName(p) }
+            out.append((doc, bm25, scorer.inNames(textClauses), wordInNames))
             return true
         }
         let lists = self.lists
-        let order: ((doc: UInt32, bm25: Double, inNames: Bool), (doc: UInt32, bm25: Double, inNames: Bool)) -> Bool = {
+        let order: (Match, Match) -> Bool = {
             $0.bm25 != $1.bm25 ? $0.bm25 < $1.bm25 : lists.rowid($0.doc) < lists.rowid($1.doc)
         }
-        let answer = { (chosen: [(doc: UInt32, bm25: Double, inNames: Bool)]) in
+        let answer = { (chosen: [Match]) in
             chosen.sorted(by: order).map {
-                (rowid: lists.rowid($0.doc), bm25: $0.bm25, doc: $0.doc, inNames: $0.inNames)
+                (
+                    rowid: lists.rowid($0.doc), bm25: $0.bm25, doc: $0.doc, inNames: $0.inNames,
+                    wordInNames: $0.wordInNames
+                )
             }
         }
         guard let best, best < out.count else { return answer(out) }
@@ -282,13 +296,23 @@ struct WordListQuery {
                     return from.filter { WordLists.contains(bits, $0) }
                 }
                 var t = Tester()
+                var words: [UInt32] = []
                 for item in clauses[i] {
                     switch item {
-                    case .word(let w), .cell(let w): t.cursors.append(Cursor(lists, w))
+                    case .word(let w): words.append(UInt32(w))
+                    case .cell(let w): t.cursors.append(Cursor(lists, w))
                     case .prefix(let r): t.prefixes.append(r)
                     }
                 }
-                if t.prefixes.isEmpty { return from.filter { t.holds($0, lists) } }
+                // Several words (a prefix asked as the words it starts):
+                // looked for in the place's own words, where a cursor per
+                // word would seek in each word's list.
+                if words.count >= Self.wordsByPlace {
+                    t.words = Array(Set(words)).sorted()
+                } else {
+                    t.cursors += words.map { Cursor(lists, Int($0)) }
+                }
+                if t.prefixes.isEmpty && t.words.isEmpty { return from.filter { t.holds($0, lists) } }
                 return Self.filter(from, lists) { t.holds($0, lists) }
             }
             if let from = list {
@@ -333,6 +357,10 @@ struct WordListQuery {
         }
         return out
     }
+
+    /// A clause of at least this many words is tested on each place's own
+    /// words rather than by seeking in each word's list.
+    static let wordsByPlace = 3
 
     /// A prefix of at most this many words is cut to the runs word by word.
     static let prefixWordsCut = 64
@@ -448,11 +476,13 @@ struct WordListQuery {
     private struct Tester {
         var cursors: [Cursor] = []
         var prefixes: [Range<Int>] = []
+        /// Text words looked for in the place's own words (in increasing order).
+        var words: [UInt32] = []
 
         mutating func holds(_ doc: UInt32, _ lists: WordLists) -> Bool {
             for i in cursors.indices where cursors[i].seek(doc) != nil { return true }
             for r in prefixes where lists.holds(doc, anyOf: r) { return true }
-            return false
+            return !words.isEmpty && lists.holds(doc, anyOf: words)
         }
     }
 
@@ -468,6 +498,14 @@ struct WordListQuery {
         var prefixWords: [Range<Int>?] = []
         /// Whether each text phrase is in a name of the place last scored.
         var named: [Bool] = []
+        /// The phrases of one word, by word, when they are several (a
+        /// prefix asked as the words it starts): their frequencies come
+        /// from the place's own words, not from a cursor per word.
+        var byPlace: [(word: UInt32, phrase: Int)] = []
+        /// Per text phrase, its frequency and name bit from the place's
+        /// own words (`byPlace`; 0 and false for the others).
+        var placeFrequency: [UInt32] = []
+        var placeNamed: [Bool] = []
         let avgdl: Double
 
         init(_ q: WordListQuery, prefixCounts: [Int64]) {
@@ -489,6 +527,45 @@ struct WordListQuery {
                 prefixWords.append(p.prefix ? p.words : nil)
             }
             named = Array(repeating: false, count: cursors.count)
+            for i in cursors.indices where prefixWords[i] == nil && cursors[i].count == 1 {
+                byPlace.append((UInt32(cursors[i][0].word), i))
+            }
+            if byPlace.count >= WordListQuery.wordsByPlace {
+                byPlace.sort { $0.word != $1.word ? $0.word < $1.word : $0.phrase < $1.phrase }
+                for (_, i) in byPlace { cursors[i] = [] }
+            } else {
+                byPlace = []
+            }
+            placeFrequency = Array(repeating: 0, count: cursors.count)
+            placeNamed = named
+        }
+
+        /// `placeFrequency` and `placeNamed` for `doc`: its own words in
+        /// the span of `byPlace`'s, merged with them.
+        private mutating func fromPlaceWords(_ doc: UInt32) {
+            for i in placeFrequency.indices {
+                placeFrequency[i] = 0
+                placeNamed[i] = false
+            }
+            guard let first = byPlace.first?.word, let last = byPlace.last?.word else { return }
+            let (own, from, end) = lists.placeWords(doc, in: Int(first)..<(Int(last) + 1))
+            var j = from, k = 0
+            while j < end && k < byPlace.count {
+                let a = own[j], b = byPlace[k].word
+                if a < b {
+                    j += 1
+                } else if a > b {
+                    k += 1
+                } else {
+                    let w = lists.frequency(of: Int(a), in: doc)
+                    while k < byPlace.count && byPlace[k].word == a {
+                        placeFrequency[byPlace[k].phrase] += w.frequency
+                        placeNamed[byPlace[k].phrase] = placeNamed[byPlace[k].phrase] || w.inName
+                        k += 1
+                    }
+                    j += 1
+                }
+            }
         }
 
         /// Whether every clause (its text phrases) has a phrase in a name or
@@ -501,9 +578,10 @@ struct WordListQuery {
             let k1 = 1.2, b = 0.75
             let D = Double(lists.tokens(doc))
             var score = 0.0
+            if !byPlace.isEmpty { fromPlaceWords(doc) }
             for i in cursors.indices {
-                var f: UInt32 = 0
-                var inName = false
+                var f = placeFrequency[i]
+                var inName = placeNamed[i]
                 if let range = prefixWords[i] {
                     // The place's own words in the range, each counted in its list.
                     let (placeWords, from, end) = lists.placeWords(doc, in: range)
@@ -535,9 +613,12 @@ private struct Cursor {
     let docs: UnsafePointer<UInt32>
     var position: Int
     let end: Int
+    /// The word whose list it is in (-1: none, an empty list).
+    let word: Int
 
-    init(_ lists: WordLists, _ word: Int) {
-        let r = lists.postings(word)
+    init(_ lists: WordLists, _ word: Int?) {
+        let r = word.map { lists.postings($0) } ?? 0..<0
+        self.word = word ?? -1
         docs = lists.docs
         position = r.lowerBound
         end = r.upperBound

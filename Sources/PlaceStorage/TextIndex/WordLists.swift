@@ -304,6 +304,21 @@ package final class WordLists: @unchecked Sendable {
         return from < end && Int(words[from]) < range.upperBound
     }
 
+    /// Whether document `doc` holds any of `words` (text words' indexes,
+    /// in increasing order): its own words in their span, merged with them.
+    func holds(_ doc: UInt32, anyOf words: [UInt32]) -> Bool {
+        guard let first = words.first, let last = words.last else { return false }
+        let (own, from, end) = placeWords(doc, in: Int(first)..<(Int(last) + 1))
+        var i = from, j = 0
+        while i < end && j < words.count {
+            let a = own[i], b = words[j]
+            if a == b { return true }
+            if a > last { return false }
+            if a < b { i += 1 } else { j += 1 }
+        }
+        return false
+    }
+
     /// The number of documents.
     var placeCount: Int { lengthCount }
 

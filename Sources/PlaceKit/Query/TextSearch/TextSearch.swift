@@ -401,6 +401,9 @@ extension PlaceReader {
         let unread =
             ranksFromWordLists && boundsTextRanking && !any && (!plan.byDistance || plan.focus != nil)
             && plan.listingWords == nil
+        /// An autocomplete's last word: a name can be the input whole
+        /// (name factor 1) only where it holds that word as typed.
+        let typedPrefix = unread && plan.lastIsPrefix ? terms.last?.word : nil
         /// Whether the candidates gathered are enough to stop widening the
         /// cells (with `minRating`, those rated enough: a filter looks one
         /// level wider, not at the whole index, which only few matches in
@@ -420,7 +423,8 @@ extension PlaceReader {
             // A restriction reaching past the cells reads every match; a bias, the best by BM25.
             let best = plan.restriction != nil ? 20_000 : max(100, 5 * plan.window)
             for m in try store.textMatches(
-                asked.expression, phrases: asked.phrases, cells: 0, best: best, prefix: asked.prefix, unread: unread)
+                asked.expression, phrases: asked.phrases, cells: 0, best: best, prefix: asked.prefix, unread: unread,
+                typedPrefix: typedPrefix)
             {
                 matched[m.candidate.rowid] = m
             }
@@ -478,7 +482,7 @@ extension PlaceReader {
                 guard let asked = try asked(cells: cells) else { return [] }
                 for m in try store.textMatches(
                     asked.expression, phrases: asked.phrases, cells: cells.count, best: 2000, prefix: asked.prefix,
-                    unread: unread)
+                    unread: unread, typedPrefix: typedPrefix)
                 {
                     matched[m.candidate.rowid] = m
                 }
@@ -605,13 +609,15 @@ extension PlaceReader {
             // reaches the last of the `limit` best: the same answer as
             // scoring every place whole, with fewer rows read.
             /// The most an unread place's names can give (`TextRanking.nameMatch`):
-            /// 1 for a name of as many words as the query, 0.5 for a longer
-            /// one that may start with a prefix's words, else 0.
+            /// 1 for a name of as many words as the query (with a prefix,
+            /// only where the names hold it as typed), 0.5 for one as long
+            /// or longer that may start with a prefix's words, else 0.
             func nameBound(_ c: TextCandidate) -> Double {
                 guard c.inNames else { return 0 }
                 let n = c.nameWords, q = terms.count
-                if c.otherNames || n < 0 || n >= Int(RankInputs.nameWordsCap) || n == q { return 1 }
-                return plan.lastIsPrefix && n > q ? 0.5 : 0
+                let anyLength = c.otherNames || n < 0 || n >= Int(RankInputs.nameWordsCap)
+                if c.prefixInNames && (anyLength || n == q) { return 1 }
+                return plan.lastIsPrefix && (anyLength || n >= q) ? 0.5 : 0
             }
             let bounded: [(hit: TextHit, bm25: Double, bound: Double, settled: Bool)] = candidates.map {
                 c, bm25, meters in
