@@ -85,8 +85,8 @@ public final class PlacesClient: Sendable {
 
     /// What the database holds (what `placedb info` prints): counts,
     /// import runs, aliases, sizes, the schema version and the extent.
-    public func databaseInfo() async throws(PlaceDBError) -> DatabaseInfo {
-        try await run { try $0.databaseInfo() }
+    public func databaseInfo(sizes: Bool = true) async throws(PlaceDBError) -> DatabaseInfo {
+        try await run { try $0.databaseInfo(sizes: sizes) }
     }
 
     /// What changed between two states of the database (`placedb diff`,

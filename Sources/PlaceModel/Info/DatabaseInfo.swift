@@ -76,8 +76,11 @@ public struct DatabaseInfo: Sendable, Equatable {
     /// Snapshot sources and the time of their last completed import.
     public var snapshots: [(source: String, runs: Int, lastAt: String)] = []
     /// Tables and indexes by size, largest first; nil when this SQLite has
-    /// no dbstat table.
+    /// no dbstat table, or they were not asked for (`sizesMeasured`).
     public var sizes: [Size]?
+    /// Whether the sizes were asked for (`dbstat` reads every page of the
+    /// file; `placedb info` asks in a file of at most 1 GiB, or with --sizes).
+    public var sizesMeasured = true
     /// The live places' extent (west, south, east, north), nil when none.
     public var boundingBox: (west: Double, south: Double, east: Double, north: Double)?
     /// The database has the text index (search, autocomplete): false when
@@ -162,6 +165,7 @@ public struct DatabaseInfo: Sendable, Equatable {
         if let sizes {
             o["sizes"] = .object(JSONObject(sizes.map { ($0.name, JSONValue.int(Int64($0.bytes))) }))
         }
+        if !sizesMeasured { o["sizesMeasured"] = .bool(false) }
         if let b = boundingBox {
             o["boundingBox"] = [
                 "west": .double(b.west), "south": .double(b.south), "east": .double(b.east), "north": .double(b.north),

@@ -5,8 +5,10 @@ import SQLiteDB
 #endif
 
 extension PlaceStore {
-    /// What the database holds, in one read transaction.
-    package func info() throws -> DatabaseInfo {
+    /// What the database holds, in one read transaction: the places
+    /// counted in one pass over `place`; bytes by table and index
+    /// (`dbstat`, which reads every page of the file) only with `sizes`.
+    package func info(sizes: Bool = true) throws -> DatabaseInfo {
         var info = DatabaseInfo()
         info.path = path
         var st = stat()
@@ -19,6 +21,7 @@ extension PlaceStore {
             }
             return out
         }
+        info.sizesMeasured = sizes
         try db.transaction(.deferred) {
             info.schemaVersion = try Self.storedSchemaVersion(db)
             info.textIndex = try TextIndex.exists(db)
@@ -26,21 +29,7 @@ extension PlaceStore {
                 info.textCounts = try textCountState().rawValue
                 info.wordLists = try wordListsState()
             }
-            try db.forEachRow("SELECT count(*), count(*) FILTER (WHERE removed_run IS NULL) FROM place") { row in
-                info.places = Int((row.optionalInt64(0) ?? 0))
-                info.livePlaces = Int((row.optionalInt64(1) ?? 0))
-            }
-            info.removedPlaces = info.places - info.livePlaces
-            info.bySource = try counts(
-                "SELECT source, count(*) FROM place WHERE removed_run IS NULL GROUP BY source ORDER BY 2 DESC, 1")
-            info.removedBySource = try counts(
-                "SELECT source, count(*) FROM place WHERE removed_run IS NOT NULL GROUP BY source ORDER BY 2 DESC, 1")
-            info.byType = try counts(
-                "SELECT primary_type, count(*) FROM place WHERE removed_run IS NULL GROUP BY primary_type ORDER BY 2 DESC, 1"
-            )
-            info.byStatus = try counts(
-                "SELECT business_status, count(*) FROM place WHERE removed_run IS NULL GROUP BY business_status ORDER BY 2 DESC, 1"
-            )
+            try countPlaces(into: &info)
             info.aliasesByReason = try counts(
                 "SELECT reason, count(*) FROM place_alias GROUP BY reason ORDER BY 2 DESC, 1")
             info.aliases = info.aliasesByReason.reduce(0) { $0 + $1.count }
@@ -68,23 +57,11 @@ extension PlaceStore {
                 info.snapshots.append(
                     (r.optionalString(0) ?? "", Int((r.optionalInt64(1) ?? 0)), r.optionalString(2) ?? ""))
             }
-            // The extent from the spatial index's R*Tree (plain SQLite: no
-            // SpatiaLite needed), live places only.
-            try db.forEachRow(
-                """
-                SELECT min(r.xmin), min(r.ymin), max(r.xmax), max(r.ymax)
-                FROM idx_place_geom r JOIN place p ON p.id = r.pkid WHERE p.removed_run IS NULL
-                """
-            ) { r in
-                if !r.isNull(0) {
-                    info.boundingBox = (
-                        (r.optionalDouble(0) ?? 0), (r.optionalDouble(1) ?? 0), (r.optionalDouble(2) ?? 0),
-                        (r.optionalDouble(3) ?? 0)
-                    )
-                }
-            }
+            info.boundingBox = try extent(removed: info.removedPlaces > 0)
             // Bytes per table and index, where this SQLite has dbstat.
-            if let stat = try? db.prepare("SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC, 1") {
+            if sizes,
+                let stat = try? db.prepare("SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC, 1")
+            {
                 var sizes: [DatabaseInfo.Size] = []
                 while let r = try stat.step() {
                     sizes.append(
@@ -94,5 +71,95 @@ extension PlaceStore {
             }
         }
         return info
+    }
+
+    /// The places, live and removed, by source, and the live ones by
+    /// primary type and businessStatus: one pass over `place` (a
+    /// `GROUP BY` a column would scan it once per count, and sort it),
+    /// each list by count, largest first, then by name in byte order,
+    /// places without a value first, as "(none)".
+    private func countPlaces(into info: inout DatabaseInfo) throws {
+        var live: [String: Int] = [:], removed: [String: Int] = [:]
+        var types: [String?: Int] = [:], statuses: [String?: Int] = [:]
+        try db.forEachRow("SELECT source, primary_type, business_status, removed_run IS NULL FROM place") { row in
+            let source = row.optionalString(0) ?? "(none)"
+            guard (row.optionalInt64(3) ?? 0) != 0 else {
+                removed[source, default: 0] += 1
+                return
+            }
+            live[source, default: 0] += 1
+            types[row.optionalString(1), default: 0] += 1
+            statuses[row.optionalString(2), default: 0] += 1
+        }
+        func sorted(_ counts: [String?: Int]) -> [DatabaseInfo.Count] {
+            counts.sorted { a, b in
+                if a.value != b.value { return a.value > b.value }
+                guard let x = b.key else { return false }
+                guard let y = a.key else { return true }
+                return y.utf8.lexicographicallyPrecedes(x.utf8)
+            }.map { DatabaseInfo.Count(name: $0.key ?? "(none)", count: $0.value) }
+        }
+        info.bySource = sorted(Dictionary(uniqueKeysWithValues: live.map { ($0.key as String?, $0.value) }))
+        info.removedBySource = sorted(Dictionary(uniqueKeysWithValues: removed.map { ($0.key as String?, $0.value) }))
+        info.byType = sorted(types)
+        info.byStatus = sorted(statuses)
+        info.livePlaces = live.values.reduce(0, +)
+        info.removedPlaces = removed.values.reduce(0, +)
+        info.places = info.livePlaces + info.removedPlaces
+    }
+
+    /// The live places' extent from the spatial index's R*Tree (plain
+    /// SQLite: no SpatiaLite needed), rounded outwards as it stores boxes.
+    /// With no removed place, the union of its root node's boxes: SQLite
+    /// keeps each node's box in its parent the union of the node's, through
+    /// inserts and deletes, so that is every entry's without reading them.
+    /// Otherwise the entries of live places, joined one by one.
+    private func extent(removed: Bool) throws -> (west: Double, south: Double, east: Double, north: Double)? {
+        if !removed, let root = try rtreeRootExtent() { return root }
+        var box: (Double, Double, Double, Double)?
+        try db.forEachRow(
+            """
+            SELECT min(r.xmin), min(r.ymin), max(r.xmax), max(r.ymax)
+            FROM idx_place_geom r JOIN place p ON p.id = r.pkid WHERE p.removed_run IS NULL
+            """
+        ) { r in
+            if !r.isNull(0) {
+                box = (
+                    (r.optionalDouble(0) ?? 0), (r.optionalDouble(1) ?? 0), (r.optionalDouble(2) ?? 0),
+                    (r.optionalDouble(3) ?? 0)
+                )
+            }
+        }
+        return box
+    }
+
+    /// The union of the boxes in the root node of `idx_place_geom` (node 1:
+    /// a 2-byte depth and a 2-byte count, then per entry an 8-byte id and
+    /// xmin, xmax, ymin, ymax as 4-byte floats, all big-endian); nil where
+    /// it has no entry or is not of that form.
+    package func rtreeRootExtent() throws -> (west: Double, south: Double, east: Double, north: Double)? {
+        var box: (west: Double, south: Double, east: Double, north: Double)?
+        try db.forEachRow("SELECT data FROM idx_place_geom_node WHERE nodeno = 1") { row in
+            row.withBytes(0) { bytes in
+                guard bytes.count >= 4 else { return }
+                let count = Int(bytes[2]) << 8 | Int(bytes[3])
+                guard count > 0, bytes.count >= 4 + count * 24 else { return }
+                func float(_ at: Int) -> Double {
+                    var bits: UInt32 = 0
+                    for k in 0..<4 { bits = bits << 8 | UInt32(bytes[at + k]) }
+                    return Double(Float(bitPattern: bits))
+                }
+                var w = Double.infinity, s = Double.infinity, e = -Double.infinity, n = -Double.infinity
+                for i in 0..<count {
+                    let at = 4 + i * 24 + 8
+                    w = min(w, float(at))
+                    e = max(e, float(at + 4))
+                    s = min(s, float(at + 8))
+                    n = max(n, float(at + 12))
+                }
+                box = (w, s, e, n)
+            }
+        }
+        return box
     }
 }
