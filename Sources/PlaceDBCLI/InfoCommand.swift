@@ -35,8 +35,7 @@ enum InfoCommand: Command {
             """,
         examples: [
             "placedb info",
-            "placedb info --runs 50",
-            "placedb info --sizes",
+            "placedb info --runs 50 --sizes",
             "placedb info --output json | jq '.bySource'",
         ],
         seeAlso: ["diff", "import", "export"],
