@@ -498,7 +498,7 @@ struct WordListQuery {
         var prefixWords: [Range<Int>?] = []
         /// Whether each text phrase is in a name of the place last scored.
         var named: [Bool] = []
-        /// The phrases of one word, by word, when they are several (a
+        /// The phrases of one word in a clause of several, by word (a
         /// prefix asked as the words it starts): their frequencies come
         /// from the place's own words, not from a cursor per word.
         var byPlace: [(word: UInt32, phrase: Int)] = []
@@ -527,7 +527,11 @@ struct WordListQuery {
                 prefixWords.append(p.prefix ? p.words : nil)
             }
             named = Array(repeating: false, count: cursors.count)
-            for i in cursors.indices where prefixWords[i] == nil && cursors[i].count == 1 {
+            // Only the words of a clause of several (an OR): the phrases of
+            // an AND each match every place scored, and their cursors move
+            // forward through them.
+            let ored = Set(q.textClauses.filter { $0.count >= WordListQuery.wordsByPlace }.joined())
+            for i in cursors.indices where prefixWords[i] == nil && cursors[i].count == 1 && ored.contains(i) {
                 byPlace.append((UInt32(cursors[i][0].word), i))
             }
             if byPlace.count >= WordListQuery.wordsByPlace {
