@@ -498,10 +498,12 @@ struct WordListQuery {
         var prefixWords: [Range<Int>?] = []
         /// Whether each text phrase is in a name of the place last scored.
         var named: [Bool] = []
-        /// The phrases of one word in a clause of several, by word (a
-        /// prefix asked as the words it starts): their frequencies come
-        /// from the place's own words, not from a cursor per word.
-        var byPlace: [(word: UInt32, phrase: Int)] = []
+        /// The words of one-word phrases in a clause of several (a prefix
+        /// asked as the words it starts), in increasing order, each with
+        /// its phrases: their frequencies come from the place's own words
+        /// (`WordLists.forEachHeld`), not from a cursor per word.
+        var byPlace: [UInt32] = []
+        var byPlacePhrases: [[Int]] = []
         /// Per text phrase, its frequency and name bit from the place's
         /// own words (`byPlace`; 0 and false for the others).
         var placeFrequency: [UInt32] = []
@@ -531,44 +533,33 @@ struct WordListQuery {
             // an AND each match every place scored, and their cursors move
             // forward through them.
             let ored = Set(q.textClauses.filter { $0.count >= WordListQuery.wordsByPlace }.joined())
+            let text = q.phrases.filter { !$0.cell }
+            var phrasesOf: [UInt32: [Int]] = [:]
             for i in cursors.indices where prefixWords[i] == nil && cursors[i].count == 1 && ored.contains(i) {
-                byPlace.append((UInt32(cursors[i][0].word), i))
+                phrasesOf[UInt32(text[i].words.lowerBound), default: []].append(i)
             }
-            if byPlace.count >= WordListQuery.wordsByPlace {
-                byPlace.sort { $0.word != $1.word ? $0.word < $1.word : $0.phrase < $1.phrase }
-                for (_, i) in byPlace { cursors[i] = [] }
-            } else {
-                byPlace = []
+            if phrasesOf.values.reduce(0, { $0 + $1.count }) >= WordListQuery.wordsByPlace {
+                byPlace = phrasesOf.keys.sorted()
+                byPlacePhrases = byPlace.map { phrasesOf[$0]! }
+                for i in byPlacePhrases.joined() { cursors[i] = [] }
             }
             placeFrequency = Array(repeating: 0, count: cursors.count)
             placeNamed = named
         }
 
-        /// `placeFrequency` and `placeNamed` for `doc`: its own words in
-        /// the span of `byPlace`'s, merged with them.
+        /// `placeFrequency` and `placeNamed` for `doc`, from its own words.
         private mutating func fromPlaceWords(_ doc: UInt32) {
             for i in placeFrequency.indices {
                 placeFrequency[i] = 0
                 placeNamed[i] = false
             }
-            guard let first = byPlace.first?.word, let last = byPlace.last?.word else { return }
-            let (own, from, end) = lists.placeWords(doc, in: Int(first)..<(Int(last) + 1))
-            var j = from, k = 0
-            while j < end && k < byPlace.count {
-                let a = own[j], b = byPlace[k].word
-                if a < b {
-                    j += 1
-                } else if a > b {
-                    k += 1
-                } else {
-                    let w = lists.frequency(of: Int(a), in: doc)
-                    while k < byPlace.count && byPlace[k].word == a {
-                        placeFrequency[byPlace[k].phrase] += w.frequency
-                        placeNamed[byPlace[k].phrase] = placeNamed[byPlace[k].phrase] || w.inName
-                        k += 1
-                    }
-                    j += 1
+            lists.forEachHeld(doc, of: byPlace) { k in
+                let w = lists.frequency(of: Int(byPlace[k]), in: doc)
+                for i in byPlacePhrases[k] {
+                    placeFrequency[i] += w.frequency
+                    placeNamed[i] = placeNamed[i] || w.inName
                 }
+                return true
             }
         }
 
@@ -617,12 +608,9 @@ private struct Cursor {
     let docs: UnsafePointer<UInt32>
     var position: Int
     let end: Int
-    /// The word whose list it is in (-1: none, an empty list).
-    let word: Int
-
+    /// A cursor on `word`'s list; on an empty one without.
     init(_ lists: WordLists, _ word: Int?) {
         let r = word.map { lists.postings($0) } ?? 0..<0
-        self.word = word ?? -1
         docs = lists.docs
         position = r.lowerBound
         end = r.upperBound

@@ -305,18 +305,37 @@ package final class WordLists: @unchecked Sendable {
     }
 
     /// Whether document `doc` holds any of `words` (text words' indexes,
-    /// in increasing order): its own words in their span, merged with them.
+    /// in increasing order).
     func holds(_ doc: UInt32, anyOf words: [UInt32]) -> Bool {
-        guard let first = words.first, let last = words.last else { return false }
+        var held = false
+        forEachHeld(doc, of: words) { _ in
+            held = true
+            return false
+        }
+        return held
+    }
+
+    /// Calls `body` with the index in `words` (text words' indexes, in
+    /// increasing order, each once) of each word document `doc` holds, in
+    /// order, until it returns false: its own words in their span, merged
+    /// with them.
+    @inline(__always) func forEachHeld(_ doc: UInt32, of words: [UInt32], _ body: (Int) -> Bool) {
+        guard let first = words.first, let last = words.last else { return }
         let (own, from, end) = placeWords(doc, in: Int(first)..<(Int(last) + 1))
         var i = from, j = 0
         while i < end && j < words.count {
             let a = own[i], b = words[j]
-            if a == b { return true }
-            if a > last { return false }
-            if a < b { i += 1 } else { j += 1 }
+            if a > last { return }
+            if a < b {
+                i += 1
+            } else if a > b {
+                j += 1
+            } else {
+                if !body(j) { return }
+                i += 1
+                j += 1
+            }
         }
-        return false
     }
 
     /// The number of documents.
