@@ -1,4 +1,3 @@
-import Foundation
 import PlaceKit
 import PlaceModel
 
@@ -50,19 +49,13 @@ enum InfoCommand: Command {
             guard let v = Int(n), v >= 0 else { throw UsageError(message: "--runs '\(n)' is not a count (0 or more)") }
             lastRuns = v
         }
-        let reader = try PlaceReader(databasePath: context.databasePath)
-        let sizes = context.arguments.flag(Options.sizes) || fileBytes(context.databasePath) <= sizesByDefaultBytes
-        let info = try reader.databaseInfo(sizes: sizes)
+        let info = try PlaceReader(databasePath: context.databasePath).databaseInfo(
+            sizesUpTo: context.arguments.flag(Options.sizes) ? .max : sizesByDefaultBytes)
         switch context.output {
         case .json: context.writeJSON(info.json)
         case .text: context.console.out(HumanText.lines(text(info, lastRuns: lastRuns)))
         }
         return .success
-    }
-
-    /// The size of the file at `path` (0 where it cannot be read).
-    static func fileBytes(_ path: String) -> Int {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }
 
     /// The state of the stored counts (`DatabaseInfo.textCounts`), in words.

@@ -146,7 +146,7 @@ struct InfoCommandTests {
             let all = try entries()
             #expect(root.west == all.0 && root.south == all.1 && root.east == all.2 && root.north == all.3)
             #expect(
-                try store.info(sizes: false).boundingBox.map { [$0.west, $0.south, $0.east, $0.north] } == [
+                try store.info(sizesUpTo: -1).boundingBox.map { [$0.west, $0.south, $0.east, $0.north] } == [
                     all.0, all.1, all.2, all.3,
                 ])
         }
@@ -162,7 +162,10 @@ struct InfoCommandTests {
 
         let measured = try store.info()
         #expect(measured.sizesMeasured && (measured.sizes?.isEmpty == false))
-        let skipped = try store.info(sizes: false)
+        // The limit is the file's size, inclusive.
+        #expect(try store.info(sizesUpTo: measured.fileBytes).sizesMeasured)
+        #expect(try !store.info(sizesUpTo: measured.fileBytes - 1).sizesMeasured)
+        let skipped = try store.info(sizesUpTo: -1)
         #expect(!skipped.sizesMeasured && skipped.sizes == nil)
         #expect(skipped.json["sizesMeasured"] == false && skipped.json["sizes"] == nil)
         // A small file: sizes by default; --sizes asks for them whatever the size.

@@ -86,7 +86,7 @@ public final class PlacesClient: Sendable {
     /// What the database holds (what `placedb info` prints): counts,
     /// import runs, aliases, sizes, the schema version and the extent.
     public func databaseInfo(sizes: Bool = true) async throws(PlaceDBError) -> DatabaseInfo {
-        try await run { try $0.databaseInfo(sizes: sizes) }
+        try await run { try $0.databaseInfo(sizesUpTo: sizes ? .max : -1) }
     }
 
     /// What changed between two states of the database (`placedb diff`,

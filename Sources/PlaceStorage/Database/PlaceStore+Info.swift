@@ -7,12 +7,14 @@ import SQLiteDB
 extension PlaceStore {
     /// What the database holds, in one read transaction: the places
     /// counted in one pass over `place`; bytes by table and index
-    /// (`dbstat`, which reads every page of the file) only with `sizes`.
-    package func info(sizes: Bool = true) throws -> DatabaseInfo {
+    /// (`dbstat`, which reads every page of the file) only in a file of at
+    /// most `sizesUpTo` bytes.
+    package func info(sizesUpTo limit: Int = .max) throws -> DatabaseInfo {
         var info = DatabaseInfo()
         info.path = path
         var st = stat()
         if stat(path, &st) == 0 { info.fileBytes = Int(st.st_size) }
+        let sizes = info.fileBytes <= limit
         func counts(_ sql: String) throws -> [DatabaseInfo.Count] {
             var out: [DatabaseInfo.Count] = []
             try db.forEachRow(sql) {
@@ -79,10 +81,10 @@ extension PlaceStore {
     /// each list by count, largest first, then by name in byte order,
     /// places without a value first, as "(none)".
     private func countPlaces(into info: inout DatabaseInfo) throws {
-        var live: [String: Int] = [:], removed: [String: Int] = [:]
+        var live: [String?: Int] = [:], removed: [String?: Int] = [:]
         var types: [String?: Int] = [:], statuses: [String?: Int] = [:]
         try db.forEachRow("SELECT source, primary_type, business_status, removed_run IS NULL FROM place") { row in
-            let source = row.optionalString(0) ?? "(none)"
+            let source = row.optionalString(0)
             guard (row.optionalInt64(3) ?? 0) != 0 else {
                 removed[source, default: 0] += 1
                 return
@@ -99,8 +101,8 @@ extension PlaceStore {
                 return y.utf8.lexicographicallyPrecedes(x.utf8)
             }.map { DatabaseInfo.Count(name: $0.key ?? "(none)", count: $0.value) }
         }
-        info.bySource = sorted(Dictionary(uniqueKeysWithValues: live.map { ($0.key as String?, $0.value) }))
-        info.removedBySource = sorted(Dictionary(uniqueKeysWithValues: removed.map { ($0.key as String?, $0.value) }))
+        info.bySource = sorted(live)
+        info.removedBySource = sorted(removed)
         info.byType = sorted(types)
         info.byStatus = sorted(statuses)
         info.livePlaces = live.values.reduce(0, +)
