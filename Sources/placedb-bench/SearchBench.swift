@@ -1,6 +1,7 @@
-// placedb-bench search [--places N] [--queries Q] [--runs R] [--dir DIR] [--reuse] [--profile KIND [--text T]]
-//                      [--trigram] [--no-floor] [--slowest N] [--no-plain] [--query-floor] [--analyze]
-//                      [--word-lists | --no-word-lists] [--indexed-only] [--no-rank-inputs]
+// placedb-bench search [--places N] [--queries Q] [--runs R] [--dir DIR] [--reuse]
+//                      [--profile KIND [--text T [--at LAT,LNG]]] [--trigram] [--no-floor] [--slowest N]
+//                      [--no-plain] [--query-floor] [--analyze] [--word-lists | --no-word-lists] [--indexed-only]
+//                      [--no-rank-inputs]
 //
 // N generated places (default 1,000,000; seeded) with realistic names:
 // chains, family names, made-up names from syllables, the words of their
@@ -30,7 +31,9 @@
 //   (e.g. "search: type", "autocomplete") runs only placedb's queries of
 //   that kind, five times, then prints how many matched rows were read one
 //   by one: for perf or callgrind; with --text T, only that kind's query of
-//   text T (as --slowest prints it), 200 times.
+//   text T (as --slowest prints it), 200 times, and the 8 points where it
+//   took longest (median thread CPU, matches unread and rows read);
+//   with --at LAT,LNG as well, only the query from that point.
 //   --slowest N prints the N slowest queries of each kind, with their text
 //   and point (to ask again with `placedb autocomplete --near`).
 //   --no-plain leaves out the plain FTS5 query beside placedb's (at 10M
@@ -425,10 +428,15 @@ enum SearchBench {
         /// the second page's (its token from the first page, asked of
         /// `client` untimed; the timed page is asked of `client`, which
         /// kept the ranking, or of `other`, which did not).
+        /// Set while profiling: a first page's request differs in
+        /// `regionCode` from the 16 before it, so that the reader's memo of
+        /// pages (16 rankings) does not answer a repeat.
+        var repeatNumber: Int?
         func request(_ q: Query) throws -> TextSearchRequest {
             var request = TextSearchRequest(
                 textQuery: q.text, locationBias: .circle(center: q.at, radiusMeters: nil),
                 maxResultCount: searchResults)
+            if let n = repeatNumber, q.kind.contains("page 1") { request.regionCode = "R\(n % 17)" }
             if q.kind.contains("minRating") { request.minRating = 3 }
             if q.kind.contains("within 2 km") {
                 request.locationBias = nil
@@ -475,11 +483,38 @@ enum SearchBench {
             // of several), five times over, for a profiler.
             let exact = list.contains { $0.kind == kind }
             let text = option("--text", args)
-            let chosen = list.filter {
-                (exact ? $0.kind == kind : $0.kind.hasPrefix(kind)) && (text ?? $0.text) == $0.text
+            let at = option("--at", args).map { $0.split(separator: ",").compactMap { Double($0) } }
+            let chosen = list.filter { q in
+                (exact ? q.kind == kind : q.kind.hasPrefix(kind)) && (text ?? q.text) == q.text
+                    && (at.map { a in
+                        a.count == 2 && abs(q.at.latitude - a[0]) < 1e-5 && abs(q.at.longitude - a[1]) < 1e-5
+                    } ?? true)
             }
             let times = text == nil ? 5 : 200
-            for _ in 0..<times { for q in chosen { _ = try timed(q) } }
+            // With --text, each point's median thread CPU and rows read (the
+            // slowest points first): what makes a kind's tail.
+            var byPoint: [(cpu: [Double], unread: Int, read: Int)] = Array(
+                repeating: ([], 0, 0), count: chosen.count)
+            for n in 0..<times {
+                repeatNumber = n
+                for (i, q) in chosen.enumerated() {
+                    let before = client.wordListUse
+                    _ = try timed(q)
+                    let after = client.wordListUse
+                    byPoint[i].cpu.append(lastCPU)
+                    byPoint[i].unread += after.unread - before.unread
+                    byPoint[i].read += after.read - before.read
+                }
+            }
+            if text != nil {
+                let medians = byPoint.map { $0.cpu.sorted()[$0.cpu.count / 2] }
+                for i in chosen.indices.sorted(by: { medians[$0] > medians[$1] }).prefix(8) {
+                    let q = chosen[i]
+                    print(
+                        "\(String(format: "%.2f", medians[i])) ms at \(String(format: "%.5f,%.5f", q.at.latitude, q.at.longitude)): \(byPoint[i].unread / times) unread, \(byPoint[i].read / times) rows read a query"
+                    )
+                }
+            }
             let use = client.wordListUse
             print(
                 "\(chosen.count * times) queries; word lists answered \(use.queries) index queries; \(use.unread) matches came unread; \(use.read) matched rows read one by one"

@@ -95,7 +95,7 @@ let benchmarks: [(name: String, summary: String, options: String, run: ([String]
     (
         "search",
         "text search and autocomplete latency on N generated places with realistic names, against plain FTS5; index build cost and size",
-        "[--places N] [--queries Q] [--runs R] [--dir DIR] [--reuse] [--profile KIND [--text T]] [--trigram] [--no-floor] [--slowest N] [--no-plain] [--query-floor] [--analyze] [--word-lists | --no-word-lists] [--indexed-only] [--no-rank-inputs]",
+        "[--places N] [--queries Q] [--runs R] [--dir DIR] [--reuse] [--profile KIND [--text T [--at LAT,LNG]]] [--trigram] [--no-floor] [--slowest N] [--no-plain] [--query-floor] [--analyze] [--word-lists | --no-word-lists] [--indexed-only] [--no-rank-inputs]",
         SearchBench.run
     ),
     (

@@ -237,6 +237,19 @@ struct RankInputsTests {
             #expect(bounded.store.textMatchesUnread > before)
             #expect(String(decoding: answer, as: UTF8.self).contains("\"places\""))
         }
+        // Few matches (taken all at once, their grid levels told by the
+        // lists' cell runs) come unread too: about as many rows are read as
+        // the answer has.
+        bounded.completeMatchLimit = 300
+        let (fewReads, fewUnread) = (bounded.store.matchedRowsRead, bounded.store.textMatchesUnread)
+        let few = try bounded.searchTextJSON(
+            TextSearchRequest(
+                textQuery: "pont", locationBias: .circle(center: at, radiusMeters: nil), maxResultCount: 3),
+            at: Self.time)
+        #expect(String(decoding: few, as: UTF8.self).components(separatedBy: "\"places/").count == 4)
+        #expect(
+            bounded.store.textMatchesUnread - fewUnread >= 10, "\(bounded.store.textMatchesUnread - fewUnread) unread")
+        #expect(bounded.store.matchedRowsRead - fewReads <= 6, "\(bounded.store.matchedRowsRead - fewReads) rows read")
         // An autocomplete whose last word starts names' words but is not
         // one of them (no "Cafe Caf") can give those names 0.5 at most:
         // only about as many rows as it answers are read, not every

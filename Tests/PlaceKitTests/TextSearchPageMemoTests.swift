@@ -61,4 +61,52 @@ struct TextSearchPageMemoTests {
         // One ranking for the request, whatever the pages.
         #expect(reader.pageMemo.count == 1)
     }
+
+    @Test(
+        "a page token's request hash changes with every field but maxResultCount and pageToken, and writes each field apart from the next"
+    )
+    func pageKeyFields() throws {
+        let base = TextSearchRequest(textQuery: "kiosk")
+        #expect(Mirror(reflecting: base).children.count == TextSearchRequest.pageKeyFields + 2)
+        let here = Coordinate(latitude: 46.5, longitude: 6.6)
+        let changes: [(String, (inout TextSearchRequest) -> Void)] = [
+            ("textQuery", { $0.textQuery = "kiosks" }),
+            ("locationBias", { $0.locationBias = .circle(center: here, radiusMeters: nil) }),
+            ("locationBias radius", { $0.locationBias = .circle(center: here, radiusMeters: 0) }),
+            ("locationRestriction", { $0.locationRestriction = .rectangle(low: here, high: here) }),
+            ("includedTypes", { $0.includedTypes = ["store"] }),
+            ("rankByDistance", { $0.rankByDistance = true }),
+            ("languageCode", { $0.languageCode = "" }),
+            ("regionCode", { $0.regionCode = "CH" }),
+            ("openNow", { $0.openNow = true }),
+            ("minRating", { $0.minRating = 0 }),
+            ("priceLevels", { $0.priceLevels = ["PRICE_LEVEL_FREE"] }),
+            ("strictTypeFiltering", { $0.strictTypeFiltering = true }),
+            ("includePureServiceAreaBusinesses", { $0.includePureServiceAreaBusinesses = true }),
+            ("includeFutureOpenings", { $0.includeFutureOpenings = true }),
+            ("evConnectorTypes", { $0.evConnectorTypes = ["EV_CONNECTOR_TYPE_J1772"] }),
+            ("evMinimumChargingRateKw", { $0.evMinimumChargingRateKw = 0 }),
+            ("evOptions", { $0.evOptions = true }),
+        ]
+        var keys: Set<UInt64> = [base.pageKey]
+        for (field, change) in changes {
+            var r = base
+            change(&r)
+            #expect(keys.insert(r.pageKey).inserted, "\(field) leaves the hash as another request's")
+        }
+        var sized = base
+        sized.maxResultCount = 5
+        sized.pageToken = "anything"
+        #expect(sized.pageKey == base.pageKey)
+        // Lists and strings with their lengths: ["ab", "c"] is not ["a", "bc"].
+        var a = base, b = base
+        a.includedTypes = ["ab", "c"]
+        b.includedTypes = ["a", "bc"]
+        #expect(a.pageKey != b.pageKey)
+        a = base
+        b = base
+        a.languageCode = "de"
+        b.regionCode = "de"
+        #expect(a.pageKey != b.pageKey)
+    }
 }

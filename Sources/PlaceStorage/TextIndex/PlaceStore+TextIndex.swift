@@ -35,6 +35,9 @@ package struct TextCandidate {
     /// the prefix as typed, as a word of its own (false: no name of the
     /// place can be the input's words whole, only start with them).
     package var prefixInNames = true
+    /// Of an unread match: its document in the word lists (which grid
+    /// cells hold it: `cellDocuments`).
+    package var doc: UInt32?
 }
 
 extension PlaceStore {
@@ -58,24 +61,22 @@ extension PlaceStore {
     /// (`TextCandidate.unread`; `matchedCandidate` reads it), and with
     /// `typedPrefix` (an autocomplete's last word), whether its names hold
     /// that word (`TextCandidate.prefixInNames`).
+    ///
+    /// The matches come best first (ties by rowid), or, when not `ordered`
+    /// and the word lists answer, in no order (for a caller that keeps
+    /// them by place).
     package func textMatches(
         _ expression: String, phrases: [String], cells: Int, best: Int? = nil, prefix: String? = nil,
-        unread: Bool = false, typedPrefix: String? = nil
+        unread: Bool = false, typedPrefix: String? = nil, ordered: Bool = true
     ) throws -> [(candidate: TextCandidate, bm25: Double)] {
-        var out: [(TextCandidate, Double)] = []
+        var out: [(candidate: TextCandidate, bm25: Double)] = []
         do {
             if let query = try wordListQuery(expression, prefix: prefix, phrases: phrases) {
                 let lists = unread && textStatistics.ranksHold ? textStatistics.wordLists : nil
                 let word = lists != nil ? typedPrefix.map { Array($0.utf8) } : nil
-                for m in query.query.best(best, prefixCounts: query.prefixCounts, word: word) {
-                    if let lists, let inputs = lists.rankInputs(m.doc) {
-                        let c = TextCandidate(
-                            rowid: m.rowid, coordinate: inputs.point, name: nil, hasExtra: false,
-                            ratingCount: inputs.ratingCount, primaryType: nil, rating: inputs.rating, unread: true,
-                            inNames: m.inNames, nameWords: inputs.nameWords, otherNames: inputs.otherNames,
-                            prefixInNames: m.wordInNames)
+                for m in query.query.best(best, prefixCounts: query.prefixCounts, word: word, ordered: ordered) {
+                    if let lists, let c = unreadCandidate(m, lists) {
                         out.append((c, m.bm25))
-                        textStatistics.unreadMatches += 1
                         continue
                     }
                     if var c = try matchedCandidate(m.rowid)?.candidate {
@@ -111,22 +112,34 @@ extension PlaceStore {
     /// `limit + 1`; the connection remembers it until the file changes,
     /// as it does the phrase counts).
     /// (`prefix`: as in `textMatches`.)
-    package func allTextMatches(_ expression: String, phrases: [String], limit: Int, prefix: String? = nil) throws
-        -> [(candidate: TextCandidate, bm25: Double, cell: Int64)]?
-    {
-        var out: [(TextCandidate, Double, Int64)] = []
+    /// (`unread`, `typedPrefix`: as in `textMatches`, where the lists'
+    /// grid cells are runs of documents as well; an unread match's cell is
+    /// -1, its `doc` says which cells hold it: `cellDocuments`.)
+    package func allTextMatches(
+        _ expression: String, phrases: [String], limit: Int, prefix: String? = nil, unread: Bool = false,
+        typedPrefix: String? = nil
+    ) throws -> [(candidate: TextCandidate, bm25: Double, cell: Int64)]? {
+        var out: [(candidate: TextCandidate, bm25: Double, cell: Int64)] = []
         do {
             let counts = try phrases.map { String(try phraseCount($0)) }
             // Known to match more (words that go together: "costa coffee").
             let key = prefix.map { expression + " AND " + TextMatchExpression.quoted($0) + " *" } ?? expression
             if let known = textStatistics.crowded[key], known >= limit { return nil }
             if let query = try wordListQuery(expression, prefix: prefix, phrases: phrases) {
-                guard let all = query.query.first(limit: limit, prefixCounts: query.prefixCounts) else {
+                let stats = textStatistics
+                let lists = unread && stats.ranksHold && stats.wordLists?.cellRuns == true ? stats.wordLists : nil
+                let word = lists != nil ? typedPrefix.map { Array($0.utf8) } : nil
+                guard let all = query.query.first(limit: limit, prefixCounts: query.prefixCounts, word: word) else {
                     textStatistics.crowded[key] = limit
                     return nil
                 }
                 for m in all {
-                    if let c = try matchedCandidate(m.rowid) { out.append((c.candidate, m.bm25, c.cell)) }
+                    if let lists, let c = unreadCandidate(m, lists) {
+                        out.append((c, m.bm25, -1))
+                    } else if var c = try matchedCandidate(m.rowid) {
+                        if lists != nil { c.candidate.inNames = m.inNames }
+                        out.append((c.candidate, m.bm25, c.cell))
+                    }
                 }
                 return out
             }
@@ -168,6 +181,26 @@ extension PlaceStore {
         for (p, phrase) in zip(text, all) where p.prefix { counts.append(try phraseCount(phrase)) }
         stats.answeredFromWordLists += 1
         return (query, counts)
+    }
+
+    /// A match of the word lists given unread, from their rank inputs; nil
+    /// where its row must be read (`RankInputs.readsRow`).
+    private func unreadCandidate(_ m: WordListQuery.Match, _ lists: WordLists) -> TextCandidate? {
+        guard let inputs = lists.rankInputs(m.doc) else { return nil }
+        textStatistics.unreadMatches += 1
+        return TextCandidate(
+            rowid: m.rowid, coordinate: inputs.point, name: nil, hasExtra: false, ratingCount: inputs.ratingCount,
+            primaryType: nil, rating: inputs.rating, unread: true, inNames: m.inNames, nameWords: inputs.nameWords,
+            otherNames: inputs.otherNames, prefixInNames: m.wordInNames, doc: m.doc)
+    }
+
+    /// The documents of the word lists in any of the grid cells `cells`
+    /// (cell words), as runs; nil where the lists do not hold, or their
+    /// cells are not runs (then no match is given unread with a `doc`).
+    package func cellDocuments(_ cells: [String]) -> [Range<UInt32>]? {
+        let stats = textStatistics
+        guard stats.wordListsHold, let lists = stats.wordLists, lists.cellRuns else { return nil }
+        return cells.compactMap { cell in lists.find(Array(cell.utf8)).map { lists.cellRun($0) } }
     }
 
     /// A place the word lists matched, as `bestMatches` joins it: its
@@ -223,7 +256,11 @@ extension PlaceStore {
     /// An upper bound on the number of places (the largest `place.id`),
     /// for estimates.
     package func placeRowBound() throws -> Int64 {
-        try db.scalar("SELECT max(id) FROM place")?.int64 ?? 0
+        if !textStatistics.checked { try checkTextStatisticsAsError() }
+        if let known = textStatistics.placeRowBound { return known }
+        let bound = try db.scalar("SELECT max(id) FROM place")?.int64 ?? 0
+        textStatistics.placeRowBound = bound
+        return bound
     }
 
     /// How many places hold `phrase` in their text columns, from
@@ -268,6 +305,7 @@ extension PlaceStore {
         if version != stats.version || stats.counts.count + stats.crowded.count >= TextIndexStatistics.capacity {
             stats.counts.removeAll(keepingCapacity: true)
             stats.crowded.removeAll(keepingCapacity: true)
+            stats.placeRowBound = nil
             stats.version = version
             stats.stored = try textCountState() == .current
             try checkWordLists(stats)

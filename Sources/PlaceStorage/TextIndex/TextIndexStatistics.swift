@@ -11,6 +11,8 @@ package final class TextIndexStatistics {
     /// Match expressions more places match than the number given
     /// (`PlaceStore.allTextMatches`), by expression.
     var crowded: [String: Int] = [:]
+    /// The largest `place.id` (`PlaceStore.placeRowBound`), once asked.
+    var placeRowBound: Int64?
     /// The file's state the counts hold for: `PRAGMA data_version` (other
     /// connections' commits) and this connection's total changes.
     var version: (data: Int64, changes: Int) = (-1, -1)

@@ -117,12 +117,18 @@ struct WordListQuery {
         }
     }
 
+    /// A match as `first` and `best` give it: its place's rowid, BM25,
+    /// document, `inNames` and `wordInNames` (see `best`).
+    typealias Match = (rowid: Int64, bm25: Double, doc: UInt32, inNames: Bool, wordInNames: Bool)
+
     /// The places matching, in rowid order, with their BM25 (`counts`:
     /// the number of places holding each prefix phrase, in order, as
     /// `bm25_counted` is given it; a word's is its list's length); at
     /// most `limit` (nil when more match). The matches are scored, and
     /// their rows looked up, only once they are known to be no more.
-    func first(limit: Int, prefixCounts: [Int64]) -> [(rowid: Int64, bm25: Double)]? {
+    /// Each with its document, `inNames` and `wordInNames`, as `best`
+    /// gives them.
+    func first(limit: Int, prefixCounts: [Int64], word: [UInt8]? = nil) -> [Match]? {
         var docs: [UInt32] = []
         var more = false
         forEachMatch { doc in
@@ -134,8 +140,36 @@ struct WordListQuery {
             return true
         }
         if more { return nil }
-        var scorer = Scorer(self, prefixCounts: prefixCounts)
-        return docs.map { (lists.rowid($0), scorer.score($0)) }.sorted { $0.rowid < $1.rowid }
+        var scored = Scored(self, prefixCounts: prefixCounts, word: word)
+        return docs.map { doc in
+            let s = scored(doc)
+            return (lists.rowid(doc), s.bm25, doc, s.inNames, s.wordInNames)
+        }.sorted { $0.rowid < $1.rowid }
+    }
+
+    /// Scores matches given in document order: BM25, `inNames` and
+    /// `wordInNames` (`best`).
+    private struct Scored {
+        var scorer: Scorer
+        let query: WordListQuery
+        let word: [UInt8]?
+        var named: Cursor
+
+        init(_ query: WordListQuery, prefixCounts: [Int64], word: [UInt8]?) {
+            self.query = query
+            self.word = word
+            scorer = Scorer(query, prefixCounts: prefixCounts)
+            // The matches come in document order: the word's list is sought
+            // forward only. A word no place holds is in no place's names.
+            named = Cursor(query.lists, word.flatMap { query.lists.find($0) })
+        }
+
+        mutating func callAsFunction(_ doc: UInt32) -> (bm25: Double, inNames: Bool, wordInNames: Bool) {
+            let bm25 = scorer.score(doc)
+            var wordInNames = word == nil
+            if let p = named.seek(doc) { wordInNames = query.lists.inName(p) }
+            return (bm25, scorer.inNames(query.textClauses), wordInNames)
+        }
     }
 
     /// The `best` places by BM25 (all with nil), ties by rowid. A match's
@@ -147,21 +181,15 @@ struct WordListQuery {
     /// can be the query's. With `word` (an autocomplete's prefix as typed),
     /// `wordInNames` says whether the place's names hold that very word
     /// (else none of them can be the query's words whole); true without.
-    func best(_ best: Int?, prefixCounts: [Int64], word: [UInt8]? = nil) -> [(
-        rowid: Int64, bm25: Double, doc: UInt32, inNames: Bool, wordInNames: Bool
-    )] {
+    /// In that order, unless not `ordered` (then in no order: for a caller
+    /// that keeps them by place).
+    func best(_ best: Int?, prefixCounts: [Int64], word: [UInt8]? = nil, ordered: Bool = true) -> [Match] {
         typealias Match = (doc: UInt32, bm25: Double, inNames: Bool, wordInNames: Bool)
-        var scorer = Scorer(self, prefixCounts: prefixCounts)
+        var scored = Scored(self, prefixCounts: prefixCounts, word: word)
         var out: [Match] = []
-        // The matches come in document order: the word's list is sought
-        // forward only. A word no place holds is in no place's names.
-        let namedWord = word.flatMap { self.lists.find($0) }
-        var named = Cursor(self.lists, namedWord)
         forEachMatch { doc in
-            let bm25 = scorer.score(doc)
-            var wordInNames = word == nil
-            if let p = named.seek(doc) { wordInNames = self.lists.inName(p) }
-            out.append((doc, bm25, scorer.inNames(textClauses), wordInNames))
+            let s = scored(doc)
+            out.append((doc, s.bm25, s.inNames, s.wordInNames))
             return true
         }
         let lists = self.lists
@@ -169,7 +197,7 @@ struct WordListQuery {
             $0.bm25 != $1.bm25 ? $0.bm25 < $1.bm25 : lists.rowid($0.doc) < lists.rowid($1.doc)
         }
         let answer = { (chosen: [Match]) in
-            chosen.sorted(by: order).map {
+            (ordered ? chosen.sorted(by: order) : chosen).map {
                 (
                     rowid: lists.rowid($0.doc), bm25: $0.bm25, doc: $0.doc, inNames: $0.inNames,
                     wordInNames: $0.wordInNames

@@ -19,9 +19,13 @@ struct TextSearchPageToken: Equatable {
     /// `v1.<request hash>.<database marker>.<offset>` in URL-safe base64 (no padding).
     var text: String {
         let plain = "v1.\(String(request, radix: 16)).\(database).\(offset)"
-        return Data(plain.utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(
-                of: "=", with: "")
+        var bytes = Array(Data(plain.utf8).base64EncodedString().utf8)
+        bytes.removeAll { $0 == UInt8(ascii: "=") }
+        for i in bytes.indices {
+            if bytes[i] == UInt8(ascii: "+") { bytes[i] = UInt8(ascii: "-") }
+            if bytes[i] == UInt8(ascii: "/") { bytes[i] = UInt8(ascii: "_") }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     init(request: UInt64, database: String, offset: Int) {
@@ -52,15 +56,61 @@ struct TextSearchPageToken: Equatable {
 
 extension TextSearchRequest {
     /// The hash a page token carries: every field but `pageToken`,
-    /// `pageSize` and `maxResultCount` (pages may differ in size).
+    /// `pageSize` and `maxResultCount` (pages may differ in size), each
+    /// written with its length or kind, so that no two requests write the
+    /// same bytes. (`pageKeyFields` counts them: a test checks that every
+    /// field of the type is one of them.)
     var pageKey: UInt64 {
-        var r = self
-        r.pageToken = nil
-        r.maxResultCount = 20
         var hash = FNV1a()
-        hash.add(utf8: String(reflecting: r))
+        func number(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { hash.add($0) } }
+        func flag(_ b: Bool) { hash.add(UInt8(b ? 1 : 0)) }
+        func real(_ d: Double?) {
+            flag(d != nil)
+            if let d { number(d.bitPattern) }
+        }
+        func text(_ s: String?) {
+            flag(s != nil)
+            guard let s else { return }
+            number(UInt64(s.utf8.count))
+            hash.add(utf8: s)
+        }
+        func texts(_ list: [String]) {
+            number(UInt64(list.count))
+            for s in list { text(s) }
+        }
+        func area(_ area: SearchArea?) {
+            switch area {
+            case nil: hash.add(UInt8(0))
+            case .circle(let center, let radius)?:
+                hash.add(UInt8(1))
+                for d in [center.latitude, center.longitude, radius] { real(d) }
+            case .rectangle(let low, let high)?:
+                hash.add(UInt8(2))
+                for d in [low.latitude, low.longitude, high.latitude, high.longitude] { real(d) }
+            }
+        }
+        text(textQuery)
+        area(locationBias)
+        area(locationRestriction)
+        texts(includedTypes)
+        flag(rankByDistance)
+        text(languageCode)
+        text(regionCode)
+        flag(openNow)
+        real(minRating)
+        texts(priceLevels)
+        flag(strictTypeFiltering)
+        flag(includePureServiceAreaBusinesses)
+        flag(includeFutureOpenings)
+        texts(evConnectorTypes)
+        real(evMinimumChargingRateKw)
+        flag(evOptions)
         return hash.value
     }
+
+    /// The fields `pageKey` writes (with `maxResultCount` and `pageToken`,
+    /// which it leaves out, every stored property of the type).
+    static let pageKeyFields = 16
 
     /// Whether a place's document must be decoded to decide if it is
     /// served (`minRating` is checked on the row's `rating` column; the

@@ -424,7 +424,7 @@ extension PlaceReader {
             let best = plan.restriction != nil ? 20_000 : max(100, 5 * plan.window)
             for m in try store.textMatches(
                 asked.expression, phrases: asked.phrases, cells: 0, best: best, prefix: asked.prefix, unread: unread,
-                typedPrefix: typedPrefix)
+                typedPrefix: typedPrefix, ordered: false)
             {
                 matched[m.candidate.rowid] = m
             }
@@ -450,7 +450,8 @@ extension PlaceReader {
         if let focus = plan.focus, completeMatchLimit > 0, try fewMatchesLikely(terms, any: any),
             let asked = try asked(cells: []),
             let all = try store.allTextMatches(
-                asked.expression, phrases: asked.phrases, limit: completeMatchLimit, prefix: asked.prefix)
+                asked.expression, phrases: asked.phrases, limit: completeMatchLimit, prefix: asked.prefix,
+                unread: unread, typedPrefix: typedPrefix)
         {
             // Few places hold the words: read them all in one pass (no grid
             // cells, no sort) and take from them what the levels below
@@ -458,11 +459,18 @@ extension PlaceReader {
             // its block; none is cut at its 2,000 best, as fewer match; the
             // whole index's best by BM25, ties by rowid, as its query
             // orders them): the same candidates, for one FTS5 query instead
-            // of up to three.
+            // of up to three. An unread match is in a level's block where
+            // its document is in the runs of the block's cell words.
+            let anyUnread = all.contains { $0.candidate.doc != nil }
             for level in TextGrid.Level.allCases {
                 let cells = TextGrid.blockCells(focus, level)
-                for m in all where TextGrid.contains(cells, level, key: m.cell) {
-                    matched[m.candidate.rowid] = (m.candidate, m.bm25)
+                let runs = anyUnread ? store.cellDocuments(TextGrid.block(focus, level)) ?? [] : []
+                for m in all {
+                    let inBlock =
+                        if let doc = m.candidate.doc { runs.contains { $0.contains(doc) } } else {
+                            TextGrid.contains(cells, level, key: m.cell)
+                        }
+                    if inBlock { matched[m.candidate.rowid] = (m.candidate, m.bm25) }
                 }
                 if let reach, reach <= level.reach(atLatitude: focus.latitude) { coveredByCells = true; break }
                 if enough() { break }
@@ -482,7 +490,7 @@ extension PlaceReader {
                 guard let asked = try asked(cells: cells) else { return [] }
                 for m in try store.textMatches(
                     asked.expression, phrases: asked.phrases, cells: cells.count, best: 2000, prefix: asked.prefix,
-                    unread: unread, typedPrefix: typedPrefix)
+                    unread: unread, typedPrefix: typedPrefix, ordered: false)
                 {
                     matched[m.candidate.rowid] = m
                 }
