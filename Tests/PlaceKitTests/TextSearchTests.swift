@@ -35,6 +35,13 @@ struct TextSearchTests {
         return try client.searchText(r, fields: try FieldMask(parsing: "id")).map(\.place.id.rawValue)
     }
 
+    @Test("a phrase is quoted for FTS5 with any quote in it doubled")
+    func quotedPhrases() {
+        #expect(TextMatchExpression.quoted("cafe") == #""cafe""#)
+        #expect(TextMatchExpression.quoted(#"o"brien""#) == #""o""brien""""#)
+        #expect(TextMatchExpression.quoted("") == #""""#)
+    }
+
     @Test("a name is found whatever its case and diacritics, the nearer of two namesakes first")
     func nameAndDiacritics() throws {
         let (dir, db) = try database()

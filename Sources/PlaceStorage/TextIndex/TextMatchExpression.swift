@@ -10,7 +10,9 @@ package enum TextMatchExpression {
 
     /// `"word"`, with any `"` doubled.
     package static func quoted(_ word: String) -> String {
-        "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Folded words hold no quote: Foundation's search only where one is.
+        guard word.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + word + "\"" }
+        return "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// One term: `"cafe"`, `"caf" *`, `("cafe" OR "cafeteria")` (a prefix
