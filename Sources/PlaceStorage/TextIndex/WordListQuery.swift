@@ -184,19 +184,20 @@ struct WordListQuery {
     /// In that order, unless not `ordered` (then in no order: for a caller
     /// that keeps them by place).
     func best(_ best: Int?, prefixCounts: [Int64], word: [UInt8]? = nil, ordered: Bool = true) -> [Match] {
-        typealias Match = (doc: UInt32, bm25: Double, inNames: Bool, wordInNames: Bool)
+        /// A match before its rowid is looked up.
+        typealias Found = (doc: UInt32, bm25: Double, inNames: Bool, wordInNames: Bool)
         var scored = Scored(self, prefixCounts: prefixCounts, word: word)
-        var out: [Match] = []
+        var out: [Found] = []
         forEachMatch { doc in
             let s = scored(doc)
             out.append((doc, s.bm25, s.inNames, s.wordInNames))
             return true
         }
         let lists = self.lists
-        let order: (Match, Match) -> Bool = {
+        let order: (Found, Found) -> Bool = {
             $0.bm25 != $1.bm25 ? $0.bm25 < $1.bm25 : lists.rowid($0.doc) < lists.rowid($1.doc)
         }
-        let answer = { (chosen: [Match]) in
+        let answer = { (chosen: [Found]) in
             (ordered ? chosen.sorted(by: order) : chosen).map {
                 (
                     rowid: lists.rowid($0.doc), bm25: $0.bm25, doc: $0.doc, inNames: $0.inNames,
