@@ -424,14 +424,14 @@ enum SearchBench {
         var lastCPU = 0.0
         /// The results a search asks for (the query floor's `want` follows it).
         let searchResults = 20
-        /// The request of a query; for the paged kinds, the first page, or
-        /// the second page's (its token from the first page, asked of
-        /// `client` untimed; the timed page is asked of `client`, which
-        /// kept the ranking, or of `other`, which did not).
         /// Set while profiling: a first page's request differs in
         /// `regionCode` from the 16 before it, so that the reader's memo of
         /// pages (16 rankings) does not answer a repeat.
         var repeatNumber: Int?
+        /// The request of a query; for the paged kinds, the first page, or
+        /// the second page's (its token from the first page, asked of
+        /// `client` untimed; the timed page is asked of `client`, which
+        /// kept the ranking, or of `other`, which did not).
         func request(_ q: Query) throws -> TextSearchRequest {
             var request = TextSearchRequest(
                 textQuery: q.text, locationBias: .circle(center: q.at, radiusMeters: nil),
@@ -507,11 +507,11 @@ enum SearchBench {
                 }
             }
             if text != nil {
-                let medians = byPoint.map { $0.cpu.sorted()[$0.cpu.count / 2] }
+                let medians = byPoint.map { median($0.cpu) }
                 for i in chosen.indices.sorted(by: { medians[$0] > medians[$1] }).prefix(8) {
                     let q = chosen[i]
                     print(
-                        "\(String(format: "%.2f", medians[i])) ms at \(String(format: "%.5f,%.5f", q.at.latitude, q.at.longitude)): \(byPoint[i].unread / times) unread, \(byPoint[i].read / times) rows read a query"
+                        "\(fmt(medians[i], 2)) ms at \(fmt(q.at.latitude, 5)),\(fmt(q.at.longitude, 5)): \(byPoint[i].unread / times) unread, \(byPoint[i].read / times) rows read a query"
                     )
                 }
             }

@@ -137,7 +137,7 @@ extension PlaceStore {
                     if let lists, let c = unreadCandidate(m, lists) {
                         out.append((c, m.bm25, -1))
                     } else if var c = try matchedCandidate(m.rowid) {
-                        if lists != nil { c.candidate.inNames = m.inNames }
+                        c.candidate.inNames = m.inNames
                         out.append((c.candidate, m.bm25, c.cell))
                     }
                 }
